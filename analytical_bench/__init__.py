@@ -1,0 +1,1 @@
+"""analytical_bench: benchmark harnesses for uac (analytical aggregate questions, LoCoMo)."""

@@ -1,0 +1,82 @@
+"""Shared fixtures.  No test reaches a network: real model endpoints are blocked
+(``UAC_BLOCK_NETWORK=1``), projects live in temp dirs, and the environment's
+LLM settings are cleared so a developer's variables cannot leak in."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from uac.llm import LLMClient, ScriptedProvider
+from uac.memory import UserMemory
+
+_LLM_ENV = [name for name in os.environ if name.startswith("UAC_")] + ["OPENAI_API_KEY", "OPENAI_BASE_URL"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _offline_environment():
+    saved = {name: os.environ.pop(name) for name in _LLM_ENV if name in os.environ}
+    os.environ["UAC_BLOCK_NETWORK"] = "1"
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ["ANONYMIZED_TELEMETRY"] = "False"
+    yield
+    os.environ.pop("UAC_BLOCK_NETWORK", None)
+    os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_outbound_sockets():
+    """Any connection to a non-loopback address fails the test loudly."""
+    real_connect = socket.socket.connect
+
+    def guarded(self, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if isinstance(host, str) and self.family in (socket.AF_INET, socket.AF_INET6):
+            if host not in ("localhost",) and not host.startswith("127.") and host != "::1":
+                raise OSError(f"network access to {host} blocked in tests")
+        return real_connect(self, address)
+
+    socket.socket.connect = guarded
+    yield
+    socket.socket.connect = real_connect
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch) -> Path:
+    """A temporary $UAC_HOME; bare project names resolve under it."""
+    home = tmp_path / "user_projects"
+    home.mkdir()
+    monkeypatch.setenv("UAC_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def scripted() -> ScriptedProvider:
+    """An empty scripted model; ``enqueue()`` responses in the test."""
+    return ScriptedProvider()
+
+
+@pytest.fixture
+def scripted_llm(scripted) -> LLMClient:
+    return LLMClient(scripted, sleep=lambda _s: None)
+
+
+@pytest.fixture
+def project_dir(tmp_path) -> Path:
+    return tmp_path / "alice"
+
+
+@pytest.fixture
+def memory(project_dir) -> UserMemory:
+    """A fresh project with no model configured."""
+    return UserMemory.create(project_dir, user_name="Alice")
+
+
+@pytest.fixture
+def scripted_memory(project_dir, scripted_llm) -> UserMemory:
+    """A fresh project whose model is the scripted double (see ``scripted``)."""
+    return UserMemory.create(project_dir, user_name="Alice", llm=scripted_llm)

@@ -1,0 +1,76 @@
+"""The ``uac`` command line: a thin typer layer over the library.
+
+Every command lives in its own module under ``uac.cli`` and registers itself
+on :data:`app`.  :func:`main` is the error boundary: a :class:`~uac.errors.UacError`
+becomes one line on stderr and a non-zero exit (``UAC_DEBUG=1`` re-raises).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+# Plain, one-line usage errors (and a faster start) instead of rich panels.
+os.environ.setdefault("TYPER_USE_RICH", "0")
+
+import typer  # noqa: E402
+
+from .._version import __version__  # noqa: E402
+from ..errors import UacError  # noqa: E402
+
+app = typer.Typer(
+    name="uac",
+    help="User as Code: compile a user's conversations into typed, queryable memory.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+#: command modules, each with a ``register(app)`` function
+COMMAND_MODULES = [
+    "uac.cli.init_cmd",
+    "uac.cli.doctor_cmd",
+]
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"uac {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """User as Code: compile a user's conversations into typed, queryable memory."""
+
+
+for _module in COMMAND_MODULES:
+    importlib.import_module(_module).register(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (used by the ``uac`` script)."""
+    try:
+        app(args=argv, prog_name="uac", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except UacError as exc:
+        if os.environ.get("UAC_DEBUG"):
+            raise
+        print(f"uac: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("uac: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+def run() -> None:  # console-script entry point
+    sys.exit(main())

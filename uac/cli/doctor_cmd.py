@@ -1,0 +1,31 @@
+"""``uac doctor``: project health, configured model and sandbox level."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import JSON_OPTION, echo, open_memory, print_json
+
+_MARK = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("doctor")
+    def doctor(
+        project: str = typer.Argument(..., help="Project path or name."),
+        repair: bool = typer.Option(False, "--repair", help="Rebuild derived data (indexes, layout) from the log."),
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        """Check a project's health; --repair rebuilds what can be derived."""
+        report = open_memory(project).doctor(repair=repair)
+        if as_json:
+            print_json(report.to_json())
+        else:
+            echo(f"uac {report.uac_version} -- project {report.project} (format v{report.format_version})")
+            for check in report.checks:
+                echo(f"  [{_MARK.get(check.status, check.status)}] {check.name}: {check.detail}")
+                if check.repaired:
+                    echo(f"         repaired: {check.repaired}")
+            echo("healthy" if report.ok else "problems found")
+        if not report.ok:
+            raise typer.Exit(1)

@@ -1,0 +1,252 @@
+"""``uac.toml``: the project's settings, read with :mod:`tomllib` and validated.
+
+The file is small and hand-editable.  Each section maps to a frozen dataclass;
+unknown keys inside a known section are an error (a typo would otherwise be
+silently ignored), unknown sections are kept as they are so newer uac versions
+can add settings without breaking older readers of the same format version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import ConfigError
+
+FORMAT_VERSION = 1
+CONFIG_NAME = "uac.toml"
+
+
+@dataclass(frozen=True)
+class UserSettings:
+    name: str = "user"
+    timezone: str = "UTC"
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Model settings stored in the project (environment variables override them)."""
+
+    provider: str = "none"  # none | openai | scripted
+    model: str = ""
+    base_url: str = ""
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_seconds: float = 60.0
+    max_retries: int = 3
+    temperature: float = 0.0
+    json_mode: str = "schema"  # schema | object | none
+    cache: bool = True
+    script: str = ""
+
+
+@dataclass(frozen=True)
+class CompileConfig:
+    mode: str = "incremental"  # incremental | bounded
+    bounded_chars: int = 30_000
+    domain_prompt_chars: int = 24_000
+    repair_rounds: int = 2
+
+
+@dataclass(frozen=True)
+class AnswerConfig:
+    state_chars: int = 6_000
+    top_facts: int = 20
+    top_archive: int = 10
+    loading: str = "modular"  # monolithic | modular | manifest
+    max_tool_steps: int = 6
+
+
+@dataclass(frozen=True)
+class IndexConfig:
+    backend: str = "embedded"  # embedded | http
+    chroma_host: str = "127.0.0.1"
+    chroma_port: int = 8000
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    require_jail: bool = False
+    cpu_seconds: float = 10.0
+    wall_seconds: float = 15.0
+    memory_mb: int = 1024
+
+
+_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("llm", "provider"): ("none", "openai", "scripted"),
+    ("llm", "json_mode"): ("schema", "object", "none"),
+    ("compile", "mode"): ("incremental", "bounded"),
+    ("answer", "loading"): ("monolithic", "modular", "manifest"),
+    ("index", "backend"): ("embedded", "http"),
+}
+
+_SECTIONS: dict[str, type] = {
+    "user": UserSettings,
+    "llm": LLMConfig,
+    "compile": CompileConfig,
+    "answer": AnswerConfig,
+    "index": IndexConfig,
+    "sandbox": SandboxConfig,
+}
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    """The parsed content of ``uac.toml``."""
+
+    format_version: int = FORMAT_VERSION
+    migrations: tuple[str, ...] = ()
+    user: UserSettings = field(default_factory=UserSettings)
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    compile: CompileConfig = field(default_factory=CompileConfig)
+    answer: AnswerConfig = field(default_factory=AnswerConfig)
+    index: IndexConfig = field(default_factory=IndexConfig)
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def replace(self, **changes: Any) -> "ProjectConfig":
+        return dataclasses.replace(self, **changes)
+
+    def with_section(self, section: str, **changes: Any) -> "ProjectConfig":
+        current = getattr(self, section)
+        return dataclasses.replace(self, **{section: dataclasses.replace(current, **changes)})
+
+
+def _check_value(path: Path, section: str, key: str, value: Any, expected: Any) -> Any:
+    where = f"{path}: [{section}] {key}"
+    if isinstance(expected, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, got {value!r}.")
+    elif isinstance(expected, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where} must be a whole number, got {value!r}.")
+        if value < 0:
+            raise ConfigError(f"{where} must not be negative, got {value}.")
+    elif isinstance(expected, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{where} must be a number, got {value!r}.")
+        if value < 0:
+            raise ConfigError(f"{where} must not be negative, got {value}.")
+        value = float(value)
+    elif isinstance(expected, str):
+        if not isinstance(value, str):
+            raise ConfigError(f"{where} must be a string, got {value!r}.")
+    choices = _CHOICES.get((section, key))
+    if choices and value not in choices:
+        raise ConfigError(f"{where} must be one of {', '.join(choices)}; got {value!r}.")
+    return value
+
+
+def _parse_section(path: Path, name: str, raw: Any) -> Any:
+    cls = _SECTIONS[name]
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table.")
+    defaults = cls()
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)}.",
+            hint=f"Known keys: {', '.join(sorted(known))}.",
+        )
+    values = {
+        key: _check_value(path, name, key, value, getattr(defaults, key))
+        for key, value in raw.items()
+    }
+    return cls(**values)
+
+
+def parse_config(text: str, path: Path) -> ProjectConfig:
+    """Parse and validate the text of a ``uac.toml`` (``path`` is for messages)."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"{path} is not valid TOML: {exc}.",
+            hint="Fix the file by hand or restore it from a copy.",
+        ) from None
+    version = raw.pop("format_version", None)
+    if version is None:
+        raise ConfigError(f"{path} has no format_version.", hint="Add 'format_version = 1'.")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ConfigError(f"{path}: format_version must be a positive whole number, got {version!r}.")
+    migrations = raw.pop("migrations", [])
+    if not isinstance(migrations, list) or not all(isinstance(m, str) for m in migrations):
+        raise ConfigError(f"{path}: migrations must be a list of names.")
+    sections = {name: _parse_section(path, name, raw.pop(name)) for name in list(raw) if name in _SECTIONS}
+    user = sections.get("user", UserSettings())
+    try:
+        ZoneInfo(user.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"{path}: [user] timezone {user.timezone!r} is not a known IANA time zone.",
+            hint="Use a name such as 'UTC' or 'Europe/Berlin'.",
+        ) from None
+    return ProjectConfig(format_version=version, migrations=tuple(migrations), extra=raw, **sections)
+
+
+def load_config(path: Path) -> ProjectConfig:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path} is missing.") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 (byte {exc.start}).") from None
+    return parse_config(text, path)
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # JSON strings are valid TOML basic strings
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    raise TypeError(f"cannot write {value!r} to TOML")
+
+
+def _toml_table(name: str, values: dict[str, Any]) -> list[str]:
+    lines = [f"[{name}]"]
+    nested = {}
+    for key, value in values.items():
+        if isinstance(value, dict):
+            nested[key] = value
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    for key, value in nested.items():
+        lines.append("")
+        lines.extend(_toml_table(f"{name}.{key}", value))
+    return lines
+
+
+def dump_config(config: ProjectConfig) -> str:
+    """Render ``config`` as TOML text (stable order, comments for orientation)."""
+    lines = [
+        "# uac user project settings. Environment variables (UAC_LLM_*) override [llm].",
+        f"format_version = {config.format_version}",
+        f"migrations = {_toml_value(list(config.migrations))}",
+    ]
+    tables = {k: v for k, v in config.extra.items() if isinstance(v, dict)}
+    lines.extend(f"{k} = {_toml_value(v)}" for k, v in config.extra.items() if k not in tables)
+    for name in _SECTIONS:
+        lines.append("")
+        lines.extend(_toml_table(name, dataclasses.asdict(getattr(config, name))))
+    for name, value in tables.items():
+        lines.append("")
+        lines.extend(_toml_table(name, value))
+    return "\n".join(lines) + "\n"

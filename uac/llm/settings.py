@@ -1,0 +1,122 @@
+"""Resolve which model to use: defaults < ``uac.toml`` [llm] < environment.
+
+Environment variables (all optional):
+
+==========================  ==================================================
+``UAC_LLM_PROVIDER``        ``openai``, ``scripted`` or ``none``
+``UAC_LLM_MODEL``           model name (setting it alone implies ``openai``)
+``UAC_LLM_BASE_URL``        OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp)
+``UAC_LLM_API_KEY``         API key (else the variable named by ``api_key_env``,
+                            default ``OPENAI_API_KEY``)
+``UAC_LLM_TIMEOUT``         seconds per request
+``UAC_LLM_MAX_RETRIES``     retries on transient errors
+``UAC_LLM_JSON_MODE``       ``schema``, ``object`` or ``none``
+``UAC_LLM_SCRIPT``          JSONL file of canned responses (scripted provider)
+``UAC_LLM_CACHE``           ``0`` disables the response cache; a path moves it
+==========================  ==================================================
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..config import LLMConfig
+from ..errors import ConfigError
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    provider: str = "none"
+    model: str = ""
+    base_url: str = ""
+    api_key: str = ""
+    timeout_seconds: float = 60.0
+    max_retries: int = 3
+    temperature: float = 0.0
+    json_mode: str = "schema"
+    cache_path: Path | None = None
+    script: str = ""
+
+    @property
+    def configured(self) -> bool:
+        return self.provider != "none"
+
+    def describe(self) -> str:
+        if self.provider == "none":
+            return "none (LLM-free paths only)"
+        if self.provider == "scripted":
+            return f"scripted ({self.script or 'in-memory queue'})"
+        where = self.base_url or "api.openai.com"
+        return f"openai-compatible: model {self.model or '?'} at {where}"
+
+
+def _float(env: dict[str, str], key: str, default: float) -> float:
+    value = env.get(key)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ConfigError(f"{key}={value!r} is not a number.") from None
+
+
+def resolve_settings(
+    config: LLMConfig | None = None,
+    *,
+    project_root: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> LLMSettings:
+    """Combine the project's [llm] table with the environment."""
+    env = dict(os.environ if env is None else env)
+    config = config or LLMConfig()
+    provider = env.get("UAC_LLM_PROVIDER", "").strip().lower()
+    model = env.get("UAC_LLM_MODEL", "").strip() or config.model
+    if not provider:
+        provider = config.provider
+        if provider == "none" and env.get("UAC_LLM_MODEL", "").strip():
+            provider = "openai"
+    if provider not in ("none", "openai", "scripted"):
+        raise ConfigError(
+            f"UAC_LLM_PROVIDER={provider!r} is not a provider.",
+            hint="Use openai, scripted or none.",
+        )
+    json_mode = env.get("UAC_LLM_JSON_MODE", "").strip() or config.json_mode
+    if json_mode not in ("schema", "object", "none"):
+        raise ConfigError(f"UAC_LLM_JSON_MODE={json_mode!r} must be schema, object or none.")
+    api_key = env.get("UAC_LLM_API_KEY", "") or env.get(config.api_key_env or "OPENAI_API_KEY", "")
+    cache_setting = env.get("UAC_LLM_CACHE", "").strip()
+    cache_path: Path | None
+    if cache_setting in ("0", "false", "off", "no"):
+        cache_path = None
+    elif cache_setting and cache_setting not in ("1", "true", "on", "yes"):
+        cache_path = Path(cache_setting).expanduser()
+    elif config.cache and project_root is not None:
+        cache_path = project_root / ".uac" / "llm-cache.sqlite"
+    else:
+        cache_path = None
+    retries = env.get("UAC_LLM_MAX_RETRIES", "").strip()
+    try:
+        max_retries = int(retries) if retries else config.max_retries
+    except ValueError:
+        raise ConfigError(f"UAC_LLM_MAX_RETRIES={retries!r} is not a whole number.") from None
+    script = env.get("UAC_LLM_SCRIPT", "").strip() or config.script
+    if script and project_root is not None and not os.path.isabs(script) and not env.get("UAC_LLM_SCRIPT"):
+        script = str(project_root / script)
+    return LLMSettings(
+        provider=provider,
+        model=model,
+        base_url=env.get("UAC_LLM_BASE_URL", "").strip() or config.base_url,
+        api_key=api_key,
+        timeout_seconds=_float(env, "UAC_LLM_TIMEOUT", config.timeout_seconds),
+        max_retries=max_retries,
+        temperature=config.temperature,
+        json_mode=json_mode,
+        cache_path=cache_path,
+        script=script,
+    )
+
+
+def with_overrides(settings: LLMSettings, **changes) -> LLMSettings:
+    return replace(settings, **changes)

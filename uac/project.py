@@ -1,0 +1,228 @@
+"""The user project on disk (format v1): create, open, validate, lock.
+
+::
+
+    <project>/
+      uac.toml            settings and format version
+      MANIFEST.md         one line per domain; read first
+      memory/facts.jsonl  append-only fact log (source of truth)
+      memory/sessions/    raw conversation archive (source of truth)
+      domains/<d>/        generated typed view: __init__.py, schema.py, state.py
+      .uac/               derived and bookkeeping data (rebuildable)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from . import migrations as _migrations
+from .config import CONFIG_NAME, FORMAT_VERSION, ProjectConfig, UserSettings, dump_config, load_config
+from .errors import ConfigError, FormatVersionError, NotAProject, ProjectExists, ProjectNotFound
+from .fsutil import atomic_write_text
+from .lock import project_lock
+from .workspace import resolve_project
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ProjectPaths:
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        return self.root / CONFIG_NAME
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "MANIFEST.md"
+
+    @property
+    def memory(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def facts(self) -> Path:
+        return self.root / "memory" / "facts.jsonl"
+
+    @property
+    def sessions(self) -> Path:
+        return self.root / "memory" / "sessions"
+
+    @property
+    def domains(self) -> Path:
+        return self.root / "domains"
+
+    @property
+    def internal(self) -> Path:
+        return self.root / ".uac"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / ".uac" / "lock"
+
+
+def _render_empty_manifest(user_name: str) -> str:
+    from .templating import render_template
+
+    return render_template("manifest.md.j2", user_name=user_name, domains=[])
+
+
+class Project:
+    """An opened user project.  Cheap to construct; reads only ``uac.toml``."""
+
+    def __init__(self, root: Path, config: ProjectConfig) -> None:
+        self.root = root
+        self.paths = ProjectPaths(root)
+        self.config = config
+
+    def __repr__(self) -> str:
+        return f"Project({str(self.root)!r})"
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    # -- creation and opening -------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        spec: str | Path,
+        *,
+        user_name: str | None = None,
+        timezone: str = "UTC",
+    ) -> "Project":
+        """Create a new project at ``spec`` (a path or a bare workspace name)."""
+        root = resolve_project(spec)
+        if (root / CONFIG_NAME).exists():
+            raise ProjectExists(f"a uac project already exists at {root}.", hint="Open it instead.")
+        if root.exists() and not root.is_dir():
+            raise NotAProject(f"{root} exists and is not a directory.")
+        if root.exists() and any(root.iterdir()):
+            raise ProjectExists(
+                f"{root} exists and is not empty.",
+                hint="Choose a new directory or an empty one.",
+            )
+        user = UserSettings(
+            name=user_name or root.name,
+            timezone=timezone,
+            created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        )
+        config = ProjectConfig(user=user)
+        # validate the settings (time zone) before anything touches the disk
+        from .config import parse_config
+
+        parse_config(dump_config(config), root / CONFIG_NAME)
+        root.mkdir(parents=True, exist_ok=True)
+        project = cls(root, config)
+        with project.lock("init"):
+            project._apply_migrations(_migrations.pending(()))
+            atomic_write_text(project.paths.manifest, _render_empty_manifest(user.name))
+        return project
+
+    @classmethod
+    def open(cls, spec: str | Path, *, migrate: bool = True) -> "Project":
+        """Open an existing project; apply pending migrations unless ``migrate=False``."""
+        root = resolve_project(spec)
+        if not root.exists():
+            raise ProjectNotFound(
+                f"no user project at {root}.",
+                hint=f"Create one with 'uac init {spec}'.",
+            )
+        if not root.is_dir():
+            raise NotAProject(f"{root} is not a directory, so it is not a uac project.")
+        config_path = root / CONFIG_NAME
+        if not config_path.exists():
+            raise NotAProject(
+                f"{root} is not a uac project (no {CONFIG_NAME}).",
+                hint=f"Create one with 'uac init {spec}', or pass the project's directory.",
+            )
+        config = load_config(config_path)
+        if config.format_version > FORMAT_VERSION:
+            raise FormatVersionError(
+                f"{root} uses project format {config.format_version}, "
+                f"but this uac reads format {FORMAT_VERSION} at most.",
+                hint="Upgrade uac to open it.",
+            )
+        todo = _migrations.pending(config.migrations)
+        project = cls(root, config)
+        if todo and migrate:
+            with project.lock("migrate"):
+                # re-read under the lock: another process may have migrated meanwhile
+                project.config = load_config(config_path)
+                project._apply_migrations(_migrations.pending(project.config.migrations))
+        return project
+
+    # -- locking and settings -------------------------------------------------
+
+    @contextmanager
+    def lock(self, purpose: str = "", timeout: float = 30.0) -> Iterator[None]:
+        """Exclusive writer lock (re-entrant in one process)."""
+        self.paths.internal.mkdir(parents=True, exist_ok=True)
+        with project_lock(self.paths.lock, purpose=purpose, timeout=timeout):
+            yield
+
+    def save_config(self, config: ProjectConfig) -> None:
+        """Write ``uac.toml`` atomically (caller holds the lock)."""
+        atomic_write_text(self.paths.config, dump_config(config))
+        self.config = config
+
+    def _apply_migrations(self, todo: list[_migrations.Migration]) -> None:
+        applied = list(self.config.migrations)
+        for migration in todo:
+            log.info("applying migration %s: %s", migration.name, migration.description)
+            try:
+                migration.apply(self.root)
+            except OSError as exc:
+                raise _migrations.MigrationError(
+                    f"migration {migration.name} failed in {self.root}: {exc}.",
+                    hint="Fix the file-system problem and open the project again.",
+                ) from exc
+            applied.append(migration.name)
+            version = max(self.config.format_version, migration.format_version)
+            self.save_config(self.config.replace(migrations=tuple(applied), format_version=version))
+
+    # -- validation -------------------------------------------------------------
+
+    def layout_problems(self) -> list[str]:
+        """Missing parts of the on-disk layout (empty list if complete)."""
+        problems = []
+        p = self.paths
+        for path, kind in (
+            (p.memory, "dir"),
+            (p.sessions, "dir"),
+            (p.domains, "dir"),
+            (p.internal, "dir"),
+            (p.facts, "file"),
+            (p.manifest, "file"),
+        ):
+            if kind == "dir" and not path.is_dir():
+                problems.append(f"missing directory {path.relative_to(self.root)}/")
+            if kind == "file" and not path.is_file():
+                problems.append(f"missing file {path.relative_to(self.root)}")
+        return problems
+
+    def repair_layout(self) -> list[str]:
+        """Recreate missing directories and empty files; returns what was done."""
+        done = []
+        with self.lock("repair layout"):
+            for problem in self.layout_problems():
+                done.append(problem.replace("missing", "created"))
+            _migrations._create_layout(self.root)
+            _migrations._domains_package(self.root)
+            if not self.paths.manifest.exists():
+                atomic_write_text(self.paths.manifest, _render_empty_manifest(self.config.user.name))
+        return done
+
+
+def is_project(path: Path) -> bool:
+    return (Path(path) / CONFIG_NAME).is_file()
+
+
+__all__ = ["Project", "ProjectPaths", "is_project", "ConfigError"]
