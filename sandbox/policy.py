@@ -1,0 +1,121 @@
+"""Compile-time policy: RestrictedPython plus the sandbox's own rules.
+
+Agent code is parsed, checked and rewritten by :class:`SandboxPolicy` (a
+``RestrictingNodeTransformer``) and compiled to a code object.  This runs in
+the worker only, so parser or compiler bombs hit the worker's limits, never
+the host.
+
+Attribute reads: since agent code has no ``getattr``/``vars``/``dir``/
+``type`` and ``operator.attrgetter``/``methodcaller`` are removed, every
+attribute name it reads is a literal in the source.  The policy checks each
+one here, once:
+
+* names starting with ``_`` and frame/code/traceback names
+  (:data:`FORBIDDEN_ATTRIBUTES`) are compile errors;
+* names that are dangerous on some objects but can be record fields
+  (``format``, ``format_map``, ``mro``, ...) are rewritten to
+  ``_getattr_(obj, name)``, a runtime guard that allows them on records only;
+* every other name is compiled to a plain attribute read, so ``t.city`` runs
+  at native speed (a typo still raises ``AttributeError``).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from types import CodeType
+
+from RestrictedPython import compile_restricted_exec
+from RestrictedPython.transformer import RestrictingNodeTransformer
+
+from .guards import SENSITIVE_ATTRIBUTES
+
+try:  # RestrictedPython >= 8.1
+    from RestrictedPython.transformer import INSPECT_ATTRIBUTES as _RP_INSPECT
+except ImportError:  # pragma: no cover - older RestrictedPython
+    _RP_INSPECT = frozenset()
+
+FILENAME = "<agent>"
+
+FORBIDDEN_ATTRIBUTES = frozenset(_RP_INSPECT) | frozenset(
+    {
+        # frames
+        "f_back", "f_builtins", "f_code", "f_generator", "f_globals", "f_locals", "f_trace",
+        "f_trace_lines", "f_trace_opcodes", "f_lasti",
+        # tracebacks
+        "tb_frame", "tb_next", "tb_lasti",
+        # code objects
+        "co_code", "co_consts", "co_names", "co_varnames", "co_filename", "co_lnotab",
+        "co_linetable", "co_exceptiontable", "co_freevars", "co_cellvars", "co_positions",
+        "co_lines",
+        # generators, coroutines, async generators
+        "gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended",
+        "cr_frame", "cr_code", "cr_await", "cr_origin", "cr_running", "cr_suspended",
+        "ag_frame", "ag_code", "ag_await", "ag_running",
+        # functions and methods (non-dunder aliases kept by some types)
+        "func_globals", "func_code", "im_func", "im_self", "im_class",
+    }
+)
+
+
+class SandboxPolicy(RestrictingNodeTransformer):
+    """RestrictedPython's transformer with static attribute checks."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        name = node.attr
+        if name in FORBIDDEN_ATTRIBUTES:
+            self.error(node, f'"{name}" is a forbidden attribute name in the sandbox.')
+            return node
+        if (
+            isinstance(node.ctx, ast.Load)
+            and not name.startswith("_")
+            and not name.endswith("__roles__")
+            and name not in SENSITIVE_ATTRIBUTES
+        ):
+            # Checked here once; compiled to a native attribute read.
+            return self.node_contents_visit(node)
+        return super().visit_Attribute(node)
+
+    def visit_Match(self, node: ast.AST) -> ast.AST:
+        self.not_allowed(node)
+        return node
+
+
+@dataclass
+class CompileFailure:
+    type: str
+    message: str
+
+
+def _first_line(errors: tuple[str, ...] | list[str]) -> str:
+    out = []
+    for err in errors:
+        text = str(err)
+        if text.startswith("Line "):
+            head, _, rest = text.partition(":")
+            text = f"line {head[5:]}:{rest}"
+        out.append(text)
+    return "; ".join(out)
+
+
+def compile_agent_code(source: str) -> CodeType | CompileFailure:
+    """Parse, check and compile agent code; never raises for bad code."""
+    if "\x00" in source:
+        return CompileFailure("SyntaxError", "line 1: source code cannot contain null bytes")
+    try:
+        tree = ast.parse(source, FILENAME, "exec")
+    except SyntaxError as exc:
+        return CompileFailure("SyntaxError", f"line {exc.lineno}: {exc.msg}")
+    except (RecursionError, MemoryError) as exc:
+        return CompileFailure("SyntaxError", f"line 1: code is too deeply nested or too large to parse ({type(exc).__name__})")
+    try:
+        result = compile_restricted_exec(tree, filename=FILENAME, policy=SandboxPolicy)
+    except SyntaxError as exc:
+        return CompileFailure("SyntaxError", f"line {exc.lineno}: {exc.msg}")
+    except (RecursionError, MemoryError) as exc:
+        return CompileFailure("SyntaxError", f"line 1: code is too deeply nested or too large to compile ({type(exc).__name__})")
+    if result.errors:
+        return CompileFailure("PolicyError", _first_line(result.errors))
+    if result.code is None:  # pragma: no cover - defensive
+        return CompileFailure("SyntaxError", "line 1: code could not be compiled")
+    return result.code

@@ -1,0 +1,291 @@
+"""The worker process: runs agent code under the policy and limits.
+
+Started by :mod:`sandbox.process` as
+``python -I -S -B -c <boot> <sys.path JSON> [--unrestricted-for-tests] --limits <JSON>``
+with an empty environment, optionally inside the bubblewrap jail.  It speaks
+length-prefixed JSON frames (:mod:`sandbox.framing`): frames in on fd 0,
+frames out on a private duplicate of fd 1 (fd 1 itself is pointed at fd 2 so
+nothing else can corrupt the channel).
+
+Messages::
+
+    host -> worker  {"op": "init", "state": <payload or null>}
+    worker -> host  {"op": "ready", "pid": ..., "uid": ..., "seccomp": ...}
+                    (or {"op": "fatal", "error": {...}} if the state cannot load)
+    host -> worker  {"op": "run", "code": "..."}
+    worker -> host  {"ok": bool, "result": ..., "stdout": "...", "error": null | {...}}
+    host -> worker  {"op": "exit"}
+
+``--unrestricted-for-tests`` additionally accepts ``{"op": "unrestricted",
+"code": ...}``, which runs plain Python with no policy.  It exists only so
+the test suite can show that the process and OS layers hold on their own;
+the host reaches it only through ``sandbox.process``'s private test helper.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import signal
+import sys
+from typing import Any
+
+from . import framing
+from .codec import StateFormatError, decode_state
+from .convert import ResultTooLarge, to_json_value
+from .guards import (
+    AgentClassMeta,
+    CPUTimeExceeded,
+    OutputLimitExceeded,
+    PrintCollector,
+    guarded_apply,
+    guarded_getattr,
+    guarded_getitem,
+    guarded_getiter,
+    guarded_inplacevar,
+    guarded_iter_unpack_sequence,
+    guarded_unpack_sequence,
+    guarded_write,
+)
+from .builtins import FORBIDDEN_BUILTINS, make_builtins
+from .policy import FILENAME, CompileFailure, compile_agent_code
+
+UNRESTRICTED_FLAG = "--unrestricted-for-tests"
+
+
+def apply_rlimits(limits: dict[str, Any]) -> None:
+    """Limits of the worker process (set before any untrusted input is read)."""
+    mem = int(limits["memory_mb"]) * 1024 * 1024
+    hard_cpu = int(math.ceil(limits["session_cpu_seconds"]))
+    nofile = int(limits["max_open_files"])
+    settings = [
+        (resource.RLIMIT_AS, (mem, mem)),
+        (resource.RLIMIT_FSIZE, (0, 0)),
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_NOFILE, (nofile, nofile)),
+        (resource.RLIMIT_NPROC, (0, 0)),
+        (resource.RLIMIT_CPU, (hard_cpu, hard_cpu + 1)),
+    ]
+    for which, value in settings:
+        resource.setrlimit(which, value)
+
+
+def _cpu_used() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _error(kind: str, message: str) -> dict[str, str]:
+    return {"type": kind, "message": message}
+
+
+def _agent_line(exc: BaseException) -> int | None:
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _describe(exc: BaseException) -> dict[str, str]:
+    kind = type(exc).__name__
+    text = str(exc)
+    if isinstance(exc, NameError):
+        name = getattr(exc, "name", None)
+        if name in FORBIDDEN_BUILTINS:
+            text = f"name '{name}' is not available in the sandbox"
+    if isinstance(exc, KeyError) and not text:
+        text = "KeyError"
+    line = _agent_line(exc)
+    return _error(kind, f"line {line}: {text}" if line else text)
+
+
+class Worker:
+    def __init__(self, limits: dict[str, Any], out_fd: int, unrestricted: bool) -> None:
+        self.limits = limits
+        self.out_fd = out_fd
+        self.unrestricted = unrestricted
+        self.running = False
+        self.cpu_exceeded = False
+        self.state_names: dict[str, Any] = {}
+        self.builtins: dict[str, Any] = {}
+        self.globals: dict[str, Any] = {}
+
+    # -- setup -----------------------------------------------------------
+    def on_sigxcpu(self, signum: int, frame: Any) -> None:
+        if self.running:
+            self.cpu_exceeded = True
+            raise CPUTimeExceeded()
+
+    def load_state(self, payload: Any) -> None:
+        self.builtins = make_builtins(None, AgentClassMeta)
+        reserved = set(self.builtins) | set(FORBIDDEN_BUILTINS)
+        self.state_names = decode_state(payload, reserved=reserved).globals()
+        self.globals = {"__name__": "agent", "__builtins__": self.builtins}
+
+    # -- runs --------------------------------------------------------------
+    def start_cpu_window(self) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        target = int(math.ceil(_cpu_used() + float(self.limits["cpu_seconds"])))
+        if hard != resource.RLIM_INFINITY:
+            target = min(target, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (target, hard))
+        self.cpu_exceeded = False
+
+    def run(self, code: Any) -> dict[str, Any]:
+        if not isinstance(code, str):
+            return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
+        collector = PrintCollector(int(self.limits["max_output_chars"]))
+        glb = self.globals
+        glb.update(self.state_names)
+        glb.pop("result", None)
+        glb.update(
+            {
+                "_print_": collector.factory,
+                "_getattr_": guarded_getattr,
+                "_write_": guarded_write,
+                "_getitem_": guarded_getitem,
+                "_getiter_": guarded_getiter,
+                "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
+                "_unpack_sequence_": guarded_unpack_sequence,
+                "_inplacevar_": guarded_inplacevar,
+                "_apply_": guarded_apply,
+                "__metaclass__": AgentClassMeta,
+                "__name__": "agent",
+            }
+        )
+        error: dict[str, str] | None = None
+        result: Any = None
+        self.start_cpu_window()
+        self.running = True
+        try:
+            compiled = compile_agent_code(code)
+            if isinstance(compiled, CompileFailure):
+                error = _error(compiled.type, compiled.message)
+            else:
+                exec(compiled, glb)
+                if "result" in glb:
+                    result = to_json_value(glb["result"], int(self.limits["max_result_chars"]))
+        except CPUTimeExceeded:
+            error = self.timeout_error()
+        except OutputLimitExceeded:
+            error = self.output_error()
+        except MemoryError:
+            error = self.memory_error()
+        except ResultTooLarge:
+            error = self.result_error()
+        except BaseException as exc:  # reported to the caller, never swallowed
+            error = _describe(exc)
+        finally:
+            self.running = False
+        if self.cpu_exceeded:
+            error = self.timeout_error()
+        elif collector.exceeded:
+            error = self.output_error()
+        if error is None and result is not None:
+            size = len(json.dumps(result, ensure_ascii=False))
+            if size > int(self.limits["max_result_chars"]):
+                error = self.result_error()
+        return {
+            "ok": error is None,
+            "result": result if error is None else None,
+            "stdout": collector.text(),
+            "error": error,
+        }
+
+    def timeout_error(self) -> dict[str, str]:
+        return _error("Timeout", f"CPU time limit of {self.limits['cpu_seconds']:g} s exceeded")
+
+    def output_error(self) -> dict[str, str]:
+        return _error("OutputLimit", f"printed output exceeded {self.limits['max_output_chars']} characters")
+
+    def memory_error(self) -> dict[str, str]:
+        return _error("MemoryLimit", f"memory limit of {self.limits['memory_mb']} MB exceeded")
+
+    def result_error(self) -> dict[str, str]:
+        return _error(
+            "ResultLimit",
+            f"result is larger than {self.limits['max_result_chars']} characters of JSON; return a summary",
+        )
+
+    def run_unrestricted(self, code: str) -> dict[str, Any]:
+        namespace: dict[str, Any] = {"__name__": "unrestricted"}
+        self.start_cpu_window()
+        self.running = True
+        try:
+            exec(compile(code, "<unrestricted>", "exec"), namespace)
+            result = to_json_value(namespace.get("result"), int(self.limits["max_result_chars"]))
+            return {"ok": True, "result": result, "stdout": "", "error": None}
+        except BaseException as exc:  # reported to the caller
+            return {"ok": False, "result": None, "stdout": "", "error": _describe(exc)}
+        finally:
+            self.running = False
+
+    # -- loop --------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            framing.write_frame(self.out_fd, message)
+        except (TypeError, ValueError) as exc:
+            framing.write_frame(
+                self.out_fd,
+                {"ok": False, "result": None, "stdout": "", "error": _error("InternalError", f"cannot encode reply: {exc}")},
+            )
+
+    def serve(self) -> None:
+        while True:
+            try:
+                message = framing.read_frame(0)
+            except framing.FrameError:
+                return
+            if not isinstance(message, dict):
+                return
+            op = message.get("op")
+            if op == "run":
+                try:
+                    reply = self.run(message.get("code"))
+                except MemoryError:
+                    reply = {"ok": False, "result": None, "stdout": "", "error": self.memory_error()}
+                self.send(reply)
+            elif op == "unrestricted" and self.unrestricted:
+                self.send(self.run_unrestricted(str(message.get("code"))))
+            elif op == "exit":
+                return
+            else:
+                self.send({"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", f"unknown op {op!r}")})
+
+
+def main(argv: list[str]) -> None:
+    unrestricted = UNRESTRICTED_FLAG in argv
+    limits = json.loads(argv[argv.index("--limits") + 1])
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    apply_rlimits(limits)
+    from .seccomp import install_filter
+
+    seccomp = install_filter()
+    worker = Worker(limits, out_fd, unrestricted)
+    signal.signal(signal.SIGXCPU, worker.on_sigxcpu)
+    try:
+        init = framing.read_frame(0)
+    except framing.FrameError:
+        return
+    try:
+        if not isinstance(init, dict) or init.get("op") != "init":
+            raise StateFormatError("first message must be init")
+        worker.load_state(init.get("state"))
+    except MemoryError:
+        worker.send({"op": "fatal", "error": worker.memory_error()})
+        return
+    except (StateFormatError, ValueError, TypeError, KeyError) as exc:
+        worker.send({"op": "fatal", "error": _error("StateError", f"cannot load the state: {exc}")})
+        return
+    worker.send({"op": "ready", "pid": os.getpid(), "uid": os.getuid(), "seccomp": seccomp})
+    worker.serve()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])
