@@ -144,7 +144,7 @@ def _build_proxy(name: str) -> ModuleProxy:
         if not isinstance(value, type) and hasattr(type(value), "__get__"):
             value = staticmethod(value)
         attrs[attr] = value
-    attrs.update({"__slots__": (), "_module_name": name, "_sealed": True})
+    attrs.update({"__slots__": (), "_module_name": name, "_sealed": True, "__name__": name})
     cls = type(f"module_{name}", (ModuleProxy,), attrs)
     return cls()
 
@@ -159,8 +159,26 @@ def module_proxy(name: str) -> ModuleProxy:
     return proxy
 
 
+# Modules that C code of allowed types imports on its own (``date.strftime``
+# imports ``time``, ``datetime.strptime`` imports ``_strptime``).  CPython's
+# ``PyImport_Import`` calls the current ``__import__`` with an empty *list* as
+# ``fromlist`` (import statements pass ``None`` or a tuple, so agent code
+# cannot produce this call) and then takes the module from ``sys.modules``
+# for C code only.
+_INTERNAL_IMPORTS = frozenset({"time", "_strptime"})
+
+
 def guarded_import(name: Any, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
     """``__import__`` of the sandbox: allowlisted top-level modules only."""
+    if (
+        name in _INTERNAL_IMPORTS
+        and level == 0
+        and type(fromlist) is list
+        and not fromlist
+    ):
+        import importlib
+
+        return importlib.import_module(name)
     if level != 0:
         raise ImportError("relative imports are not allowed in the sandbox")
     if not isinstance(name, str) or name not in ALLOWED_MODULES:

@@ -44,11 +44,9 @@ class Record:
     def __delattr__(self, name: str) -> None:
         raise ReadOnlyError(f"'{self._type_name}' records are read-only (the state cannot be changed)")
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: a typo or an unset slot.
-        raise AttributeError(
-            f"'{self._type_name}' record has no field '{name}'; fields: {', '.join(self._fields) or '(none)'}"
-        )
+    # No __getattr__ here on purpose: it would disable CPython's fast path for
+    # slot reads.  The worker rewrites AttributeErrors on records into
+    # "'Trip' record has no field 'x'; fields: ..." (see missing_field_message).
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._fields)
@@ -75,6 +73,12 @@ class Record:
 
     def __reduce__(self) -> Any:
         raise TypeError("state records cannot be pickled")
+
+
+def missing_field_message(obj: Record, name: str) -> str:
+    """The friendly message for reading a field a record does not have."""
+    fields = ", ".join(obj._fields) or "(none)"
+    return f"'{obj._type_name}' record has no field '{name}'; fields: {fields}"
 
 
 def make_record_class(name: str, fields: Iterable[str]) -> tuple[type[Record], Callable[[list[Any]], Record]]:

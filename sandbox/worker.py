@@ -51,6 +51,7 @@ from .guards import (
 )
 from .builtins import FORBIDDEN_BUILTINS, make_builtins
 from .policy import FILENAME, CompileFailure, compile_agent_code
+from .records import Record, missing_field_message
 
 UNRESTRICTED_FLAG = "--unrestricted-for-tests"
 
@@ -98,6 +99,8 @@ def _describe(exc: BaseException) -> dict[str, str]:
         name = getattr(exc, "name", None)
         if name in FORBIDDEN_BUILTINS:
             text = f"name '{name}' is not available in the sandbox"
+    if isinstance(exc, AttributeError) and isinstance(getattr(exc, "obj", None), Record):
+        text = missing_field_message(exc.obj, str(exc.name))
     if isinstance(exc, KeyError) and not text:
         text = "KeyError"
     line = _agent_line(exc)
