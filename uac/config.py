@@ -61,6 +61,9 @@ class AnswerConfig:
     top_archive: int = 10
     loading: str = "modular"  # monolithic | modular | manifest
     max_tool_steps: int = 6
+    tool_mode: str = "native"  # native (function calling) | codeblock (fenced code in replies)
+    iterative_rounds: int = 3
+    iterative_queries: int = 2
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("llm", "json_mode"): ("schema", "object", "none"),
     ("compile", "mode"): ("incremental", "bounded"),
     ("answer", "loading"): ("monolithic", "modular", "manifest"),
+    ("answer", "tool_mode"): ("native", "codeblock"),
     ("index", "backend"): ("embedded", "http"),
 }
 

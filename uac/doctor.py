@@ -66,6 +66,8 @@ CHECKS: list[str] = [
     "uac.doctor:check_lock",
     "uac.doctor:check_llm",
     "uac.doctor:check_sandbox",
+    "uac.facts.health:check_fact_log",
+    "uac.index.health:check_indexes",
 ]
 
 
@@ -116,12 +118,14 @@ def check_sandbox(memory: "UserMemory", repair: bool) -> CheckResult:
     except ImportError as exc:
         return CheckResult("sandbox", FAIL, f"the sandbox package cannot be imported: {exc}")
     level = sandbox.detect_level()
-    required = memory.project.config.sandbox.require_jail
-    data = {"level": level.name, "required_jail": required}
-    if level.name != "jail":
-        status = FAIL if required else WARN
-        return CheckResult("sandbox", status, f"level {level.name}: {level.details}", data=data)
-    return CheckResult("sandbox", OK, f"level jail: {level.details}", data=data)
+    required = memory.project.config.sandbox.require_jail or sandbox.jail_required(None)
+    data = dict(level.to_dict(), required_jail=required)
+    detail = f"level {level.level}: {level.reason}"
+    if level.level != "jail":
+        if required:
+            return CheckResult("sandbox", FAIL, detail + " (the jail is required: install bubblewrap)", data=data)
+        return CheckResult("sandbox", WARN, detail + " (install bubblewrap for the OS jail)", data=data)
+    return CheckResult("sandbox", OK, detail, data=data)
 
 
 def _load(path: str) -> Check:

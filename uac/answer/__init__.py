@@ -1,0 +1,9 @@
+"""Answering: pack the STATE, FACTS and ARCHIVE channels, let a reader answer,
+and let it compute over the typed state in the sandbox for aggregate questions.
+
+Entry point: :func:`uac.answer.reader.answer_question` (``UserMemory.ask``).
+"""
+
+from .model import Answer, AskOptions, ToolRun
+
+__all__ = ["Answer", "AskOptions", "ToolRun"]

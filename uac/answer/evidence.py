@@ -1,0 +1,62 @@
+"""FACTS and ARCHIVE channel retrieval for answering (hybrid search underneath)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import TYPE_CHECKING, Any, Callable
+
+from .model import EvidenceItem
+
+if TYPE_CHECKING:
+    from ..memory import UserMemory
+
+
+def _get(hit: Any, name: str) -> Any:
+    return hit.get(name) if isinstance(hit, dict) else getattr(hit, name, None)
+
+
+def _iso(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value.isoformat() if isinstance(value, _dt.date) else str(value)
+
+
+class EvidenceRetriever:
+    """Searches one channel and decorates fact hits with their event dates."""
+
+    def __init__(self, memory: "UserMemory", as_of: _dt.date | None) -> None:
+        self.memory = memory
+        self.as_of = as_of
+        self._event_dates: dict[str, str | None] | None = None
+        self.queries: list[tuple[str, str]] = []
+
+    def _event_date(self, fact_id: str) -> str | None:
+        if self._event_dates is None:
+            self._event_dates = {f.id: _iso(f.event_date) for f in self.memory.facts(include_superseded=True)}
+        return self._event_dates.get(fact_id)
+
+    def search(self, query: str, channel: str, k: int) -> list[EvidenceItem]:
+        if k <= 0:
+            return []
+        self.queries.append((query, channel))
+        hits = self.memory.search(query, k=k, channel=channel, as_of=self.as_of)
+        items = []
+        for hit in hits:
+            hit_channel = _get(hit, "channel")
+            item_id = str(_get(hit, "id"))
+            items.append(
+                EvidenceItem(
+                    id=item_id,
+                    channel=hit_channel,
+                    text=_get(hit, "text"),
+                    score=float(_get(hit, "score") or 0.0),
+                    session_id=_get(hit, "session_id"),
+                    session_date=_iso(_get(hit, "session_date")),
+                    evidence=tuple(_get(hit, "evidence") or ()),
+                    event_date=self._event_date(item_id) if hit_channel == "facts" else None,
+                )
+            )
+        return items
+
+
+SearchFn = Callable[[str, str, int], list[EvidenceItem]]

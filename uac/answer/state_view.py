@@ -1,0 +1,251 @@
+"""The STATE channel: which domains to show, and their code as text.
+
+* ``monolithic`` inlines every domain's ``schema.py`` and ``state.py``;
+* ``modular`` (default) inlines only the domains relevant to the question,
+  chosen deterministically from the manifest line, the class, field and
+  collection names of each domain (falls back to the manifest when nothing
+  matches);
+* ``manifest`` shows only the one-line summaries.
+
+The text is cut to a character budget (paper default 6,000).  With ``as_of``
+the loaded records dated after that day are dropped and the affected
+``state.py`` files are re-rendered from what remains.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from .model import StateChannel
+
+_MANIFEST_LINE = re.compile(r"^\s*[-*]\s*`?([A-Za-z0-9_]+)`?\s*[:\u2014-]\s*(.*)$")
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_COLLECTION = re.compile(r"^([a-z_][a-z0-9_]*)\s*:", re.M)
+_STOP = frozenset(
+    """a an the and or of to in on at for from by with about is are was were be been
+    do does did have has had i me my mine you your we our they their he she his her it its
+    what which who whom when where why how many much most least more less than that this
+    these those there any all each per over under did ever during between after before
+    tell show give list name please can could would should""".split()
+)
+TRUNCATION_MARK = "\n# ... [STATE truncated: {rest} more characters; query the full state with the python tool]\n"
+
+
+def words(text: str) -> set[str]:
+    """Lower-case content words with a light plural fold (trips -> trip)."""
+    out = set()
+    for raw in _IDENT.findall(text):
+        for part in _CAMEL.findall(raw) or [raw]:
+            word = part.lower()
+            if word in _STOP or len(word) < 2:
+                continue
+            if len(word) > 4 and word.endswith("ies"):
+                word = word[:-3] + "y"
+            elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+                word = word[:-1]
+            out.add(word)
+    return out
+
+
+@dataclass(frozen=True)
+class DomainView:
+    name: str
+    summary: str
+    schema_text: str
+    state_text: str
+
+    @property
+    def code(self) -> str:
+        return (
+            f"# domains/{self.name}/schema.py\n{self.schema_text.rstrip()}\n\n"
+            f"# domains/{self.name}/state.py\n{self.state_text.rstrip()}\n"
+        )
+
+    def vocabulary(self) -> set[str]:
+        names = " ".join(_COLLECTION.findall(self.state_text))
+        return words(" ".join([self.name, self.summary, self.schema_text, names]))
+
+
+def manifest_summaries(manifest_text: str) -> dict[str, str]:
+    out = {}
+    for line in manifest_text.splitlines():
+        match = _MANIFEST_LINE.match(line)
+        if match:
+            out[match.group(1)] = match.group(2).strip()
+    return out
+
+
+def load_domain_views(root: Path) -> list[DomainView]:
+    """Every compiled domain under ``root/domains`` (sorted by name)."""
+    domains_dir = root / "domains"
+    manifest = root / "MANIFEST.md"
+    summaries = manifest_summaries(manifest.read_text("utf-8")) if manifest.exists() else {}
+    views = []
+    if not domains_dir.is_dir():
+        return views
+    for folder in sorted(p for p in domains_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        schema, state = folder / "schema.py", folder / "state.py"
+        if not (schema.is_file() and state.is_file()):
+            continue
+        views.append(
+            DomainView(folder.name, summaries.get(folder.name, ""), schema.read_text("utf-8"), state.read_text("utf-8"))
+        )
+    return views
+
+
+def select_domains(question: str, views: list[DomainView]) -> list[DomainView]:
+    """The domains whose vocabulary overlaps the question, best first (ties by name)."""
+    asked = words(question)
+    scored = []
+    for view in views:
+        overlap = len(asked & view.vocabulary())
+        name_hit = 2 if words(view.name) & asked else 0
+        if overlap or name_hit:
+            scored.append((-(overlap + name_hit), view.name, view))
+    return [view for _, _, view in sorted(scored, key=lambda t: (t[0], t[1]))]
+
+
+# --- as-of filtering of loaded state ------------------------------------------
+
+
+def _record_dates(obj: Any) -> list[_dt.date]:
+    out = []
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if isinstance(value, _dt.datetime):
+            out.append(value.date())
+        elif isinstance(value, _dt.date):
+            out.append(value)
+    return out
+
+
+def filter_state_as_of(state: dict[str, dict[str, Any]], as_of: _dt.date) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
+    """Drop records whose earliest date is after ``as_of``; returns (state, excluded per domain)."""
+    filtered: dict[str, dict[str, Any]] = {}
+    excluded: dict[str, int] = {}
+    for domain, names in state.items():
+        filtered[domain] = {}
+        for name, value in names.items():
+            if isinstance(value, (list, tuple)):
+                kept = []
+                for item in value:
+                    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+                        dates = _record_dates(item)
+                        if dates and min(dates) > as_of:
+                            excluded[domain] = excluded.get(domain, 0) + 1
+                            continue
+                    kept.append(item)
+                value = type(value)(kept) if isinstance(value, tuple) else kept
+            filtered[domain][name] = value
+    return filtered, excluded
+
+
+def render_value(value: Any) -> str:
+    """Python source for a loaded state value (dates as ``date(...)`` calls)."""
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, _dt.datetime):
+        parts = [value.year, value.month, value.day, value.hour, value.minute]
+        if value.second or value.microsecond:
+            parts.append(value.second)
+        if value.microsecond:
+            parts.append(value.microsecond)
+        return f"datetime({', '.join(map(str, parts))})"
+    if isinstance(value, _dt.date):
+        return f"date({value.year}, {value.month}, {value.day})"
+    if isinstance(value, _dt.time):
+        return f"time({value.hour}, {value.minute}, {value.second})"
+    if isinstance(value, _dt.timedelta):
+        return f"timedelta(days={value.days}, seconds={value.seconds})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        inner = ", ".join(f"{f.name}={render_value(getattr(value, f.name))}" for f in dataclasses.fields(value))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(render_value(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(render_value(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{render_value(k)}: {render_value(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def render_state_module(names: dict[str, Any]) -> str:
+    lines = []
+    for name, value in names.items():
+        if isinstance(value, list):
+            lines.append(f"{name} = [")
+            lines.extend(f"    {render_value(item)}," for item in value)
+            lines.append("]")
+        else:
+            lines.append(f"{name} = {render_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+# --- the channel -----------------------------------------------------------------
+
+
+def truncate(text: str, budget: int) -> tuple[str, bool]:
+    if len(text) <= budget:
+        return text, False
+    cut = text[:budget]
+    newline = cut.rfind("\n")
+    if newline > budget // 2:
+        cut = cut[: newline + 1]
+    return cut + TRUNCATION_MARK.format(rest=len(text) - len(cut)), True
+
+
+def build_state_channel(
+    root: Path,
+    question: str,
+    *,
+    loading: str,
+    budget: int,
+    as_of_state: dict[str, dict[str, Any]] | None = None,
+    excluded: dict[str, int] | None = None,
+) -> StateChannel:
+    """Assemble the STATE text for ``question`` under ``loading`` and ``budget``."""
+    views = load_domain_views(root)
+    excluded = excluded or {}
+    if as_of_state is not None:
+        views = [
+            DomainView(v.name, v.summary, v.schema_text, render_state_module(as_of_state.get(v.name, {})))
+            if excluded.get(v.name)
+            else v
+            for v in views
+        ]
+    manifest_text = "".join(f"- {v.name}: {v.summary}\n" for v in views)
+    if loading == "manifest" or not views:
+        chosen: list[DomainView] = []
+    elif loading == "monolithic":
+        chosen = views
+    else:
+        chosen = select_domains(question, views)
+    if chosen:
+        text = "".join(view.code + "\n" for view in chosen)
+    else:
+        text = "# MANIFEST (domain summaries; no domain matched the question)\n" + manifest_text if views else ""
+        if loading == "manifest" and views:
+            text = "# MANIFEST\n" + manifest_text
+    text, truncated = truncate(text, budget)
+    return StateChannel(
+        loading=loading,
+        domains=[v.name for v in chosen],
+        text=text,
+        chars=len(text),
+        truncated=truncated,
+        records_excluded_as_of=sum(excluded.values()),
+    )
+
+
+def iter_record_counts(state: dict[str, dict[str, Any]]) -> Iterable[tuple[str, str, int]]:
+    for domain, names in state.items():
+        for name, value in names.items():
+            if isinstance(value, (list, tuple)):
+                yield domain, name, len(value)
