@@ -1,0 +1,22 @@
+"""``uac export``: copy a project without its derived data."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import JSON_OPTION, echo, open_memory, print_json
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("export")
+    def export(
+        project: str = typer.Argument(..., help="Project path or name."),
+        out: str = typer.Argument(..., help="Target: a new directory, or a file ending in .tar.gz / .tgz."),
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        """Export the project (log, archive, view, settings) without .uac/."""
+        result = open_memory(project).export(out)
+        if as_json:
+            print_json(result)
+        else:
+            echo(f"Exported {result['files']} files of {result['project']} to {result['out']} ({result['kind']}).")
