@@ -118,7 +118,9 @@ def check_sandbox(memory: "UserMemory", repair: bool) -> CheckResult:
     except ImportError as exc:
         return CheckResult("sandbox", FAIL, f"the sandbox package cannot be imported: {exc}")
     level = sandbox.detect_level()
-    required = memory.project.config.sandbox.require_jail or sandbox.jail_required(None)
+    from sandbox.jail import jail_required
+
+    required = memory.project.config.sandbox.require_jail or jail_required(None)
     data = dict(level.to_dict(), required_jail=required)
     detail = f"level {level.level}: {level.reason}"
     if level.level != "jail":

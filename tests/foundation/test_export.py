@@ -15,10 +15,11 @@ from uac.memory import UserMemory
 def test_export_directory_and_archive(tmp_path, capsys):
     memory = UserMemory.create(tmp_path / "alice")
     (memory.root / ".uac" / "derived.bin").write_bytes(b"x" * 10)
-    (memory.root / "memory" / "sessions" / "s1.json").write_text('{"turns": []}')
+    (memory.root / "NOTES.md").write_text("kept by the user")
     copy = memory.export(tmp_path / "copy")
     assert copy["kind"] == "directory"
-    assert (tmp_path / "copy" / "memory" / "sessions" / "s1.json").exists()
+    assert (tmp_path / "copy" / "NOTES.md").read_text() == "kept by the user"
+    assert (tmp_path / "copy" / "memory" / "facts.jsonl").exists()
     assert (tmp_path / "copy" / "uac.toml").exists()
     assert not (tmp_path / "copy" / ".uac").exists()
     reopened = UserMemory.open(tmp_path / "copy")
@@ -29,7 +30,7 @@ def test_export_directory_and_archive(tmp_path, capsys):
     assert data["kind"] == "archive"
     with tarfile.open(tmp_path / "a.tar.gz") as tar:
         names = tar.getnames()
-    assert "alice/uac.toml" in names and "alice/memory/sessions/s1.json" in names
+    assert "alice/uac.toml" in names and "alice/NOTES.md" in names and "alice/memory/facts.jsonl" in names
     assert not any("/.uac" in n for n in names)
 
 
