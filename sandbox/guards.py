@@ -15,7 +15,8 @@ import decimal
 import operator
 from typing import Any
 
-from .records import DomainNamespace, ReadOnlyError, Record
+from .modules import ModuleProxy
+from .records import DomainNamespace, FrozenMap, ReadOnlyError, ReadOnlyList, Record
 
 
 class OutputLimitExceeded(BaseException):
@@ -55,7 +56,9 @@ def guarded_write(obj: Any) -> Any:
     cls = type(obj)
     if cls in _WRITABLE_TYPES or type(cls) is AgentClassMeta or cls is AgentClassMeta:
         return obj
-    if isinstance(obj, (Record, DomainNamespace, tuple)) or type(obj).__name__ == "FrozenMap":
+    if isinstance(obj, ModuleProxy):
+        raise ReadOnlyError(f"module '{obj._module_name}' is read-only in the sandbox")
+    if isinstance(obj, (Record, DomainNamespace, ReadOnlyList, FrozenMap)):
         raise ReadOnlyError(
             f"cannot modify {cls.__name__!r} objects: the state is read-only (copy it first, e.g. list(...), dict(...))"
         )

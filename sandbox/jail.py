@@ -121,6 +121,7 @@ def jail_command(bwrap: str, limits_json: str, *, map_uid: bool, unrestricted: b
         "--tmpfs", "/tmp",
         "--chdir", "/tmp",
         "--hostname", "sandbox",
+        "--remount-ro", "/",
         "--",
     ]
     return cmd + worker_argv([JAIL_LIB], limits_json, unrestricted)

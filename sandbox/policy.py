@@ -76,6 +76,24 @@ class SandboxPolicy(RestrictingNodeTransformer):
             return self.node_contents_visit(node)
         return super().visit_Attribute(node)
 
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        """Also allow ``counts[k] += 1`` and ``self.total += v``.
+
+        RestrictedPython forbids augmented assignment to items and attributes;
+        here the target's object goes through ``_write_`` like any other store
+        (only the agent's own objects are writable), and the attribute name is
+        checked as for reads.
+        """
+        target = node.target
+        if isinstance(target, (ast.Attribute, ast.Subscript)):
+            if isinstance(target, ast.Attribute) and target.attr in SENSITIVE_ATTRIBUTES:
+                self.error(node, f'Augmented assignment of "{target.attr}" is not allowed.')
+                return node
+            node.target = self.visit(target)
+            node.value = self.visit(node.value)
+            return node
+        return super().visit_AugAssign(node)
+
     def visit_Match(self, node: ast.AST) -> ast.AST:
         self.not_allowed(node)
         return node

@@ -3,12 +3,14 @@
 It makes the syscalls a sandboxed analysis never needs fail with ``EPERM``:
 creating processes (``fork``/``vfork``/``clone``/``clone3``), ``execve``,
 sockets, sending signals, ``ptrace``, namespace and mount operations, kernel
-module and keyring calls.  This holds even at the ``process`` level and even
-when the worker runs as root (where ``RLIMIT_NPROC`` is not enforced).
+module and keyring calls, and every file-system change (``open`` for
+writing/creating/truncating, ``unlink``, ``rename``, ``mkdir``, ``chmod`` ...).
+This holds even at the ``process`` level and even when the worker runs as
+root (where ``RLIMIT_NPROC`` is not enforced).
 
-The filter is plain classic BPF built here with :mod:`struct` and loaded with
-``prctl`` through :mod:`ctypes` (no extra package).  Supported on x86_64 and
-aarch64; elsewhere :func:`install_filter` returns ``False`` and the other
+The filter is plain classic BPF assembled here with :mod:`struct` and loaded
+with ``prctl`` through :mod:`ctypes` (no extra package).  Supported on x86_64
+and aarch64; elsewhere :func:`install_filter` returns ``False`` and the other
 layers remain.
 """
 
@@ -29,6 +31,12 @@ _BLOCKED = {
         "unshare": 272, "perf_event_open": 298, "open_by_handle_at": 304, "setns": 308,
         "process_vm_readv": 310, "process_vm_writev": 311, "finit_module": 313, "bpf": 321,
         "execveat": 322, "userfaultfd": 323, "io_uring_setup": 425, "clone3": 435,
+        # file-system changes
+        "truncate": 76, "rename": 82, "mkdir": 83, "rmdir": 84, "creat": 85, "link": 86,
+        "unlink": 87, "symlink": 88, "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93,
+        "lchown": 94, "mknod": 133, "mkdirat": 258, "mknodat": 259, "fchownat": 260,
+        "unlinkat": 263, "renameat": 264, "linkat": 265, "symlinkat": 266, "fchmodat": 268,
+        "renameat2": 316, "openat2": 437,
     },
     "aarch64": {
         "socket": 198, "socketpair": 199, "bind": 200, "listen": 201, "accept": 202, "connect": 203,
@@ -38,12 +46,22 @@ _BLOCKED = {
         "keyctl": 219, "swapon": 224, "swapoff": 225, "perf_event_open": 241, "open_by_handle_at": 265,
         "setns": 268, "process_vm_readv": 270, "process_vm_writev": 271, "finit_module": 273,
         "bpf": 280, "execveat": 281, "userfaultfd": 282, "io_uring_setup": 425, "clone3": 435,
+        # file-system changes
+        "mknodat": 33, "mkdirat": 34, "unlinkat": 35, "symlinkat": 36, "linkat": 37, "renameat": 38,
+        "truncate": 45, "fchmod": 52, "fchmodat": 53, "fchownat": 54, "fchown": 55,
+        "renameat2": 276, "openat2": 437,
     },
 }
+
+# open-like syscalls: (number, index of the flags argument)
+_OPENS = {"x86_64": {"open": (2, 1), "openat": (257, 2)}, "aarch64": {"openat": (56, 2)}}
+# O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND
+_WRITE_FLAGS = 0o1 | 0o2 | 0o100 | 0o1000 | 0o2000
 
 _LD_W_ABS = 0x20
 _JEQ_K = 0x15
 _JGE_K = 0x35
+_JSET_K = 0x45
 _RET_K = 0x06
 _RET_KILL_PROCESS = 0x80000000
 _RET_ERRNO = 0x00050000
@@ -52,31 +70,55 @@ _EPERM = 1
 _X32_SYSCALL_BIT = 0x40000000
 
 
-def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
-    return struct.pack("HBBI", code, jt, jf, k)
-
-
 def build_program(machine: str | None = None) -> bytes | None:
     """The BPF program for this machine, or ``None`` if unsupported."""
     machine = machine or platform.machine()
     arch = _AUDIT_ARCH.get(machine)
     if arch is None:
         return None
-    numbers = sorted(set(_BLOCKED[machine].values()))
-    body = [_insn(_LD_W_ABS, 0, 0, 4), _insn(_JEQ_K, 1, 0, arch), _insn(_RET_K, 0, 0, _RET_KILL_PROCESS)]
-    body.append(_insn(_LD_W_ABS, 0, 0, 0))
-    checks: list[tuple[int, int]] = []
+    # Instructions as (code, jt_label, jf_label, k); labels resolve to
+    # forward offsets.  None means "next instruction".
+    prog: list[tuple[int, object, object, int]] = []
+    labels: dict[str, int] = {}
+
+    def emit(code: int, k: int, jt: object = None, jf: object = None) -> None:
+        prog.append((code, jt, jf, k))
+
+    emit(_LD_W_ABS, 4)
+    emit(_JEQ_K, arch, jt="arch_ok", jf="kill")
+    labels["arch_ok"] = len(prog)
+    emit(_LD_W_ABS, 0)
     if machine == "x86_64":
-        checks.append((_JGE_K, _X32_SYSCALL_BIT))
-    checks.extend((_JEQ_K, nr) for nr in numbers)
-    count = len(checks)
-    for index, (code, k) in enumerate(checks):
-        # Remaining checks after this one, then RET ALLOW, then RET ERRNO.
-        to_deny = count - index - 1 + 1
-        body.append(_insn(code, to_deny, 0, k))
-    body.append(_insn(_RET_K, 0, 0, _RET_ALLOW))
-    body.append(_insn(_RET_K, 0, 0, _RET_ERRNO | _EPERM))
-    return b"".join(body)
+        emit(_JGE_K, _X32_SYSCALL_BIT, jt="deny")
+    for name, (nr, _) in _OPENS[machine].items():
+        emit(_JEQ_K, nr, jt=f"open_{name}")
+    for nr in sorted(set(_BLOCKED[machine].values())):
+        emit(_JEQ_K, nr, jt="deny")
+    labels["allow"] = len(prog)
+    emit(_RET_K, _RET_ALLOW)
+    for name, (_, arg) in _OPENS[machine].items():
+        labels[f"open_{name}"] = len(prog)
+        emit(_LD_W_ABS, 16 + 8 * arg)  # low 32 bits of the flags argument
+        emit(_JSET_K, _WRITE_FLAGS, jt="deny")
+        emit(_RET_K, _RET_ALLOW)
+    labels["deny"] = len(prog)
+    emit(_RET_K, _RET_ERRNO | _EPERM)
+    labels["kill"] = len(prog)
+    emit(_RET_K, _RET_KILL_PROCESS)
+
+    out = []
+    for index, (code, jt, jf, k) in enumerate(prog):
+        offsets = []
+        for label in (jt, jf):
+            if label is None:
+                offsets.append(0)
+                continue
+            offset = labels[str(label)] - index - 1
+            if not 0 <= offset <= 255:
+                raise ValueError("seccomp jump out of range")
+            offsets.append(offset)
+        out.append(struct.pack("HBBI", code, offsets[0], offsets[1], k))
+    return b"".join(out)
 
 
 def install_filter() -> bool:

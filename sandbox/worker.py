@@ -178,7 +178,11 @@ class Worker:
         except OutputLimitExceeded:
             error = self.output_error()
         except MemoryError:
+            # Whatever filled the memory may still be referenced by a global:
+            # start the agent's namespace afresh so the session stays usable.
+            self.globals = {"__name__": "agent", "__builtins__": self.builtins}
             error = self.memory_error()
+            error["message"] += "; variables from earlier runs were cleared to free memory"
         except ResultTooLarge:
             error = self.result_error()
         except BaseException as exc:  # reported to the caller, never swallowed
