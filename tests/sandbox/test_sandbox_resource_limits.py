@@ -76,12 +76,13 @@ class TestOutput:
         assert res.error["type"] == "CodeLimit"
 
 
-class TestCompileBombs:
-    @pytest.fixture(scope="class")
-    def big_code_session(self, state):
-        with sandbox.Session(state, limits=Limits(cpu_seconds=3, wall_seconds=8, max_code_chars=3_000_000)) as s:
-            yield s
+@pytest.fixture(scope="module")
+def big_code_session(state):
+    with sandbox.Session(state, limits=Limits(cpu_seconds=3, wall_seconds=8, max_code_chars=3_000_000)) as s:
+        yield s
 
+
+class TestCompileBombs:
     @pytest.mark.parametrize(
         "code",
         ["(" * 10 ** 6, "[" * 200000 + "]" * 200000, "x = " + "-" * 500000 + "1", "x = " + "+".join(["1"] * 200000),
