@@ -229,11 +229,10 @@ def _trip_sentence(r: Record) -> str:
 
 
 def _trip_facts(r: Record) -> list[str]:
-    head = f"The trip to {r['destination']} starting {r['start_date']}"
     return [
-        f"User traveled to {r['destination']}, {r['country']} from {r['start_date']} to {r['end_date']}.",
-        f"{head} was a {r['purpose']} trip in {r['region']}.",
-        f"{head} cost ${r['cost']:.2f} and lasted {r['nights']} nights.",
+        f"User traveled to {r['destination']}, {r['country']} ({r['region']}) from {r['start_date']} to {r['end_date']}.",
+        f"The {r['purpose']} trip to {r['destination']} starting {r['start_date']} cost ${r['cost']:.2f} "
+        f"for {r['nights']} nights.",
     ]
 
 
@@ -274,9 +273,8 @@ def _contact_sentence(r: Record) -> str:
 
 def _contact_facts(r: Record) -> list[str]:
     return [
-        f"{r['name']} is the user's {r['relationship']} and lives in {r['city']}.",
+        f"{r['name']} is the user's {r['relationship']}, lives in {r['city']} and is {r['age']} years old.",
         f"User met {r['name']} through {r['met_through']} on {r['met_date']}.",
-        f"{r['name']} is {r['age']} years old.",
     ]
 
 
@@ -305,8 +303,7 @@ def _meal_sentence(r: Record) -> str:
 
 def _meal_facts(r: Record) -> list[str]:
     return [
-        f"User had {r['meal_type']} at {r['restaurant']} in {r['city']} on {r['date']}.",
-        f"{r['restaurant']} serves {r['cuisine']} food.",
+        f"User had {r['meal_type']} at {r['restaurant']} ({r['cuisine']}) in {r['city']} on {r['date']}.",
         f"The {r['meal_type']} at {r['restaurant']} on {r['date']} cost ${r['cost']:.2f}.",
     ]
 

@@ -8,7 +8,7 @@
   fact sentences; the top 20 facts, most similar first.
 
 Vectors are kept in numpy (cosine = dot product of unit vectors); each case
-embeds its texts in one batched call on the process-wide embedder.
+embeds its distinct texts in one batched call on the process-wide embedder.
 """
 
 from __future__ import annotations
@@ -33,9 +33,15 @@ class Retrieved:
 
 
 def _embed(texts: list[str]):
+    """Unit vectors of ``texts``: each distinct text encoded once, in one batched call."""
+    import numpy as np
+
     from uac.index.embeddings import get_embedder
 
-    return get_embedder().encode(texts)
+    unique = list(dict.fromkeys(texts))
+    vectors = get_embedder().encode(unique)
+    row = {text: index for index, text in enumerate(unique)}
+    return vectors[np.array([row[text] for text in texts], dtype=np.int64)]
 
 
 def _top(question: str, texts: list[str], k: int) -> list[int]:

@@ -1,0 +1,401 @@
+"""The systems the harness evaluates, each behind the same small interface.
+
+* ``uac`` -- one user project per conversation: Phase 1 ingest of the LoCoMo
+  file (``UserMemory.ingest``), Phase 2 ``compile``, answers from
+  ``UserMemory.ask`` with the question date set to the last session date;
+  offline, ranked hits of ``UserMemory.search`` per channel (facts, archive,
+  fused ``all``).
+* ``full_context`` -- the whole conversation, session by session with dates,
+  in the reader's prompt (no retrieval).
+* ``rag`` -- plain dense retrieval of raw turns with the bundled embedder
+  (top-k by cosine similarity, no BM25, no fusion), the turns in the prompt.
+
+``prepare`` builds what a system needs for one conversation (and reports its
+cost); ``answer`` needs a model; ``rank`` (offline retrieval) does not.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from uac.errors import InputError
+from uac.llm import LLMClient, Message
+
+from .dataset import Conversation, Question, normalize_turn_ids
+from .prompts import render
+
+if TYPE_CHECKING:
+    import numpy
+
+    from uac.memory import UserMemory
+
+SYSTEMS = ("uac", "full_context", "rag")
+UAC_CHANNELS = ("facts", "archive", "all")
+
+LLMFactory = Callable[[], "LLMClient | None"]
+
+# citations the uac reader appends: [conv-26_s3-f12], [F12, F13], [D1:3]
+_CITATION = re.compile(r"\s*\[(?:[\w:.\-/#]+)(?:\s*[,;]\s*[\w:.\-/#]+)*\]")
+
+
+def strip_citations(text: str | None) -> str:
+    """The answer without bracketed source ids, whitespace folded."""
+    return " ".join(_CITATION.sub("", text or "").split())
+
+
+def dir_bytes(path: Path) -> int:
+    if not path.exists():
+        return 0
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+@dataclass
+class Prepared:
+    """What building one system's memory of one conversation cost."""
+
+    system: str
+    sample_id: str
+    seconds: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    index_bytes: dict[str, int] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "sample_id": self.sample_id,
+            "seconds": round(self.seconds, 3),
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "index_bytes": dict(self.index_bytes),
+            "details": self.details,
+        }
+
+
+@dataclass
+class Prediction:
+    answer: str | None
+    prediction: str
+    #: ids of the retrieved items, best first (empty for full context)
+    retrieved_ids: list[str]
+    #: the turn ids the retrieved context covers (None: the whole conversation was given)
+    retrieved_turns: list[str] | None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_seconds: float = 0.0
+    mode: str = "llm"
+
+
+@dataclass(frozen=True)
+class RankedItem:
+    """One retrieved item: its id, the turns it covers, its session number."""
+
+    id: str
+    turns: tuple[str, ...]
+    session: int | None
+
+
+def _session_number(session_id: str | None) -> int | None:
+    match = re.search(r"_s(\d+)$", session_id or "")
+    return int(match.group(1)) if match else None
+
+
+class System:
+    name = ""
+
+    def prepare(self, conversation: Conversation) -> Prepared:
+        raise NotImplementedError
+
+    def answer(self, conversation: Conversation, question: Question) -> Prediction:
+        raise NotImplementedError
+
+    def channels(self) -> tuple[str, ...]:
+        """The retrieval channels ``rank`` serves (none: not a retrieval system)."""
+        return ()
+
+    def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
+        raise NotImplementedError
+
+
+def _reader_system(conversation: Conversation, mode: str) -> str:
+    return render(
+        "reader_system",
+        speaker_a=conversation.speaker_a,
+        speaker_b=conversation.speaker_b,
+        today=conversation.last_date.isoformat(),
+        mode=mode,
+    )
+
+
+def _chat(llm: LLMClient, system: str, prompt: str, purpose: str) -> tuple[str, int, int, float]:
+    started = time.perf_counter()
+    response = llm.chat([Message("system", system), Message("user", prompt)], purpose=purpose)
+    return (
+        (response.content or "").strip(),
+        response.usage.prompt_tokens,
+        response.usage.completion_tokens,
+        time.perf_counter() - started,
+    )
+
+
+class FullContextSystem(System):
+    name = "full_context"
+
+    def __init__(self, llm: LLMClient | None) -> None:
+        self.llm = llm
+
+    def prepare(self, conversation: Conversation) -> Prepared:
+        return Prepared(self.name, conversation.sample_id, details={"turns": conversation.turn_count})
+
+    def answer(self, conversation: Conversation, question: Question) -> Prediction:
+        from uac.llm import require
+
+        llm = require(self.llm, "the full_context system")
+        prompt = render("full_context", sessions=conversation.sessions, question=question.question)
+        text, prompt_tokens, completion_tokens, seconds = _chat(
+            llm, _reader_system(conversation, "full_context"), prompt, "locomo-full-context"
+        )
+        return Prediction(text, strip_citations(text), [], None, prompt_tokens, completion_tokens, seconds)
+
+
+class RagSystem(System):
+    """Dense top-k over raw turns; the turn vectors are cached under ``cache_dir``."""
+
+    name = "rag"
+
+    def __init__(self, llm: LLMClient | None, cache_dir: Path, *, k: int = 20) -> None:
+        self.llm = llm
+        self.cache_dir = Path(cache_dir)
+        self.k = k
+        self._vectors: dict[str, "numpy.ndarray"] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def turn_text(speaker: str, text: str) -> str:
+        return f"{speaker}: {text}"
+
+    def _path(self, conversation: Conversation) -> Path:
+        return self.cache_dir / f"{conversation.sample_id}.npy"
+
+    def _turn_vectors(self, conversation: Conversation) -> "numpy.ndarray":
+        import numpy as np
+
+        with self._lock:
+            cached = self._vectors.get(conversation.sample_id)
+            if cached is not None:
+                return cached
+            path = self._path(conversation)
+            vectors = np.load(path) if path.exists() else None
+            if vectors is None or vectors.shape[0] != conversation.turn_count:
+                from uac.index.embeddings import get_embedder
+
+                texts = [self.turn_text(t.speaker, t.full_text) for _, t in conversation.turns]
+                vectors = get_embedder().encode(texts)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "wb") as handle:
+                    np.save(handle, vectors)
+            self._vectors[conversation.sample_id] = vectors
+            return vectors
+
+    def prepare(self, conversation: Conversation) -> Prepared:
+        started = time.perf_counter()
+        self._turn_vectors(conversation)
+        return Prepared(
+            self.name,
+            conversation.sample_id,
+            seconds=time.perf_counter() - started,
+            index_bytes={"vectors": dir_bytes(self._path(conversation))},
+            details={"turns": conversation.turn_count},
+        )
+
+    def channels(self) -> tuple[str, ...]:
+        return ("turns",)
+
+    def _top(self, conversation: Conversation, queries: list[str], k: int) -> list[list[int]]:
+        import numpy as np
+
+        from uac.index.embeddings import get_embedder
+
+        vectors = self._turn_vectors(conversation)
+        if not queries:
+            return []
+        scores = get_embedder().encode(queries) @ vectors.T
+        k = min(k, vectors.shape[0])
+        ranked = []
+        for row in scores:
+            top = np.argpartition(-row, k - 1)[:k]
+            ranked.append([int(i) for i in top[np.argsort(-row[top], kind="stable")]])
+        return ranked
+
+    def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
+        turns = conversation.turns
+        out = []
+        for indices in self._top(conversation, [q.question for q in questions], k):
+            items = []
+            for i in indices:
+                session, turn = turns[i]
+                items.append(RankedItem(turn.dia_id, normalize_turn_ids([turn.dia_id]), session.number))
+            out.append(items)
+        return out
+
+    def answer(self, conversation: Conversation, question: Question) -> Prediction:
+        from uac.llm import require
+
+        llm = require(self.llm, "the rag system")
+        started = time.perf_counter()
+        indices = self._top(conversation, [question.question], self.k)[0]
+        turns = conversation.turns
+        hits = [
+            {"dia_id": turns[i][1].dia_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": turns[i][1].full_text}
+            for i in indices
+        ]
+        prompt = render("rag", hits=hits, question=question.question)
+        text, prompt_tokens, completion_tokens, _ = _chat(llm, _reader_system(conversation, "rag"), prompt, "locomo-rag")
+        ids = [h["dia_id"] for h in hits]
+        return Prediction(
+            text,
+            strip_citations(text),
+            ids,
+            list(normalize_turn_ids(ids)),
+            prompt_tokens,
+            completion_tokens,
+            time.perf_counter() - started,
+        )
+
+
+class UacSystem(System):
+    """One uac user project per conversation under ``projects_dir``."""
+
+    name = "uac"
+
+    def __init__(
+        self,
+        data_path: Path,
+        projects_dir: Path,
+        llm_factory: LLMFactory,
+        *,
+        offline: bool,
+        compile: bool = True,
+    ) -> None:
+        self.data_path = Path(data_path)
+        self.projects_dir = Path(projects_dir)
+        self.llm_factory = llm_factory
+        self.offline = offline
+        self.compile = compile
+        self._memories: dict[str, "UserMemory"] = {}
+        self._lock = threading.Lock()
+
+    def project_path(self, conversation: Conversation) -> Path:
+        return self.projects_dir / conversation.sample_id
+
+    def memory(self, conversation: Conversation) -> "UserMemory":
+        from uac.memory import UserMemory
+        from uac.project import CONFIG_NAME
+
+        with self._lock:
+            memory = self._memories.get(conversation.sample_id)
+            if memory is None:
+                path = self.project_path(conversation)
+                llm = None if self.offline else self.llm_factory()
+                if (path / CONFIG_NAME).exists():
+                    memory = UserMemory.open(path, llm=llm)
+                else:
+                    memory = UserMemory.create(
+                        path, user_name=f"{conversation.speaker_a} and {conversation.speaker_b}", llm=llm
+                    )
+                self._memories[conversation.sample_id] = memory
+            return memory
+
+    def _usage(self, memory: "UserMemory") -> tuple[int, int]:
+        llm = memory.llm if not self.offline else None
+        return (llm.usage.prompt_tokens, llm.usage.completion_tokens) if llm is not None else (0, 0)
+
+    def prepare(self, conversation: Conversation) -> Prepared:
+        memory = self.memory(conversation)
+        before = self._usage(memory)
+        started = time.perf_counter()
+        report = memory.ingest(
+            self.data_path,
+            format="locomo",
+            sample_id=conversation.sample_id,
+            extractor="rules" if self.offline else None,
+        )
+        ingest_seconds = time.perf_counter() - started
+        details: dict[str, Any] = {"ingest": report.to_json(), "ingest_seconds": round(ingest_seconds, 3)}
+        compile_seconds = 0.0
+        # Phase 2.  Offline it builds the deterministic typed view; it is skipped
+        # only when a model is configured but the run was forced offline, so that
+        # nothing calls the model.
+        model_configured = memory.llm is not None
+        compile_fn = getattr(memory, "compile", None)
+        if not self.compile:
+            details["compile"] = "skipped (--no-compile)"
+        elif compile_fn is None:
+            details["compile"] = "not available in this uac version"
+        elif not (self.offline and model_configured):
+            compile_started = time.perf_counter()
+            compiled = compile_fn()
+            compile_seconds = time.perf_counter() - compile_started
+            details["compile"] = compiled.to_json() if hasattr(compiled, "to_json") else str(compiled)
+        else:
+            details["compile"] = "skipped (offline run with a model configured: nothing may call it)"
+        details["compile_seconds"] = round(compile_seconds, 3)
+        after = self._usage(memory)
+        root = memory.root
+        return Prepared(
+            self.name,
+            conversation.sample_id,
+            seconds=ingest_seconds + compile_seconds,
+            prompt_tokens=after[0] - before[0],
+            completion_tokens=after[1] - before[1],
+            index_bytes={"uac": dir_bytes(root / ".uac"), "memory": dir_bytes(root / "memory")},
+            details=details,
+        )
+
+    def channels(self) -> tuple[str, ...]:
+        return UAC_CHANNELS
+
+    def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
+        if channel not in UAC_CHANNELS:
+            raise InputError(f"uac has no channel {channel!r}.", hint=f"Use one of {', '.join(UAC_CHANNELS)}.")
+        memory = self.memory(conversation)
+        out = []
+        for question in questions:
+            hits = memory.search(question.question, k=k, channel=channel, as_of=conversation.last_date)
+            out.append(
+                [
+                    RankedItem(
+                        str(hit.id),
+                        normalize_turn_ids(hit.evidence or ()),
+                        _session_number(hit.session_id),
+                    )
+                    for hit in hits
+                ]
+            )
+        return out
+
+    def answer(self, conversation: Conversation, question: Question) -> Prediction:
+        memory = self.memory(conversation)
+        result = memory.ask(question.question, as_of=conversation.last_date)
+        items = list(result.facts) + list(result.archive)
+        turns = normalize_turn_ids(turn for item in items for turn in item.evidence)
+        return Prediction(
+            result.answer,
+            strip_citations(result.answer),
+            [item.id for item in items],
+            list(turns),
+            result.prompt_tokens,
+            result.completion_tokens,
+            result.latency_seconds,
+            mode=result.mode,
+        )
+
+
