@@ -75,6 +75,11 @@ def _q(text: str) -> str:
     return f'"{text}"'
 
 
+def _a(label: str) -> str:
+    """``label`` with its indefinite article."""
+    return f"{'an' if label[:1] in 'aeiou' else 'a'} {label}"
+
+
 def build_count(rtype: RecordType, records: list[Record], rng: random.Random) -> Built | None:
     value = rng.choice(_values(records, rtype.category))
     matching = [r for r in records if r[rtype.category] == value]
@@ -156,7 +161,7 @@ def build_multi_condition(rtype: RecordType, records: list[Record], rng: random.
         return None
     question = (
         f"How many {rtype.plural} have {rtype.category_label} {_q(v1)}, {rtype.category2_label} {_q(v2)} "
-        f"and a {rtype.measure.label} above {rtype.measure.fmt(threshold)}?"
+        f"and {_a(rtype.measure.label)} above {rtype.measure.fmt(threshold)}?"
     )
     return Built(question, "int", len(matching), _ids(matching))
 
@@ -207,7 +212,7 @@ def build_threshold(rtype: RecordType, records: list[Record], rng: random.Random
         cut -= 1
     names = sorted({str(r[rtype.entity]) for r in matching})
     question = (
-        f"Which {rtype.entity_label} values appear among my {rtype.plural} with a {rtype.measure.label} "
+        f"Which {rtype.entity_label} values appear among my {rtype.plural} with {_a(rtype.measure.label)} "
         f"above {rtype.measure.fmt(threshold)}? List each distinct value once."
     )
     return Built(question, "set", names, _ids(matching))

@@ -34,7 +34,7 @@ def start_date(n: int) -> dt.date:
 @dataclass(frozen=True)
 class Measure:
     field: str
-    label: str  # "total cost in USD"
+    label: str  # "cost in USD"
     kind: str  # "int" | "float"
     unit: str = ""  # "USD", "minutes", "hours"
     decimals: int = 2
@@ -515,12 +515,12 @@ RECORD_TYPES: dict[str, RecordType] = {
     for t in (
         RecordType(
             "trips", "trip", "trip", "start_date", "region", "region", "purpose", "purpose",
-            Measure("cost", "total cost in USD", "float", "USD"), "destination", "destination",
+            Measure("cost", "cost in USD", "float", "USD"), "destination", "destination",
             _draw_trip, _trip_sentence, _trip_facts,
         ),
         RecordType(
             "contacts", "contact", "contact", "met_date", "relationship", "relationship", "met_through",
-            "where we met", Measure("age", "age in years", "int", "years"), "name", "name",
+            "met through", Measure("age", "age in years", "int", "years"), "name", "name",
             _draw_contact, _contact_sentence, _contact_facts,
         ),
         RecordType(
@@ -555,7 +555,7 @@ RECORD_TYPES: dict[str, RecordType] = {
         ),
         RecordType(
             "meetings", "meeting", "meeting", "date", "topic", "topic", "mode", "mode",
-            Measure("duration_min", "duration in minutes", "int", "minutes"), "with_person", "person met",
+            Measure("duration_min", "duration in minutes", "int", "minutes"), "with_person", "person",
             _draw_meeting, _meeting_sentence, _meeting_facts,
         ),
         RecordType(

@@ -66,7 +66,7 @@ def recompute_single(case) -> tuple[object, set[str]]:
         rows = [r for r in records if start <= r[date_f] <= end]
         return len(rows), {r["id"] for r in rows}
     if case.pattern == "multi_condition":
-        v1, v2, limit = _find(r'"([^"]+)", [a-z ]+ "([^"]+)" and a [a-zA-Z ]+ above ([\d.]+)\?$', q)
+        v1, v2, limit = _find(r'"([^"]+)", [a-z ]+ "([^"]+)" and an? [a-zA-Z ]+ above ([\d.]+)\?$', q)
         rows = [r for r in records if r[cat] == v1 and r[cat2] == v2 and r[measure] > float(limit)]
         return len(rows), {r["id"] for r in rows}
     if case.pattern == "top_k":
