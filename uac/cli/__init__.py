@@ -32,6 +32,8 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "uac.cli.init_cmd",
     "uac.cli.doctor_cmd",
+    "uac.cli.serve_cmd",
+    "uac.cli.token_cmd",
 ]
 
 

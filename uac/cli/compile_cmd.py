@@ -1,0 +1,45 @@
+"""``uac compile``: compile the facts into typed domain packages."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import JSON_OPTION, echo, open_memory, print_json
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("compile")
+    def compile_(
+        project: str = typer.Argument(..., help="Project path or name."),
+        mode: str = typer.Option(
+            None,
+            "--mode",
+            help="incremental (default with a model) | bounded (the paper's 30,000-character prefix) | offline (no model).",
+        ),
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        """Compile facts into domains/<d>/schema.py and state.py (validated; a failed domain keeps its view)."""
+        memory = open_memory(project)
+        report = memory.compile(mode=mode)
+        data = report.to_json()
+        if as_json:
+            print_json(data)
+        else:
+            totals = data["totals"]
+            echo(
+                f"compile ({report.mode}): {totals['domains_compiled']} domain(s) compiled, "
+                f"{totals['domains_failed']} failed; {totals['records']} records; "
+                f"coverage {totals['facts_covered']}/{totals['facts']} facts ({totals['coverage']:.0%})"
+            )
+            if report.facts_in_prompt is not None:
+                echo(f"  bounded prompt held {report.facts_in_prompt} of {report.facts_total} facts")
+            for d in data["domains"]:
+                line = f"  {d['domain']}: {d['status']}, {d['records']} records, {d['facts_covered']}/{d['facts_routed']} routed facts cited"
+                if d["calls"]:
+                    tokens = d["tokens"]
+                    line += f", {d['calls']} call(s), {tokens['prompt_tokens']}+{tokens['completion_tokens']} tokens, {d['repair_rounds']} repair round(s)"
+                echo(line)
+                if d["rejection"]:
+                    echo(f"    rejected: {d['rejection']}")
+        if not report.ok:
+            raise typer.Exit(1)

@@ -1,0 +1,207 @@
+"""JSON encoding of loaded state for the cache under ``.uac/`` (never pickle).
+
+Values are encoded against their declared :class:`TypeSpec`, so the common
+case costs nothing: strings, numbers, booleans and ``None`` are stored as they
+are, a record is the list of its field values in schema order, dates are ISO
+strings.  Values typed ``Any`` or as a union of several non-``None`` types use
+a tagged form (``{"$date": ...}``, ``{"$record": "Trip", "values": [...]}``,
+...).  Decoding rebuilds the same objects with the loader's classes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+from typing import Any, Callable, Mapping
+
+from .types import TypeSpec
+
+Codec = Callable[[Any], Any] | None  # None: the identity
+
+
+class StateCodec:
+    def __init__(self, classes: Mapping[str, type]) -> None:
+        self.classes = classes
+        self._enc: dict[TypeSpec, Codec] = {}
+        self._dec: dict[TypeSpec, Codec] = {}
+
+    # -- encoding -------------------------------------------------------------------
+
+    def encoder(self, spec: TypeSpec) -> Codec:
+        if spec in self._enc:
+            return self._enc[spec]
+        fn = self._make_encoder(spec)
+        self._enc[spec] = fn
+        return fn
+
+    def encode(self, value: Any, spec: TypeSpec) -> Any:
+        fn = self.encoder(spec)
+        return value if fn is None else fn(value)
+
+    def _make_encoder(self, spec: TypeSpec) -> Codec:
+        kind = spec.kind
+        if kind in ("str", "int", "float", "bool", "none"):
+            return None
+        if kind in ("date", "datetime", "time"):
+            return lambda v: v.isoformat()
+        if kind == "timedelta":
+            return lambda v: [v.days, v.seconds, v.microseconds]
+        if kind == "class":
+            cls = self.classes[spec.name]
+            if issubclass(cls, enum.Enum):
+                return lambda v: v.name
+            fields = dataclasses.fields(cls)
+            names = [f.name for f in fields]
+            from .loader import field_specs
+
+            parts = [(name, self.encoder(field_specs(cls)[name])) for name in names]
+
+            def record(v: Any) -> list[Any]:
+                data = v.__dict__
+                return [data[n] if fn is None else fn(data[n]) for n, fn in parts]
+
+            return record
+        if kind in ("list", "set", "tuple") and (kind != "tuple" or spec.variadic):
+            inner = self.encoder(spec.args[0])
+            if inner is None:
+                return None if kind == "list" else list
+            return lambda v: [inner(x) for x in v]
+        if kind == "tuple":
+            items = [self.encoder(a) for a in spec.args]
+            return lambda v: [x if fn is None else fn(x) for x, fn in zip(v, items)]
+        if kind == "dict":
+            key, val = self.encoder(spec.args[0]), self.encoder(spec.args[1])
+            return lambda v: [[k if key is None else key(k), x if val is None else val(x)] for k, x in v.items()]
+        if kind == "union":
+            members = [a for a in spec.args if a.kind != "none"]
+            if len(members) == 1:
+                inner = self.encoder(members[0])
+                if inner is None:
+                    return None
+                return lambda v: None if v is None else inner(v)
+        return self.tagged
+
+    def tagged(self, value: Any) -> Any:
+        if value is None or type(value) in (str, int, float, bool):
+            return value
+        if isinstance(value, enum.Enum):
+            return {"$enum": [type(value).__name__, value.name]}
+        if type(value) is _dt.datetime:
+            return {"$datetime": value.isoformat()}
+        if type(value) is _dt.date:
+            return {"$date": value.isoformat()}
+        if type(value) is _dt.time:
+            return {"$time": value.isoformat()}
+        if type(value) is _dt.timedelta:
+            return {"$timedelta": [value.days, value.seconds, value.microseconds]}
+        if type(value) is list:
+            return [self.tagged(v) for v in value]
+        if type(value) is tuple:
+            return {"$tuple": [self.tagged(v) for v in value]}
+        if type(value) is set:
+            return {"$set": [self.tagged(v) for v in value]}
+        if type(value) is dict:
+            return {"$dict": [[self.tagged(k), self.tagged(v)] for k, v in value.items()]}
+        if dataclasses.is_dataclass(value):
+            return {"$record": type(value).__name__, "values": [self.tagged(getattr(value, f.name)) for f in dataclasses.fields(value)]}
+        raise TypeError(f"cannot cache a {type(value).__name__}")
+
+    # -- decoding -------------------------------------------------------------------
+
+    def decoder(self, spec: TypeSpec) -> Codec:
+        if spec in self._dec:
+            return self._dec[spec]
+        fn = self._make_decoder(spec)
+        self._dec[spec] = fn
+        return fn
+
+    def decode(self, data: Any, spec: TypeSpec) -> Any:
+        fn = self.decoder(spec)
+        return data if fn is None else fn(data)
+
+    def _make_decoder(self, spec: TypeSpec) -> Codec:
+        kind = spec.kind
+        if kind in ("str", "int", "float", "bool", "none"):
+            return None
+        if kind == "date":
+            return _dt.date.fromisoformat
+        if kind == "datetime":
+            return _dt.datetime.fromisoformat
+        if kind == "time":
+            return _dt.time.fromisoformat
+        if kind == "timedelta":
+            return lambda v: _dt.timedelta(days=v[0], seconds=v[1], microseconds=v[2])
+        if kind == "class":
+            cls = self.classes[spec.name]
+            if issubclass(cls, enum.Enum):
+                return cls.__getitem__
+            from .loader import field_specs
+
+            specs = field_specs(cls)
+            names = list(specs)
+            fixes = [(i, fn) for i, fn in enumerate(self.decoder(specs[n]) for n in names) if fn is not None]
+            new = object.__new__
+
+            def record(row: list[Any]) -> Any:
+                if fixes:
+                    row = list(row)
+                    for index, fn in fixes:
+                        row[index] = fn(row[index])
+                obj = new(cls)
+                obj.__dict__.update(zip(names, row))
+                return obj
+
+            return record
+        if kind in ("list", "set", "tuple") and (kind != "tuple" or spec.variadic):
+            inner = self.decoder(spec.args[0])
+            wrap = {"list": list, "set": set, "tuple": tuple}[kind]
+            if inner is None:
+                return None if kind == "list" else wrap
+            if kind == "list":
+                return lambda v: [inner(x) for x in v]
+            return lambda v: wrap(inner(x) for x in v)
+        if kind == "tuple":
+            items = [self.decoder(a) for a in spec.args]
+            return lambda v: tuple(x if fn is None else fn(x) for x, fn in zip(v, items))
+        if kind == "dict":
+            key, val = self.decoder(spec.args[0]), self.decoder(spec.args[1])
+            return lambda v: {(k if key is None else key(k)): (x if val is None else val(x)) for k, x in v}
+        if kind == "union":
+            members = [a for a in spec.args if a.kind != "none"]
+            if len(members) == 1:
+                inner = self.decoder(members[0])
+                if inner is None:
+                    return None
+                return lambda v: None if v is None else inner(v)
+        return self.untagged
+
+    def untagged(self, data: Any) -> Any:
+        if type(data) is list:
+            return [self.untagged(v) for v in data]
+        if type(data) is not dict:
+            return data
+        (tag, payload), *_ = data.items()
+        if tag == "$enum":
+            return self.classes[payload[0]][payload[1]]
+        if tag == "$datetime":
+            return _dt.datetime.fromisoformat(payload)
+        if tag == "$date":
+            return _dt.date.fromisoformat(payload)
+        if tag == "$time":
+            return _dt.time.fromisoformat(payload)
+        if tag == "$timedelta":
+            return _dt.timedelta(days=payload[0], seconds=payload[1], microseconds=payload[2])
+        if tag == "$tuple":
+            return tuple(self.untagged(v) for v in payload)
+        if tag == "$set":
+            return {self.untagged(v) for v in payload}
+        if tag == "$dict":
+            return {self.untagged(k): self.untagged(v) for k, v in payload}
+        if tag == "$record":
+            cls = self.classes[payload]
+            values = [self.untagged(v) for v in data["values"]]
+            obj = object.__new__(cls)
+            obj.__dict__.update(zip([f.name for f in dataclasses.fields(cls)], values))
+            return obj
+        raise ValueError(f"unknown cache tag {tag!r}")

@@ -1,0 +1,286 @@
+"""Deterministic source generation for domain packages.
+
+``state.py`` can hold 100,000 records, too big to pass through black quickly,
+so it is written by a small pretty-printer whose output black leaves
+unchanged: a value that fits in 88 columns stays on one line; otherwise its
+brackets are exploded one item per line with a trailing ("magic") comma,
+recursively.  Strings follow black's quote preference.  ``schema.py`` is
+rendered from a template and passed through ``black.format_str``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+from typing import Any, Iterable
+
+from .spec import SchemaSpec
+from .types import TypeSpec
+
+LINE_LENGTH = 88
+INDENT = "    "
+
+
+def string_literal(value: str) -> str:
+    """``repr`` with black's quote normalisation (prefer double quotes)."""
+    text = repr(value)
+    if text[0] == '"':
+        return text
+    body = text[1:-1]
+    new_escapes = value.count('"')
+    old_escapes = value.count("'")
+    if new_escapes > old_escapes:
+        return text
+    return '"' + body.replace("\\'", "'").replace('"', '\\"') + '"'
+
+
+def float_literal(value: float) -> str:
+    text = repr(value)
+    if text in ("inf", "-inf", "nan"):
+        raise ValueError(f"non-finite float {text} cannot be written as a literal")
+    return text
+
+
+def _temporal(value: Any) -> str:
+    if type(value) is _dt.date:
+        return f"date({value.year}, {value.month}, {value.day})"
+    if type(value) is _dt.datetime:
+        if value.tzinfo is not None:
+            raise ValueError("datetimes with a time zone cannot be written to state.py")
+        parts = [value.year, value.month, value.day, value.hour, value.minute]
+        if value.second or value.microsecond:
+            parts.append(value.second)
+        if value.microsecond:
+            parts.append(value.microsecond)
+        return f"datetime({', '.join(map(str, parts))})"
+    if type(value) is _dt.time:
+        if value.tzinfo is not None:
+            raise ValueError("times with a time zone cannot be written to state.py")
+        parts = [value.hour, value.minute]
+        if value.second or value.microsecond:
+            parts.append(value.second)
+        if value.microsecond:
+            parts.append(value.microsecond)
+        return f"time({', '.join(map(str, parts))})"
+    if type(value) is _dt.timedelta:
+        parts = [f"{k}={v}" for k, v in (("days", value.days), ("seconds", value.seconds), ("microseconds", value.microseconds)) if v]
+        return f"timedelta({', '.join(parts) or 'days=0'})"
+    raise TypeError(type(value).__name__)
+
+
+def _record_items(value: Any) -> list[tuple[str, Any]]:
+    """The keyword arguments of a record call: fields that differ from their default."""
+    items = []
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        if f.default is not dataclasses.MISSING and item == f.default and type(item) is type(f.default):
+            continue
+        if f.default_factory is not dataclasses.MISSING and item == f.default_factory():  # type: ignore[misc]
+            continue
+        items.append((f.name, item))
+    return items
+
+
+def _set_items(value: set[Any]) -> list[Any]:
+    return sorted(value, key=lambda v: (type(v).__name__, flat(v)))
+
+
+def flat(value: Any) -> str:
+    """The one-line source of a value."""
+    kind = type(value)
+    if kind is str:
+        return string_literal(value)
+    if kind is bool or value is None or kind is int:
+        return repr(value)
+    if kind is float:
+        return float_literal(value)
+    if kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
+        return _temporal(value)
+    if isinstance(value, enum.Enum):
+        return f"{kind.__name__}.{value.name}"
+    if kind is list:
+        return "[" + ", ".join(flat(v) for v in value) + "]"
+    if kind is tuple:
+        if len(value) == 1:
+            return "(" + flat(value[0]) + ",)"
+        return "(" + ", ".join(flat(v) for v in value) + ")"
+    if kind is set:
+        if not value:
+            raise ValueError("empty sets cannot be written as literals; use a list")
+        return "{" + ", ".join(flat(v) for v in _set_items(value)) + "}"
+    if kind is dict:
+        return "{" + ", ".join(f"{flat(k)}: {flat(v)}" for k, v in value.items()) + "}"
+    if dataclasses.is_dataclass(value):
+        return kind.__name__ + "(" + ", ".join(f"{k}={flat(v)}" for k, v in _record_items(value)) + ")"
+    raise TypeError(f"cannot write a {kind.__name__} to state.py")
+
+
+def _parts(value: Any) -> tuple[str, list[tuple[str, Any]], str] | None:
+    kind = type(value)
+    if kind is list and value:
+        return "[", [("", v) for v in value], "]"
+    if kind is tuple and value:
+        return "(", [("", v) for v in value], ")"
+    if kind is set and value:
+        return "{", [("", v) for v in _set_items(value)], "}"
+    if kind is dict and value:
+        return "{", [(flat(k) + ": ", v) for k, v in value.items()], "}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = _record_items(value)
+        if items:
+            return kind.__name__ + "(", [(k + "=", v) for k, v in items], ")"
+    return None
+
+
+def format_value(value: Any, indent: int = 0, prefix: str = "", suffix: str = "") -> list[str]:
+    """Lines of ``prefix + value + suffix`` at ``indent`` levels, black-stable."""
+    pad = INDENT * indent
+    one = pad + prefix + flat(value) + suffix
+    if len(one) <= LINE_LENGTH:
+        return [one]
+    parts = _parts(value)
+    if parts is None:
+        return [one]
+    opener, items, closer = parts
+    out = [pad + prefix + opener]
+    for item_prefix, item in items:
+        out.extend(format_value(item, indent + 1, item_prefix, ","))
+    out.append(pad + closer + suffix)
+    return out
+
+
+def import_line(module: str, names: Iterable[str]) -> str:
+    names = list(names)
+    line = f"from {module} import {', '.join(names)}"
+    if len(line) <= LINE_LENGTH:
+        return line
+    return f"from {module} import (\n" + "".join(f"{INDENT}{n},\n" for n in names) + ")"
+
+
+def _used(values: Iterable[Any]) -> tuple[set[str], set[str]]:
+    """Classes (by name) and temporal constructors used in values."""
+    classes: set[str] = set()
+    temporal: set[str] = set()
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind in (str, int, float, bool) or value is None:
+            continue
+        if kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
+            temporal.add(kind.__name__)
+        elif isinstance(value, enum.Enum):
+            classes.add(kind.__name__)
+        elif kind in (list, tuple, set):
+            stack.extend(value)
+        elif kind is dict:
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif dataclasses.is_dataclass(value):
+            classes.add(kind.__name__)
+            stack.extend(v for _, v in _record_items(value))
+    return classes, temporal
+
+
+def _annotation_names(spec: TypeSpec) -> tuple[set[str], set[str]]:
+    classes = spec.class_names()
+    temporal: set[str] = set()
+    stack = [spec]
+    while stack:
+        current = stack.pop()
+        if current.kind in ("date", "datetime", "time", "timedelta"):
+            temporal.add(current.kind)
+        if current.kind == "any":
+            temporal.add("Any")
+        stack.extend(current.args)
+    return classes, temporal
+
+
+def render_state(doc: str, schema: SchemaSpec, entries: list[tuple[str, TypeSpec, Any]]) -> str:
+    """``state.py``: docstring, imports, then ``name: Type = value`` per entry."""
+    classes: set[str] = set()
+    temporal: set[str] = set()
+    for _name, spec, value in entries:
+        used_classes, used_temporal = _used([value])
+        ann_classes, ann_temporal = _annotation_names(spec)
+        classes |= used_classes | ann_classes
+        temporal |= used_temporal | ann_temporal
+    lines = [f'"""{_docstring(doc)}"""', ""]
+    datetime_names = [n for n in ("date", "datetime", "time", "timedelta") if n in temporal]
+    if datetime_names:
+        lines.append(import_line("datetime", datetime_names))
+    if "Any" in temporal:
+        lines.append("from typing import Any")
+    if datetime_names or "Any" in temporal:
+        lines.append("")
+    schema_names = [n for n in schema.names if n in classes]
+    if schema_names:
+        lines.append(import_line(".schema", schema_names))
+    for name, spec, value in entries:
+        lines.append("")
+        lines.extend(format_value(value, 0, f"{name}: {spec.source()} = "))
+    return "\n".join(lines) + "\n"
+
+
+def _docstring(text: str) -> str:
+    text = " ".join(text.replace("\\", "/").replace('"""', "'''").split())
+    return text.rstrip('"') or "Generated by uac."
+
+
+def render_schema(schema: SchemaSpec) -> str:
+    """``schema.py`` from a spec (black-formatted)."""
+    from ..templating import render_template
+
+    datetime_names = [n for n in ("date", "datetime", "time", "timedelta") if n in _schema_temporal(schema)]
+    typing_names = ["Any"] if "Any" in _schema_temporal(schema) else []
+    has_factory = any(f.default_kind in ("list", "dict") for c in schema.classes for f in c.fields)
+    classes = []
+    for cls in schema.classes:
+        fields = []
+        for f in cls.fields:
+            if f.default_kind == "required":
+                default = ""
+            elif f.default_kind == "value":
+                default = " = " + flat(f.default)
+            else:
+                default = f" = field(default_factory={f.default_kind})"
+            fields.append({"name": f.name, "annotation": f.type.source(), "default": default})
+        members = [{"name": m, "value": flat(v)} for m, v in cls.members]
+        classes.append({"name": cls.name, "kind": cls.kind, "doc": _docstring(cls.doc) if cls.doc else "", "fields": fields, "members": members})
+    text = render_template(
+        "structure_schema.py.j2",
+        doc=_docstring(schema.doc),
+        datetime_names=datetime_names,
+        typing_names=typing_names,
+        has_factory=has_factory,
+        has_enum=any(c.kind == "enum" for c in schema.classes),
+        classes=classes,
+    )
+    return black_format(text)
+
+
+def _schema_temporal(schema: SchemaSpec) -> set[str]:
+    names: set[str] = set()
+    for cls in schema.classes:
+        for f in cls.fields:
+            names |= _annotation_names(f.type)[1]
+    return names
+
+
+def render_init(doc: str, schema: SchemaSpec, names: list[str]) -> str:
+    lines = [f'"""{_docstring(doc)}"""', ""]
+    if schema.names:
+        lines.append(import_line(".schema", schema.names))
+    if names:
+        lines.append(import_line(".state", names))
+    return black_format("\n".join(lines) + "\n")
+
+
+def black_format(text: str) -> str:
+    import black
+
+    return black.format_str(text, mode=black.Mode(line_length=LINE_LENGTH))
+
+
+__all__ = ["black_format", "flat", "format_value", "render_init", "render_schema", "render_state", "string_literal"]

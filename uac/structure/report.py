@@ -1,0 +1,110 @@
+"""What a compile did: per domain and in total (``uac compile --json``)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class DomainReport:
+    domain: str
+    #: compiled | unchanged | failed
+    status: str = "unchanged"
+    records: int = 0
+    facts_routed: int = 0
+    facts_new: int = 0
+    facts_covered: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    repair_rounds: int = 0
+    rejection: str | None = None
+
+    @property
+    def coverage(self) -> float:
+        return self.facts_covered / self.facts_routed if self.facts_routed else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "status": self.status,
+            "records": self.records,
+            "facts_routed": self.facts_routed,
+            "facts_new": self.facts_new,
+            "facts_covered": self.facts_covered,
+            "coverage": round(self.coverage, 4),
+            "tokens": {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
+            "calls": self.calls,
+            "repair_rounds": self.repair_rounds,
+            "rejection": self.rejection,
+        }
+
+
+@dataclass
+class CompileReport:
+    mode: str
+    facts_total: int = 0
+    #: bounded mode: facts whose serialization fit in the prompt prefix
+    facts_in_prompt: int | None = None
+    facts_covered: int = 0
+    domains: list[DomainReport] = field(default_factory=list)
+    routing_tokens: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0})
+    routed_by_model: int = 0
+    routed_by_keywords: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return all(d.status != "failed" for d in self.domains)
+
+    @property
+    def coverage(self) -> float:
+        return self.facts_covered / self.facts_total if self.facts_total else 1.0
+
+    def domain(self, name: str) -> DomainReport:
+        for report in self.domains:
+            if report.domain == name:
+                return report
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        prompt = sum(d.prompt_tokens for d in self.domains) + self.routing_tokens["prompt_tokens"]
+        completion = sum(d.completion_tokens for d in self.domains) + self.routing_tokens["completion_tokens"]
+        return {
+            "mode": self.mode,
+            "ok": self.ok,
+            "domains": [d.to_json() for d in self.domains],
+            "routing": {
+                "by_model": self.routed_by_model,
+                "by_keywords": self.routed_by_keywords,
+                "tokens": dict(self.routing_tokens),
+            },
+            "totals": {
+                "facts": self.facts_total,
+                "facts_in_prompt": self.facts_in_prompt,
+                "facts_covered": self.facts_covered,
+                "coverage": round(self.coverage, 4),
+                "records": sum(d.records for d in self.domains),
+                "domains_compiled": sum(1 for d in self.domains if d.status == "compiled"),
+                "domains_failed": sum(1 for d in self.domains if d.status == "failed"),
+                "tokens": {"prompt_tokens": prompt, "completion_tokens": completion},
+                "repair_rounds": sum(d.repair_rounds for d in self.domains),
+            },
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def append_history(internal: Path, entry: dict[str, Any]) -> None:
+    """Append one line to ``.uac/compile_history.jsonl`` (durably)."""
+    internal.mkdir(parents=True, exist_ok=True)
+    entry = {"ts": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), **entry}
+    line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
+    with open(internal / "compile_history.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(line)
+        handle.flush()
+        os.fsync(handle.fileno())

@@ -1,0 +1,210 @@
+"""Routing facts to life domains.
+
+* :func:`classify` -- the deterministic keyword classifier (no model): each
+  domain of :data:`KEYWORDS` scores one point per keyword found as a word (or
+  word prefix) in the fact's text; the best score wins, ties go to the earlier
+  domain in the table, no hit means ``general``.  A ``meta["domain"]`` or
+  ``meta["topic"]`` hint naming a known domain wins outright.
+* :func:`route_with_model` -- the LLM routing call, in batches; ids the model
+  misses (or routes to an invalid name) fall back to :func:`classify`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from ..facts.model import Fact
+    from ..llm import LLMClient
+
+#: domain -> keywords (lowercase; matched at word starts, so "flight" hits "flights")
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "travel": (
+        "trip", "travel", "flight", "fly", "flew", "airport", "hotel", "vacation", "holiday", "visit",
+        "abroad", "beach", "passport", "tour", "road trip", "camping", "cruise", "journey", "destination",
+    ),
+    "food": (
+        "food", "eat", "ate", "dinner", "lunch", "breakfast", "restaurant", "cook", "recipe", "meal",
+        "bake", "baking", "cuisine", "coffee", "pizza", "vegan", "vegetarian", "dish", "snack", "cafe",
+    ),
+    "health": (
+        "health", "doctor", "hospital", "sick", "ill", "medic", "therapy", "therapist", "workout", "gym",
+        "run", "running", "yoga", "sleep", "diet", "injur", "pain", "surgery", "dentist", "exercise", "mental",
+    ),
+    "work": (
+        "work", "job", "career", "office", "boss", "colleague", "coworker", "project", "meeting", "promotion",
+        "interview", "company", "business", "salary", "client", "manager", "hired", "startup", "school", "study",
+        "class", "course", "degree", "university", "college", "exam",
+    ),
+    "relationships": (
+        "friend", "family", "mother", "mom", "father", "dad", "sister", "brother", "husband", "wife",
+        "partner", "boyfriend", "girlfriend", "son", "daughter", "kid", "child", "parent", "married",
+        "wedding", "date", "dating", "grandma", "grandpa", "neighbor", "cousin", "aunt", "uncle",
+    ),
+    "hobbies": (
+        "hobby", "paint", "music", "guitar", "piano", "sing", "song", "book", "read", "novel", "game",
+        "play", "photograph", "garden", "hike", "hiking", "craft", "draw", "movie", "film", "concert",
+        "pottery", "dance", "art", "sport", "soccer", "football", "swim", "pet", "dog", "cat",
+    ),
+    "finance": (
+        "money", "bank", "spent", "spend", "paid", "pay", "buy", "bought", "purchase", "price", "cost",
+        "budget", "saving", "invest", "loan", "rent", "mortgage", "bill", "dollar", "$",
+    ),
+}
+DEFAULT_DOMAIN = "general"
+DOMAINS = tuple(KEYWORDS) + (DEFAULT_DOMAIN,)
+
+
+def _pattern(words: Iterable[str]) -> re.Pattern[str]:
+    parts = []
+    for word in words:
+        escaped = re.escape(word)
+        parts.append(escaped if not word[0].isalnum() else r"\b" + escaped)
+    return re.compile("|".join(parts))
+
+
+_PATTERNS = {domain: _pattern(words) for domain, words in KEYWORDS.items()}
+
+
+def classify(text: str, meta: dict[str, Any] | None = None) -> str:
+    """The keyword classifier's domain for a fact text."""
+    for key in ("domain", "topic"):
+        hint = (meta or {}).get(key)
+        if isinstance(hint, str) and hint.lower() in DOMAINS:
+            return hint.lower()
+    lowered = text.lower()
+    best, best_score = DEFAULT_DOMAIN, 0
+    for domain, pattern in _PATTERNS.items():
+        score = len(pattern.findall(lowered))
+        if score > best_score:
+            best, best_score = domain, score
+    return best
+
+
+def classify_fact(fact: "Fact") -> str:
+    return classify(fact.text, fact.meta)
+
+
+def fact_line(fact: "Fact") -> str:
+    """The one-line serialization of a fact used in prompts."""
+    day = fact.event_date or fact.session_date
+    when = f" ({day.isoformat()})" if day else ""
+    who = f" {fact.speaker}:" if fact.speaker else ""
+    return f"[{fact.id}]{when}{who} {fact.text}"
+
+
+@dataclass
+class Routing:
+    routes: dict[str, str] = field(default_factory=dict)
+    by_model: int = 0
+    by_keywords: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: list[dict[str, Any]] = field(default_factory=list)
+
+
+ROUTE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "routes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "domain": {"type": "string"}},
+                "required": ["id", "domain"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["routes"],
+    "additionalProperties": False,
+}
+
+
+def _batches(facts: list["Fact"], max_chars: int) -> list[list["Fact"]]:
+    batches: list[list["Fact"]] = []
+    current: list["Fact"] = []
+    size = 0
+    for fact in facts:
+        length = len(fact_line(fact)) + 1
+        if current and size + length > max_chars:
+            batches.append(current)
+            current, size = [], 0
+        current.append(fact)
+        size += length
+    if current:
+        batches.append(current)
+    return batches
+
+
+def route_with_model(
+    client: "LLMClient",
+    facts: list["Fact"],
+    domains: dict[str, str],
+    *,
+    max_chars: int,
+) -> Routing:
+    """Route ``facts`` with the model; ``domains`` maps existing names to summaries."""
+    import hashlib
+
+    from ..errors import ModelError
+    from ..llm import system, user
+    from ..templating import render_prompt
+    from .store import DOMAIN_RE
+
+    routing = Routing()
+    known = dict(domains)
+    for batch in _batches(facts, max_chars):
+        ids = {f.id for f in batch}
+        prompt = render_prompt(
+            "structure_route.j2",
+            domains=[{"name": n, "summary": s} for n, s in sorted(known.items())],
+            defaults=list(DOMAINS),
+            facts=[fact_line(f) for f in batch],
+        )
+        messages = [system(render_prompt("system_json.j2", schema_name="routes")), user(prompt)]
+        outcome = "ok"
+        answer: dict[str, str] = {}
+        try:
+            data, response = client.chat_json(messages, json_schema=ROUTE_SCHEMA, schema_name="routes", purpose="structure.route")
+            routing.prompt_tokens += response.usage.prompt_tokens
+            routing.completion_tokens += response.usage.completion_tokens
+            usage = response.usage.to_json()
+            for item in (data or {}).get("routes", []) if isinstance(data, dict) else []:
+                if not isinstance(item, dict):
+                    continue
+                fid, name = str(item.get("id", "")), str(item.get("domain", "")).strip().lower()
+                if fid in ids and DOMAIN_RE.match(name):
+                    answer[fid] = name
+        except ModelError as exc:
+            outcome = f"error: {exc.message}"
+            usage = {"prompt_tokens": 0, "completion_tokens": 0}
+        for fact in batch:
+            if fact.id in answer:
+                routing.routes[fact.id] = answer[fact.id]
+                routing.by_model += 1
+                known.setdefault(answer[fact.id], "new domain")
+            else:
+                routing.routes[fact.id] = classify_fact(fact)
+                routing.by_keywords += 1
+        routing.calls.append(
+            {
+                "purpose": "route",
+                "prompt_sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest(),
+                **usage,
+                "facts": len(batch),
+                "routed_by_model": sum(1 for f in batch if f.id in answer),
+                "outcome": outcome,
+            }
+        )
+    return routing
+
+
+def route_offline(facts: list["Fact"]) -> Routing:
+    routing = Routing()
+    for fact in facts:
+        routing.routes[fact.id] = classify_fact(fact)
+        routing.by_keywords += 1
+    return routing
