@@ -65,6 +65,10 @@ class InvalidName(UserError):
     """A project, domain or collection name is not acceptable."""
 
 
+class AccessDenied(UserError):
+    """A server request's credentials do not open the project it names."""
+
+
 # --- something failed at run time -------------------------------------------
 
 

@@ -1,0 +1,5 @@
+"""The HTTP API (FastAPI): ``create_app(root)``; run it with ``uac serve http``."""
+
+from .app import create_app
+
+__all__ = ["create_app"]

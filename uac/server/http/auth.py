@@ -1,0 +1,73 @@
+"""Bearer-token checks as FastAPI dependencies.
+
+* :func:`project_access` -- the ``{project}`` path parameter is validated (no
+  traversal) and the token must be one of that project's tokens.  A token of
+  another project, and any token for a project that does not exist, get the
+  same 403: the answer never reveals which projects exist.
+* :func:`admin_access` -- an admin token (``UAC_ADMIN_TOKEN`` or
+  ``uac token create --admin``) for workspace-level routes.
+"""
+
+from __future__ import annotations
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ...workspace import validate_project_name
+from ..workspace import ServedWorkspace
+
+bearer = HTTPBearer(auto_error=False, description="A project token ('uac token create PROJECT') or an admin token.")
+
+
+class ApiError(Exception):
+    """An HTTP error with the envelope's code and message."""
+
+    def __init__(self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+def served(request: Request) -> ServedWorkspace:
+    return request.app.state.workspace
+
+
+def bearer_token(credentials: HTTPAuthorizationCredentials | None) -> str:
+    if credentials is None or not credentials.credentials:
+        raise ApiError(
+            401,
+            "unauthenticated",
+            "this route needs a bearer token: send 'Authorization: Bearer <token>' "
+            "(create one with 'uac token create PROJECT').",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return credentials.credentials
+
+
+def project_access(
+    project: str,
+    request: Request,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+) -> str:
+    """The validated project name, if the bearer token grants access to it."""
+    validate_project_name(project)
+    token = bearer_token(credentials)
+    if not served(request).token_grants(project, token):
+        raise ApiError(403, "forbidden", f"the token does not grant access to project {project!r}.")
+    return project
+
+
+def admin_access(
+    request: Request,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+) -> None:
+    token = bearer_token(credentials)
+    if not served(request).is_admin(token):
+        raise ApiError(
+            403,
+            "forbidden",
+            "this route needs an admin token (set UAC_ADMIN_TOKEN for the server, or create one with "
+            "'uac token create --admin --root DIR').",
+        )

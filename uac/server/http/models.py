@@ -1,0 +1,214 @@
+"""Request and response bodies of the HTTP API (pydantic models; they make the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Day = Field(None, description="A day, YYYY-MM-DD: only facts valid on that day are used.", max_length=40)
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- errors -------------------------------------------------------------------
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable machine-readable code, e.g. project_not_found.")
+    message: str = Field(description="What went wrong and how to fix it.")
+    hint: str | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+# --- projects and tokens ----------------------------------------------------------
+
+
+class CreateProjectRequest(_Request):
+    name: str = Field(min_length=1, max_length=64, description="Project name: letters, digits, '.', '_', '-'.")
+    user_name: str | None = Field(None, max_length=200)
+    timezone: str = Field("UTC", max_length=64)
+    token_name: str = Field("", max_length=100, description="Label of the first project token.")
+
+
+class CreatedProject(BaseModel):
+    project: str
+    token: str = Field(description="A bearer token for this project. It is shown only once.")
+    token_id: str
+
+
+class ProjectList(BaseModel):
+    projects: list[str]
+
+
+class ProjectInfo(BaseModel):
+    project: str
+    user_name: str
+    timezone: str
+    format_version: int
+    facts: int
+    domains: list[str]
+
+
+class TokenInfo(BaseModel):
+    id: str
+    name: str
+    created: str
+
+
+class CreateTokenRequest(_Request):
+    name: str = Field("", max_length=100)
+
+
+class CreatedToken(BaseModel):
+    token: str = Field(description="The new bearer token. It is shown only once.")
+    id: str
+    name: str
+
+
+class TokenList(BaseModel):
+    tokens: list[TokenInfo]
+
+
+# --- memorize ----------------------------------------------------------------------
+
+SessionFormat = Literal["auto", "locomo", "messages", "transcript"]
+Extractor = Literal["auto", "rules", "llm"]
+
+
+class AddSessionRequest(_Request):
+    session: Any = Field(
+        None,
+        description="The session as JSON: chat messages ({'date', 'messages': [...]}, or a list of them) "
+        "or a LoCoMo conversation.",
+    )
+    text: str | None = Field(None, description="A plain 'Speaker: text' transcript (instead of 'session').")
+    format: SessionFormat = "auto"
+    date: str | None = Field(None, max_length=64, description="Session date when the input has none.")
+    sample_id: str | None = Field(None, max_length=200)
+    extractor: Extractor | None = None
+
+
+class IngestResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    sessions_added: list[str]
+    sessions_skipped: list[str]
+    facts_appended: int
+
+
+class ImportRecordsRequest(_Request):
+    domain: str = Field(min_length=1, max_length=64)
+    collection: str = Field(min_length=1, max_length=64)
+    record_type: str | None = Field(None, max_length=64)
+    records: list[dict[str, Any]] | None = Field(None, description="The records as JSON objects.")
+    csv: str | None = Field(None, description="The records as CSV text with a header row (instead of 'records').")
+
+
+class CompileRequest(_Request):
+    mode: Literal["incremental", "bounded"] | None = None
+
+
+class Job(BaseModel):
+    id: str
+    project: str
+    kind: str
+    status: Literal["queued", "running", "succeeded", "failed"]
+    created: str
+    started: str | None = None
+    finished: str | None = None
+    result: dict[str, Any] | None = None
+    error: ErrorBody | None = None
+
+
+class ForgetResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# --- search, ask, run --------------------------------------------------------------
+
+
+class SearchRequest(_Request):
+    query: str = Field(min_length=1, max_length=10_000)
+    k: int = Field(20, ge=1, le=500)
+    channel: Literal["facts", "archive", "all"] = "all"
+    as_of: str | None = Day
+
+
+class SearchHit(BaseModel):
+    id: str
+    channel: Literal["facts", "archive"]
+    text: str
+    score: float
+    session_id: str
+    session_date: str | None
+    evidence: list[str]
+
+
+class SearchResponse(BaseModel):
+    results: list[SearchHit]
+
+
+class AskRequest(_Request):
+    question: str = Field(min_length=1, max_length=10_000)
+    as_of: str | None = Day
+    loading: Literal["monolithic", "modular", "manifest"] | None = None
+    use_state: bool = True
+    use_facts: bool = True
+    use_archive: bool = True
+    iterative: bool = False
+
+
+class AskResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    answer: Any
+    channels: dict[str, Any]
+    usage: dict[str, Any]
+
+
+class ReplRequest(_Request):
+    code: str = Field(min_length=1, max_length=200_000)
+    as_of: str | None = Day
+    include_facts: bool = False
+
+
+class ReplError(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    type: str
+    message: str
+
+
+class ReplResponse(BaseModel):
+    ok: bool
+    result: Any = None
+    stdout: str
+    error: ReplError | None = None
+
+
+# --- reading the project -------------------------------------------------------------
+
+
+class ManifestResponse(BaseModel):
+    project: str
+    manifest: str
+
+
+class DomainList(BaseModel):
+    domains: list[str]
+
+
+class DomainCode(BaseModel):
+    domain: str
+    files: dict[str, str] = Field(description="File name -> source (schema.py, state.py, __init__.py).")
+
+
+class FactList(BaseModel):
+    facts: list[dict[str, Any]]
+
+
+class DoctorRequest(_Request):
+    repair: bool = False

@@ -1,0 +1,226 @@
+"""The MCP server: uac's memory as tools and resources for agents.
+
+Tools: ``search_memory``, ``ask``, ``run_python`` (the sandbox),
+``read_manifest``, ``read_domain``, ``add_session``; resource
+``uac://{project}/manifest``.  Every tool takes an optional ``project``
+argument; with ``--project`` the server is pinned to that one project.
+
+Over stdio the server trusts its parent process (it runs with the caller's
+file permissions).  Over HTTP (streamable HTTP at ``/mcp``) every request must
+carry ``Authorization: Bearer <token>``, and each tool call checks the token
+against the project it touches, exactly as the HTTP API does.
+
+A uac error inside a tool comes back as an MCP tool error (``isError``) with
+uac's message; it never ends the session.
+"""
+
+# no ``from __future__ import annotations``: the mcp package reads the tools'
+# annotations at registration, and ``Context`` is imported inside build_server.
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from ..errors import AccessDenied, InputError, InvalidName, UacError
+from .extras import require_mcp
+from .workspace import ServedWorkspace
+
+INSTRUCTIONS = """\
+Long-term memory of a user, compiled by uac (User as Code). Read the manifest
+first (read_manifest or the uac://{project}/manifest resource): one line per
+life domain of the user's typed state. Use search_memory for facts and
+conversation excerpts, run_python for exact counts, sums and joins over the
+typed state (each collection is a global, e.g. `trips`; set `result`), and ask
+for an answer composed from all channels. add_session stores a new conversation.
+"""
+
+
+class _Access:
+    """Which project a call may touch, and (over HTTP) whether its token opens it."""
+
+    def __init__(self, workspace: ServedWorkspace, pinned: str | None, needs_token: bool) -> None:
+        self.workspace = workspace
+        self.pinned = pinned
+        self.needs_token = needs_token
+
+    def project(self, requested: str | None, headers: Any) -> str:
+        name = requested or self.pinned
+        if not name:
+            names = self.workspace.names()
+            raise InvalidName(
+                "no project given.",
+                hint="Pass project=NAME" + (f" (one of: {', '.join(names[:20])})." if names else "."),
+            )
+        if self.pinned and name != self.pinned:
+            raise InvalidName(f"this server serves only project {self.pinned!r}, not {name!r}.")
+        self.workspace.path_of(name)  # validates the name
+        if self.needs_token:
+            value = (headers or {}).get("authorization", "") if headers is not None else ""
+            token = value[7:].strip() if value[:7].lower() == "bearer " else ""
+            if not self.workspace.token_grants(name, token):
+                raise AccessDenied(
+                    f"the bearer token does not grant access to project {name!r}.",
+                    hint="Send 'Authorization: Bearer <token>' with a token of that project (uac token create).",
+                )
+        return name
+
+
+def build_server(
+    root: str | Path,
+    *,
+    project: str | None = None,
+    transport: Literal["stdio", "http"] = "stdio",
+    llm_factory: Callable | None = None,
+) -> Any:
+    """The :class:`mcp.server.mcpserver.MCPServer` for the projects under ``root``."""
+    require_mcp()
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+
+    workspace = ServedWorkspace(root, llm_factory=llm_factory)
+    if project is not None:
+        workspace.reader(project)  # fail at start, not at the first call, if it does not exist
+    access = _Access(workspace, project, needs_token=transport == "http")
+    server = MCPServer("uac", instructions=INSTRUCTIONS)
+
+    def call(ctx: Any, requested: str | None, work: Callable[[str], Any]) -> Any:
+        try:
+            name = access.project(requested, ctx.headers if transport == "http" else None)
+            return work(name)
+        except UacError as exc:
+            raise ToolError(str(exc)) from exc
+
+    @server.tool(description="Hybrid search (dense + BM25) over the user's facts and conversation excerpts; best first.")
+    def search_memory(
+        query: str,
+        ctx: Context,
+        k: int = 10,
+        channel: Literal["facts", "archive", "all"] = "all",
+        as_of: str | None = None,
+        project: str | None = None,
+    ) -> dict[str, Any]:
+        def work(name: str) -> dict[str, Any]:
+            hits = workspace.reader(name).search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of)
+            return {"results": [h.to_json() for h in hits]}
+
+        return call(ctx, project, work)
+
+    @server.tool(description="Answer a question about the user from the typed state, facts and archive.")
+    def ask(question: str, ctx: Context, as_of: str | None = None, project: str | None = None) -> dict[str, Any]:
+        return call(ctx, project, lambda name: workspace.reader(name).ask(question, as_of=as_of).to_json())
+
+    @server.tool(
+        description="Run Python in a sandbox over the user's typed state: every collection is a global "
+        "(e.g. trips) and under its domain (travel.trips); assign the answer to `result`. "
+        "Returns {ok, result, stdout, error}."
+    )
+    def run_python(
+        code: str, ctx: Context, as_of: str | None = None, include_facts: bool = False, project: str | None = None
+    ) -> dict[str, Any]:
+        return call(ctx, project, lambda name: workspace.reader(name).run(code, as_of=as_of, include_facts=include_facts))
+
+    def manifest_text(name: str) -> str:
+        path = workspace.reader(name).project.paths.manifest
+        return path.read_text("utf-8") if path.is_file() else ""
+
+    @server.tool(description="The project's MANIFEST.md: one line per domain of the typed state. Read it first.")
+    def read_manifest(ctx: Context, project: str | None = None) -> str:
+        return call(ctx, project, manifest_text)
+
+    @server.tool(description="The generated code of one domain: schema.py (dataclasses) and state.py (the data).")
+    def read_domain(domain: str, ctx: Context, project: str | None = None) -> dict[str, Any]:
+        def work(name: str) -> dict[str, Any]:
+            if not domain.isidentifier() or not domain.isascii() or domain.startswith("_"):
+                raise InvalidName(f"invalid domain name {domain!r}.")
+            folder = workspace.reader(name).project.paths.domains / domain
+            files = {f: (folder / f).read_text("utf-8") for f in ("schema.py", "state.py") if (folder / f).is_file()}
+            if not files:
+                raise InvalidName(f"project {name!r} has no domain {domain!r}.", hint="See read_manifest for the domains.")
+            return {"domain": domain, "files": files}
+
+        return call(ctx, project, work)
+
+    @server.tool(
+        description="Store a conversation session: `session` as chat messages JSON "
+        "({'date': 'YYYY-MM-DD', 'messages': [{'role', 'content'}]}) or `text` as a 'Speaker: text' transcript."
+    )
+    def add_session(
+        ctx: Context,
+        session: dict[str, Any] | list[Any] | None = None,
+        text: str | None = None,
+        format: Literal["auto", "locomo", "messages", "transcript"] = "auto",
+        date: str | None = None,
+        project: str | None = None,
+    ) -> dict[str, Any]:
+        from .http.bodies import body_file
+
+        def work(name: str) -> dict[str, Any]:
+            if (session is None) == (text is None):
+                raise InputError("give exactly one of 'session' (JSON) and 'text' (a transcript).")
+            data, suffix = (json.dumps(session, ensure_ascii=False), ".json") if text is None else (text, ".txt")
+            with body_file(data, suffix, "the session argument") as path:
+                report = workspace.writer(name).ingest(path, format=format, date=date)
+            result = report.to_json()
+            result["file"] = None
+            return result
+
+        return call(ctx, project, work)
+
+    @server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
+                     description="The project's MANIFEST.md (read it first).")
+    def manifest_resource(project: str, ctx: Context) -> str:
+        try:
+            name = access.project(project, ctx.headers if transport == "http" else None)
+            return manifest_text(name)
+        except UacError as exc:
+            raise ResourceError(str(exc)) from exc
+
+    return server
+
+
+def bearer_required(app: Any) -> Any:
+    """ASGI wrapper: requests without a bearer token get 401 before reaching MCP."""
+
+    async def guarded(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or ())
+            value = headers.get(b"authorization", b"").decode("latin-1")
+            if value[:7].lower() != "bearer " or not value[7:].strip():
+                body = json.dumps(
+                    {"error": {"code": "unauthenticated", "message": "send 'Authorization: Bearer <project token>'."}}
+                ).encode()
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await app(scope, receive, send)
+
+    return guarded
+
+
+def serve(
+    root: str | Path,
+    *,
+    transport: Literal["stdio", "http"] = "stdio",
+    project: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8766,
+) -> None:
+    """Run the MCP server until it is stopped (stdio: until the client closes it)."""
+    server = build_server(root, project=project, transport=transport)
+    if transport == "stdio":
+        server.run("stdio")
+        return
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    # the session manager needs the Starlette app's lifespan: wrap, do not replace
+    guarded = bearer_required(app)
+
+    async def asgi(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "lifespan":
+            await app(scope, receive, send)
+        else:
+            await guarded(scope, receive, send)
+
+    uvicorn.run(asgi, host=host, port=port, log_level="warning")
