@@ -34,6 +34,9 @@ COMMAND_MODULES = [
     "uac.cli.doctor_cmd",
     "uac.cli.serve_cmd",
     "uac.cli.token_cmd",
+    "uac.cli.import_records_cmd",
+    "uac.cli.compile_cmd",
+    "uac.cli.show_cmd",
 ]
 
 
