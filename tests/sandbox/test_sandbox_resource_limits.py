@@ -8,15 +8,23 @@ from sandbox.limits import Limits
 from sandbox_support import run_err, run_ok
 
 
-class TestCPU:
-    def test_infinite_loop_is_a_timeout_and_the_session_survives(self, fresh_session):
-        msg = run_err(fresh_session, "while True:\n    pass", "Timeout")
-        assert "CPU time limit" in msg
-        assert run_ok(fresh_session, "result = 1") == 1
+@pytest.fixture
+def cpu_session(state):
+    # A generous wall clock so the CPU limit fires first even on a loaded machine.
+    with sandbox.Session(state, limits=Limits(cpu_seconds=1, wall_seconds=30)) as s:
+        yield s
 
-    def test_swallowing_the_timeout_does_not_help(self, fresh_session):
+
+class TestCPU:
+    def test_infinite_loop_is_a_timeout_and_the_session_survives(self, cpu_session):
+        cpu_session.run("kept = 7")
+        msg = run_err(cpu_session, "while True:\n    pass", "Timeout")
+        assert "CPU time limit" in msg
+        assert run_ok(cpu_session, "result = kept") == 7
+
+    def test_swallowing_the_timeout_does_not_help(self, cpu_session):
         code = "n = 0\nwhile True:\n    try:\n        while True:\n            n += 1\n    except:\n        pass"
-        run_err(fresh_session, code, "Timeout")
+        run_err(cpu_session, code, "Timeout")
 
     @pytest.mark.slow
     def test_long_c_level_computation_hits_the_wall_clock(self, state):
