@@ -366,19 +366,29 @@ class UacSystem(System):
     def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
         if channel not in UAC_CHANNELS:
             raise InputError(f"uac has no channel {channel!r}.", hint=f"Use one of {', '.join(UAC_CHANNELS)}.")
+        from uac.facts.log import FactLog
+        from uac.index.embeddings import get_embedder
+        from uac.index.search import hybrid_search
+
         memory = self.memory(conversation)
+        # The same hybrid search as ``UserMemory.search``, with the question
+        # vectors encoded in one batch (one model call per conversation, not
+        # per question) and the fact log read once.
+        state = FactLog(memory.project.paths.facts).read()
+        vectors = get_embedder().encode([q.question for q in questions])
         out = []
-        for question in questions:
-            hits = memory.search(question.question, k=k, channel=channel, as_of=conversation.last_date)
+        for question, vector in zip(questions, vectors):
+            hits = hybrid_search(
+                memory.memory_index,
+                state,
+                question.question,
+                k=k,
+                channel=channel,
+                as_of=conversation.last_date,
+                query_vector=vector,
+            )
             out.append(
-                [
-                    RankedItem(
-                        str(hit.id),
-                        normalize_turn_ids(hit.evidence or ()),
-                        _session_number(hit.session_id),
-                    )
-                    for hit in hits
-                ]
+                [RankedItem(str(hit.id), normalize_turn_ids(hit.evidence or ()), _session_number(hit.session_id)) for hit in hits]
             )
         return out
 
