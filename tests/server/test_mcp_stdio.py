@@ -1,0 +1,91 @@
+"""The MCP server over stdio, driven by the mcp package's own client."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import anyio
+import pytest
+
+from .conftest import REPO, child_env
+
+pytestmark = [pytest.mark.slow, pytest.mark.embeddings]
+
+
+def _text(result) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content)
+
+
+def _payload(result) -> dict:
+    if result.structured_content is not None:
+        return result.structured_content
+    return json.loads(_text(result))
+
+
+async def _session_run(root, args, body):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "uac", "serve", "mcp", "--root", str(root), *args],
+        env=child_env(),
+        cwd=str(REPO),
+    )
+    with open("/dev/null", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await body(session)
+
+
+def test_mcp_tools_over_stdio(fresh_root):
+    async def body(session):
+        tools = {t.name for t in (await session.list_tools()).tools}
+        assert tools >= {"search_memory", "ask", "run_python", "read_manifest", "read_domain", "add_session"}
+
+        found = await session.call_tool("search_memory", {"query": "dog named Rex", "k": 5})
+        assert not found.is_error, _text(found)
+        results = _payload(found)["results"]
+        assert any("Rex" in r["text"] for r in results)
+        assert set(results[0]) == {"id", "channel", "text", "score", "session_id", "session_date", "evidence"}
+
+        manifest = await session.call_tool("read_manifest", {})
+        assert not manifest.is_error
+        assert _text(manifest) == (fresh_root.root / "alice" / "MANIFEST.md").read_text()
+
+        resource = await session.read_resource("uac://alice/manifest")
+        assert resource.contents[0].text == (fresh_root.root / "alice" / "MANIFEST.md").read_text()
+
+        added = await session.call_tool(
+            "add_session",
+            {"session": {"date": "2023-09-09", "messages": [{"role": "user", "content": "I planted tomatoes in my garden."}]}},
+        )
+        assert not added.is_error, _text(added)
+        assert _payload(added)["facts_appended"] >= 1
+        again = await session.call_tool("search_memory", {"query": "tomatoes garden", "channel": "facts"})
+        assert any("tomatoes" in r["text"] for r in _payload(again)["results"])
+
+        answer = await session.call_tool("ask", {"question": "What did I plant?"})
+        assert not answer.is_error, _text(answer)
+        assert "channels" in _payload(answer)
+
+        # errors come back as tool errors with uac's message; the session lives on
+        bad_date = await session.call_tool("search_memory", {"query": "x", "as_of": "not a date"})
+        assert bad_date.is_error and "not a date" in _text(bad_date)
+        other = await session.call_tool("read_manifest", {"project": "bob"})
+        assert other.is_error and "only project 'alice'" in _text(other)
+        no_domain = await session.call_tool("read_domain", {"domain": "travel"})
+        assert no_domain.is_error and "no domain 'travel'" in _text(no_domain)
+        traversal = await session.call_tool("read_domain", {"domain": "../../uac"})
+        assert traversal.is_error and "invalid domain name" in _text(traversal)
+        bad_session = await session.call_tool("add_session", {"text": "no speakers here"})
+        assert bad_session.is_error
+        still = await session.call_tool("read_manifest", {})
+        assert not still.is_error
+        return True
+
+    assert anyio.run(_session_run, fresh_root.root, ["--project", "alice"], body)
+    facts = (fresh_root.root / "alice" / "memory" / "facts.jsonl").read_text()
+    assert "tomatoes" in facts
