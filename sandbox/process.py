@@ -230,4 +230,10 @@ def _validate_reply(reply: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)):
             raise WorkerFailure("WorkerCrashed", "invalid error in the worker's reply")
         error = {"type": error["type"], "message": error["message"]}
-    return {"ok": ok and error is None, "result": reply.get("result"), "stdout": stdout, "error": error}
+    return {
+        "ok": ok and error is None,
+        "result": reply.get("result"),
+        "stdout": stdout,
+        "error": error,
+        "exiting": reply.get("exiting") is True,
+    }

@@ -133,6 +133,10 @@ class Session:
                     restarted=restarted,
                 )
             self._runs_in_worker += 1
+            if reply["exiting"]:
+                # The worker answered and is ending itself (it says so in the error).
+                self._worker.kill()
+                self._worker = None
         return RunResult(
             ok=reply["ok"],
             result=reply["result"] if reply["ok"] else None,

@@ -14,6 +14,8 @@ Messages::
                     (or {"op": "fatal", "error": {...}} if the state cannot load)
     host -> worker  {"op": "run", "code": "..."}
     worker -> host  {"ok": bool, "result": ..., "stdout": "...", "error": null | {...}}
+                    (plus "exiting": true when the worker ends itself after
+                    replying, e.g. agent code that swallowed the CPU stop)
     host -> worker  {"op": "exit"}
 
 ``--unrestricted-for-tests`` additionally accepts ``{"op": "unrestricted",
@@ -117,12 +119,22 @@ class Worker:
         self.state_names: dict[str, Any] = {}
         self.builtins: dict[str, Any] = {}
         self.globals: dict[str, Any] = {}
+        self.collector: PrintCollector | None = None
 
     # -- setup -----------------------------------------------------------
     def on_sigxcpu(self, signum: int, frame: Any) -> None:
-        if self.running:
-            self.cpu_exceeded = True
-            raise CPUTimeExceeded()
+        if not self.running:
+            return
+        if self.cpu_exceeded:
+            # The agent caught the first stop (a bare ``except:``) and kept
+            # going: answer for it and end the worker.
+            error = self.timeout_error()
+            error["message"] += "; the code ignored the stop, so the worker was stopped: variables from earlier runs are lost"
+            stdout = self.collector.text() if self.collector is not None else ""
+            framing.write_frame(self.out_fd, {"ok": False, "result": None, "stdout": stdout, "error": error, "exiting": True})
+            os._exit(3)
+        self.cpu_exceeded = True
+        raise CPUTimeExceeded()
 
     def load_state(self, payload: Any) -> None:
         self.builtins = make_builtins(None, AgentClassMeta)
@@ -142,7 +154,7 @@ class Worker:
     def run(self, code: Any) -> dict[str, Any]:
         if not isinstance(code, str):
             return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
-        collector = PrintCollector(int(self.limits["max_output_chars"]))
+        collector = self.collector = PrintCollector(int(self.limits["max_output_chars"]))
         glb = self.globals
         glb.update(self.state_names)
         glb.pop("result", None)

@@ -24,7 +24,9 @@ class TestCPU:
 
     def test_swallowing_the_timeout_does_not_help(self, cpu_session):
         code = "n = 0\nwhile True:\n    try:\n        while True:\n            n += 1\n    except:\n        pass"
-        run_err(cpu_session, code, "Timeout")
+        assert "variables from earlier runs are lost" in run_err(cpu_session, code, "Timeout")
+        again = cpu_session.run("result = 1")
+        assert again.ok and again.restarted
 
     @pytest.mark.slow
     def test_long_c_level_computation_hits_the_wall_clock(self, state):
