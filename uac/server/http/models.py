@@ -110,7 +110,9 @@ class ImportRecordsRequest(_Request):
 
 
 class CompileRequest(_Request):
-    mode: Literal["incremental", "bounded"] | None = None
+    mode: Literal["incremental", "bounded", "offline"] | None = Field(
+        None, description="incremental or bounded (need a model), offline (no model); default: the project's setting."
+    )
 
 
 class Job(BaseModel):
