@@ -102,9 +102,11 @@ def test_monolithic_and_manifest_modes(tmp_path):
     assert manifest.chars < mono.chars
 
 
-def test_modular_falls_back_to_the_manifest_when_nothing_matches(tmp_path):
+def test_modular_without_a_match_shows_all_if_it_fits_else_the_manifest(tmp_path):
     root = two_domains(tmp_path)
     channel = build_state_channel(root, "What is the name of my cat?", loading="modular", budget=6000)
+    assert channel.domains == ["food", "travel"]
+    channel = build_state_channel(root, "What is the name of my cat?", loading="modular", budget=300)
     assert channel.domains == [] and "MANIFEST" in channel.text and "food:" in channel.text
 
 

@@ -65,7 +65,8 @@ class EvidenceItem:
         if self.event_date and self.event_date != self.session_date:
             dates += f"; happened {self.event_date}"
         turns = ", ".join(self.evidence)
-        return f"- [{self.id} | {dates}{' | turns ' + turns if turns else ''}] {self.text}"
+        text = self.text.strip().replace("\n", "\n    ")
+        return f"- [{self.id} | {dates}{' | turns ' + turns if turns else ''}] {text}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -3,8 +3,8 @@
 * ``monolithic`` inlines every domain's ``schema.py`` and ``state.py``;
 * ``modular`` (default) inlines only the domains relevant to the question,
   chosen deterministically from the manifest line, the class, field and
-  collection names of each domain (falls back to the manifest when nothing
-  matches);
+  collection names of each domain; when nothing matches it shows every domain
+  if they all fit the budget, else only the manifest lines;
 * ``manifest`` shows only the one-line summaries.
 
 The text is cut to a character budget (paper default 6,000).  With ``as_of``
@@ -227,6 +227,8 @@ def build_state_channel(
         chosen = views
     else:
         chosen = select_domains(question, views)
+        if not chosen and sum(len(v.code) + 1 for v in views) <= budget:
+            chosen = views  # nothing matched, but everything fits: show it all
     if chosen:
         text = "".join(view.code + "\n" for view in chosen)
     else:
