@@ -29,6 +29,10 @@ from .tokens import TokenStore, admin_token_valid
 #: how many warm projects a server keeps open
 CACHE_SIZE = 64
 
+#: Chroma's client registry is not safe against two threads opening clients at
+#: once (the loser sees "Could not connect to tenant"); open indexes one at a time
+_index_open_lock = threading.Lock()
+
 
 def _stat_key(path: Path) -> tuple[int, int]:
     try:
@@ -93,7 +97,10 @@ class ServedWorkspace:
     def _new(self, root: Path) -> UserMemory:
         project = Project.open(root)
         llm = self._llm_factory(project) if self._llm_factory is not None else None
-        return UserMemory(project, llm=llm)
+        memory = UserMemory(project, llm=llm)
+        with _index_open_lock:
+            memory.memory_index.client()
+        return memory
 
     def reader(self, name: str) -> UserMemory:
         """A warm ``UserMemory`` for reading project ``name`` (shared between requests)."""
