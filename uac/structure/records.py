@@ -89,7 +89,10 @@ def _reject_constant(name: str) -> Any:
 
 
 def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
-    """Read a JSON list, JSONL or CSV file -> (records, format)."""
+    """Read a JSON list, JSONL or CSV file -> (records, format).
+
+    CSV records carry every header column as a key (an empty cell is ``None``).
+    """
     path = Path(path)
     try:
         text = path.read_text("utf-8")
@@ -158,7 +161,7 @@ def _read_csv(text: str, path: Path) -> list[dict[str, Any]]:
                 continue
             if len(row) != len(header):
                 raise InputError(f"{path}:{number}: {len(row)} cells, but the header has {len(header)} columns.")
-            records.append({k: v for k, v in zip(header, row) if v != ""})
+            records.append({k: (v if v != "" else None) for k, v in zip(header, row)})
     except csv.Error as exc:
         raise InputError(f"{path}: bad CSV ({exc}).") from None
     return records
@@ -172,7 +175,7 @@ def snake(name: str) -> str:
     text = re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_").lower()
     text = re.sub(r"_+", "_", text)
     if not text:
-        text = "field"
+        text = "unnamed"
     if text[0].isdigit():
         text = "f_" + text
     return text
@@ -372,6 +375,8 @@ def compile_records(records: list[dict[str, Any]], record_type: str, file_name: 
     for key in keys:
         present = [r[key] for r in records if r.get(key) is not None]
         spec = infer_csv(present) if fmt == "csv" else infer(present)
+        if fmt == "csv" and not present:
+            spec = STR
         name = mapping[key]
         if len(present) < len(records):
             if spec.kind != "any":

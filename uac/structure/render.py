@@ -39,7 +39,7 @@ def float_literal(value: float) -> str:
     text = repr(value)
     if text in ("inf", "-inf", "nan"):
         raise ValueError(f"non-finite float {text} cannot be written as a literal")
-    return text
+    return text.replace("e+", "e")  # black's spelling of the exponent
 
 
 def _temporal(value: Any) -> str:
@@ -116,8 +116,20 @@ def flat(value: Any) -> str:
     raise TypeError(f"cannot write a {kind.__name__} to state.py")
 
 
+def _temporal_parts(value: Any) -> tuple[str, list[tuple[str, Any]], str]:
+    text = _temporal(value)
+    head, _, rest = text.partition("(")
+    items = []
+    for part in rest[:-1].split(", "):
+        name, eq, number = part.partition("=")
+        items.append((name + "=", int(number)) if eq else ("", int(name)))
+    return head + "(", items, ")"
+
+
 def _parts(value: Any) -> tuple[str, list[tuple[str, Any]], str] | None:
     kind = type(value)
+    if kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
+        return _temporal_parts(value)
     if kind is list and value:
         return "[", [("", v) for v in value], "]"
     if kind is tuple and value:
@@ -137,7 +149,7 @@ def format_value(value: Any, indent: int = 0, prefix: str = "", suffix: str = ""
     """Lines of ``prefix + value + suffix`` at ``indent`` levels, black-stable."""
     pad = INDENT * indent
     one = pad + prefix + flat(value) + suffix
-    if len(one) <= LINE_LENGTH:
+    if width(one) <= LINE_LENGTH:
         return [one]
     parts = _parts(value)
     if parts is None:
@@ -148,6 +160,15 @@ def format_value(value: Any, indent: int = 0, prefix: str = "", suffix: str = ""
         out.extend(format_value(item, indent + 1, item_prefix, ","))
     out.append(pad + closer + suffix)
     return out
+
+
+def width(line: str) -> int:
+    """Display width as black measures it (East Asian wide characters count 2)."""
+    if line.isascii():
+        return len(line)
+    from black.strings import str_width
+
+    return str_width(line)
 
 
 def import_line(module: str, names: Iterable[str]) -> str:
@@ -206,16 +227,17 @@ def render_state(doc: str, schema: SchemaSpec, entries: list[tuple[str, TypeSpec
         ann_classes, ann_temporal = _annotation_names(spec)
         classes |= used_classes | ann_classes
         temporal |= used_temporal | ann_temporal
-    lines = [f'"""{_docstring(doc)}"""', ""]
+    lines = [f'"""{_docstring(doc)}"""']
     datetime_names = [n for n in ("date", "datetime", "time", "timedelta") if n in temporal]
+    if datetime_names or "Any" in temporal:
+        lines.append("")
     if datetime_names:
         lines.append(import_line("datetime", datetime_names))
     if "Any" in temporal:
         lines.append("from typing import Any")
-    if datetime_names or "Any" in temporal:
-        lines.append("")
     schema_names = [n for n in schema.names if n in classes]
     if schema_names:
+        lines.append("")
         lines.append(import_line(".schema", schema_names))
     for name, spec, value in entries:
         lines.append("")

@@ -285,6 +285,8 @@ def _cst_problems(text: str, path: str) -> list[Problem]:
         for child in _cst_walk(node, cst):
             if isinstance(child, cst.BinaryOperation) and not isinstance(child.operator, cst.BitOr):
                 bad(child, "only `|` may combine types in an annotation")
+            elif isinstance(child, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                bad(child, "string (forward-reference) annotations are not allowed; name the type directly")
             elif not isinstance(child, allowed) and not isinstance(child, (cst.LeftSquareBracket, cst.RightSquareBracket, cst.Comma, cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Newline, cst.Comment, cst.EmptyLine, cst.LeftParen, cst.RightParen)):
                 bad(child, f"{type(child).__name__} is not allowed in an annotation")
 

@@ -1,0 +1,64 @@
+"""The CLI commands: import-records, compile, show."""
+
+from __future__ import annotations
+
+import json
+
+from uac.cli import main
+from uac.memory import UserMemory
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_records_show_and_compile(capsys, tmp_path):
+    project = tmp_path / "alice"
+    UserMemory.create(project, user_name="Alice")
+    records = tmp_path / "trips.csv"
+    records.write_text("Destination,Start,Cost\nLisbon,2023-05-07,812.5\nKyoto,2024-01-02,2100\n")
+    code, out, _ = run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["records_added"] == 2 and data["record_type"] == "Trip"
+    assert data["renamed"] == {"Destination": "destination", "Start": "start", "Cost": "cost"}
+    code, out, _ = run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips")
+    assert code == 0 and "Appended 2 record(s) into travel.trips (4 Trip records in total)" in out
+    code, out, _ = run(capsys, "show", str(project))
+    assert code == 0 and "`travel`" in out and "trips (4 × Trip)" in out
+    code, out, _ = run(capsys, "show", str(project), "travel")
+    assert code == 0 and "# domains/travel/schema.py" in out and "class Trip:" in out and 'destination="Lisbon"' in out
+    code, _, err = run(capsys, "show", str(project), "food")
+    assert code == 2 and "no domain 'food'" in err and "travel" in err
+    code, out, _ = run(capsys, "compile", str(project), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["mode"] == "offline" and report["ok"] is True and "totals" in report
+
+
+def test_import_records_errors(capsys, tmp_path):
+    project = tmp_path / "alice"
+    UserMemory.create(project, user_name="Alice")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops")
+    code, _, err = run(capsys, "import-records", str(project), str(bad), "--domain", "travel", "--collection", "trips")
+    assert code == 2 and "bad.json" in err and "not valid JSON" in err
+    code, _, err = run(capsys, "compile", str(project), "--mode", "incremental")
+    assert code == 2 and "needs a language model" in err
+    code, _, err = run(capsys, "compile", str(project), "--mode", "nonsense")
+    assert code == 2 and "unknown compile mode" in err
+
+
+def test_doctor_reports_the_view(tmp_path):
+    memory = UserMemory.create(tmp_path / "alice", user_name="Alice")
+    records = tmp_path / "trips.json"
+    records.write_text(json.dumps([{"city": "Oslo"}]))
+    memory.import_records(records, domain="travel", collection="trips")
+    check = memory.doctor().check("view")
+    assert check.status == "ok" and check.data["records"] == {"travel": 1}
+    state = memory.project.paths.domains / "travel" / "state.py"
+    state.write_text(state.read_text() + "\nimport os\n")
+    check = memory.doctor().check("view")
+    assert check.status == "fail" and "travel" in check.detail and "import module" in check.detail
