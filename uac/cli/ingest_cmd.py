@@ -1,0 +1,39 @@
+"""``uac ingest``: add conversation sessions to a user project."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import JSON_OPTION, echo, open_memory, print_json
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("ingest")
+    def ingest(
+        project: str = typer.Argument(..., help="Project path or name."),
+        file: str = typer.Argument(..., help="Session file: LoCoMo JSON, chat messages (JSON/JSONL) or a transcript."),
+        format: str = typer.Option("auto", "--format", help="auto | locomo | messages | transcript."),
+        sample_id: str = typer.Option(None, "--sample-id", help="LoCoMo: the conversation to ingest (its sample_id)."),
+        date: str = typer.Option(None, "--date", help="Session date (YYYY-MM-DD) for inputs that carry none."),
+        extractor: str = typer.Option(
+            "auto", "--extractor", help="auto (the LLM if one is configured, else rules) | rules | llm."
+        ),
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        """Archive a file's sessions, extract their facts into the log and index them."""
+        report = open_memory(project).ingest(file, format=format, sample_id=sample_id, date=date, extractor=extractor)
+        if as_json:
+            print_json(report.to_json())
+            return
+        if report.skipped:
+            echo(f"Already ingested: {', '.join(report.sessions_skipped)} -- nothing to do.")
+            return
+        echo(
+            f"Ingested {len(report.sessions_added)} session(s) from {file} ({report.format}, "
+            f"{report.extractor} extractor): {report.facts_appended} facts, "
+            f"{report.chunks_indexed} archive chunks indexed."
+        )
+        if report.supersessions:
+            echo(f"{report.supersessions} earlier fact(s) superseded.")
+        if report.sessions_skipped:
+            echo(f"Skipped {len(report.sessions_skipped)} session(s) already ingested: {', '.join(report.sessions_skipped)}.")

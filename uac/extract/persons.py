@@ -1,0 +1,127 @@
+"""Rewriting first and second person into names.
+
+"I went" -> "Caroline went", "my" -> "Caroline's", "I'm" -> "Caroline is";
+with exactly two speakers, "you" is the other one ("Did you go?" ->
+"Did Melanie go?", "you love" -> "Melanie loves").  A verb right after a
+replaced subject is put in the third person singular when it is a present
+tense form ("I love" -> "Caroline loves"); past tense and modals stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ADVERBS = set(
+    """really just also always never still usually often totally actually even sometimes recently
+    finally definitely absolutely kinda sorta truly honestly seriously literally mostly already
+    only both all rarely occasionally generally probably certainly personally""".split()
+)
+_NO_CHANGE = set(
+    """can could will would should shall might must may did was had went got made saw took came
+    gave told felt thought found knew left met ran began brought bought built caught chose drew
+    drove ate fell fought flew forgot grew heard held hid hit hurt kept laid led lent let lost
+    meant paid put quit read rode rang rose said sat sent set shook shot showed shut sang sank
+    slept slid spoke spent spun stood stole stuck struck swam swung taught tore threw understood
+    woke wore won wrote became began lit dealt dug fed forgave froze hung knelt leapt overcame
+    sought sold sped split spread sprang stank strode strove swore swept wept wound withdrew
+    used used to gotta wanna gonna""".split()
+)
+_IRREGULAR_3SG = {"am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't",
+                  "haven't": "hasn't", "aren't": "isn't", "were": "was", "weren't": "wasn't",
+                  "go": "goes", "'m": " is", "'ve": " has"}
+_NOT_VERBS = set(
+    """and or but so because if when then that the a an to of in on at for with as not no""".split()
+)
+_CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd": "{n} would", "i'm": "{n} is"}
+_CONTRACTIONS_YOU = {"you're": "{n} is", "you've": "{n} has", "you'll": "{n} will", "you'd": "{n} would"}
+_INVERTED = {"am": "is", "are": "is", "have": "has", "do": "does", "were": "was", "aren't": "isn't",
+             "don't": "doesn't", "haven't": "hasn't", "weren't": "wasn't"}
+
+_TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\s+|[^A-Za-z\s]")
+
+
+def _third_person(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR_3SG:
+        return _IRREGULAR_3SG[low]
+    if low in _NO_CHANGE or low.endswith("ed") or low.endswith("n't") or low in _NOT_VERBS or low.endswith("ing"):
+        return verb
+    if low.endswith("s") and not low.endswith("ss"):
+        return verb  # already third person, or not a verb
+    if re.search(r"(s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _conjugate_after(tokens: list[str], index: int) -> None:
+    """Put the verb following position ``index`` in the third person (skipping adverbs)."""
+    j = index + 1
+    while j < len(tokens):
+        token = tokens[j]
+        if token.isspace():
+            j += 1
+            continue
+        if not token[0].isalpha():
+            return
+        low = token.lower().replace("’", "'")
+        if low in _ADVERBS:
+            j += 1
+            continue
+        if token[0].isupper():
+            return
+        tokens[j] = _third_person(low) if low in _IRREGULAR_3SG else _third_person(token)
+        return
+
+
+def _previous_word(tokens: list[str], index: int) -> str:
+    j = index - 1
+    while j >= 0 and tokens[j].isspace():
+        j -= 1
+    return tokens[j].lower().replace("’", "'") if j >= 0 else ""
+
+
+def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
+    """``sentence`` with I/me/my (and you/your, if ``listener``) replaced by names."""
+    tokens = _TOKEN.findall(sentence)
+    for i, token in enumerate(tokens):
+        low = token.lower().replace("’", "'")
+        if low == "i":
+            tokens[i] = speaker
+            _conjugate_after(tokens, i)
+        elif low in _CONTRACTIONS_I:
+            tokens[i] = _CONTRACTIONS_I[low].format(n=speaker)
+        elif low == "ourselves":
+            tokens[i] = f"{speaker} and others"
+        elif low in ("me", "myself"):
+            tokens[i] = speaker
+        elif low in ("my", "mine"):
+            tokens[i] = f"{speaker}'s"
+        elif low in ("our", "ours"):
+            tokens[i] = f"{speaker}'s"
+        elif low in ("we", "us"):
+            tokens[i] = f"{speaker} and others"
+        elif listener is None:
+            continue
+        elif low in _CONTRACTIONS_YOU:
+            tokens[i] = _CONTRACTIONS_YOU[low].format(n=listener)
+        elif low in ("your", "yours"):
+            tokens[i] = f"{listener}'s"
+        elif low in ("yourself",):
+            tokens[i] = listener
+        elif low == "you":
+            previous = _previous_word(tokens, i)
+            if previous in _INVERTED:  # "are you" -> "is Melanie", "do you" -> "does Melanie"
+                j = i - 1
+                while tokens[j].isspace():
+                    j -= 1
+                replacement = _INVERTED[previous]
+                tokens[j] = replacement.capitalize() if tokens[j][0].isupper() else replacement
+                tokens[i] = listener
+            else:
+                tokens[i] = listener
+                if previous in ("", ",", ";", "and", "but", "so", "if", "when", "that", "because", "as"):
+                    _conjugate_after(tokens, i)
+    text = "".join(tokens)
+    return text[:1].upper() + text[1:] if text else text

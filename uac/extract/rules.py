@@ -1,0 +1,77 @@
+"""The rule-based extractor: no model, deterministic, offline.
+
+Per turn: split into sentences, drop pure filler ("Hey Mel!", "Thanks!",
+"Wow"), rewrite first person to the speaker and (with two speakers) second
+person to the listener, resolve relative dates against the session date and
+write them into the text, and attribute a sentence that names nobody to its
+speaker ("Caroline said: ...").  One fact per sentence, its turn as evidence;
+a shared image becomes "Caroline shared an image: <caption>.".
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..facts.model import Fact
+from ..sessions.model import Session, Turn
+from .base import ExtractedFact
+from .dates import annotate
+from .persons import rewrite_persons
+from .sentences import is_contentless, split_sentences
+
+
+def _listener(session: Session, speaker: str) -> str | None:
+    others = [s for s in session.speakers if s != speaker]
+    return others[0] if len(others) == 1 else None
+
+
+def _finish(text: str) -> str:
+    text = text.strip()
+    if text and text[-1] not in ".!?…\"')":
+        text += "."
+    return text
+
+
+class RuleExtractor:
+    name = "rules"
+
+    def extract(self, session: Session, known: Sequence[Fact] = ()) -> list[ExtractedFact]:
+        facts: list[ExtractedFact] = []
+        names = set(session.speakers)
+        for turn in session.turns:
+            facts.extend(self.turn_facts(session, turn, names))
+        return facts
+
+    def turn_facts(self, session: Session, turn: Turn, names: set[str]) -> list[ExtractedFact]:
+        listener = _listener(session, turn.speaker)
+        out: list[ExtractedFact] = []
+        for sentence in split_sentences(turn.text):
+            if is_contentless(sentence, names):
+                continue
+            text = rewrite_persons(sentence, turn.speaker, listener)
+            text, dates = annotate(text, session.date)
+            question = text.rstrip().endswith("?")
+            if turn.speaker not in text or (question and not text.startswith(turn.speaker)):
+                text = f"{turn.speaker} {'asked' if question else 'said'}: {text}"
+            meta = {"extractor": self.name}
+            if dates:
+                meta["date_precision"] = dates[0].granularity
+            out.append(
+                ExtractedFact(
+                    text=_finish(text),
+                    evidence=(turn.turn_id,),
+                    speaker=turn.speaker,
+                    event_date=dates[0].day if dates else None,
+                    meta=meta,
+                )
+            )
+        if turn.image_caption:
+            out.append(
+                ExtractedFact(
+                    text=_finish(f"{turn.speaker} shared an image: {turn.image_caption}"),
+                    evidence=(turn.turn_id,),
+                    speaker=turn.speaker,
+                    meta={"extractor": self.name, "image": True},
+                )
+            )
+        return out

@@ -1,0 +1,308 @@
+"""``memory/facts.jsonl``: the append-only fact log.
+
+One JSON object per line, each with a ``kind`` and a ``checksum`` (the first 16
+hex digits of sha256 over the line's other fields, canonical JSON):
+
+* ``fact``      -- one extracted fact (:class:`~uac.facts.model.Fact` fields);
+* ``supersede`` -- fact ``id`` was replaced by ``superseded_by`` from ``invalid_at`` on;
+  the old line is never rewritten, readers fold this record into it;
+* ``commit``    -- closes one session's records: everything a session wrote is
+  in force only once its commit line is on disk.
+
+A session is appended in one go (its facts, its supersessions, its commit),
+then fsync'd, under the project lock.  On open, a torn last line (a crash
+mid-write) and any records after the last commit that lack their own commit
+are reported and ignored; the next write truncates them.  A corrupt line
+*before* that is a :class:`~uac.errors.StoreError` naming the line.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ..errors import StoreError
+from ..fsutil import atomic_write_bytes
+from .model import Fact
+
+log = logging.getLogger(__name__)
+
+KINDS = ("fact", "supersede", "commit")
+
+
+def line_checksum(record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    record = dict(record)
+    record["checksum"] = line_checksum(record)
+    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def fact_record(fact: Fact) -> dict[str, Any]:
+    data = fact.to_json()
+    return {"kind": "fact", **data}
+
+
+@dataclass(frozen=True)
+class Supersession:
+    fact_id: str
+    superseded_by: str
+    invalid_at: _dt.date | None
+    session_id: str
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "kind": "supersede",
+            "id": self.fact_id,
+            "superseded_by": self.superseded_by,
+            "invalid_at": None if self.invalid_at is None else self.invalid_at.isoformat(),
+            "session_id": self.session_id,
+        }
+
+
+@dataclass
+class LogState:
+    """The folded content of the log as of one read."""
+
+    #: facts by id, in log order, with supersessions folded in
+    facts: dict[str, Fact] = field(default_factory=dict)
+    #: commit records by session id, in log order
+    sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: supersession records in log order
+    supersessions: list[Supersession] = field(default_factory=list)
+    #: byte length of the committed, well-formed prefix
+    good_bytes: int = 0
+    #: number of committed lines
+    lines: int = 0
+    #: sha256 of the committed prefix (what the indexes are compared against)
+    digest: str = ""
+    #: description of a dropped tail (torn line or uncommitted records), if any
+    dropped: str | None = None
+    dropped_bytes: int = 0
+
+    def session_facts(self, session_id: str) -> list[Fact]:
+        return [f for f in self.facts.values() if f.session_id == session_id]
+
+
+def _check(record: Any, number: int, path: Path) -> str | None:
+    """Problem with a parsed line, or None."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    if record.get("kind") not in KINDS:
+        return f"unknown kind {record.get('kind')!r}"
+    if record.get("checksum") != line_checksum(record):
+        return "checksum mismatch"
+    return None
+
+
+def parse_log(data: bytes, path: Path) -> LogState:
+    """Fold the bytes of a fact log; see the module docstring for the rules."""
+    state = LogState()
+    pending: list[tuple[int, dict[str, Any]]] = []  # records of a session not yet committed
+    pending_start = 0
+    offset = 0
+    number = 0
+    digest = hashlib.sha256()
+    committed_end = 0
+    committed_lines = 0
+    torn: str | None = None
+    while offset < len(data):
+        end = data.find(b"\n", offset)
+        number += 1
+        if end == -1:
+            torn = f"line {number} is incomplete (no newline; a write was interrupted)"
+            break
+        raw = data[offset:end]
+        problem: str | None
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            record, problem = None, f"not valid JSON ({exc})"
+        else:
+            problem = _check(record, number, path)
+        if problem is not None:
+            if data[end + 1 :].strip():
+                raise StoreError(
+                    f"{path}: line {number} is corrupt ({problem}).",
+                    hint="Restore the fact log from a copy, or remove that line by hand; "
+                    "'uac doctor' lists every bad line.",
+                )
+            torn = f"line {number} is corrupt ({problem}) and is the last line"
+            break
+        if not pending:
+            pending_start = offset
+        pending.append((number, record))
+        offset = end + 1
+        if record["kind"] == "commit":
+            for _, rec in pending:
+                _apply(state, rec)
+            committed_end = offset
+            committed_lines = number
+            digest.update(data[pending_start:offset])
+            pending = []
+    if pending:
+        sessions = sorted({str(r.get("session_id")) for _, r in pending})
+        what = f"{len(pending)} uncommitted record(s) of session(s) {', '.join(sessions)}"
+        torn = what if torn is None else f"{what}; {torn}"
+    state.good_bytes = committed_end
+    state.lines = committed_lines
+    state.digest = digest.hexdigest()
+    if torn is not None:
+        state.dropped = torn
+        state.dropped_bytes = len(data) - committed_end
+    return state
+
+
+def _apply(state: LogState, record: dict[str, Any]) -> None:
+    kind = record["kind"]
+    if kind == "fact":
+        fact = Fact.from_json(record)
+        state.facts[fact.id] = fact
+    elif kind == "supersede":
+        sup = Supersession(
+            str(record["id"]),
+            str(record["superseded_by"]),
+            _dt.date.fromisoformat(record["invalid_at"]) if record.get("invalid_at") else None,
+            str(record.get("session_id") or ""),
+        )
+        state.supersessions.append(sup)
+        old = state.facts.get(sup.fact_id)
+        if old is not None:
+            state.facts[sup.fact_id] = old.replace(invalid_at=sup.invalid_at, superseded_by=sup.superseded_by)
+    else:
+        state.sessions[str(record["session_id"])] = record
+
+
+#: parsed logs of this process by path, reused while the file is unchanged
+_CACHE: dict[str, tuple[tuple[int, int, int], LogState]] = {}
+
+
+class FactLog:
+    """Reader and writer of one project's fact log (writers hold the project lock)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._warned: str | None = None
+
+    @property
+    def _cache(self) -> tuple[tuple[int, int, int], LogState] | None:
+        return _CACHE.get(str(self.path))
+
+    @_cache.setter
+    def _cache(self, value: tuple[tuple[int, int, int], LogState] | None) -> None:
+        if value is None:
+            _CACHE.pop(str(self.path), None)
+        else:
+            _CACHE[str(self.path)] = value
+
+    def _stamp(self) -> tuple[int, int, int]:
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return (-1, 0, 0)
+        return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+    def read(self) -> LogState:
+        """The folded log (cached until the file changes)."""
+        stamp = self._stamp()
+        if self._cache is not None and self._cache[0] == stamp:
+            return self._cache[1]
+        data = self.path.read_bytes() if stamp[0] >= 0 else b""
+        state = parse_log(data, self.path)
+        if state.dropped and self._warned != state.dropped:
+            log.warning("%s: ignoring %s; it is dropped on the next write.", self.path, state.dropped)
+            self._warned = state.dropped
+        self._cache = (stamp, state)
+        return state
+
+    def has_session(self, session_id: str) -> bool:
+        return session_id in self.read().sessions
+
+    def append_session(
+        self,
+        session_id: str,
+        facts: Iterable[Fact],
+        supersessions: Iterable[Supersession] = (),
+        *,
+        session_hash: str = "",
+        extractor: str = "",
+    ) -> LogState:
+        """Append one session's records and its commit line, then fsync (caller holds the lock)."""
+        state = self.read()
+        if session_id in state.sessions:
+            raise StoreError(f"session {session_id} is already in {self.path}.")
+        facts = list(facts)
+        supersessions = list(supersessions)
+        for fact in facts:
+            if fact.id in state.facts:
+                raise StoreError(f"fact id {fact.id} is already in {self.path}.")
+        chunks = [encode_record(fact_record(f)) for f in facts]
+        chunks += [encode_record(s.record()) for s in supersessions]
+        chunks.append(
+            encode_record(
+                {
+                    "kind": "commit",
+                    "session_id": session_id,
+                    "facts": len(facts),
+                    "supersessions": len(supersessions),
+                    "session_hash": session_hash,
+                    "extractor": extractor,
+                    "committed_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+                }
+            )
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "r+b" if self.path.exists() else "w+b") as handle:
+            if state.dropped_bytes:
+                log.warning("%s: dropping %s.", self.path, state.dropped)
+                handle.truncate(state.good_bytes)
+            handle.seek(state.good_bytes)
+            for chunk in chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+        self._cache = None
+        return self.read()
+
+    def rewrite(self, keep: Callable[[dict[str, Any]], bool]) -> LogState:
+        """Replace the log with the committed records for which ``keep(record)`` is true
+        (atomic replace; caller holds the lock).  Used by ``forget``."""
+        state = self.read()
+        data = self.path.read_bytes()[: state.good_bytes] if self.path.exists() else b""
+        out = bytearray()
+        for raw in data.splitlines(keepends=True):
+            record = json.loads(raw)
+            if keep(record):
+                out += raw
+        atomic_write_bytes(self.path, bytes(out))
+        self._cache = None
+        return self.read()
+
+    def line_problems(self) -> list[str]:
+        """Every bad line (for ``doctor``), without raising."""
+        if not self.path.exists():
+            return []
+        problems = []
+        lines = self.path.read_bytes().split(b"\n")
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                problems.append(f"line {number}: not valid JSON")
+                continue
+            problem = _check(record, number, self.path)
+            if problem:
+                problems.append(f"line {number}: {problem}")
+        return problems

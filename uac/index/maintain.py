@@ -1,0 +1,133 @@
+"""Keeping the indexes in step with the log and the archive.
+
+* :func:`index_sessions` adds what new sessions contributed (incremental);
+* :func:`index_problems` compares the indexes with the log and the archive;
+* :func:`rebuild` drops the indexes and rebuilds them from the log and the
+  archive alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Sequence
+
+from ..facts.log import LogState
+from ..facts.model import Fact
+from ..sessions.archive import Archive
+from ..sessions.model import Session
+from .store import MemoryIndex
+
+log = logging.getLogger(__name__)
+
+
+def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequence[Fact]]]) -> tuple[int, int]:
+    """Embed and add the facts and archive chunks of ``sessions``; returns (facts, chunks) added."""
+    import numpy as np
+
+    from .embeddings import get_embedder
+    from .texts import session_entries
+
+    if not sessions:
+        return 0, 0
+    embedder = get_embedder()
+    all_facts = [f for _, facts in sessions for f in facts]
+    vectors = embedder.encode([f.text for f in all_facts])
+    fact_entries, fact_vectors, chunk_entries, chunk_vectors = [], [], [], []
+    offset = 0
+    for session, facts in sessions:
+        own = vectors[offset : offset + len(facts)]
+        offset += len(facts)
+        fe, fv, ce, cv = session_entries(session, facts, embedder, fact_vectors=own)
+        fact_entries += fe
+        fact_vectors.append(fv)
+        chunk_entries += ce
+        chunk_vectors.append(cv)
+    batch = index.max_batch()
+    dim = embedder.dim
+    index.channel("facts").add(fact_entries, np.concatenate(fact_vectors) if fact_vectors else np.zeros((0, dim)), max_batch=batch)
+    index.channel("archive").add(
+        chunk_entries, np.concatenate(chunk_vectors) if chunk_vectors else np.zeros((0, dim)), max_batch=batch
+    )
+    index.ensure_manifest()
+    return len(fact_entries), len(chunk_entries)
+
+
+def _session_or_stub(archive: Archive, session_id: str, facts: Sequence[Fact]) -> Session | None:
+    if archive.has(session_id):
+        return archive.read(session_id)
+    log.warning("session %s is in the fact log but not in the archive; indexing its facts alone", session_id)
+    return None
+
+
+def rebuild(index: MemoryIndex, state: LogState, archive: Archive) -> tuple[int, int]:
+    """Drop and rebuild every index from the log and the archive; returns (facts, chunks)."""
+    import datetime as _dt
+
+    index.reset()
+    by_session: dict[str, list[Fact]] = {}
+    for fact in state.facts.values():
+        by_session.setdefault(fact.session_id, []).append(fact)
+    pairs: list[tuple[Session, Sequence[Fact]]] = []
+    ids = list(dict.fromkeys(list(state.sessions) + archive.ids()))
+    for session_id in ids:
+        facts = by_session.get(session_id, [])
+        session = _session_or_stub(archive, session_id, facts)
+        if session is None:
+            day = facts[0].session_date if facts and facts[0].session_date else _dt.date(1970, 1, 1)
+            session = Session(session_id, day, day.isoformat(), ())
+        pairs.append((session, facts))
+    added = index_sessions(index, pairs)
+    index.write_manifest()
+    return added
+
+
+def index_problems(index: MemoryIndex, state: LogState, archive: Archive) -> list[str]:
+    """How the indexes differ from the log and the archive (empty list: in step)."""
+    from .texts import chunk_ranges
+
+    problems: list[str] = []
+    manifest = index.read_manifest()
+    has_data = bool(state.facts) or bool(archive.ids())
+    if manifest is None:
+        if has_data:
+            problems.append("the index manifest is missing")
+        return problems
+    if manifest != index.expected_manifest():
+        problems.append(f"the indexes were built with other settings ({manifest})")
+    facts = index.channel("facts")
+    expected = {f.id: f.content_checksum() for f in state.facts.values()}
+    have = {e.id: e.checksum for e in facts.entries.values()}
+    missing = [i for i in expected if i not in have]
+    extra = [i for i in have if i not in expected]
+    changed = [i for i in expected if i in have and have[i] != expected[i]]
+    if missing:
+        problems.append(f"{len(missing)} fact(s) of the log are not indexed (e.g. {missing[0]})")
+    if extra:
+        problems.append(f"{len(extra)} indexed fact(s) are not in the log (e.g. {extra[0]})")
+    if changed:
+        problems.append(f"{len(changed)} indexed fact(s) differ from the log (e.g. {changed[0]})")
+    if facts.vector_count() != len(facts.entries):
+        problems.append(f"the facts vector collection holds {facts.vector_count()} vectors for {len(facts.entries)} entries")
+    chunks = index.channel("archive")
+    per_session: dict[str, int] = {}
+    for entry in chunks.entries.values():
+        per_session[entry.session_id] = per_session.get(entry.session_id, 0) + 1
+    for session_id in archive.ids():
+        session = archive.read(session_id)
+        want = len(chunk_ranges(len(session.turns), *_chunk_shape()))
+        if per_session.get(session_id, 0) != want:
+            problems.append(f"archive session {session_id} has {per_session.get(session_id, 0)} indexed chunk(s), expected {want}")
+    stray = sorted(set(per_session) - set(archive.ids()))
+    if stray:
+        problems.append(f"{len(stray)} indexed session(s) are not in the archive (e.g. {stray[0]})")
+    if chunks.vector_count() != len(chunks.entries):
+        problems.append(
+            f"the archive vector collection holds {chunks.vector_count()} vectors for {len(chunks.entries)} entries"
+        )
+    return problems
+
+
+def _chunk_shape() -> tuple[int, int]:
+    from .texts import TEXT_SETTINGS
+
+    return int(TEXT_SETTINGS["chunk_turns"]), int(TEXT_SETTINGS["chunk_stride"])

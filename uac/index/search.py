@@ -1,0 +1,115 @@
+"""Hybrid search: dense (Chroma) and BM25 lists fused with reciprocal rank fusion.
+
+Each channel contributes two ranked lists, dense and BM25; ``channel="all"``
+fuses the four lists of both channels.  A document's score is
+``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).  Facts
+must be valid at ``as_of`` (default: now, i.e. not superseded); archive
+chunks must come from sessions on or before ``as_of``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from ..errors import InputError
+from ..facts.log import LogState
+from .store import MemoryIndex
+from .tokens import tokenize
+
+RRF_K = 60
+SEARCH_CHANNELS = ("facts", "archive", "all")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: str
+    channel: str
+    text: str
+    score: float
+    session_id: str
+    session_date: str | None
+    evidence: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "channel": self.channel,
+            "text": self.text,
+            "score": round(self.score, 6),
+            "session_id": self.session_id,
+            "session_date": self.session_date,
+            "evidence": list(self.evidence),
+        }
+
+
+def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float]]:
+    """Reciprocal rank fusion of ranked lists: items with their fused score, best first."""
+    scores: dict[Any, float] = {}
+    first_seen: dict[Any, int] = {}
+    for ranked in lists:
+        for rank, item in enumerate(ranked, 1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            first_seen.setdefault(item, len(first_seen))
+    return sorted(scores.items(), key=lambda pair: (-pair[1], first_seen[pair[0]]))
+
+
+def parse_as_of(value: str | _dt.date | None) -> _dt.date | None:
+    if value is None or isinstance(value, _dt.date):
+        return value
+    try:
+        return _dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        raise InputError(f"--as-of {value!r} is not a date.", hint="Use YYYY-MM-DD.") from None
+
+
+def hybrid_search(
+    index: MemoryIndex,
+    state: LogState,
+    query: str,
+    *,
+    k: int = 20,
+    channel: str = "all",
+    as_of: _dt.date | None = None,
+    candidates: int | None = None,
+    query_vector: Any = None,
+) -> list[SearchHit]:
+    if channel not in SEARCH_CHANNELS:
+        raise InputError(f"unknown channel {channel!r}.", hint=f"Use one of: {', '.join(SEARCH_CHANNELS)}.")
+    if k < 1:
+        raise InputError(f"k must be at least 1, got {k}.")
+    if not query.strip():
+        raise InputError("the search query is empty.")
+    if query_vector is None:
+        from .embeddings import get_embedder
+
+        query_vector = get_embedder().encode([query])[0]
+    tokens = tokenize(query)
+    n = candidates or max(50, 3 * k)
+    max_ordinal = as_of.toordinal() if as_of is not None else None
+    lists: list[list[tuple[str, str]]] = []
+    for name in ("facts", "archive") if channel == "all" else (channel,):
+        ci = index.channel(name)
+        allowed: Callable[[str], bool]
+        if name == "facts":
+            facts = state.facts
+
+            def allowed(item: str, facts=facts) -> bool:
+                fact = facts.get(item)
+                return fact is not None and fact.is_valid_at(as_of)
+        else:
+
+            def allowed(item: str) -> bool:
+                return True
+
+        dense = [(name, i) for i in ci.dense(query_vector, n, max_ordinal=max_ordinal) if allowed(i)]
+        lexical = [(name, i) for i in ci.lexical(tokens, n, max_ordinal=max_ordinal) if allowed(i)]
+        lists.extend([dense, lexical])
+    hits = []
+    for (name, item), score in rrf(lists)[:k]:
+        entry = index.channel(name).entries[item]
+        hits.append(
+            SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence))
+        )
+    return hits

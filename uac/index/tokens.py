@@ -1,0 +1,33 @@
+"""Tokenizing text for BM25: lower case, words and numbers, stop words out,
+a light suffix stemmer so "painting", "paints" and "painted" meet."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not now of off on once only or other our ours ourselves out over own
+    same she should so some such than that the their theirs them themselves then there these they this
+    those through to too under until up very was we were what when where which while who whom why will
+    with would you your yours yourself yourselves s t don ll m re ve d said asked""".split()
+)
+
+
+def stem(word: str) -> str:
+    for suffix, min_len in (("ies", 5), ("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
+        if word.endswith(suffix) and len(word) >= min_len:
+            if suffix == "ies":
+                return word[:-3] + "y"
+            if suffix == "s" and word.endswith("ss"):
+                return word
+            return word[: -len(suffix)]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    return [stem(w) for w in _WORD.findall(text.lower().replace("'s", "")) if w not in STOPWORDS]

@@ -1,0 +1,85 @@
+"""Read a session file in any supported format, detecting the format if asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .locomo import looks_like_locomo, read_locomo
+from .messages import looks_like_messages, read_messages
+from .model import Session
+from .reader import parse_json, parse_jsonl, read_text
+from .transcript import looks_like_transcript, read_transcript
+
+FORMATS = ("auto", "locomo", "messages", "transcript")
+
+
+def _json_value(text: str, path: Path) -> Any:
+    """JSON, or JSONL when the whole text is not one JSON value but its lines are."""
+    stripped = text.strip()
+    if not stripped:
+        raise InputError(f"{path} is empty.", hint="Nothing to ingest.")
+    if stripped[0] not in "[{":
+        raise InputError(f"{path} is not JSON (it starts with {stripped[:20]!r}).")
+    first_line = stripped.splitlines()[0].strip()
+    multi = "\n" in stripped and first_line.startswith("{") and first_line.endswith("}")
+    if multi:
+        try:
+            parse_json(first_line, path)
+        except InputError:
+            multi = False
+    if multi:
+        return parse_jsonl(stripped, path)
+    return parse_json(stripped, path)
+
+
+def detect_format(text: str, path: Path) -> str:
+    stripped = text.strip()
+    if not stripped:
+        raise InputError(f"{path} is empty.", hint="Nothing to ingest.")
+    if stripped[0] in "[{":
+        value = _json_value(text, path)
+        if looks_like_locomo(value):
+            return "locomo"
+        if looks_like_messages(value):
+            return "messages"
+        raise InputError(
+            f"{path} is JSON but neither a LoCoMo conversation nor chat messages.",
+            hint="Expected {'conversation': {...}} (LoCoMo) or [{'role', 'content'}, ...] (messages); "
+            "see 'uac ingest --help'.",
+        )
+    if looks_like_transcript(text):
+        return "transcript"
+    raise InputError(
+        f"{path}: unknown session format.",
+        hint="Use LoCoMo JSON, chat messages (JSON/JSONL) or a 'Speaker: text' transcript, "
+        "and pass --format if detection fails.",
+    )
+
+
+def load_sessions(
+    path: str | Path,
+    *,
+    format: str = "auto",
+    sample_id: str | None = None,
+    date: str | None = None,
+    user_name: str = "user",
+) -> list[Session]:
+    """Read ``path`` into sessions; raises :class:`InputError` for anything unreadable."""
+    path = Path(path)
+    if format not in FORMATS:
+        raise InputError(f"unknown format {format!r}.", hint=f"Use one of: {', '.join(FORMATS)}.")
+    text = read_text(path)
+    if format == "auto":
+        format = detect_format(text, path)
+    if format == "transcript":
+        return read_transcript(text, path, date=date)
+    value = _json_value(text, path)
+    if format == "locomo":
+        if not looks_like_locomo(value):
+            raise InputError(f"{path} is not LoCoMo JSON (no 'conversation' object).")
+        return read_locomo(value, path, sample_id=sample_id, date=date)
+    if not looks_like_messages(value):
+        raise InputError(f"{path} is not a list of chat messages with role and content.")
+    return read_messages(value, path, date=date, user_name=user_name)
