@@ -75,6 +75,90 @@ class UserMemory:
 
         return run_doctor(self, repair=repair)
 
+    # -- memorize: sessions, facts, archive, search ---------------------------------
+
+    @property
+    def memory_index(self) -> Any:
+        """The project's search indexes (:class:`uac.index.store.MemoryIndex`), opened lazily."""
+        if getattr(self, "_memory_index", None) is None:
+            from .index import open_index
+
+            self._memory_index = open_index(self.project)
+        return self._memory_index
+
+    def ingest(
+        self,
+        path: str | Path,
+        *,
+        format: str = "auto",
+        sample_id: str | None = None,
+        date: str | None = None,
+        extractor: str | None = None,
+    ) -> Any:
+        """Read a session file, archive its sessions, append their facts, index them.
+
+        Returns an :class:`uac.facts.ingest.IngestReport` (sessions added and
+        skipped, facts appended, timings).  ``extractor``: ``rules``, ``llm``
+        or ``None`` (the LLM when a model is configured, else rules).
+        """
+        from .facts.ingest import ingest_sessions
+        from .sessions import load_sessions
+
+        sessions = load_sessions(
+            path, format=format, sample_id=sample_id, date=date, user_name=self.project.config.user.name
+        )
+        return ingest_sessions(self, sessions, extractor=extractor, file=path, format=sessions[0].source)
+
+    def add_session(self, session_or_path: Any, *, extractor: str | None = None, **read_options: Any) -> Any:
+        """Add one :class:`uac.sessions.Session` (or a file, as :meth:`ingest`)."""
+        from .facts.ingest import ingest_sessions
+        from .sessions import Session
+
+        if isinstance(session_or_path, Session):
+            return ingest_sessions(self, [session_or_path], extractor=extractor, format=session_or_path.source)
+        return self.ingest(session_or_path, extractor=extractor, **read_options)
+
+    def search(self, query: str, *, k: int = 20, channel: str = "all", as_of: Any = None) -> list[Any]:
+        """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks -> ``SearchHit`` list."""
+        from .facts.log import FactLog
+        from .index.search import hybrid_search, parse_as_of
+
+        state = FactLog(self.project.paths.facts).read()
+        return hybrid_search(self.memory_index, state, query, k=k, channel=channel, as_of=parse_as_of(as_of))
+
+    def facts(self, *, as_of: Any = None, include_superseded: bool = False) -> list[Any]:
+        """The facts of the log (folded), in log order: valid now (or at ``as_of``) unless
+        ``include_superseded``."""
+        from .facts.log import FactLog
+        from .index.search import parse_as_of
+
+        day = parse_as_of(as_of)
+        facts = list(FactLog(self.project.paths.facts).read().facts.values())
+        if include_superseded and day is None:
+            return facts
+        if include_superseded:
+            return [f for f in facts if (f.valid_from or f.session_date) is None or (f.valid_from or f.session_date) <= day]
+        return [f for f in facts if f.is_valid_at(day)]
+
+    def sessions(self) -> list[Any]:
+        """Every archived session (:class:`uac.sessions.Session`), oldest first."""
+        from .sessions.archive import Archive
+
+        archive = Archive(self.project.paths.sessions)
+        return sorted((archive.read(i) for i in archive.ids()), key=lambda s: (s.date, s.session_id))
+
+    def session(self, session_id: str) -> Any:
+        """One archived session by id."""
+        from .sessions.archive import Archive
+
+        return Archive(self.project.paths.sessions).read(session_id)
+
+    def forget(self, *, fact: str | None = None, session: str | None = None) -> Any:
+        """Remove a fact, or a session with its facts and archive file, for real."""
+        from .facts.forget import forget
+
+        return forget(self, fact=fact, session=session)
+
     # -- structure: the typed view (domains/) -------------------------------------
 
     def compile(self, mode: str | None = None, *, facts: list[Any] | None = None) -> Any:

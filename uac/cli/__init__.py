@@ -32,6 +32,9 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "uac.cli.init_cmd",
     "uac.cli.doctor_cmd",
+    "uac.cli.ingest_cmd",
+    "uac.cli.search_cmd",
+    "uac.cli.forget_cmd",
     "uac.cli.serve_cmd",
     "uac.cli.token_cmd",
     "uac.cli.import_records_cmd",
