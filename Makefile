@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	HF_HUB_OFFLINE=1 $(PY) -m uac.demo
+	HF_HUB_OFFLINE=1 HF_HUB_DISABLE_PROGRESS_BARS=1 TRANSFORMERS_VERBOSITY=error $(PY) -m uac.demo
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
