@@ -10,6 +10,7 @@ a shared image becomes "Caroline shared an image: <caption>.".
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from ..facts.model import Fact
@@ -18,6 +19,22 @@ from .base import ExtractedFact
 from .dates import annotate
 from .persons import rewrite_persons
 from .sentences import is_contentless, split_sentences
+
+
+_INTERJECTION = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|no|nope|wow|whoa|oh|ah|aw+|haha+|lol|omg|well|so|hey|hi|ok|okay|sure|"
+    r"thanks|thank you|totally|absolutely|definitely|cool|awesome|great|nice|congrats|congratulations|sorry)"
+    r"(?:[ ,]+[A-Z][a-z]+)?[,!.]+\s+)+",
+    re.IGNORECASE,
+)
+
+
+def strip_interjections(sentence: str) -> str:
+    """Drop leading "Yes, ", "Wow, Mel! " and the like; the rest of the sentence stays."""
+    rest = _INTERJECTION.sub("", sentence, count=1)
+    if not rest.strip():
+        return sentence
+    return rest[:1].upper() + rest[1:]
 
 
 def _listener(session: Session, speaker: str) -> str | None:
@@ -48,7 +65,7 @@ class RuleExtractor:
         for sentence in split_sentences(turn.text):
             if is_contentless(sentence, names):
                 continue
-            text = rewrite_persons(sentence, turn.speaker, listener)
+            text = rewrite_persons(strip_interjections(sentence), turn.speaker, listener)
             text, dates = annotate(text, session.date)
             question = text.rstrip().endswith("?")
             if turn.speaker not in text or (question and not text.startswith(turn.speaker)):

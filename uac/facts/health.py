@@ -32,7 +32,7 @@ def check_fact_log(memory: "UserMemory", repair: bool) -> CheckResult:
         return CheckResult(
             "fact_log",
             WARN,
-            f"{detail}; ignoring {state.dropped} (a write was interrupted); it is dropped on the next write",
+            f"{detail}; ignoring the unfinished end of the log ({state.dropped}); it is dropped on the next write",
             data=data,
         )
     return CheckResult("fact_log", OK, detail, data=data)

@@ -89,6 +89,8 @@ class LogState:
     #: description of a dropped tail (torn line or uncommitted records), if any
     dropped: str | None = None
     dropped_bytes: int = 0
+    #: running sha256 of the committed prefix (to extend ``digest`` on append)
+    hasher: Any = None
 
     def session_facts(self, session_id: str) -> list[Fact]:
         return [f for f in self.facts.values() if f.session_id == session_id]
@@ -157,6 +159,7 @@ def parse_log(data: bytes, path: Path) -> LogState:
     state.good_bytes = committed_end
     state.lines = committed_lines
     state.digest = digest.hexdigest()
+    state.hasher = digest
     if torn is not None:
         state.dropped = torn
         state.dropped_bytes = len(data) - committed_end
@@ -220,7 +223,7 @@ class FactLog:
         data = self.path.read_bytes() if stamp[0] >= 0 else b""
         state = parse_log(data, self.path)
         if state.dropped and self._warned != state.dropped:
-            log.warning("%s: ignoring %s; it is dropped on the next write.", self.path, state.dropped)
+            log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, state.dropped)
             self._warned = state.dropped
         self._cache = (stamp, state)
         return state
@@ -246,33 +249,47 @@ class FactLog:
         for fact in facts:
             if fact.id in state.facts:
                 raise StoreError(f"fact id {fact.id} is already in {self.path}.")
-        chunks = [encode_record(fact_record(f)) for f in facts]
-        chunks += [encode_record(s.record()) for s in supersessions]
-        chunks.append(
-            encode_record(
-                {
-                    "kind": "commit",
-                    "session_id": session_id,
-                    "facts": len(facts),
-                    "supersessions": len(supersessions),
-                    "session_hash": session_hash,
-                    "extractor": extractor,
-                    "committed_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-                }
-            )
-        )
+        commit = {
+            "kind": "commit",
+            "session_id": session_id,
+            "facts": len(facts),
+            "supersessions": len(supersessions),
+            "session_hash": session_hash,
+            "extractor": extractor,
+            "committed_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        }
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Records are streamed out as they are encoded; only the final commit line
+        # makes them count, so a crash anywhere in between loses this session only.
         with open(self.path, "r+b" if self.path.exists() else "w+b") as handle:
             if state.dropped_bytes:
-                log.warning("%s: dropping %s.", self.path, state.dropped)
+                log.warning("%s: dropping the unfinished end of the log (%s).", self.path, state.dropped)
                 handle.truncate(state.good_bytes)
             handle.seek(state.good_bytes)
-            for chunk in chunks:
-                handle.write(chunk)
+            records = [fact_record(f) for f in facts] + [s.record() for s in supersessions] + [commit]
+            hasher = state.hasher.copy() if state.hasher is not None else hashlib.sha256()
+            written = 0
+            for record in records:
+                line = encode_record(record)
+                handle.write(line)
+                hasher.update(line)
+                written += len(line)
             handle.flush()
             os.fsync(handle.fileno())
-        self._cache = None
-        return self.read()
+        # fold the new records into a copy of the state instead of re-reading the file
+        new = LogState(
+            facts=dict(state.facts),
+            sessions=dict(state.sessions),
+            supersessions=list(state.supersessions),
+            good_bytes=state.good_bytes + written,
+            lines=state.lines + len(records),
+            digest=hasher.hexdigest(),
+            hasher=hasher,
+        )
+        for record in records:
+            _apply(new, record)
+        self._cache = (self._stamp(), new)
+        return new
 
     def rewrite(self, keep: Callable[[dict[str, Any]], bool]) -> LogState:
         """Replace the log with the committed records for which ``keep(record)`` is true

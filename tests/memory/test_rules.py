@@ -1,0 +1,119 @@
+"""The rule-based extractor on LoCoMo-shaped sessions."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.extract.persons import rewrite_persons
+from uac.extract.rules import RuleExtractor
+from uac.extract.sentences import is_contentless, split_sentences
+from uac.sessions import load_sessions
+from uac.sessions.model import Session, Turn
+
+
+@pytest.fixture
+def facts(locomo_file):
+    sessions = load_sessions(locomo_file, sample_id="conv-t1")
+    extractor = RuleExtractor()
+    return {s.session_id: extractor.extract(s) for s in sessions}
+
+
+def texts(items):
+    return [f.text for f in items]
+
+
+def test_first_person_and_relative_date(facts):
+    [fact] = [f for f in facts["conv-t1_s1"] if f.evidence == ("D1:3",)]
+    assert fact.text == "Caroline went to a LGBTQ support group yesterday (on 7 May 2023) and it was so powerful."
+    assert fact.event_date == dt.date(2023, 5, 7)
+    assert fact.speaker == "Caroline"
+
+
+def test_filler_dropped_content_kept(facts):
+    s1 = facts["conv-t1_s1"]
+    assert not [f for f in s1 if f.evidence == ("D1:1",)]  # greetings only
+    assert not [f for f in s1 if f.evidence == ("D1:5",)]  # "Thanks!"
+    assert "Melanie is swamped with the kids & work." in texts(s1)
+
+
+def test_image_caption_kept_as_fact(facts):
+    d14 = [f for f in facts["conv-t1_s1"] if f.evidence == ("D1:4",)]
+    assert "Melanie shared an image: a photo of a painting of a sunset over a lake." in texts(d14)
+    assert "Melanie painted that lake sunrise last year (in 2022)." in texts(d14)
+
+
+def test_second_person_becomes_the_listener(facts):
+    s2 = texts(facts["conv-t1_s2"])
+    assert "Caroline asked: Does Melanie have pets?" in s2
+    assert "Caroline's dog Rex loves the beach." in s2
+    assert "Melanie has a cat named Oliver." in s2
+    assert "Melanie is moving to Boston next month (in June 2023)." in s2
+    assert any(t.startswith("Melanie and others went camping") and "(on 23 May 2023)" in t for t in s2)
+
+
+def test_every_fact_names_a_person_and_cites_its_turn(locomo_file):
+    sessions = load_sessions(locomo_file, sample_id="conv-t1")
+    for session in sessions:
+        ids = {t.turn_id for t in session.turns}
+        for fact in RuleExtractor().extract(session):
+            assert any(name in fact.text for name in session.speakers), fact.text
+            assert set(fact.evidence) <= ids
+            assert not any(w in fact.text.split() for w in ("I", "my", "me")), fact.text
+
+
+def test_deterministic(locomo_file):
+    [s] = load_sessions(locomo_file, sample_id="conv-t2")
+    assert RuleExtractor().extract(s) == RuleExtractor().extract(s)
+
+
+@pytest.mark.parametrize(
+    "sentence, content",
+    [
+        ("Hey Mel!", False),
+        ("Thanks!", False),
+        ("Wow", False),
+        ("Good to see you!", False),
+        ("What's up with you?", False),
+        ("Wow, I adopted a cat.", True),
+        ("Thanks, the lasagna recipe was great!", True),
+        ("I went there.", True),
+        ("42", True),
+    ],
+)
+def test_contentless(sentence, content):
+    assert is_contentless(sentence, {"Melanie", "Caroline"}) is (not content)
+
+
+def test_split_sentences_keeps_abbreviations():
+    assert split_sentences("I met Dr. Smith today. It was fun! Really?\nNew line") == [
+        "I met Dr. Smith today.",
+        "It was fun!",
+        "Really?",
+        "New line",
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("I love painting my house.", "Ann loves painting Ann's house."),
+        ("I'm tired and I've been busy.", "Ann is tired and Ann has been busy."),
+        ("Are you coming with your sister?", "Is Ben coming with Ben's sister?"),
+        ("I think you should go.", "Ann thinks Ben should go."),
+        ("I really enjoy hiking.", "Ann really enjoys hiking."),
+        ("I went home.", "Ann went home."),
+    ],
+)
+def test_rewrite_persons(sentence, expected):
+    assert rewrite_persons(sentence, "Ann", "Ben") == expected
+
+
+def test_you_is_left_alone_with_more_than_two_speakers():
+    session = Session(
+        "s-x", dt.date(2024, 1, 1), "2024-01-01",
+        (Turn("a", "Ann", "Did you see my cat?"), Turn("b", "Ben", "No."), Turn("c", "Cy", "I did.")),
+    )
+    facts = RuleExtractor().extract(session)
+    assert "Ann asked: Did you see Ann's cat?" in texts(facts)
