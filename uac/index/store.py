@@ -242,7 +242,11 @@ class MemoryIndex:
         self.internal = Path(internal)
         self.dir = self.internal / "index"
         self.chroma_path = self.internal / "chroma"
-        self.backend = config.backend if config is not None else "embedded"
+        from .client import resolve_settings
+
+        #: the backend and server address, with the environment's overrides applied
+        self.chroma = resolve_settings(config)
+        self.backend = self.chroma.backend
         self.config = config
         self.root = root or self.internal.parent
         self._client: Any = None
@@ -252,31 +256,11 @@ class MemoryIndex:
 
     def client(self) -> Any:
         if self._client is None:
-            import chromadb
-            from chromadb.config import Settings
+            from .client import build_client
 
-            settings = Settings(anonymized_telemetry=False, allow_reset=True)
-            try:
-                if self.backend == "http":
-                    assert self.config is not None
-                    self._client = chromadb.HttpClient(
-                        host=self.config.chroma_host, port=self.config.chroma_port, settings=settings
-                    )
-                else:
-                    if not self.chroma_path.exists():
-                        _forget_stale_system(self.chroma_path)
-                    self.chroma_path.mkdir(parents=True, exist_ok=True)
-                    self._client = chromadb.PersistentClient(path=str(self.chroma_path), settings=settings)
-            except (ValueError, OSError, RuntimeError) as exc:
-                where = (
-                    f"the Chroma server at {self.config.chroma_host}:{self.config.chroma_port}"
-                    if self.backend == "http" and self.config
-                    else str(self.chroma_path)
-                )
-                raise StoreError(
-                    f"cannot open the vector index at {where}: {exc}.",
-                    hint="Start the server ('chroma run') or run 'uac doctor --repair'.",
-                ) from exc
+            if self.backend != "http" and not self.chroma_path.exists():
+                _forget_stale_system(self.chroma_path)
+            self._client = build_client(self.chroma, self.chroma_path)
         return self._client
 
     def close(self) -> None:

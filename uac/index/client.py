@@ -1,0 +1,128 @@
+"""Choosing and building the Chroma client: embedded, or a Chroma server.
+
+``[index] backend`` in ``uac.toml`` (``embedded`` | ``http``) with
+``chroma_host``/``chroma_port``; the environment overrides them with
+``UAC_INDEX_BACKEND``, ``UAC_CHROMA_HOST`` and ``UAC_CHROMA_PORT`` (so one
+project can be pointed at a server without editing its file).
+
+A server that cannot be reached -- at start or in the middle of a run -- is a
+:class:`~uac.errors.StoreError` naming the server and saying how to fix it,
+never a raw transport exception.  The fact log and the archive are written
+before the indexes, so they stay intact; ``uac doctor --repair`` rebuilds
+the indexes once the server is back.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..errors import ConfigError, StoreError
+
+if TYPE_CHECKING:
+    from ..config import IndexConfig
+
+BACKENDS = ("embedded", "http")
+
+#: Chroma's registry of shared clients is not safe against concurrent creation
+_create_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ChromaSettings:
+    backend: str = "embedded"
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    @property
+    def where(self) -> str:
+        return f"the Chroma server at {self.host}:{self.port}"
+
+
+def resolve_settings(config: "IndexConfig | None", env: dict[str, str] | None = None) -> ChromaSettings:
+    """The index settings of ``uac.toml`` with the environment's overrides applied."""
+    env = os.environ if env is None else env
+    backend = config.backend if config is not None else "embedded"
+    host = config.chroma_host if config is not None else "127.0.0.1"
+    port = config.chroma_port if config is not None else 8000
+    backend = env.get("UAC_INDEX_BACKEND", "").strip() or backend
+    if backend not in BACKENDS:
+        raise ConfigError(f"UAC_INDEX_BACKEND must be one of {', '.join(BACKENDS)}; got {backend!r}.")
+    host = env.get("UAC_CHROMA_HOST", "").strip() or host
+    raw_port = env.get("UAC_CHROMA_PORT", "").strip()
+    if raw_port:
+        if not raw_port.isdigit() or not 0 < int(raw_port) < 65536:
+            raise ConfigError(f"UAC_CHROMA_PORT must be a TCP port number; got {raw_port!r}.")
+        port = int(raw_port)
+    return ChromaSettings(backend, host, port)
+
+
+def _unreachable(settings: ChromaSettings, exc: BaseException) -> StoreError:
+    return StoreError(
+        f"{settings.where} is not reachable ({exc}).",
+        hint=(
+            f"Start it ('chroma run --path DIR --host {settings.host} --port {settings.port}') or point "
+            "[index] chroma_host/chroma_port in uac.toml (or UAC_CHROMA_HOST/UAC_CHROMA_PORT) at a running server. "
+            "The fact log and the archive are not affected; run 'uac doctor --repair' once the server is back."
+        ),
+    )
+
+
+def _transport_errors() -> tuple[type[BaseException], ...]:
+    import httpx
+
+    return (httpx.TransportError, ConnectionError)
+
+
+class _Guarded:
+    """Forwards to a Chroma client or collection; transport failures become StoreError."""
+
+    def __init__(self, target: Any, settings: ChromaSettings) -> None:
+        self._target = target
+        self._settings = settings
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+        return self._wrap(value)
+
+    def _wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        settings = self._settings
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = method(*args, **kwargs)
+            except _transport_errors() as exc:
+                raise _unreachable(settings, exc) from exc
+            if type(result).__name__ == "Collection" or hasattr(result, "upsert"):
+                return _Guarded(result, settings)
+            return result
+
+        return call
+
+
+def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
+    """The Chroma client for ``settings`` (embedded clients live at ``chroma_path``)."""
+    import chromadb
+    from chromadb.config import Settings
+
+    options = Settings(anonymized_telemetry=False, allow_reset=True)
+    with _create_lock:
+        if settings.backend == "http":
+            try:
+                client = chromadb.HttpClient(host=settings.host, port=settings.port, settings=options)
+            except (ValueError, OSError, RuntimeError) + _transport_errors() as exc:
+                raise _unreachable(settings, exc) from exc
+            return _Guarded(client, settings)
+        try:
+            Path(chroma_path).mkdir(parents=True, exist_ok=True)
+            return chromadb.PersistentClient(path=str(chroma_path), settings=options)
+        except (ValueError, OSError, RuntimeError) as exc:
+            raise StoreError(
+                f"cannot open the vector index at {chroma_path}: {exc}.",
+                hint="Run 'uac doctor --repair' to rebuild it from the fact log and the archive.",
+            ) from exc
