@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--judge-model", default=None, help="judge with this model (same endpoint) instead of the reader's")
     run.add_argument("--rag-k", type=int, default=20, help="turns the rag baseline gives the reader (default 20)")
     run.add_argument("--no-compile", action="store_true", help="skip Phase 2 compile for the uac system")
+    run.add_argument("--compile-mode", choices=["incremental", "bounded", "offline"], default=None,
+                     help="Phase 2 mode with a model (default: the project's [compile] mode; offline runs use offline)")
     run.add_argument("--no-plot", action="store_true", help="skip report.png (no matplotlib needed)")
     run.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
@@ -102,6 +104,7 @@ def _run(args: argparse.Namespace) -> int:
         judge=not args.no_judge,
         rag_k=args.rag_k,
         compile=not args.no_compile,
+        compile_mode=args.compile_mode,
         plot=not args.no_plot,
     )
     summary = Runner(config, llm_factory=reader, judge_factory=judge).run()

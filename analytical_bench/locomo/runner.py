@@ -61,6 +61,7 @@ class RunConfig:
     judge: bool = True
     rag_k: int = 20
     compile: bool = True
+    compile_mode: str | None = None
     plot: bool = True
 
     def to_json(self) -> dict[str, Any]:
@@ -123,6 +124,7 @@ class Runner:
                     self.llm_factory,
                     offline=self.offline,
                     compile=self.config.compile,
+                    compile_mode=self.config.compile_mode,
                 )
             elif name == "rag":
                 systems[name] = RagSystem(self._probe, self.out / "rag", k=self.config.rag_k)
@@ -176,6 +178,8 @@ class Runner:
             self.log(f"online mode: model {self.model}; judge {self.judge.model if self.judge else 'off'}")
         self._write_run_json({"started": started, "finished": None})
         systems = self._build_systems()
+        for system in systems.values():
+            system.warm_up()
         clock = time.perf_counter()
         self._prepare_all(systems, conversations)
         if self.offline:
@@ -295,6 +299,7 @@ def _answer_record(system: str, conversation: Conversation, question: Question, 
         "mode": prediction.mode,
         "f1": score_answer(question.category, prediction.prediction, question.answer) if answerable else None,
         "refusal": score_answer(5, prediction.prediction, None) if question.category == 5 else None,
+        "judge": None,
         "evidence": list(question.evidence),
         "retrieved_ids": prediction.retrieved_ids,
         "retrieved_turns": prediction.retrieved_turns,

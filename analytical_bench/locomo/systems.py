@@ -111,6 +111,9 @@ def _session_number(session_id: str | None) -> int | None:
 class System:
     name = ""
 
+    def warm_up(self) -> None:
+        """Called once in the main thread before work is spread over threads."""
+
     def prepare(self, conversation: Conversation) -> Prepared:
         raise NotImplementedError
 
@@ -284,14 +287,22 @@ class UacSystem(System):
         *,
         offline: bool,
         compile: bool = True,
+        compile_mode: str | None = None,
     ) -> None:
         self.data_path = Path(data_path)
         self.projects_dir = Path(projects_dir)
         self.llm_factory = llm_factory
         self.offline = offline
         self.compile = compile
+        self.compile_mode = compile_mode
         self._memories: dict[str, "UserMemory"] = {}
         self._lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        """Import what compile formats code with before threads share it: a module
+        first imported by two threads at once can be seen half-initialised."""
+        if self.compile:
+            import black  # noqa: F401
 
     def project_path(self, conversation: Conversation) -> Path:
         return self.projects_dir / conversation.sample_id
@@ -331,22 +342,16 @@ class UacSystem(System):
         ingest_seconds = time.perf_counter() - started
         details: dict[str, Any] = {"ingest": report.to_json(), "ingest_seconds": round(ingest_seconds, 3)}
         compile_seconds = 0.0
-        # Phase 2.  Offline it builds the deterministic typed view; it is skipped
-        # only when a model is configured but the run was forced offline, so that
-        # nothing calls the model.
-        model_configured = memory.llm is not None
-        compile_fn = getattr(memory, "compile", None)
-        if not self.compile:
-            details["compile"] = "skipped (--no-compile)"
-        elif compile_fn is None:
-            details["compile"] = "not available in this uac version"
-        elif not (self.offline and model_configured):
+        if self.compile:
+            # Phase 2.  Offline runs always build the deterministic typed view
+            # (mode "offline" never calls a model, even when one is configured).
+            mode = "offline" if self.offline else self.compile_mode
             compile_started = time.perf_counter()
-            compiled = compile_fn()
+            compiled = memory.compile(mode)
             compile_seconds = time.perf_counter() - compile_started
             details["compile"] = compiled.to_json() if hasattr(compiled, "to_json") else str(compiled)
         else:
-            details["compile"] = "skipped (offline run with a model configured: nothing may call it)"
+            details["compile"] = "skipped (--no-compile)"
         details["compile_seconds"] = round(compile_seconds, 3)
         after = self._usage(memory)
         root = memory.root

@@ -1,0 +1,88 @@
+import datetime as dt
+import json
+
+import pytest
+
+from analytical_bench.locomo.dataset import load_locomo, normalize_turn_ids, session_of
+from uac.errors import InputError
+
+
+def test_sessions_dates_turns_and_captions(locomo_file):
+    conversations = load_locomo(locomo_file)
+    assert [c.sample_id for c in conversations] == ["mini-1", "mini-2"]
+    mini = conversations[0]
+    assert (mini.speaker_a, mini.speaker_b) == ("Maya", "Theo")
+    # session_4 has a date but no turn list: the turn lists decide
+    assert [s.number for s in mini.sessions] == [1, 2, 3]
+    assert mini.sessions[0].date == dt.date(2023, 5, 8)
+    assert mini.sessions[0].date_text == "1:56 pm on 8 May, 2023"
+    assert mini.last_date == dt.date(2023, 6, 2)
+    assert mini.turn_count == 11
+    image = mini.sessions[1].turns[1]
+    assert image.dia_id == "D2:2"
+    assert image.image_caption == "a photo of a yellow tram on a steep street"
+    assert image.full_text == "Look at this street! [shares an image: a photo of a yellow tram on a steep street]"
+    assert mini.sessions[0].turns[0].image_caption is None
+
+
+def test_questions_answers_categories_and_adversarial_items(locomo_file):
+    mini = load_locomo(locomo_file)[0]
+    questions = mini.questions
+    assert [q.qid for q in questions][:2] == ["mini-1:q0", "mini-1:q1"]
+    assert [q.category for q in questions] == [4, 2, 1, 3, 5, 2, 1]
+    adversarial = questions[4]
+    assert adversarial.answer is None
+    assert adversarial.adversarial_answer == "cello"
+    assert not adversarial.answerable
+    # integer golds are stringified
+    assert questions[5].answer == "3"
+    assert questions[6].answer == "2"
+    # "D1:3; D2:4" holds two turn ids
+    assert questions[6].evidence == ("D1:3", "D2:4")
+    assert questions[2].evidence_sessions == (2, 3)
+    assert questions[0].category_name == "single-hop"
+
+
+def test_irregular_evidence_ids_are_normalised():
+    assert normalize_turn_ids(["D8:6; D9:17", "D:11:26", "D30:05", "D", "D9:1 D4:4", "D8:6"]) == (
+        "D8:6", "D9:17", "D11:26", "D30:5", "D9:1", "D4:4",
+    )
+    assert session_of("D12:3") == 12
+    assert session_of("nonsense") is None
+
+
+def test_selecting_conversations(locomo_file):
+    assert [c.sample_id for c in load_locomo(locomo_file, ["mini-2"])] == ["mini-2"]
+    with pytest.raises(InputError, match="no conversation conv-99") as info:
+        load_locomo(locomo_file, ["conv-99"])
+    assert "mini-1" in info.value.hint
+
+
+def test_missing_file_and_bad_json(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        load_locomo(tmp_path / "nope.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", "utf-8")
+    with pytest.raises(InputError, match="not a UTF-8 JSON file"):
+        load_locomo(bad)
+
+
+def test_unreadable_session_date_names_the_session(locomo_file, locomo_raw):
+    locomo_raw[0]["conversation"]["session_2_date_time"] = "sometime"
+    locomo_file.write_text(json.dumps(locomo_raw), "utf-8")
+    with pytest.raises(InputError, match="mini-1 session_2 has no readable date"):
+        load_locomo(locomo_file)
+
+
+def test_answerable_question_without_answer_is_an_error(locomo_file, locomo_raw):
+    del locomo_raw[1]["qa"][0]["answer"]
+    locomo_file.write_text(json.dumps(locomo_raw), "utf-8")
+    with pytest.raises(InputError, match=r"mini-2 qa\[0\] \(category 4\) has no answer"):
+        load_locomo(locomo_file)
+
+
+def test_unknown_category_is_an_error(locomo_file, locomo_raw):
+    locomo_raw[1]["qa"][0]["category"] = 7
+    locomo_file.write_text(json.dumps(locomo_raw), "utf-8")
+    with pytest.raises(InputError, match="categories are 1-5"):
+        load_locomo(locomo_file)
