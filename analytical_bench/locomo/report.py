@@ -86,7 +86,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
                  f"systems: {', '.join(config.get('systems') or [])}; "
                  f"questions per conversation: {config.get('limit_questions') or 'all'}")
     if run.get("seconds") is not None:
-        lines.append(f"- wall time: {run['seconds']:.0f} s (started {run.get('started')})")
+        cpu = f", process CPU {run['cpu_seconds']:.0f} s" if run.get("cpu_seconds") is not None else ""
+        lines.append(f"- wall time: {run['seconds']:.0f} s{cpu} (started {run.get('started')})")
     lines.append("")
 
     if summary["answers"]:

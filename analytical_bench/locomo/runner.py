@@ -181,6 +181,7 @@ class Runner:
         for system in systems.values():
             system.warm_up()
         clock = time.perf_counter()
+        cpu = time.process_time()
         self._prepare_all(systems, conversations)
         if self.offline:
             self._rank_all(systems, conversations)
@@ -193,6 +194,7 @@ class Runner:
                 "started": started,
                 "finished": finished,
                 "seconds": round(seconds, 2),
+                "cpu_seconds": round(time.process_time() - cpu, 2),
                 "conversations": [c.sample_id for c in conversations],
                 "data_sha256": _sha256(self.config.data),
             }

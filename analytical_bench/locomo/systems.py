@@ -39,8 +39,9 @@ UAC_CHANNELS = ("facts", "archive", "all")
 
 LLMFactory = Callable[[], "LLMClient | None"]
 
-# citations the uac reader appends: [conv-26_s3-f12], [F12, F13], [D1:3]
-_CITATION = re.compile(r"\s*\[(?:[\w:.\-/#]+)(?:\s*[,;]\s*[\w:.\-/#]+)*\]")
+# citations the uac reader appends: [conv-26_s3-f12], [F12, F13], [D1:3] (ids hold a digit)
+_ID = r"[\w:.\-/#]*\d[\w:.\-/#]*"
+_CITATION = re.compile(rf"\s*\[{_ID}(?:\s*[,;]\s*{_ID})*\]")
 
 
 def strip_citations(text: str | None) -> str:
@@ -297,6 +298,8 @@ class UacSystem(System):
         self.compile_mode = compile_mode
         self._memories: dict[str, "UserMemory"] = {}
         self._lock = threading.Lock()
+        self._ready: set[str] = set()
+        self._ready_lock = threading.Lock()
 
     def warm_up(self) -> None:
         """Import what compile formats code with before threads share it: a module
@@ -397,8 +400,17 @@ class UacSystem(System):
             )
         return out
 
+    def _ensure_ready(self, conversation: Conversation, memory: "UserMemory") -> None:
+        # The indexes open and build their in-memory parts on first search; do
+        # that once per project before threads search it concurrently.
+        with self._ready_lock:
+            if conversation.sample_id not in self._ready:
+                memory.search(conversation.questions[0].question, k=1, channel="all")
+                self._ready.add(conversation.sample_id)
+
     def answer(self, conversation: Conversation, question: Question) -> Prediction:
         memory = self.memory(conversation)
+        self._ensure_ready(conversation, memory)
         result = memory.ask(question.question, as_of=conversation.last_date)
         items = list(result.facts) + list(result.archive)
         turns = normalize_turn_ids(turn for item in items for turn in item.evidence)

@@ -1,4 +1,5 @@
 import json
+import sys
 
 import pytest
 
@@ -11,8 +12,8 @@ from analytical_bench.locomo.metrics import (
     summarize_retrieval,
 )
 from analytical_bench.locomo.records import JsonlWriter, read_jsonl
-from analytical_bench.locomo.report import render_markdown, summarize_run
-from uac.errors import InputError
+from analytical_bench.locomo.report import plot_run, render_markdown, summarize_run
+from uac.errors import InputError, UserError
 
 
 def test_evidence_recall_counts_turns_covered_by_top_k_items():
@@ -154,3 +155,11 @@ def test_report_renders_reference_figures_and_caveat(tmp_path):
     assert "93.12" in text and "78.8" in text
     with pytest.raises(InputError, match="not a LoCoMo run directory"):
         summarize_run(tmp_path)
+
+
+def test_missing_matplotlib_names_the_extra(tmp_path, monkeypatch):
+    summary = {"answers": {}, "retrieval": {"rag": {"recall@5": 0.5, "recall@10": 0.6, "recall@20": 0.7}}}
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(UserError, match="matplotlib") as info:
+        plot_run(summary, tmp_path / "x.png")
+    assert "pip install 'uac[plots]'" in info.value.hint

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
 from analytical_bench.locomo.cli import main
 from analytical_bench.locomo.compare import compare
 from analytical_bench.locomo.records import read_jsonl
-from analytical_bench.locomo.report import plot_run, summarize_run
 from analytical_bench.locomo.runner import RunConfig, Runner
-from uac.errors import InputError, UserError
+from uac.errors import InputError
 from uac.llm import LLMClient, ScriptedProvider
 
 pytestmark = pytest.mark.embeddings
@@ -174,11 +172,3 @@ def test_cli_offline_run_compare_and_report(locomo_file, tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     assert main(["run", "--data", str(locomo_file), "--out", str(tmp_path / "y"), "--systems", "mem0"]) == 2
     assert "unknown system mem0" in capsys.readouterr().err
-
-
-def test_missing_matplotlib_names_the_extra(locomo_file, tmp_path, monkeypatch):
-    summary = {"answers": {}, "retrieval": {"rag": {"recall@5": 0.5, "recall@10": 0.6, "recall@20": 0.7}}}
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(UserError, match="matplotlib") as info:
-        plot_run(summary, tmp_path / "x.png")
-    assert "pip install 'uac[plots]'" in info.value.hint
