@@ -113,8 +113,22 @@ class ChannelIndex:
     _order: list[str] = field(default_factory=list)
     _bm25: _BM25 | None = None
     _ordinals: Any = None
+    _stamp: tuple[int, int, int] | None = None
+
+    def _file_stamp(self) -> tuple[int, int, int]:
+        try:
+            st = self.corpus_path.stat()
+        except FileNotFoundError:
+            return (-1, 0, 0)
+        return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+    def refresh(self) -> None:
+        """Reload the corpus if another process (or object) changed it."""
+        if self._file_stamp() != self._stamp:
+            self.load()
 
     def load(self) -> None:
+        self._stamp = self._file_stamp()
         self.entries.clear()
         if self.corpus_path.exists():
             for number, line in enumerate(self.corpus_path.read_text("utf-8").splitlines(), 1):
@@ -140,6 +154,7 @@ class ChannelIndex:
     def add(self, entries: Sequence[Entry], vectors: "numpy.ndarray", *, max_batch: int) -> None:
         if not entries:
             return
+        self.refresh()
         if len(entries) != len(vectors):
             raise StoreError(f"{len(entries)} entries but {len(vectors)} vectors for the {self.channel} index.")
         for start in range(0, len(entries), max_batch):
@@ -155,9 +170,11 @@ class ChannelIndex:
                 handle.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
         for entry in entries:
             self.entries[entry.id] = entry
+        self._stamp = self._file_stamp()
         self._invalidate()
 
     def remove(self, ids: Iterable[str]) -> int:
+        self.refresh()
         doomed = [i for i in ids if i in self.entries]
         if not doomed:
             return 0
@@ -172,6 +189,7 @@ class ChannelIndex:
     def _rewrite_corpus(self) -> None:
         text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.entries.values())
         atomic_write_text(self.corpus_path, text)
+        self._stamp = self._file_stamp()
 
     # -- reading ------------------------------------------------------------------
 
@@ -250,11 +268,22 @@ class MemoryIndex:
         self.config = config
         self.root = root or self.internal.parent
         self._client: Any = None
+        self._identity: int | None = None
         self._channels: dict[str, ChannelIndex] = {}
 
     # -- the Chroma client ------------------------------------------------------
 
+    def _chroma_identity(self) -> int | None:
+        try:
+            return self.chroma_path.stat().st_ino
+        except FileNotFoundError:
+            return None
+
     def client(self) -> Any:
+        if self._client is not None and self.backend != "http" and self._identity != self._chroma_identity():
+            # .uac/chroma was deleted or replaced since this client opened it
+            self._client = None
+            self._channels.clear()
         if self._client is None:
             from .client import build_client
 
@@ -275,11 +304,14 @@ class MemoryIndex:
     def channel(self, channel: str) -> ChannelIndex:
         if channel not in CHANNELS:
             raise StoreError(f"unknown index channel {channel!r}.")
+        client = self.client()
         if channel not in self._channels:
-            collection = self.client().get_or_create_collection(self.collection_name(channel), embedding_function=None)
+            collection = client.get_or_create_collection(self.collection_name(channel), embedding_function=None)
             index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", collection)
             index.load()
             self._channels[channel] = index
+        else:
+            self._channels[channel].refresh()
         return self._channels[channel]
 
     def max_batch(self) -> int:

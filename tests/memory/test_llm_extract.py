@@ -1,0 +1,123 @@
+"""The LLM extractor with the scripted model: prompt, validation, repair, windows."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.errors import ModelError
+from uac.extract.llm import LLMExtractor, make_windows
+from uac.facts.model import Fact
+from uac.sessions import load_sessions
+from uac.sessions.model import Session, Turn
+
+
+@pytest.fixture
+def session(locomo_file) -> Session:
+    return load_sessions(locomo_file, sample_id="conv-t1")[0]
+
+
+def good_answer():
+    return {
+        "facts": [
+            {
+                "text": "Caroline went to an LGBTQ support group on 7 May 2023.",
+                "evidence": ["D1:3"],
+                "event_date": "2023-05-07",
+                "supersedes": None,
+                "speaker": "Caroline",
+            },
+            {
+                "text": "Melanie painted a lake sunrise in 2022.",
+                "evidence": ["D1:4"],
+                "event_date": None,
+                "supersedes": None,
+                "speaker": "Melanie",
+            },
+        ]
+    }
+
+
+def test_prompt_and_parsed_facts(scripted, scripted_llm, session):
+    scripted.enqueue({"json": good_answer()})
+    facts = LLMExtractor(scripted_llm).extract(session)
+    assert [f.evidence for f in facts] == [("D1:3",), ("D1:4",)]
+    assert facts[0].event_date == dt.date(2023, 5, 7)
+    prompt = scripted.requests[0].messages[-1].content
+    assert "dated 2023-05-08 (1:56 pm on 8 May, 2023)" in prompt
+    assert "[D1:4] Melanie: Wow! I painted that lake sunrise last year. [image: a photo of a painting" in prompt
+    assert scripted.requests[0].json_schema is not None
+
+
+def test_invalid_evidence_gets_one_repair_round(scripted, scripted_llm, session):
+    bad = good_answer()
+    bad["facts"][0]["evidence"] = ["D9:9"]
+    scripted.enqueue({"json": bad}, {"json": good_answer()})
+    facts = LLMExtractor(scripted_llm).extract(session)
+    assert len(facts) == 2
+    repair = scripted.requests[1].messages[-1].content
+    assert "D9:9" in repair and "not turns of this excerpt" in repair
+
+
+def test_twice_invalid_is_a_model_error_naming_the_window(scripted, scripted_llm, session):
+    scripted.enqueue("not json at all", {"json": {"facts": [{"text": "", "evidence": []}]}})
+    with pytest.raises(ModelError, match=r"session conv-t1_s1 window 1 \(turns D1:1..D1:5\)"):
+        LLMExtractor(scripted_llm).extract(session)
+
+
+def test_supersedes_by_id_or_text(scripted, scripted_llm, session):
+    known = [
+        Fact("old-f1", "Melanie lives in Denver.", "old", dt.date(2023, 1, 1), ("D0:1",)),
+        Fact("old-f2", "Melanie works as a nurse.", "old", dt.date(2023, 1, 1), ("D0:2",)),
+    ]
+    answer = {
+        "facts": [
+            {"text": "Melanie lives in Boston.", "evidence": ["D1:2"], "event_date": None,
+             "supersedes": "old-f1", "speaker": "Melanie"},
+            {"text": "Melanie works as a teacher.", "evidence": ["D1:2"], "event_date": None,
+             "supersedes": "melanie works as a nurse.", "speaker": "Melanie"},
+        ]
+    }
+    scripted.enqueue({"json": answer})
+    facts = LLMExtractor(scripted_llm).extract(session, known)
+    assert [f.supersedes for f in facts] == ["old-f1", "old-f2"]
+    assert "[old-f1] Melanie lives in Denver." in scripted.requests[0].messages[-1].content
+
+
+def test_unknown_supersedes_is_invalid(scripted, scripted_llm, session):
+    answer = good_answer()
+    answer["facts"][0]["supersedes"] = "f-missing"
+    scripted.enqueue({"json": answer}, {"json": answer})
+    with pytest.raises(ModelError, match="neither the id nor the text of a known fact"):
+        LLMExtractor(scripted_llm).extract(session)
+
+
+def test_long_sessions_are_windowed_without_truncation(scripted, scripted_llm):
+    turns = tuple(Turn(f"D1:{i}", "Ann" if i % 2 else "Ben", f"Sentence number {i} " + "x" * 300) for i in range(1, 21))
+    session = Session("long", dt.date(2024, 1, 1), "2024-01-01", turns)
+    windows = make_windows(turns, max_chars=1500, context_turns=2)
+    assert len(windows) > 1
+    assert [t for w in windows for t in w.turns] == list(turns)  # every turn once, in order
+    assert windows[1].context == windows[0].turns[-2:]
+
+    def reply(request):
+        prompt = request.messages[-1].content
+        part = prompt.split("Turns to extract from:")[1]
+        first = part.split("[")[1].split("]")[0]
+        return {"json": {"facts": [{"text": f"Ann said something at {first}.", "evidence": [first],
+                                    "event_date": None, "supersedes": None, "speaker": "Ann"}]}}
+
+    scripted.handler = reply
+    facts = LLMExtractor(scripted_llm, window_chars=1500, context_turns=2).extract(session)
+    assert len(facts) == len(windows)
+    assert [f.evidence[0] for f in facts] == [w.turns[0].turn_id for w in windows]
+    second_prompt = scripted.requests[1].messages[-1].content
+    assert "Earlier turns (context only, do not cite)" in second_prompt
+
+
+def test_single_oversized_turn_gets_its_own_window():
+    turns = (Turn("a", "Ann", "short"), Turn("b", "Ann", "y" * 5000), Turn("c", "Ann", "short"))
+    windows = make_windows(turns, max_chars=1000, context_turns=1)
+    assert [len(w.turns) for w in windows] == [1, 1, 1]
+    assert windows[1].turns[0].text == "y" * 5000
