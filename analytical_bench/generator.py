@@ -14,10 +14,16 @@ Layout of the default dataset (``analytical-v1``, seed 20260101):
   ``N = 1000, 2000, 5000, 10000``: pattern ``p`` at extended tier ``i`` uses
   record type ``(p + i) % 10``, so each tier holds all ten patterns.
 
-Every case draws from its own ``random.Random`` seeded with the string
-``"<seed>:<case id>[:<attempt>]"`` (string seeds are hashed with SHA-512 by
-the standard library, independent of ``PYTHONHASHSEED``), so a case does not
-depend on the others and the dataset is byte-identical across runs and machines.
+Records and questions come from ``random.Random`` instances seeded with
+strings (hashed with SHA-512 by the standard library, independent of
+``PYTHONHASHSEED``), so the dataset is byte-identical across runs and
+machines.  The records of a (suite, record type, N) collection are drawn
+from ``"<seed>:records:<suite>-<type>-n<N>"``: in the paper layout each such
+collection is one user's records and receives two questions (its two
+patterns), as a user asks several questions of one memory.  A question's
+parameters are drawn from ``"<seed>:<case id>"``; if no unambiguous question
+exists for the shared records, that case re-draws its own records from
+``"<seed>:<case id>:<attempt>"``.
 """
 
 from __future__ import annotations
@@ -59,8 +65,13 @@ def _single_case(seed: int, suite: str, record_type: str, pattern: str, n: int) 
     case_id = f"{suite}-{record_type}-{pattern}-n{n}"
     rtype = RECORD_TYPES[record_type]
     for attempt in range(MAX_REDRAWS):
-        rng = random.Random(f"{seed}:{case_id}" + (f":{attempt}" if attempt else ""))
-        records = rtype.generate(rng, n)
+        if attempt == 0:
+            # one user's collection per (suite, record type, N), shared by the questions asked of it
+            records = rtype.generate(random.Random(f"{seed}:records:{suite}-{record_type}-n{n}"), n)
+            rng = random.Random(f"{seed}:{case_id}")
+        else:
+            rng = random.Random(f"{seed}:{case_id}:{attempt}")
+            records = rtype.generate(rng, n)
         built = build(pattern, rtype, records, rng)
         if built is not None:
             return Case(

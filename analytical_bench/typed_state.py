@@ -3,8 +3,9 @@
 :func:`build_typed_state` writes each collection of a case to a JSON file in
 a temporary user project and imports it with ``UserMemory.import_records``
 (one call per collection, no per-record work here); the typed values come
-back from ``UserMemory.sandbox_state()``.  :func:`check_fidelity` verifies
-that every record and field of the input is in that state with the right
+back from ``UserMemory.sandbox_state()`` (for the sandbox) and
+``UserMemory.state`` (the public view).  :func:`check_fidelity` verifies
+that every record and field of the input is in the view with the right
 Python type (ISO dates as ``datetime.date``), and :func:`coverage` is the
 share of a case's support records present in it.
 """
@@ -62,7 +63,17 @@ class TypedState:
     state: dict[str, dict[str, Any]]
 
     def collection(self, name: str) -> list[Any]:
+        """The typed records of collection ``name`` as the sandbox receives them."""
         return list(self.state.get(DOMAINS.get(name, name), {}).get(name, []))
+
+    def view_collection(self, name: str) -> list[Any]:
+        """The typed records of collection ``name`` through ``UserMemory.state`` (the public view)."""
+        view = self.memory.state
+        domain = DOMAINS.get(name, name)
+        try:
+            return list(getattr(view[domain], name))
+        except (KeyError, AttributeError):
+            return []
 
 
 def build_typed_state(case: "Case", workdir: Path) -> TypedState:
@@ -124,10 +135,10 @@ class Fidelity:
 
 
 def check_fidelity(case: "Case", typed: TypedState) -> Fidelity:
-    """Compare every input record and field with the typed state, in order."""
+    """Compare every input record and field with the typed state (``UserMemory.state``), in order."""
     result = Fidelity()
     for name, records in case.collections.items():
-        loaded = typed.collection(name)
+        loaded = typed.view_collection(name)
         if len(loaded) != len(records):
             result.problems.append(f"{name}: {len(loaded)} typed records for {len(records)} input records")
         for index, record in enumerate(records):

@@ -8,11 +8,13 @@
   fact sentences; the top 20 facts, most similar first.
 
 Vectors are kept in numpy (cosine = dot product of unit vectors); each case
-embeds its distinct texts in one batched call on the process-wide embedder.
+embeds its distinct texts in one batched call on the process-wide embedder, and
+vectors are kept for the next case (two questions share each collection).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from uac.llm import LLMClient, Message, Usage
@@ -32,6 +34,12 @@ class Retrieved:
     extra: dict = field(default_factory=dict)
 
 
+_vectors: dict[str, object] = {}
+_vectors_lock = threading.Lock()
+#: texts whose vectors are kept between cases (collections shared by two questions embed once)
+CACHE_LIMIT = 60_000
+
+
 def _embed(texts: list[str]):
     """Unit vectors of ``texts``: each distinct text encoded once, in one batched call."""
     import numpy as np
@@ -39,9 +47,20 @@ def _embed(texts: list[str]):
     from uac.index.embeddings import get_embedder
 
     unique = list(dict.fromkeys(texts))
-    vectors = get_embedder().encode(unique)
-    row = {text: index for index, text in enumerate(unique)}
-    return vectors[np.array([row[text] for text in texts], dtype=np.int64)]
+    with _vectors_lock:
+        missing = [text for text in unique if text not in _vectors]
+    if missing:
+        fresh = get_embedder().encode(missing)
+        with _vectors_lock:
+            if len(_vectors) + len(missing) > CACHE_LIMIT:
+                _vectors.clear()
+            _vectors.update(zip(missing, fresh))
+            known = {text: _vectors.get(text) for text in unique}
+        known.update(zip(missing, fresh))
+    else:
+        with _vectors_lock:
+            known = {text: _vectors[text] for text in unique}
+    return np.stack([known[text] for text in texts])
 
 
 def _top(question: str, texts: list[str], k: int) -> list[int]:
