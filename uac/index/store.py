@@ -290,6 +290,7 @@ class MemoryIndex:
             if self.backend != "http" and not self.chroma_path.exists():
                 _forget_stale_system(self.chroma_path)
             self._client = build_client(self.chroma, self.chroma_path)
+            self._identity = self._chroma_identity()
         return self._client
 
     def close(self) -> None:
