@@ -86,7 +86,9 @@ class StateInterpreter:
 
     # -- module level --------------------------------------------------------------
 
-    def run(self, tree: ast.Module) -> list[StateValue]:
+    def run(self, tree: ast.Module, provided: list[Any] | None = None) -> list[StateValue]:
+        """Evaluate the module; with ``provided``, the statements' values were
+        already built (by :mod:`.fastload`) and are only type-checked here."""
         problems: list[Problem] = []
         body = list(tree.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
@@ -126,7 +128,12 @@ class StateInterpreter:
                 raise reject(self.path, getattr(exc.node, "lineno", statement.lineno), f"{name}: {exc}") from None
             for ref in spec.class_names():
                 self._require_scope(ref, statement.lineno)
-            value = self.value(statement.value)
+            if provided is None:
+                value = self.value(statement.value)
+            elif len(values) < len(provided):
+                value = provided[len(values)]
+            else:
+                raise reject(self.path, statement.lineno, "more statements than provided values")
             try:
                 value = check_value(value, spec, self.classes, name)
             except Mismatch as exc:
@@ -134,6 +141,8 @@ class StateInterpreter:
             values.append(StateValue(name, spec, value, statement.lineno))
         if problems:
             raise CodeRejected(problems)
+        if provided is not None and len(values) != len(provided):
+            raise reject(self.path, 0, "fewer statements than provided values")
         return values
 
     def _require_scope(self, name: str, line: int) -> None:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
 import hashlib
 import json
 import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -26,7 +28,8 @@ from .codec import StateCodec
 from .interpret import StateInterpreter
 from .spec import ClassSpec, SchemaSpec
 from .types import TypeSpec, python_type
-from .validate import CodeRejected, parse_python, precheck, validate_schema
+from .fastload import fast_values
+from .validate import CodeRejected, parse_python, precheck, precheck_split, validate_schema
 
 log = logging.getLogger(__name__)
 
@@ -133,9 +136,14 @@ def load_sources(name: str, schema_src: bytes | str, state_src: bytes | str, *, 
     schema = validate_schema(schema_bytes, f"{label}/schema.py")
     classes = build_classes(schema, f"uac_domains.{name}")
     state_path = f"{label}/state.py"
-    text = precheck(state_bytes, state_path, max_bytes=limits.MAX_STATE_BYTES)
-    tree = parse_python(text, state_path)
-    values = StateInterpreter(state_path, schema, classes).run(tree)
+    with _gc_paused():
+        text, code, strings = precheck_split(state_bytes, state_path, max_bytes=limits.MAX_STATE_BYTES)
+        values = fast_values(code, strings, schema, classes, state_path)
+        del code, strings
+        if values is None:
+            tree = parse_python(text, state_path)
+            values = StateInterpreter(state_path, schema, classes).run(tree)
+            del tree
     return LoadedDomain(
         name,
         schema,
@@ -179,9 +187,22 @@ def _cache_path(cache_dir: Path, name: str) -> Path:
     return cache_dir / f"{name}.json"
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while bulk-building acyclic objects
+    (millions of fresh containers would otherwise trigger repeated full scans)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _read_cache(path: Path, key: str, name: str) -> LoadedDomain | None:
     try:
-        with open(path, "r", encoding="utf-8") as handle:
+        with open(path, "r", encoding="utf-8") as handle, _gc_paused():
             data = json.load(handle)
     except FileNotFoundError:
         return None
@@ -196,10 +217,11 @@ def _read_cache(path: Path, key: str, name: str) -> LoadedDomain | None:
         codec = StateCodec(classes)
         values: dict[str, Any] = {}
         types: dict[str, TypeSpec] = {}
-        for entry in data["values"]:
-            spec = TypeSpec.from_json(entry["type"])
-            values[entry["name"]] = codec.decode(entry["value"], spec)
-            types[entry["name"]] = spec
+        with _gc_paused():
+            for entry in data["values"]:
+                spec = TypeSpec.from_json(entry["type"])
+                values[entry["name"]] = codec.decode(entry["value"], spec)
+                types[entry["name"]] = spec
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         log.warning("ignoring inconsistent structure cache %s: %s", path, exc)
         return None

@@ -89,6 +89,14 @@ def _line_of(text: str, offset: int) -> int:
 
 def precheck(data: bytes | str, path: str, *, max_bytes: int) -> str:
     """Check the raw text and return it decoded; raises :class:`CodeRejected`."""
+    return precheck_split(data, path, max_bytes=max_bytes)[0]
+
+
+def precheck_split(data: bytes | str, path: str, *, max_bytes: int) -> tuple[str, str, list[str]]:
+    """:func:`precheck`, returning ``(text, code, strings)``: the code has each
+    string literal replaced by NUL and comments removed (see :mod:`.fastload`)."""
+    from .fastload import split_code
+
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise reject(path, 0, f"file is {size:,} bytes; the limit is {max_bytes:,}")
@@ -113,16 +121,22 @@ def precheck(data: bytes | str, path: str, *, max_bytes: int) -> str:
     coding = _CODING.search(text)
     if coding:
         raise reject(path, _line_of(text, coding.start()), "encoding declarations ('# coding:' / '-*- coding') are not allowed")
-    code = _STRINGS_AND_COMMENTS.sub(_blank, text)
-    odd = _NON_ASCII.search(code)
-    if odd:
+    code, strings = split_code(text)
+    if not code.isascii():
+        lined = _STRINGS_AND_COMMENTS.sub(_blank, text)  # keeps line numbers, for the message
+        odd = _NON_ASCII.search(lined)
+        assert odd is not None
         raise reject(
             path,
-            _line_of(code, odd.start()),
+            _line_of(lined, odd.start()),
             f"non-ASCII character {odd.group()!r} (U+{ord(odd.group()):04X}) outside a string: identifiers must be ASCII",
         )
-    _check_bracket_depth(code, path)
-    return text
+    try:
+        _check_bracket_depth(code, path)
+    except CodeRejected:
+        _check_bracket_depth(_STRINGS_AND_COMMENTS.sub(_blank, text), path)
+        raise
+    return text, code, strings
 
 
 def _blank(match: re.Match[str]) -> str:

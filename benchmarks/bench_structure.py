@@ -1,0 +1,152 @@
+"""Typed-state loading and import at scale: 100,000 records.
+
+    python benchmarks/bench_structure.py [--records 100000] [--repeat 3] [--json OUT.json]
+
+Writes ``--records`` seeded, synthetic trip records (strings, an ISO date, an
+int, a float, a bool, a list of strings, an optional string) to a JSON file
+and measures, in the same run:
+
+* baseline: ``json.load`` of that file (the raw records, no types);
+* ``import``: ``UserMemory.import_records`` of the file (infer types, render
+  schema.py/state.py, validate and load the new package, write the cache);
+* ``warm load``: loading the typed state from the JSON cache under ``.uac/``
+  (the sources are hashed to check the cache is current);
+* ``cold load``: validation (prechecks, libcst allowlist of schema.py) and
+  the literal interpreter over state.py (``loader.load_sources``), no cache;
+* ``reopen without cache``: the same through ``store.load_domain`` with the
+  cache file deleted, including re-writing the cache (reported, no target).
+
+Targets: warm <= 3x baseline, cold <= 15x baseline, import < 60 s.  Each
+timing is the best of ``--repeat`` runs (import: one run).  Prints a table
+with PASS/FAIL and exits 1 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
+PURPOSES = ["work", "leisure", "family", "conference"]
+
+
+def make_records(n: int, seed: int = 7) -> list[dict]:
+    rnd = random.Random(seed)
+    start = dt.date(2019, 1, 1)
+    records = []
+    for i in range(n):
+        record = {
+            "city": rnd.choice(CITIES),
+            "start": (start + dt.timedelta(days=rnd.randrange(2000))).isoformat(),
+            "nights": rnd.randrange(1, 21),
+            "cost": round(rnd.uniform(80, 6000), 2),
+            "business": rnd.random() < 0.3,
+            "companions": rnd.sample(["Ana", "Bo", "Chen", "Dee"], rnd.randrange(0, 3)),
+        }
+        if rnd.random() < 0.4:
+            record["note"] = f"trip {i} booked online"
+        records.append(record)
+    return records
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", dest="json_out", default=None)
+    args = parser.parse_args()
+
+    from uac.memory import UserMemory
+    from uac.structure import store
+    from uac.structure.loader import load_sources
+
+    with tempfile.TemporaryDirectory(prefix="uac-bench-structure-") as tmp:
+        root = Path(tmp)
+        records = make_records(args.records)
+        source = root / "trips.json"
+        source.write_text(json.dumps(records), "utf-8")
+        memory = UserMemory.create(root / "user", user_name="Bench")
+
+        def baseline() -> None:
+            with open(source, encoding="utf-8") as handle:
+                json.load(handle)
+
+        base = best(baseline, args.repeat)
+        started = time.perf_counter()
+        report = memory.import_records(source, domain="travel", collection="trips")
+        import_seconds = time.perf_counter() - started
+        cache = store.cache_dir(memory.project) / "travel.json"
+
+        def warm() -> None:
+            loaded = store.load_domain(memory.project, "travel")
+            assert loaded.from_cache and len(loaded.values["trips"]) == args.records
+
+        domain_dir = memory.project.paths.domains / "travel"
+
+        def cold() -> None:
+            schema_bytes = (domain_dir / "schema.py").read_bytes()
+            state_bytes = (domain_dir / "state.py").read_bytes()
+            loaded = load_sources("travel", schema_bytes, state_bytes)
+            assert len(loaded.values["trips"]) == args.records
+
+        def reopen() -> None:
+            cache.unlink(missing_ok=True)
+            loaded = store.load_domain(memory.project, "travel")
+            assert not loaded.from_cache and len(loaded.values["trips"]) == args.records
+
+        warm_seconds = best(warm, args.repeat)
+        cold_seconds = best(cold, args.repeat)
+        reopen_seconds = best(reopen, 1)
+        state_bytes = (memory.project.paths.domains / "travel" / "state.py").stat().st_size
+        rows = [
+            ("json.load baseline", base, None, None, None),
+            ("warm load (cache)", warm_seconds, warm_seconds / base, "<= 3x", warm_seconds / base <= 3),
+            ("cold load (validate+interpret)", cold_seconds, cold_seconds / base, "<= 15x", cold_seconds / base <= 15),
+            ("reopen without cache (+cache write)", reopen_seconds, reopen_seconds / base, "", None),
+            (f"import {args.records:,} records", import_seconds, import_seconds / base, "< 60 s", import_seconds < 60),
+        ]
+        print(f"bench_structure: {args.records:,} records, state.py {state_bytes / 1e6:.1f} MB, best of {args.repeat}")
+        print(f"{'measure':34} {'seconds':>9} {'ratio':>8} {'target':>8}  result")
+        for name, seconds, ratio, target, ok in rows:
+            ratio_text = "" if ratio is None else f"{ratio:.2f}x"
+            result = "" if ok is None else ("PASS" if ok else "FAIL")
+            print(f"{name:34} {seconds:9.3f} {ratio_text:>8} {target or '':>8}  {result}")
+        if args.json_out:
+            Path(args.json_out).write_text(
+                json.dumps(
+                    {
+                        "records": args.records,
+                        "state_py_bytes": state_bytes,
+                        "baseline_json_load_s": base,
+                        "warm_load_s": warm_seconds,
+                        "cold_load_s": cold_seconds,
+                        "reopen_without_cache_s": reopen_seconds,
+                        "import_s": import_seconds,
+                        "import_report": report.to_json(),
+                    },
+                    indent=2,
+                )
+            )
+        return 0 if all(ok is not False for *_, ok in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,397 @@
+"""A fast path for large ``state.py`` files: literal values via ``json.loads``.
+
+``ast.parse`` of a 20 MB ``state.py`` (100,000 records) takes seconds, most of
+it building Python syntax-tree objects.  For the literal grammar of
+``state.py`` there is a cheaper route that is just as strict:
+
+1. the text is split into string literals and code (comments dropped);
+2. the statement headers (``name: Annotation =``) are cut out; the values are
+   rewritten into JSON by literal replacements anchored on the names the
+   schema defines: ``Trip(`` becomes ``[{"c":"Trip"},``, ``city=`` becomes
+   ``{"k":"city"},``, ``Status.DONE`` becomes ``{"e":"Status","m":"DONE"}``;
+   braces, colons and trailing commas get markers; string literals are
+   re-encoded as JSON strings;
+3. ``json.loads`` parses the result -- any Python the rewrite did not expect
+   (an operator, an unknown name or call, a lambda, a comprehension) is left
+   in place and makes the text invalid JSON;
+4. :class:`Builder` turns the JSON into values with the literal interpreter's
+   rules (schema classes with keyword arguments only, every field checked
+   against its type, ``date(...)`` and friends with ``int`` arguments, enum
+   members), and the statement skeleton (imports, names, annotations, each
+   value replaced by ``0``) goes through the literal interpreter.
+
+The fast path only ever *accepts*: whenever anything is unexpected it returns
+``None`` and the caller runs the full ``ast`` interpreter, which produces the
+authoritative result or the precise rejection message.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as _dt
+import json
+import math
+import re
+from typing import Any, Mapping
+
+from . import limits
+from .spec import SchemaSpec
+from .types import Mismatch, TypeSpec, check_value
+
+_TOKENS = re.compile(
+    r'("""[\s\S]*?"""' r"|'''[\s\S]*?'''" r'|"(?:[^"\\\n]|\\[\s\S])*"' r"|'(?:[^'\\\n]|\\[\s\S])*'" r"|#[^\n]*)"
+)
+_HEADER = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^=\n\x00]*?)[ \t]*=[ \t]*", re.M)
+_JSON_WORDS = ("true", "false", "null", "NaN", "Infinity")
+_CONSTANTS = (("True", "true"), ("False", "false"), ("None", "null"))
+_TRAILING_PAREN = re.compile(r",(?=\s*\))")
+_TRAILING = re.compile(r",(?=\s*\])")
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_TEMPORAL = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
+#: keyword arguments the temporal constructors accept
+_TEMPORAL_KEYWORDS = (
+    "year", "month", "day", "hour", "minute", "second", "microsecond",
+    "days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks",
+)
+
+
+class _Fallback(Exception):
+    """Not for the fast path; use the full interpreter."""
+
+
+def split_code(text: str) -> tuple[str, list[str]]:
+    """``(code, strings)``: each string literal replaced by NUL, comments removed.
+
+    A string prefix (``r``, ``b``, ``f``...) stays in the code as a letter
+    right before the NUL, which the fast path never accepts.
+    """
+    parts = _TOKENS.split(text)
+    strings: list[str] = []
+    for index in range(1, len(parts), 2):
+        token = parts[index]
+        if token[0] == "#":
+            parts[index] = ""
+        else:
+            strings.append(token)
+            parts[index] = "\x00"
+    return "".join(parts), strings
+
+
+def _json_string(token: str) -> str:
+    if token[0] == '"' and token[1:3] != '""' and "\\" not in token:
+        return token
+    value = ast.literal_eval(token)
+    if type(value) is not str:
+        raise _Fallback("not a str literal")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Fallback(name)
+
+
+def _standalone(body: str, word: str) -> bool:
+    """Is every occurrence of ``word`` in ``body`` a whole token?"""
+    size = len(word)
+    start = body.find(word)
+    while start >= 0:
+        after = body[start + size : start + size + 1]
+        if (start and body[start - 1] in _WORD) or (after and after in _WORD):
+            return False
+        start = body.find(word, start + size)
+    return True
+
+
+def _never_standalone(body: str, word: str) -> bool:
+    """Is every occurrence of ``word`` part of a longer identifier?"""
+    size = len(word)
+    start = body.find(word)
+    while start >= 0:
+        after = body[start + size : start + size + 1]
+        if not ((start and body[start - 1] in _WORD) or (after and after in _WORD)):
+            return False
+        start = body.find(word, start + size)
+    return True
+
+
+def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[str, list[tuple[str, str]], list[Any]] | None:
+    """``(header code, [(name, annotation)], raw JSON values)`` or ``None``."""
+    headers = list(_HEADER.finditer(code))
+    if not headers:
+        return None
+    head = code[: headers[0].start()]
+    body = _HEADER.sub("\x02", code[headers[0].start() :])
+    if "==" in body or any(c in body for c in ("\x01", "\x03", "\x04", "\x05", "\x06")):
+        return None
+    if any(word in body and not _never_standalone(body, word) for word in _JSON_WORDS):
+        return None
+    # source braces and colons move out of the way; the JSON markers use real ones
+    body = body.replace("{", "\x03").replace("}", "\x04").replace(":", "\x05")
+    for word, replacement in _CONSTANTS:
+        if word in body:
+            if not _standalone(body, word):
+                return None
+            body = body.replace(word, replacement)
+    body = _TRAILING_PAREN.sub(",\x06", body)
+    callables = {c.name for c in schema.classes if c.kind == "dataclass"} | set(_TEMPORAL)
+    for name in sorted(callables, key=len, reverse=True):
+        body = body.replace(name + "(", '[{"c":"' + name + '"},')
+    body = body.replace("(", '[{"c":""},').replace(")", "]")
+    for enum_name in sorted((c.name for c in schema.classes if c.kind == "enum"), key=len, reverse=True):
+        if enum_name + "." in body:
+            body = re.sub(
+                re.escape(enum_name) + r"\.([A-Za-z_]\w*)",
+                lambda m, e=enum_name: '{"e":"%s","m":"%s"}' % (e, m.group(1)),
+                body,
+            )
+    keywords = {f.name for c in schema.classes for f in c.fields} | set(_TEMPORAL_KEYWORDS)
+    for name in sorted(keywords, key=len, reverse=True):
+        if name + "=" in body:
+            body = body.replace(name + "=", '{"k":"' + name + '"},')
+    if "=" in body:
+        return None
+    body = body.replace("\x03", '[{"c":"{"},').replace("\x04", "]").replace("\x05", ',{"d":0},').replace("\x06", '{"t":1}')
+    body = "[" + body[1:].replace("\x02", ",") + "]"
+    body = _TRAILING.sub("", body)
+    head_strings = head.count("\x00")
+    pieces = body.split("\x00")
+    tail = strings[head_strings:]
+    if len(pieces) != len(tail) + 1:
+        return None
+    out = [""] * (2 * len(pieces) - 1)
+    out[0::2] = pieces
+    try:
+        out[1::2] = [_json_string(s) for s in tail]
+        values = json.loads("".join(out), parse_constant=_reject_constant)
+    except (_Fallback, ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if type(values) is not list or len(values) != len(headers):
+        return None
+    return head, [(m.group(1), m.group(2)) for m in headers], values
+
+
+_MARK_TUPLE = {"t": 1}
+_MARK_COLON = {"d": 0}
+_MARK_DATE = {"c": "date"}
+
+
+class _Record:
+    __slots__ = ("cls", "types", "required", "exact", "defaults", "factories", "names")
+
+    def __init__(self, cls: type, fields: list[Any]) -> None:
+        self.cls = cls
+        self.types = {f.name: f.type for f in fields}
+        self.required = frozenset(f.name for f in fields if f.required)
+        #: fields whose JSON value is already the Python value when its type matches exactly
+        self.exact = {f.name: {"str": str, "int": int, "bool": bool, "float": float}[f.type.kind] for f in fields if f.type.kind in ("str", "int", "bool", "float")}
+        self.defaults = {f.name: f.default for f in fields if f.default_kind == "value"}
+        self.factories = [(f.name, list if f.default_kind == "list" else dict) for f in fields if f.default_kind in ("list", "dict")]
+        self.names = [f.name for f in fields]
+
+
+def _is_str_list(spec: TypeSpec) -> bool:
+    return spec.kind == "list" and spec.args[0].kind == "str"
+
+
+class Builder:
+    """JSON values -> Python values, with the literal interpreter's rules."""
+
+    def __init__(self, schema: SchemaSpec, classes: Mapping[str, type]) -> None:
+        self.classes = classes
+        self.records = {c.name: _Record(classes[c.name], list(c.fields)) for c in schema.classes if c.kind == "dataclass"}
+        self.enums = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
+        self.used: set[str] = set()
+        self.nodes = 0
+
+    def value(self, data: Any) -> Any:
+        self.nodes += 1
+        kind = type(data)
+        if kind is str:
+            if len(data) > limits.MAX_STR_LEN:
+                raise _Fallback("long string")
+            return data
+        if kind is int:
+            if data.bit_length() > limits.MAX_INT_BITS:
+                raise _Fallback("big int")
+            return data
+        if kind is float:
+            if not math.isfinite(data):
+                raise _Fallback("non-finite")
+            return data
+        if kind is bool or data is None:
+            return data
+        if kind is list:
+            if len(data) > limits.MAX_COLLECTION or self.nodes > limits.MAX_STATE_NODES:
+                raise _Fallback("size")
+            if data and type(data[0]) is dict and "c" in data[0]:
+                return self.call(data[0]["c"], data[1:])
+            return [self.value(v) for v in data]
+        if kind is dict and len(data) == 2 and "e" in data and "m" in data:
+            cls = self.enums.get(data["e"])
+            member = cls.__members__.get(data["m"]) if cls is not None else None
+            if member is None or data["m"].startswith("_"):
+                raise _Fallback("enum")
+            self.used.add(data["e"])
+            return member
+        raise _Fallback("marker out of place")
+
+    def call(self, name: Any, args: list[Any]) -> Any:
+        if name == "":
+            if args and args[-1] == _MARK_TUPLE:
+                return tuple(self.value(v) for v in args[:-1])
+            if len(args) == 1:
+                return self.value(args[0])
+            return tuple(self.value(v) for v in args)
+        if name == "{":
+            return self.braces(args)
+        if args and args[-1] == _MARK_TUPLE:
+            args = args[:-1]
+        record = self.records.get(name)
+        if record is not None:
+            return self.record(name, record, args)
+        if name in _TEMPORAL:
+            return self.temporal(name, args)
+        raise _Fallback("call")
+
+    def temporal(self, name: str, args: list[Any]) -> Any:
+        positional: list[int] = []
+        keywords: dict[str, int] = {}
+        index = 0
+        while index < len(args):
+            item = args[index]
+            if type(item) is dict:
+                key = item.get("k")
+                if key is None or len(item) != 1 or index + 1 >= len(args) or key in keywords:
+                    raise _Fallback("temporal keyword")
+                keywords[key] = args[index + 1]
+                index += 2
+                continue
+            if keywords:
+                raise _Fallback("positional after keyword")
+            positional.append(item)
+            index += 1
+        if not all(type(a) is int for a in positional) or not all(type(a) is int for a in keywords.values()):
+            raise _Fallback("temporal args")
+        if name != "timedelta" and keywords:
+            raise _Fallback("temporal keywords")  # the full interpreter decides
+        if name == "timedelta" and any(k not in _TEMPORAL_KEYWORDS[7:] for k in keywords):
+            raise _Fallback("timedelta keyword")
+        self.used.add(name)
+        try:
+            return _TEMPORAL[name](*positional, **keywords)
+        except (ValueError, TypeError, OverflowError):
+            raise _Fallback("bad temporal") from None
+
+    def braces(self, args: list[Any]) -> Any:
+        if not args:
+            return {}
+        if _MARK_COLON in args:
+            if len(args) % 3 != 0 or any(args[i] != _MARK_COLON for i in range(1, len(args), 3)):
+                raise _Fallback("dict")
+            out = {}
+            for i in range(0, len(args), 3):
+                key = self.value(args[i])
+                try:
+                    out[key] = self.value(args[i + 2])
+                except TypeError:
+                    raise _Fallback("unhashable") from None
+            return out
+        try:
+            return {self.value(v) for v in args}
+        except TypeError:
+            raise _Fallback("unhashable") from None
+
+    def record(self, name: str, record: _Record, args: list[Any]) -> Any:
+        count = len(args)
+        if count % 2:
+            raise _Fallback("positional")
+        self.nodes += count
+        kwargs: dict[str, Any] = {}
+        types = record.types
+        exact = record.exact
+        max_str = limits.MAX_STR_LEN
+        for i in range(0, count, 2):
+            marker = args[i]
+            if type(marker) is not dict or len(marker) != 1:
+                raise _Fallback("positional")
+            key = marker.get("k")
+            if key not in types or key in kwargs:
+                raise _Fallback("field")
+            raw = args[i + 1]
+            kind = type(raw)
+            if kind is exact.get(key):
+                if kind is str:
+                    if len(raw) <= max_str:
+                        kwargs[key] = raw
+                        continue
+                elif kind is float:
+                    if math.isfinite(raw):
+                        kwargs[key] = raw
+                        continue
+                elif kind is int:
+                    if raw.bit_length() <= limits.MAX_INT_BITS:
+                        kwargs[key] = raw
+                        continue
+                else:
+                    kwargs[key] = raw
+                    continue
+            spec = types[key]
+            if kind is list:
+                if spec.kind == "date" and len(raw) == 4 and raw[0] == _MARK_DATE and type(raw[1]) is int and type(raw[2]) is int and type(raw[3]) is int:
+                    try:
+                        kwargs[key] = _dt.date(raw[1], raw[2], raw[3])
+                    except ValueError:
+                        raise _Fallback("bad date") from None
+                    self.used.add("date")
+                    continue
+                if _is_str_list(spec) and all(type(x) is str and len(x) <= max_str for x in raw):
+                    kwargs[key] = raw
+                    continue
+            value = self.value(raw)
+            try:
+                kwargs[key] = check_value(value, spec, self.classes, "")
+            except Mismatch:
+                raise _Fallback("type") from None
+        if not record.required <= kwargs.keys():
+            raise _Fallback("missing")
+        self.used.add(name)
+        full = dict(record.defaults)
+        for field_name, factory in record.factories:
+            if field_name not in kwargs:
+                full[field_name] = factory()
+        full.update(kwargs)
+        obj = object.__new__(record.cls)
+        obj.__dict__.update(full)
+        return obj
+
+
+def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapping[str, type], path: str) -> list[Any] | None:
+    """The state's statement values via the fast path, or ``None`` to use the full one."""
+    from .interpret import StateInterpreter
+    from .validate import CodeRejected
+
+    parsed = to_json_values(code, strings, schema)
+    if parsed is None:
+        return None
+    head, statements, raw = parsed
+    builder = Builder(schema, classes)
+    try:
+        values = [builder.value(v) for v in raw]
+    except _Fallback:
+        return None
+    skeleton = head.replace("\x00", '""') + "".join(f"\n{name}: {annotation} = 0\n" for name, annotation in statements)
+    try:
+        tree = ast.parse(skeleton)
+    except (SyntaxError, MemoryError, RecursionError, ValueError):
+        return None
+    interpreter = StateInterpreter(path, schema, classes)
+    try:
+        result = interpreter.run(tree, provided=values)
+    except CodeRejected:
+        return None
+    if not builder.used <= interpreter.scope:
+        return None
+    return result
+
+
+__all__ = ["fast_values", "split_code", "to_json_values"]
