@@ -238,3 +238,50 @@ def test_error_status_mapping_covers_the_exception_tree():
     assert status_for(e.StoreError("x")) == 503
     assert code_for(e.ModelNotConfigured("x")) == "model_not_configured"
     assert json.dumps({"ok": True})
+
+
+def test_doctor_route_reports_and_repairs(fresh_client, fresh_root):
+    import shutil
+
+    alice = fresh_root.auth("alice")
+    healthy = fresh_client.post("/v1/projects/alice/doctor", headers=alice)
+    assert healthy.status_code == 200 and healthy.json()["ok"] is True
+    shutil.rmtree(fresh_root.root / "alice" / ".uac" / "index")
+    broken = fresh_client.post("/v1/projects/alice/doctor", json={"repair": False}, headers=alice).json()
+    assert broken["ok"] is False
+    repaired = fresh_client.post("/v1/projects/alice/doctor", json={"repair": True}, headers=alice).json()
+    assert repaired["ok"] is True
+    hits = fresh_client.post("/v1/projects/alice/search", json={"query": "Rex"}, headers=alice).json()["results"]
+    assert any("Rex" in h["text"] for h in hits)
+
+
+def test_parallel_readers_and_writers_share_the_warm_projects(fresh_root):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from uac.server.workspace import ServedWorkspace
+
+    workspace = ServedWorkspace(fresh_root.root)
+    sessions = [
+        {"date": "2023-10-02", "messages": [{"role": "user", "content": f"I repaired bicycle number {n}."}]}
+        for n in range(6)
+    ]
+
+    def read(user: str) -> int:
+        with workspace.searching(user) as memory:
+            return len(memory.search("dog Rex cello", k=5))
+
+    def write(n: int) -> int:
+        path = fresh_root.root.parent / f"s{n}.json"
+        path.write_text(json.dumps(sessions[n]))
+        return workspace.writer("alice").ingest(path).facts_appended
+
+    with ThreadPoolExecutor(12) as pool:
+        reads = [pool.submit(read, user) for user in ("alice", "bob") * 12]
+        writes = [pool.submit(write, n) for n in range(6)]
+        assert all(f.result() > 0 for f in reads)
+        appended = sum(f.result() for f in writes)
+    texts = [f.text for f in UserMemory.open(fresh_root.root / "alice").facts()]
+    assert appended >= 6 and sum("bicycle number" in t for t in texts) == 6
+    with workspace.searching("alice") as memory:
+        found = memory.search("repaired bicycle", channel="facts", k=10)
+    assert sum("bicycle number" in h.text for h in found) == 6

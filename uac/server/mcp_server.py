@@ -100,14 +100,19 @@ def build_server(
         project: str | None = None,
     ) -> dict[str, Any]:
         def work(name: str) -> dict[str, Any]:
-            hits = workspace.reader(name).search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of)
+            with workspace.searching(name) as memory:
+                hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of)
             return {"results": [h.to_json() for h in hits]}
 
         return call(ctx, project, work)
 
     @server.tool(description="Answer a question about the user from the typed state, facts and archive.")
     def ask(question: str, ctx: Context, as_of: str | None = None, project: str | None = None) -> dict[str, Any]:
-        return call(ctx, project, lambda name: workspace.reader(name).ask(question, as_of=as_of).to_json())
+        def work(name: str) -> dict[str, Any]:
+            with workspace.searching(name) as memory:
+                return memory.ask(question, as_of=as_of).to_json()
+
+        return call(ctx, project, work)
 
     @server.tool(
         description="Run Python in a sandbox over the user's typed state: every collection is a global "

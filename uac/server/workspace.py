@@ -6,7 +6,10 @@ store, and keeps one warm ``UserMemory`` per project for readers.
 
 Readers (search, ask, run, manifest) share the cached instance; it is replaced
 when the project's files change on disk (a write by this server or by another
-process), so readers never see a half-updated in-memory index.  Writers
+process).  Calls that use the in-memory search index (search, ask) hold the
+instance's lock (:meth:`ServedWorkspace.searching`), because the index reloads
+itself when it notices a change; other reads (run, facts, manifest, domain
+code) read files and need no lock.  Writers
 (add session, import, compile, forget) work on a fresh instance each and are
 serialised by the project lock the library takes for every write.
 """
@@ -16,8 +19,9 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..errors import ProjectNotFound
 from ..llm import LLMClient
@@ -54,7 +58,7 @@ class ServedWorkspace:
             )
         self._llm_factory = llm_factory
         self._guard = threading.Lock()
-        self._warm: OrderedDict[str, tuple[tuple, UserMemory]] = OrderedDict()
+        self._warm: OrderedDict[str, tuple[tuple, UserMemory, threading.Lock]] = OrderedDict()
 
     # -- names and paths --------------------------------------------------------
 
@@ -102,8 +106,7 @@ class ServedWorkspace:
             memory.memory_index.client()
         return memory
 
-    def reader(self, name: str) -> UserMemory:
-        """A warm ``UserMemory`` for reading project ``name`` (shared between requests)."""
+    def _warm_entry(self, name: str) -> tuple[UserMemory, threading.Lock]:
         root = self.path_of(name)
         if not is_project(root):
             Project.open(root)  # raises the library's not-found / not-a-project error
@@ -112,14 +115,25 @@ class ServedWorkspace:
             cached = self._warm.get(name)
             if cached is not None and cached[0] == signature:
                 self._warm.move_to_end(name)
-                return cached[1]
-        memory = self._new(root)
+                return cached[1], cached[2]
+        memory, lock = self._new(root), threading.Lock()
         with self._guard:
-            self._warm[name] = (signature, memory)
+            self._warm[name] = (signature, memory, lock)
             self._warm.move_to_end(name)
             while len(self._warm) > CACHE_SIZE:
                 self._warm.popitem(last=False)
-        return memory
+        return memory, lock
+
+    def reader(self, name: str) -> UserMemory:
+        """A warm ``UserMemory`` for reading project ``name``'s files (shared between requests)."""
+        return self._warm_entry(name)[0]
+
+    @contextmanager
+    def searching(self, name: str) -> Iterator[UserMemory]:
+        """The warm ``UserMemory`` of ``name``, held alone for a call that uses its search index."""
+        memory, lock = self._warm_entry(name)
+        with lock:
+            yield memory
 
     def writer(self, name: str) -> UserMemory:
         """A fresh ``UserMemory`` for one write to project ``name``."""

@@ -15,7 +15,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from ...errors import InputError, InvalidName
-from ..workspace import ServedWorkspace
 from . import models as m
 from fastapi.security import HTTPAuthorizationCredentials
 
@@ -229,21 +228,23 @@ def forget_session(session_id: str, request: Request, project: str = Access) -> 
 
 @router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse)
 def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    hits = served(request).reader(project).search(body.query, k=body.k, channel=body.channel, as_of=body.as_of)
+    with served(request).searching(project) as memory:
+        hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of)
     return {"results": [h.to_json() for h in hits]}
 
 
 @router.post("/projects/{project}/ask", tags=["recall"], response_model=m.AskResponse)
 def ask(body: m.AskRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    answer = served(request).reader(project).ask(
-        body.question,
-        as_of=body.as_of,
-        loading=body.loading,
-        use_state=body.use_state,
-        use_facts=body.use_facts,
-        use_archive=body.use_archive,
-        iterative=body.iterative,
-    )
+    with served(request).searching(project) as memory:
+        answer = memory.ask(
+            body.question,
+            as_of=body.as_of,
+            loading=body.loading,
+            use_state=body.use_state,
+            use_facts=body.use_facts,
+            use_archive=body.use_archive,
+            iterative=body.iterative,
+        )
     return answer.to_json()
 
 
@@ -320,6 +321,5 @@ def export(request: Request, project: str = Access) -> StreamingResponse:
 @router.post("/projects/{project}/doctor", tags=["read"], summary="Check the project's health; repair=true rebuilds the indexes.")
 def doctor(request: Request, body: m.DoctorRequest | None = None, project: str = Access) -> dict[str, Any]:
     repair = body.repair if body is not None else False
-    workspace: ServedWorkspace = served(request)
-    memory = workspace.writer(project) if repair else workspace.reader(project)
-    return memory.doctor(repair=repair).to_json()
+    # a fresh instance: doctor inspects (and may rebuild) the search index
+    return served(request).writer(project).doctor(repair=repair).to_json()
