@@ -32,6 +32,7 @@ import datetime as _dt
 import json
 import math
 import re
+import warnings
 from typing import Any, Mapping
 
 from . import limits
@@ -80,7 +81,9 @@ def split_code(text: str) -> tuple[str, list[str]]:
 def _json_string(token: str) -> str:
     if token[0] == '"' and token[1:3] != '""' and "\\" not in token:
         return token
-    value = ast.literal_eval(token)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = ast.literal_eval(token)
     if type(value) is not str:
         raise _Fallback("not a str literal")
     return json.dumps(value, ensure_ascii=False)
@@ -381,7 +384,9 @@ def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapp
         return None
     skeleton = head.replace("\x00", '""') + "".join(f"\n{name}: {annotation} = 0\n" for name, annotation in statements)
     try:
-        tree = ast.parse(skeleton)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(skeleton)
     except (SyntaxError, MemoryError, RecursionError, ValueError):
         return None
     interpreter = StateInterpreter(path, schema, classes)

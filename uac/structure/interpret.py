@@ -279,22 +279,33 @@ class StateInterpreter:
         self._require_scope(name, node.lineno)
         args = []
         for arg in node.args:
-            if not (type(arg) is ast.Constant and type(arg.value) is int):
+            number = _int_literal(arg)
+            if number is None:
                 raise reject(self.path, node.lineno, f"{name}(...) takes literal int arguments only")
-            args.append(arg.value)
+            args.append(number)
         kwargs = {}
         for kw in node.keywords:
-            if kw.arg is None or not (type(kw.value) is ast.Constant and type(kw.value.value) is int):
+            number = _int_literal(kw.value) if kw.arg is not None else None
+            if number is None:
                 raise reject(self.path, node.lineno, f"{name}(...) takes literal int arguments only")
             if name == "timedelta" and kw.arg not in _TIMEDELTA_KEYWORDS:
                 raise reject(self.path, node.lineno, f"timedelta(...) has no argument {kw.arg!r}")
             if kw.arg == "tzinfo" or kw.arg == "fold":
                 raise reject(self.path, node.lineno, f"{name}(...): {kw.arg} is not supported")
-            kwargs[kw.arg] = kw.value.value
+            kwargs[kw.arg] = number
         try:
             return _TEMPORAL_CALLS[name](*args, **kwargs)
         except (ValueError, TypeError, OverflowError) as exc:
             raise reject(self.path, node.lineno, f"invalid {name}(...): {exc}") from None
+
+
+def _int_literal(node: ast.expr) -> int | None:
+    """The value of ``123`` or ``-123`` (an int literal), else ``None``."""
+    if type(node) is ast.Constant and type(node.value) is int:
+        return node.value
+    if type(node) is ast.UnaryOp and isinstance(node.op, ast.USub) and type(node.operand) is ast.Constant and type(node.operand.value) is int:
+        return -node.operand.value
+    return None
 
 
 def _describe_deep(value: Any, spec: TypeSpec) -> str:

@@ -177,8 +177,12 @@ def _first_deep_line(code: str) -> int:
 
 
 def parse_python(text: str, path: str) -> ast.Module:
+    import warnings
+
     try:
-        return ast.parse(text, filename=path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings of generated text are not ours to print
+            return ast.parse(text, filename=path)
     except SyntaxError as exc:
         raise reject(path, exc.lineno or 0, f"syntax error: {exc.msg}") from None
     except (MemoryError, RecursionError):
