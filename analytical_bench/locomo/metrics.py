@@ -122,6 +122,8 @@ def summarize_retrieval(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         for k in RECALL_KS:
             out[f"recall@{k}"] = mean(r["recall"].get(str(k)) for r in measured)
         out[f"session_recall@{SESSION_K}"] = mean(r.get("session_recall") for r in measured)
+        for k in RECALL_KS:
+            out[f"turns@{k}"] = mean((r.get("turns_covered") or {}).get(str(k)) for r in rows)
         out["latency_p50"] = percentile([float(r.get("latency_seconds") or 0.0) for r in rows], 50)
         return out
 

@@ -54,7 +54,7 @@ def summarize_run(run_dir: Path) -> dict[str, Any]:
 
 def _prepare_rows(prepared: list[dict[str, Any]]) -> list[list[str]]:
     rows = []
-    for row in sorted(prepared, key=lambda r: (r["system"], r["sample_id"])):
+    for row in sorted(prepared, key=lambda r: (r["sample_id"], r["system"])):
         sizes = row.get("index_bytes") or {}
         details = row.get("details") or {}
         ingest = details.get("ingest") or {}
@@ -122,9 +122,12 @@ def render_markdown(summary: dict[str, Any]) -> str:
         rows = []
         for name, s in summary["retrieval"].items():
             rows.append([name, str(s["n_with_evidence"])] + [_pct(s[f"recall@{k}"]) for k in RECALL_KS]
-                        + [_pct(s[f"session_recall@{SESSION_K}"]), _num(1000 * (s["latency_p50"] or 0), 1)])
+                        + [_pct(s[f"session_recall@{SESSION_K}"]), _num(s.get("turns@10"), 1),
+                           _num(1000 * (s["latency_p50"] or 0), 1)])
         lines += _table(["system / channel", "n"] + [f"recall@{k}" for k in RECALL_KS]
-                        + [f"session recall@{SESSION_K}", "ms / query (p50)"], rows)
+                        + [f"session recall@{SESSION_K}", "turns in top 10", "ms / query (p50)"], rows)
+        lines += ["", "Items differ in size (a fact, an archive chunk of several turns, one raw turn): "
+                  "'turns in top 10' is the mean number of distinct turns the top 10 items cover."]
         lines += ["", "### Evidence recall@10 per category", ""]
         rows = []
         for name, s in summary["retrieval"].items():

@@ -178,6 +178,10 @@ class Runner:
             self.log(f"online mode: model {self.model}; judge {self.judge.model if self.judge else 'off'}")
         self._write_run_json({"started": started, "finished": None})
         systems = self._build_systems()
+        if self.offline:
+            for name in [n for n, s in systems.items() if not s.channels()]:
+                self.log(f"{name}: not a retrieval system; nothing to measure offline")
+                del systems[name]
         for system in systems.values():
             system.warm_up()
         clock = time.perf_counter()
@@ -231,9 +235,6 @@ class Runner:
     def _rank_all(self, systems: dict[str, System], conversations: list[Conversation]) -> None:
         k = max(RECALL_KS)
         for system in systems.values():
-            if not system.channels():
-                self.log(f"{system.name}: not a retrieval system; nothing to measure offline")
-                continue
             for channel in system.channels():
                 path = self.out / "retrieval" / f"{retrieval_file(system.name, channel)}.jsonl"
                 done = done_ids(path) if self.config.resume else set()
@@ -329,6 +330,7 @@ def _retrieval_record(system: str, channel: str, question: Question, items: list
         "retrieved_ids": [item.id for item in items],
         "retrieved_turns": turns,
         "recall": {str(k): evidence_recall(question.evidence, turns, k) for k in RECALL_KS},
+        "turns_covered": {str(k): len({t for item in turns[:k] for t in item}) for k in RECALL_KS},
         "session_recall": session_recall(question.evidence, turns, sessions, SESSION_K),
         "latency_seconds": round(seconds, 5),
     }

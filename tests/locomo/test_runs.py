@@ -44,9 +44,13 @@ def test_offline_run_reports_retrieval_metrics(locomo_file, tmp_path):
             recalls = [row["recall"][k] for k in ("5", "10", "20")]
             assert all(0.0 <= r <= 1.0 for r in recalls)
             assert recalls == sorted(recalls)  # recall grows with k
+            covered = [row["turns_covered"][k] for k in ("5", "10", "20")]
+            assert covered == sorted(covered) and covered[0] >= 1
     # every turn of these small conversations fits in the top 20 raw turns
     assert summary["retrieval"]["rag"]["recall@20"] == 1.0
     assert summary["retrieval"]["rag"]["session_recall@10"] == 1.0
+    # one raw turn per item: 5 turns for mini-1 questions, all 4 of mini-2 for its two
+    assert summary["retrieval"]["rag"]["turns@5"] == (6 * 5 + 2 * 4) / 8
     rag_rows = {r["qid"]: r for r in read_jsonl(out / "retrieval" / "rag.jsonl")}
     assert rag_rows["mini-2:q1"]["evidence"] == ["D2:1"]
     prepared = {(r["system"], r["sample_id"]): r for r in read_jsonl(out / "prepare.jsonl")}
@@ -71,7 +75,7 @@ def test_offline_run_reports_retrieval_metrics(locomo_file, tmp_path):
     _, logs = _offline_run(locomo_file, out, resume=True)
     assert not any("prepared" in line or "ranked" in line for line in logs)
     assert len(read_jsonl(out / "retrieval" / "uac-all.jsonl")) == 8
-    assert len(read_jsonl(out / "prepare.jsonl")) == 6
+    assert len(read_jsonl(out / "prepare.jsonl")) == 4  # uac and rag for two conversations
 
 
 def test_resume_finishes_an_interrupted_offline_run(locomo_file, tmp_path):
