@@ -21,6 +21,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from uac.errors import ConfigError
+
 REFUSAL_MARKERS = ("no information available", "not mentioned")
 
 _PUNCTUATION = set(string.punctuation)
@@ -29,8 +31,13 @@ _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 
 @lru_cache(maxsize=1)
 def _stemmer():
-    from nltk.stem import PorterStemmer
-
+    try:
+        from nltk.stem import PorterStemmer
+    except ImportError:
+        raise ConfigError(
+            "LoCoMo token F1 needs the Porter stemmer of nltk, which is not installed.",
+            hint="pip install nltk (the stemmer needs no data download).",
+        ) from None
     return PorterStemmer()
 
 

@@ -80,3 +80,20 @@ def test_category_5_refusal():
 def test_unknown_category_raises():
     with pytest.raises(ValueError):
         score_answer(6, "x", "x")
+
+
+def test_missing_nltk_is_a_clear_error(monkeypatch):
+    import sys
+
+    from analytical_bench.locomo import scoring
+    from uac.errors import ConfigError
+
+    scoring._stemmer.cache_clear()
+    monkeypatch.setitem(sys.modules, "nltk", None)
+    monkeypatch.setitem(sys.modules, "nltk.stem", None)
+    try:
+        with pytest.raises(ConfigError, match="nltk") as info:
+            scoring._stemmer()
+        assert "pip install nltk" in info.value.hint
+    finally:
+        scoring._stemmer.cache_clear()
