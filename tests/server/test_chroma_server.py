@@ -176,6 +176,28 @@ def test_a_server_that_goes_away_is_a_clear_error_and_repair_restores(tmp_path, 
     assert any("newspaper" in h.text for h in hits)
 
 
+def test_a_server_that_lost_its_data_is_rebuilt_by_repair(tmp_path, monkeypatch):
+    first = ChromaServer(tmp_path / "data-1")
+    first.start()
+    try:
+        monkeypatch.setenv("UAC_INDEX_BACKEND", "http")
+        monkeypatch.setenv("UAC_CHROMA_PORT", str(first.port))
+        _project(tmp_path / "alice", ALICE_SESSION)
+    finally:
+        first.stop()
+    second = ChromaServer(tmp_path / "data-2")  # a new, empty server at the same address
+    second.port = first.port
+    second.start()
+    try:
+        report = UserMemory.open(tmp_path / "alice").doctor()
+        assert not report.ok and "vector" in json.dumps(report.to_json())
+        assert UserMemory.open(tmp_path / "alice").doctor(repair=True).ok
+        hits = UserMemory.open(tmp_path / "alice").search("golden retriever", channel="facts")
+        assert any("Rex" in h.text for h in hits)
+    finally:
+        second.stop()
+
+
 def test_environment_overrides_and_bad_settings(monkeypatch):
     from uac.config import IndexConfig
 

@@ -77,6 +77,12 @@ def _transport_errors() -> tuple[type[BaseException], ...]:
     return (httpx.TransportError, ConnectionError)
 
 
+def _server_errors() -> tuple[type[BaseException], ...]:
+    from chromadb.errors import InternalError
+
+    return (InternalError,)
+
+
 class _Guarded:
     """Forwards to a Chroma client or collection; transport failures become StoreError."""
 
@@ -98,6 +104,12 @@ class _Guarded:
                 result = method(*args, **kwargs)
             except _transport_errors() as exc:
                 raise _unreachable(settings, exc) from exc
+            except _server_errors() as exc:
+                raise StoreError(
+                    f"{settings.where} failed: {exc}.",
+                    hint="See the Chroma server's log; if its data directory was lost or replaced, "
+                    "rebuild this project's collections with 'uac doctor --repair'.",
+                ) from exc
             if type(result).__name__ == "Collection" or hasattr(result, "upsert"):
                 return _Guarded(result, settings)
             return result
