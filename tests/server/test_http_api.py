@@ -237,7 +237,7 @@ def test_error_status_mapping_covers_the_exception_tree():
     assert status_for(e.InputError("x")) == 400
     assert status_for(e.StoreError("x")) == 503
     assert code_for(e.ModelNotConfigured("x")) == "model_not_configured"
-    assert json.dumps({"ok": True})
+    assert status_for(e.AccessDenied("x")) == 403
 
 
 def test_doctor_route_reports_and_repairs(fresh_client, fresh_root):

@@ -13,20 +13,19 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials
 
 from ...errors import InputError, InvalidName
 from . import models as m
-from fastapi.security import HTTPAuthorizationCredentials
-
 from .auth import ApiError, admin_access, bearer, bearer_token, project_access, served
-from .bodies import body_file, ingest_body, records_file
+from .bodies import ingest_body, records_file
 from .export import export_archive
 
 _DOMAIN_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$")
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": m.ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 423, 500, 503)
+    status: {"model": m.ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 423, 500, 502, 503)
 }
 
 router = APIRouter(prefix="/v1", responses=ERRORS)
