@@ -7,10 +7,11 @@ it building Python syntax-tree objects.  For the literal grammar of
 1. the text is split into string literals and code (comments dropped);
 2. the statement headers (``name: Annotation =``) are cut out; the values are
    rewritten into JSON by literal replacements anchored on the names the
-   schema defines: ``Trip(`` becomes ``[{"c":"Trip"},``, ``city=`` becomes
-   ``{"k":"city"},``, ``Status.DONE`` becomes ``{"e":"Status","m":"DONE"}``;
-   braces, colons and trailing commas get markers; string literals are
-   re-encoded as JSON strings;
+   schema defines: ``Trip(`` becomes ``["\u0001Trip",``, ``city=`` becomes
+   ``"\u0007city",``, ``Status.DONE`` becomes ``"\u0003Status.DONE"``;
+   braces, dict colons and tuple commas get markers of the same kind (JSON
+   strings starting with a control character, which no accepted source
+   string can hold); string literals are re-encoded as JSON strings;
 3. ``json.loads`` parses the result -- any Python the rewrite did not expect
    (an operator, an unknown name or call, a lambda, a comprehension) is left
    in place and makes the text invalid JSON;
@@ -56,6 +57,14 @@ _TEMPORAL_KEYWORDS = (
 )
 
 
+#: markers in the JSON text: strings starting with a control character that no
+#: accepted source string can hold (plain literals with raw control characters
+#: are invalid JSON; escaped ones are checked in :func:`_json_string`)
+CALL, COLON, ENUM, TUPLE, KEYWORD = "\x01", "\x02", "\x03", "\x04", "\x07"
+MARKS = (CALL, COLON, ENUM, TUPLE, KEYWORD)
+CALL_JSON, COLON_JSON, ENUM_JSON, TUPLE_JSON, KEYWORD_JSON = "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0007"
+
+
 class _Fallback(Exception):
     """Not for the fast path; use the full interpreter."""
 
@@ -86,6 +95,8 @@ def _json_string(token: str) -> str:
         value = ast.literal_eval(token)
     if type(value) is not str:
         raise _Fallback("not a str literal")
+    if any(mark in value for mark in MARKS):
+        raise _Fallback("string holds a marker character")
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -138,22 +149,30 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
     body = _TRAILING_PAREN.sub(",\x06", body)
     callables = {c.name for c in schema.classes if c.kind == "dataclass"} | set(_TEMPORAL)
     for name in sorted(callables, key=len, reverse=True):
-        body = body.replace(name + "(", '[{"c":"' + name + '"},')
-    body = body.replace("(", '[{"c":""},').replace(")", "]")
+        body = body.replace(name + "(", '["' + CALL_JSON + name + '",')
+    body = body.replace("(", '["' + CALL_JSON + '",').replace(")", "]")
     for enum_name in sorted((c.name for c in schema.classes if c.kind == "enum"), key=len, reverse=True):
         if enum_name + "." in body:
             body = re.sub(
                 re.escape(enum_name) + r"\.([A-Za-z_]\w*)",
-                lambda m, e=enum_name: '{"e":"%s","m":"%s"}' % (e, m.group(1)),
+                lambda m, e=enum_name: '"%s%s.%s"' % (ENUM_JSON, e, m.group(1)),
                 body,
             )
-    keywords = {f.name for c in schema.classes for f in c.fields} | set(_TEMPORAL_KEYWORDS)
-    for name in sorted(keywords, key=len, reverse=True):
-        if name + "=" in body:
-            body = body.replace(name + "=", '{"k":"' + name + '"},')
+    # field names first (longest first, so no name is rewritten inside a longer
+    # one); the temporal keywords only if some `=` is left
+    for names in ({f.name for c in schema.classes for f in c.fields}, set(_TEMPORAL_KEYWORDS)):
+        if "=" not in body:
+            break
+        for name in sorted(names, key=len, reverse=True):
+            body = body.replace(name + "=", '"' + KEYWORD_JSON + name + '",')
     if "=" in body:
         return None
-    body = body.replace("\x03", '[{"c":"{"},').replace("\x04", "]").replace("\x05", ',{"d":0},').replace("\x06", '{"t":1}')
+    body = (
+        body.replace("\x03", '["' + CALL_JSON + '{",')
+        .replace("\x04", "]")
+        .replace("\x05", ',"' + COLON_JSON + '",')
+        .replace("\x06", '"' + TUPLE_JSON + '"')
+    )
     body = "[" + body[1:].replace("\x02", ",") + "]"
     body = _TRAILING.sub("", body)
     head_strings = head.count("\x00")
@@ -164,7 +183,16 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
     out = [""] * (2 * len(pieces) - 1)
     out[0::2] = pieces
     try:
-        out[1::2] = [_json_string(s) for s in tail]
+        joined = "\x00".join(tail)
+        plain = not tail or (
+            tail[0][0] == '"' and joined.count('\x00"') == len(tail) - 1 and "\\" not in joined and '"""' not in joined
+        )
+        if plain:
+            # all plain double-quoted literals: already JSON strings (a raw control
+            # character, which a marker would need, makes json.loads fail)
+            out[1::2] = tail
+        else:
+            out[1::2] = [_json_string(s) for s in tail]
         values = json.loads("".join(out), parse_constant=_reject_constant)
     except (_Fallback, ValueError, SyntaxError, MemoryError, RecursionError):
         return None
@@ -173,13 +201,8 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
     return head, [(m.group(1), m.group(2)) for m in headers], values
 
 
-_MARK_TUPLE = {"t": 1}
-_MARK_COLON = {"d": 0}
-_MARK_DATE = {"c": "date"}
-
-
 class _Record:
-    __slots__ = ("cls", "types", "required", "exact", "defaults", "factories", "names")
+    __slots__ = ("cls", "types", "required", "exact", "defaults", "factories", "keys")
 
     def __init__(self, cls: type, fields: list[Any]) -> None:
         self.cls = cls
@@ -189,7 +212,8 @@ class _Record:
         self.exact = {f.name: {"str": str, "int": int, "bool": bool, "float": float}[f.type.kind] for f in fields if f.type.kind in ("str", "int", "bool", "float")}
         self.defaults = {f.name: f.default for f in fields if f.default_kind == "value"}
         self.factories = [(f.name, list if f.default_kind == "list" else dict) for f in fields if f.default_kind in ("list", "dict")]
-        self.names = [f.name for f in fields]
+        #: keyword marker -> field name
+        self.keys = {KEYWORD + f.name: f.name for f in fields}
 
 
 def _is_str_list(spec: TypeSpec) -> bool:
@@ -205,6 +229,7 @@ class Builder:
         self.enums = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
         self.used: set[str] = set()
         self.nodes = 0
+        self.depth = 0
 
     def value(self, data: Any) -> Any:
         self.nodes += 1
@@ -212,6 +237,10 @@ class Builder:
         if kind is str:
             if len(data) > limits.MAX_STR_LEN:
                 raise _Fallback("long string")
+            if data[:1] in MARKS:
+                if data[0] == ENUM:
+                    return self.enum(data[1:])
+                raise _Fallback("marker out of place")
             return data
         if kind is int:
             if data.bit_length() > limits.MAX_INT_BITS:
@@ -226,28 +255,36 @@ class Builder:
         if kind is list:
             if len(data) > limits.MAX_COLLECTION or self.nodes > limits.MAX_STATE_NODES:
                 raise _Fallback("size")
-            if data and type(data[0]) is dict and "c" in data[0]:
-                return self.call(data[0]["c"], data[1:])
-            return [self.value(v) for v in data]
-        if kind is dict and len(data) == 2 and "e" in data and "m" in data:
-            cls = self.enums.get(data["e"])
-            member = cls.__members__.get(data["m"]) if cls is not None else None
-            if member is None or data["m"].startswith("_"):
-                raise _Fallback("enum")
-            self.used.add(data["e"])
-            return member
-        raise _Fallback("marker out of place")
+            self.depth += 1
+            if self.depth > limits.MAX_BRACKET_DEPTH:
+                raise _Fallback("depth")
+            try:
+                if data and type(data[0]) is str and data[0][:1] == CALL:
+                    return self.call(data[0][1:], data[1:])
+                return [self.value(v) for v in data]
+            finally:
+                self.depth -= 1
+        raise _Fallback("unexpected JSON value")
 
-    def call(self, name: Any, args: list[Any]) -> Any:
+    def enum(self, ref: str) -> Any:
+        name, _, member_name = ref.partition(".")
+        cls = self.enums.get(name)
+        member = cls.__members__.get(member_name) if cls is not None else None
+        if member is None or member_name.startswith("_"):
+            raise _Fallback("enum")
+        self.used.add(name)
+        return member
+
+    def call(self, name: str, args: list[Any]) -> Any:
         if name == "":
-            if args and args[-1] == _MARK_TUPLE:
+            if args and args[-1] == TUPLE:
                 return tuple(self.value(v) for v in args[:-1])
             if len(args) == 1:
                 return self.value(args[0])
             return tuple(self.value(v) for v in args)
         if name == "{":
             return self.braces(args)
-        if args and args[-1] == _MARK_TUPLE:
+        if args and args[-1] == TUPLE:
             args = args[:-1]
         record = self.records.get(name)
         if record is not None:
@@ -262,9 +299,9 @@ class Builder:
         index = 0
         while index < len(args):
             item = args[index]
-            if type(item) is dict:
-                key = item.get("k")
-                if key is None or len(item) != 1 or index + 1 >= len(args) or key in keywords:
+            if type(item) is str and item[:1] == KEYWORD:
+                key = item[1:]
+                if index + 1 >= len(args) or key in keywords:
                     raise _Fallback("temporal keyword")
                 keywords[key] = args[index + 1]
                 index += 2
@@ -288,8 +325,8 @@ class Builder:
     def braces(self, args: list[Any]) -> Any:
         if not args:
             return {}
-        if _MARK_COLON in args:
-            if len(args) % 3 != 0 or any(args[i] != _MARK_COLON for i in range(1, len(args), 3)):
+        if COLON in args:
+            if len(args) % 3 != 0 or any(args[i] != COLON for i in range(1, len(args), 3)):
                 raise _Fallback("dict")
             out = {}
             for i in range(0, len(args), 3):
@@ -312,19 +349,20 @@ class Builder:
         kwargs: dict[str, Any] = {}
         types = record.types
         exact = record.exact
+        keys = record.keys
         max_str = limits.MAX_STR_LEN
         for i in range(0, count, 2):
             marker = args[i]
-            if type(marker) is not dict or len(marker) != 1:
+            if type(marker) is not str:
                 raise _Fallback("positional")
-            key = marker.get("k")
-            if key not in types or key in kwargs:
+            key = keys.get(marker)
+            if key is None or key in kwargs:
                 raise _Fallback("field")
             raw = args[i + 1]
             kind = type(raw)
             if kind is exact.get(key):
                 if kind is str:
-                    if len(raw) <= max_str:
+                    if len(raw) <= max_str and raw[:1] not in MARKS:
                         kwargs[key] = raw
                         continue
                 elif kind is float:
@@ -340,14 +378,14 @@ class Builder:
                     continue
             spec = types[key]
             if kind is list:
-                if spec.kind == "date" and len(raw) == 4 and raw[0] == _MARK_DATE and type(raw[1]) is int and type(raw[2]) is int and type(raw[3]) is int:
+                if spec.kind == "date" and len(raw) == 4 and raw[0] == _DATE_CALL and type(raw[1]) is int and type(raw[2]) is int and type(raw[3]) is int:
                     try:
                         kwargs[key] = _dt.date(raw[1], raw[2], raw[3])
                     except ValueError:
                         raise _Fallback("bad date") from None
                     self.used.add("date")
                     continue
-                if _is_str_list(spec) and all(type(x) is str and len(x) <= max_str for x in raw):
+                if _is_str_list(spec) and all(type(x) is str and len(x) <= max_str and x[:1] not in MARKS for x in raw):
                     kwargs[key] = raw
                     continue
             value = self.value(raw)
@@ -368,10 +406,13 @@ class Builder:
         return obj
 
 
+_DATE_CALL = CALL + "date"
+
+
 def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapping[str, type], path: str) -> list[Any] | None:
     """The state's statement values via the fast path, or ``None`` to use the full one."""
     from .interpret import StateInterpreter
-    from .validate import CodeRejected
+    from .validate import CodeRejected, check_depth
 
     parsed = to_json_values(code, strings, schema)
     if parsed is None:
@@ -383,6 +424,10 @@ def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapp
     except _Fallback:
         return None
     skeleton = head.replace("\x00", '""') + "".join(f"\n{name}: {annotation} = 0\n" for name, annotation in statements)
+    try:
+        check_depth(skeleton, skeleton, path)
+    except CodeRejected:
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -29,7 +29,7 @@ from .interpret import StateInterpreter
 from .spec import ClassSpec, SchemaSpec
 from .types import TypeSpec, python_type
 from .fastload import fast_values
-from .validate import CodeRejected, parse_python, precheck, precheck_split, validate_schema
+from .validate import CodeRejected, check_depth, parse_python, precheck, precheck_split, validate_schema
 
 log = logging.getLogger(__name__)
 
@@ -137,8 +137,13 @@ def load_sources(name: str, schema_src: bytes | str, state_src: bytes | str, *, 
     classes = build_classes(schema, f"uac_domains.{name}")
     state_path = f"{label}/state.py"
     with _gc_paused():
-        text, code, strings = precheck_split(state_bytes, state_path, max_bytes=limits.MAX_STATE_BYTES)
+        # the fast path never hands the values to a recursive parser (json.loads
+        # declines deep nesting, the builder caps it), so the text-level depth
+        # check runs only before the full parse
+        text, code, strings = precheck_split(state_bytes, state_path, max_bytes=limits.MAX_STATE_BYTES, depth=False)
         values = fast_values(code, strings, schema, classes, state_path)
+        if values is None:
+            check_depth(text, code, state_path)
         del code, strings
         if values is None:
             tree = parse_python(text, state_path)

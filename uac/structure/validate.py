@@ -92,9 +92,12 @@ def precheck(data: bytes | str, path: str, *, max_bytes: int) -> str:
     return precheck_split(data, path, max_bytes=max_bytes)[0]
 
 
-def precheck_split(data: bytes | str, path: str, *, max_bytes: int) -> tuple[str, str, list[str]]:
+def precheck_split(data: bytes | str, path: str, *, max_bytes: int, depth: bool = True) -> tuple[str, str, list[str]]:
     """:func:`precheck`, returning ``(text, code, strings)``: the code has each
-    string literal replaced by NUL and comments removed (see :mod:`.fastload`)."""
+    string literal replaced by NUL and comments removed (see :mod:`.fastload`).
+
+    ``depth=False`` leaves the bracket-depth check to the caller, which must
+    run :func:`check_depth` before handing the text to any parser."""
     from .fastload import split_code
 
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
@@ -131,12 +134,18 @@ def precheck_split(data: bytes | str, path: str, *, max_bytes: int) -> tuple[str
             _line_of(lined, odd.start()),
             f"non-ASCII character {odd.group()!r} (U+{ord(odd.group()):04X}) outside a string: identifiers must be ASCII",
         )
+    if depth:
+        check_depth(text, code, path)
+    return text, code, strings
+
+
+def check_depth(text: str, code: str, path: str) -> None:
+    """The bracket-depth limit on ``code`` (line numbers of a failure from ``text``)."""
     try:
         _check_bracket_depth(code, path)
     except CodeRejected:
         _check_bracket_depth(_STRINGS_AND_COMMENTS.sub(_blank, text), path)
         raise
-    return text, code, strings
 
 
 def _blank(match: re.Match[str]) -> str:
