@@ -33,10 +33,6 @@ from .tokens import TokenStore, admin_token_valid
 #: how many warm projects a server keeps open
 CACHE_SIZE = 64
 
-#: Chroma's client registry is not safe against two threads opening clients at
-#: once (the loser sees "Could not connect to tenant"); open indexes one at a time
-_index_open_lock = threading.Lock()
-
 
 def _stat_key(path: Path) -> tuple[int, int]:
     try:
@@ -102,8 +98,7 @@ class ServedWorkspace:
         project = Project.open(root)
         llm = self._llm_factory(project) if self._llm_factory is not None else None
         memory = UserMemory(project, llm=llm)
-        with _index_open_lock:
-            memory.memory_index.client()
+        memory.memory_index.client()  # open the vector store now: fail here, not mid-request
         return memory
 
     def _warm_entry(self, name: str) -> tuple[UserMemory, threading.Lock]:
