@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 EXCLUDED = {".uac", TOKEN_FILE.parts[0]}
 
 
+def _no_bytecode(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+    return None if "__pycache__" in Path(member.name).parts else member
+
+
 def export_archive(memory: "UserMemory") -> IO[bytes]:
     """Write the archive to a spooled temporary file (taken under the project lock,
     so no writer changes the files meanwhile) and return it rewound."""
@@ -27,6 +31,6 @@ def export_archive(memory: "UserMemory") -> IO[bytes]:
             for child in sorted(root.iterdir()):
                 if child.name in EXCLUDED:
                     continue
-                tar.add(child, arcname=f"{root.name}/{child.name}", recursive=True)
+                tar.add(child, arcname=f"{root.name}/{child.name}", recursive=True, filter=_no_bytecode)
     spool.seek(0)
     return spool
