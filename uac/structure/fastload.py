@@ -261,10 +261,29 @@ class Builder:
             try:
                 if data and type(data[0]) is str and data[0][:1] == CALL:
                     return self.call(data[0][1:], data[1:])
-                return [self.value(v) for v in data]
+                return [self.element(v) for v in data]
             finally:
                 self.depth -= 1
         raise _Fallback("unexpected JSON value")
+
+    def element(self, data: Any) -> Any:
+        """One list element: records (the bulk of a large state) go straight to :meth:`record`."""
+        if type(data) is list and data and type(data[0]) is str:
+            head = data[0]
+            record = self.records.get(head[1:]) if head[:1] == CALL else None
+            if record is not None:
+                if self.depth >= limits.MAX_BRACKET_DEPTH:
+                    raise _Fallback("depth")
+                args = data[1:]
+                if args and args[-1] == TUPLE:
+                    args = args[:-1]
+                self.nodes += 1
+                self.depth += 1
+                try:
+                    return self.record(head[1:], record, args)
+                finally:
+                    self.depth -= 1
+        return self.value(data)
 
     def enum(self, ref: str) -> Any:
         name, _, member_name = ref.partition(".")
