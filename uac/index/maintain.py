@@ -9,13 +9,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..facts.log import LogState
 from ..facts.model import Fact
 from ..sessions.archive import Archive
 from ..sessions.model import Session
 from .store import MemoryIndex
+
+if TYPE_CHECKING:
+    import numpy
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +34,7 @@ def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequenc
         return 0, 0
     embedder = get_embedder()
     all_facts = [f for _, facts in sessions for f in facts]
-    vectors = embedder.encode([f.text for f in all_facts])
+    vectors = compute_fact_vectors(embedder, all_facts)
     fact_entries, fact_vectors, chunk_entries, chunk_vectors = [], [], [], []
     offset = 0
     for session, facts in sessions:
@@ -50,6 +53,39 @@ def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequenc
     )
     index.ensure_manifest()
     return len(fact_entries), len(chunk_entries)
+
+
+def compute_fact_vectors(embedder, facts: Sequence[Fact]) -> "numpy.ndarray":
+    """Vectors of ``facts``: by default the facts of one turn are encoded together
+    and each gets its own span of the result (see ``Embedder.encode_spans``)."""
+    from .texts import TEXT_SETTINGS
+
+    if TEXT_SETTINGS["fact_vectors"] == "sentences":
+        return embedder.encode([f.text for f in facts])
+    groups: dict[tuple[str, str], list[int]] = {}
+    for position, fact in enumerate(facts):
+        key = (fact.session_id, fact.evidence[0] if fact.evidence else "")
+        groups.setdefault(key, []).append(position)
+    order = [i for members in groups.values() for i in members]
+    texts, prefixes = [], []
+    for members in groups.values():
+        speaker = facts[members[0]].speaker
+        prefixes.append(f"{speaker}:" if speaker else "")
+        texts.append([_without_attribution(facts[i].text, speaker) for i in members])
+    vectors = embedder.encode_spans(texts, prefixes)
+    out = vectors.copy()
+    out[order] = vectors
+    return out
+
+
+def _without_attribution(text: str, speaker: str | None) -> str:
+    """"Caroline said: X" -> "X" (the group's "Caroline:" prefix already says who)."""
+    if speaker:
+        for verb in ("said", "asked"):
+            lead = f"{speaker} {verb}: "
+            if text.startswith(lead) and len(text) > len(lead):
+                return text[len(lead) :]
+    return text
 
 
 def _session_or_stub(archive: Archive, session_id: str, facts: Sequence[Fact]) -> Session | None:

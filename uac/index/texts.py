@@ -15,7 +15,7 @@ BM25 reads a fact's text plus the text of the turn before it, and a chunk's text
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..facts.model import Fact
 from ..sessions.model import Session
@@ -26,7 +26,13 @@ if TYPE_CHECKING:
 
     from .embeddings import Embedder
 
-TEXT_SETTINGS = {"chunk_turns": 3, "chunk_stride": 1, "context_weight": 0.5, "bm25_context_turns": 1}
+TEXT_SETTINGS: dict[str, Any] = {
+    "fact_vectors": "spans",
+    "chunk_turns": 3,
+    "chunk_stride": 1,
+    "context_weight": 0.0,
+    "bm25_context_turns": 1,
+}
 
 
 def _normalise(vectors: "numpy.ndarray") -> "numpy.ndarray":
@@ -58,7 +64,7 @@ def session_entries(
     embedder: "Embedder",
     *,
     fact_vectors: "numpy.ndarray | None" = None,
-    settings: dict[str, float] = TEXT_SETTINGS,
+    settings: dict[str, Any] = TEXT_SETTINGS,
 ) -> tuple[list[Entry], "numpy.ndarray", list[Entry], "numpy.ndarray"]:
     """(fact entries, their vectors, chunk entries, their vectors) for one session."""
     import numpy as np
