@@ -11,7 +11,6 @@ import pytest
 
 from uac.errors import ModelNotConfigured
 from uac.facts.model import Fact
-from uac.memory import UserMemory
 from uac.structure import routing
 from uac.structure.compile_llm import bounded_prefix
 from uac.structure.routing import fact_line

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import CompileError
 from . import limits
-from .spec import REQUIRED, ClassSpec, FieldSpec, SchemaSpec
+from .spec import ClassSpec, FieldSpec, SchemaSpec
 from .types import SCALARS, TEMPORAL, AnnotationError, Mismatch, check_value, parse_annotation
 
 #: module -> names that may be imported from it (never with ``as``)
