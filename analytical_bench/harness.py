@@ -114,7 +114,7 @@ def run_benchmark(
         options["workers"] = workers
     report_path = _report.write_report(out, text)
     options["selected_case_ids"] = [case.id for case in dataset.cases] if len(dataset.cases) < len(source.cases) else "all"
-    record = run_record(source, mode=mode, systems=names, settings=settings, options=options, totals=totals,
+    record = run_record(source, mode=mode, systems=names, settings=settings, llm=llm, options=options, totals=totals,
                         seconds=time.perf_counter() - started)
     write_run_json(out / "run.json", record)
     return Outcome(mode, out, rows, report_path)

@@ -113,9 +113,11 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     atomic_write_text(path, text)
 
 
-def settings_record(settings: LLMSettings | None) -> dict[str, Any]:
+def settings_record(settings: LLMSettings | None, llm: LLMClient | None = None) -> dict[str, Any]:
     """The model settings worth recording (never the API key)."""
     if settings is None or not settings.configured:
+        if llm is not None:  # a client built by the caller (e.g. a scripted model in tests)
+            return {"provider": llm.provider.name, "model": llm.model, "describe": llm.describe()}
         return {"provider": "none", "model": None}
     return {
         "provider": settings.provider,
@@ -136,6 +138,7 @@ def run_record(
     mode: str,
     systems: list[str],
     settings: LLMSettings | None,
+    llm: LLMClient | None = None,
     options: dict[str, Any],
     totals: dict[str, Any],
     seconds: float,
@@ -151,7 +154,7 @@ def run_record(
             "cases": len(dataset.cases),
         },
         "systems": systems,
-        "llm": settings_record(settings),
+        "llm": settings_record(settings, llm),
         "options": options,
         "totals": totals,
         "wall_seconds": round(seconds, 2),

@@ -54,3 +54,23 @@ def test_module_runs_offline_without_a_model(tmp_path):
     run = json.loads((tmp_path / "out" / "run.json").read_text())
     assert run["mode"] == "offline" and run["dataset"]["cases"] == 110
     assert len(run["options"]["selected_case_ids"]) == 2
+
+
+def test_run_uses_the_model_configured_in_the_environment(tmp_path, monkeypatch, capsys, dataset):
+    case = dataset.select(tiers=[20]).cases[0]
+    script = tmp_path / "script.jsonl"
+    script.write_text(json.dumps({"content": str(case.gold), "match": case.question}) + "\n")
+    monkeypatch.setenv("UAC_LLM_PROVIDER", "scripted")
+    monkeypatch.setenv("UAC_LLM_SCRIPT", str(script))
+    out = tmp_path / "out"
+    code = main(["run", "--systems", "full_context", "--tiers", "20", "--limit", "1", "--out", str(out),
+                 "--quiet", "--no-plot", "--workers", "2"])
+    assert code == 0, capsys.readouterr().err
+    assert "1 answers" in capsys.readouterr().out
+    row = json.loads((out / "results.jsonl").read_text())
+    assert row["case_id"] == case.id and row["correct"] is True
+    run = json.loads((out / "run.json").read_text())
+    assert run["mode"] == "model" and run["llm"]["provider"] == "scripted"
+    assert run["options"]["workers"] == 2
+    assert "| Full Context | 100.0 |" in (out / "report.md").read_text()
+    assert not (out / "accuracy_vs_n.png").exists()

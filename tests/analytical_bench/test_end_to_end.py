@@ -56,7 +56,8 @@ def test_every_system_end_to_end(tmp_path, small, embedder):
 
     run = json.loads((tmp_path / "out" / "run.json").read_text())
     assert run["dataset"]["checksum"] == source.checksum
-    assert run["llm"]["provider"] is None or run["mode"] == "model"
+    assert run["mode"] == "model"
+    assert run["llm"] == {"provider": "scripted", "model": "scripted", "describe": "scripted:scripted"}
     assert run["uac_version"] and run["systems"] == list(SYSTEM_CLASSES)
     assert run["options"]["selected_case_ids"] == [c.id for c in selected.cases]
     assert run["totals"]["answers"] == 15
