@@ -142,3 +142,19 @@ def test_retrieval_finds_the_record_a_question_names(embedder):
     assert target["id"] in TopKRetrieval().retrieve(probe).record_ids
     assert target["id"] in FlatFacts().retrieve(probe).record_ids
 
+
+
+def test_uac_repl_prompt_shows_the_typed_schema_and_runs_on_typed_records(count_case, scripted, scripted_llm):
+    from analytical_bench.systems import UacRepl
+
+    code = "result = [r.start_date.year for r in travel.trips][:1]"  # a date field, read as a date
+    scripted.enqueue(
+        {"tool_calls": [{"id": "c1", "name": "python", "arguments": {"code": code}}], "content": None},
+        "done",
+    )
+    prediction = UacRepl().answer(count_case, scripted_llm)
+    assert prediction.text == "done"
+    user = scripted.requests[0].messages[1].content
+    assert "`travel.trips` (also `trips`): 20 records of type `Trip`" in user
+    assert "`start_date: date`" in user and "`cost: float`" in user and "`nights: int`" in user
+    assert json.loads(prediction.tool_calls[0]["output"])["result"] == [int(count_case.records[0]["start_date"][:4])]
