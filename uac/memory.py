@@ -13,6 +13,9 @@ from . import llm as _llm
 from .project import Project
 
 if TYPE_CHECKING:
+    import datetime as _dt
+
+    from .answer.model import Answer
     from .doctor import DoctorReport
 
 
@@ -74,6 +77,45 @@ class UserMemory:
         from .doctor import run_doctor
 
         return run_doctor(self, repair=repair)
+
+    # -- structure: the typed view (domains/) -------------------------------------
+
+    def compile(self, mode: str | None = None, *, facts: list[Any] | None = None) -> Any:
+        """Compile the facts into ``domains/`` -> :class:`uac.structure.report.CompileReport`.
+
+        ``mode``: ``incremental`` or ``bounded`` (need a model), ``offline``
+        (keyword-routed event timeline), or ``None``: ``[compile] mode`` when a
+        model is configured, else ``offline``.  ``facts`` defaults to
+        :meth:`facts` (the facts valid now).
+        """
+        from .structure.compile_llm import compile_project
+
+        facts = self.facts() if facts is None else list(facts)
+        return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
+
+    def import_records(
+        self, path: str | Path, *, domain: str, collection: str, record_type: str | None = None
+    ) -> Any:
+        """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/`` ->
+        :class:`uac.structure.records.ImportReport`."""
+        from .structure.records import import_records
+
+        return import_records(self.project, path, domain=domain, collection=collection, record_type=record_type)
+
+    @property
+    def state(self) -> Any:
+        """The typed view, read-only: ``memory.state["travel"].trips`` is a tuple of
+        frozen dataclass instances (:class:`uac.structure.view.StateView`)."""
+        from .structure.store import load_view
+        from .structure.view import StateView
+
+        return StateView(load_view(self.project))
+
+    def sandbox_state(self) -> dict[str, dict[str, object]]:
+        """domain -> top-level name -> loaded value (what the sandbox encodes)."""
+        from .structure.store import load_view
+
+        return {name: dict(loaded.values) for name, loaded in load_view(self.project).items()}
 
     # -- memorize: sessions, facts, archive, search ---------------------------------
 
@@ -159,41 +201,71 @@ class UserMemory:
 
         return forget(self, fact=fact, session=session)
 
-    # -- structure: the typed view (domains/) -------------------------------------
+    # -- export -------------------------------------------------------------------
 
-    def compile(self, mode: str | None = None, *, facts: list[Any] | None = None) -> Any:
-        """Compile the facts into ``domains/`` -> :class:`uac.structure.report.CompileReport`.
+    def export(self, out: "str | Path") -> dict:
+        """Copy the project without ``.uac/`` to a new directory or a ``.tar.gz`` file."""
+        from .export import export_project
 
-        ``mode``: ``incremental`` or ``bounded`` (need a model), ``offline``
-        (keyword-routed event timeline), or ``None``: ``[compile] mode`` when a
-        model is configured, else ``offline``.  ``facts`` defaults to
-        :meth:`facts` (the facts valid now).
+        return export_project(self.project, out)
+
+    # -- answering and the sandbox ----------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        as_of: "_dt.date | str | None" = None,
+        loading: str | None = None,
+        use_state: bool = True,
+        use_facts: bool = True,
+        use_archive: bool = True,
+        iterative: bool = False,
+        tool_mode: str | None = None,
+        max_tool_steps: int | None = None,
+        state_chars: int | None = None,
+        top_facts: int | None = None,
+        top_archive: int | None = None,
+    ) -> "Answer":
+        """Answer ``question`` from the STATE, FACTS and ARCHIVE channels.
+
+        Without a model, returns the ranked evidence (``answer.mode == "evidence"``).
         """
-        from .structure.compile_llm import compile_project
+        from .answer.model import AskOptions
+        from .answer.reader import answer_question
+        from .dates import parse_day
 
-        facts = self.facts() if facts is None else list(facts)
-        return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
+        options = AskOptions.from_config(
+            self.project.config.answer,
+            as_of=parse_day(as_of, what="as_of"),
+            loading=loading,
+            use_state=use_state,
+            use_facts=use_facts,
+            use_archive=use_archive,
+            iterative=iterative,
+            tool_mode=tool_mode,
+            max_tool_steps=max_tool_steps,
+            state_chars=state_chars,
+            top_facts=top_facts,
+            top_archive=top_archive,
+        )
+        return answer_question(self, question, options)
 
-    def import_records(
-        self, path: str | Path, *, domain: str, collection: str, record_type: str | None = None
-    ) -> Any:
-        """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/`` ->
-        :class:`uac.structure.records.ImportReport`."""
-        from .structure.records import import_records
+    def run(self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> dict:
+        """Run agent code in the sandbox over the typed state.
 
-        return import_records(self.project, path, domain=domain, collection=collection, record_type=record_type)
+        Returns ``{"ok", "result", "stdout", "error"}`` (``result`` is the JSON
+        value of the variable ``result``).  For many calls keep a warm session
+        with :meth:`sandbox_session`.
+        """
+        from .dates import parse_day
+        from .repl import run_code
 
-    @property
-    def state(self) -> Any:
-        """The typed view, read-only: ``memory.state["travel"].trips`` is a tuple of
-        frozen dataclass instances (:class:`uac.structure.view.StateView`)."""
-        from .structure.store import load_view
-        from .structure.view import StateView
+        return run_code(self, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
 
-        return StateView(load_view(self.project))
+    def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False):
+        """A warm sandbox session over the state; variables persist between ``run`` calls."""
+        from .dates import parse_day
+        from .repl import open_session
 
-    def sandbox_state(self) -> dict[str, dict[str, object]]:
-        """domain -> top-level name -> loaded value (what the sandbox encodes)."""
-        from .structure.store import load_view
-
-        return {name: dict(loaded.values) for name, loaded in load_view(self.project).items()}
+        return open_session(self, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
