@@ -19,8 +19,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+DEMO_ENV := HF_HUB_OFFLINE=1 HF_HUB_DISABLE_PROGRESS_BARS=1 TRANSFORMERS_VERBOSITY=error
+
 demo: $(STAMP)
-	HF_HUB_OFFLINE=1 HF_HUB_DISABLE_PROGRESS_BARS=1 TRANSFORMERS_VERBOSITY=error $(PY) -m uac.demo
+	$(DEMO_ENV) $(PY) -m uac.demo
+	@echo ""
+	@echo "=== 9. the analytical benchmark offline (N = 20 and 50): typed state vs. top-k retrieval ==="
+	$(DEMO_ENV) $(PY) -m analytical_bench run --tiers 20,50 --quiet --out build/analytical-demo
+	@sed -n '1,60p' build/analytical-demo/report.md
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
