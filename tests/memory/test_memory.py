@@ -133,9 +133,10 @@ def test_llm_ingest_with_supersession_and_as_of(scripted, scripted_memory, tmp_p
     assert history[denver.id].superseded_by.endswith("-f1")
     assert [f.text for f in memory.facts(as_of="2024-02-01")] == ["Alice lives in Denver.", "Alice works as a nurse."]
     where_now = [h.text for h in memory.search("Where does Alice live?", channel="facts")]
-    assert "Alice lives in Denver." not in where_now and where_now[0].startswith("Alice moved to Boston")
+    assert "Alice lives in Denver." not in where_now
+    assert any(t.startswith("Alice moved to Boston") for t in where_now[:2])
     where_then = [h.text for h in memory.search("Where does Alice live?", channel="facts", as_of="2024-02-01")]
-    assert where_then[0] == "Alice lives in Denver."
+    assert "Alice lives in Denver." in where_then[:2]
     assert all("Boston" not in t for t in where_then)
 
 

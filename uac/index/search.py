@@ -1,7 +1,9 @@
 """Hybrid search: dense (Chroma) and BM25 lists fused with reciprocal rank fusion.
 
-Each channel contributes two ranked lists, dense and BM25; ``channel="all"``
-fuses the four lists of both channels.  A document's score is
+Each channel contributes two ranked lists, dense and BM25.  The facts
+channel adds a third: the facts of the turns in the best archive excerpts (the
+fused archive lists), so the conversation around a fact votes for it.
+``channel="all"`` fuses the dense and BM25 lists of both channels.  A document's score is
 ``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).  Facts
 must be valid at ``as_of`` (default: now, i.e. not superseded); archive
 chunks must come from sessions on or before ``as_of``.
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from ..errors import InputError
 from ..facts.log import LogState
@@ -19,6 +21,8 @@ from .store import MemoryIndex
 from .tokens import tokenize
 
 RRF_K = 60
+#: how many times the facts-around-the-best-excerpts list counts in the facts channel
+AROUND_WEIGHT = 1
 SEARCH_CHANNELS = ("facts", "archive", "all")
 
 
@@ -88,24 +92,33 @@ def hybrid_search(
     tokens = tokenize(query)
     n = candidates or max(50, 3 * k)
     max_ordinal = as_of.toordinal() if as_of is not None else None
-    lists: list[list[tuple[str, str]]] = []
-    for name in ("facts", "archive") if channel == "all" else (channel,):
+    per_channel: dict[str, list[list[str]]] = {}
+    wanted = ("facts", "archive") if channel in ("all", "facts") else (channel,)
+    fuse_around = channel == "facts"
+    for name in wanted:
         ci = index.channel(name)
-        allowed: Callable[[str], bool]
-        if name == "facts":
-            facts = state.facts
+        dense = ci.dense(query_vector, n, max_ordinal=max_ordinal)
+        lexical = ci.lexical(tokens, n, max_ordinal=max_ordinal)
+        per_channel[name] = [dense, lexical]
+    lists: list[list[tuple[str, str]]] = []
+    if "facts" in per_channel:
+        facts = state.facts
 
-            def allowed(item: str, facts=facts) -> bool:
-                fact = facts.get(item)
-                return fact is not None and fact.is_valid_at(as_of)
-        else:
+        def valid(item: str) -> bool:
+            fact = facts.get(item)
+            return fact is not None and fact.is_valid_at(as_of)
 
-            def allowed(item: str) -> bool:
-                return True
-
-        dense = [(name, i) for i in ci.dense(query_vector, n, max_ordinal=max_ordinal) if allowed(i)]
-        lexical = [(name, i) for i in ci.lexical(tokens, n, max_ordinal=max_ordinal) if allowed(i)]
-        lists.extend([dense, lexical])
+        fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
+        if fuse_around:
+            # the facts of the turns in the best archive excerpts, in excerpt order:
+            # lets the conversation around a fact vote for it
+            chunk_order = [item for item, _ in rrf(per_channel["archive"])][:n]
+            chunks = index.channel("archive")
+            around = [i for i in index.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
+            fact_lists.extend([around[:n]] * AROUND_WEIGHT)
+        lists.extend([("facts", i) for i in ranked] for ranked in fact_lists)
+    if channel in ("all", "archive"):
+        lists.extend([("archive", i) for i in ranked] for ranked in per_channel["archive"])
     hits = []
     for (name, item), score in rrf(lists)[:k]:
         entry = index.channel(name).entries[item]

@@ -114,6 +114,7 @@ class ChannelIndex:
     _bm25: _BM25 | None = None
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
+    _by_turn: dict[tuple[str, str], list[str]] | None = None
 
     def _file_stamp(self) -> tuple[int, int, int]:
         try:
@@ -145,6 +146,7 @@ class ChannelIndex:
         self._invalidate()
 
     def _invalidate(self) -> None:
+        self._by_turn = None
         self._order = list(self.entries)
         self._bm25 = None
         self._ordinals = None
@@ -192,6 +194,24 @@ class ChannelIndex:
         self._stamp = self._file_stamp()
 
     # -- reading ------------------------------------------------------------------
+
+    def facts_of_chunks(self, chunks: "ChannelIndex", chunk_ids: Sequence[str]) -> list[str]:
+        """Ids of the facts whose evidence lies in the given archive chunks, chunk by chunk."""
+        if self._by_turn is None:
+            by_turn: dict[tuple[str, str], list[str]] = {}
+            for entry in self.entries.values():
+                for turn_id in entry.evidence:
+                    by_turn.setdefault((entry.session_id, turn_id), []).append(entry.id)
+            self._by_turn = by_turn
+        out: dict[str, None] = {}
+        for chunk_id in chunk_ids:
+            chunk = chunks.entries.get(chunk_id)
+            if chunk is None:
+                continue
+            for turn_id in chunk.evidence:
+                for fact_id in self._by_turn.get((chunk.session_id, turn_id), ()):
+                    out.setdefault(fact_id, None)
+        return list(out)
 
     def vector_count(self) -> int:
         return int(self.collection.count())
