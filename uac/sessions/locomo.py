@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .archive import check_session_id
 from .dates import parse_date
 from .model import Session, Turn
 from .reader import check_turn_size
@@ -46,7 +47,7 @@ def _pick(value: Any, path: Path, sample_id: str | None) -> dict[str, Any]:
 
 def read_locomo(value: Any, path: Path, *, sample_id: str | None = None, date: str | None = None) -> list[Session]:
     item = _pick(value, path, sample_id)
-    sample = str(item.get("sample_id") or sample_id or path.stem)
+    sample = check_session_id(str(item.get("sample_id") or sample_id or path.stem))
     conversation = item["conversation"]
     numbers = sorted(
         int(m.group(1)) for key in conversation if (m := _SESSION_KEY.match(key)) and isinstance(conversation[key], list)
