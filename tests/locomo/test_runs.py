@@ -154,7 +154,7 @@ def test_scripted_run_every_system(locomo_file, tmp_path, answering_provider, ll
     config = RunConfig(data=locomo_file, out=small, systems=["rag"], conversations=["mini-2"], limit_questions=2, judge=False)
     summary = Runner(config, llm_factory=llm_factory, log=lambda _m: None).run()
     rows = read_jsonl(small / "answers" / "rag.jsonl")
-    assert [r["qid"] for r in rows] == ["mini-2:q0", "mini-2:q1"]
+    assert sorted(r["qid"] for r in rows) == ["mini-2:q0", "mini-2:q1"]  # threads finish in any order
     assert all(r.get("judge") is None for r in rows)
     assert summary["answers"]["rag"]["judge_accuracy"] is None
 
