@@ -128,6 +128,11 @@ class Comparison:
     only_b: list[dict[str, Any]] = field(default_factory=list)
     p_value: float = 1.0
     resamples: int = 2000
+    kind: str = "answers"
+
+    @property
+    def gold_label(self) -> str:
+        return "gold" if self.kind == "answers" else "evidence"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,8 +165,8 @@ class Comparison:
             if rows:
                 lines += ["", f"## {title} ({len(rows)})", ""]
                 for row in rows[:show]:
-                    lines.append(f"- {row['qid']} (cat {row['category']}): {row['question']} | gold: {row.get('gold')} "
-                                 f"| A: {row.get('a_prediction')} | B: {row.get('b_prediction')}")
+                    lines.append(f"- {row['qid']} (cat {row['category']}): {row['question']} | {self.gold_label}: "
+                                 f"{row.get('gold')} | A: {row.get('a_prediction')} | B: {row.get('b_prediction')}")
                 if len(rows) > show:
                     lines.append(f"- ... {len(rows) - show} more (use --json for all)")
         return "\n".join(lines) + "\n"
@@ -199,7 +204,7 @@ def compare(spec_a: str, spec_b: str, *, metric: str | None = None, resamples: i
             "qid": qid,
             "category": ra.get("category"),
             "question": ra.get("question"),
-            "gold": ra.get("gold"),
+            "gold": ra.get("gold") if first.kind == "answers" else ra.get("evidence"),
             "a_prediction": ra.get("prediction", ra.get("retrieved_ids", [])[:5]),
             "b_prediction": rb.get("prediction", rb.get("retrieved_ids", [])[:5]),
             "a": va,
@@ -224,4 +229,5 @@ def compare(spec_a: str, spec_b: str, *, metric: str | None = None, resamples: i
         only_b=only_b,
         p_value=mcnemar_exact(len(only_a), len(only_b)),
         resamples=resamples,
+        kind=first.kind,
     )

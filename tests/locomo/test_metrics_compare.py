@@ -122,6 +122,22 @@ def test_compare_two_runs_lists_flips_with_interval(tmp_path):
         compare(str(a), str(b), metric="recall@10")
 
 
+def test_compare_retrieval_results_shows_evidence(tmp_path):
+    def row(qid, recall):
+        return {"qid": qid, "category": 4, "question": f"q{qid}?", "evidence": ["D1:1"], "retrieved_ids": ["x"],
+                "recall": {"5": recall, "10": recall, "20": recall}, "session_recall": recall}
+
+    run = _run_dir(tmp_path / "r", "rag", [row("1", 0.0), row("2", 1.0)], kind="retrieval")
+    JsonlWriter(run / "retrieval" / "uac-all.jsonl").write_all([row("1", 1.0), row("2", 1.0)])
+    result = compare(f"{run}:rag", f"{run}:uac-all", resamples=50)
+    assert result.metric == "recall@10" and result.difference == 0.5
+    assert "evidence: ['D1:1']" in result.to_markdown()
+    assert compare(f"{run}:rag", f"{run}:uac-all", metric="session_recall@10", resamples=50).mean_a == 0.5
+    with pytest.raises(InputError, match="holds retrieval but"):
+        other = _run_dir(tmp_path / "o", "uac", [_answer("1", 4, f1=1.0)])
+        compare(f"{run}:rag", str(other))
+
+
 def test_compare_two_systems_of_one_run_and_bad_specs(tmp_path):
     run = _run_dir(tmp_path / "r", "uac", [_answer("1", 4, f1=1.0), _answer("2", 4, f1=0.0)])
     JsonlWriter(run / "answers" / "rag.jsonl").write_all([_answer("1", 4, f1=0.0), _answer("2", 4, f1=0.0)])
