@@ -34,8 +34,8 @@ _TURN_ID = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
 def normalize_turn_ids(values: Iterable[Any]) -> tuple[str, ...]:
     """Evidence turn ids in canonical form ``D<session>:<turn>``, in order, deduplicated.
 
-    The release has a few irregular entries (``"D8:6; D9:17"``, ``"D:11:26"``,
-    ``"D30:05"``, a bare ``"D"``); each id found inside an entry is kept, the
+    The release has a few irregular entries (shaped like ``"D3:4; D5:1"``,
+    ``"D:2:7"``, ``"D12:05"``, a bare ``"D"``); each id found inside an entry is kept, the
     rest dropped.
     """
     seen: dict[str, None] = {}

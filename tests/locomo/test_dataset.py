@@ -44,8 +44,8 @@ def test_questions_answers_categories_and_adversarial_items(locomo_file):
 
 
 def test_irregular_evidence_ids_are_normalised():
-    assert normalize_turn_ids(["D8:6; D9:17", "D:11:26", "D30:05", "D", "D9:1 D4:4", "D8:6"]) == (
-        "D8:6", "D9:17", "D11:26", "D30:5", "D9:1", "D4:4",
+    assert normalize_turn_ids(["D3:4; D5:1", "D:2:7", "D12:05", "D", "D6:2 D1:9", "D3:4"]) == (
+        "D3:4", "D5:1", "D2:7", "D12:5", "D6:2", "D1:9",
     )
     assert session_of("D12:3") == 12
     assert session_of("nonsense") is None
