@@ -226,10 +226,12 @@ class UserMemory:
         state_chars: int | None = None,
         top_facts: int | None = None,
         top_archive: int | None = None,
+        instructions: str | None = None,
     ) -> "Answer":
         """Answer ``question`` from the STATE, FACTS and ARCHIVE channels.
 
         Without a model, returns the ranked evidence (``answer.mode == "evidence"``).
+        ``instructions`` is appended to the reader's system prompt (e.g. an answer style).
         """
         from .answer.model import AskOptions
         from .answer.reader import answer_question
@@ -248,6 +250,7 @@ class UserMemory:
             state_chars=state_chars,
             top_facts=top_facts,
             top_archive=top_archive,
+            instructions=instructions,
         )
         return answer_question(self, question, options)
 

@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 
 SYSTEMS = ("uac", "full_context", "rag")
 UAC_CHANNELS = ("facts", "archive", "all")
+#: the answer style the baselines' reader prompt asks for, given to uac's reader too
+SHORT_ANSWER = (
+    "Benchmark answer style: reply with a short phrase, a few words at most, without "
+    "explanation or citations; if the memory does not contain the answer, reply 'Not mentioned'."
+)
 
 LLMFactory = Callable[[], "LLMClient | None"]
 
@@ -411,7 +416,7 @@ class UacSystem(System):
     def answer(self, conversation: Conversation, question: Question) -> Prediction:
         memory = self.memory(conversation)
         self._ensure_ready(conversation, memory)
-        result = memory.ask(question.question, as_of=conversation.last_date)
+        result = memory.ask(question.question, as_of=conversation.last_date, instructions=SHORT_ANSWER)
         items = list(result.facts) + list(result.archive)
         turns = normalize_turn_ids(turn for item in items for turn in item.evidence)
         return Prediction(

@@ -60,6 +60,12 @@ def test_prompt_sections_order_and_budgets(sample_project, scripted, scripted_ll
     assert "said 2024-03-14" in facts_block
 
 
+def test_instructions_reach_the_reader(sample_project, scripted, scripted_llm):
+    scripted.enqueue("Lisbon")
+    opened(sample_project, scripted_llm).ask("Where?", tool_mode="off", instructions="Answer in at most five words.")
+    assert scripted.requests[0].messages[0].content.rstrip().endswith("Answer in at most five words.")
+
+
 def test_leave_one_out_switches(sample_project, scripted, scripted_llm):
     memory = opened(sample_project, scripted_llm)
     for kwargs, absent in (

@@ -30,6 +30,8 @@ class AskOptions:
     iterative_rounds: int = 3
     iterative_queries: int = 2
     include_context: bool = False
+    #: extra instructions for the reader (e.g. an answer style), appended to its system prompt
+    instructions: str | None = None
 
     @classmethod
     def from_config(cls, config: AnswerConfig, **overrides: Any) -> "AskOptions":

@@ -123,6 +123,7 @@ def answer_question(memory: "UserMemory", question: str, options: AskOptions) ->
         has_facts=options.use_facts,
         has_archive=options.use_archive,
         tool_mode=tool_mode,
+        instructions=(options.instructions or "").strip(),
     )
     messages = [Message("system", system), Message("user", context)]
     try:

@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
         iterative: bool = typer.Option(False, "--iterative", help="Iterative evidence selection with follow-up queries."),
         tool_mode: str = typer.Option(None, "--tool-mode", help="native | codeblock | off: how the reader runs code."),
         show_context: bool = typer.Option(False, "--show-context", help="Include the packed prompt context."),
+        instructions: str = typer.Option(None, "--instructions", help="Extra instructions for the reader, e.g. an answer style."),
         as_json: bool = JSON_OPTION,
     ) -> None:
         """Answer a question about the user, with its evidence."""
@@ -35,6 +36,7 @@ def register(app: typer.Typer) -> None:
             use_archive=not no_archive,
             iterative=iterative,
             tool_mode=tool_mode,
+            instructions=instructions,
         )
         if as_json:
             print_json(answer.to_json(include_context=show_context))

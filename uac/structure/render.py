@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import enum
+import threading
 from typing import Any, Iterable
 
 from .spec import SchemaSpec
@@ -166,6 +167,7 @@ def width(line: str) -> int:
     """Display width as black measures it (East Asian wide characters count 2)."""
     if line.isascii():
         return len(line)
+    _black()
     from black.strings import str_width
 
     return str_width(line)
@@ -299,9 +301,20 @@ def render_init(doc: str, schema: SchemaSpec, names: list[str]) -> str:
     return black_format("\n".join(lines) + "\n")
 
 
-def black_format(text: str) -> str:
-    import black
+_BLACK_IMPORT = threading.Lock()
 
+
+def _black():
+    # Importing black from two threads at once can expose a half-initialised
+    # module (``black.Mode`` missing); import it under a lock, once.
+    with _BLACK_IMPORT:
+        import black
+
+    return black
+
+
+def black_format(text: str) -> str:
+    black = _black()
     return black.format_str(text, mode=black.Mode(line_length=LINE_LENGTH))
 
 
