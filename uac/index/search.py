@@ -23,6 +23,8 @@ from .tokens import tokenize
 RRF_K = 60
 #: how many times the facts-around-the-best-excerpts list counts in the facts channel
 AROUND_WEIGHT = 1
+#: score factor for a hit whose evidence turns better hits already cover (1.0: off)
+REPEAT_PENALTY = 0.5
 SEARCH_CHANNELS = ("facts", "archive", "all")
 
 
@@ -57,6 +59,22 @@ def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
             first_seen.setdefault(item, len(first_seen))
     return sorted(scores.items(), key=lambda pair: (-pair[1], first_seen[pair[0]]))
+
+
+def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> list[tuple[Any, float]]:
+    """Lower the score of a hit whose evidence turns are all covered by better hits
+    (multiplied by ``REPEAT_PENALTY`` once per such hit), then re-sort."""
+    covered: set[tuple[str, str]] = set()
+    out: list[tuple[Any, float]] = []
+    for (name, item), score in fused[: max(k * 3, 60)]:
+        entry = index.channel(name).entries[item]
+        turns = {(entry.session_id, t) for t in entry.evidence}
+        if turns and turns <= covered:
+            score *= REPEAT_PENALTY
+        covered |= turns
+        out.append(((name, item), score))
+    out.sort(key=lambda pair: -pair[1])
+    return out
 
 
 def parse_as_of(value: str | _dt.date | None) -> _dt.date | None:
@@ -119,8 +137,11 @@ def hybrid_search(
         lists.extend([("facts", i) for i in ranked] for ranked in fact_lists)
     if channel in ("all", "archive"):
         lists.extend([("archive", i) for i in ranked] for ranked in per_channel["archive"])
+    fused = rrf(lists)
+    if REPEAT_PENALTY < 1.0:
+        fused = _diversify(index, fused, k)
     hits = []
-    for (name, item), score in rrf(lists)[:k]:
+    for (name, item), score in fused[:k]:
         entry = index.channel(name).entries[item]
         hits.append(
             SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence))

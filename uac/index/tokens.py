@@ -19,13 +19,17 @@ STOPWORDS = frozenset(
 
 
 def stem(word: str) -> str:
-    for suffix, min_len in (("ies", 5), ("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
-        if word.endswith(suffix) and len(word) >= min_len:
-            if suffix == "ies":
-                return word[:-3] + "y"
-            if suffix == "s" and word.endswith("ss"):
-                return word
-            return word[: -len(suffix)]
+    """Plural first, then -ing/-ed: "paintings" -> "paint", "lakes" -> "lake"."""
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
     return word
 
 
