@@ -148,8 +148,8 @@ def test_filter_state_as_of_drops_later_records():
 
 
 def test_render_state_module_is_python_with_date_calls():
-    text = render_state_module({"visits": [Visit("clinic", dt.date(2024, 1, 5), ["F1"])]})
-    assert text == "visits = [\n    Visit(place='clinic', day=date(2024, 1, 5), sources=['F1']),\n]\n"
+    text = render_state_module({"visits": (Visit("clinic", dt.date(2024, 1, 5), ["F1"]),), "owner": "Ann"})
+    assert text == 'visits = [Visit(place="clinic", day=date(2024, 1, 5), sources=["F1"])]\nowner = "Ann"\n'
 
 
 def test_as_of_rerenders_only_affected_domains(tmp_path):
@@ -158,6 +158,6 @@ def test_as_of_rerenders_only_affected_domains(tmp_path):
     channel = build_state_channel(
         root, "trips", loading="monolithic", budget=6000, as_of_state=state, excluded={"travel": 1}
     )
-    assert "trips = [\n]" in channel.text and "Lisbon" not in channel.text
+    assert "trips = []" in channel.text and "Lisbon" not in channel.text
     assert 'Meal(restaurant="Casa"' in channel.text
     assert channel.records_excluded_as_of == 1

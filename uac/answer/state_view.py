@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import enum
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,44 +146,13 @@ def filter_state_as_of(state: dict[str, dict[str, Any]], as_of: _dt.date) -> tup
     return filtered, excluded
 
 
-def render_value(value: Any) -> str:
-    """Python source for a loaded state value (dates as ``date(...)`` calls)."""
-    if isinstance(value, enum.Enum):
-        return f"{type(value).__name__}.{value.name}"
-    if isinstance(value, _dt.datetime):
-        parts = [value.year, value.month, value.day, value.hour, value.minute]
-        if value.second or value.microsecond:
-            parts.append(value.second)
-        if value.microsecond:
-            parts.append(value.microsecond)
-        return f"datetime({', '.join(map(str, parts))})"
-    if isinstance(value, _dt.date):
-        return f"date({value.year}, {value.month}, {value.day})"
-    if isinstance(value, _dt.time):
-        return f"time({value.hour}, {value.minute}, {value.second})"
-    if isinstance(value, _dt.timedelta):
-        return f"timedelta(days={value.days}, seconds={value.seconds})"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        inner = ", ".join(f"{f.name}={render_value(getattr(value, f.name))}" for f in dataclasses.fields(value))
-        return f"{type(value).__name__}({inner})"
-    if isinstance(value, list):
-        return "[" + ", ".join(render_value(v) for v in value) + "]"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(render_value(v) for v in value) + ("," if len(value) == 1 else "") + ")"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{render_value(k)}: {render_value(v)}" for k, v in value.items()) + "}"
-    return repr(value)
-
-
 def render_state_module(names: dict[str, Any]) -> str:
-    lines = []
+    """``state.py``-style source for loaded values (the same printer as compiled state)."""
+    from ..structure.render import format_value
+
+    lines: list[str] = []
     for name, value in names.items():
-        if isinstance(value, list):
-            lines.append(f"{name} = [")
-            lines.extend(f"    {render_value(item)}," for item in value)
-            lines.append("]")
-        else:
-            lines.append(f"{name} = {render_value(value)}")
+        lines.extend(format_value(list(value) if isinstance(value, tuple) else value, 0, f"{name} = "))
     return "\n".join(lines) + "\n"
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InvalidName, ModelError
 from .loader import LoadedDomain, load_sources
 from .report import CompileReport, DomainReport, append_history
-from .routing import Routing, fact_line, route_with_model
+from .routing import Routing, batch_facts, fact_line, route_with_model
 from .validate import CodeRejected, Problem
 
 if TYPE_CHECKING:
@@ -167,22 +167,6 @@ def _call_with_repair(
     raise DomainFailed("; ".join(_problems_of(last_error))[:2000] if last_error else "no valid reply")
 
 
-def _batches(facts: list["Fact"], budget: int) -> list[list["Fact"]]:
-    batches: list[list["Fact"]] = []
-    current: list["Fact"] = []
-    size = 0
-    for fact in facts:
-        length = len(fact_line(fact)) + 1
-        if current and size + length > budget:
-            batches.append(current)
-            current, size = [], 0
-        current.append(fact)
-        size += length
-    if current:
-        batches.append(current)
-    return batches
-
-
 def compile_domain(
     client: "LLMClient",
     domain: str,
@@ -203,7 +187,7 @@ def compile_domain(
     while pending:
         base = len(render_prompt("structure_domain.j2", domain=domain, schema_py=schema_py, state_py=state_py, facts=[]))
         budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - base)
-        batch = _batches(pending, budget)[0]
+        batch = batch_facts(pending, budget)[0]
         pending = pending[len(batch) :]
         prompt = render_prompt(
             "structure_domain.j2",

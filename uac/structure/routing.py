@@ -123,7 +123,8 @@ ROUTE_SCHEMA = {
 }
 
 
-def _batches(facts: list["Fact"], max_chars: int) -> list[list["Fact"]]:
+def batch_facts(facts: list["Fact"], max_chars: int) -> list[list["Fact"]]:
+    """Consecutive groups of facts whose serialized lines fit ``max_chars`` (at least one each)."""
     batches: list[list["Fact"]] = []
     current: list["Fact"] = []
     size = 0
@@ -156,7 +157,7 @@ def route_with_model(
 
     routing = Routing()
     known = dict(domains)
-    for batch in _batches(facts, max_chars):
+    for batch in batch_facts(facts, max_chars):
         ids = {f.id for f in batch}
         prompt = render_prompt(
             "structure_route.j2",
