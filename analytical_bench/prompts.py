@@ -15,12 +15,13 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-@lru_cache(maxsize=1)
-def _environment():
+@lru_cache(maxsize=4)
+def environment(folder: Path = PROMPT_DIR):
+    """A strict jinja2 environment over a folder of ``.j2`` prompts (shared by the harnesses)."""
     import jinja2
 
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(PROMPT_DIR)),
+        loader=jinja2.FileSystemLoader(str(folder)),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
@@ -31,6 +32,11 @@ def _environment():
     return env
 
 
+def render_from(folder: Path, name: str, **context: Any) -> str:
+    """Render ``<folder>/<name>.j2`` (whitespace at the ends stripped)."""
+    return environment(folder).get_template(f"{name}.j2").render(**context).strip()
+
+
 def render(name: str, **context: Any) -> str:
     """Render ``prompts/<name>.j2`` (whitespace at the ends stripped)."""
-    return _environment().get_template(f"{name}.j2").render(**context).strip()
+    return render_from(PROMPT_DIR, name, **context)
