@@ -230,3 +230,28 @@ def test_repl_warm_session_keeps_variables(sample_project):
         session.run("total = sum(m.spend for m in meals)")
         second = session.run("result = round(total / len(meals), 2)")
     assert second.ok and isinstance(second.result, float)
+
+
+def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample_project, capsys, monkeypatch, trips_rows):
+    """Environment variables alone point `uac ask` at an OpenAI-compatible server
+    (here a local fake speaking the chat-completions protocol, tool calls included)."""
+    from tests.foundation.fake_openai import FakeOpenAI, completion
+
+    expected = trips_in(trips_rows, 2024)
+    with FakeOpenAI() as server:
+        server.reply(completion(None, tool_calls=[("python", {"code": COUNT_2024})], prompt_tokens=900, completion_tokens=30))
+        server.reply(completion(f"{expected} trips in 2024.", prompt_tokens=950, completion_tokens=8))
+        monkeypatch.setenv("UAC_LLM_PROVIDER", "openai")
+        monkeypatch.setenv("UAC_LLM_MODEL", "llama3.1")
+        monkeypatch.setenv("UAC_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("UAC_LLM_CACHE", "0")
+        code = main(["ask", str(sample_project), "How many trips did I take in 2024?", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["mode"] == "llm"
+    assert data["answer"] == f"{expected} trips in 2024."
+    assert data["tool_calls"][0]["result"]["result"] == expected
+    assert data["usage"] == {"prompt_tokens": 1850, "completion_tokens": 38}
+    first, second = (r["body"] for r in server.requests)
+    assert first["model"] == "llama3.1" and first["tools"][0]["function"]["name"] == "python"
+    assert second["messages"][-1]["role"] == "tool"
+    assert json.loads(second["messages"][-1]["content"])["result"] == expected
