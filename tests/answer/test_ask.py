@@ -255,3 +255,21 @@ def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample
     assert first["model"] == "llama3.1" and first["tools"][0]["function"]["name"] == "python"
     assert second["messages"][-1]["role"] == "tool"
     assert json.loads(second["messages"][-1]["content"])["result"] == expected
+
+
+def test_interactive_repl_keeps_variables_and_blocks(sample_project):
+    import subprocess
+    import sys
+
+    script = "x = 20\nresult = x + 22\nfor i in range(2):\n    print('line', i)\n\nresult = len(trips)\nquit\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "uac", "repl", str(sample_project)],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "collections: " in proc.stdout and "trips (travel.trips, 24)" in proc.stdout
+    assert "42" in proc.stdout and "line 0" in proc.stdout and "line 1" in proc.stdout
+    assert ">>> 24\n" in proc.stdout
