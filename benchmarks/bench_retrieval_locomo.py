@@ -1,6 +1,6 @@
 """Retrieval benchmark on LoCoMo: does uac's memory find the evidence turns?
 
-    python benchmarks/bench_retrieval_locomo.py --data /work/shared/data/locomo/locomo10.json \
+    python benchmarks/bench_retrieval_locomo.py --data path/to/locomo10.json \
         [--conversations conv-26 conv-30] [--out DIR] [--skip-scale]
 
 Every conversation is ingested offline (rule-based extractor) into a temporary
@@ -202,7 +202,11 @@ def scale_latency(embedder, workdir: Path, texts: list[str], n: int = 100_000, q
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default="/work/shared/data/locomo/locomo10.json")
+    parser.add_argument(
+        "--data",
+        default=os.environ.get("UAC_LOCOMO_DATA", "locomo10.json"),
+        help="the LoCoMo JSON file (default: $UAC_LOCOMO_DATA, else ./locomo10.json)",
+    )
     parser.add_argument("--conversations", nargs="*", help="sample ids (default: all)")
     parser.add_argument("--out", help="directory for results.json")
     parser.add_argument("--skip-scale", action="store_true", help="skip the 100k-fact latency run")
