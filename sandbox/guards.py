@@ -149,6 +149,9 @@ class PrintCollector:
         return self
 
     def _call_print(self, *objects: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
+        if self.exceeded:
+            # already over the limit: refuse at once, before building any text
+            raise OutputLimitExceeded(f"printed output exceeded {self.limit} characters")
         if sep is None:
             sep = " "
         if end is None:
@@ -156,7 +159,7 @@ class PrintCollector:
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("sep and end must be strings")
         text = sep.join(str(o) for o in objects) + end
-        if self.exceeded or self.size + len(text) > self.limit:
+        if self.size + len(text) > self.limit:
             room = max(0, self.limit - self.size)
             if room:
                 self.parts.append(text[:room])

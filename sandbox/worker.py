@@ -201,10 +201,12 @@ class Worker:
             error = _describe(exc)
         finally:
             self.running = False
-        if self.cpu_exceeded:
-            error = self.timeout_error()
-        elif collector.exceeded:
+        # The output limit, once hit, wins: code that catches it and goes on
+        # until the CPU limit still failed because of its output first.
+        if collector.exceeded:
             error = self.output_error()
+        elif self.cpu_exceeded:
+            error = self.timeout_error()
         if error is None and result is not None:
             size = len(json.dumps(result, ensure_ascii=False))
             if size > int(self.limits["max_result_chars"]):
