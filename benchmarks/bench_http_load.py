@@ -181,7 +181,7 @@ def baseline(root: Path, users: int, searches: int, runs: int) -> dict:
         started = time.perf_counter()
         result = memory.run(REPL_CODE)
         run_times.append(time.perf_counter() - started)
-        assert result["ok"], result
+        assert result.ok, result
     return {
         "search_p50_ms": round(1000 * statistics.median(search_times), 1),
         "search_seq_rps": round(len(search_times) / sum(search_times), 1),

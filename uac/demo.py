@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     _title("5. compute exactly over the typed state in the sandbox")
     for code in (TRIPS_2024, SPEND_BY_CUISINE):
         print(_indent(code, "  >>> "))
-        print(_indent(json.dumps(memory.run(code)), "  "))
+        print(_indent(json.dumps(memory.run(code).to_json()), "  "))
 
     _title("6. ask without a model: ranked evidence from every channel")
     answer = memory.ask("Who went to Kyoto with Maya?", top_facts=3, top_archive=1)

@@ -12,16 +12,28 @@ import io
 import os
 import shutil
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Any, Iterator
 
 from .errors import UserError
-
-if TYPE_CHECKING:
-    from .project import Project
+from .project import Project
 
 EXCLUDED_TOP = {".uac"}
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz")
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    """What ``uac export`` wrote."""
+
+    project: str
+    out: str
+    kind: str  # "archive" | "directory"
+    files: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"project": self.project, "out": self.out, "kind": self.kind, "files": self.files}
 
 
 def export_members(project: "Project") -> Iterator[Path]:
@@ -45,7 +57,7 @@ def _write_tar(project: "Project", handle: io.BufferedIOBase) -> int:
     return count
 
 
-def export_project(project: "Project", out: str | Path) -> dict:
+def export_project(project: "Project", out: str | Path) -> ExportReport:
     """Write the export to ``out``: a ``.tar.gz``/``.tgz`` archive, or a new directory."""
     out = Path(out)
     is_archive = str(out).endswith(ARCHIVE_SUFFIXES)
@@ -71,7 +83,7 @@ def export_project(project: "Project", out: str | Path) -> dict:
                 shutil.copy2(project.root / rel, target)
                 count += 1
             kind = "directory"
-    return {"project": str(project.root), "out": str(out), "kind": kind, "files": count}
+    return ExportReport(project=str(project.root), out=str(out), kind=kind, files=count)
 
 
 def export_bytes(project: "Project") -> bytes:

@@ -1,22 +1,43 @@
 """:class:`UserMemory`: the Python API over one user project.
 
-A thin facade: it owns the opened :class:`~uac.project.Project` and the LLM
-client, and delegates every capability to the module that implements it.
+A thin facade just under the CLI, HTTP and MCP adapters: it owns a
+:class:`~uac.context.MemoryContext` (the project, the model, the indexes, the
+typed view) and hands it to the module that implements each capability.
+Every method returns a real type; the ones adapters print have ``to_json()``.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import llm as _llm
+from .answer.model import Answer
+from .answer.options import AskOptions
+from .answer.reader import answer_question
+from .context import MemoryContext
+from .dates import parse_day
+from .doctor import DoctorReport, run_doctor
+from .export import ExportReport, export_project
+from .facts.model import Fact
+from .index.search import SearchHit
+from .memorize.forget import ForgetReport, forget
+from .memorize.ingest import IngestReport, ingest_sessions
 from .project import Project
+from .recall import list_facts, search
+from .repl import open_session, run_code
+from .sessions import Session, load_sessions
+from .sessions.archive import Archive
+from .structure.compile_llm import compile_project
+from .structure.records import ImportReport, import_records
+from .structure.report import CompileReport
+from .structure.view import StateView
 
 if TYPE_CHECKING:
-    import datetime as _dt
+    import sandbox as _sandbox
 
-    from .answer.model import Answer
-    from .doctor import DoctorReport
+    from .index.store import MemoryIndex
 
 
 class UserMemory:
@@ -28,9 +49,7 @@ class UserMemory:
     """
 
     def __init__(self, project: Project, *, llm: _llm.LLMClient | None = None) -> None:
-        self.project = project
-        self._llm = llm
-        self._llm_resolved = llm is not None
+        self.context = MemoryContext(project, llm=llm)
 
     @classmethod
     def open(cls, spec: str | Path, *, llm: _llm.LLMClient | None = None) -> "UserMemory":
@@ -48,85 +67,71 @@ class UserMemory:
         return cls(Project.create(spec, user_name=user_name, timezone=timezone), llm=llm)
 
     def __repr__(self) -> str:
-        return f"UserMemory({str(self.project.root)!r})"
+        return f"UserMemory({str(self.root)!r})"
+
+    @property
+    def project(self) -> Project:
+        return self.context.project
 
     @property
     def root(self) -> Path:
-        return self.project.root
+        return self.context.root
+
+    def close(self) -> None:
+        """Release index clients and files (reopened on the next use)."""
+        self.context.close()
 
     # -- the model --------------------------------------------------------------
 
     @property
     def llm_settings(self) -> _llm.LLMSettings:
-        return _llm.resolve_settings(self.project.config.llm, project_root=self.project.root)
+        return self.context.llm_settings
 
     @property
     def llm(self) -> _llm.LLMClient | None:
         """The configured LLM client, or ``None`` (LLM-free paths only)."""
-        if not self._llm_resolved:
-            self._llm = _llm.build_client(self.llm_settings)
-            self._llm_resolved = True
-        return self._llm
+        return self.context.llm
 
-    def require_llm(self, what: str) -> _llm.LLMClient:
-        return _llm.require(self.llm, what)
+    @property
+    def index(self) -> "MemoryIndex":
+        """The project's search indexes (derived data under ``.uac/``), opened lazily."""
+        return self.context.index
 
     # -- health -------------------------------------------------------------------
 
-    def doctor(self, *, repair: bool = False) -> "DoctorReport":
-        from .doctor import run_doctor
-
-        return run_doctor(self, repair=repair)
+    def doctor(self, *, repair: bool = False) -> DoctorReport:
+        return run_doctor(self.context, repair=repair)
 
     # -- structure: the typed view (domains/) -------------------------------------
 
-    def compile(self, mode: str | None = None, *, facts: list[Any] | None = None) -> Any:
-        """Compile the facts into ``domains/`` -> :class:`uac.structure.report.CompileReport`.
+    def compile(self, mode: str | None = None, *, facts: list[Fact] | None = None) -> CompileReport:
+        """Compile the facts into ``domains/``.
 
         ``mode``: ``incremental`` or ``bounded`` (need a model), ``offline``
         (keyword-routed event timeline), or ``None``: ``[compile] mode`` when a
         model is configured, else ``offline``.  ``facts`` defaults to
         :meth:`facts` (the facts valid now).
         """
-        from .structure.compile_llm import compile_project
-
         facts = self.facts() if facts is None else list(facts)
         return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
 
     def import_records(
         self, path: str | Path, *, domain: str, collection: str, record_type: str | None = None
-    ) -> Any:
-        """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/`` ->
-        :class:`uac.structure.records.ImportReport`."""
-        from .structure.records import import_records
-
+    ) -> ImportReport:
+        """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/``."""
         return import_records(self.project, path, domain=domain, collection=collection, record_type=record_type)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> StateView:
         """The typed view, read-only: ``memory.state["travel"].trips`` is a tuple of
-        frozen dataclass instances (:class:`uac.structure.view.StateView`)."""
-        from .structure.store import load_view
-        from .structure.view import StateView
-
-        return StateView(load_view(self.project))
+        frozen dataclass instances."""
+        return StateView(self.context.load_view())
 
     def sandbox_state(self) -> dict[str, dict[str, object]]:
         """domain -> top-level name -> loaded value (what the sandbox encodes)."""
-        from .structure.store import load_view
-
-        return {name: dict(loaded.values) for name, loaded in load_view(self.project).items()}
+        return self.context.sandbox_state()
 
     # -- memorize: sessions, facts, archive, search ---------------------------------
-
-    @property
-    def memory_index(self) -> Any:
-        """The project's search indexes (:class:`uac.index.store.MemoryIndex`), opened lazily."""
-        if getattr(self, "_memory_index", None) is None:
-            from .index import open_index
-
-            self._memory_index = open_index(self.project)
-        return self._memory_index
 
     def ingest(
         self,
@@ -136,139 +141,73 @@ class UserMemory:
         sample_id: str | None = None,
         date: str | None = None,
         extractor: str | None = None,
-    ) -> Any:
+    ) -> IngestReport:
         """Read a session file, archive its sessions, append their facts, index them.
 
-        Returns an :class:`uac.facts.ingest.IngestReport` (sessions added and
-        skipped, facts appended, timings).  ``extractor``: ``rules``, ``llm``
-        or ``None`` (the LLM when a model is configured, else rules).
+        ``extractor``: ``rules``, ``llm`` or ``None`` (the LLM when a model is
+        configured, else rules).
         """
-        from .facts.ingest import ingest_sessions
-        from .sessions import load_sessions
-
         sessions = load_sessions(
             path, format=format, sample_id=sample_id, date=date, user_name=self.project.config.user.name
         )
-        return ingest_sessions(self, sessions, extractor=extractor, file=path, format=sessions[0].source)
+        return ingest_sessions(self.context, sessions, extractor=extractor, file=path, format=sessions[0].source)
 
-    def add_session(self, session_or_path: Any, *, extractor: str | None = None, **read_options: Any) -> Any:
+    def add_session(self, session_or_path: Session | str | Path, *, extractor: str | None = None, **read_options: Any) -> IngestReport:
         """Add one :class:`uac.sessions.Session` (or a file, as :meth:`ingest`)."""
-        from .facts.ingest import ingest_sessions
-        from .sessions import Session
-
         if isinstance(session_or_path, Session):
-            return ingest_sessions(self, [session_or_path], extractor=extractor, format=session_or_path.source)
+            return ingest_sessions(self.context, [session_or_path], extractor=extractor, format=session_or_path.source)
         return self.ingest(session_or_path, extractor=extractor, **read_options)
 
-    def search(self, query: str, *, k: int = 20, channel: str = "all", as_of: Any = None) -> list[Any]:
-        """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks -> ``SearchHit`` list."""
-        from .facts.log import FactLog
-        from .index.search import hybrid_search, parse_as_of
+    def search(self, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None) -> list[SearchHit]:
+        """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first."""
+        return search(self.context, query, k=k, channel=channel, as_of=as_of)
 
-        state = FactLog(self.project.paths.facts).read()
-        return hybrid_search(self.memory_index, state, query, k=k, channel=channel, as_of=parse_as_of(as_of))
-
-    def facts(self, *, as_of: Any = None, include_superseded: bool = False) -> list[Any]:
+    def facts(self, *, as_of: "_dt.date | str | None" = None, include_superseded: bool = False) -> list[Fact]:
         """The facts of the log (folded), in log order: valid now (or at ``as_of``) unless
         ``include_superseded``."""
-        from .facts.log import FactLog
-        from .index.search import parse_as_of
+        return list_facts(self.context, as_of=as_of, include_superseded=include_superseded)
 
-        day = parse_as_of(as_of)
-        facts = list(FactLog(self.project.paths.facts).read().facts.values())
-        if include_superseded and day is None:
-            return facts
-        if include_superseded:
-            return [f for f in facts if (f.valid_from or f.session_date) is None or (f.valid_from or f.session_date) <= day]
-        return [f for f in facts if f.is_valid_at(day)]
-
-    def sessions(self) -> list[Any]:
-        """Every archived session (:class:`uac.sessions.Session`), oldest first."""
-        from .sessions.archive import Archive
-
+    def sessions(self) -> list[Session]:
+        """Every archived session, oldest first."""
         archive = Archive(self.project.paths.sessions)
         return sorted((archive.read(i) for i in archive.ids()), key=lambda s: (s.date, s.session_id))
 
-    def session(self, session_id: str) -> Any:
+    def session(self, session_id: str) -> Session:
         """One archived session by id."""
-        from .sessions.archive import Archive
-
         return Archive(self.project.paths.sessions).read(session_id)
 
-    def forget(self, *, fact: str | None = None, session: str | None = None) -> Any:
+    def forget(self, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
         """Remove a fact, or a session with its facts and archive file, for real."""
-        from .facts.forget import forget
-
-        return forget(self, fact=fact, session=session)
+        return forget(self.context, fact=fact, session=session)
 
     # -- export -------------------------------------------------------------------
 
-    def export(self, out: "str | Path") -> dict:
+    def export(self, out: str | Path) -> ExportReport:
         """Copy the project without ``.uac/`` to a new directory or a ``.tar.gz`` file."""
-        from .export import export_project
-
         return export_project(self.project, out)
 
     # -- answering and the sandbox ----------------------------------------------
 
-    def ask(
-        self,
-        question: str,
-        *,
-        as_of: "_dt.date | str | None" = None,
-        loading: str | None = None,
-        use_state: bool = True,
-        use_facts: bool = True,
-        use_archive: bool = True,
-        iterative: bool = False,
-        tool_mode: str | None = None,
-        max_tool_steps: int | None = None,
-        state_chars: int | None = None,
-        top_facts: int | None = None,
-        top_archive: int | None = None,
-        instructions: str | None = None,
-    ) -> "Answer":
+    def ask(self, question: str, options: AskOptions | None = None, **overrides: Any) -> Answer:
         """Answer ``question`` from the STATE, FACTS and ARCHIVE channels.
 
-        Without a model, returns the ranked evidence (``answer.mode == "evidence"``).
-        ``instructions`` is appended to the reader's system prompt (e.g. an answer style).
+        ``options`` is an :class:`~uac.answer.options.AskOptions`; keyword
+        ``overrides`` set its fields (``as_of=``, ``loading=``, ``use_state=``,
+        ``iterative=``, ``instructions=`` ...; ``None`` means "not given").
+        Unset options come from ``[answer]`` in uac.toml.  Without a model,
+        returns the ranked evidence (``answer.mode == "evidence"``).
         """
-        from .answer.model import AskOptions
-        from .answer.reader import answer_question
-        from .dates import parse_day
+        return answer_question(self.context, question, (options or AskOptions()).updated(**overrides))
 
-        options = AskOptions.from_config(
-            self.project.config.answer,
-            as_of=parse_day(as_of, what="as_of"),
-            loading=loading,
-            use_state=use_state,
-            use_facts=use_facts,
-            use_archive=use_archive,
-            iterative=iterative,
-            tool_mode=tool_mode,
-            max_tool_steps=max_tool_steps,
-            state_chars=state_chars,
-            top_facts=top_facts,
-            top_archive=top_archive,
-            instructions=instructions,
-        )
-        return answer_question(self, question, options)
-
-    def run(self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> dict:
+    def run(self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.RunResult":
         """Run agent code in the sandbox over the typed state.
 
-        Returns ``{"ok", "result", "stdout", "error"}`` (``result`` is the JSON
-        value of the variable ``result``).  For many calls keep a warm session
-        with :meth:`sandbox_session`.
+        ``.to_json()`` of the result is ``{"ok", "result", "stdout", "error"}``
+        (``result`` is the JSON value of the variable ``result``).  For many
+        calls keep a warm session with :meth:`sandbox_session`.
         """
-        from .dates import parse_day
-        from .repl import run_code
+        return run_code(self.context, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
 
-        return run_code(self, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
-
-    def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False):
+    def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.Session":
         """A warm sandbox session over the state; variables persist between ``run`` calls."""
-        from .dates import parse_day
-        from .repl import open_session
-
-        return open_session(self, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
+        return open_session(self.context, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)

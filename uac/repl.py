@@ -1,6 +1,6 @@
 """The bridge from a user project to the sandbox.
 
-The typed state (``UserMemory.sandbox_state()``: domain -> name -> loaded
+The typed state (:meth:`MemoryContext.sandbox_state`: domain -> name -> loaded
 values) is encoded with :func:`sandbox.codec.encode_state` and rebuilt inside
 the worker as read-only objects.  Every collection is a global under its own
 name and under its domain (``trips`` and ``travel.trips``); with
@@ -12,33 +12,32 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any
 
+from .answer.state_view import filter_state_as_of
+from .context import MemoryContext
 from .errors import SandboxError
+from .recall import list_facts
 
 if TYPE_CHECKING:
     import sandbox as _sandbox
 
-    from .memory import UserMemory
 
-
-def sandbox_limits(memory: "UserMemory") -> "_sandbox.Limits":
+def sandbox_limits(ctx: MemoryContext) -> "_sandbox.Limits":
     import sandbox
 
-    config = memory.project.config.sandbox
+    config = ctx.project.config.sandbox
     return sandbox.Limits(cpu_seconds=config.cpu_seconds, wall_seconds=config.wall_seconds, memory_mb=config.memory_mb)
 
 
-def state_for_sandbox(memory: "UserMemory", as_of: _dt.date | None = None) -> dict[str, dict[str, Any]]:
-    state = memory.sandbox_state()
+def state_for_sandbox(ctx: MemoryContext, as_of: _dt.date | None = None) -> dict[str, dict[str, Any]]:
+    state = ctx.sandbox_state()
     if as_of is not None:
-        from .answer.state_view import filter_state_as_of
-
         state, _ = filter_state_as_of(state, as_of)
     return state
 
 
-def facts_for_sandbox(memory: "UserMemory", as_of: _dt.date | None = None) -> list[dict[str, Any]]:
+def facts_for_sandbox(ctx: MemoryContext, as_of: _dt.date | None = None) -> list[dict[str, Any]]:
     out = []
-    for fact in memory.facts(as_of=as_of):
+    for fact in list_facts(ctx, as_of=as_of):
         data = fact.to_json()
         data.pop("meta", None)
         for key in ("session_date", "event_date", "valid_from", "invalid_at"):
@@ -48,33 +47,33 @@ def facts_for_sandbox(memory: "UserMemory", as_of: _dt.date | None = None) -> li
     return out
 
 
-def encoded_state(memory: "UserMemory", *, as_of: _dt.date | None = None, include_facts: bool = False) -> dict[str, Any]:
+def encoded_state(ctx: MemoryContext, *, as_of: _dt.date | None = None, include_facts: bool = False) -> dict[str, Any]:
     import sandbox.codec
 
-    facts = facts_for_sandbox(memory, as_of) if include_facts else None
-    return sandbox.codec.encode_state(state_for_sandbox(memory, as_of), facts=facts)
+    facts = facts_for_sandbox(ctx, as_of) if include_facts else None
+    return sandbox.codec.encode_state(state_for_sandbox(ctx, as_of), facts=facts)
 
 
 def open_session(
-    memory: "UserMemory", *, as_of: _dt.date | None = None, include_facts: bool = False
+    ctx: MemoryContext, *, as_of: _dt.date | None = None, include_facts: bool = False
 ) -> "_sandbox.Session":
     """A warm sandbox session over the project's state (close it when done)."""
     import sandbox
 
-    payload = encoded_state(memory, as_of=as_of, include_facts=include_facts)
+    payload = encoded_state(ctx, as_of=as_of, include_facts=include_facts)
     try:
         return sandbox.Session(
             payload,
-            limits=sandbox_limits(memory),
-            require_jail=memory.project.config.sandbox.require_jail or None,
+            limits=sandbox_limits(ctx),
+            require_jail=ctx.project.config.sandbox.require_jail or None,
         )
     except sandbox.SandboxError as exc:
         raise SandboxError(f"the sandbox cannot start: {exc}.", hint="Run 'uac doctor' to see the sandbox level.") from exc
 
 
 def run_code(
-    memory: "UserMemory", code: str, *, as_of: _dt.date | None = None, include_facts: bool = False
-) -> dict[str, Any]:
-    """Run ``code`` once over the state; returns ``{"ok", "result", "stdout", "error"}``."""
-    with open_session(memory, as_of=as_of, include_facts=include_facts) as session:
-        return session.run(code).to_json()
+    ctx: MemoryContext, code: str, *, as_of: _dt.date | None = None, include_facts: bool = False
+) -> "_sandbox.RunResult":
+    """Run ``code`` once over the state (``.to_json()`` is ``{"ok", "result", "stdout", "error"}``)."""
+    with open_session(ctx, as_of=as_of, include_facts=include_facts) as session:
+        return session.run(code)

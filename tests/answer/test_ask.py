@@ -217,9 +217,9 @@ def test_repl_json_and_api(sample_project, capsys, trips_rows):
     data = json.loads(capsys.readouterr().out)
     assert data == {"ok": True, "result": trips_in(trips_rows, 2024), "stdout": "", "error": None}
     memory = opened(sample_project)
-    assert memory.run("result = len(travel.trips) == len(trips)")["result"] is True
+    assert memory.run("result = len(travel.trips) == len(trips)").result is True
     failed = memory.run("result = 1/0")
-    assert failed["ok"] is False and failed["error"]["type"] == "ZeroDivisionError"
+    assert failed.ok is False and failed.error["type"] == "ZeroDivisionError"
     code = main(["repl", str(sample_project), "-c", "x = (", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 1 and data["error"]["type"] == "SyntaxError"

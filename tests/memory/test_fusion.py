@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uac.index.search import REPEAT_PENALTY, _diversify, rrf
-from uac.index.store import Entry
+from uac.index.entry import Entry
 from uac.index.tokens import tokenize
 
 

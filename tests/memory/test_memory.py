@@ -193,7 +193,7 @@ def test_doctor_repair_after_deleting_the_internal_dir(ingested):
 
 def test_doctor_notices_an_index_behind_the_log(ingested):
     memory, _ = ingested
-    memory.memory_index.channel("facts").remove([memory.facts()[0].id])
+    memory.index.channel("facts").remove([memory.facts()[0].id])
     result = memory.doctor().check("indexes")
     assert result.status == "fail" and "not indexed" in result.detail
 

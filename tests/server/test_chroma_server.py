@@ -94,7 +94,7 @@ def test_search_on_the_server_matches_the_embedded_index(tmp_path, chroma, monke
     monkeypatch.setenv("UAC_INDEX_BACKEND", "http")
     monkeypatch.setenv("UAC_CHROMA_PORT", str(chroma.port))
     served = _project(tmp_path / "served", ALICE_SESSION, MORE)
-    assert served.memory_index.backend == "http"
+    assert served.index.backend == "http"
     assert not (tmp_path / "served" / ".uac" / "chroma").exists()
     for query, options in QUERIES:
         here = _hits(embedded, query, **options)
@@ -110,9 +110,9 @@ def test_projects_share_one_server_without_mixing(tmp_path, on_server):
     alice = _project(tmp_path / "alice", ALICE_SESSION)
     bob = _project(tmp_path / "bob", BOB_SESSION)
     names = on_server.collections()
-    assert alice.memory_index.collection_name("facts") in names
-    assert bob.memory_index.collection_name("facts") in names
-    assert alice.memory_index.collection_name("facts") != bob.memory_index.collection_name("facts")
+    assert alice.index.collection_name("facts") in names
+    assert bob.index.collection_name("facts") in names
+    assert alice.index.collection_name("facts") != bob.index.collection_name("facts")
     assert all(len(n) >= 3 for n in names)
     alice_ids = {f.id for f in alice.facts()}
     assert all(i in alice_ids or c == "archive" for c, i, _ in _hits(alice, "cello sister Toronto"))
@@ -122,7 +122,7 @@ def test_projects_share_one_server_without_mixing(tmp_path, on_server):
     fact = next(f for f in alice.facts() if "Rex" in f.text)
     alice.forget(fact=fact.id)
     assert fact.id not in {i for _, i, _ in _hits(alice, "Rex golden retriever")}
-    assert alice.memory_index.channel("facts").vector_count() == len(alice.facts())
+    assert alice.index.channel("facts").vector_count() == len(alice.facts())
 
 
 def test_a_server_that_goes_away_is_a_clear_error_and_repair_restores(tmp_path, on_server):

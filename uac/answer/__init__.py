@@ -4,6 +4,7 @@ and let it compute over the typed state in the sandbox for aggregate questions.
 Entry point: :func:`uac.answer.reader.answer_question` (``UserMemory.ask``).
 """
 
-from .model import Answer, AskOptions, ToolRun
+from .model import Answer, ToolRun
+from .options import AskOptions
 
 __all__ = ["Answer", "AskOptions", "ToolRun"]

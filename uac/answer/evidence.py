@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
+from ..context import MemoryContext
+from ..recall import list_facts, search
 from .model import EvidenceItem
-
-if TYPE_CHECKING:
-    from ..memory import UserMemory
 
 
 def _get(hit: Any, name: str) -> Any:
@@ -24,22 +23,22 @@ def _iso(value: Any) -> str | None:
 class EvidenceRetriever:
     """Searches one channel and decorates fact hits with their event dates."""
 
-    def __init__(self, memory: "UserMemory", as_of: _dt.date | None) -> None:
-        self.memory = memory
+    def __init__(self, ctx: MemoryContext, as_of: _dt.date | None) -> None:
+        self.ctx = ctx
         self.as_of = as_of
         self._event_dates: dict[str, str | None] | None = None
         self.queries: list[tuple[str, str]] = []
 
     def _event_date(self, fact_id: str) -> str | None:
         if self._event_dates is None:
-            self._event_dates = {f.id: _iso(f.event_date) for f in self.memory.facts(include_superseded=True)}
+            self._event_dates = {f.id: _iso(f.event_date) for f in list_facts(self.ctx, include_superseded=True)}
         return self._event_dates.get(fact_id)
 
     def search(self, query: str, channel: str, k: int) -> list[EvidenceItem]:
         if k <= 0:
             return []
         self.queries.append((query, channel))
-        hits = self.memory.search(query, k=k, channel=channel, as_of=self.as_of)
+        hits = search(self.ctx, query, k=k, channel=channel, as_of=self.as_of)
         items = []
         for hit in hits:
             hit_channel = _get(hit, "channel")

@@ -6,48 +6,6 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import AnswerConfig
-
-LOADING_MODES = ("monolithic", "modular", "manifest")
-TOOL_MODES = ("native", "codeblock", "off")
-
-
-@dataclass(frozen=True)
-class AskOptions:
-    """Per-call answering settings (defaults come from ``[answer]`` in uac.toml)."""
-
-    as_of: _dt.date | None = None
-    loading: str = "modular"
-    use_state: bool = True
-    use_facts: bool = True
-    use_archive: bool = True
-    state_chars: int = 6_000
-    top_facts: int = 20
-    top_archive: int = 10
-    max_tool_steps: int = 6
-    tool_mode: str = "native"
-    iterative: bool = False
-    iterative_rounds: int = 3
-    iterative_queries: int = 2
-    include_context: bool = False
-    #: extra instructions for the reader (e.g. an answer style), appended to its system prompt
-    instructions: str | None = None
-
-    @classmethod
-    def from_config(cls, config: AnswerConfig, **overrides: Any) -> "AskOptions":
-        base = cls(
-            loading=config.loading,
-            state_chars=config.state_chars,
-            top_facts=config.top_facts,
-            top_archive=config.top_archive,
-            max_tool_steps=config.max_tool_steps,
-            tool_mode=config.tool_mode,
-            iterative_rounds=config.iterative_rounds,
-            iterative_queries=config.iterative_queries,
-        )
-        values = {k: v for k, v in overrides.items() if v is not None}
-        return cls(**{**base.__dict__, **values})
-
 
 @dataclass(frozen=True)
 class EvidenceItem:
@@ -132,8 +90,10 @@ class Answer:
     message: str | None = None
     context: str | None = None
     iterative: dict[str, Any] | None = None
+    #: whether :meth:`to_json` includes the packed context by default (``AskOptions.include_context``)
+    include_context: bool = False
 
-    def to_json(self, *, include_context: bool = False) -> dict[str, Any]:
+    def to_json(self, *, include_context: bool | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
             "answer": self.answer,
             "question": self.question,
@@ -153,6 +113,6 @@ class Answer:
             data["message"] = self.message
         if self.iterative is not None:
             data["iterative"] = self.iterative
-        if include_context:
+        if self.include_context if include_context is None else include_context:
             data["context"] = self.context
         return data

@@ -13,35 +13,26 @@ import datetime as _dt
 import json
 import re
 import time
-from typing import TYPE_CHECKING
-
+from ..context import MemoryContext
 from ..errors import NO_MODEL_HINT, ModelError, UserError
 from ..llm import ChatResponse, LLMClient, Message
 from ..templating import render_prompt
 from .evidence import EvidenceRetriever
-from .model import LOADING_MODES, TOOL_MODES, Answer, AskOptions, EvidenceItem, StateChannel, ToolRun
+from .iterative import select_evidence
+from .model import Answer, EvidenceItem, StateChannel, ToolRun
+from .options import AskOptions
 from .state_view import build_state_channel, filter_state_as_of
 from .tools import SandboxTool
-
-if TYPE_CHECKING:
-    from ..memory import UserMemory
 
 _CODE_BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 
 
-def _check(options: AskOptions) -> None:
-    if options.loading not in LOADING_MODES:
-        raise UserError(f"unknown loading mode {options.loading!r}.", hint=f"Use one of {', '.join(LOADING_MODES)}.")
-    if options.tool_mode not in TOOL_MODES:
-        raise UserError(f"unknown tool mode {options.tool_mode!r}.", hint=f"Use one of {', '.join(TOOL_MODES)}.")
-
-
-def _state_channel(memory: "UserMemory", question: str, options: AskOptions) -> StateChannel:
+def _state_channel(ctx: MemoryContext, question: str, options: AskOptions) -> StateChannel:
     as_of_state = excluded = None
     if options.as_of is not None:
-        as_of_state, excluded = filter_state_as_of(memory.sandbox_state(), options.as_of)
+        as_of_state, excluded = filter_state_as_of(ctx.sandbox_state(), options.as_of)
     return build_state_channel(
-        memory.root,
+        ctx.root,
         question,
         loading=options.loading,
         budget=options.state_chars,
@@ -51,11 +42,9 @@ def _state_channel(memory: "UserMemory", question: str, options: AskOptions) -> 
 
 
 def _gather_evidence(
-    memory: "UserMemory", llm: LLMClient | None, question: str, options: AskOptions, retriever: EvidenceRetriever
+    llm: LLMClient | None, question: str, options: AskOptions, retriever: EvidenceRetriever
 ) -> tuple[list[EvidenceItem], list[EvidenceItem], dict | None]:
     if options.iterative and llm is not None and (options.use_facts or options.use_archive):
-        from .iterative import select_evidence
-
         channels = []
         if options.use_facts:
             channels.append(("facts", options.top_facts))
@@ -78,17 +67,17 @@ def _gather_evidence(
     return facts, archive, None
 
 
-def answer_question(memory: "UserMemory", question: str, options: AskOptions) -> Answer:
+def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> Answer:
     """Answer ``question`` from the project (see module docstring)."""
-    _check(options)
+    options = options.resolve(ctx.project.config.answer)
     if not question.strip():
         raise UserError("the question is empty.", hint="Ask something, e.g. 'Where did I travel in 2024?'.")
     started = time.perf_counter()
-    llm = memory.llm
+    llm = ctx.llm
     today = options.as_of or _dt.date.today()
-    retriever = EvidenceRetriever(memory, options.as_of)
-    state = _state_channel(memory, question, options) if options.use_state else None
-    facts, archive, iterative = _gather_evidence(memory, llm, question, options, retriever)
+    retriever = EvidenceRetriever(ctx, options.as_of)
+    state = _state_channel(ctx, question, options) if options.use_state else None
+    facts, archive, iterative = _gather_evidence(llm, question, options, retriever)
     context = render_prompt(
         "answer_context.j2",
         today=today.isoformat(),
@@ -107,17 +96,18 @@ def answer_question(memory: "UserMemory", question: str, options: AskOptions) ->
         archive=archive,
         context=context,
         iterative=iterative,
+        include_context=options.include_context,
     )
     if llm is None:
         answer.message = "No language model is configured: returning the ranked evidence from all channels. " + NO_MODEL_HINT
         answer.latency_seconds = time.perf_counter() - started
         return answer
 
-    tool = SandboxTool(memory, options.as_of)
+    tool = SandboxTool(ctx, options.as_of)
     tool_mode = options.tool_mode if (options.use_state and options.max_tool_steps > 0 and tool.available()) else "off"
     system = render_prompt(
         "answer_system.j2",
-        user_name=memory.project.config.user.name,
+        user_name=ctx.project.config.user.name,
         today=today.isoformat(),
         has_state=state is not None,
         has_facts=options.use_facts,

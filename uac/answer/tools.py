@@ -7,24 +7,25 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..context import MemoryContext
+from ..repl import open_session
 from .model import ToolRun
+from .state_view import iter_record_counts
 
 if TYPE_CHECKING:
-    from ..memory import UserMemory
+    import sandbox as _sandbox
 
 
 class SandboxTool:
-    def __init__(self, memory: "UserMemory", as_of: _dt.date | None) -> None:
-        self.memory = memory
+    def __init__(self, ctx: MemoryContext, as_of: _dt.date | None) -> None:
+        self.ctx = ctx
         self.as_of = as_of
-        self._session = None
+        self._session: "_sandbox.Session | None" = None
         self.runs: list[ToolRun] = []
 
     def available(self) -> bool:
         """Is there any typed state to compute over?"""
-        from .state_view import iter_record_counts
-
-        return any(True for _ in iter_record_counts(self.memory.sandbox_state()))
+        return any(True for _ in iter_record_counts(self.ctx.sandbox_state()))
 
     def schema(self) -> dict[str, Any]:
         from sandbox.tool import PYTHON_TOOL
@@ -32,11 +33,9 @@ class SandboxTool:
         return PYTHON_TOOL
 
     def run(self, code: str) -> ToolRun:
-        from ..repl import open_session
-
         started = time.perf_counter()
         if self._session is None:
-            self._session = open_session(self.memory, as_of=self.as_of)
+            self._session = open_session(self.ctx, as_of=self.as_of)
         result = self._session.run(code).to_json()
         run = ToolRun(code=code, result=result, seconds=time.perf_counter() - started)
         self.runs.append(run)

@@ -11,13 +11,10 @@ import importlib
 import os
 import sys
 
-# Plain, one-line usage errors (and a faster start) instead of rich panels.
-os.environ.setdefault("TYPER_USE_RICH", "0")
+import typer
 
-import typer  # noqa: E402
-
-from .._version import __version__  # noqa: E402
-from ..errors import UacError  # noqa: E402
+from .._version import __version__
+from ..errors import UacError
 
 app = typer.Typer(
     name="uac",
@@ -25,6 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and one-line usage errors, no rich panels
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

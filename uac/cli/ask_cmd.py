@@ -1,66 +1,100 @@
-"""``uac ask``: answer a question from the STATE, FACTS and ARCHIVE channels."""
+"""``uac ask``: answer a question from the STATE, FACTS and ARCHIVE channels.
+
+The answering flags are generated from :class:`uac.answer.options.AskOptions`
+(one declaration for the Python API, the CLI, HTTP and MCP).
+"""
 
 from __future__ import annotations
 
+import datetime as _dt
+import inspect
 import json
+from typing import Any, Optional
 
 import typer
 
+from ..answer.model import Answer
+from ..answer.options import OptionSpec, ask_option_specs
 from .common import JSON_OPTION, echo, open_memory, print_json
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("ask")
-    def ask(
-        project: str = typer.Argument(..., help="Project path or name."),
-        question: str = typer.Argument(..., help="The question, e.g. 'How many trips did I take in 2024?'."),
-        as_of: str = typer.Option(None, "--as-of", help="Answer as of this date (YYYY-MM-DD)."),
-        loading: str = typer.Option(None, "--loading", help="monolithic | modular | manifest (default from uac.toml)."),
-        no_state: bool = typer.Option(False, "--no-state", help="Leave the STATE channel out (ablation)."),
-        no_facts: bool = typer.Option(False, "--no-facts", help="Leave the FACTS channel out (ablation)."),
-        no_archive: bool = typer.Option(False, "--no-archive", help="Leave the ARCHIVE channel out (ablation)."),
-        iterative: bool = typer.Option(False, "--iterative", help="Iterative evidence selection with follow-up queries."),
-        tool_mode: str = typer.Option(None, "--tool-mode", help="native | codeblock | off: how the reader runs code."),
-        show_context: bool = typer.Option(False, "--show-context", help="Include the packed prompt context."),
-        instructions: str = typer.Option(None, "--instructions", help="Extra instructions for the reader, e.g. an answer style."),
-        as_json: bool = JSON_OPTION,
-    ) -> None:
-        """Answer a question about the user, with its evidence."""
-        memory = open_memory(project)
-        answer = memory.ask(
-            question,
-            as_of=as_of,
-            loading=loading,
-            use_state=not no_state,
-            use_facts=not no_facts,
-            use_archive=not no_archive,
-            iterative=iterative,
-            tool_mode=tool_mode,
-            instructions=instructions,
+def _help(spec: OptionSpec) -> str:
+    text = spec.help
+    if spec.choices:
+        text += f" One of: {' | '.join(spec.choices)}."
+    if spec.from_config:
+        text += " Default from uac.toml [answer]."
+    return text
+
+
+def option_parameters() -> list[inspect.Parameter]:
+    """One typer option per :class:`AskOptions` field (dates are given as text)."""
+    params = []
+    for spec in ask_option_specs():
+        kind: Any = str if spec.kind is _dt.date else spec.kind
+        default = spec.default if spec.kind is bool else None
+        option = typer.Option(
+            default,
+            *spec.flag.split(" "),
+            help=_help(spec),
+            min=spec.minimum,
+            max=spec.maximum,
+            show_default=spec.kind is bool and "/" in spec.flag,
         )
+        annotation = kind if spec.kind is bool else Optional[kind]
+        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation))
+    return params
+
+
+def show_answer(answer: Answer) -> None:
+    if answer.mode == "evidence":
+        echo(answer.message or "")
+    else:
+        echo(answer.answer or "")
+    for run in answer.tool_runs:
+        echo("\n[python]")
+        echo("  " + run.code.strip().replace("\n", "\n  "))
+        echo("  => " + json.dumps(run.result.get("result") if run.result.get("ok") else run.result.get("error")))
+    if answer.state is not None:
+        domains = ", ".join(answer.state.domains) or "none"
+        echo(f"\n[STATE] {answer.state.loading}: domains {domains}, {answer.state.chars} chars")
+    for title, items in (("FACTS", answer.facts), ("ARCHIVE", answer.archive)):
+        if items:
+            echo(f"[{title}]")
+            for item in items[: 10 if answer.mode == "evidence" else 5]:
+                echo("  " + item.line())
+    if answer.include_context and answer.context:
+        echo("\n--- context ---\n" + answer.context)
+    if answer.mode == "llm":
+        echo(
+            f"\n(tokens: {answer.prompt_tokens} prompt, {answer.completion_tokens} completion; "
+            f"{answer.latency_seconds:.2f}s; {answer.steps} step(s))"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    def ask(project: str, question: str, as_json: bool, **options: Any) -> None:
+        """Answer a question about the user, with its evidence."""
+        answer = open_memory(project).ask(question, **options)
         if as_json:
-            print_json(answer.to_json(include_context=show_context))
-            return
-        if answer.mode == "evidence":
-            echo(answer.message or "")
+            print_json(answer.to_json())
         else:
-            echo(answer.answer or "")
-        for run in answer.tool_runs:
-            echo("\n[python]")
-            echo("  " + run.code.strip().replace("\n", "\n  "))
-            echo("  => " + json.dumps(run.result.get("result") if run.result.get("ok") else run.result.get("error")))
-        if answer.state is not None:
-            domains = ", ".join(answer.state.domains) or "none"
-            echo(f"\n[STATE] {answer.state.loading}: domains {domains}, {answer.state.chars} chars")
-        for title, items in (("FACTS", answer.facts), ("ARCHIVE", answer.archive)):
-            if items:
-                echo(f"[{title}]")
-                for item in items[: 10 if answer.mode == "evidence" else 5]:
-                    echo("  " + item.line())
-        if show_context and answer.context:
-            echo("\n--- context ---\n" + answer.context)
-        if answer.mode == "llm":
-            echo(
-                f"\n(tokens: {answer.prompt_tokens} prompt, {answer.completion_tokens} completion; "
-                f"{answer.latency_seconds:.2f}s; {answer.steps} step(s))"
-            )
+            show_answer(answer)
+
+    fixed = [
+        inspect.Parameter(
+            "project",
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=typer.Argument(..., help="Project path or name."),
+            annotation=str,
+        ),
+        inspect.Parameter(
+            "question",
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=typer.Argument(..., help="The question, e.g. 'How many trips did I take in 2024?'."),
+            annotation=str,
+        ),
+        inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=JSON_OPTION, annotation=bool),
+    ]
+    ask.__signature__ = inspect.Signature(fixed + option_parameters())  # type: ignore[attr-defined]
+    app.command("ask")(ask)

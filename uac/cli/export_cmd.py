@@ -17,6 +17,6 @@ def register(app: typer.Typer) -> None:
         """Export the project (log, archive, view, settings) without .uac/."""
         result = open_memory(project).export(out)
         if as_json:
-            print_json(result)
+            print_json(result.to_json())
         else:
-            echo(f"Exported {result['files']} files of {result['project']} to {result['out']} ({result['kind']}).")
+            echo(f"Exported {result.files} files of {result.project} to {result.out} ({result.kind}).")

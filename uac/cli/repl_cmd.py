@@ -80,7 +80,7 @@ def register(app: typer.Typer) -> None:
             with memory.sandbox_session(as_of=as_of, include_facts=facts) as session:
                 _interactive(session, banner)
             return
-        data = memory.run(code, as_of=as_of, include_facts=facts)
+        data = memory.run(code, as_of=as_of, include_facts=facts).to_json()
         if as_json:
             print_json(data)
         else:

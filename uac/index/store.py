@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..errors import StoreError
 from ..fsutil import atomic_write_text
+from .entry import Entry
 from .tokens import tokenize
 
 if TYPE_CHECKING:
@@ -40,44 +41,6 @@ log = logging.getLogger(__name__)
 CHANNELS = ("facts", "archive")
 #: bump when what goes into the indexes changes; doctor then asks for a rebuild
 INDEX_VERSION = 1
-
-
-@dataclass
-class Entry:
-    id: str
-    text: str
-    index_text: str
-    session_id: str
-    session_date: str | None
-    evidence: list[str]
-    checksum: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "text": self.text,
-            "index_text": self.index_text,
-            "session_id": self.session_id,
-            "session_date": self.session_date,
-            "evidence": list(self.evidence),
-            "checksum": self.checksum,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Entry":
-        return cls(
-            id=data["id"],
-            text=data["text"],
-            index_text=data.get("index_text") or data["text"],
-            session_id=data["session_id"],
-            session_date=data.get("session_date"),
-            evidence=list(data.get("evidence") or ()),
-            checksum=data.get("checksum") or "",
-        )
-
-    @property
-    def date_ordinal(self) -> int:
-        return _dt.date.fromisoformat(self.session_date).toordinal() if self.session_date else 0
 
 
 def _date_ordinal(value: str | None) -> int:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..facts.model import Fact
 from ..sessions.model import Session
-from .store import Entry
+from .entry import Entry
 
 if TYPE_CHECKING:
     import numpy

@@ -17,10 +17,13 @@ uac's message; it never ends the session.
 # no ``from __future__ import annotations``: the mcp package reads the tools'
 # annotations at registration, and ``Context`` is imported inside build_server.
 
+import datetime as _dt
+import inspect
 import json
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Annotated, Any, Callable, Literal, Optional
 
+from ..answer.options import ask_option_specs
 from ..errors import AccessDenied, InputError, InvalidName, UacError
 from .extras import require_mcp
 from .workspace import ServedWorkspace
@@ -65,6 +68,22 @@ class _Access:
         return name
 
 
+def ask_option_parameters() -> list[inspect.Parameter]:
+    """The ``ask`` tool's optional arguments: every :class:`~uac.answer.options.AskOptions` field."""
+    from pydantic import Field
+
+    params = []
+    for spec in ask_option_specs():
+        kind: Any = str if spec.kind is _dt.date else spec.kind
+        if spec.choices:
+            kind = Literal[spec.choices]  # type: ignore[valid-type]
+        field = Field(description=spec.help, ge=spec.minimum, le=spec.maximum, max_length=spec.max_length)
+        annotation = Annotated[kind if spec.kind is bool else Optional[kind], field]
+        default = spec.default if spec.kind is bool else None
+        params.append(inspect.Parameter(spec.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation))
+    return params
+
+
 def build_server(
     root: str | Path,
     *,
@@ -106,13 +125,22 @@ def build_server(
 
         return call(ctx, project, work)
 
-    @server.tool(description="Answer a question about the user from the typed state, facts and archive.")
-    def ask(question: str, ctx: Context, as_of: str | None = None, project: str | None = None) -> dict[str, Any]:
+    def ask(question: str, ctx: Context, project: str | None = None, **options: Any) -> dict[str, Any]:
         def work(name: str) -> dict[str, Any]:
             with workspace.searching(name) as memory:
-                return memory.ask(question, as_of=as_of).to_json()
+                return memory.ask(question, **options).to_json()
 
         return call(ctx, project, work)
+
+    ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("question", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+            inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context),
+            inspect.Parameter("project", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Optional[str]),
+            *ask_option_parameters(),
+        ]
+    )
+    server.tool(description="Answer a question about the user from the typed state, facts and archive.")(ask)
 
     @server.tool(
         description="Run Python in a sandbox over the user's typed state: every collection is a global "
@@ -122,7 +150,7 @@ def build_server(
     def run_python(
         code: str, ctx: Context, as_of: str | None = None, include_facts: bool = False, project: str | None = None
     ) -> dict[str, Any]:
-        return call(ctx, project, lambda name: workspace.reader(name).run(code, as_of=as_of, include_facts=include_facts))
+        return call(ctx, project, lambda name: workspace.reader(name).run(code, as_of=as_of, include_facts=include_facts).to_json())
 
     def manifest_text(name: str) -> str:
         path = workspace.reader(name).project.paths.manifest

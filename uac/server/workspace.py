@@ -98,7 +98,7 @@ class ServedWorkspace:
         project = Project.open(root)
         llm = self._llm_factory(project) if self._llm_factory is not None else None
         memory = UserMemory(project, llm=llm)
-        memory.memory_index.client()  # open the vector store now: fail here, not mid-request
+        memory.index.client()  # open the vector store now: fail here, not mid-request
         return memory
 
     def _warm_entry(self, name: str) -> tuple[UserMemory, threading.Lock]:

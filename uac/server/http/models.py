@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import datetime as _dt
+from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ...answer.options import ask_option_specs
 
 Day = Field(None, description="A day, YYYY-MM-DD: only facts valid on that day are used.", max_length=40)
 
@@ -155,14 +158,25 @@ class SearchResponse(BaseModel):
     results: list[SearchHit]
 
 
-class AskRequest(_Request):
-    question: str = Field(min_length=1, max_length=10_000)
-    as_of: str | None = Day
-    loading: Literal["monolithic", "modular", "manifest"] | None = None
-    use_state: bool = True
-    use_facts: bool = True
-    use_archive: bool = True
-    iterative: bool = False
+def _ask_fields() -> dict[str, Any]:
+    """The body of ``/ask``: the question plus every :class:`~uac.answer.options.AskOptions` field."""
+    fields: dict[str, Any] = {"question": (str, Field(min_length=1, max_length=10_000))}
+    for spec in ask_option_specs():
+        if spec.kind is bool:
+            fields[spec.name] = (bool, Field(spec.default, description=spec.help))
+            continue
+        kind: Any = str if spec.kind is _dt.date else spec.kind
+        if spec.choices:
+            kind = Literal[spec.choices]  # type: ignore[valid-type]
+        description = spec.help + (" Default from the project's uac.toml [answer]." if spec.from_config else "")
+        fields[spec.name] = (
+            Optional[kind],
+            Field(None, description=description, ge=spec.minimum, le=spec.maximum, max_length=spec.max_length),
+        )
+    return fields
+
+
+AskRequest = create_model("AskRequest", __base__=_Request, **_ask_fields())
 
 
 class AskResponse(BaseModel):

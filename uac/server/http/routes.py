@@ -235,21 +235,13 @@ def search(body: m.SearchRequest, request: Request, project: str = Access) -> di
 @router.post("/projects/{project}/ask", tags=["recall"], response_model=m.AskResponse)
 def ask(body: m.AskRequest, request: Request, project: str = Access) -> dict[str, Any]:
     with served(request).searching(project) as memory:
-        answer = memory.ask(
-            body.question,
-            as_of=body.as_of,
-            loading=body.loading,
-            use_state=body.use_state,
-            use_facts=body.use_facts,
-            use_archive=body.use_archive,
-            iterative=body.iterative,
-        )
+        answer = memory.ask(body.question, **body.model_dump(exclude={"question"}))
     return answer.to_json()
 
 
 @router.post("/projects/{project}/repl", tags=["recall"], response_model=m.ReplResponse, summary="Run Python in the sandbox over the typed state.")
 def repl(body: m.ReplRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    return served(request).reader(project).run(body.code, as_of=body.as_of, include_facts=body.include_facts)
+    return served(request).reader(project).run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json()
 
 
 @router.get("/projects/{project}/facts", tags=["recall"], response_model=m.FactList)

@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..doctor import FAIL, OK, CheckResult
+from .result import FAIL, OK, CheckResult
+from ..context import MemoryContext
 from ..errors import StoreError
 from ..facts.log import FactLog
 from ..sessions.archive import Archive
 
-if TYPE_CHECKING:
-    from ..memory import UserMemory
 
+def check_indexes(ctx: MemoryContext, repair: bool) -> CheckResult:
+    from ..index.maintain import index_problems, rebuild
 
-def check_indexes(memory: "UserMemory", repair: bool) -> CheckResult:
-    from .maintain import index_problems, rebuild
-
-    project = memory.project
+    project = ctx.project
     try:
         state = FactLog(project.paths.facts).read()
     except StoreError as exc:
         return CheckResult("indexes", FAIL, f"cannot check the indexes: {exc.message}")
     archive = Archive(project.paths.sessions)
-    index = memory.memory_index
+    index = ctx.index
     try:
         problems = index_problems(index, state, archive)
     except StoreError as exc:

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..doctor import FAIL, OK, WARN, CheckResult
+from .result import FAIL, OK, WARN, CheckResult
+from ..context import MemoryContext
 from ..errors import StoreError
-from .log import FactLog
-
-if TYPE_CHECKING:
-    from ..memory import UserMemory
+from ..facts.log import FactLog
 
 
-def check_fact_log(memory: "UserMemory", repair: bool) -> CheckResult:
-    log = FactLog(memory.project.paths.facts)
+def check_fact_log(ctx: MemoryContext, repair: bool) -> CheckResult:
+    log = FactLog(ctx.project.paths.facts)
     try:
         state = log.read()
     except StoreError as exc:

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..doctor import FAIL, OK, CheckResult
+from .result import FAIL, OK, CheckResult
+from ..context import MemoryContext
 from ..errors import UacError
 
-if TYPE_CHECKING:
-    from ..memory import UserMemory
 
-
-def check_view(memory: "UserMemory", repair: bool) -> CheckResult:
+def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
     """Validate and load each ``domains/<d>/`` (the cache is refreshed as a side effect)."""
-    from .store import domain_names, load_domain
+    from ..structure.store import domain_names, load_domain
 
-    project = memory.project
+    project = ctx.project
     names = domain_names(project)
     problems: dict[str, str] = {}
     records: dict[str, int] = {}

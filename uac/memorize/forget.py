@@ -10,14 +10,11 @@ project (derived data included).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..context import MemoryContext
 from ..errors import InputError
 from ..sessions.archive import Archive, check_session_id
-from .log import FactLog
-
-if TYPE_CHECKING:
-    from ..memory import UserMemory
 
 
 @dataclass
@@ -34,11 +31,11 @@ class ForgetReport:
         }
 
 
-def forget(memory: "UserMemory", *, fact: str | None = None, session: str | None = None) -> ForgetReport:
+def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
     if (fact is None) == (session is None):
         raise InputError("forget needs exactly one of a fact id or a session id.", hint="Pass --fact ID or --session ID.")
-    project = memory.project
-    log = FactLog(project.paths.facts)
+    project = ctx.project
+    log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
     report = ForgetReport()
     with project.lock("forget"):
@@ -71,7 +68,7 @@ def forget(memory: "UserMemory", *, fact: str | None = None, session: str | None
 
         log.rewrite(keep)
         report.facts_removed = sorted(doomed)
-        index = memory.memory_index
+        index = ctx.index
         facts_index = index.channel("facts")
         facts_index.remove(doomed)
         if session is not None:

@@ -12,17 +12,18 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
+from ..context import MemoryContext
 from ..errors import InputError
+from ..extract.base import Extractor
+from ..extract.llm import LLMExtractor
+from ..extract.rules import RuleExtractor
+from ..index.maintain import index_sessions
 from ..sessions.archive import Archive
 from ..sessions.model import Session
-from .log import FactLog, Supersession
-from .model import Fact
-
-if TYPE_CHECKING:
-    from ..extract.base import Extractor
-    from ..memory import UserMemory
+from ..facts.log import Supersession
+from ..facts.model import Fact
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -59,17 +60,13 @@ class IngestReport:
         }
 
 
-def make_extractor(memory: "UserMemory", name: str | None) -> "Extractor":
+def make_extractor(ctx: MemoryContext, name: str | None) -> Extractor:
     name = name or "auto"
     if name not in EXTRACTORS:
         raise InputError(f"unknown extractor {name!r}.", hint="Use rules or llm.")
-    if name == "rules" or (name == "auto" and memory.llm is None):
-        from ..extract.rules import RuleExtractor
-
+    if name == "rules" or (name == "auto" and ctx.llm is None):
         return RuleExtractor()
-    from ..extract.llm import LLMExtractor
-
-    return LLMExtractor(memory.require_llm("LLM fact extraction"))
+    return LLMExtractor(ctx.require_llm("LLM fact extraction"))
 
 
 def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
@@ -94,17 +91,17 @@ def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tupl
 
 
 def ingest_sessions(
-    memory: "UserMemory",
+    ctx: MemoryContext,
     sessions: Sequence[Session],
     *,
     extractor: str | None = None,
     file: str | Path | None = None,
     format: str | None = None,
 ) -> IngestReport:
-    chosen = make_extractor(memory, extractor)
+    chosen = make_extractor(ctx, extractor)
     report = IngestReport(str(file) if file is not None else None, format, chosen.name)
-    project = memory.project
-    log = FactLog(project.paths.facts)
+    project = ctx.project
+    log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
     added: list[tuple[Session, list[Fact]]] = []
     timings = {"extract": 0.0, "write": 0.0, "index": 0.0}
@@ -134,10 +131,8 @@ def ingest_sessions(
             report.supersessions += len(supersessions)
             added.append((session, facts))
         if added:
-            from ..index.maintain import index_sessions
-
             started = time.perf_counter()
-            _, chunks = index_sessions(memory.memory_index, added)
+            _, chunks = index_sessions(ctx.index, added)
             report.chunks_indexed = chunks
             timings["index"] += time.perf_counter() - started
     report.timings = timings

@@ -1,0 +1,165 @@
+"""The options of ``ask``, declared once for every adapter.
+
+:class:`AskOptions` is the one place an answering option is defined: its type,
+default, help text, allowed values and range live in the field's metadata
+(:class:`OptionSpec`).  The Python API takes an ``AskOptions`` (or its fields as
+keywords); the CLI builds its ``uac ask`` flags, the HTTP server its request
+model and the MCP server its tool arguments from :func:`ask_option_specs`, so
+a new option appears everywhere by adding one field here.
+
+Fields left ``None`` that are marked ``from_config`` take their value from the
+``[answer]`` table of ``uac.toml`` (:meth:`AskOptions.resolve`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import AnswerConfig
+from ..dates import parse_day
+from ..errors import InputError
+
+LOADING_MODES = ("monolithic", "modular", "manifest")
+TOOL_MODES = ("native", "codeblock", "off")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """How one answering option is presented by the adapters."""
+
+    name: str
+    kind: type  # str | int | bool | datetime.date
+    default: Any
+    help: str
+    #: CLI flag(s); booleans use "--on/--off"
+    flag: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    #: ``None`` means "the [answer] setting of uac.toml"
+    from_config: bool = False
+    #: how messages name the option ("loading mode")
+    label: str = ""
+
+    @property
+    def what(self) -> str:
+        return self.label or self.name.replace("_", " ")
+
+
+def _option(default: Any, help: str, **spec: Any) -> Any:
+    return field(default=default, metadata={"uac_option": (help, spec)})
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    """Per-call answering settings (unset ones come from ``[answer]`` in uac.toml)."""
+
+    as_of: _dt.date | None = _option(
+        None, "Answer as of this date (YYYY-MM-DD): facts valid then, records dated on or before it.", max_length=40
+    )
+    loading: str | None = _option(
+        None, "How much typed state the reader sees.", choices=LOADING_MODES, from_config=True, label="loading mode"
+    )
+    use_state: bool = _option(True, "Use the STATE channel (--no-state leaves it out, an ablation).", flag="--state/--no-state")
+    use_facts: bool = _option(True, "Use the FACTS channel (--no-facts leaves it out, an ablation).", flag="--facts/--no-facts")
+    use_archive: bool = _option(
+        True, "Use the ARCHIVE channel (--no-archive leaves it out, an ablation).", flag="--archive/--no-archive"
+    )
+    state_chars: int | None = _option(
+        None, "Characters of typed state packed into the prompt.", minimum=0, maximum=1_000_000, from_config=True
+    )
+    top_facts: int | None = _option(None, "Facts retrieved for the FACTS channel.", minimum=0, maximum=500, from_config=True)
+    top_archive: int | None = _option(
+        None, "Conversation excerpts retrieved for the ARCHIVE channel.", minimum=0, maximum=500, from_config=True
+    )
+    tool_mode: str | None = _option(
+        None, "How the reader runs code in the sandbox.", choices=TOOL_MODES, from_config=True, label="tool mode"
+    )
+    max_tool_steps: int | None = _option(
+        None, "Most sandbox runs the reader may make before it must answer.", minimum=0, maximum=50, from_config=True
+    )
+    iterative: bool = _option(
+        False, "Iterative evidence selection with follow-up queries.", flag="--iterative/--no-iterative"
+    )
+    iterative_rounds: int | None = _option(
+        None, "Rounds of follow-up queries in iterative selection.", minimum=1, maximum=10, from_config=True
+    )
+    iterative_queries: int | None = _option(
+        None, "Follow-up queries per round in iterative selection.", minimum=1, maximum=10, from_config=True
+    )
+    instructions: str | None = _option(
+        None, "Extra instructions for the reader, e.g. an answer style.", max_length=10_000
+    )
+    include_context: bool = _option(
+        False, "Include the packed prompt context in the answer.", flag="--show-context"
+    )
+
+    def __post_init__(self) -> None:
+        if self.as_of is not None:
+            object.__setattr__(self, "as_of", parse_day(self.as_of, what="as_of"))
+        for spec in ask_option_specs():
+            value = getattr(self, spec.name)
+            if value is None:
+                continue
+            if spec.choices and value not in spec.choices:
+                raise InputError(f"unknown {spec.what} {value!r}.", hint=f"Use one of {', '.join(spec.choices)}.")
+            if spec.kind is int:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise InputError(f"the {spec.what} must be a whole number, not {value!r}.")
+                low = spec.minimum if spec.minimum is not None else value
+                high = spec.maximum if spec.maximum is not None else value
+                if not low <= value <= high:
+                    raise InputError(f"the {spec.what} must be between {spec.minimum} and {spec.maximum}, not {value}.")
+            if spec.kind is bool and not isinstance(value, bool):
+                raise InputError(f"the {spec.what} option must be true or false, not {value!r}.")
+
+    def updated(self, **values: Any) -> "AskOptions":
+        """These options with ``values`` set; ``None`` means "not given" (the value stays)."""
+        known = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise InputError(
+                f"unknown ask option(s): {', '.join(unknown)}.", hint=f"Known options: {', '.join(sorted(known))}."
+            )
+        given = {k: v for k, v in values.items() if v is not None}
+        return dataclasses.replace(self, **given) if given else self
+
+    def resolve(self, config: AnswerConfig) -> "AskOptions":
+        """These options with every unset ``from_config`` field taken from ``[answer]``."""
+        filled = {
+            spec.name: getattr(config, spec.name)
+            for spec in ask_option_specs()
+            if spec.from_config and getattr(self, spec.name) is None
+        }
+        return dataclasses.replace(self, **filled)
+
+    @property
+    def resolved(self) -> bool:
+        return all(getattr(self, s.name) is not None for s in ask_option_specs() if s.from_config)
+
+
+def _kind(annotation: str) -> type:
+    base = annotation.split("|")[0].strip()
+    return {"bool": bool, "int": int, "str": str, "_dt.date": _dt.date}[base]
+
+
+_SPECS: tuple[OptionSpec, ...] | None = None
+
+
+def ask_option_specs() -> tuple[OptionSpec, ...]:
+    """Every field of :class:`AskOptions` with how adapters present it, in declaration order."""
+    global _SPECS
+    if _SPECS is None:
+        specs = []
+        for f in dataclasses.fields(AskOptions):
+            help_text, extra = f.metadata["uac_option"]
+            extra = dict(extra)
+            flag = extra.pop("flag", "--" + f.name.replace("_", "-"))
+            specs.append(OptionSpec(f.name, _kind(str(f.type)), f.default, help_text, flag, **extra))
+        _SPECS = tuple(specs)
+    return _SPECS
+

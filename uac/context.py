@@ -1,0 +1,100 @@
+""":class:`MemoryContext`: what the capabilities of uac need from an open project.
+
+The capability modules (ingest, forget, search, answering, the sandbox bridge,
+doctor and its checks) take a context, never :class:`uac.memory.UserMemory`:
+the project on disk, the model (resolved lazily from ``uac.toml`` and the
+environment, or given), the search indexes (opened lazily) and the loaded
+typed view.  It sits low in the layers: it imports the project, the LLM layer,
+the fact log and, inside functions, the index and view packages; nothing here
+imports a capability or an adapter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import llm as _llm
+from .facts.log import FactLog, LogState
+from .project import Project
+
+if TYPE_CHECKING:
+    from .index.store import MemoryIndex
+    from .structure.loader import LoadedDomain
+
+
+class MemoryContext:
+    """One open user project with its model, indexes and typed view.
+
+    ``llm`` overrides the configured model (e.g. a client around a
+    :class:`~uac.llm.ScriptedProvider` in tests); ``None`` resolves the model
+    from ``uac.toml`` and the environment on first use.
+    """
+
+    def __init__(self, project: Project, *, llm: _llm.LLMClient | None = None) -> None:
+        self.project = project
+        self._llm = llm
+        self._llm_resolved = llm is not None
+        self._index: MemoryIndex | None = None
+
+    def __repr__(self) -> str:
+        return f"MemoryContext({str(self.project.root)!r})"
+
+    @property
+    def root(self) -> Path:
+        return self.project.root
+
+    # -- the model ------------------------------------------------------------------
+
+    @property
+    def llm_settings(self) -> _llm.LLMSettings:
+        """The model settings in force: ``[llm]`` of ``uac.toml`` under the environment."""
+        return _llm.resolve_settings(self.project.config.llm, project_root=self.project.root)
+
+    @property
+    def llm(self) -> _llm.LLMClient | None:
+        """The configured model, or ``None`` (only the LLM-free paths run)."""
+        if not self._llm_resolved:
+            self._llm = _llm.build_client(self.llm_settings)
+            self._llm_resolved = True
+        return self._llm
+
+    def require_llm(self, what: str) -> _llm.LLMClient:
+        """The model, or the error that says how to configure one for ``what``."""
+        return _llm.require(self.llm, what)
+
+    # -- the fact log and the indexes ---------------------------------------------------
+
+    def fact_log(self) -> FactLog:
+        return FactLog(self.project.paths.facts)
+
+    def read_log(self) -> LogState:
+        """The folded fact log (cached by file identity inside :class:`FactLog`)."""
+        return self.fact_log().read()
+
+    @property
+    def index(self) -> "MemoryIndex":
+        """The project's search indexes, opened on first use."""
+        if self._index is None:
+            from .index import open_index
+
+            self._index = open_index(self.project)
+        return self._index
+
+    def close(self) -> None:
+        """Release the index clients (the context stays usable: they reopen on demand)."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    # -- the typed view ---------------------------------------------------------------
+
+    def load_view(self) -> "dict[str, LoadedDomain]":
+        """Every generated domain, validated and loaded (through the JSON cache)."""
+        from .structure.store import load_view
+
+        return load_view(self.project)
+
+    def sandbox_state(self) -> dict[str, dict[str, object]]:
+        """domain -> top-level name -> loaded value: what the sandbox and the STATE channel read."""
+        return {name: dict(loaded.values) for name, loaded in self.load_view().items()}

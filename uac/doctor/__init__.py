@@ -1,0 +1,72 @@
+"""``uac doctor``: report a project's health and, with ``repair``, mend it.
+
+Each check is a function ``(ctx, repair) -> CheckResult`` listed in
+:data:`CHECKS`, one module per thing checked (:mod:`.environment`,
+:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`); they import their heavy
+dependencies inside the function, so doctor starts light.  Repairs rebuild
+derived data only; the fact log and the archive are never rewritten by doctor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from .._version import __version__
+from ..context import MemoryContext
+from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
+from .fact_log import check_fact_log
+from .indexes import check_indexes
+from .result import FAIL, OK, WARN, CheckResult
+from .view import check_view
+
+__all__ = ["CHECKS", "FAIL", "OK", "WARN", "CheckResult", "DoctorReport", "run_doctor"]
+
+
+@dataclass
+class DoctorReport:
+    project: str
+    format_version: int
+    uac_version: str
+    checks: list[CheckResult]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.status != FAIL for c in self.checks)
+
+    def check(self, name: str) -> CheckResult:
+        for result in self.checks:
+            if result.name == name:
+                return result
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "ok": self.ok,
+            "format_version": self.format_version,
+            "uac_version": self.uac_version,
+            "checks": [asdict(c) for c in self.checks],
+        }
+
+
+Check = Callable[[MemoryContext, bool], CheckResult]
+
+
+#: the checks doctor runs, in order
+CHECKS: list[Check] = [
+    check_format,
+    check_layout,
+    check_lock,
+    check_llm,
+    check_sandbox,
+    check_fact_log,
+    check_indexes,
+    check_view,
+]
+
+
+def run_doctor(ctx: MemoryContext, *, repair: bool = False) -> DoctorReport:
+    results = [check(ctx, repair) for check in CHECKS]
+    config = ctx.project.config
+    return DoctorReport(str(ctx.project.root), config.format_version, __version__, results)
