@@ -110,7 +110,7 @@ def run_conversation(item: dict, workdir: Path, embedder, scores: Scores, timing
     from uac.index.search import hybrid_search
 
     state = FactLog(memory.project.paths.facts).read()
-    index = memory.memory_index
+    index = memory.index
 
     bm25 = _BM25(turn_texts)
     turn_ids = [[t.turn_id] for t in turns]

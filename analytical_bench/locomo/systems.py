@@ -392,7 +392,7 @@ class UacSystem(System):
         out = []
         for question, vector in zip(questions, vectors):
             hits = hybrid_search(
-                memory.memory_index,
+                memory.index,
                 state,
                 question.question,
                 k=k,
