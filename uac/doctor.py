@@ -68,7 +68,7 @@ CHECKS: list[str] = [
     "uac.doctor:check_sandbox",
     "uac.facts.health:check_fact_log",
     "uac.index.health:check_indexes",
-    "uac.structure.health:check_view",
+    "uac.view.health:check_view",
 ]
 
 

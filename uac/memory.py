@@ -81,14 +81,14 @@ class UserMemory:
     # -- structure: the typed view (domains/) -------------------------------------
 
     def compile(self, mode: str | None = None, *, facts: list[Any] | None = None) -> Any:
-        """Compile the facts into ``domains/`` -> :class:`uac.structure.report.CompileReport`.
+        """Compile the facts into ``domains/`` -> :class:`uac.compile.report.CompileReport`.
 
         ``mode``: ``incremental`` or ``bounded`` (need a model), ``offline``
         (keyword-routed event timeline), or ``None``: ``[compile] mode`` when a
         model is configured, else ``offline``.  ``facts`` defaults to
         :meth:`facts` (the facts valid now).
         """
-        from .structure.compile_llm import compile_project
+        from .compile.dispatch import compile_project
 
         facts = self.facts() if facts is None else list(facts)
         return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
@@ -97,23 +97,23 @@ class UserMemory:
         self, path: str | Path, *, domain: str, collection: str, record_type: str | None = None
     ) -> Any:
         """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/`` ->
-        :class:`uac.structure.records.ImportReport`."""
-        from .structure.records import import_records
+        :class:`uac.compile.records.ImportReport`."""
+        from .compile.records import import_records
 
         return import_records(self.project, path, domain=domain, collection=collection, record_type=record_type)
 
     @property
     def state(self) -> Any:
         """The typed view, read-only: ``memory.state["travel"].trips`` is a tuple of
-        frozen dataclass instances (:class:`uac.structure.view.StateView`)."""
-        from .structure.store import load_view
-        from .structure.view import StateView
+        frozen dataclass instances (:class:`uac.view.state.StateView`)."""
+        from .view.store import load_view
+        from .view.state import StateView
 
         return StateView(load_view(self.project))
 
     def sandbox_state(self) -> dict[str, dict[str, object]]:
         """domain -> top-level name -> loaded value (what the sandbox encodes)."""
-        from .structure.store import load_view
+        from .view.store import load_view
 
         return {name: dict(loaded.values) for name, loaded in load_view(self.project).items()}
 
