@@ -80,8 +80,8 @@ def main() -> int:
     args = parser.parse_args()
 
     from uac.memory import UserMemory
-    from uac.structure import store
-    from uac.structure.loader import load_sources
+    from uac.dialect.loader import load_sources
+    from uac.view import store
 
     with tempfile.TemporaryDirectory(prefix="uac-bench-structure-") as tmp:
         root = Path(tmp)

@@ -20,7 +20,7 @@ from .project import Project
 
 if TYPE_CHECKING:
     from .index.store import MemoryIndex
-    from .structure.loader import LoadedDomain
+    from .dialect.loader import LoadedDomain
 
 
 class MemoryContext:
@@ -91,7 +91,7 @@ class MemoryContext:
 
     def load_view(self) -> "dict[str, LoadedDomain]":
         """Every generated domain, validated and loaded (through the JSON cache)."""
-        from .structure.store import load_view
+        from .view.store import load_view
 
         return load_view(self.project)
 

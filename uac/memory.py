@@ -29,10 +29,10 @@ from .recall import list_facts, search
 from .repl import open_session, run_code
 from .sessions import Session, load_sessions
 from .sessions.archive import Archive
-from .structure.compile_llm import compile_project
-from .structure.records import ImportReport, import_records
-from .structure.report import CompileReport
-from .structure.view import StateView
+from .compile.dispatch import compile_project
+from .compile.records import ImportReport, import_records
+from .compile.report import CompileReport
+from .view.state import StateView
 
 if TYPE_CHECKING:
     import sandbox as _sandbox

@@ -148,7 +148,7 @@ def filter_state_as_of(state: dict[str, dict[str, Any]], as_of: _dt.date) -> tup
 
 def render_state_module(names: dict[str, Any]) -> str:
     """``state.py``-style source for loaded values (the same printer as compiled state)."""
-    from ..structure.render import format_value
+    from ..dialect.render import format_value
 
     lines: list[str] = []
     for name, value in names.items():

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
         domain: str = typer.Argument(None, help="Domain to print (schema.py and state.py); default: MANIFEST.md."),
     ) -> None:
         """Print MANIFEST.md, or a domain's schema.py and state.py."""
-        from ..structure.store import check_domain_name, domain_names
+        from ..view.store import check_domain_name, domain_names
 
         memory = open_memory(project)
         paths = memory.project.paths

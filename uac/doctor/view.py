@@ -9,7 +9,7 @@ from ..errors import UacError
 
 def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
     """Validate and load each ``domains/<d>/`` (the cache is refreshed as a side effect)."""
-    from ..structure.store import domain_names, load_domain
+    from ..view.store import domain_names, load_domain
 
     project = ctx.project
     names = domain_names(project)

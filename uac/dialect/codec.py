@@ -5,7 +5,7 @@ case costs nothing: strings, numbers, booleans and ``None`` are stored as they
 are, a record is the list of its field values in schema order, dates are ISO
 strings.  Values typed ``Any`` or as a union of several non-``None`` types use
 a tagged form (``{"$date": ...}``, ``{"$record": "Trip", "values": [...]}``,
-...).  Decoding rebuilds the same objects with the loader's classes.
+...).  Decoding rebuilds the same objects with the classes of :mod:`.classes`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import datetime as _dt
 import enum
 from typing import Any, Callable, Mapping
 
+from .classes import field_specs
 from .types import TypeSpec
 
 Codec = Callable[[Any], Any] | None  # None: the identity
@@ -53,8 +54,6 @@ class StateCodec:
                 return lambda v: v.name
             fields = dataclasses.fields(cls)
             names = [f.name for f in fields]
-            from .loader import field_specs
-
             parts = [(name, self.encoder(field_specs(cls)[name])) for name in names]
 
             def record(v: Any) -> list[Any]:
@@ -136,8 +135,6 @@ class StateCodec:
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
                 return cls.__getitem__
-            from .loader import field_specs
-
             specs = field_specs(cls)
             names = list(specs)
             fixes = [(i, fn) for i, fn in enumerate(self.decoder(specs[n]) for n in names) if fn is not None]

@@ -24,10 +24,10 @@ import datetime as _dt
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
+from ..dialect.types import TypeSpec
 from .report import CompileReport, DomainReport
 from .routing import route_offline
-from .spec import ClassSpec, FieldSpec, SchemaSpec
-from .types import TypeSpec
 
 if TYPE_CHECKING:
     from ..facts.model import Fact
@@ -54,10 +54,11 @@ EVENTS_TYPE = TypeSpec("list", (TypeSpec("class", name="Event"),))
 
 def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     """Write the event timeline of every domain that has facts."""
-    from . import render, store
-    from .loader import build_classes
-    from .records import _rebuild
-    from .validate import CodeRejected
+    from ..dialect import render
+    from ..dialect.classes import build_classes, rebuild
+    from ..dialect.problems import CodeRejected
+    from ..view import store
+    from ..view.manifest import write_manifest
 
     started = time.perf_counter()
     report = CompileReport(mode="offline", facts_total=len(facts))
@@ -106,7 +107,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
             ]
             entries: list[tuple[str, TypeSpec, Any]] = []
             if existing is not None:
-                entries = [(n, existing.types[n], _rebuild(v, built)) for n, v in existing.values.items() if n != "events"]
+                entries = [(n, existing.types[n], rebuild(v, built)) for n, v in existing.values.items() if n != "events"]
             entries.append(("events", EVENTS_TYPE, events))
             files = {
                 "__init__.py": render.render_init(f"The {domain} domain of this user project.", schema, [n for n, _, _ in entries]),
@@ -119,7 +120,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
             entry.records = loaded.record_count()
             entry.facts_covered = sum(1 for f in domain_facts if f.id in cited)
             covered |= cited
-        store.write_manifest(project)
+        write_manifest(project)
     report.facts_covered = sum(1 for f in facts if f.id in covered)
     report.seconds = time.perf_counter() - started
     return report

@@ -4,7 +4,8 @@
 it building Python syntax-tree objects.  For the literal grammar of
 ``state.py`` there is a cheaper route that is just as strict:
 
-1. the text is split into string literals and code (comments dropped);
+1. the text is split into string literals and code, comments dropped
+   (:func:`.precheck.split_code`, done once by the text checks);
 2. the statement headers (``name: Annotation =``) are cut out; the values are
    rewritten into JSON by literal replacements anchored on the names the
    schema defines: ``Trip(`` becomes ``["\u0001Trip",``, ``city=`` becomes
@@ -37,12 +38,12 @@ import warnings
 from typing import Any, Mapping
 
 from . import limits
+from .interpret import StateInterpreter
+from .precheck import check_depth
+from .problems import CodeRejected
 from .spec import SchemaSpec
 from .types import Mismatch, TypeSpec, check_value
 
-_TOKENS = re.compile(
-    r'("""[\s\S]*?"""' r"|'''[\s\S]*?'''" r'|"(?:[^"\\\n]|\\[\s\S])*"' r"|'(?:[^'\\\n]|\\[\s\S])*'" r"|#[^\n]*)"
-)
 _HEADER = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^=\n\x00]*?)[ \t]*=[ \t]*", re.M)
 _JSON_WORDS = ("true", "false", "null", "NaN", "Infinity")
 _CONSTANTS = (("True", "true"), ("False", "false"), ("None", "null"))
@@ -67,24 +68,6 @@ CALL_JSON, COLON_JSON, ENUM_JSON, TUPLE_JSON, KEYWORD_JSON = "\\u0001", "\\u0002
 
 class _Fallback(Exception):
     """Not for the fast path; use the full interpreter."""
-
-
-def split_code(text: str) -> tuple[str, list[str]]:
-    """``(code, strings)``: each string literal replaced by NUL, comments removed.
-
-    A string prefix (``r``, ``b``, ``f``...) stays in the code as a letter
-    right before the NUL, which the fast path never accepts.
-    """
-    parts = _TOKENS.split(text)
-    strings: list[str] = []
-    for index in range(1, len(parts), 2):
-        token = parts[index]
-        if token[0] == "#":
-            parts[index] = ""
-        else:
-            strings.append(token)
-            parts[index] = "\x00"
-    return "".join(parts), strings
 
 
 def _json_string(token: str) -> str:
@@ -430,9 +413,6 @@ _DATE_CALL = CALL + "date"
 
 def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapping[str, type], path: str) -> list[Any] | None:
     """The state's statement values via the fast path, or ``None`` to use the full one."""
-    from .interpret import StateInterpreter
-    from .validate import CodeRejected, check_depth
-
     parsed = to_json_values(code, strings, schema)
     if parsed is None:
         return None
@@ -463,4 +443,4 @@ def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapp
     return result
 
 
-__all__ = ["fast_values", "split_code", "to_json_values"]
+__all__ = ["fast_values", "to_json_values"]

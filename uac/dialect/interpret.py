@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import limits
+from .grammar import RESERVED_NAMES, check_identifier, imported_names
+from .problems import CodeRejected, Problem, reject
 from .spec import ClassSpec, SchemaSpec
 from .types import AnnotationError, Mismatch, TypeSpec, check_value, describe, parse_annotation
-from .validate import RESERVED_NAMES, CodeRejected, Problem, check_identifier, imported_names, reject
 
 _TEMPORAL_CALLS = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 _TIMEDELTA_KEYWORDS = {"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}
@@ -88,7 +89,8 @@ class StateInterpreter:
 
     def run(self, tree: ast.Module, provided: list[Any] | None = None) -> list[StateValue]:
         """Evaluate the module; with ``provided``, the statements' values were
-        already built (by :mod:`.fastload`) and are only type-checked here."""
+        already built (by the fast loader, which sits above this module) and
+        are only type-checked here."""
         problems: list[Problem] = []
         body = list(tree.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from uac.errors import InputError, InvalidName, UserError
 from uac.memory import UserMemory
-from uac.structure.records import field_names, record_type_name
+from uac.compile.records import field_names, record_type_name
 
 TRIPS = [
     {"destination": "Lisbon", "start": "2023-05-07", "nights": 4, "cost": 812.5, "tags": ["work"], "booked": "2023-04-01T09:30:00"},

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from uac.structure import limits
-from uac.structure.loader import load_sources
-from uac.structure.validate import CodeRejected, validate_schema
+from uac.dialect import limits
+from uac.dialect.loader import load_sources
+from uac.dialect.problems import CodeRejected
+from uac.dialect.validate import validate_schema
 
 GOOD_SCHEMA = '''"""Travel."""
 

@@ -1,4 +1,5 @@
-"""What a compile did: per domain and in total (``uac compile --json``)."""
+"""What a compile did: per domain and in total (``uac compile --json``), and
+the compile history (``.uac/compile_history.jsonl``, one line per model call)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..project import Project
 
 
 @dataclass
@@ -108,3 +112,17 @@ def append_history(internal: Path, entry: dict[str, Any]) -> None:
         handle.write(line)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def read_history(project: "Project") -> list[dict[str, Any]]:
+    path = project.paths.internal / "compile_history.jsonl"
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text("utf-8").splitlines():
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out

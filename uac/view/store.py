@@ -1,26 +1,28 @@
-"""Reading and replacing the generated view on disk.
+"""Reading and replacing the generated view on disk (``domains/<d>/``).
 
 A domain directory is only ever replaced whole: the new files are written to
 a temporary sibling, validated and loaded from there (which also fills the
-cache), and only then swapped in with two renames.  A failure at any point
-leaves the previous directory byte-identical.  The manifest is re-rendered
-after every change.
+cache, :mod:`.cache`), and only then swapped in with two renames.  A failure
+at any point leaves the previous directory byte-identical.  The pipelines
+re-render the manifest (:mod:`.manifest`) after every change.
 """
 
 from __future__ import annotations
 
-import json
 import keyword
 import os
 import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..errors import InvalidName
-from ..fsutil import atomic_write_text, fsync_dir
-from .loader import LoadedDomain, domain_dirs, load_domain_dir
+from ..dialect.loader import LoadedDomain, load_sources, source_hash
+from ..dialect.problems import CodeRejected, Problem
+from ..dialect.validate import check_init
+from ..errors import InvalidName, StoreError
+from ..fsutil import fsync_dir
+from .cache import cache_path, read_cache, write_cache
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -35,6 +37,38 @@ def check_domain_name(name: str) -> str:
             hint="Use a lowercase slug: a letter, then letters, digits or underscores (at most 40), e.g. 'travel'.",
         )
     return name
+
+
+def load_domain_dir(directory: Path, *, cache_dir: Path | None = None, label: str | None = None) -> LoadedDomain:
+    """Load ``domains/<name>/`` (using and refreshing the cache if given)."""
+    directory = Path(directory)
+    name = directory.name
+    label = label or f"domains/{name}"
+    try:
+        schema_bytes = (directory / "schema.py").read_bytes()
+        state_bytes = (directory / "state.py").read_bytes()
+        init_bytes = (directory / "__init__.py").read_bytes()
+    except FileNotFoundError as exc:
+        raise CodeRejected([Problem(f"{label}/{Path(exc.filename).name}", 0, "file missing")]) from None
+    except OSError as exc:
+        raise StoreError(f"cannot read {directory}: {exc}.") from None
+    check_init(name, init_bytes, label)
+    key = source_hash(schema_bytes, state_bytes)
+    if cache_dir is not None:
+        cached = read_cache(cache_path(cache_dir, name), key, name)
+        if cached is not None:
+            return cached
+    loaded = load_sources(name, schema_bytes, state_bytes, label=label)
+    if cache_dir is not None:
+        write_cache(cache_path(cache_dir, name), loaded)
+    return loaded
+
+
+def domain_dirs(domains_root: Path) -> list[Path]:
+    """The domain package directories, sorted by name."""
+    if not domains_root.is_dir():
+        return []
+    return sorted(p for p in domains_root.iterdir() if p.is_dir() and (p / "schema.py").exists() and not p.name.startswith((".", "_")))
 
 
 def cache_dir(project: "Project") -> Path:
@@ -74,7 +108,7 @@ def recover(project: "Project") -> None:
 def write_domain(project: "Project", name: str, files: dict[str, str]) -> LoadedDomain:
     """Validate ``files`` as domain ``name`` and swap them in (caller holds the lock).
 
-    Raises :class:`~uac.structure.validate.CodeRejected` (or another
+    Raises :class:`~uac.dialect.problems.CodeRejected` (or another
     :class:`~uac.errors.UacError`) without touching the current directory.
     """
     check_domain_name(name)
@@ -87,10 +121,8 @@ def write_domain(project: "Project", name: str, files: dict[str, str]) -> Loaded
             (tmp / filename).write_text(text, "utf-8")
         loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}")
         # fill the cache for the final location (same content hash)
-        from .loader import _cache_path, _write_cache
-
         loaded.name = name
-        _write_cache(_cache_path(cache_dir(project), name), loaded)
+        write_cache(cache_path(cache_dir(project), name), loaded)
         for filename in files:
             with open(tmp / filename, "rb") as handle:
                 os.fsync(handle.fileno())
@@ -110,73 +142,15 @@ def write_domain(project: "Project", name: str, files: dict[str, str]) -> Loaded
     return loaded
 
 
-def summarize(loaded: LoadedDomain) -> dict[str, Any]:
-    """What a domain holds: per top-level name, its type and size."""
-    items = []
-    for name, value in loaded.values.items():
-        spec = loaded.types[name]
-        count = len(value) if isinstance(value, (list, tuple, dict, set)) else None
-        items.append({"name": name, "type": spec.source(), "count": count})
-    return {
-        "name": loaded.name,
-        "doc": (loaded.schema.doc or "").strip().split("\n")[0][:100],
-        "records": loaded.record_count(),
-        "items": items,
-    }
-
-
-def _summary_line(summary: dict[str, Any]) -> str:
-    parts = []
-    for item in summary["items"][:6]:
-        inner = item["type"]
-        if item["count"] is not None:
-            parts.append(f"{item['name']} ({item['count']} × {inner.removeprefix('list[').removesuffix(']')})" if inner.startswith("list[") else f"{item['name']} ({item['count']})")
-        else:
-            parts.append(f"{item['name']}: {inner}")
-    if len(summary["items"]) > 6:
-        parts.append(f"+{len(summary['items']) - 6} more")
-    doc = summary["doc"].rstrip(".")
-    head = f"{doc}. " if doc else ""
-    return f"{head}{', '.join(parts) or 'empty'}"
-
-
-def write_manifest(project: "Project", view: dict[str, LoadedDomain] | None = None) -> str:
-    """Re-render ``MANIFEST.md`` from the current view (caller holds the lock)."""
-    from ..templating import render_template
-
-    view = load_view(project) if view is None else view
-    domains = []
-    for name in sorted(view):
-        summary = summarize(view[name])
-        domains.append({"name": name, "summary": _summary_line(summary), "records": summary["records"]})
-    facts_count = _count_lines(project.paths.facts)
-    text = render_template(
-        "manifest.md.j2",
-        user_name=project.config.user.name,
-        domains=domains,
-        facts_count=facts_count,
-    )
-    atomic_write_text(project.paths.manifest, text)
-    return text
-
-
-def _count_lines(path: Path) -> int | None:
-    try:
-        with open(path, "rb") as handle:
-            return sum(1 for line in handle if line.strip())
-    except OSError:
-        return None
-
-
-def read_history(project: "Project") -> list[dict[str, Any]]:
-    path = project.paths.internal / "compile_history.jsonl"
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text("utf-8").splitlines():
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return out
+__all__ = [
+    "DOMAIN_RE",
+    "cache_dir",
+    "check_domain_name",
+    "domain_dirs",
+    "domain_names",
+    "load_domain",
+    "load_domain_dir",
+    "load_view",
+    "recover",
+    "write_domain",
+]

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .loader import LoadedDomain
+from ..dialect.loader import LoadedDomain
 
 
 class DomainState(Mapping[str, Any]):

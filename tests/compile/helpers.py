@@ -1,4 +1,4 @@
-"""Shared builders for the structure tests: facts and a scripted model that
+"""Shared builders for the compile tests: facts and a scripted model that
 writes valid domain code citing the fact ids it is shown."""
 
 from __future__ import annotations

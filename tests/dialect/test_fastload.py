@@ -9,11 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uac.structure import render
-from uac.structure.fastload import fast_values
-from uac.structure.interpret import StateInterpreter
-from uac.structure.loader import build_classes
-from uac.structure.validate import CodeRejected, parse_python, precheck_split, validate_schema
+from uac.dialect import render
+from uac.dialect.classes import build_classes
+from uac.dialect.fastload import fast_values
+from uac.dialect.interpret import StateInterpreter
+from uac.dialect.precheck import precheck_split
+from uac.dialect.problems import CodeRejected
+from uac.dialect.syntax import parse_python
+from uac.dialect.validate import validate_schema
 
 from .test_hostile import GOOD_SCHEMA, GOOD_STATE, STATE_ATTACKS
 from .test_loader import NESTED_SCHEMA, NESTED_STATE
@@ -134,7 +137,7 @@ def records(draw):
 @given(records())
 def test_fast_path_agrees_on_random_states(data):
     schema, recs = data
-    from uac.structure.types import TypeSpec
+    from uac.dialect.types import TypeSpec
 
     text = render.render_state("S.", schema, [("recs", TypeSpec("list", (TypeSpec("class", name="Rec"),)), recs)])
     fast, slow = both_paths(SCHEMA, text)
@@ -154,7 +157,7 @@ SNIPPETS = [
 @given(records(), st.data())
 def test_fast_path_never_accepts_mutations_the_interpreter_rejects(data, draw):
     schema, recs = data
-    from uac.structure.types import TypeSpec
+    from uac.dialect.types import TypeSpec
 
     text = render.render_state("S.", schema, [("recs", TypeSpec("list", (TypeSpec("class", name="Rec"),)), recs)])
     body_start = text.index("recs:")

@@ -11,9 +11,9 @@ import pytest
 
 from uac.errors import ModelNotConfigured
 from uac.facts.model import Fact
-from uac.structure import routing
-from uac.structure.compile_llm import bounded_prefix
-from uac.structure.routing import fact_line
+from uac.compile import routing
+from uac.compile.bounded import bounded_prefix
+from uac.compile.llm_shared import fact_line
 
 from .helpers import handler_for, make_facts, prompt_of
 

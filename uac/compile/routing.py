@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
+from .llm_shared import batch_facts, fact_line
+
 if TYPE_CHECKING:
     from ..facts.model import Fact
     from ..llm import LLMClient
@@ -87,14 +89,6 @@ def classify_fact(fact: "Fact") -> str:
     return classify(fact.text, fact.meta)
 
 
-def fact_line(fact: "Fact") -> str:
-    """The one-line serialization of a fact used in prompts."""
-    day = fact.event_date or fact.session_date
-    when = f" ({day.isoformat()})" if day else ""
-    who = f" {fact.speaker}:" if fact.speaker else ""
-    return f"[{fact.id}]{when}{who} {fact.text}"
-
-
 @dataclass
 class Routing:
     routes: dict[str, str] = field(default_factory=dict)
@@ -123,23 +117,6 @@ ROUTE_SCHEMA = {
 }
 
 
-def batch_facts(facts: list["Fact"], max_chars: int) -> list[list["Fact"]]:
-    """Consecutive groups of facts whose serialized lines fit ``max_chars`` (at least one each)."""
-    batches: list[list["Fact"]] = []
-    current: list["Fact"] = []
-    size = 0
-    for fact in facts:
-        length = len(fact_line(fact)) + 1
-        if current and size + length > max_chars:
-            batches.append(current)
-            current, size = [], 0
-        current.append(fact)
-        size += length
-    if current:
-        batches.append(current)
-    return batches
-
-
 def route_with_model(
     client: "LLMClient",
     facts: list["Fact"],
@@ -153,7 +130,7 @@ def route_with_model(
     from ..errors import ModelError
     from ..llm import system, user
     from ..templating import render_prompt
-    from .store import DOMAIN_RE
+    from ..view.store import DOMAIN_RE
 
     routing = Routing()
     known = dict(domains)

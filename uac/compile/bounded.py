@@ -1,0 +1,135 @@
+"""The bounded LLM mode: the paper's Phase 2, reproduced faithfully.
+
+One call over the first ``[compile] bounded_chars`` characters of the
+serialized fact list, producing every domain at once; facts beyond the prefix
+are not seen.  The reply goes through the same checks and repair loop as the
+incremental mode (:mod:`.llm_shared`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..dialect.problems import CodeRejected, Problem
+from ..errors import InvalidName
+from .llm_shared import Candidate, DomainFailed, call_with_repair, check_candidate, fact_line
+from .report import CompileReport, DomainReport, append_history
+
+if TYPE_CHECKING:
+    from ..config import CompileConfig
+    from ..facts.model import Fact
+    from ..llm import LLMClient
+    from ..project import Project
+
+BOUNDED_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "domains": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "schema_py": {"type": "string"}, "state_py": {"type": "string"}},
+                "required": ["name", "schema_py", "state_py"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["domains"],
+    "additionalProperties": False,
+}
+
+
+def bounded_prefix(facts: list["Fact"], limit: int) -> list["Fact"]:
+    """The facts whose serialized lines fit entirely in the first ``limit`` characters."""
+    out = []
+    size = 0
+    for fact in facts:
+        size += len(fact_line(fact)) + 1
+        if size > limit:
+            break
+        out.append(fact)
+    return out
+
+
+def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient", config: "CompileConfig") -> CompileReport:
+    from ..templating import render_prompt
+    from ..view import store
+    from ..view.manifest import write_manifest
+
+    started = time.perf_counter()
+    report = CompileReport(mode="bounded", facts_total=len(facts))
+    known_ids = {f.id for f in facts}
+    prefix = bounded_prefix(facts, config.bounded_chars)
+    report.facts_in_prompt = len(prefix)
+    prompt = render_prompt("structure_bounded.j2", facts=[fact_line(f) for f in prefix])
+    entry = DomainReport("*")
+    history: list[dict[str, Any]] = []
+    accepted: dict[str, Candidate] = {}
+    failures: dict[str, str] = {}
+
+    def accept(data: Any) -> dict[str, Candidate]:
+        items = data.get("domains") if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            raise CodeRejected([Problem("reply", 0, 'expected {"domains": [...]} with at least one domain')])
+        problems: list[Problem] = []
+        failures.clear()
+        for item in items:
+            name = str(item.get("name", "")) if isinstance(item, dict) else ""
+            try:
+                store.check_domain_name(name)
+                accepted[name] = check_candidate(name, item.get("schema_py"), item.get("state_py"), known_ids)
+            except CodeRejected as exc:
+                problems.extend(exc.problems)
+                failures[name] = exc.message
+            except InvalidName as exc:
+                problems.append(Problem("reply", 0, exc.message))
+                failures[name] = exc.message
+        if problems:
+            raise CodeRejected(problems)
+        return accepted
+
+    with project.lock("compile"):
+        try:
+            call_with_repair(
+                client,
+                prompt,
+                json_schema=BOUNDED_SCHEMA,
+                schema_name="domains",
+                shape='{"domains": [{"name": "...", "schema_py": "...", "state_py": "..."}]}',
+                accept=accept,
+                rounds=config.repair_rounds,
+                entry=entry,
+                history=history,
+                purpose="structure.bounded",
+            )
+        except DomainFailed:
+            pass  # the domains that validated in the last reply are still written; failures are reported
+        covered: set[str] = set()
+        for name in sorted(set(accepted) | set(failures)):
+            domain_entry = DomainReport(name)
+            report.domains.append(domain_entry)
+            if name in failures or name not in accepted:
+                domain_entry.status, domain_entry.rejection = "failed", failures.get(name, "rejected")
+                continue
+            loaded = store.write_domain(project, name, accepted[name].files)
+            cited = loaded.cited_ids() & known_ids
+            domain_entry.status = "compiled"
+            domain_entry.records = loaded.record_count()
+            domain_entry.facts_routed = domain_entry.facts_new = domain_entry.facts_covered = len(cited)
+            covered |= cited
+        if report.domains:
+            first = report.domains[0]
+            first.prompt_tokens, first.completion_tokens = entry.prompt_tokens, entry.completion_tokens
+            first.calls, first.repair_rounds = entry.calls, entry.repair_rounds
+        else:
+            report.domains.append(DomainReport("*", status="failed", rejection="no domain in the reply", prompt_tokens=entry.prompt_tokens, completion_tokens=entry.completion_tokens, calls=entry.calls, repair_rounds=entry.repair_rounds))
+        for record in history:
+            append_history(project.paths.internal, {"mode": "bounded", "domain": None, "facts_in_prompt": len(prefix), **record})
+        write_manifest(project)
+    report.facts_covered = len(covered)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+__all__ = ["BOUNDED_SCHEMA", "bounded_prefix", "compile_bounded"]

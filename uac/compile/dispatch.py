@@ -1,0 +1,44 @@
+"""``uac compile``: pick the mode and run its pipeline.
+
+``incremental`` (:mod:`.incremental`) and ``bounded`` (:mod:`.bounded`) need
+a model; ``offline`` (:mod:`.offline`) builds a dated event timeline per
+domain without one.  With no mode given: ``[compile] mode`` when a model is
+configured, else ``offline``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..facts.model import Fact
+    from ..llm import LLMClient
+    from ..project import Project
+    from .report import CompileReport
+
+
+def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient | None", *, mode: str | None = None) -> CompileReport:
+    """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline."""
+    from ..errors import InputError
+
+    config = project.config.compile
+    mode = mode or (config.mode if client is not None else "offline")
+    if mode not in ("incremental", "bounded", "offline"):
+        raise InputError(f"unknown compile mode {mode!r}.", hint="Use incremental, bounded or offline.")
+    if mode == "offline":
+        from .offline import compile_offline
+
+        return compile_offline(project, facts)
+    from .. import llm as _llm
+
+    client = _llm.require(client, f"compile --mode {mode}")
+    if mode == "bounded":
+        from .bounded import compile_bounded
+
+        return compile_bounded(project, facts, client, config)
+    from .incremental import compile_incremental
+
+    return compile_incremental(project, facts, client, config)
+
+
+__all__ = ["compile_project"]
