@@ -1,0 +1,190 @@
+"""The layers of the house, as ``docs/architecture.md`` draws them, checked on the source.
+
+The import graph is read with ``ast`` and counts every import: module level,
+inside functions and under ``TYPE_CHECKING``.  A module may import modules of
+its own layer or of lower layers only; a few packages have stricter rules; no
+import circle may span more than one package; ``sandbox/`` never imports uac.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: low to high; a module belongs to the first entry whose name is it or its package
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.templating")),
+    ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
+    ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
+    ("context", ("uac.context",)),
+    ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.answer", "uac.repl", "uac.doctor", "uac.export")),
+    ("facade", ("uac.memory",)),
+    ("adapters", ("uac.cli", "uac.server", "uac.demo", "uac.__main__", "uac")),
+]
+
+#: packages that may use only these parts of uac (besides themselves)
+ONLY_USES: dict[str, tuple[str, ...]] = {
+    # the generated-code dialect: the language, never the pipelines or the data
+    "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating"),
+    # the view on disk: the dialect and the project, never the compile pipelines
+    "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.templating", "uac.project", "uac.config", "uac.lock"),
+    # the fact log and the archive know nothing above them
+    "uac.facts": ("uac.errors", "uac.fsutil", "uac.dates", "uac.lock"),
+    "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates"),
+}
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def modules_of(package_dir: Path) -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for path in package_dir.rglob("*.py"):
+        parts = [package_dir.name, *path.relative_to(package_dir).with_suffix("").parts]
+        is_package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return out
+
+
+def imports_of(name: str, path: Path, is_package: bool, known: set[str] = frozenset()) -> set[str]:
+    """Every module imported by the file, absolute.  ``from P import m`` counts as
+    ``P.m`` when that is one of the ``known`` modules, else as ``P``."""
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+    return found
+
+
+def uac_graph() -> dict[str, set[str]]:
+    modules = modules_of(REPO / "uac")
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, (path, is_package) in modules.items():
+        for target in imports_of(name, path, is_package, set(modules)):
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def layer_of(name: str) -> int:
+    for number, (_, prefixes) in enumerate(LAYERS):
+        if any(_within(name, p) for p in prefixes if p != "uac") :
+            return number
+    if name == "uac":
+        return len(LAYERS) - 1
+    raise AssertionError(f"{name} is in no layer of tests/test_architecture.py: add it (and to docs/architecture.md)")
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return uac_graph()
+
+
+def test_every_module_has_a_layer(graph):
+    for name in graph:
+        layer_of(name)
+
+
+def test_no_module_imports_a_higher_layer(graph):
+    wrong = [
+        f"{name} ({LAYERS[layer_of(name)][0]}) imports {target} ({LAYERS[layer_of(target)][0]})"
+        for name, targets in graph.items()
+        for target in targets
+        if name != "uac" and layer_of(target) > layer_of(name)
+    ]
+    assert not wrong, "imports against the layers:\n" + "\n".join(sorted(wrong))
+
+
+@pytest.mark.parametrize("package", sorted(ONLY_USES))
+def test_restricted_packages_use_only_what_they_may(graph, package):
+    allowed = ONLY_USES[package]
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        if _within(name, package)
+        for target in targets
+        if not _within(target, package) and not any(_within(target, a) for a in allowed)
+    ]
+    assert not wrong, f"{package} may use only {', '.join(allowed)}:\n" + "\n".join(sorted(wrong))
+
+
+def test_no_circle_spans_packages(graph):
+    def package(name: str) -> str:
+        return name.rsplit(".", 1)[0] if name.count(".") >= 2 else name
+
+    spanning = [c for c in strongly_connected(graph) if len({package(n) for n in c}) > 1]
+    assert not spanning, f"import circles across packages: {spanning}"
+
+
+def test_sandbox_never_imports_uac():
+    modules = modules_of(REPO / "sandbox")
+    wrong = [
+        f"{name} imports {target}"
+        for name, (path, is_package) in modules.items()
+        for target in imports_of(name, path, is_package)
+        if _within(target, "uac")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_checker_sees_what_it_must(graph, tmp_path):
+    """The graph counts imports inside functions, and the layer check fails on a back arrow."""
+    assert "uac.index.embeddings" in graph["uac.index.maintain"]  # imported inside a function
+    fake = dict(graph)
+    fake["uac.errors"] = graph["uac.errors"] | {"uac.memory"}
+    wrong = [t for t in fake["uac.errors"] if layer_of(t) > layer_of("uac.errors")]
+    assert wrong == ["uac.memory"]
+    fake["uac.context"] = graph["uac.context"] | {"uac.memory"}
+    fake["uac.memory"] = graph["uac.memory"] | {"uac.context"}
+    assert any("uac.memory" in c for c in strongly_connected(fake))
