@@ -52,6 +52,9 @@ class CompileConfig:
     bounded_chars: int = 30_000
     domain_prompt_chars: int = 24_000
     repair_rounds: int = 2
+    #: incremental mode: most facts in one batch, and characters of related records shown with it
+    batch_facts: int = 25
+    related_chars: int = 4_000
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,13 @@
-"""Shared builders for the compile tests: facts and a scripted model that
-writes valid domain code citing the fact ids it is shown."""
+"""Shared builders for the compile tests: facts, and a scripted model that answers
+the operations protocol by rule (the benchmark's protocol model, reading the real prompts)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
 import json
 import re
+from pathlib import Path
 
 from uac.facts.model import Fact
 
@@ -40,43 +42,19 @@ def make_facts(n: int, *, sessions: int = 10, pad: int = 0) -> list[Fact]:
 
 
 FACT_ID = re.compile(r"^\[(f\d{4})\]", re.MULTILINE)
-
-SCHEMA = '''"""Generated domain."""
-
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from datetime import date
-
-
-@dataclass(frozen=True)
-class Item:
-    text: str
-    day: date | None = None
-    notes: list[str] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
-'''
+_PROTOCOL = Path(__file__).resolve().parents[2] / "benchmarks" / "protocol_model.py"
+_spec = importlib.util.spec_from_file_location("uac_bench_protocol_model", _PROTOCOL)
+protocol_model = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(protocol_model)
 
 
 def prompt_of(request) -> str:
     return "\n".join(m.content or "" for m in request.messages)
 
 
-def domain_reply(prompt: str) -> dict:
-    """Valid schema/state keeping the records already in the prompt and adding one per new fact."""
-    current = re.search(r"Current domains/\w+/state.py:\n```python\n(.*?)```", prompt, re.S)
-    old = re.findall(r'text="([^"]*)",?\s*(?:day=date\((\d+), (\d+), (\d+)\),?\s*)?sources=\["(f\d{4})"\]', current.group(1) if current else "")
-    new_section = prompt.split("NEW facts", 1)[1] if "NEW facts" in prompt else prompt
-    new = [(m.group(1), m.group(2)) for m in re.finditer(r"^\[(f\d{4})\] \((\d{4}-\d{2}-\d{2})\)[^\n]*", new_section, re.M)]
-    items = []
-    for text, y, m, d, fid in old:
-        day = f", day=date({y}, {m}, {d})" if y else ""
-        items.append(f'Item(text="{text}"{day}, sources=["{fid}"])')
-    for fid, day in new:
-        y, m, d = (int(x) for x in day.split("-"))
-        items.append(f'Item(text="fact {fid}", day=date({y}, {m}, {d}), sources=["{fid}"])')
-    state = '"""State."""\n\nfrom datetime import date\n\nfrom .schema import Item\n\nitems: list[Item] = [\n' + "".join(f"    {i},\n" for i in items) + "]\n"
-    return {"schema_py": SCHEMA, "state_py": state}
+def domain_of_prompt(prompt: str) -> str | None:
+    match = re.search(r'You maintain the "(\w+)" domain', prompt)
+    return match.group(1) if match else None
 
 
 def route_reply(prompt: str, domain_of=None) -> dict:
@@ -84,19 +62,20 @@ def route_reply(prompt: str, domain_of=None) -> dict:
     return {"routes": [{"id": i, "domain": domain_of(i) if domain_of else "life"} for i in ids]}
 
 
-def handler_for(domain_of=None, *, broken_domains=()):
-    """A ScriptedProvider handler: routes, then writes valid code for each domain call."""
+def handler_for(domain_of=None, *, failing_domains=(), wrap=None):
+    """A ScriptedProvider handler: routes with ``domain_of``, then answers each batch with
+    the protocol model's operations (one record per fact).  ``failing_domains``: the
+    endpoint fails for them; ``wrap(request, reply) -> reply`` may alter a reply."""
 
     def handler(request):
         prompt = prompt_of(request)
         if "Route each fact" in prompt:
-            return {"json": route_reply(prompt, domain_of)}
-        match = re.search(r'You maintain the "(\w+)" domain', prompt)
-        if match and match.group(1) in broken_domains:
-            return {"json": {"schema_py": "import os\n", "state_py": "x: int = 1\n"}}
-        if match:
-            return {"json": domain_reply(prompt)}
-        raise AssertionError("unexpected prompt: " + prompt[:200])
+            reply = {"json": route_reply(prompt, domain_of)}
+        elif domain_of_prompt(prompt) in failing_domains:
+            reply = {"error": "fatal", "message": "503 from the endpoint"}
+        else:
+            reply = protocol_model.handler(request)
+        return wrap(request, reply) if wrap else reply
 
     return handler
 

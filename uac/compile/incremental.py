@@ -1,25 +1,51 @@
-"""The incremental LLM mode (the default): facts compiled domain by domain.
+"""The incremental LLM mode (the default): the model writes operations, uac writes the code.
 
-Facts not yet cited by any domain are routed (:mod:`.routing`); each domain
-with new facts is compiled in one or more calls, each within ``[compile]
-domain_prompt_chars`` characters and each merging its share of the new facts
-into the code the previous call produced.  A reply is validated and loaded;
-the validator's messages go back for at most ``[compile] repair_rounds``
-repair rounds (:func:`.llm_shared.call_with_repair`).  A domain is written
-only when all its calls succeeded (temp dir, validate, atomic swap), so a
-failed domain keeps its previous view byte-identical.
+For every compile:
+
+1. Facts neither recorded (cited by a record) nor considered (left out with a
+   reason, in the domain's :mod:`ledger <.ledger>`) are routed to domains
+   (:mod:`.routing`).  Records citing facts that were superseded since are
+   queued for a revisit in their domain.
+2. Each domain with routed facts or revisits is compiled batch by batch.  A
+   batch holds at most ``[compile] batch_facts`` facts within ``[compile]
+   domain_prompt_chars``; the model sees the domain's classes, the existing
+   records that share words with the batch (:mod:`.related`, at most
+   ``[compile] related_chars``), the records to revisit and the new facts, and
+   answers with operations (:mod:`.ops`).  No reply grows with the size of the
+   domain.
+3. uac checks each operation, applies the valid ones and sends every problem
+   of the reply back at once for at most ``[compile] repair_rounds`` rounds.
+   Facts still unaddressed stay *pending* and are sent again next time.
+4. After each batch, the ledger of the new state and then the domain's files
+   (rendered by uac, validated and swapped in atomically) are written: a
+   crash leaves a domain as before or as after a whole batch.  A reply cut off
+   at the token limit splits the batch in two; an endpoint error stops that
+   domain only; the manifest is always written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..dialect.loader import LoadedDomain
+from ..dialect.loader import LoadedDomain, source_hash
 from ..dialect.problems import CodeRejected
-from .llm_shared import Candidate, DomainFailed, batch_facts, call_with_repair, check_candidate, fact_line
+from ..dialect.render import render_schema
+from ..errors import ModelError, UacError
+from ..facts.log import FactLog
+from ..llm import Message, system, user
+from ..templating import render_prompt
+from ..view import store
+from ..view.manifest import summarize, summary_line, write_manifest
+from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
+from .llm_shared import fact_line
+from .ops import OP_KINDS, BatchOutcome, apply_operations
+from .related import RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
+from .work import DomainWork, is_managed
 
 if TYPE_CHECKING:
     from ..config import CompileConfig
@@ -27,143 +53,418 @@ if TYPE_CHECKING:
     from ..llm import LLMClient
     from ..project import Project
 
-FILES_SCHEMA = {
+OPS_SCHEMA = {
     "type": "object",
-    "properties": {"schema_py": {"type": "string"}, "state_py": {"type": "string"}},
-    "required": ["schema_py", "state_py"],
-    "additionalProperties": False,
+    "properties": {
+        "operations": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "op": {"type": "string", "enum": list(OP_KINDS)},
+                    "name": {"type": "string"},
+                    "doc": {"type": "string"},
+                    "fields": {"type": "array", "items": {"type": "object"}},
+                    "members": {"type": "array", "items": {"type": "string"}},
+                    "class": {"type": "string"},
+                    "type": {"type": "string"},
+                    "default": {},
+                    "collection": {"type": "string"},
+                    "values": {"type": "object"},
+                    "id": {"type": "string"},
+                    "set": {"type": "object"},
+                    "note": {"type": "string"},
+                    "reason": {"type": "string"},
+                    "sources": {"type": "array", "items": {"type": "string"}},
+                    "facts": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["op"],
+            },
+        }
+    },
+    "required": ["operations"],
 }
-#: the fact budget of one domain call never drops below this many characters
+#: the state hash of a domain with no files (its ledger only)
+EMPTY_HASH = source_hash(b"", b"")
+#: the fact budget of one batch never drops below this many characters
 MIN_FACT_CHARS = 1_000
 
 
-def compile_domain(
+class EndpointFailed(Exception):
+    """The model endpoint failed for a domain (internal: stops that domain)."""
+
+
+@dataclass
+class BatchResult:
+    outcome: BatchOutcome
+    #: facts of the batch that no operation addressed
+    unaddressed: list[str] = field(default_factory=list)
+    cut_off: bool = False
+
+
+@dataclass
+class DomainJob:
+    """One domain's compile: its working copy, ledger and report entry."""
+
+    name: str
+    work: DomainWork
+    ledger: Ledger
+    entry: DomainReport
+    facts: list["Fact"] = field(default_factory=list)
+    revisit: list[str] = field(default_factory=list)
+    #: superseded fact -> the fact that replaced it (shown as context)
+    superseding: dict[str, str] = field(default_factory=dict)
+
+
+def _schema_lines(work: DomainWork) -> str:
+    if not work.class_specs:
+        return ""
+    text = render_schema(work.schema)
+    body = text.split("\n\n\n", 1)[1] if "\n\n\n" in text else text
+    return body.strip()
+
+
+def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> Ledger:
+    return load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_HASH)
+
+
+def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
+    """Ledger first (keyed by the new files' hash), then the files, then old ledgers out."""
+    if files is None:
+        current = project.paths.domains / job.name
+        if (current / "schema.py").exists():
+            digest = source_hash((current / "schema.py").read_bytes(), (current / "state.py").read_bytes())
+        else:
+            digest = EMPTY_HASH
+        save_ledger(project.paths.internal, job.ledger, digest)
+        prune_ledgers(project.paths.internal, job.name, digest)
+        return
+    digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+    save_ledger(project.paths.internal, job.ledger, digest)
+    store.write_domain(project, job.name, files)
+    prune_ledgers(project.paths.internal, job.name, digest)
+
+
+def run_batch(
     client: "LLMClient",
-    domain: str,
-    files: dict[str, str] | None,
-    new_facts: list["Fact"],
-    known_ids: set[str],
+    work: DomainWork,
+    prompt: str,
+    batch_ids: list[str],
+    citable: set[str],
     config: "CompileConfig",
     entry: DomainReport,
     history: list[dict[str, Any]],
-) -> Candidate:
-    """Merge ``new_facts`` into a domain's files, in budgeted calls."""
-    from ..templating import render_prompt
+    purpose: str,
+) -> BatchResult:
+    """One batch: call, apply the valid operations, send all problems back (bounded rounds)."""
+    messages: list[Message] = [system(render_prompt("system_json.j2", schema_name="operations")), user(prompt)]
+    total = BatchOutcome()
+    result = BatchResult(total)
+    for attempt in range(config.repair_rounds + 1):
+        text = "\n".join(m.content or "" for m in messages)
+        try:
+            response = client.chat(messages, json_schema=OPS_SCHEMA, schema_name="operations", purpose=purpose)
+        except ModelError as exc:
+            history.append({"purpose": purpose, "attempt": attempt, "outcome": f"endpoint error: {exc.message}"[:500]})
+            raise EndpointFailed(exc.message) from exc
+        usage = response.usage
+        entry.prompt_tokens += usage.prompt_tokens
+        entry.completion_tokens += usage.completion_tokens
+        entry.calls += 1
+        entry.largest_completion = max(entry.largest_completion, usage.completion_tokens)
+        if attempt:
+            entry.repair_rounds += 1
+        record: dict[str, Any] = {
+            "purpose": purpose,
+            "attempt": attempt,
+            "prompt_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            "prompt_chars": len(text),
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "finish_reason": response.finish_reason,
+        }
+        if response.finish_reason == "length":
+            record["outcome"] = "cut off at the token limit"
+            history.append(record)
+            if attempt == 0 and len(batch_ids) > 1:
+                result.cut_off = True
+                return result
+        try:
+            data = response.json()
+        except ModelError as exc:
+            problems = [exc.message]
+            outcome = BatchOutcome(problems=problems)
+        else:
+            operations = data.get("operations") if isinstance(data, dict) else data
+            outcome = apply_operations(work, operations, citable)
+        _merge(total, outcome)
+        addressed = total.cited | set(total.skipped) | {s for r in total.retired for s in r["sources"]}
+        result.unaddressed = [f for f in batch_ids if f not in addressed]
+        problems = list(outcome.problems)
+        if result.unaddressed:
+            problems.append(
+                f"facts {', '.join(result.unaddressed[:20])} are not addressed yet: cite each in an add, update or "
+                "retire, or skip it with a reason"
+            )
+        record["outcome"] = "ok" if not problems else f"{len(outcome.applied)} applied; problems: " + "; ".join(problems)[:500]
+        record["applied"] = len(outcome.applied)
+        history.append(record)
+        if not problems:
+            break
+        if attempt < config.repair_rounds:
+            messages.append(response.message())
+            messages.append(user(render_prompt("structure_ops_repair.j2", applied=len(outcome.applied), problems=problems[:30])))
+    entry.ops_applied += len(total.applied)
+    entry.ops_rejected += len(total.problems)
+    return result
 
-    schema_py = (files or {}).get("schema.py", "")
-    state_py = (files or {}).get("state.py", "")
-    candidate: Candidate | None = None
-    pending = list(new_facts)
-    while pending:
-        base = len(render_prompt("structure_domain.j2", domain=domain, schema_py=schema_py, state_py=state_py, facts=[]))
-        budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - base)
-        batch = batch_facts(pending, budget)[0]
-        pending = pending[len(batch) :]
+
+def _merge(total: BatchOutcome, outcome: BatchOutcome) -> None:
+    total.applied.extend(outcome.applied)
+    total.problems.extend(outcome.problems)
+    total.skipped.update(outcome.skipped)
+    total.retired.extend(outcome.retired)
+    total.touched |= outcome.touched
+    total.cited |= outcome.cited
+
+
+def _batches(facts: list["Fact"], config: "CompileConfig", budget: int) -> list[list["Fact"]]:
+    batches: list[list["Fact"]] = []
+    current: list["Fact"] = []
+    size = 0
+    for fact in facts:
+        length = len(fact_line(fact)) + 1
+        if current and (size + length > budget or len(current) >= config.batch_facts):
+            batches.append(current)
+            current, size = [], 0
+        current.append(fact)
+        size += length
+    if current:
+        batches.append(current)
+    return batches
+
+
+def compile_domain_ops(
+    project: "Project",
+    client: "LLMClient",
+    job: DomainJob,
+    facts_by_id: dict[str, "Fact"],
+    config: "CompileConfig",
+    user_name: str,
+) -> None:
+    """Compile one domain's routed facts and revisits, batch by batch (see the module docstring)."""
+    entry = job.entry
+    index = RecordIndex(job.work)
+    empty_prompt = render_prompt(
+        "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
+        collections=job.work.collections(), related=[], revisit=[], context_facts=[], facts=[],
+    )
+    budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - len(empty_prompt) - config.related_chars)
+    queue: list[list["Fact"]] = _batches(job.facts, config, budget)
+    revisit = [r for r in dict.fromkeys(job.revisit) if job.work.find(r) is not None]
+    if not queue and revisit:
+        queue = [[]]
+    pending: set[str] = set(job.ledger.pending) & set(facts_by_id)
+    pending |= {f.id for f in job.facts}
+    failed = False
+    number = 0
+    while queue:
+        batch = queue.pop(0)
+        number += 1
+        batch_ids = [f.id for f in batch]
+        revisit_now = revisit[:20]
+        context_ids: list[str] = []
+        for ident in revisit_now:
+            found = job.work.find(ident)
+            if found is None:
+                continue
+            for source in found[1].sources:
+                newer = job.superseding.get(source)
+                if newer and newer in facts_by_id and newer not in batch_ids:
+                    context_ids.append(newer)
+        context_ids = list(dict.fromkeys(context_ids))
+        related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
+        shown_ids = {i for i, _ in related}
+        revisit_lines = [
+            f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
+            for ident in revisit_now
+            if ident in shown_ids and (found := job.work.find(ident)) is not None
+        ]
+        related = [(i, line) for i, line in related if i not in set(revisit_now)]
+        cited_by_shown = {s for i in shown_ids if (found := job.work.find(i)) is not None for s in found[1].sources}
+        citable = set(batch_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
         prompt = render_prompt(
-            "structure_domain.j2",
-            domain=domain,
-            schema_py=schema_py,
-            state_py=state_py,
+            "structure_ops.j2",
+            domain=job.name,
+            user_name=user_name,
+            schema_lines=_schema_lines(job.work),
+            collections=job.work.collections(),
+            related=related,
+            revisit=revisit_lines,
+            context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
             facts=[fact_line(f) for f in batch],
         )
-        candidate = call_with_repair(
-            client,
-            prompt,
-            json_schema=FILES_SCHEMA,
-            schema_name="domain_files",
-            shape='{"schema_py": "...", "state_py": "..."}',
-            accept=lambda data: check_candidate(domain, (data or {}).get("schema_py") if isinstance(data, dict) else None, (data or {}).get("state_py") if isinstance(data, dict) else None, known_ids),
-            rounds=config.repair_rounds,
-            entry=entry,
-            history=history,
-            purpose=f"structure.domain:{domain}",
-        )
-        schema_py, state_py = candidate.files["schema.py"], candidate.files["state.py"]
-    assert candidate is not None
-    return candidate
+        candidate = job.work.copy()
+        history: list[dict[str, Any]] = []
+        try:
+            result = run_batch(
+                client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
+            )
+        except EndpointFailed as exc:
+            failed = True
+            entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
+            _log(project, job, history)
+            break
+        _log(project, job, history)
+        if result.cut_off:
+            half = len(batch) // 2
+            queue[:0] = [batch[:half], batch[half:]]
+            entry.batches_split += 1
+            continue
+        outcome = result.outcome
+        ledger = Ledger(**{**job.ledger.__dict__})
+        ledger.considered = {**job.ledger.considered, **outcome.skipped}
+        for retired in outcome.retired:
+            ledger.retired = [*ledger.retired, retired]
+            still = candidate.cited_ids()
+            for source in retired["cited"]:
+                if source not in still and source in facts_by_id:
+                    ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
+        settled = set(outcome.cited) | set(outcome.skipped)
+        pending_now = (pending - settled) | set(result.unaddressed)
+        ledger.pending = sorted(pending_now & set(facts_by_id))
+        handled = [r for r in revisit_now if r in outcome.touched or candidate.find(r) is None or r in shown_ids]
+        ledger.revisit = [r for r in revisit if r not in handled]
+        ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
+            s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
+        })
+        ledger.next_ids = dict(candidate.next_ids)
+        try:
+            _commit(project, DomainJob(job.name, candidate, ledger, entry), candidate.files() if outcome.changed else None)
+        except (CodeRejected, UacError) as exc:
+            entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
+            entry.batches_failed += 1
+            continue
+        job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
+        for ident in outcome.touched:
+            found = candidate.find(ident)
+            if found is not None:
+                index.put(found[1])
+        for retired in outcome.retired:
+            index.drop(retired["id"])
+        entry.batches += 1
+        if result.unaddressed or outcome.problems:
+            entry.batches_partial += 1
+    if not failed and entry.batches:
+        entry.status = "compiled"
 
 
-def _read_files(project: "Project", domain: str) -> dict[str, str]:
-    directory = project.paths.domains / domain
-    return {name: (directory / name).read_text("utf-8") for name in ("__init__.py", "schema.py", "state.py") if (directory / name).exists()}
+def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
+    """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f4, which was removed``."""
+    parts = []
+    for source in sources:
+        if source in superseding:
+            parts.append(f"cites {source}, replaced by {superseding[source]}")
+        elif source not in facts_by_id:
+            parts.append(f"cites {source}, which was removed")
+    return "; ".join(parts) or "shown again"
+
+
+def _cited_superseded(job: DomainJob, ident: str) -> list[str]:
+    found = job.work.find(ident)
+    sources = found[1].sources if found else ()
+    return [s for s in sources if s in job.superseding]
+
+
+def _log(project: "Project", job: DomainJob, history: list[dict[str, Any]]) -> None:
+    for record in history:
+        append_history(project.paths.internal, {"mode": "incremental", "domain": job.name, **record})
 
 
 def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMClient", config: "CompileConfig") -> CompileReport:
-    from ..view import store
-    from ..view.manifest import summarize, summary_line, write_manifest
-
     started = time.perf_counter()
     report = CompileReport(mode="incremental", facts_total=len(facts))
-    known_ids = {f.id for f in facts}
-    history: list[dict[str, Any]] = []
+    facts_by_id = {f.id: f for f in facts}
+    log_state = FactLog(project.paths.facts).read()
     with project.lock("compile"):
-        view: dict[str, LoadedDomain] = {}
+        jobs: dict[str, DomainJob] = {}
         broken: dict[str, str] = {}
+        summaries: dict[str, str] = {}
         for name in store.domain_names(project):
             try:
-                view[name] = store.load_domain(project, name)
+                loaded = store.load_domain(project, name)
             except CodeRejected as exc:
                 broken[name] = exc.message
-        cited = {name: loaded.cited_ids() & known_ids for name, loaded in view.items()}
-        all_cited = set().union(*cited.values()) if cited else set()
-        new_facts = [f for f in facts if f.id not in all_cited]
+                continue
+            summaries[name] = summary_line(summarize(loaded))
+            work = DomainWork.from_loaded(loaded)
+            ledger = _ledger_for(project, loaded, name)
+            ledger.pending = []  # every unsettled fact is routed again below
+            for prefix, number in ledger.next_ids.items():
+                work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
+            jobs[name] = DomainJob(name, work, ledger, DomainReport(name))
+        for name in ledger_domains(project.paths.internal):
+            if name not in jobs and name not in broken:
+                # a domain whose batches only left facts out: no files, a ledger
+                ledger = load_ledger(project.paths.internal, name, EMPTY_HASH)
+                if ledger.matched:
+                    ledger.pending = []
+                    jobs[name] = DomainJob(name, DomainWork.empty(name), ledger, DomainReport(name))
+        recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) if jobs else set()
+        considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
+        new_facts = [f for f in facts if f.id not in recorded and f.id not in considered]
+        # records citing facts superseded since: revisit them where they live
+        for job in jobs.values():
+            seen = set(job.ledger.superseded_seen)
+            for _, _, record in job.work.iter_records():
+                for source in record.sources:
+                    old = log_state.facts.get(source)
+                    if old is not None and old.superseded_by and source not in seen:
+                        job.superseding[source] = old.superseded_by
+                        job.revisit.append(record.id)
+            job.revisit.extend(job.ledger.revisit)
         routing = Routing()
         if new_facts:
-            summaries = {name: summary_line(summarize(loaded)) for name, loaded in view.items()}
             routing = route_with_model(client, new_facts, summaries, max_chars=config.domain_prompt_chars)
         report.routed_by_model, report.routed_by_keywords = routing.by_model, routing.by_keywords
         report.routing_tokens = {"prompt_tokens": routing.prompt_tokens, "completion_tokens": routing.completion_tokens}
         for call in routing.calls:
             append_history(project.paths.internal, {"mode": "incremental", "domain": None, **call})
-        grouped: dict[str, list["Fact"]] = {}
         for fact in new_facts:
-            grouped.setdefault(routing.routes[fact.id], []).append(fact)
-        covered = set(all_cited)
-        for domain in sorted(set(grouped) | set(view) | set(broken)):
-            routed = grouped.get(domain, [])
-            previous = cited.get(domain, set())
-            entry = DomainReport(domain, facts_new=len(routed), facts_routed=len(routed) + len(previous))
-            report.domains.append(entry)
-            if not routed:
-                entry.status = "failed" if domain in broken else "unchanged"
-                entry.rejection = broken.get(domain)
-                if domain in view:
-                    entry.records = view[domain].record_count()
-                entry.facts_covered = len(previous)
+            name = routing.routes[fact.id]
+            if name not in jobs and name not in broken:
+                jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name))
+            if name in jobs:
+                jobs[name].facts.append(fact)
+        user_name = project.config.user.name or "the user"
+        for name in sorted(set(jobs) | set(broken)):
+            if name in broken:
+                entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {broken[name]}")
+                report.domains.append(entry)
                 continue
-            if domain in broken:
-                entry.status, entry.rejection = "failed", f"the current view does not validate: {broken[domain]}"
-                continue
-            history.clear()
-            try:
-                candidate = compile_domain(
-                    client,
-                    domain,
-                    _read_files(project, domain) if domain in view else None,
-                    routed,
-                    known_ids,
-                    config,
-                    entry,
-                    history,
-                )
-                loaded = store.write_domain(project, domain, candidate.files)
-            except DomainFailed as exc:
-                entry.status, entry.rejection = "failed", str(exc)
-                entry.facts_covered = len(previous)
-                if domain in view:
-                    entry.records = view[domain].record_count()
-            else:
-                now_cited = loaded.cited_ids() & known_ids
-                entry.status = "compiled"
-                entry.records = loaded.record_count()
-                entry.facts_covered = len(now_cited & ({f.id for f in routed} | previous))
-                covered |= now_cited
-            for record in history:
-                append_history(project.paths.internal, {"mode": "incremental", "domain": domain, "status": entry.status, **record})
+            job = jobs[name]
+            report.domains.append(job.entry)
+            job.entry.facts_new = len(job.facts)
+            if job.facts or job.revisit:
+                compile_domain_ops(project, client, job, facts_by_id, config, user_name)
+            _count(job, facts_by_id)
         write_manifest(project)
-    report.facts_covered = len(covered & known_ids)
+    report.facts_covered = sum(d.facts_recorded + d.facts_considered for d in report.domains)
     report.seconds = time.perf_counter() - started
     return report
 
 
-__all__ = ["FILES_SCHEMA", "MIN_FACT_CHARS", "compile_domain", "compile_incremental"]
+def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
+    """recorded / considered / pending counts of the facts valid now (each fact in one of them)."""
+    entry = job.entry
+    cited = job.work.cited_ids() & set(facts_by_id)
+    considered = (set(job.ledger.considered) & set(facts_by_id)) - cited
+    entry.records = job.work.record_count()
+    entry.facts_recorded = len(cited)
+    entry.facts_considered = len(considered)
+    entry.facts_pending = len((set(job.ledger.pending) & set(facts_by_id)) - cited - considered)
+    entry.facts_routed = entry.facts_recorded + entry.facts_considered + entry.facts_pending
+    entry.facts_covered = entry.facts_recorded + entry.facts_considered
+
+
+__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "run_batch"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,18 @@ class DomainReport:
     calls: int = 0
     repair_rounds: int = 0
     rejection: str | None = None
+    #: incremental mode: each routed fact is recorded (cited by a record), considered
+    #: (left out with the model's reason) or pending (its batch failed or it was not addressed)
+    facts_recorded: int = 0
+    facts_considered: int = 0
+    facts_pending: int = 0
+    largest_completion: int = 0
+    ops_applied: int = 0
+    ops_rejected: int = 0
+    batches: int = 0
+    batches_partial: int = 0
+    batches_failed: int = 0
+    batches_split: int = 0
 
     @property
     def coverage(self) -> float:
@@ -46,6 +57,15 @@ class DomainReport:
             "calls": self.calls,
             "repair_rounds": self.repair_rounds,
             "rejection": self.rejection,
+            "facts": {"recorded": self.facts_recorded, "considered": self.facts_considered, "pending": self.facts_pending},
+            "operations": {"applied": self.ops_applied, "rejected": self.ops_rejected},
+            "batches": {
+                "committed": self.batches,
+                "partial": self.batches_partial,
+                "failed": self.batches_failed,
+                "split": self.batches_split,
+            },
+            "largest_completion_tokens": self.largest_completion,
         }
 
 
@@ -93,6 +113,10 @@ class CompileReport:
                 "facts_in_prompt": self.facts_in_prompt,
                 "facts_covered": self.facts_covered,
                 "coverage": round(self.coverage, 4),
+                "facts_recorded": sum(d.facts_recorded for d in self.domains),
+                "facts_considered": sum(d.facts_considered for d in self.domains),
+                "facts_pending": sum(d.facts_pending for d in self.domains),
+                "largest_completion_tokens": max((d.largest_completion for d in self.domains), default=0),
                 "records": sum(d.records for d in self.domains),
                 "domains_compiled": sum(1 for d in self.domains if d.status == "compiled"),
                 "domains_failed": sum(1 for d in self.domains if d.status == "failed"),
@@ -104,14 +128,13 @@ class CompileReport:
 
 
 def append_history(internal: Path, entry: dict[str, Any]) -> None:
-    """Append one line to ``.uac/compile_history.jsonl`` (durably)."""
+    """Append one line to ``.uac/compile_history.jsonl``."""
     internal.mkdir(parents=True, exist_ok=True)
     entry = {"ts": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), **entry}
     line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
+    # a diagnostic log: appended without fsync (a crash may lose its last lines, never the view)
     with open(internal / "compile_history.jsonl", "a", encoding="utf-8") as handle:
         handle.write(line)
-        handle.flush()
-        os.fsync(handle.fileno())
 
 
 def read_history(project: "Project") -> list[dict[str, Any]]:

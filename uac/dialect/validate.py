@@ -20,6 +20,8 @@ reported as ``path:line: message``.
 from __future__ import annotations
 
 import ast
+import hashlib
+from collections import OrderedDict
 from typing import Any
 
 from . import limits
@@ -45,15 +47,30 @@ def _literal_default(node: ast.expr) -> tuple[bool, Any]:
     return False, None
 
 
+#: schema sources that passed validation (sha256 -> spec); a schema rarely changes
+#: while a domain is rewritten batch after batch, and validation is a pure function
+_VALID: "OrderedDict[bytes, SchemaSpec]" = OrderedDict()
+_VALID_SIZE = 64
+
+
 def validate_schema(data: bytes | str, path: str = "schema.py") -> SchemaSpec:
     """Validate a ``schema.py`` source and return its :class:`SchemaSpec`."""
-    text = precheck(data, path, max_bytes=limits.MAX_SCHEMA_BYTES)
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    key = hashlib.sha256(raw).digest()
+    known = _VALID.get(key)
+    if known is not None:
+        return known
+    text = precheck(raw, path, max_bytes=limits.MAX_SCHEMA_BYTES)
     tree = parse_python(text, path)
     check_tree_size(tree, path, max_depth=limits.MAX_TREE_DEPTH, max_nodes=limits.MAX_SCHEMA_NODES)
     problems = cst_problems(text, path)
     if problems:
         raise CodeRejected(problems)
-    return _extract_schema(tree, path)
+    spec = _extract_schema(tree, path)
+    _VALID[key] = spec
+    while len(_VALID) > _VALID_SIZE:
+        _VALID.popitem(last=False)
+    return spec
 
 
 def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:

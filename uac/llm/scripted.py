@@ -14,7 +14,8 @@ A script entry is one of:
   prompt contains that text (first unused match wins), so order-independent
   scripts are possible; entries without ``match`` are served in order;
 * optionally ``"usage": {"prompt_tokens": n, "completion_tokens": m}``
-  (otherwise usage is estimated from the text lengths).
+  (otherwise usage is estimated from the text lengths) and ``"finish_reason"``
+  (e.g. ``"length"`` for a reply cut off at the token limit).
 
 Instead of a script, a ``handler(request) -> entry`` function can compute replies.
 """
@@ -141,5 +142,5 @@ class ScriptedProvider:
             tool_calls=tuple(calls),
             usage=usage,
             model=self.model,
-            finish_reason="tool_calls" if calls else "stop",
+            finish_reason=entry.get("finish_reason") or ("tool_calls" if calls else "stop"),
         )

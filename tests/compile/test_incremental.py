@@ -1,0 +1,276 @@
+"""The incremental compile protocol end to end, with a scripted model that answers like
+models do: operations per batch, fenced or prose-wrapped JSON, wrong date forms,
+rejected operations, cut-off replies, endpoint errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from uac.compile import routing
+from uac.compile.incremental import compile_incremental
+from uac.facts.log import FactLog, Supersession
+from uac.facts.model import Fact
+
+from .helpers import domain_of_prompt, handler_for, make_facts, prompt_of
+
+
+def split_domain(fact_id: str) -> str:
+    return ["travel", "food"][int(fact_id[1:]) % 2]
+
+
+def op_prompts(scripted, domain=None):
+    return [prompt_of(r) for r in scripted.requests if domain_of_prompt(prompt_of(r)) and (domain is None or domain_of_prompt(prompt_of(r)) == domain)]
+
+
+def history(memory):
+    path = memory.project.paths.internal / "compile_history.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture
+def big_facts():
+    return make_facts(400, pad=10)
+
+
+def test_every_fact_is_recorded_with_replies_that_do_not_grow(scripted_memory, scripted, big_facts):
+    scripted.handler = handler_for(split_domain)
+    report = scripted_memory.compile(facts=big_facts)
+    data = report.to_json()
+    assert report.ok and report.mode == "incremental"
+    assert data["totals"]["facts_recorded"] == 400 and data["totals"]["coverage"] == 1.0
+    config = scripted_memory.project.config.compile
+    for domain in ("travel", "food"):
+        entry = report.domain(domain)
+        assert entry.status == "compiled" and entry.records == 200 and entry.facts_recorded == 200
+        assert entry.calls == 200 // config.batch_facts  # one call per batch of at most 25 facts
+        assert entry.batches == entry.calls and entry.ops_rejected == 0
+    prompts = op_prompts(scripted)
+    assert all(len(p) <= config.domain_prompt_chars for p in prompts)
+    # the last batch of a domain holding 175 records sees a bounded selection, not the domain
+    last = op_prompts(scripted, "travel")[-1]
+    assert last.count("Entry(id=") < 60 and "(175 records)" in last
+    assert data["totals"]["largest_completion_tokens"] < 3_000
+    cited = {s for d in ("travel", "food") for item in scripted_memory.state[d]["entries"] for s in item.sources}
+    assert cited == {f.id for f in big_facts}
+    assert {h["purpose"] for h in history(scripted_memory)} >= {"route", "structure.ops:travel", "structure.ops:food"}
+
+
+def test_only_new_facts_are_sent_and_nothing_new_costs_nothing(scripted_memory, scripted, big_facts):
+    scripted.handler = handler_for(split_domain)
+    scripted_memory.compile(facts=big_facts[:100])
+    scripted.requests.clear()
+    report = scripted_memory.compile(facts=big_facts[:120])
+    assert report.to_json()["totals"]["facts_recorded"] == 120
+    new_sections = [p.split("## NEW facts", 1)[1] for p in op_prompts(scripted)]
+    assert all("[f0005]" not in s for s in new_sections) and any("[f0110]" in s for s in new_sections)
+    assert report.domain("travel").facts_new == 10 and report.domain("travel").facts_routed == 60
+    scripted.requests.clear()
+    again = scripted_memory.compile(facts=big_facts[:120])
+    assert scripted.requests == [] and all(d.status == "unchanged" for d in again.domains)
+
+
+def test_considered_facts_are_not_sent_again(scripted_memory, scripted):
+    facts = make_facts(4) + [Fact("f0100", "Ok", "S1", dt.date(2023, 1, 1), speaker="Alice")]
+    scripted.handler = handler_for(lambda _i: "travel")
+    report = scripted_memory.compile(facts=facts)
+    travel = report.domain("travel").to_json()
+    assert travel["facts"] == {"recorded": 4, "considered": 1, "pending": 0}
+    ledger = next((scripted_memory.project.paths.internal / "compile" / "travel").glob("ledger-*.json"))
+    assert json.loads(ledger.read_text())["considered"] == {"f0100": "too short to record"}
+    scripted.requests.clear()
+    scripted_memory.compile(facts=facts)
+    assert scripted.requests == []
+
+
+def test_unaddressed_facts_stay_pending_and_come_back(scripted_memory, scripted):
+    facts = make_facts(3)
+
+    def forget_f0001(request, reply):
+        if "json" in reply and "operations" in reply["json"]:
+            reply["json"]["operations"] = [op for op in reply["json"]["operations"] if op.get("sources") != ["f0001"]]
+        return reply
+
+    scripted.handler = handler_for(lambda _i: "travel", wrap=forget_f0001)
+    report = scripted_memory.compile(facts=facts)
+    entry = report.domain("travel")
+    assert entry.to_json()["facts"] == {"recorded": 2, "considered": 0, "pending": 1}
+    assert entry.repair_rounds == scripted_memory.project.config.compile.repair_rounds
+    assert "facts f0001 are not addressed yet" in scripted.requests[-1].messages[-1].content
+    scripted.handler = handler_for(lambda _i: "travel")
+    scripted.requests.clear()
+    again = scripted_memory.compile(facts=facts)
+    assert again.domain("travel").to_json()["facts"] == {"recorded": 3, "considered": 0, "pending": 0}
+    assert "[f0001]" in op_prompts(scripted)[0] and "[f0000]" not in op_prompts(scripted)[0].split("## NEW facts")[1]
+
+
+def test_valid_operations_are_kept_and_all_problems_go_back_at_once(scripted_memory, scripted):
+    facts = make_facts(3)
+    rounds = {"n": 0}
+
+    def sloppy(request, reply):
+        if "json" not in reply or "operations" not in reply["json"] or rounds["n"]:
+            return reply
+        rounds["n"] += 1
+        ops = reply["json"]["operations"]
+        ops[1]["values"]["day"] = "sometime in spring"  # a date the model got wrong
+        ops[2]["sources"] = ["f9999"]  # an id that is not in the batch
+        ops.append({"op": "update", "id": "entry-77", "set": {"text": "x"}, "sources": ["f0002"]})
+        # the way models answer: a fence around the JSON
+        return {"content": "```json\n" + json.dumps(reply["json"]) + "\n```"}
+
+    scripted.handler = handler_for(lambda _i: "travel", wrap=sloppy)
+    report = scripted_memory.compile(facts=facts)
+    entry = report.domain("travel")
+    assert entry.repair_rounds == 1 and entry.facts_recorded == 3
+    repair = scripted.requests[2].messages[-1].content
+    assert repair.count("\n- ") == 4  # three rejected operations and the unaddressed facts, in one message
+    assert "expects a date as \"YYYY-MM-DD\"" in repair and "sources f9999 are not facts of this batch" in repair
+    assert "no record 'entry-77'" in repair and "facts f0000, f0001 are not addressed yet" in repair
+    assert scripted.requests[2].messages[-2].role == "assistant"
+    # the valid operation of the first reply was kept: the class exists, f0002 was recorded once
+    entries = scripted_memory.state["travel"]["entries"]
+    assert sorted(s for e in entries for s in e.sources) == ["f0000", "f0001", "f0002"]
+
+
+def test_a_reply_that_is_not_json_is_repaired(scripted_memory, scripted):
+    calls = {"n": 0}
+
+    def garbage_first(request, reply):
+        calls["n"] += 1
+        return {"content": "I will now think about the domain."} if domain_of_prompt(prompt_of(request)) and calls["n"] == 2 else reply
+
+    scripted.handler = handler_for(lambda _i: "travel", wrap=garbage_first)
+    report = scripted_memory.compile(facts=make_facts(2))
+    assert report.domain("travel").facts_recorded == 2 and report.domain("travel").repair_rounds == 1
+    assert "not valid JSON" in scripted.requests[2].messages[-1].content
+
+
+def test_a_cut_off_reply_splits_the_batch(scripted_memory, scripted):
+    def cut_big_batches(request, reply):
+        prompt = prompt_of(request)
+        if domain_of_prompt(prompt) and prompt.split("## NEW facts")[1].count("\n[f") > 2:
+            return {"content": '{"operations": [{"op": "add_class", "name": "Ent', "finish_reason": "length"}
+        return reply
+
+    scripted.handler = handler_for(lambda _i: "travel", wrap=cut_big_batches)
+    report = scripted_memory.compile(facts=make_facts(8))
+    entry = report.domain("travel")
+    assert entry.facts_recorded == 8 and entry.batches_split == 3  # 8 -> 4+4 -> 2+2+2+2
+    assert entry.batches == 4 and report.ok
+
+
+def test_an_endpoint_error_fails_one_domain_and_keeps_its_earlier_batches(scripted_memory, scripted):
+    scripted_memory.project.save_config(scripted_memory.project.config.with_section("compile", batch_facts=5))
+    facts = make_facts(40)
+    calls = {"travel": 0}
+
+    def fail_second_travel_batch(request, reply):
+        if domain_of_prompt(prompt_of(request)) == "travel":
+            calls["travel"] += 1
+            if calls["travel"] == 2:
+                return {"error": "fatal", "message": "504 Gateway Timeout"}
+        return reply
+
+    scripted.handler = handler_for(split_domain, wrap=fail_second_travel_batch)
+    report = scripted_memory.compile(facts=facts)
+    travel, food = report.domain("travel"), report.domain("food")
+    assert travel.status == "failed" and "504 Gateway Timeout" in travel.rejection and not report.ok
+    assert travel.to_json()["facts"] == {"recorded": 5, "considered": 0, "pending": 15}
+    assert food.status == "compiled" and food.facts_recorded == 20
+    assert len(scripted_memory.state["travel"]["entries"]) == 5
+    assert "`travel`" in scripted_memory.project.paths.manifest.read_text()
+    # the next compile continues where it stopped
+    scripted.handler = handler_for(split_domain)
+    again = scripted_memory.compile(facts=facts)
+    assert again.domain("travel").to_json()["facts"] == {"recorded": 20, "considered": 0, "pending": 0}
+
+
+def test_records_citing_a_superseded_fact_are_revisited(scripted_memory, scripted):
+    log = FactLog(scripted_memory.project.paths.facts)
+    old = Fact("s1-f1", "I work at Acme Corp as an engineer", "s1", dt.date(2023, 1, 5), speaker="Sam", valid_from=dt.date(2023, 1, 5))
+    with scripted_memory.project.lock("test"):
+        log.append_session("s1", [old])
+    scripted.handler = handler_for(lambda _i: "work")
+    scripted_memory.compile()
+    (record,) = scripted_memory.state["work"]["entries"]
+    assert record.sources == ["s1-f1"]
+    new = Fact("s2-f1", "I now work at Initech as a manager", "s2", dt.date(2023, 6, 1), speaker="Sam", valid_from=dt.date(2023, 6, 1))
+    with scripted_memory.project.lock("test"):
+        log.append_session("s2", [new], [Supersession("s1-f1", "s2-f1", dt.date(2023, 6, 1), "s2")])
+    scripted.requests.clear()
+    report = scripted_memory.compile()
+    prompt = op_prompts(scripted, "work")[0]
+    revisit = prompt.split("REVISIT")[1].split("## NEW facts")[0]
+    assert 'id="entry-1"' in revisit and "cites s1-f1, replaced by s2-f1" in revisit
+    assert "[s2-f1]" in prompt.split("## NEW facts")[1]
+    records = scripted_memory.state["work"]["entries"]
+    revisited = next(r for r in records if r.id == "entry-1")
+    assert revisited.text == "I now work at Initech as a manager" and revisited.sources == ["s1-f1", "s2-f1"]
+    assert report.domain("work").facts_pending == 0
+    scripted.requests.clear()
+    scripted_memory.compile()
+    assert scripted.requests == []  # revisited once, not on every run
+
+
+def test_new_fields_on_a_domain_with_records_and_refused_drops(scripted_memory, scripted):
+    scripted.handler = handler_for(lambda _i: "travel")
+    scripted_memory.compile(facts=make_facts(2))
+
+    def evolve(request, reply):
+        if "json" in reply and "operations" in reply["json"] and "(2 records)" in prompt_of(request):
+            reply["json"]["operations"] = [
+                {"op": "add_field", "class": "Entry", "name": "mood", "type": "str | None", "default": None},
+                {"op": "remove_field", "class": "Entry", "name": "speaker"},
+                *[dict(op, values={**op["values"], "mood": "happy"}) if op["op"] == "add" else op for op in reply["json"]["operations"]],
+            ]
+        return reply
+
+    scripted.handler = handler_for(lambda _i: "travel", wrap=evolve)
+    report = scripted_memory.compile(facts=make_facts(3))
+    assert report.domain("travel").facts_recorded == 3
+    entries = scripted_memory.state["travel"]["entries"]
+    assert [e.mood for e in entries] == [None, None, "happy"] and all(e.speaker == "Alice" for e in entries)
+    repair = scripted.requests[-1].messages[-1].content
+    assert "uac never drops data, so it cannot remove a field" in repair
+
+
+def test_routing_falls_back_to_keywords_for_missed_ids(scripted_memory, scripted):
+    facts = make_facts(8)
+
+    def wrap(request, reply):
+        if "Route each fact" in prompt_of(request):
+            return {"json": {"routes": [{"id": "f0000", "domain": "travel"}, {"id": "f0001", "domain": "Not A Slug!"}]}}
+        return reply
+
+    scripted.handler = handler_for(wrap=wrap)
+    report = scripted_memory.compile(facts=facts)
+    assert report.routed_by_model == 1 and report.routed_by_keywords == 7
+    assert {d.domain for d in report.domains} == {routing.classify_fact(f) for f in facts[1:]} | {"travel"}
+    assert report.to_json()["totals"]["facts_recorded"] == 8
+
+
+def test_a_view_written_by_the_bounded_mode_is_adopted(scripted_memory, scripted, big_facts):
+    def bounded(request):
+        ids = [line[1:6] for line in prompt_of(request).splitlines() if line.startswith("[f")][:3]
+        state = "from .schema import Item\n\nitems: list[Item] = [\n" + "".join(f'    Item(text="{i}", sources=["{i}"]),\n' for i in ids) + "]\n"
+        schema = "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Item:\n    text: str\n    sources: list[str] = field(default_factory=list)\n"
+        return {"json": {"domains": [{"name": "life", "schema_py": schema, "state_py": state}]}}
+
+    scripted.handler = bounded
+    scripted_memory.compile(mode="bounded", facts=big_facts[:3])
+    scripted.handler = handler_for(lambda _i: "life")
+    report = scripted_memory.compile(facts=big_facts[:5])
+    life = scripted_memory.state["life"]
+    assert [i.id for i in life["items"]] == ["item-1", "item-2", "item-3"]
+    assert report.domain("life").facts_recorded == 5
+
+
+def test_compile_needs_no_lock_holder_and_reports_json(scripted_memory, scripted):
+    scripted.handler = handler_for(lambda _i: "travel")
+    report = compile_incremental(scripted_memory.project, make_facts(2), scripted_memory.llm, scripted_memory.project.config.compile)
+    data = report.to_json()
+    assert data["domains"][0]["facts"] == {"recorded": 2, "considered": 0, "pending": 0}
+    assert data["domains"][0]["operations"]["applied"] == 3 and data["domains"][0]["batches"]["committed"] == 1

@@ -1,0 +1,308 @@
+"""The working copy of one domain while the operations protocol changes it.
+
+A :class:`DomainWork` holds a domain's schema (as a list of
+:class:`~uac.dialect.spec.ClassSpec`), its top-level values and the classes
+built from the schema.  Records of *managed* classes (dataclasses with an
+``id: str`` and a ``sources: list[str]`` field, which uac adds to every class
+the model creates) have a stable identity: ``id`` is assigned by uac
+(``trip-3``) and never reused.  Classes without those fields (records brought
+in by ``uac import-records``) are read-only to the model.
+
+Operations (:mod:`.ops`) mutate a :class:`DomainWork`; :meth:`DomainWork.files`
+renders it deterministically into ``__init__.py``, ``schema.py`` and
+``state.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+import re
+from typing import Any, Iterator
+
+from ..dialect import render
+from ..dialect.classes import build_classes, field_specs
+from ..dialect.loader import LoadedDomain
+from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
+from ..dialect.types import TypeSpec
+
+ID_FIELD = "id"
+LIST_STR = TypeSpec("list", (TypeSpec("str"),))
+ID_SPEC = FieldSpec(ID_FIELD, TypeSpec("str"))
+NOTES_SPEC = FieldSpec("notes", LIST_STR, "list")
+SOURCES_SPEC = FieldSpec("sources", LIST_STR, "list")
+#: fields uac owns on managed classes; the model never sets them directly
+RESERVED_FIELDS = frozenset({ID_FIELD, "notes", "sources"})
+_ID_NUMBER = re.compile(r"^(?P<prefix>[a-z][a-z0-9_]*)-(?P<n>[0-9]+)$")
+
+
+def id_prefix(class_name: str) -> str:
+    """``MedicalCondition`` -> ``medical_condition`` (the prefix of its record ids)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
+
+
+def is_managed(spec: ClassSpec) -> bool:
+    """Does the operations protocol own records of this class (ids and sources)?"""
+    if spec.kind != "dataclass":
+        return False
+    ident, sources = spec.field(ID_FIELD), spec.field("sources")
+    return (
+        ident is not None
+        and ident.type == TypeSpec("str")
+        and sources is not None
+        and sources.type == LIST_STR
+    )
+
+
+def managed_layout(fields: list[FieldSpec]) -> tuple[FieldSpec, ...]:
+    """``id`` first, required model fields, defaulted ones, then ``notes`` and ``sources``."""
+    own = [f for f in fields if f.name not in RESERVED_FIELDS]
+    required = [f for f in own if f.required]
+    optional = [f for f in own if not f.required]
+    return (ID_SPEC, *required, *optional, NOTES_SPEC, SOURCES_SPEC)
+
+
+class DomainWork:
+    """One domain's schema and values, changed in place by operations."""
+
+    def __init__(self, name: str, classes: list[ClassSpec], values: dict[str, Any], types: dict[str, TypeSpec], doc: str = "") -> None:
+        self.name = name
+        self.class_specs: list[ClassSpec] = list(classes)
+        self.values: dict[str, Any] = dict(values)
+        self.types: dict[str, TypeSpec] = dict(types)
+        self.doc = doc or f"The {name} domain of this user's memory."
+        self.next_ids: dict[str, int] = {}
+        self._classes: dict[str, type] | None = None
+        self._index: dict[str, tuple[str, int]] | None = None
+        #: rendered lines per record object, shared by copies (records are immutable)
+        self._chunks: dict[int, tuple[Any, list[str]]] = {}
+
+    # -- construction ------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, name: str) -> "DomainWork":
+        return cls(name, [], {}, {})
+
+    @classmethod
+    def from_loaded(cls, loaded: LoadedDomain) -> "DomainWork":
+        """Adopt a loaded domain; classes that cite sources but lack an ``id`` get one."""
+        work = cls(loaded.name, list(loaded.schema.classes), {}, dict(loaded.types), loaded.schema.doc)
+        work._classes = dict(loaded.classes)
+        work.values = {name: (list(value) if isinstance(value, (list, tuple)) else value) for name, value in loaded.values.items()}
+        work._adopt_ids()
+        return work
+
+    def _adopt_ids(self) -> None:
+        """Give ids to records of classes the protocol should own (older views had none)."""
+        upgraded = False
+        for position, spec in enumerate(self.class_specs):
+            if spec.kind != "dataclass" or is_managed(spec):
+                continue
+            sources = spec.field("sources")
+            has_id = spec.field(ID_FIELD)
+            if sources is None or sources.type != LIST_STR or (has_id is not None and has_id.type != TypeSpec("str")):
+                continue  # imported records or a foreign `id`: read-only to the model
+            fields = [f for f in spec.fields if f.name != ID_FIELD]
+            if spec.field("notes") is None:
+                fields.append(NOTES_SPEC)
+            self.class_specs[position] = dataclasses.replace(spec, fields=managed_layout(fields))
+            upgraded = True
+        if upgraded:
+            self._rebuild_classes()
+        self._number_existing()
+
+    def _number_existing(self) -> None:
+        """Record the highest id number per prefix and give missing or duplicate ids new ones."""
+        seen: set[str] = set()
+        fixes: list[tuple[str, int, Any]] = []
+        for collection, position, record in self.iter_records():
+            ident = getattr(record, ID_FIELD, "")
+            match = _ID_NUMBER.match(ident or "")
+            if match:
+                prefix, number = match.group("prefix"), int(match.group("n"))
+                self.next_ids[prefix] = max(self.next_ids.get(prefix, 1), number + 1)
+            if not ident or ident in seen:
+                fixes.append((collection, position, record))
+            else:
+                seen.add(ident)
+        for collection, position, record in fixes:
+            self.values[collection][position] = dataclasses.replace(record, **{ID_FIELD: self.new_id(type(record).__name__)})
+        self._index = None
+
+    # -- schema --------------------------------------------------------------------
+
+    @property
+    def schema(self) -> SchemaSpec:
+        return SchemaSpec(tuple(self.class_specs), self.doc, ())
+
+    @property
+    def classes(self) -> dict[str, type]:
+        if self._classes is None:
+            self._classes = build_classes(self.schema, f"uac_domains.{self.name}")
+        return self._classes
+
+    def class_spec(self, name: str) -> ClassSpec | None:
+        for spec in self.class_specs:
+            if spec.name == name:
+                return spec
+        return None
+
+    def add_class(self, spec: ClassSpec) -> None:
+        self.class_specs.append(spec)
+        self._rebuild_classes()
+
+    def replace_class(self, spec: ClassSpec) -> None:
+        for position, current in enumerate(self.class_specs):
+            if current.name == spec.name:
+                self.class_specs[position] = spec
+        self._rebuild_classes()
+
+    def _rebuild_classes(self) -> None:
+        """Rebuild the classes and re-create every value with them (new fields take their defaults)."""
+        self._classes = None
+        classes = self.classes
+        self.values = {name: _convert(value, classes) for name, value in self.values.items()}
+        self._index = None
+
+    # -- records --------------------------------------------------------------------
+
+    def collection_class(self, collection: str) -> str | None:
+        """The element class of a ``list[Class]`` collection, else ``None``."""
+        spec = self.types.get(collection)
+        if spec is not None and spec.kind == "list" and spec.args[0].kind == "class":
+            return spec.args[0].name
+        return None
+
+    def collections(self) -> list[tuple[str, str, int]]:
+        """(collection, class, record count) for every ``list[Class]`` value."""
+        out = []
+        for name, value in self.values.items():
+            cls = self.collection_class(name)
+            if cls is not None:
+                out.append((name, cls, len(value)))
+        return out
+
+    def add_collection(self, collection: str, class_name: str) -> None:
+        self.types[collection] = TypeSpec("list", (TypeSpec("class", name=class_name),))
+        self.values[collection] = []
+
+    def iter_records(self) -> Iterator[tuple[str, int, Any]]:
+        """(collection, position, record) for every record of a managed class."""
+        for collection, value in self.values.items():
+            cls = self.collection_class(collection)
+            spec = self.class_spec(cls) if cls else None
+            if spec is None or not is_managed(spec):
+                continue
+            for position, record in enumerate(value):
+                yield collection, position, record
+
+    def _ids(self) -> dict[str, tuple[str, int]]:
+        if self._index is None:
+            self._index = {getattr(r, ID_FIELD): (c, p) for c, p, r in self.iter_records()}
+        return self._index
+
+    def find(self, ident: str) -> tuple[str, Any] | None:
+        """(collection, record) of the record with id ``ident``."""
+        where = self._ids().get(ident)
+        if where is None:
+            return None
+        collection, position = where
+        return collection, self.values[collection][position]
+
+    def new_id(self, class_name: str) -> str:
+        prefix = id_prefix(class_name)
+        number = self.next_ids.get(prefix, 1)
+        self.next_ids[prefix] = number + 1
+        return f"{prefix}-{number}"
+
+    def append(self, collection: str, record: Any) -> None:
+        self.values[collection].append(record)
+        if self._index is not None:
+            self._index[getattr(record, ID_FIELD)] = (collection, len(self.values[collection]) - 1)
+
+    def replace(self, ident: str, record: Any) -> None:
+        collection, position = self._ids()[ident]
+        self.values[collection][position] = record
+
+    def remove(self, ident: str) -> Any:
+        collection, position = self._ids()[ident]
+        record = self.values[collection].pop(position)
+        self._index = None
+        return record
+
+    def record_count(self) -> int:
+        return sum(len(v) for n, v in self.values.items() if self.collection_class(n))
+
+    def cited_ids(self) -> set[str]:
+        cited: set[str] = set()
+        for _, _, record in self.iter_records():
+            cited.update(record.sources)
+        for name, value in self.values.items():  # unmanaged classes that still cite facts
+            cls = self.collection_class(name)
+            spec = self.class_spec(cls) if cls else None
+            if spec is not None and not is_managed(spec) and spec.field("sources") is not None:
+                for record in value:
+                    cited.update(i for i in getattr(record, "sources", ()) if isinstance(i, str))
+        return cited
+
+    def copy(self) -> "DomainWork":
+        twin = DomainWork(self.name, list(self.class_specs), {}, dict(self.types), self.doc)
+        twin.values = {name: (list(value) if isinstance(value, list) else value) for name, value in self.values.items()}
+        twin.next_ids = dict(self.next_ids)
+        twin._classes = self._classes
+        twin._chunks = self._chunks
+        return twin
+
+    # -- rendering ----------------------------------------------------------------------
+
+    def files(self) -> dict[str, str]:
+        schema = self.schema
+        entries = [(name, self.types[name], value) for name, value in self.values.items()]
+        return {
+            "__init__.py": render.render_init(f"The {self.name} domain of this user project.", schema, [n for n, _, _ in entries]),
+            "schema.py": render.render_schema(schema),
+            "state.py": render.render_state(
+                f"State of the {self.name} domain (generated by uac; do not edit by hand).",
+                schema,
+                entries,
+                chunk_cache=self._chunks,
+            ),
+        }
+
+
+def _convert(value: Any, classes: dict[str, type]) -> Any:
+    """Re-create ``value`` with ``classes``; fields a class gained take their defaults."""
+    kind = type(value)
+    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
+        return value
+    if isinstance(value, enum.Enum):
+        return classes[kind.__name__][value.name]
+    if kind is list:
+        return [_convert(v, classes) for v in value]
+    if kind is tuple:
+        return tuple(_convert(v, classes) for v in value)
+    if kind is set:
+        return {_convert(v, classes) for v in value}
+    if kind is dict:
+        return {_convert(k, classes): _convert(v, classes) for k, v in value.items()}
+    if dataclasses.is_dataclass(value):
+        target = classes[kind.__name__]
+        present = {f.name for f in dataclasses.fields(value)}
+        values = {}
+        for f in dataclasses.fields(target):
+            if f.name in present:
+                values[f.name] = _convert(getattr(value, f.name), classes)
+            elif f.default is not dataclasses.MISSING:
+                values[f.name] = f.default
+            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+                values[f.name] = f.default_factory()  # type: ignore[misc]
+            else:
+                values[f.name] = ""  # only `id`, filled by the caller right after
+        obj = object.__new__(target)
+        obj.__dict__.update(values)
+        return obj
+    raise TypeError(kind.__name__)
+
+
+__all__ = ["DomainWork", "ID_FIELD", "RESERVED_FIELDS", "field_specs", "id_prefix", "is_managed", "managed_layout"]
