@@ -41,7 +41,7 @@ def make_facts(n: int, *, sessions: int = 10, pad: int = 0) -> list[Fact]:
     return facts
 
 
-FACT_ID = re.compile(r"^\[(f\d{4})\]", re.MULTILINE)
+FACT_ID = re.compile(r"^\[([^\]]+)\]", re.MULTILINE)
 _PROTOCOL = Path(__file__).resolve().parents[2] / "benchmarks" / "protocol_model.py"
 _spec = importlib.util.spec_from_file_location("uac_bench_protocol_model", _PROTOCOL)
 protocol_model = importlib.util.module_from_spec(_spec)

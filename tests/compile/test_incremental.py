@@ -274,3 +274,32 @@ def test_compile_needs_no_lock_holder_and_reports_json(scripted_memory, scripted
     data = report.to_json()
     assert data["domains"][0]["facts"] == {"recorded": 2, "considered": 0, "pending": 0}
     assert data["domains"][0]["operations"]["applied"] == 3 and data["domains"][0]["batches"]["committed"] == 1
+
+
+def test_a_record_that_lost_a_forgotten_fact_is_revisited(scripted_memory, scripted):
+    log = FactLog(scripted_memory.project.paths.facts)
+    one = Fact("s1-f1", "I adopted a dog called Rex", "s1", dt.date(2023, 1, 5), speaker="Sam")
+    two = Fact("s1-f2", "Rex is a three year old beagle", "s1", dt.date(2023, 1, 5), speaker="Sam")
+    with scripted_memory.project.lock("test"):
+        log.append_session("s1", [one, two])
+
+    def merge(request, reply):
+        ops = reply.get("json", {}).get("operations")
+        if ops and len([o for o in ops if o["op"] == "add"]) == 2:
+            first, second = [o for o in ops if o["op"] == "add"]
+            first["sources"] = ["s1-f1", "s1-f2"]
+            ops.remove(second)
+        return reply
+
+    scripted.handler = handler_for(lambda _i: "pets", wrap=merge)
+    scripted_memory.compile()
+    (record,) = scripted_memory.state["pets"]["entries"]
+    assert record.sources == ["s1-f1", "s1-f2"]
+    report = scripted_memory.forget(fact="s1-f2")
+    assert report.records_revisited == 1 and report.records_removed == 0
+    assert scripted_memory.state["pets"]["entries"][0].sources == ["s1-f1"]
+    scripted.handler = handler_for(lambda _i: "pets")
+    scripted.requests.clear()
+    scripted_memory.compile()
+    (prompt,) = op_prompts(scripted, "pets")
+    assert "a fact it came from was forgotten" in prompt.split("REVISIT")[1]

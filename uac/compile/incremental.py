@@ -367,7 +367,7 @@ def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id
             parts.append(f"cites {source}, replaced by {superseding[source]}")
         elif source not in facts_by_id:
             parts.append(f"cites {source}, which was removed")
-    return "; ".join(parts) or "shown again"
+    return "; ".join(parts) or "a fact it came from was forgotten: check that it still holds"
 
 
 def _cited_superseded(job: DomainJob, ident: str) -> list[str]:

@@ -26,6 +26,7 @@ from ..dialect.classes import build_classes, field_specs
 from ..dialect.loader import LoadedDomain
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec
+from .offline import EVENT as OFFLINE_EVENT
 
 ID_FIELD = "id"
 LIST_STR = TypeSpec("list", (TypeSpec("str"),))
@@ -85,19 +86,22 @@ class DomainWork:
         return cls(name, [], {}, {})
 
     @classmethod
-    def from_loaded(cls, loaded: LoadedDomain) -> "DomainWork":
-        """Adopt a loaded domain; classes that cite sources but lack an ``id`` get one."""
+    def from_loaded(cls, loaded: LoadedDomain, *, adopt: bool = True) -> "DomainWork":
+        """A working copy of a loaded domain.  With ``adopt``, classes that cite sources but
+        lack an ``id`` (views written before the protocol) get one, so operations can name
+        their records; the offline timeline's ``Event`` is left as it is."""
         work = cls(loaded.name, list(loaded.schema.classes), {}, dict(loaded.types), loaded.schema.doc)
         work._classes = dict(loaded.classes)
         work.values = {name: (list(value) if isinstance(value, (list, tuple)) else value) for name, value in loaded.values.items()}
-        work._adopt_ids()
+        if adopt:
+            work._adopt_ids()
         return work
 
     def _adopt_ids(self) -> None:
         """Give ids to records of classes the protocol should own (older views had none)."""
         upgraded = False
         for position, spec in enumerate(self.class_specs):
-            if spec.kind != "dataclass" or is_managed(spec):
+            if spec.kind != "dataclass" or is_managed(spec) or spec == OFFLINE_EVENT:
                 continue
             sources = spec.field("sources")
             has_id = spec.field(ID_FIELD)

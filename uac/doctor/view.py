@@ -1,10 +1,12 @@
-"""``uac doctor`` check: every generated domain package validates and loads."""
+"""``uac doctor`` check: every generated domain package validates and loads, and where
+each fact stands (recorded, considered, pending, not compiled yet)."""
 
 from __future__ import annotations
 
-from .result import FAIL, OK, CheckResult
+from ..compile.coverage import fact_coverage
 from ..context import MemoryContext
-from ..errors import UacError
+from ..errors import StoreError, UacError
+from .result import FAIL, OK, WARN, CheckResult
 
 
 def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
@@ -15,17 +17,36 @@ def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
     names = domain_names(project)
     problems: dict[str, str] = {}
     records: dict[str, int] = {}
+    view = {}
     for name in names:
         try:
             loaded = load_domain(project, name)
         except UacError as exc:
             problems[name] = exc.message
             continue
+        view[name] = loaded
         records[name] = loaded.record_count()
-    data = {"domains": names, "records": records, "problems": problems}
+    data: dict = {"domains": names, "records": records, "problems": problems}
+    try:
+        current = [f.id for f in ctx.read_log().facts.values() if f.invalid_at is None]
+    except StoreError:
+        current = None  # the fact_log check reports it
+    if current is not None:
+        coverage = fact_coverage(project, current, view)
+        data["facts"] = coverage.to_json()
     if problems:
         detail = "; ".join(f"{n}: {m}" for n, m in problems.items())
         return CheckResult("view", FAIL, f"{len(problems)} domain(s) do not validate: {detail} (recompile with 'uac compile')", data=data)
     if not names:
         return CheckResult("view", OK, "no domains yet", data=data)
-    return CheckResult("view", OK, f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names), data=data)
+    detail = f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names)
+    facts = data.get("facts")
+    if facts:
+        counts = {k: sum(d[k] for d in facts["domains"].values()) for k in ("recorded", "considered", "pending")}
+        detail += (
+            f"; facts: {counts['recorded']} recorded, {counts['considered']} considered, {counts['pending']} pending, "
+            f"{facts['not_compiled']} not compiled yet"
+        )
+        if counts["pending"]:
+            return CheckResult("view", WARN, detail + " (run 'uac compile' to retry the pending ones)", data=data)
+    return CheckResult("view", OK, detail, data=data)

@@ -97,7 +97,7 @@ class LLMClient:
                 return hit
         response = self._complete_with_retries(request)
         if self.cache is not None and use_cache:
-            self.cache.put(key, self.provider.model, response)
+            self.cache.put(key, self.provider.model, response, prompt="\n".join(m.content or "" for m in request.messages))
         self._account(key, purpose, response, started)
         return response
 

@@ -1,10 +1,19 @@
-"""Forgetting: removing a fact or a whole session for real.
+"""Forgetting: removing a fact or a whole session for real, from every copy.
 
-The log is rewritten without the forgotten records (atomic replace under the
-project lock): a forgotten fact's line and every supersession naming it; for
-a session, all its records including its commit, and its archive file.  The
-indexes drop the same entries.  Nothing of the forgotten text remains in the
-project (derived data included).
+Under the project lock:
+
+* the log is rewritten without the forgotten records (a forgotten fact's line
+  and every supersession naming it; for a session, all its records including
+  its commit) and, for a session, its archive file is deleted;
+* the indexes drop the same entries;
+* the compiled view: records citing only forgotten facts are removed, records
+  citing some lose those citations and are revisited by the next compile; the
+  compile ledgers and history drop what they kept of them
+  (:mod:`uac.compile.forget_view`);
+* the LLM response cache drops every entry whose prompt or reply held a word
+  that only the forgotten text used, and is compacted.
+
+Afterwards no file of the project holds the forgotten text.
 """
 
 from __future__ import annotations
@@ -12,8 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import re
+
+from ..compile.forget_view import forget_in_view
 from ..context import MemoryContext
 from ..errors import InputError
+from ..llm.cache import ResponseCache
 from ..sessions.archive import Archive, check_session_id
 
 
@@ -22,13 +35,32 @@ class ForgetReport:
     facts_removed: list[str] = field(default_factory=list)
     sessions_removed: list[str] = field(default_factory=list)
     archive_deleted: bool = False
+    records_removed: int = 0
+    records_revisited: int = 0
+    cache_entries_dropped: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
             "facts_removed": list(self.facts_removed),
             "sessions_removed": list(self.sessions_removed),
             "archive_deleted": self.archive_deleted,
+            "records_removed": self.records_removed,
+            "records_revisited": self.records_revisited,
+            "cache_entries_dropped": self.cache_entries_dropped,
         }
+
+
+_WORD = re.compile(r"[^\W_]{4,}")
+
+
+def words_of(texts: Any) -> set[str]:
+    return {w.lower() for text in texts for w in _WORD.findall(text or "")}
+
+
+def forgotten_words(gone: list[str], kept: list[str]) -> set[str]:
+    """Words (4+ letters or digits) of the forgotten texts that no kept text uses:
+    what marks a derived copy (a cached prompt, a model's reply) as holding them."""
+    return words_of(gone) - words_of(kept)
 
 
 def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
@@ -66,6 +98,9 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
                     return record["id"] not in doomed and record["superseded_by"] not in doomed
                 return True
 
+        gone_texts = [state.facts[i].text for i in doomed]
+        if session is not None and archive.has(session):
+            gone_texts += [t.full_text for t in archive.read(session).turns]
         log.rewrite(keep)
         report.facts_removed = sorted(doomed)
         index = ctx.index
@@ -76,4 +111,13 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
             report.archive_deleted = archive.delete(session)
             chunks = index.channel("archive")
             chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session])
+        kept_texts = [f.text for f in log.read().facts.values()]
+        for other in archive.ids():
+            kept_texts += [t.full_text for t in archive.read(other).turns]
+        words = forgotten_words(gone_texts, kept_texts)
+        view = forget_in_view(project, doomed, words)
+        report.records_removed, report.records_revisited = view.records_removed, view.records_revisited
+        cache_path = ctx.llm_settings.cache_path
+        if cache_path is not None and cache_path.exists():
+            report.cache_entries_dropped = ResponseCache(cache_path).purge(words)
     return report

@@ -1,0 +1,150 @@
+"""Forgetting reaches the compiled view and the compile bookkeeping.
+
+When facts are forgotten, every domain is checked at once (not at the next
+compile): records citing only forgotten facts are removed, records citing some
+lose those citations and are queued for a revisit, and the ledgers drop what
+they kept of them (the reasons facts were left out, retired records that
+cited them).  The compile history drops the lines that mention a forgotten
+fact or a word only the forgotten text used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dialect.loader import source_hash
+from ..dialect.problems import CodeRejected
+from ..fsutil import atomic_write_text
+from ..project import Project
+from ..view import store
+from ..view.manifest import write_manifest
+from .ledger import ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
+from .work import DomainWork
+
+
+@dataclass
+class ViewForgetReport:
+    records_removed: int = 0
+    records_revisited: int = 0
+    domains_rewritten: list[str] = field(default_factory=list)
+    history_lines_dropped: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "records_removed": self.records_removed,
+            "records_revisited": self.records_revisited,
+            "domains_rewritten": list(self.domains_rewritten),
+            "history_lines_dropped": self.history_lines_dropped,
+        }
+
+
+def _strip(work: DomainWork, doomed: set[str]) -> tuple[int, list[str]]:
+    """Remove or trim the records citing ``doomed`` facts: (removed, ids of trimmed managed records)."""
+    removed = 0
+    trimmed: list[str] = []
+    for name, value in list(work.values.items()):
+        if not isinstance(value, list):
+            continue
+        kept = []
+        for record in value:
+            sources = getattr(record, "sources", None) if dataclasses.is_dataclass(record) else None
+            if not isinstance(sources, list) or not doomed.intersection(sources):
+                kept.append(record)
+                continue
+            left = [s for s in sources if s not in doomed]
+            if not left:
+                removed += 1
+                continue
+            kept.append(dataclasses.replace(record, sources=left))
+            if isinstance(getattr(record, "id", None), str):
+                trimmed.append(record.id)
+        work.values[name] = kept
+    work._index = None
+    return removed, trimmed
+
+
+def forget_in_view(project: Project, doomed: set[str], words: set[str]) -> ViewForgetReport:
+    """Apply a forget of the fact ids ``doomed`` to every domain (caller holds the lock)."""
+    report = ViewForgetReport()
+    internal = project.paths.internal
+    names = set(store.domain_names(project)) | set(ledger_domains(internal))
+    for name in sorted(names):
+        loaded = None
+        if name in store.domain_names(project):
+            try:
+                loaded = store.load_domain(project, name)
+            except CodeRejected:
+                continue  # doctor reports it; nothing of it can be read to forget
+        ledger = load_ledger(internal, name, loaded.source_hash if loaded is not None else None)
+        before = json.dumps(ledger.to_json(), sort_keys=True)
+        ledger.considered = {k: v for k, v in ledger.considered.items() if k not in doomed and not _mentions(v, words)}
+        ledger.pending = [p for p in ledger.pending if p not in doomed]
+        ledger.retired = [
+            r for r in ledger.retired
+            if not doomed.intersection(r.get("cited", ())) and not doomed.intersection(r.get("sources", ()))
+            and not _mentions(json.dumps(r, ensure_ascii=False), words)
+        ]
+        ledger.superseded_seen = [s for s in ledger.superseded_seen if s not in doomed]
+        files = None
+        if loaded is not None:
+            work = DomainWork.from_loaded(loaded, adopt=False)
+            removed, trimmed = _strip(work, doomed)
+            if removed or trimmed:
+                report.records_removed += removed
+                report.records_revisited += len(trimmed)
+                ledger.revisit = sorted(set(ledger.revisit) | set(trimmed))
+                files = work.files()
+        if files is not None:
+            digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+            save_ledger(internal, ledger, digest)
+            store.write_domain(project, name, files)
+            prune_ledgers(internal, name, digest)
+            report.domains_rewritten.append(name)
+        elif json.dumps(ledger.to_json(), sort_keys=True) != before:
+            digest = loaded.source_hash if loaded is not None else source_hash(b"", b"")
+            save_ledger(internal, ledger, digest)
+            prune_ledgers(internal, name, digest)
+        pattern = mentions_id(doomed)
+        for stale in ledger_dir(internal, name).glob("ledger-*.json"):
+            text = stale.read_text("utf-8")
+            if _mentions(text, words) or pattern.search(text):
+                stale.unlink()  # a ledger that still kept forgotten words
+    report.history_lines_dropped = _purge_history(project, mentions_id(doomed), words)
+    write_manifest(project)
+    return report
+
+
+def mentions_id(ids: set[str]) -> "re.Pattern[str]":
+    """A pattern that finds any of ``ids`` as a whole id (``s1-f1`` but not ``s1-f10``)."""
+    if not ids:
+        return re.compile(r"(?!x)x")
+    alternatives = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+
+
+def _mentions(text: str, words: set[str]) -> bool:
+    lowered = text.lower()
+    return any(w in lowered for w in words)
+
+
+def _purge_history(project: Project, doomed: "re.Pattern[str]", words: set[str]) -> int:
+    path = project.paths.internal / "compile_history.jsonl"
+    if not path.exists():
+        return 0
+    kept = []
+    dropped = 0
+    for line in path.read_text("utf-8").splitlines():
+        if doomed.search(line) or _mentions(line, words):
+            dropped += 1
+        else:
+            kept.append(line)
+    if dropped:
+        atomic_write_text(path, "".join(line + "\n" for line in kept))
+    return dropped
+
+
+__all__ = ["ViewForgetReport", "forget_in_view"]
