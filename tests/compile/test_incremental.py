@@ -303,3 +303,47 @@ def test_a_record_that_lost_a_forgotten_fact_is_revisited(scripted_memory, scrip
     scripted_memory.compile()
     (prompt,) = op_prompts(scripted, "pets")
     assert "a fact it came from was forgotten" in prompt.split("REVISIT")[1]
+
+
+def test_a_batch_that_cannot_be_written_leaves_its_facts_pending(scripted_memory, scripted, monkeypatch):
+    from uac.compile import incremental
+    from uac.dialect.problems import CodeRejected, Problem
+
+    real = incremental.store.write_domain
+    calls = {"n": 0}
+
+    def flaky(project, name, files):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise CodeRejected([Problem("domains/travel/schema.py", 3, "simulated rejection")])
+        return real(project, name, files)
+
+    monkeypatch.setattr(incremental.store, "write_domain", flaky)
+    facts = make_facts(3, sessions=1)
+    with scripted_memory.project.lock("test"):
+        FactLog(scripted_memory.project.paths.facts).append_session("S1", facts)
+    scripted.handler = handler_for(lambda _i: "travel")
+    report = scripted_memory.compile()
+    travel = report.domain("travel")
+    assert travel.status == "failed" and "simulated rejection" in travel.rejection and not report.ok
+    assert travel.to_json()["facts"] == {"recorded": 0, "considered": 0, "pending": 3}
+    assert scripted_memory.doctor().check("view").data["facts"]["domains"]["travel"]["pending"] == 3
+    again = scripted_memory.compile()
+    assert again.domain("travel").to_json()["facts"] == {"recorded": 3, "considered": 0, "pending": 0}
+    assert scripted_memory.doctor().check("view").status == "ok"
+
+
+def test_enum_fields_take_no_enum_default(scripted_memory, scripted):
+    from uac.compile.ops import apply_operations
+    from uac.compile.work import DomainWork
+
+    work = DomainWork.empty("health")
+    outcome = apply_operations(
+        work,
+        [
+            {"op": "add_class", "name": "RaceStatus", "members": ["TRAINING", "DONE"]},
+            {"op": "add_class", "name": "Race", "fields": [{"name": "status", "type": "RaceStatus", "default": "TRAINING"}]},
+        ],
+        set(),
+    )
+    assert "an enum field takes no enum default" in outcome.problems[0]

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from ..dialect.loader import LoadedDomain
 from ..project import Project
-from .ledger import ledger_domains, load_ledger
+from .ledger import EMPTY_STATE_HASH, ledger_domains, load_ledger
 
 
 @dataclass
@@ -32,7 +32,7 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
     settled: set[str] = set()
     for name in sorted(set(view) | set(ledger_domains(project.paths.internal))):
         loaded = view.get(name)
-        ledger = load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else None)
+        ledger = load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_STATE_HASH)
         recorded = (loaded.cited_ids() if loaded is not None else set()) & wanted
         considered = (set(ledger.considered) & wanted) - recorded
         pending = (set(ledger.pending) & wanted) - recorded - considered

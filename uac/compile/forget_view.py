@@ -22,7 +22,7 @@ from ..fsutil import atomic_write_text
 from ..project import Project
 from ..view import store
 from ..view.manifest import write_manifest
-from .ledger import ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
+from .ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .work import DomainWork
 
 
@@ -79,7 +79,7 @@ def forget_in_view(project: Project, doomed: set[str], words: set[str]) -> ViewF
                 loaded = store.load_domain(project, name)
             except CodeRejected:
                 continue  # doctor reports it; nothing of it can be read to forget
-        ledger = load_ledger(internal, name, loaded.source_hash if loaded is not None else None)
+        ledger = load_ledger(internal, name, loaded.source_hash if loaded is not None else EMPTY_STATE_HASH)
         before = json.dumps(ledger.to_json(), sort_keys=True)
         ledger.considered = {k: v for k, v in ledger.considered.items() if k not in doomed and not _mentions(v, words)}
         ledger.pending = [p for p in ledger.pending if p not in doomed]
@@ -105,7 +105,7 @@ def forget_in_view(project: Project, doomed: set[str], words: set[str]) -> ViewF
             prune_ledgers(internal, name, digest)
             report.domains_rewritten.append(name)
         elif json.dumps(ledger.to_json(), sort_keys=True) != before:
-            digest = loaded.source_hash if loaded is not None else source_hash(b"", b"")
+            digest = loaded.source_hash if loaded is not None else EMPTY_STATE_HASH
             save_ledger(internal, ledger, digest)
             prune_ledgers(internal, name, digest)
         pattern = mentions_id(doomed)

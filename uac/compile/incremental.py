@@ -39,6 +39,7 @@ from ..llm import Message, system, user
 from ..templating import render_prompt
 from ..view import store
 from ..view.manifest import summarize, summary_line, write_manifest
+from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
@@ -84,8 +85,6 @@ OPS_SCHEMA = {
     },
     "required": ["operations"],
 }
-#: the state hash of a domain with no files (its ledger only)
-EMPTY_HASH = source_hash(b"", b"")
 #: the fact budget of one batch never drops below this many characters
 MIN_FACT_CHARS = 1_000
 
@@ -342,8 +341,10 @@ def compile_domain_ops(
         try:
             _commit(project, DomainJob(job.name, candidate, ledger, entry), candidate.files() if outcome.changed else None)
         except (CodeRejected, UacError) as exc:
+            # uac could not write what the operations built: the batch's facts stay pending
             entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
             entry.batches_failed += 1
+            pending |= set(batch_ids)
             continue
         job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
         for ident in outcome.touched:
@@ -355,8 +356,15 @@ def compile_domain_ops(
         entry.batches += 1
         if result.unaddressed or outcome.problems:
             entry.batches_partial += 1
+    unsettled = sorted((pending | set(job.ledger.pending)) & set(facts_by_id) - job.work.cited_ids() - set(job.ledger.considered))
+    if unsettled != sorted(set(job.ledger.pending)):
+        # facts of failed batches (or never reached) are counted, never lost
+        job.ledger.pending = unsettled
+        _commit(project, job, None)
     if not failed and entry.batches:
         entry.status = "compiled"
+    elif entry.batches_failed and not entry.batches:
+        entry.status = "failed"
 
 
 def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:

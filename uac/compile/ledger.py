@@ -28,9 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..dialect.loader import source_hash
 from ..fsutil import atomic_write_text
 
 LEDGER_VERSION = 1
+#: the state hash of a domain that has no files (a ledger of left-out or pending facts only)
+EMPTY_STATE_HASH = source_hash(b"", b"")
 _PREFIX = "ledger-"
 
 
@@ -132,4 +135,4 @@ def prune_ledgers(internal: Path, domain: str, keep_hash: str) -> None:
             path.unlink(missing_ok=True)
 
 
-__all__ = ["Ledger", "ledger_dir", "ledger_domains", "load_ledger", "prune_ledgers", "save_ledger"]
+__all__ = ["EMPTY_STATE_HASH", "Ledger", "ledger_dir", "ledger_domains", "load_ledger", "prune_ledgers", "save_ledger"]

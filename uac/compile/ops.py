@@ -199,6 +199,11 @@ def _default_for(work: DomainWork, spec: TypeSpec, value: Any, has_default: bool
     converted = coerce(work, value, spec, "default")
     if isinstance(converted, (list, dict, set, tuple)) or dataclasses.is_dataclass(converted):
         raise OpRejected("a default must be a single value, null, [] or {}")
+    if isinstance(converted, enum.Enum):
+        raise OpRejected(
+            f"an enum field takes no enum default: use type \"{spec.source()} | None\" with default null, "
+            "or no default, and set the member on each record"
+        )
     return "value", converted
 
 
