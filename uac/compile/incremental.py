@@ -41,7 +41,7 @@ from ..view import store
 from ..view.manifest import summarize, summary_line, write_manifest
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
-from .llm_shared import fact_line
+from .llm_shared import batch_facts, fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
@@ -227,22 +227,6 @@ def _merge(total: BatchOutcome, outcome: BatchOutcome) -> None:
     total.cited |= outcome.cited
 
 
-def _batches(facts: list["Fact"], config: "CompileConfig", budget: int) -> list[list["Fact"]]:
-    batches: list[list["Fact"]] = []
-    current: list["Fact"] = []
-    size = 0
-    for fact in facts:
-        length = len(fact_line(fact)) + 1
-        if current and (size + length > budget or len(current) >= config.batch_facts):
-            batches.append(current)
-            current, size = [], 0
-        current.append(fact)
-        size += length
-    if current:
-        batches.append(current)
-    return batches
-
-
 def compile_domain_ops(
     project: "Project",
     client: "LLMClient",
@@ -259,7 +243,7 @@ def compile_domain_ops(
         collections=job.work.collections(), related=[], revisit=[], context_facts=[], facts=[],
     )
     budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - len(empty_prompt) - config.related_chars)
-    queue: list[list["Fact"]] = _batches(job.facts, config, budget)
+    queue: list[list["Fact"]] = batch_facts(job.facts, budget, config.batch_facts)
     revisit = [r for r in dict.fromkeys(job.revisit) if job.work.find(r) is not None]
     if not queue and revisit:
         queue = [[]]

@@ -37,14 +37,15 @@ def fact_line(fact: "Fact") -> str:
     return f"[{fact.id}]{when}{who} {fact.text}"
 
 
-def batch_facts(facts: list["Fact"], max_chars: int) -> list[list["Fact"]]:
-    """Consecutive groups of facts whose serialized lines fit ``max_chars`` (at least one each)."""
+def batch_facts(facts: list["Fact"], max_chars: int, max_facts: int | None = None) -> list[list["Fact"]]:
+    """Consecutive groups of facts whose serialized lines fit ``max_chars`` (at least one
+    each), of at most ``max_facts`` facts."""
     batches: list[list["Fact"]] = []
     current: list["Fact"] = []
     size = 0
     for fact in facts:
         length = len(fact_line(fact)) + 1
-        if current and size + length > max_chars:
+        if current and (size + length > max_chars or (max_facts is not None and len(current) >= max_facts)):
             batches.append(current)
             current, size = [], 0
         current.append(fact)

@@ -16,13 +16,11 @@ renders it deterministically into ``__init__.py``, ``schema.py`` and
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
-import enum
 import re
 from typing import Any, Iterator
 
 from ..dialect import render
-from ..dialect.classes import build_classes, field_specs
+from ..dialect.classes import build_classes, field_specs, rebuild
 from ..dialect.loader import LoadedDomain
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec
@@ -166,7 +164,7 @@ class DomainWork:
         """Rebuild the classes and re-create every value with them (new fields take their defaults)."""
         self._classes = None
         classes = self.classes
-        self.values = {name: _convert(value, classes) for name, value in self.values.items()}
+        self.values = {name: rebuild(value, classes) for name, value in self.values.items()}
         self._index = None
 
     # -- records --------------------------------------------------------------------
@@ -273,40 +271,6 @@ class DomainWork:
                 chunk_cache=self._chunks,
             ),
         }
-
-
-def _convert(value: Any, classes: dict[str, type]) -> Any:
-    """Re-create ``value`` with ``classes``; fields a class gained take their defaults."""
-    kind = type(value)
-    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
-        return value
-    if isinstance(value, enum.Enum):
-        return classes[kind.__name__][value.name]
-    if kind is list:
-        return [_convert(v, classes) for v in value]
-    if kind is tuple:
-        return tuple(_convert(v, classes) for v in value)
-    if kind is set:
-        return {_convert(v, classes) for v in value}
-    if kind is dict:
-        return {_convert(k, classes): _convert(v, classes) for k, v in value.items()}
-    if dataclasses.is_dataclass(value):
-        target = classes[kind.__name__]
-        present = {f.name for f in dataclasses.fields(value)}
-        values = {}
-        for f in dataclasses.fields(target):
-            if f.name in present:
-                values[f.name] = _convert(getattr(value, f.name), classes)
-            elif f.default is not dataclasses.MISSING:
-                values[f.name] = f.default
-            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-                values[f.name] = f.default_factory()  # type: ignore[misc]
-            else:
-                values[f.name] = ""  # only `id`, filled by the caller right after
-        obj = object.__new__(target)
-        obj.__dict__.update(values)
-        return obj
-    raise TypeError(kind.__name__)
 
 
 __all__ = ["DomainWork", "ID_FIELD", "RESERVED_FIELDS", "field_specs", "id_prefix", "is_managed", "managed_layout"]

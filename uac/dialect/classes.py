@@ -60,7 +60,10 @@ def _dataclass(spec: ClassSpec, classes: Mapping[str, type], module: str) -> typ
 
 
 def rebuild(value: Any, classes: dict[str, type]) -> Any:
-    """Re-create loaded objects with freshly built classes (same names and fields)."""
+    """Re-create loaded objects with freshly built classes (same names).
+
+    A field the new class gained takes its default; one without a default is
+    set to ``""`` (the caller fills it, e.g. a record id)."""
     kind = type(value)
     if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
         return value
@@ -76,8 +79,19 @@ def rebuild(value: Any, classes: dict[str, type]) -> Any:
         return {rebuild(k, classes): rebuild(v, classes) for k, v in value.items()}
     if dataclasses.is_dataclass(value):
         target = classes[kind.__name__]
+        present = value.__dict__
+        fields: dict[str, Any] = {}
+        for f in dataclasses.fields(target):
+            if f.name in present:
+                fields[f.name] = rebuild(present[f.name], classes)
+            elif f.default is not dataclasses.MISSING:
+                fields[f.name] = f.default
+            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+                fields[f.name] = f.default_factory()  # type: ignore[misc]
+            else:
+                fields[f.name] = ""
         obj = object.__new__(target)
-        obj.__dict__.update({f.name: rebuild(getattr(value, f.name), classes) for f in dataclasses.fields(value)})
+        obj.__dict__.update(fields)
         return obj
     raise TypeError(kind.__name__)
 

@@ -284,8 +284,17 @@ def render_state(
         if chunk_cache is not None and type(value) is list and value and all(dataclasses.is_dataclass(v) for v in value):
             lines.extend(_record_lines(value, prefix, chunk_cache))
         else:
-            lines.extend(format_value(value, 0, prefix))
+            lines.extend(_statement(value, prefix))
     return "\n".join(lines) + "\n"
+
+
+def _statement(value: Any, prefix: str) -> list[str]:
+    """``name: T = value`` as black (26) writes it: an atom too long for the line goes
+    inside parentheses, on a line of its own."""
+    lines = format_value(value, 0, prefix)
+    if len(lines) == 1 and width(lines[0]) > LINE_LENGTH and _parts(value) is None:
+        return [prefix + "(", INDENT + flat(value), ")"]
+    return lines
 
 
 def _docstring(text: str) -> str:
