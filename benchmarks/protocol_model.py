@@ -29,7 +29,11 @@ ROUTES = [
     ("work", ("work", "job", "boss", "office", "project", "meeting", "colleague")),
     ("health", ("doctor", "run", "gym", "sleep", "yoga", "health")),
 ]
-FACT_LINE = re.compile(r"^\[(?P<id>[^\]]+)\](?: \((?P<day>\d{4}-\d{2}-\d{2})\))?(?: (?P<speaker>[^:\n]{1,40}):)? (?P<text>.*)$", re.M)
+FACT_LINE = re.compile(
+    r"^\[(?P<id>[^\]]+)\](?: \(said (?P<said>\d{4}-\d{2}-\d{2})(?:; happened (?P<happened>\d{4}-\d{2}-\d{2}))?\))?"
+    r"(?: (?P<speaker>[^:\n]{1,40}):)? (?P<text>.*)$",
+    re.M,
+)
 ENTRY_CLASS = {
     "op": "add_class",
     "name": "Entry",
@@ -67,7 +71,7 @@ def _add(match: re.Match) -> dict[str, Any]:
         "op": "add",
         "collection": "entries",
         "class": "Entry",
-        "values": {"text": match.group("text"), "day": match.group("day"), "speaker": match.group("speaker")},
+        "values": {"text": match.group("text"), "day": match.group("happened") or match.group("said"), "speaker": match.group("speaker")},
         "sources": [match.group("id")],
     }
 
