@@ -5,7 +5,7 @@ the model from the environment, and the error boundary.
 typer apps like ``uac`` itself.  :func:`run_app` is their ``main``: a
 :class:`~uac.UacError` becomes ``error: <message> <hint>`` on stderr and its
 exit code (2 for the caller's mistakes, 1 for failures; ``UAC_DEBUG=1``
-re-raises it), a usage error exits 2 with the usage line, as argparse did.
+re-raises it); a usage error exits 2 with the usage line.
 """
 
 from __future__ import annotations
