@@ -42,6 +42,9 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from .answer.model import Answer
+    from .answer.options import AskOptions
+    from .facts.model import Fact
     from .index.embeddings import Embedder, get_embedder
     from .index.search import SearchHit, rrf
     from .index.tokens import tokenize
@@ -75,7 +78,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "UserMemory": ("uac.memory", "UserMemory"),
     "Session": ("uac.sessions.model", "Session"),
     "Turn": ("uac.sessions.model", "Turn"),
+    "Fact": ("uac.facts.model", "Fact"),
     "SearchHit": ("uac.index.search", "SearchHit"),
+    "AskOptions": ("uac.answer.options", "AskOptions"),
+    "Answer": ("uac.answer.model", "Answer"),
     # the model layer (and its scripted test double)
     "LLMClient": ("uac.llm", "LLMClient"),
     "LLMSettings": ("uac.llm", "LLMSettings"),
@@ -130,7 +136,10 @@ __all__ = [
     "UserMemory",
     "Session",
     "Turn",
+    "Fact",
     "SearchHit",
+    "AskOptions",
+    "Answer",
     "LLMClient",
     "LLMSettings",
     "Message",
