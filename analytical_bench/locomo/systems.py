@@ -64,7 +64,7 @@ def strip_citations(text: str | None) -> str:
     return " ".join(_CITATION.sub("", text or "").split())
 
 
-def turn_text(turn: Turn) -> str:
+def shown_text(turn: Turn) -> str:
     """A turn as the baselines show it: its text, plus ``[shares an image: caption]``."""
     if turn.image_caption:
         return f"{turn.text} [shares an image: {turn.image_caption}]".strip()
@@ -192,7 +192,7 @@ class FullContextSystem(System):
             {
                 "number": session_number(s),
                 "date_text": s.date_text,
-                "turns": [{"dia_id": t.turn_id, "speaker": t.speaker, "full_text": turn_text(t)} for t in s.turns],
+                "turns": [{"dia_id": t.turn_id, "speaker": t.speaker, "full_text": shown_text(t)} for t in s.turns],
             }
             for s in conversation.sessions
         ]
@@ -232,7 +232,7 @@ class RagSystem(System):
             path = self._path(conversation)
             vectors = np.load(path) if path.exists() else None
             if vectors is None or vectors.shape[0] != conversation.turn_count:
-                texts = [self.turn_text(t.speaker, turn_text(t)) for _, t in conversation.turns]
+                texts = [self.turn_text(t.speaker, shown_text(t)) for _, t in conversation.turns]
                 vectors = get_embedder().encode(texts)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with open(path, "wb") as handle:
@@ -285,7 +285,7 @@ class RagSystem(System):
         indices = self._top(conversation, [question.question], self.k)[0]
         turns = conversation.turns
         hits = [
-            {"dia_id": turns[i][1].turn_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": turn_text(turns[i][1])}
+            {"dia_id": turns[i][1].turn_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": shown_text(turns[i][1])}
             for i in indices
         ]
         prompt = render("rag", hits=hits, question=question.question)

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from analytical_bench.locomo.systems import session_number, turn_text
+from analytical_bench.locomo.systems import session_number, shown_text
 from uac import InputError, load_locomo, normalize_turn_ids, turn_session_number
 
 
@@ -23,7 +23,7 @@ def test_sessions_dates_turns_and_captions(locomo_file):
     assert image.turn_id == "D2:2"
     assert image.image_caption == "a photo of a yellow tram on a steep street"
     # the baselines' prompts show images as LoCoMo's own prompts do
-    assert turn_text(image) == "Look at this street! [shares an image: a photo of a yellow tram on a steep street]"
+    assert shown_text(image) == "Look at this street! [shares an image: a photo of a yellow tram on a steep street]"
     assert mini.sessions[0].turns[0].image_caption is None
 
 
