@@ -1,7 +1,7 @@
 """uac -- User as Code: a long-term memory compiler for AI agents.
 
 The names below are uac's public Python API; everything else (``uac.index``,
-``uac.structure``, ...) is internal and may change between releases.
+``uac.view``, ...) is internal and may change between releases.
 
 ``import uac`` is light: heavy parts (torch, chromadb, the sandbox) load only
 when a feature needs them.  Every name but the version and the exception tree
