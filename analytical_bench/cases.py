@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from uac.errors import InputError
-from uac.fsutil import atomic_write_text
+from uac import InputError
+
+from .files import atomic_write_text
 
 #: the kinds of answer a case can have; scoring is chosen by kind
 ANSWER_KINDS = ("int", "float", "string", "set", "list")

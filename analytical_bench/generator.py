@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 
-from uac.errors import CompileError
+from uac import CompileError
 
 from .cases import DATASET_VERSION, EXTENDED_TIERS, PAPER_TIERS, Case, Dataset
 from .cross import JOINS

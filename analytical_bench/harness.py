@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from uac.llm import LLMClient, LLMSettings
+from uac import LLMClient, LLMSettings
 
 from . import report as _report
 from .cases import Dataset

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from uac.errors import UserError
+from uac import UserError
 
 
 class PlotsUnavailable(UserError, ImportError):

@@ -1,11 +1,15 @@
-"""The ten record types of the analytical benchmark.
+"""The ten record types of the analytical benchmark, each a declaration.
 
-Each :class:`RecordType` knows how to draw realistic records with a seeded
-``random.Random`` (never the global one), which fields the question patterns
-use (date, two categories, a numeric measure, a naming entity), and how to
-render a record as one sentence (top-k retrieval) or as flat facts (fact
-memory).  Records are plain dicts with ISO date strings, ordered by date, with
+A :class:`RecordType` declares a collection: the fields a record draws (in
+the order the seeded ``random.Random`` is consumed -- never the global one),
+the order its keys are stored in, which fields the question patterns use
+(date, two categories, a numeric measure, a naming entity), and two text
+templates: the one sentence top-k retrieval sees and the flat facts of fact
+memory.  Records are plain dicts with ISO date strings, ordered by date, with
 ids ``<prefix>-<00001>`` in that order.
+
+Reordering a type's ``fields`` changes the random draws and with them the
+dataset checksum (``tests/analytical_bench/test_dataset_pinned.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 Record = dict[str, Any]
+#: draws one field value: ``(rng, day of the record, the fields drawn so far) -> value``
+Draw = Callable[[random.Random, dt.date, Record], Any]
 
 #: every collection ends on this day; it starts early enough to fit the records
 END_DATE = dt.date(2025, 12, 31)
@@ -58,15 +64,41 @@ class RecordType:
     measure: Measure
     entity: str
     entity_label: str
-    draw: Callable[[random.Random, dt.date], Record]
-    sentence: Callable[[Record], str]
-    facts: Callable[[Record], list[str]]
+    #: ``(names, draw)`` in drawing order; several space-separated names take a drawn tuple apart
+    fields: tuple[tuple[str, Draw], ...]
+    #: ``str.format`` templates over a record's fields
+    sentence_template: str
+    fact_templates: tuple[str, ...]
+    #: the record's keys in stored order, space-separated (default: drawing order)
+    layout: str = ""
+    #: makes the drawn records distinct where the questions need it (names, titles)
+    dedupe: Callable[[random.Random, list[Record]], None] | None = None
     unique_dates: bool = False
     plural_text: str = ""
 
     @property
     def plural(self) -> str:
         return self.plural_text or self.name.replace("_", " ")
+
+    def draw(self, rng: random.Random, day: dt.date) -> Record:
+        """One record's fields (no id) for ``day``."""
+        drawn: Record = {}
+        for names, draw in self.fields:
+            value = draw(rng, day, drawn)
+            keys = names.split()
+            if len(keys) == 1:
+                drawn[keys[0]] = value
+            else:
+                drawn.update(zip(keys, value))
+        return {key: drawn[key] for key in self.layout.split()} if self.layout else drawn
+
+    def sentence(self, record: Record) -> str:
+        """The record as one first-person sentence (what top-k retrieval indexes)."""
+        return self.sentence_template.format(**record)
+
+    def facts(self, record: Record) -> list[str]:
+        """The record as flat third-person facts (what fact memory holds)."""
+        return [template.format(**record) for template in self.fact_templates]
 
     def generate(self, rng: random.Random, n: int) -> list[Record]:
         """``n`` records, ordered by date, with ids in that order."""
@@ -77,22 +109,9 @@ class RecordType:
         else:
             offsets = sorted(rng.randrange(days) for _ in range(n))
         drawn = [self.draw(rng, first + dt.timedelta(days=offset)) for offset in offsets]
-        self._make_unique(rng, drawn)
-        records = []
-        for index, body in enumerate(drawn, 1):
-            records.append({"id": f"{self.id_prefix}-{index:05d}", **body})
-        return records
-
-    def _make_unique(self, rng: random.Random, drawn: list[Record]) -> None:
-        if self.name == "contacts":
-            _unique_names(rng, drawn)
-        elif self.name == "books":
-            seen: dict[str, int] = {}
-            for record in drawn:
-                title = record["title"]
-                seen[title] = seen.get(title, 0) + 1
-                if seen[title] > 1:
-                    record["title"] = f"{title} (Volume {seen[title]})"
+        if self.dedupe is not None:
+            self.dedupe(rng, drawn)
+        return [{"id": f"{self.id_prefix}-{index:05d}", **body} for index, body in enumerate(drawn, 1)]
 
     def date_of(self, record: Record) -> dt.date:
         return dt.date.fromisoformat(record[self.date_field])
@@ -194,60 +213,43 @@ RELATIONSHIPS = ("friend", "colleague", "family", "classmate", "neighbor", "ment
 MET_THROUGH = ("undergrad", "work", "gym", "conference", "neighborhood", "online")
 
 
-def _money(rng: random.Random, low: float, high: float) -> float:
-    return round(rng.uniform(low, high), 2)
+# --- drawing fields -------------------------------------------------------------
 
 
-def _iso(day: dt.date) -> str:
+def pick(pool: tuple[Any, ...]) -> Draw:
+    return lambda rng, day, drawn: rng.choice(pool)
+
+
+def whole(low: int, high: int) -> Draw:
+    return lambda rng, day, drawn: rng.randint(low, high)
+
+
+def money(low: float, high: float) -> Draw:
+    return lambda rng, day, drawn: round(rng.uniform(low, high), 2)
+
+
+def the_day(rng: random.Random, day: dt.date, drawn: Record) -> str:
     return day.isoformat()
 
 
-# --- trips ----------------------------------------------------------------------
+def person(rng: random.Random, day: dt.date, drawn: Record) -> str:
+    return f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
 
 
-def _draw_trip(rng: random.Random, day: dt.date) -> Record:
-    city, country, region = rng.choice(CITIES)
-    nights = rng.randint(1, 14)
-    return {
-        "start_date": _iso(day),
-        "end_date": _iso(day + dt.timedelta(days=nights)),
-        "destination": city,
-        "country": country,
-        "region": region,
-        "purpose": rng.choice(("business", "leisure", "family visit")),
-        "nights": nights,
-        "cost": _money(rng, 150, 5000),
-        "rating": rng.randint(1, 5),
-    }
+def _trip_end(rng: random.Random, day: dt.date, drawn: Record) -> str:
+    return (day + dt.timedelta(days=drawn["nights"])).isoformat()
 
 
-def _trip_sentence(r: Record) -> str:
-    return (
-        f"From {r['start_date']} to {r['end_date']} I took a {r['purpose']} trip to {r['destination']}, "
-        f"{r['country']} ({r['region']}): {r['nights']} nights, total cost ${r['cost']:.2f}, rated {r['rating']}/5."
-    )
+def _sleep_quality(rng: random.Random, day: dt.date, drawn: Record) -> str:
+    return SLEEP_QUALITY[min(3, max(0, int((drawn["hours"] - 4.0) / 1.6) + rng.choice((-1, 0, 0, 1))))]
 
 
-def _trip_facts(r: Record) -> list[str]:
-    return [
-        f"User traveled to {r['destination']}, {r['country']} ({r['region']}) from {r['start_date']} to {r['end_date']}.",
-        f"The {r['purpose']} trip to {r['destination']} starting {r['start_date']} cost ${r['cost']:.2f} "
-        f"for {r['nights']} nights.",
-    ]
+def _bedtime(rng: random.Random, day: dt.date, drawn: Record) -> str:
+    return f"{rng.choice((21, 22, 23, 0, 1)):02d}:{rng.choice((0, 15, 30, 45)):02d}"
 
 
-# --- contacts -------------------------------------------------------------------
-
-
-def _draw_contact(rng: random.Random, day: dt.date) -> Record:
-    return {
-        "name": f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}",
-        "relationship": rng.choice(RELATIONSHIPS),
-        "met_through": rng.choice(MET_THROUGH),
-        "city": rng.choice(HOME_CITIES),
-        "met_date": _iso(day),
-        "age": rng.randint(18, 80),
-    }
+def _calories(rng: random.Random, day: dt.date, drawn: Record) -> int:
+    return drawn["duration_min"] * CALORIES_PER_MINUTE[drawn["activity"]] + rng.randint(-20, 20)
 
 
 def _unique_names(rng: random.Random, drawn: list[Record]) -> None:
@@ -264,304 +266,233 @@ def _unique_names(rng: random.Random, drawn: list[Record]) -> None:
         record["name"] = name
 
 
-def _contact_sentence(r: Record) -> str:
-    return (
-        f"I met {r['name']}, a {r['relationship']} from {r['city']} aged {r['age']}, through "
-        f"{r['met_through']} on {r['met_date']}."
-    )
-
-
-def _contact_facts(r: Record) -> list[str]:
-    return [
-        f"{r['name']} is the user's {r['relationship']}, lives in {r['city']} and is {r['age']} years old.",
-        f"User met {r['name']} through {r['met_through']} on {r['met_date']}.",
-    ]
-
-
-# --- meals ------------------------------------------------------------------------
-
-
-def _draw_meal(rng: random.Random, day: dt.date) -> Record:
-    restaurant, cuisine = rng.choice(RESTAURANTS)
-    return {
-        "date": _iso(day),
-        "restaurant": restaurant,
-        "cuisine": cuisine,
-        "meal_type": rng.choice(MEAL_TYPES),
-        "city": rng.choice(HOME_CITIES),
-        "cost": _money(rng, 6, 160),
-        "rating": rng.randint(1, 5),
-    }
-
-
-def _meal_sentence(r: Record) -> str:
-    return (
-        f"On {r['date']} I had {r['meal_type']} at {r['restaurant']} ({r['cuisine']}) in {r['city']}; "
-        f"it cost ${r['cost']:.2f} and I rated it {r['rating']}/5."
-    )
-
-
-def _meal_facts(r: Record) -> list[str]:
-    return [
-        f"User had {r['meal_type']} at {r['restaurant']} ({r['cuisine']}) in {r['city']} on {r['date']}.",
-        f"The {r['meal_type']} at {r['restaurant']} on {r['date']} cost ${r['cost']:.2f}.",
-    ]
-
-
-# --- transactions -----------------------------------------------------------------
-
-
-def _draw_transaction(rng: random.Random, day: dt.date) -> Record:
-    merchant, category = rng.choice(MERCHANTS)
-    return {
-        "date": _iso(day),
-        "merchant": merchant,
-        "category": category,
-        "payment_method": rng.choice(PAYMENT_METHODS),
-        "amount": _money(rng, 2, 800),
-    }
-
-
-def _transaction_sentence(r: Record) -> str:
-    return (
-        f"On {r['date']} I paid ${r['amount']:.2f} to {r['merchant']} ({r['category']}) by {r['payment_method']}."
-    )
-
-
-def _transaction_facts(r: Record) -> list[str]:
-    return [
-        f"User paid {r['merchant']} ${r['amount']:.2f} on {r['date']}.",
-        f"The {r['merchant']} payment on {r['date']} was a {r['category']} expense paid by {r['payment_method']}.",
-    ]
-
-
-# --- sleep ------------------------------------------------------------------------
-
-
-def _draw_sleep(rng: random.Random, day: dt.date) -> Record:
-    hours = round(rng.uniform(4.0, 10.0), 1)
-    quality = SLEEP_QUALITY[min(3, max(0, int((hours - 4.0) / 1.6) + rng.choice((-1, 0, 0, 1))))]
-    return {
-        "date": _iso(day),
-        "bedtime": f"{rng.choice((21, 22, 23, 0, 1)):02d}:{rng.choice((0, 15, 30, 45)):02d}",
-        "hours": hours,
-        "quality": quality,
-        "location": rng.choice(SLEEP_LOCATIONS),
-        "awakenings": rng.randint(0, 5),
-    }
-
-
-def _sleep_sentence(r: Record) -> str:
-    return (
-        f"On the night of {r['date']} I went to bed at {r['bedtime']} at {r['location']} and slept "
-        f"{r['hours']:.1f} hours ({r['quality']} quality, {r['awakenings']} awakenings)."
-    )
-
-
-def _sleep_facts(r: Record) -> list[str]:
-    return [
-        f"User slept {r['hours']:.1f} hours on the night of {r['date']}.",
-        f"User's sleep on {r['date']} was {r['quality']} quality, at {r['location']}.",
-    ]
-
-
-# --- workouts -----------------------------------------------------------------------
-
-
-def _draw_workout(rng: random.Random, day: dt.date) -> Record:
-    activity = rng.choice(ACTIVITIES)
-    minutes = rng.randint(15, 150)
-    return {
-        "date": _iso(day),
-        "activity": activity,
-        "location": rng.choice(WORKOUT_LOCATIONS),
-        "duration_min": minutes,
-        "calories": minutes * CALORIES_PER_MINUTE[activity] + rng.randint(-20, 20),
-        "intensity": rng.choice(("low", "moderate", "high")),
-    }
-
-
-def _workout_sentence(r: Record) -> str:
-    return (
-        f"On {r['date']} I did {r['duration_min']} minutes of {r['activity']} at {r['location']} "
-        f"({r['intensity']} intensity, {r['calories']} calories)."
-    )
-
-
-def _workout_facts(r: Record) -> list[str]:
-    return [
-        f"User did {r['activity']} at {r['location']} on {r['date']}.",
-        f"The {r['activity']} workout on {r['date']} lasted {r['duration_min']} minutes and burned {r['calories']} calories.",
-    ]
-
-
-# --- books --------------------------------------------------------------------------
-
-
-def _draw_book(rng: random.Random, day: dt.date) -> Record:
-    return {
-        "title": f"The {rng.choice(TITLE_WORDS_A)} {rng.choice(TITLE_WORDS_B)}",
-        "author": f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}",
-        "genre": rng.choice(GENRES),
-        "format": rng.choice(BOOK_FORMATS),
-        "finished_date": _iso(day),
-        "pages": rng.randint(80, 1200),
-        "rating": rng.randint(1, 5),
-    }
-
-
-def _book_sentence(r: Record) -> str:
-    return (
-        f"On {r['finished_date']} I finished \"{r['title']}\" by {r['author']}, a {r['pages']}-page {r['genre']} "
-        f"{r['format']}; I rated it {r['rating']}/5."
-    )
-
-
-def _book_facts(r: Record) -> list[str]:
-    return [
-        f"User finished reading \"{r['title']}\" by {r['author']} on {r['finished_date']}.",
-        f"\"{r['title']}\" is a {r['genre']} book with {r['pages']} pages, read as {r['format']}.",
-    ]
-
-
-# --- medical visits -------------------------------------------------------------------
-
-
-def _draw_visit(rng: random.Random, day: dt.date) -> Record:
-    doctor, specialty = rng.choice(DOCTORS)
-    return {
-        "date": _iso(day),
-        "doctor": doctor,
-        "specialty": specialty,
-        "visit_type": rng.choice(VISIT_TYPES),
-        "clinic_city": rng.choice(HOME_CITIES),
-        "cost": _money(rng, 20, 900),
-        "duration_min": rng.choice((15, 20, 30, 45, 60, 90)),
-    }
-
-
-def _visit_sentence(r: Record) -> str:
-    return (
-        f"On {r['date']} I had a {r['visit_type']} with {r['doctor']} ({r['specialty']}) in {r['clinic_city']}; "
-        f"it took {r['duration_min']} minutes and cost ${r['cost']:.2f}."
-    )
-
-
-def _visit_facts(r: Record) -> list[str]:
-    return [
-        f"User saw {r['doctor']}, a {r['specialty']} doctor, on {r['date']}.",
-        f"The visit with {r['doctor']} on {r['date']} was a {r['visit_type']} and cost ${r['cost']:.2f}.",
-    ]
-
-
-# --- meetings ----------------------------------------------------------------------------
-
-
-def _draw_meeting(rng: random.Random, day: dt.date) -> Record:
-    return {
-        "date": _iso(day),
-        "with_person": f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}",
-        "topic": rng.choice(MEETING_TOPICS),
-        "mode": rng.choice(MEETING_MODES),
-        "duration_min": rng.randint(3, 36) * 5,
-    }
-
-
-def _meeting_sentence(r: Record) -> str:
-    return (
-        f"On {r['date']} I had a {r['duration_min']}-minute {r['topic']} meeting with {r['with_person']} "
-        f"({r['mode']})."
-    )
-
-
-def _meeting_facts(r: Record) -> list[str]:
-    return [
-        f"User met {r['with_person']} on {r['date']} for a {r['topic']}.",
-        f"The {r['topic']} with {r['with_person']} on {r['date']} was a {r['mode']} of {r['duration_min']} minutes.",
-    ]
-
-
-# --- purchases -----------------------------------------------------------------------------
-
-
-def _draw_purchase(rng: random.Random, day: dt.date) -> Record:
-    item, category = rng.choice(PRODUCTS)
-    return {
-        "date": _iso(day),
-        "item": item,
-        "category": category,
-        "store": rng.choice(STORES),
-        "price": _money(rng, 3, 1500),
-        "quantity": rng.randint(1, 4),
-    }
-
-
-def _purchase_sentence(r: Record) -> str:
-    return (
-        f"On {r['date']} I bought {r['quantity']} x {r['item']} ({r['category']}) at {r['store']} for "
-        f"${r['price']:.2f}."
-    )
-
-
-def _purchase_facts(r: Record) -> list[str]:
-    return [
-        f"User bought {r['item']} at {r['store']} on {r['date']}.",
-        f"The {r['item']} bought on {r['date']} cost ${r['price']:.2f} ({r['category']}, quantity {r['quantity']}).",
-    ]
-
+def _numbered_titles(rng: random.Random, drawn: list[Record]) -> None:
+    """A title drawn again becomes "<title> (Volume N)"."""
+    seen: dict[str, int] = {}
+    for record in drawn:
+        title = record["title"]
+        seen[title] = seen.get(title, 0) + 1
+        if seen[title] > 1:
+            record["title"] = f"{title} (Volume {seen[title]})"
+
+
+# --- the record types ---------------------------------------------------------------
+
+USD = "USD"
 
 RECORD_TYPES: dict[str, RecordType] = {
     t.name: t
     for t in (
         RecordType(
-            "trips", "trip", "trip", "start_date", "region", "region", "purpose", "purpose",
-            Measure("cost", "cost in USD", "float", "USD"), "destination", "destination",
-            _draw_trip, _trip_sentence, _trip_facts,
+            "trips", "trip", "trip", date_field="start_date",
+            category="region", category_label="region", category2="purpose", category2_label="purpose",
+            measure=Measure("cost", "cost in USD", "float", USD), entity="destination", entity_label="destination",
+            fields=(
+                ("destination country region", pick(CITIES)),
+                ("nights", whole(1, 14)),
+                ("start_date", the_day),
+                ("end_date", _trip_end),
+                ("purpose", pick(("business", "leisure", "family visit"))),
+                ("cost", money(150, 5000)),
+                ("rating", whole(1, 5)),
+            ),
+            layout="start_date end_date destination country region purpose nights cost rating",
+            sentence_template=(
+                "From {start_date} to {end_date} I took a {purpose} trip to {destination}, {country} ({region}): "
+                "{nights} nights, total cost ${cost:.2f}, rated {rating}/5."
+            ),
+            fact_templates=(
+                "User traveled to {destination}, {country} ({region}) from {start_date} to {end_date}.",
+                "The {purpose} trip to {destination} starting {start_date} cost ${cost:.2f} for {nights} nights.",
+            ),
         ),
         RecordType(
-            "contacts", "contact", "contact", "met_date", "relationship", "relationship", "met_through",
-            "met through", Measure("age", "age in years", "int", "years"), "name", "name",
-            _draw_contact, _contact_sentence, _contact_facts,
+            "contacts", "contact", "contact", date_field="met_date",
+            category="relationship", category_label="relationship", category2="met_through",
+            category2_label="met through",
+            measure=Measure("age", "age in years", "int", "years"), entity="name", entity_label="name",
+            fields=(
+                ("name", person),
+                ("relationship", pick(RELATIONSHIPS)),
+                ("met_through", pick(MET_THROUGH)),
+                ("city", pick(HOME_CITIES)),
+                ("met_date", the_day),
+                ("age", whole(18, 80)),
+            ),
+            dedupe=_unique_names,
+            sentence_template=(
+                "I met {name}, a {relationship} from {city} aged {age}, through {met_through} on {met_date}."
+            ),
+            fact_templates=(
+                "{name} is the user's {relationship}, lives in {city} and is {age} years old.",
+                "User met {name} through {met_through} on {met_date}.",
+            ),
         ),
         RecordType(
-            "meals", "meal", "meal", "date", "cuisine", "cuisine", "meal_type", "meal type",
-            Measure("cost", "cost in USD", "float", "USD"), "restaurant", "restaurant",
-            _draw_meal, _meal_sentence, _meal_facts,
+            "meals", "meal", "meal", date_field="date",
+            category="cuisine", category_label="cuisine", category2="meal_type", category2_label="meal type",
+            measure=Measure("cost", "cost in USD", "float", USD), entity="restaurant", entity_label="restaurant",
+            fields=(
+                ("date", the_day),
+                ("restaurant cuisine", pick(RESTAURANTS)),
+                ("meal_type", pick(MEAL_TYPES)),
+                ("city", pick(HOME_CITIES)),
+                ("cost", money(6, 160)),
+                ("rating", whole(1, 5)),
+            ),
+            sentence_template=(
+                "On {date} I had {meal_type} at {restaurant} ({cuisine}) in {city}; "
+                "it cost ${cost:.2f} and I rated it {rating}/5."
+            ),
+            fact_templates=(
+                "User had {meal_type} at {restaurant} ({cuisine}) in {city} on {date}.",
+                "The {meal_type} at {restaurant} on {date} cost ${cost:.2f}.",
+            ),
         ),
         RecordType(
-            "transactions", "transaction", "txn", "date", "category", "category", "payment_method",
-            "payment method", Measure("amount", "amount in USD", "float", "USD"), "merchant", "merchant",
-            _draw_transaction, _transaction_sentence, _transaction_facts,
+            "transactions", "transaction", "txn", date_field="date",
+            category="category", category_label="category", category2="payment_method",
+            category2_label="payment method",
+            measure=Measure("amount", "amount in USD", "float", USD), entity="merchant", entity_label="merchant",
+            fields=(
+                ("date", the_day),
+                ("merchant category", pick(MERCHANTS)),
+                ("payment_method", pick(PAYMENT_METHODS)),
+                ("amount", money(2, 800)),
+            ),
+            sentence_template="On {date} I paid ${amount:.2f} to {merchant} ({category}) by {payment_method}.",
+            fact_templates=(
+                "User paid {merchant} ${amount:.2f} on {date}.",
+                "The {merchant} payment on {date} was a {category} expense paid by {payment_method}.",
+            ),
         ),
         RecordType(
-            "sleep", "sleep record", "sleep", "date", "quality", "sleep quality", "location", "location",
-            Measure("hours", "hours slept", "float", "hours", 1), "date", "date (YYYY-MM-DD)",
-            _draw_sleep, _sleep_sentence, _sleep_facts, unique_dates=True, plural_text="sleep records",
+            "sleep", "sleep record", "sleep", date_field="date",
+            category="quality", category_label="sleep quality", category2="location", category2_label="location",
+            measure=Measure("hours", "hours slept", "float", "hours", 1), entity="date",
+            entity_label="date (YYYY-MM-DD)",
+            fields=(
+                ("hours", lambda rng, day, drawn: round(rng.uniform(4.0, 10.0), 1)),
+                ("quality", _sleep_quality),
+                ("date", the_day),
+                ("bedtime", _bedtime),
+                ("location", pick(SLEEP_LOCATIONS)),
+                ("awakenings", whole(0, 5)),
+            ),
+            layout="date bedtime hours quality location awakenings",
+            sentence_template=(
+                "On the night of {date} I went to bed at {bedtime} at {location} and slept "
+                "{hours:.1f} hours ({quality} quality, {awakenings} awakenings)."
+            ),
+            fact_templates=(
+                "User slept {hours:.1f} hours on the night of {date}.",
+                "User's sleep on {date} was {quality} quality, at {location}.",
+            ),
+            unique_dates=True,
+            plural_text="sleep records",
         ),
         RecordType(
-            "workouts", "workout", "workout", "date", "activity", "activity", "location", "location",
-            Measure("duration_min", "duration in minutes", "int", "minutes"), "date", "date (YYYY-MM-DD)",
-            _draw_workout, _workout_sentence, _workout_facts, unique_dates=True,
+            "workouts", "workout", "workout", date_field="date",
+            category="activity", category_label="activity", category2="location", category2_label="location",
+            measure=Measure("duration_min", "duration in minutes", "int", "minutes"), entity="date",
+            entity_label="date (YYYY-MM-DD)",
+            fields=(
+                ("activity", pick(ACTIVITIES)),
+                ("duration_min", whole(15, 150)),
+                ("date", the_day),
+                ("location", pick(WORKOUT_LOCATIONS)),
+                ("calories", _calories),
+                ("intensity", pick(("low", "moderate", "high"))),
+            ),
+            layout="date activity location duration_min calories intensity",
+            sentence_template=(
+                "On {date} I did {duration_min} minutes of {activity} at {location} "
+                "({intensity} intensity, {calories} calories)."
+            ),
+            fact_templates=(
+                "User did {activity} at {location} on {date}.",
+                "The {activity} workout on {date} lasted {duration_min} minutes and burned {calories} calories.",
+            ),
+            unique_dates=True,
         ),
         RecordType(
-            "books", "book", "book", "finished_date", "genre", "genre", "format", "format",
-            Measure("pages", "page count", "int", "pages"), "title", "title",
-            _draw_book, _book_sentence, _book_facts,
+            "books", "book", "book", date_field="finished_date",
+            category="genre", category_label="genre", category2="format", category2_label="format",
+            measure=Measure("pages", "page count", "int", "pages"), entity="title", entity_label="title",
+            fields=(
+                ("title", lambda rng, day, drawn: f"The {rng.choice(TITLE_WORDS_A)} {rng.choice(TITLE_WORDS_B)}"),
+                ("author", person),
+                ("genre", pick(GENRES)),
+                ("format", pick(BOOK_FORMATS)),
+                ("finished_date", the_day),
+                ("pages", whole(80, 1200)),
+                ("rating", whole(1, 5)),
+            ),
+            dedupe=_numbered_titles,
+            sentence_template=(
+                'On {finished_date} I finished "{title}" by {author}, a {pages}-page {genre} {format}; '
+                "I rated it {rating}/5."
+            ),
+            fact_templates=(
+                'User finished reading "{title}" by {author} on {finished_date}.',
+                '"{title}" is a {genre} book with {pages} pages, read as {format}.',
+            ),
         ),
         RecordType(
-            "medical_visits", "medical visit", "visit", "date", "specialty", "specialty", "visit_type",
-            "visit type", Measure("cost", "cost in USD", "float", "USD"), "doctor", "doctor",
-            _draw_visit, _visit_sentence, _visit_facts,
+            "medical_visits", "medical visit", "visit", date_field="date",
+            category="specialty", category_label="specialty", category2="visit_type", category2_label="visit type",
+            measure=Measure("cost", "cost in USD", "float", USD), entity="doctor", entity_label="doctor",
+            fields=(
+                ("date", the_day),
+                ("doctor specialty", pick(DOCTORS)),
+                ("visit_type", pick(VISIT_TYPES)),
+                ("clinic_city", pick(HOME_CITIES)),
+                ("cost", money(20, 900)),
+                ("duration_min", pick((15, 20, 30, 45, 60, 90))),
+            ),
+            sentence_template=(
+                "On {date} I had a {visit_type} with {doctor} ({specialty}) in {clinic_city}; "
+                "it took {duration_min} minutes and cost ${cost:.2f}."
+            ),
+            fact_templates=(
+                "User saw {doctor}, a {specialty} doctor, on {date}.",
+                "The visit with {doctor} on {date} was a {visit_type} and cost ${cost:.2f}.",
+            ),
         ),
         RecordType(
-            "meetings", "meeting", "meeting", "date", "topic", "topic", "mode", "mode",
-            Measure("duration_min", "duration in minutes", "int", "minutes"), "with_person", "person",
-            _draw_meeting, _meeting_sentence, _meeting_facts,
+            "meetings", "meeting", "meeting", date_field="date",
+            category="topic", category_label="topic", category2="mode", category2_label="mode",
+            measure=Measure("duration_min", "duration in minutes", "int", "minutes"), entity="with_person",
+            entity_label="person",
+            fields=(
+                ("date", the_day),
+                ("with_person", person),
+                ("topic", pick(MEETING_TOPICS)),
+                ("mode", pick(MEETING_MODES)),
+                ("duration_min", lambda rng, day, drawn: rng.randint(3, 36) * 5),
+            ),
+            sentence_template="On {date} I had a {duration_min}-minute {topic} meeting with {with_person} ({mode}).",
+            fact_templates=(
+                "User met {with_person} on {date} for a {topic}.",
+                "The {topic} with {with_person} on {date} was a {mode} of {duration_min} minutes.",
+            ),
         ),
         RecordType(
-            "purchases", "purchase", "purchase", "date", "category", "category", "store", "store",
-            Measure("price", "price in USD", "float", "USD"), "item", "item",
-            _draw_purchase, _purchase_sentence, _purchase_facts,
+            "purchases", "purchase", "purchase", date_field="date",
+            category="category", category_label="category", category2="store", category2_label="store",
+            measure=Measure("price", "price in USD", "float", USD), entity="item", entity_label="item",
+            fields=(
+                ("date", the_day),
+                ("item category", pick(PRODUCTS)),
+                ("store", pick(STORES)),
+                ("price", money(3, 1500)),
+                ("quantity", whole(1, 4)),
+            ),
+            sentence_template="On {date} I bought {quantity} x {item} ({category}) at {store} for ${price:.2f}.",
+            fact_templates=(
+                "User bought {item} at {store} on {date}.",
+                "The {item} bought on {date} cost ${price:.2f} ({category}, quantity {quantity}).",
+            ),
         ),
     )
 }

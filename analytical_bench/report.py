@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .cases import Dataset
+from .files import atomic_write_text
 from .offline import OFFLINE_SYSTEMS
 from .patterns import PATTERNS
 from .runner import Prices
@@ -225,8 +226,6 @@ def timings_report(rows: list[dict[str, Any]]) -> str:
 
 
 def write_report(out: Path, text: str) -> Path:
-    from uac.fsutil import atomic_write_text
-
     path = Path(out) / "report.md"
     atomic_write_text(path, text if text.endswith("\n") else text + "\n")
     return path

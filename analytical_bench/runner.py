@@ -20,12 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from uac._version import __version__
-from uac.errors import UacError
-from uac.fsutil import atomic_write_text
-from uac.llm import LLMClient, LLMSettings
+from uac import LLMClient, LLMSettings, UacError, __version__
 
 from .cases import Case, Dataset
+from .files import atomic_write_text
 from .scoring import score
 from .systems import System
 

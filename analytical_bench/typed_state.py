@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from uac.memory import UserMemory
+    from uac import UserMemory
 
     from .cases import Case
 
@@ -78,7 +78,7 @@ class TypedState:
 
 def build_typed_state(case: "Case", workdir: Path) -> TypedState:
     """Import every collection of ``case`` into a fresh project under ``workdir``."""
-    from uac.memory import UserMemory
+    from uac import UserMemory
 
     workdir = Path(workdir)
     memory = UserMemory.create(workdir / "user", user_name="Benchmark User")

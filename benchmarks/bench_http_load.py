@@ -22,7 +22,6 @@ count and total time are bounded; nothing leaves the loopback interface.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -35,6 +34,10 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Optional
+
+import typer
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -81,9 +84,23 @@ def _session(user: int, n: int, day: int) -> dict:
     }
 
 
+def _server_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
+    env.update(UAC_BLOCK_NETWORK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
+    return env
+
+
+def create_token(project: Path) -> str:
+    """A bearer token for ``project``, made as an operator makes one: ``uac token create``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "uac", "token", "create", str(project), "--name", "load test", "--json"],
+        cwd=REPO, env=_server_env(), capture_output=True, text=True, check=True,
+    )
+    return json.loads(done.stdout)["token"]
+
+
 def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]:
-    from uac.memory import UserMemory
-    from uac.server.tokens import TokenStore
+    from uac import UserMemory
 
     tokens = {}
     for u in range(users):
@@ -97,13 +114,12 @@ def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]
         records = root.parent / f"{name}-trips.json"
         records.write_text(json.dumps(trips))
         memory.import_records(records, domain="travel", collection="trips")
-        tokens[name], _ = TokenStore.for_project(memory.root).create("load test")
+        tokens[name] = create_token(memory.root)
     return tokens
 
 
 def start_server(root: Path, port: int) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
-    env.update(UAC_BLOCK_NETWORK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
+    env = _server_env()
     return subprocess.Popen(
         [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning"],
@@ -163,7 +179,7 @@ def drive(name: str, calls: list, concurrency: int, deadline: float) -> dict:
 
 def baseline(root: Path, users: int, searches: int, runs: int) -> dict:
     """The same library calls in-process, sequentially."""
-    from uac.memory import UserMemory
+    from uac import UserMemory
 
     memories = [UserMemory.open(root / f"user{u}") for u in range(users)]
     for m in memories:
@@ -190,21 +206,32 @@ def baseline(root: Path, users: int, searches: int, runs: int) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--users", type=int, default=4)
-    parser.add_argument("--sessions", type=int, default=12, help="sessions per user before the test")
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--search-requests", type=int, default=400)
-    parser.add_argument("--repl-requests", type=int, default=80)
-    parser.add_argument("--writes", type=int, default=40, help="concurrent add-session calls")
-    parser.add_argument("--deadline", type=float, default=240.0, help="seconds for the whole load phase")
-    parser.add_argument("--json", type=Path, help="write the results here")
-    args = parser.parse_args(argv)
+app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 
+
+@app.command(help=__doc__.split("\n\n")[0])
+def main(
+    users: int = typer.Option(4, "--users"),
+    sessions: int = typer.Option(12, "--sessions", help="sessions per user before the test"),
+    concurrency: int = typer.Option(8, "--concurrency"),
+    search_requests: int = typer.Option(400, "--search-requests"),
+    repl_requests: int = typer.Option(80, "--repl-requests"),
+    writes: int = typer.Option(40, "--writes", help="concurrent add-session calls"),
+    deadline_seconds: float = typer.Option(240.0, "--deadline", help="seconds for the whole load phase"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="write the results here"),
+) -> None:
+    args = SimpleNamespace(
+        users=users, sessions=sessions, concurrency=concurrency, search_requests=search_requests,
+        repl_requests=repl_requests, writes=writes, deadline=deadline_seconds, json=json_out,
+    )
     import httpx
 
-    from uac.facts.log import FactLog
+    from uac import UserMemory
+
+    def logged(user: str) -> tuple[int, set[str]]:
+        """The facts in the user's log (superseded ones too) and the sessions in its archive."""
+        memory = UserMemory.open(root / user)
+        return len(memory.facts(include_superseded=True)), {s.session_id for s in memory.sessions()}
 
     with tempfile.TemporaryDirectory(prefix="uac-load-") as tmp:
         root = Path(tmp) / "root"
@@ -231,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
                 client.post(f"/v1/projects/{user}/search", json={"query": "warm up"}, headers=headers(user))
 
             # 1. concurrent writers
-            before = {u: len(FactLog(root / u / "memory" / "facts.jsonl").read().facts) for u in users}
+            before = {u: logged(u)[0] for u in users}
             reported = {u: 0 for u in users}
             sent: dict[str, list[str]] = {u: [] for u in users}
             tally = threading.Lock()
@@ -254,12 +281,12 @@ def main(argv: list[str] | None = None) -> int:
             results.append(drive("add-session", [writer(i) for i in range(args.writes)], args.concurrency, deadline))
             lost = []
             for user in users:
-                state = FactLog(root / user / "memory" / "facts.jsonl").read()
-                if len(state.facts) != before[user] + reported[user]:
-                    lost.append(f"{user}: {len(state.facts)} facts, expected {before[user] + reported[user]}")
-                missing = [s for s in sent[user] if s not in state.sessions]
+                facts, archived = logged(user)
+                if facts != before[user] + reported[user]:
+                    lost.append(f"{user}: {facts} facts, expected {before[user] + reported[user]}")
+                missing = [s for s in sent[user] if s not in archived]
                 if missing:
-                    lost.append(f"{user}: sessions missing from the log: {missing[:3]}")
+                    lost.append(f"{user}: sessions missing from the archive: {missing[:3]}")
 
             # 2. search
             def searcher():
@@ -320,8 +347,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"results": results, "baseline": base_line, "ratios": ratios,
                                          "lost": lost, "cores": cores, "args": {k: str(v) for k, v in vars(args).items()}},
                                         indent=2) + "\n")
-    return 1 if errors or lost else 0
+    raise typer.Exit(1 if errors or lost else 0)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    app()

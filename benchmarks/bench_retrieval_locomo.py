@@ -3,27 +3,31 @@
     python benchmarks/bench_retrieval_locomo.py --data path/to/locomo10.json \
         [--conversations conv-26 conv-30] [--out DIR] [--skip-scale]
 
-Every conversation is ingested offline (rule-based extractor) into a temporary
-project.  For the questions of categories 1-4 it reports the share of evidence
+The file is read with uac's LoCoMo reader (``uac.load_locomo``; evidence turn
+ids normalised).  Every conversation is ingested offline (rule-based
+extractor) into a temporary project.  For the questions of categories 1-4 it reports the share of evidence
 turn ids covered by the top 5/10/20 results (a fact covers its evidence turns,
 an archive chunk the turns it holds) and session-level recall@10, for uac's
 search (facts, archive, all) and, in the same run, for two baselines over the
-raw turns: dense top-k, and BM25 + dense fused with RRF.  It also times ingest
-against embedding the turns alone, and hybrid search latency at 100k facts.
+raw turns: dense top-k, and BM25 + dense fused with RRF (uac's tokenizer and
+fusion, ``uac.tokenize`` and ``uac.rrf``).  It also times ingest against
+embedding the turns alone, and hybrid search latency at 100k facts in a
+project built through ``UserMemory.ingest``.  Only uac's public API is used.
 Targets are reported as PASS/FAIL; the process does not fail on them.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import re
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
+
+import typer
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -32,25 +36,19 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 KS = (5, 10, 20)
 CATEGORIES = (1, 2, 3, 4)
-_TURN_ID = re.compile(r"D(\d+):(\d+)")
+UAC_CHANNELS = ("facts", "archive", "all")
+#: facts per ingest call when building the scale project
+SCALE_BATCH = 10_000
 
 
-def evidence_turns(qa: dict) -> list[str]:
-    """Evidence turn ids of a question (LoCoMo sometimes packs several in one string)."""
-    out: list[str] = []
-    for item in qa.get("evidence") or ():
-        out += [f"D{m.group(1)}:{m.group(2)}" for m in _TURN_ID.finditer(str(item))]
-    return list(dict.fromkeys(out))
-
-
-def coverage(ranked: list[list[str]], wanted: list[str], k: int) -> float:
+def coverage(ranked: list[list[str]], wanted: tuple[str, ...], k: int) -> float:
     covered: set[str] = set()
     for turns in ranked[:k]:
         covered.update(turns)
     return sum(1 for t in wanted if t in covered) / len(wanted)
 
 
-def session_recall(ranked: list[list[str]], wanted: list[str], k: int = 10) -> float:
+def session_recall(ranked: list[list[str]], wanted: tuple[str, ...], k: int = 10) -> float:
     want = {t.split(":")[0] for t in wanted}
     got = {t.split(":")[0] for turns in ranked[:k] for t in turns}
     return len(want & got) / len(want)
@@ -68,28 +66,41 @@ class Scores:
         return sum(values) / len(values)
 
 
-def rrf(lists: list[list[int]], k: int = 60) -> list[int]:
-    scores: dict[int, float] = {}
-    for ranked in lists:
-        for rank, item in enumerate(ranked, 1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    return [i for i, _ in sorted(scores.items(), key=lambda p: -p[1])]
+class TurnBM25:
+    """The lexical baseline: BM25 (bm25s, a uac dependency) over the raw turns,
+    tokenised as uac's own BM25 lists are (``uac.tokenize``)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        import bm25s
+
+        from uac import tokenize
+
+        self.tokenize = tokenize
+        self.model = bm25s.BM25()
+        self.model.index([tokenize(t) or ["_"] for t in texts], show_progress=False)
+        self.vocab = self.model.vocab_dict
+
+    def order(self, query: str, n: int = 50) -> list[int]:
+        """Turn positions by BM25 score, best first (only turns sharing a word)."""
+        import numpy as np
+
+        known = [t for t in self.tokenize(query) if t in self.vocab]
+        if not known:
+            return []
+        scores = self.model.get_scores(known)
+        return [int(i) for i in np.argsort(-scores)[:n] if scores[i] > 0]
 
 
-def run_conversation(item: dict, workdir: Path, embedder, scores: Scores, timings: dict, *, timing_rounds: int = 2) -> int:
+def run_conversation(conversation, data_path: Path, workdir: Path, embedder, scores: Scores, timings: dict,
+                     *, timing_rounds: int = 2):
+    """Score one conversation's questions; returns (questions scored, the ingested project)."""
     import numpy as np
 
-    from uac.index.store import _BM25
-    from uac.index.tokens import tokenize
-    from uac.memory import UserMemory
-    from uac.sessions.locomo import read_locomo
+    from uac import UserMemory, rrf
 
-    sample = item["sample_id"]
-    sessions = read_locomo(item, Path("locomo10.json"), sample_id=sample)
-    turns = [t for s in sessions for t in s.turns]
+    sample = conversation.sample_id
+    turns = [t for _, t in conversation.turns]
     turn_texts = [f"{t.speaker}: {t.full_text}" for t in turns]
-    data_file = workdir / f"{sample}.json"
-    data_file.write_text(json.dumps(item), "utf-8")
 
     # time ingest vs. embedding the turns alone, alternating to share the machine's noise
     ingest_times, embed_times = [], []
@@ -100,98 +111,83 @@ def run_conversation(item: dict, workdir: Path, embedder, scores: Scores, timing
         embed_times.append(time.perf_counter() - started)
         memory = UserMemory.create(workdir / f"{sample}-{attempt}", user_name=sample)
         started = time.perf_counter()
-        memory.ingest(data_file, format="locomo", extractor="rules")
+        memory.ingest(data_path, format="locomo", sample_id=sample, extractor="rules")
         ingest_times.append(time.perf_counter() - started)
     if timing_rounds:
         timings.setdefault("ingest", []).append(min(ingest_times))
         timings.setdefault("embed", []).append(min(embed_times))
     assert memory is not None
-    from uac.facts.log import FactLog
-    from uac.index.search import hybrid_search
 
-    state = FactLog(memory.project.paths.facts).read()
-    index = memory.index
-
-    bm25 = _BM25(turn_texts)
+    lexical = TurnBM25(turn_texts)
     turn_ids = [[t.turn_id] for t in turns]
-    questions = 0
-    for qa in item["qa"]:
-        if qa.get("category") not in CATEGORIES:
-            continue
-        wanted = evidence_turns(qa)
-        if not wanted:
-            continue
-        questions += 1
-        query = str(qa["question"])
-        qvec = embedder.encode([query])[0]
-        ranked: dict[str, list[list[str]]] = {}
-        for channel in ("facts", "archive", "all"):
-            hits = hybrid_search(index, state, query, k=max(KS), channel=channel, query_vector=qvec)
-            ranked[f"uac:{channel}"] = [list(h.evidence) for h in hits]
-        dense_order = list(np.argsort(-(turn_vectors @ qvec))[:50])
-        scores_lex = bm25.scores(tokenize(query))
-        lex_order = [] if scores_lex is None else [i for i in np.argsort(-scores_lex)[:50] if scores_lex[i] > 0]
+    chosen = [q for q in conversation.questions if q.category in CATEGORIES and q.evidence]
+    queries = [q.question for q in chosen]
+    if not queries:
+        return 0, memory
+    query_vectors = embedder.encode(queries)
+    hits = {channel: memory.search_many(queries, k=max(KS), channel=channel) for channel in UAC_CHANNELS}
+    for number, (question, query_vector) in enumerate(zip(chosen, query_vectors)):
+        ranked: dict[str, list[list[str]]] = {
+            f"uac:{channel}": [list(h.evidence) for h in hits[channel][number]] for channel in UAC_CHANNELS
+        }
+        dense_order = [int(i) for i in np.argsort(-(turn_vectors @ query_vector))[:50]]
+        lex_order = lexical.order(question.question)
         ranked["baseline:dense"] = [turn_ids[i] for i in dense_order]
-        ranked["baseline:bm25+dense"] = [turn_ids[i] for i in rrf([dense_order, lex_order])]
+        ranked["baseline:bm25+dense"] = [turn_ids[i] for i, _ in rrf([dense_order, lex_order])]
+        wanted = question.evidence
         for name, lists in ranked.items():
             for k in KS:
                 scores.add(f"{name}@{k}", coverage(lists, wanted, k))
-                scores.add(f"{name}@{k}|cat{qa['category']}", coverage(lists, wanted, k))
+                scores.add(f"{name}@{k}|cat{question.category}", coverage(lists, wanted, k))
             scores.add(f"{name}:session@10", session_recall(lists, wanted))
-    return questions
+    return len(chosen), memory
 
 
-def scale_latency(embedder, workdir: Path, texts: list[str], n: int = 100_000, queries: list[str] | None = None) -> dict:
-    """Hybrid search p50 at ``n`` facts: vary real fact texts, perturb their vectors."""
-    import numpy as np
-
-    from uac.facts.log import LogState
-    from uac.facts.model import Fact
-    from uac.index.search import hybrid_search
-    from uac.index.store import Entry, MemoryIndex
-
-    rng = np.random.default_rng(7)
+def scale_sessions(texts: list[str], n: int) -> list[dict]:
+    """``n`` turns of real fact texts, varied with names and dates, as chat sessions of 50 turns."""
     base = list(dict.fromkeys(texts))[:5000]
-    base_vectors = embedder.encode(base)
     names = ["Alex", "Sam", "Jordan", "Riley", "Morgan", "Casey", "Taylor", "Jamie", "Avery", "Quinn"]
     months = ["January", "March", "May", "July", "September", "November"]
-    index = MemoryIndex(workdir / "scale" / ".uac")
-    channel = index.channel("facts")
-    state = LogState()
-    batch = index.max_batch()
-    entries, vectors = [], []
-    started = time.perf_counter()
+    sessions: list[dict] = []
     for i in range(n):
-        j = i % len(base)
-        variant = i // len(base)
-        text = base[j] if variant == 0 else f"{base[j]} ({names[variant % 10]}, {months[variant % 6]} {2020 + variant % 5})"
-        vector = base_vectors[j] + (0 if variant == 0 else rng.normal(0, 0.02, base_vectors.shape[1]))
-        day = f"{2020 + (i % 5)}-{1 + i % 12:02d}-{1 + i % 28:02d}"
-        fid = f"s{i // 50}-f{i % 50}"
-        entries.append(Entry(fid, text, text, f"s{i // 50}", day, [f"D{i // 50}:{i % 50}"]))
-        vectors.append(vector)
-        state.facts[fid] = Fact(fid, text, f"s{i // 50}", None)
-        if len(entries) >= batch:
-            arr = np.array(vectors, dtype=np.float32)
-            arr /= np.linalg.norm(arr, axis=1, keepdims=True)
-            channel.add(entries, arr, max_batch=batch)
-            entries, vectors = [], []
-    if entries:
-        arr = np.array(vectors, dtype=np.float32)
-        arr /= np.linalg.norm(arr, axis=1, keepdims=True)
-        channel.add(entries, arr, max_batch=batch)
+        j, variant = i % len(base), i // len(base)
+        text = base[j]
+        if variant:  # one sentence still: the variation goes before the full stop
+            text = f"{text.rstrip('.!?')} ({names[variant % 10]}, {months[variant % 6]} {2020 + variant % 5})."
+        if i % 50 == 0:
+            day = f"{2020 + (i // 50) % 5}-{1 + (i // 50) % 12:02d}-{1 + (i // 50) % 28:02d}"
+            sessions.append({"session_id": f"scale-s{i // 50}", "date": day, "messages": []})
+        sessions[-1]["messages"].append({"role": "user", "content": text})
+    return sessions
+
+
+def scale_latency(workdir: Path, texts: list[str], n: int = 100_000, queries: list[str] | None = None) -> dict:
+    """Hybrid search p50 over a project of about ``n`` facts, built with ``UserMemory.ingest``."""
+    from uac import UserMemory
+
+    memory = UserMemory.create(workdir / "scale", user_name="Scale")
+    sessions = scale_sessions(texts, n)
+    per_call = max(1, SCALE_BATCH // 50)
+    started = time.perf_counter()
+    for first in range(0, len(sessions), per_call):
+        batch = workdir / "scale-batch.jsonl"
+        batch.write_text("".join(json.dumps(s) + "\n" for s in sessions[first : first + per_call]), "utf-8")
+        memory.ingest(batch, format="messages", extractor="rules")
+        print(f"scale: {min(n, (first + per_call) * 50):,} of {n:,} turns ingested "
+              f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
     build = time.perf_counter() - started
+    facts = len(memory.facts())
     queries = queries or ["What did Caroline research?"]
     started = time.perf_counter()
-    hybrid_search(index, state, queries[0], k=20, channel="facts")  # builds BM25 once
+    memory.search(queries[0], k=20, channel="facts")  # builds BM25 once
     bm25_build = time.perf_counter() - started
     latencies = []
     for query in queries:
         started = time.perf_counter()
-        hybrid_search(index, state, query, k=20, channel="facts")  # includes the query embedding
+        memory.search(query, k=20, channel="facts")  # includes the query embedding
         latencies.append(time.perf_counter() - started)
     return {
-        "facts": n,
+        "facts": facts,
         "queries": len(latencies),
         "p50_ms": 1000 * statistics.median(latencies),
         "p90_ms": 1000 * sorted(latencies)[int(0.9 * (len(latencies) - 1))],
@@ -200,32 +196,47 @@ def scale_latency(embedder, workdir: Path, texts: list[str], n: int = 100_000, q
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--data",
-        default=os.environ.get("UAC_LOCOMO_DATA", "locomo10.json"),
-        help="the LoCoMo JSON file (default: $UAC_LOCOMO_DATA, else ./locomo10.json)",
-    )
-    parser.add_argument("--conversations", nargs="*", help="sample ids (default: all)")
-    parser.add_argument("--out", help="directory for results.json")
-    parser.add_argument("--skip-scale", action="store_true", help="skip the 100k-fact latency run")
-    parser.add_argument("--scale-facts", type=int, default=100_000)
-    parser.add_argument(
-        "--timed-conversations", type=int, default=3,
-        help="time ingest vs. embedding (two alternating rounds) on this many conversations",
-    )
-    args = parser.parse_args(argv)
+app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 
-    data_path = Path(args.data)
+
+@app.command(help=__doc__.split("\n\n")[0])
+def main(
+    data: str = typer.Option(
+        os.environ.get("UAC_LOCOMO_DATA", "locomo10.json"),
+        "--data",
+        show_default=False,
+        help="the LoCoMo JSON file (default: $UAC_LOCOMO_DATA, else ./locomo10.json)",
+    ),
+    conversations: Optional[list[str]] = typer.Option(
+        None, "--conversations", metavar="ID [ID ...]", help="sample ids (default: all)"
+    ),
+    more_conversations: Optional[list[str]] = typer.Argument(None, hidden=True, metavar="ID"),
+    out: Optional[Path] = typer.Option(None, "--out", help="directory for results.json"),
+    skip_scale: bool = typer.Option(False, "--skip-scale", help="skip the 100k-fact latency run"),
+    scale_facts: int = typer.Option(100_000, "--scale-facts"),
+    timed_conversations: int = typer.Option(
+        3, "--timed-conversations",
+        help="time ingest vs. embedding (two alternating rounds) on this many conversations",
+    ),
+) -> None:
+    from uac import UacError, get_embedder, load_locomo
+
+    if timed_conversations < 1:
+        raise typer.BadParameter("at least 1: the ingest/embedding ratio needs a timed conversation.",
+                                 param_hint="--timed-conversations")
+    data_path = Path(data)
     if not data_path.is_file():
         print(f"skipped: LoCoMo data not found at {data_path} (pass --data PATH)")
-        return 0
-    data = json.loads(data_path.read_text("utf-8"))
-    if args.conversations:
-        data = [d for d in data if d["sample_id"] in set(args.conversations)]
-
-    from uac.index.embeddings import get_embedder
+        return
+    # "--conversations conv-26 conv-30": the ids after the first one arrive as arguments
+    wanted = [*(conversations or []), *(more_conversations or [])]
+    if more_conversations and not conversations:
+        raise typer.BadParameter("name the sample ids after --conversations.", param_hint="CONVERSATIONS")
+    try:
+        data_set = load_locomo(data_path, wanted or None)
+    except UacError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(exc.exit_code) from None
 
     embedder = get_embedder()
     scores = Scores()
@@ -235,24 +246,21 @@ def main(argv: list[str] | None = None) -> int:
     all_questions: list[str] = []
     with tempfile.TemporaryDirectory(prefix="uac-bench-") as tmp:
         workdir = Path(tmp)
-        for number, item in enumerate(data):
+        for number, conversation in enumerate(data_set):
             started = time.perf_counter()
-            rounds = 2 if number < args.timed_conversations else 0
-            n = run_conversation(item, workdir, embedder, scores, timings, timing_rounds=rounds)
+            rounds = 2 if number < timed_conversations else 0
+            n, memory = run_conversation(conversation, data_path, workdir, embedder, scores, timings, timing_rounds=rounds)
             questions += n
-            from uac.memory import UserMemory
-
-            memory = UserMemory.open(workdir / f"{item['sample_id']}-{max(rounds, 1) - 1}")
             all_fact_texts += [f.text for f in memory.facts()]
-            all_questions += [str(q["question"]) for q in item["qa"] if q.get("category") in CATEGORIES]
+            all_questions += [q.question for q in conversation.questions if q.category in CATEGORIES]
             print(
-                f"{item['sample_id']}: {n} questions, facts@10 {scores.mean('uac:facts@10'):.3f} "
+                f"{conversation.sample_id}: {n} questions, facts@10 {scores.mean('uac:facts@10'):.3f} "
                 f"all@10 {scores.mean('uac:all@10'):.3f} ({time.perf_counter() - started:.1f}s)",
                 file=sys.stderr,
             )
         scale = None
-        if not args.skip_scale:
-            scale = scale_latency(embedder, workdir, all_fact_texts, args.scale_facts, all_questions[:200])
+        if not skip_scale:
+            scale = scale_latency(workdir, all_fact_texts, scale_facts, all_questions[:200])
 
     systems = ["uac:facts", "uac:archive", "uac:all", "baseline:dense", "baseline:bm25+dense"]
     table = {
@@ -275,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         targets["search p50 <= 30 ms at 100k"] = ("PASS" if scale["p50_ms"] <= 30 else "FAIL", round(scale["p50_ms"], 2))
     result = {
         "data": str(data_path),
-        "conversations": [d["sample_id"] for d in data],
+        "conversations": [c.sample_id for c in data_set],
         "questions": questions,
         "recall": table,
         "timing": {
@@ -297,12 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"search at {scale['facts']:,} facts: p50 {scale['p50_ms']:.1f} ms, p90 {scale['p90_ms']:.1f} ms")
     for name, (status, value) in targets.items():
         print(f"[{status}] {name}: {value}")
-    if args.out:
-        out = Path(args.out)
+    if out:
         out.mkdir(parents=True, exist_ok=True)
         (out / "results.json").write_text(json.dumps(result, indent=2) + "\n", "utf-8")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    app()

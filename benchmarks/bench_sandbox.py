@@ -18,7 +18,6 @@ Prints PASS/FAIL per target; exits non-zero on a FAIL only with ``--check``.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import os
@@ -28,6 +27,9 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from types import SimpleNamespace
+
+import typer
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -110,13 +112,17 @@ def plain_cold(code: str, state_text: str):
     return go
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--cold-repeat", type=int, default=7)
-    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
-    args = parser.parse_args()
+app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+
+
+@app.command(help=__doc__.splitlines()[0])
+def main(
+    records: int = typer.Option(10_000, "--records"),
+    repeat: int = typer.Option(30, "--repeat"),
+    cold_repeat: int = typer.Option(7, "--cold-repeat"),
+    check: bool = typer.Option(False, "--check", help="exit 1 if a target is missed"),
+) -> None:
+    args = SimpleNamespace(records=records, repeat=repeat, cold_repeat=cold_repeat, check=check)
 
     trips = make_trips(args.records)
     state = encode_state({"travel": {"trips": trips}})
@@ -155,8 +161,9 @@ def main() -> int:
         )
     print()
     print("overall:", "PASS" if ok_all else "FAIL")
-    return 0 if ok_all or not args.check else 1
+    if args.check and not ok_all:
+        raise typer.Exit(1)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    app()

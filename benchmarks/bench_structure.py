@@ -9,12 +9,14 @@ and measures, in the same run:
 * baseline: ``json.load`` of that file (the raw records, no types);
 * ``import``: ``UserMemory.import_records`` of the file (infer types, render
   schema.py/state.py, validate and load the new package, write the cache);
-* ``warm load``: loading the typed state from the JSON cache under ``.uac/``
-  (the sources are hashed to check the cache is current);
-* ``cold load``: validation (prechecks, libcst allowlist of schema.py) and
-  the literal interpreter over state.py (``loader.load_sources``), no cache;
-* ``reopen without cache``: the same through ``store.load_domain`` with the
-  cache file deleted, including re-writing the cache (reported, no target).
+* ``warm load``: ``UserMemory.state``, the typed state from the JSON cache
+  under ``.uac/`` (the sources are hashed to check the cache is current);
+* ``cold load``: ``UserMemory.load_state(cache=False)``: validation
+  (prechecks, libcst allowlist of schema.py) and the literal interpreter over
+  state.py, the cache neither read nor written;
+* ``reopen without cache``: ``UserMemory.state`` of a copy of the project
+  made with ``UserMemory.export`` (which leaves ``.uac/`` out), including
+  writing the cache (reported, no target).
 
 The loader pauses the cyclic garbage collector while it builds objects in
 bulk; for information the table also shows the ratios against ``json.load``
@@ -27,18 +29,17 @@ with PASS/FAIL and exits 1 if a target is missed.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import gc
 import json
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Optional
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+import typer
 
 CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
 PURPOSES = ["work", "leisure", "family", "conference"]
@@ -72,16 +73,18 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--records", type=int, default=100_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--json", dest="json_out", default=None)
-    args = parser.parse_args()
+app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 
-    from uac.memory import UserMemory
-    from uac.dialect.loader import load_sources
-    from uac.view import store
+
+@app.command(help=__doc__.split("\n\n")[0])
+def main(
+    records: int = typer.Option(100_000, "--records"),
+    repeat: int = typer.Option(3, "--repeat"),
+    json_out: Optional[Path] = typer.Option(None, "--json"),
+) -> None:
+    from uac import UserMemory
+
+    args = SimpleNamespace(records=records, repeat=repeat, json_out=json_out)
 
     with tempfile.TemporaryDirectory(prefix="uac-bench-structure-") as tmp:
         root = Path(tmp)
@@ -107,29 +110,22 @@ def main() -> int:
         started = time.perf_counter()
         report = memory.import_records(source, domain="travel", collection="trips")
         import_seconds = time.perf_counter() - started
-        cache = store.cache_dir(memory.project) / "travel.json"
-
         def warm() -> None:
-            loaded = store.load_domain(memory.project, "travel")
-            assert loaded.from_cache and len(loaded.values["trips"]) == args.records
-
-        domain_dir = memory.project.paths.domains / "travel"
+            assert len(memory.state["travel"].trips) == args.records
 
         def cold() -> None:
-            schema_bytes = (domain_dir / "schema.py").read_bytes()
-            state_bytes = (domain_dir / "state.py").read_bytes()
-            loaded = load_sources("travel", schema_bytes, state_bytes)
-            assert len(loaded.values["trips"]) == args.records
+            assert len(memory.load_state(cache=False)["travel"].trips) == args.records
+
+        memory.export(root / "copy")  # the files without .uac/: no load cache
+        copy = UserMemory.open(root / "copy")
 
         def reopen() -> None:
-            cache.unlink(missing_ok=True)
-            loaded = store.load_domain(memory.project, "travel")
-            assert not loaded.from_cache and len(loaded.values["trips"]) == args.records
+            assert len(copy.state["travel"].trips) == args.records
 
         warm_seconds = best(warm, args.repeat)
         cold_seconds = best(cold, args.repeat)
         reopen_seconds = best(reopen, 1)
-        state_bytes = (memory.project.paths.domains / "travel" / "state.py").stat().st_size
+        state_bytes = (memory.root / "domains" / "travel" / "state.py").stat().st_size
         rows = [
             ("json.load baseline", base, None, None, None),
             ("warm load (cache)", warm_seconds, warm_seconds / base, "<= 3x", warm_seconds / base <= 3),
@@ -163,8 +159,9 @@ def main() -> int:
                     indent=2,
                 )
             )
-        return 0 if all(ok is not False for *_, ok in rows) else 1
+        if any(ok is False for *_, ok in rows):
+            raise typer.Exit(1)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    app()

@@ -1,7 +1,11 @@
 """uac -- User as Code: a long-term memory compiler for AI agents.
 
+The names below are uac's public Python API; everything else (``uac.index``,
+``uac.view``, ...) is internal and may change between releases.
+
 ``import uac`` is light: heavy parts (torch, chromadb, the sandbox) load only
-when a feature needs them.
+when a feature needs them.  Every name but the version and the exception tree
+is resolved on first access from :data:`_LAZY`.
 
 >>> from uac import UserMemory
 >>> memory = UserMemory.create("user_projects/alice", user_name="Alice")  # doctest: +SKIP
@@ -9,20 +13,166 @@ when a feature needs them.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .errors import UacError
+from .errors import (
+    AccessDenied,
+    CompileError,
+    ConfigError,
+    FormatVersionError,
+    InputError,
+    InvalidName,
+    MigrationError,
+    ModelError,
+    ModelNotConfigured,
+    NetworkBlocked,
+    NotAProject,
+    ProjectExists,
+    ProjectLocked,
+    ProjectNotFound,
+    RuntimeFailure,
+    SandboxError,
+    ScriptExhausted,
+    StoreError,
+    TransientModelError,
+    UacError,
+    UserError,
+)
 
 if TYPE_CHECKING:
+    from .answer.model import Answer
+    from .answer.options import AskOptions
+    from .facts.model import Fact
+    from .index.embeddings import Embedder, get_embedder
+    from .index.search import SearchHit, rrf
+    from .index.tokens import tokenize
+    from .llm import (
+        ChatRequest,
+        ChatResponse,
+        LLMClient,
+        LLMSettings,
+        Message,
+        ScriptedProvider,
+        Usage,
+        build_client,
+        resolve_settings,
+    )
+    from .llm import require as require_llm
     from .memory import UserMemory
+    from .sessions.locomo import (
+        LOCOMO_ANSWERABLE,
+        LOCOMO_CATEGORIES,
+        LocomoConversation,
+        LocomoQuestion,
+        load_locomo,
+        normalize_turn_ids,
+        turn_session_number,
+    )
+    from .sessions.model import Session, Turn
 
-__all__ = ["UserMemory", "UacError", "__version__"]
+#: public name -> (module, attribute), imported on first access
+_LAZY: dict[str, tuple[str, str]] = {
+    # a user project
+    "UserMemory": ("uac.memory", "UserMemory"),
+    "Session": ("uac.sessions.model", "Session"),
+    "Turn": ("uac.sessions.model", "Turn"),
+    "Fact": ("uac.facts.model", "Fact"),
+    "SearchHit": ("uac.index.search", "SearchHit"),
+    "AskOptions": ("uac.answer.options", "AskOptions"),
+    "Answer": ("uac.answer.model", "Answer"),
+    # the model layer (and its scripted test double)
+    "LLMClient": ("uac.llm", "LLMClient"),
+    "LLMSettings": ("uac.llm", "LLMSettings"),
+    "Message": ("uac.llm", "Message"),
+    "Usage": ("uac.llm", "Usage"),
+    "ChatRequest": ("uac.llm", "ChatRequest"),
+    "ChatResponse": ("uac.llm", "ChatResponse"),
+    "ScriptedProvider": ("uac.llm", "ScriptedProvider"),
+    "build_client": ("uac.llm", "build_client"),
+    "resolve_settings": ("uac.llm", "resolve_settings"),
+    "require_llm": ("uac.llm", "require"),
+    # retrieval building blocks: the bundled embedding model, BM25 tokens, rank fusion
+    "Embedder": ("uac.index.embeddings", "Embedder"),
+    "get_embedder": ("uac.index.embeddings", "get_embedder"),
+    "tokenize": ("uac.index.tokens", "tokenize"),
+    "rrf": ("uac.index.search", "rrf"),
+    # the LoCoMo dataset
+    "LocomoConversation": ("uac.sessions.locomo", "LocomoConversation"),
+    "LocomoQuestion": ("uac.sessions.locomo", "LocomoQuestion"),
+    "load_locomo": ("uac.sessions.locomo", "load_locomo"),
+    "normalize_turn_ids": ("uac.sessions.locomo", "normalize_turn_ids"),
+    "turn_session_number": ("uac.sessions.locomo", "turn_session_number"),
+    "LOCOMO_CATEGORIES": ("uac.sessions.locomo", "LOCOMO_CATEGORIES"),
+    "LOCOMO_ANSWERABLE": ("uac.sessions.locomo", "LOCOMO_ANSWERABLE"),
+}
+
+__all__ = [
+    "__version__",
+    # the exception tree (uac.errors)
+    "UacError",
+    "UserError",
+    "ProjectNotFound",
+    "NotAProject",
+    "ConfigError",
+    "FormatVersionError",
+    "ProjectExists",
+    "InputError",
+    "InvalidName",
+    "AccessDenied",
+    "RuntimeFailure",
+    "ProjectLocked",
+    "MigrationError",
+    "ModelError",
+    "ModelNotConfigured",
+    "TransientModelError",
+    "ScriptExhausted",
+    "NetworkBlocked",
+    "StoreError",
+    "CompileError",
+    "SandboxError",
+    # resolved lazily (_LAZY)
+    "UserMemory",
+    "Session",
+    "Turn",
+    "Fact",
+    "SearchHit",
+    "AskOptions",
+    "Answer",
+    "LLMClient",
+    "LLMSettings",
+    "Message",
+    "Usage",
+    "ChatRequest",
+    "ChatResponse",
+    "ScriptedProvider",
+    "build_client",
+    "resolve_settings",
+    "require_llm",
+    "Embedder",
+    "get_embedder",
+    "tokenize",
+    "rrf",
+    "LocomoConversation",
+    "LocomoQuestion",
+    "load_locomo",
+    "normalize_turn_ids",
+    "turn_session_number",
+    "LOCOMO_CATEGORIES",
+    "LOCOMO_ANSWERABLE",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "UserMemory":
-        from .memory import UserMemory
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'uac' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return UserMemory
-    raise AttributeError(f"module 'uac' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -89,11 +89,12 @@ class MemoryContext:
 
     # -- the typed view ---------------------------------------------------------------
 
-    def load_view(self) -> "dict[str, LoadedDomain]":
-        """Every generated domain, validated and loaded (through the JSON cache)."""
+    def load_view(self, *, cache: bool = True) -> "dict[str, LoadedDomain]":
+        """Every generated domain, validated and loaded (through the JSON cache unless
+        ``cache=False``: then the cache is neither read nor written)."""
         from .view.store import load_view
 
-        return load_view(self.project)
+        return load_view(self.project, cache=cache)
 
     def sandbox_state(self) -> dict[str, dict[str, object]]:
         """domain -> top-level name -> loaded value: what the sandbox and the STATE channel read."""

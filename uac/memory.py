@@ -25,7 +25,7 @@ from .index.search import SearchHit
 from .memorize.forget import ForgetReport, forget
 from .memorize.ingest import IngestReport, ingest_sessions
 from .project import Project
-from .recall import list_facts, search
+from .recall import list_facts, search, search_many
 from .repl import open_session, run_code
 from .sessions import Session, load_sessions
 from .sessions.archive import Archive
@@ -127,6 +127,12 @@ class UserMemory:
         frozen dataclass instances."""
         return StateView(self.context.load_view())
 
+    def load_state(self, *, cache: bool = True) -> StateView:
+        """The typed view, as :attr:`state`.  ``cache=False`` validates and interprets
+        every domain's ``schema.py`` and ``state.py`` afresh, without reading or
+        writing the load cache under ``.uac/`` (e.g. to check files edited by hand)."""
+        return StateView(self.context.load_view(cache=cache))
+
     def sandbox_state(self) -> dict[str, dict[str, object]]:
         """domain -> top-level name -> loaded value (what the sandbox encodes)."""
         return self.context.sandbox_state()
@@ -161,6 +167,16 @@ class UserMemory:
     def search(self, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None) -> list[SearchHit]:
         """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first."""
         return search(self.context, query, k=k, channel=channel, as_of=as_of)
+
+    def search_many(
+        self, queries: list[str], *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None
+    ) -> list[list[SearchHit]]:
+        """:meth:`search` for many queries at once: one hit list per query.
+
+        The queries are embedded in one batch and the log is read once, so this
+        is much faster than a loop over :meth:`search` (e.g. for evaluations).
+        """
+        return search_many(self.context, queries, k=k, channel=channel, as_of=as_of)
 
     def facts(self, *, as_of: "_dt.date | str | None" = None, include_superseded: bool = False) -> list[Fact]:
         """The facts of the log (folded), in log order: valid now (or at ``as_of``) unless

@@ -16,6 +16,29 @@ def search(
     return hybrid_search(ctx.index, ctx.read_log(), query, k=k, channel=channel, as_of=parse_as_of(as_of))
 
 
+def search_many(
+    ctx: MemoryContext,
+    queries: list[str],
+    *,
+    k: int = 20,
+    channel: str = "all",
+    as_of: "_dt.date | str | None" = None,
+) -> list[list[SearchHit]]:
+    """:func:`search` for each query, the queries embedded in one batch and the log read once."""
+    queries = list(queries)
+    if not queries:
+        return []
+    from .index.embeddings import get_embedder
+
+    day = parse_as_of(as_of)
+    state = ctx.read_log()
+    vectors = get_embedder().encode(queries)
+    return [
+        hybrid_search(ctx.index, state, query, k=k, channel=channel, as_of=day, query_vector=vector)
+        for query, vector in zip(queries, vectors)
+    ]
+
+
 def list_facts(
     ctx: MemoryContext, *, as_of: "_dt.date | str | None" = None, include_superseded: bool = False
 ) -> list[Fact]:

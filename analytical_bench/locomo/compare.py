@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from uac.errors import InputError
+from uac import LOCOMO_ANSWERABLE, InputError
 
-from .dataset import ANSWERABLE
 from .records import read_jsonl
 
 ANSWER_METRICS = ("judge", "f1", "refusal")
@@ -74,11 +73,11 @@ def metric_value(record: dict[str, Any], metric: str) -> float | None:
     category = int(record.get("category", 0))
     if metric == "judge":
         verdict = record.get("judge")
-        if category not in ANSWERABLE or not verdict:
+        if category not in LOCOMO_ANSWERABLE or not verdict:
             return None
         return 1.0 if verdict.get("label") == "CORRECT" else 0.0
     if metric == "f1":
-        return None if category not in ANSWERABLE else float(record.get("f1") or 0.0)
+        return None if category not in LOCOMO_ANSWERABLE else float(record.get("f1") or 0.0)
     if metric == "refusal":
         return None if category != 5 else float(record.get("refusal") or 0.0)
     if metric.startswith("recall@"):
@@ -182,7 +181,7 @@ def compare(spec_a: str, spec_b: str, *, metric: str | None = None, resamples: i
         if first.kind == "retrieval":
             metric = "recall@10"
         else:
-            judged = all(r.get("judge") for s in (first, second) for r in s.records.values() if r.get("category") in ANSWERABLE)
+            judged = all(r.get("judge") for s in (first, second) for r in s.records.values() if r.get("category") in LOCOMO_ANSWERABLE)
             metric = "judge" if judged else "f1"
     allowed = RETRIEVAL_METRICS if first.kind == "retrieval" else ANSWER_METRICS
     if metric not in allowed:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from uac.llm import LLMClient, Message
+from uac import LLMClient, Message
 
 from .prompts import render
 

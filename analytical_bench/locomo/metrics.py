@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Sequence
 
-from .dataset import ANSWERABLE, CATEGORY_NAMES, session_of
+from uac import LOCOMO_ANSWERABLE, LOCOMO_CATEGORIES, turn_session_number
 
 RECALL_KS = (5, 10, 20)
 SESSION_K = 10
@@ -28,7 +28,7 @@ def evidence_recall(evidence: Sequence[str], ranked_turns: Sequence[Sequence[str
 
 
 def item_sessions(turns: Sequence[str], session: int | None) -> set[int]:
-    found = {n for n in map(session_of, turns) if n is not None}
+    found = {n for n in map(turn_session_number, turns) if n is not None}
     if session is not None:
         found.add(session)
     return found
@@ -37,7 +37,7 @@ def item_sessions(turns: Sequence[str], session: int | None) -> set[int]:
 def session_recall(
     evidence: Sequence[str], ranked_turns: Sequence[Sequence[str]], ranked_sessions: Sequence[int | None], k: int = SESSION_K
 ) -> float | None:
-    gold = {n for n in map(session_of, evidence) if n is not None}
+    gold = {n for n in map(turn_session_number, evidence) if n is not None}
     if not gold:
         return None
     covered: set[int] = set()
@@ -76,14 +76,14 @@ def summarize_answers(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         rows = [r for r in records if r["category"] == category]
         judged = [j for j in map(_judged, rows) if j is not None]
         categories[str(category)] = {
-            "name": CATEGORY_NAMES.get(category, str(category)),
+            "name": LOCOMO_CATEGORIES.get(category, str(category)),
             "n": len(rows),
-            "f1": mean(r["f1"] for r in rows) if category in ANSWERABLE else None,
-            "judge_accuracy": (sum(judged) / len(judged)) if judged and category in ANSWERABLE else None,
+            "f1": mean(r["f1"] for r in rows) if category in LOCOMO_ANSWERABLE else None,
+            "judge_accuracy": (sum(judged) / len(judged)) if judged and category in LOCOMO_ANSWERABLE else None,
             "judged": len(judged),
             "refusal_accuracy": mean(r["refusal"] for r in rows) if category == 5 else None,
         }
-    answerable = [r for r in records if r["category"] in ANSWERABLE]
+    answerable = [r for r in records if r["category"] in LOCOMO_ANSWERABLE]
     judged = [j for j in map(_judged, answerable) if j is not None]
     refusals = [r for r in records if r["category"] == 5]
     latencies = [float(r.get("latency_seconds") or 0.0) for r in records]
@@ -129,7 +129,7 @@ def summarize_retrieval(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
     summary = block(records)
     summary["categories"] = {
-        str(c): {"name": CATEGORY_NAMES.get(c, str(c)), **block([r for r in records if r["category"] == c])}
+        str(c): {"name": LOCOMO_CATEGORIES.get(c, str(c)), **block([r for r in records if r["category"] == c])}
         for c in sorted({r["category"] for r in records})
     }
     return summary

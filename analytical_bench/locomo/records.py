@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterable
 
-from uac.errors import InputError
+from uac import InputError
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -12,10 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from uac.errors import InputError, UserError
-from uac.fsutil import atomic_write_text
+from uac import LOCOMO_CATEGORIES, InputError, UserError
 
-from .dataset import CATEGORY_NAMES
+from ..files import atomic_write_text
 from .metrics import RECALL_KS, SESSION_K, mean, summarize_answers, summarize_retrieval
 from .records import read_jsonl
 from .references import CAVEAT, REFERENCES
@@ -105,7 +104,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
             rows,
         )
         lines += ["", "### Per category", ""]
-        header = ["system"] + [f"{c} {CATEGORY_NAMES[c]} F1 / judge" for c in (1, 2, 3, 4)]
+        header = ["system"] + [f"{c} {LOCOMO_CATEGORIES[c]} F1 / judge" for c in (1, 2, 3, 4)]
         rows = []
         for name, s in summary["answers"].items():
             cells = [name]
@@ -134,7 +133,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
             rows.append([name] + [
                 "n/a" if str(c) not in s["categories"] else _pct(s["categories"][str(c)]["recall@10"]) for c in (1, 2, 3, 4)
             ])
-        lines += _table(["system / channel"] + [f"{c} {CATEGORY_NAMES[c]}" for c in (1, 2, 3, 4)], rows)
+        lines += _table(["system / channel"] + [f"{c} {LOCOMO_CATEGORIES[c]}" for c in (1, 2, 3, 4)], rows)
         lines.append("")
 
     if summary["prepare"]:
@@ -175,7 +174,7 @@ def plot_run(summary: dict[str, Any], path: Path) -> Path:
     if summary["answers"]:
         systems = list(summary["answers"])
         groups = [("F1", "f1"), ("judge", "judge_accuracy")]
-        labels = [f"{CATEGORY_NAMES[c]}" for c in (1, 2, 3, 4)] + ["refusal (5)"]
+        labels = [f"{LOCOMO_CATEGORIES[c]}" for c in (1, 2, 3, 4)] + ["refusal (5)"]
         fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
         for ax, (title, key) in zip(axes, groups):
             width = 0.8 / max(1, len(systems))

@@ -29,11 +29,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from uac.errors import InputError
-from uac.fsutil import atomic_write_text
-from uac.llm import LLMClient
+from uac import LOCOMO_ANSWERABLE, InputError, LLMClient, LocomoConversation, LocomoQuestion, load_locomo
 
-from .dataset import ANSWERABLE, Conversation, Question, load_locomo
+from ..files import atomic_write_text
 from .judge import Judge
 from .metrics import RECALL_KS, SESSION_K, evidence_recall, session_recall
 from .records import JsonlWriter, done_ids, read_jsonl
@@ -71,9 +69,9 @@ class RunConfig:
         return data
 
 
-def select_questions(conversation: Conversation, *, offline: bool, limit: int | None) -> list[Question]:
+def select_questions(conversation: LocomoConversation, *, offline: bool, limit: int | None) -> list[LocomoQuestion]:
     """Categories 1-5 with a model (1-4 offline: retrieval needs evidence), first ``limit`` per conversation."""
-    chosen = [q for q in conversation.questions if (q.category in ANSWERABLE or not offline)]
+    chosen = [q for q in conversation.questions if (q.category in LOCOMO_ANSWERABLE or not offline)]
     return chosen[:limit] if limit is not None else chosen
 
 
@@ -207,13 +205,13 @@ class Runner:
 
         return write_report(self.out, plot=self.config.plot)
 
-    def _prepare_all(self, systems: dict[str, System], conversations: list[Conversation]) -> None:
+    def _prepare_all(self, systems: dict[str, System], conversations: list[LocomoConversation]) -> None:
         path = self.out / "prepare.jsonl"
         done = {(r["system"], r["sample_id"]) for r in read_jsonl(path)} if self.config.resume else set()
         writer = JsonlWriter(path)
         jobs = [(s, c) for c in conversations for s in systems.values() if (s.name, c.sample_id) not in done]
 
-        def prepare(job: tuple[System, Conversation]) -> None:
+        def prepare(job: tuple[System, LocomoConversation]) -> None:
             system, conversation = job
             prepared = system.prepare(conversation)
             writer.write(prepared.to_json())
@@ -232,7 +230,7 @@ class Runner:
 
     # -- offline: ranking -----------------------------------------------------------
 
-    def _rank_all(self, systems: dict[str, System], conversations: list[Conversation]) -> None:
+    def _rank_all(self, systems: dict[str, System], conversations: list[LocomoConversation]) -> None:
         k = max(RECALL_KS)
         for system in systems.values():
             for channel in system.channels():
@@ -256,7 +254,7 @@ class Runner:
 
     # -- online: answering ------------------------------------------------------------
 
-    def _answer_all(self, systems: dict[str, System], conversations: list[Conversation]) -> None:
+    def _answer_all(self, systems: dict[str, System], conversations: list[LocomoConversation]) -> None:
         jobs = []
         for system in systems.values():
             path = self.out / "answers" / f"{system.name}.jsonl"
@@ -270,11 +268,11 @@ class Runner:
         counter = {"done": 0}
         lock = threading.Lock()
 
-        def answer(job: tuple[System, Conversation, Question, JsonlWriter]) -> None:
+        def answer(job: tuple[System, LocomoConversation, LocomoQuestion, JsonlWriter]) -> None:
             system, conversation, question, writer = job
             prediction = system.answer(conversation, question)
             record = _answer_record(system.name, conversation, question, prediction)
-            if self.judge is not None and question.category in ANSWERABLE:
+            if self.judge is not None and question.category in LOCOMO_ANSWERABLE:
                 record["judge"] = self.judge.grade(question.question, question.answer or "", prediction.prediction).to_json()
             writer.write(record)
             with lock:
@@ -286,8 +284,8 @@ class Runner:
         self._map(answer, jobs, parallel=True)
 
 
-def _answer_record(system: str, conversation: Conversation, question: Question, prediction: Any) -> dict[str, Any]:
-    answerable = question.category in ANSWERABLE
+def _answer_record(system: str, conversation: LocomoConversation, question: LocomoQuestion, prediction: Any) -> dict[str, Any]:
+    answerable = question.category in LOCOMO_ANSWERABLE
     return {
         "qid": question.qid,
         "system": system,
@@ -317,7 +315,7 @@ def _answer_record(system: str, conversation: Conversation, question: Question, 
     }
 
 
-def _retrieval_record(system: str, channel: str, question: Question, items: list[Any], seconds: float) -> dict[str, Any]:
+def _retrieval_record(system: str, channel: str, question: LocomoQuestion, items: list[Any], seconds: float) -> dict[str, Any]:
     turns = [list(item.turns) for item in items]
     sessions = [item.session for item in items]
     return {

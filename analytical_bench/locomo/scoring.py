@@ -21,7 +21,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from uac.errors import ConfigError
+from uac import ConfigError
 
 REFUSAL_MARKERS = ("no information available", "not mentioned")
 

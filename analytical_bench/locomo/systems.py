@@ -23,16 +23,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from uac.errors import InputError
-from uac.llm import LLMClient, Message
+from uac import (
+    InputError,
+    LLMClient,
+    LocomoConversation,
+    LocomoQuestion,
+    Message,
+    NotAProject,
+    ProjectNotFound,
+    Turn,
+    get_embedder,
+    normalize_turn_ids,
+    require_llm,
+)
 
-from .dataset import Conversation, Question, normalize_turn_ids
 from .prompts import render
 
 if TYPE_CHECKING:
     import numpy
 
-    from uac.memory import UserMemory
+    from uac import Session, UserMemory
 
 SYSTEMS = ("uac", "full_context", "rag")
 UAC_CHANNELS = ("facts", "archive", "all")
@@ -52,6 +62,18 @@ _CITATION = re.compile(rf"\s*\[{_ID}(?:\s*[,;]\s*{_ID})*\]")
 def strip_citations(text: str | None) -> str:
     """The answer without bracketed source ids, whitespace folded."""
     return " ".join(_CITATION.sub("", text or "").split())
+
+
+def shown_text(turn: Turn) -> str:
+    """A turn as the baselines show it: its text, plus ``[shares an image: caption]``."""
+    if turn.image_caption:
+        return f"{turn.text} [shares an image: {turn.image_caption}]".strip()
+    return turn.text
+
+
+def session_number(session: "Session") -> int:
+    """The ``N`` of the ``session_N`` a LoCoMo session was read from."""
+    return int(session.meta["session_number"])
 
 
 def dir_bytes(path: Path) -> int:
@@ -120,21 +142,21 @@ class System:
     def warm_up(self) -> None:
         """Called once in the main thread before work is spread over threads."""
 
-    def prepare(self, conversation: Conversation) -> Prepared:
+    def prepare(self, conversation: LocomoConversation) -> Prepared:
         raise NotImplementedError
 
-    def answer(self, conversation: Conversation, question: Question) -> Prediction:
+    def answer(self, conversation: LocomoConversation, question: LocomoQuestion) -> Prediction:
         raise NotImplementedError
 
     def channels(self) -> tuple[str, ...]:
         """The retrieval channels ``rank`` serves (none: not a retrieval system)."""
         return ()
 
-    def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
+    def rank(self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int) -> list[list[RankedItem]]:
         raise NotImplementedError
 
 
-def _reader_system(conversation: Conversation, mode: str) -> str:
+def _reader_system(conversation: LocomoConversation, mode: str) -> str:
     return render(
         "reader_system",
         speaker_a=conversation.speaker_a,
@@ -161,14 +183,20 @@ class FullContextSystem(System):
     def __init__(self, llm: LLMClient | None) -> None:
         self.llm = llm
 
-    def prepare(self, conversation: Conversation) -> Prepared:
+    def prepare(self, conversation: LocomoConversation) -> Prepared:
         return Prepared(self.name, conversation.sample_id, details={"turns": conversation.turn_count})
 
-    def answer(self, conversation: Conversation, question: Question) -> Prediction:
-        from uac.llm import require
-
-        llm = require(self.llm, "the full_context system")
-        prompt = render("full_context", sessions=conversation.sessions, question=question.question)
+    def answer(self, conversation: LocomoConversation, question: LocomoQuestion) -> Prediction:
+        llm = require_llm(self.llm, "the full_context system")
+        sessions = [
+            {
+                "number": session_number(s),
+                "date_text": s.date_text,
+                "turns": [{"dia_id": t.turn_id, "speaker": t.speaker, "full_text": shown_text(t)} for t in s.turns],
+            }
+            for s in conversation.sessions
+        ]
+        prompt = render("full_context", sessions=sessions, question=question.question)
         text, prompt_tokens, completion_tokens, seconds = _chat(
             llm, _reader_system(conversation, "full_context"), prompt, "locomo-full-context"
         )
@@ -191,10 +219,10 @@ class RagSystem(System):
     def turn_text(speaker: str, text: str) -> str:
         return f"{speaker}: {text}"
 
-    def _path(self, conversation: Conversation) -> Path:
+    def _path(self, conversation: LocomoConversation) -> Path:
         return self.cache_dir / f"{conversation.sample_id}.npy"
 
-    def _turn_vectors(self, conversation: Conversation) -> "numpy.ndarray":
+    def _turn_vectors(self, conversation: LocomoConversation) -> "numpy.ndarray":
         import numpy as np
 
         with self._lock:
@@ -204,9 +232,7 @@ class RagSystem(System):
             path = self._path(conversation)
             vectors = np.load(path) if path.exists() else None
             if vectors is None or vectors.shape[0] != conversation.turn_count:
-                from uac.index.embeddings import get_embedder
-
-                texts = [self.turn_text(t.speaker, t.full_text) for _, t in conversation.turns]
+                texts = [self.turn_text(t.speaker, shown_text(t)) for _, t in conversation.turns]
                 vectors = get_embedder().encode(texts)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with open(path, "wb") as handle:
@@ -214,7 +240,7 @@ class RagSystem(System):
             self._vectors[conversation.sample_id] = vectors
             return vectors
 
-    def prepare(self, conversation: Conversation) -> Prepared:
+    def prepare(self, conversation: LocomoConversation) -> Prepared:
         started = time.perf_counter()
         self._turn_vectors(conversation)
         return Prepared(
@@ -228,10 +254,8 @@ class RagSystem(System):
     def channels(self) -> tuple[str, ...]:
         return ("turns",)
 
-    def _top(self, conversation: Conversation, queries: list[str], k: int) -> list[list[int]]:
+    def _top(self, conversation: LocomoConversation, queries: list[str], k: int) -> list[list[int]]:
         import numpy as np
-
-        from uac.index.embeddings import get_embedder
 
         vectors = self._turn_vectors(conversation)
         if not queries:
@@ -244,26 +268,24 @@ class RagSystem(System):
             ranked.append([int(i) for i in top[np.argsort(-row[top], kind="stable")]])
         return ranked
 
-    def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
+    def rank(self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int) -> list[list[RankedItem]]:
         turns = conversation.turns
         out = []
         for indices in self._top(conversation, [q.question for q in questions], k):
             items = []
             for i in indices:
                 session, turn = turns[i]
-                items.append(RankedItem(turn.dia_id, normalize_turn_ids([turn.dia_id]), session.number))
+                items.append(RankedItem(turn.turn_id, normalize_turn_ids([turn.turn_id]), session_number(session)))
             out.append(items)
         return out
 
-    def answer(self, conversation: Conversation, question: Question) -> Prediction:
-        from uac.llm import require
-
-        llm = require(self.llm, "the rag system")
+    def answer(self, conversation: LocomoConversation, question: LocomoQuestion) -> Prediction:
+        llm = require_llm(self.llm, "the rag system")
         started = time.perf_counter()
         indices = self._top(conversation, [question.question], self.k)[0]
         turns = conversation.turns
         hits = [
-            {"dia_id": turns[i][1].dia_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": turns[i][1].full_text}
+            {"dia_id": turns[i][1].turn_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": shown_text(turns[i][1])}
             for i in indices
         ]
         prompt = render("rag", hits=hits, question=question.question)
@@ -312,21 +334,20 @@ class UacSystem(System):
         if self.compile:
             import black  # noqa: F401
 
-    def project_path(self, conversation: Conversation) -> Path:
+    def project_path(self, conversation: LocomoConversation) -> Path:
         return self.projects_dir / conversation.sample_id
 
-    def memory(self, conversation: Conversation) -> "UserMemory":
-        from uac.memory import UserMemory
-        from uac.project import CONFIG_NAME
+    def memory(self, conversation: LocomoConversation) -> "UserMemory":
+        from uac import UserMemory
 
         with self._lock:
             memory = self._memories.get(conversation.sample_id)
             if memory is None:
                 path = self.project_path(conversation)
                 llm = None if self.offline else self.llm_factory()
-                if (path / CONFIG_NAME).exists():
+                try:
                     memory = UserMemory.open(path, llm=llm)
-                else:
+                except (ProjectNotFound, NotAProject):
                     memory = UserMemory.create(
                         path, user_name=f"{conversation.speaker_a} and {conversation.speaker_b}", llm=llm
                     )
@@ -337,7 +358,7 @@ class UacSystem(System):
         llm = memory.llm if not self.offline else None
         return (llm.usage.prompt_tokens, llm.usage.completion_tokens) if llm is not None else (0, 0)
 
-    def prepare(self, conversation: Conversation) -> Prepared:
+    def prepare(self, conversation: LocomoConversation) -> Prepared:
         memory = self.memory(conversation)
         before = self._usage(memory)
         started = time.perf_counter()
@@ -376,36 +397,19 @@ class UacSystem(System):
     def channels(self) -> tuple[str, ...]:
         return UAC_CHANNELS
 
-    def rank(self, conversation: Conversation, questions: list[Question], channel: str, k: int) -> list[list[RankedItem]]:
+    def rank(self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int) -> list[list[RankedItem]]:
         if channel not in UAC_CHANNELS:
             raise InputError(f"uac has no channel {channel!r}.", hint=f"Use one of {', '.join(UAC_CHANNELS)}.")
-        from uac.facts.log import FactLog
-        from uac.index.embeddings import get_embedder
-        from uac.index.search import hybrid_search
-
         memory = self.memory(conversation)
-        # The same hybrid search as ``UserMemory.search``, with the question
-        # vectors encoded in one batch (one model call per conversation, not
-        # per question) and the fact log read once.
-        state = FactLog(memory.project.paths.facts).read()
-        vectors = get_embedder().encode([q.question for q in questions])
-        out = []
-        for question, vector in zip(questions, vectors):
-            hits = hybrid_search(
-                memory.index,
-                state,
-                question.question,
-                k=k,
-                channel=channel,
-                as_of=conversation.last_date,
-                query_vector=vector,
-            )
-            out.append(
-                [RankedItem(str(hit.id), normalize_turn_ids(hit.evidence or ()), _session_number(hit.session_id)) for hit in hits]
-            )
-        return out
+        # UserMemory.search for every question at once: the questions are
+        # embedded in one batch (one model call per conversation, not per question).
+        ranked = memory.search_many([q.question for q in questions], k=k, channel=channel, as_of=conversation.last_date)
+        return [
+            [RankedItem(str(hit.id), normalize_turn_ids(hit.evidence or ()), _session_number(hit.session_id)) for hit in hits]
+            for hits in ranked
+        ]
 
-    def _ensure_ready(self, conversation: Conversation, memory: "UserMemory") -> None:
+    def _ensure_ready(self, conversation: LocomoConversation, memory: "UserMemory") -> None:
         # The indexes open and build their in-memory parts on first search; do
         # that once per project before threads search it concurrently.
         with self._ready_lock:
@@ -413,7 +417,7 @@ class UacSystem(System):
                 memory.search(conversation.questions[0].question, k=1, channel="all")
                 self._ready.add(conversation.sample_id)
 
-    def answer(self, conversation: Conversation, question: Question) -> Prediction:
+    def answer(self, conversation: LocomoConversation, question: LocomoQuestion) -> Prediction:
         memory = self.memory(conversation)
         self._ensure_ready(conversation, memory)
         result = memory.ask(question.question, as_of=conversation.last_date, instructions=SHORT_ANSWER)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uac.errors import InputError
+from uac import InputError
 
 from .base import Prediction, System
 from .full_context import FullContext

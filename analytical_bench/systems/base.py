@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from uac.llm import LLMClient, Message, Usage
+from uac import LLMClient, Message, Usage
 
 from ..prompts import render
 

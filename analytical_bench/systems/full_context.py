@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uac.llm import Message
+from uac import Message
 
 from ..cases import Case
 from ..prompts import render

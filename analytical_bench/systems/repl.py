@@ -12,8 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from uac.errors import SandboxError
-from uac.llm import LLMClient, Message
+from uac import LLMClient, Message, SandboxError
 
 from ..cases import Case
 from ..prompts import render

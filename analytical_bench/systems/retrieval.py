@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from uac.llm import LLMClient, Message, Usage
+from uac import LLMClient, Message, Usage
 
 from ..cases import Case
 from ..prompts import render
@@ -44,7 +44,7 @@ def _embed(texts: list[str]):
     """Unit vectors of ``texts``: each distinct text encoded once, in one batched call."""
     import numpy as np
 
-    from uac.index.embeddings import get_embedder
+    from uac import get_embedder
 
     unique = list(dict.fromkeys(texts))
     with _vectors_lock:

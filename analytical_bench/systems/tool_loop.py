@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from uac.llm import LLMClient, Message, Usage
+from uac import LLMClient, Message, Usage
 
 from ..prompts import render
 

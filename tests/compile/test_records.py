@@ -52,6 +52,26 @@ def test_json_import_types_order_and_sources(memory, tmp_path):
         assert black.format_str(text, mode=black.Mode()) == text
 
 
+def test_load_state_without_the_cache_writes_nothing(memory, tmp_path):
+    path = tmp_path / "trips.json"
+    path.write_text(json.dumps(TRIPS))
+    memory.import_records(path, domain="travel", collection="trips")
+    memory.export(tmp_path / "copy")  # the files without .uac/, so without a load cache
+    copy = UserMemory.open(tmp_path / "copy")
+
+    def derived() -> dict[str, bytes]:
+        internal = copy.root / ".uac"
+        return {str(p.relative_to(internal)): p.read_bytes() for p in internal.rglob("*") if p.is_file()}
+
+    before = derived()
+    fresh = copy.load_state(cache=False)
+    assert derived() == before
+    # each load builds its own record classes: compare the records' values
+    assert [repr(t) for t in fresh["travel"].trips] == [repr(t) for t in memory.state["travel"].trips]
+    assert [repr(t) for t in copy.state["travel"].trips] == [repr(t) for t in fresh["travel"].trips]
+    assert derived() != before  # the cached path writes its cache
+
+
 def test_import_is_deterministic(tmp_path):
     outputs = []
     for attempt in range(2):

@@ -1,6 +1,6 @@
 import pytest
 
-from analytical_bench.locomo.dataset import load_locomo
+from uac import load_locomo
 from analytical_bench.locomo.runner import RunConfig, Runner, select_questions
 from analytical_bench.locomo.systems import FullContextSystem, strip_citations
 from uac.errors import InputError, ModelNotConfigured

@@ -91,6 +91,18 @@ def test_as_of_hides_later_sessions(ingested):
         memory.search("x", as_of="yesterday")
 
 
+def test_search_many_is_search_for_each_query(ingested):
+    memory, _ = ingested
+    queries = ["When did Caroline go to the LGBTQ support group?", "Melanie's cat", "pottery class"]
+    for channel in ("facts", "archive", "all"):
+        batched = memory.search_many(queries, k=5, channel=channel, as_of="2023-07-15")
+        one_by_one = [memory.search(q, k=5, channel=channel, as_of="2023-07-15") for q in queries]
+        assert [[h.id for h in hits] for hits in batched] == [[h.id for h in hits] for hits in one_by_one]
+    assert batched[0] and memory.search_many([]) == []
+    with pytest.raises(InputError, match="unknown channel"):
+        memory.search_many(queries, channel="nope")
+
+
 def test_llm_ingest_with_supersession_and_as_of(scripted, scripted_memory, tmp_path, embedder):
     first = tmp_path / "one.txt"
     first.write_text("# date: 2024-01-10\nAlice: I live in Denver and work as a nurse.\n", "utf-8")

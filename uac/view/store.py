@@ -75,8 +75,10 @@ def cache_dir(project: "Project") -> Path:
     return project.paths.internal / "structure"
 
 
-def load_domain(project: "Project", name: str) -> LoadedDomain:
-    return load_domain_dir(project.paths.domains / check_domain_name(name), cache_dir=cache_dir(project))
+def load_domain(project: "Project", name: str, *, cache: bool = True) -> LoadedDomain:
+    """One domain, loaded (through the JSON cache unless ``cache=False``)."""
+    directory = cache_dir(project) if cache else None
+    return load_domain_dir(project.paths.domains / check_domain_name(name), cache_dir=directory)
 
 
 def domain_names(project: "Project") -> list[str]:
@@ -84,9 +86,9 @@ def domain_names(project: "Project") -> list[str]:
     return [p.name for p in domain_dirs(project.paths.domains)]
 
 
-def load_view(project: "Project") -> dict[str, LoadedDomain]:
-    """Every domain, loaded (cache first)."""
-    return {name: load_domain(project, name) for name in domain_names(project)}
+def load_view(project: "Project", *, cache: bool = True) -> dict[str, LoadedDomain]:
+    """Every domain, loaded (cache first; ``cache=False``: the cache is neither read nor written)."""
+    return {name: load_domain(project, name, cache=cache) for name in domain_names(project)}
 
 
 def recover(project: "Project") -> None:
