@@ -36,9 +36,7 @@ import typer
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import protocol_model  # noqa: E402
 
-from uac import UserMemory  # noqa: E402
-from uac.llm import LLMClient, ScriptedProvider  # noqa: E402  (public names once exported)
-from uac.facts.model import Fact  # noqa: E402  (public as uac.Fact once exported)
+from uac import Fact, LLMClient, ScriptedProvider, UserMemory  # noqa: E402
 
 CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul", "Denver", "Riga"]
 PEOPLE = ["Maya", "Leo", "Sam", "Ines", "Tom", "Ana", "Kofi", "Yuki"]

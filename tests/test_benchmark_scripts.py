@@ -19,6 +19,7 @@ FLAGS = {
                                   "--timed-conversations"],
     "bench_structure.py": ["--records", "--repeat", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
+    "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
     "bench_http_load.py": ["--users", "--sessions", "--concurrency", "--search-requests", "--repl-requests",
                            "--writes", "--deadline", "--json"],
 }
@@ -69,3 +70,16 @@ def test_retrieval_benchmark_on_a_small_locomo_file(tmp_path):
                       env=env)
     assert unknown.returncode == 2
     assert "no conversation conv-99" in unknown.stderr
+
+
+def test_compile_scale_benchmark_on_short_histories(tmp_path):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "UAC_BLOCK_NETWORK": "1"}
+    out = tmp_path / "scale.json"
+    done = _script("bench_compile_scale.py", "--sessions", "2,4", "--step", "2", "--per-session", "8", "--out", str(out), env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    assert [r["sessions"] for r in results] == [2, 4] and results[1]["compiles"] == 2
+    for r in results:
+        assert r["recorded"] + r["considered"] == r["facts"] and r["pending"] == 0
+        assert 0 < r["largest_completion"] < 4000 and r["bounded"]["coverage"] == 1.0
+    assert "tokens per new fact, largest N vs smallest" in done.stdout
