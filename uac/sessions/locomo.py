@@ -50,7 +50,7 @@ def read_locomo(value: Any, path: Path, *, sample_id: str | None = None, date: s
     sample = check_session_id(str(item.get("sample_id") or sample_id or path.stem))
     conversation = item["conversation"]
     numbers = sorted(
-        int(m.group(1)) for key in conversation if (m := _SESSION_KEY.match(key)) and isinstance(conversation[key], list)
+        int(m.group(1)) for key in conversation if (m := _SESSION_KEY.fullmatch(key)) and isinstance(conversation[key], list)
     )
     if not numbers:
         raise InputError(f"{path}: conversation {sample!r} has no session_N turn lists.")
