@@ -1,10 +1,12 @@
-"""Forgetting: removing a fact or a whole session for real.
+"""Forgetting: removing a fact, a whole session, or imported data for real.
 
 The log is rewritten without the forgotten records (atomic replace under the
 project lock): a forgotten fact's line and every supersession naming it; for
 a session, all its records including its commit, and its archive file.  The
 indexes drop the same entries.  Nothing of the forgotten text remains in the
-project (derived data included).
+project (derived data included).  A domain (or one collection of it) is taken
+out of the typed view (:func:`uac.compile.records.remove_records`): that is how
+imported records are undone.
 """
 
 from __future__ import annotations
@@ -22,18 +24,41 @@ class ForgetReport:
     facts_removed: list[str] = field(default_factory=list)
     sessions_removed: list[str] = field(default_factory=list)
     archive_deleted: bool = False
+    #: the domain data was removed from, its collections removed, their records
+    domain: str | None = None
+    collections_removed: list[str] = field(default_factory=list)
+    records_removed: int = 0
+    domain_removed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "facts_removed": list(self.facts_removed),
             "sessions_removed": list(self.sessions_removed),
             "archive_deleted": self.archive_deleted,
+            "domain": self.domain,
+            "collections_removed": list(self.collections_removed),
+            "records_removed": self.records_removed,
+            "domain_removed": self.domain_removed,
         }
 
 
-def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
-    if (fact is None) == (session is None):
-        raise InputError("forget needs exactly one of a fact id or a session id.", hint="Pass --fact ID or --session ID.")
+def forget(
+    ctx: MemoryContext,
+    *,
+    fact: str | None = None,
+    session: str | None = None,
+    domain: str | None = None,
+    collection: str | None = None,
+) -> ForgetReport:
+    if sum(x is not None for x in (fact, session, domain)) != 1:
+        raise InputError(
+            "forget needs exactly one of a fact id, a session id or a domain.",
+            hint="Pass --fact ID, --session ID, or --domain D (with --collection C for one collection).",
+        )
+    if collection is not None and domain is None:
+        raise InputError("a collection is forgotten with its domain.", hint="Pass --domain D --collection C.")
+    if domain is not None:
+        return _forget_view_data(ctx, domain, collection)
     project = ctx.project
     log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
@@ -77,3 +102,16 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
             chunks = index.channel("archive")
             chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session])
     return report
+
+
+def _forget_view_data(ctx: MemoryContext, domain: str, collection: str | None) -> ForgetReport:
+    from ..compile.records import remove_records
+
+    with ctx.project.lock("forget"):
+        removed = remove_records(ctx.project, domain, collection)
+    return ForgetReport(
+        domain=removed.domain,
+        collections_removed=removed.collections,
+        records_removed=removed.records,
+        domain_removed=removed.domain_removed,
+    )
