@@ -135,6 +135,37 @@ class ReadOnlyList(tuple):
         return f"ReadOnlyList({list(self)!r})"
 
 
+class DomainCollection(ReadOnlyList):
+    """A collection named like its own domain (``medical`` in domain ``medical``).
+
+    The global ``medical`` is then this collection -- what ``state.py`` declares
+    (``medical: list[Visit]``) works as written: ``len(medical)``, ``medical[0]``,
+    ``for v in medical`` -- and it also answers attribute access like the domain
+    namespace does: ``medical.medical`` and ``medical.<other collection>``.
+    """
+
+    def __new__(cls, items: Iterable[Any], domain: "DomainNamespace") -> "DomainCollection":
+        obj = super().__new__(cls, items)
+        object.__setattr__(obj, "_domain", domain)
+        return obj
+
+    def __getattr__(self, name: str) -> Any:
+        domain = object.__getattribute__(self, "_domain")
+        items = object.__getattribute__(domain, "_items")
+        if name in items:
+            return items[name]
+        return ReadOnlyList.__getattr__(self, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise ReadOnlyError("domains and their collections are read-only (the state cannot be changed)")
+
+    def __delattr__(self, name: str) -> None:
+        raise ReadOnlyError("domains and their collections are read-only (the state cannot be changed)")
+
+    def __reduce__(self) -> Any:
+        raise TypeError("domains cannot be pickled")
+
+
 class FrozenMap(collections.abc.Mapping):
     """An immutable, hashable mapping (dict values inside the state)."""
 
