@@ -68,16 +68,18 @@ class CatchUpReport:
         }
 
 
-def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog) -> str:
+def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog, previous: LogState | None = None) -> str:
     """``current``, ``grown``, ``unknown`` or ``settings`` (see the module doc).
 
-    ``current`` costs one small file read; the others may read the log's
-    prefix once more to compare digests.
+    ``current`` costs one small file read.  Telling ``grown`` from ``unknown``
+    hashes the recorded prefix of the log again -- unless ``previous`` is a
+    state this log has only been appended to since (the caller held the lock
+    in between) and the manifest names exactly that state.
     """
     manifest = index.read_manifest()
     if manifest is not None and index.settings_differ(manifest):
         return "settings"
-    position = index.covered_position()
+    position = index.covered_position(manifest)
     if position is None:
         # a project whose indexes were never written starts from an empty log
         if manifest is None and not index.has_corpus():
@@ -87,9 +89,13 @@ def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog) -> str:
     size, digest = position
     if size == state.good_bytes and digest == state.digest:
         return "current"
-    if size < state.good_bytes and (size == 0 and digest == EMPTY_DIGEST or fact_log.prefix_digest(size) == digest):
+    if size >= state.good_bytes:
+        return "unknown"
+    if size == 0 and digest == EMPTY_DIGEST:
         return "grown"
-    return "unknown"
+    if previous is not None and (size, digest) == (previous.good_bytes, previous.digest):
+        return "grown"
+    return "grown" if fact_log.prefix_digest(size) == digest else "unknown"
 
 
 def _log_position(state: LogState) -> tuple[int, str]:
@@ -162,11 +168,16 @@ def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], se
     return sorted(held - channel.entries.keys()), set(channel.entries) - held
 
 
-def catch_up(index: MemoryIndex, state: LogState, archive: Archive, fact_log: FactLog) -> CatchUpReport:
+def catch_up(
+    index: MemoryIndex, state: LogState, archive: Archive, fact_log: FactLog, *, previous: LogState | None = None
+) -> CatchUpReport:
     """Index what the log has and the indexes lack, drop what they hold beyond it,
-    and record the log position they now cover (caller holds the project lock)."""
+    and record the log position they now cover (caller holds the project lock).
+
+    ``previous``: the log as it was when the caller took the lock (see :func:`coverage`).
+    """
     started = time.perf_counter()
-    status = coverage(index, state, fact_log)
+    status = coverage(index, state, fact_log, previous)
     report = CatchUpReport(status)
     if status == "current":
         report.seconds = time.perf_counter() - started

@@ -377,9 +377,10 @@ class MemoryIndex:
             data["log"] = {"bytes": log_position[0], "sha256": log_position[1]}
         atomic_write_text(self.manifest_path, json.dumps(data, indent=2) + "\n")
 
-    def covered_position(self) -> tuple[int, str] | None:
-        """The log position the manifest says the indexes cover, or ``None`` if unknown."""
-        manifest = self.read_manifest()
+    def covered_position(self, manifest: dict[str, Any] | None = None) -> tuple[int, str] | None:
+        """The log position the manifest (read now unless given) says the indexes
+        cover, or ``None`` if unknown."""
+        manifest = self.read_manifest() if manifest is None else manifest
         if manifest is None:
             return None
         log_part = manifest.get("log")

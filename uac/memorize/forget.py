@@ -16,6 +16,7 @@ from typing import Any
 
 from ..context import MemoryContext
 from ..errors import InputError
+from ..index.catchup import coverage
 from ..sessions.archive import Archive, check_session_id
 
 
@@ -91,9 +92,10 @@ def forget(
                     return record["id"] not in doomed and record["superseded_by"] not in doomed
                 return True
 
-        log.rewrite(keep)
-        report.facts_removed = sorted(doomed)
         index = ctx.index
+        in_step = coverage(index, state, log) == "current"
+        new_state = log.rewrite(keep)
+        report.facts_removed = sorted(doomed)
         facts_index = index.channel("facts")
         facts_index.remove(doomed)
         if session is not None:
@@ -101,6 +103,8 @@ def forget(
             report.archive_deleted = archive.delete(session)
             chunks = index.channel("archive")
             chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session])
+        if in_step:  # the indexes now cover the rewritten log (else the next search catches up)
+            index.write_manifest((new_state.good_bytes, new_state.digest))
     return report
 
 

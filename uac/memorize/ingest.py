@@ -146,7 +146,8 @@ def ingest_sessions(
     archive = Archive(project.paths.sessions)
     timings = {"extract": 0.0, "write": 0.0, "index": 0.0}
     with project.lock("ingest"):
-        check_conflicts(sessions, log.read(), archive)
+        before = log.read()
+        check_conflicts(sessions, before, archive)
         for session in sessions:
             state = log.read()
             if session.session_id in state.sessions:
@@ -174,7 +175,7 @@ def ingest_sessions(
         # index what the log has and the indexes lack: the new sessions, and
         # whatever an earlier run that crashed left unindexed (usually nothing)
         started = time.perf_counter()
-        caught = catch_up(ctx.index, log.read(), archive, log)
+        caught = catch_up(ctx.index, log.read(), archive, log, previous=before)
         report.chunks_indexed = caught.chunks_added
         timings["index"] += time.perf_counter() - started
     report.timings = timings
