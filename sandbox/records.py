@@ -149,11 +149,16 @@ class DomainCollection(ReadOnlyList):
         object.__setattr__(obj, "_domain", domain)
         return obj
 
+    def __getattribute__(self, name: str) -> Any:
+        # the domain's collections come first, also over tuple methods: a collection
+        # named `index` or `count` is reached as `medical.index`, as in state.py
+        if name[:1] != "_":
+            items = object.__getattribute__(object.__getattribute__(self, "_domain"), "_items")
+            if name in items:
+                return items[name]
+        return super().__getattribute__(name)
+
     def __getattr__(self, name: str) -> Any:
-        domain = object.__getattribute__(self, "_domain")
-        items = object.__getattribute__(domain, "_items")
-        if name in items:
-            return items[name]
         return ReadOnlyList.__getattr__(self, name)
 
     def __setattr__(self, name: str, value: object) -> None:
