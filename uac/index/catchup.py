@@ -52,10 +52,6 @@ class CatchUpReport:
     vectors_removed: int = 0
     seconds: float = 0.0
 
-    @property
-    def changed(self) -> bool:
-        return bool(self.sessions_indexed or self.entries_removed or self.vectors_removed or self.status != "current")
-
     def to_json(self) -> dict[str, Any]:
         return {
             "status": self.status,
@@ -185,8 +181,7 @@ def catch_up(
     if status == "settings":
         log.warning("the search indexes were built with other settings; rebuilding them from the log")
         report.facts_added, report.chunks_added = rebuild(index, state, archive)
-        report.sessions_indexed = len(state.sessions)
-        index.write_manifest(_log_position(state))
+        report.sessions_indexed = len(state.sessions)  # rebuild() records the position
         report.seconds = time.perf_counter() - started
         return report
     work = _Work(index, state, archive)
