@@ -320,8 +320,11 @@ def decode_state(payload: Mapping[str, Any] | None, reserved: Iterable[str] = ()
     A collection becomes a bare global only when its name is unique across
     domains and does not clash with a domain name, ``facts`` or a name in
     ``reserved`` (builtins); otherwise it is reachable as ``domain.name`` only.
+    A list collection named like its own domain is the domain's global itself
+    (a :class:`~sandbox.records.DomainCollection`: the list, which also answers
+    ``domain.collection``), so the name reads the same as in ``state.py``.
     """
-    from .records import DomainNamespace, ReadOnlyList
+    from .records import DomainCollection, DomainNamespace, ReadOnlyList
 
     if payload is None:
         return DecodedState({}, {}, None, {})
@@ -347,7 +350,9 @@ def decode_state(payload: Mapping[str, Any] | None, reserved: Iterable[str] = ()
             items[cname] = value
             seen[cname] = seen.get(cname, 0) + 1
             values[cname] = value
-        domains[dname] = DomainNamespace(dname, items)
+        namespace = DomainNamespace(dname, items)
+        own = items.get(dname)
+        domains[dname] = DomainCollection(own, namespace) if isinstance(own, ReadOnlyList) else namespace
     facts = None
     if payload.get("facts") is not None:
         facts = ReadOnlyList(dec.value(payload["facts"]))

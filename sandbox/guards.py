@@ -16,7 +16,7 @@ import operator
 from typing import Any
 
 from .modules import ModuleProxy
-from .records import DomainNamespace, FrozenMap, ReadOnlyError, ReadOnlyList, Record
+from .records import DomainCollection, DomainNamespace, FrozenMap, ReadOnlyError, ReadOnlyList, Record
 
 
 class OutputLimitExceeded(BaseException):
@@ -78,7 +78,7 @@ def guarded_getattr(obj: Any, name: str, default: Any = None) -> Any:
     """
     if type(name) is not str or name.startswith("_"):
         raise AttributeError(f"attribute {name!r} is not allowed in the sandbox")
-    if isinstance(obj, (Record, DomainNamespace)):
+    if isinstance(obj, (Record, DomainNamespace, DomainCollection)):
         return getattr(obj, name)
     raise AttributeError(
         f"attribute '{name}' of {type(obj).__name__!r} objects is not allowed in the sandbox"

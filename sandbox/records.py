@@ -135,6 +135,42 @@ class ReadOnlyList(tuple):
         return f"ReadOnlyList({list(self)!r})"
 
 
+class DomainCollection(ReadOnlyList):
+    """A collection named like its own domain (``medical`` in domain ``medical``).
+
+    The global ``medical`` is then this collection -- what ``state.py`` declares
+    (``medical: list[Visit]``) works as written: ``len(medical)``, ``medical[0]``,
+    ``for v in medical`` -- and it also answers attribute access like the domain
+    namespace does: ``medical.medical`` and ``medical.<other collection>``.
+    """
+
+    def __new__(cls, items: Iterable[Any], domain: "DomainNamespace") -> "DomainCollection":
+        obj = super().__new__(cls, items)
+        object.__setattr__(obj, "_domain", domain)
+        return obj
+
+    def __getattribute__(self, name: str) -> Any:
+        # the domain's collections come first, also over tuple methods: a collection
+        # named `index` or `count` is reached as `medical.index`, as in state.py
+        if name[:1] != "_":
+            items = object.__getattribute__(object.__getattribute__(self, "_domain"), "_items")
+            if name in items:
+                return items[name]
+        return super().__getattribute__(name)
+
+    def __getattr__(self, name: str) -> Any:
+        return ReadOnlyList.__getattr__(self, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise ReadOnlyError("domains and their collections are read-only (the state cannot be changed)")
+
+    def __delattr__(self, name: str) -> None:
+        raise ReadOnlyError("domains and their collections are read-only (the state cannot be changed)")
+
+    def __reduce__(self) -> Any:
+        raise TypeError("domains cannot be pickled")
+
+
 class FrozenMap(collections.abc.Mapping):
     """An immutable, hashable mapping (dict values inside the state)."""
 

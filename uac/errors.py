@@ -69,6 +69,14 @@ class AccessDenied(UserError):
     """A server request's credentials do not open the project it names."""
 
 
+class SessionConflict(UserError):
+    """A session id is already in the memory (or the input) with different content."""
+
+
+class UnsafePath(UserError):
+    """A path inside a project leads out of it (a symbolic link) or is not a regular file."""
+
+
 # --- something failed at run time -------------------------------------------
 
 

@@ -4,6 +4,11 @@ The export holds ``uac.toml``, ``MANIFEST.md``, ``memory/`` and ``domains/``
 (and any other top-level files the user keeps there) but not ``.uac/``:
 derived data is rebuilt on the other side by ``uac doctor --repair``.  The
 copy is taken under the project lock so it never sees a half-written session.
+
+Only regular files and real directories are exported.  A symbolic link (to a
+file or a directory, inside the project or out of it), a FIFO or a device is
+never followed or copied: it is left out and named in the report's
+``skipped`` list.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import stat
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -31,27 +37,56 @@ class ExportReport:
     out: str
     kind: str  # "archive" | "directory"
     files: int
+    #: project-relative paths left out: links, FIFOs, devices
+    skipped: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"project": self.project, "out": self.out, "kind": self.kind, "files": self.files}
+        return {"project": self.project, "out": self.out, "kind": self.kind, "files": self.files, "skipped": list(self.skipped)}
 
 
-def export_members(project: "Project") -> Iterator[Path]:
-    """Files and directories included in an export, relative to the project root."""
+def export_members(project: "Project", skipped: list[str] | None = None) -> Iterator[Path]:
+    """Regular files included in an export, relative to the project root.
+
+    Links and special files are not yielded; their relative paths are added
+    to ``skipped`` when a list is given.  ``os.walk`` does not descend into
+    linked directories, and they are reported too.
+    """
     root = project.root
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root)
         if rel_dir == Path("."):
             dirnames[:] = [d for d in dirnames if d not in EXCLUDED_TOP]
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        real_dirs = []
+        for name in sorted(d for d in dirnames if d != "__pycache__"):
+            if os.path.islink(os.path.join(dirpath, name)):
+                if skipped is not None:
+                    skipped.append(str(rel_dir / name))
+            else:
+                real_dirs.append(name)
+        dirnames[:] = real_dirs
         for name in sorted(filenames):
-            yield rel_dir / name
+            mode = os.lstat(os.path.join(dirpath, name)).st_mode
+            if stat.S_ISREG(mode):
+                yield rel_dir / name
+            elif skipped is not None:
+                skipped.append(str(rel_dir / name))
 
 
-def _write_tar(project: "Project", handle: io.BufferedIOBase) -> int:
+def _copy_regular(source: Path, target: Path) -> None:
+    """Copy one regular file without following a link that replaced it meanwhile."""
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as src:
+        if not stat.S_ISREG(os.fstat(src.fileno()).st_mode):
+            return
+        with open(target, "xb") as dst:
+            shutil.copyfileobj(src, dst)
+    shutil.copystat(source, target, follow_symlinks=False)
+
+
+def _write_tar(project: "Project", handle: io.BufferedIOBase, skipped: list[str]) -> int:
     count = 0
     with tarfile.open(fileobj=handle, mode="w:gz") as tar:
-        for rel in export_members(project):
+        for rel in export_members(project, skipped):
             tar.add(project.root / rel, arcname=str(Path(project.name) / rel), recursive=False)
             count += 1
     return count
@@ -69,26 +104,27 @@ def export_project(project: "Project", out: str | Path) -> ExportReport:
         pass
     else:
         raise UserError(f"{out} is inside the project.", hint="Export to a path outside the project directory.")
+    skipped: list[str] = []
     with project.lock("export"):
         if is_archive:
             out.parent.mkdir(parents=True, exist_ok=True)
             with open(out, "wb") as handle:
-                count = _write_tar(project, handle)
+                count = _write_tar(project, handle, skipped)
             kind = "archive"
         else:
             count = 0
-            for rel in export_members(project):
+            for rel in export_members(project, skipped):
                 target = out / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(project.root / rel, target)
+                _copy_regular(project.root / rel, target)
                 count += 1
             kind = "directory"
-    return ExportReport(project=str(project.root), out=str(out), kind=kind, files=count)
+    return ExportReport(project=str(project.root), out=str(out), kind=kind, files=count, skipped=skipped)
 
 
 def export_bytes(project: "Project") -> bytes:
     """The ``.tar.gz`` export in memory (for servers)."""
     buffer = io.BytesIO()
     with project.lock("export"):
-        _write_tar(project, buffer)
+        _write_tar(project, buffer, [])
     return buffer.getvalue()

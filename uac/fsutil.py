@@ -1,8 +1,10 @@
-"""Small file-system helpers: atomic replacement and durable appends."""
+"""Small file-system helpers: atomic replacement, durable appends, staying inside the project."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -37,3 +39,96 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """Text version of :func:`atomic_write_bytes` (UTF-8, newlines kept as given)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+# --- staying inside the project ------------------------------------------------------
+#
+# A project is plain files that other people and programs may have touched.  uac
+# never follows a symbolic link out of it: paths it reads are resolved and must
+# stay under the project's (resolved) root, what it reads must be a regular
+# file (not a device, a FIFO or a directory), and files it appends to or
+# rewrites in place are opened with O_NOFOLLOW.
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _shown(root: Path, path: Path) -> str:
+    """``path`` relative to the project root when it is under it (messages never need more)."""
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return Path(path).name
+
+
+def _unsafe(message: str) -> Exception:
+    from .errors import UnsafePath
+
+    return UnsafePath(
+        message,
+        hint="uac reads and writes only regular files inside the project: replace the link "
+        "with the file itself (or remove it; 'uac doctor' lists what is missing).",
+    )
+
+
+def resolve_inside(root: Path, path: Path) -> Path:
+    """``path`` with every link resolved; refused unless it stays under ``root``."""
+    real_root = Path(root).resolve()
+    real = Path(path).resolve()
+    if real != real_root and real_root not in real.parents:
+        raise _unsafe(f"{_shown(Path(root), Path(path))} in the project leads outside it (a symbolic link).")
+    return real
+
+
+def open_regular(root: Path, path: Path) -> int:
+    """A read-only descriptor of ``path``: resolved inside ``root``, a regular file.
+
+    Raises ``FileNotFoundError`` when there is no such file, and
+    :class:`~uac.errors.UnsafePath` for a link out of the project or anything
+    but a regular file (a FIFO is opened non-blocking, so it cannot stall the
+    reader).
+    """
+    real = resolve_inside(root, path)
+    fd = os.open(real, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _unsafe(f"{_shown(Path(root), Path(path))} in the project is not a regular file.")
+    except BaseException:
+        os.close(fd)
+        raise
+    if _NONBLOCK:
+        os.set_blocking(fd, True)
+    return fd
+
+
+def read_regular(root: Path, path: Path) -> bytes:
+    """The bytes of a regular file inside ``root`` (see :func:`open_regular`)."""
+    with os.fdopen(open_regular(root, path), "rb") as handle:
+        return handle.read()
+
+
+def is_regular_inside(root: Path, path: Path) -> bool:
+    """True if ``path`` resolves inside ``root`` to a regular file (never raises)."""
+    try:
+        real = Path(path).resolve()
+        real_root = Path(root).resolve()
+        return (real == real_root or real_root in real.parents) and stat.S_ISREG(os.stat(real).st_mode)
+    except (OSError, RuntimeError):
+        return False
+
+
+def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
+    """``os.open`` that refuses a symbolic link as the last component (for writing)."""
+    try:
+        fd = os.open(path, flags | _NOFOLLOW, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _unsafe(f"{Path(path).name} is a symbolic link; uac does not write through links.") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _unsafe(f"{Path(path).name} is not a regular file.")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import ProjectLocked
+from .fsutil import open_nofollow
 
 _registry_guard = threading.Lock()
 _held: dict[str, "_Holder"] = {}
@@ -65,7 +66,7 @@ def project_lock(lock_path: Path, *, purpose: str = "", timeout: float = 30.0) -
             holder = _held.get(key)
             if holder is None:
                 lock_path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                fd = open_nofollow(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
@@ -106,7 +107,7 @@ def lock_is_held(lock_path: Path) -> str | None:
     with _registry_guard:
         if key in _held:
             return f"this process ({os.getpid()})"
-    fd = os.open(lock_path, os.O_RDWR)
+    fd = open_nofollow(lock_path, os.O_RDWR)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

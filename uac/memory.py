@@ -116,10 +116,24 @@ class UserMemory:
         return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
 
     def import_records(
-        self, path: str | Path, *, domain: str, collection: str, record_type: str | None = None
+        self,
+        path: str | Path,
+        *,
+        domain: str,
+        collection: str,
+        record_type: str | None = None,
+        replace: bool = False,
     ) -> ImportReport:
-        """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/``."""
-        return import_records(self.project, path, domain=domain, collection=collection, record_type=record_type)
+        """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/``.
+
+        Records already imported from a file of the same name are not added
+        again (the same file twice is a no-op); ``replace`` replaces the
+        collection with the file's records.  Undo with ``forget(domain=...,
+        collection=...)``.
+        """
+        return import_records(
+            self.project, path, domain=domain, collection=collection, record_type=record_type, replace=replace
+        )
 
     @property
     def state(self) -> StateView:
@@ -153,8 +167,9 @@ class UserMemory:
         ``extractor``: ``rules``, ``llm`` or ``None`` (the LLM when a model is
         configured, else rules).
         """
+        user = self.project.config.user
         sessions = load_sessions(
-            path, format=format, sample_id=sample_id, date=date, user_name=self.project.config.user.name
+            path, format=format, sample_id=sample_id, date=date, user_name=user.name, timezone=user.timezone
         )
         return ingest_sessions(self.context, sessions, extractor=extractor, file=path, format=sessions[0].source)
 
@@ -192,9 +207,18 @@ class UserMemory:
         """One archived session by id."""
         return Archive(self.project.paths.sessions).read(session_id)
 
-    def forget(self, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
-        """Remove a fact, or a session with its facts and archive file, for real."""
-        return forget(self.context, fact=fact, session=session)
+    def forget(
+        self,
+        *,
+        fact: str | None = None,
+        session: str | None = None,
+        domain: str | None = None,
+        collection: str | None = None,
+    ) -> ForgetReport:
+        """Remove for real: a fact; a session with its facts and archive file; or a
+        domain of the typed view (``collection``: only that collection), e.g. records
+        imported with :meth:`import_records`."""
+        return forget(self.context, fact=fact, session=session, domain=domain, collection=collection)
 
     # -- export -------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from typing import Iterator
 from . import migrations as _migrations
 from .config import CONFIG_NAME, FORMAT_VERSION, ProjectConfig, UserSettings, dump_config, load_config
 from .errors import ConfigError, FormatVersionError, NotAProject, ProjectExists, ProjectNotFound
-from .fsutil import atomic_write_text
+from .fsutil import atomic_write_text, read_regular, resolve_inside
 from .lock import project_lock
 from .workspace import resolve_project
 
@@ -159,12 +159,27 @@ class Project:
                 project._apply_migrations(_migrations.pending(project.config.migrations))
         return project
 
+    # -- reading files ----------------------------------------------------------
+
+    def read_text(self, relative: str | Path) -> str | None:
+        """A UTF-8 file of the project (e.g. ``MANIFEST.md``), or ``None`` if there is none.
+
+        Only a regular file inside the project is read: a symbolic link that
+        leads out of it, a FIFO or a device is an :class:`~uac.errors.UnsafePath`.
+        """
+        try:
+            data = read_regular(self.root, self.root / relative)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return data.decode("utf-8", errors="replace")
+
     # -- locking and settings -------------------------------------------------
 
     @contextmanager
     def lock(self, purpose: str = "", timeout: float = 30.0) -> Iterator[None]:
         """Exclusive writer lock (re-entrant in one process)."""
         self.paths.internal.mkdir(parents=True, exist_ok=True)
+        resolve_inside(self.root, self.paths.internal)
         with project_lock(self.paths.lock, purpose=purpose, timeout=timeout):
             yield
 

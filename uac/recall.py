@@ -6,14 +6,22 @@ import datetime as _dt
 
 from .context import MemoryContext
 from .facts.model import Fact
+from .index.catchup import ensure_current
 from .index.search import SearchHit, hybrid_search, parse_as_of
 
 
 def search(
     ctx: MemoryContext, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None
 ) -> list[SearchHit]:
-    """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first."""
-    return hybrid_search(ctx.index, ctx.read_log(), query, k=k, channel=channel, as_of=parse_as_of(as_of))
+    """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first.
+
+    The indexes are brought in step with the fact log first if they are behind
+    it (after a crash): a search never answers from an index that misses
+    committed facts.
+    """
+    day = parse_as_of(as_of)
+    ensure_current(ctx)
+    return hybrid_search(ctx.index, ctx.read_log(), query, k=k, channel=channel, as_of=day)
 
 
 def search_many(

@@ -9,15 +9,13 @@ directory.  Nothing here touches the disk beyond reading the environment.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from .errors import InvalidName
+from .names import PROJECT_NAME
 
 DEFAULT_HOME = "user_projects"
 HOME_ENV = "UAC_HOME"
-
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
 def workspace_home(env: dict[str, str] | None = None) -> Path:
@@ -29,12 +27,7 @@ def workspace_home(env: dict[str, str] | None = None) -> Path:
 
 def validate_project_name(name: str) -> str:
     """Check a bare project name (letters, digits, ``.``, ``_``, ``-``; no traversal)."""
-    if not _NAME_RE.match(name) or name in {".", ".."} or ".." in name:
-        raise InvalidName(
-            f"invalid project name {name!r}.",
-            hint="Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
-        )
-    return name
+    return PROJECT_NAME.check(name)
 
 
 def looks_like_path(spec: str) -> bool:

@@ -25,6 +25,10 @@ def test_import_records_show_and_compile(capsys, tmp_path):
     assert data["records_added"] == 2 and data["record_type"] == "Trip"
     assert data["renamed"] == {"Destination": "destination", "Start": "start", "Cost": "cost"}
     code, out, _ = run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips")
+    assert code == 0 and "Nothing to add: the 2 record(s)" in out and "(2 in total)" in out
+    more = tmp_path / "more_trips.csv"
+    more.write_text("Destination,Start,Cost\nOslo,2024-03-07,400\nRome,2024-06-02,950.5\n")
+    code, out, _ = run(capsys, "import-records", str(project), str(more), "--domain", "travel", "--collection", "trips")
     assert code == 0 and "Appended 2 record(s) into travel.trips (4 Trip records in total)" in out
     code, out, _ = run(capsys, "show", str(project))
     assert code == 0 and "`travel`" in out and "trips (4 × Trip)" in out

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..fsutil import read_regular
 from .model import StateChannel
 
 _MANIFEST_LINE = re.compile(r"^\s*[-*]\s*`?([A-Za-z0-9_]+)`?\s*[:\u2014-]\s*(.*)$")
@@ -85,7 +86,12 @@ def load_domain_views(root: Path) -> list[DomainView]:
     """Every compiled domain under ``root/domains`` (sorted by name)."""
     domains_dir = root / "domains"
     manifest = root / "MANIFEST.md"
-    summaries = manifest_summaries(manifest.read_text("utf-8")) if manifest.exists() else {}
+    # only regular files inside the project: a link out of it is refused, never read
+
+    def text(path: Path) -> str:
+        return read_regular(root, path).decode("utf-8")
+
+    summaries = manifest_summaries(text(manifest)) if manifest.exists() else {}
     views = []
     if not domains_dir.is_dir():
         return views
@@ -93,9 +99,7 @@ def load_domain_views(root: Path) -> list[DomainView]:
         schema, state = folder / "schema.py", folder / "state.py"
         if not (schema.is_file() and state.is_file()):
             continue
-        views.append(
-            DomainView(folder.name, summaries.get(folder.name, ""), schema.read_text("utf-8"), state.read_text("utf-8"))
-        )
+        views.append(DomainView(folder.name, summaries.get(folder.name, ""), text(schema), text(state)))
     return views
 
 

@@ -20,3 +20,5 @@ def register(app: typer.Typer) -> None:
             print_json(result.to_json())
         else:
             echo(f"Exported {result.files} files of {result.project} to {result.out} ({result.kind}).")
+            if result.skipped:
+                echo("Left out (links and special files are never followed): " + ", ".join(result.skipped))

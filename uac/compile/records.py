@@ -27,6 +27,7 @@ import io
 import json
 import keyword
 import math
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -36,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
-from ..errors import InputError, InvalidName, UserError
+from ..errors import InputError, UserError
+from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -46,10 +48,11 @@ STR = TypeSpec("str")
 LIST_STR = TypeSpec("list", (STR,))
 #: names every record class carries, so input keys with these names are renamed
 OWN_FIELDS = ("notes", "sources")
-_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$")
-_INT_RE = re.compile(r"^-?(0|[1-9][0-9]*)$")
-_FLOAT_RE = re.compile(r"^-?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?$")
+#: value shapes, matched whole (:func:`~uac.names.full_match`): a cell "5\n" is text, not 5
+_DATE_RE = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
+_DATETIME_RE = re.compile(r"\A\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?\Z")
+_INT_RE = re.compile(r"\A-?(0|[1-9][0-9]*)\Z")
+_FLOAT_RE = re.compile(r"\A-?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -61,6 +64,11 @@ class ImportReport:
     file: str
     records_added: int
     records_total: int
+    #: records of the file already in the collection (imported before from a file of this name)
+    records_skipped: int = 0
+    #: records dropped by ``replace``
+    records_removed: int = 0
+    replaced: bool = False
     fields: list[dict[str, str]] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)
     appended: bool = False
@@ -74,6 +82,9 @@ class ImportReport:
             "file": self.file,
             "records_added": self.records_added,
             "records_total": self.records_total,
+            "records_skipped": self.records_skipped,
+            "records_removed": self.records_removed,
+            "replaced": self.replaced,
             "appended": self.appended,
             "fields": self.fields,
             "renamed": self.renamed,
@@ -214,15 +225,11 @@ def record_type_name(collection: str) -> str:
 
 
 def check_collection_name(name: str) -> str:
-    if not re.match(r"^[a-z][a-z0-9_]{0,59}$", name or "") or keyword.iskeyword(name) or name in RESERVED_NAMES:
-        raise InvalidName(f"invalid collection name {name!r}.", hint="Use a lowercase identifier such as 'trips' or 'medical_visits'.")
-    return name
+    return COLLECTION_NAME.check(name, reserved=RESERVED_NAMES)
 
 
 def check_record_type(name: str) -> str:
-    if not re.match(r"^[A-Z][A-Za-z0-9]{0,59}$", name or "") or name in RESERVED_NAMES:
-        raise InvalidName(f"invalid record type {name!r}.", hint="Use a CamelCase class name such as 'Trip'.")
-    return name
+    return RECORD_TYPE.check(name, reserved=RESERVED_NAMES)
 
 
 # --- type inference -------------------------------------------------------------------
@@ -237,9 +244,9 @@ def _scalar_kind(value: Any) -> str:
     if kind is float:
         return "float"
     if kind is str:
-        if _DATE_RE.match(value) and _parses(_dt.date.fromisoformat, value):
+        if full_match(_DATE_RE, value) and _parses(_dt.date.fromisoformat, value):
             return "date"
-        if _DATETIME_RE.match(value) and _parses(_dt.datetime.fromisoformat, value):
+        if full_match(_DATETIME_RE, value) and _parses(_dt.datetime.fromisoformat, value):
             return "datetime"
         return "str"
     if kind is list:
@@ -291,13 +298,13 @@ def infer_csv(values: list[str]) -> TypeSpec:
         return STR
     if all(v in ("true", "false", "True", "False", "TRUE", "FALSE") for v in values):
         return TypeSpec("bool")
-    if all(_INT_RE.match(v) for v in values):
+    if all(full_match(_INT_RE, v) for v in values):
         return TypeSpec("int")
-    if all(_FLOAT_RE.match(v) and any(c.isdigit() for c in v) and _finite(v) for v in values):
+    if all(full_match(_FLOAT_RE, v) and any(c.isdigit() for c in v) and _finite(v) for v in values):
         return TypeSpec("float")
-    if all(_DATE_RE.match(v) and _parses(_dt.date.fromisoformat, v) for v in values):
+    if all(full_match(_DATE_RE, v) and _parses(_dt.date.fromisoformat, v) for v in values):
         return TypeSpec("date")
-    if all(_DATETIME_RE.match(v) and _parses(_dt.datetime.fromisoformat, v) for v in values):
+    if all(full_match(_DATETIME_RE, v) and _parses(_dt.datetime.fromisoformat, v) for v in values):
         return TypeSpec("datetime")
     return STR
 
@@ -415,6 +422,38 @@ def _field_diff(old: ClassSpec, new: ClassSpec) -> list[str]:
     return diffs
 
 
+def refuse_conversation(records: list[dict[str, Any]], path: Path) -> None:
+    """A chat export or a LoCoMo conversation is not a records file: say where it belongs."""
+    from ..sessions.locomo import looks_like_locomo
+    from ..sessions.messages import looks_like_messages
+
+    if looks_like_messages(records) or looks_like_locomo(records):
+        raise InputError(
+            f"{path.name} is a conversation (chat messages or LoCoMo), not a list of records.",
+            hint="Add conversations with 'uac ingest' (their facts then compile into the view); "
+            "import-records is for structured records such as trips or purchases.",
+        )
+
+
+def _class_names(spec: TypeSpec) -> set[str]:
+    names = {spec.name} if spec.kind == "class" else set()
+    for arg in spec.args:
+        names |= _class_names(arg)
+    return names
+
+
+def _used_elsewhere(record_type: str, collection: str, entries: list[tuple[str, TypeSpec, Any]], classes: list[ClassSpec]) -> bool:
+    """Is class ``record_type`` used by another top-level name or another class's fields?"""
+    if any(record_type in _class_names(spec) for name, spec, _ in entries if name != collection):
+        return True
+    return any(record_type in _class_names(f.type) for c in classes if c.name != record_type for f in c.fields)
+
+
+def _value_key(record: Any, fields: list[str]) -> str:
+    """What a record holds, without its own ``sources``/``notes`` (to spot a record imported before)."""
+    return repr(tuple(getattr(record, name) for name in fields))
+
+
 def import_records(
     project: "Project",
     path: str | Path,
@@ -422,8 +461,16 @@ def import_records(
     domain: str,
     collection: str,
     record_type: str | None = None,
+    replace: bool = False,
 ) -> ImportReport:
-    """Import a records file into ``domains/<domain>/`` as ``<collection>: list[<Type>]``."""
+    """Import a records file into ``domains/<domain>/`` as ``<collection>: list[<Type>]``.
+
+    Records already imported from a file of the same name (same values) are
+    not added again, so importing a file twice is a no-op and importing a
+    grown file adds only its new records.  ``replace`` swaps the whole
+    collection for the file's records (and lets its type change when no other
+    collection uses it).
+    """
     from ..dialect import render
     from ..dialect.classes import build_classes, rebuild
     from ..dialect.problems import CodeRejected
@@ -439,6 +486,7 @@ def import_records(
     records, fmt = read_records(path)
     if not records:
         raise InputError(f"{path} holds no records.")
+    refuse_conversation(records, path)
     with project.lock("import-records"):
         existing = None
         if (project.paths.domains / domain / "schema.py").exists():
@@ -451,6 +499,7 @@ def import_records(
                 ) from None
         start_index = 0
         old_values: list[Any] = []
+        removed = 0
         classes_before: list[ClassSpec] = []
         entries: list[tuple[str, TypeSpec, Any]] = []
         if existing is not None:
@@ -461,13 +510,19 @@ def import_records(
                 if not (old_spec.kind == "list" and old_spec.args[0].kind == "class"):
                     raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another --collection.")
                 old_type = old_spec.args[0].name
-                if old_type != record_type:
+                if replace:
+                    removed = len(existing.values[collection])
+                    if not _used_elsewhere(old_type, collection, entries, classes_before):
+                        classes_before = [c for c in classes_before if c.name != old_type]
+                elif old_type != record_type:
                     raise UserError(
                         f"{domain}.{collection} holds {old_type} records, not {record_type}.",
-                        hint=f"Pass --record-type {old_type} to append, or choose another --collection.",
+                        hint=f"Pass --record-type {old_type} to append, --replace to replace the collection, "
+                        "or choose another --collection.",
                     )
-                old_values = list(existing.values[collection])
-                start_index = sum(1 for v in old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{path.name}#"))
+                else:
+                    old_values = list(existing.values[collection])
+                    start_index = sum(1 for v in old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{path.name}#"))
         compiled = compile_records(records, record_type, path.name, fmt, start_index)
         new_class = compiled.spec
         old_class = next((c for c in classes_before if c.name == record_type), None)
@@ -479,7 +534,8 @@ def import_records(
                 where = f"{domain}.{collection}" if in_use else f"class {record_type} in domain {domain}"
                 raise UserError(
                     f"{path.name} does not match the existing type {record_type} of {where}: {'; '.join(diffs)}.",
-                    hint="Import into a new --collection (and --record-type), or make the file's fields match.",
+                    hint="Import into a new --collection (and --record-type), pass --replace to replace the "
+                    "collection, or make the file's fields match.",
                 )
             new_class = old_class
             appended = bool(old_values)
@@ -494,7 +550,38 @@ def import_records(
         built = build_classes(schema, f"uac_domains.{domain}")
         cls = built[record_type]
         rebuilt_old = [rebuild(v, built) for v in old_values]
-        instances = rebuilt_old + [cls(**row) for row in compiled.values]
+        fresh = [cls(**row) for row in compiled.values]
+        # records imported before from a file of this name, by value (a multiset)
+        compared = [f.name for f in new_class.fields if f.name not in OWN_FIELDS]
+        before: dict[str, int] = {}
+        for value in rebuilt_old:
+            if any(s.startswith(f"record:{path.name}#") for s in getattr(value, "sources", ())):
+                key = _value_key(value, compared)
+                before[key] = before.get(key, 0) + 1
+        added = []
+        for value in fresh:
+            key = _value_key(value, compared)
+            if before.get(key):
+                before[key] -= 1
+            else:
+                added.append(value)
+        skipped = len(fresh) - len(added)
+        if not added and not replace and collection in dict((n, 0) for n, _, _ in entries):
+            return ImportReport(
+                domain=domain, collection=collection, record_type=record_type, file=str(path),
+                records_added=0, records_total=len(old_values), records_skipped=skipped,
+                fields=[{"name": f.name, "type": f.type.source()} for f in new_class.fields],
+                renamed={k: v for k, v in compiled.mapping.items() if k != v}, appended=False,
+                seconds=time.perf_counter() - started,
+            )
+        if skipped:
+            # renumber the sources of the records that are really new
+            fields = [f.name for f in new_class.fields]
+            added = [
+                cls(**{**{n: getattr(v, n) for n in fields}, "sources": [f"record:{path.name}#{start_index + i}"]})
+                for i, v in enumerate(added)
+            ]
+        instances = rebuilt_old + added
         list_spec = TypeSpec("list", (TypeSpec("class", name=record_type),))
         new_entries = []
         placed = False
@@ -519,13 +606,106 @@ def import_records(
         collection=collection,
         record_type=record_type,
         file=str(path),
-        records_added=len(compiled.values),
+        records_added=len(added),
         records_total=len(loaded.values[collection]),
+        records_skipped=skipped,
+        records_removed=removed,
+        replaced=replace and removed > 0,
         fields=[{"name": f.name, "type": f.type.source()} for f in new_class.fields],
         renamed={k: v for k, v in compiled.mapping.items() if k != v},
-        appended=appended,
+        appended=appended and bool(added),
         seconds=time.perf_counter() - started,
     )
 
 
-__all__ = ["ImportReport", "compile_records", "import_records", "read_records", "record_type_name", "field_names"]
+@dataclass
+class RemovedRecords:
+    """What :func:`remove_records` took out of the view."""
+
+    domain: str
+    collections: list[str]
+    records: int
+    domain_removed: bool
+
+
+def remove_records(project: "Project", domain: str, collection: str | None = None) -> RemovedRecords:
+    """Remove collection ``collection`` of ``domain`` (or the whole domain) from the view.
+
+    The domain is rewritten without the collection (and without its record
+    class when nothing else uses it); a domain left empty, or named without a
+    collection, is removed whole.  The manifest is re-rendered.  Caller holds
+    the project lock.
+    """
+    import shutil
+    import tempfile
+
+    from ..dialect import render
+    from ..dialect.classes import build_classes, rebuild
+    from ..view import store
+    from ..view.cache import cache_path
+    from ..view.manifest import write_manifest
+
+    store.check_domain_name(domain)
+    if collection is not None:
+        check_collection_name(collection)
+    if domain not in store.domain_names(project):
+        raise InputError(f"there is no domain {domain!r} in the view.", hint="See MANIFEST.md for the domains.")
+    loaded = store.load_domain(project, domain)
+    if collection is not None and collection not in loaded.values:
+        raise InputError(
+            f"domain {domain!r} has no collection {collection!r}.",
+            hint=f"Its collections: {', '.join(loaded.values) or '(none)'}.",
+        )
+    doomed = [collection] if collection is not None else list(loaded.values)
+    records = sum(len(loaded.values[n]) if isinstance(loaded.values[n], (list, tuple, set, dict)) else 1 for n in doomed)
+    entries = [(n, loaded.types[n], v) for n, v in loaded.values.items() if n not in doomed]
+    if entries:
+        used: set[str] = set()
+        for _, spec, _ in entries:
+            used |= _class_names(spec)
+        classes = list(loaded.schema.classes)
+        # keep every class still reachable from what stays (through other classes' fields too)
+        changed = True
+        while changed:
+            changed = False
+            for cls in classes:
+                if cls.name in used:
+                    for f in cls.fields:
+                        extra = _class_names(f.type) - used
+                        if extra:
+                            used |= extra
+                            changed = True
+        schema = SchemaSpec(tuple(c for c in classes if c.name in used), loaded.schema.doc, ())
+        built = build_classes(schema, f"uac_domains.{domain}")
+        entries = [(n, spec, rebuild(v, built)) for n, spec, v in entries]
+        doc = f"State of the {domain} domain (generated by uac; do not edit by hand)."
+        files = {
+            "__init__.py": render.render_init(f"The {domain} domain of this user project.", schema, [n for n, _, _ in entries]),
+            "schema.py": render.render_schema(schema),
+            "state.py": render.render_state(doc, schema, entries),
+        }
+        store.write_domain(project, domain, files)
+        removed_whole = False
+    else:
+        root = project.paths.domains
+        # renamed first (atomic), under the prefix store.recover() clears after a crash
+        gone = Path(tempfile.mkdtemp(prefix=f".new-{domain}-", dir=root))
+        gone.rmdir()
+        os.replace(root / domain, gone)
+        shutil.rmtree(gone, ignore_errors=True)
+        cache_path(store.cache_dir(project), domain).unlink(missing_ok=True)
+        removed_whole = True
+    write_manifest(project)
+    return RemovedRecords(domain, doomed, records, removed_whole)
+
+
+__all__ = [
+    "ImportReport",
+    "RemovedRecords",
+    "compile_records",
+    "field_names",
+    "import_records",
+    "read_records",
+    "record_type_name",
+    "remove_records",
+]

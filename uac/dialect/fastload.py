@@ -111,6 +111,35 @@ def _never_standalone(body: str, word: str) -> bool:
     return True
 
 
+_EMPTY_LEAD = re.compile(r"[\[({]\s*,")
+
+
+def _statements_stand_alone(body: str) -> bool:
+    """Does each statement's value stand on its own, as Python would read it?
+
+    The rewrite joins the values with commas and parses them as one JSON list,
+    so a value cut off by the next statement (``a = [1`` / ``b = 2]``), a
+    missing value, a value that starts on the next line, a top-level comma
+    (``x = 1,`` is a tuple in Python) or an opening bracket followed by a
+    comma (``[,]``, which the trailing-comma rule would turn into ``[]``)
+    could still give a list of the right length.  Each value (between two
+    statement headers, strings already cut out) must start on its header's
+    line, be non-empty, have as many closing brackets of each kind as opening
+    ones, and not end in a comma; no bracket may open on a comma.
+    """
+    if _EMPTY_LEAD.search(body):
+        return False
+    for raw in body.split("\x02")[1:]:
+        if raw[:1] in ("\n", "\r"):  # nothing after the `=` on the statement's own line
+            return False
+        value = raw.strip()
+        if not value or value.endswith(","):
+            return False
+        if value.count("[") != value.count("]") or value.count("(") != value.count(")") or value.count("{") != value.count("}"):
+            return False
+    return True
+
+
 def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[str, list[tuple[str, str]], list[Any]] | None:
     """``(header code, [(name, annotation)], raw JSON values)`` or ``None``."""
     headers = list(_HEADER.finditer(code))
@@ -119,6 +148,8 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
     head = code[: headers[0].start()]
     body = _HEADER.sub("\x02", code[headers[0].start() :])
     if "==" in body or any(c in body for c in ("\x01", "\x03", "\x04", "\x05", "\x06")):
+        return None
+    if not _statements_stand_alone(body):
         return None
     if any(word in body and not _never_standalone(body, word) for word in _JSON_WORDS):
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .result import FAIL, OK, CheckResult
 from ..context import MemoryContext
-from ..errors import StoreError
+from ..errors import StoreError, UnsafePath
 from ..facts.log import FactLog
 from ..sessions.archive import Archive
 
@@ -15,13 +15,13 @@ def check_indexes(ctx: MemoryContext, repair: bool) -> CheckResult:
     project = ctx.project
     try:
         state = FactLog(project.paths.facts).read()
-    except StoreError as exc:
+    except (StoreError, UnsafePath) as exc:
         return CheckResult("indexes", FAIL, f"cannot check the indexes: {exc.message}")
     archive = Archive(project.paths.sessions)
     index = ctx.index
     try:
         problems = index_problems(index, state, archive)
-    except StoreError as exc:
+    except (StoreError, UnsafePath) as exc:
         problems = [exc.message]
     if not problems:
         facts = len(index.channel("facts").entries) if index.read_manifest() else 0

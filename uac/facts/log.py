@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..errors import StoreError
-from ..fsutil import atomic_write_bytes
+from ..errors import StoreError, UnsafePath
+from ..failpoints import crash_point
+from ..fsutil import atomic_write_bytes, open_nofollow, read_regular, resolve_inside
 from .model import Fact
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,8 @@ class LogState:
     dropped_bytes: int = 0
     #: running sha256 of the committed prefix (to extend ``digest`` on append)
     hasher: Any = None
+    #: session id -> byte offset just after its commit line (where the session ends)
+    commit_ends: dict[str, int] = field(default_factory=dict)
 
     def session_facts(self, session_id: str) -> list[Fact]:
         return [f for f in self.facts.values() if f.session_id == session_id]
@@ -148,6 +151,7 @@ def parse_log(data: bytes, path: Path) -> LogState:
         if record["kind"] == "commit":
             for _, rec in pending:
                 _apply(state, rec)
+            state.commit_ends[str(record["session_id"])] = offset
             committed_end = offset
             committed_lines = number
             digest.update(data[pending_start:offset])
@@ -193,8 +197,10 @@ _CACHE: dict[str, tuple[tuple[int, int, int], LogState]] = {}
 class FactLog:
     """Reader and writer of one project's fact log (writers hold the project lock)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, root: Path | None = None) -> None:
         self.path = Path(path)
+        #: the project root the log must stay inside (``memory/facts.jsonl`` -> its root)
+        self.root = Path(root) if root is not None else self.path.parent.parent
         self._warned: str | None = None
 
     @property
@@ -210,23 +216,44 @@ class FactLog:
 
     def _stamp(self) -> tuple[int, int, int]:
         try:
-            st = self.path.stat()
+            st = self.path.lstat()
         except FileNotFoundError:
             return (-1, 0, 0)
         return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+    def _bytes(self) -> bytes:
+        """The log's bytes: a regular file inside the project, never read through a link
+        (not even one to another file of the project: the log is written in place)."""
+        if self.path.is_symlink():
+            raise UnsafePath(
+                f"memory/{self.path.name} is a symbolic link; the fact log must be a regular file.",
+                hint="Replace the link with the log file itself (or restore the log from a copy).",
+            )
+        try:
+            return read_regular(self.root, self.path)
+        except FileNotFoundError:
+            return b""
 
     def read(self) -> LogState:
         """The folded log (cached until the file changes)."""
         stamp = self._stamp()
         if self._cache is not None and self._cache[0] == stamp:
             return self._cache[1]
-        data = self.path.read_bytes() if stamp[0] >= 0 else b""
+        data = self._bytes() if stamp[0] >= 0 else b""
         state = parse_log(data, self.path)
         if state.dropped and self._warned != state.dropped:
             log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, state.dropped)
             self._warned = state.dropped
         self._cache = (stamp, state)
         return state
+
+    def prefix_digest(self, size: int) -> str | None:
+        """sha256 of the log's first ``size`` bytes (``None`` if the log is shorter):
+        tells whether a position recorded earlier is still a prefix of the log."""
+        data = self._bytes()
+        if size < 0 or size > len(data):
+            return None
+        return hashlib.sha256(data[:size]).hexdigest()
 
     def has_session(self, session_id: str) -> bool:
         return session_id in self.read().sessions
@@ -259,9 +286,10 @@ class FactLog:
             "committed_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        resolve_inside(self.root, self.path.parent)
         # Records are streamed out as they are encoded; only the final commit line
         # makes them count, so a crash anywhere in between loses this session only.
-        with open(self.path, "r+b" if self.path.exists() else "w+b") as handle:
+        with os.fdopen(open_nofollow(self.path, os.O_RDWR | os.O_CREAT), "r+b") as handle:
             if state.dropped_bytes:
                 log.warning("%s: dropping the unfinished end of the log (%s).", self.path, state.dropped)
                 handle.truncate(state.good_bytes)
@@ -270,12 +298,16 @@ class FactLog:
             hasher = state.hasher.copy() if state.hasher is not None else hashlib.sha256()
             written = 0
             for record in records:
+                if record is commit:
+                    handle.flush()
+                    crash_point("log:records")
                 line = encode_record(record)
                 handle.write(line)
                 hasher.update(line)
                 written += len(line)
             handle.flush()
             os.fsync(handle.fileno())
+        crash_point("log:committed")
         # fold the new records into a copy of the state instead of re-reading the file
         new = LogState(
             facts=dict(state.facts),
@@ -285,7 +317,9 @@ class FactLog:
             lines=state.lines + len(records),
             digest=hasher.hexdigest(),
             hasher=hasher,
+            commit_ends=dict(state.commit_ends),
         )
+        new.commit_ends[session_id] = new.good_bytes
         for record in records:
             _apply(new, record)
         self._cache = (self._stamp(), new)
@@ -295,7 +329,7 @@ class FactLog:
         """Replace the log with the committed records for which ``keep(record)`` is true
         (atomic replace; caller holds the lock).  Used by ``forget``."""
         state = self.read()
-        data = self.path.read_bytes()[: state.good_bytes] if self.path.exists() else b""
+        data = self._bytes()[: state.good_bytes]
         out = bytearray()
         for raw in data.splitlines(keepends=True):
             record = json.loads(raw)
@@ -310,7 +344,7 @@ class FactLog:
         if not self.path.exists():
             return []
         problems = []
-        lines = self.path.read_bytes().split(b"\n")
+        lines = self._bytes().split(b"\n")
         for number, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue

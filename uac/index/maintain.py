@@ -4,6 +4,9 @@
 * :func:`index_problems` compares the indexes with the log and the archive;
 * :func:`rebuild` drops the indexes and rebuilds them from the log and the
   archive alone.
+
+:mod:`.catchup` uses them to bring the indexes in step with the log by
+themselves after a crash.
 """
 
 from __future__ import annotations
@@ -51,7 +54,6 @@ def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequenc
     index.channel("archive").add(
         chunk_entries, np.concatenate(chunk_vectors) if chunk_vectors else np.zeros((0, dim)), max_batch=batch
     )
-    index.ensure_manifest()
     return len(fact_entries), len(chunk_entries)
 
 
@@ -88,32 +90,31 @@ def _without_attribution(text: str, speaker: str | None) -> str:
     return text
 
 
-def _session_or_stub(archive: Archive, session_id: str, facts: Sequence[Fact]) -> Session | None:
+def session_or_stub(archive: Archive, session_id: str, facts: Sequence[Fact]) -> Session:
+    """The archived session, or a stub without turns whose facts are indexed alone."""
+    import datetime as _dt
+
     if archive.has(session_id):
         return archive.read(session_id)
     log.warning("session %s is in the fact log but not in the archive; indexing its facts alone", session_id)
-    return None
+    day = facts[0].session_date if facts and facts[0].session_date else _dt.date(1970, 1, 1)
+    return Session(session_id, day, day.isoformat(), ())
 
 
 def rebuild(index: MemoryIndex, state: LogState, archive: Archive) -> tuple[int, int]:
-    """Drop and rebuild every index from the log and the archive; returns (facts, chunks)."""
-    import datetime as _dt
+    """Drop and rebuild every index from the log and the archive; returns (facts, chunks).
 
+    The sessions indexed are those committed to the log (an archive file
+    without a commit line is left over from an interrupted ingest and is not
+    part of the memory).
+    """
     index.reset()
     by_session: dict[str, list[Fact]] = {}
     for fact in state.facts.values():
         by_session.setdefault(fact.session_id, []).append(fact)
-    pairs: list[tuple[Session, Sequence[Fact]]] = []
-    ids = list(dict.fromkeys(list(state.sessions) + archive.ids()))
-    for session_id in ids:
-        facts = by_session.get(session_id, [])
-        session = _session_or_stub(archive, session_id, facts)
-        if session is None:
-            day = facts[0].session_date if facts and facts[0].session_date else _dt.date(1970, 1, 1)
-            session = Session(session_id, day, day.isoformat(), ())
-        pairs.append((session, facts))
+    pairs = [(session_or_stub(archive, sid, by_session.get(sid, [])), by_session.get(sid, [])) for sid in state.sessions]
     added = index_sessions(index, pairs)
-    index.write_manifest()
+    index.write_manifest((state.good_bytes, state.digest))
     return added
 
 
@@ -123,12 +124,12 @@ def index_problems(index: MemoryIndex, state: LogState, archive: Archive) -> lis
 
     problems: list[str] = []
     manifest = index.read_manifest()
-    has_data = bool(state.facts) or bool(archive.ids())
+    has_data = bool(state.facts) or bool(state.sessions)
     if manifest is None:
         if has_data:
             problems.append("the index manifest is missing")
         return problems
-    if manifest != index.expected_manifest():
+    if index.settings_differ(manifest):
         problems.append(f"the indexes were built with other settings ({manifest})")
     facts = index.channel("facts")
     expected = {f.id: f.content_checksum() for f in state.facts.values()}
@@ -148,14 +149,14 @@ def index_problems(index: MemoryIndex, state: LogState, archive: Archive) -> lis
     per_session: dict[str, int] = {}
     for entry in chunks.entries.values():
         per_session[entry.session_id] = per_session.get(entry.session_id, 0) + 1
-    for session_id in archive.ids():
-        session = archive.read(session_id)
-        want = len(chunk_ranges(len(session.turns), *_chunk_shape()))
+    for session_id in state.sessions:
+        session = archive.read(session_id) if archive.has(session_id) else None
+        want = len(chunk_ranges(len(session.turns), *_chunk_shape())) if session is not None else 0
         if per_session.get(session_id, 0) != want:
             problems.append(f"archive session {session_id} has {per_session.get(session_id, 0)} indexed chunk(s), expected {want}")
-    stray = sorted(set(per_session) - set(archive.ids()))
+    stray = sorted(set(per_session) - set(state.sessions))
     if stray:
-        problems.append(f"{len(stray)} indexed session(s) are not in the archive (e.g. {stray[0]})")
+        problems.append(f"{len(stray)} indexed session(s) are not in the log (e.g. {stray[0]})")
     if chunks.vector_count() != len(chunks.entries):
         problems.append(
             f"the archive vector collection holds {chunks.vector_count()} vectors for {len(chunks.entries)} entries"

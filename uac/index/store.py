@@ -21,13 +21,15 @@ import datetime as _dt
 import hashlib
 import json
 import logging
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..errors import StoreError
-from ..fsutil import atomic_write_text
+from ..failpoints import crash_point
+from ..fsutil import atomic_write_text, open_nofollow, read_regular
 from .entry import Entry
 from .tokens import tokenize
 
@@ -78,6 +80,8 @@ class ChannelIndex:
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
     _by_turn: dict[tuple[str, str], list[str]] | None = None
+    #: the corpus file ends in a torn line (a crash mid-append); rewritten before the next append
+    torn: bool = False
 
     def _file_stamp(self) -> tuple[int, int, int]:
         try:
@@ -92,20 +96,31 @@ class ChannelIndex:
             self.load()
 
     def load(self) -> None:
+        """Read the corpus.  Text after the last newline is a line torn by a crash
+        mid-append: it is ignored and :attr:`torn` set (the next append rewrites
+        the file without it).  A damaged complete line is a :class:`StoreError`."""
         self._stamp = self._file_stamp()
         self.entries.clear()
-        if self.corpus_path.exists():
-            for number, line in enumerate(self.corpus_path.read_text("utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    entry = Entry.from_json(json.loads(line))
-                except (ValueError, KeyError) as exc:
-                    raise StoreError(
-                        f"{self.corpus_path}:{number} is damaged ({exc}).",
-                        hint="Rebuild the indexes with 'uac doctor --repair'.",
-                    ) from None
-                self.entries[entry.id] = entry
+        try:
+            # .uac/index/<channel>.jsonl: the project root is three levels up
+            data = read_regular(self.corpus_path.parent.parent.parent, self.corpus_path)
+        except FileNotFoundError:
+            data = b""
+        body, newline, tail = data.rpartition(b"\n")
+        if not newline:
+            body, tail = b"", data
+        self.torn = bool(tail)
+        for number, raw in enumerate(body.split(b"\n") if newline else [], 1):
+            if not raw.strip():
+                continue
+            try:
+                entry = Entry.from_json(json.loads(raw.decode("utf-8")))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise StoreError(
+                    f"{self.corpus_path}:{number} is damaged ({exc}).",
+                    hint="Rebuild the indexes with 'uac doctor --repair'.",
+                ) from None
+            self.entries[entry.id] = entry
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -129,10 +144,17 @@ class ChannelIndex:
                 embeddings=vectors[start : start + max_batch],
                 metadatas=[{"session_id": e.session_id, "date": e.date_ordinal} for e in batch],
             )
+        crash_point(f"index:{self.channel}-vectors")
+        if self.torn:
+            self._rewrite_corpus()
         self.corpus_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.corpus_path, "a", encoding="utf-8") as handle:
-            for entry in entries:
-                handle.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
+        text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
+        with os.fdopen(open_nofollow(self.corpus_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
+            half = len(text) // 2
+            handle.write(text[:half])
+            handle.flush()
+            crash_point(f"index:{self.channel}-corpus")  # leaves a torn last line
+            handle.write(text[half:])
         for entry in entries:
             self.entries[entry.id] = entry
         self._stamp = self._file_stamp()
@@ -151,9 +173,32 @@ class ChannelIndex:
         self._invalidate()
         return len(doomed)
 
+    def delete_vectors(self, ids: Sequence[str]) -> None:
+        """Drop vectors by id (ids without a vector are ignored)."""
+        for start in range(0, len(ids), 5000):
+            self.collection.delete(ids=list(ids[start : start + 5000]))
+
+    def vector_ids(self) -> set[str]:
+        """The ids the vector collection holds (read in pages)."""
+        ids: set[str] = set()
+        page = 10_000
+        offset = 0
+        while True:
+            got = self.collection.get(include=[], limit=page, offset=offset)["ids"]
+            ids.update(got)
+            if len(got) < page:
+                return ids
+            offset += page
+
+    def drop_torn_tail(self) -> None:
+        """Rewrite the corpus without a torn last line, if it has one."""
+        if self.torn:
+            self._rewrite_corpus()
+
     def _rewrite_corpus(self) -> None:
         text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.entries.values())
         atomic_write_text(self.corpus_path, text)
+        self.torn = False
         self._stamp = self._file_stamp()
 
     # -- reading ------------------------------------------------------------------
@@ -315,16 +360,39 @@ class MemoryIndex:
 
     def read_manifest(self) -> dict[str, Any] | None:
         try:
-            return json.loads(self.manifest_path.read_text("utf-8"))
+            data = json.loads(read_regular(self.root, self.manifest_path).decode("utf-8"))
         except (OSError, ValueError):
             return None
+        return data if isinstance(data, dict) else None
 
-    def write_manifest(self) -> None:
-        atomic_write_text(self.manifest_path, json.dumps(self.expected_manifest(), indent=2) + "\n")
+    def settings_differ(self, manifest: dict[str, Any]) -> bool:
+        """True if the indexes were built with other settings than this uac's (rebuild needed)."""
+        return any(manifest.get(key) != value for key, value in self.expected_manifest().items())
 
-    def ensure_manifest(self) -> None:
-        if self.read_manifest() is None:
-            self.write_manifest()
+    def write_manifest(self, log_position: tuple[int, str] | None = None) -> None:
+        """Record the settings and, if given, the log position ``(bytes, sha256)`` the
+        indexes cover: every session committed in the log's first ``bytes`` bytes."""
+        data = dict(self.expected_manifest())
+        if log_position is not None:
+            data["log"] = {"bytes": log_position[0], "sha256": log_position[1]}
+        atomic_write_text(self.manifest_path, json.dumps(data, indent=2) + "\n")
+
+    def covered_position(self, manifest: dict[str, Any] | None = None) -> tuple[int, str] | None:
+        """The log position the manifest (read now unless given) says the indexes
+        cover, or ``None`` if unknown."""
+        manifest = self.read_manifest() if manifest is None else manifest
+        if manifest is None:
+            return None
+        log_part = manifest.get("log")
+        if not isinstance(log_part, dict):
+            return None
+        size, digest = log_part.get("bytes"), log_part.get("sha256")
+        if type(size) is not int or not isinstance(digest, str):
+            return None
+        return size, digest
+
+    def has_corpus(self) -> bool:
+        return any((self.dir / f"{channel}.jsonl").exists() for channel in CHANNELS)
 
     # -- whole-index operations -----------------------------------------------------
 

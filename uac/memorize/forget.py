@@ -1,4 +1,4 @@
-"""Forgetting: removing a fact or a whole session for real, from every copy.
+"""Forgetting: removing a fact, a whole session, or imported data for real, from every copy.
 
 Under the project lock:
 
@@ -13,19 +13,22 @@ Under the project lock:
 * the LLM response cache drops every entry whose prompt or reply held a word
   that only the forgotten text used, and is compacted.
 
-Afterwards no file of the project holds the forgotten text.
+Afterwards no file of the project holds the forgotten text.  A domain (or one
+collection of it) is taken out of the typed view
+(:func:`uac.compile.records.remove_records`): that is how imported records are
+undone.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
-
-import re
 
 from ..compile.forget_view import forget_in_view
 from ..context import MemoryContext
 from ..errors import InputError
+from ..index.catchup import coverage
 from ..llm.cache import ResponseCache
 from ..sessions.archive import Archive, check_session_id
 
@@ -38,6 +41,10 @@ class ForgetReport:
     records_removed: int = 0
     records_revisited: int = 0
     cache_entries_dropped: int = 0
+    #: the domain data was removed from, its collections removed, and whether the domain went
+    domain: str | None = None
+    collections_removed: list[str] = field(default_factory=list)
+    domain_removed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,6 +54,9 @@ class ForgetReport:
             "records_removed": self.records_removed,
             "records_revisited": self.records_revisited,
             "cache_entries_dropped": self.cache_entries_dropped,
+            "domain": self.domain,
+            "collections_removed": list(self.collections_removed),
+            "domain_removed": self.domain_removed,
         }
 
 
@@ -63,9 +73,23 @@ def forgotten_words(gone: list[str], kept: list[str]) -> set[str]:
     return words_of(gone) - words_of(kept)
 
 
-def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
-    if (fact is None) == (session is None):
-        raise InputError("forget needs exactly one of a fact id or a session id.", hint="Pass --fact ID or --session ID.")
+def forget(
+    ctx: MemoryContext,
+    *,
+    fact: str | None = None,
+    session: str | None = None,
+    domain: str | None = None,
+    collection: str | None = None,
+) -> ForgetReport:
+    if sum(x is not None for x in (fact, session, domain)) != 1:
+        raise InputError(
+            "forget needs exactly one of a fact id, a session id or a domain.",
+            hint="Pass --fact ID, --session ID, or --domain D (with --collection C for one collection).",
+        )
+    if collection is not None and domain is None:
+        raise InputError("a collection is forgotten with its domain.", hint="Pass --domain D --collection C.")
+    if domain is not None:
+        return _forget_view_data(ctx, domain, collection)
     project = ctx.project
     log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
@@ -101,9 +125,10 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
         gone_texts = [state.facts[i].text for i in doomed]
         if session is not None and archive.has(session):
             gone_texts += [t.full_text for t in archive.read(session).turns]
-        log.rewrite(keep)
-        report.facts_removed = sorted(doomed)
         index = ctx.index
+        in_step = coverage(index, state, log) == "current"
+        new_state = log.rewrite(keep)
+        report.facts_removed = sorted(doomed)
         facts_index = index.channel("facts")
         facts_index.remove(doomed)
         if session is not None:
@@ -111,7 +136,7 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
             report.archive_deleted = archive.delete(session)
             chunks = index.channel("archive")
             chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session])
-        kept_texts = [f.text for f in log.read().facts.values()]
+        kept_texts = [f.text for f in new_state.facts.values()]
         for other in archive.ids():
             kept_texts += [t.full_text for t in archive.read(other).turns]
         words = forgotten_words(gone_texts, kept_texts)
@@ -120,4 +145,19 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
         cache_path = ctx.llm_settings.cache_path
         if cache_path is not None and cache_path.exists():
             report.cache_entries_dropped = ResponseCache(cache_path).purge(words)
+        if in_step:  # the indexes now cover the rewritten log (else the next search catches up)
+            index.write_manifest((new_state.good_bytes, new_state.digest))
     return report
+
+
+def _forget_view_data(ctx: MemoryContext, domain: str, collection: str | None) -> ForgetReport:
+    from ..compile.records import remove_records
+
+    with ctx.project.lock("forget"):
+        removed = remove_records(ctx.project, domain, collection)
+    return ForgetReport(
+        domain=removed.domain,
+        collections_removed=removed.collections,
+        records_removed=removed.records,
+        domain_removed=removed.domain_removed,
+    )

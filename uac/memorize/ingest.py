@@ -2,9 +2,12 @@
 
 Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
-fsync.  A session already committed to the log is skipped (re-ingest is a
-no-op).  Then the new facts and archive chunks are added to the indexes.
-Input errors surface while reading the file, before anything is written.
+fsync.  A session already committed to the log with the same content is
+skipped (re-ingest is a no-op); the same id with different content is a
+:class:`~uac.errors.SessionConflict` raised before anything is written.  Then the indexes catch up with the log (:mod:`uac.index.catchup`):
+the new sessions are indexed, and so is anything an earlier, interrupted run
+committed but never indexed.  Input errors surface while reading the file,
+before anything is written.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..context import MemoryContext
-from ..errors import InputError
+from ..errors import InputError, SessionConflict
 from ..extract.base import Extractor
 from ..extract.llm import LLMExtractor
 from ..extract.rules import RuleExtractor
-from ..index.maintain import index_sessions
+from ..failpoints import crash_point
+from ..index.catchup import catch_up
 from ..sessions.archive import Archive
 from ..sessions.model import Session
-from ..facts.log import Supersession
+from ..facts.log import LogState, Supersession
 from ..facts.model import Fact
 
 EXTRACTORS = ("auto", "rules", "llm")
@@ -90,6 +94,43 @@ def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tupl
     return facts, supersessions
 
 
+def stored_hash(session_id: str, state: LogState, archive: Archive) -> str | None:
+    """The content hash the memory holds for a committed session (``None``: unknown)."""
+    recorded = str(state.sessions[session_id].get("session_hash") or "")
+    if recorded:
+        return recorded
+    if archive.has(session_id):  # logs written before commits carried the hash
+        return archive.read(session_id).content_hash()
+    return None
+
+
+def check_conflicts(sessions: Sequence[Session], state: LogState, archive: Archive) -> None:
+    """Refuse the whole input, before anything is written, if a session id it uses
+    is already taken by different content (in the memory, or earlier in the input).
+
+    The same id with the same content is fine: that session is skipped.
+    """
+    seen: dict[str, str] = {}
+    for session in sessions:
+        sid = session.session_id
+        digest = session.content_hash()
+        if sid in seen:
+            if seen[sid] != digest:
+                raise SessionConflict(
+                    f"the input holds session {sid} twice, with different content; nothing was written.",
+                    hint="Give each session an id of its own.",
+                )
+            continue
+        seen[sid] = digest
+        if sid in state.sessions:
+            stored = stored_hash(sid, state, archive)
+            if stored is not None and stored != digest:
+                raise SessionConflict(
+                    f"session {sid} is already in the memory with different content; nothing was written.",
+                    hint="Give the new session an id of its own, or forget the stored session first and ingest again.",
+                )
+
+
 def ingest_sessions(
     ctx: MemoryContext,
     sessions: Sequence[Session],
@@ -103,9 +144,10 @@ def ingest_sessions(
     project = ctx.project
     log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
-    added: list[tuple[Session, list[Fact]]] = []
     timings = {"extract": 0.0, "write": 0.0, "index": 0.0}
     with project.lock("ingest"):
+        before = log.read()
+        check_conflicts(sessions, before, archive)
         for session in sessions:
             state = log.read()
             if session.session_id in state.sessions:
@@ -116,6 +158,7 @@ def ingest_sessions(
             facts, supersessions = to_facts(session, chosen.extract(session, known))
             supersessions = [s for s in supersessions if s.fact_id in state.facts]
             timings["extract"] += time.perf_counter() - started
+            crash_point("ingest:extracted")
             started = time.perf_counter()
             archive.write(session)
             log.append_session(
@@ -129,11 +172,11 @@ def ingest_sessions(
             report.sessions_added.append(session.session_id)
             report.facts_appended += len(facts)
             report.supersessions += len(supersessions)
-            added.append((session, facts))
-        if added:
-            started = time.perf_counter()
-            _, chunks = index_sessions(ctx.index, added)
-            report.chunks_indexed = chunks
-            timings["index"] += time.perf_counter() - started
+        # index what the log has and the indexes lack: the new sessions, and
+        # whatever an earlier run that crashed left unindexed (usually nothing)
+        started = time.perf_counter()
+        caught = catch_up(ctx.index, log.read(), archive, log, previous=before)
+        report.chunks_indexed = caught.chunks_added
+        timings["index"] += time.perf_counter() - started
     report.timings = timings
     return report

@@ -11,6 +11,7 @@ _STATUS: list[tuple[type[e.UacError], int]] = [
     (e.ProjectNotFound, 404),
     (e.NotAProject, 404),
     (e.ProjectExists, 409),
+    (e.SessionConflict, 409),
     (e.FormatVersionError, 409),
     (e.AccessDenied, 403),
     (e.InvalidName, 400),

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Callable, Literal, Optional
 
 from ..answer.options import ask_option_specs
 from ..errors import AccessDenied, InputError, InvalidName, UacError
+from ..names import DOMAIN_NAME
 from .extras import require_mcp
 from .workspace import ServedWorkspace
 
@@ -153,8 +154,7 @@ def build_server(
         return call(ctx, project, lambda name: workspace.reader(name).run(code, as_of=as_of, include_facts=include_facts).to_json())
 
     def manifest_text(name: str) -> str:
-        path = workspace.reader(name).project.paths.manifest
-        return path.read_text("utf-8") if path.is_file() else ""
+        return workspace.reader(name).project.read_text("MANIFEST.md") or ""
 
     @server.tool(description="The project's MANIFEST.md: one line per domain of the typed state. Read it first.")
     def read_manifest(ctx: Context, project: str | None = None) -> str:
@@ -163,10 +163,9 @@ def build_server(
     @server.tool(description="The generated code of one domain: schema.py (dataclasses) and state.py (the data).")
     def read_domain(domain: str, ctx: Context, project: str | None = None) -> dict[str, Any]:
         def work(name: str) -> dict[str, Any]:
-            if not domain.isidentifier() or not domain.isascii() or domain.startswith("_"):
-                raise InvalidName(f"invalid domain name {domain!r}.")
-            folder = workspace.reader(name).project.paths.domains / domain
-            files = {f: (folder / f).read_text("utf-8") for f in ("schema.py", "state.py") if (folder / f).is_file()}
+            DOMAIN_NAME.check(domain)
+            read = workspace.reader(name).project.read_text
+            files = {f: text for f in ("schema.py", "state.py") if (text := read(f"domains/{domain}/{f}")) is not None}
             if not files:
                 raise InvalidName(f"project {name!r} has no domain {domain!r}.", hint="See read_manifest for the domains.")
             return {"domain": domain, "files": files}

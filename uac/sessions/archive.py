@@ -3,34 +3,31 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
-from ..errors import InputError, StoreError
-from ..fsutil import atomic_write_text
+from ..errors import StoreError
+from ..fsutil import atomic_write_text, read_regular, resolve_inside
+from ..names import SESSION_ID
 from .model import Session
-
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 def check_session_id(session_id: str) -> str:
-    if not _SAFE_ID.match(session_id):
-        raise InputError(
-            f"session id {session_id!r} cannot name an archive file.",
-            hint="Use letters, digits, '.', '_' and '-' only (at most 128 characters).",
-        )
-    return session_id
+    return SESSION_ID.check(session_id)
 
 
 class Archive:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, root: Path | None = None) -> None:
         self.dir = Path(directory)
+        #: the project root the archive must stay inside (``memory/sessions`` -> its root)
+        self.root = Path(root) if root is not None else self.dir.parent.parent
 
     def path(self, session_id: str) -> Path:
         return self.dir / f"{check_session_id(session_id)}.json"
 
     def write(self, session: Session) -> Path:
         path = self.path(session.session_id)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        resolve_inside(self.root, self.dir)
         atomic_write_text(path, json.dumps(session.to_json(), ensure_ascii=False, indent=1) + "\n")
         return path
 
@@ -40,10 +37,10 @@ class Archive:
     def read(self, session_id: str) -> Session:
         path = self.path(session_id)
         try:
-            return Session.from_json(json.loads(path.read_text("utf-8")))
+            return Session.from_json(json.loads(read_regular(self.root, path).decode("utf-8")))
         except FileNotFoundError:
             raise StoreError(f"session {session_id} is not in the archive ({path}).") from None
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:  # UnicodeDecodeError is a ValueError
             raise StoreError(f"archived session {path} is damaged ({exc}).") from None
 
     def ids(self) -> list[str]:
@@ -53,7 +50,7 @@ class Archive:
 
     def delete(self, session_id: str) -> bool:
         path = self.path(session_id)
-        if path.exists():
+        if path.exists() or path.is_symlink():
             path.unlink()
             return True
         return False

@@ -15,13 +15,19 @@ from .transcript import looks_like_transcript, read_transcript
 FORMATS = ("auto", "locomo", "messages", "transcript")
 
 
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
 def _json_value(text: str, path: Path) -> Any:
-    """JSON, or JSONL when the whole text is not one JSON value but its lines are."""
+    """JSON, or JSONL when the whole text is not one JSON value but its lines are
+    (a ``.jsonl``/``.ndjson`` file is always JSONL: a list, even of one line)."""
     stripped = text.strip()
     if not stripped:
         raise InputError(f"{path} is empty.", hint="Nothing to ingest.")
     if stripped[0] not in "[{":
         raise InputError(f"{path} is not JSON (it starts with {stripped[:20]!r}).")
+    if Path(path).suffix.lower() in JSONL_SUFFIXES and stripped[0] == "{":
+        return parse_jsonl(stripped, path)
     first_line = stripped.splitlines()[0].strip()
     multi = "\n" in stripped and first_line.startswith("{") and first_line.endswith("}")
     if multi:
@@ -46,8 +52,8 @@ def detect_format(text: str, path: Path) -> str:
             return "messages"
         raise InputError(
             f"{path} is JSON but neither a LoCoMo conversation nor chat messages.",
-            hint="Expected {'conversation': {...}} (LoCoMo) or [{'role', 'content'}, ...] (messages); "
-            "see 'uac ingest --help'.",
+            hint="Expected {'conversation': {...}} (LoCoMo), [{'role', 'content'}, ...] (messages) "
+            "or a JSONL chat export with one {'role', 'content'} message per line; see 'uac ingest --help'.",
         )
     if looks_like_transcript(text):
         return "transcript"
@@ -65,8 +71,12 @@ def load_sessions(
     sample_id: str | None = None,
     date: str | None = None,
     user_name: str = "user",
+    timezone: str | None = None,
 ) -> list[Session]:
-    """Read ``path`` into sessions; raises :class:`InputError` for anything unreadable."""
+    """Read ``path`` into sessions; raises :class:`InputError` for anything unreadable.
+
+    ``timezone`` (the project's) turns message timestamps into calendar days.
+    """
     path = Path(path)
     if format not in FORMATS:
         raise InputError(f"unknown format {format!r}.", hint=f"Use one of: {', '.join(FORMATS)}.")
@@ -82,4 +92,4 @@ def load_sessions(
         return read_locomo(value, path, sample_id=sample_id, date=date)
     if not looks_like_messages(value):
         raise InputError(f"{path} is not a list of chat messages with role and content.")
-    return read_messages(value, path, date=date, user_name=user_name)
+    return read_messages(value, path, date=date, user_name=user_name, timezone=timezone)

@@ -9,9 +9,7 @@ re-render the manifest (:mod:`.manifest`) after every change.
 
 from __future__ import annotations
 
-import keyword
 import os
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,34 +18,39 @@ from typing import TYPE_CHECKING
 from ..dialect.loader import LoadedDomain, load_sources, source_hash
 from ..dialect.problems import CodeRejected, Problem
 from ..dialect.validate import check_init
-from ..errors import InvalidName, StoreError
-from ..fsutil import fsync_dir
+from ..errors import StoreError
+from ..fsutil import fsync_dir, read_regular, resolve_inside
+from ..names import DOMAIN_NAME
 from .cache import cache_path, read_cache, write_cache
 
 if TYPE_CHECKING:
     from ..project import Project
 
-DOMAIN_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+#: the shape of a domain name (match it whole: ``DOMAIN_RE.fullmatch``)
+DOMAIN_RE = DOMAIN_NAME.pattern
 
 
 def check_domain_name(name: str) -> str:
-    if not DOMAIN_RE.match(name or "") or keyword.iskeyword(name) or name.endswith("_") and name.strip("_") == "":
-        raise InvalidName(
-            f"invalid domain name {name!r}.",
-            hint="Use a lowercase slug: a letter, then letters, digits or underscores (at most 40), e.g. 'travel'.",
-        )
-    return name
+    return DOMAIN_NAME.check(name)
 
 
-def load_domain_dir(directory: Path, *, cache_dir: Path | None = None, label: str | None = None) -> LoadedDomain:
-    """Load ``domains/<name>/`` (using and refreshing the cache if given)."""
+def load_domain_dir(
+    directory: Path, *, cache_dir: Path | None = None, label: str | None = None, root: Path | None = None
+) -> LoadedDomain:
+    """Load ``domains/<name>/`` (using and refreshing the cache if given).
+
+    The files are read only if they are regular files inside the project
+    (``root``, by default the directory two levels up): a link out of the
+    project is an :class:`~uac.errors.UnsafePath`.
+    """
     directory = Path(directory)
+    root = Path(root) if root is not None else directory.parent.parent
     name = directory.name
     label = label or f"domains/{name}"
     try:
-        schema_bytes = (directory / "schema.py").read_bytes()
-        state_bytes = (directory / "state.py").read_bytes()
-        init_bytes = (directory / "__init__.py").read_bytes()
+        schema_bytes = read_regular(root, directory / "schema.py")
+        state_bytes = read_regular(root, directory / "state.py")
+        init_bytes = read_regular(root, directory / "__init__.py")
     except FileNotFoundError as exc:
         raise CodeRejected([Problem(f"{label}/{Path(exc.filename).name}", 0, "file missing")]) from None
     except OSError as exc:
@@ -78,7 +81,7 @@ def cache_dir(project: "Project") -> Path:
 def load_domain(project: "Project", name: str, *, cache: bool = True) -> LoadedDomain:
     """One domain, loaded (through the JSON cache unless ``cache=False``)."""
     directory = cache_dir(project) if cache else None
-    return load_domain_dir(project.paths.domains / check_domain_name(name), cache_dir=directory)
+    return load_domain_dir(project.paths.domains / check_domain_name(name), cache_dir=directory, root=project.root)
 
 
 def domain_names(project: "Project") -> list[str]:
@@ -116,12 +119,13 @@ def write_domain(project: "Project", name: str, files: dict[str, str]) -> Loaded
     check_domain_name(name)
     root = project.paths.domains
     root.mkdir(parents=True, exist_ok=True)
+    resolve_inside(project.root, root)
     recover(project)
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     try:
         for filename, text in files.items():
             (tmp / filename).write_text(text, "utf-8")
-        loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}")
+        loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}", root=project.root)
         # fill the cache for the final location (same content hash)
         loaded.name = name
         write_cache(cache_path(cache_dir(project), name), loaded)

@@ -17,6 +17,9 @@ EXCLUDED = {".uac", TOKEN_FILE.parts[0]}
 
 
 def _no_bytecode(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+    """Leave out bytecode, and links and special files (never followed or exported)."""
+    if not (member.isreg() or member.isdir()):
+        return None
     return None if "__pycache__" in Path(member.name).parts else member
 
 

@@ -7,7 +7,7 @@ and writes to one project are serialised by the project lock.
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -15,14 +15,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
-from ...errors import InputError, InvalidName
+from ...errors import InputError
+from ...names import DOMAIN_NAME, ITEM_ID
 from . import models as m
 from .auth import ApiError, admin_access, bearer, bearer_token, project_access, served
 from .bodies import ingest_body, records_file
 from .export import export_archive
-
-_DOMAIN_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$")
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": m.ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 423, 500, 502, 503)
@@ -37,18 +35,11 @@ def _to_json(value: Any) -> dict[str, Any]:
 
 
 def _domain_name(domain: str) -> str:
-    if not _DOMAIN_RE.match(domain):
-        raise InvalidName(
-            f"invalid domain name {domain!r}.",
-            hint="A domain is an ASCII identifier: a letter, then letters, digits or '_'.",
-        )
-    return domain
+    return DOMAIN_NAME.check(domain)
 
 
 def _item_id(value: str, what: str) -> str:
-    if not _ID_RE.match(value) or ".." in value:
-        raise InvalidName(f"invalid {what} id {value!r}.")
-    return value
+    return replace(ITEM_ID, what=f"{what} id").check(value)
 
 
 # --- workspace ------------------------------------------------------------------
@@ -222,6 +213,13 @@ def forget_session(session_id: str, request: Request, project: str = Access) -> 
     return _to_json(served(request).writer(project).forget(session=_item_id(session_id, "session")))
 
 
+@router.delete("/projects/{project}/domains/{domain}", tags=["memorize"], response_model=m.ForgetResult)
+def forget_domain(
+    domain: str, request: Request, project: str = Access, collection: str | None = Query(None, max_length=64)
+) -> dict[str, Any]:
+    return _to_json(served(request).writer(project).forget(domain=_domain_name(domain), collection=collection))
+
+
 # --- recall -----------------------------------------------------------------------------
 
 
@@ -262,15 +260,13 @@ def _domains(memory: Any) -> list[str]:
     root = memory.project.paths.domains
     if not root.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and _DOMAIN_RE.match(p.name) and (p / "schema.py").is_file())
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and DOMAIN_NAME.ok(p.name) and (p / "schema.py").is_file())
 
 
 @router.get("/projects/{project}/manifest", tags=["read"], response_model=m.ManifestResponse)
 def manifest(request: Request, project: str = Access) -> dict[str, Any]:
     memory = served(request).reader(project)
-    path = memory.project.paths.manifest
-    text = path.read_text("utf-8") if path.is_file() else ""
-    return {"project": project, "manifest": text}
+    return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
 
 
 @router.get("/projects/{project}/domains", tags=["read"], response_model=m.DomainList)
@@ -281,12 +277,9 @@ def domains(request: Request, project: str = Access) -> dict[str, Any]:
 @router.get("/projects/{project}/domains/{domain}", tags=["read"], response_model=m.DomainCode)
 def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
     memory = served(request).reader(project)
-    folder = memory.project.paths.domains / _domain_name(domain)
-    files = {
-        name: (folder / name).read_text("utf-8")
-        for name in ("__init__.py", "schema.py", "state.py")
-        if (folder / name).is_file()
-    }
+    folder = f"domains/{_domain_name(domain)}"
+    read = memory.project.read_text
+    files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
     if not files:
         raise ApiError(404, "domain_not_found", f"project {project!r} has no domain {domain!r} (see GET /v1/projects/{project}/domains).")
     return {"domain": domain, "files": files}

@@ -1,0 +1,248 @@
+"""Bringing the indexes in step with the fact log, by themselves.
+
+The log is the truth; the indexes follow it.  The index manifest
+(``.uac/index/manifest.json``) records the log position the indexes cover:
+the byte length of the committed log and the sha256 of those bytes.  Whether
+the indexes are current is then one comparison with what reading the log
+computes anyway (:func:`coverage`), so searches pay nothing for it:
+
+* ``current``  -- the manifest names the log as it is: nothing to do;
+* ``grown``    -- the log only grew since (the recorded bytes are still its
+  prefix): the sessions committed after that position are indexed, after
+  dropping whatever part of them an interrupted run left in the indexes;
+* ``unknown``  -- no usable position (no manifest, a log rewritten by
+  ``forget``, a manifest from before positions were recorded): the indexes
+  are compared with the log entry by entry and mended (:func:`reconcile`);
+* ``settings`` -- built with other settings (model, text rules): rebuilt.
+
+:func:`catch_up` does whichever applies and then records the new position;
+the caller holds the project lock.  Only what is missing is embedded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..facts.log import FactLog, LogState
+from ..facts.model import Fact
+from ..failpoints import crash_point
+from ..sessions.archive import Archive
+from ..sessions.model import Session
+from .maintain import index_sessions, rebuild, session_or_stub
+from .store import CHANNELS, ChannelIndex, MemoryIndex
+
+log = logging.getLogger(__name__)
+
+EMPTY_DIGEST = hashlib.sha256(b"").hexdigest()
+
+
+@dataclass
+class CatchUpReport:
+    """What :func:`catch_up` found and did."""
+
+    status: str
+    sessions_indexed: int = 0
+    facts_added: int = 0
+    chunks_added: int = 0
+    entries_removed: int = 0
+    vectors_removed: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "sessions_indexed": self.sessions_indexed,
+            "facts_added": self.facts_added,
+            "chunks_added": self.chunks_added,
+            "entries_removed": self.entries_removed,
+            "vectors_removed": self.vectors_removed,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog, previous: LogState | None = None) -> str:
+    """``current``, ``grown``, ``unknown`` or ``settings`` (see the module doc).
+
+    ``current`` costs one small file read.  Telling ``grown`` from ``unknown``
+    hashes the recorded prefix of the log again -- unless ``previous`` is a
+    state this log has only been appended to since (the caller held the lock
+    in between) and the manifest names exactly that state.
+    """
+    manifest = index.read_manifest()
+    if manifest is not None and index.settings_differ(manifest):
+        return "settings"
+    position = index.covered_position(manifest)
+    if position is None:
+        # a project whose indexes were never written starts from an empty log
+        if manifest is None and not index.has_corpus():
+            position = (0, EMPTY_DIGEST)
+        else:
+            return "unknown"
+    size, digest = position
+    if size == state.good_bytes and digest == state.digest:
+        return "current"
+    if size >= state.good_bytes:
+        return "unknown"
+    if size == 0 and digest == EMPTY_DIGEST:
+        return "grown"
+    if previous is not None and (size, digest) == (previous.good_bytes, previous.digest):
+        return "grown"
+    return "grown" if fact_log.prefix_digest(size) == digest else "unknown"
+
+
+def _log_position(state: LogState) -> tuple[int, str]:
+    return state.good_bytes, state.digest
+
+
+def _expected_chunks(session: Session | None) -> int:
+    from .texts import TEXT_SETTINGS, chunk_ranges
+
+    if session is None:
+        return 0
+    return len(chunk_ranges(len(session.turns), int(TEXT_SETTINGS["chunk_turns"]), int(TEXT_SETTINGS["chunk_stride"])))
+
+
+class _Work:
+    """The state of one catch-up: what the log holds, what the indexes hold."""
+
+    def __init__(self, index: MemoryIndex, state: LogState, archive: Archive) -> None:
+        self.index = index
+        self.state = state
+        self.archive = archive
+        self.facts: ChannelIndex = index.channel("facts")
+        self.chunks: ChannelIndex = index.channel("archive")
+        self.by_session: dict[str, list[Fact]] = {}
+        for fact in state.facts.values():
+            self.by_session.setdefault(fact.session_id, []).append(fact)
+        self.indexed_facts: dict[str, set[str]] = {}
+        for entry in self.facts.entries.values():
+            self.indexed_facts.setdefault(entry.session_id, set()).add(entry.id)
+        self.indexed_chunks: dict[str, list[str]] = {}
+        for entry in self.chunks.entries.values():
+            self.indexed_chunks.setdefault(entry.session_id, []).append(entry.id)
+        self.sessions: dict[str, Session] = {}
+
+    def session(self, session_id: str) -> Session:
+        if session_id not in self.sessions:
+            self.sessions[session_id] = session_or_stub(self.archive, session_id, self.by_session.get(session_id, []))
+        return self.sessions[session_id]
+
+    def complete(self, session_id: str) -> bool:
+        """Does the index hold exactly this committed session's facts (same content) and chunks?"""
+        facts = self.by_session.get(session_id, [])
+        if self.indexed_facts.get(session_id, set()) != {f.id for f in facts}:
+            return False
+        entries = self.facts.entries
+        if any(entries[f.id].checksum != f.content_checksum() for f in facts):
+            return False
+        return len(self.indexed_chunks.get(session_id, ())) == _expected_chunks(self.session(session_id))
+
+    def stray_ids(self) -> tuple[list[str], list[str]]:
+        """Indexed facts no longer in the log, and chunks of sessions not committed."""
+        facts = [i for i in self.facts.entries if i not in self.state.facts]
+        chunks = [i for sid, ids in self.indexed_chunks.items() if sid not in self.state.sessions for i in ids]
+        return facts, chunks
+
+    def entries_of(self, session_ids: set[str]) -> tuple[list[str], list[str]]:
+        facts = [i for sid in session_ids for i in self.indexed_facts.get(sid, ())]
+        chunks = [i for sid in session_ids for i in self.indexed_chunks.get(sid, ())]
+        return facts, chunks
+
+
+def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], set[str]]:
+    """(vectors without a corpus entry, corpus entries without a vector).
+
+    The full id comparison runs when ``always`` or when the counts differ.
+    """
+    if not always and channel.vector_count() == len(channel.entries):
+        return [], set()
+    held = channel.vector_ids()
+    return sorted(held - channel.entries.keys()), set(channel.entries) - held
+
+
+def catch_up(
+    index: MemoryIndex, state: LogState, archive: Archive, fact_log: FactLog, *, previous: LogState | None = None
+) -> CatchUpReport:
+    """Index what the log has and the indexes lack, drop what they hold beyond it,
+    and record the log position they now cover (caller holds the project lock).
+
+    ``previous``: the log as it was when the caller took the lock (see :func:`coverage`).
+    """
+    started = time.perf_counter()
+    status = coverage(index, state, fact_log, previous)
+    report = CatchUpReport(status)
+    if status == "current":
+        report.seconds = time.perf_counter() - started
+        return report
+    if status == "settings":
+        log.warning("the search indexes were built with other settings; rebuilding them from the log")
+        report.facts_added, report.chunks_added = rebuild(index, state, archive)
+        report.sessions_indexed = len(state.sessions)  # rebuild() records the position
+        report.seconds = time.perf_counter() - started
+        return report
+    work = _Work(index, state, archive)
+    if status == "grown":
+        size = index.covered_position()
+        after = size[0] if size is not None else 0
+        candidates = [sid for sid, end in state.commit_ends.items() if end > after]
+    else:
+        candidates = list(state.sessions)
+    dirty = {sid for sid in candidates if not work.complete(sid)}
+    stray_facts, stray_chunks = work.stray_ids() if status == "unknown" else ([], [])
+    stray = {"facts": set(stray_facts), "archive": set(stray_chunks)}
+    for name in CHANNELS:
+        channel = index.channel(name)
+        orphans, unbacked = _vector_mismatch(channel, always=status == "unknown")
+        if orphans:
+            channel.delete_vectors(orphans)
+            report.vectors_removed += len(orphans)
+        for entry_id in unbacked:
+            session_id = channel.entries[entry_id].session_id
+            if session_id in state.sessions:
+                dirty.add(session_id)  # re-indexed whole below
+            else:
+                stray[name].add(entry_id)
+    doomed_facts, doomed_chunks = work.entries_of(dirty)
+    report.entries_removed += work.facts.remove(sorted(stray["facts"] | set(doomed_facts)))
+    report.entries_removed += work.chunks.remove(sorted(stray["archive"] | set(doomed_chunks)))
+    for channel in (work.facts, work.chunks):
+        channel.drop_torn_tail()
+    if dirty:
+        order = [sid for sid in state.sessions if sid in dirty]
+        pairs = [(work.session(sid), work.by_session.get(sid, [])) for sid in order]
+        report.facts_added, report.chunks_added = index_sessions(index, pairs)
+        report.sessions_indexed = len(order)
+    crash_point("index:manifest")
+    index.write_manifest(_log_position(state))
+    report.seconds = time.perf_counter() - started
+    if report.sessions_indexed or report.entries_removed or report.vectors_removed:
+        log.info(
+            "indexes caught up with the log (%s): %d session(s) indexed, %d entr(ies) and %d vector(s) dropped",
+            status, report.sessions_indexed, report.entries_removed, report.vectors_removed,
+        )
+    return report
+
+
+def ensure_current(ctx: Any) -> CatchUpReport | None:
+    """Before a search: if the indexes are behind the log, catch them up first.
+
+    The check costs one small file read; only when the indexes are behind
+    does it take the project lock (waiting for a writer that is indexing right
+    now, which usually leaves nothing to do) and call :func:`catch_up`.
+    Returns ``None`` when they were current.
+    """
+    fact_log = ctx.fact_log()
+    state = fact_log.read()
+    index = ctx.index
+    if coverage(index, state, fact_log) == "current":
+        return None
+    with ctx.project.lock("index catch-up"):
+        state = fact_log.read()
+        return catch_up(index, state, Archive(ctx.project.paths.sessions), fact_log)
+
+
+__all__ = ["CatchUpReport", "catch_up", "coverage", "ensure_current"]
