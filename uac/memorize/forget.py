@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..context import MemoryContext
-from ..errors import InputError
+from ..errors import FactNotFound, InputError, SessionNotFound
 from ..sessions.archive import Archive, check_session_id
 
 
@@ -33,7 +33,7 @@ class ForgetReport:
 
 def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
     if (fact is None) == (session is None):
-        raise InputError("forget needs exactly one of a fact id or a session id.", hint="Pass --fact ID or --session ID.")
+        raise InputError("forget needs exactly one of a fact id or a session id.", hint="Give {opt:fact} or {opt:session}.")
     project = ctx.project
     log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
@@ -42,7 +42,7 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
         state = log.read()
         if fact is not None:
             if fact not in state.facts:
-                raise InputError(f"no fact {fact!r} in {project.paths.facts}.", hint="Find ids with 'uac search --json'.")
+                raise FactNotFound(f"no fact {fact!r} in this project's log.", hint="{do:find_facts}.")
             doomed = {fact}
 
             def keep(record: dict[str, Any]) -> bool:
@@ -56,7 +56,7 @@ def forget(ctx: MemoryContext, *, fact: str | None = None, session: str | None =
             assert session is not None
             check_session_id(session)
             if session not in state.sessions and not archive.has(session):
-                raise InputError(f"no session {session!r} in {project.root}.", hint="List sessions with UserMemory.sessions().")
+                raise SessionNotFound(f"no session {session!r} in this project.", hint="{do:find_sessions}.")
             doomed = {f.id for f in state.facts.values() if f.session_id == session}
 
             def keep(record: dict[str, Any]) -> bool:

@@ -46,15 +46,14 @@ def detect_format(text: str, path: Path) -> str:
             return "messages"
         raise InputError(
             f"{path} is JSON but neither a LoCoMo conversation nor chat messages.",
-            hint="Expected {'conversation': {...}} (LoCoMo) or [{'role', 'content'}, ...] (messages); "
-            "see 'uac ingest --help'.",
+            hint="Expected {'conversation': {...}} (LoCoMo) or [{'role', 'content'}, ...] (messages).",
         )
     if looks_like_transcript(text):
         return "transcript"
     raise InputError(
         f"{path}: unknown session format.",
         hint="Use LoCoMo JSON, chat messages (JSON/JSONL) or a 'Speaker: text' transcript, "
-        "and pass --format if detection fails.",
+        "and give {opt:format} if detection fails.",
     )
 
 

@@ -40,8 +40,8 @@ def _pick(value: Any, path: Path, sample_id: str | None) -> dict[str, Any]:
     if len(items) == 1:
         return items[0]
     raise InputError(
-        f"{path} holds {len(items)} LoCoMo conversations; choose one with --sample-id.",
-        hint=f"Available: {', '.join(ids)}.",
+        f"{path} holds {len(items)} LoCoMo conversations.",
+        hint=f"Choose one with {{opt:sample_id}}: {', '.join(ids)}.",
     )
 
 
@@ -67,7 +67,7 @@ def read_locomo(value: Any, path: Path, *, sample_id: str | None = None, date: s
             raise InputError(
                 f"{path}: {sample} {key} has no readable date "
                 f"({key}_date_time = {date_text or 'missing'!r}).",
-                hint="Add the date to the file or pass --date YYYY-MM-DD.",
+                hint="Add the date to the file or give it with {opt:date} (YYYY-MM-DD).",
             )
         turns = []
         for index, raw in enumerate(raw_turns, 1):

@@ -68,7 +68,7 @@ def _one_session(obj: dict[str, Any], path: Path, *, date: str | None, user_name
             f"{path}: session {index} has no date"
             + (f" (unreadable {raw_date!r})" if raw_date else "")
             + ".",
-            hint="Pass --date YYYY-MM-DD, or add a \"date\" field next to \"messages\".",
+            hint="Give the date with {opt:date} (YYYY-MM-DD), or add a \"date\" field next to \"messages\".",
         )
     rows: list[tuple[str, str, str | None]] = []
     for number, message in enumerate(obj.get("messages") or (), 1):
