@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import safejson
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
@@ -84,10 +85,6 @@ class ImportReport:
 # --- reading ------------------------------------------------------------------------
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number uac can store")
-
-
 def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
     """Read a JSON list, JSONL or CSV file -> (records, format).
 
@@ -116,10 +113,7 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
 
 
 def _loads(text: str, where: str) -> Any:
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
-        raise InputError(f"{where}: not valid JSON ({exc}).") from None
+    return safejson.loads(text, where)
 
 
 def _read_json(text: str, path: Path) -> list[dict[str, Any]]:
@@ -447,7 +441,7 @@ def import_records(
             except CodeRejected as exc:
                 raise UserError(
                     f"domain {domain!r} exists but does not validate: {exc.message}",
-                    hint="Fix or remove domains/{domain}/ first (see 'uac doctor').",
+                    hint=f"Fix or remove domains/{domain}/ first; {{do:doctor}}.",
                 ) from None
         start_index = 0
         old_values: list[Any] = []
@@ -459,12 +453,12 @@ def import_records(
             if collection in existing.values:
                 old_spec = existing.types[collection]
                 if not (old_spec.kind == "list" and old_spec.args[0].kind == "class"):
-                    raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another --collection.")
+                    raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another collection ({opt:collection}).")
                 old_type = old_spec.args[0].name
                 if old_type != record_type:
                     raise UserError(
                         f"{domain}.{collection} holds {old_type} records, not {record_type}.",
-                        hint=f"Pass --record-type {old_type} to append, or choose another --collection.",
+                        hint=f"Give {{opt:record_type}} {old_type} to append, or choose another collection ({{opt:collection}}).",
                     )
                 old_values = list(existing.values[collection])
                 start_index = sum(1 for v in old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{path.name}#"))
@@ -479,7 +473,7 @@ def import_records(
                 where = f"{domain}.{collection}" if in_use else f"class {record_type} in domain {domain}"
                 raise UserError(
                     f"{path.name} does not match the existing type {record_type} of {where}: {'; '.join(diffs)}.",
-                    hint="Import into a new --collection (and --record-type), or make the file's fields match.",
+                    hint="Import into a new collection ({opt:collection}, with {opt:record_type}), or make the file's fields match.",
                 )
             new_class = old_class
             appended = bool(old_values)
