@@ -1,7 +1,8 @@
 """Load test of the HTTP API on loopback: throughput and latency under concurrency.
 
     python benchmarks/bench_http_load.py [--users 4] [--concurrency 8] [--search-requests 400]
-        [--repl-requests 80] [--writes 40] [--deadline 240] [--json OUT.json]
+        [--repl-requests 80] [--writes 40] [--quiet-requests 120] [--noisy-writers 60]
+        [--noisy-repl 4] [--deadline 240] [--json OUT.json]
 
 Builds a temporary root with ``--users`` projects (sessions and typed records
 written here), starts ``uac serve http`` in a subprocess on a free loopback
@@ -11,7 +12,14 @@ port, and drives it from a thread pool:
    that no fact was lost: every session is in its project's log and the log's
    fact count equals the sum the responses reported;
 2. ``POST .../search`` across users (the ``search --json`` shape);
-3. ``POST .../repl`` across users (a fresh sandbox worker per request).
+3. ``POST .../repl`` across users (a fresh sandbox worker per request);
+4. a noisy neighbour: a quiet tenant reads its project (manifest, facts,
+   search, a small ``repl``) at concurrency 2, first alone, then while another
+   tenant hammers its own project -- whose lock another process holds -- with
+   ``--noisy-writers`` deletes in flight at all times and ``--noisy-repl``
+   heavy sandbox runs; it reports the quiet tenant's latency both ways (the
+   target: p99 with the neighbour within 2x of p99 alone) and what the noisy
+   tenant got back (423 ``project_locked``, 503 ``server_busy``, 200).
 
 For each it reports throughput, p50/p99 latency and errors.  The baseline,
 measured in the same run, is the same library call made in-process, one at a
@@ -55,6 +63,7 @@ TOPICS = [
 QUERIES = ["dog walk", "what did I cook", "flight to Lisbon", "cello practice", "running in the park",
            "novel I read", "team meeting", "what did I plant"]
 REPL_CODE = "result = {'n': len(trips), 'total': sum(t.cost for t in trips), 'cities': sorted({t.city for t in trips})}"
+HEAVY_REPL = "big = [i * i for i in range(2_000_000)]\nresult = len(big) + sum(big[:10])"
 
 
 def _free_port() -> int:
@@ -161,6 +170,88 @@ def drive(name: str, calls: list, concurrency: int, deadline: float) -> dict:
     }
 
 
+def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argparse.Namespace, deadline: float) -> dict:
+    """The quiet tenant's latency alone and next to a tenant that hammers its locked project."""
+    import httpx
+
+    from uac.lock import project_lock
+
+    users = sorted(tokens)
+    noisy, quiet = users[0], users[1]
+    quiet_headers = {"Authorization": f"Bearer {tokens[quiet]}"}
+    noisy_headers = {"Authorization": f"Bearer {tokens[noisy]}"}
+    client = httpx.Client(base_url=base, timeout=120, limits=httpx.Limits(max_connections=8))
+
+    def quiet_calls() -> list:
+        kinds = [
+            lambda: client.get(f"/v1/projects/{quiet}/manifest", headers=quiet_headers),
+            lambda: client.get(f"/v1/projects/{quiet}/facts", headers=quiet_headers),
+            lambda: client.post(f"/v1/projects/{quiet}/search", json={"query": "dog walk", "k": 5}, headers=quiet_headers),
+            lambda: client.post(f"/v1/projects/{quiet}/repl", json={"code": REPL_CODE}, headers=quiet_headers),
+        ]
+
+        def wrap(send):
+            def call():
+                r = send()
+                return r.status_code == 200, f"{r.status_code} {r.text[:200]}"
+
+            return call
+
+        return [wrap(kinds[n % len(kinds)]) for n in range(args.quiet_requests)]
+
+    for call in quiet_calls()[:4]:  # warm every kind once
+        call()
+    alone = drive("quiet tenant alone", quiet_calls(), 2, deadline)
+
+    stop = threading.Event()
+    locked = threading.Event()
+    outcomes: dict[str, int] = {}
+    tally = threading.Lock()
+    noise = httpx.Client(base_url=base, timeout=120,
+                         limits=httpx.Limits(max_connections=args.noisy_writers + args.noisy_repl + 4))
+
+    def hold_lock() -> None:
+        # another process (this one: the server runs in its own) holds the noisy project's lock
+        with project_lock(root / noisy / ".uac" / "lock", purpose="bench: a long write elsewhere", timeout=30):
+            locked.set()
+            stop.wait()
+
+    def count(response) -> None:
+        key = str(response.status_code)
+        if response.status_code != 200:
+            key += " " + response.json()["error"]["code"]
+        with tally:
+            outcomes[key] = outcomes.get(key, 0) + 1
+
+    def writer(n: int) -> None:
+        while not stop.is_set():
+            count(noise.delete(f"/v1/projects/{noisy}/facts/f-{n}", headers=noisy_headers))
+
+    def heavy() -> None:
+        while not stop.is_set():
+            count(noise.post(f"/v1/projects/{noisy}/repl", json={"code": HEAVY_REPL}, headers=noisy_headers))
+
+    threads = [threading.Thread(target=hold_lock, daemon=True)]
+    threads[0].start()
+    locked.wait(30)
+    threads += [threading.Thread(target=writer, args=(n,), daemon=True) for n in range(args.noisy_writers)]
+    threads += [threading.Thread(target=heavy, daemon=True) for _ in range(args.noisy_repl)]
+    for thread in threads[1:]:
+        thread.start()
+    time.sleep(2.0)  # let the noise build up
+    loaded = drive("quiet tenant with a noisy neighbour", quiet_calls(), 2, deadline)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=150)
+    client.close()
+    noise.close()
+    ratio = round(loaded["p99_ms"] / alone["p99_ms"], 2) if alone["p99_ms"] and loaded["p99_ms"] else None
+    return {"alone": alone, "with_neighbour": loaded, "p99_ratio": ratio,
+            "p50_ratio": round(loaded["p50_ms"] / alone["p50_ms"], 2) if alone["p50_ms"] and loaded["p50_ms"] else None,
+            "noisy_outcomes": dict(sorted(outcomes.items())),
+            "noisy_writers": args.noisy_writers, "noisy_repl": args.noisy_repl}
+
+
 def baseline(root: Path, users: int, searches: int, runs: int) -> dict:
     """The same library calls in-process, sequentially."""
     from uac.memory import UserMemory
@@ -198,128 +289,160 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search-requests", type=int, default=400)
     parser.add_argument("--repl-requests", type=int, default=80)
     parser.add_argument("--writes", type=int, default=40, help="concurrent add-session calls")
+    parser.add_argument("--quiet-requests", type=int, default=120, help="requests of the quiet tenant, each way")
+    parser.add_argument("--noisy-writers", type=int, default=60, help="deletes the noisy tenant keeps in flight")
+    parser.add_argument("--noisy-repl", type=int, default=4, help="heavy sandbox runs the noisy tenant keeps in flight")
+    parser.add_argument("--only-noisy", action="store_true", help="run only the noisy-neighbour scenario")
     parser.add_argument("--deadline", type=float, default=240.0, help="seconds for the whole load phase")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
+    if args.users < 2:
+        parser.error("--users must be at least 2 (the noisy-neighbour scenario needs two tenants)")
 
     import httpx
-
-    from uac.facts.log import FactLog
 
     with tempfile.TemporaryDirectory(prefix="uac-load-") as tmp:
         root = Path(tmp) / "root"
         root.mkdir()
         print(f"building {args.users} projects ...", file=sys.stderr)
         tokens = build_root(root, args.users, args.sessions)
-        base_line = baseline(root, args.users, min(args.search_requests, 100), min(args.repl_requests, 20))
+        base_line = None if args.only_noisy else baseline(root, args.users, min(args.search_requests, 100),
+                                                           min(args.repl_requests, 20))
         port = _free_port()
         proc = start_server(root, port)
         base = f"http://127.0.0.1:{port}"
-        results = []
+        results: list[dict] = []
+        lost: list[str] = []
         try:
             wait_ready(base, proc)
-            client = httpx.Client(base_url=base, timeout=60, limits=httpx.Limits(max_connections=args.concurrency * 2))
-            users = sorted(tokens)
             deadline = time.monotonic() + args.deadline
-            rng = random.Random(11)
-
-            def headers(user: str) -> dict[str, str]:
-                return {"Authorization": f"Bearer {tokens[user]}"}
-
+            client = httpx.Client(base_url=base, timeout=60, limits=httpx.Limits(max_connections=args.concurrency * 2))
             # warm each project once (index open, BM25 build)
-            for user in users:
-                client.post(f"/v1/projects/{user}/search", json={"query": "warm up"}, headers=headers(user))
-
-            # 1. concurrent writers
-            before = {u: len(FactLog(root / u / "memory" / "facts.jsonl").read().facts) for u in users}
-            reported = {u: 0 for u in users}
-            sent: dict[str, list[str]] = {u: [] for u in users}
-            tally = threading.Lock()
-
-            def writer(i: int):
-                user = users[i % len(users)]
-                session = _session(users.index(user), 1000 + i, i)
-                sent[user].append(session["session_id"])
-
-                def call():
-                    r = client.post(f"/v1/projects/{user}/sessions", json={"session": session}, headers=headers(user))
-                    if r.status_code != 200:
-                        return False, f"{r.status_code} {r.text[:200]}"
-                    with tally:
-                        reported[user] += r.json()["facts_appended"]
-                    return True, ""
-
-                return call
-
-            results.append(drive("add-session", [writer(i) for i in range(args.writes)], args.concurrency, deadline))
-            lost = []
-            for user in users:
-                state = FactLog(root / user / "memory" / "facts.jsonl").read()
-                if len(state.facts) != before[user] + reported[user]:
-                    lost.append(f"{user}: {len(state.facts)} facts, expected {before[user] + reported[user]}")
-                missing = [s for s in sent[user] if s not in state.sessions]
-                if missing:
-                    lost.append(f"{user}: sessions missing from the log: {missing[:3]}")
-
-            # 2. search
-            def searcher():
-                user, query = rng.choice(users), rng.choice(QUERIES)
-
-                def call():
-                    r = client.post(f"/v1/projects/{user}/search", json={"query": query, "k": 10}, headers=headers(user))
-                    return (r.status_code == 200 and bool(r.json()["results"])), f"{r.status_code} {r.text[:200]}"
-
-                return call
-
-            results.append(drive("search", [searcher() for _ in range(args.search_requests)], args.concurrency, deadline))
-
-            # 3. repl
-            def runner():
-                user = rng.choice(users)
-
-                def call():
-                    r = client.post(f"/v1/projects/{user}/repl", json={"code": REPL_CODE}, headers=headers(user))
-                    ok = r.status_code == 200 and r.json()["ok"] and r.json()["result"]["n"] == 30
-                    return ok, f"{r.status_code} {r.text[:200]}"
-
-                return call
-
-            results.append(drive("repl", [runner() for _ in range(args.repl_requests)], args.concurrency, deadline))
+            for user, token in sorted(tokens.items()):
+                client.post(f"/v1/projects/{user}/search", json={"query": "warm up"},
+                            headers={"Authorization": f"Bearer {token}"})
+            if not args.only_noisy:
+                lost = load_phases(client, root, tokens, args, deadline, results)
             client.close()
+            neighbour = noisy_neighbour(base, root, tokens, args, time.monotonic() + args.deadline)
         finally:
             proc.terminate()
             try:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+    return report(args, results, base_line, lost, neighbour)
 
+
+def load_phases(client, root: Path, tokens: dict[str, str], args: argparse.Namespace, deadline: float,
+                results: list[dict]) -> list[str]:
+    """Phases 1-3: concurrent writers (then the check that nothing was lost), search, repl."""
+    from uac.facts.log import FactLog
+
+    users = sorted(tokens)
+    rng = random.Random(11)
+
+    def headers(user: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {tokens[user]}"}
+
+    # 1. concurrent writers
+    before = {u: len(FactLog(root / u / "memory" / "facts.jsonl").read().facts) for u in users}
+    reported = {u: 0 for u in users}
+    sent: dict[str, list[str]] = {u: [] for u in users}
+    tally = threading.Lock()
+
+    def writer(i: int):
+        user = users[i % len(users)]
+        session = _session(users.index(user), 1000 + i, i)
+        sent[user].append(session["session_id"])
+
+        def call():
+            r = client.post(f"/v1/projects/{user}/sessions", json={"session": session}, headers=headers(user))
+            if r.status_code != 200:
+                return False, f"{r.status_code} {r.text[:200]}"
+            with tally:
+                reported[user] += r.json()["facts_appended"]
+            return True, ""
+
+        return call
+
+    results.append(drive("add-session", [writer(i) for i in range(args.writes)], args.concurrency, deadline))
+    lost = []
+    for user in users:
+        state = FactLog(root / user / "memory" / "facts.jsonl").read()
+        if len(state.facts) != before[user] + reported[user]:
+            lost.append(f"{user}: {len(state.facts)} facts, expected {before[user] + reported[user]}")
+        missing = [s for s in sent[user] if s not in state.sessions]
+        if missing:
+            lost.append(f"{user}: sessions missing from the log: {missing[:3]}")
+
+    # 2. search
+    def searcher():
+        user, query = rng.choice(users), rng.choice(QUERIES)
+
+        def call():
+            r = client.post(f"/v1/projects/{user}/search", json={"query": query, "k": 10}, headers=headers(user))
+            return (r.status_code == 200 and bool(r.json()["results"])), f"{r.status_code} {r.text[:200]}"
+
+        return call
+
+    results.append(drive("search", [searcher() for _ in range(args.search_requests)], args.concurrency, deadline))
+
+    # 3. repl
+    def runner():
+        user = rng.choice(users)
+
+        def call():
+            r = client.post(f"/v1/projects/{user}/repl", json={"code": REPL_CODE}, headers=headers(user))
+            ok = r.status_code == 200 and r.json()["ok"] and r.json()["result"]["n"] == 30
+            return ok, f"{r.status_code} {r.text[:200]}"
+
+        return call
+
+    results.append(drive("repl", [runner() for _ in range(args.repl_requests)], args.concurrency, deadline))
+    return lost
+
+
+def report(args: argparse.Namespace, results: list[dict], base_line: dict | None, lost: list[str], neighbour: dict) -> int:
     cores = os.cpu_count()
+    ratios: dict[str, float] = {}
     print(f"\nHTTP load test on loopback ({args.users} users, {cores} cores)")
-    print(f"{'phase':<12} {'requests':>8} {'conc':>5} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
-    for r in results:
-        print(f"{r['name']:<12} {r['requests']:>8} {r['concurrency']:>5} {r['throughput_rps']:>8} "
-              f"{r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}")
-    by_name = {r["name"]: r for r in results}
-    print(f"\nbaseline in-process, sequential: search p50 {base_line['search_p50_ms']} ms "
-          f"({base_line['search_seq_rps']} req/s), repl p50 {base_line['repl_p50_ms']} ms ({base_line['repl_seq_rps']} req/s)")
-    ratios = {
-        "search_throughput_vs_sequential": round(by_name["search"]["throughput_rps"] / base_line["search_seq_rps"], 2),
-        "search_p50_vs_in_process": round(by_name["search"]["p50_ms"] / base_line["search_p50_ms"], 2),
-        "repl_throughput_vs_sequential": round(by_name["repl"]["throughput_rps"] / base_line["repl_seq_rps"], 2),
-        "repl_p50_vs_in_process": round(by_name["repl"]["p50_ms"] / base_line["repl_p50_ms"], 2),
-    }
-    for key, value in ratios.items():
-        print(f"  {key}: {value}x")
-    print("facts lost after concurrent writes: " + ("none" if not lost else "; ".join(lost)))
-    errors = sum(r["errors"] for r in results)
+    if results:
+        print(f"{'phase':<12} {'requests':>8} {'conc':>5} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+        for r in results:
+            print(f"{r['name']:<12} {r['requests']:>8} {r['concurrency']:>5} {r['throughput_rps']:>8} "
+                  f"{r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}")
+        by_name = {r["name"]: r for r in results}
+        assert base_line is not None
+        print(f"\nbaseline in-process, sequential: search p50 {base_line['search_p50_ms']} ms "
+              f"({base_line['search_seq_rps']} req/s), repl p50 {base_line['repl_p50_ms']} ms ({base_line['repl_seq_rps']} req/s)")
+        ratios = {
+            "search_throughput_vs_sequential": round(by_name["search"]["throughput_rps"] / base_line["search_seq_rps"], 2),
+            "search_p50_vs_in_process": round(by_name["search"]["p50_ms"] / base_line["search_p50_ms"], 2),
+            "repl_throughput_vs_sequential": round(by_name["repl"]["throughput_rps"] / base_line["repl_seq_rps"], 2),
+            "repl_p50_vs_in_process": round(by_name["repl"]["p50_ms"] / base_line["repl_p50_ms"], 2),
+        }
+        for key, value in ratios.items():
+            print(f"  {key}: {value}x")
+        print("facts lost after concurrent writes: " + ("none" if not lost else "; ".join(lost)))
+    alone, loaded = neighbour["alone"], neighbour["with_neighbour"]
+    print(f"\nnoisy neighbour ({neighbour['noisy_writers']} deletes on a locked project and "
+          f"{neighbour['noisy_repl']} heavy repl runs in flight)")
+    print(f"{'quiet tenant':<22} {'requests':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+    for label, r in (("alone", alone), ("with the neighbour", loaded)):
+        print(f"{label:<22} {r['requests']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}")
+    print(f"  p99 with / alone: {neighbour['p99_ratio']}x (target: at most 2x); p50: {neighbour['p50_ratio']}x")
+    print("  the noisy tenant got: " + ", ".join(f"{k}: {v}" for k, v in neighbour["noisy_outcomes"].items()))
+    phases = results + [alone, loaded]
+    errors = sum(r["errors"] for r in phases)
     print("errors: " + str(errors))
-    for r in results:
+    for r in phases:
         for example in r["error_examples"]:
             print(f"  {r['name']}: {example}")
     if args.json:
-        args.json.write_text(json.dumps({"results": results, "baseline": base_line, "ratios": ratios,
-                                         "lost": lost, "cores": cores, "args": {k: str(v) for k, v in vars(args).items()}},
-                                        indent=2) + "\n")
+        args.json.write_text(json.dumps({"results": results, "baseline": base_line, "ratios": ratios, "lost": lost,
+                                         "noisy_neighbour": neighbour, "cores": cores,
+                                         "args": {k: str(v) for k, v in vars(args).items()}}, indent=2) + "\n")
     return 1 if errors or lost else 0
 
 

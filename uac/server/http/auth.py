@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from ...workspace import validate_project_name
 from ..workspace import ServedWorkspace
 
-bearer = HTTPBearer(auto_error=False, description="A project token ('uac token create PROJECT') or an admin token.")
+bearer = HTTPBearer(auto_error=False, description="A project token or an admin token.")
 
 
 class ApiError(Exception):
@@ -39,8 +39,8 @@ def bearer_token(credentials: HTTPAuthorizationCredentials | None) -> str:
         raise ApiError(
             401,
             "unauthenticated",
-            "this route needs a bearer token: send 'Authorization: Bearer <token>' "
-            "(create one with 'uac token create PROJECT').",
+            "this route needs a bearer token: send 'Authorization: Bearer <token>' with a token of the "
+            "project (the server's operator creates them).",
             headers={"WWW-Authenticate": "Bearer"},
         )
     return credentials.credentials
@@ -68,6 +68,6 @@ def admin_access(
         raise ApiError(
             403,
             "forbidden",
-            "this route needs an admin token (set UAC_ADMIN_TOKEN for the server, or create one with "
-            "'uac token create --admin --root DIR').",
+            "this route needs an admin token (the server's UAC_ADMIN_TOKEN, or an admin token its "
+            "operator created).",
         )
