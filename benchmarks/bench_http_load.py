@@ -135,12 +135,17 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 90.0) -> None
     raise SystemExit("server did not start in time")
 
 
-def drive(name: str, calls: list, concurrency: int, deadline: float) -> dict:
-    """Run ``calls`` (each returns True on success) from ``concurrency`` threads."""
+def drive(name: str, calls: list, concurrency: int, deadline: float, kinds: list[str] | None = None) -> dict:
+    """Run ``calls`` (each returns True on success) from ``concurrency`` threads.
+
+    ``kinds`` (one label per call) adds p50/p99 per kind of request.
+    """
     latencies: list[float] = []
+    by_kind: dict[str, list[float]] = {}
     errors: list[str] = []
 
-    def one(call) -> None:
+    def one(index: int) -> None:
+        call = calls[index]
         if time.monotonic() > deadline:
             errors.append("deadline passed before the request was sent")
             return
@@ -149,14 +154,19 @@ def drive(name: str, calls: list, concurrency: int, deadline: float) -> dict:
             ok, detail = call()
         except Exception as exc:  # a failed request is counted and reported, not raised
             ok, detail = False, repr(exc)
-        latencies.append(time.perf_counter() - started)
+        latency = time.perf_counter() - started
+        latencies.append(latency)
+        if kinds is not None:
+            by_kind.setdefault(kinds[index], []).append(latency)
         if not ok:
             errors.append(detail)
 
     started = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
-        list(pool.map(one, calls))
+        list(pool.map(one, range(len(calls))))
     wall = time.perf_counter() - started
+    per_kind = {kind: {"n": len(values), "p50_ms": round(1000 * _pct(values, 0.50), 1),
+                       "p99_ms": round(1000 * _pct(values, 0.99), 1)} for kind, values in sorted(by_kind.items())}
     return {
         "name": name,
         "requests": len(calls),
@@ -167,6 +177,7 @@ def drive(name: str, calls: list, concurrency: int, deadline: float) -> dict:
         "p99_ms": round(1000 * _pct(latencies, 0.99), 1) if latencies else None,
         "errors": len(errors),
         "error_examples": errors[:3],
+        **({"by_kind": per_kind} if per_kind else {}),
     }
 
 
@@ -182,13 +193,15 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
     noisy_headers = {"Authorization": f"Bearer {tokens[noisy]}"}
     client = httpx.Client(base_url=base, timeout=120, limits=httpx.Limits(max_connections=8))
 
+    kinds = {
+        "manifest": lambda: client.get(f"/v1/projects/{quiet}/manifest", headers=quiet_headers),
+        "facts": lambda: client.get(f"/v1/projects/{quiet}/facts", headers=quiet_headers),
+        "search": lambda: client.post(f"/v1/projects/{quiet}/search", json={"query": "dog walk", "k": 5}, headers=quiet_headers),
+        "repl": lambda: client.post(f"/v1/projects/{quiet}/repl", json={"code": REPL_CODE}, headers=quiet_headers),
+    }
+    labels = [list(kinds)[n % len(kinds)] for n in range(args.quiet_requests)]
+
     def quiet_calls() -> list:
-        kinds = [
-            lambda: client.get(f"/v1/projects/{quiet}/manifest", headers=quiet_headers),
-            lambda: client.get(f"/v1/projects/{quiet}/facts", headers=quiet_headers),
-            lambda: client.post(f"/v1/projects/{quiet}/search", json={"query": "dog walk", "k": 5}, headers=quiet_headers),
-            lambda: client.post(f"/v1/projects/{quiet}/repl", json={"code": REPL_CODE}, headers=quiet_headers),
-        ]
 
         def wrap(send):
             def call():
@@ -197,11 +210,11 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
 
             return call
 
-        return [wrap(kinds[n % len(kinds)]) for n in range(args.quiet_requests)]
+        return [wrap(kinds[label]) for label in labels]
 
     for call in quiet_calls()[:4]:  # warm every kind once
         call()
-    alone = drive("quiet tenant alone", quiet_calls(), 2, deadline)
+    alone = drive("quiet tenant alone", quiet_calls(), 2, deadline, labels)
 
     stop = threading.Event()
     locked = threading.Event()
@@ -217,6 +230,8 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
             stop.wait()
 
     def count(response) -> None:
+        if stop.is_set():
+            return  # answered after the lock was released: not part of the scenario
         key = str(response.status_code)
         if response.status_code != 200:
             key += " " + response.json()["error"]["code"]
@@ -239,7 +254,7 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
     for thread in threads[1:]:
         thread.start()
     time.sleep(2.0)  # let the noise build up
-    loaded = drive("quiet tenant with a noisy neighbour", quiet_calls(), 2, deadline)
+    loaded = drive("quiet tenant with a noisy neighbour", quiet_calls(), 2, deadline, labels)
     stop.set()
     for thread in threads:
         thread.join(timeout=150)
@@ -431,6 +446,9 @@ def report(args: argparse.Namespace, results: list[dict], base_line: dict | None
     print(f"{'quiet tenant':<22} {'requests':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
     for label, r in (("alone", alone), ("with the neighbour", loaded)):
         print(f"{label:<22} {r['requests']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}")
+    for kind in alone.get("by_kind", {}):
+        a, b = alone["by_kind"][kind], loaded["by_kind"][kind]
+        print(f"  {kind:<20} {a['n']:>8} {a['p50_ms']:>8} / {b['p50_ms']:<8} {a['p99_ms']:>8} / {b['p99_ms']}")
     print(f"  p99 with / alone: {neighbour['p99_ratio']}x (target: at most 2x); p50: {neighbour['p50_ratio']}x")
     print("  the noisy tenant got: " + ", ".join(f"{k}: {v}" for k, v in neighbour["noisy_outcomes"].items()))
     phases = results + [alone, loaded]

@@ -21,7 +21,54 @@ def _slots(**kwargs) -> Slots:
     return Slots("test", refuse=lambda key, why: ServerBusy(f"{key} {why}"), **kwargs)
 
 
-def test_slots_bound_each_key_and_the_total_and_wake_waiters_in_order():
+def test_slots_bound_each_key_and_the_total():
+    from contextlib import ExitStack
+
+    slots = _slots(per_key=2, total=3)
+
+    def attempt(key: str) -> str:
+        with ThreadPoolExecutor(1) as pool:  # another thread: another holder
+            def once() -> str:
+                try:
+                    with slots.hold(key, wait=0.1):
+                        return "ran"
+                except ServerBusy:
+                    return "busy"
+
+            return pool.submit(once).result()
+
+    with ExitStack() as held:
+        held.enter_context(slots.hold("a", wait=0))
+        assert attempt("a") == "ran"
+        with ThreadPoolExecutor(2) as pool:
+            second = threading.Event()
+            done = threading.Event()
+
+            def hold_second_a() -> None:
+                with slots.hold("a", wait=1):
+                    second.set()
+                    done.wait(5)
+
+            pool.submit(hold_second_a)
+            assert second.wait(5)
+            assert attempt("a") == "busy"  # two per key
+            assert attempt("b") == "ran"
+            third = threading.Event()
+
+            def hold_b() -> None:
+                with slots.hold("b", wait=1):
+                    third.set()
+                    done.wait(5)
+
+            pool.submit(hold_b)
+            assert third.wait(5)
+            assert slots.in_use() == 3
+            assert attempt("c") == "busy"  # three in all
+            done.set()
+    assert slots.in_use() == 0 and slots.peak_total == 3 and slots.peak_per_key == 2
+
+
+def test_waiters_are_woken_as_slots_free_up():
     slots = _slots(per_key=2, total=3)
     running: dict[str, int] = {}
     peak: dict[str, int] = {}
@@ -35,21 +82,36 @@ def test_slots_bound_each_key_and_the_total_and_wake_waiters_in_order():
                 peak[key] = max(peak.get(key, 0), running[key])
                 overall[0] += 1
                 overall[1] = max(overall[1], overall[0])
-            time.sleep(0.05)
+            time.sleep(0.02)
             with guard:
                 running[key] -= 1
                 overall[0] -= 1
 
     with ThreadPoolExecutor(12) as pool:
         list(pool.map(work, ["a"] * 8 + ["b"] * 4))
-    assert peak == {"a": 2, "b": 2}
-    assert overall[1] == 3
-    assert slots.in_use() == 0 and slots.peak_total == 3 and slots.peak_per_key == 2
+    assert max(peak.values()) <= 2 and overall[1] <= 3
+    assert slots.in_use() == 0
+
+
+def _held_elsewhere(slots: Slots, key: str):
+    """Hold a slot of ``key`` from another thread until the returned event is set."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with slots.hold(key, wait=1):
+            taken.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert taken.wait(5)
+    return release, thread
 
 
 def test_a_full_queue_and_a_long_wait_are_refused():
     slots = _slots(per_key=1, max_waiting=1)
-    with slots.hold("a", wait=1):
+    release, thread = _held_elsewhere(slots, "a")
+    try:
         with pytest.raises(ServerBusy, match="a timeout"):
             with slots.hold("a", wait=0.1):
                 pass
@@ -68,7 +130,12 @@ def test_a_full_queue_and_a_long_wait_are_refused():
         assert sorted(outcomes) == ["a queue", "a timeout"]
         with slots.hold("b", wait=0):  # another key is not affected
             pass
+    finally:
+        release.set()
+        thread.join()
     assert slots.in_use() == 0
+    with slots.hold("a", wait=0):  # free again
+        assert slots.in_use("a") == 1
 
 
 def test_holding_is_reentrant_within_one_call():
@@ -84,9 +151,9 @@ def test_holding_is_reentrant_within_one_call():
             return slots.in_use("a")
 
     assert asyncio.run(outer()) == 1
-    with pytest.raises(ServerBusy):
-        with slots.hold("a", wait=0):
-            with ThreadPoolExecutor(1) as pool:  # a plain thread is another holder
+    with slots.hold("a", wait=0):
+        with ThreadPoolExecutor(1) as pool:  # a plain thread is another holder
+            with pytest.raises(ServerBusy):
                 pool.submit(lambda: slots.hold("a", wait=0).__enter__()).result()
 
 

@@ -177,8 +177,13 @@ class Slots:
             return
         loop = asyncio.get_running_loop()
         event = asyncio.Event()
+
+        def wake() -> None:
+            if not loop.is_closed():  # a waiter whose loop is gone gives its grant back in _abandon
+                loop.call_soon_threadsafe(event.set)
+
         with self._lock:
-            waiter = self._enqueue(key, lambda: loop.call_soon_threadsafe(event.set))
+            waiter = self._enqueue(key, wake)
         if waiter is not None:
             try:
                 await asyncio.wait_for(event.wait(), timeout=wait)
