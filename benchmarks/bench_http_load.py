@@ -218,6 +218,7 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
 
     stop = threading.Event()
     locked = threading.Event()
+    release = threading.Event()
     outcomes: dict[str, int] = {}
     tally = threading.Lock()
     noise = httpx.Client(base_url=base, timeout=120,
@@ -227,11 +228,9 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
         # another process (this one: the server runs in its own) holds the noisy project's lock
         with project_lock(root / noisy / ".uac" / "lock", purpose="bench: a long write elsewhere", timeout=30):
             locked.set()
-            stop.wait()
+            release.wait()
 
     def count(response) -> None:
-        if stop.is_set():
-            return  # answered after the lock was released: not part of the scenario
         key = str(response.status_code)
         if response.status_code != 200:
             key += " " + response.json()["error"]["code"]
@@ -255,9 +254,11 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: argpars
         thread.start()
     time.sleep(2.0)  # let the noise build up
     loaded = drive("quiet tenant with a noisy neighbour", quiet_calls(), 2, deadline, labels)
-    stop.set()
-    for thread in threads:
+    stop.set()  # the noisy tenant sends nothing more; its requests in flight are answered
+    for thread in threads[1:]:
         thread.join(timeout=150)
+    release.set()  # then the lock is released
+    threads[0].join(timeout=30)
     client.close()
     noise.close()
     ratio = round(loaded["p99_ms"] / alone["p99_ms"], 2) if alone["p99_ms"] and loaded["p99_ms"] else None

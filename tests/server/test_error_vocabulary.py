@@ -143,8 +143,8 @@ def test_every_documented_code_is_reachable(fresh_root, monkeypatch, tmp_path):
             return LLMClient(ScriptedProvider([{"error": "fatal", "message": "the endpoint said no"}]))
         return None
 
-    client = _app(root, llm_factory=failing_model, limits=ServerLimits(lock_wait_seconds=0.3, busy_wait_seconds=0.2,
-                                                                       queued_per_project=1))
+    limits = ServerLimits(lock_wait_seconds=0.3, busy_wait_seconds=0.2, queued_per_project=1, sandbox_workers_per_project=1)
+    client = _app(root, llm_factory=failing_model, limits=limits)
     with client:
         P = "/v1/projects/alice"
         assert saw(client.post(f"{P}/search", content=b"{not json", headers={**alice, "Content-Type": "application/json"})) == "input_error"

@@ -15,9 +15,9 @@ ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
 # bounds on concurrent work (uac.server.admission.ServerLimits; defaults there)
 LOCK_WAIT = typer.Option(30.0, "--lock-wait", help="Seconds a write waits for its project before 423 project_locked.")
 BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker or model slot before 503 server_busy.")
-QUEUE = typer.Option(16, "--queue-per-project", help="Requests of one kind that may wait for one project; more are refused at once.")
-WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: the number of CPUs, at least 2).")
-WORKERS_PER = typer.Option(1, "--sandbox-workers-per-project", help="Sandbox workers at once for one project.")
+QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind that may wait for one project; more are refused at once.")
+WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs).")
+WORKERS_PER = typer.Option(0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1).")
 MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
 MODEL_PER = typer.Option(2, "--model-calls-per-project", help="Model calls (or asks) in flight at once for one project.")
 
@@ -27,10 +27,11 @@ def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, worker
     from ..server.admission import ServerLimits
 
     extra = {"sandbox_workers": workers} if workers else {}
+    if workers_per:
+        extra["sandbox_workers_per_project"] = workers_per
     try:
         return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
-                            sandbox_workers_per_project=workers_per, model_calls=model,
-                            model_calls_per_project=model_per, **extra)
+                            model_calls=model, model_calls_per_project=model_per, **extra)
     except ValueError as exc:
         raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
 

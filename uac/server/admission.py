@@ -27,7 +27,11 @@ from ..errors import UacError
 
 
 def _default_sandbox_workers() -> int:
-    return max(2, os.cpu_count() or 2)
+    return 2 * max(1, os.cpu_count() or 1)
+
+
+def _default_sandbox_workers_per_project() -> int:
+    return max(1, (os.cpu_count() or 1) // 2)
 
 
 @dataclass(frozen=True)
@@ -36,13 +40,14 @@ class ServerLimits:
 
     lock_wait_seconds: float = 30.0
     """How long a write waits for its project (another write, or the lock held by another process)."""
-    queued_per_project: int = 16
+    queued_per_project: int = 64
     """Requests of one kind (writes, searches, sandbox runs, asks) that may wait for one project;
     more are refused at once."""
     sandbox_workers: int = field(default_factory=_default_sandbox_workers)
     """Sandbox workers running at once, over all projects (each may use up to its memory limit)."""
-    sandbox_workers_per_project: int = 1
-    """Sandbox workers running at once for one project."""
+    sandbox_workers_per_project: int = field(default_factory=_default_sandbox_workers_per_project)
+    """Sandbox workers running at once for one project (half the CPUs: one tenant's code
+    cannot take the whole machine)."""
     model_calls: int = 8
     """Model calls (or asks) in flight at once, over all projects."""
     model_calls_per_project: int = 2

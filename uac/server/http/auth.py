@@ -46,12 +46,15 @@ def bearer_token(credentials: HTTPAuthorizationCredentials | None) -> str:
     return credentials.credentials
 
 
-def project_access(
+async def project_access(
     project: str,
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> str:
-    """The validated project name, if the bearer token grants access to it."""
+    """The validated project name, if the bearer token grants access to it.
+
+    Runs in the event loop (a few ``stat`` calls and a hash; the token file is
+    cached by its mtime): a refused request costs no thread hop."""
     validate_project_name(project)
     token = bearer_token(credentials)
     if not served(request).token_grants(project, token):
@@ -59,7 +62,7 @@ def project_access(
     return project
 
 
-def admin_access(
+async def admin_access(
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> None:
