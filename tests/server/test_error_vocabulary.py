@@ -8,7 +8,6 @@ import ast
 import json
 import re
 import time
-from pathlib import Path
 
 import pytest
 

@@ -190,7 +190,7 @@ class ServedWorkspace:
             yield memory
 
     def writer(self, name: str) -> UserMemory:
-        """A fresh ``UserMemory`` for one write to project ``name``."""
+        """A fresh ``UserMemory`` for one write to project ``name`` (close it when done)."""
         root = self.path_of(name)
         if not is_project(root):
             Project.open(root)
@@ -202,6 +202,14 @@ class ServedWorkspace:
         os.chmod(root, 0o700)
         return memory
 
+    def close(self) -> None:
+        """Release the warm projects' index clients (at shutdown)."""
+        with self._guard:
+            warm = [entry[1] for entry in self._warm.values()]
+            self._warm.clear()
+        for memory in warm:
+            memory.close()
+
     # -- admitted work (adapters) ------------------------------------------------------
 
     async def read(self, name: str, work: Callable[[UserMemory], T]) -> T:
@@ -210,7 +218,15 @@ class ServedWorkspace:
 
     async def fresh(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on a fresh instance (doctor), without the project lock."""
-        return await _in_thread(lambda: work(self.writer(name)))
+
+        def run() -> T:
+            memory = self.writer(name)
+            try:
+                return work(memory)
+            finally:
+                memory.close()
+
+        return await _in_thread(run)
 
     async def search(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, alone on its search index."""
@@ -240,19 +256,22 @@ class ServedWorkspace:
         deadline = time.monotonic() + wait
         async with self.admission.writes.hold_async(name, wait):
             memory = await _in_thread(lambda: self.writer(name))
-            pause = 0.05
-            while True:
-                done, value = await _in_thread(lambda: self._write_if_free(memory, purpose, work))
-                if done:
-                    return value
-                if time.monotonic() + pause > deadline:
-                    assert isinstance(value, ProjectLocked)
-                    value.retry_after = max(1.0, min(wait, 5.0))
-                    raise value
-                import anyio
+            try:
+                pause = 0.05
+                while True:
+                    done, value = await _in_thread(lambda: self._write_if_free(memory, purpose, work))
+                    if done:
+                        return value
+                    if time.monotonic() + pause > deadline:
+                        assert isinstance(value, ProjectLocked)
+                        value.retry_after = max(1.0, min(wait, 5.0))
+                        raise value
+                    import anyio
 
-                await anyio.sleep(pause)
-                pause = min(pause * 2, 0.5)
+                    await anyio.sleep(pause)
+                    pause = min(pause * 2, 0.5)
+            finally:
+                memory.close()
 
     def _searching(self, name: str, work: Callable[[UserMemory], T]) -> T:
         with self.searching(name) as memory:

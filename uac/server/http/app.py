@@ -70,6 +70,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         jobs.shutdown()
+        workspace.close()
 
     app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.workspace = workspace

@@ -82,6 +82,7 @@ def create_project(body: m.CreateProjectRequest, request: Request) -> dict[str, 
     memory = workspace.create(body.name, user_name=body.user_name, timezone=body.timezone)
     with memory.project.lock("create token"):
         token, record = workspace.tokens(body.name).create(body.token_name or "initial")
+    memory.close()
     return {"project": body.name, "token": token, "token_id": record.id}
 
 
@@ -180,7 +181,10 @@ def start_compile(request: Request, response: Response, body: m.CompileRequest |
     memory = workspace.writer(project)
 
     def work() -> dict[str, Any]:
-        return public_json(_to_json(memory.compile(mode=mode)), workspace.root)
+        try:
+            return public_json(_to_json(memory.compile(mode=mode)), workspace.root)
+        finally:
+            memory.close()
 
     job = request.app.state.jobs.submit(project, "compile", work)
     response.headers["Location"] = f"/v1/projects/{project}/compile/{job.id}"
