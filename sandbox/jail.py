@@ -32,7 +32,8 @@ class SandboxLevel:
     bubblewrap: str | None
     reason: str
     uid: int | None = None
-    """Uid the worker runs as (65534 = nobody inside a user namespace)."""
+    """Uid the worker runs as (65534 = nobody: in the jail's user namespace, or dropped to
+    at the process level when the host runs as root)."""
     seccomp: bool = False
     """Whether the worker's seccomp filter is installed."""
     user_namespace: bool = False
@@ -64,17 +65,19 @@ def python_executable() -> str:
     return os.path.realpath(sys.executable)
 
 
-def worker_argv(sys_path: list[str], limits_json: str, unrestricted: bool) -> list[str]:
+def worker_argv(sys_path: list[str], limits_json: str, unrestricted: bool, drop_uid: int | None = None) -> list[str]:
     argv = [python_executable(), "-I", "-S", "-B", "-c", BOOT, json.dumps(sys_path)]
     if unrestricted:
         argv.append("--unrestricted-for-tests")
+    if drop_uid is not None:
+        argv += ["--drop-uid", str(drop_uid)]
     return argv + ["--limits", limits_json]
 
 
-def process_command(limits_json: str, unrestricted: bool = False) -> list[str]:
+def process_command(limits_json: str, unrestricted: bool = False, drop_uid: int | None = None) -> list[str]:
     sandbox_dir, rp_dir = _package_dirs()
     paths = [os.path.dirname(sandbox_dir), os.path.dirname(rp_dir)]
-    return worker_argv(list(dict.fromkeys(paths)), limits_json, unrestricted)
+    return worker_argv(list(dict.fromkeys(paths)), limits_json, unrestricted, drop_uid)
 
 
 def _python_binds() -> list[str]:
@@ -134,11 +137,13 @@ class LaunchPlan:
     level: SandboxLevel
     bwrap: str | None = None
     map_uid: bool = False
+    drop_uid: int | None = None
+    """At the process level: the uid the worker switches to (the host runs as root)."""
 
     def command(self, limits_json: str, unrestricted: bool = False) -> list[str]:
         if self.level.level == "jail" and self.bwrap:
             return jail_command(self.bwrap, limits_json, map_uid=self.map_uid, unrestricted=unrestricted)
-        return process_command(limits_json, unrestricted)
+        return process_command(limits_json, unrestricted, self.drop_uid)
 
 
 _LOCK = threading.Lock()
@@ -198,18 +203,27 @@ def _detect() -> LaunchPlan:
                 )
                 return LaunchPlan(level, bwrap, map_uid)
             reasons.append(f"bubblewrap {'with' if map_uid else 'without'} uid mapping failed: {why}")
-    process_plan = LaunchPlan(SandboxLevel("process", bwrap, "; ".join(reasons)))
+    drop_uid = NOBODY if os.geteuid() == 0 else None
+    process_plan = LaunchPlan(SandboxLevel("process", bwrap, "; ".join(reasons)), drop_uid=drop_uid)
     ok, why, ready = _self_test(process_plan)
+    if not ok and drop_uid is not None:
+        # keep the sandbox working, and say loudly that the worker stays root
+        reasons.append(f"the worker could not drop from root to uid {drop_uid} ({why}), so it runs as root")
+        drop_uid = None
+        process_plan = LaunchPlan(SandboxLevel("process", bwrap, "; ".join(reasons)))
+        ok, why, ready = _self_test(process_plan)
     if not ok:
         raise SandboxUnavailable(f"the sandbox worker cannot start: {why}")
+    uid = ready.get("uid")
+    dropped = f" (dropped from root to uid {uid})" if drop_uid is not None else ""
     level = SandboxLevel(
         "process",
         bwrap,
-        "separate process with rlimits and seccomp only: " + "; ".join(reasons),
-        uid=ready.get("uid"),
+        f"separate process with rlimits and seccomp only{dropped}: " + "; ".join(reasons),
+        uid=uid,
         seccomp=bool(ready.get("seccomp")),
     )
-    return LaunchPlan(level)
+    return LaunchPlan(level, drop_uid=drop_uid)
 
 
 def detect_level() -> SandboxLevel:

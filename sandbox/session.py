@@ -108,6 +108,10 @@ class Session:
         level = self.level
         if not isinstance(code, str):
             return RunResult.failure("InvalidRequest", "code must be a string", level=level)
+        try:
+            code.encode("utf-8")
+        except UnicodeEncodeError:
+            return RunResult.failure("InvalidRequest", "code is not valid Unicode text (it holds a lone surrogate)", level=level)
         if len(code) > self.limits.max_code_chars:
             return RunResult.failure(
                 "CodeLimit", f"code is longer than {self.limits.max_code_chars} characters", level=level

@@ -1,8 +1,11 @@
 """The worker process: runs agent code under the policy and limits.
 
 Started by :mod:`sandbox.process` as
-``python -I -S -B -c <boot> <sys.path JSON> [--unrestricted-for-tests] --limits <JSON>``
-with an empty environment, optionally inside the bubblewrap jail.  It speaks
+``python -I -S -B -c <boot> <sys.path JSON> [--unrestricted-for-tests] [--drop-uid N] --limits <JSON>``
+with an empty environment, optionally inside the bubblewrap jail.  With
+``--drop-uid`` (the host runs as root without the jail) the worker imports
+every module agent code may use, then switches to that uid and gid (no
+supplementary groups) before it reads any input.  It speaks
 length-prefixed JSON frames (:mod:`sandbox.framing`): frames in on fd 0,
 frames out on a private duplicate of fd 1 (fd 1 itself is pointed at fd 2 so
 nothing else can corrupt the channel).
@@ -56,6 +59,27 @@ from .policy import FILENAME, CompileFailure, compile_agent_code
 from .records import Record, missing_field_message
 
 UNRESTRICTED_FLAG = "--unrestricted-for-tests"
+DROP_UID_FLAG = "--drop-uid"
+
+
+def preload_modules() -> None:
+    """Import the modules agent code may import (and what they load lazily) while every
+    file is still readable: after a uid drop the interpreter's own files may not be."""
+    import importlib
+
+    from .modules import ALLOWED_MODULES
+
+    for name in (*ALLOWED_MODULES, "time", "_strptime", "ctypes", "platform", f"{__package__}.seccomp"):
+        importlib.import_module(name)
+
+
+def drop_privileges(uid: int) -> None:
+    """Become ``uid`` (real, effective and saved; gid the same, no supplementary groups)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid) or os.getgroups():
+        raise OSError(f"the worker is still {os.getresuid()}/{os.getresgid()} after dropping to {uid}")
 
 
 def apply_rlimits(limits: dict[str, Any]) -> None:
@@ -284,6 +308,14 @@ def main(argv: list[str]) -> None:
     limits = json.loads(argv[argv.index("--limits") + 1])
     out_fd = os.dup(1)
     os.dup2(2, 1)
+    if DROP_UID_FLAG in argv:
+        uid = int(argv[argv.index(DROP_UID_FLAG) + 1])
+        try:
+            preload_modules()
+            drop_privileges(uid)
+        except OSError as exc:
+            framing.write_frame(out_fd, {"op": "fatal", "error": _error("SandboxUnavailable", f"cannot drop to uid {uid}: {exc}")})
+            return
     apply_rlimits(limits)
     from .seccomp import install_filter
 

@@ -11,8 +11,9 @@ imports a capability or an adapter.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import llm as _llm
 from .facts.log import FactLog, LogState
@@ -21,6 +22,18 @@ from .project import Project
 if TYPE_CHECKING:
     from .index.store import MemoryIndex
     from .dialect.loader import LoadedDomain
+
+
+class WorkSlots(Protocol):
+    """Bounds a server puts on one project's sandbox workers and model calls."""
+
+    def sandbox(self) -> AbstractContextManager[None]:
+        """Held while one sandbox worker of the project runs."""
+        ...
+
+    def wrap_llm(self, client: _llm.LLMClient) -> _llm.LLMClient:
+        """The client, with each model call holding a model slot."""
+        ...
 
 
 class MemoryContext:
@@ -36,6 +49,7 @@ class MemoryContext:
         self._llm = llm
         self._llm_resolved = llm is not None
         self._index: MemoryIndex | None = None
+        self._work_slots: WorkSlots | None = None
 
     def __repr__(self) -> str:
         return f"MemoryContext({str(self.project.root)!r})"
@@ -55,9 +69,24 @@ class MemoryContext:
     def llm(self) -> _llm.LLMClient | None:
         """The configured model, or ``None`` (only the LLM-free paths run)."""
         if not self._llm_resolved:
-            self._llm = _llm.build_client(self.llm_settings)
+            client = _llm.build_client(self.llm_settings)
+            if client is not None and self._work_slots is not None:
+                client = self._work_slots.wrap_llm(client)
+            self._llm = client
             self._llm_resolved = True
         return self._llm
+
+    # -- bounds a server sets ------------------------------------------------------------
+
+    def bind_work_slots(self, slots: WorkSlots) -> None:
+        """Bound this project's sandbox workers and model calls (servers do; the CLI does not)."""
+        self._work_slots = slots
+        if self._llm is not None:
+            self._llm = slots.wrap_llm(self._llm)
+
+    def sandbox_slot(self) -> AbstractContextManager[None]:
+        """Hold this around a sandbox worker's life: a server bounds how many run at once."""
+        return nullcontext() if self._work_slots is None else self._work_slots.sandbox()
 
     def require_llm(self, what: str) -> _llm.LLMClient:
         """The model, or the error that says how to configure one for ``what``."""

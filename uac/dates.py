@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from .errors import UserError
+from .errors import InputError
 
 
 def parse_day(value: "_dt.date | str | None", *, what: str = "date") -> _dt.date | None:
-    """``None``, a :class:`date`, a :class:`datetime` or an ISO ``YYYY-MM-DD`` string."""
+    """``None``, a :class:`date`, a :class:`datetime` or an ISO ``YYYY-MM-DD`` string.
+
+    ``what`` names the input the value came from (``as_of``, ``date``); a bad
+    value is an :class:`~uac.errors.InputError` whose hint names that input.
+    """
     if value is None or value == "":
         return None
     if isinstance(value, _dt.datetime):
@@ -18,4 +22,6 @@ def parse_day(value: "_dt.date | str | None", *, what: str = "date") -> _dt.date
     try:
         return _dt.date.fromisoformat(str(value).strip()[:10])
     except ValueError:
-        raise UserError(f"{what} {value!r} is not a date.", hint="Use the ISO form YYYY-MM-DD, e.g. 2024-05-01.") from None
+        raise InputError(
+            f"{value!r} is not a date.", hint=f"Give {{opt:{what}}} in the ISO form YYYY-MM-DD, e.g. 2024-05-01."
+        ) from None

@@ -10,10 +10,69 @@ caller whose move it is:
   what failed and what to try.
 
 The CLI turns any ``UacError`` into one line on stderr and a non-zero exit
-(``UAC_DEBUG=1`` re-raises it with the traceback).
+(``UAC_DEBUG=1`` re-raises it with the traceback); the HTTP and MCP servers
+turn it into their own error shapes (see ``uac/server/errors.py``).
+
+Messages are adapter-neutral: they say what is wrong without naming a command
+line flag, an HTTP field or a tool argument.  The hint, which says how to fix
+it, may name the input or the operation that fixes it with a marker that each
+adapter spells its own way (:class:`Vocabulary`):
+
+* ``{opt:as_of}`` -- an input: ``--as-of`` on the command line, ``"as_of"``
+  over HTTP, ``as_of`` for MCP tools and the Python API;
+* ``{do:repair}`` -- an operation, as a clause: "rebuild them with 'uac
+  doctor PROJECT --repair'" on the command line, the ``/doctor`` route over
+  HTTP, and so on (the actions are listed in :data:`ACTIONS`).
+
+``exc.hint`` and ``str(exc)`` use the Python API's words; an adapter calls
+``exc.hint_for(vocabulary)``.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+_MARKER = re.compile(r"\{(opt|do):([a-z][a-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """How one adapter names the inputs (``{opt:...}``) and operations (``{do:...}``) in hints."""
+
+    name: str
+    option: Callable[[str], str]
+    actions: Mapping[str, str] = field(default_factory=dict)
+
+    def render(self, text: str | None) -> str | None:
+        if text is None:
+            return None
+
+        def spell(match: re.Match[str]) -> str:
+            kind, name = match.group(1), match.group(2)
+            if kind == "opt":
+                return self.option(name)
+            words = self.actions.get(name, name.replace("_", " "))
+            before = text[: match.start()].rstrip()
+            return words[:1].upper() + words[1:] if not before or before.endswith((".", "!", "?")) else words
+
+        return _MARKER.sub(spell, text)
+
+
+#: the operations hints may refer to, in the Python API's words
+ACTIONS: dict[str, str] = {
+    "find_facts": "find fact ids with UserMemory.facts() or UserMemory.search()",
+    "find_sessions": "find session ids with UserMemory.sessions()",
+    "doctor": "see UserMemory.doctor()",
+    "repair": "rebuild the indexes with UserMemory.doctor(repair=True)",
+    "init": "create it with UserMemory.create()",
+    "list_tokens": "list them with TokenStore.records()",
+    "create_token": "create new tokens with TokenStore.create()",
+}
+
+#: the Python API's words: keyword arguments by name
+PYTHON = Vocabulary("python", option=lambda name: name, actions=ACTIONS)
 
 
 class UacError(Exception):
@@ -21,11 +80,21 @@ class UacError(Exception):
 
     #: process exit code used by the CLI for this class of error
     exit_code: int = 1
+    #: seconds after which the same call may succeed (a busy or locked
+    #: project); servers send it as ``Retry-After``
+    retry_after: float | None = None
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(self, message: str, *, hint: str | None = None, retry_after: float | None = None) -> None:
         self.message = message
-        self.hint = hint
-        super().__init__(message if hint is None else f"{message} {hint}")
+        self.hint_template = hint
+        self.hint = PYTHON.render(hint)
+        if retry_after is not None:
+            self.retry_after = retry_after
+        super().__init__(message if hint is None else f"{message} {self.hint}")
+
+    def hint_for(self, vocabulary: Vocabulary) -> str | None:
+        """The hint in one adapter's words."""
+        return vocabulary.render(self.hint_template)
 
 
 # --- the caller's move -------------------------------------------------------
@@ -77,6 +146,26 @@ class UnsafePath(UserError):
     """A path inside a project leads out of it (a symbolic link) or is not a regular file."""
 
 
+class NotFound(UserError):
+    """Something the caller named by id (a fact, a session, a domain, a job) does not exist."""
+
+
+class FactNotFound(NotFound):
+    """No fact with the given id in the project's log."""
+
+
+class SessionNotFound(NotFound):
+    """No session with the given id in the project."""
+
+
+class DomainNotFound(NotFound):
+    """The project has no domain of that name."""
+
+
+class JobNotFound(NotFound):
+    """No background job with that id (for this caller)."""
+
+
 # --- something failed at run time -------------------------------------------
 
 
@@ -86,6 +175,10 @@ class RuntimeFailure(UacError):
 
 class ProjectLocked(RuntimeFailure):
     """Another writer holds the project lock."""
+
+
+class ServerBusy(RuntimeFailure):
+    """A bound on concurrent work (sandbox workers, model calls) is reached; retry later."""
 
 
 class MigrationError(RuntimeFailure):

@@ -67,7 +67,7 @@ def _unsafe(message: str) -> Exception:
     return UnsafePath(
         message,
         hint="uac reads and writes only regular files inside the project: replace the link "
-        "with the file itself (or remove it; 'uac doctor' lists what is missing).",
+        "with the file itself (or remove it); {do:doctor}.",
     )
 
 

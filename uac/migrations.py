@@ -69,7 +69,7 @@ def pending(applied: tuple[str, ...] | list[str]) -> list[Migration]:
     if list(applied) != names[: len(applied)]:
         raise MigrationError(
             f"the project's migration history {list(applied)} does not match this uac's {names}.",
-            hint="Restore uac.toml from a copy or run 'uac doctor' for details.",
+            hint="Restore uac.toml from a copy; {do:doctor} for details.",
         )
     return list(MIGRATIONS[len(applied) :])
 

@@ -24,6 +24,7 @@ from . import migrations as _migrations
 from .config import CONFIG_NAME, FORMAT_VERSION, ProjectConfig, UserSettings, dump_config, load_config
 from .errors import ConfigError, FormatVersionError, NotAProject, ProjectExists, ProjectNotFound
 from .fsutil import atomic_write_text, read_regular, resolve_inside
+from .safejson import check_text
 from .lock import project_lock
 from .workspace import resolve_project
 
@@ -109,6 +110,8 @@ class Project:
                 f"{root} exists and is not empty.",
                 hint="Choose a new directory or an empty one.",
             )
+        if user_name is not None:
+            check_text(user_name, "the user name")
         user = UserSettings(
             name=user_name or root.name,
             timezone=timezone,
@@ -133,7 +136,7 @@ class Project:
         if not root.exists():
             raise ProjectNotFound(
                 f"no user project at {root}.",
-                hint=f"Create one with 'uac init {spec}'.",
+                hint="{do:init}.",
             )
         if not root.is_dir():
             raise NotAProject(f"{root} is not a directory, so it is not a uac project.")
@@ -141,7 +144,7 @@ class Project:
         if not config_path.exists():
             raise NotAProject(
                 f"{root} is not a uac project (no {CONFIG_NAME}).",
-                hint=f"Create one with 'uac init {spec}', or pass the project's directory.",
+                hint="{do:init}, or name the project's directory.",
             )
         config = load_config(config_path)
         if config.format_version > FORMAT_VERSION:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .answer.state_view import filter_state_as_of
 from .context import MemoryContext
 from .errors import SandboxError
+from .safejson import check_text
 from .recall import list_facts
 
 if TYPE_CHECKING:
@@ -68,12 +69,13 @@ def open_session(
             require_jail=ctx.project.config.sandbox.require_jail or None,
         )
     except sandbox.SandboxError as exc:
-        raise SandboxError(f"the sandbox cannot start: {exc}.", hint="Run 'uac doctor' to see the sandbox level.") from exc
+        raise SandboxError(f"the sandbox cannot start: {exc}.", hint="{do:doctor} (it shows the sandbox level).") from exc
 
 
 def run_code(
     ctx: MemoryContext, code: str, *, as_of: _dt.date | None = None, include_facts: bool = False
 ) -> "_sandbox.RunResult":
     """Run ``code`` once over the state (``.to_json()`` is ``{"ok", "result", "stdout", "error"}``)."""
-    with open_session(ctx, as_of=as_of, include_facts=include_facts) as session:
+    check_text(code, "the code")
+    with ctx.sandbox_slot(), open_session(ctx, as_of=as_of, include_facts=include_facts) as session:
         return session.run(code)

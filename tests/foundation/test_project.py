@@ -74,8 +74,11 @@ def test_create_with_bad_timezone_changes_nothing(tmp_path):
 
 
 def test_open_missing_and_non_project(tmp_path):
-    with pytest.raises(ProjectNotFound, match="uac init"):
+    with pytest.raises(ProjectNotFound, match="no user project") as missing:
         Project.open(tmp_path / "nothing")
+    from uac.cli.vocabulary import CLI
+
+    assert "uac init" in missing.value.hint_for(CLI)
     (tmp_path / "plain").mkdir()
     with pytest.raises(NotAProject, match="no uac.toml"):
         Project.open(tmp_path / "plain")

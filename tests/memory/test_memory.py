@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from uac.cli import main
-from uac.errors import InputError, ModelNotConfigured
+from uac.errors import FactNotFound, InputError, ModelNotConfigured, SessionNotFound
 from uac.facts.log import FactLog
 from uac.memory import UserMemory
 
@@ -177,8 +177,11 @@ def test_forget_fact_and_session(ingested, capsys):
             assert b"support group" not in data, path
             assert cat.text.encode() not in data, path
     assert memory.doctor().check("indexes").status == "ok"
-    with pytest.raises(InputError, match="no fact"):
+    with pytest.raises(FactNotFound, match="no fact 'nope'") as missing:
         memory.forget(fact="nope")
+    assert str(memory.root) not in str(missing.value)
+    with pytest.raises(SessionNotFound, match="no session 'nope'"):
+        memory.forget(session="nope")
     with pytest.raises(InputError, match="exactly one"):
         memory.forget()
 
@@ -226,9 +229,9 @@ def test_doctor_reports_torn_log(ingested):
 @pytest.mark.parametrize(
     "name, content, message",
     [
-        ("bad.json", b'{"date": "2024-01-01", "messages": [}', "malformed JSON"),
+        ("bad.json", b'{"date": "2024-01-01", "messages": [}', "not valid JSON"),
         ("latin.txt", "# date: 2024-01-01\nAnn: caf\xe9\n".encode("latin-1"), "not UTF-8"),
-        ("nodate.txt", b"Ann: I like tea.\n", "--date"),
+        ("nodate.txt", b"Ann: I like tea.\n", "no date"),
         ("empty.json", b'{"date": "2024-01-01", "messages": []}', "empty session"),
         ("huge.json", json.dumps({"date": "2024-01-01", "messages": [{"role": "user", "content": "a" * 5_000_000}]}).encode(), "characters"),
         ("odd.json", b'{"x": 1}', "neither"),

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from uac.cli.vocabulary import CLI
 from uac.errors import InputError
 from uac.sessions import detect_format, load_sessions
 from uac.sessions.dates import parse_date
@@ -29,9 +30,10 @@ def test_locomo_sessions_dates_turn_ids_and_images(locomo_file):
 
 
 def test_locomo_needs_sample_id_when_several(locomo_file):
-    with pytest.raises(InputError, match="--sample-id") as info:
+    with pytest.raises(InputError, match="sample_id") as info:
         load_sessions(locomo_file)
     assert "conv-t1" in str(info.value) and "conv-t2" in str(info.value)
+    assert "--sample-id" in info.value.hint_for(CLI)
     with pytest.raises(InputError, match="no conversation with sample id 'nope'"):
         load_sessions(locomo_file, sample_id="nope")
 
@@ -66,8 +68,9 @@ def test_messages_jsonl_with_date_option(tmp_path):
         "utf-8",
     )
     assert detect_format(path.read_text(), path) == "messages"
-    with pytest.raises(InputError, match="--date"):
+    with pytest.raises(InputError, match="date") as info:
         load_sessions(path)
+    assert "--date" in info.value.hint_for(CLI)
     [session] = load_sessions(path, date="2024-02-03")
     assert session.date == dt.date(2024, 2, 3)
     assert session.turns[0].speaker == "Sam"
@@ -99,8 +102,9 @@ def test_transcript_with_header_and_continuation(transcript_file):
 def test_transcript_date_option(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("Ann: I moved to Lisbon.\n", "utf-8")
-    with pytest.raises(InputError, match="--date"):
+    with pytest.raises(InputError, match="date") as info:
         load_sessions(path)
+    assert "--date" in info.value.hint_for(CLI)
     assert load_sessions(path, date="2024-05-05")[0].date == dt.date(2024, 5, 5)
 
 
@@ -147,8 +151,9 @@ def test_unknown_format(tmp_path):
 def test_missing_date_in_locomo(tmp_path):
     path = tmp_path / "nodate.json"
     path.write_text(json.dumps({"sample_id": "x", "conversation": {"session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi there"}]}}))
-    with pytest.raises(InputError, match="--date"):
+    with pytest.raises(InputError, match="date") as info:
         load_sessions(path)
+    assert "--date" in info.value.hint_for(CLI)
     assert load_sessions(path, date="2023-01-01")[0].date == dt.date(2023, 1, 1)
 
 

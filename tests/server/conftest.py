@@ -55,6 +55,7 @@ def make_root(root: Path, sessions: dict[str, dict]) -> Served:
         path = root.parent / f"{user}-session.json"
         path.write_text(json.dumps(session), "utf-8")
         memory.ingest(path)
+        memory.close()  # release the index's files: many tests build roots in one process
         tokens[user], _ = TokenStore.for_project(memory.root).create("test")
     admin, _ = TokenStore.for_admin(root).create("test admin")
     return Served(root, tokens, admin)

@@ -75,7 +75,9 @@ def test_a_damaged_token_file_is_a_clear_error(tmp_path):
     store.path.write_text("{not json")
     with pytest.raises(StoreError) as caught:
         store.verify(token)
-    assert "token file" in str(caught.value) and "uac token create" in str(caught.value)
+    from uac.cli.vocabulary import CLI
+
+    assert "token file" in str(caught.value) and "uac token create" in caught.value.hint_for(CLI)
 
 
 def test_serve_help_and_missing_extras():

@@ -63,7 +63,8 @@ def test_validation_errors_use_the_envelope(shared_client, shared_root):
     not_json = shared_client.post(
         "/v1/projects/alice/search", content=b"{not json", headers={**alice, "Content-Type": "application/json"}
     )
-    assert not_json.status_code == 422 and not_json.json()["error"]["code"] == "validation_error"
+    assert not_json.status_code == 400 and not_json.json()["error"]["code"] == "input_error"
+    assert "not valid JSON" in not_json.json()["error"]["message"]
 
 
 def test_ask_without_a_model_returns_the_ranked_evidence(shared_client, shared_root):
@@ -146,7 +147,7 @@ def test_a_step_that_needs_a_model_answers_503_with_the_how_to(fresh_client, fre
     assert response.status_code == 503
     error = response.json()["error"]
     assert error["code"] == "model_not_configured"
-    assert "UAC_LLM_PROVIDER" in error["message"]
+    assert "UAC_LLM_PROVIDER" in error["hint"]
 
 
 def test_forget_a_fact_and_a_session(fresh_client, fresh_root):

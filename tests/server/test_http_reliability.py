@@ -55,7 +55,7 @@ def test_delete_a_domain_collection_then_the_domain(fresh_client, fresh_root):
     assert whole.status_code == 200 and whole.json()["domain_removed"] is True
     assert fresh_client.get("/v1/projects/alice/domains", headers=headers).json()["domains"] == []
     missing = fresh_client.delete("/v1/projects/alice/domains/travel", headers=headers)
-    assert missing.status_code == 400
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "domain_not_found"
 
 
 def test_names_with_a_trailing_newline_are_refused(fresh_client, fresh_root):

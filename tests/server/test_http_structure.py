@@ -99,4 +99,4 @@ def test_a_compile_that_needs_a_model_fails_as_a_job_with_the_envelope(fresh_cli
     done = _wait(fresh_client, f"/v1/jobs/{started.json()['id']}", alice)
     assert done["status"] == "failed"
     assert done["error"]["code"] == "model_not_configured"
-    assert "UAC_LLM_PROVIDER" in done["error"]["message"]
+    assert "UAC_LLM_PROVIDER" in done["error"]["hint"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -59,8 +60,28 @@ def test_mcp_over_http_needs_a_project_token(mcp_http):
         assert theirs.is_error and "does not grant access to project 'bob'" in _text(theirs)
         unnamed = await session.call_tool("read_manifest", {})
         assert unnamed.is_error and "no project given" in _text(unnamed)
+        assert "alice" not in _text(unnamed) and "bob" not in _text(unnamed)
         traversal = await session.call_tool("read_manifest", {"project": "../bob"})
         assert traversal.is_error and "invalid project name" in _text(traversal)
+        failed = await session.call_tool("run_python", {"code": "result = 1 / 0", "project": "alice"})
+        assert failed.is_error and json.loads(_text(failed))["error"]["type"] == "ZeroDivisionError"
+        ran = await session.call_tool("run_python", {"code": "result = 6 * 7", "project": "alice"})
+        assert not ran.is_error and json.loads(_text(ran))["result"] == 42
         return True
 
     assert anyio.run(_with_session, url, served.tokens["alice"], body)
+
+    async def garbage(session):
+        # any bearer token passes the transport's check; none may learn which projects exist
+        for tool, arguments in (("search_memory", {"query": "dog"}), ("read_manifest", {}), ("run_python", {"code": "result = 1"})):
+            unnamed = await session.call_tool(tool, arguments)
+            text = _text(unnamed)
+            assert unnamed.is_error and "invalid_name: no project given" in text, text
+            assert "alice" not in text and "bob" not in text
+        named = await session.call_tool("read_manifest", {"project": "alice"})
+        assert named.is_error and "forbidden: " in _text(named)
+        ghost = await session.call_tool("read_manifest", {"project": "ghost"})
+        assert ghost.is_error and _text(ghost).replace("'ghost'", "'alice'") == _text(named)
+        return True
+
+    assert anyio.run(_with_session, url, "garbage", garbage)

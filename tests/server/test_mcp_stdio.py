@@ -81,7 +81,16 @@ def test_mcp_tools_over_stdio(fresh_root):
         traversal = await session.call_tool("read_domain", {"domain": "../../uac"})
         assert traversal.is_error and "invalid domain name" in _text(traversal)
         bad_session = await session.call_tool("add_session", {"text": "no speakers here"})
-        assert bad_session.is_error
+        assert bad_session.is_error and "input_error: " in _text(bad_session)
+        bad_date = await session.call_tool("add_session", {"text": "Ann: hello"})
+        assert bad_date.is_error and "--date" not in _text(bad_date) and "date" in _text(bad_date)
+        crashed = await session.call_tool("run_python", {"code": "result = [][1]"})
+        assert crashed.is_error and _payload(crashed)["ok"] is False
+        assert _payload(crashed)["error"]["type"] == "IndexError"
+        fine = await session.call_tool("run_python", {"code": "result = 2 + 2"})
+        assert not fine.is_error and _payload(fine) == {"ok": True, "result": 4, "stdout": "", "error": None}
+        forget = await session.call_tool("search_memory", {"query": "x", "as_of": "nope"})
+        assert "input_error: 'nope' is not a date." in _text(forget) and "--as-of" not in _text(forget)
         still = await session.call_tool("read_manifest", {})
         assert not still.is_error
         return True

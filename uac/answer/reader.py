@@ -15,6 +15,7 @@ import re
 import time
 from ..context import MemoryContext
 from ..errors import NO_MODEL_HINT, ModelError, UserError
+from ..safejson import check_text
 from ..llm import ChatResponse, LLMClient, Message
 from ..templating import render_prompt
 from .evidence import EvidenceRetriever
@@ -72,6 +73,7 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     options = options.resolve(ctx.project.config.answer)
     if not question.strip():
         raise UserError("the question is empty.", hint="Ask something, e.g. 'Where did I travel in 2024?'.")
+    check_text(question, "the question")
     started = time.perf_counter()
     llm = ctx.llm
     today = options.as_of or _dt.date.today()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import time
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from ..context import MemoryContext
@@ -21,6 +22,7 @@ class SandboxTool:
         self.ctx = ctx
         self.as_of = as_of
         self._session: "_sandbox.Session | None" = None
+        self._held = ExitStack()  # the sandbox slot and the session, released by close()
         self.runs: list[ToolRun] = []
 
     def available(self) -> bool:
@@ -35,7 +37,8 @@ class SandboxTool:
     def run(self, code: str) -> ToolRun:
         started = time.perf_counter()
         if self._session is None:
-            self._session = open_session(self.ctx, as_of=self.as_of)
+            self._held.enter_context(self.ctx.sandbox_slot())
+            self._session = self._held.enter_context(open_session(self.ctx, as_of=self.as_of))
         result = self._session.run(code).to_json()
         run = ToolRun(code=code, result=result, seconds=time.perf_counter() - started)
         self.runs.append(run)
@@ -57,6 +60,5 @@ class SandboxTool:
         return run, json.dumps(run.result, ensure_ascii=False)
 
     def close(self) -> None:
-        if self._session is not None:
-            self._session.close()
-            self._session = None
+        self._session = None
+        self._held.close()

@@ -73,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     except UacError as exc:
         if os.environ.get("UAC_DEBUG"):
             raise
-        print(f"uac: error: {exc}", file=sys.stderr)
+        from .vocabulary import describe
+
+        print(f"uac: error: {describe(exc)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("uac: interrupted", file=sys.stderr)

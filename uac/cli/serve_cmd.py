@@ -12,6 +12,29 @@ from .common import echo
 
 ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
 
+# bounds on concurrent work (uac.server.admission.ServerLimits; defaults there)
+LOCK_WAIT = typer.Option(30.0, "--lock-wait", help="Seconds a write waits for its project before 423 project_locked.")
+BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker or model slot before 503 server_busy.")
+QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind that may wait for one project; more are refused at once.")
+WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs).")
+WORKERS_PER = typer.Option(0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1).")
+MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
+MODEL_PER = typer.Option(2, "--model-calls-per-project", help="Model calls (or asks) in flight at once for one project.")
+
+
+def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int):
+    from ..errors import ConfigError
+    from ..server.admission import ServerLimits
+
+    extra = {"sandbox_workers": workers} if workers else {}
+    if workers_per:
+        extra["sandbox_workers_per_project"] = workers_per
+    try:
+        return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
+                            model_calls=model, model_calls_per_project=model_per, **extra)
+    except ValueError as exc:
+        raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
+
 
 def _warn_if_public(host: str) -> None:
     try:
@@ -37,6 +60,13 @@ def register(app: typer.Typer) -> None:
         max_body_mb: float = typer.Option(16.0, "--max-body-mb", help="Refuse request bodies larger than this (413)."),
         job_workers: int = typer.Option(2, "--job-workers", help="Parallel background jobs (compile)."),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+        lock_wait: float = LOCK_WAIT,
+        busy_wait: float = BUSY_WAIT,
+        queue: int = QUEUE,
+        workers: int = WORKERS,
+        workers_per: int = WORKERS_PER,
+        model: int = MODEL,
+        model_per: int = MODEL_PER,
     ) -> None:
         """Serve the HTTP API (OpenAPI docs at /docs) for every project under --root."""
         from ..server.extras import require_http
@@ -45,7 +75,8 @@ def register(app: typer.Typer) -> None:
         require_http()
         import uvicorn
 
-        application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per)
+        application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
         uvicorn.run(application, host=host, port=port, log_level=log_level)
@@ -57,6 +88,13 @@ def register(app: typer.Typer) -> None:
         project: str = typer.Option(None, "--project", help="Serve only this project (tools default to it)."),
         host: str = typer.Option("127.0.0.1", "--host", help="With --transport http: address to bind."),
         port: int = typer.Option(8766, "--port", help="With --transport http: TCP port."),
+        lock_wait: float = LOCK_WAIT,
+        busy_wait: float = BUSY_WAIT,
+        queue: int = QUEUE,
+        workers: int = WORKERS,
+        workers_per: int = WORKERS_PER,
+        model: int = MODEL,
+        model_per: int = MODEL_PER,
     ) -> None:
         """Serve the MCP tools (search_memory, ask, run_python, read_manifest, read_domain, add_session)."""
         from ..server.mcp_server import serve
@@ -66,4 +104,5 @@ def register(app: typer.Typer) -> None:
         if transport == "http":
             _warn_if_public(host)
             print(f"uac: MCP over streamable HTTP on http://{host}:{port}/mcp (bearer token required)", file=sys.stderr)
-        serve(root, transport=transport, project=project, host=host, port=port)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per)
+        serve(root, transport=transport, project=project, host=host, port=port, limits=limits)

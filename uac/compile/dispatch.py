@@ -31,7 +31,7 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
         return compile_offline(project, facts)
     from .. import llm as _llm
 
-    client = _llm.require(client, f"compile --mode {mode}")
+    client = _llm.require(client, f"the {mode} compile")
     if mode == "bounded":
         from .bounded import compile_bounded
 

@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import safejson
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
-from ..errors import InputError, UserError
+from ..errors import DomainNotFound, InputError, NotFound, UserError
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 
 if TYPE_CHECKING:
@@ -95,10 +96,6 @@ class ImportReport:
 # --- reading ------------------------------------------------------------------------
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number uac can store")
-
-
 def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
     """Read a JSON list, JSONL or CSV file -> (records, format).
 
@@ -127,10 +124,7 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
 
 
 def _loads(text: str, where: str) -> Any:
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
-        raise InputError(f"{where}: not valid JSON ({exc}).") from None
+    return safejson.loads(text, where)
 
 
 def _read_json(text: str, path: Path) -> list[dict[str, Any]]:
@@ -430,8 +424,8 @@ def refuse_conversation(records: list[dict[str, Any]], path: Path) -> None:
     if looks_like_messages(records) or looks_like_locomo(records):
         raise InputError(
             f"{path.name} is a conversation (chat messages or LoCoMo), not a list of records.",
-            hint="Add conversations with 'uac ingest' (their facts then compile into the view); "
-            "import-records is for structured records such as trips or purchases.",
+            hint="Add conversations as sessions (their facts then compile into the view); "
+            "importing records is for structured records such as trips or purchases.",
         )
 
 
@@ -495,7 +489,7 @@ def import_records(
             except CodeRejected as exc:
                 raise UserError(
                     f"domain {domain!r} exists but does not validate: {exc.message}",
-                    hint="Fix or remove domains/{domain}/ first (see 'uac doctor').",
+                    hint=f"Fix or remove domains/{domain}/ first; {{do:doctor}}.",
                 ) from None
         start_index = 0
         old_values: list[Any] = []
@@ -508,7 +502,7 @@ def import_records(
             if collection in existing.values:
                 old_spec = existing.types[collection]
                 if not (old_spec.kind == "list" and old_spec.args[0].kind == "class"):
-                    raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another --collection.")
+                    raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another collection ({opt:collection}).")
                 old_type = old_spec.args[0].name
                 if replace:
                     removed = len(existing.values[collection])
@@ -517,8 +511,8 @@ def import_records(
                 elif old_type != record_type:
                     raise UserError(
                         f"{domain}.{collection} holds {old_type} records, not {record_type}.",
-                        hint=f"Pass --record-type {old_type} to append, --replace to replace the collection, "
-                        "or choose another --collection.",
+                        hint=f"Give {{opt:record_type}} {old_type} to append, {{opt:replace}} to replace the collection, "
+                        "or choose another collection ({opt:collection}).",
                     )
                 else:
                     old_values = list(existing.values[collection])
@@ -534,8 +528,8 @@ def import_records(
                 where = f"{domain}.{collection}" if in_use else f"class {record_type} in domain {domain}"
                 raise UserError(
                     f"{path.name} does not match the existing type {record_type} of {where}: {'; '.join(diffs)}.",
-                    hint="Import into a new --collection (and --record-type), pass --replace to replace the "
-                    "collection, or make the file's fields match.",
+                    hint="Import into a new collection ({opt:collection}, with {opt:record_type}), give {opt:replace} "
+                    "to replace the collection, or make the file's fields match.",
                 )
             new_class = old_class
             appended = bool(old_values)
@@ -649,10 +643,10 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
     if collection is not None:
         check_collection_name(collection)
     if domain not in store.domain_names(project):
-        raise InputError(f"there is no domain {domain!r} in the view.", hint="See MANIFEST.md for the domains.")
+        raise DomainNotFound(f"there is no domain {domain!r} in the view.", hint="See MANIFEST.md for the domains.")
     loaded = store.load_domain(project, domain)
     if collection is not None and collection not in loaded.values:
-        raise InputError(
+        raise NotFound(
             f"domain {domain!r} has no collection {collection!r}.",
             hint=f"Its collections: {', '.join(loaded.values) or '(none)'}.",
         )

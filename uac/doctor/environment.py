@@ -58,7 +58,10 @@ def check_sandbox(ctx: MemoryContext, repair: bool) -> CheckResult:
 
     required = ctx.project.config.sandbox.require_jail or jail_required(None)
     data = dict(level.to_dict(), required_jail=required)
-    detail = f"level {level.level}: {level.reason}"
+    who = "root" if level.uid == 0 else ("an unknown uid" if level.uid is None else f"uid {level.uid}")
+    detail = f"level {level.level}, the worker runs as {who}: {level.reason}"
+    if level.uid == 0:
+        return CheckResult("sandbox", WARN, detail + " (a breach could read what root can read)", data=data)
     if level.level != "jail":
         if required:
             return CheckResult("sandbox", FAIL, detail + " (the jail is required: install bubblewrap)", data=data)

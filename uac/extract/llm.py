@@ -183,5 +183,5 @@ class LLMExtractor:
             f"fact extraction for {window.describe(session)} returned invalid output twice: "
             + "; ".join(problems[:5])
             + ".",
-            hint="Try a stronger model, or use --extractor rules.",
+            hint="Try a stronger model, or the rules extractor ({opt:extractor} rules).",
         )

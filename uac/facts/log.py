@@ -139,8 +139,7 @@ def parse_log(data: bytes, path: Path) -> LogState:
             if data[end + 1 :].strip():
                 raise StoreError(
                     f"{path}: line {number} is corrupt ({problem}).",
-                    hint="Restore the fact log from a copy, or remove that line by hand; "
-                    "'uac doctor' lists every bad line.",
+                    hint="Restore the fact log from a copy, or remove that line by hand; {do:doctor} (it lists every bad line).",
                 )
             torn = f"line {number} is corrupt ({problem}) and is the last line"
             break

@@ -64,9 +64,9 @@ def _unreachable(settings: ChromaSettings, exc: BaseException) -> StoreError:
     return StoreError(
         f"{settings.where} is not reachable ({exc}).",
         hint=(
-            f"Start it ('chroma run --path DIR --host {settings.host} --port {settings.port}') or point "
+            f"Start the Chroma server at {settings.host}:{settings.port} (its 'chroma run' command), or point "
             "[index] chroma_host/chroma_port in uac.toml (or UAC_CHROMA_HOST/UAC_CHROMA_PORT) at a running server. "
-            "The fact log and the archive are not affected; run 'uac doctor --repair' once the server is back."
+            "The fact log and the archive are not affected; once the server is back, {do:repair}."
         ),
     )
 
@@ -108,7 +108,7 @@ class _Guarded:
                 raise StoreError(
                     f"{settings.where} failed: {exc}.",
                     hint="See the Chroma server's log; if its data directory was lost or replaced, "
-                    "rebuild this project's collections with 'uac doctor --repair'.",
+                    "{do:repair}.",
                 ) from exc
             if type(result).__name__ == "Collection" or hasattr(result, "upsert"):
                 return _Guarded(result, settings)
@@ -136,5 +136,5 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
         except (ValueError, OSError, RuntimeError) as exc:
             raise StoreError(
                 f"cannot open the vector index at {chroma_path}: {exc}.",
-                hint="Run 'uac doctor --repair' to rebuild it from the fact log and the archive.",
+                hint="{do:repair} (from the fact log and the archive).",
             ) from exc

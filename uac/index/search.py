@@ -15,7 +15,9 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..dates import parse_day
 from ..errors import InputError
+from ..safejson import check_text
 from ..facts.log import LogState
 from .store import MemoryIndex
 from .tokens import tokenize
@@ -78,12 +80,7 @@ def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> li
 
 
 def parse_as_of(value: str | _dt.date | None) -> _dt.date | None:
-    if value is None or isinstance(value, _dt.date):
-        return value
-    try:
-        return _dt.date.fromisoformat(str(value)[:10])
-    except ValueError:
-        raise InputError(f"--as-of {value!r} is not a date.", hint="Use YYYY-MM-DD.") from None
+    return parse_day(value, what="as_of")
 
 
 def hybrid_search(
@@ -103,6 +100,7 @@ def hybrid_search(
         raise InputError(f"k must be at least 1, got {k}.")
     if not query.strip():
         raise InputError("the search query is empty.")
+    check_text(query, "the search query")
     if query_vector is None:
         from .embeddings import get_embedder
 

@@ -118,7 +118,7 @@ class ChannelIndex:
             except (ValueError, KeyError, TypeError) as exc:
                 raise StoreError(
                     f"{self.corpus_path}:{number} is damaged ({exc}).",
-                    hint="Rebuild the indexes with 'uac doctor --repair'.",
+                    hint="{do:repair}.",
                 ) from None
             self.entries[entry.id] = entry
         self._invalidate()

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..compile.forget_view import forget_in_view
 from ..context import MemoryContext
-from ..errors import InputError
+from ..errors import FactNotFound, InputError, SessionNotFound
 from ..index.catchup import coverage
 from ..llm.cache import ResponseCache
 from ..sessions.archive import Archive, check_session_id
@@ -84,10 +84,10 @@ def forget(
     if sum(x is not None for x in (fact, session, domain)) != 1:
         raise InputError(
             "forget needs exactly one of a fact id, a session id or a domain.",
-            hint="Pass --fact ID, --session ID, or --domain D (with --collection C for one collection).",
+            hint="Give {opt:fact}, {opt:session}, or {opt:domain} (with {opt:collection} for one collection).",
         )
     if collection is not None and domain is None:
-        raise InputError("a collection is forgotten with its domain.", hint="Pass --domain D --collection C.")
+        raise InputError("a collection is forgotten with its domain.", hint="Give {opt:domain} with {opt:collection}.")
     if domain is not None:
         return _forget_view_data(ctx, domain, collection)
     project = ctx.project
@@ -98,7 +98,7 @@ def forget(
         state = log.read()
         if fact is not None:
             if fact not in state.facts:
-                raise InputError(f"no fact {fact!r} in {project.paths.facts}.", hint="Find ids with 'uac search --json'.")
+                raise FactNotFound(f"no fact {fact!r} in this project's log.", hint="{do:find_facts}.")
             doomed = {fact}
 
             def keep(record: dict[str, Any]) -> bool:
@@ -112,7 +112,7 @@ def forget(
             assert session is not None
             check_session_id(session)
             if session not in state.sessions and not archive.has(session):
-                raise InputError(f"no session {session!r} in {project.root}.", hint="List sessions with UserMemory.sessions().")
+                raise SessionNotFound(f"no session {session!r} in this project.", hint="{do:find_sessions}.")
             doomed = {f.id for f in state.facts.values() if f.session_id == session}
 
             def keep(record: dict[str, Any]) -> bool:

@@ -10,8 +10,12 @@ file permissions).  Over HTTP (streamable HTTP at ``/mcp``) every request must
 carry ``Authorization: Bearer <token>``, and each tool call checks the token
 against the project it touches, exactly as the HTTP API does.
 
-A uac error inside a tool comes back as an MCP tool error (``isError``) with
-uac's message; it never ends the session.
+A uac error inside a tool comes back as an MCP tool error (``isError``) whose
+text is ``<code>: <message> <hint>`` -- the codes of the HTTP API, the hint in
+the tools' words; it never ends the session.  ``run_python`` answers its
+``{ok, result, stdout, error}`` either way, with ``isError`` set when the run
+failed.  Tools wait for their project's turn (the project lock, a sandbox
+worker, a model slot) as the HTTP API does, within the same bounds.
 """
 
 # no ``from __future__ import annotations``: the mcp package reads the tools'
@@ -24,8 +28,10 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Literal, Optional
 
 from ..answer.options import ask_option_specs
-from ..errors import AccessDenied, InputError, InvalidName, UacError
+from ..errors import AccessDenied, DomainNotFound, InputError, InvalidName, UacError
 from ..names import DOMAIN_NAME
+from .admission import ServerLimits
+from .errors import tool_error_text
 from .extras import require_mcp
 from .workspace import ServedWorkspace
 
@@ -50,10 +56,12 @@ class _Access:
     def project(self, requested: str | None, headers: Any) -> str:
         name = requested or self.pinned
         if not name:
-            names = self.workspace.names()
+            # over HTTP the caller proves access to one project at a time: never list the others
+            names = [] if self.needs_token else self.workspace.names()
             raise InvalidName(
                 "no project given.",
-                hint="Pass project=NAME" + (f" (one of: {', '.join(names[:20])})." if names else "."),
+                hint="Give {opt:project}, the name of the project your token belongs to"
+                + (f" (one of: {', '.join(names[:20])})." if names else "."),
             )
         if self.pinned and name != self.pinned:
             raise InvalidName(f"this server serves only project {self.pinned!r}, not {name!r}.")
@@ -64,7 +72,7 @@ class _Access:
             if not self.workspace.token_grants(name, token):
                 raise AccessDenied(
                     f"the bearer token does not grant access to project {name!r}.",
-                    hint="Send 'Authorization: Bearer <token>' with a token of that project (uac token create).",
+                    hint="Send 'Authorization: Bearer <token>' with a token of that project (the server's operator creates them).",
                 )
         return name
 
@@ -91,27 +99,29 @@ def build_server(
     project: str | None = None,
     transport: Literal["stdio", "http"] = "stdio",
     llm_factory: Callable | None = None,
+    limits: ServerLimits | None = None,
 ) -> Any:
     """The :class:`mcp.server.mcpserver.MCPServer` for the projects under ``root``."""
     require_mcp()
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+    from mcp.types import CallToolResult, TextContent
 
-    workspace = ServedWorkspace(root, llm_factory=llm_factory)
+    workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
     if project is not None:
         workspace.reader(project)  # fail at start, not at the first call, if it does not exist
     access = _Access(workspace, project, needs_token=transport == "http")
     server = MCPServer("uac", instructions=INSTRUCTIONS)
 
-    def call(ctx: Any, requested: str | None, work: Callable[[str], Any]) -> Any:
+    async def call(ctx: Any, requested: str | None, work: Callable[[str], Any]) -> Any:
         try:
             name = access.project(requested, ctx.headers if transport == "http" else None)
-            return work(name)
+            return await work(name)
         except UacError as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(tool_error_text(exc, root=workspace.root)) from exc
 
     @server.tool(description="Hybrid search (dense + BM25) over the user's facts and conversation excerpts; best first.")
-    def search_memory(
+    async def search_memory(
         query: str,
         ctx: Context,
         k: int = 10,
@@ -119,19 +129,14 @@ def build_server(
         as_of: str | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(name: str) -> dict[str, Any]:
-            with workspace.searching(name) as memory:
-                hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of)
+        def work(memory: Any) -> dict[str, Any]:
+            hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of)
             return {"results": [h.to_json() for h in hits]}
 
-        return call(ctx, project, work)
+        return await call(ctx, project, lambda name: workspace.search(name, work))
 
-    def ask(question: str, ctx: Context, project: str | None = None, **options: Any) -> dict[str, Any]:
-        def work(name: str) -> dict[str, Any]:
-            with workspace.searching(name) as memory:
-                return memory.ask(question, **options).to_json()
-
-        return call(ctx, project, work)
+    async def ask(question: str, ctx: Context, project: str | None = None, **options: Any) -> dict[str, Any]:
+        return await call(ctx, project, lambda name: workspace.ask(name, lambda m: m.ask(question, **options).to_json()))
 
     ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
@@ -148,35 +153,48 @@ def build_server(
         "(e.g. trips) and under its domain (travel.trips); assign the answer to `result`. "
         "Returns {ok, result, stdout, error}."
     )
-    def run_python(
+    async def run_python(
         code: str, ctx: Context, as_of: str | None = None, include_facts: bool = False, project: str | None = None
-    ) -> dict[str, Any]:
-        return call(ctx, project, lambda name: workspace.reader(name).run(code, as_of=as_of, include_facts=include_facts).to_json())
+    ) -> Annotated[CallToolResult, dict[str, Any]]:
+        def work(memory: Any) -> dict[str, Any]:
+            return memory.run(code, as_of=as_of, include_facts=include_facts).to_json()
 
-    def manifest_text(name: str) -> str:
-        return workspace.reader(name).project.read_text("MANIFEST.md") or ""
+        result = await call(ctx, project, lambda name: workspace.run_sandbox(name, work))
+        if result["ok"]:
+            return result
+        # the run failed (the code raised, timed out, hit a limit): a tool error that keeps the details
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+            structured_content=result,
+            is_error=True,
+        )
+
+    def manifest_text(memory: Any) -> str:
+        return memory.project.read_text("MANIFEST.md") or ""
 
     @server.tool(description="The project's MANIFEST.md: one line per domain of the typed state. Read it first.")
-    def read_manifest(ctx: Context, project: str | None = None) -> str:
-        return call(ctx, project, manifest_text)
+    async def read_manifest(ctx: Context, project: str | None = None) -> str:
+        return await call(ctx, project, lambda name: workspace.read(name, manifest_text))
 
     @server.tool(description="The generated code of one domain: schema.py (dataclasses) and state.py (the data).")
-    def read_domain(domain: str, ctx: Context, project: str | None = None) -> dict[str, Any]:
-        def work(name: str) -> dict[str, Any]:
-            DOMAIN_NAME.check(domain)
-            read = workspace.reader(name).project.read_text
+    async def read_domain(domain: str, ctx: Context, project: str | None = None) -> dict[str, Any]:
+        if not DOMAIN_NAME.ok(domain):
+            raise ToolError(tool_error_text(InvalidName(f"invalid domain name {domain!r}.")))
+
+        def work(memory: Any) -> dict[str, Any]:
+            read = memory.project.read_text
             files = {f: text for f in ("schema.py", "state.py") if (text := read(f"domains/{domain}/{f}")) is not None}
             if not files:
-                raise InvalidName(f"project {name!r} has no domain {domain!r}.", hint="See read_manifest for the domains.")
+                raise DomainNotFound(f"the project has no domain {domain!r}.", hint="See read_manifest for the domains.")
             return {"domain": domain, "files": files}
 
-        return call(ctx, project, work)
+        return await call(ctx, project, lambda name: workspace.read(name, work))
 
     @server.tool(
         description="Store a conversation session: `session` as chat messages JSON "
         "({'date': 'YYYY-MM-DD', 'messages': [{'role', 'content'}]}) or `text` as a 'Speaker: text' transcript."
     )
-    def add_session(
+    async def add_session(
         ctx: Context,
         session: dict[str, Any] | list[Any] | None = None,
         text: str | None = None,
@@ -186,26 +204,30 @@ def build_server(
     ) -> dict[str, Any]:
         from .http.bodies import body_file
 
-        def work(name: str) -> dict[str, Any]:
-            if (session is None) == (text is None):
-                raise InputError("give exactly one of 'session' (JSON) and 'text' (a transcript).")
-            data, suffix = (json.dumps(session, ensure_ascii=False), ".json") if text is None else (text, ".txt")
+        def work(memory: Any) -> dict[str, Any]:
+            # ASCII escapes: a lone surrogate reaches the session reader, which names its spot
+            data, suffix = (json.dumps(session), ".json") if text is None else (text, ".txt")
             with body_file(data, suffix, "the session argument") as path:
-                report = workspace.writer(name).ingest(path, format=format, date=date)
+                report = memory.ingest(path, format=format, date=date)
             result = report.to_json()
             result["file"] = None
             return result
 
-        return call(ctx, project, work)
+        async def admitted(name: str) -> dict[str, Any]:
+            if (session is None) == (text is None):
+                raise InputError("give exactly one of 'session' (JSON) and 'text' (a transcript).")
+            return await workspace.write(name, "ingest", work)
+
+        return await call(ctx, project, admitted)
 
     @server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
                      description="The project's MANIFEST.md (read it first).")
-    def manifest_resource(project: str, ctx: Context) -> str:
+    async def manifest_resource(project: str, ctx: Context) -> str:
         try:
             name = access.project(project, ctx.headers if transport == "http" else None)
-            return manifest_text(name)
+            return await workspace.read(name, manifest_text)
         except UacError as exc:
-            raise ResourceError(str(exc)) from exc
+            raise ResourceError(tool_error_text(exc, root=workspace.root)) from exc
 
     return server
 
@@ -237,9 +259,10 @@ def serve(
     project: str | None = None,
     host: str = "127.0.0.1",
     port: int = 8766,
+    limits: ServerLimits | None = None,
 ) -> None:
     """Run the MCP server until it is stopped (stdio: until the client closes it)."""
-    server = build_server(root, project=project, transport=transport)
+    server = build_server(root, project=project, transport=transport, limits=limits)
     if transport == "stdio":
         server.run("stdio")
         return

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, StoreError
+from ..errors import InputError, NotFound, StoreError
 from ..fsutil import atomic_write_text
 
 TOKEN_FILE = Path("auth") / "tokens.json"
@@ -100,7 +100,7 @@ class TokenStore:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise StoreError(
                 f"the token file {self.path} is unreadable ({exc}).",
-                hint="Restore it from a copy, or delete it and create new tokens with 'uac token create'.",
+                hint="Restore it from a copy, or delete it and {do:create_token}.",
             ) from None
 
     def verify(self, token: str | None) -> TokenRecord | None:
@@ -144,10 +144,7 @@ class TokenStore:
         kept = [r for r in records if r.id != token_id]
         if len(kept) == len(records):
             known = ", ".join(r.id for r in records) or "none"
-            raise InputError(
-                f"no token with id {token_id!r} in {self.path}.",
-                hint=f"Known token ids: {known} (see 'uac token list').",
-            )
+            raise NotFound(f"no token with id {token_id!r} in this project.", hint=f"Known token ids: {known}; {{do:list_tokens}}.")
         self._write(kept)
         return next(r for r in records if r.id == token_id)
 

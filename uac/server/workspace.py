@@ -2,33 +2,46 @@
 
 :class:`ServedWorkspace` turns a project name from a request into an opened
 :class:`~uac.UserMemory`, checks bearer tokens against the project's token
-store, and keeps one warm ``UserMemory`` per project for readers.
+store, keeps one warm ``UserMemory`` per project for readers, and admits work
+within the server's bounds (:mod:`uac.server.admission`).
 
 Readers (search, ask, run, manifest) share the cached instance; it is replaced
 when the project's files change on disk (a write by this server or by another
 process).  Calls that use the in-memory search index (search, ask) hold the
 instance's lock (:meth:`ServedWorkspace.searching`), because the index reloads
 itself when it notices a change; other reads (run, facts, manifest, domain
-code) read files and need no lock.  Writers
-(add session, import, compile, forget) work on a fresh instance each and are
-serialised by the project lock the library takes for every write.
+code) read files and need no lock.  Writers (add session, import, compile,
+forget) work on a fresh instance each and are serialised by the project lock
+the library takes for every write.
+
+The ``async`` methods are what the adapters call: :meth:`write`,
+:meth:`search`, :meth:`ask`, :meth:`run_sandbox` and :meth:`read` wait for
+their turn in the event loop and only then take a thread, so requests that
+queue up for one project never hold the threads other projects need.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from ..errors import ProjectNotFound
+from ..errors import ProjectLocked, ProjectNotFound
 from ..llm import LLMClient
 from ..memory import UserMemory
 from ..project import Project, is_project
 from ..workspace import validate_project_name
+from .admission import Admission, ServerLimits
 from .tokens import TokenStore, admin_token_valid
+
+if TYPE_CHECKING:
+    from ..llm.types import ChatRequest, ChatResponse
+
+T = TypeVar("T")
 
 #: how many warm projects a server keeps open
 CACHE_SIZE = 64
@@ -42,17 +55,62 @@ def _stat_key(path: Path) -> tuple[int, int]:
     return (stat.st_mtime_ns, stat.st_size)
 
 
+class _BoundedProvider:
+    """A model provider whose calls each hold one of the server's model slots."""
+
+    def __init__(self, provider: Any, admission: Admission, project: str) -> None:
+        self.inner = provider
+        self.name = provider.name
+        self.model = provider.model
+        self._admission = admission
+        self._project = project
+
+    def complete(self, request: "ChatRequest") -> "ChatResponse":
+        with self._admission.model.hold(self._project, self._admission.limits.model_wait_seconds):
+            return self.inner.complete(request)
+
+
+class _ProjectSlots:
+    """The :class:`~uac.context.WorkSlots` of one served project."""
+
+    def __init__(self, admission: Admission, project: str) -> None:
+        self._admission = admission
+        self._project = project
+
+    def sandbox(self) -> AbstractContextManager[None]:
+        return self._admission.sandbox.hold(self._project, self._admission.limits.busy_wait_seconds)
+
+    def wrap_llm(self, client: LLMClient) -> LLMClient:
+        if not isinstance(client.provider, _BoundedProvider):
+            client.provider = _BoundedProvider(client.provider, self._admission, self._project)
+        return client
+
+
+async def _in_thread(work: Callable[[], T]) -> T:
+    import anyio.to_thread
+
+    return await anyio.to_thread.run_sync(work)
+
+
 class ServedWorkspace:
     """All user projects under ``root`` (each a direct child directory)."""
 
-    def __init__(self, root: str | Path, *, llm_factory: Callable[[Project], LLMClient | None] | None = None) -> None:
+    def __init__(
+        self,
+        root: str | Path,
+        *,
+        llm_factory: Callable[[Project], LLMClient | None] | None = None,
+        limits: ServerLimits | None = None,
+    ) -> None:
         self.root = Path(root).expanduser().resolve()
         if not self.root.is_dir():
             raise ProjectNotFound(
                 f"the server root {self.root} is not a directory.",
-                hint="Create it (mkdir) or pass the directory that holds the user projects with --root.",
+                hint="Create it (mkdir) or name the directory that holds the user projects.",
             )
         self._llm_factory = llm_factory
+        self.limits = limits or ServerLimits()
+        self.admission = Admission(self.limits)
         self._guard = threading.Lock()
         self._warm: OrderedDict[str, tuple[tuple, UserMemory, threading.Lock]] = OrderedDict()
 
@@ -94,10 +152,11 @@ class ServedWorkspace:
             _stat_key(root / ".uac" / "index" / "archive.jsonl"),
         )
 
-    def _new(self, root: Path) -> UserMemory:
+    def _new(self, name: str, root: Path) -> UserMemory:
         project = Project.open(root)
         llm = self._llm_factory(project) if self._llm_factory is not None else None
         memory = UserMemory(project, llm=llm)
+        memory.context.bind_work_slots(_ProjectSlots(self.admission, name))
         memory.index.client()  # open the vector store now: fail here, not mid-request
         return memory
 
@@ -111,7 +170,7 @@ class ServedWorkspace:
             if cached is not None and cached[0] == signature:
                 self._warm.move_to_end(name)
                 return cached[1], cached[2]
-        memory, lock = self._new(root), threading.Lock()
+        memory, lock = self._new(name, root), threading.Lock()
         with self._guard:
             self._warm[name] = (signature, memory, lock)
             self._warm.move_to_end(name)
@@ -131,14 +190,99 @@ class ServedWorkspace:
             yield memory
 
     def writer(self, name: str) -> UserMemory:
-        """A fresh ``UserMemory`` for one write to project ``name``."""
+        """A fresh ``UserMemory`` for one write to project ``name`` (close it when done)."""
         root = self.path_of(name)
         if not is_project(root):
             Project.open(root)
-        return self._new(root)
+        return self._new(name, root)
 
     def create(self, name: str, *, user_name: str | None = None, timezone: str = "UTC") -> UserMemory:
         root = self.path_of(name)
         memory = UserMemory.create(root, user_name=user_name, timezone=timezone)
         os.chmod(root, 0o700)
         return memory
+
+    def close(self) -> None:
+        """Release the warm projects' index clients (at shutdown)."""
+        with self._guard:
+            warm = [entry[1] for entry in self._warm.values()]
+            self._warm.clear()
+        for memory in warm:
+            memory.close()
+
+    # -- admitted work (adapters) ------------------------------------------------------
+
+    async def read(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        """``work`` on the warm instance, for calls that only read files."""
+        return await _in_thread(lambda: work(self.reader(name)))
+
+    async def fresh(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        """``work`` on a fresh instance (doctor), without the project lock."""
+
+        def run() -> T:
+            memory = self.writer(name)
+            try:
+                return work(memory)
+            finally:
+                memory.close()
+
+        return await _in_thread(run)
+
+    async def search(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        """``work`` on the warm instance, alone on its search index."""
+        async with self.admission.searches.hold_async(name, self.limits.busy_wait_seconds):
+            return await _in_thread(lambda: self._searching(name, work))
+
+    async def ask(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        """``work`` with a model slot (its model calls use it) and the search index."""
+        async with self.admission.model.hold_async(name, self.limits.busy_wait_seconds):
+            async with self.admission.searches.hold_async(name, self.limits.busy_wait_seconds):
+                return await _in_thread(lambda: self._searching(name, work))
+
+    async def run_sandbox(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        """``work`` (one sandbox run) once a sandbox worker is free for the project."""
+        async with self.admission.sandbox.hold_async(name, self.limits.busy_wait_seconds):
+            return await _in_thread(lambda: work(self.reader(name)))
+
+    async def write(self, name: str, purpose: str, work: Callable[[UserMemory], T]) -> T:
+        """``work`` on a fresh instance, holding project ``name``'s lock.
+
+        Writes of this server to one project take turns in the event loop; a
+        lock held by another process (a CLI ``uac ingest``) is retried from the
+        event loop too.  After ``lock_wait_seconds`` the write fails with
+        ``ProjectLocked`` (and a ``Retry-After``).
+        """
+        wait = self.limits.lock_wait_seconds
+        deadline = time.monotonic() + wait
+        async with self.admission.writes.hold_async(name, wait):
+            memory = await _in_thread(lambda: self.writer(name))
+            try:
+                pause = 0.05
+                while True:
+                    done, value = await _in_thread(lambda: self._write_if_free(memory, purpose, work))
+                    if done:
+                        return value
+                    if time.monotonic() + pause > deadline:
+                        assert isinstance(value, ProjectLocked)
+                        value.retry_after = max(1.0, min(wait, 5.0))
+                        raise value
+                    import anyio
+
+                    await anyio.sleep(pause)
+                    pause = min(pause * 2, 0.5)
+            finally:
+                memory.close()
+
+    def _searching(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        with self.searching(name) as memory:
+            return work(memory)
+
+    @staticmethod
+    def _write_if_free(memory: UserMemory, purpose: str, work: Callable[[UserMemory], T]) -> tuple[bool, Any]:
+        """(True, result) -- or (False, the ProjectLocked) if another process holds the lock."""
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(memory.project.lock(purpose, timeout=0))
+            except ProjectLocked as exc:
+                return False, exc
+            return True, work(memory)

@@ -53,14 +53,14 @@ def detect_format(text: str, path: Path) -> str:
         raise InputError(
             f"{path} is JSON but neither a LoCoMo conversation nor chat messages.",
             hint="Expected {'conversation': {...}} (LoCoMo), [{'role', 'content'}, ...] (messages) "
-            "or a JSONL chat export with one {'role', 'content'} message per line; see 'uac ingest --help'.",
+            "or a JSONL chat export with one {'role', 'content'} message per line.",
         )
     if looks_like_transcript(text):
         return "transcript"
     raise InputError(
         f"{path}: unknown session format.",
         hint="Use LoCoMo JSON, chat messages (JSON/JSONL) or a 'Speaker: text' transcript, "
-        "and pass --format if detection fails.",
+        "and give {opt:format} if detection fails.",
     )
 
 

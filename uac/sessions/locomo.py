@@ -137,8 +137,8 @@ def _sessions(path: Path, sample: str, conversation: dict[str, Any], date: str |
         if day is None:
             raise InputError(
                 f"{path}: {sample} {key} has no readable date ({key}_date_time = {date_text or 'missing'!r}).",
-                hint=f"Add {key}_date_time (e.g. '1:56 pm on 8 May, 2023') to the file; "
-                "'uac ingest' also takes --date YYYY-MM-DD.",
+                hint=f"Add {key}_date_time (e.g. '1:56 pm on 8 May, 2023') to the file, "
+                "or give the date with {opt:date} (YYYY-MM-DD).",
             )
         turns = []
         for index, raw in enumerate(conversation[key], 1):
@@ -237,8 +237,8 @@ def _pick(value: Any, path: Path, sample_id: str | None) -> dict[str, Any]:
     if len(items) == 1:
         return items[0]
     raise InputError(
-        f"{path} holds {len(items)} LoCoMo conversations; choose one with --sample-id.",
-        hint=f"Available: {', '.join(ids)}.",
+        f"{path} holds {len(items)} LoCoMo conversations.",
+        hint=f"Choose one with {{opt:sample_id}}: {', '.join(ids)}.",
     )
 
 

@@ -152,7 +152,7 @@ def _one_session(
         if day is None:
             raise InputError(
                 f"{path}: session {index} has no date (unreadable {raw_date!r}).",
-                hint="Pass --date YYYY-MM-DD, or add a \"date\" field next to \"messages\".",
+                hint="Give the date with {opt:date} (YYYY-MM-DD), or add a \"date\" field next to \"messages\".",
             )
         return [_make_session(obj.get("session_id"), day, str(raw_date), rows)]
     if not any(day is not None for _, _, day, _ in rows):
@@ -160,7 +160,7 @@ def _one_session(
         if day is None:
             raise InputError(
                 f"{path}: session {index} has no date.",
-                hint="Pass --date YYYY-MM-DD, add a \"date\" field next to \"messages\", "
+                hint="Give the date with {opt:date} (YYYY-MM-DD), add a \"date\" field next to \"messages\", "
                 "or give the messages a \"timestamp\".",
             )
         return [_make_session(obj.get("session_id"), day, str(date), rows)]

@@ -6,10 +6,10 @@ it applies, the line and column (bad JSON) or byte offset (bad UTF-8).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from .. import safejson
 from ..errors import InputError
 
 #: the longest single turn uac accepts (characters); longer ones are refused
@@ -36,13 +36,12 @@ def read_text(path: Path) -> str:
 
 
 def parse_json(text: str, path: Path, *, line_offset: int = 0) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{path}:{exc.lineno + line_offset}:{exc.colno}: malformed JSON ({exc.msg}).",
-            hint="Fix the file, or pass --format transcript if it is a plain transcript.",
-        ) from None
+    return safejson.loads(
+        text,
+        str(path),
+        hint="Fix the JSON, or give {opt:format} transcript if it is a plain transcript.",
+        line_offset=line_offset,
+    )
 
 
 def parse_jsonl(text: str, path: Path) -> list[Any]:

@@ -54,7 +54,7 @@ def read_transcript(text: str, path: Path, *, date: str | None = None) -> list[S
     if day is None:
         raise InputError(
             f"{path}: the transcript has no date" + (f" (unreadable {date_text!r})" if date_text else "") + ".",
-            hint="Pass --date YYYY-MM-DD or add a '# date: YYYY-MM-DD' line at the top.",
+            hint="Give the date with {opt:date} (YYYY-MM-DD) or add a '# date: YYYY-MM-DD' line at the top.",
         )
     rows = [r for r in rows if r[1]]
     if not rows:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, AsyncIterator, Callable
 
 from ..._version import __version__
 from ...errors import UacError
-from ..errors import envelope, envelope_for, status_for
+from ..admission import ServerLimits
+from ..errors import CODES, envelope, envelope_for, retry_after, status_for
 from ..extras import require_http
 from ..workspace import ServedWorkspace
 from .limits import DEFAULT_MAX_BODY
@@ -28,8 +29,13 @@ sandboxed Python over the user projects under one root directory.
 
 Every project route needs `Authorization: Bearer <token>` with a token of that
 project (`uac token create PROJECT`); creating projects needs an admin token.
-Errors are `{"error": {"code", "message"}}` with a matching status code.
+Errors are `{"error": {"code", "message", "hint"}}` with a matching status code;
+a locked project (423) or a busy server (503) also sends `Retry-After`.
 """
+
+#: status -> code for errors raised by the framework itself (routing, body parsing)
+_FRAMEWORK_CODES = {400: "input_error", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
+                    405: "method_not_allowed", 413: "request_too_large", 422: "validation_error"}
 
 
 def create_app(
@@ -38,11 +44,13 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY,
     job_workers: int = 2,
     llm_factory: "Callable[[Project], LLMClient | None] | None" = None,
+    limits: ServerLimits | None = None,
 ) -> "FastAPI":
     """Build the app serving every user project directly under ``root``.
 
     ``llm_factory`` chooses each project's model (default: the project's
-    ``uac.toml`` and environment, as :class:`~uac.UserMemory` does).
+    ``uac.toml`` and environment, as :class:`~uac.UserMemory` does);
+    ``limits`` bounds concurrent work (:class:`~uac.server.admission.ServerLimits`).
     """
     require_http()
     from fastapi import FastAPI, Request
@@ -51,17 +59,18 @@ def create_app(
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from .auth import ApiError
-    from .jobs import JobRunner
+    from .jobs import JobRunner, JobStore
     from .limits import BodySizeLimit
     from .routes import router
 
-    workspace = ServedWorkspace(root, llm_factory=llm_factory)
-    jobs = JobRunner(job_workers)
+    workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
+    jobs = JobRunner(job_workers, JobStore(workspace.root))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         jobs.shutdown()
+        workspace.close()
 
     app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.workspace = workspace
@@ -70,8 +79,17 @@ def create_app(
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(UacError)
-    async def _uac_error(_request: Request, exc: UacError) -> JSONResponse:
-        return JSONResponse(envelope_for(exc), status_code=status_for(exc))
+    async def _uac_error(request: Request, exc: UacError) -> JSONResponse:
+        wait = retry_after(exc)
+        body = envelope_for(exc, root=workspace.root)
+        project = request.path_params.get("project")
+        if project and "hint" in body["error"]:
+            body["error"]["hint"] = body["error"]["hint"].replace("{project}", project)
+        return JSONResponse(
+            body,
+            status_code=status_for(exc),
+            headers={"Retry-After": wait} if wait else None,
+        )
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -91,9 +109,18 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code, status = _FRAMEWORK_CODES.get(exc.status_code), exc.status_code
+        if code is None:  # not raised by uac's routes; keep the vocabulary closed
+            log.error("unexpected HTTP error %s: %s", exc.status_code, exc.detail)
+            code = "input_error" if 400 <= exc.status_code < 500 else "internal_error"
+            status = CODES[code]
+        message = str(exc.detail)
+        if exc.status_code == 404 and message == "Not Found":
+            message = "no such route; the API is under /v1 (see /docs)."
+        elif exc.status_code == 405:
+            message = "this route does not take that method (see /docs)."
         return JSONResponse(
-            envelope(code, str(exc.detail)), status_code=exc.status_code, headers=getattr(exc, "headers", None)
+            envelope(code, message), status_code=status, headers=getattr(exc, "headers", None)
         )
 
     @app.exception_handler(Exception)

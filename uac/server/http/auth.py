@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from ...workspace import validate_project_name
 from ..workspace import ServedWorkspace
 
-bearer = HTTPBearer(auto_error=False, description="A project token ('uac token create PROJECT') or an admin token.")
+bearer = HTTPBearer(auto_error=False, description="A project token or an admin token.")
 
 
 class ApiError(Exception):
@@ -39,19 +39,22 @@ def bearer_token(credentials: HTTPAuthorizationCredentials | None) -> str:
         raise ApiError(
             401,
             "unauthenticated",
-            "this route needs a bearer token: send 'Authorization: Bearer <token>' "
-            "(create one with 'uac token create PROJECT').",
+            "this route needs a bearer token: send 'Authorization: Bearer <token>' with a token of the "
+            "project (the server's operator creates them).",
             headers={"WWW-Authenticate": "Bearer"},
         )
     return credentials.credentials
 
 
-def project_access(
+async def project_access(
     project: str,
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> str:
-    """The validated project name, if the bearer token grants access to it."""
+    """The validated project name, if the bearer token grants access to it.
+
+    Runs in the event loop (a few ``stat`` calls and a hash; the token file is
+    cached by its mtime): a refused request costs no thread hop."""
     validate_project_name(project)
     token = bearer_token(credentials)
     if not served(request).token_grants(project, token):
@@ -59,7 +62,7 @@ def project_access(
     return project
 
 
-def admin_access(
+async def admin_access(
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> None:
@@ -68,6 +71,6 @@ def admin_access(
         raise ApiError(
             403,
             "forbidden",
-            "this route needs an admin token (set UAC_ADMIN_TOKEN for the server, or create one with "
-            "'uac token create --admin --root DIR').",
+            "this route needs an admin token (the server's UAC_ADMIN_TOKEN, or an admin token its "
+            "operator created).",
         )

@@ -25,18 +25,39 @@ if TYPE_CHECKING:
 
 def _renamed(exc: UacError, path: Path, label: str) -> UacError:
     message = exc.message.replace(str(path), label)
-    hint = exc.hint.replace(str(path), label) if exc.hint else exc.hint
-    if message == exc.message and hint == exc.hint:
+    hint = exc.hint_template.replace(str(path), label) if exc.hint_template else exc.hint_template
+    if message == exc.message and hint == exc.hint_template:
         return exc
     clone = type(exc).__new__(type(exc))
-    UacError.__init__(clone, message, hint=hint)
+    UacError.__init__(clone, message, hint=hint, retry_after=exc.retry_after)
     return clone
+
+
+def public_json(value: Any, root: Path) -> Any:
+    """``value`` (a response) with the server's root cut out of every string."""
+    prefix = str(root).rstrip("/")
+    if isinstance(value, str):
+        return value.replace(prefix + "/", "").replace(prefix, ".") if prefix in value else value
+    if isinstance(value, dict):
+        return {key: public_json(item, root) for key, item in value.items()}
+    if isinstance(value, list):
+        return [public_json(item, root) for item in value]
+    return value
 
 
 @contextmanager
 def body_file(data: bytes | str, suffix: str, label: str = "the request body") -> Iterator[Path]:
     """``data`` in a temporary file for the ``with`` block."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(
+                f"{label} holds a lone surrogate at character {exc.start} ({data[exc.start]!r}), which is not text.",
+                hint="Send valid Unicode: a character outside the BMP is a pair of escapes (\\ud83d\\ude00), or write it as UTF-8.",
+            ) from None
+    else:
+        raw = data
     with tempfile.TemporaryDirectory(prefix="uac-body-") as folder:
         path = Path(folder) / f"body{suffix}"
         path.write_bytes(raw)
@@ -56,7 +77,8 @@ def ingest_body(memory: "UserMemory", value: Any, options: "AddSessionRequest") 
     elif isinstance(value, str):
         data, suffix = value, ".txt"
     else:
-        data, suffix = json.dumps(value, ensure_ascii=False), ".json"
+        # ASCII escapes: a lone surrogate reaches the session reader, which names its spot
+        data, suffix = json.dumps(value), ".json"
     with body_file(data, suffix) as path:
         report = memory.ingest(
             path,
@@ -76,7 +98,7 @@ def records_file(body: "ImportRecordsRequest") -> Iterator[Path]:
     if (body.records is None) == (body.csv is None):
         raise InputError("give exactly one of 'records' (a list of JSON objects) and 'csv' (CSV text).")
     if body.records is not None:
-        with body_file(json.dumps(body.records, ensure_ascii=False), ".json", "the request's records") as path:
+        with body_file(json.dumps(body.records), ".json", "the request's records") as path:
             yield path
         return
     # check the CSV has a header before handing it over

@@ -1,27 +1,38 @@
 """Background jobs (compile): run in a small thread pool, polled by id.
 
-Jobs live in the server's memory: a restart forgets them (the work a finished
-job did is on disk; a job that was running is not resumed).
+Every change of a job's status is written to its project, as
+``<project>/.uac/jobs/<id>.json`` (atomic replace), so the status survives a
+server restart.  A job that was queued or running when its server stopped is
+reported as ``failed`` with the code ``job_interrupted`` (the work a job had
+finished is on disk; an interrupted compile is safe to start again).  Each
+project keeps its newest :data:`KEEP_FINISHED` finished jobs.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import logging
+import re
 import threading
 import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from ...errors import UacError
+from ...fsutil import atomic_write_text
 from ..errors import envelope, envelope_for
 
 log = logging.getLogger(__name__)
 
-#: finished jobs kept for polling
-KEEP_FINISHED = 1000
+#: finished jobs kept per project (on disk) and in the server's memory
+KEEP_FINISHED = 200
+
+_JOB_ID = re.compile(r"[0-9a-f]{32}")
+_STATES = ("queued", "running", "succeeded", "failed")
 
 
 def _now() -> str:
@@ -39,58 +50,146 @@ class JobRecord:
     finished: str | None = None
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
+    runner: str = ""
+    """Which server process ran the job (to tell an interrupted job after a restart)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "project": self.project,
-            "kind": self.kind,
-            "status": self.status,
-            "created": self.created,
-            "started": self.started,
-            "finished": self.finished,
-            "result": self.result,
-            "error": self.error,
-        }
+        data = asdict(self)
+        del data["runner"]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "JobRecord":
+        if not isinstance(data, dict) or data.get("status") not in _STATES:
+            raise ValueError("not a job record")
+        known = {name: data.get(name) for name in cls.__dataclass_fields__ if name in data}
+        return cls(**known)
+
+
+class JobStore:
+    """Job records in the projects under a server's root: ``<project>/.uac/jobs/<id>.json``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def _folder(self, project: str) -> Path:
+        return self.root / project / ".uac" / "jobs"
+
+    def save(self, job: JobRecord) -> None:
+        folder = self._folder(job.project)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(folder / f"{job.id}.json", json.dumps(asdict(job), ensure_ascii=False) + "\n")
+
+    def load(self, project: str, job_id: str) -> JobRecord | None:
+        if not _JOB_ID.fullmatch(job_id):
+            return None
+        path = self._folder(project) / f"{job_id}.json"
+        try:
+            job = JobRecord.from_json(json.loads(path.read_text("utf-8")))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError) as exc:
+            log.warning("unreadable job record %s: %s", path, exc)
+            return None
+        return job if job.id == job_id and job.project == project else None
+
+    def find(self, job_id: str) -> JobRecord | None:
+        """The job with this id in any project under the root."""
+        if not _JOB_ID.fullmatch(job_id):
+            return None
+        for folder in self.root.iterdir():
+            if (folder / ".uac" / "jobs" / f"{job_id}.json").is_file():
+                return self.load(folder.name, job_id)
+        return None
+
+    def trim(self, project: str, keep: int | None = None) -> None:
+        """Delete the oldest finished job records of ``project`` beyond ``keep`` (:data:`KEEP_FINISHED`)."""
+        keep = KEEP_FINISHED if keep is None else keep
+        records = []
+        for path in self._folder(project).glob("*.json"):
+            job = self.load(project, path.stem)
+            if job is not None and job.finished is not None:
+                records.append((job.finished, path.stat().st_mtime_ns, path))
+        records.sort()
+        for _, _, path in records[: max(0, len(records) - keep)]:
+            path.unlink(missing_ok=True)
 
 
 class JobRunner:
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, store: JobStore | None = None) -> None:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-job")
         self._jobs: OrderedDict[str, JobRecord] = OrderedDict()
         self._guard = threading.Lock()
+        self._store = store
+        self.runner_id = uuid.uuid4().hex
 
     def submit(self, project: str, kind: str, work: Callable[[], dict[str, Any]]) -> JobRecord:
-        job = JobRecord(uuid.uuid4().hex, project, kind)
+        job = JobRecord(uuid.uuid4().hex, project, kind, runner=self.runner_id)
+        self._save(job)
         with self._guard:
             self._jobs[job.id] = job
             self._trim()
         self._pool.submit(self._run, job, work)
         return job
 
-    def get(self, job_id: str) -> JobRecord | None:
+    def get(self, job_id: str, project: str | None = None) -> JobRecord | None:
+        """A job by id: from memory, else from its project (``project`` given) or any project."""
         with self._guard:
-            return self._jobs.get(job_id)
+            job = self._jobs.get(job_id)
+        if job is not None:
+            return job if project is None or job.project == project else None
+        if self._store is None:
+            return None
+        job = self._store.load(project, job_id) if project is not None else self._store.find(job_id)
+        if job is not None and job.finished is None and job.runner != self.runner_id:
+            job = self._interrupted(job)
+        return job
+
+    def _interrupted(self, job: JobRecord) -> JobRecord:
+        job.status = "failed"
+        job.finished = _now()
+        job.error = envelope(
+            "job_interrupted",
+            f"the server stopped before this {job.kind} job finished.",
+            hint="Start it again: what it finished is on disk, and a compile picks up from there.",
+        )["error"]
+        self._save(job)
+        return job
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
+    def _save(self, job: JobRecord) -> None:
+        if self._store is None:
+            return
+        try:
+            self._store.save(job)
+        except OSError as exc:  # the job goes on; its status stays in memory
+            log.warning("cannot record job %s in project %s: %s", job.id, job.project, exc)
+
     def _run(self, job: JobRecord, work: Callable[[], dict[str, Any]]) -> None:
         job.started = _now()
         job.status = "running"
+        self._save(job)
         try:
             result = work()
         except UacError as exc:
-            job.error = envelope_for(exc)["error"]
+            job.error = envelope_for(exc, root=self._store.root if self._store else None)["error"]
             job.status = "failed"
         except Exception as exc:  # a bug: keep the server alive, record and log it
             log.exception("job %s (%s of %s) crashed", job.id, job.kind, job.project)
-            job.error = envelope("internal_error", f"the {job.kind} job failed unexpectedly: {exc!r}")["error"]
+            job.error = envelope("internal_error", f"the {job.kind} job failed unexpectedly ({type(exc).__name__}); see the server's log.")["error"]
             job.status = "failed"
         else:
             job.result = result
             job.status = "succeeded"
         job.finished = _now()
+        self._save(job)
+        if self._store is not None:
+            try:
+                self._store.trim(job.project)
+            except OSError as exc:
+                log.warning("cannot trim the job records of project %s: %s", job.project, exc)
 
     def _trim(self) -> None:
         finished = [j.id for j in self._jobs.values() if j.finished is not None]

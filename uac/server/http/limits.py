@@ -1,8 +1,11 @@
 """Request size limit: an ASGI middleware that refuses big bodies with 413.
 
 A declared ``Content-Length`` over the limit is refused before a byte of the
-body is read; a body without one (chunked) is counted while it streams and
-refused as soon as it passes the limit.
+body is read.  A body without one (chunked) is read here, counted while it
+streams, and refused with the same 413 as soon as it passes the limit; a body
+within the limit is handed on to the application in one piece.  (Reading it
+here, rather than in the application, keeps the overflow out of the
+framework's own body parsing, which would report it as a bad body.)
 """
 
 from __future__ import annotations
@@ -20,14 +23,10 @@ Send = Callable[[Message], Awaitable[None]]
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
 
 
-class _TooLarge(Exception):
-    pass
-
-
 def _message(limit: int) -> str:
     return (
         f"the request body is larger than the server's limit of {limit:,} bytes. "
-        "Send smaller requests (split the sessions), or start the server with a larger --max-body-mb."
+        "Send smaller requests (split the sessions); the server's operator sets the limit."
     )
 
 
@@ -59,26 +58,28 @@ class BodySizeLimit:
                 if not value.strip().isdigit() or int(value) > limit:
                     await _refuse(send, limit)
                     return
+        chunks: list[bytes] = []
         received = 0
-        started = False
-
-        async def limited_receive() -> Message:
-            nonlocal received
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    raise _TooLarge()
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":
+                return  # the client went away before its body was complete
+            chunk = message.get("body", b"")
+            received += len(chunk)
+            if received > limit:
                 await _refuse(send, limit)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

@@ -1,8 +1,11 @@
 """The ``/v1`` routes: one library call each.
 
-Endpoints that call the library are plain ``def`` functions, so FastAPI runs
-them in its thread pool: requests for different projects proceed in parallel,
-and writes to one project are serialised by the project lock.
+Cheap reads are plain ``def`` functions, which FastAPI runs in its thread
+pool.  Work that may have to wait -- writes (the project lock), search and
+ask (the project's search index, a model slot), the sandbox (a free worker)
+-- is ``async`` and goes through :class:`~uac.server.workspace.ServedWorkspace`,
+which waits for its turn in the event loop before it takes a thread: requests
+piling up for one project never hold the threads the other projects need.
 """
 
 from __future__ import annotations
@@ -11,22 +14,22 @@ from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
-from ...errors import InputError
+from ...errors import DomainNotFound, InputError, JobNotFound
 from ...names import DOMAIN_NAME, ITEM_ID
 from . import models as m
-from .auth import ApiError, admin_access, bearer, bearer_token, project_access, served
-from .bodies import ingest_body, records_file
+from .auth import admin_access, bearer, bearer_token, project_access, served
+from .bodies import ingest_body, public_json, records_file
 from .export import export_archive
+from .jsonbody import JsonBodyRoute
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": m.ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 423, 500, 502, 503)
 }
 
-router = APIRouter(prefix="/v1", responses=ERRORS)
+router = APIRouter(prefix="/v1", responses=ERRORS, route_class=JsonBodyRoute)
 Access = Depends(project_access)
 
 
@@ -70,6 +73,7 @@ def create_project(body: m.CreateProjectRequest, request: Request) -> dict[str, 
     memory = workspace.create(body.name, user_name=body.user_name, timezone=body.timezone)
     with memory.project.lock("create token"):
         token, record = workspace.tokens(body.name).create(body.token_name or "initial")
+    memory.close()
     return {"project": body.name, "token": token, "token_id": record.id}
 
 
@@ -88,10 +92,9 @@ def project_info(request: Request, project: str = Access) -> dict[str, Any]:
 
 
 @router.post("/projects/{project}/tokens", tags=["projects"], status_code=201, response_model=m.CreatedToken)
-def create_token(body: m.CreateTokenRequest, request: Request, project: str = Access) -> dict[str, Any]:
+async def create_token(body: m.CreateTokenRequest, request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
-    with workspace.writer(project).project.lock("create token"):
-        token, record = workspace.tokens(project).create(body.name)
+    token, record = await workspace.write(project, "create token", lambda _m: workspace.tokens(project).create(body.name))
     return {"token": token, "id": record.id, "name": record.name}
 
 
@@ -101,10 +104,9 @@ def list_tokens(request: Request, project: str = Access) -> dict[str, Any]:
 
 
 @router.delete("/projects/{project}/tokens/{token_id}", tags=["projects"], response_model=m.TokenInfo)
-def revoke_token(token_id: str, request: Request, project: str = Access) -> dict[str, Any]:
+async def revoke_token(token_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
-    with workspace.writer(project).project.lock("revoke token"):
-        return workspace.tokens(project).revoke(token_id).public()
+    return await workspace.write(project, "revoke token", lambda _m: workspace.tokens(project).revoke(token_id).public())
 
 
 # --- memorize -----------------------------------------------------------------------
@@ -116,11 +118,11 @@ def revoke_token(token_id: str, request: Request, project: str = Access) -> dict
     response_model=m.IngestResult,
     summary="Add sessions given as JSON (chat messages, LoCoMo) or as a transcript text.",
 )
-def add_session(body: m.AddSessionRequest, request: Request, project: str = Access) -> dict[str, Any]:
+async def add_session(body: m.AddSessionRequest, request: Request, project: str = Access) -> dict[str, Any]:
     if (body.session is None) == (body.text is None):
         raise InputError("give exactly one of 'session' (JSON) and 'text' (a transcript).")
-    memory = served(request).writer(project)
-    return ingest_body(memory, body.session if body.text is None else body.text, body)
+    value = body.session if body.text is None else body.text
+    return await served(request).write(project, "ingest", lambda memory: ingest_body(memory, value, body))
 
 
 @router.post(
@@ -140,21 +142,21 @@ async def upload_session(
 ) -> dict[str, Any]:
     data = await request.body()
     options = m.AddSessionRequest(format=format, date=date, sample_id=sample_id, extractor=extractor)
-    workspace = served(request)
-
-    def work() -> dict[str, Any]:
-        return ingest_body(workspace.writer(project), data, options)
-
-    return await run_in_threadpool(work)
+    return await served(request).write(project, "ingest", lambda memory: ingest_body(memory, data, options))
 
 
 @router.post("/projects/{project}/records", tags=["memorize"], summary="Import structured records into a domain.")
-def import_records(body: m.ImportRecordsRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).writer(project)
+async def import_records(body: m.ImportRecordsRequest, request: Request, project: str = Access) -> dict[str, Any]:
     _domain_name(body.domain)
-    with records_file(body) as path:
-        result = memory.import_records(path, domain=body.domain, collection=body.collection, record_type=body.record_type)
-    return _to_json(result)
+
+    def work(memory: Any) -> dict[str, Any]:
+        with records_file(body) as path:
+            result = memory.import_records(path, domain=body.domain, collection=body.collection, record_type=body.record_type)
+        data = _to_json(result)
+        data["file"] = None  # a temporary file of the server's, not the caller's
+        return data
+
+    return await served(request).write(project, "import-records", work)
 
 
 @router.post(
@@ -170,7 +172,10 @@ def start_compile(request: Request, response: Response, body: m.CompileRequest |
     memory = workspace.writer(project)
 
     def work() -> dict[str, Any]:
-        return _to_json(memory.compile(mode=mode))
+        try:
+            return public_json(_to_json(memory.compile(mode=mode)), workspace.root)
+        finally:
+            memory.close()
 
     job = request.app.state.jobs.submit(project, "compile", work)
     response.headers["Location"] = f"/v1/projects/{project}/compile/{job.id}"
@@ -178,9 +183,9 @@ def start_compile(request: Request, response: Response, body: m.CompileRequest |
 
 
 def _job(request: Request, job_id: str, project: str) -> dict[str, Any]:
-    job = request.app.state.jobs.get(job_id)
-    if job is None or job.project != project:
-        raise ApiError(404, "job_not_found", f"no job {job_id!r} for project {project!r} (jobs are kept in memory until the server restarts).")
+    job = request.app.state.jobs.get(job_id, project)
+    if job is None:
+        raise JobNotFound(f"no job {job_id!r} for project {project!r}.")
     return job.to_json()
 
 
@@ -199,47 +204,56 @@ def job_status(
     job = request.app.state.jobs.get(job_id)
     # a job of a project the token does not open is reported as missing: ids reveal nothing
     if job is None or not served(request).token_grants(job.project, token):
-        raise ApiError(404, "job_not_found", f"no job {job_id!r} for this token (jobs are kept in memory until the server restarts).")
+        raise JobNotFound(f"no job {job_id!r} for this token.")
     return job.to_json()
 
 
 @router.delete("/projects/{project}/facts/{fact_id}", tags=["memorize"], response_model=m.ForgetResult)
-def forget_fact(fact_id: str, request: Request, project: str = Access) -> dict[str, Any]:
-    return _to_json(served(request).writer(project).forget(fact=_item_id(fact_id, "fact")))
+async def forget_fact(fact_id: str, request: Request, project: str = Access) -> dict[str, Any]:
+    fact = _item_id(fact_id, "fact")
+    return await served(request).write(project, "forget", lambda memory: _to_json(memory.forget(fact=fact)))
 
 
 @router.delete("/projects/{project}/sessions/{session_id}", tags=["memorize"], response_model=m.ForgetResult)
-def forget_session(session_id: str, request: Request, project: str = Access) -> dict[str, Any]:
-    return _to_json(served(request).writer(project).forget(session=_item_id(session_id, "session")))
+async def forget_session(session_id: str, request: Request, project: str = Access) -> dict[str, Any]:
+    session = _item_id(session_id, "session")
+    return await served(request).write(project, "forget", lambda memory: _to_json(memory.forget(session=session)))
 
 
 @router.delete("/projects/{project}/domains/{domain}", tags=["memorize"], response_model=m.ForgetResult)
-def forget_domain(
+async def forget_domain(
     domain: str, request: Request, project: str = Access, collection: str | None = Query(None, max_length=64)
 ) -> dict[str, Any]:
-    return _to_json(served(request).writer(project).forget(domain=_domain_name(domain), collection=collection))
+    name = _domain_name(domain)
+    return await served(request).write(
+        project, "forget", lambda memory: _to_json(memory.forget(domain=name, collection=collection))
+    )
 
 
 # --- recall -----------------------------------------------------------------------------
 
 
 @router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse)
-def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    with served(request).searching(project) as memory:
+async def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
         hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of)
-    return {"results": [h.to_json() for h in hits]}
+        return {"results": [h.to_json() for h in hits]}
+
+    return await served(request).search(project, work)
 
 
 @router.post("/projects/{project}/ask", tags=["recall"], response_model=m.AskResponse)
-def ask(body: m.AskRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    with served(request).searching(project) as memory:
-        answer = memory.ask(body.question, **body.model_dump(exclude={"question"}))
-    return answer.to_json()
+async def ask(body: m.AskRequest, request: Request, project: str = Access) -> dict[str, Any]:
+    options = body.model_dump(exclude={"question"})
+    return await served(request).ask(project, lambda memory: memory.ask(body.question, **options).to_json())
 
 
 @router.post("/projects/{project}/repl", tags=["recall"], response_model=m.ReplResponse, summary="Run Python in the sandbox over the typed state.")
-def repl(body: m.ReplRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    return served(request).reader(project).run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json()
+async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
+        return memory.run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json()
+
+    return await served(request).run_sandbox(project, work)
 
 
 @router.get("/projects/{project}/facts", tags=["recall"], response_model=m.FactList)
@@ -281,7 +295,7 @@ def domain_code(domain: str, request: Request, project: str = Access) -> dict[st
     read = memory.project.read_text
     files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
     if not files:
-        raise ApiError(404, "domain_not_found", f"project {project!r} has no domain {domain!r} (see GET /v1/projects/{project}/domains).")
+        raise DomainNotFound(f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains.")
     return {"domain": domain, "files": files}
 
 
@@ -291,9 +305,8 @@ def domain_code(domain: str, request: Request, project: str = Access) -> dict[st
     response_class=StreamingResponse,
     responses={200: {"content": {"application/gzip": {}}, "description": "The project as a .tar.gz (without .uac/ and auth/)."}},
 )
-def export(request: Request, project: str = Access) -> StreamingResponse:
-    memory = served(request).writer(project)
-    spool = export_archive(memory)
+async def export(request: Request, project: str = Access) -> StreamingResponse:
+    spool = await served(request).write(project, "export", export_archive)
     return StreamingResponse(
         iter(lambda: spool.read(1 << 16), b""),
         media_type="application/gzip",
@@ -303,7 +316,16 @@ def export(request: Request, project: str = Access) -> StreamingResponse:
 
 
 @router.post("/projects/{project}/doctor", tags=["read"], summary="Check the project's health; repair=true rebuilds the indexes.")
-def doctor(request: Request, body: m.DoctorRequest | None = None, project: str = Access) -> dict[str, Any]:
+async def doctor(request: Request, body: m.DoctorRequest | None = None, project: str = Access) -> dict[str, Any]:
     repair = body.repair if body is not None else False
-    # a fresh instance: doctor inspects (and may rebuild) the search index
-    return served(request).writer(project).doctor(repair=repair).to_json()
+    workspace = served(request)
+
+    def work(memory: Any) -> dict[str, Any]:
+        # a fresh instance: doctor inspects (and may rebuild) the search index
+        report = memory.doctor(repair=repair).to_json()
+        report["project"] = project
+        return public_json(report, workspace.root)
+
+    if repair:
+        return await workspace.write(project, "doctor --repair", work)
+    return await workspace.fresh(project, work)

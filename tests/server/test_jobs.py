@@ -1,0 +1,88 @@
+"""Compile-job status is kept in the project and survives a server restart."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from uac.server.http.jobs import JobRunner, JobStore
+
+pytestmark = pytest.mark.embeddings
+
+
+def _app(root):
+    from fastapi.testclient import TestClient
+
+    from uac.server.http import create_app
+
+    return TestClient(create_app(root))
+
+
+def _finished(client, url, headers, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = client.get(url, headers=headers).json()
+        if job["status"] in ("succeeded", "failed"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job at {url} did not finish")
+
+
+def test_a_compile_jobs_status_survives_a_server_restart(fresh_root):
+    alice, bob = fresh_root.auth("alice"), fresh_root.auth("bob")
+    with _app(fresh_root.root) as client:
+        started = client.post("/v1/projects/alice/compile", json={"mode": "offline"}, headers=alice)
+        assert started.status_code == 202
+        url = started.headers["Location"]
+        done = _finished(client, url, alice)
+    assert done["status"] == "succeeded" and done["result"]
+    record = fresh_root.root / "alice" / ".uac" / "jobs" / f"{done['id']}.json"
+    assert json.loads(record.read_text())["status"] == "succeeded"
+
+    with _app(fresh_root.root) as restarted:  # a new server: nothing in memory
+        assert restarted.get(url, headers=alice).json() == done
+        assert restarted.get(f"/v1/jobs/{done['id']}", headers=alice).json() == done
+        # another project's token learns nothing about the job
+        for path in (f"/v1/jobs/{done['id']}", f"/v1/projects/bob/compile/{done['id']}"):
+            missing = restarted.get(path, headers=bob)
+            assert missing.status_code == 404 and missing.json()["error"]["code"] == "job_not_found"
+
+
+def test_a_job_its_server_did_not_finish_is_reported_interrupted(fresh_root):
+    store = JobStore(fresh_root.root)
+    release = threading.Event()
+    first = JobRunner(1, store)
+    job = first.submit("alice", "compile", lambda: release.wait(30) and {"done": True})
+    deadline = time.monotonic() + 10
+    while store.load("alice", job.id).status != "running" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert store.load("alice", job.id).status == "running"
+
+    second = JobRunner(1, store)  # the server restarted while the job ran
+    seen = second.get(job.id, "alice")
+    assert seen.status == "failed" and seen.error["code"] == "job_interrupted" and seen.finished
+    assert store.load("alice", job.id).status == "failed"
+    assert second.get(job.id) == seen and second.get(job.id, "bob") is None
+    release.set()
+    first.shutdown()
+    second.shutdown()
+
+
+def test_each_project_keeps_its_newest_finished_jobs(fresh_root, monkeypatch):
+    import uac.server.http.jobs as jobs
+
+    monkeypatch.setattr(jobs, "KEEP_FINISHED", 3)
+    runner = JobRunner(1, JobStore(fresh_root.root))
+    ids = []
+    for n in range(6):
+        job = runner.submit("alice", "compile", lambda n=n: {"n": n})
+        while runner.get(job.id).finished is None:
+            time.sleep(0.01)
+        ids.append(job.id)
+    runner.shutdown()
+    kept = {p.stem for p in (fresh_root.root / "alice" / ".uac" / "jobs").glob("*.json")}
+    assert kept == set(ids[-3:])
+    assert JobStore(fresh_root.root).find("not-a-job-id") is None

@@ -1,0 +1,278 @@
+"""Bounds on concurrent work, so that one tenant cannot stall the others.
+
+A server runs library calls in a bounded thread pool.  Anything that has to
+wait -- for its project's turn to write, for the project lock held by another
+process, for a free sandbox worker or model slot -- waits in the event loop
+(:meth:`Slots.hold_async`), holding no thread; a request that would wait too
+long, or that finds too many others of its project already waiting, fails at
+once with ``project_locked`` (423) or ``server_busy`` (503), both with a
+``Retry-After``.  Inside a thread, the library's own sandbox and model calls
+take their slots with :meth:`Slots.hold` (a request that was admitted with a
+slot already holds it: holding is re-entrant within one call's context).
+
+:class:`ServerLimits` holds the settings (``uac serve http|mcp`` flags).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import os
+import threading
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import AsyncIterator, Callable, Iterator
+
+from ..errors import UacError
+
+
+def _default_sandbox_workers() -> int:
+    return 2 * max(1, os.cpu_count() or 1)
+
+
+def _default_sandbox_workers_per_project() -> int:
+    return max(1, (os.cpu_count() or 1) // 2)
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """How much concurrent work a server admits (see docs/serving.md, "Limits and concurrency")."""
+
+    lock_wait_seconds: float = 30.0
+    """How long a write waits for its project (another write, or the lock held by another process)."""
+    queued_per_project: int = 64
+    """Requests of one kind (writes, searches, sandbox runs, asks) that may wait for one project;
+    more are refused at once."""
+    sandbox_workers: int = field(default_factory=_default_sandbox_workers)
+    """Sandbox workers running at once, over all projects (each may use up to its memory limit)."""
+    sandbox_workers_per_project: int = field(default_factory=_default_sandbox_workers_per_project)
+    """Sandbox workers running at once for one project (half the CPUs: one tenant's code
+    cannot take the whole machine)."""
+    model_calls: int = 8
+    """Model calls (or asks) in flight at once, over all projects."""
+    model_calls_per_project: int = 2
+    """Model calls (or asks) in flight at once for one project."""
+    busy_wait_seconds: float = 30.0
+    """How long a request waits for a sandbox worker, a model slot or its turn to search."""
+    model_wait_seconds: float = 120.0
+    """How long a model call inside a background job or a write waits for a model slot."""
+
+    def __post_init__(self) -> None:
+        for name in ("queued_per_project", "sandbox_workers", "sandbox_workers_per_project", "model_calls",
+                     "model_calls_per_project"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+        for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
+
+
+#: (id of a Slots, key) pairs the current call holds: nested holds of the same slot are free
+_HELD: contextvars.ContextVar[frozenset[tuple[int, str]]] = contextvars.ContextVar("uac_held_slots", default=frozenset())
+
+
+class _Waiter:
+    __slots__ = ("key", "granted", "wake")
+
+    def __init__(self, key: str, wake: Callable[[], None]) -> None:
+        self.key = key
+        self.granted = False
+        self.wake = wake
+
+
+class Slots:
+    """At most ``total`` holders at once, at most ``per_key`` of them for one key.
+
+    Waiters are served first come, first served among those that fit; at
+    most ``max_waiting`` may wait for one key.  ``refuse(key, why)`` builds the
+    error raised when a holder cannot get a slot (``why`` is ``"queue"`` or
+    ``"timeout"``).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        per_key: int,
+        total: int | None = None,
+        max_waiting: int | None = None,
+        refuse: Callable[[str, str], UacError],
+    ) -> None:
+        self.name = name
+        self.total = total
+        self.per_key = per_key
+        self.max_waiting = max_waiting
+        self._refuse = refuse
+        self._lock = threading.Lock()
+        self._used: dict[str, int] = {}
+        self._used_total = 0
+        self._waiters: list[_Waiter] = []
+        self.peak_total = 0
+        self.peak_per_key = 0
+
+    # -- bookkeeping (under self._lock) -------------------------------------------------
+
+    def _fits(self, key: str) -> bool:
+        if self.total is not None and self._used_total >= self.total:
+            return False
+        return self._used.get(key, 0) < self.per_key
+
+    def _take(self, key: str) -> None:
+        self._used[key] = self._used.get(key, 0) + 1
+        self._used_total += 1
+        self.peak_total = max(self.peak_total, self._used_total)
+        self.peak_per_key = max(self.peak_per_key, self._used[key])
+
+    def _give_back(self, key: str) -> None:
+        left = self._used[key] - 1
+        if left:
+            self._used[key] = left
+        else:
+            del self._used[key]
+        self._used_total -= 1
+        for waiter in list(self._waiters):
+            if self._fits(waiter.key):
+                self._take(waiter.key)
+                waiter.granted = True
+                self._waiters.remove(waiter)
+                waiter.wake()
+
+    def _enqueue(self, key: str, wake: Callable[[], None]) -> _Waiter | None:
+        """Take a slot now (None) or queue a waiter; refuse if the key's queue is full."""
+        if self._fits(key):
+            self._take(key)
+            return None
+        if self.max_waiting is not None and sum(1 for w in self._waiters if w.key == key) >= self.max_waiting:
+            raise self._refuse(key, "queue")
+        waiter = _Waiter(key, wake)
+        self._waiters.append(waiter)
+        return waiter
+
+    def _abandon(self, waiter: _Waiter) -> None:
+        with self._lock:
+            if waiter.granted:
+                self._give_back(waiter.key)
+            else:
+                self._waiters.remove(waiter)
+
+    def in_use(self, key: str | None = None) -> int:
+        with self._lock:
+            return self._used_total if key is None else self._used.get(key, 0)
+
+    # -- holding ------------------------------------------------------------------------
+
+    def _held(self, key: str) -> bool:
+        return (id(self), key) in _HELD.get()
+
+    @contextmanager
+    def _mark(self, key: str) -> Iterator[None]:
+        token = _HELD.set(_HELD.get() | {(id(self), key)})
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
+            with self._lock:
+                self._give_back(key)
+
+    @asynccontextmanager
+    async def hold_async(self, key: str, wait: float) -> AsyncIterator[None]:
+        """Hold a slot for ``key``, waiting up to ``wait`` seconds in the event loop."""
+        if self._held(key):
+            yield
+            return
+        loop = asyncio.get_running_loop()
+        event = asyncio.Event()
+
+        def wake() -> None:
+            if not loop.is_closed():  # a waiter whose loop is gone gives its grant back in _abandon
+                loop.call_soon_threadsafe(event.set)
+
+        with self._lock:
+            waiter = self._enqueue(key, wake)
+        if waiter is not None:
+            try:
+                await asyncio.wait_for(event.wait(), timeout=wait)
+            except asyncio.TimeoutError:
+                self._abandon(waiter)
+                raise self._refuse(key, "timeout") from None
+            except BaseException:
+                self._abandon(waiter)
+                raise
+        with self._mark(key):
+            yield
+
+    @contextmanager
+    def hold(self, key: str, wait: float) -> Iterator[None]:
+        """Hold a slot for ``key``, blocking this thread up to ``wait`` seconds."""
+        if self._held(key):
+            yield
+            return
+        event = threading.Event()
+        with self._lock:
+            waiter = self._enqueue(key, event.set)
+        if waiter is not None and not event.wait(wait):
+            with self._lock:
+                granted = waiter.granted
+                if not granted:
+                    self._waiters.remove(waiter)
+            if not granted:
+                raise self._refuse(key, "timeout")
+        with self._mark(key):
+            yield
+
+
+def _retry_after(wait: float) -> float:
+    return max(1.0, min(wait, 5.0))
+
+
+class Admission:
+    """The slots of one server: writes, searches, sandbox workers and model calls, per project."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.limits = limits
+        queue = limits.queued_per_project
+        self.writes = Slots("writes", per_key=1, max_waiting=queue, refuse=self._write_refused)
+        self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
+        self.sandbox = Slots(
+            "sandbox workers",
+            per_key=limits.sandbox_workers_per_project,
+            total=limits.sandbox_workers,
+            max_waiting=queue,
+            refuse=self._busy("sandbox worker"),
+        )
+        self.model = Slots(
+            "model calls",
+            per_key=limits.model_calls_per_project,
+            total=limits.model_calls,
+            max_waiting=queue,
+            refuse=self._busy("model slot"),
+        )
+
+    def _write_refused(self, project: str, why: str) -> UacError:
+        from ..errors import ProjectLocked
+
+        wait = self.limits.lock_wait_seconds
+        if why == "queue":
+            return ProjectLocked(
+                f"project {project!r} is busy: {self.limits.queued_per_project} writes are already waiting for it.",
+                hint="Retry later, and send the writes to one project one after another.",
+                retry_after=_retry_after(wait),
+            )
+        return ProjectLocked(
+            f"project {project!r} is still busy with another write after {wait:g} s.",
+            hint="Retry later.",
+            retry_after=_retry_after(wait),
+        )
+
+    def _busy(self, what: str) -> Callable[[str, str], UacError]:
+        def refuse(project: str, why: str) -> UacError:
+            from ..errors import ServerBusy
+
+            wait = self.limits.busy_wait_seconds
+            if why == "queue":
+                message = f"too many requests of project {project!r} are already waiting for a {what}."
+            else:
+                message = f"no {what} became free for project {project!r} within {wait:g} s."
+            return ServerBusy(message, hint="Retry later, with fewer calls at once.", retry_after=_retry_after(wait))
+
+        return refuse
