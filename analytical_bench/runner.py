@@ -73,8 +73,10 @@ def run_case(case: Case, system: System, llm: LLMClient) -> dict[str, Any]:
         correct=score(case.answer_kind, case.gold, prediction.text),
         error=None,
         tool_calls=prediction.tool_calls,
-        prompt_tokens=prediction.usage.prompt_tokens,
-        completion_tokens=prediction.usage.completion_tokens,
+        # what the answer takes, whether it came from the model or from the response cache
+        prompt_tokens=prediction.usage.footprint[0],
+        completion_tokens=prediction.usage.footprint[1],
+        cached_calls=prediction.usage.cached_calls,
         latency=round(prediction.latency, 3),
     )
     if prediction.retrieved:

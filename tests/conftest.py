@@ -71,12 +71,27 @@ def project_dir(tmp_path) -> Path:
 
 
 @pytest.fixture
-def memory(project_dir) -> UserMemory:
-    """A fresh project with no model configured."""
-    return UserMemory.create(project_dir, user_name="Alice")
+def memory(project_dir):
+    """A fresh project with no model configured (its index clients closed afterwards)."""
+    opened = UserMemory.create(project_dir, user_name="Alice")
+    yield opened
+    opened.close()
 
 
 @pytest.fixture
-def scripted_memory(project_dir, scripted_llm) -> UserMemory:
+def scripted_memory(project_dir, scripted_llm):
     """A fresh project whose model is the scripted double (see ``scripted``)."""
-    return UserMemory.create(project_dir, user_name="Alice", llm=scripted_llm)
+    opened = UserMemory.create(project_dir, user_name="Alice", llm=scripted_llm)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_endpoint_memory():
+    """What the process learnt about endpoints does not leak from one test to the next
+    (local fake servers reuse ports)."""
+    from uac.llm.capabilities import CapabilityStore
+
+    CapabilityStore.forget_all()
+    yield
+    CapabilityStore.forget_all()

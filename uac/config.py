@@ -19,6 +19,18 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import ConfigError
 
+#: completion limits per purpose when ``[llm.max_tokens]`` does not set them
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "extract": 8192,
+    "route": 4096,
+    "compile": 8192,
+    "answer": 2048,
+    "decide": 1024,
+    "check": 64,
+}
+#: the purposes ``[llm.max_tokens]`` and ``[llm.timeouts]`` may name
+PURPOSES = ("extract", "route", "compile", "answer", "decide", "judge", "check")
+
 FORMAT_VERSION = 1
 CONFIG_NAME = "uac.toml"
 
@@ -34,16 +46,31 @@ class UserSettings:
 class LLMConfig:
     """Model settings stored in the project (environment variables override them)."""
 
-    provider: str = "none"  # none | openai | scripted
+    provider: str = "none"  # none | openai | scripted | protocol
     model: str = ""
     base_url: str = ""
     api_key_env: str = "OPENAI_API_KEY"
     timeout_seconds: float = 60.0
     max_retries: int = 3
     temperature: float = 0.0
-    json_mode: str = "schema"  # schema | object | none
+    json_mode: str = "schema"  # schema | object | none: the first response_format tried
     cache: bool = True
     script: str = ""
+    #: stop when the endpoint reports far fewer prompt tokens than were sent (a cut prompt)
+    check_context: bool = True
+    #: completion limit per purpose (extract, route, compile, answer, decide, judge, check); 0: send none
+    max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
+    #: request timeout (seconds) per purpose; purposes not listed use timeout_seconds
+    timeouts: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ExtractConfig:
+    """How the LLM extractor cuts sessions into prompts."""
+
+    window_chars: int = 12_000
+    context_turns: int = 3
+    known_facts: int = 60
 
 
 @dataclass(frozen=True)
@@ -85,7 +112,7 @@ class SandboxConfig:
 
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("llm", "provider"): ("none", "openai", "scripted"),
+    ("llm", "provider"): ("none", "openai", "scripted", "protocol"),
     ("llm", "json_mode"): ("schema", "object", "none"),
     ("compile", "mode"): ("incremental", "bounded"),
     ("answer", "loading"): ("monolithic", "modular", "manifest"),
@@ -96,6 +123,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 _SECTIONS: dict[str, type] = {
     "user": UserSettings,
     "llm": LLMConfig,
+    "extract": ExtractConfig,
     "compile": CompileConfig,
     "answer": AnswerConfig,
     "index": IndexConfig,
@@ -111,6 +139,7 @@ class ProjectConfig:
     migrations: tuple[str, ...] = ()
     user: UserSettings = field(default_factory=UserSettings)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    extract: ExtractConfig = field(default_factory=ExtractConfig)
     compile: CompileConfig = field(default_factory=CompileConfig)
     answer: AnswerConfig = field(default_factory=AnswerConfig)
     index: IndexConfig = field(default_factory=IndexConfig)
@@ -125,8 +154,29 @@ class ProjectConfig:
         return dataclasses.replace(self, **{section: dataclasses.replace(current, **changes)})
 
 
+def _check_table(path: Path, section: str, key: str, value: Any, expected: dict[str, Any]) -> dict[str, Any]:
+    """A per-purpose table such as ``[llm.max_tokens]``: known purposes, positive numbers, merged over the defaults."""
+    where = f"{path}: [{section}.{key}]"
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of purpose = number, got {value!r}.")
+    unknown = sorted(set(value) - set(PURPOSES))
+    if unknown:
+        raise ConfigError(f"{where}: unknown purpose(s) {', '.join(unknown)}.", hint=f"Known purposes: {', '.join(PURPOSES)}.")
+    whole = key == "max_tokens"
+    out = dict(expected)
+    for name, number in value.items():
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or (whole and not isinstance(number, int)):
+            raise ConfigError(f"{where} {name} must be a {'whole ' if whole else ''}number, got {number!r}.")
+        if number < 0 or (number == 0 and not whole):
+            raise ConfigError(f"{where} {name} must be positive, got {number}.")
+        out[name] = number if whole else float(number)
+    return out
+
+
 def _check_value(path: Path, section: str, key: str, value: Any, expected: Any) -> Any:
     where = f"{path}: [{section}] {key}"
+    if isinstance(expected, dict):
+        return _check_table(path, section, key, value, expected)
     if isinstance(expected, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{where} must be true or false, got {value!r}.")

@@ -69,6 +69,7 @@ ACTIONS: dict[str, str] = {
     "init": "create it with UserMemory.create()",
     "list_tokens": "list them with TokenStore.records()",
     "create_token": "create new tokens with TokenStore.create()",
+    "probe_model": "see what the endpoint supports with UserMemory.doctor(model=True)",
 }
 
 #: the Python API's words: keyword arguments by name
@@ -197,6 +198,61 @@ class ModelNotConfigured(ModelError):
 
 class TransientModelError(ModelError):
     """A model failure worth retrying (timeout, connection, rate limit, 5xx)."""
+
+
+class InvalidReply(ModelError):
+    """The model's reply could not be read as the structured answer asked for.
+
+    ``problems`` lists what is wrong (JSON paths and reasons); the reply was not
+    cached, so a retry reaches the model again.
+    """
+
+    def __init__(self, message: str, *, problems: "list[str] | None" = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.problems = list(problems or [])
+
+
+class ReplyCutOff(InvalidReply):
+    """The reply stopped at the token limit (``finish_reason == "length"``).
+
+    ``finish_reason`` is what the endpoint reported and ``max_tokens`` the limit
+    that was sent (``None``: the server's own).  The caller should ask for less
+    per call -- split the unit of work and retry -- or raise ``[llm.max_tokens]``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        finish_reason: str = "length",
+        max_tokens: int | None = None,
+        purpose: str = "",
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, problems=[message], hint=hint)
+        self.finish_reason = finish_reason
+        self.max_tokens = max_tokens
+        self.purpose = purpose
+
+
+class CapabilityUnsupported(ModelError):
+    """The endpoint refused a request feature (``tools``, ``response_format``).
+
+    ``feature`` names it; the endpoint's answer is remembered, so later calls
+    go straight to the fallback.
+    """
+
+    def __init__(self, message: str, *, feature: str, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.feature = feature
+
+
+class ContextOverflow(ModelError):
+    """The prompt did not fit the model's context window (or was cut to fit it).
+
+    Not retried and never worked around silently: the message names the
+    server setting and the uac settings that fix it.
+    """
 
 
 class ScriptExhausted(ModelError):

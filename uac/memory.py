@@ -99,8 +99,9 @@ class UserMemory:
 
     # -- health -------------------------------------------------------------------
 
-    def doctor(self, *, repair: bool = False) -> DoctorReport:
-        return run_doctor(self.context, repair=repair)
+    def doctor(self, *, repair: bool = False, model: bool = False) -> DoctorReport:
+        """Check the project; ``model`` also probes the model endpoint with a few tiny real calls."""
+        return run_doctor(self.context, repair=repair, model=model)
 
     # -- structure: the typed view (domains/) -------------------------------------
 

@@ -8,12 +8,10 @@ client's retries are raised, not turned into verdicts.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from uac import LLMClient, Message
+from uac import InvalidReply, LLMClient, Message, parse_structured
 
 from .prompts import render
 
@@ -28,8 +26,6 @@ VERDICT_SCHEMA: dict[str, Any] = {
     "required": ["reason", "label"],
     "additionalProperties": False,
 }
-
-_OBJECT = re.compile(r"\{.*\}", re.S)
 
 
 @dataclass(frozen=True)
@@ -61,13 +57,10 @@ def judge_prompt(question: str, gold: str, prediction: str) -> str:
 def parse_verdict(text: str | None) -> Verdict:
     """Read the model's reply; anything but a JSON object with label CORRECT/WRONG is WRONG."""
     raw = (text or "").strip()
-    match = _OBJECT.search(raw)
-    value: Any = None
-    if match:
-        try:
-            value = json.loads(match.group(0))
-        except json.JSONDecodeError:
-            value = None
+    try:
+        value: Any = parse_structured(raw).value  # JSON in prose or fences, reasoning skipped
+    except InvalidReply:
+        value = None
     if not isinstance(value, dict):
         return Verdict(False, f"unreadable verdict (no JSON object): {raw[:120]!r}", readable=False)
     label = str(value.get("label", "")).strip().upper()
@@ -93,10 +86,13 @@ class Judge:
         messages = [Message("user", judge_prompt(question, gold, prediction or ""))]
         response = self.llm.chat(messages, json_schema=VERDICT_SCHEMA, schema_name="verdict", purpose="locomo-judge")
         verdict = parse_verdict(response.content)
+        if verdict.readable:
+            response.accept()  # only a readable verdict is kept in the response cache
+        else:
+            response.reject()
         return Verdict(
             verdict.correct,
             verdict.reason,
             verdict.readable,
-            response.usage.prompt_tokens,
-            response.usage.completion_tokens,
+            *response.usage.footprint,
         )

@@ -169,12 +169,8 @@ def _reader_system(conversation: LocomoConversation, mode: str) -> str:
 def _chat(llm: LLMClient, system: str, prompt: str, purpose: str) -> tuple[str, int, int, float]:
     started = time.perf_counter()
     response = llm.chat([Message("system", system), Message("user", prompt)], purpose=purpose)
-    return (
-        (response.content or "").strip(),
-        response.usage.prompt_tokens,
-        response.usage.completion_tokens,
-        time.perf_counter() - started,
-    )
+    prompt_tokens, completion_tokens = response.usage.footprint  # from the model or the cache alike
+    return ((response.content or "").strip(), prompt_tokens, completion_tokens, time.perf_counter() - started)
 
 
 class FullContextSystem(System):
@@ -356,7 +352,7 @@ class UacSystem(System):
 
     def _usage(self, memory: "UserMemory") -> tuple[int, int]:
         llm = memory.llm if not self.offline else None
-        return (llm.usage.prompt_tokens, llm.usage.completion_tokens) if llm is not None else (0, 0)
+        return llm.usage.footprint if llm is not None else (0, 0)
 
     def prepare(self, conversation: LocomoConversation) -> Prepared:
         memory = self.memory(conversation)
@@ -428,8 +424,7 @@ class UacSystem(System):
             strip_citations(result.answer),
             [item.id for item in items],
             list(turns),
-            result.prompt_tokens,
-            result.completion_tokens,
+            *(result.usage.footprint if result.usage is not None else (result.prompt_tokens, result.completion_tokens)),
             result.latency_seconds,
             mode=result.mode,
         )

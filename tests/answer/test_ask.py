@@ -239,8 +239,8 @@ def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample
 
     expected = trips_in(trips_rows, 2024)
     with FakeOpenAI() as server:
-        server.reply(completion(None, tool_calls=[("python", {"code": COUNT_2024})], prompt_tokens=900, completion_tokens=30))
-        server.reply(completion(f"{expected} trips in 2024.", prompt_tokens=950, completion_tokens=8))
+        server.reply(completion(None, tool_calls=[("python", {"code": COUNT_2024})], prompt_tokens=9000, completion_tokens=30))
+        server.reply(completion(f"{expected} trips in 2024.", prompt_tokens=9500, completion_tokens=8))
         monkeypatch.setenv("UAC_LLM_PROVIDER", "openai")
         monkeypatch.setenv("UAC_LLM_MODEL", "llama3.1")
         monkeypatch.setenv("UAC_LLM_BASE_URL", server.base_url)
@@ -250,7 +250,8 @@ def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample
     assert code == 0 and data["mode"] == "llm"
     assert data["answer"] == f"{expected} trips in 2024."
     assert data["tool_calls"][0]["result"]["result"] == expected
-    assert data["usage"] == {"prompt_tokens": 1850, "completion_tokens": 38}
+    assert (data["usage"]["prompt_tokens"], data["usage"]["completion_tokens"]) == (18500, 38)
+    assert data["usage"]["calls"] == 2 and data["usage"]["cached"]["calls"] == 0
     first, second = (r["body"] for r in server.requests)
     assert first["model"] == "llama3.1" and first["tools"][0]["function"]["name"] == "python"
     assert second["messages"][-1]["role"] == "tool"

@@ -6,7 +6,6 @@ import datetime as dt
 
 import pytest
 
-from uac.errors import ModelError
 from uac.extract.llm import LLMExtractor, make_windows
 from uac.facts.model import Fact
 from uac.sessions import load_sessions
@@ -60,10 +59,16 @@ def test_invalid_evidence_gets_one_repair_round(scripted, scripted_llm, session)
     assert "D9:9" in repair and "not turns of this excerpt" in repair
 
 
-def test_twice_invalid_is_a_model_error_naming_the_window(scripted, scripted_llm, session):
+def test_twice_unusable_falls_back_to_the_rules_for_that_window(scripted, scripted_llm, session):
     scripted.enqueue("not json at all", {"json": {"facts": [{"text": "", "evidence": []}]}})
-    with pytest.raises(ModelError, match=r"session conv-t1_s1 window 1 \(turns D1:1..D1:5\)"):
-        LLMExtractor(scripted_llm).extract(session)
+    extractor = LLMExtractor(scripted_llm)
+    facts = extractor.extract(session)
+    assert facts and all(f.meta["extractor"] == "rules" for f in facts)
+    assert all("unusable" in f.meta["fallback"] for f in facts)
+    assert {e for f in facts for e in f.evidence} <= {"D1:1", "D1:2", "D1:3", "D1:4", "D1:5"}
+    stats = extractor.stats.to_json()
+    assert stats["windows_fallback"] == 1 and stats["fallback_facts"] == len(facts) and stats["kept"] == 0
+    assert any("conv-t1_s1 window 1 (turns D1:1..D1:5)" in p for p in stats["problems"])
 
 
 def test_supersedes_by_id_or_text(scripted, scripted_llm, session):
@@ -85,12 +90,16 @@ def test_supersedes_by_id_or_text(scripted, scripted_llm, session):
     assert "[old-f1] Melanie lives in Denver." in scripted.requests[0].messages[-1].content
 
 
-def test_unknown_supersedes_is_invalid(scripted, scripted_llm, session):
+def test_unknown_supersedes_is_repaired_once_then_cleared(scripted, scripted_llm, session):
     answer = good_answer()
     answer["facts"][0]["supersedes"] = "f-missing"
     scripted.enqueue({"json": answer}, {"json": answer})
-    with pytest.raises(ModelError, match="neither the id nor the text of a known fact"):
-        LLMExtractor(scripted_llm).extract(session)
+    extractor = LLMExtractor(scripted_llm)
+    facts = extractor.extract(session)
+    assert "neither the id nor the text of a known fact" in scripted.requests[1].messages[-1].content
+    assert [f.text for f in facts] == [a["text"] for a in good_answer()["facts"]]
+    assert facts[0].supersedes is None and facts[0].meta["cleared"] == ["supersedes"]
+    assert extractor.stats.repaired == 1 and extractor.stats.dropped == 0
 
 
 def test_long_sessions_are_windowed_without_truncation(scripted, scripted_llm):

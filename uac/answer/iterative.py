@@ -17,8 +17,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ModelError
-from ..llm import LLMClient, Message
+from ..errors import ContextOverflow, ModelError
+from ..llm import LLMClient, Message, clean_id
 from ..templating import render_prompt
 from .evidence import SearchFn
 from .model import EvidenceItem
@@ -124,7 +124,7 @@ def select_evidence(
             follow_ups: list[str] = []
             sufficient = False
         else:
-            selected_ids = [str(s) for s in decision.get("selected", [])]
+            selected_ids = [clean_id(s) for s in decision.get("selected", [])]
             follow_ups = [str(q).strip() for q in decision.get("follow_up_queries", []) if str(q).strip()]
             sufficient = bool(decision.get("sufficient"))
         by_id = {c.id: c for c in candidates}
@@ -163,6 +163,8 @@ def _decide(
             value, _ = llm.chat_json(
                 [Message("user", prompt)], json_schema=DECIDER_SCHEMA, schema_name="evidence_decision", purpose="decide"
             )
+        except ContextOverflow:
+            raise  # a prompt cut by the server is the user's to fix, not a reason to guess
         except ModelError as exc:
             log.warning("evidence decider failed (attempt %d): %s", attempt + 1, exc)
             continue

@@ -6,6 +6,8 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..llm import Usage
+
 
 @dataclass(frozen=True)
 class EvidenceItem:
@@ -92,6 +94,12 @@ class Answer:
     iterative: dict[str, Any] | None = None
     #: whether :meth:`to_json` includes the packed context by default (``AskOptions.include_context``)
     include_context: bool = False
+    #: every call of this answer (the iterative decider's included); cache hits apart
+    usage: Usage | None = None
+    #: the answer stopped at the completion limit
+    truncated: bool = False
+    #: how the reader ran code: native | codeblock | off (after any fallback)
+    tool_mode: str | None = None
 
     def to_json(self, *, include_context: bool | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -105,7 +113,11 @@ class Answer:
                 "archive": [item.to_json() for item in self.archive],
             },
             "tool_calls": [run.to_json() for run in self.tool_runs],
-            "usage": {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
+            "usage": self.usage.report()
+            if self.usage is not None
+            else {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
+            "truncated": self.truncated,
+            "tool_mode": self.tool_mode,
             "latency_seconds": round(self.latency_seconds, 4),
             "steps": self.steps,
         }

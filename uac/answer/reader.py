@@ -4,29 +4,30 @@ Without a model, ``ask`` returns the ranked evidence of every channel and says
 that no model is configured.  With one, the reader gets the packed context and
 -- when there is typed state -- the sandbox as a tool (native function calling,
 or fenced code blocks for models without tool support), for a bounded number
-of steps.
+of steps.  An endpoint that refuses native tool calls switches the answer to
+fenced code by itself; code a model writes as text runs either way.  Every
+call's tokens -- the iterative decider's included -- reach the answer's usage.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import json
-import re
 import time
+
 from ..context import MemoryContext
-from ..errors import NO_MODEL_HINT, ModelError, UserError
+from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UserError
+from ..llm import ChatResponse, LLMClient, Message, ToolCall
+from ..llm.structured import looks_binary
+from ..llm.toolcalls import text_tool_calls
 from ..safejson import check_text
-from ..llm import ChatResponse, LLMClient, Message
 from ..templating import render_prompt
 from .evidence import EvidenceRetriever
 from .iterative import select_evidence
-from .model import Answer, EvidenceItem, StateChannel, ToolRun
+from .model import Answer, EvidenceItem, StateChannel
 from .options import AskOptions
 from .state_view import build_state_channel, filter_state_as_of
 from .tools import SandboxTool
-
-_CODE_BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
-
 
 def _state_channel(ctx: MemoryContext, question: str, options: AskOptions) -> StateChannel:
     as_of_state = excluded = None
@@ -76,6 +77,16 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     check_text(question, "the question")
     started = time.perf_counter()
     llm = ctx.llm
+    if llm is None:
+        return _answer(ctx, None, question, options, started)
+    with llm.metered() as usage:
+        answer = _answer(ctx, llm, question, options, started)
+    answer.usage = usage
+    answer.prompt_tokens, answer.completion_tokens = usage.prompt_tokens, usage.completion_tokens
+    return answer
+
+
+def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: AskOptions, started: float) -> Answer:
     today = options.as_of or _dt.date.today()
     retriever = EvidenceRetriever(ctx, options.as_of)
     state = _state_channel(ctx, question, options) if options.use_state else None
@@ -107,22 +118,36 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
 
     tool = SandboxTool(ctx, options.as_of)
     tool_mode = options.tool_mode if (options.use_state and options.max_tool_steps > 0 and tool.available()) else "off"
-    system = render_prompt(
-        "answer_system.j2",
-        user_name=ctx.project.config.user.name,
-        today=today.isoformat(),
-        has_state=state is not None,
-        has_facts=options.use_facts,
-        has_archive=options.use_archive,
-        tool_mode=tool_mode,
-        instructions=(options.instructions or "").strip(),
-    )
-    messages = [Message("system", system), Message("user", context)]
+    if tool_mode == "native" and llm.capabilities.tools is False:
+        tool_mode = "codeblock"  # the endpoint is known to refuse native tool calls
+
+    def system_prompt(mode: str) -> str:
+        return render_prompt(
+            "answer_system.j2",
+            user_name=ctx.project.config.user.name,
+            today=today.isoformat(),
+            has_state=state is not None,
+            has_facts=options.use_facts,
+            has_archive=options.use_archive,
+            tool_mode=mode,
+            instructions=(options.instructions or "").strip(),
+        )
+
+    messages = [Message("system", system_prompt(tool_mode)), Message("user", context)]
     try:
-        text, steps = _reader_loop(llm, messages, tool, tool_mode, options.max_tool_steps, answer)
+        loop = _ReaderLoop(llm, messages, tool, tool_mode, options.max_tool_steps, system_prompt)
+        final, steps = loop.run()
     finally:
         tool.close()
-    answer.answer = (text or "").strip()
+    answer.tool_mode = loop.tool_mode
+    answer.answer = _final_text(final, steps)
+    if final.cut_off:
+        answer.truncated = True
+        limit = f" of {final.max_tokens} tokens" if final.max_tokens else ""
+        answer.message = (
+            f"The answer was cut off at the completion limit{limit}; raise `answer` under [llm.max_tokens] "
+            "in uac.toml for longer answers."
+        )
     answer.mode = "llm"
     answer.steps = steps
     answer.tool_runs = tool.runs
@@ -130,45 +155,102 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     return answer
 
 
-def _call(llm: LLMClient, messages: list[Message], answer: Answer, step: int, **kwargs) -> ChatResponse:
+def _final_text(response: ChatResponse, step: int) -> str:
+    content = response.content or ""
+    if looks_binary(content):
+        response.reject()  # never keep it in the response cache
+        raise ModelError(
+            f"answering failed at step {step}: the model's answer looks like binary data, not text.",
+            hint="Check that UAC_LLM_MODEL names a chat model served at an OpenAI-compatible /v1 endpoint.",
+        )
+    text = response.text()
+    if not text and not response.cut_off:
+        response.reject()
+        raise ModelError(
+            f"answering failed at step {step}: the model returned an empty answer"
+            + (" (only reasoning)." if content.strip() else "."),
+            hint="Ask again; if it repeats, raise `answer` under [llm.max_tokens] or use another model.",
+        )
+    return text
+
+
+def _call(llm: LLMClient, messages: list[Message], step: int, **kwargs) -> ChatResponse:
     try:
-        response = llm.chat(messages, purpose="answer", **kwargs)
+        return llm.chat(messages, purpose="answer", **kwargs)
+    except (CapabilityUnsupported, ContextOverflow):
+        raise
     except ModelError as exc:
         raise ModelError(f"answering failed at step {step}: {exc.message}", hint=exc.hint) from exc
-    answer.prompt_tokens += response.usage.prompt_tokens
-    answer.completion_tokens += response.usage.completion_tokens
-    return response
 
 
-def _reader_loop(
-    llm: LLMClient, messages: list[Message], tool: SandboxTool, tool_mode: str, max_steps: int, answer: Answer
-) -> tuple[str | None, int]:
-    tools = [tool.schema()] if tool_mode == "native" else []
-    step = 0
-    while True:
-        step += 1
-        response = _call(llm, messages, answer, step, tools=tools)
-        if tool_mode == "native" and response.tool_calls:
-            messages.append(response.message())
-            for call in response.tool_calls:
-                if call.name != "python":
-                    text = '{"ok": false, "error": {"type": "UnknownTool", "message": "only the python tool exists"}}'
-                else:
-                    _, text = tool.run_call_arguments(call.arguments)
-                messages.append(Message("tool", text, tool_call_id=call.id, name=call.name))
-        elif tool_mode == "codeblock" and _CODE_BLOCK.search(response.content or ""):
-            code = _CODE_BLOCK.search(response.content or "").group(1)
-            run: ToolRun = tool.run(code)
-            messages.append(Message("assistant", response.content))
-            messages.append(
-                Message(
-                    "user",
-                    render_prompt("answer_code_result.j2", result=json.dumps(run.result, ensure_ascii=False), steps_left=max_steps - step),
+class _ReaderLoop:
+    """The reader's conversation: answer, or run code in the sandbox and go on.
+
+    In ``native`` mode code comes as tool calls -- or, from models whose server
+    has no tool parser, as ``<tool_call>`` text or a fenced block, which run the
+    same way.  An endpoint that refuses ``tools`` switches the loop to
+    ``codeblock`` mode (the system prompt asks for fenced code instead).
+    """
+
+    def __init__(self, llm: LLMClient, messages: list[Message], tool: SandboxTool, tool_mode: str, max_steps: int, system_prompt) -> None:
+        self.llm = llm
+        self.messages = messages
+        self.tool = tool
+        self.tool_mode = tool_mode
+        self.max_steps = max_steps
+        self.system_prompt = system_prompt
+
+    def _ask(self, step: int) -> ChatResponse:
+        while True:
+            tools = [self.tool.schema()] if self.tool_mode == "native" else []
+            try:
+                return _call(self.llm, self.messages, step, tools=tools)
+            except CapabilityUnsupported as exc:
+                if self.tool_mode != "native" or exc.feature != "tools":
+                    raise
+                self.tool_mode = "codeblock"
+                self.messages[0] = Message("system", self.system_prompt("codeblock"))
+
+    def run(self) -> tuple[ChatResponse, int]:
+        step = 0
+        while True:
+            step += 1
+            response = self._ask(step)
+            if self.tool_mode == "native" and response.tool_calls:
+                self.messages.append(response.message())
+                for call in response.tool_calls:
+                    self.messages.append(Message("tool", self._run(call), tool_call_id=call.id, name=call.name))
+            elif self.tool_mode != "off" and (calls := text_tool_calls(response.content)):
+                self.messages.append(Message("assistant", response.content))
+                results = [self._run(call) for call in calls]
+                self.messages.append(
+                    Message(
+                        "user",
+                        render_prompt(
+                            "answer_code_result.j2",
+                            result=results[0] if len(results) == 1 else "[" + ", ".join(results) + "]",
+                            steps_left=self.max_steps - step,
+                        ),
+                    )
                 )
+            else:
+                return response, step
+            if step >= self.max_steps:
+                self.messages.append(Message("user", render_prompt("answer_final.j2")))
+                return _call(self.llm, self.messages, step + 1), step + 1
+
+    def _run(self, call: ToolCall) -> str:
+        if not call.name:
+            problem = 'the tool call is not JSON of the form {"name": "python", "arguments": {"code": "..."}}'
+            return json.dumps({"ok": False, "result": None, "stdout": "", "error": {"type": "BadToolCall", "message": problem}})
+        if call.name != "python":
+            return json.dumps(
+                {
+                    "ok": False,
+                    "result": None,
+                    "stdout": "",
+                    "error": {"type": "UnknownTool", "message": f"there is no tool {call.name!r}; only the python tool exists"},
+                }
             )
-        else:
-            return response.content, step
-        if step >= max_steps:
-            messages.append(Message("user", render_prompt("answer_final.j2")))
-            final = _call(llm, messages, answer, step + 1)
-            return final.content, step + 1
+        _, text = self.tool.run_call_arguments(call.arguments)
+        return text

@@ -51,6 +51,8 @@ def show_answer(answer: Answer) -> None:
         echo(answer.message or "")
     else:
         echo(answer.answer or "")
+        if answer.message:
+            echo(f"({answer.message})")
     for run in answer.tool_runs:
         echo("\n[python]")
         echo("  " + run.code.strip().replace("\n", "\n  "))
@@ -66,9 +68,11 @@ def show_answer(answer: Answer) -> None:
     if answer.include_context and answer.context:
         echo("\n--- context ---\n" + answer.context)
     if answer.mode == "llm":
+        cached = answer.usage.cached_calls if answer.usage is not None else 0
         echo(
-            f"\n(tokens: {answer.prompt_tokens} prompt, {answer.completion_tokens} completion; "
-            f"{answer.latency_seconds:.2f}s; {answer.steps} step(s))"
+            f"\n(tokens: {answer.prompt_tokens} prompt, {answer.completion_tokens} completion"
+            + (f"; {cached} cached call(s)" if cached else "")
+            + f"; {answer.latency_seconds:.2f}s; {answer.steps} step(s))"
         )
 
 

@@ -31,6 +31,13 @@ def register(app: typer.Typer) -> None:
                 f"{totals['domains_failed']} failed; {totals['records']} records; "
                 f"coverage {totals['facts_covered']}/{totals['facts']} facts ({totals['coverage']:.0%})"
             )
+            usage = data.get("usage")
+            if usage and (usage["calls"] or usage["cached"]["calls"]):
+                echo(
+                    f"  model: {usage['calls']} call(s), {usage['prompt_tokens']}+{usage['completion_tokens']} tokens"
+                    + (f", {usage['cached']['calls']} from the cache" if usage["cached"]["calls"] else "")
+                    + (f", {usage['retries']} retried" if usage["retries"] else "")
+                )
             if report.facts_in_prompt is not None:
                 echo(f"  bounded prompt held {report.facts_in_prompt} of {report.facts_total} facts")
             for d in data["domains"]:

@@ -1,4 +1,4 @@
-"""``uac doctor``: project health, configured model and sandbox level."""
+"""``uac doctor``: project health, configured model (probed with ``--model``) and sandbox level."""
 
 from __future__ import annotations
 
@@ -14,10 +14,13 @@ def register(app: typer.Typer) -> None:
     def doctor(
         project: str = typer.Argument(..., help="Project path or name."),
         repair: bool = typer.Option(False, "--repair", help="Rebuild derived data (indexes, layout) from the log."),
+        model: bool = typer.Option(
+            False, "--model", help="Also probe the model endpoint with a few tiny real calls: what it supports."
+        ),
         as_json: bool = JSON_OPTION,
     ) -> None:
-        """Check a project's health; --repair rebuilds what can be derived."""
-        report = open_memory(project).doctor(repair=repair)
+        """Check a project's health; --repair rebuilds what can be derived; --model probes the endpoint."""
+        report = open_memory(project).doctor(repair=repair, model=model)
         if as_json:
             print_json(report.to_json())
         else:

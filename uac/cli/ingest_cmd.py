@@ -33,6 +33,20 @@ def register(app: typer.Typer) -> None:
             f"{report.extractor} extractor): {report.facts_appended} facts, "
             f"{report.chunks_indexed} archive chunks indexed."
         )
+        stats = report.extraction
+        if stats and (stats["coerced"] or stats["repaired"] or stats["dropped"] or stats["windows_split"] or stats["windows_fallback"]):
+            echo(
+                f"LLM extraction: {stats['kept']} of {stats['items']} items kept ({stats['coerced']} coerced, "
+                f"{stats['repaired']} repaired), {stats['dropped']} dropped; {stats['windows_split']} window(s) split, "
+                f"{stats['windows_fallback']} extracted by the rules instead."
+            )
+        if report.usage.calls:
+            usage = report.usage
+            echo(
+                f"Model: {usage.calls - usage.cached_calls} call(s), {usage.prompt_tokens}+{usage.completion_tokens} tokens"
+                + (f", {usage.cached_calls} from the cache" if usage.cached_calls else "")
+                + "."
+            )
         if report.supersessions:
             echo(f"{report.supersessions} earlier fact(s) superseded.")
         if report.sessions_skipped:

@@ -15,6 +15,7 @@ CLI = Vocabulary(
         "init": "create it with 'uac init PROJECT'",
         "list_tokens": "see 'uac token list PROJECT'",
         "create_token": "create new tokens with 'uac token create PROJECT'",
+        "probe_model": "see what the endpoint supports with 'uac doctor PROJECT --model'",
     },
 )
 

@@ -3,7 +3,8 @@
 ``incremental`` (:mod:`.incremental`) and ``bounded`` (:mod:`.bounded`) need
 a model; ``offline`` (:mod:`.offline`) builds a dated event timeline per
 domain without one.  With no mode given: ``[compile] mode`` when a model is
-configured, else ``offline``.
+configured, else ``offline``.  Every model call of a compile is metered into
+the report's ``usage`` (cache hits apart).
 """
 
 from __future__ import annotations
@@ -32,13 +33,17 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
     from .. import llm as _llm
 
     client = _llm.require(client, f"the {mode} compile")
-    if mode == "bounded":
-        from .bounded import compile_bounded
+    with client.metered() as usage:
+        if mode == "bounded":
+            from .bounded import compile_bounded
 
-        return compile_bounded(project, facts, client, config)
-    from .incremental import compile_incremental
+            report = compile_bounded(project, facts, client, config)
+        else:
+            from .incremental import compile_incremental
 
-    return compile_incremental(project, facts, client, config)
+            report = compile_incremental(project, facts, client, config)
+    report.usage = usage
+    return report
 
 
 __all__ = ["compile_project"]

@@ -157,6 +157,7 @@ def call_with_repair(
             data = response.json()
             result = accept(data)
         except (CodeRejected, ModelError) as exc:
+            response.reject()  # a rejected reply never stays in the response cache
             last_error = exc
             record["outcome"] = "rejected: " + "; ".join(problems_of(exc))[:500]
             history.append(record)

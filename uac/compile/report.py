@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..llm import Usage
     from ..project import Project
 
 
@@ -81,6 +82,8 @@ class CompileReport:
     routed_by_model: int = 0
     routed_by_keywords: int = 0
     seconds: float = 0.0
+    #: every model call of the compile (routing, domains, repairs; cache hits apart)
+    usage: "Usage | None" = None
 
     @property
     def ok(self) -> bool:
@@ -123,6 +126,7 @@ class CompileReport:
                 "tokens": {"prompt_tokens": prompt, "completion_tokens": completion},
                 "repair_rounds": sum(d.repair_rounds for d in self.domains),
             },
+            "usage": None if self.usage is None else self.usage.report(),
             "seconds": round(self.seconds, 3),
         }
 

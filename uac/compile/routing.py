@@ -127,8 +127,8 @@ def route_with_model(
     """Route ``facts`` with the model; ``domains`` maps existing names to summaries."""
     import hashlib
 
-    from ..errors import ModelError
-    from ..llm import system, user
+    from ..errors import ContextOverflow, ModelError
+    from ..llm import clean_id, system, user
     from ..templating import render_prompt
     from ..view.store import DOMAIN_RE
 
@@ -153,9 +153,11 @@ def route_with_model(
             for item in (data or {}).get("routes", []) if isinstance(data, dict) else []:
                 if not isinstance(item, dict):
                     continue
-                fid, name = str(item.get("id", "")), str(item.get("domain", "")).strip().lower()
+                fid, name = clean_id(item.get("id", "")), clean_id(item.get("domain", "")).lower()
                 if fid in ids and DOMAIN_RE.match(name):
                     answer[fid] = name
+        except ContextOverflow:
+            raise  # the server cut the prompt: the user must fix the setting it names
         except ModelError as exc:
             outcome = f"error: {exc.message}"
             usage = {"prompt_tokens": 0, "completion_tokens": 0}

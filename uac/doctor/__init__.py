@@ -2,7 +2,8 @@
 
 Each check is a function ``(ctx, repair) -> CheckResult`` listed in
 :data:`CHECKS`, one module per thing checked (:mod:`.environment`,
-:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`); they import their heavy
+:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`; :mod:`.model` only on
+request, as it calls the model endpoint); they import their heavy
 dependencies inside the function, so doctor starts light.  Repairs rebuild
 derived data only; the fact log and the archive are never rewritten by doctor.
 """
@@ -17,6 +18,7 @@ from ..context import MemoryContext
 from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
 from .fact_log import check_fact_log
 from .indexes import check_indexes
+from .model import check_model
 from .result import FAIL, OK, WARN, CheckResult
 from .view import check_view
 
@@ -66,7 +68,10 @@ CHECKS: list[Check] = [
 ]
 
 
-def run_doctor(ctx: MemoryContext, *, repair: bool = False) -> DoctorReport:
+def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False) -> DoctorReport:
+    """Run :data:`CHECKS`; ``model`` adds :func:`~.model.check_model` (real calls to the endpoint)."""
     results = [check(ctx, repair) for check in CHECKS]
+    if model:
+        results.insert(CHECKS.index(check_llm) + 1, check_model(ctx, repair))
     config = ctx.project.config
     return DoctorReport(str(ctx.project.root), config.format_version, __version__, results)

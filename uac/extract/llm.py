@@ -1,26 +1,41 @@
-"""The LLM extractor: a jinja2 prompt per window of turns, JSON-schema output.
+"""The LLM extractor: a jinja2 prompt per window of turns, JSON output, fail-soft.
 
 Sessions longer than one prompt are cut into windows of whole turns (by
 characters, never truncating a turn); each window after the first repeats a
-few earlier turns as context that may not be cited.  The model's output is
-validated (evidence must be turn ids of the window, dates ISO, ``supersedes``
-an id shown in the prompt or the text of one); invalid output gets one repair
-round with the validation messages, then a :class:`~uac.errors.ModelError`
-naming the window.
+few earlier turns as context that may not be cited.
+
+What a model writes never stops an ingest:
+
+* the reply is read by the tolerant reader (JSON in prose, fences, reasoning);
+* every item is read on its own (:mod:`.coerce`): valid items are kept,
+  common slips are coerced (dates in other forms, evidence as a string, a
+  range or bare numbers, bracketed ids, context turns dropped from evidence);
+* the items that still fail go back to the model once, with their problems;
+  after that an unreadable optional field is cleared and an item without usable
+  text or evidence is dropped (and counted);
+* a reply cut off at the token limit splits the window in two and retries;
+* a window whose replies stay unusable is extracted by the rules extractor
+  (its facts say so in ``meta["fallback"]``).
+
+Errors of the endpoint itself (down, refusing the key, a prompt cut by a too
+small context window) still raise: they are not what a model wrote, and
+going on would only repeat them.  :attr:`LLMExtractor.stats` counts it all.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..errors import ModelError
+from ..errors import InvalidReply, ReplyCutOff
 from ..facts.model import Fact
-from ..llm import LLMClient, Message, system, user
+from ..llm import ChatResponse, LLMClient, Message, parse_structured, system, user
+from ..llm.structured import looks_binary
 from ..sessions.model import Session, Turn
 from ..templating import render_prompt
 from .base import ExtractedFact
+from .coerce import KnownFacts, TurnIds, read_item
+from .rules import RuleExtractor
 
 FACTS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -43,6 +58,12 @@ FACTS_SCHEMA: dict[str, Any] = {
     },
     "required": ["facts"],
     "additionalProperties": False,
+}
+#: the reply's outer shape; items are read one by one (:func:`.coerce.read_item`)
+_OUTER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"facts": {"type": "array"}},
+    "required": ["facts"],
 }
 
 
@@ -74,63 +95,83 @@ def make_windows(turns: Sequence[Turn], *, max_chars: int, context_turns: int) -
     return windows
 
 
-def validate(value: Any, allowed: set[str], known: Sequence[Fact]) -> tuple[list[ExtractedFact], list[str]]:
-    """Parse the model's JSON into facts; returns (facts, problems)."""
-    problems: list[str] = []
-    if not isinstance(value, dict) or not isinstance(value.get("facts"), list):
-        return [], ['the answer must be an object {"facts": [...]}']
-    known_ids = {f.id for f in known}
-    by_text = {" ".join(f.text.lower().split()): f.id for f in known}
-    facts: list[ExtractedFact] = []
-    for number, item in enumerate(value["facts"], 1):
-        where = f"facts[{number - 1}]"
-        if not isinstance(item, dict):
-            problems.append(f"{where} is not an object")
-            continue
-        text = item.get("text")
-        if not isinstance(text, str) or not text.strip():
-            problems.append(f"{where}.text must be a non-empty string")
-            continue
-        evidence = item.get("evidence")
-        if not isinstance(evidence, list) or not evidence or not all(isinstance(e, str) for e in evidence):
-            problems.append(f"{where}.evidence must be a non-empty list of turn ids")
-            continue
-        unknown = [e for e in evidence if e not in allowed]
-        if unknown:
-            problems.append(f"{where}.evidence has ids that are not turns of this excerpt: {', '.join(unknown)}")
-            continue
-        event_date = None
-        raw_date = item.get("event_date")
-        if raw_date not in (None, ""):
-            try:
-                event_date = _dt.date.fromisoformat(str(raw_date)[:10])
-            except ValueError:
-                problems.append(f"{where}.event_date {raw_date!r} is not a YYYY-MM-DD date")
-                continue
-        supersedes = item.get("supersedes")
-        if supersedes not in (None, ""):
-            key = str(supersedes)
-            if key not in known_ids:
-                match = by_text.get(" ".join(key.lower().split()))
-                if match is None:
-                    problems.append(f"{where}.supersedes {key!r} is neither the id nor the text of a known fact")
-                    continue
-                key = match
-            supersedes = key
-        else:
-            supersedes = None
-        speaker = item.get("speaker")
-        facts.append(
-            ExtractedFact(
-                text=" ".join(text.split()),
-                evidence=tuple(dict.fromkeys(evidence)),
-                speaker=str(speaker) if speaker else None,
-                event_date=event_date,
-                supersedes=supersedes,
-                meta={"extractor": "llm"},
-            )
-        )
-    return facts, problems
+def split_window(window: Window, context_turns: int) -> tuple[Window, Window]:
+    """The two halves of a window (the second half's context is the end of the first)."""
+    middle = len(window.turns) // 2
+    first = Window(window.index, window.turns[:middle], window.context)
+    before = (window.context + window.turns[:middle])[-context_turns:] if context_turns else ()
+    return first, Window(window.index, window.turns[middle:], tuple(before))
+
+
+@dataclass
+class ExtractionStats:
+    """What the extractor did with the model's replies (the ``extraction`` block of an ingest report)."""
+
+    windows: int = 0
+    #: items the model returned in its first replies
+    items: int = 0
+    #: facts kept from model replies (coerced and repaired ones included)
+    kept: int = 0
+    #: kept facts that needed a coercion
+    coerced: int = 0
+    #: facts recovered by the repair round
+    repaired: int = 0
+    #: items that stayed invalid after the repair round
+    dropped: int = 0
+    #: windows cut off at the token limit and split
+    windows_split: int = 0
+    #: windows extracted by the rules extractor because the model's replies were unusable
+    windows_fallback: int = 0
+    fallback_facts: int = 0
+    repair_calls: int = 0
+    #: the first few problems seen, for the report
+    problems: list[str] = field(default_factory=list)
+
+    def note(self, problems: Sequence[str]) -> None:
+        for problem in problems:
+            if len(self.problems) < 10:
+                self.problems.append(problem)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "windows": self.windows,
+            "items": self.items,
+            "kept": self.kept,
+            "coerced": self.coerced,
+            "repaired": self.repaired,
+            "dropped": self.dropped,
+            "windows_split": self.windows_split,
+            "windows_fallback": self.windows_fallback,
+            "fallback_facts": self.fallback_facts,
+            "repair_calls": self.repair_calls,
+            "problems": list(self.problems),
+        }
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+#: at most this much of a rejected reply is shown back to the model in the repair round
+ECHO_CHARS = 20_000
+
+
+def _echo(response: ChatResponse) -> Message:
+    """The rejected reply as the assistant turn of the repair round (bounded, text only)."""
+    content = response.content or ""
+    if looks_binary(content):
+        content = "(a reply that was not text)"
+    elif len(content) > ECHO_CHARS:
+        content = content[:ECHO_CHARS] + f"\n... ({len(content) - ECHO_CHARS:,} more characters not shown)"
+    return Message("assistant", content)
+
+
+class _Unusable(Exception):
+    """A window's replies could not be read at all (internal)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
 
 
 class LLMExtractor:
@@ -141,6 +182,8 @@ class LLMExtractor:
         self.window_chars = window_chars
         self.context_turns = context_turns
         self.known_facts = known_facts
+        self.stats = ExtractionStats()
+        self._rules = RuleExtractor()
 
     def extract(self, session: Session, known: Sequence[Fact] = ()) -> list[ExtractedFact]:
         shown = list(known)[-self.known_facts :] if self.known_facts else []
@@ -149,7 +192,53 @@ class LLMExtractor:
             out.extend(self._window(session, window, shown))
         return out
 
+    # -- one window ----------------------------------------------------------------
+
     def _window(self, session: Session, window: Window, known: list[Fact]) -> list[ExtractedFact]:
+        self.stats.windows += 1
+        try:
+            return self._extract(session, window, known)
+        except ReplyCutOff as exc:
+            if len(window.turns) > 1:
+                self.stats.windows_split += 1
+                first, second = split_window(window, self.context_turns)
+                self.stats.windows -= 1  # the halves count instead
+                return self._window(session, first, known) + self._window(session, second, known)
+            return self._fallback(session, window, f"the reply for one turn was cut off at the token limit ({exc.message})")
+        except _Unusable as exc:
+            return self._fallback(session, window, exc.problem)
+
+    def _fallback(self, session: Session, window: Window, problem: str) -> list[ExtractedFact]:
+        self.stats.windows_fallback += 1
+        self.stats.note([f"{window.describe(session)}: {problem}"])
+        names = set(session.speakers)
+        facts = []
+        for turn in window.turns:
+            for fact in self._rules.turn_facts(session, turn, names):
+                meta = dict(fact.meta, fallback=f"the model's reply was unusable: {problem}"[:300])
+                facts.append(ExtractedFact(fact.text, fact.evidence, fact.speaker, fact.event_date, fact.supersedes, meta))
+        self.stats.fallback_facts += len(facts)
+        return facts
+
+    def _call(self, messages: list[Message], purpose: str) -> ChatResponse:
+        return self.client.chat(messages, json_schema=FACTS_SCHEMA, schema_name="facts", purpose=purpose)
+
+    def _items(self, response: ChatResponse) -> list[Any]:
+        """The reply's list of items (tolerant reader); raises InvalidReply / ReplyCutOff."""
+        try:
+            value = parse_structured(response.content, _OUTER_SCHEMA).value
+        except InvalidReply as exc:
+            response.reject()
+            if response.cut_off:
+                raise ReplyCutOff(
+                    f"the extraction reply stopped at the token limit ({response.purpose})",
+                    max_tokens=response.max_tokens,
+                    purpose=response.purpose,
+                ) from exc
+            raise
+        return list(value["facts"])
+
+    def _extract(self, session: Session, window: Window, known: list[Fact]) -> list[ExtractedFact]:
         prompt = render_prompt(
             "extract_facts.j2",
             session_id=session.session_id,
@@ -161,27 +250,93 @@ class LLMExtractor:
             turns=list(window.turns),
         )
         messages: list[Message] = [system(render_prompt("system_json.j2", schema_name="facts")), user(prompt)]
-        allowed = {t.turn_id for t in window.turns}
+        turns = TurnIds(tuple(t.turn_id for t in window.turns), tuple(t.turn_id for t in window.context))
+        facts_known = KnownFacts(known)
+        allowed = [t.turn_id for t in window.turns]
         purpose = f"extract {window.describe(session)}"
-        problems: list[str] = []
-        for attempt in range(2):
-            response = self.client.chat(messages, json_schema=FACTS_SCHEMA, schema_name="facts", purpose=purpose)
+
+        response = self._call(messages, purpose)
+        try:
+            items = self._items(response)
+        except ReplyCutOff:
+            raise
+        except InvalidReply as exc:
+            # Nothing readable: ask once for the whole answer again.
+            self.stats.note([f"{window.describe(session)}: {exc.message}"])
+            repair = render_prompt("extract_repair.j2", problems=exc.problems or [exc.message], allowed=allowed, partial=False)
+            second = self._call(messages + [_echo(response), user(repair)], purpose + " (repair)")
+            self.stats.repair_calls += 1
             try:
-                value = response.json()
-            except ModelError as exc:
-                value, problems = None, [f"the answer is not JSON: {exc.message}"]
+                items = self._items(second)
+            except InvalidReply as again:  # ReplyCutOff included: the caller splits
+                if isinstance(again, ReplyCutOff):
+                    raise
+                raise _Unusable(again.message) from again
+            kept, bad = self._read(items, turns, facts_known, session, final=True)
+            if not kept and bad:
+                second.reject()
+                raise _Unusable("the answer held no usable fact" + (f" ({bad[0]})" if bad else ""))
+            second.accept()
+            self.stats.items += len(items)
+            self.stats.dropped += len(bad)
+            self.stats.note(bad)
+            self._count(kept)
+            return [fact for fact, _ in kept]
+
+        self.stats.items += len(items)
+        kept, bad = self._read(items, turns, facts_known, session, final=False)
+        if not bad:
+            response.accept()
+            self._count(kept)
+            return [fact for fact, _ in kept]
+        response.reject()  # never cache a reply that failed validation
+        self.stats.note(bad)
+        repair = render_prompt("extract_repair.j2", problems=bad, allowed=allowed, partial=True)
+        self.stats.repair_calls += 1
+        recovered: list[tuple[ExtractedFact, list[str]]] = []
+        try:
+            second = self._call(messages + [_echo(response), user(repair)], purpose + " (repair)")
+            more = self._items(second)
+        except InvalidReply as exc:  # a cut-off repair too: keep what the first reply gave
+            self.stats.note([f"{window.describe(session)} repair: {exc.message}"])
+        else:
+            seen = {_key(f.text) for f, _ in kept}
+            fixed, _still_bad = self._read(more, turns, facts_known, session, final=True)
+            for fact, coerced in fixed:
+                if _key(fact.text) not in seen:
+                    seen.add(_key(fact.text))
+                    recovered.append((fact, coerced))
+            recovered = recovered[: len(bad)]
+            if fixed:
+                second.accept()
             else:
-                facts, problems = validate(value, allowed, known)
-                if not problems:
-                    return facts
-            if attempt == 0:
-                messages = messages + [
-                    Message("assistant", response.content or ""),
-                    user(render_prompt("extract_repair.j2", problems=problems, allowed=sorted(allowed))),
-                ]
-        raise ModelError(
-            f"fact extraction for {window.describe(session)} returned invalid output twice: "
-            + "; ".join(problems[:5])
-            + ".",
-            hint="Try a stronger model, or the rules extractor ({opt:extractor} rules).",
-        )
+                second.reject()
+        merged = kept + recovered
+        if not merged:
+            self.stats.items -= len(items)  # the rules stand in for all of them
+            raise _Unusable(f"no item of the answer was usable ({bad[0]})")
+        self.stats.repaired += len(recovered)
+        self.stats.dropped += len(bad) - len(recovered)
+        self._count(merged)
+        position = {turn: i for i, turn in enumerate(allowed)}
+        merged.sort(key=lambda pair: min(position[e] for e in pair[0].evidence))  # stable: the turns' order
+        return [fact for fact, _ in merged]
+
+    def _read(
+        self, items: list[Any], turns: TurnIds, known: KnownFacts, session: Session, *, final: bool
+    ) -> tuple[list[tuple[ExtractedFact, list[str]]], list[str]]:
+        kept: list[tuple[ExtractedFact, list[str]]] = []
+        bad: list[str] = []
+        seen: set[str] = set()
+        for number, item in enumerate(items):
+            reading = read_item(item, f"facts[{number}]", turns, known, session.date, final=final)
+            if reading.fact is None:
+                bad.append(reading.problem or f"facts[{number}] is invalid")
+            elif _key(reading.fact.text) not in seen:
+                seen.add(_key(reading.fact.text))
+                kept.append((reading.fact, reading.coerced))
+        return kept, bad
+
+    def _count(self, kept: list[tuple[ExtractedFact, list[str]]]) -> None:
+        self.stats.kept += len(kept)
+        self.stats.coerced += sum(1 for _, coerced in kept if coerced)

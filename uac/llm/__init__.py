@@ -2,8 +2,16 @@
 
 * :func:`build_client` turns :class:`LLMSettings` into an :class:`LLMClient`
   (or ``None`` when no model is configured);
-* providers: ``openai`` (any OpenAI-compatible endpoint) and ``scripted`` (the
-  test double, also usable from the CLI via ``UAC_LLM_SCRIPT``);
+* providers: ``openai`` (any OpenAI-compatible endpoint, with capability
+  negotiation), ``scripted`` (the test double, also usable from the CLI via
+  ``UAC_LLM_SCRIPT``) and ``protocol`` (:mod:`.protocol`, a deterministic model
+  that reads uac's own prompts and answers by rule);
+* :mod:`.structured`: the tolerant reader every structured reply goes through
+  (:meth:`ChatResponse.json`, :func:`read_json`); it raises
+  :class:`~uac.errors.InvalidReply`, or :class:`~uac.errors.ReplyCutOff` when
+  the reply stopped at the token limit (split the work and retry);
+* :mod:`.limits`: ``max_tokens`` and timeouts per purpose, and the check that
+  the endpoint read the whole prompt;
 * :func:`require` raises :class:`~uac.errors.ModelNotConfigured` with the
   message that says how to configure a model.
 """
@@ -12,12 +20,18 @@ from __future__ import annotations
 
 from ..errors import NO_MODEL_HINT, ModelNotConfigured
 from .cache import ResponseCache
+from .capabilities import CapabilityStore, EndpointCapabilities
 from .client import LLMClient, Provider
+from .limits import Limits, purpose_kind
 from .scripted import ScriptedProvider
 from .settings import LLMSettings, resolve_settings
-from .types import ChatRequest, ChatResponse, Message, ToolCall, Usage, system, user
+from .structured import clean_id, parse_structured, strip_reasoning
+from .types import ChatRequest, ChatResponse, Message, ToolCall, Usage, read_json, system, user
 
 __all__ = [
+    "CapabilityStore",
+    "EndpointCapabilities",
+    "Limits",
     "LLMClient",
     "LLMSettings",
     "Provider",
@@ -29,6 +43,11 @@ __all__ = [
     "ToolCall",
     "Usage",
     "build_client",
+    "clean_id",
+    "parse_structured",
+    "purpose_kind",
+    "read_json",
+    "strip_reasoning",
     "require",
     "resolve_settings",
     "system",
@@ -45,6 +64,11 @@ def build_client(settings: LLMSettings) -> LLMClient | None:
             ScriptedProvider.from_file(settings.script) if settings.script else ScriptedProvider()
         )
         cache = None  # replaying a script must consume it, not hit a cache
+    elif settings.provider == "protocol":
+        from .protocol import ProtocolModel
+
+        provider = ProtocolModel()
+        cache = None
     else:
         from .openai_provider import OpenAIProvider
 
@@ -55,6 +79,7 @@ def build_client(settings: LLMSettings) -> LLMClient | None:
         cache=cache,
         max_retries=settings.max_retries,
         temperature=settings.temperature,
+        limits=settings.limits,
     )
 
 

@@ -91,6 +91,13 @@ class ResponseCache:
             raise StoreError(f"cannot purge the LLM response cache {self.path}: {exc}.", hint="Delete the file: it is only a cache.") from exc
         return len(doomed)
 
+    def delete(self, key: str) -> None:
+        """Forget one reply (it failed validation)."""
+        try:
+            self._connect().execute("DELETE FROM responses WHERE key = ?", (key,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write the LLM response cache {self.path}: {exc}.") from exc
+
     def __len__(self) -> int:
         return self._connect().execute("SELECT COUNT(*) FROM responses").fetchone()[0]
 

@@ -1,27 +1,47 @@
 """:class:`LLMClient`: the one entry point every LLM call in uac goes through.
 
-It adds to a provider: the response cache, retries with exponential backoff
-on transient errors, usage accounting (prompt and completion tokens) and a
-call log that compile history and benchmarks read.
+It adds to a provider: per-purpose limits (``max_tokens``, timeouts), the
+response cache, retries with exponential backoff on transient errors, the
+check that the endpoint read the whole prompt, usage accounting (spent and
+cached tokens apart) and a call log that compile history and benchmarks read.
+
+Caching: a plain reply is cached when it arrives (unless it was cut off or
+empty); a structured reply (a request with a JSON schema) only once the
+tolerant reader accepted it (:meth:`ChatResponse.json`), so a reply that
+failed validation is never cached and a retry reaches the model again.  A
+cached reply that fails validation is evicted.
+
+Metering: ``with client.metered() as usage:`` collects the usage of every call
+made inside the block on this thread -- how ingest, compile and ask put every
+call's tokens in their reports.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Iterator, Protocol, Sequence
 
-from ..errors import ModelError, TransientModelError
+from ..errors import CapabilityUnsupported, ModelError, TransientModelError
 from .cache import ResponseCache
+from .capabilities import EndpointCapabilities
+from .limits import Limits, check_prompt_tokens
+from .structured import strip_reasoning
 from .types import ChatRequest, ChatResponse, Message, Usage
 
 log = logging.getLogger(__name__)
 
 
 class Provider(Protocol):
+    """A model behind :class:`LLMClient`.  A provider whose usage comes from the
+    endpoint (not estimated from text lengths, as the test doubles do) sets a
+    class attribute ``reports_usage = True``; the client then checks it for cut
+    prompts.  One that negotiates features offers ``capabilities()``."""
+
     name: str
     model: str
 
@@ -35,6 +55,7 @@ class CallRecord:
     usage: Usage
     cached: bool
     seconds: float
+    finish_reason: str | None = None
 
 
 class LLMClient:
@@ -47,6 +68,7 @@ class LLMClient:
         backoff_seconds: float = 0.5,
         max_backoff_seconds: float = 20.0,
         temperature: float = 0.0,
+        limits: Limits | None = None,
         sleep=time.sleep,
     ) -> None:
         self.provider = provider
@@ -55,8 +77,11 @@ class LLMClient:
         self.backoff_seconds = backoff_seconds
         self.max_backoff_seconds = max_backoff_seconds
         self.temperature = temperature
+        #: ``None``: no completion limits are sent (tests, harnesses that set their own)
+        self.limits = limits
         self._sleep = sleep
         self._lock = threading.Lock()
+        self._meters = threading.local()
         self.usage = Usage()
         self.calls: list[CallRecord] = []
 
@@ -66,6 +91,35 @@ class LLMClient:
 
     def describe(self) -> str:
         return f"{self.provider.name}:{self.provider.model}"
+
+    @property
+    def capabilities(self) -> EndpointCapabilities:
+        """What is known about the endpoint (providers without negotiation support everything)."""
+        known = getattr(self.provider, "capabilities", None)
+        return known() if callable(known) else EndpointCapabilities(json_mode="schema", tools=True)
+
+    # -- metering -------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def metered(self) -> Iterator[Usage]:
+        """Collect the usage of the calls made inside the block (on this thread)."""
+        usage = Usage()
+        stack = getattr(self._meters, "stack", None)
+        if stack is None:
+            stack = self._meters.stack = []
+        stack.append(usage)
+        try:
+            yield usage
+        finally:
+            stack.remove(usage)
+
+    def _meter(self, usage: Usage) -> None:
+        with self._lock:
+            self.usage.add(usage)
+        for meter in getattr(self._meters, "stack", None) or ():
+            meter.add(usage)
+
+    # -- calls ---------------------------------------------------------------------
 
     def chat(
         self,
@@ -79,6 +133,8 @@ class LLMClient:
         purpose: str = "",
         use_cache: bool = True,
     ) -> ChatResponse:
+        if max_tokens is None and self.limits is not None:
+            max_tokens = self.limits.max_tokens_for(purpose)
         request = ChatRequest(
             messages=tuple(messages),
             json_schema=json_schema,
@@ -86,20 +142,50 @@ class LLMClient:
             tools=tuple(tools),
             temperature=self.temperature if temperature is None else temperature,
             max_tokens=max_tokens,
+            purpose=purpose,
+            timeout=self.limits.timeout_for(purpose) if self.limits is not None else None,
         )
         key = request.fingerprint(self.provider.model, self.provider.name)
         started = time.perf_counter()
-        if self.cache is not None and use_cache:
-            hit = self.cache.get(key)
+        cache = self.cache if use_cache else None
+        if cache is not None:
+            hit = cache.get(key)
             if hit is not None:
-                hit.usage.cached_calls = 1
+                self._prepare(hit, request)
+                hit._on_reject = lambda: cache.delete(key)
                 self._account(key, purpose, hit, started)
                 return hit
         response = self._complete_with_retries(request)
-        if self.cache is not None and use_cache:
-            self.cache.put(key, self.provider.model, response, prompt="\n".join(m.content or "" for m in request.messages))
+        self._prepare(response, request)
         self._account(key, purpose, response, started)
+        if getattr(self.provider, "reports_usage", False) and (self.limits is None or self.limits.check_context):
+            check_prompt_tokens(
+                request.prompt_texts(),
+                response.usage.prompt_tokens,
+                purpose=purpose,
+                where=f"the endpoint ({self.describe()})",
+            )
+        if cache is not None:
+            self._cache_later(cache, key, request, response)
         return response
+
+    def _prepare(self, response: ChatResponse, request: ChatRequest) -> None:
+        response.schema = request.json_schema
+        if response.max_tokens is None:  # a provider that lowered the limit says so itself
+            response.max_tokens = request.max_tokens
+        response.purpose = request.purpose
+
+    def _cache_later(self, cache: ResponseCache, key: str, request: ChatRequest, response: ChatResponse) -> None:
+        def put() -> None:
+            cache.put(key, self.provider.model, response, prompt="\n".join(m.content or "" for m in request.messages))
+
+        if response.cut_off or (not strip_reasoning(response.content) and not response.tool_calls):
+            return  # never cache a reply that stopped at the limit or said nothing (reasoning aside)
+        if request.json_schema is not None:
+            response._on_accept = put
+        else:
+            put()
+            response._on_reject = lambda: cache.delete(key)
 
     def _complete_with_retries(self, request: ChatRequest) -> ChatResponse:
         attempt = 0
@@ -110,21 +196,27 @@ class LLMClient:
                 if attempt >= self.max_retries:
                     raise ModelError(
                         f"model call failed after {attempt + 1} attempt(s): {exc}.",
-                        hint="Check that the endpoint is up, or raise UAC_LLM_MAX_RETRIES / UAC_LLM_TIMEOUT.",
+                        hint="Check that the endpoint is up, or raise UAC_LLM_MAX_RETRIES / UAC_LLM_TIMEOUT "
+                        "(or the purpose's entry under [llm.timeouts]).",
                     ) from exc
                 delay = min(self.max_backoff_seconds, self.backoff_seconds * (2**attempt))
                 delay *= 0.5 + random.random() / 2
                 log.warning("transient model error (%s); retry %d in %.2fs", exc, attempt + 1, delay)
+                self._meter(Usage(retries=1))
                 self._sleep(delay)
                 attempt += 1
+            except CapabilityUnsupported:
+                self._meter(Usage(fallbacks=1))
+                raise
 
     def _account(self, key: str, purpose: str, response: ChatResponse, started: float) -> None:
-        record = CallRecord(key, purpose, response.usage, response.cached, time.perf_counter() - started)
+        record = CallRecord(key, purpose, response.usage, response.cached, time.perf_counter() - started, response.finish_reason)
         with self._lock:
-            self.usage.add(response.usage)
             self.calls.append(record)
+        self._meter(response.usage)
 
     def chat_json(self, messages: Sequence[Message], *, json_schema: dict[str, Any], **kwargs: Any) -> tuple[Any, ChatResponse]:
-        """Chat with a JSON schema and return ``(parsed value, response)``."""
+        """Chat with a JSON schema and return ``(value, response)``, the value read by the
+        tolerant reader and validated against the schema (see :meth:`ChatResponse.json`)."""
         response = self.chat(messages, json_schema=json_schema, **kwargs)
         return response.json(), response

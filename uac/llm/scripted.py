@@ -14,8 +14,11 @@ A script entry is one of:
   prompt contains that text (first unused match wins), so order-independent
   scripts are possible; entries without ``match`` are served in order;
 * optionally ``"usage": {"prompt_tokens": n, "completion_tokens": m}``
-  (otherwise usage is estimated from the text lengths) and ``"finish_reason"``
-  (e.g. ``"length"`` for a reply cut off at the token limit).
+  (otherwise usage is estimated from the text lengths), ``"finish_reason"``
+  (e.g. ``"length"`` for a reply cut at the token limit) and ``"reasoning"``
+  (what a server returns as ``reasoning_content``);
+* ``{"error": "unsupported", "feature": "tools"}`` to simulate an endpoint
+  that refuses a request feature.
 
 Instead of a script, a ``handler(request) -> entry`` function can compute replies.
 """
@@ -28,7 +31,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, ModelError, ScriptExhausted, TransientModelError
+from ..errors import CapabilityUnsupported, ConfigError, ModelError, ScriptExhausted, TransientModelError
 from .types import ChatRequest, ChatResponse, ToolCall, Usage, estimate_tokens
 
 Entry = str | dict[str, Any]
@@ -116,6 +119,8 @@ class ScriptedProvider:
             message = entry.get("message", f"scripted {entry['error']} error")
             if entry["error"] == "transient":
                 raise TransientModelError(message)
+            if entry["error"] == "unsupported":
+                raise CapabilityUnsupported(message, feature=str(entry.get("feature", "tools")))
             raise ModelError(message)
         content = entry.get("content")
         if "json" in entry:
@@ -143,4 +148,5 @@ class ScriptedProvider:
             usage=usage,
             model=self.model,
             finish_reason=entry.get("finish_reason") or ("tool_calls" if calls else "stop"),
+            reasoning=entry.get("reasoning"),
         )

@@ -3,14 +3,15 @@
 Environment variables (all optional):
 
 ==========================  ==================================================
-``UAC_LLM_PROVIDER``        ``openai``, ``scripted`` or ``none``
+``UAC_LLM_PROVIDER``        ``openai``, ``scripted``, ``protocol`` or ``none``
 ``UAC_LLM_MODEL``           model name (setting it alone implies ``openai``)
 ``UAC_LLM_BASE_URL``        OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp)
 ``UAC_LLM_API_KEY``         API key (else the variable named by ``api_key_env``,
                             default ``OPENAI_API_KEY``)
-``UAC_LLM_TIMEOUT``         seconds per request
+``UAC_LLM_TIMEOUT``         seconds per request (``[llm.timeouts]`` sets them per purpose)
 ``UAC_LLM_MAX_RETRIES``     retries on transient errors
-``UAC_LLM_JSON_MODE``       ``schema``, ``object`` or ``none``
+``UAC_LLM_JSON_MODE``       ``schema``, ``object`` or ``none``: the first response_format
+                            tried (uac steps down by itself when the server refuses it)
 ``UAC_LLM_SCRIPT``          JSONL file of canned responses (scripted provider)
 ``UAC_LLM_CACHE``           ``0`` disables the response cache; a path moves it
 ==========================  ==================================================
@@ -19,11 +20,15 @@ Environment variables (all optional):
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..config import LLMConfig
+from ..config import DEFAULT_MAX_TOKENS, LLMConfig
 from ..errors import ConfigError
+from .limits import Limits
+
+#: ``protocol`` is the deterministic rule model of :mod:`uac.llm.protocol`
+PROVIDERS = ("none", "openai", "scripted", "protocol")
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,9 @@ class LLMSettings:
     json_mode: str = "schema"
     cache_path: Path | None = None
     script: str = ""
+    #: where what the endpoint supports is remembered (``None``: in memory only)
+    capabilities_path: Path | None = None
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def configured(self) -> bool:
@@ -48,6 +56,8 @@ class LLMSettings:
             return "none (LLM-free paths only)"
         if self.provider == "scripted":
             return f"scripted ({self.script or 'in-memory queue'})"
+        if self.provider == "protocol":
+            return "protocol (the deterministic rule model shipped with uac)"
         where = self.base_url or "api.openai.com"
         return f"openai-compatible: model {self.model or '?'} at {where}"
 
@@ -77,10 +87,10 @@ def resolve_settings(
         provider = config.provider
         if provider == "none" and env.get("UAC_LLM_MODEL", "").strip():
             provider = "openai"
-    if provider not in ("none", "openai", "scripted"):
+    if provider not in PROVIDERS:
         raise ConfigError(
             f"UAC_LLM_PROVIDER={provider!r} is not a provider.",
-            hint="Use openai, scripted or none.",
+            hint="Use openai, scripted, protocol or none.",
         )
     json_mode = env.get("UAC_LLM_JSON_MODE", "").strip() or config.json_mode
     if json_mode not in ("schema", "object", "none"):
@@ -101,6 +111,13 @@ def resolve_settings(
         max_retries = int(retries) if retries else config.max_retries
     except ValueError:
         raise ConfigError(f"UAC_LLM_MAX_RETRIES={retries!r} is not a whole number.") from None
+    timeout = _float(env, "UAC_LLM_TIMEOUT", config.timeout_seconds)
+    limits = Limits(
+        max_tokens={**DEFAULT_MAX_TOKENS, **config.max_tokens},
+        timeouts=dict(config.timeouts),
+        default_timeout=timeout,
+        check_context=config.check_context,
+    )
     script = env.get("UAC_LLM_SCRIPT", "").strip() or config.script
     if script and project_root is not None and not os.path.isabs(script) and not env.get("UAC_LLM_SCRIPT"):
         script = str(project_root / script)
@@ -109,12 +126,14 @@ def resolve_settings(
         model=model,
         base_url=env.get("UAC_LLM_BASE_URL", "").strip() or config.base_url,
         api_key=api_key,
-        timeout_seconds=_float(env, "UAC_LLM_TIMEOUT", config.timeout_seconds),
+        timeout_seconds=timeout,
         max_retries=max_retries,
         temperature=config.temperature,
         json_mode=json_mode,
         cache_path=cache_path,
         script=script,
+        capabilities_path=project_root / ".uac" / "llm-endpoints.json" if project_root is not None else None,
+        limits=limits,
     )
 
 

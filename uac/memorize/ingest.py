@@ -4,14 +4,20 @@ Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
 fsync.  A session already committed to the log with the same content is
 skipped (re-ingest is a no-op); the same id with different content is a
-:class:`~uac.errors.SessionConflict` raised before anything is written.  Then the indexes catch up with the log (:mod:`uac.index.catchup`):
-the new sessions are indexed, and so is anything an earlier, interrupted run
-committed but never indexed.  Input errors surface while reading the file,
-before anything is written.
+:class:`~uac.errors.SessionConflict` raised before anything is written.  Then
+the indexes catch up with the log (:mod:`uac.index.catchup`): the new sessions
+are indexed, and so is anything an earlier, interrupted run committed but never
+indexed.  Input errors surface while reading the file, before anything is
+written.
+
+The report counts what the extractor did with the model's replies (kept,
+coerced, repaired, dropped items, split windows, windows that fell back to
+the rules) and every token the ingest spent (``usage``; cache hits apart).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +34,7 @@ from ..sessions.archive import Archive
 from ..sessions.model import Session
 from ..facts.log import LogState, Supersession
 from ..facts.model import Fact
+from ..llm import Usage
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -43,6 +50,9 @@ class IngestReport:
     supersessions: int = 0
     chunks_indexed: int = 0
     timings: dict[str, float] = field(default_factory=dict)
+    #: what the LLM extractor did with the model's replies (``None`` for the rules)
+    extraction: dict[str, Any] | None = None
+    usage: Usage = field(default_factory=Usage)
 
     @property
     def skipped(self) -> bool:
@@ -60,6 +70,8 @@ class IngestReport:
             "facts_appended": self.facts_appended,
             "supersessions": self.supersessions,
             "chunks_indexed": self.chunks_indexed,
+            "extraction": self.extraction,
+            "usage": self.usage.report(),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -70,7 +82,13 @@ def make_extractor(ctx: MemoryContext, name: str | None) -> Extractor:
         raise InputError(f"unknown extractor {name!r}.", hint="Use rules or llm.")
     if name == "rules" or (name == "auto" and ctx.llm is None):
         return RuleExtractor()
-    return LLMExtractor(ctx.require_llm("LLM fact extraction"))
+    config = ctx.project.config.extract
+    return LLMExtractor(
+        ctx.require_llm("LLM fact extraction"),
+        window_chars=config.window_chars,
+        context_turns=config.context_turns,
+        known_facts=config.known_facts,
+    )
 
 
 def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
@@ -145,7 +163,8 @@ def ingest_sessions(
     log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
     timings = {"extract": 0.0, "write": 0.0, "index": 0.0}
-    with project.lock("ingest"):
+    meter = chosen.client.metered() if isinstance(chosen, LLMExtractor) else contextlib.nullcontext(Usage())
+    with meter as usage, project.lock("ingest"):
         before = log.read()
         check_conflicts(sessions, before, archive)
         for session in sessions:
@@ -179,4 +198,7 @@ def ingest_sessions(
         report.chunks_indexed = caught.chunks_added
         timings["index"] += time.perf_counter() - started
     report.timings = timings
+    report.usage = usage
+    if isinstance(chosen, LLMExtractor):
+        report.extraction = chosen.stats.to_json()
     return report

@@ -95,6 +95,7 @@ HTTP = e.Vocabulary(
         "init": "an admin creates projects with POST /v1/projects",
         "list_tokens": "see GET /v1/projects/{project}/tokens",
         "create_token": "ask the server's operator for new tokens",
+        "probe_model": "ask the server's operator to probe the model endpoint",
     },
 )
 
@@ -109,6 +110,7 @@ MCP = e.Vocabulary(
         "init": "ask the server's operator to create it",
         "list_tokens": "ask the server's operator",
         "create_token": "ask the server's operator for new tokens",
+        "probe_model": "ask the server's operator to probe the model endpoint",
     },
 )
 

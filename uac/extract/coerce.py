@@ -1,0 +1,303 @@
+"""Reading one model-written fact item, coercing what can be coerced.
+
+Models slip in ordinary ways: an ``event_date`` of ``"N/A"`` or ``"May 7,
+2023"``, evidence as one string (``"D1:3, D1:4"``), a range (``"D1:3-D1:5"``),
+bracketed ids (``"[D1:3]"``), bare turn numbers, a turn id of the context that
+may not be cited.  :func:`read_item` turns such an item into an
+:class:`~uac.extract.base.ExtractedFact` and says which fields it coerced; an
+item it cannot read comes back with the problem, for the repair round.  With
+``final=True`` (after the repair round) an unreadable optional field
+(``event_date``, ``supersedes``) is cleared instead of failing the item.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..facts.model import Fact
+from ..llm import clean_id
+from .base import ExtractedFact
+from .dates import find_relative_dates
+
+_NULLS = {"", "null", "none", "n/a", "na", "nil", "unknown", "not specified", "unspecified", "-", "--", "?", "no date", "undated"}
+_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_WEEKDAY = r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+)?"
+_ORD = r"(?:st|nd|rd|th)?"
+_DATE_FORMS = [
+    ("day", re.compile(rf"^{_WEEKDAY}(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH},?\s+(?P<year>\d{{4}})$", re.I)),
+    ("day", re.compile(rf"^{_WEEKDAY}{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD},?\s+(?P<year>\d{{4}})$", re.I)),
+    ("day", re.compile(r"^(?P<year>\d{4})[/.](?P<month>\d{1,2})[/.](?P<day>\d{1,2})$")),
+    ("day", re.compile(r"^(?P<year>\d{4})(?P<month>\d{2})(?P<day>\d{2})$")),
+    ("month", re.compile(rf"^(?:in\s+)?{_MONTH},?\s+(?P<year>\d{{4}})$", re.I)),
+    ("month", re.compile(r"^(?P<year>\d{4})-(?P<month>\d{1,2})$")),
+    ("year", re.compile(r"^(?:in\s+)?(?P<year>\d{4})$")),
+]
+_NUMERIC = re.compile(r"^(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>\d{4})$")
+_ISO_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_RANGE_SEPARATORS = ("..", "\u2013", "\u2014", " to ", " through ", "-")
+_LIST_SPLIT = re.compile(r"\s*(?:[,;|]|\band\b|\s)\s*")
+
+
+@dataclass
+class DateReading:
+    day: _dt.date | None = None
+    precision: str | None = None
+    coerced: bool = False
+    problem: str | None = None
+
+
+def _month_number(text: str) -> int | None:
+    text = text.lower().rstrip(".")
+    if text.isdigit():
+        return int(text)
+    return _MONTHS.get(text)
+
+
+def read_date(value: Any, session_date: _dt.date) -> DateReading:
+    """An ``event_date`` as a model wrote it (see the module docstring)."""
+    if value is None:
+        return DateReading()
+    text = " ".join(str(value).split()).strip().strip(".")
+    if text.lower() in _NULLS:
+        return DateReading(coerced=value != "")
+    if _ISO_PREFIX.match(text):
+        try:
+            day = _dt.date.fromisoformat(text[:10])
+        except ValueError:
+            return DateReading(problem=f"event_date {value!r} is not a real date")
+        return DateReading(day, "day", coerced=len(text) > 10)
+    for precision, pattern in _DATE_FORMS:
+        match = pattern.match(text)
+        if not match:
+            continue
+        parts = match.groupdict()
+        month = _month_number(parts["month"]) if parts.get("month") else 1
+        try:
+            day = _dt.date(int(parts["year"]), month or 0, int(parts.get("day") or 1))
+        except ValueError:
+            return DateReading(problem=f"event_date {value!r} is not a real date")
+        return DateReading(day, precision, coerced=True)
+    numeric = _NUMERIC.match(text)
+    if numeric:
+        a, b, year = int(numeric["a"]), int(numeric["b"]), int(numeric["year"])
+        readings = set()
+        for month, day in ((a, b), (b, a)):
+            try:
+                readings.add(_dt.date(year, month, day))
+            except ValueError:
+                continue
+        if len(readings) == 1:
+            return DateReading(readings.pop(), "day", coerced=True)
+        return DateReading(problem=f"event_date {value!r} is ambiguous (day/month or month/day?); write YYYY-MM-DD")
+    relative = find_relative_dates(text, session_date)
+    if relative and len(relative[0].phrase) >= len(text) - 3:
+        return DateReading(relative[0].day, relative[0].granularity, coerced=True)
+    return DateReading(problem=f"event_date {value!r} is not a date; write YYYY-MM-DD or null")
+
+
+@dataclass
+class TurnIds:
+    """The turn ids a window may cite, and those it may not (its context)."""
+
+    allowed: tuple[str, ...]
+    context: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self._allowed = set(self.allowed)
+        self._context = set(self.context)
+        self._order = {turn: i for i, turn in enumerate(self.allowed)}
+        by_number: dict[str, list[str]] = {}
+        for turn in self.allowed:
+            match = re.search(r"(\d+)$", turn)
+            if match:
+                by_number.setdefault(str(int(match.group(1))), []).append(turn)
+        self._by_number = {n: ids[0] for n, ids in by_number.items() if len(ids) == 1}
+        self._lower = {t.lower(): t for t in self.allowed}
+
+    def resolve(self, token: str) -> str | None:
+        """The allowed id ``token`` names, if any."""
+        token = clean_id(token)
+        if token in self._allowed:
+            return token
+        if token.lower() in self._lower:
+            return self._lower[token.lower()]
+        if token.isdigit():
+            return self._by_number.get(str(int(token)))
+        return None
+
+    def in_context(self, token: str) -> bool:
+        return clean_id(token) in self._context
+
+    def span(self, first: str, last: str) -> list[str]:
+        a, b = sorted((self._order[first], self._order[last]))
+        return list(self.allowed[a : b + 1])
+
+
+@dataclass
+class EvidenceReading:
+    ids: list[str] = field(default_factory=list)
+    coerced: bool = False
+    dropped_context: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+
+def _range(token: str, turns: TurnIds) -> list[str] | None:
+    for separator in _RANGE_SEPARATORS:
+        start = 0
+        while True:
+            at = token.find(separator, start)
+            if at <= 0:
+                break
+            left, right = turns.resolve(token[:at]), turns.resolve(token[at + len(separator) :])
+            if left and right:
+                return turns.span(left, right)
+            start = at + 1
+    return None
+
+
+def read_evidence(value: Any, turns: TurnIds) -> EvidenceReading:
+    """Evidence as a model wrote it: a list, one string, a range, bare numbers, brackets."""
+    out = EvidenceReading()
+    if value is None:
+        return out
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        raw_items: list[Any] = [value]
+        out.coerced = True
+    elif isinstance(value, list):
+        raw_items = list(value)
+    else:
+        out.unknown.append(repr(value)[:40])
+        return out
+    for raw in raw_items:
+        if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+            out.unknown.append(repr(raw)[:40])
+            continue
+        token = str(int(raw)) if isinstance(raw, float) and raw.is_integer() else str(raw)
+        if not isinstance(raw, str):
+            out.coerced = True
+        resolved = turns.resolve(token)
+        if resolved is not None:
+            if resolved != token:
+                out.coerced = True
+            out.ids.append(resolved)
+            continue
+        if turns.in_context(token):
+            out.dropped_context.append(clean_id(token))
+            out.coerced = True
+            continue
+        spanned = _range(clean_id(token), turns)
+        if spanned:
+            out.ids.extend(spanned)
+            out.coerced = True
+            continue
+        pieces = [p for p in _LIST_SPLIT.split(clean_id(token)) if p]
+        if len(pieces) > 1:
+            inner = read_evidence(pieces, turns)
+            out.ids.extend(inner.ids)
+            out.dropped_context.extend(inner.dropped_context)
+            out.unknown.extend(inner.unknown)
+            out.coerced = True
+            continue
+        out.unknown.append(token)
+    out.ids = list(dict.fromkeys(out.ids))
+    return out
+
+
+@dataclass
+class ItemReading:
+    fact: ExtractedFact | None
+    coerced: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+
+class KnownFacts:
+    """The earlier facts an item may supersede, by id and by text."""
+
+    def __init__(self, known: Sequence[Fact]) -> None:
+        self.ids = {f.id for f in known}
+        self.by_text = {" ".join(f.text.lower().split()): f.id for f in known}
+
+    def resolve(self, value: Any) -> str | None:
+        key = clean_id(value)
+        if key in self.ids:
+            return key
+        return self.by_text.get(" ".join(str(value).lower().split()).strip())
+
+
+def read_item(
+    item: Any,
+    where: str,
+    turns: TurnIds,
+    known: KnownFacts,
+    session_date: _dt.date,
+    *,
+    final: bool = False,
+) -> ItemReading:
+    """One item of ``{"facts": [...]}`` (see the module docstring)."""
+    if not isinstance(item, dict):
+        return ItemReading(None, problem=f"{where} is not an object with text and evidence")
+    coerced: list[str] = []
+    text = item.get("text")
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        text, _ = str(text), coerced.append("text")
+    if not isinstance(text, str) or not text.strip():
+        return ItemReading(None, problem=f"{where}.text must be a non-empty string")
+    evidence = read_evidence(item.get("evidence"), turns)
+    if evidence.coerced:
+        coerced.append("evidence")
+    if not evidence.ids:
+        detail = ""
+        if evidence.dropped_context:
+            detail = f" ({', '.join(evidence.dropped_context)} are context turns, which may not be cited)"
+        elif evidence.unknown:
+            detail = f" ({', '.join(evidence.unknown[:5])} are not turns of this excerpt)"
+        return ItemReading(None, problem=f"{where}.evidence must list the ids of the turns that support it{detail}")
+    meta: dict[str, Any] = {"extractor": "llm"}
+    date = read_date(item.get("event_date"), session_date)
+    if date.problem:
+        if not final:
+            return ItemReading(None, problem=f"{where}.{date.problem}")
+        date = DateReading(coerced=True)
+        meta.setdefault("cleared", []).append("event_date")
+    if date.coerced:
+        coerced.append("event_date")
+    if date.precision and date.precision != "day":
+        meta["date_precision"] = date.precision
+    supersedes = None
+    raw_supersedes = item.get("supersedes")
+    if raw_supersedes is not None and clean_id(raw_supersedes).lower() not in _NULLS:
+        supersedes = known.resolve(raw_supersedes)
+        if supersedes is None:
+            if not final:
+                return ItemReading(
+                    None, problem=f"{where}.supersedes {raw_supersedes!r} is neither the id nor the text of a known fact"
+                )
+            meta.setdefault("cleared", []).append("supersedes")
+            coerced.append("supersedes")
+        elif supersedes != raw_supersedes:
+            coerced.append("supersedes")
+    speaker = item.get("speaker")
+    if speaker is not None and not isinstance(speaker, str):
+        speaker = str(speaker)
+        coerced.append("speaker")
+    if coerced:
+        meta["coerced"] = sorted(set(coerced))
+    fact = ExtractedFact(
+        text=" ".join(text.split()),
+        evidence=tuple(evidence.ids),
+        speaker=speaker.strip() or None if isinstance(speaker, str) else None,
+        event_date=date.day,
+        supersedes=supersedes,
+        meta=meta,
+    )
+    return ItemReading(fact, coerced=sorted(set(coerced)))
+
+
+__all__ = ["DateReading", "EvidenceReading", "ItemReading", "KnownFacts", "TurnIds", "read_date", "read_evidence", "read_item"]

@@ -1,0 +1,98 @@
+"""The protocol model: a deterministic model that reads uac's real prompts and answers by rule.
+
+Tests, the model zoo and demos need a model whose *content* is right and
+predictable while the *form* of its replies varies (a fake server changes
+that); the scripted provider needs every reply written in advance.  The
+protocol model recognises the kind of each call from the request itself
+(:func:`.prompts.call_kind`: how the prompt begins, else the JSON schema
+name) and answers with one responder per kind:
+
+========================  ==============================================
+``extract``               :mod:`.extract` -- one fact per informative sentence
+``route``                 :mod:`.route` -- a keyword table
+``compile``               :mod:`.compile_files` -- trips and dated events
+``compile_bounded``       :mod:`.compile_files`
+``decide``                :mod:`.answer` -- candidates sharing a word
+``answer``                :mod:`.answer` -- counts with the python tool
+``check``                 :mod:`.check` -- the probes of ``uac doctor --model``
+========================  ==============================================
+
+:class:`ProtocolModel` is a provider like the scripted one
+(``UAC_LLM_PROVIDER=protocol``).  :func:`respond` gives the reply before any
+form is applied (what a fake server dresses up).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Callable
+
+from ..types import ChatRequest, ChatResponse, ToolCall, Usage, estimate_tokens
+from .answer import respond_answer, respond_decide
+from .check import is_check, respond_check
+from .compile_files import respond_bounded, respond_compile
+from .extract import respond_extract
+from .prompts import call_kind
+from .reply import Reply
+from .route import respond_route
+
+#: kind -> responder; a new protocol of a call replaces its entry
+RESPONDERS: dict[str, Callable[[ChatRequest], Reply]] = {
+    "extract": respond_extract,
+    "route": respond_route,
+    "compile": respond_compile,
+    "compile_bounded": respond_bounded,
+    "decide": respond_decide,
+    "answer": respond_answer,
+    "check": respond_check,
+}
+
+UNKNOWN_REPLY = "I cannot tell what this request asks for."
+
+
+def respond(request: ChatRequest) -> Reply:
+    """The protocol model's reply to ``request`` (content only, no form)."""
+    kind = "check" if is_check(request) else call_kind(request)
+    responder = RESPONDERS.get(kind or "")
+    if responder is None:
+        return Reply(None, text=UNKNOWN_REPLY)
+    return responder(request)
+
+
+class ProtocolModel:
+    """A :class:`~uac.llm.client.Provider` answering every uac call by rule."""
+
+    name = "protocol"
+
+    def __init__(self, model: str = "protocol") -> None:
+        self.model = model
+        self._lock = threading.Lock()
+        #: every request received, with the kind it was recognised as
+        self.requests: list[tuple[str | None, ChatRequest]] = []
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        reply = respond(request)
+        with self._lock:
+            self.requests.append((reply.kind, request))
+        calls = tuple(
+            ToolCall(id=f"call_{len(self.requests)}_{n}", name=name, arguments=json.dumps(arguments))
+            for n, (name, arguments) in enumerate(reply.tool_calls, 1)
+        )
+        content = reply.content()
+        prompt = "\n".join(m.content or "" for m in request.messages)
+        usage = Usage(
+            prompt_tokens=estimate_tokens(prompt),
+            completion_tokens=estimate_tokens((content or "") + "".join(c.arguments for c in calls)),
+            calls=1,
+        )
+        return ChatResponse(
+            content=content,
+            tool_calls=calls,
+            usage=usage,
+            model=self.model,
+            finish_reason="tool_calls" if calls else "stop",
+        )
+
+
+__all__ = ["RESPONDERS", "ProtocolModel", "Reply", "call_kind", "respond"]

@@ -1,0 +1,111 @@
+"""The extraction responder: one fact per informative sentence of each turn.
+
+It reads the turns under "Turns to extract from", skips small talk and
+questions, names the speaker instead of "I"/"my", and dates a fact when its
+sentence gives a date ("on 7 May 2023", "May 7, 2023", "2023-05-07") or says
+"yesterday", "today" or "last night" (resolved against the session date).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as _dt
+import re
+
+from ..types import ChatRequest
+from .prompts import first_user, session_date, turn_lines
+from .reply import Reply
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_IMAGE = re.compile(r"\s*\[image: ([^\]]*)\]")
+_SMALL_TALK = re.compile(r"^(hi|hey|hello|thanks|thank you|bye|goodbye|good night|wow|cool|great|nice|haha|lol|ok|okay|sure)\b", re.I)
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTH = "(" + "|".join(_MONTHS) + ")"
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}}) {_MONTH},? (\d{{4}})\b", re.I)
+_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH} (\d{{1,2}}),? (\d{{4}})\b", re.I)
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_RELATIVE = (("last night", -1), ("yesterday", -1), ("today", 0), ("tonight", 0))
+_FIRST_PERSON = (
+    (re.compile(r"\bI'm\b"), "{s} is"),
+    (re.compile(r"\bI've\b"), "{s} has"),
+    (re.compile(r"\bI'll\b"), "{s} will"),
+    (re.compile(r"\bI'd\b"), "{s} would"),
+    (re.compile(r"\bI\b"), "{s}"),
+    (re.compile(r"\b[Mm]y\b"), "{s}'s"),
+    (re.compile(r"\b[Mm]yself\b"), "{s}"),
+    (re.compile(r"\bme\b"), "{s}"),
+)
+
+
+def find_day(sentence: str, session: _dt.date | None) -> _dt.date | None:
+    for pattern, order in ((_DAY_MONTH_YEAR, "dmy"), (_MONTH_DAY_YEAR, "mdy")):
+        match = pattern.search(sentence)
+        if match:
+            parts = match.groups()
+            day, month = (parts[0], parts[1]) if order == "dmy" else (parts[1], parts[0])
+            try:
+                return _dt.date(int(parts[2]), _MONTHS[month.lower()], int(day))
+            except ValueError:
+                return None
+    match = _ISO.search(sentence)
+    if match:
+        try:
+            return _dt.date(*map(int, match.groups()))
+        except ValueError:
+            return None
+    if session is not None:
+        lowered = sentence.lower()
+        for phrase, offset in _RELATIVE:
+            if re.search(rf"\b{phrase}\b", lowered):
+                return session + _dt.timedelta(days=offset)
+    return None
+
+
+def third_person(sentence: str, speaker: str) -> str:
+    text = sentence
+    for pattern, replacement in _FIRST_PERSON:
+        text = pattern.sub(replacement.format(s=speaker), text)
+    if speaker not in text:
+        text = f"{speaker} said: {text}"
+    return text
+
+
+def informative(sentence: str) -> bool:
+    return len(sentence.split()) >= 4 and not sentence.rstrip().endswith("?") and not _SMALL_TALK.match(sentence)
+
+
+def respond_extract(request: ChatRequest) -> Reply:
+    prompt = first_user(request)
+    session = session_date(prompt)
+    facts = []
+    for turn in turn_lines(prompt):
+        captions = _IMAGE.findall(turn.text)
+        body = _IMAGE.sub("", turn.text)
+        for sentence in _SENTENCE.split(body.strip()):
+            sentence = sentence.strip()
+            if not informative(sentence):
+                continue
+            day = find_day(sentence, session)
+            facts.append(
+                {
+                    "text": third_person(sentence, turn.speaker),
+                    "evidence": [turn.turn_id],
+                    "event_date": day.isoformat() if day else None,
+                    "supersedes": None,
+                    "speaker": turn.speaker,
+                }
+            )
+        for caption in captions:
+            facts.append(
+                {
+                    "text": f"{turn.speaker} shared an image: {caption.strip()}.",
+                    "evidence": [turn.turn_id],
+                    "event_date": None,
+                    "supersedes": None,
+                    "speaker": turn.speaker,
+                }
+            )
+    return Reply("extract", {"facts": facts})
+
+
+__all__ = ["find_day", "respond_extract", "third_person"]

@@ -1,0 +1,134 @@
+"""Reading uac's own prompts back: what the protocol model's responders see.
+
+Everything here parses the text uac renders from ``uac/prompts/*.j2``: the
+kind of call, the turns of an extraction window, fact lines, the question and
+the channels of an answer.  The protocol model recognises a call from the
+request alone (the prompt text, and the JSON schema name when the endpoint
+passes it), so it works behind an HTTP server as well as in process.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+
+from ..types import ChatRequest, Message
+
+#: call kinds, each with a responder
+KINDS = ("extract", "route", "compile", "compile_bounded", "decide", "answer")
+
+#: how each kind's prompt begins (the first user message; the system message for answers)
+_OPENINGS = (
+    ("extract", re.compile(r"Extract every individual fact from this conversation excerpt")),
+    ("route", re.compile(r"Route each fact below to one life domain")),
+    ("compile", re.compile(r'You maintain the "[^"\n]+" domain of a user\'s memory as Python code')),
+    ("compile_bounded", re.compile(r"Organize the user's facts below into typed Python code")),
+    ("decide", re.compile(r"You select evidence from a user's memory")),
+)
+_ANSWER_OPENING = re.compile(r"You answer questions about ")
+_SCHEMA_KINDS = {
+    "facts": "extract",
+    "routes": "route",
+    "domain_files": "compile",
+    "domains": "compile_bounded",
+    "evidence_decision": "decide",
+}
+
+FACT_LINE = re.compile(r"^\[(?P<id>[^\]]+)\](?: \((?P<date>\d{4}-\d{2}-\d{2})\))?(?: (?P<speaker>[^:\n]{1,60}):)? (?P<text>.*)$")
+TURN_LINE = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<speaker>[^:\n]{1,80}): (?P<text>.*)$")
+
+
+def first_user(request: ChatRequest) -> str:
+    """The first user message: the task as uac first put it (repair rounds come later)."""
+    for message in request.messages:
+        if message.role == "user":
+            return message.content or ""
+    return ""
+
+
+def system_text(request: ChatRequest) -> str:
+    return "\n".join(m.content or "" for m in request.messages if m.role == "system")
+
+
+def call_kind(request: ChatRequest) -> str | None:
+    """Which of :data:`KINDS` this request is, from how its prompt begins (or its schema name)."""
+    opening = first_user(request).lstrip()
+    for kind, pattern in _OPENINGS:
+        if pattern.match(opening):
+            return kind
+    if _ANSWER_OPENING.match(system_text(request).lstrip()):
+        return "answer"
+    if request.json_schema is not None:
+        return _SCHEMA_KINDS.get(request.schema_name)
+    return None
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    turn_id: str
+    speaker: str
+    text: str
+
+
+@dataclass(frozen=True)
+class FactLine:
+    fact_id: str
+    day: _dt.date | None
+    speaker: str | None
+    text: str
+
+
+def section(text: str, heading: str, *, stop: tuple[str, ...] = ("\n\n",)) -> str:
+    """The text after ``heading`` up to the first of ``stop`` (or the end)."""
+    at = text.find(heading)
+    if at < 0:
+        return ""
+    rest = text[at + len(heading) :]
+    ends = [rest.find(s, 1) for s in stop if rest.find(s, 1) > 0]
+    return rest[: min(ends)] if ends else rest
+
+
+def session_date(prompt: str) -> _dt.date | None:
+    match = re.search(r"dated (\d{4}-\d{2}-\d{2})", prompt)
+    return _dt.date.fromisoformat(match.group(1)) if match else None
+
+
+def turn_lines(prompt: str) -> list[TurnLine]:
+    block = section(prompt, "Turns to extract from:", stop=("\nAnswer with JSON",))
+    out = []
+    for line in block.splitlines():
+        match = TURN_LINE.match(line.strip())
+        if match:
+            out.append(TurnLine(match["id"], match["speaker"].strip(), match["text"].strip()))
+    return out
+
+
+def fact_lines(prompt: str, heading: str) -> list[FactLine]:
+    block = section(prompt, heading, stop=("\nAnswer with JSON",))
+    out = []
+    for line in block.splitlines():
+        match = FACT_LINE.match(line.strip())
+        if match:
+            day = _dt.date.fromisoformat(match["date"]) if match["date"] else None
+            out.append(FactLine(match["id"], day, (match["speaker"] or "").strip() or None, match["text"].strip()))
+    return out
+
+
+def last_message(request: ChatRequest) -> Message | None:
+    return request.messages[-1] if request.messages else None
+
+
+__all__ = [
+    "FactLine",
+    "KINDS",
+    "TurnLine",
+    "call_kind",
+    "fact_lines",
+    "first_user",
+    "last_message",
+    "section",
+    "session_date",
+    "system_text",
+    "turn_lines",
+]
