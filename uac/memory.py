@@ -13,31 +13,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import llm as _llm
-from .answer.model import Answer
-from .answer.options import AskOptions
-from .answer.reader import answer_question
 from .context import MemoryContext
-from .dates import parse_day
-from .doctor import DoctorReport, run_doctor
-from .export import ExportReport, export_project
-from .facts.model import Fact
-from .index.search import SearchHit
-from .memorize.forget import ForgetReport, forget
-from .memorize.ingest import IngestReport, ingest_sessions
 from .project import Project
-from .recall import list_facts, search
-from .repl import open_session, run_code
-from .sessions import Session, load_sessions
-from .sessions.archive import Archive
-from .compile.dispatch import compile_project
-from .compile.records import ImportReport, import_records
-from .compile.report import CompileReport
-from .view.state import StateView
 
 if TYPE_CHECKING:
     import sandbox as _sandbox
 
+    from .answer.model import Answer
+    from .answer.options import AskOptions
+    from .compile.records import ImportReport
+    from .compile.report import CompileReport
+    from .doctor import DoctorReport
+    from .export import ExportReport
+    from .facts.model import Fact
+    from .index.search import SearchHit
     from .index.store import MemoryIndex
+    from .memorize.forget import ForgetReport
+    from .memorize.ingest import IngestReport
+    from .sessions import Session
+    from .view.state import StateView
+
+# Each capability module is imported by the method that uses it, so that a
+# command pays only for what it runs (``uac search`` loads no compiler, no
+# sandbox bridge and no answer pipeline).
 
 
 class UserMemory:
@@ -100,6 +98,8 @@ class UserMemory:
     # -- health -------------------------------------------------------------------
 
     def doctor(self, *, repair: bool = False) -> DoctorReport:
+        from .doctor import run_doctor
+
         return run_doctor(self.context, repair=repair)
 
     # -- structure: the typed view (domains/) -------------------------------------
@@ -112,6 +112,8 @@ class UserMemory:
         model is configured, else ``offline``.  ``facts`` defaults to
         :meth:`facts` (the facts valid now).
         """
+        from .compile.dispatch import compile_project
+
         facts = self.facts() if facts is None else list(facts)
         return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
 
@@ -119,12 +121,16 @@ class UserMemory:
         self, path: str | Path, *, domain: str, collection: str, record_type: str | None = None
     ) -> ImportReport:
         """Compile a JSON/JSONL/CSV records file into ``domains/<domain>/``."""
+        from .compile.records import import_records
+
         return import_records(self.project, path, domain=domain, collection=collection, record_type=record_type)
 
     @property
     def state(self) -> StateView:
         """The typed view, read-only: ``memory.state["travel"].trips`` is a tuple of
         frozen dataclass instances."""
+        from .view.state import StateView
+
         return StateView(self.context.load_view())
 
     def sandbox_state(self) -> dict[str, dict[str, object]]:
@@ -147,6 +153,9 @@ class UserMemory:
         ``extractor``: ``rules``, ``llm`` or ``None`` (the LLM when a model is
         configured, else rules).
         """
+        from .memorize.ingest import ingest_sessions
+        from .sessions import load_sessions
+
         sessions = load_sessions(
             path, format=format, sample_id=sample_id, date=date, user_name=self.project.config.user.name
         )
@@ -154,36 +163,51 @@ class UserMemory:
 
     def add_session(self, session_or_path: Session | str | Path, *, extractor: str | None = None, **read_options: Any) -> IngestReport:
         """Add one :class:`uac.sessions.Session` (or a file, as :meth:`ingest`)."""
+        from .memorize.ingest import ingest_sessions
+        from .sessions import Session
+
         if isinstance(session_or_path, Session):
             return ingest_sessions(self.context, [session_or_path], extractor=extractor, format=session_or_path.source)
         return self.ingest(session_or_path, extractor=extractor, **read_options)
 
     def search(self, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None) -> list[SearchHit]:
         """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first."""
+        from .recall import search
+
         return search(self.context, query, k=k, channel=channel, as_of=as_of)
 
     def facts(self, *, as_of: "_dt.date | str | None" = None, include_superseded: bool = False) -> list[Fact]:
         """The facts of the log (folded), in log order: valid now (or at ``as_of``) unless
         ``include_superseded``."""
+        from .recall import list_facts
+
         return list_facts(self.context, as_of=as_of, include_superseded=include_superseded)
 
     def sessions(self) -> list[Session]:
         """Every archived session, oldest first."""
+        from .sessions.archive import Archive
+
         archive = Archive(self.project.paths.sessions)
         return sorted((archive.read(i) for i in archive.ids()), key=lambda s: (s.date, s.session_id))
 
     def session(self, session_id: str) -> Session:
         """One archived session by id."""
+        from .sessions.archive import Archive
+
         return Archive(self.project.paths.sessions).read(session_id)
 
     def forget(self, *, fact: str | None = None, session: str | None = None) -> ForgetReport:
         """Remove a fact, or a session with its facts and archive file, for real."""
+        from .memorize.forget import forget
+
         return forget(self.context, fact=fact, session=session)
 
     # -- export -------------------------------------------------------------------
 
     def export(self, out: str | Path) -> ExportReport:
         """Copy the project without ``.uac/`` to a new directory or a ``.tar.gz`` file."""
+        from .export import export_project
+
         return export_project(self.project, out)
 
     # -- answering and the sandbox ----------------------------------------------
@@ -197,6 +221,9 @@ class UserMemory:
         Unset options come from ``[answer]`` in uac.toml.  Without a model,
         returns the ranked evidence (``answer.mode == "evidence"``).
         """
+        from .answer.options import AskOptions
+        from .answer.reader import answer_question
+
         return answer_question(self.context, question, (options or AskOptions()).updated(**overrides))
 
     def run(self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.RunResult":
@@ -206,8 +233,14 @@ class UserMemory:
         (``result`` is the JSON value of the variable ``result``).  For many
         calls keep a warm session with :meth:`sandbox_session`.
         """
+        from .dates import parse_day
+        from .repl import run_code
+
         return run_code(self.context, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
 
     def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.Session":
         """A warm sandbox session over the state; variables persist between ``run`` calls."""
+        from .dates import parse_day
+        from .repl import open_session
+
         return open_session(self.context, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
