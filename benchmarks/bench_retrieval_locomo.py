@@ -79,7 +79,7 @@ def rrf(lists: list[list[int]], k: int = 60) -> list[int]:
 def run_conversation(item: dict, workdir: Path, embedder, scores: Scores, timings: dict, *, timing_rounds: int = 2) -> int:
     import numpy as np
 
-    from uac.index.store import _BM25
+    from uac.index.bm25 import BM25
     from uac.index.tokens import tokenize
     from uac.memory import UserMemory
     from uac.sessions.locomo import read_locomo
@@ -112,7 +112,7 @@ def run_conversation(item: dict, workdir: Path, embedder, scores: Scores, timing
     state = FactLog(memory.project.paths.facts).read()
     index = memory.index
 
-    bm25 = _BM25(turn_texts)
+    bm25 = BM25.build(turn_texts)
     turn_ids = [[t.turn_id] for t in turns]
     questions = 0
     for qa in item["qa"]:

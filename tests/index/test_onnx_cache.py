@@ -90,6 +90,7 @@ print(",".join(f"{x:.6f}" for x in vector[:8]))
 
 @pytest.mark.slow
 @pytest.mark.embeddings
+@pytest.mark.timeout(1200)
 def test_concurrent_first_use_exports_once_and_atomically(tmp_path, onnx_embedder):
     env = dict(os.environ, UAC_CACHE_DIR=str(tmp_path / "cache"), HF_HUB_OFFLINE="1")
     procs = [

@@ -8,11 +8,17 @@ Two channels, ``facts`` and ``archive``.  For each:
   indexes cover, so ``doctor`` can compare it with the log and the archive;
 * a Chroma collection with the entry's vector (uac computes every vector
   itself; Chroma's own embedding function is never used);
-* a BM25 index (``bm25s``) over the entries' texts, rebuilt in memory from the
-  corpus on first search (a second or two at 100k entries).
+* with the embedded backend, a flat copy of the same vectors in corpus order
+  (``<channel>.vectors``, see :mod:`uac.index.flat`) that a search scans
+  exactly without loading Chroma's client;
+* a BM25 index over the entries' texts (:mod:`uac.index.bm25`), saved as
+  ``<channel>.bm25.npz`` and brought up to date by the first search after the
+  corpus changed.
 
 Chroma runs embedded (``.uac/chroma``) or against a server
-(``[index] backend = "http"`` with ``chroma_host``/``chroma_port``).
+(``[index] backend = "http"`` with ``chroma_host``/``chroma_port``); it is
+opened only by what needs it (writes, counts, and searches against a server
+or when the flat copy is out of step).
 """
 
 from __future__ import annotations
@@ -24,12 +30,13 @@ import logging
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from ..errors import StoreError
+from ..errors import ProjectLocked, StoreError
 from ..fsutil import atomic_write_text
+from .bm25 import BM25
 from .entry import Entry
-from .tokens import tokenize
+from .flat import FlatVectors, file_stamp
 
 if TYPE_CHECKING:
     import numpy
@@ -47,44 +54,42 @@ def _date_ordinal(value: str | None) -> int:
     return _dt.date.fromisoformat(value).toordinal() if value else 0
 
 
-class _BM25:
-    """BM25 over a list of token lists (bm25s), with full score vectors for masking."""
-
-    def __init__(self, texts: Sequence[str]) -> None:
-        import bm25s
-
-        self.size = len(texts)
-        self.model = bm25s.BM25()
-        corpus = [tokenize(t) or ["_"] for t in texts]
-        if corpus:
-            self.model.index(corpus, show_progress=False)
-        self.vocab = self.model.vocab_dict if corpus else {}
-
-    def scores(self, tokens: list[str]) -> "numpy.ndarray | None":
-        known = [t for t in tokens if t in self.vocab]
-        if not known or not self.size:
-            return None
-        return self.model.get_scores(known)
+def _bm25_texts(entries: "dict[str, Entry]", ids: Sequence[str]) -> list[str]:
+    return [entries[i].index_text for i in ids]
 
 
 @dataclass
 class ChannelIndex:
     channel: str
     corpus_path: Path
-    collection: Any
+    #: opens the channel's Chroma collection (only when something needs it)
+    open_collection: Callable[[], Any]
+    #: the flat copy of the vectors (embedded backend), or None
+    flat: FlatVectors | None = None
+    #: takes the project lock without waiting (for rebuilding the flat copy), or None
+    try_lock: Callable[[], Any] | None = None
     entries: dict[str, Entry] = field(default_factory=dict)
     _order: list[str] = field(default_factory=list)
-    _bm25: _BM25 | None = None
+    #: the id of every line of the corpus file, in file order (an id may repeat after an upsert)
+    _line_ids: list[str] = field(default_factory=list)
+    _collection: Any = None
+    _bm25: BM25 | None = None
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
     _by_turn: dict[tuple[str, str], list[str]] | None = None
 
+    @property
+    def collection(self) -> Any:
+        if self._collection is None:
+            self._collection = self.open_collection()
+        return self._collection
+
+    @property
+    def bm25_path(self) -> Path:
+        return self.corpus_path.with_name(f"{self.channel}.bm25.npz")
+
     def _file_stamp(self) -> tuple[int, int, int]:
-        try:
-            st = self.corpus_path.stat()
-        except FileNotFoundError:
-            return (-1, 0, 0)
-        return (st.st_size, st.st_mtime_ns, st.st_ino)
+        return file_stamp(self.corpus_path)
 
     def refresh(self) -> None:
         """Reload the corpus if another process (or object) changed it."""
@@ -94,6 +99,7 @@ class ChannelIndex:
     def load(self) -> None:
         self._stamp = self._file_stamp()
         self.entries.clear()
+        self._line_ids = []
         if self.corpus_path.exists():
             for number, line in enumerate(self.corpus_path.read_text("utf-8").splitlines(), 1):
                 if not line.strip():
@@ -106,6 +112,7 @@ class ChannelIndex:
                         hint="Rebuild the indexes with 'uac doctor --repair'.",
                     ) from None
                 self.entries[entry.id] = entry
+                self._line_ids.append(entry.id)
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -113,6 +120,14 @@ class ChannelIndex:
         self._order = list(self.entries)
         self._bm25 = None
         self._ordinals = None
+
+    def _flat_in_step(self) -> bool:
+        """Does the flat copy hold exactly the vectors of the corpus as loaded?"""
+        if self.flat is None or self._stamp is None:
+            return False
+        if not self._line_ids and self.flat.rows() == 0:
+            return True
+        return self.flat.matches(self._stamp, len(self._line_ids))
 
     # -- writing ------------------------------------------------------------------
 
@@ -122,6 +137,8 @@ class ChannelIndex:
         self.refresh()
         if len(entries) != len(vectors):
             raise StoreError(f"{len(entries)} entries but {len(vectors)} vectors for the {self.channel} index.")
+        flat_in_step = self._flat_in_step()
+        lines_before = len(self._line_ids)
         for start in range(0, len(entries), max_batch):
             batch = entries[start : start + max_batch]
             self.collection.upsert(
@@ -135,7 +152,13 @@ class ChannelIndex:
                 handle.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
         for entry in entries:
             self.entries[entry.id] = entry
+            self._line_ids.append(entry.id)
         self._stamp = self._file_stamp()
+        if self.flat is not None:
+            if flat_in_step:
+                self.flat.append(vectors, rows_before=lines_before, corpus_stamp=self._stamp)
+            else:
+                self.flat.drop()  # rebuilt from Chroma by the next search
         self._invalidate()
 
     def remove(self, ids: Iterable[str]) -> int:
@@ -143,17 +166,29 @@ class ChannelIndex:
         doomed = [i for i in ids if i in self.entries]
         if not doomed:
             return 0
+        flat_in_step = self._flat_in_step()
+        kept_rows: list[int] = []
+        if flat_in_step:
+            last_row = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+            gone = set(doomed)
+            kept_rows = [last_row[i] for i in self.entries if i not in gone]
         for start in range(0, len(doomed), 5000):
             self.collection.delete(ids=doomed[start : start + 5000])
         for i in doomed:
             del self.entries[i]
         self._rewrite_corpus()
+        if self.flat is not None:
+            if flat_in_step:
+                self.flat.replace(self.flat.read_all()[kept_rows], corpus_stamp=self._stamp)
+            else:
+                self.flat.drop()
         self._invalidate()
         return len(doomed)
 
     def _rewrite_corpus(self) -> None:
         text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.entries.values())
         atomic_write_text(self.corpus_path, text)
+        self._line_ids = list(self.entries)
         self._stamp = self._file_stamp()
 
     # -- reading ------------------------------------------------------------------
@@ -179,10 +214,39 @@ class ChannelIndex:
     def vector_count(self) -> int:
         return int(self.collection.count())
 
-    def bm25(self) -> _BM25:
-        if self._bm25 is None:
-            self._bm25 = _BM25([self.entries[i].index_text for i in self._order])
-        return self._bm25
+    def bm25(self) -> BM25:
+        """The BM25 index of the corpus as loaded: from disk, extended with appended
+        entries, or built afresh (and saved for the next search)."""
+        if self._bm25 is not None:
+            return self._bm25
+        stamp = (*(self._stamp or (-1, 0, 0)), len(self._line_ids))
+        saved = BM25.load(self.bm25_path)
+        index: BM25 | None = None
+        if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
+            index = saved
+        elif saved is not None and self._appended_since(saved):
+            index = saved.extended(_bm25_texts(self.entries, self._order[saved.size :]), stamp=stamp)
+        if index is None:
+            index = BM25.build(_bm25_texts(self.entries, self._order), stamp=stamp)
+        if index is not saved:
+            try:
+                index.save(self.bm25_path)
+            except OSError as exc:  # a read-only project still searches, it just rebuilds next time
+                log.debug("BM25 index not saved to %s: %s", self.bm25_path, exc)
+        self._bm25 = index
+        return index
+
+    def _appended_since(self, saved: BM25) -> bool:
+        """Was the corpus only appended to, with new ids, since ``saved`` was built?"""
+        if len(saved.stamp) != 4 or self._stamp is None:
+            return False
+        size, _mtime, inode, lines = saved.stamp
+        if inode != self._stamp[2] or size > self._stamp[0] or lines > len(self._line_ids):
+            return False
+        if saved.size > len(self._order):
+            return False
+        covered = set(self._order[: saved.size])
+        return len(covered) == saved.size and not any(i in covered for i in self._line_ids[lines:])
 
     def ordinals(self) -> "numpy.ndarray":
         import numpy as np
@@ -195,10 +259,14 @@ class ChannelIndex:
         count = len(self.entries)
         if not count:
             return []
+        if self._flat_in_step():
+            return self._flat_dense(vector, n, max_ordinal)
         where = {"date": {"$lte": max_ordinal}} if max_ordinal is not None else None
         result = self.collection.query(
             query_embeddings=[vector], n_results=min(n, count), where=where, include=["distances"]
         )
+        if self.flat is not None:
+            self._rebuild_flat()
         return [i for i in result["ids"][0] if i in self.entries]
 
     def lexical(self, tokens: list[str], n: int, *, max_ordinal: int | None = None) -> list[str]:
@@ -213,6 +281,46 @@ class ChannelIndex:
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [self._order[i] for i in top if scores[i] > 0]
+
+    def _flat_dense(self, vector: "numpy.ndarray", n: int, max_ordinal: int | None) -> list[str]:
+        import numpy as np
+
+        assert self.flat is not None
+        last = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+        allowed = np.zeros(len(self._line_ids), dtype=bool)
+        allowed[list(last.values())] = True
+        if max_ordinal is not None:
+            dates = np.array([self.entries[i].date_ordinal for i in self._line_ids], dtype=np.int64)
+            allowed &= dates <= max_ordinal
+        return [self._line_ids[row] for row in self.flat.top(vector, n, allowed)]
+
+    def _rebuild_flat(self) -> None:
+        """Write the flat copy from Chroma's vectors (skipped while a writer is busy)."""
+        import numpy as np
+
+        assert self.flat is not None
+        if self.try_lock is None:
+            return
+        try:
+            with self.try_lock():
+                self.refresh()
+                vectors = np.zeros((len(self._line_ids), self.flat.dim), dtype=np.float32)
+                row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+                ids = list(row_of)
+                for start in range(0, len(ids), 5000):
+                    got = self.collection.get(ids=ids[start : start + 5000], include=["embeddings"])
+                    for entry_id, embedding in zip(got["ids"], got["embeddings"]):
+                        vectors[row_of[entry_id]] = embedding
+                    missing = set(ids[start : start + 5000]) - set(got["ids"])
+                    if missing:
+                        log.info("flat vectors of %s not rebuilt: %d entries lack a vector", self.channel, len(missing))
+                        return
+                # rows of an id that repeats keep that id's vector (only its last row is read)
+                for row, entry_id in enumerate(self._line_ids):
+                    vectors[row] = vectors[row_of[entry_id]]
+                self.flat.replace(vectors, corpus_stamp=self._stamp or (-1, 0, 0))
+        except ProjectLocked:
+            log.debug("flat vectors of %s not rebuilt: a writer holds the lock", self.channel)
 
 
 def _forget_stale_system(path: Path) -> None:
@@ -288,15 +396,28 @@ class MemoryIndex:
     def channel(self, channel: str) -> ChannelIndex:
         if channel not in CHANNELS:
             raise StoreError(f"unknown index channel {channel!r}.")
-        client = self.client()
+        if channel in self._channels and self.backend != "http" and self._client is not None:
+            if self._identity != self._chroma_identity():  # .uac/chroma was replaced: reopen
+                self._client = None
+                self._channels.clear()
         if channel not in self._channels:
-            collection = client.get_or_create_collection(self.collection_name(channel), embedding_function=None)
-            index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", collection)
+            name = self.collection_name(channel)
+
+            def open_collection() -> Any:
+                return self.client().get_or_create_collection(name, embedding_function=None)
+
+            flat = FlatVectors(self.dir / f"{channel}.vectors") if self.backend != "http" else None
+            index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock)
             index.load()
             self._channels[channel] = index
         else:
             self._channels[channel].refresh()
         return self._channels[channel]
+
+    def _try_lock(self) -> Any:
+        from ..lock import project_lock
+
+        return project_lock(self.internal / "lock", purpose="rebuild the flat vector copy", timeout=0)
 
     def max_batch(self) -> int:
         return int(self.client().get_max_batch_size())
