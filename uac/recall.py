@@ -13,7 +13,7 @@ def search(
     ctx: MemoryContext, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None
 ) -> list[SearchHit]:
     """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first."""
-    return hybrid_search(ctx.index, ctx.read_log(), query, k=k, channel=channel, as_of=parse_as_of(as_of))
+    return hybrid_search(ctx.index, ctx.fact_table(), query, k=k, channel=channel, as_of=parse_as_of(as_of))
 
 
 def list_facts(

@@ -104,8 +104,9 @@ def test_concurrent_first_use_exports_once_and_atomically(tmp_path, onnx_embedde
     assert len(paths) == 1
     model = Path(paths.pop())
     assert model.is_file() and model.parent.parent.parent == tmp_path / "cache"
-    # one finished file, no temporary leftovers, and its provenance written beside it
-    assert sorted(p.name for p in model.parent.iterdir() if not p.name.startswith(".lock")) == ["export.json", "model.onnx"]
+    # one finished export, no temporary leftovers, and its provenance written beside it
+    assert sorted(p.name for p in model.parent.iterdir()) == ["export.json", "model.onnx", "model.weights"]
+    assert sorted(p.name for p in model.parent.parent.iterdir() if p.name.startswith(".")) == []
     assert json.loads((model.parent / "export.json").read_text())["export_format"] == onnx_export.EXPORT_FORMAT
     # every process computed the same vector as the export in the default cache
     want = onnx_embedder.encode(["Caroline went to a support group."])[0][:8]

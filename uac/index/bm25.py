@@ -18,7 +18,9 @@ every document are kept) and saves it again, atomically.  Like everything in
 from __future__ import annotations
 
 import io
+import json
 import math
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -42,25 +44,39 @@ class BM25:
     def __init__(
         self,
         vocab: list[str],
-        doc_tokens: "numpy.ndarray",
+        doc_tokens: "numpy.ndarray | None",
         doc_offsets: "numpy.ndarray",
         *,
-        stamp: tuple[int, int, int] = (-1, 0, 0),
+        stamp: tuple[int, ...] = (-1, 0, 0),
+        saved_at: Path | None = None,
     ) -> None:
         import numpy as np
 
         self.vocab = vocab
         self.column = {term: number for number, term in enumerate(vocab)}
-        self.doc_tokens = np.asarray(doc_tokens, dtype=np.int32)
+        self._doc_tokens = None if doc_tokens is None else np.asarray(doc_tokens, dtype=np.int32)
         self.doc_offsets = np.asarray(doc_offsets, dtype=np.int64)
         self.size = len(self.doc_offsets) - 1
         self.stamp = stamp
+        #: the file the token ids can be read from when they were not loaded
+        self._saved_at = saved_at
         self._matrix: tuple["numpy.ndarray", "numpy.ndarray", "numpy.ndarray"] | None = None
+
+    @property
+    def doc_tokens(self) -> "numpy.ndarray":
+        """Token ids of every document, concatenated (read from disk on first use)."""
+        import numpy as np
+
+        if self._doc_tokens is None:
+            assert self._saved_at is not None
+            with np.load(self._saved_at, allow_pickle=False) as data:
+                self._doc_tokens = np.asarray(data["doc_tokens"], dtype=np.int32)
+        return self._doc_tokens
 
     # -- building -------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, texts: Sequence[str], *, stamp: tuple[int, int, int] = (-1, 0, 0)) -> "BM25":
+    def build(cls, texts: Sequence[str], *, stamp: tuple[int, ...] = (-1, 0, 0)) -> "BM25":
         return cls.empty().extended(texts, stamp=stamp)
 
     @classmethod
@@ -69,7 +85,7 @@ class BM25:
 
         return cls([], np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64))
 
-    def extended(self, texts: Sequence[str], *, stamp: tuple[int, int, int]) -> "BM25":
+    def extended(self, texts: Sequence[str], *, stamp: tuple[int, ...]) -> "BM25":
         """This index plus ``texts`` appended as new documents (only they are tokenized)."""
         import numpy as np
 
@@ -145,7 +161,7 @@ class BM25:
             buffer,
             format=np.array([FORMAT], dtype=np.int64),
             stamp=np.array(self.stamp, dtype=np.int64),
-            vocab=np.array(self.vocab, dtype=np.str_) if self.vocab else np.zeros(0, dtype="U1"),
+            vocab=np.frombuffer(json.dumps(self.vocab).encode("utf-8"), dtype=np.uint8),
             doc_tokens=self.doc_tokens,
             doc_offsets=self.doc_offsets,
             indptr=indptr,
@@ -156,9 +172,8 @@ class BM25:
 
     @classmethod
     def load(cls, path: Path) -> "BM25 | None":
-        """The saved index, or None if there is none or it is unreadable or of another format."""
-        import zipfile
-
+        """The saved index, or None if there is none or it is unreadable or of another
+        format.  The documents' token ids stay on disk until an extension needs them."""
         import numpy as np
 
         try:
@@ -166,10 +181,11 @@ class BM25:
                 if int(data["format"][0]) != FORMAT:
                     return None
                 index = cls(
-                    [str(t) for t in data["vocab"].tolist()],
-                    data["doc_tokens"],
+                    json.loads(data["vocab"].tobytes().decode("utf-8")),
+                    None,
                     data["doc_offsets"],
-                    stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
+                    stamp=tuple(int(x) for x in data["stamp"].tolist()),
+                    saved_at=Path(path),
                 )
                 index._matrix = (data["indptr"], data["docs"], data["values"])
         except (OSError, ValueError, KeyError, zipfile.BadZipFile):

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 from ..errors import ProjectLocked, StoreError
 from ..fsutil import atomic_write_text
 from .bm25 import BM25
+from .corpus import CorpusTable, read_corpus_table
 from .entry import Entry
 from .flat import FlatVectors, file_stamp
 
@@ -54,10 +55,6 @@ def _date_ordinal(value: str | None) -> int:
     return _dt.date.fromisoformat(value).toordinal() if value else 0
 
 
-def _bm25_texts(entries: "dict[str, Entry]", ids: Sequence[str]) -> list[str]:
-    return [entries[i].index_text for i in ids]
-
-
 @dataclass
 class ChannelIndex:
     channel: str
@@ -68,10 +65,15 @@ class ChannelIndex:
     flat: FlatVectors | None = None
     #: takes the project lock without waiting (for rebuilding the flat copy), or None
     try_lock: Callable[[], Any] | None = None
-    entries: dict[str, Entry] = field(default_factory=dict)
+    #: entry ids in corpus order (first appearance)
     _order: list[str] = field(default_factory=list)
     #: the id of every line of the corpus file, in file order (an id may repeat after an upsert)
     _line_ids: list[str] = field(default_factory=list)
+    #: id -> the line that holds its current entry (the last one with that id)
+    _row_of: dict[str, int] = field(default_factory=dict)
+    _table: CorpusTable = field(default_factory=CorpusTable)
+    _entries: dict[str, Entry] | None = None
+    _parsed: dict[str, Entry] = field(default_factory=dict)
     _collection: Any = None
     _bm25: BM25 | None = None
     _ordinals: Any = None
@@ -88,6 +90,10 @@ class ChannelIndex:
     def bm25_path(self) -> Path:
         return self.corpus_path.with_name(f"{self.channel}.bm25.npz")
 
+    @property
+    def table_path(self) -> Path:
+        return self.corpus_path.with_name(f"{self.channel}.corpus.npz")
+
     def _file_stamp(self) -> tuple[int, int, int]:
         return file_stamp(self.corpus_path)
 
@@ -97,29 +103,56 @@ class ChannelIndex:
             self.load()
 
     def load(self) -> None:
-        self._stamp = self._file_stamp()
-        self.entries.clear()
-        self._line_ids = []
-        if self.corpus_path.exists():
-            for number, line in enumerate(self.corpus_path.read_text("utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    entry = Entry.from_json(json.loads(line))
-                except (ValueError, KeyError) as exc:
-                    raise StoreError(
-                        f"{self.corpus_path}:{number} is damaged ({exc}).",
-                        hint="Rebuild the indexes with 'uac doctor --repair'.",
-                    ) from None
-                self.entries[entry.id] = entry
-                self._line_ids.append(entry.id)
+        """Read the corpus table (ids, dates, sessions, evidence per line); the entries
+        themselves are parsed when asked for."""
+        self._table = read_corpus_table(self.corpus_path, self.table_path)
+        self._stamp = self._table.stamp if self._table.stamp[0] != -2 else self._file_stamp()
+        self._line_ids = self._table.ids
+        self._entries = None
+        self._parsed = {}
         self._invalidate()
 
     def _invalidate(self) -> None:
+        self._row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+        self._order = list(self._row_of) if len(self._row_of) == len(self._line_ids) else list(dict.fromkeys(self._line_ids))
         self._by_turn = None
-        self._order = list(self.entries)
         self._bm25 = None
         self._ordinals = None
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """Every entry by id, in corpus order (parses the whole corpus file once)."""
+        if self._entries is None:
+            self._entries = {entry_id: self.entry(entry_id) for entry_id in self._order}
+        return self._entries
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def entry(self, entry_id: str) -> Entry:
+        """One entry (KeyError if the corpus has none with this id)."""
+        if self._entries is not None:
+            return self._entries[entry_id]
+        cached = self._parsed.get(entry_id)
+        if cached is not None:
+            return cached
+        row = self._row_of[entry_id]
+        start, end = int(self._table.offsets[row]), int(self._table.offsets[row + 1])
+        with open(self.corpus_path, "rb") as handle:
+            handle.seek(start)
+            raw = handle.read(end - start)
+        try:
+            entry = Entry.from_json(json.loads(raw))
+        except (ValueError, KeyError) as exc:
+            raise StoreError(
+                f"{self.corpus_path}:{row + 1} is damaged ({exc}).",
+                hint="Rebuild the indexes with 'uac doctor --repair'.",
+            ) from None
+        self._parsed[entry_id] = entry
+        return entry
+
+    def has(self, entry_id: str) -> bool:
+        return entry_id in self._row_of
 
     def _flat_in_step(self) -> bool:
         """Does the flat copy hold exactly the vectors of the corpus as loaded?"""
@@ -150,64 +183,56 @@ class ChannelIndex:
         with open(self.corpus_path, "a", encoding="utf-8") as handle:
             for entry in entries:
                 handle.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
-        for entry in entries:
-            self.entries[entry.id] = entry
-            self._line_ids.append(entry.id)
-        self._stamp = self._file_stamp()
         if self.flat is not None:
             if flat_in_step:
-                self.flat.append(vectors, rows_before=lines_before, corpus_stamp=self._stamp)
+                self.flat.append(vectors, rows_before=lines_before, corpus_stamp=self._file_stamp())
             else:
                 self.flat.drop()  # rebuilt from Chroma by the next search
-        self._invalidate()
+        self.load()
 
     def remove(self, ids: Iterable[str]) -> int:
         self.refresh()
-        doomed = [i for i in ids if i in self.entries]
+        doomed = list(dict.fromkeys(i for i in ids if i in self._row_of))
         if not doomed:
             return 0
         flat_in_step = self._flat_in_step()
-        kept_rows: list[int] = []
-        if flat_in_step:
-            last_row = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
-            gone = set(doomed)
-            kept_rows = [last_row[i] for i in self.entries if i not in gone]
+        gone = set(doomed)
+        kept = [i for i in self._order if i not in gone]
+        kept_rows = [self._row_of[i] for i in kept]
+        entries = self.entries
         for start in range(0, len(doomed), 5000):
             self.collection.delete(ids=doomed[start : start + 5000])
-        for i in doomed:
-            del self.entries[i]
-        self._rewrite_corpus()
+        text = "".join(json.dumps(entries[i].to_json(), ensure_ascii=False) + "\n" for i in kept)
+        atomic_write_text(self.corpus_path, text)
         if self.flat is not None:
             if flat_in_step:
-                self.flat.replace(self.flat.read_all()[kept_rows], corpus_stamp=self._stamp)
+                self.flat.replace(self.flat.read_all()[kept_rows], corpus_stamp=self._file_stamp())
             else:
                 self.flat.drop()
-        self._invalidate()
+        self.load()
         return len(doomed)
-
-    def _rewrite_corpus(self) -> None:
-        text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.entries.values())
-        atomic_write_text(self.corpus_path, text)
-        self._line_ids = list(self.entries)
-        self._stamp = self._file_stamp()
 
     # -- reading ------------------------------------------------------------------
 
     def facts_of_chunks(self, chunks: "ChannelIndex", chunk_ids: Sequence[str]) -> list[str]:
         """Ids of the facts whose evidence lies in the given archive chunks, chunk by chunk."""
         if self._by_turn is None:
+            table = self._table
             by_turn: dict[tuple[str, str], list[str]] = {}
-            for entry in self.entries.values():
-                for turn_id in entry.evidence:
-                    by_turn.setdefault((entry.session_id, turn_id), []).append(entry.id)
+            for entry_id in self._order:
+                row = self._row_of[entry_id]
+                session = table.sessions[row]
+                for turn_id in table.evidence(row):
+                    by_turn.setdefault((session, turn_id), []).append(entry_id)
             self._by_turn = by_turn
         out: dict[str, None] = {}
         for chunk_id in chunk_ids:
-            chunk = chunks.entries.get(chunk_id)
-            if chunk is None:
+            row = chunks._row_of.get(chunk_id)
+            if row is None:
                 continue
-            for turn_id in chunk.evidence:
-                for fact_id in self._by_turn.get((chunk.session_id, turn_id), ()):
+            session = chunks._table.sessions[row]
+            for turn_id in chunks._table.evidence(row):
+                for fact_id in self._by_turn.get((session, turn_id), ()):
                     out.setdefault(fact_id, None)
         return list(out)
 
@@ -225,9 +250,9 @@ class ChannelIndex:
         if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
             index = saved
         elif saved is not None and self._appended_since(saved):
-            index = saved.extended(_bm25_texts(self.entries, self._order[saved.size :]), stamp=stamp)
+            index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
         if index is None:
-            index = BM25.build(_bm25_texts(self.entries, self._order), stamp=stamp)
+            index = BM25.build([self.entry(i).index_text for i in self._order], stamp=stamp)
         if index is not saved:
             try:
                 index.save(self.bm25_path)
@@ -252,11 +277,12 @@ class ChannelIndex:
         import numpy as np
 
         if self._ordinals is None:
-            self._ordinals = np.array([self.entries[i].date_ordinal for i in self._order], dtype=np.int64)
+            dates = self._table.ordinals
+            self._ordinals = np.array([dates[self._row_of[i]] for i in self._order], dtype=np.int64)
         return self._ordinals
 
     def dense(self, vector: "numpy.ndarray", n: int, *, max_ordinal: int | None = None) -> list[str]:
-        count = len(self.entries)
+        count = len(self._order)
         if not count:
             return []
         if self._flat_in_step():
@@ -267,7 +293,7 @@ class ChannelIndex:
         )
         if self.flat is not None:
             self._rebuild_flat()
-        return [i for i in result["ids"][0] if i in self.entries]
+        return [i for i in result["ids"][0] if i in self._row_of]
 
     def lexical(self, tokens: list[str], n: int, *, max_ordinal: int | None = None) -> list[str]:
         import numpy as np
@@ -286,12 +312,10 @@ class ChannelIndex:
         import numpy as np
 
         assert self.flat is not None
-        last = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
         allowed = np.zeros(len(self._line_ids), dtype=bool)
-        allowed[list(last.values())] = True
+        allowed[np.fromiter(self._row_of.values(), dtype=np.int64, count=len(self._row_of))] = True
         if max_ordinal is not None:
-            dates = np.array([self.entries[i].date_ordinal for i in self._line_ids], dtype=np.int64)
-            allowed &= dates <= max_ordinal
+            allowed &= np.asarray(self._table.ordinals, dtype=np.int64) <= max_ordinal
         return [self._line_ids[row] for row in self.flat.top(vector, n, allowed)]
 
     def _rebuild_flat(self) -> None:
