@@ -201,13 +201,14 @@ def read_fact_table(log_path: Path, table_path: Path) -> FactTable:
         stamp = (-2, 0, 0)  # a writer kept appending: use this fold once, never reuse it
     table: FactTable | None = None
     if saved is not None and saved.stamp[2] == stamp[2] and saved.good_bytes <= len(data):
-        prefix = hashlib.sha256(data[: saved.good_bytes])
+        old = saved.good_bytes
+        prefix = hashlib.sha256(data[:old])
         if prefix.hexdigest() == saved.digest:
-            tail = parse_log(data[saved.good_bytes :], log_path)
+            tail = parse_log(data[old:], log_path)
             table = saved
             table._fold(tail)
-            table.good_bytes += tail.good_bytes
-            prefix.update(data[saved.good_bytes : table.good_bytes])
+            table.good_bytes = old + tail.good_bytes
+            prefix.update(data[old : table.good_bytes])
             table.digest = prefix.hexdigest()
     if table is None:
         state = parse_log(data, log_path)
