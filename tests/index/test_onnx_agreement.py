@@ -93,7 +93,7 @@ def _locomo_turns() -> list[str] | None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(3600)
+@pytest.mark.timeout(10800)
 def test_every_locomo_turn_agrees(onnx_embedder, torch_embedder):
     turns = _locomo_turns()
     if turns is None:
