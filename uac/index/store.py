@@ -432,6 +432,8 @@ class MemoryIndex:
 
             flat = FlatVectors(self.dir / f"{channel}.vectors") if self.backend != "http" else None
             index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock)
+            if self.backend == "http":
+                index.collection  # noqa: B018  (a server is needed for every search: reach it now, or say why not)
             index.load()
             self._channels[channel] = index
         else:
