@@ -7,14 +7,26 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench clean
+# torch is pinned and installed first, as the CPU build: uac runs the model on the
+# CPU, and on Linux the default torch wheel brings gigabytes of CUDA libraries.
+# Order of preference: a torch wheel already on this machine (pip's find-links),
+# PyTorch's CPU-only wheel index on Linux, the default wheel elsewhere (the macOS
+# and Windows wheels are CPU builds).
+TORCH_VERSION   := 2.13.0
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+
+.PHONY: install demo test test-fast bench-cli clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# torch first and pinned: the CPU build, never a multi-GB CUDA download
-	$(PY) -m pip install --quiet "torch==2.13.0"
+	$(PY) -m pip install --quiet --no-index --no-deps "torch==$(TORCH_VERSION)" 2>/dev/null \
+	  || { [ "$$(uname -s)" = Linux ] && $(PY) -m pip install --quiet "torch==$(TORCH_VERSION)" \
+	         --index-url "$(TORCH_CPU_INDEX)" --extra-index-url https://pypi.org/simple; } \
+	  || $(PY) -m pip install --quiet "torch==$(TORCH_VERSION)"
 	$(PY) -m pip install --quiet -e ".[dev,server,mcp,plots]"
+	# the ONNX export of the bundled model, made once into the user cache (~/.cache/uac)
+	HF_HUB_OFFLINE=1 $(PY) -m uac.index.onnx_export
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,6 +45,9 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not slow"
+
+bench-cli: $(STAMP)
+	HF_HUB_OFFLINE=1 $(PY) benchmarks/bench_cli.py --out build/bench-cli-results
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info user_projects/demo

@@ -20,6 +20,7 @@ from .facts.log import FactLog, LogState
 from .project import Project
 
 if TYPE_CHECKING:
+    from .facts.table import FactTable
     from .index.store import MemoryIndex
     from .dialect.loader import LoadedDomain
 
@@ -100,6 +101,13 @@ class MemoryContext:
     def read_log(self) -> LogState:
         """The folded fact log (cached by file identity inside :class:`FactLog`)."""
         return self.fact_log().read()
+
+    def fact_table(self) -> "FactTable":
+        """Validity and event dates of every fact of the log, without folding it
+        line by line (see :mod:`uac.facts.table`): what a search needs."""
+        from .facts.table import read_fact_table
+
+        return read_fact_table(self.project.paths.facts, self.project.paths.internal / "index" / "log-table.npz")
 
     @property
     def index(self) -> "MemoryIndex":

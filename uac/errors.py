@@ -70,6 +70,7 @@ ACTIONS: dict[str, str] = {
     "list_tokens": "list them with TokenStore.records()",
     "create_token": "create new tokens with TokenStore.create()",
     "probe_model": "see what the endpoint supports with UserMemory.doctor(model=True)",
+    "ingest": "add conversations with UserMemory.ingest()",
 }
 
 #: the Python API's words: keyword arguments by name

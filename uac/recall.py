@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as _dt
+from typing import TYPE_CHECKING
 
 from .context import MemoryContext
 from .facts.model import Fact
 from .index.catchup import ensure_current
 from .index.search import SearchHit, hybrid_search, parse_as_of
+
+if TYPE_CHECKING:
+    from .facts.table import FactTable
 
 
 def search(
@@ -17,11 +21,19 @@ def search(
 
     The indexes are brought in step with the fact log first if they are behind
     it (after a crash): a search never answers from an index that misses
-    committed facts.
+    committed facts.  The log is read through its saved table of validity
+    (:mod:`uac.facts.table`), not folded line by line.
     """
     day = parse_as_of(as_of)
-    ensure_current(ctx)
-    return hybrid_search(ctx.index, ctx.read_log(), query, k=k, channel=channel, as_of=day)
+    table = _current_table(ctx)
+    return hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day)
+
+
+def _current_table(ctx: MemoryContext) -> "FactTable":
+    table = ctx.fact_table()
+    if ensure_current(ctx, table) is not None:  # the indexes caught up: the log may have grown meanwhile
+        table = ctx.fact_table()
+    return table
 
 
 def search_many(
@@ -39,10 +51,10 @@ def search_many(
     from .index.embeddings import get_embedder
 
     day = parse_as_of(as_of)
-    state = ctx.read_log()
+    table = _current_table(ctx)
     vectors = get_embedder().encode(queries)
     return [
-        hybrid_search(ctx.index, state, query, k=k, channel=channel, as_of=day, query_vector=vector)
+        hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, query_vector=vector)
         for query, vector in zip(queries, vectors)
     ]
 

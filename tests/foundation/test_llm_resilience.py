@@ -224,7 +224,7 @@ def test_a_refusal_that_is_not_about_the_format_surfaces(tmp_path):
             fake.reply({"error": {"message": "temperature must be at most 1"}}, status=400)
         with pytest.raises(ModelError, match="temperature must be at most 1") as info:
             openai_client(fake.base_url, tmp_path).chat_json([user("a")], json_schema=SCHEMA)
-    assert "doctor PROJECT --model" in str(info.value)
+    assert "UserMemory.doctor(model=True)" in str(info.value)
     assert not (tmp_path / ".uac" / "llm-endpoints.json").exists()
 
 

@@ -26,6 +26,9 @@ class _Channel:
     def __init__(self, entries):
         self.entries = {e.id: e for e in entries}
 
+    def entry(self, entry_id):
+        return self.entries[entry_id]
+
 
 class _Index:
     def __init__(self, entries):

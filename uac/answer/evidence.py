@@ -6,7 +6,7 @@ import datetime as _dt
 from typing import Any, Callable
 
 from ..context import MemoryContext
-from ..recall import list_facts, search
+from ..recall import search
 from .model import EvidenceItem
 
 
@@ -31,8 +31,10 @@ class EvidenceRetriever:
 
     def _event_date(self, fact_id: str) -> str | None:
         if self._event_dates is None:
-            self._event_dates = {f.id: _iso(f.event_date) for f in list_facts(self.ctx, include_superseded=True)}
-        return self._event_dates.get(fact_id)
+            self._event_dates = {}
+        if fact_id not in self._event_dates:
+            self._event_dates[fact_id] = _iso(self.ctx.fact_table().event_date(fact_id))
+        return self._event_dates[fact_id]
 
     def search(self, query: str, channel: str, k: int) -> list[EvidenceItem]:
         if k <= 0:

@@ -16,6 +16,7 @@ CLI = Vocabulary(
         "list_tokens": "see 'uac token list PROJECT'",
         "create_token": "create new tokens with 'uac token create PROJECT'",
         "probe_model": "see what the endpoint supports with 'uac doctor PROJECT --model'",
+        "ingest": "add conversations with 'uac ingest PROJECT FILE'",
     },
 )
 

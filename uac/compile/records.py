@@ -24,7 +24,6 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import io
-import json
 import keyword
 import math
 import os
@@ -424,7 +423,7 @@ def refuse_conversation(records: list[dict[str, Any]], path: Path) -> None:
     if looks_like_messages(records) or looks_like_locomo(records):
         raise InputError(
             f"{path.name} is a conversation (chat messages or LoCoMo), not a list of records.",
-            hint="Add conversations as sessions (their facts then compile into the view); "
+            hint="{do:ingest} (their facts then compile into the view); "
             "importing records is for structured records such as trips or purchases.",
         )
 

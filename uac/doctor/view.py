@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..compile.coverage import fact_coverage
 from ..context import MemoryContext
-from ..errors import StoreError, UacError
+from ..errors import StoreError, UacError, UnsafePath
 from .result import FAIL, OK, WARN, CheckResult
 
 
@@ -29,7 +29,7 @@ def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
     data: dict = {"domains": names, "records": records, "problems": problems}
     try:
         current = [f.id for f in ctx.read_log().facts.values() if f.invalid_at is None]
-    except StoreError:
+    except (StoreError, UnsafePath):
         current = None  # the fact_log check reports it
     if current is not None:
         coverage = fact_coverage(project, current, view)

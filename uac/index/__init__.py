@@ -1,6 +1,6 @@
 """Derived search indexes (Chroma vectors + BM25) and hybrid search.
 
-Heavy libraries (chromadb, bm25s, sentence-transformers) are imported inside
+Heavy libraries (chromadb, onnxruntime, sentence-transformers) are imported inside
 the functions that use them, never at import time of this package.
 """
 

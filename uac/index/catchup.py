@@ -227,16 +227,20 @@ def catch_up(
     return report
 
 
-def ensure_current(ctx: Any) -> CatchUpReport | None:
+def ensure_current(ctx: Any, state: Any = None) -> CatchUpReport | None:
     """Before a search: if the indexes are behind the log, catch them up first.
 
-    The check costs one small file read; only when the indexes are behind
+    ``state`` is what the caller read of the log (a :class:`LogState` or the
+    log's :class:`~uac.facts.table.FactTable`: anything with ``good_bytes`` and
+    ``digest``); by default the log is read now.  The check costs one small
+    file read; only when the indexes are behind
     does it take the project lock (waiting for a writer that is indexing right
     now, which usually leaves nothing to do) and call :func:`catch_up`.
     Returns ``None`` when they were current.
     """
     fact_log = ctx.fact_log()
-    state = fact_log.read()
+    if state is None:
+        state = fact_log.read()
     index = ctx.index
     if coverage(index, state, fact_log) == "current":
         return None

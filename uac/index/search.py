@@ -19,6 +19,7 @@ from ..dates import parse_day
 from ..errors import InputError
 from ..safejson import check_text
 from ..facts.log import LogState
+from ..facts.table import FactTable
 from .store import MemoryIndex
 from .tokens import tokenize
 
@@ -69,7 +70,7 @@ def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> li
     covered: set[tuple[str, str]] = set()
     out: list[tuple[Any, float]] = []
     for (name, item), score in fused[: max(k * 3, 60)]:
-        entry = index.channel(name).entries[item]
+        entry = index.channel(name).entry(item)
         turns = {(entry.session_id, t) for t in entry.evidence}
         if turns and turns <= covered:
             score *= REPEAT_PENALTY
@@ -85,7 +86,7 @@ def parse_as_of(value: str | _dt.date | None) -> _dt.date | None:
 
 def hybrid_search(
     index: MemoryIndex,
-    state: LogState,
+    state: LogState | FactTable,
     query: str,
     *,
     k: int = 20,
@@ -118,11 +119,17 @@ def hybrid_search(
         per_channel[name] = [dense, lexical]
     lists: list[list[tuple[str, str]]] = []
     if "facts" in per_channel:
-        facts = state.facts
+        if isinstance(state, FactTable):
 
-        def valid(item: str) -> bool:
-            fact = facts.get(item)
-            return fact is not None and fact.is_valid_at(as_of)
+            def valid(item: str) -> bool:
+                return state.is_valid_at(item, as_of)
+
+        else:
+            facts = state.facts
+
+            def valid(item: str) -> bool:
+                fact = facts.get(item)
+                return fact is not None and fact.is_valid_at(as_of)
 
         fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
         if fuse_around:
@@ -140,7 +147,7 @@ def hybrid_search(
         fused = _diversify(index, fused, k)
     hits = []
     for (name, item), score in fused[:k]:
-        entry = index.channel(name).entries[item]
+        entry = index.channel(name).entry(item)
         hits.append(
             SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence))
         )

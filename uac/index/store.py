@@ -8,11 +8,17 @@ Two channels, ``facts`` and ``archive``.  For each:
   indexes cover, so ``doctor`` can compare it with the log and the archive;
 * a Chroma collection with the entry's vector (uac computes every vector
   itself; Chroma's own embedding function is never used);
-* a BM25 index (``bm25s``) over the entries' texts, rebuilt in memory from the
-  corpus on first search (a second or two at 100k entries).
+* with the embedded backend, a flat copy of the same vectors in corpus order
+  (``<channel>.vectors``, see :mod:`uac.index.flat`) that a search scans
+  exactly without loading Chroma's client;
+* a BM25 index over the entries' texts (:mod:`uac.index.bm25`), saved as
+  ``<channel>.bm25.npz`` and brought up to date by the first search after the
+  corpus changed.
 
 Chroma runs embedded (``.uac/chroma``) or against a server
-(``[index] backend = "http"`` with ``chroma_host``/``chroma_port``).
+(``[index] backend = "http"`` with ``chroma_host``/``chroma_port``); it is
+opened only by what needs it (writes, counts, and searches against a server
+or when the flat copy is out of step).
 """
 
 from __future__ import annotations
@@ -25,13 +31,15 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from ..errors import StoreError
+from ..errors import ProjectLocked, StoreError
 from ..failpoints import crash_point
-from ..fsutil import atomic_write_text, open_nofollow, read_regular
+from ..fsutil import atomic_write_text, open_nofollow, open_regular, read_regular
+from .bm25 import BM25
+from .corpus import CorpusTable, read_corpus_table
 from .entry import Entry
-from .tokens import tokenize
+from .flat import FlatVectors, file_stamp
 
 if TYPE_CHECKING:
     import numpy
@@ -49,46 +57,49 @@ def _date_ordinal(value: str | None) -> int:
     return _dt.date.fromisoformat(value).toordinal() if value else 0
 
 
-class _BM25:
-    """BM25 over a list of token lists (bm25s), with full score vectors for masking."""
-
-    def __init__(self, texts: Sequence[str]) -> None:
-        import bm25s
-
-        self.size = len(texts)
-        self.model = bm25s.BM25()
-        corpus = [tokenize(t) or ["_"] for t in texts]
-        if corpus:
-            self.model.index(corpus, show_progress=False)
-        self.vocab = self.model.vocab_dict if corpus else {}
-
-    def scores(self, tokens: list[str]) -> "numpy.ndarray | None":
-        known = [t for t in tokens if t in self.vocab]
-        if not known or not self.size:
-            return None
-        return self.model.get_scores(known)
-
-
 @dataclass
 class ChannelIndex:
     channel: str
     corpus_path: Path
-    collection: Any
-    entries: dict[str, Entry] = field(default_factory=dict)
+    #: opens the channel's Chroma collection (only when something needs it)
+    open_collection: Callable[[], Any]
+    #: the flat copy of the vectors (embedded backend), or None
+    flat: FlatVectors | None = None
+    #: takes the project lock without waiting (for rebuilding the flat copy), or None
+    try_lock: Callable[[], Any] | None = None
+    #: entry ids in corpus order (first appearance)
     _order: list[str] = field(default_factory=list)
-    _bm25: _BM25 | None = None
+    #: the id of every line of the corpus file, in file order (an id may repeat after an upsert)
+    _line_ids: list[str] = field(default_factory=list)
+    #: id -> the line that holds its current entry (the last one with that id)
+    _row_of: dict[str, int] = field(default_factory=dict)
+    _table: CorpusTable = field(default_factory=CorpusTable)
+    _entries: dict[str, Entry] | None = None
+    _parsed: dict[str, Entry] = field(default_factory=dict)
+    _collection: Any = None
+    _bm25: BM25 | None = None
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
     _by_turn: dict[tuple[str, str], list[str]] | None = None
-    #: the corpus file ends in a torn line (a crash mid-append); rewritten before the next append
+    #: the corpus file ends in a torn line (a crash mid-append); cut off before the next append
     torn: bool = False
 
+    @property
+    def collection(self) -> Any:
+        if self._collection is None:
+            self._collection = self.open_collection()
+        return self._collection
+
+    @property
+    def bm25_path(self) -> Path:
+        return self.corpus_path.with_name(f"{self.channel}.bm25.npz")
+
+    @property
+    def table_path(self) -> Path:
+        return self.corpus_path.with_name(f"{self.channel}.corpus.npz")
+
     def _file_stamp(self) -> tuple[int, int, int]:
-        try:
-            st = self.corpus_path.stat()
-        except FileNotFoundError:
-            return (-1, 0, 0)
-        return (st.st_size, st.st_mtime_ns, st.st_ino)
+        return file_stamp(self.corpus_path)
 
     def refresh(self) -> None:
         """Reload the corpus if another process (or object) changed it."""
@@ -96,38 +107,71 @@ class ChannelIndex:
             self.load()
 
     def load(self) -> None:
-        """Read the corpus.  Text after the last newline is a line torn by a crash
-        mid-append: it is ignored and :attr:`torn` set (the next append rewrites
-        the file without it).  A damaged complete line is a :class:`StoreError`."""
-        self._stamp = self._file_stamp()
-        self.entries.clear()
-        try:
+        """Read the corpus table (ids, dates, sessions, evidence per line); the entries
+        themselves are parsed when asked for.  Text after the last newline is a line
+        torn by a crash mid-append: it is left out and :attr:`torn` set (the next
+        append cuts it off first).  The corpus must be a regular file inside the
+        project (never a link out of it)."""
+        if self.corpus_path.exists() or self.corpus_path.is_symlink():
             # .uac/index/<channel>.jsonl: the project root is three levels up
-            data = read_regular(self.corpus_path.parent.parent.parent, self.corpus_path)
-        except FileNotFoundError:
-            data = b""
-        body, newline, tail = data.rpartition(b"\n")
-        if not newline:
-            body, tail = b"", data
-        self.torn = bool(tail)
-        for number, raw in enumerate(body.split(b"\n") if newline else [], 1):
-            if not raw.strip():
-                continue
-            try:
-                entry = Entry.from_json(json.loads(raw.decode("utf-8")))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise StoreError(
-                    f"{self.corpus_path}:{number} is damaged ({exc}).",
-                    hint="{do:repair}.",
-                ) from None
-            self.entries[entry.id] = entry
+            os.close(open_regular(self.corpus_path.parent.parent.parent, self.corpus_path))
+        self._table = read_corpus_table(self.corpus_path, self.table_path)
+        self._stamp = self._table.stamp if self._table.stamp[0] != -2 else self._file_stamp()
+        self.torn = self._stamp[0] > int(self._table.offsets[-1])
+        self._line_ids = self._table.ids
+        self._entries = None
+        self._parsed = {}
         self._invalidate()
 
     def _invalidate(self) -> None:
+        self._row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+        self._order = list(self._row_of) if len(self._row_of) == len(self._line_ids) else list(dict.fromkeys(self._line_ids))
         self._by_turn = None
-        self._order = list(self.entries)
         self._bm25 = None
         self._ordinals = None
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """Every entry by id, in corpus order (parses the whole corpus file once)."""
+        if self._entries is None:
+            self._entries = {entry_id: self.entry(entry_id) for entry_id in self._order}
+        return self._entries
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def entry(self, entry_id: str) -> Entry:
+        """One entry (KeyError if the corpus has none with this id)."""
+        if self._entries is not None:
+            return self._entries[entry_id]
+        cached = self._parsed.get(entry_id)
+        if cached is not None:
+            return cached
+        row = self._row_of[entry_id]
+        start, end = int(self._table.offsets[row]), int(self._table.offsets[row + 1])
+        with open(self.corpus_path, "rb") as handle:
+            handle.seek(start)
+            raw = handle.read(end - start)
+        try:
+            entry = Entry.from_json(json.loads(raw))
+        except (ValueError, KeyError) as exc:
+            raise StoreError(
+                f"{self.corpus_path}:{row + 1} is damaged ({exc}).",
+                hint="{do:repair}.",
+            ) from None
+        self._parsed[entry_id] = entry
+        return entry
+
+    def has(self, entry_id: str) -> bool:
+        return entry_id in self._row_of
+
+    def _flat_in_step(self) -> bool:
+        """Does the flat copy hold exactly the vectors of the corpus as loaded?"""
+        if self.flat is None or self._stamp is None:
+            return False
+        if not self._line_ids and self.flat.rows() == 0:
+            return True
+        return self.flat.matches(self._stamp, len(self._line_ids))
 
     # -- writing ------------------------------------------------------------------
 
@@ -137,6 +181,8 @@ class ChannelIndex:
         self.refresh()
         if len(entries) != len(vectors):
             raise StoreError(f"{len(entries)} entries but {len(vectors)} vectors for the {self.channel} index.")
+        flat_in_step = self._flat_in_step()
+        lines_before = len(self._line_ids)
         for start in range(0, len(entries), max_batch):
             batch = entries[start : start + max_batch]
             self.collection.upsert(
@@ -145,36 +191,48 @@ class ChannelIndex:
                 metadatas=[{"session_id": e.session_id, "date": e.date_ordinal} for e in batch],
             )
         crash_point(f"index:{self.channel}-vectors")
-        if self.torn:
-            self._rewrite_corpus()
         self.corpus_path.parent.mkdir(parents=True, exist_ok=True)
         text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
         with os.fdopen(open_nofollow(self.corpus_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
+            if self.torn:  # cut off the line a crash left half-written; appends follow the last whole line
+                handle.truncate(int(self._table.offsets[-1]))
             half = len(text) // 2
             handle.write(text[:half])
             handle.flush()
             crash_point(f"index:{self.channel}-corpus")  # leaves a torn last line
             handle.write(text[half:])
-        for entry in entries:
-            self.entries[entry.id] = entry
-        self._stamp = self._file_stamp()
-        self._invalidate()
+        if self.flat is not None:
+            if flat_in_step:
+                self.flat.append(vectors, rows_before=lines_before, corpus_stamp=self._file_stamp())
+            else:
+                self.flat.drop()  # rebuilt from Chroma by the next search
+        self.load()
 
     def remove(self, ids: Iterable[str]) -> int:
         self.refresh()
-        doomed = [i for i in ids if i in self.entries]
+        doomed = list(dict.fromkeys(i for i in ids if i in self._row_of))
         if not doomed:
             return 0
+        flat_in_step = self._flat_in_step()
+        gone = set(doomed)
+        kept = [i for i in self._order if i not in gone]
+        kept_rows = [self._row_of[i] for i in kept]
+        entries = self.entries
         for start in range(0, len(doomed), 5000):
             self.collection.delete(ids=doomed[start : start + 5000])
-        for i in doomed:
-            del self.entries[i]
-        self._rewrite_corpus()
-        self._invalidate()
+        text = "".join(json.dumps(entries[i].to_json(), ensure_ascii=False) + "\n" for i in kept)
+        atomic_write_text(self.corpus_path, text)
+        if self.flat is not None:
+            if flat_in_step:
+                self.flat.replace(self.flat.read_all()[kept_rows], corpus_stamp=self._file_stamp())
+            else:
+                self.flat.drop()
+        self.load()
         return len(doomed)
 
     def delete_vectors(self, ids: Sequence[str]) -> None:
-        """Drop vectors by id (ids without a vector are ignored)."""
+        """Drop vectors by id (ids without a vector are ignored); for vectors that no
+        corpus line holds, so the flat copy (one row per line) is not affected."""
         for start in range(0, len(ids), 5000):
             self.collection.delete(ids=list(ids[start : start + 5000]))
 
@@ -191,60 +249,100 @@ class ChannelIndex:
             offset += page
 
     def drop_torn_tail(self) -> None:
-        """Rewrite the corpus without a torn last line, if it has one."""
+        """Cut a torn last line off the corpus, if it has one."""
+        self.refresh()
         if self.torn:
-            self._rewrite_corpus()
-
-    def _rewrite_corpus(self) -> None:
-        text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.entries.values())
-        atomic_write_text(self.corpus_path, text)
-        self.torn = False
-        self._stamp = self._file_stamp()
+            fd = open_nofollow(self.corpus_path, os.O_WRONLY)
+            try:
+                os.ftruncate(fd, int(self._table.offsets[-1]))
+            finally:
+                os.close(fd)
+            if self.flat is not None:
+                self.flat.drop()  # its stamp named the file before the cut
+            self.load()
 
     # -- reading ------------------------------------------------------------------
 
     def facts_of_chunks(self, chunks: "ChannelIndex", chunk_ids: Sequence[str]) -> list[str]:
         """Ids of the facts whose evidence lies in the given archive chunks, chunk by chunk."""
         if self._by_turn is None:
+            table = self._table
             by_turn: dict[tuple[str, str], list[str]] = {}
-            for entry in self.entries.values():
-                for turn_id in entry.evidence:
-                    by_turn.setdefault((entry.session_id, turn_id), []).append(entry.id)
+            for entry_id in self._order:
+                row = self._row_of[entry_id]
+                session = table.sessions[row]
+                for turn_id in table.evidence(row):
+                    by_turn.setdefault((session, turn_id), []).append(entry_id)
             self._by_turn = by_turn
         out: dict[str, None] = {}
         for chunk_id in chunk_ids:
-            chunk = chunks.entries.get(chunk_id)
-            if chunk is None:
+            row = chunks._row_of.get(chunk_id)
+            if row is None:
                 continue
-            for turn_id in chunk.evidence:
-                for fact_id in self._by_turn.get((chunk.session_id, turn_id), ()):
+            session = chunks._table.sessions[row]
+            for turn_id in chunks._table.evidence(row):
+                for fact_id in self._by_turn.get((session, turn_id), ()):
                     out.setdefault(fact_id, None)
         return list(out)
 
     def vector_count(self) -> int:
         return int(self.collection.count())
 
-    def bm25(self) -> _BM25:
-        if self._bm25 is None:
-            self._bm25 = _BM25([self.entries[i].index_text for i in self._order])
-        return self._bm25
+    def bm25(self) -> BM25:
+        """The BM25 index of the corpus as loaded: from disk, extended with appended
+        entries, or built afresh (and saved for the next search)."""
+        if self._bm25 is not None:
+            return self._bm25
+        stamp = (*(self._stamp or (-1, 0, 0)), len(self._line_ids))
+        saved = BM25.load(self.bm25_path)
+        index: BM25 | None = None
+        if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
+            index = saved
+        elif saved is not None and self._appended_since(saved):
+            index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
+        if index is None:
+            index = BM25.build([self.entry(i).index_text for i in self._order], stamp=stamp)
+        if index is not saved:
+            try:
+                index.save(self.bm25_path)
+            except OSError as exc:  # a read-only project still searches, it just rebuilds next time
+                log.debug("BM25 index not saved to %s: %s", self.bm25_path, exc)
+        self._bm25 = index
+        return index
+
+    def _appended_since(self, saved: BM25) -> bool:
+        """Was the corpus only appended to, with new ids, since ``saved`` was built?"""
+        if len(saved.stamp) != 4 or self._stamp is None:
+            return False
+        size, _mtime, inode, lines = saved.stamp
+        if inode != self._stamp[2] or size > self._stamp[0] or lines > len(self._line_ids):
+            return False
+        if saved.size > len(self._order):
+            return False
+        covered = set(self._order[: saved.size])
+        return len(covered) == saved.size and not any(i in covered for i in self._line_ids[lines:])
 
     def ordinals(self) -> "numpy.ndarray":
         import numpy as np
 
         if self._ordinals is None:
-            self._ordinals = np.array([self.entries[i].date_ordinal for i in self._order], dtype=np.int64)
+            dates = self._table.ordinals
+            self._ordinals = np.array([dates[self._row_of[i]] for i in self._order], dtype=np.int64)
         return self._ordinals
 
     def dense(self, vector: "numpy.ndarray", n: int, *, max_ordinal: int | None = None) -> list[str]:
-        count = len(self.entries)
+        count = len(self._order)
         if not count:
             return []
+        if self._flat_in_step():
+            return self._flat_dense(vector, n, max_ordinal)
         where = {"date": {"$lte": max_ordinal}} if max_ordinal is not None else None
         result = self.collection.query(
             query_embeddings=[vector], n_results=min(n, count), where=where, include=["distances"]
         )
-        return [i for i in result["ids"][0] if i in self.entries]
+        if self.flat is not None:
+            self._rebuild_flat()
+        return [i for i in result["ids"][0] if i in self._row_of]
 
     def lexical(self, tokens: list[str], n: int, *, max_ordinal: int | None = None) -> list[str]:
         import numpy as np
@@ -258,6 +356,44 @@ class ChannelIndex:
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [self._order[i] for i in top if scores[i] > 0]
+
+    def _flat_dense(self, vector: "numpy.ndarray", n: int, max_ordinal: int | None) -> list[str]:
+        import numpy as np
+
+        assert self.flat is not None
+        allowed = np.zeros(len(self._line_ids), dtype=bool)
+        allowed[np.fromiter(self._row_of.values(), dtype=np.int64, count=len(self._row_of))] = True
+        if max_ordinal is not None:
+            allowed &= np.asarray(self._table.ordinals, dtype=np.int64) <= max_ordinal
+        return [self._line_ids[row] for row in self.flat.top(vector, n, allowed)]
+
+    def _rebuild_flat(self) -> None:
+        """Write the flat copy from Chroma's vectors (skipped while a writer is busy)."""
+        import numpy as np
+
+        assert self.flat is not None
+        if self.try_lock is None:
+            return
+        try:
+            with self.try_lock():
+                self.refresh()
+                vectors = np.zeros((len(self._line_ids), self.flat.dim), dtype=np.float32)
+                row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+                ids = list(row_of)
+                for start in range(0, len(ids), 5000):
+                    got = self.collection.get(ids=ids[start : start + 5000], include=["embeddings"])
+                    for entry_id, embedding in zip(got["ids"], got["embeddings"]):
+                        vectors[row_of[entry_id]] = embedding
+                    missing = set(ids[start : start + 5000]) - set(got["ids"])
+                    if missing:
+                        log.info("flat vectors of %s not rebuilt: %d entries lack a vector", self.channel, len(missing))
+                        return
+                # rows of an id that repeats keep that id's vector (only its last row is read)
+                for row, entry_id in enumerate(self._line_ids):
+                    vectors[row] = vectors[row_of[entry_id]]
+                self.flat.replace(vectors, corpus_stamp=self._stamp or (-1, 0, 0))
+        except ProjectLocked:
+            log.debug("flat vectors of %s not rebuilt: a writer holds the lock", self.channel)
 
 
 def _forget_stale_system(path: Path) -> None:
@@ -333,15 +469,30 @@ class MemoryIndex:
     def channel(self, channel: str) -> ChannelIndex:
         if channel not in CHANNELS:
             raise StoreError(f"unknown index channel {channel!r}.")
-        client = self.client()
+        if channel in self._channels and self.backend != "http" and self._client is not None:
+            if self._identity != self._chroma_identity():  # .uac/chroma was replaced: reopen
+                self._client = None
+                self._channels.clear()
         if channel not in self._channels:
-            collection = client.get_or_create_collection(self.collection_name(channel), embedding_function=None)
-            index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", collection)
+            name = self.collection_name(channel)
+
+            def open_collection() -> Any:
+                return self.client().get_or_create_collection(name, embedding_function=None)
+
+            flat = FlatVectors(self.dir / f"{channel}.vectors") if self.backend != "http" else None
+            index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock)
+            if self.backend == "http":
+                index.collection  # noqa: B018  (a server is needed for every search: reach it now, or say why not)
             index.load()
             self._channels[channel] = index
         else:
             self._channels[channel].refresh()
         return self._channels[channel]
+
+    def _try_lock(self) -> Any:
+        from ..lock import project_lock
+
+        return project_lock(self.internal / "lock", purpose="rebuild the flat vector copy", timeout=0)
 
     def max_batch(self) -> int:
         return int(self.client().get_max_batch_size())

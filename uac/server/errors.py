@@ -96,6 +96,7 @@ HTTP = e.Vocabulary(
         "list_tokens": "see GET /v1/projects/{project}/tokens",
         "create_token": "ask the server's operator for new tokens",
         "probe_model": "ask the server's operator to probe the model endpoint",
+        "ingest": "add conversations with POST /v1/projects/{project}/sessions",
     },
 )
 
@@ -111,6 +112,7 @@ MCP = e.Vocabulary(
         "list_tokens": "ask the server's operator",
         "create_token": "ask the server's operator for new tokens",
         "probe_model": "ask the server's operator to probe the model endpoint",
+        "ingest": "add conversations with the add_session tool",
     },
 )
 

@@ -1,0 +1,53 @@
+"""Fixtures of the embedding tests: both implementations of the model and a few
+hundred varied sentences written here."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def onnx_embedder():
+    from uac.index.embeddings import get_embedder
+
+    return get_embedder("onnx")
+
+
+@pytest.fixture(scope="session")
+def torch_embedder():
+    from uac.index.embeddings import get_embedder
+
+    return get_embedder("torch")
+
+
+def varied_sentences() -> list[str]:
+    """About 300 sentences: chat turns, questions, numbers and dates, punctuation,
+    accents and emoji, one-word turns, and texts longer than the model's window."""
+    names = ["Caroline", "Melanie", "Jon", "Gina", "Dr. O'Neil", "Zoë"]
+    acts = [
+        "went to a LGBTQ support group",
+        "painted a lake sunrise",
+        "signed up for a pottery class",
+        "flew to Lisbon for 3 nights (cost: €1,200)",
+        "adopted a cat named Oliver",
+        "ran the 10k in 52:30",
+        "lost a job as a banker",
+        "opened a dance studio downtown",
+        "read 'Becoming Nicole' again",
+        "cooked ramen 🍜 with friends",
+    ]
+    whens = ["yesterday", "on 8 May 2023", "last weekend", "two days ago", "in the summer of '22"]
+    out = [f"{n} {a} {w}." for n, a, w in itertools.product(names, acts, whens)][::1]
+    out = out[:240]
+    out += [f"What did {n} do {w}?" for n, w in itertools.product(names, whens)]
+    out += ["ok", "Thanks!", "?", "hmm...", "lol", "Wow!!! 😀😀", "café au lait, s'il vous plaît", "東京に行きました"]
+    long_turn = " ".join(f"{a} and then" for a in acts) * 6  # well past 256 word pieces
+    out += [long_turn, "Caroline: " + long_turn, "x" * 3000]
+    return out
+
+
+@pytest.fixture(scope="session")
+def sentences() -> list[str]:
+    return varied_sentences()

@@ -1,0 +1,81 @@
+"""uac's saved BM25 scores exactly as the bm25s library does with its defaults."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from uac.index.bm25 import BM25
+from uac.index.tokens import tokenize
+
+WORDS = (
+    "caroline melanie painted painting paints lake sunrise support group camping kids dog beach "
+    "boston moving job counselor pottery class friday banker dance studio cat oliver trip lisbon "
+    "ferry island museum lighthouse 2023 may june yesterday week"
+).split()
+
+
+def _corpus(n: int, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 18))) for _ in range(n)]
+    return texts + ["", "the and of", "???", "Caroline's dog"]
+
+
+def _queries(seed: int = 4) -> list[str]:
+    rng = random.Random(seed)
+    out = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6))) for _ in range(120)]
+    return out + ["caroline caroline lake", "nothing matches zzz", "the"]
+
+
+def test_scores_equal_bm25s_bit_for_bit():
+    bm25s = pytest.importorskip("bm25s")
+    texts = _corpus(600)
+    reference = bm25s.BM25()
+    reference.index([tokenize(t) or ["_"] for t in texts], show_progress=False)
+    ours = BM25.build(texts)
+    compared = 0
+    for query in _queries():
+        tokens = tokenize(query)
+        known = [t for t in tokens if t in reference.vocab_dict]
+        got = ours.scores(tokens)
+        if not known:
+            assert got is None
+            continue
+        want = reference.get_scores(known)
+        assert got is not None and got.dtype == np.float32
+        assert np.array_equal(got, want), query
+        compared += 1
+    assert compared > 100
+
+
+def test_extending_equals_building_afresh_and_survives_a_save(tmp_path):
+    texts = _corpus(400)
+    whole = BM25.build(texts, stamp=(1, 2, 3, 4))
+    grown = BM25.build(texts[:150]).extended(texts[150:300], stamp=(0, 0, 0, 0)).extended(texts[300:], stamp=(1, 2, 3, 4))
+    path = tmp_path / "facts.bm25.npz"
+    grown.save(path)
+    loaded = BM25.load(path)
+    assert loaded is not None and loaded.stamp == (1, 2, 3, 4) and loaded.size == len(texts)
+    for query in _queries()[:60]:
+        tokens = tokenize(query)
+        a, b, c = whole.scores(tokens), grown.scores(tokens), loaded.scores(tokens)
+        assert (a is None and b is None and c is None) or (np.array_equal(a, b) and np.array_equal(a, c))
+
+
+def test_a_damaged_or_foreign_file_is_ignored(tmp_path):
+    path = tmp_path / "facts.bm25.npz"
+    assert BM25.load(path) is None
+    path.write_bytes(b"not an npz file")
+    assert BM25.load(path) is None
+    np.savez(path, format=np.array([999]))
+    assert BM25.load(path) is None
+
+
+def test_empty_index_and_unknown_terms():
+    assert BM25.empty().scores(["lake"]) is None
+    index = BM25.build(["a lake at sunrise"])
+    assert index.scores(["mountain"]) is None
+    scores = index.scores(["lake"])
+    assert scores is not None and scores.shape == (1,) and scores[0] > 0

@@ -1,0 +1,90 @@
+"""The corpus table agrees with the corpus file through appends, rewrites and damage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from uac.errors import StoreError
+from uac.index import corpus as corpus_module
+from uac.index.corpus import CorpusTable, read_corpus_table
+from uac.index.entry import Entry
+
+
+def _write(path, entries, mode="a"):
+    with open(path, mode, encoding="utf-8") as handle:
+        for e in entries:
+            handle.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
+
+
+def _entries(start, n):
+    return [Entry(f"e{i}", f"text {i} é", f"text {i}", f"s{i // 3}", f"2023-01-{1 + i % 28:02d}" if i % 5 else None,
+                  [f"D{i}:1", f"D{i}:2"][: 1 + i % 2]) for i in range(start, start + n)]
+
+
+def _assert_matches(table: CorpusTable, path):
+    lines = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    assert table.ids == [r["id"] for r in lines]
+    assert [table.evidence(i) for i in range(len(lines))] == [r["evidence"] for r in lines]
+    assert list(table.sessions) == [r["session_id"] for r in lines]
+    raw = path.read_bytes()
+    for i, record in enumerate(lines):
+        assert json.loads(raw[int(table.offsets[i]) : int(table.offsets[i + 1])]) == record
+        assert (table.ordinals[i] == 0) == (record["session_date"] is None)
+
+
+def test_appends_extend_the_table(tmp_path, monkeypatch):
+    corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
+    _write(corpus, _entries(0, 10))
+    _assert_matches(read_corpus_table(corpus, saved), corpus)
+    _write(corpus, _entries(10, 5))
+    parsed: list[int] = []
+    real = CorpusTable.read_lines
+    monkeypatch.setattr(CorpusTable, "read_lines", lambda self, data, path, first_number=1: parsed.append(len(data)) or real(self, data, path, first_number))
+    table = read_corpus_table(corpus, saved)
+    _assert_matches(table, corpus)
+    assert len(parsed) == 1 and parsed[0] < corpus.stat().st_size / 2  # only the new lines
+    assert read_corpus_table(corpus, saved).ids == table.ids and len(parsed) == 1  # unchanged: nothing read
+
+
+def test_a_rewrite_is_read_afresh(tmp_path):
+    corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
+    _write(corpus, _entries(0, 12))
+    read_corpus_table(corpus, saved)
+    tmp = tmp_path / "new.jsonl"
+    _write(tmp, _entries(3, 4), mode="w")
+    tmp.replace(corpus)
+    _assert_matches(read_corpus_table(corpus, saved), corpus)
+
+
+def test_a_file_that_is_not_the_one_extended_is_read_afresh(tmp_path):
+    corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
+    _write(corpus, _entries(0, 6))
+    read_corpus_table(corpus, saved)
+    # same inode, but the bytes where the table's last line was are another entry now
+    with open(corpus, "r+", encoding="utf-8") as handle:
+        handle.seek(0)
+        handle.truncate()
+        for e in _entries(40, 9):
+            handle.write(json.dumps(e.to_json()) + "\n")
+    _assert_matches(read_corpus_table(corpus, saved), corpus)
+
+
+def test_a_damaged_line_names_the_file_and_line(tmp_path):
+    corpus = tmp_path / "facts.jsonl"
+    _write(corpus, _entries(0, 3))
+    with open(corpus, "a") as handle:
+        handle.write("{not json}\n")
+    with pytest.raises(StoreError, match=r"facts.jsonl:4 is damaged"):
+        read_corpus_table(corpus, tmp_path / "t.npz")
+
+
+def test_a_line_being_written_is_left_for_later(tmp_path):
+    corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
+    _write(corpus, _entries(0, 3))
+    with open(corpus, "a") as handle:
+        handle.write('{"id": "half')
+    table = read_corpus_table(corpus, saved)
+    assert table.ids == ["e0", "e1", "e2"] and table.stamp[0] == -2  # used once, not saved as current
+    assert not saved.exists() or CorpusTable.load(saved).stamp != corpus_module.file_stamp(corpus)

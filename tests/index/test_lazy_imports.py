@@ -1,0 +1,94 @@
+"""Each command loads only what it needs: ``import uac.cli`` followed by a search
+imports no torch (nor sentence-transformers, chromadb, bm25s or the sandbox).
+
+Every check runs in a fresh interpreter, since this test process has imported
+everything already."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from uac.memory import UserMemory
+
+pytestmark = pytest.mark.embeddings
+
+HEAVY = ("torch", "sentence_transformers", "transformers", "chromadb", "bm25s", "scipy", "sandbox",
+         "RestrictedPython", "libcst", "black", "openai", "onnxruntime", "tokenizers")
+
+_RUN = """
+import json, sys
+import uac.cli
+code = uac.cli.main(json.loads(sys.argv[1]))
+heavy = [m for m in json.loads(sys.argv[2]) if m in sys.modules]
+print("\\n" + json.dumps({"code": code, "loaded": heavy}))
+"""
+
+
+def run_cli(argv: list[str], **env: str) -> tuple[int, list[str], str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("UAC_LLM")}
+    environment.update(HF_HUB_OFFLINE="1", **env)
+    proc = subprocess.run(
+        [sys.executable, "-c", _RUN, json.dumps(argv), json.dumps(HEAVY)],
+        capture_output=True, text=True, env=environment, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    *output, last = proc.stdout.rstrip("\n").split("\n")
+    report = json.loads(last)
+    return report["code"], report["loaded"], "\n".join(output)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("lazy") / "maya"
+    memory = UserMemory.create(root, user_name="Maya")
+    conversation = tmp_path_factory.mktemp("input") / "chat.json"
+    conversation.write_text(json.dumps({
+        "date": "2024-05-08",
+        "messages": [
+            {"role": "user", "name": "Maya", "content": "I went to a pottery class in Lisbon yesterday."},
+            {"role": "user", "name": "Leo", "content": "Nice! I adopted a cat named Oliver last week."},
+        ],
+    }), "utf-8")
+    memory.ingest(conversation, format="messages", extractor="rules")
+    memory.close()
+    # one search in this process brings the derived tables up to date, as any first search does
+    UserMemory.open(root).search("pottery")
+    return root
+
+
+def test_a_search_imports_no_torch(project):
+    code, loaded, output = run_cli(["search", str(project), "pottery class", "--json"])
+    assert code == 0
+    hits = json.loads(output)["results"]
+    assert hits and any("pottery" in h["text"] for h in hits)
+    for module in ("torch", "sentence_transformers", "transformers", "chromadb", "bm25s", "scipy", "sandbox"):
+        assert module not in loaded, f"uac search imported {module}"
+    assert "onnxruntime" in loaded  # the query was embedded, just not with torch
+
+
+def test_the_check_would_see_torch(project):
+    # the reference embedder does import torch: the check above can fail
+    code, loaded, _ = run_cli(["search", str(project), "pottery class", "--json"], UAC_EMBEDDINGS="torch")
+    assert code == 0 and "torch" in loaded and "sentence_transformers" in loaded
+
+
+def test_repl_loads_no_embeddings(project):
+    code, loaded, output = run_cli(["repl", str(project), "-c", "result = 6 * 7", "--json"])
+    assert code == 0 and json.loads(output)["result"] == 42
+    for module in ("torch", "onnxruntime", "tokenizers", "chromadb", "transformers"):
+        assert module not in loaded, f"uac repl imported {module}"
+
+
+def test_offline_ask_and_show_import_no_torch(project):
+    code, loaded, output = run_cli(["ask", str(project), "Where was the pottery class?", "--json"])
+    assert code == 0 and json.loads(output)["answer"] is None
+    assert not {"torch", "sentence_transformers", "chromadb"} & set(loaded)
+    code, loaded, _ = run_cli(["show", str(project)])
+    assert code == 0
+    assert not {"torch", "onnxruntime", "chromadb", "sandbox"} & set(loaded)

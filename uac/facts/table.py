@@ -1,0 +1,226 @@
+"""A compact, saved digest of the fact log for readers that need only dates.
+
+A search filters its candidates by validity (is the fact in the log, and in
+force on the query date?) and the answer pipeline shows event dates; neither
+needs the facts themselves.  Folding 100,000 log lines -- parsing and
+checksumming every one -- takes seconds, so this module keeps, per fact, its
+start (``valid_from``, else ``session_date``), its end (``invalid_at``) and
+its ``event_date`` as day ordinals in ``.uac/index/log-table.npz``, together
+with the identity of the log file, the length and sha256 of the committed
+prefix it was folded from.
+
+Reading it is:
+
+* the log unchanged since (same size, modification time and inode): load the
+  table, milliseconds;
+* the log appended to (same inode, longer): check that the old committed
+  prefix still hashes to the recorded sha256, fold only the new bytes with
+  the log's own parser (:func:`uac.facts.log.parse_log`: the same commit
+  rules, torn-tail handling and checksums), save;
+* anything else (a rewrite by ``forget``, a restored copy): fold the whole log.
+
+The answers are exactly :meth:`uac.facts.model.Fact.is_valid_at` over the
+folded log; ``tests/memory/test_fact_table.py`` checks that.  The file is
+derived data: deleting it costs one full fold.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import io
+import json
+import logging
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..fsutil import atomic_write_bytes
+from .log import LogState, parse_log
+
+if TYPE_CHECKING:
+    import numpy
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+#: no date (an open start, or no event date)
+NONE = 0
+#: no end: the fact has not been superseded
+OPEN = 2**31 - 1
+
+
+def _ordinal(day: _dt.date | None, default: int) -> int:
+    return day.toordinal() if day is not None else default
+
+
+@dataclass
+class FactTable:
+    """Fact id -> (start, end, event) day ordinals, for the committed log."""
+
+    ids: list[str] = field(default_factory=list)
+    #: day ordinals per fact (lists while folding, arrays when loaded)
+    start: Any = field(default_factory=list)
+    end: Any = field(default_factory=list)
+    event: Any = field(default_factory=list)
+    #: (size, mtime_ns, inode) of the log file this table was read from
+    stamp: tuple[int, int, int] = (-1, 0, 0)
+    #: length and sha256 of the committed prefix folded into the table
+    good_bytes: int = 0
+    digest: str = ""
+    _row: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self._row:
+            self._row = {fact_id: row for row, fact_id in enumerate(self.ids)}
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._row
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def is_valid_at(self, fact_id: str, day: _dt.date | None) -> bool:
+        """The fact is in the log and in force on ``day`` (None: now), as
+        :meth:`~uac.facts.model.Fact.is_valid_at` decides."""
+        row = self._row.get(fact_id)
+        if row is None:
+            return False
+        if day is None:
+            return int(self.end[row]) == OPEN
+        ordinal = day.toordinal()
+        start = int(self.start[row])
+        if start != NONE and ordinal < start:
+            return False
+        return ordinal < int(self.end[row])
+
+    def event_date(self, fact_id: str) -> _dt.date | None:
+        row = self._row.get(fact_id)
+        if row is None or int(self.event[row]) == NONE:
+            return None
+        return _dt.date.fromordinal(int(self.event[row]))
+
+    # -- folding ------------------------------------------------------------------------
+
+    def _fold(self, state: LogState) -> None:
+        """Add the facts and supersessions of ``state`` (a fold of the bytes after ours)."""
+        self.start, self.end, self.event = list(self.start), list(self.end), list(self.event)
+        for fact in state.facts.values():
+            row = self._row.get(fact.id)
+            values = (
+                _ordinal(fact.valid_from or fact.session_date, NONE),
+                _ordinal(fact.invalid_at, OPEN),
+                _ordinal(fact.event_date, NONE),
+            )
+            if row is None:
+                self._row[fact.id] = len(self.ids)
+                self.ids.append(fact.id)
+                self.start.append(values[0])
+                self.end.append(values[1])
+                self.event.append(values[2])
+            else:
+                self.start[row], self.end[row], self.event[row] = values
+        for sup in state.supersessions:
+            row = self._row.get(sup.fact_id)
+            if row is not None:
+                self.end[row] = _ordinal(sup.invalid_at, OPEN)
+
+    # -- on disk ------------------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        import numpy as np
+
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            format=np.array([FORMAT], dtype=np.int64),
+            stamp=np.array(self.stamp, dtype=np.int64),
+            good_bytes=np.array([self.good_bytes], dtype=np.int64),
+            digest=np.array([self.digest]),
+            ids=np.frombuffer(json.dumps(self.ids).encode("utf-8"), dtype=np.uint8),
+            start=np.array(self.start, dtype=np.int32),
+            end=np.array(self.end, dtype=np.int32),
+            event=np.array(self.event, dtype=np.int32),
+        )
+        atomic_write_bytes(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: Path) -> "FactTable | None":
+        import numpy as np
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if int(data["format"][0]) != FORMAT:
+                    return None
+                return cls(
+                    ids=json.loads(data["ids"].tobytes().decode("utf-8")),
+                    start=data["start"],
+                    end=data["end"],
+                    event=data["event"],
+                    stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
+                    good_bytes=int(data["good_bytes"][0]),
+                    digest=str(data["digest"][0]),
+                )
+        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
+            return None
+
+
+#: tables of this process by path, reused while the log keeps its identity
+_MEMORY: dict[str, FactTable] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (-1, 0, 0)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def read_fact_table(log_path: Path, table_path: Path) -> FactTable:
+    """The table of the log at ``log_path``, from ``table_path`` when it is current,
+    brought up to date (and saved) when it is not."""
+    log_path = Path(log_path)
+    stamp = _stamp(log_path)
+    remembered = _MEMORY.get(str(table_path))
+    if remembered is not None and remembered.stamp == stamp:
+        return remembered
+    saved = FactTable.load(table_path)
+    if saved is not None and saved.stamp == stamp:
+        _MEMORY[str(table_path)] = saved
+        return saved
+    data = b""
+    for _attempt in range(5):  # the stamp must describe exactly the bytes folded
+        data = log_path.read_bytes() if stamp[0] >= 0 else b""
+        after = _stamp(log_path)
+        if after == stamp:
+            break
+        stamp = after
+    else:
+        stamp = (-2, 0, 0)  # a writer kept appending: use this fold once, never reuse it
+    table: FactTable | None = None
+    if saved is not None and saved.stamp[2] == stamp[2] and saved.good_bytes <= len(data):
+        old = saved.good_bytes
+        prefix = hashlib.sha256(data[:old])
+        if prefix.hexdigest() == saved.digest:
+            tail = parse_log(data[old:], log_path)
+            table = saved
+            table._fold(tail)
+            table.good_bytes = old + tail.good_bytes
+            prefix.update(data[old : table.good_bytes])
+            table.digest = prefix.hexdigest()
+    if table is None:
+        state = parse_log(data, log_path)
+        table = FactTable()
+        table._fold(state)
+        table.good_bytes = state.good_bytes
+        table.digest = state.digest
+    table.stamp = stamp
+    if stamp[0] != -2:
+        _MEMORY[str(table_path)] = table
+        try:
+            table.save(table_path)
+        except OSError as exc:  # a read-only project still answers; it folds again next time
+            log.debug("fact table not saved to %s: %s", table_path, exc)
+    return table

@@ -1,0 +1,203 @@
+"""What a search needs of a channel's corpus file, without parsing every line.
+
+``.uac/index/<channel>.jsonl`` holds one JSON entry per line.  A search needs,
+per line, the entry's id, its date (for ``--as-of``), its session and
+evidence turns (to find the facts of the best archive excerpts), and where the
+line starts -- the full entry (text, BM25 text) only for the few it returns.
+:class:`CorpusTable` keeps exactly that, saved as ``<channel>.corpus.npz``
+with the identity (size, modification time, inode) of the corpus file.
+
+The corpus file is only appended to between rewrites (a rewrite is an atomic
+replace, so it gets a new inode), so bringing the table up to date after an
+append parses just the new lines.  Like the rest of ``.uac/`` the table is
+derived data: deleting it costs one full parse.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import json
+import logging
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from ..errors import StoreError
+from ..fsutil import atomic_write_bytes
+from .flat import file_stamp
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+
+
+class CorpusTable:
+    """Per line of the corpus file, in file order: id, date ordinal, session,
+    evidence turns and byte offset (``offsets[i]`` starts line i; ``offsets[-1]`` is
+    where the next line will start).  Sessions and evidence, needed only to find the
+    facts of archive excerpts, are decoded on first use."""
+
+    def __init__(
+        self,
+        ids: list[str] | None = None,
+        ordinals: Any = None,
+        offsets: Any = None,
+        *,
+        sessions: list[str] | None = None,
+        turns: list[str] | None = None,
+        turn_offsets: Any = None,
+        stamp: tuple[int, int, int] = (-1, 0, 0),
+        encoded: dict[str, bytes] | None = None,
+    ) -> None:
+        self.ids: list[str] = ids if ids is not None else []
+        self.ordinals = ordinals if ordinals is not None else []
+        self.offsets = offsets if offsets is not None else [0]
+        self._sessions = sessions if sessions is not None else ([] if encoded is None else None)
+        self._turns = turns if turns is not None else ([] if encoded is None else None)
+        self.turn_offsets = turn_offsets if turn_offsets is not None else [0]
+        self._encoded = encoded or {}
+        self.stamp = stamp
+
+    @property
+    def sessions(self) -> list[str]:
+        if self._sessions is None:
+            self._sessions = json.loads(self._encoded["sessions"])
+        return self._sessions
+
+    @property
+    def turns(self) -> list[str]:
+        if self._turns is None:
+            self._turns = json.loads(self._encoded["turns"])
+        return self._turns
+
+    def _growable(self) -> None:
+        """Lists instead of loaded arrays, before lines are added."""
+        self.ordinals = list(self.ordinals)
+        self.offsets = [int(x) for x in self.offsets]
+        self.turn_offsets = [int(x) for x in self.turn_offsets]
+        self._sessions, self._turns = self.sessions, self.turns  # decoded: they grow too
+
+    def evidence(self, line: int) -> list[str]:
+        return self.turns[self.turn_offsets[line] : self.turn_offsets[line + 1]]
+
+    def read_lines(self, data: bytes, path: Path, first_number: int = 1) -> None:
+        """Add the lines of ``data``, which starts at byte ``self.offsets[-1]`` of the file."""
+        self._growable()
+        base = self.offsets[-1]
+        position = 0
+        number = first_number
+        while position < len(data):
+            end = data.find(b"\n", position)
+            if end == -1:
+                break  # a line still being written: left for the next read
+            raw = data[position:end]
+            if raw.strip():
+                try:
+                    record = json.loads(raw)
+                    entry_id = str(record["id"])
+                    date = record.get("session_date")
+                    ordinal = _dt.date.fromisoformat(date).toordinal() if date else 0
+                    session = str(record["session_id"])
+                    evidence = [str(t) for t in record.get("evidence") or ()]
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise StoreError(
+                        f"{path}:{number} is damaged ({exc}).",
+                        hint="{do:repair}.",
+                    ) from None
+                self.ids.append(entry_id)
+                self.ordinals.append(ordinal)
+                self.sessions.append(session)
+                self.turns.extend(evidence)
+                self.turn_offsets.append(len(self.turns))
+                self.offsets.append(base + end + 1)
+            else:
+                self.offsets[-1] = base + end + 1  # skip a blank line
+            position = end + 1
+            number += 1
+
+    # -- on disk ------------------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        import numpy as np
+
+        def strings(values: list[str]) -> "np.ndarray":
+            return np.frombuffer(json.dumps(values).encode("utf-8"), dtype=np.uint8)
+
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            format=np.array([FORMAT], dtype=np.int64),
+            stamp=np.array(self.stamp, dtype=np.int64),
+            ids=strings(self.ids),
+            ordinals=np.array(self.ordinals, dtype=np.int64),
+            sessions=strings(self.sessions),
+            turns=strings(self.turns),
+            turn_offsets=np.array(self.turn_offsets, dtype=np.int64),
+            offsets=np.array(self.offsets, dtype=np.int64),
+        )
+        atomic_write_bytes(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: Path) -> "CorpusTable | None":
+        import numpy as np
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if int(data["format"][0]) != FORMAT:
+                    return None
+                return cls(
+                    json.loads(data["ids"].tobytes().decode("utf-8")),
+                    data["ordinals"],
+                    data["offsets"],
+                    turn_offsets=data["turn_offsets"],
+                    stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
+                    encoded={name: data[name].tobytes().decode("utf-8") for name in ("sessions", "turns")},
+                )
+        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
+            return None
+
+
+def _last_line_matches(corpus_path: Path, table: CorpusTable) -> bool:
+    """Does the file still hold the table's last line where the table says?  (Guards
+    against a new file that happens to reuse the old one's inode.)"""
+    if not table.ids:
+        return int(table.offsets[-1]) == 0
+    with open(corpus_path, "rb") as handle:
+        handle.seek(int(table.offsets[-2]))
+        raw = handle.read(int(table.offsets[-1]) - int(table.offsets[-2]))
+    try:
+        return str(json.loads(raw)["id"]) == table.ids[-1]
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def read_corpus_table(corpus_path: Path, table_path: Path) -> CorpusTable:
+    """The table of ``corpus_path``: saved, extended by the lines appended since, or
+    read afresh -- and saved again if it changed."""
+    stamp = file_stamp(corpus_path)
+    saved = CorpusTable.load(table_path)
+    if saved is not None and saved.stamp == stamp:
+        return saved
+    if stamp[0] < 0:
+        return CorpusTable(stamp=stamp)
+    table: CorpusTable | None = None
+    if saved is not None and saved.stamp[2] == stamp[2] and saved.offsets[-1] <= stamp[0]:
+        if _last_line_matches(corpus_path, saved):
+            table = saved  # appended to since: read the new lines only
+    if table is None:
+        table = CorpusTable()
+    with open(corpus_path, "rb") as handle:
+        handle.seek(int(table.offsets[-1]))
+        data = handle.read()
+        after = file_stamp(corpus_path)
+    table.read_lines(data, corpus_path, first_number=len(table.ids) + 1)
+    # the stamp must describe the bytes read; a concurrent append makes it differ,
+    # and then the table is used this once and extended again next time
+    table.stamp = stamp if after == stamp and int(table.offsets[-1]) == stamp[0] else (-2, 0, 0)
+    if table.stamp == stamp:
+        try:
+            table.save(table_path)
+        except OSError as exc:
+            log.debug("corpus table not saved to %s: %s", table_path, exc)
+    return table

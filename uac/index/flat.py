@@ -1,0 +1,138 @@
+"""A flat copy of a channel's vectors, for exact dense search without Chroma's client.
+
+With the embedded backend every vector written to a Chroma collection is also
+appended to ``.uac/index/<channel>.vectors``: raw float32 rows, one per line
+of the channel's corpus file (``<channel>.jsonl``), in the same order.  Its
+sidecar ``<channel>.vectors.json`` records the row count and the identity
+(size, modification time, inode) of the corpus file the rows match.
+
+A search reads the rows in blocks and keeps the best ``n`` (cosine, exact),
+so it needs neither ``import chromadb`` (most of a second) nor the HNSW
+index in memory, and its memory stays flat however large the channel grows.
+When the sidecar does not match the corpus -- a crash between the two writes,
+a copy made by hand, a project from before this file existed -- the search
+asks Chroma instead and the copy is rebuilt from Chroma's vectors; ``doctor
+--repair`` rebuilds it with everything else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..fsutil import atomic_write_bytes, atomic_write_text
+
+if TYPE_CHECKING:
+    import numpy
+
+#: rows read at a time (6 MB at 384 dimensions)
+BLOCK_ROWS = 4096
+
+
+def file_stamp(path: Path) -> tuple[int, int, int]:
+    """(size, mtime_ns, inode) of ``path``, or (-1, 0, 0) if it does not exist."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (-1, 0, 0)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+class FlatVectors:
+    def __init__(self, path: Path, dim: int = 384) -> None:
+        self.path = Path(path)
+        self.meta_path = self.path.with_name(self.path.name + ".json")
+        self.dim = dim
+
+    # -- state ------------------------------------------------------------------------------
+
+    def read_meta(self) -> dict | None:
+        try:
+            meta = json.loads(self.meta_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return meta if isinstance(meta, dict) else None
+
+    def rows(self) -> int:
+        size = file_stamp(self.path)[0]
+        return max(size, 0) // (4 * self.dim)
+
+    def matches(self, corpus_stamp: tuple[int, int, int], lines: int) -> bool:
+        """Do the rows match the corpus file with this identity and this many lines?"""
+        meta = self.read_meta()
+        if meta is None or meta.get("dim") != self.dim or meta.get("rows") != lines:
+            return False
+        if tuple(meta.get("corpus") or ()) != tuple(corpus_stamp):
+            return False
+        return file_stamp(self.path)[0] == lines * 4 * self.dim
+
+    def _write_meta(self, rows: int, corpus_stamp: tuple[int, int, int]) -> None:
+        meta = {"dim": self.dim, "rows": rows, "corpus": list(corpus_stamp)}
+        atomic_write_text(self.meta_path, json.dumps(meta) + "\n")
+
+    # -- writing (callers hold the project lock) -------------------------------------------
+
+    def append(self, vectors: "numpy.ndarray", *, rows_before: int, corpus_stamp: tuple[int, int, int]) -> None:
+        """Append rows after ``rows_before`` existing ones (a torn earlier tail is cut)."""
+        import numpy as np
+
+        data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "r+b" if self.path.exists() else "w+b") as handle:
+            handle.truncate(rows_before * 4 * self.dim)
+            handle.seek(rows_before * 4 * self.dim)
+            handle.write(data.tobytes())
+            handle.flush()
+            os.fsync(handle.fileno())
+        self._write_meta(rows_before + len(data), corpus_stamp)
+
+    def replace(self, vectors: "numpy.ndarray", *, corpus_stamp: tuple[int, int, int]) -> None:
+        import numpy as np
+
+        data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+        atomic_write_bytes(self.path, data.tobytes())
+        self._write_meta(len(data), corpus_stamp)
+
+    def drop(self) -> None:
+        self.meta_path.unlink(missing_ok=True)
+        self.path.unlink(missing_ok=True)
+
+    def read_all(self) -> "numpy.ndarray":
+        import numpy as np
+
+        return np.fromfile(self.path, dtype=np.float32).reshape(-1, self.dim)
+
+    # -- searching ----------------------------------------------------------------------------
+
+    def top(self, query: "numpy.ndarray", n: int, allowed: "numpy.ndarray") -> list[int]:
+        """Rows with the ``n`` highest cosine scores among ``allowed`` (a boolean mask
+        over the rows), best first; equal scores keep row order."""
+        import numpy as np
+
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(self.dim)
+        total = len(allowed)
+        best_rows = np.zeros(0, dtype=np.int64)
+        best_scores = np.zeros(0, dtype=np.float32)
+        with open(self.path, "rb") as handle:
+            for start in range(0, total, BLOCK_ROWS):
+                count = min(BLOCK_ROWS, total - start)
+                mask = allowed[start : start + count]
+                if not mask.any():
+                    handle.seek((start + count) * 4 * self.dim)
+                    continue
+                handle.seek(start * 4 * self.dim)
+                block = np.fromfile(handle, dtype=np.float32, count=count * self.dim).reshape(count, self.dim)
+                # einsum, not BLAS: a matrix-vector product this size gains nothing from
+                # BLAS threads, and on a busy machine their hand-offs cost more than the sums
+                scores = np.einsum("ij,j->i", block, q)
+                rows = np.flatnonzero(mask)
+                best_rows = np.concatenate([best_rows, rows + start])
+                best_scores = np.concatenate([best_scores, scores[rows]])
+                if len(best_rows) > n:
+                    keep = np.argsort(-best_scores, kind="stable")[:n]
+                    keep.sort()  # back to row order, so ties stay in row order
+                    best_rows, best_scores = best_rows[keep], best_scores[keep]
+        order = np.argsort(-best_scores, kind="stable")[:n]
+        return [int(r) for r in best_rows[order]]
