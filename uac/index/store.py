@@ -227,6 +227,8 @@ class ChannelIndex:
                 self.flat.replace(self.flat.read_all()[kept_rows], corpus_stamp=self._file_stamp())
             else:
                 self.flat.drop()
+        # the saved BM25 columns hold the removed texts' words: gone with them (rebuilt by the next search)
+        self.bm25_path.unlink(missing_ok=True)
         self.load()
         return len(doomed)
 
