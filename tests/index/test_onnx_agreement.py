@@ -16,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.embeddings
 
 MIN_COSINE = 0.9999
-LOCOMO_CANDIDATES = [os.environ.get("UAC_LOCOMO_DATA", ""), "/work/shared/data/locomo/locomo10.json"]
+LOCOMO_CANDIDATES = [os.environ.get("UAC_LOCOMO_DATA", "")]
 
 
 def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
