@@ -1,8 +1,8 @@
 """The ONNX embedder reproduces sentence-transformers.
 
 The always-on test covers a few hundred varied sentences; the LoCoMo test covers
-every turn of the dataset when it is present (``$UAC_LOCOMO_DATA`` or the
-shared copy) and is skipped otherwise."""
+every turn of the dataset when ``$UAC_LOCOMO_DATA`` names the file, and is
+skipped otherwise."""
 
 from __future__ import annotations
 
