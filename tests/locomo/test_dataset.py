@@ -65,7 +65,7 @@ def test_missing_file_bad_json_and_not_locomo(tmp_path):
         load_locomo(tmp_path / "nope.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", "utf-8")
-    with pytest.raises(InputError, match="malformed JSON"):
+    with pytest.raises(InputError, match="not valid JSON"):
         load_locomo(bad)
     chat = tmp_path / "chat.json"
     chat.write_text(json.dumps([{"role": "user", "content": "hi"}]), "utf-8")

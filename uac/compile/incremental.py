@@ -36,6 +36,7 @@ from ..dialect.render import render_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog
 from ..llm import Message, system, user
+from ..llm.structured import parse_structured
 from ..templating import render_prompt
 from ..view import store
 from ..view.manifest import summarize, summary_line, write_manifest
@@ -189,7 +190,9 @@ def run_batch(
                 result.cut_off = True
                 return result
         try:
-            data = response.json()
+            # read leniently: each operation is checked on its own (apply_operations), so one
+            # bad operation does not sink the valid ones beside it
+            data = parse_structured(response.content).value
         except ModelError as exc:
             problems = [exc.message]
             outcome = BatchOutcome(problems=problems)
@@ -209,7 +212,9 @@ def run_batch(
         record["applied"] = len(outcome.applied)
         history.append(record)
         if not problems:
+            response.accept()  # only a reply that needed no repair is worth a cache entry
             break
+        response.reject()
         if attempt < config.repair_rounds:
             messages.append(response.message())
             messages.append(user(render_prompt("structure_ops_repair.j2", applied=len(outcome.applied), problems=problems[:30])))
