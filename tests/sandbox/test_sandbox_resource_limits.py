@@ -75,7 +75,7 @@ class TestOutput:
         assert len(res.stdout) <= session.limits.max_output_chars
 
     def test_catching_the_output_limit_does_not_help(self, session):
-        res = session.run("for i in range(10 ** 6):\n    try:\n        print('x' * 1000)\n    except:\n        pass\nresult = 1")
+        res = session.run("for i in range(10 ** 4):\n    try:\n        print('x' * 1000)\n    except:\n        pass\nresult = 1")
         assert res.error["type"] == "OutputLimit"
 
     def test_result_too_large(self, session):
