@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient | None", *, mode: str | None = None) -> CompileReport:
     """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline."""
     from ..errors import InputError
+    from .report import write_last_compile
 
     config = project.config.compile
     mode = mode or (config.mode if client is not None else "offline")
@@ -29,7 +30,9 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
     if mode == "offline":
         from .offline import compile_offline
 
-        return compile_offline(project, facts)
+        report = compile_offline(project, facts)
+        write_last_compile(project, report)
+        return report
     from .. import llm as _llm
 
     client = _llm.require(client, f"the {mode} compile")
@@ -43,6 +46,7 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
 
             report = compile_incremental(project, facts, client, config)
     report.usage = usage
+    write_last_compile(project, report)
     return report
 
 
