@@ -64,7 +64,7 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
     """Append the user's correction ``text``, superseding the facts ``supersedes``."""
     text = (text or "").strip()
     if not text:
-        raise InputError("a correction needs its text; nothing was written.", hint="Give the corrected statement as {opt:text}.")
+        raise InputError("a correction needs its text; nothing was written.", hint="Write the corrected statement (one short sentence).")
     if len(text) > MAX_TEXT:
         raise InputError(
             f"a correction is at most {MAX_TEXT} characters (this one has {len(text)}); nothing was written.",
