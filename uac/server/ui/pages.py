@@ -384,13 +384,25 @@ async def search(project: str, request: Request) -> Response:
     return page("search.html", **_base(signed, "search", query=query, channel=channel, hits=hits, **_links(project)))
 
 
-_SAMPLE = "# every collection is a global (and under its domain); set `result`\nresult = {name: len(value) for name, value in sorted(globals().items()) if isinstance(value, (list, tuple))}\n"
+def _sample_code(memory: Any) -> str:
+    """A first program for the console: the size of each collection of the state."""
+    from ...browse import domain_names
+
+    lines = ["# each collection is a global and lives under its domain; set `result` to see a value"]
+    pairs = [(d, c.name) for d in domain_names(memory.context) for c in memory.domain_tables(d).collections][:12]
+    if not pairs:
+        return "\n".join(lines + ["result = 6 * 7", ""])
+    lines.append("result = {")
+    lines += [f'    "{d}.{c}": len({d}.{c}),' for d, c in pairs]
+    lines += ["}", ""]
+    return "\n".join(lines)
 
 
 @router.get("/p/{project}/console")
 async def console_form(project: str, request: Request) -> Response:
     signed = _signed_in(request, project)
-    return page("console.html", **_base(signed, "console", code=_SAMPLE, run=None))
+    code = await _ws(request).read(project, _sample_code)
+    return page("console.html", **_base(signed, "console", code=code, run=None))
 
 
 @router.post("/p/{project}/console")
