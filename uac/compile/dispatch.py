@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient | None", *, mode: str | None = None) -> CompileReport:
     """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline."""
     from ..errors import InputError
+    from ..progress import step
     from .report import write_last_compile
 
     config = project.config.compile
@@ -40,7 +41,9 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
         if mode == "bounded":
             from .bounded import compile_bounded
 
+            step(0, 1, "prompts")
             report = compile_bounded(project, facts, client, config)
+            step(1, 1, "prompts")
         else:
             from .incremental import compile_incremental
 

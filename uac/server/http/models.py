@@ -128,6 +128,9 @@ class Job(BaseModel):
     finished: str | None = None
     result: dict[str, Any] | None = None
     error: ErrorBody | None = None
+    progress: dict[str, Any] | None = Field(
+        None, description='While it runs: {"done", "total", "unit"} (e.g. 3 of 7 "domains").'
+    )
 
 
 class ForgetResult(BaseModel):
