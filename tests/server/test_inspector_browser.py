@@ -2,7 +2,7 @@
 through Debian's chromedriver (nothing is downloaded).  Skipped, with the reason,
 where chromium or its driver is not installed; CI installs both (``.ci/run``).
 
-Set ``UAC_UI_SCREENSHOTS=DIR`` to save a screenshot of each page into DIR
+Set ``INSPECTOR_SCREENSHOTS=DIR`` to save a screenshot of each page into DIR
 (``docs/images/ui`` holds the ones ``docs/ui.md`` shows).
 """
 
@@ -82,7 +82,7 @@ def browser():
 
 
 def shot(driver, name: str) -> None:
-    folder = os.environ.get("UAC_UI_SCREENSHOTS")
+    folder = os.environ.get("INSPECTOR_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(Path(folder) / f"{name}.png"))

@@ -24,7 +24,7 @@ def column_chart(points: list[tuple[str, int]], *, title: str, height: int = 160
     gap = 4
     width = max(240, len(points) * (bar + gap) + 40)
     plot = height - 30
-    every = max(1, len(points) // 12)
+    every = max(1, -(-56 // (bar + gap)), len(points) // 12)  # labels 56 px apart at least
     parts = [
         f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
