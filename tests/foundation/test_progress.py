@@ -5,19 +5,9 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
-
 from uac.cli.common import progress_enabled
 from uac.memory import UserMemory
 from uac.progress import reporting, step
-
-
-def _sessions(tmp_path, n: int):
-    path = tmp_path / "many.json"
-    days = [{"date": f"2023-05-{d:02d}", "messages": [{"role": "user", "content": f"On day {d} I went hiking in the hills."}]}
-            for d in range(1, n + 1)]
-    path.write_text("\n".join(json.dumps(d) for d in days), "utf-8")
-    return path
 
 
 def test_nobody_listening_costs_nothing_and_listeners_nest():
