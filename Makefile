@@ -39,6 +39,7 @@ demo: $(STAMP)
 	@echo "=== 9. the analytical benchmark offline (N = 20 and 50): typed state vs. top-k retrieval ==="
 	$(DEMO_ENV) $(PY) -m analytical_bench run --tiers 20,50 --quiet --out build/analytical-demo
 	@sed -n '1,60p' build/analytical-demo/report.md
+	@$(DEMO_ENV) $(PY) -m uac.demo --inspector-hint
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest

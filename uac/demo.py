@@ -56,7 +56,25 @@ def _timed(label: str, func, *args, **kwargs):
     return value
 
 
+def inspector_hint(root: Path) -> str:
+    """How to open the web inspector on the project at ``root`` (what ``make demo`` ends with)."""
+    root = Path(root)
+    served = root.parent
+    return "\n".join([
+        "",
+        "=== see and correct what the memory knows: the web inspector ===",
+        f"  .venv/bin/uac token create {root} --name inspector     # prints a token, once",
+        f"  .venv/bin/uac serve http --root {served}",
+        f"  then open http://127.0.0.1:8765/ui and sign in to project {root.name!r} with that token",
+        "  (overview, domain tables, the evidence chain record -> fact -> turn -> session, search,",
+        "   the sandbox console, forget and corrections; see docs/inspector.md)",
+    ])
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv and argv[0] == "--inspector-hint":
+        print(inspector_hint(resolve_project(argv[1] if len(argv) > 1 else "demo")))
+        return 0
     target = resolve_project(argv[0] if argv else "demo")
     if target.exists():
         shutil.rmtree(target)

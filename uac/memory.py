@@ -16,12 +16,14 @@ from . import llm as _llm
 from .answer.model import Answer
 from .answer.options import AskOptions
 from .answer.reader import answer_question
+from . import browse as _browse
 from .context import MemoryContext
 from .dates import parse_day
 from .doctor import DoctorReport, run_doctor
 from .export import ExportReport, export_project
 from .facts.model import Fact
 from .index.search import SearchHit
+from .memorize.correct import CorrectionReport, correct
 from .memorize.forget import ForgetReport, forget
 from .memorize.ingest import IngestReport, ingest_sessions
 from .project import Project
@@ -220,6 +222,42 @@ class UserMemory:
         domain of the typed view (``collection``: only that collection), e.g. records
         imported with :meth:`import_records`."""
         return forget(self.context, fact=fact, session=session, domain=domain, collection=collection)
+
+    def correct(self, text: str, *, supersedes: "list[str] | tuple[str, ...]" = ()) -> CorrectionReport:
+        """Add a fact the user wrote (a correction) that supersedes the facts ``supersedes``.
+
+        The correction is a fact like the others (its evidence is a one-turn
+        session of source ``correction``, its ``meta`` says when it was made);
+        the superseded facts stop being valid today, and the next compile
+        revisits the records that cite them.
+        """
+        return correct(self.context, text, supersedes=supersedes)
+
+    # -- inspecting: overview and the evidence chain ---------------------------------
+
+    def overview(self) -> _browse.Overview:
+        """Counts, facts per month, records per domain, the last compile and its coverage."""
+        return _browse.overview(self.context)
+
+    def domain_tables(self, domain: str) -> _browse.DomainTables:
+        """Each collection of ``domain`` as a table of records (sort and filter with ``.view()``)."""
+        return _browse.domain_tables(self.context, domain)
+
+    def record(self, domain: str, collection: str, position: int) -> _browse.RecordDetail:
+        """Record number ``position`` of ``domain.collection`` and the facts it cites."""
+        return _browse.record_detail(self.context, domain, collection, position)
+
+    def fact(self, fact_id: str) -> _browse.FactDetail:
+        """A fact (valid or not) with its source turns, its supersessions and the records citing it."""
+        return _browse.fact_detail(self.context, fact_id)
+
+    def records_citing(self, fact_ids: "list[str] | set[str]") -> list[_browse.RecordRow]:
+        """The records of the typed view that cite any of ``fact_ids``."""
+        return _browse.records_citing(self.context, fact_ids)
+
+    def turn(self, session_id: str, turn_id: str) -> _browse.TurnDetail:
+        """One turn of the archive, its session and the facts read from it."""
+        return _browse.turn_detail(self.context, session_id, turn_id)
 
     # -- export -------------------------------------------------------------------
 

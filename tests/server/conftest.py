@@ -149,3 +149,12 @@ def uvicorn_server(fresh_root):
         yield base, fresh_root
     finally:
         stop(proc)
+
+
+def snapshot_tree(root: Path) -> dict[str, bytes]:
+    """Every file of a project but the derived data and the lock: what a refused request must not change."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".uac" not in p.relative_to(root).parts
+    }

@@ -35,6 +35,7 @@ COMMAND_MODULES = [
     "uac.cli.ingest_cmd",
     "uac.cli.search_cmd",
     "uac.cli.forget_cmd",
+    "uac.cli.correct_cmd",
     "uac.cli.ask_cmd",
     "uac.cli.repl_cmd",
     "uac.cli.export_cmd",

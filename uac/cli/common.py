@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import typer
 
@@ -23,3 +24,32 @@ def print_json(data: Any) -> None:
 
 def echo(text: str = "") -> None:
     typer.echo(text)
+
+
+def progress_enabled(as_json: bool, stream: Any = None) -> bool:
+    """A progress bar only for people: never with ``--json``, never when stderr is not a terminal."""
+    stream = sys.stderr if stream is None else stream
+    return not as_json and bool(getattr(stream, "isatty", lambda: False)())
+
+
+@contextmanager
+def progress_bar(label: str, *, as_json: bool) -> Iterator[None]:
+    """Show a bar with counts and the time left on stderr while the block runs (see :mod:`uac.progress`)."""
+    from ..progress import reporting
+
+    if not progress_enabled(as_json):
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[unit]}"),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None, unit="")
+
+        def listen(done: int, total: int, unit: str) -> None:
+            bar.update(task, completed=done, total=max(total, 1), unit=unit)
+
+        with reporting(listen):
+            yield

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
 
 _MARK = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
 
@@ -20,7 +20,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = JSON_OPTION,
     ) -> None:
         """Check a project's health; --repair rebuilds what can be derived; --model probes the endpoint."""
-        report = open_memory(project).doctor(repair=repair, model=model)
+        with progress_bar("repair", as_json=as_json or not repair):
+            report = open_memory(project).doctor(repair=repair, model=model)
         if as_json:
             print_json(report.to_json())
         else:

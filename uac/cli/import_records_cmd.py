@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -23,9 +23,10 @@ def register(app: typer.Typer) -> None:
         Records already imported from a file of the same name are skipped (the same file
         twice changes nothing); undo an import with 'uac forget --domain D --collection C'.
         """
-        report = open_memory(project).import_records(
-            file, domain=domain, collection=collection, record_type=record_type, replace=replace
-        )
+        with progress_bar("import", as_json=as_json):
+            report = open_memory(project).import_records(
+                file, domain=domain, collection=collection, record_type=record_type, replace=replace
+            )
         if as_json:
             print_json(report.to_json())
             return

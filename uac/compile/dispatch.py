@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient | None", *, mode: str | None = None) -> CompileReport:
     """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline."""
     from ..errors import InputError
+    from ..progress import step
+    from .report import write_last_compile
 
     config = project.config.compile
     mode = mode or (config.mode if client is not None else "offline")
@@ -29,7 +31,9 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
     if mode == "offline":
         from .offline import compile_offline
 
-        return compile_offline(project, facts)
+        report = compile_offline(project, facts)
+        write_last_compile(project, report)
+        return report
     from .. import llm as _llm
 
     client = _llm.require(client, f"the {mode} compile")
@@ -37,12 +41,15 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
         if mode == "bounded":
             from .bounded import compile_bounded
 
+            step(0, 1, "prompts")
             report = compile_bounded(project, facts, client, config)
+            step(1, 1, "prompts")
         else:
             from .incremental import compile_incremental
 
             report = compile_incremental(project, facts, client, config)
     report.usage = usage
+    write_last_compile(project, report)
     return report
 
 

@@ -37,6 +37,7 @@ from ..errors import ModelError, UacError
 from ..facts.log import FactLog
 from ..llm import Message, system, user
 from ..llm.structured import parse_structured
+from ..progress import step
 from ..templating import render_prompt
 from ..view import store
 from ..view.manifest import summarize, summary_line, write_manifest
@@ -434,7 +435,9 @@ def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMCli
             if name in jobs:
                 jobs[name].facts.append(fact)
         user_name = project.config.user.name or "the user"
-        for name in sorted(set(jobs) | set(broken)):
+        names = sorted(set(jobs) | set(broken))
+        for number, name in enumerate(names):
+            step(number, len(names), "domains")
             if name in broken:
                 entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {broken[name]}")
                 report.domains.append(entry)
@@ -445,6 +448,7 @@ def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMCli
             if job.facts or job.revisit:
                 compile_domain_ops(project, client, job, facts_by_id, config, user_name)
             _count(job, facts_by_id)
+        step(len(names), len(names), "domains")
         write_manifest(project)
     report.facts_covered = sum(d.facts_recorded + d.facts_considered for d in report.domains)
     report.seconds = time.perf_counter() - started

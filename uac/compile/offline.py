@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec
+from ..progress import step
 from .report import CompileReport, DomainReport
 from .routing import route_offline
 
@@ -69,7 +70,9 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
         grouped.setdefault(routing.routes[fact.id], []).append(fact)
     covered: set[str] = set()
     with project.lock("compile"):
-        for domain in sorted(grouped):
+        step(0, len(grouped), "domains")
+        for number, domain in enumerate(sorted(grouped), 1):
+            step(number - 1, len(grouped), "domains")
             domain_facts = grouped[domain]
             entry = DomainReport(domain, facts_routed=len(domain_facts), facts_new=len(domain_facts))
             report.domains.append(entry)
@@ -120,6 +123,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
             entry.records = loaded.record_count()
             entry.facts_covered = sum(1 for f in domain_facts if f.id in cited)
             covered |= cited
+        step(len(grouped), len(grouped), "domains")
         write_manifest(project)
     report.facts_covered = sum(1 for f in facts if f.id in covered)
     report.seconds = time.perf_counter() - started

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import safejson
+from ..progress import step
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
@@ -516,7 +517,9 @@ def import_records(
                 else:
                     old_values = list(existing.values[collection])
                     start_index = sum(1 for v in old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{path.name}#"))
+        step(0, len(records), "records")
         compiled = compile_records(records, record_type, path.name, fmt, start_index)
+        step(len(records) // 2, len(records), "records")
         new_class = compiled.spec
         old_class = next((c for c in classes_before if c.name == record_type), None)
         appended = False
@@ -560,6 +563,7 @@ def import_records(
                 added.append(value)
         skipped = len(fresh) - len(added)
         if not added and not replace and collection in dict((n, 0) for n, _, _ in entries):
+            step(len(records), len(records), "records")
             return ImportReport(
                 domain=domain, collection=collection, record_type=record_type, file=str(path),
                 records_added=0, records_total=len(old_values), records_skipped=skipped,
@@ -594,6 +598,7 @@ def import_records(
         }
         loaded = store.write_domain(project, domain, files)
         write_manifest(project)
+        step(len(records), len(records), "records")
     return ImportReport(
         domain=domain,
         collection=collection,

@@ -141,6 +141,27 @@ def append_history(internal: Path, entry: dict[str, Any]) -> None:
         handle.write(line)
 
 
+#: a summary of the last compile, for overviews (derived data under ``.uac/``)
+LAST_COMPILE = "last_compile.json"
+
+
+def write_last_compile(project: "Project", report: CompileReport) -> None:
+    """Record ``report`` (with the time it finished) as the project's last compile."""
+    from ..fsutil import atomic_write_text
+
+    data = report.to_json()
+    summary = {
+        "finished_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "mode": data["mode"],
+        "ok": data["ok"],
+        "seconds": data["seconds"],
+        "totals": data["totals"],
+        "domains": [{k: d[k] for k in ("domain", "status", "records", "coverage")} for d in data["domains"]],
+    }
+    project.paths.internal.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(project.paths.internal / LAST_COMPILE, json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+
+
 def read_history(project: "Project") -> list[dict[str, Any]]:
     path = project.paths.internal / "compile_history.jsonl"
     if not path.exists():

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from .._version import __version__
+from ..progress import step
 from ..context import MemoryContext
 from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
 from .fact_log import check_fact_log
@@ -70,7 +71,13 @@ CHECKS: list[Check] = [
 
 def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False) -> DoctorReport:
     """Run :data:`CHECKS`; ``model`` adds :func:`~.model.check_model` (real calls to the endpoint)."""
-    results = [check(ctx, repair) for check in CHECKS]
+    results = []
+    for number, check in enumerate(CHECKS):
+        if repair:
+            step(number, len(CHECKS), "checks")
+        results.append(check(ctx, repair))
+    if repair:
+        step(len(CHECKS), len(CHECKS), "checks")
     if model:
         results.insert(CHECKS.index(check_llm) + 1, check_model(ctx, repair))
     config = ctx.project.config

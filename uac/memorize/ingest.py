@@ -35,6 +35,7 @@ from ..sessions.model import Session
 from ..facts.log import LogState, Supersession
 from ..facts.model import Fact
 from ..llm import Usage
+from ..progress import step
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -167,10 +168,12 @@ def ingest_sessions(
     with meter as usage, project.lock("ingest"):
         before = log.read()
         check_conflicts(sessions, before, archive)
-        for session in sessions:
+        step(0, len(sessions), "sessions")
+        for number, session in enumerate(sessions, 1):
             state = log.read()
             if session.session_id in state.sessions:
                 report.sessions_skipped.append(session.session_id)
+                step(number, len(sessions), "sessions")
                 continue
             started = time.perf_counter()
             known = [f for f in state.facts.values() if f.invalid_at is None]
@@ -191,6 +194,7 @@ def ingest_sessions(
             report.sessions_added.append(session.session_id)
             report.facts_appended += len(facts)
             report.supersessions += len(supersessions)
+            step(number, len(sessions), "sessions")
         # index what the log has and the indexes lack: the new sessions, and
         # whatever an earlier run that crashed left unindexed (usually nothing)
         started = time.perf_counter()

@@ -220,6 +220,18 @@ def build_server(
 
         return await call(ctx, project, admitted)
 
+    @server.tool(
+        description="Record a correction the user made: `text` is the corrected statement; `supersedes` "
+        "lists the ids of facts it replaces (they stop being valid; the next compile revisits their records)."
+    )
+    async def correct_memory(
+        text: str, ctx: Context, supersedes: list[str] | None = None, project: str | None = None
+    ) -> dict[str, Any]:
+        def work(memory: Any) -> dict[str, Any]:
+            return memory.correct(text, supersedes=supersedes or []).to_json()
+
+        return await call(ctx, project, lambda name: workspace.write(name, "correct", work))
+
     @server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
                      description="The project's MANIFEST.md (read it first).")
     async def manifest_resource(project: str, ctx: Context) -> str:

@@ -27,6 +27,8 @@ DESCRIPTION = """\
 The HTTP API of uac (User as Code): add sessions, compile, search, ask and run
 sandboxed Python over the user projects under one root directory.
 
+A web inspector for people is served at `/ui` (sign in with a project token).
+
 Every project route needs `Authorization: Bearer <token>` with a token of that
 project (`uac token create PROJECT`); creating projects needs an admin token.
 Errors are `{"error": {"code", "message", "hint"}}` with a matching status code;
@@ -61,6 +63,7 @@ def create_app(
     from .auth import ApiError
     from .jobs import JobRunner, JobStore
     from .limits import BodySizeLimit
+    from ..ui.pages import router as ui_router
     from .routes import router
 
     workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
@@ -76,6 +79,7 @@ def create_app(
     app.state.workspace = workspace
     app.state.jobs = jobs
     app.include_router(router)
+    app.include_router(ui_router)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(UacError)

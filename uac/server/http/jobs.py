@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ...errors import UacError
+from ...progress import reporting
 from ...fsutil import atomic_write_text
 from ..errors import envelope, envelope_for
 
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: finished jobs kept per project (on disk) and in the server's memory
 KEEP_FINISHED = 200
+#: how often a running job's progress is written to its record on disk (the server's memory has it at once)
+PROGRESS_SAVE_SECONDS = 1.0
 
 _JOB_ID = re.compile(r"[0-9a-f]{32}")
 _STATES = ("queued", "running", "succeeded", "failed")
@@ -50,6 +54,8 @@ class JobRecord:
     finished: str | None = None
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
+    #: while running: ``{"done", "total", "unit"}`` from the work's progress steps (:mod:`uac.progress`)
+    progress: dict[str, Any] | None = None
     runner: str = ""
     """Which server process ran the job (to tell an interrupted job after a restart)."""
 
@@ -171,8 +177,18 @@ class JobRunner:
         job.started = _now()
         job.status = "running"
         self._save(job)
+        saved = [0.0]
+
+        def listen(done: int, total: int, unit: str) -> None:
+            job.progress = {"done": done, "total": total, "unit": unit}
+            now = time.monotonic()
+            if now - saved[0] >= PROGRESS_SAVE_SECONDS:  # the status on disk follows, a little behind
+                saved[0] = now
+                self._save(job)
+
         try:
-            result = work()
+            with reporting(listen):
+                result = work()
         except UacError as exc:
             job.error = envelope_for(exc, root=self._store.root if self._store else None)["error"]
             job.status = "failed"

@@ -128,10 +128,24 @@ class Job(BaseModel):
     finished: str | None = None
     result: dict[str, Any] | None = None
     error: ErrorBody | None = None
+    progress: dict[str, Any] | None = Field(
+        None, description='While it runs: {"done", "total", "unit"} (e.g. 3 of 7 "domains").'
+    )
 
 
 class ForgetResult(BaseModel):
     model_config = ConfigDict(extra="allow")
+
+
+class CorrectRequest(_Request):
+    text: str = Field(min_length=1, max_length=4000, description="The corrected statement.")
+    supersedes: list[str] = Field(default_factory=list, max_length=100, description="Ids of the facts it replaces.")
+
+
+class CorrectResult(BaseModel):
+    fact: dict[str, Any]
+    session_id: str
+    superseded: list[str]
 
 
 # --- search, ask, run --------------------------------------------------------------

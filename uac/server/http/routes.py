@@ -214,6 +214,18 @@ async def forget_fact(fact_id: str, request: Request, project: str = Access) -> 
     return await served(request).write(project, "forget", lambda memory: _to_json(memory.forget(fact=fact)))
 
 
+@router.post(
+    "/projects/{project}/corrections",
+    tags=["memorize"],
+    status_code=201,
+    response_model=m.CorrectResult,
+    summary="Add a fact the user wrote that supersedes the named facts.",
+)
+async def add_correction(body: m.CorrectRequest, request: Request, project: str = Access) -> dict[str, Any]:
+    wanted = [_item_id(i, "fact") for i in body.supersedes]
+    return await served(request).write(project, "correct", lambda memory: memory.correct(body.text, supersedes=wanted).to_json())
+
+
 @router.delete("/projects/{project}/sessions/{session_id}", tags=["memorize"], response_model=m.ForgetResult)
 async def forget_session(session_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     session = _item_id(session_id, "session")

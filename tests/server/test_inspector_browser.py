@@ -1,0 +1,243 @@
+"""The inspector in a real browser: Debian's chromium, headless, driven by selenium
+through Debian's chromedriver (nothing is downloaded).  Skipped, with the reason,
+where chromium or its driver is not installed; CI installs both (``.ci/run``).
+
+Set ``INSPECTOR_SCREENSHOTS=DIR`` to save a screenshot of each page into DIR
+(``docs/images/ui`` holds the ones ``docs/ui.md`` shows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from uac.memory import UserMemory
+
+from .conftest import ALICE_SESSION, BOB_SESSION, REPO, child_env, free_port, make_root, stop, wait_http
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
+                       reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"),
+]
+
+HOSTILE = {
+    "date": "2023-07-02",
+    "messages": [
+        {"role": "user", "content": 'My notes say <script>document.title="pwned"</script> and '
+                                    '<a href="javascript:document.title=\'clicked\'">open me</a>.'},
+        {"role": "user", "content": "Also <img src=x onerror=\"document.title='img'\"> javascript:alert(1)"},
+    ],
+}
+
+
+@pytest.fixture
+def served_ui(tmp_path):
+    alice = dict(ALICE_SESSION)
+    root = make_root(tmp_path / "root", {"alice": alice, "bob": BOB_SESSION})
+    memory = UserMemory.open(root.root / "alice")
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(HOSTILE), "utf-8")
+    memory.ingest(hostile)
+    memory.compile()
+    memory.close()
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root.root), "--port", str(port), "--log-level", "warning"],
+        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(base + "/v1/health", proc)
+        yield base, root
+    finally:
+        stop(proc)
+
+
+@pytest.fixture
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the dev extra)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def shot(driver, name: str) -> None:
+    folder = os.environ.get("INSPECTOR_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+def sign_in(driver, base: str, project: str, token: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.get(base + "/ui/")
+    driver.find_element(By.ID, "project").send_keys(project)
+    driver.find_element(By.ID, "token").send_keys(token)
+    go(driver, driver.find_element(By.ID, "signin"))
+
+
+def go(driver, element) -> None:
+    """Click ``element`` and wait until the next page has replaced this one."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, 60).until(EC.staleness_of(old))
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def no_alert(driver) -> bool:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        driver.switch_to.alert
+    except NoAlertPresentException:
+        return True
+    return False
+
+
+def test_the_inspector_in_a_browser(served_ui, browser):
+    from selenium.webdriver.common.by import By
+
+    base, root = served_ui
+    driver = browser
+    sign_in(driver, base, "alice", root.tokens["alice"])
+    assert driver.current_url == base + "/ui/p/alice"
+    assert driver.find_element(By.ID, "signed-project").text == "alice"
+    assert driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")  # the pictures are drawn
+    assert "uac_" not in driver.current_url
+    # the session cookie is not readable by scripts on the page
+    assert "uac_ui" not in driver.execute_script("return document.cookie")
+    shot(driver, "overview")
+
+    # the evidence chain: domain -> record -> fact -> turn -> session, one click a step
+    go(driver, driver.find_element(By.CSS_SELECTOR, "#domains a"))
+    assert "/ui/p/alice/d/" in driver.current_url
+    shot(driver, "domain")
+    go(driver, driver.find_element(By.CSS_SELECTOR, "a.record-link"))
+    record_fields = driver.find_element(By.ID, "record").text
+    shot(driver, "record")
+    go(driver, driver.find_element(By.CSS_SELECTOR, "#sources a.fact-link"))
+    fact_id = driver.find_element(By.ID, "fact-id").text
+    fact_text = driver.find_element(By.ID, "fact-text").text
+    assert fact_id and fact_text
+    shot(driver, "fact")
+    go(driver, driver.find_element(By.CSS_SELECTOR, "#evidence a.turn-link"))
+    turn_text = driver.find_element(By.ID, "turn-text").text
+    assert turn_text
+    go(driver, driver.find_element(By.ID, "session-link"))
+    assert fact_id in driver.find_element(By.ID, "transcript").text  # the session shows what was read from it
+    assert driver.find_element(By.ID, "session-id").text
+    shot(driver, "session")
+    assert record_fields
+
+    # sorting a table by a column, both ways
+    driver.get(base + "/ui/p/alice")
+    go(driver, driver.find_element(By.CSS_SELECTOR, "#domains a"))
+    headers = driver.find_elements(By.CSS_SELECTOR, "a.sort")
+    text_header = next(h for h in headers if h.text.startswith("text"))
+    go(driver, text_header)
+    assert "sort=text" in driver.current_url and "▲" in driver.find_element(By.LINK_TEXT, "text ▲").text
+
+    # search: channel and evidence shown
+    go(driver, driver.find_element(By.LINK_TEXT, "Search"))
+    driver.find_element(By.ID, "search-query").send_keys("Lisbon trip")
+    go(driver, driver.find_element(By.ID, "search-button"))
+    hits = driver.find_element(By.ID, "hits").text
+    assert "Lisbon" in hits and ("facts" in hits or "archive" in hits)
+    assert driver.find_elements(By.CSS_SELECTOR, "#hits a.turn-link")
+    shot(driver, "search")
+
+    # the sandbox console runs code over the state
+    go(driver, driver.find_element(By.LINK_TEXT, "Console"))
+    assert "len(" in driver.find_element(By.ID, "code").get_attribute("value")  # a first program to run
+    go(driver, driver.find_element(By.ID, "run"))
+    counts = json.loads(driver.find_element(By.ID, "run-result").text)
+    assert counts and all(isinstance(n, int) and n >= 0 for n in counts.values())
+    shot(driver, "console")
+    code = driver.find_element(By.ID, "code")
+    code.clear()
+    code.send_keys("result = [n * n for n in range(4)]")
+    go(driver, driver.find_element(By.ID, "run"))
+    assert json.loads(driver.find_element(By.ID, "run-result").text) == [0, 1, 4, 9]
+
+    # the facts timeline
+    go(driver, driver.find_element(By.LINK_TEXT, "Facts"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#timeline svg.interval")
+    shot(driver, "facts")
+
+    # conversation text with <script>, an onerror image and javascript: links is shown as text
+    rows = driver.find_element(By.ID, "timeline").text
+    assert '<script>document.title="pwned"</script>' in rows
+    assert "javascript:" in rows
+    assert not driver.find_elements(By.CSS_SELECTOR, 'a[href^="javascript:"]')
+    assert not driver.find_elements(By.CSS_SELECTOR, "main img, main script")
+    assert driver.title not in ("pwned", "clicked", "img") and no_alert(driver)
+    # open a hostile fact's page, its turn and its session too
+    hostile_link = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+                        if "<script>" in a.find_element(By.XPATH, "./..").text)
+    go(driver, hostile_link)
+    go(driver, driver.find_element(By.CSS_SELECTOR, "#evidence a.turn-link"))
+    go(driver, driver.find_element(By.ID, "session-link"))
+    assert "<script>" in driver.find_element(By.ID, "transcript").text
+    assert not driver.find_elements(By.CSS_SELECTOR, 'main a[href^="javascript:"], main img, main script')
+    assert driver.title.endswith("uac inspector") and no_alert(driver)
+
+    # forget a fact after confirming: the confirmation lists the records citing it
+    driver.get(base + "/ui/p/alice/facts")
+    lisbon = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+                  if "Lisbon" in a.find_element(By.XPATH, "./..").text)
+    lisbon_id = lisbon.text
+    go(driver, lisbon)
+    go(driver, driver.find_element(By.ID, "forget-link"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#citing li")
+    shot(driver, "forget")
+    go(driver, driver.find_element(By.ID, "confirm-forget"))
+    assert "forgotten" in driver.find_element(By.ID, "notice").text
+    assert lisbon_id not in driver.find_element(By.ID, "timeline").text
+    driver.get(base + "/ui/p/alice/fact?id=" + lisbon_id)
+    assert "no fact" in driver.find_element(By.ID, "error-message").text
+
+    # a correction from a fact's page
+    driver.get(base + "/ui/p/alice/facts")
+    rex = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+               if "retriever" in a.find_element(By.XPATH, "./..").text)
+    go(driver, rex)
+    go(driver, driver.find_element(By.ID, "correct-link"))
+    driver.find_element(By.ID, "correction").send_keys("Rex is a labrador.")
+    shot(driver, "correct")
+    go(driver, driver.find_element(By.ID, "save-correction"))
+    assert driver.find_element(By.ID, "fact-text").text == "Rex is a labrador."
+
+    # bob's token cannot open alice's pages
+    go(driver, driver.find_element(By.CSS_SELECTOR, ".signout button"))
+    sign_in(driver, base, "bob", root.tokens["bob"])
+    assert driver.current_url == base + "/ui/p/bob"
+    driver.get(base + "/ui/p/alice/facts")
+    assert "another project" in driver.find_element(By.ID, "error-message").text
+    assert "Rex" not in driver.page_source
+    driver.get(base + "/ui/p/alice/fact?id=" + fact_id)
+    assert "Rex" not in driver.page_source and fact_text not in driver.page_source
