@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from uac.cli import main
-from uac.errors import InputError
+from uac.errors import DomainNotFound, InputError
 
 TRIPS = Path(__file__).resolve().parents[2] / "examples" / "demo" / "trips.csv"
 
@@ -81,7 +81,7 @@ def test_forget_removes_imported_data(memory, tmp_path, capsys):
     assert out["domain_removed"] and out["collections_removed"] == ["visits"]
     assert not (memory.root / "domains" / "travel").exists()
     assert "travel" not in (memory.root / "MANIFEST.md").read_text()
-    with pytest.raises(InputError):
+    with pytest.raises(DomainNotFound):
         memory.forget(domain="travel")
 
 
@@ -94,7 +94,7 @@ def test_a_conversation_is_refused_with_a_hint(memory, tmp_path):
     for path in (chat, lines, locomo):
         with pytest.raises(InputError) as info:
             memory.import_records(path, domain="travel", collection="trips")
-        assert "uac ingest" in str(info.value)
+        assert "Add conversations as sessions" in info.value.hint
     assert not (memory.root / "domains" / "travel").exists()
 
 
