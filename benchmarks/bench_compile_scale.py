@@ -3,15 +3,17 @@
 A synthetic history of N sessions (about 20 facts each: trips, meals, work,
 health and small talk, with recurring people and places) is compiled
 incrementally, every ``--step`` sessions, as a user's agent would, by the
-deterministic protocol model (``protocol_model.py``: it reads the real prompts
-and answers by rule, one record per fact).  For each N it reports:
+deterministic protocol model (``uac.ProtocolModel``: it reads the real prompts
+and answers by rule -- a keyword table routes, and each batch gets one ``add``
+per fact, a ``Trip`` or an ``Event``).  For each N it reports:
 
 * prompt and completion tokens per new fact in the last compile step (the
   marginal cost of new facts at that history length) and over the whole run;
 * the largest completion of any call, and the records of the largest domain;
 * wall time of uac's own work (model time excluded);
-* the bounded mode on the same history, in the same run: one call over the
-  first 30,000 characters, and the share of facts it covers.
+* the bounded mode on the same history, in the same run (the same model
+  writing whole files): one call over the first 30,000 characters, and the
+  share of facts it covers.
 
 Targets: tokens per new fact at the largest N within 1.5x of the figure at
 the smallest; no completion above 4,000 tokens; the largest domain past 5,000
@@ -25,7 +27,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,10 +34,7 @@ from typing import Any, Optional
 
 import typer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import protocol_model  # noqa: E402
-
-from uac import Fact, LLMClient, ScriptedProvider, UserMemory  # noqa: E402
+from uac import ChatRequest, ChatResponse, Fact, LLMClient, ProtocolModel, UserMemory
 
 CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul", "Denver", "Riga"]
 PEOPLE = ["Maya", "Leo", "Sam", "Ines", "Tom", "Ana", "Kofi", "Yuki"]
@@ -77,38 +75,26 @@ def synthetic_facts(sessions: int, per_session: int = 20, seed: int = 7) -> list
 
 
 class TimedModel:
-    """The protocol model behind a scripted provider, timing its own work."""
+    """The protocol model as a provider, timing its own work (kept apart from uac's)."""
 
     def __init__(self) -> None:
+        self.inner = ProtocolModel()
+        self.name, self.model = self.inner.name, self.inner.model
         self.seconds = 0.0
-        self.largest_completion = 0
 
-    def __call__(self, request: Any) -> dict[str, Any]:
+    def complete(self, request: ChatRequest) -> ChatResponse:
         started = time.perf_counter()
         try:
-            return protocol_model.handler(request) if "Route each fact" in protocol_model.prompt_text(request) or "operations" in protocol_model.prompt_text(request) else {"json": bounded_reply(request)}
+            return self.inner.complete(request)
         finally:
             self.seconds += time.perf_counter() - started
-
-
-def bounded_reply(request: Any) -> dict[str, Any]:
-    """The bounded mode's one call: every fact of the prompt as one record of one domain."""
-    prompt = protocol_model.prompt_text(request)
-    lines = list(protocol_model.FACT_LINE.finditer(prompt))
-    items = "".join(f"    Item(text={json.dumps(m.group('text'))}, sources=[{json.dumps(m.group('id'))}]),\n" for m in lines)
-    schema = (
-        '"""Everything."""\n\nfrom dataclasses import dataclass, field\n\n\n@dataclass(frozen=True)\nclass Item:\n'
-        "    text: str\n    notes: list[str] = field(default_factory=list)\n    sources: list[str] = field(default_factory=list)\n"
-    )
-    state = '"""State."""\n\nfrom .schema import Item\n\nitems: list[Item] = [\n' + items + "]\n"
-    return {"domains": [{"name": "life", "schema_py": schema, "state_py": state}]}
+            self.inner.requests.clear()  # the model keeps every request; a long run needs none
 
 
 def run_history(sessions: int, step: int, per_session: int, workdir: Path) -> dict[str, Any]:
     facts = synthetic_facts(sessions, per_session)
     model = TimedModel()
-    provider = ScriptedProvider(handler=model)
-    memory = UserMemory.create(workdir / f"history-{sessions}", user_name="Alex", llm=LLMClient(provider))
+    memory = UserMemory.create(workdir / f"history-{sessions}", user_name="Alex", llm=LLMClient(model))
     totals = {"prompt": 0, "completion": 0, "new": 0, "largest": 0, "calls": 0}
     last: dict[str, Any] = {}
     started = time.perf_counter()
@@ -151,8 +137,7 @@ def run_history(sessions: int, step: int, per_session: int, workdir: Path) -> di
 
 
 def run_bounded(facts: list[Fact], root: Path) -> dict[str, Any]:
-    model = TimedModel()
-    memory = UserMemory.create(root, user_name="Alex", llm=LLMClient(ScriptedProvider(handler=model)))
+    memory = UserMemory.create(root, user_name="Alex", llm=LLMClient(TimedModel()))
     report = memory.compile(mode="bounded", facts=facts).to_json()
     totals = report["totals"]
     return {

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         resolve_settings,
     )
     from .llm import require as require_llm
+    from .llm.protocol import ProtocolModel
     from .memory import UserMemory
     from .sessions.locomo import (
         LOCOMO_ANSWERABLE,
@@ -103,6 +104,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ChatRequest": ("uac.llm", "ChatRequest"),
     "ChatResponse": ("uac.llm", "ChatResponse"),
     "ScriptedProvider": ("uac.llm", "ScriptedProvider"),
+    "ProtocolModel": ("uac.llm.protocol", "ProtocolModel"),
     "build_client": ("uac.llm", "build_client"),
     "resolve_settings": ("uac.llm", "resolve_settings"),
     "require_llm": ("uac.llm", "require"),
@@ -173,6 +175,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ScriptedProvider",
+    "ProtocolModel",
     "build_client",
     "resolve_settings",
     "require_llm",

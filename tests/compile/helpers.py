@@ -1,15 +1,15 @@
-"""Shared builders for the compile tests: facts, and a scripted model that answers
-the operations protocol by rule (the benchmark's protocol model, reading the real prompts)."""
+"""Shared builders for the compile tests: facts, and a scripted handler that answers the
+operations protocol by rule (the protocol model of :mod:`uac.llm.protocol`, reading the real
+prompts: a ``Trip`` per fact about a trip, an ``Event`` per other fact)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import re
-from pathlib import Path
 
 from uac.facts.model import Fact
+from uac.llm.protocol import respond_entry
 
 TOPICS = [
     ("travel", "I took a trip to {place} and stayed in a hotel near the beach"),
@@ -42,10 +42,8 @@ def make_facts(n: int, *, sessions: int = 10, pad: int = 0) -> list[Fact]:
 
 
 FACT_ID = re.compile(r"^\[([^\]]+)\]", re.MULTILINE)
-_PROTOCOL = Path(__file__).resolve().parents[2] / "benchmarks" / "protocol_model.py"
-_spec = importlib.util.spec_from_file_location("uac_bench_protocol_model", _PROTOCOL)
-protocol_model = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(protocol_model)
+#: a ScriptedProvider handler: the protocol model's reply to every call (routing included)
+protocol_handler = respond_entry
 
 
 def prompt_of(request) -> str:
@@ -63,9 +61,10 @@ def route_reply(prompt: str, domain_of=None) -> dict:
 
 
 def handler_for(domain_of=None, *, failing_domains=(), wrap=None):
-    """A ScriptedProvider handler: routes with ``domain_of``, then answers each batch with
-    the protocol model's operations (one record per fact).  ``failing_domains``: the
-    endpoint fails for them; ``wrap(request, reply) -> reply`` may alter a reply."""
+    """A ScriptedProvider handler: routes with ``domain_of``, then answers each batch (and
+    each repair request) with the protocol model's operations (one record per fact).
+    ``failing_domains``: the endpoint fails for them; ``wrap(request, reply) -> reply`` may
+    alter a reply."""
 
     def handler(request):
         prompt = prompt_of(request)
@@ -74,10 +73,21 @@ def handler_for(domain_of=None, *, failing_domains=(), wrap=None):
         elif domain_of_prompt(prompt) in failing_domains:
             reply = {"error": "fatal", "message": "503 from the endpoint"}
         else:
-            reply = protocol_model.handler(request)
+            reply = protocol_handler(request)
         return wrap(request, reply) if wrap else reply
 
     return handler
+
+
+def records(memory, domain: str) -> list:
+    """Every record of one domain, all collections (trips and events alike)."""
+    state = memory.state[domain]
+    return [record for name in state for record in (state[name] if isinstance(state[name], tuple) else ())]
+
+
+def adds_by_fact(operations: list[dict]) -> dict[str, dict]:
+    """The ``add`` operations of a reply by the (first) fact each cites."""
+    return {op["sources"][0]: op for op in operations if op.get("op") == "add"}
 
 
 def dumps(data) -> str:

@@ -18,7 +18,7 @@ from uac.compile.ledger import load_ledger
 from uac.memory import UserMemory
 from uac.view import store
 
-from .helpers import handler_for, make_facts
+from .helpers import handler_for, make_facts, records
 
 CHILD = textwrap.dedent(
     """
@@ -92,5 +92,5 @@ def test_kill_nine_mid_compile_leaves_whole_batches(tmp_path, call, delay, scrip
     assert totals["facts_recorded"] == 60 and totals["facts_pending"] == 0, json.dumps(report.to_json())
     assert check_consistent(root, ids) == 60
     # no fact was recorded twice
-    sources = [s for d in ("travel", "food", "work") for r in resumed.state[d]["entries"] for s in r.sources]
+    sources = [s for d in ("travel", "food", "work") for r in records(resumed, d) for s in r.sources]
     assert sorted(sources) == sorted(ids)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 
@@ -14,7 +15,7 @@ from uac.compile.incremental import compile_incremental
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 
-from .helpers import domain_of_prompt, handler_for, make_facts, prompt_of
+from .helpers import adds_by_fact, domain_of_prompt, handler_for, make_facts, prompt_of, records
 
 
 def split_domain(fact_id: str) -> str:
@@ -51,9 +52,12 @@ def test_every_fact_is_recorded_with_replies_that_do_not_grow(scripted_memory, s
     assert all(len(p) <= config.domain_prompt_chars for p in prompts)
     # the last batch of a domain holding 175 records sees a bounded selection, not the domain
     last = op_prompts(scripted, "travel")[-1]
-    assert last.count("Entry(id=") < 60 and "(175 records)" in last
+    assert sum(int(n) for n in re.findall(r"\((\d+) records\)", last)) == 175
+    assert last.count("(id=") < 60
     assert data["totals"]["largest_completion_tokens"] < 3_000
-    cited = {s for d in ("travel", "food") for item in scripted_memory.state[d]["entries"] for s in item.sources}
+    # the travel facts of make_facts are trips and hobbies: one Trip or one Event each
+    assert {name: len(scripted_memory.state["travel"][name]) for name in scripted_memory.state["travel"]} == {"trips": 100, "events": 100}
+    cited = {s for d in ("travel", "food") for item in records(scripted_memory, d) for s in item.sources}
     assert cited == {f.id for f in big_facts}
     assert {h["purpose"] for h in history(scripted_memory)} >= {"route", "structure.ops:travel", "structure.ops:food"}
 
@@ -115,9 +119,10 @@ def test_valid_operations_are_kept_and_all_problems_go_back_at_once(scripted_mem
             return reply
         rounds["n"] += 1
         ops = reply["json"]["operations"]
-        ops[1]["values"]["day"] = "sometime in spring"  # a date the model got wrong
-        ops[2]["sources"] = ["f9999"]  # an id that is not in the batch
-        ops.append({"op": "update", "id": "entry-77", "set": {"text": "x"}, "sources": ["f0002"]})
+        adds = adds_by_fact(ops)
+        adds["f0000"]["values"]["start_date"] = "sometime in spring"  # a date the model got wrong
+        adds["f0002"]["sources"] = ["f9999"]  # an id that is not in the batch
+        ops.append({"op": "update", "id": "event-77", "set": {"text": "x"}, "sources": ["f0001"]})
         # the way models answer: a fence around the JSON
         return {"content": "```json\n" + json.dumps(reply["json"]) + "\n```"}
 
@@ -128,11 +133,13 @@ def test_valid_operations_are_kept_and_all_problems_go_back_at_once(scripted_mem
     repair = scripted.requests[2].messages[-1].content
     assert repair.count("\n- ") == 4  # three rejected operations and the unaddressed facts, in one message
     assert "expects a date as \"YYYY-MM-DD\"" in repair and "sources f9999 are not facts of this batch" in repair
-    assert "no record 'entry-77'" in repair and "facts f0000, f0001 are not addressed yet" in repair
+    assert "no record 'event-77'" in repair and "facts f0000, f0002 are not addressed yet" in repair
     assert scripted.requests[2].messages[-2].role == "assistant"
-    # the valid operation of the first reply was kept: the class exists, f0002 was recorded once
-    entries = scripted_memory.state["travel"]["entries"]
-    assert sorted(s for e in entries for s in e.sources) == ["f0000", "f0001", "f0002"]
+    # the valid operations of the first reply were kept (both classes, the add of f0001) and the
+    # repair answered only the two facts: each fact recorded once
+    travel = scripted_memory.state["travel"]
+    assert sorted(s for r in records(scripted_memory, "travel") for s in r.sources) == ["f0000", "f0001", "f0002"]
+    assert [t.destination for t in travel["trips"]] == ["Lisbon"] and len(travel["events"]) == 2
 
 
 def test_a_reply_that_is_not_json_is_repaired(scripted_memory, scripted):
@@ -180,7 +187,7 @@ def test_an_endpoint_error_fails_one_domain_and_keeps_its_earlier_batches(script
     assert travel.status == "failed" and "504 Gateway Timeout" in travel.rejection and not report.ok
     assert travel.to_json()["facts"] == {"recorded": 5, "considered": 0, "pending": 15}
     assert food.status == "compiled" and food.facts_recorded == 20
-    assert len(scripted_memory.state["travel"]["entries"]) == 5
+    assert len(records(scripted_memory, "travel")) == 5
     assert "`travel`" in scripted_memory.project.paths.manifest.read_text()
     # the next compile continues where it stopped
     scripted.handler = handler_for(split_domain)
@@ -195,7 +202,7 @@ def test_records_citing_a_superseded_fact_are_revisited(scripted_memory, scripte
         log.append_session("s1", [old])
     scripted.handler = handler_for(lambda _i: "work")
     scripted_memory.compile()
-    (record,) = scripted_memory.state["work"]["entries"]
+    (record,) = records(scripted_memory, "work")
     assert record.sources == ["s1-f1"]
     new = Fact("s2-f1", "I now work at Initech as a manager", "s2", dt.date(2023, 6, 1), speaker="Sam", valid_from=dt.date(2023, 6, 1))
     with scripted_memory.project.lock("test"):
@@ -204,11 +211,12 @@ def test_records_citing_a_superseded_fact_are_revisited(scripted_memory, scripte
     report = scripted_memory.compile()
     prompt = op_prompts(scripted, "work")[0]
     revisit = prompt.split("REVISIT")[1].split("## NEW facts")[0]
-    assert 'id="entry-1"' in revisit and "cites s1-f1, replaced by s2-f1" in revisit
+    assert 'id="event-1"' in revisit and "cites s1-f1, replaced by s2-f1" in revisit
     assert "[s2-f1]" in prompt.split("## NEW facts")[1]
-    records = scripted_memory.state["work"]["entries"]
-    revisited = next(r for r in records if r.id == "entry-1")
+    (revisited,) = records(scripted_memory, "work")  # updated in place, the new fact not added again
+    assert revisited.id == "event-1"
     assert revisited.text == "I now work at Initech as a manager" and revisited.sources == ["s1-f1", "s2-f1"]
+    assert revisited.day == dt.date(2023, 6, 1)
     assert report.domain("work").facts_pending == 0
     scripted.requests.clear()
     scripted_memory.compile()
@@ -220,10 +228,10 @@ def test_new_fields_on_a_domain_with_records_and_refused_drops(scripted_memory, 
     scripted_memory.compile(facts=make_facts(2))
 
     def evolve(request, reply):
-        if "json" in reply and "operations" in reply["json"] and "(2 records)" in prompt_of(request):
+        if "json" in reply and "operations" in reply["json"] and "`events: list[Event]` (1 records)" in prompt_of(request):
             reply["json"]["operations"] = [
-                {"op": "add_field", "class": "Entry", "name": "mood", "type": "str | None", "default": None},
-                {"op": "remove_field", "class": "Entry", "name": "speaker"},
+                {"op": "add_field", "class": "Event", "name": "mood", "type": "str | None", "default": None},
+                {"op": "remove_field", "class": "Event", "name": "speaker"},
                 *[dict(op, values={**op["values"], "mood": "happy"}) if op["op"] == "add" else op for op in reply["json"]["operations"]],
             ]
         return reply
@@ -231,8 +239,8 @@ def test_new_fields_on_a_domain_with_records_and_refused_drops(scripted_memory, 
     scripted.handler = handler_for(lambda _i: "travel", wrap=evolve)
     report = scripted_memory.compile(facts=make_facts(3))
     assert report.domain("travel").facts_recorded == 3
-    entries = scripted_memory.state["travel"]["entries"]
-    assert [e.mood for e in entries] == [None, None, "happy"] and all(e.speaker == "Alice" for e in entries)
+    events = scripted_memory.state["travel"]["events"]
+    assert [e.mood for e in events] == [None, "happy"] and all(e.speaker == "Alice" for e in events)
     repair = scripted.requests[-1].messages[-1].content
     assert "uac never drops data, so it cannot remove a field" in repair
 
@@ -273,7 +281,8 @@ def test_compile_needs_no_lock_holder_and_reports_json(scripted_memory, scripted
     report = compile_incremental(scripted_memory.project, make_facts(2), scripted_memory.llm, scripted_memory.project.config.compile)
     data = report.to_json()
     assert data["domains"][0]["facts"] == {"recorded": 2, "considered": 0, "pending": 0}
-    assert data["domains"][0]["operations"]["applied"] == 3 and data["domains"][0]["batches"]["committed"] == 1
+    # add_class Trip, add_class Event, one add per fact
+    assert data["domains"][0]["operations"]["applied"] == 4 and data["domains"][0]["batches"]["committed"] == 1
 
 
 def test_a_record_that_lost_a_forgotten_fact_is_revisited(scripted_memory, scripted):
@@ -293,11 +302,11 @@ def test_a_record_that_lost_a_forgotten_fact_is_revisited(scripted_memory, scrip
 
     scripted.handler = handler_for(lambda _i: "pets", wrap=merge)
     scripted_memory.compile()
-    (record,) = scripted_memory.state["pets"]["entries"]
+    (record,) = records(scripted_memory, "pets")
     assert record.sources == ["s1-f1", "s1-f2"]
     report = scripted_memory.forget(fact="s1-f2")
     assert report.records_revisited == 1 and report.records_removed == 0
-    assert scripted_memory.state["pets"]["entries"][0].sources == ["s1-f1"]
+    assert records(scripted_memory, "pets")[0].sources == ["s1-f1"]
     scripted.handler = handler_for(lambda _i: "pets")
     scripted.requests.clear()
     scripted_memory.compile()

@@ -10,7 +10,7 @@ import pytest
 
 from uac.memory import UserMemory
 
-from .helpers import protocol_model
+from .helpers import protocol_handler
 
 DATA = os.environ.get("UAC_LOCOMO_DATA", "")
 
@@ -19,7 +19,7 @@ DATA = os.environ.get("UAC_LOCOMO_DATA", "")
 @pytest.mark.embeddings
 @pytest.mark.skipif(not DATA or not Path(DATA).is_file(), reason="set UAC_LOCOMO_DATA to the LoCoMo JSON file")
 def test_conv26_every_fact_recorded_or_considered(tmp_path, scripted_llm, scripted):
-    scripted.handler = protocol_model.handler
+    scripted.handler = protocol_handler
     memory = UserMemory.create(tmp_path / "conv26", user_name="Caroline", llm=scripted_llm)
     ingest = memory.ingest(DATA, sample_id="conv-26", extractor="rules")
     assert len(ingest.sessions_added) == 19

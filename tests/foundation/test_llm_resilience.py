@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from uac.cli.vocabulary import CLI
 from uac.config import LLMConfig
 from uac.errors import CapabilityUnsupported, ContextOverflow, InvalidReply, ModelError, ReplyCutOff
 from uac.llm import CapabilityStore, Limits, LLMClient, ResponseCache, ScriptedProvider, purpose_kind, resolve_settings, user
@@ -224,7 +225,9 @@ def test_a_refusal_that_is_not_about_the_format_surfaces(tmp_path):
             fake.reply({"error": {"message": "temperature must be at most 1"}}, status=400)
         with pytest.raises(ModelError, match="temperature must be at most 1") as info:
             openai_client(fake.base_url, tmp_path).chat_json([user("a")], json_schema=SCHEMA)
+    # the hint names the probe in each adapter's words
     assert "UserMemory.doctor(model=True)" in str(info.value)
+    assert "uac doctor PROJECT --model" in info.value.hint_for(CLI)
     assert not (tmp_path / ".uac" / "llm-endpoints.json").exists()
 
 

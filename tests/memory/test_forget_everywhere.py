@@ -12,7 +12,7 @@ from uac.llm import LLMClient, ScriptedProvider
 from uac.llm.cache import ResponseCache
 from uac.memory import UserMemory
 
-from ..compile.helpers import protocol_model
+from ..compile.helpers import protocol_handler, records
 
 SECRET = "Zorblax"
 
@@ -21,6 +21,11 @@ def write_session(path: Path, date: str, lines: list[str]) -> Path:
     messages = [{"role": "user", "content": line} for line in lines]
     path.write_text(json.dumps({"date": date, "messages": messages}), "utf-8")
     return path
+
+
+def all_records(memory) -> list:
+    """Every record of every domain (the protocol model writes trips and events)."""
+    return [r for domain in memory.state for r in records(memory, domain)]
 
 
 def grep(root: Path, needle: str) -> list[str]:
@@ -35,7 +40,7 @@ def grep(root: Path, needle: str) -> list[str]:
 def cached_memory(project_dir):
     memory = UserMemory.create(project_dir, user_name="Alice")
     cache = ResponseCache(project_dir / ".uac" / "llm-cache.sqlite")
-    provider = ScriptedProvider(handler=protocol_model.handler)
+    provider = ScriptedProvider(handler=protocol_handler)
     return UserMemory.open(project_dir, llm=LLMClient(provider, cache=cache, sleep=lambda _s: None))
 
 
@@ -48,7 +53,7 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     memory.ingest(other, extractor="rules")
     report = memory.compile(mode="incremental")
     assert report.ok and report.to_json()["totals"]["facts_pending"] == 0
-    assert any(SECRET in r.text for d in memory.state for r in memory.state[d]["entries"])
+    assert any(SECRET in repr(r) for r in all_records(memory))
     assert memory.search(SECRET, k=3)[0].text.count(SECRET)
     hits = grep(memory.root, SECRET)
     assert any("llm-cache" in h for h in hits) and any(h.startswith("domains/") for h in hits)
@@ -58,7 +63,7 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     assert data["records_removed"] >= 2 and data["cache_entries_dropped"] >= 1
     assert grep(memory.root, SECRET) == []
     # what the other session said is all still there
-    texts = [r.text for d in memory.state for r in memory.state[d]["entries"]]
+    texts = [repr(r) for r in all_records(memory)]
     assert any("Lisbon" in t for t in texts) and any("ramen" in t for t in texts)
     assert all(SECRET not in h.text for h in memory.search(SECRET, k=5))
     assert memory.doctor().ok
@@ -73,8 +78,9 @@ def test_forgetting_one_fact_trims_the_records_that_cite_it(cached_memory, tmp_p
     memory.ingest(write_session(tmp_path / "a.json", "2024-03-01", ["I flew to Oslo for a trip.", "I ran ten kilometres at the gym."]), extractor="rules")
     memory.compile(mode="incremental")
     oslo = next(f for f in memory.facts() if "Oslo" in f.text)
-    domain, record = next((d, r) for d in memory.state for r in memory.state[d]["entries"] if oslo.id in r.sources)
+    domain, record = next((d, r) for d in memory.state for r in records(memory, d) if oslo.id in r.sources)
     report = memory.forget(fact=oslo.id)
     assert report.records_removed == 1 and report.records_revisited == 0
-    assert all(oslo.id not in r.sources for d in memory.state for r in memory.state[d]["entries"])
-    assert record.id not in {r.id for r in memory.state[domain]["entries"]}
+    assert type(record).__name__ == "Trip" and record.destination == "Oslo"
+    assert all(oslo.id not in r.sources for r in all_records(memory))
+    assert record.id not in {r.id for r in records(memory, domain)}

@@ -5,11 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from uac.compile.ops import apply_operations
+from uac.compile.work import DomainWork
+from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.llm import LLMClient, Message, system, user
-from uac.llm.protocol import ProtocolModel, call_kind, respond
-from uac.llm.protocol.compile_files import read_records
+from uac.llm.protocol import ProtocolModel, call_kind, respond, respond_entry
 from uac.llm.types import ChatRequest
+from uac.memory import UserMemory
 from uac.sessions.model import Session, Turn
 from uac.templating import render_prompt
 
@@ -50,25 +53,104 @@ def test_extraction_follows_the_prompt():
 
 
 def test_routing_answers_every_id():
-    lines = ["[f1] (2023-06-14) Alice: Alice flew to Berlin.", "[f2] (2023-06-15) Bob: Bob cooked a curry for dinner.", "[f3] Bob: Bob likes blue."]
+    lines = [
+        "[f1] (said 2023-06-15; happened 2023-06-14) Alice: Alice flew to Berlin.",
+        "[f2] (said 2023-06-15) Bob: Bob cooked a curry for dinner.",
+        "[f3] Bob: Bob likes blue.",
+    ]
     reply = respond(request_for("structure_route.j2", "routes", domains=[], defaults=["travel", "food"], facts=lines))
     assert reply.data == {"routes": [{"id": "f1", "domain": "travel"}, {"id": "f2", "domain": "food"}, {"id": "f3", "domain": "general"}]}
 
 
-def test_compile_keeps_earlier_records_and_adds_new_ones():
-    first = respond(
-        request_for("structure_domain.j2", "domain_files", domain="travel", schema_py="", state_py="",
-                    facts=["[f1] (2023-06-14) Alice: Alice flew to Berlin yesterday.", "[f2] (2023-06-15) Alice: Alice loved the hotel."])
-    ).data
-    assert read_records(first["state_py"])["trips"] == [{"destination": "Berlin", "start": dt.date(2023, 6, 14), "sources": ["f1"]}]
-    second = respond(
-        request_for("structure_domain.j2", "domain_files", domain="travel", schema_py=first["schema_py"], state_py=first["state_py"],
-                    facts=["[f3] (2023-08-20) Alice: Alice flew to Reykjavik.", "[f1] (2023-06-14) Alice: Alice flew to Berlin yesterday."])
-    ).data
-    records = read_records(second["state_py"])
-    assert [t["destination"] for t in records["trips"]] == ["Berlin", "Reykjavik"]
-    assert [e["sources"] for e in records["events"]] == [["f2"]]
-    assert "class Trip" in second["schema_py"] and "class Event" in second["schema_py"]
+NEW_FACTS = [
+    "[f1] (said 2023-06-15; happened 2023-06-14) Alice: Alice flew to Berlin yesterday.",
+    "[f2] (said 2023-06-15) Alice: Alice loved the hotel.",
+    "[f3] (said 2023-06-15) Bob: Ok, sure.",
+    "[f4] (said 2023-06-15; happened 2023-03-02) Alice: Alice's sister Ana flew to Lisbon.",
+]
+
+
+def ops_request(**values) -> ChatRequest:
+    base = dict(domain="travel", user_name="Alice", schema_lines="", collections=[], related=[], revisit=[],
+                context_facts=[], facts=NEW_FACTS)
+    return request_for("structure_ops.j2", "operations", **{**base, **values})
+
+
+def test_compile_answers_with_operations_that_uac_applies():
+    reply = respond(ops_request())
+    assert reply.kind == "compile"
+    ops = reply.data["operations"]
+    assert [op["op"] for op in ops] == ["add_class", "add_class", "add", "add", "add", "skip"]
+    assert [c["name"] for c in ops[:2]] == ["Trip", "Event"]
+    assert ops[2] == {"op": "add", "collection": "trips", "class": "Trip", "sources": ["f1"],
+                      "values": {"destination": "Berlin", "start_date": "2023-06-14", "traveller": "Alice"}}
+    assert ops[3]["values"] == {"text": "Alice loved the hotel.", "day": "2023-06-15", "speaker": "Alice"}
+    assert ops[4]["values"] == {"destination": "Lisbon", "start_date": "2023-03-02", "traveller": "Ana"}
+    assert ops[5] == {"op": "skip", "facts": ["f3"], "reason": "too short to record"}
+    work = DomainWork.empty("travel")
+    outcome = apply_operations(work, ops, {"f1", "f2", "f3", "f4"})
+    assert outcome.problems == [] and outcome.skipped == {"f3": "too short to record"}
+    assert [(t.id, t.destination, t.start_date) for t in work.values["trips"]] == [
+        ("trip-1", "Berlin", dt.date(2023, 6, 14)), ("trip-2", "Lisbon", dt.date(2023, 3, 2))]
+
+
+def test_compile_reads_the_domain_it_is_shown():
+    schema = (
+        "@dataclass(frozen=True)\nclass Trip:\n    id: str\n    destination: str\n    start_date: date | None = None\n"
+        "    notes: list[str] = field(default_factory=list)\n    sources: list[str] = field(default_factory=list)"
+    )
+    revisit = ['Trip(id="trip-1", destination="Oslo", start_date=date(2023, 1, 5), sources=["f0"])  <- cites f0, replaced by f1',
+               'Trip(id="trip-2", destination="Rome", sources=["f9"])  <- cites f9, which was removed']
+    ops = respond(ops_request(schema_lines=schema, collections=[("journeys", "Trip", 2)], revisit=revisit)).data["operations"]
+    assert ops[0] == {"op": "update", "id": "trip-1", "set": {"destination": "Berlin", "start_date": "2023-06-14"}, "sources": ["f1"]}
+    assert ops[1]["op"] == "retire" and ops[1]["id"] == "trip-2" and ops[1]["reason"]
+    # the class exists without the traveller field: added with a default; trips go to its collection
+    assert ops[2] == {"op": "add_field", "class": "Trip", "name": "traveller", "type": "str | None", "default": None}
+    adds = [op for op in ops if op["op"] == "add"]
+    assert [(a["collection"], a["sources"]) for a in adds] == [("events", ["f2"]), ("journeys", ["f4"])]
+    assert "class" not in adds[1] and adds[0]["class"] == "Event"  # f1 updated trip-1 instead of a new trip
+
+
+def test_a_repair_answers_only_what_is_left_on_the_domain_as_applied():
+    first = ops_request()
+    ops = respond(first).data["operations"]
+    sent = [op for op in ops if op.get("sources") != ["f2"]]  # the answer forgot f2 ...
+    sent[2]["values"]["start_date"] = "sometime"  # ... and got the Berlin trip's date wrong
+    problems = ['operation 3 (add trips): start_date: expects a date as "YYYY-MM-DD", got \'sometime\'',
+                "facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"]
+    repair = render_prompt("structure_ops_repair.j2", applied=len(sent) - 1, problems=problems)
+    request = ChatRequest(messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair)))
+    assert call_kind(request) == "compile_repair"
+    reply = respond(request)
+    # the classes and the Lisbon trip were applied: the trips collection exists, events does not
+    assert reply.data == {"operations": [
+        {"op": "add", "collection": "trips", "values": {"destination": "Berlin", "start_date": "2023-06-14", "traveller": "Alice"}, "sources": ["f1"]},
+        {"op": "add", "collection": "events", "class": "Event", "values": {"text": "Alice loved the hotel.", "day": "2023-06-15", "speaker": "Alice"}, "sources": ["f2"]},
+    ]}
+    assert respond_entry(request) == {"json": reply.data}
+
+
+def test_compile_end_to_end_revisits_a_replaced_trip(tmp_path):
+    model = ProtocolModel()
+    memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
+    log = FactLog(memory.project.paths.facts)
+    oslo = Fact("s1-f1", "Alice flew to Oslo for a conference.", "s1", dt.date(2023, 1, 5), speaker="Alice")
+    with memory.project.lock("test"):
+        log.append_session("s1", [oslo, Fact("s1-f2", "Alice cooked a curry for dinner.", "s1", dt.date(2023, 1, 5), speaker="Alice")])
+    assert memory.compile().ok
+    (trip,) = memory.state["travel"]["trips"]
+    assert (trip.destination, trip.start_date, trip.traveller) == ("Oslo", dt.date(2023, 1, 5), "Alice")
+    bergen = Fact("s2-f1", "Alice flew to Bergen for the conference, not Oslo.", "s2", dt.date(2023, 2, 1), speaker="Alice")
+    with memory.project.lock("test"):
+        log.append_session("s2", [bergen], [Supersession("s1-f1", "s2-f1", dt.date(2023, 2, 1), "s2")])
+    report = memory.compile()
+    assert report.ok and report.to_json()["totals"]["facts_pending"] == 0
+    (trip,) = memory.state["travel"]["trips"]
+    assert (trip.id, trip.destination, trip.sources) == ("trip-1", "Bergen", ["s1-f1", "s2-f1"])
+    assert [kind for kind, _ in model.requests] == ["route", "compile", "compile", "route", "compile"]
+    bounded = memory.compile(mode="bounded")
+    assert bounded.ok and {t.destination for t in memory.state["travel"]["trips"]} == {"Bergen"}
+    memory.close()
 
 
 def test_answer_counts_with_the_tool_then_answers_with_the_result():
@@ -96,6 +178,10 @@ def test_the_kind_comes_from_the_prompt_not_from_what_it_quotes():
     request = request_for("extract_facts.j2", "facts", session_id="s2", session_date="2023-01-01", date_text="",
                           speakers=["Bob"], known=[], context=[], turns=list(quoting.turns))
     assert call_kind(request) == "extract"
+    assert call_kind(ops_request()) == "compile"
+    bounded = request_for("structure_bounded.j2", "domains", facts=NEW_FACTS)
+    assert call_kind(bounded) == "compile_bounded"
+    assert [d["name"] for d in respond(bounded).data["domains"]] == ["general", "travel"]
     assert call_kind(ChatRequest(messages=(user("What is the capital of France?"),))) is None
     assert respond(ChatRequest(messages=(user("hello"),))).text == "I cannot tell what this request asks for."
 

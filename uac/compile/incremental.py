@@ -56,6 +56,9 @@ if TYPE_CHECKING:
     from ..llm import LLMClient
     from ..project import Project
 
+#: the shape of a reply; "op" is a plain string so that an operation uac does not know (or
+#: refuses, such as remove_field) is rejected alone, with its own problem, by
+#: :func:`~.ops.apply_operations` -- an enum here would make the reader refuse the whole reply
 OPS_SCHEMA = {
     "type": "object",
     "properties": {
@@ -64,7 +67,7 @@ OPS_SCHEMA = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "op": {"type": "string", "enum": list(OP_KINDS)},
+                    "op": {"type": "string", "description": "one of " + ", ".join(OP_KINDS)},
                     "name": {"type": "string"},
                     "doc": {"type": "string"},
                     "fields": {"type": "array", "items": {"type": "object"}},

@@ -10,8 +10,9 @@ name) and answers with one responder per kind:
 ========================  ==============================================
 ``extract``               :mod:`.extract` -- one fact per informative sentence
 ``route``                 :mod:`.route` -- a keyword table
-``compile``               :mod:`.compile_files` -- trips and dated events
-``compile_bounded``       :mod:`.compile_files`
+``compile``               :mod:`.compile_ops` -- operations: a trip or an event per fact
+``compile_repair``        :mod:`.compile_ops` -- operations for the facts not addressed yet
+``compile_bounded``       :mod:`.compile_files` -- the same records as whole files
 ``decide``                :mod:`.answer` -- candidates sharing a word
 ``answer``                :mod:`.answer` -- counts with the python tool
 ``check``                 :mod:`.check` -- the probes of ``uac doctor --model``
@@ -19,19 +20,22 @@ name) and answers with one responder per kind:
 
 :class:`ProtocolModel` is a provider like the scripted one
 (``UAC_LLM_PROVIDER=protocol``).  :func:`respond` gives the reply before any
-form is applied (what a fake server dresses up).
+form is applied (what a fake server dresses up); :func:`respond_entry` gives
+it as a :class:`~uac.llm.ScriptedProvider` entry, for a handler that alters
+some replies of the protocol model.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from typing import Callable
+from typing import Any, Callable
 
 from ..types import ChatRequest, ChatResponse, ToolCall, Usage, estimate_tokens
 from .answer import respond_answer, respond_decide
 from .check import is_check, respond_check
-from .compile_files import respond_bounded, respond_compile
+from .compile_files import respond_bounded
+from .compile_ops import respond_compile, respond_repair
 from .extract import respond_extract
 from .prompts import call_kind
 from .reply import Reply
@@ -42,6 +46,7 @@ RESPONDERS: dict[str, Callable[[ChatRequest], Reply]] = {
     "extract": respond_extract,
     "route": respond_route,
     "compile": respond_compile,
+    "compile_repair": respond_repair,
     "compile_bounded": respond_bounded,
     "decide": respond_decide,
     "answer": respond_answer,
@@ -58,6 +63,11 @@ def respond(request: ChatRequest) -> Reply:
     if responder is None:
         return Reply(None, text=UNKNOWN_REPLY)
     return responder(request)
+
+
+def respond_entry(request: ChatRequest) -> dict[str, Any]:
+    """The reply as a scripted-provider entry: ``{"json": ...}``, ``{"content": ...}`` or ``{"tool_calls": ...}``."""
+    return respond(request).entry()
 
 
 class ProtocolModel:
@@ -95,4 +105,4 @@ class ProtocolModel:
         )
 
 
-__all__ = ["RESPONDERS", "ProtocolModel", "Reply", "call_kind", "respond"]
+__all__ = ["RESPONDERS", "ProtocolModel", "Reply", "call_kind", "respond", "respond_entry"]

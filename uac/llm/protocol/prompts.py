@@ -16,26 +16,34 @@ from dataclasses import dataclass
 from ..types import ChatRequest, Message
 
 #: call kinds, each with a responder
-KINDS = ("extract", "route", "compile", "compile_bounded", "decide", "answer")
+KINDS = ("extract", "route", "compile", "compile_repair", "compile_bounded", "decide", "answer")
 
 #: how each kind's prompt begins (the first user message; the system message for answers)
 _OPENINGS = (
     ("extract", re.compile(r"Extract every individual fact from this conversation excerpt")),
     ("route", re.compile(r"Route each fact below to one life domain")),
-    ("compile", re.compile(r'You maintain the "[^"\n]+" domain of a user\'s memory as Python code')),
+    ("compile", re.compile(r'You maintain the "[^"\n]+" domain of [^\n]*memory: typed records')),
     ("compile_bounded", re.compile(r"Organize the user's facts below into typed Python code")),
     ("decide", re.compile(r"You select evidence from a user's memory")),
 )
 _ANSWER_OPENING = re.compile(r"You answer questions about ")
+#: a later user message of a compile batch: uac sends back what it could not apply
+_COMPILE_REPAIR = re.compile(r"uac applied \d+ of your operations\. These problems remain:")
 _SCHEMA_KINDS = {
     "facts": "extract",
     "routes": "route",
-    "domain_files": "compile",
+    "operations": "compile",
     "domains": "compile_bounded",
     "evidence_decision": "decide",
 }
 
-FACT_LINE = re.compile(r"^\[(?P<id>[^\]]+)\](?: \((?P<date>\d{4}-\d{2}-\d{2})\))?(?: (?P<speaker>[^:\n]{1,60}):)? (?P<text>.*)$")
+_DAY = r"\d{4}-\d{2}-\d{2}"
+#: ``[id] (said D; happened D) speaker: text`` -- either day may be missing; ``(D)`` alone is read as said
+FACT_LINE = re.compile(
+    rf"^\[(?P<id>[^\]]+)\]"
+    rf"(?: \((?:(?:said )?(?P<said>{_DAY}))?(?:;? ?happened (?P<happened>{_DAY}))?\))?"
+    r"(?: (?P<speaker>[^:\n]{1,60}):)? (?P<text>.*)$"
+)
 TURN_LINE = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<speaker>[^:\n]{1,80}): (?P<text>.*)$")
 
 
@@ -56,12 +64,25 @@ def call_kind(request: ChatRequest) -> str | None:
     opening = first_user(request).lstrip()
     for kind, pattern in _OPENINGS:
         if pattern.match(opening):
+            if kind == "compile" and is_compile_repair(request):
+                return "compile_repair"
             return kind
     if _ANSWER_OPENING.match(system_text(request).lstrip()):
         return "answer"
     if request.json_schema is not None:
         return _SCHEMA_KINDS.get(request.schema_name)
     return None
+
+
+def is_compile_repair(request: ChatRequest) -> bool:
+    """Is the last message uac's list of problems with the operations answered before?"""
+    last = last_message(request)
+    return (
+        last is not None
+        and last.role == "user"
+        and len(request.messages) > 2
+        and bool(_COMPILE_REPAIR.match((last.content or "").lstrip()))
+    )
 
 
 @dataclass(frozen=True)
@@ -74,9 +95,26 @@ class TurnLine:
 @dataclass(frozen=True)
 class FactLine:
     fact_id: str
-    day: _dt.date | None
+    #: when it was said (the session's day)
+    said: _dt.date | None
+    #: when it happened, where the extractor resolved another day
+    happened: _dt.date | None
     speaker: str | None
     text: str
+
+    @property
+    def day(self) -> _dt.date | None:
+        """The day the fact is about: when it happened, else when it was said."""
+        return self.happened or self.said
+
+
+def parse_fact_line(line: str) -> FactLine | None:
+    match = FACT_LINE.match(line.strip())
+    if not match:
+        return None
+    said = _dt.date.fromisoformat(match["said"]) if match["said"] else None
+    happened = _dt.date.fromisoformat(match["happened"]) if match["happened"] else None
+    return FactLine(match["id"], said, happened, (match["speaker"] or "").strip() or None, match["text"].strip())
 
 
 def section(text: str, heading: str, *, stop: tuple[str, ...] = ("\n\n",)) -> str:
@@ -104,15 +142,10 @@ def turn_lines(prompt: str) -> list[TurnLine]:
     return out
 
 
-def fact_lines(prompt: str, heading: str) -> list[FactLine]:
-    block = section(prompt, heading, stop=("\nAnswer with JSON",))
-    out = []
-    for line in block.splitlines():
-        match = FACT_LINE.match(line.strip())
-        if match:
-            day = _dt.date.fromisoformat(match["date"]) if match["date"] else None
-            out.append(FactLine(match["id"], day, (match["speaker"] or "").strip() or None, match["text"].strip()))
-    return out
+def fact_lines(prompt: str, heading: str, *, stop: tuple[str, ...] = ("\nAnswer with JSON",)) -> list[FactLine]:
+    """The fact lines after ``heading`` (the rest of the heading's own line is skipped) up to ``stop``."""
+    block = section(prompt, heading, stop=stop)
+    return [fact for line in block.splitlines()[1:] if (fact := parse_fact_line(line)) is not None]
 
 
 def last_message(request: ChatRequest) -> Message | None:
@@ -126,7 +159,9 @@ __all__ = [
     "call_kind",
     "fact_lines",
     "first_user",
+    "is_compile_repair",
     "last_message",
+    "parse_fact_line",
     "section",
     "session_date",
     "system_text",

@@ -25,5 +25,13 @@ class Reply:
             return json.dumps(self.data, ensure_ascii=False)
         return self.text
 
+    def entry(self) -> dict[str, Any]:
+        """This reply as a :class:`~uac.llm.ScriptedProvider` entry."""
+        if self.data is not None:
+            return {"json": self.data}
+        if self.tool_calls:
+            return {"content": None, "tool_calls": [{"name": name, "arguments": args} for name, args in self.tool_calls]}
+        return {"content": self.text}
+
 
 __all__ = ["Reply"]

@@ -8,7 +8,8 @@ from ..types import ChatRequest
 from .prompts import fact_lines, first_user
 from .reply import Reply
 
-FACTS_HEADING = "Facts (one per line, `[id] (date) speaker: text`):"
+#: the facts follow the line that starts so
+FACTS_HEADING = "Facts (one per line"
 
 #: domain -> word starts; the first domain with the most hits wins, none means "general"
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {

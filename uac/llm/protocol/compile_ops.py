@@ -1,0 +1,289 @@
+"""The compile responder for the operations protocol (``structure_ops.j2`` and its repair).
+
+It reads the domain as the prompt shows it -- the classes with their fields,
+the collections, the records to revisit, the facts shown for reference and
+the NEW facts -- and answers ``{"operations": [...]}``:
+
+* for each record under REVISIT: an ``update`` from the fact that replaced
+  one of its sources (a trip takes the new trip's values when that fact is
+  about a trip too; a record with a ``text`` field, an event, takes the new
+  text and day), else a ``retire`` with the reason;
+* ``add_class`` for ``Trip`` / ``Event`` (:mod:`.records`) when a new fact
+  needs one the domain lacks, ``add_field`` for a field an existing class of
+  that name lacks (default null);
+* one ``add`` per new fact (naming the class only while its collection is
+  new); one ``skip`` for the facts too short to record.
+
+A repair request (``uac applied N of your operations. These problems
+remain: ...``) gets operations for the facts it names as not addressed yet,
+planned against the domain as the applied operations of the earlier answers
+left it (the rejected ones are those the problems name by number).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import InvalidReply
+from ..structured import parse_structured
+from ..types import ChatRequest
+from .prompts import FactLine, first_user, parse_fact_line
+from .records import SHAPES, TOO_SHORT, TRIP_SHAPE, Planned, Shape, classify
+from .reply import Reply
+
+_DOMAIN = re.compile(r'\s*You maintain the "([^"\n]+)" domain')
+#: headings of the prompt's parts, in the order the template writes them
+_PARTS = (
+    ("## The domain now", "domain"),
+    ("Existing records that may matter", "related"),
+    ("REVISIT:", "revisit"),
+    ("Facts shown for reference", "reference"),
+    ("## NEW facts", "new"),
+    ("## What to answer", "end"),
+)
+_CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
+_FIELD = re.compile(r"^    (?P<name>[a-z_]\w*): ")
+_COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
+_REVISIT = re.compile(r'^- (?P<cls>\w+)\(id="(?P<id>[^"]+)"')
+_REPLACED = re.compile(r"replaced by ([^\s;,]+)")
+_UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
+_REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
+REMOVED = "the facts it came from were removed or forgotten"
+
+
+@dataclass
+class Domain:
+    """The domain as the model knows it: record classes (with field names) and collections."""
+
+    classes: dict[str, list[str]] = field(default_factory=dict)
+    enums: set[str] = field(default_factory=set)
+    collections: dict[str, str] = field(default_factory=dict)
+    #: collections this answer creates (their adds name the class)
+    new_collections: set[str] = field(default_factory=set)
+
+    def collection_of(self, cls: str) -> str | None:
+        return next((name for name, held in self.collections.items() if held == cls), None)
+
+
+@dataclass(frozen=True)
+class Revisit:
+    ident: str
+    cls: str
+    reason: str
+
+
+@dataclass
+class Batch:
+    """One operations prompt, read back."""
+
+    domain_name: str
+    domain: Domain
+    revisit: list[Revisit]
+    reference: list[FactLine]
+    new: list[FactLine]
+
+    def fact(self, ident: str) -> FactLine | None:
+        return next((f for f in (*self.new, *self.reference) if f.fact_id == ident), None)
+
+
+def read_batch(prompt: str) -> Batch:
+    match = _DOMAIN.match(prompt)
+    domain = Domain()
+    revisit: list[Revisit] = []
+    facts: dict[str, list[FactLine]] = {"reference": [], "new": []}
+    part, in_code, current = "", False, None
+    for line in prompt.splitlines():
+        heading = next((name for start, name in _PARTS if line.startswith(start)), None)
+        if heading is not None and not in_code:
+            part = heading
+            if part == "domain":
+                continue
+        if part == "domain":
+            if line.startswith("```"):
+                in_code = not in_code
+                continue
+            if in_code:
+                found = _CLASS.match(line)
+                if found:
+                    current = found["name"]
+                    if "Enum" in (found["bases"] or ""):
+                        domain.enums.add(current)
+                        current = None
+                    else:
+                        domain.classes[current] = []
+                elif current and (found := _FIELD.match(line)):
+                    domain.classes[current].append(found["name"])
+            else:
+                for found in _COLLECTION.finditer(line):
+                    domain.collections[found["name"]] = found["cls"]
+        elif part == "revisit":
+            found = _REVISIT.match(line.strip())
+            if found:
+                reason = line.rsplit("  <- ", 1)[1] if "  <- " in line else ""
+                revisit.append(Revisit(found["id"], found["cls"], reason.strip()))
+        elif part in facts:
+            fact = parse_fact_line(line)
+            if fact is not None:
+                facts[part].append(fact)
+    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"])
+
+
+# -- planning ---------------------------------------------------------------------------------
+
+
+def ensure_class(domain: Domain, shape: Shape) -> list[dict[str, Any]]:
+    """``add_class`` for a shape the domain lacks; ``add_field`` for the fields its class lacks."""
+    have = domain.classes.get(shape.name)
+    if have is None:
+        domain.classes[shape.name] = shape.field_names()
+        fields: list[dict[str, Any]] = []
+        for name, kind, required in shape.fields:
+            fields.append({"name": name, "type": kind} if required else {"name": name, "type": kind, "default": None})
+        return [{"op": "add_class", "name": shape.name, "doc": shape.doc, "fields": fields}]
+    ops = []
+    for name, kind, _required in shape.fields:
+        if name not in have:
+            optional = kind if kind.endswith("| None") else f"{kind} | None"
+            ops.append({"op": "add_field", "class": shape.name, "name": name, "type": optional, "default": None})
+            have.append(name)
+    return ops
+
+
+def add_op(domain: Domain, shape: Shape, values: dict[str, Any], fact_id: str) -> dict[str, Any]:
+    """One ``add``; it names the class while its collection is new (every such add stands alone,
+    so one rejected add does not take the others of the collection with it)."""
+    collection = domain.collection_of(shape.name)
+    if collection is None:
+        collection, number = shape.collection, 2
+        while collection in domain.collections:  # the plain name holds another class
+            collection, number = f"{shape.collection}_{number}", number + 1
+        domain.collections[collection] = shape.name
+        domain.new_collections.add(collection)
+    op: dict[str, Any] = {"op": "add", "collection": collection}
+    if collection in domain.new_collections:
+        op["class"] = shape.name
+    op.update(values=values, sources=[fact_id])
+    return op
+
+
+def plan_facts(domain: Domain, facts: list[FactLine]) -> list[dict[str, Any]]:
+    """The classes the facts need, one ``add`` per fact, one ``skip`` for the rest."""
+    planned: list[tuple[FactLine, Planned]] = [(fact, classify(fact)) for fact in facts]
+    ops: list[dict[str, Any]] = []
+    for kind, shape in SHAPES.items():
+        if any(p.kind == kind for _, p in planned):
+            ops += ensure_class(domain, shape)
+    skipped = []
+    for fact, plan in planned:
+        if plan.kind == "skip":
+            skipped.append(fact.fact_id)
+        else:
+            ops.append(add_op(domain, SHAPES[plan.kind], plan.values, fact.fact_id))
+    if skipped:
+        ops.append({"op": "skip", "facts": skipped, "reason": TOO_SHORT})
+    return ops
+
+
+def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], set[str]]:
+    """Operations for the records to revisit, and the new facts they used up."""
+    ops: list[dict[str, Any]] = []
+    used: set[str] = set()
+    for record in batch.revisit:
+        replacements = [f for i in _REPLACED.findall(record.reason) if (f := batch.fact(i)) is not None]
+        if not replacements:
+            ops.append({"op": "retire", "id": record.ident, "reason": REMOVED})
+            continue
+        newer = replacements[-1]
+        changes = _changes(domain.classes.get(record.cls, []), record.cls, newer)
+        if changes:
+            ops.append({"op": "update", "id": record.ident, "set": changes, "sources": [newer.fact_id]})
+            used.add(newer.fact_id)
+        else:
+            reason = f"{newer.fact_id} replaced the fact it came from and says something else"
+            ops.append({"op": "retire", "id": record.ident, "reason": reason, "sources": [newer.fact_id]})
+    return ops, used
+
+
+def _changes(fields: list[str], cls: str, newer: FactLine) -> dict[str, Any]:
+    """What to set on a record of ``cls`` from the fact that replaced its source ({}: it does not fit).
+
+    A trip takes the new trip's values; a record with a ``text`` field takes the new text and day."""
+    if cls == TRIP_SHAPE.name:
+        plan = classify(newer)
+        return {k: v for k, v in plan.values.items() if k in fields} if plan.kind == "trip" else {}
+    if "text" not in fields:
+        return {}
+    changes: dict[str, Any] = {"text": newer.text}
+    if "day" in fields and newer.day is not None:
+        changes["day"] = newer.day.isoformat()
+    return changes
+
+
+def respond_compile(request: ChatRequest) -> Reply:
+    batch = read_batch(first_user(request))
+    ops, used = plan_revisit(batch.domain, batch)
+    ops += plan_facts(batch.domain, [f for f in batch.new if f.fact_id not in used])
+    return Reply("compile", {"operations": ops})
+
+
+# -- repair -----------------------------------------------------------------------------------
+
+
+def operations_of(text: str | None) -> list[Any]:
+    """The operations of an earlier answer as it was sent (prose and fences allowed), else []."""
+    try:
+        value = parse_structured(text).value
+    except InvalidReply:
+        return []
+    if isinstance(value, dict):
+        value = value.get("operations")
+    return value if isinstance(value, list) else []
+
+
+def replay(domain: Domain, op: Any) -> None:
+    """What an applied operation changed in the domain the model knows."""
+    if not isinstance(op, dict):
+        return
+    kind = op.get("op")
+    if kind == "add_class" and isinstance(op.get("name"), str):
+        if op.get("members") is not None:
+            domain.enums.add(op["name"])
+        else:
+            domain.classes[op["name"]] = [f["name"] for f in op.get("fields") or [] if isinstance(f, dict) and "name" in f]
+    elif kind == "add_field" and op.get("class") in domain.classes and isinstance(op.get("name"), str):
+        domain.classes[op["class"]].append(op["name"])
+    elif kind == "add" and isinstance(op.get("collection"), str) and op["collection"] not in domain.collections:
+        if isinstance(op.get("class"), str):
+            domain.collections[op["collection"]] = op["class"]
+
+
+def respond_repair(request: ChatRequest) -> Reply:
+    batch = read_batch(first_user(request))
+    messages = request.messages
+    for position, message in enumerate(messages):
+        if message.role != "assistant":
+            continue
+        answer = next((m for m in messages[position + 1 :] if m.role == "user"), None)
+        rejected = {int(n) for n in _REJECTED.findall(answer.content or "")} if answer is not None else set()
+        for number, op in enumerate(operations_of(message.content), 1):
+            if number not in rejected:
+                replay(batch.domain, op)
+    wanted = _UNADDRESSED.search(messages[-1].content or "")
+    ids = wanted.group(1).split(", ") if wanted else []
+    facts = [f for i in ids if (f := batch.fact(i)) is not None]
+    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts)})
+
+
+__all__ = [
+    "Batch",
+    "Domain",
+    "ensure_class",
+    "operations_of",
+    "plan_facts",
+    "plan_revisit",
+    "read_batch",
+    "respond_compile",
+    "respond_repair",
+]
