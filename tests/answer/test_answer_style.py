@@ -168,3 +168,17 @@ def test_cli_flags_for_the_style(sample_project, capsys):
     help_text = capsys.readouterr().out
     for flag in ("--reasoning", "--answer-length", "--no-citations", "--refusal", "--tool-output-chars"):
         assert flag in help_text
+
+
+def test_the_protocol_model_follows_the_style(sample_project):
+    from uac.llm import LLMClient
+    from uac.llm.protocol import ProtocolModel
+
+    llm = LLMClient(ProtocolModel(), sleep=lambda _s: None)
+    memory = opened(sample_project, llm)
+    answer = memory.ask("Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, refusal="Unknown.")
+    assert answer.answer == "Unknown."
+    stepwise = memory.ask(
+        "Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, reasoning="step_by_step"
+    )
+    assert stepwise.answer == "Not mentioned in memory." and stepwise.reasoning_text.startswith("Reading the memory")
