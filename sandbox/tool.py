@@ -148,7 +148,8 @@ PYTHON_TOOL: dict[str, Any] = python_tool()
 
 
 def cap_output(run: Mapping[str, Any], max_chars: int = DEFAULT_OUTPUT_CHARS) -> str:
-    """The JSON text of a run's ``{"ok", "result", "stdout", "error"}``, at most about ``max_chars``.
+    """The JSON text of a run's ``{"ok", "result", "stdout", "error"}``, at most ``max_chars``
+    characters (never less than about 600, the room the ``cut`` note needs).
 
     When the whole text is longer, ``stdout`` keeps its beginning, a ``result``
     too long becomes the beginning of its JSON text (a string), and a ``cut``
@@ -170,6 +171,20 @@ def cap_output(run: Mapping[str, Any], max_chars: int = DEFAULT_OUTPUT_CHARS) ->
         keep_result, keep_stdout = budget - len(stdout), len(stdout)
     else:
         keep_result = keep_stdout = share
+    while True:
+        text = _capped_text(run, error, result_text, stdout, keep_result, keep_stdout, max_chars)
+        over = len(text) - max_chars
+        if over <= 0 or keep_result + keep_stdout == 0:
+            return text
+        # escaping (quotes, newlines) made the text longer than counted: cut more, in proportion
+        total = keep_result + keep_stdout
+        keep_result = max(0, keep_result - (over * keep_result + total - 1) // total - 1)
+        keep_stdout = max(0, keep_stdout - (over * keep_stdout + total - 1) // total - 1)
+
+
+def _capped_text(
+    run: Mapping[str, Any], error: Any, result_text: str, stdout: str, keep_result: int, keep_stdout: int, max_chars: int
+) -> str:
     notes = []
     result: Any = run.get("result")
     if keep_result < len(result_text):
