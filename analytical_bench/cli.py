@@ -50,6 +50,12 @@ def run_command(
     max_steps: Optional[int] = typer.Option(
         None, "--max-steps", help="tool-call turns for the REPL systems (default 8)"
     ),
+    reasoning: str = typer.Option(
+        "direct",
+        "--reasoning",
+        metavar="[direct|step_by_step]",
+        help="how the model answers: direct, or step_by_step (reasoning, then the answer on the last line, which is scored)",
+    ),
     price_prompt: float = typer.Option(0.0, "--price-prompt", help="USD per 1k prompt tokens (cost estimate)"),
     price_completion: float = typer.Option(0.0, "--price-completion", help="USD per 1k completion tokens"),
     no_plot: bool = typer.Option(False, "--no-plot", help="skip the PNG plot (no matplotlib needed)"),
@@ -68,12 +74,13 @@ def run_command(
     dataset = source.select(tiers=tiers, suites=suites, limit=limit)
     if not dataset.cases:
         raise UserError("no case matches the chosen --tiers/--suites.", hint="Check the values against the dataset.")
-    chosen = make_systems(systems, max_steps=max_steps)
+    chosen = make_systems(systems, max_steps=max_steps, reasoning=reasoning)
     settings = model_settings(UAC_LLM_CACHE=str(Path(out) / "llm-cache.sqlite"))
     llm = model_client(settings, offline=offline)
     options = {
         "tiers": tiers, "suites": suites, "limit": limit,
         "dataset_file": str(dataset_file) if dataset_file else None, "max_steps": max_steps,
+        "reasoning": reasoning,
     }
     outcome = run_benchmark(
         dataset, out, source=source, systems=chosen, llm=llm, settings=None if llm is None else settings,

@@ -53,6 +53,7 @@ def run_case(case: Case, system: System, llm: LLMClient) -> dict[str, Any]:
         "answer_kind": case.answer_kind,
         "question": case.question,
         "gold": case.gold,
+        "reasoning": system.reasoning,
     }
     started = time.perf_counter()
     try:
@@ -79,6 +80,8 @@ def run_case(case: Case, system: System, llm: LLMClient) -> dict[str, Any]:
         cached_calls=prediction.usage.cached_calls,
         latency=round(prediction.latency, 3),
     )
+    if prediction.reasoning_text is not None:
+        row["response"] = prediction.reasoning_text
     if prediction.retrieved:
         row["retrieved_records"] = len(prediction.retrieved)
         row["support_retrieved"] = sum(1 for rid in case.support if rid in set(prediction.retrieved))

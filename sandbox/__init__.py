@@ -7,7 +7,10 @@ Public API::
     sandbox.RunResult, sandbox.Limits
     sandbox.detect_level() -> SandboxLevel
     sandbox.codec.encode_state(domains, facts=None) -> dict
-    sandbox.tool.PYTHON_TOOL, sandbox.tool.execute_tool_call(session, arguments) -> str
+    sandbox.tool.python_tool(payload=None, output_chars=8000) -> dict   # description from the policy
+    sandbox.tool.PYTHON_TOOL, sandbox.tool.execute_tool_call(session, arguments, max_chars=8000) -> str
+    sandbox.tool.cap_output(run_json, max_chars) -> str
+    sandbox.catalog.catalog(payload) -> StateCatalog
     sandbox.SandboxError, sandbox.SandboxUnavailable
 
 This package never imports ``uac``.  Names are loaded lazily so the worker

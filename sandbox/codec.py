@@ -29,10 +29,16 @@ form::
     {"$map": [[key, value], ...]}        read-only mapping (keys any value)
     {"$record": "Trip", "values": [...]} one record, values in field order
     {"$table": "Trip", "rows": [[...], ...]}  sequence of records of one type
+    {"$enum": "TripStatus", "member": "BOOKED"}  one member of an enum type
 
-The ``types`` keys are the tags used by ``$record``/``$table``; the ``name`` is
-the class name shown in ``repr``.  Two distinct classes with the same name get
-keys ``Name``, ``Name@2``...
+The ``types`` keys are the tags used by ``$record``/``$table``/``$enum``; the
+``name`` is the class name shown in ``repr``.  A record type lists its
+``fields``; an enum type lists its ``members`` as ``[name, value]`` pairs
+(values are JSON scalars) and is rebuilt as a ``StrEnum`` when every value is
+a string, an ``IntEnum`` when every value is an integer, an ``Enum``
+otherwise -- so ``t.status.value`` works and ``t.status == "booked"`` still
+holds.  Two distinct classes with the same name get keys ``Name``,
+``Name@2``...
 """
 
 from __future__ import annotations
@@ -76,12 +82,31 @@ class _Encoder:
         self._keys[cls] = (key, fields)
         return key, fields
 
+    def enum_key(self, cls: type) -> str:
+        known = self._keys.get(cls)
+        if known is not None:
+            return known[0]
+        name = cls.__name__
+        _check_identifier("enum type", name)
+        members = []
+        for member in cls:  # type: ignore[attr-defined]
+            value = member.value
+            if not isinstance(value, (str, int, float, bool)) or (isinstance(value, float) and not math.isfinite(value)):
+                raise TypeError(f"enum {name}.{member.name} has a value the sandbox cannot carry: {value!r}")
+            members.append([_check_identifier("enum member", member.name), value])
+        count = self._names.get(name, 0) + 1
+        self._names[name] = count
+        key = name if count == 1 else f"{name}@{count}"
+        self.types[key] = {"name": name, "members": members}
+        self._keys[cls] = (key, ())
+        return key
+
     def record_row(self, obj: Any, fields: tuple[str, ...], path: str) -> list[Any]:
         return [self.value(getattr(obj, f), f"{path}.{f}") for f in fields]
 
     def value(self, obj: Any, path: str) -> Any:
         if isinstance(obj, enum.Enum):
-            return self.value(obj.value, path)
+            return {"$enum": self.enum_key(type(obj)), "member": obj.name}
         if isinstance(obj, _SCALARS):
             return obj
         if isinstance(obj, float):
@@ -143,8 +168,8 @@ def encode_state(domains: Mapping[str, Mapping[str, object]] | None, facts: list
 
     ``domains`` maps a domain name to its collections (name -> value); values
     are dataclass instances, lists/tuples, dicts, sets, ``date``/``datetime``/
-    ``time``/``timedelta``, ``Decimal``, ``Enum`` members (encoded as their
-    value) and JSON scalars.  ``facts`` is an optional list of fact dicts; they
+    ``time``/``timedelta``, ``Decimal``, ``Enum`` members (rebuilt as members
+    of an enum of the same name and values) and JSON scalars.  ``facts`` is an optional list of fact dicts; they
     become ``Fact`` records whose fields are the union of the keys in order of
     first appearance (missing keys are ``None``); ISO strings in
     ``session_date``/``valid_from``/``invalid_at`` become dates.
@@ -205,7 +230,11 @@ class _Decoder:
             raise StateFormatError("'types' must be an object")
         self.builders: dict[str, Any] = {}
         self.classes: dict[str, type] = {}
+        self.enums: dict[str, type] = {}
         for key, spec in types.items():
+            if isinstance(spec, Mapping) and isinstance(spec.get("members"), list):
+                self.enums[key] = _enum_class(key, spec)
+                continue
             if not isinstance(spec, Mapping) or not isinstance(spec.get("fields"), list):
                 raise StateFormatError(f"bad type description for {key!r}")
             cls, build = make_record_class(spec.get("name", key), spec["fields"])
@@ -222,6 +251,7 @@ class _Decoder:
             "$map": self._map,
             "$record": self._record,
             "$table": self._table,
+            "$enum": self._enum,
         }
 
     # Scalars and lists are by far the most common values: keep this tight.
@@ -287,6 +317,15 @@ class _Decoder:
     def _record(self, v: dict) -> Any:
         return self._builder(v["$record"])(self.row(v["values"]))
 
+    def _enum(self, v: dict) -> Any:
+        cls = self.enums.get(v["$enum"])
+        if cls is None:
+            raise StateFormatError(f"unknown enum type {v['$enum']!r}")
+        try:
+            return cls[v["member"]]
+        except KeyError:
+            raise StateFormatError(f"enum {v['$enum']!r} has no member {v['member']!r}") from None
+
     def _table(self, v: dict) -> tuple:
         build = self._builder(v["$table"])
         row = self.row
@@ -296,18 +335,53 @@ class _Decoder:
 _COMPOSITE = frozenset({list, dict})
 
 
-class DecodedState:
-    """The rebuilt state: domain namespaces, bare collection globals, facts."""
+def _enum_class(key: str, spec: Mapping[str, Any]) -> type:
+    """An enum rebuilt in the worker: ``StrEnum``/``IntEnum`` when the values allow."""
+    name = spec.get("name", key)
+    _check_identifier("enum type", name)
+    members = []
+    for pair in spec["members"]:
+        if not isinstance(pair, list) or len(pair) != 2 or type(pair[1]) not in (str, int, float, bool):
+            raise StateFormatError(f"bad enum member in {key!r}")
+        members.append((_check_identifier("enum member", pair[0]), pair[1]))
+    if not members:
+        raise StateFormatError(f"enum {key!r} has no members")
+    values = [value for _, value in members]
+    if all(type(value) is str for value in values):
+        base: type = enum.StrEnum
+    elif all(type(value) is int for value in values):
+        base = enum.IntEnum
+    else:
+        base = enum.Enum
+    return base(name, members, module="state")  # type: ignore[call-overload]
 
-    def __init__(self, domains: dict[str, Any], bare: dict[str, Any], facts: Any, record_types: dict[str, type]):
+
+class DecodedState:
+    """The rebuilt state: domain namespaces, bare collection globals, facts,
+    enum types, and the collection names several domains share."""
+
+    def __init__(
+        self,
+        domains: dict[str, Any],
+        bare: dict[str, Any],
+        facts: Any,
+        record_types: dict[str, type],
+        enums: dict[str, type] | None = None,
+        shared: dict[str, list[str]] | None = None,
+    ):
         self.domains = domains
         self.bare = bare
         self.facts = facts
         self.record_types = record_types
+        #: enum types by class name (globals when the name is free)
+        self.enums = enums or {}
+        #: collection name -> the qualified names to use (``travel.events``, ...)
+        self.shared = shared or {}
 
     def globals(self) -> dict[str, Any]:
         """Names the state contributes to the agent's global namespace."""
-        names: dict[str, Any] = dict(self.bare)
+        names: dict[str, Any] = dict(self.enums)
+        names.update(self.bare)
         names.update(self.domains)
         if self.facts is not None:
             names["facts"] = self.facts
@@ -358,4 +432,14 @@ def decode_state(payload: Mapping[str, Any] | None, reserved: Iterable[str] = ()
         facts = ReadOnlyList(dec.value(payload["facts"]))
     blocked = set(domains) | set(reserved) | {"facts", "result"}
     bare = {name: value for name, value in values.items() if seen[name] == 1 and name not in blocked}
-    return DecodedState(domains, bare, facts, dec.classes)
+    shared: dict[str, list[str]] = {}
+    for dname, collections in raw_domains.items():
+        for cname in collections:
+            if seen[cname] > 1 and cname not in blocked:
+                shared.setdefault(cname, []).append(f"{dname}.{cname}")
+    taken = blocked | set(bare) | set(shared)
+    enums: dict[str, type] = {}
+    for cls in dec.enums.values():
+        if cls.__name__ not in taken and cls.__name__ not in enums:
+            enums[cls.__name__] = cls
+    return DecodedState(domains, bare, facts, dec.classes, enums, shared)

@@ -7,6 +7,7 @@ Rules (documented in docs/sandbox.md):
 * ``date``/``datetime``/``time`` become ISO strings, ``timedelta`` becomes
   ``str(td)`` (e.g. ``"3 days, 4:00:00"``), ``Decimal`` and ``Fraction``
   become strings;
+* enum members become their value;
 * state records become ``{field: value}`` dicts;
 * lists, tuples (named tuples too), deques, ranges and read-only
   collections become arrays; sets become arrays, sorted when the items
@@ -22,6 +23,7 @@ from __future__ import annotations
 import collections
 import datetime as _dt
 import decimal
+import enum
 import fractions
 import math
 from collections.abc import Mapping
@@ -46,7 +48,7 @@ class _Converter:
 
     def key(self, k: Any) -> str:
         if isinstance(k, str):
-            return k
+            return str.__str__(k)
         if k is None:
             return "null"
         if k is True:
@@ -78,6 +80,8 @@ class _Converter:
         if isinstance(v, _dt.timedelta):
             self.spend(26)
             return str(v)
+        if isinstance(v, enum.Enum):
+            return self.value(v.value)
         if isinstance(v, (decimal.Decimal, fractions.Fraction)):
             text = str(v)
             self.spend(len(text))

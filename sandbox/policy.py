@@ -28,6 +28,7 @@ from types import CodeType
 from RestrictedPython import compile_restricted_exec
 from RestrictedPython.transformer import RestrictingNodeTransformer
 
+from .builtins import ATTRIBUTE_ALTERNATIVES
 from .guards import SENSITIVE_ATTRIBUTES
 
 try:  # RestrictedPython >= 8.1
@@ -105,6 +106,22 @@ class CompileFailure:
     message: str
 
 
+UNDERSCORE_HINT = (
+    "names starting with '_' are refused in the sandbox; use a name without it "
+    "(record_fields(r), record_dict(r), type_name(x) and repl_names() replace the usual introspection)"
+)
+
+
+def _with_alternative(text: str) -> str:
+    """A policy message with what to write instead."""
+    for name, alternative in ATTRIBUTE_ALTERNATIVES.items():
+        if f'"{name}"' in text:
+            return f"{text.rstrip('.')}; use {alternative}"
+    if 'starts with "_"' in text:
+        return f"{text.rstrip('.')}; {UNDERSCORE_HINT}"
+    return text
+
+
 def _first_line(errors: tuple[str, ...] | list[str]) -> str:
     out = []
     for err in errors:
@@ -112,7 +129,7 @@ def _first_line(errors: tuple[str, ...] | list[str]) -> str:
         if text.startswith("Line "):
             head, _, rest = text.partition(":")
             text = f"line {head[5:]}:{rest}"
-        out.append(text)
+        out.append(_with_alternative(text))
     return "; ".join(out)
 
 

@@ -54,9 +54,11 @@ from .guards import (
     guarded_unpack_sequence,
     guarded_write,
 )
-from .builtins import FORBIDDEN_BUILTINS, make_builtins
+from .builtins import ALTERNATIVES, FORBIDDEN_BUILTINS, HELPERS, make_builtins
+from .codec import DecodedState
+from .modules import ALLOWED_MODULES, ModuleProxy
 from .policy import FILENAME, CompileFailure, compile_agent_code
-from .records import Record, missing_field_message
+from .records import DomainCollection, DomainNamespace, Record, missing_field_message
 
 UNRESTRICTED_FLAG = "--unrestricted-for-tests"
 DROP_UID_FLAG = "--drop-uid"
@@ -108,6 +110,17 @@ def _error(kind: str, message: str) -> dict[str, str]:
     return {"type": kind, "message": message}
 
 
+def _value_summary(value: Any) -> str:
+    if isinstance(value, tuple):
+        kinds = sorted({type(item).__name__ for item in value})
+        if kinds and all(isinstance(item, Record) for item in value):
+            return f"{len(value)} {'/'.join(kinds)} records"
+        return f"{len(value)} items" + (f" ({'/'.join(kinds)})" if kinds else "")
+    if isinstance(value, DomainNamespace):
+        return "domain"
+    return type(value).__name__
+
+
 def _agent_line(exc: BaseException) -> int | None:
     line = None
     tb = exc.__traceback__
@@ -118,13 +131,19 @@ def _agent_line(exc: BaseException) -> int | None:
     return line
 
 
-def _describe(exc: BaseException) -> dict[str, str]:
+def _describe(exc: BaseException, shared: dict[str, list[str]] | None = None) -> dict[str, str]:
     kind = type(exc).__name__
     text = str(exc)
     if isinstance(exc, NameError):
         name = getattr(exc, "name", None)
         if name in FORBIDDEN_BUILTINS:
             text = f"name '{name}' is not available in the sandbox"
+            if name in ALTERNATIVES:
+                text += f"; use {ALTERNATIVES[name]}"
+        elif shared and name in shared:
+            text = f"name '{name}' is a collection of several domains; use {' or '.join(shared[name])}"
+        else:
+            text += "; repl_names() lists what is defined"
     if isinstance(exc, AttributeError) and isinstance(getattr(exc, "obj", None), Record):
         text = missing_field_message(exc.obj, str(exc.name))
     if isinstance(exc, KeyError) and not text:
@@ -141,6 +160,7 @@ class Worker:
         self.running = False
         self.cpu_exceeded = False
         self.state_names: dict[str, Any] = {}
+        self.decoded = DecodedState({}, {}, None, {})
         self.builtins: dict[str, Any] = {}
         self.globals: dict[str, Any] = {}
         self.collector: PrintCollector | None = None
@@ -161,10 +181,46 @@ class Worker:
         raise CPUTimeExceeded()
 
     def load_state(self, payload: Any) -> None:
-        self.builtins = make_builtins(None, AgentClassMeta)
+        self.builtins = make_builtins(None, AgentClassMeta, self.repl_names)
         reserved = set(self.builtins) | set(FORBIDDEN_BUILTINS)
-        self.state_names = decode_state(payload, reserved=reserved).globals()
+        self.decoded = decode_state(payload, reserved=reserved)
+        self.state_names = self.decoded.globals()
         self.globals = {"__name__": "agent", "__builtins__": self.builtins}
+
+    def repl_names(self) -> dict[str, Any]:
+        """``repl_names()`` in agent code: what the session defines, by kind."""
+        state = self.decoded
+        collections: dict[str, str] = {}
+        bare_ids = {id(value): name for name, value in state.bare.items()}
+        for dname, namespace in state.domains.items():
+            items = object.__getattribute__(
+                namespace._domain if isinstance(namespace, DomainCollection) else namespace, "_items"
+            )
+            for cname, value in items.items():
+                text = _value_summary(value)
+                also = bare_ids.get(id(value))
+                if isinstance(namespace, DomainCollection) and cname == dname:
+                    also = dname
+                if also:
+                    text += f"; also the global {also}"
+                collections[f"{dname}.{cname}"] = text
+        out: dict[str, Any] = {"collections": collections}
+        if state.shared:
+            out["shared_names"] = {name: list(where) for name, where in state.shared.items()}
+        if state.facts is not None:
+            out["facts"] = _value_summary(state.facts)
+        if state.enums:
+            out["enums"] = {name: [m.name for m in cls] for name, cls in state.enums.items()}  # type: ignore[attr-defined]
+        variables: dict[str, str] = {}
+        skip = set(self.state_names) | {"result"}
+        for name, value in self.globals.items():
+            if name.startswith("_") or name in skip:
+                continue
+            variables[name] = "module" if isinstance(value, ModuleProxy) else type(value).__name__
+        out["variables"] = variables
+        out["modules"] = list(ALLOWED_MODULES)
+        out["helpers"] = sorted(HELPERS)
+        return out
 
     # -- runs --------------------------------------------------------------
     def start_cpu_window(self) -> None:
@@ -222,7 +278,7 @@ class Worker:
         except ResultTooLarge:
             error = self.result_error()
         except BaseException as exc:  # reported to the caller, never swallowed
-            error = _describe(exc)
+            error = _describe(exc, self.decoded.shared)
         finally:
             self.running = False
         # The output limit, once hit, wins: code that catches it and goes on

@@ -56,6 +56,7 @@ from .errors import (
 if TYPE_CHECKING:
     from .answer.model import Answer
     from .answer.options import AskOptions
+    from .answer.style import REASONING_MODES, AnswerStyle, final_answer_line
     from .facts.model import Fact
     from .index.embeddings import Embedder, get_embedder
     from .index.search import SearchHit, rrf
@@ -96,6 +97,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "SearchHit": ("uac.index.search", "SearchHit"),
     "AskOptions": ("uac.answer.options", "AskOptions"),
     "Answer": ("uac.answer.model", "Answer"),
+    # the answer style and the reasoning mode (shared with the benchmark harnesses)
+    "AnswerStyle": ("uac.answer.style", "AnswerStyle"),
+    "REASONING_MODES": ("uac.answer.style", "REASONING_MODES"),
+    "final_answer_line": ("uac.answer.style", "final_answer_line"),
     # the model layer (and its scripted test double)
     "LLMClient": ("uac.llm", "LLMClient"),
     "LLMSettings": ("uac.llm", "LLMSettings"),
@@ -168,6 +173,9 @@ __all__ = [
     "SearchHit",
     "AskOptions",
     "Answer",
+    "AnswerStyle",
+    "REASONING_MODES",
+    "final_answer_line",
     "LLMClient",
     "LLMSettings",
     "Message",

@@ -94,6 +94,12 @@ class AnswerConfig:
     tool_mode: str = "native"  # native (function calling) | codeblock (fenced code in replies)
     iterative_rounds: int = 3
     iterative_queries: int = 2
+    #: answer style: the wording of "not in memory", the length, the reasoning mode
+    refusal: str = "Not mentioned in memory."
+    answer_length: str = "short"  # phrase | short | full
+    reasoning: str = "direct"  # direct | step_by_step
+    #: characters of each sandbox result sent back to the model
+    tool_output_chars: int = 8_000
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,8 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("compile", "mode"): ("incremental", "bounded"),
     ("answer", "loading"): ("monolithic", "modular", "manifest"),
     ("answer", "tool_mode"): ("native", "codeblock"),
+    ("answer", "answer_length"): ("phrase", "short", "full"),
+    ("answer", "reasoning"): ("direct", "step_by_step"),
     ("index", "backend"): ("embedded", "http"),
 }
 

@@ -56,12 +56,18 @@ def encoded_state(ctx: MemoryContext, *, as_of: _dt.date | None = None, include_
 
 
 def open_session(
-    ctx: MemoryContext, *, as_of: _dt.date | None = None, include_facts: bool = False
+    ctx: MemoryContext,
+    *,
+    as_of: _dt.date | None = None,
+    include_facts: bool = False,
+    payload: dict[str, Any] | None = None,
 ) -> "_sandbox.Session":
-    """A warm sandbox session over the project's state (close it when done)."""
+    """A warm sandbox session over the project's state (close it when done);
+    ``payload``: an :func:`encoded_state` already made for the same arguments."""
     import sandbox
 
-    payload = encoded_state(ctx, as_of=as_of, include_facts=include_facts)
+    if payload is None:
+        payload = encoded_state(ctx, as_of=as_of, include_facts=include_facts)
     try:
         return sandbox.Session(
             payload,

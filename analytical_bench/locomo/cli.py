@@ -15,7 +15,7 @@ from typing import Callable, Optional, Sequence
 
 import typer
 
-from uac import LLMClient, LLMSettings
+from uac import REASONING_MODES, LLMClient, LLMSettings
 
 from ..command import model_client, model_settings, names_option, new_app, run_app
 from .systems import SYSTEMS
@@ -45,6 +45,12 @@ def model_factories(
     if judge_model and base is not None:
         judge = model_client(dataclasses.replace(settings, model=judge_model))
     return fork(base), fork(judge), settings
+
+
+def _reasoning(value: str) -> str:
+    if value not in REASONING_MODES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(REASONING_MODES)}.")
+    return value
 
 
 def _compile_mode(value: Optional[str]) -> Optional[str]:
@@ -82,6 +88,13 @@ def run_command(
         metavar="[incremental|bounded|offline]",
         help="Phase 2 mode with a model (default: the project's [compile] mode; offline runs use offline)",
     ),
+    reasoning: str = typer.Option(
+        "direct",
+        "--reasoning",
+        callback=_reasoning,
+        metavar="[direct|step_by_step]",
+        help="how every reader answers: direct, or step_by_step (reasoning, then the answer on the last line, which is scored)",
+    ),
     no_plot: bool = typer.Option(False, "--no-plot", help="skip report.png (no matplotlib needed)"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object"),
 ) -> None:
@@ -104,6 +117,7 @@ def run_command(
         compile=not no_compile,
         compile_mode=compile_mode,
         plot=not no_plot,
+        reasoning=reasoning,
     )
     summary = Runner(config, llm_factory=reader, judge_factory=judge).run()
     if as_json:

@@ -79,7 +79,10 @@ def render_markdown(summary: dict[str, Any]) -> str:
     lines.append(f"- mode: **{run.get('mode')}**" + (
         " (no model configured: retrieval metrics only)" if run.get("mode") == "offline" else ""
     ))
-    lines.append(f"- reader model: {run.get('model') or 'none'}; judge: {run.get('judge_model') or 'none'}")
+    lines.append(
+        f"- reader model: {run.get('model') or 'none'}; judge: {run.get('judge_model') or 'none'}"
+        + ("" if run.get("mode") == "offline" else f"; reasoning: {config.get('reasoning', 'direct')}")
+    )
     lines.append(f"- data: `{config.get('data')}` (sha256 {run.get('data_sha256', '?')})")
     lines.append(f"- conversations: {', '.join(run.get('conversations') or []) or 'all'}; "
                  f"systems: {', '.join(config.get('systems') or [])}; "

@@ -36,7 +36,7 @@ from .judge import Judge
 from .metrics import RECALL_KS, SESSION_K, evidence_recall, session_recall
 from .records import JsonlWriter, done_ids, read_jsonl
 from .scoring import score_answer
-from .systems import SYSTEMS, FullContextSystem, RagSystem, System, UacSystem
+from .systems import SYSTEMS, FullContextSystem, RagSystem, System, UacSystem, check_reasoning
 
 LLMFactory = Callable[[], "LLMClient | None"]
 Log = Callable[[str], None]
@@ -61,6 +61,8 @@ class RunConfig:
     compile: bool = True
     compile_mode: str | None = None
     plot: bool = True
+    #: how every reader answers: direct, or step_by_step (reasoning, the answer on the last line)
+    reasoning: str = "direct"
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -97,6 +99,7 @@ class Runner:
             raise InputError(f"--workers must be at least 1, got {config.workers}.")
         if config.limit_questions is not None and config.limit_questions < 1:
             raise InputError(f"--limit-questions must be at least 1, got {config.limit_questions}.")
+        check_reasoning(config.reasoning)
         self.config = config
         self.out = Path(config.out)
         self.log = log
@@ -123,11 +126,12 @@ class Runner:
                     offline=self.offline,
                     compile=self.config.compile,
                     compile_mode=self.config.compile_mode,
+                    reasoning=self.config.reasoning,
                 )
             elif name == "rag":
-                systems[name] = RagSystem(self._probe, self.out / "rag", k=self.config.rag_k)
+                systems[name] = RagSystem(self._probe, self.out / "rag", k=self.config.rag_k, reasoning=self.config.reasoning)
             elif name == "full_context":
-                systems[name] = FullContextSystem(self._probe)
+                systems[name] = FullContextSystem(self._probe, reasoning=self.config.reasoning)
         return systems
 
     def _check_out(self) -> None:
@@ -143,6 +147,12 @@ class Runner:
                 raise InputError(
                     f"{self.out} holds an {previous.get('mode')} run; this one would be {self.mode}.",
                     hint="Resume with the same model settings, or choose another --out.",
+                )
+            ran = (previous.get("config") or {}).get("reasoning", "direct")
+            if not self.offline and ran != self.config.reasoning:
+                raise InputError(
+                    f"{self.out} holds answers in {ran} reasoning mode; this run would answer {self.config.reasoning}.",
+                    hint=f"Resume with --reasoning {ran}, or choose another --out.",
                 )
 
     @property
@@ -298,6 +308,7 @@ def _answer_record(system: str, conversation: LocomoConversation, question: Loco
         "answer": prediction.answer,
         "prediction": prediction.prediction,
         "mode": prediction.mode,
+        "reasoning": prediction.reasoning,
         "f1": score_answer(question.category, prediction.prediction, question.answer) if answerable else None,
         "refusal": score_answer(5, prediction.prediction, None) if question.category == 5 else None,
         "judge": None,

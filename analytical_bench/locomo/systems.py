@@ -12,6 +12,11 @@
 
 ``prepare`` builds what a system needs for one conversation (and reports its
 cost); ``answer`` needs a model; ``rank`` (offline retrieval) does not.
+
+Every reader answers in the same style -- a short phrase, no citations, the
+refusal :data:`REFUSAL` -- and in one reasoning mode for the whole run:
+``direct``, or ``step_by_step`` (the UaC paper's mode: reasoning, then the
+answer on the last line, which is what gets scored).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from uac import (
+    REASONING_MODES,
     InputError,
     LLMClient,
     LocomoConversation,
@@ -32,6 +38,7 @@ from uac import (
     NotAProject,
     ProjectNotFound,
     Turn,
+    final_answer_line,
     get_embedder,
     normalize_turn_ids,
     require_llm,
@@ -46,11 +53,21 @@ if TYPE_CHECKING:
 
 SYSTEMS = ("uac", "full_context", "rag")
 UAC_CHANNELS = ("facts", "archive", "all")
-#: the answer style the baselines' reader prompt asks for, given to uac's reader too
-SHORT_ANSWER = (
-    "Benchmark answer style: reply with a short phrase, a few words at most, without "
-    "explanation or citations; if the memory does not contain the answer, reply 'Not mentioned'."
-)
+#: what every reader answers when the memory does not hold the answer
+REFUSAL = "Not mentioned in the conversation."
+#: uac's answer style for the benchmark: the baselines' reader prompt asks for the same
+UAC_STYLE = {"citations": False, "refusal": REFUSAL, "answer_length": "phrase"}
+
+
+def check_reasoning(mode: str) -> str:
+    if mode not in REASONING_MODES:
+        raise InputError(f"unknown reasoning mode {mode!r}.", hint=f"Use one of {', '.join(REASONING_MODES)}.")
+    return mode
+
+
+def kept_answer(text: str, reasoning: str) -> str:
+    """What gets scored: the reply, or its last answer line in step-by-step mode."""
+    return final_answer_line(text) if reasoning == "step_by_step" else text
 
 LLMFactory = Callable[[], "LLMClient | None"]
 
@@ -120,6 +137,8 @@ class Prediction:
     completion_tokens: int = 0
     latency_seconds: float = 0.0
     mode: str = "llm"
+    #: the reasoning mode that ran (direct | step_by_step; None: no model answered)
+    reasoning: str | None = None
 
 
 @dataclass(frozen=True)
@@ -156,13 +175,15 @@ class System:
         raise NotImplementedError
 
 
-def _reader_system(conversation: LocomoConversation, mode: str) -> str:
+def _reader_system(conversation: LocomoConversation, mode: str, reasoning: str) -> str:
     return render(
         "reader_system",
         speaker_a=conversation.speaker_a,
         speaker_b=conversation.speaker_b,
         today=conversation.last_date.isoformat(),
         mode=mode,
+        step_by_step=reasoning == "step_by_step",
+        refusal=REFUSAL,
     )
 
 
@@ -176,8 +197,9 @@ def _chat(llm: LLMClient, system: str, prompt: str, purpose: str) -> tuple[str, 
 class FullContextSystem(System):
     name = "full_context"
 
-    def __init__(self, llm: LLMClient | None) -> None:
+    def __init__(self, llm: LLMClient | None, *, reasoning: str = "direct") -> None:
         self.llm = llm
+        self.reasoning = check_reasoning(reasoning)
 
     def prepare(self, conversation: LocomoConversation) -> Prepared:
         return Prepared(self.name, conversation.sample_id, details={"turns": conversation.turn_count})
@@ -192,11 +214,13 @@ class FullContextSystem(System):
             }
             for s in conversation.sessions
         ]
-        prompt = render("full_context", sessions=sessions, question=question.question)
+        step = self.reasoning == "step_by_step"
+        prompt = render("full_context", sessions=sessions, question=question.question, step_by_step=step)
         text, prompt_tokens, completion_tokens, seconds = _chat(
-            llm, _reader_system(conversation, "full_context"), prompt, "locomo-full-context"
+            llm, _reader_system(conversation, "full_context", self.reasoning), prompt, "locomo-full-context"
         )
-        return Prediction(text, strip_citations(text), [], None, prompt_tokens, completion_tokens, seconds)
+        kept = strip_citations(kept_answer(text, self.reasoning))
+        return Prediction(text, kept, [], None, prompt_tokens, completion_tokens, seconds, reasoning=self.reasoning)
 
 
 class RagSystem(System):
@@ -204,8 +228,9 @@ class RagSystem(System):
 
     name = "rag"
 
-    def __init__(self, llm: LLMClient | None, cache_dir: Path, *, k: int = 20) -> None:
+    def __init__(self, llm: LLMClient | None, cache_dir: Path, *, k: int = 20, reasoning: str = "direct") -> None:
         self.llm = llm
+        self.reasoning = check_reasoning(reasoning)
         self.cache_dir = Path(cache_dir)
         self.k = k
         self._vectors: dict[str, "numpy.ndarray"] = {}
@@ -284,17 +309,20 @@ class RagSystem(System):
             {"dia_id": turns[i][1].turn_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": shown_text(turns[i][1])}
             for i in indices
         ]
-        prompt = render("rag", hits=hits, question=question.question)
-        text, prompt_tokens, completion_tokens, _ = _chat(llm, _reader_system(conversation, "rag"), prompt, "locomo-rag")
+        prompt = render("rag", hits=hits, question=question.question, step_by_step=self.reasoning == "step_by_step")
+        text, prompt_tokens, completion_tokens, _ = _chat(
+            llm, _reader_system(conversation, "rag", self.reasoning), prompt, "locomo-rag"
+        )
         ids = [h["dia_id"] for h in hits]
         return Prediction(
             text,
-            strip_citations(text),
+            strip_citations(kept_answer(text, self.reasoning)),
             ids,
             list(normalize_turn_ids(ids)),
             prompt_tokens,
             completion_tokens,
             time.perf_counter() - started,
+            reasoning=self.reasoning,
         )
 
 
@@ -312,7 +340,9 @@ class UacSystem(System):
         offline: bool,
         compile: bool = True,
         compile_mode: str | None = None,
+        reasoning: str = "direct",
     ) -> None:
+        self.reasoning = check_reasoning(reasoning)
         self.data_path = Path(data_path)
         self.projects_dir = Path(projects_dir)
         self.llm_factory = llm_factory
@@ -416,17 +446,18 @@ class UacSystem(System):
     def answer(self, conversation: LocomoConversation, question: LocomoQuestion) -> Prediction:
         memory = self.memory(conversation)
         self._ensure_ready(conversation, memory)
-        result = memory.ask(question.question, as_of=conversation.last_date, instructions=SHORT_ANSWER)
+        result = memory.ask(question.question, as_of=conversation.last_date, reasoning=self.reasoning, **UAC_STYLE)
         items = list(result.facts) + list(result.archive)
         turns = normalize_turn_ids(turn for item in items for turn in item.evidence)
         return Prediction(
-            result.answer,
+            result.reasoning_text or result.answer,
             strip_citations(result.answer),
             [item.id for item in items],
             list(turns),
             *(result.usage.footprint if result.usage is not None else (result.prompt_tokens, result.completion_tokens)),
             result.latency_seconds,
             mode=result.mode,
+            reasoning=result.reasoning,
         )
 
 

@@ -15,8 +15,9 @@ SYSTEM_CLASSES: dict[str, type[System]] = {
 }
 
 
-def make_systems(names: list[str] | None = None, *, max_steps: int | None = None) -> list[System]:
-    """Instances of the named systems (all when ``names`` is empty), in report order."""
+def make_systems(names: list[str] | None = None, *, max_steps: int | None = None, reasoning: str = "direct") -> list[System]:
+    """Instances of the named systems (all when ``names`` is empty), in report order,
+    answering in the ``reasoning`` mode (direct | step_by_step)."""
     wanted = names or list(SYSTEM_CLASSES)
     unknown = [name for name in wanted if name not in SYSTEM_CLASSES]
     if unknown:
@@ -27,7 +28,8 @@ def make_systems(names: list[str] | None = None, *, max_steps: int | None = None
     for name in SYSTEM_CLASSES:
         if name in wanted:
             cls = SYSTEM_CLASSES[name]
-            out.append(cls(max_steps=max_steps) if max_steps and cls.uses_tools else cls())
+            system = cls(max_steps=max_steps) if max_steps and cls.uses_tools else cls()
+            out.append(system.with_reasoning(reasoning))
     return out
 
 

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from uac import LLMClient, Message, Usage
+from uac import REASONING_MODES, InputError, LLMClient, Message, Usage, final_answer_line
 
 from ..prompts import render
 
@@ -37,6 +37,8 @@ class Prediction:
     latency: float = 0.0
     #: record ids the system's context held (retrieval systems), for diagnostics
     retrieved: list[str] = field(default_factory=list)
+    #: step by step: the whole final reply (``text`` is its answer line)
+    reasoning_text: str | None = None
 
 
 class System:
@@ -44,15 +46,29 @@ class System:
 
     Subclasses set ``name``/``label`` and implement :meth:`messages` (single
     call systems) or override :meth:`respond` (tool-using systems).
+
+    ``reasoning`` is how the model answers: ``direct``, or ``step_by_step``
+    (reasoning, then the answer alone on the last line, which is what is
+    scored; the whole reply is kept in ``Prediction.reasoning_text``).
     """
 
     name = ""
     label = ""
     uses_tools = False
+    reasoning = "direct"
+
+    def with_reasoning(self, mode: str) -> "System":
+        if mode not in REASONING_MODES:
+            raise InputError(f"unknown reasoning mode {mode!r}.", hint=f"Use one of {', '.join(REASONING_MODES)}.")
+        self.reasoning = mode
+        return self
 
     def answer(self, case: "Case", llm: LLMClient) -> Prediction:
         started = time.perf_counter()
         prediction = self.respond(case, llm)
+        if self.reasoning == "step_by_step":
+            prediction.reasoning_text = prediction.text
+            prediction.text = final_answer_line(prediction.text)
         prediction.latency = time.perf_counter() - started
         return prediction
 
@@ -70,5 +86,11 @@ class System:
         description = ", ".join(COLLECTION_DESCRIPTIONS.get(name, name) for name in case.collections)
         return Message(
             "system",
-            render("system", description=description, tools=self.uses_tools, answer_kind=case.answer_kind),
+            render(
+                "system",
+                description=description,
+                tools=self.uses_tools,
+                answer_kind=case.answer_kind,
+                step_by_step=self.reasoning == "step_by_step",
+            ),
         )

@@ -38,11 +38,18 @@ class _ReplSystem(System):
         self.max_steps = max_steps
 
     def _converse(self, case: Case, llm: LLMClient, prompt: str, payload: dict[str, Any]) -> Prediction:
+        from sandbox.tool import python_tool
+
         messages = [self.system_message(case), Message("user", prompt)]
         session = _open_session(payload)
         try:
             text, calls, usage = run_tool_loop(
-                llm, messages, session, max_steps=self.max_steps, purpose=f"analytical_bench:{self.name}"
+                llm,
+                messages,
+                session,
+                max_steps=self.max_steps,
+                purpose=f"analytical_bench:{self.name}",
+                tool=python_tool(payload),
             )
         finally:
             session.close()

@@ -22,15 +22,21 @@ def run_tool_loop(
     *,
     max_steps: int = DEFAULT_MAX_STEPS,
     purpose: str,
+    tool: dict[str, Any] | None = None,
 ) -> tuple[str, list[dict[str, Any]], Usage]:
-    """Drive the conversation; returns ``(final text, tool calls, usage)``."""
+    """Drive the conversation; returns ``(final text, tool calls, usage)``.
+
+    ``tool`` is the function schema offered (default: the python tool with
+    its generic description); each result goes back capped as the sandbox
+    caps it (:func:`sandbox.tool.cap_output`).
+    """
     from sandbox.tool import PYTHON_TOOL, execute_tool_call
 
     usage = Usage()
     calls: list[dict[str, Any]] = []
     messages = list(messages)
     for _step in range(max_steps):
-        response = llm.chat(messages, tools=[PYTHON_TOOL], purpose=purpose)
+        response = llm.chat(messages, tools=[tool or PYTHON_TOOL], purpose=purpose)
         usage.add(response.usage)
         if not response.tool_calls:
             return (response.content or "").strip(), calls, usage

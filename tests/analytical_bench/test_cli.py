@@ -74,3 +74,21 @@ def test_run_uses_the_model_configured_in_the_environment(tmp_path, monkeypatch,
     assert run["options"]["workers"] == 2
     assert "| Full Context | 100.0 |" in (out / "report.md").read_text()
     assert not (out / "accuracy_vs_n.png").exists()
+
+
+def test_run_in_step_by_step_mode_records_it(tmp_path, monkeypatch, capsys, dataset):
+    case = dataset.select(tiers=[20]).cases[0]
+    script = tmp_path / "script.jsonl"
+    reply = f"Reading every record and counting.\nThat gives the value asked for.\nAnswer: {case.gold}"
+    script.write_text(json.dumps({"content": reply, "match": case.question}) + "\n")
+    monkeypatch.setenv("UAC_LLM_PROVIDER", "scripted")
+    monkeypatch.setenv("UAC_LLM_SCRIPT", str(script))
+    out = tmp_path / "out"
+    code = main(["run", "--systems", "full_context", "--tiers", "20", "--limit", "1", "--out", str(out),
+                 "--quiet", "--no-plot", "--reasoning", "step_by_step"])
+    assert code == 0, capsys.readouterr().err
+    row = json.loads((out / "results.jsonl").read_text())
+    assert row["reasoning"] == "step_by_step" and row["correct"] is True and row["response"] == reply
+    assert json.loads((out / "run.json").read_text())["options"]["reasoning"] == "step_by_step"
+    assert main(["run", "--reasoning", "slow", "--out", str(tmp_path / "x"), "--limit", "1"]) == 2
+    assert "unknown reasoning mode" in capsys.readouterr().err

@@ -158,3 +158,39 @@ def test_uac_repl_prompt_shows_the_typed_schema_and_runs_on_typed_records(count_
     assert "`travel.trips` (also `trips`): 20 records of type `Trip`" in user
     assert "`start_date: date`" in user and "`cost: float`" in user and "`nights: int`" in user
     assert json.loads(prediction.tool_calls[0]["output"])["result"] == [int(count_case.records[0]["start_date"][:4])]
+
+
+def test_step_by_step_keeps_the_answer_line_and_says_so_once(count_case, scripted, scripted_llm):
+    from analytical_bench.runner import run_case
+
+    reply = "<think>I should count.</think>\nThere are 20 trip records; 4 of them match the question.\n\n**Answer:** 4"
+    scripted.enqueue(reply, reply)
+    system = FullContext().with_reasoning("step_by_step")
+    prediction = system.answer(count_case, scripted_llm)
+    assert prediction.text == "4" and prediction.reasoning_text == reply
+    prompt = scripted.requests[0].messages[0].content
+    assert "Think step by step" in prompt and "The answer on that line is a single integer, no words." in prompt
+    assert "Reply with the final answer only" not in prompt and "reply with the final answer only" not in prompt
+    row = run_case(count_case, system, scripted_llm)
+    assert row["reasoning"] == "step_by_step" and row["prediction"] == "4" and row["response"] == reply
+    assert row["correct"] == (count_case.gold == 4)
+
+
+def test_direct_mode_is_the_default_and_recorded(count_case, scripted, scripted_llm):
+    from analytical_bench.runner import run_case
+
+    scripted.enqueue("4")
+    row = run_case(count_case, FullContext(), scripted_llm)
+    assert row["reasoning"] == "direct" and "response" not in row
+    assert "Think step by step" not in scripted.requests[0].messages[0].content
+    assert [s.reasoning for s in make_systems(reasoning="step_by_step")] == ["step_by_step"] * 5
+    with pytest.raises(InputError, match="unknown reasoning mode"):
+        make_systems(reasoning="slow")
+
+
+def test_repl_systems_offer_a_tool_described_from_their_state(count_case, scripted, scripted_llm):
+    scripted.enqueue("20")
+    FullContextRepl().answer(count_case, scripted_llm)
+    description = scripted.requests[0].tools[0]["function"]["description"]
+    assert f"`raw.{count_case.record_type}` (also `{count_case.record_type}`): a list of 20 values (mapping)" in description
+    assert "repl_names()" in description

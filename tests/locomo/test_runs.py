@@ -176,3 +176,53 @@ def test_cli_offline_run_compare_and_report(locomo_file, tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     assert main(["run", "--data", str(locomo_file), "--out", str(tmp_path / "y"), "--systems", "mem0"]) == 2
     assert "unknown system mem0" in capsys.readouterr().err
+
+
+def _step_by_step_handler(request):
+    """Like the answering model, but a reader told to think step by step does so, the way
+    real models write it: a reasoning block, prose, then a bold answer line."""
+    from .conftest import answering_handler
+
+    prompt = "\n".join(m.content or "" for m in request.messages)
+    if request.json_schema is None and "Think step by step" in prompt and "instrument does Maya" in prompt:
+        return {"content": "<think>Session 1 talks about music.</think>\nIn session 1 Maya says she practises "
+                           "the cello every evening.\nSo the instrument is the cello.\n\n**Answer:** cello"}
+    if request.json_schema is None and "Think step by step" in prompt:
+        return {"content": "Nothing in the sessions covers this.\nAnswer: Not mentioned in the conversation."}
+    return answering_handler(request)
+
+
+def test_step_by_step_run_keeps_the_last_line_and_records_the_mode(locomo_file, tmp_path):
+    provider = ScriptedProvider(handler=_step_by_step_handler)
+    out = tmp_path / "run"
+    config = RunConfig(data=locomo_file, out=out, conversations=["mini-1"], compile_mode="offline", judge=False,
+                       workers=1, reasoning="step_by_step")
+    summary = Runner(config, llm_factory=lambda: LLMClient(provider, sleep=lambda _s: None), log=lambda _m: None).run()
+    for system in ("uac", "full_context", "rag"):
+        rows = {r["qid"]: r for r in read_jsonl(out / "answers" / f"{system}.jsonl")}
+        assert {r["reasoning"] for r in rows.values()} == {"step_by_step"}, system
+        maya = rows["mini-1:q0"]
+        assert maya["prediction"] == "cello" and maya["f1"] == 1.0, (system, maya["answer"])
+        assert "practises the cello" in maya["answer"]  # the whole reply is kept beside the scored line
+        assert rows["mini-1:q4"]["refusal"] == 1.0
+    readers = [r for r in provider.requests if r.json_schema is None]
+    assert readers and all("Think step by step" in r.messages[0].content for r in readers)
+    assert all("Short answer:" not in (r.messages[-1].content or "") for r in readers)
+    run = json.loads((out / "run.json").read_text("utf-8"))
+    assert run["config"]["reasoning"] == "step_by_step"
+    assert "reasoning: step_by_step" in (out / "report.md").read_text("utf-8")
+    assert summary["answers"]["uac"]["n_answerable"] == 6
+    # a resumed run must answer in the same mode
+    again = RunConfig(data=locomo_file, out=out, conversations=["mini-1"], resume=True, judge=False)
+    with pytest.raises(InputError, match="step_by_step reasoning mode"):
+        Runner(again, llm_factory=lambda: LLMClient(provider), log=lambda _m: None).run()
+
+
+def test_direct_runs_record_their_mode_and_reject_unknown_modes(locomo_file, tmp_path, llm_factory):
+    with pytest.raises(InputError, match="unknown reasoning mode"):
+        Runner(RunConfig(data=locomo_file, out=tmp_path / "x", reasoning="deep"), llm_factory=lambda: None)
+    out = tmp_path / "direct"
+    config = RunConfig(data=locomo_file, out=out, systems=["full_context"], conversations=["mini-2"], judge=False)
+    Runner(config, llm_factory=llm_factory, log=lambda _m: None).run()
+    rows = read_jsonl(out / "answers" / "full_context.jsonl")
+    assert rows and {r["reasoning"] for r in rows} == {"direct"}

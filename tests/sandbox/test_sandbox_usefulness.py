@@ -100,8 +100,10 @@ def test_unpacking_and_augmented_assignment(session):
     assert run_ok(session, code) == [12, "Paris", 4, 20]
 
 
-def test_enums_arrive_as_values_and_lists_as_tuples(session):
+def test_enums_stay_enums_equal_to_their_values_and_lists_arrive_as_tuples(session):
     assert run_ok(session, "result = [trips[0].purpose, trips[0].tags, 'food' in trips[0].tags]") == ["leisure", ["food", "museum"], True]
+    assert run_ok(session, "result = [trips[0].purpose.value, trips[0].purpose == 'leisure', trips[2].purpose.name]") == [
+        "leisure", True, "WORK"]
 
 
 def test_domains_and_name_collisions(session):

@@ -100,6 +100,10 @@ class Answer:
     truncated: bool = False
     #: how the reader ran code: native | codeblock | off (after any fallback)
     tool_mode: str | None = None
+    #: the reasoning mode that ran: direct | step_by_step (None: no model)
+    reasoning: str | None = None
+    #: step by step: the whole reply, whose last line is the answer
+    reasoning_text: str | None = None
 
     def to_json(self, *, include_context: bool | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -118,6 +122,7 @@ class Answer:
             else {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
             "truncated": self.truncated,
             "tool_mode": self.tool_mode,
+            "reasoning": self.reasoning,
             "latency_seconds": round(self.latency_seconds, 4),
             "steps": self.steps,
         }
@@ -125,6 +130,8 @@ class Answer:
             data["message"] = self.message
         if self.iterative is not None:
             data["iterative"] = self.iterative
+        if self.reasoning_text is not None:
+            data["reasoning_text"] = self.reasoning_text
         if self.include_context if include_context is None else include_context:
             data["context"] = self.context
         return data

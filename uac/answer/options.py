@@ -21,6 +21,7 @@ from typing import Any
 from ..config import AnswerConfig
 from ..dates import parse_day
 from ..errors import InputError
+from .style import LENGTHS, REASONING_MODES, AnswerStyle
 
 LOADING_MODES = ("monolithic", "modular", "manifest")
 TOOL_MODES = ("native", "codeblock", "off")
@@ -91,8 +92,31 @@ class AskOptions:
     iterative_queries: int | None = _option(
         None, "Follow-up queries per round in iterative selection.", minimum=1, maximum=10, from_config=True
     )
+    reasoning: str | None = _option(
+        None,
+        "direct: answer at once; step_by_step: reason step by step, the answer on the last line (the one kept).",
+        choices=REASONING_MODES,
+        from_config=True,
+        label="reasoning mode",
+    )
+    answer_length: str | None = _option(
+        None,
+        "Length of the answer: phrase (a few words), short (one or two sentences), full.",
+        choices=LENGTHS,
+        from_config=True,
+        label="answer length",
+    )
+    citations: bool = _option(
+        True, "Cite the supporting fact and excerpt ids after the answer (--no-citations: no ids).", flag="--citations/--no-citations"
+    )
+    refusal: str | None = _option(
+        None, "What the reader answers when the memory does not hold the answer.", max_length=200, from_config=True
+    )
+    tool_output_chars: int | None = _option(
+        None, "Characters of each sandbox result sent back to the reader.", minimum=500, maximum=1_000_000, from_config=True
+    )
     instructions: str | None = _option(
-        None, "Extra instructions for the reader, e.g. an answer style.", max_length=10_000
+        None, "Extra instructions for the reader, added after the answer style.", max_length=10_000
     )
     include_context: bool = _option(
         False, "Include the packed prompt context in the answer.", flag="--show-context"
@@ -116,6 +140,7 @@ class AskOptions:
                     raise InputError(f"the {spec.what} must be between {spec.minimum} and {spec.maximum}, not {value}.")
             if spec.kind is bool and not isinstance(value, bool):
                 raise InputError(f"the {spec.what} option must be true or false, not {value!r}.")
+        self.style()  # an unusable refusal wording fails here, not mid-answer
 
     def updated(self, **values: Any) -> "AskOptions":
         """These options with ``values`` set; ``None`` means "not given" (the value stays)."""
@@ -136,6 +161,15 @@ class AskOptions:
             if spec.from_config and getattr(self, spec.name) is None
         }
         return dataclasses.replace(self, **filled)
+
+    def style(self) -> AnswerStyle:
+        """The answer style of these (resolved) options."""
+        return AnswerStyle(
+            citations=self.citations,
+            refusal=self.refusal if self.refusal is not None else AnswerConfig.refusal,
+            length=self.answer_length or AnswerConfig.answer_length,
+            reasoning=self.reasoning or AnswerConfig.reasoning,
+        )
 
     @property
     def resolved(self) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import time
+from typing import Sequence
 
 from ..context import MemoryContext
 from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UserError
@@ -27,6 +28,7 @@ from .iterative import select_evidence
 from .model import Answer, EvidenceItem, StateChannel
 from .options import AskOptions
 from .state_view import build_state_channel, filter_state_as_of
+from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
 
 def _state_channel(ctx: MemoryContext, question: str, options: AskOptions) -> StateChannel:
@@ -116,31 +118,41 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
         answer.latency_seconds = time.perf_counter() - started
         return answer
 
-    tool = SandboxTool(ctx, options.as_of)
+    tool = SandboxTool(ctx, options.as_of, output_chars=options.tool_output_chars)
     tool_mode = options.tool_mode if (options.use_state and options.max_tool_steps > 0 and tool.available()) else "off"
     if tool_mode == "native" and llm.capabilities.tools is False:
         tool_mode = "codeblock"  # the endpoint is known to refuse native tool calls
+    style = options.style()
 
     def system_prompt(mode: str) -> str:
-        return render_prompt(
-            "answer_system.j2",
+        return reader_system_prompt(
             user_name=ctx.project.config.user.name,
-            today=today.isoformat(),
+            today=today,
             has_state=state is not None,
             has_facts=options.use_facts,
             has_archive=options.use_archive,
             tool_mode=mode,
-            instructions=(options.instructions or "").strip(),
+            tool_has_facts=mode != "off" and tool.has_facts,
+            tool_description=tool.description() if mode == "codeblock" else "",
+            style=style,
+            fact_ids=[item.id for item in facts],
+            archive_ids=[item.id for item in archive],
+            instructions=options.instructions,
         )
 
     messages = [Message("system", system_prompt(tool_mode)), Message("user", context)]
     try:
-        loop = _ReaderLoop(llm, messages, tool, tool_mode, options.max_tool_steps, system_prompt)
+        loop = _ReaderLoop(llm, messages, tool, tool_mode, options.max_tool_steps, system_prompt, style.step_by_step)
         final, steps = loop.run()
     finally:
         tool.close()
     answer.tool_mode = loop.tool_mode
-    answer.answer = _final_text(final, steps)
+    answer.reasoning = style.reasoning
+    text = _final_text(final, steps)
+    if style.step_by_step:
+        answer.reasoning_text = text
+        text = final_answer_line(text)
+    answer.answer = text
     if final.cut_off:
         answer.truncated = True
         limit = f" of {final.max_tokens} tokens" if final.max_tokens else ""
@@ -153,6 +165,38 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
     answer.tool_runs = tool.runs
     answer.latency_seconds = time.perf_counter() - started
     return answer
+
+
+def reader_system_prompt(
+    *,
+    user_name: str,
+    today: _dt.date,
+    has_state: bool,
+    has_facts: bool,
+    has_archive: bool,
+    tool_mode: str,
+    style: AnswerStyle,
+    fact_ids: Sequence[str] = (),
+    archive_ids: Sequence[str] = (),
+    tool_has_facts: bool = False,
+    tool_description: str = "",
+    instructions: str | None = None,
+) -> str:
+    """The reader's system prompt: the channels, the tool, and the answer style said once."""
+    return render_prompt(
+        "answer_system.j2",
+        user_name=user_name,
+        today=today.isoformat(),
+        has_state=has_state,
+        has_facts=has_facts,
+        has_archive=has_archive,
+        tool_mode=tool_mode,
+        tool_has_facts=tool_has_facts,
+        tool_description=tool_description,
+        step_by_step=style.step_by_step,
+        style_lines=style.instructions(fact_ids, archive_ids),
+        instructions=(instructions or "").strip(),
+    )
 
 
 def _final_text(response: ChatResponse, step: int) -> str:
@@ -192,7 +236,17 @@ class _ReaderLoop:
     ``codeblock`` mode (the system prompt asks for fenced code instead).
     """
 
-    def __init__(self, llm: LLMClient, messages: list[Message], tool: SandboxTool, tool_mode: str, max_steps: int, system_prompt) -> None:
+    def __init__(
+        self,
+        llm: LLMClient,
+        messages: list[Message],
+        tool: SandboxTool,
+        tool_mode: str,
+        max_steps: int,
+        system_prompt,
+        step_by_step: bool = False,
+    ) -> None:
+        self.step_by_step = step_by_step
         self.llm = llm
         self.messages = messages
         self.tool = tool
@@ -220,7 +274,12 @@ class _ReaderLoop:
                 self.messages.append(response.message())
                 for call in response.tool_calls:
                     self.messages.append(Message("tool", self._run(call), tool_call_id=call.id, name=call.name))
-            elif self.tool_mode != "off" and (calls := text_tool_calls(response.content)):
+            elif (
+                self.tool_mode != "off"
+                # step by step, a reply that ends on its answer line is the answer, code in it or not
+                and not (self.step_by_step and has_answer_line(response.text()))
+                and (calls := text_tool_calls(response.content))
+            ):
                 self.messages.append(Message("assistant", response.content))
                 results = [self._run(call) for call in calls]
                 self.messages.append(

@@ -5,7 +5,9 @@ the collection named like <things> in [STATE], the first ``date`` field of its
 class, and writes the code -- as a native tool call when the request offers
 the ``python`` tool, as a fenced block when the system prompt asks for one.
 Given the result it answers with the number.  Any other question is answered
-with the [FACTS] line sharing most words with it, or "Not mentioned in memory."
+with the [FACTS] line sharing most words with it, or the refusal the system
+prompt names ("Not mentioned in memory." by default).  Told to think step by
+step, it writes one line of reasoning and then ``Answer: ...`` on the last line.
 
 The decider selects the candidates sharing a word with the question, asks no
 follow-up query and says the evidence suffices.
@@ -76,7 +78,21 @@ def _tool_result(request: ChatRequest) -> dict[str, Any] | None:
     return None
 
 
-def _best_fact(question: str, context: str) -> str:
+_REFUSAL = re.compile(r"does not contain the answer, (?:reply exactly|the last line is exactly): (?:Answer: )?(.+)$", re.M)
+
+
+def _refusal(system: str) -> str:
+    found = _REFUSAL.search(system)
+    return found.group(1).strip() if found else "Not mentioned in memory."
+
+
+def _styled(request: ChatRequest, text: str) -> str:
+    if "Think step by step" in system_text(request):
+        return f"Reading the memory for the question.\nAnswer: {text}"
+    return text
+
+
+def _best_fact(question: str, context: str, refusal: str = "Not mentioned in memory.") -> str:
     asked = _words(question)
     best, best_score = None, 0
     for line in section(context, "[FACTS]", stop=("\n\n[", "\nQuestion:")).splitlines():
@@ -86,15 +102,15 @@ def _best_fact(question: str, context: str) -> str:
         score = len(asked & _words(match["text"]))
         if score > best_score:
             best, best_score = f"{match['text']} [{match['id'].strip()}]", score
-    return best or "Not mentioned in memory."
+    return best or refusal
 
 
 def respond_answer(request: ChatRequest) -> Reply:
     result = _tool_result(request)
     if result is not None:
         if isinstance(result, dict) and result.get("ok") and result.get("result") is not None:
-            return Reply("answer", text=f"The answer is {result['result']}, computed over the typed state.")
-        return Reply("answer", text="I could not compute that from the memory.")
+            return Reply("answer", text=_styled(request, f"The answer is {result['result']}, computed over the typed state."))
+        return Reply("answer", text=_styled(request, "I could not compute that from the memory."))
     context = first_user(request)
     question = question_of(context)
     native = any((t.get("function") or {}).get("name") == "python" for t in request.tools)
@@ -104,7 +120,7 @@ def respond_answer(request: ChatRequest) -> Reply:
         return Reply("answer", tool_calls=[("python", {"code": code})])
     if code and codeblock:
         return Reply("answer", text=f"```python\n{code}\n```")
-    return Reply("answer", text=_best_fact(question, context))
+    return Reply("answer", text=_styled(request, _best_fact(question, context, _refusal(system_text(request)))))
 
 
 def respond_decide(request: ChatRequest) -> Reply:
