@@ -466,13 +466,11 @@ class MemoryIndex:
         """Close this project's own Chroma client (an embedded one: its threads and
         files), keeping the loaded corpus tables and BM25 indexes; the client
         reopens when something needs it.  A server's client is shared by every
-        project of the process and stays open."""
-        from .client import is_shared
-
+        project of the process: the process closes it (:func:`~uac.index.client.close_shared_clients`)."""
         client, self._client = self._client, None
         for index in self._channels.values():
             index._collection = None
-        if client is not None and not is_shared(client) and hasattr(client, "close"):
+        if client is not None and self.backend != "http" and hasattr(client, "close"):
             client.close()
 
     @property
@@ -492,6 +490,11 @@ class MemoryIndex:
             if self._identity != self._chroma_identity():  # .uac/chroma was replaced: reopen
                 self._client = None
                 self._channels.clear()
+        if self.backend == "http" and self._client is not None:
+            from .client import is_shared
+
+            if not is_shared(self._client):  # the shared clients were closed: reconnect on demand
+                self.release_client()
         if channel not in self._channels:
             name = self.collection_name(channel)
 
