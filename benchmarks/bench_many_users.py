@@ -6,7 +6,9 @@
 Builds a temporary root with ``--projects`` small projects: ``--templates``
 of them are made through the library (a project, two generated sessions
 ingested, one bearer token made with ``uac token create``) and the rest are
-copies of those (a project directory is portable, tokens included).  Then
+copies of those (a project directory is portable, tokens included; the files
+of the embedded vector store are hard links, since nothing in the run writes
+to them).  Then
 it starts ``uac serve http`` with its default settings (``--warm-projects``
 and ``--idle-seconds`` override them) in a subprocess on a loopback port and:
 
@@ -137,10 +139,19 @@ def build_templates(folder: Path, count: int) -> tuple[list[Path], str]:
     return templates, token
 
 
+def _copy(source: str, target: str) -> None:
+    # the embedded vector store (most of a small project's bytes) is linked, not copied: searches
+    # read the flat vector copy and nothing in this run writes to a project
+    if f"{os.sep}.uac{os.sep}chroma{os.sep}" in source:
+        os.link(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
 def build_root(root: Path, templates: list[Path], projects: int) -> list[str]:
     names = [f"user{n:05d}" for n in range(projects)]
     for n, name in enumerate(names):
-        shutil.copytree(templates[n % len(templates)], root / name, symlinks=True)
+        shutil.copytree(templates[n % len(templates)], root / name, symlinks=True, copy_function=_copy)
     return names
 
 
