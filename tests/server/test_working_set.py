@@ -234,3 +234,16 @@ def test_settings_bound_the_working_set():
         ServerLimits(warm_projects=0)
     with pytest.raises(ValueError, match="idle_seconds"):
         ServerLimits(idle_seconds=-1)
+
+
+def test_a_search_that_falls_back_to_chroma_closes_its_client_again(tmp_path):
+    served = make_root(tmp_path / "root", {"alice": ALICE_SESSION})
+    for channel in ("facts", "archive"):  # the flat copies are gone: the search asks Chroma
+        (served.root / "alice" / ".uac" / "index" / f"{channel}.vectors").unlink()
+    with _client(served.root) as client:
+        r = client.post("/v1/projects/alice/search", json={"query": "dog"}, headers=served.auth("alice"))
+        assert r.status_code == 200 and r.json()["results"]
+        memory = client.app.state.workspace.reader("alice")
+        assert memory.context.index_open and not memory.index.client_open
+        # and the flat copies were written again from Chroma's vectors
+        assert (served.root / "alice" / ".uac" / "index" / "facts.vectors").exists()

@@ -184,11 +184,6 @@ class ServedWorkspace:
                 # a project damaged under a warm instance: never serve it from memory again
                 self.warm.drop(name, f"{type(exc).__name__}: {exc}", expected=entry)
                 raise
-            finally:
-                if entry.memory.context.index_open and entry.memory.index.client_open:
-                    # embedded searches read the flat vector copy; a Chroma client opened
-                    # for a fallback is closed again, so warm projects hold no threads
-                    entry.memory.index.release_client()
 
     def reader(self, name: str) -> UserMemory:
         """A warm ``UserMemory`` for reading project ``name``'s files (shared between
@@ -202,7 +197,14 @@ class ServedWorkspace:
         """The warm ``UserMemory`` of ``name``, held alone for a call that uses its search index."""
         with self._using(name) as entry:
             with entry.lock:
-                yield entry.memory
+                try:
+                    yield entry.memory
+                finally:
+                    memory = entry.memory
+                    if memory.context.index_open and memory.index.client_open:
+                        # embedded searches read the flat vector copy; a Chroma client opened
+                        # for a fallback is closed again, so warm projects hold no threads
+                        memory.index.release_client()
 
     def writer(self, name: str) -> UserMemory:
         """A fresh ``UserMemory`` for one write to project ``name`` (close it when done)."""
