@@ -22,6 +22,8 @@ FLAGS = {
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
     "bench_http_load.py": ["--users", "--sessions", "--concurrency", "--search-requests", "--repl-requests",
                            "--writes", "--deadline", "--json"],
+    "bench_many_users.py": ["--projects", "--templates", "--searches", "--hot", "--hot-share", "--concurrency",
+                            "--warm-projects", "--idle-seconds", "--json"],
 }
 
 
@@ -83,3 +85,25 @@ def test_compile_scale_benchmark_on_short_histories(tmp_path):
         assert r["recorded"] + r["considered"] == r["facts"] and r["pending"] == 0
         assert 0 < r["largest_completion"] < 4000 and r["bounded"]["coverage"] == 1.0
     assert "tokens per new fact, largest N vs smallest" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.embeddings
+def test_many_users_benchmark_at_a_tiny_size(tmp_path):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "UAC_BLOCK_NETWORK": "1", "PYTHONPATH": str(REPO)}
+    out = tmp_path / "many.json"
+    done = _script("bench_many_users.py", "--projects", "12", "--templates", "2", "--searches", "40", "--hot", "2",
+                   "--warm-projects", "4", "--baseline-repeat", "4", "--json", str(out), env=env, timeout=600)
+    assert done.returncode == 0, done.stderr + done.stdout
+    results = json.loads(out.read_text())
+    assert results["projects"] == 12 and results["touch"]["n"] == 12 and results["touch"]["errors"] == 0
+    assert results["mixed"]["n"] == 40 and results["mixed"]["errors"] == 0
+    assert results["mixed"]["warm"]["n"] > 0 and results["mixed"]["cold"]["n"] > 0
+    assert results["server_settings"]["warm_limit"] == 4
+    counters = results["server_counters"]
+    assert counters["warm"] <= 4 and counters["opened"] >= 12 and counters["evicted"] >= 8
+    for key in ("rss_mb", "threads", "open_files"):
+        assert results["after_touching_all"][key] > 0
+    assert results["baseline"]["warm_p50_ms"] > 0 and results["baseline"]["cold_p50_ms"] > 0
+    assert "after touching all 12 projects" in done.stdout and "[PASS] no failed search" in done.stdout

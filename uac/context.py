@@ -118,6 +118,11 @@ class MemoryContext:
             self._index = open_index(self.project)
         return self._index
 
+    @property
+    def index_open(self) -> bool:
+        """Has :attr:`index` been opened (and not closed since)?"""
+        return self._index is not None
+
     def close(self) -> None:
         """Release the index clients (the context stays usable: they reopen on demand)."""
         if self._index is not None:

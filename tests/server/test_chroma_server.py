@@ -125,6 +125,23 @@ def test_projects_share_one_server_without_mixing(tmp_path, on_server):
     assert alice.index.channel("facts").vector_count() == len(alice.facts())
 
 
+def test_projects_on_one_server_share_one_client(tmp_path, on_server):
+    from uac.index.client import close_shared_clients, shared_client_count
+
+    close_shared_clients()
+    alice = _project(tmp_path / "alice", ALICE_SESSION)
+    bob = _project(tmp_path / "bob", BOB_SESSION)
+    assert alice.index.client() is bob.index.client() and shared_client_count() == 1
+    assert not alice.index.client_open  # the shared client is not the project's own
+    alice.close()  # closing one project leaves the others' connection pool alone
+    assert any("cello" in h.text for h in bob.search("cello"))
+    assert any("Rex" in h.text for h in UserMemory.open(tmp_path / "alice").search("Rex"))
+    assert shared_client_count() == 1
+    close_shared_clients()
+    assert shared_client_count() == 0
+    assert any("cello" in h.text for h in bob.search("cello"))  # reopened on demand
+
+
 def test_a_server_that_goes_away_is_a_clear_error_and_repair_restores(tmp_path, on_server):
     memory = _project(tmp_path / "alice", ALICE_SESSION)
     log = tmp_path / "alice" / "memory" / "facts.jsonl"

@@ -61,6 +61,12 @@ def test_a_job_its_server_did_not_finish_is_reported_interrupted(fresh_root):
         time.sleep(0.02)
     assert store.load("alice", job.id).status == "running"
 
+    other = JobRunner(1, store)  # another server on the same root: the job runs, it says so
+    assert other.get(job.id, "alice").status == "running"
+    assert store.load("alice", job.id).status == "running"
+    other.shutdown()
+
+    first._liveness.release()  # as if its process had died
     second = JobRunner(1, store)  # the server restarted while the job ran
     seen = second.get(job.id, "alice")
     assert seen.status == "failed" and seen.error["code"] == "job_interrupted" and seen.finished

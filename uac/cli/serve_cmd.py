@@ -20,9 +20,15 @@ WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, al
 WORKERS_PER = typer.Option(0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1).")
 MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
 MODEL_PER = typer.Option(2, "--model-calls-per-project", help="Model calls (or asks) in flight at once for one project.")
+# the working set and what it may hold open
+WARM = typer.Option(128, "--warm-projects", help="Projects kept warm at once; the least recently used is closed for a new one.")
+IDLE = typer.Option(600.0, "--idle-seconds", help="Close a warm project no request used for this long (0: only for room).")
+THREADS = typer.Option(40, "--threads", help="Threads running library calls at once, all projects.")
+WRITES = typer.Option(16, "--writes", help="Writes running at once, all projects.")
 
 
-def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int):
+def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int,
+            warm: int, idle: float, threads: int, writes: int):
     from ..errors import ConfigError
     from ..server.admission import ServerLimits
 
@@ -31,9 +37,25 @@ def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, worker
         extra["sandbox_workers_per_project"] = workers_per
     try:
         return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
-                            model_calls=model, model_calls_per_project=model_per, **extra)
+                            model_calls=model, model_calls_per_project=model_per, warm_projects=warm,
+                            idle_seconds=idle, threads=threads, writes=writes, **extra)
     except ValueError as exc:
         raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
+
+
+def _check_open_files(limits, job_workers: int) -> None:
+    """Say what the open-file limit holds (raised first if the settings need more)."""
+    from ..server.capacity import check_open_files
+
+    budget = check_open_files(limits, job_workers)
+    print(f"uac: {budget.describe()}", file=sys.stderr)
+    if not budget.enough:
+        print(
+            f"uac: warning: the open-file limit {budget.limit} leaves too little room for client connections; "
+            f"raise it ('ulimit -n {budget.needed + 1024}' before starting, or LimitNOFILE= in a systemd unit) "
+            "or lower --threads, --writes or --sandbox-workers.",
+            file=sys.stderr,
+        )
 
 
 def _warn_if_public(host: str) -> None:
@@ -67,6 +89,10 @@ def register(app: typer.Typer) -> None:
         workers_per: int = WORKERS_PER,
         model: int = MODEL,
         model_per: int = MODEL_PER,
+        warm: int = WARM,
+        idle: float = IDLE,
+        threads: int = THREADS,
+        writes: int = WRITES,
     ) -> None:
         """Serve the HTTP API (OpenAPI docs at /docs) for every project under --root."""
         from ..server.extras import require_http
@@ -75,7 +101,8 @@ def register(app: typer.Typer) -> None:
         require_http()
         import uvicorn
 
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
+        _check_open_files(limits, job_workers)
         application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
@@ -95,6 +122,10 @@ def register(app: typer.Typer) -> None:
         workers_per: int = WORKERS_PER,
         model: int = MODEL,
         model_per: int = MODEL_PER,
+        warm: int = WARM,
+        idle: float = IDLE,
+        threads: int = THREADS,
+        writes: int = WRITES,
     ) -> None:
         """Serve the MCP tools (search_memory, ask, run_python, read_manifest, read_domain, add_session)."""
         from ..server.mcp_server import serve
@@ -104,5 +135,6 @@ def register(app: typer.Typer) -> None:
         if transport == "http":
             _warn_if_public(host)
             print(f"uac: MCP over streamable HTTP on http://{host}:{port}/mcp (bearer token required)", file=sys.stderr)
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
+        _check_open_files(limits, 0)
         serve(root, transport=transport, project=project, host=host, port=port, limits=limits)

@@ -10,6 +10,11 @@ A server that cannot be reached -- at start or in the middle of a run -- is a
 never a raw transport exception.  The fact log and the archive are written
 before the indexes, so they stay intact; ``uac doctor --repair`` rebuilds
 the indexes once the server is back.
+
+All projects of a process that use one Chroma server share one client (and
+its one connection pool): :func:`build_client` hands out the same client for
+the same address, closing a project's index leaves it open, and
+:func:`close_shared_clients` closes them all (a server does at shutdown).
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ BACKENDS = ("embedded", "http")
 
 #: Chroma's registry of shared clients is not safe against concurrent creation
 _create_lock = threading.Lock()
+#: (host, port) -> the one guarded HttpClient of this process for that server
+_shared: dict[tuple[str, int], "_Guarded"] = {}
 
 
 @dataclass(frozen=True)
@@ -118,18 +125,26 @@ class _Guarded:
 
 
 def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
-    """The Chroma client for ``settings`` (embedded clients live at ``chroma_path``)."""
+    """The Chroma client for ``settings`` (embedded clients live at ``chroma_path``).
+
+    A server's client is shared by every caller in the process (see
+    :func:`is_shared`); an embedded client belongs to its caller, who closes it."""
     import chromadb
     from chromadb.config import Settings
 
     options = Settings(anonymized_telemetry=False, allow_reset=True)
     with _create_lock:
         if settings.backend == "http":
+            key = (settings.host, settings.port)
+            shared = _shared.get(key)
+            if shared is not None:
+                return shared
             try:
                 client = chromadb.HttpClient(host=settings.host, port=settings.port, settings=options)
             except (ValueError, OSError, RuntimeError) + _transport_errors() as exc:
                 raise _unreachable(settings, exc) from exc
-            return _Guarded(client, settings)
+            shared = _shared[key] = _Guarded(client, settings)
+            return shared
         try:
             Path(chroma_path).mkdir(parents=True, exist_ok=True)
             return chromadb.PersistentClient(path=str(chroma_path), settings=options)
@@ -138,3 +153,24 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
                 f"cannot open the vector index at {chroma_path}: {exc}.",
                 hint="{do:repair} (from the fact log and the archive).",
             ) from exc
+
+
+def is_shared(client: Any) -> bool:
+    """Is ``client`` a process-wide client of a Chroma server (never closed by one project)?"""
+    with _create_lock:
+        return any(client is shared for shared in _shared.values())
+
+
+def shared_client_count() -> int:
+    """How many Chroma server clients this process holds (one per server address)."""
+    with _create_lock:
+        return len(_shared)
+
+
+def close_shared_clients() -> None:
+    """Close every shared Chroma server client (the next use opens a new one)."""
+    with _create_lock:
+        clients = list(_shared.values())
+        _shared.clear()
+    for client in clients:
+        client._target.close()

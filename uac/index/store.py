@@ -460,10 +460,27 @@ class MemoryIndex:
         return self._client
 
     def close(self) -> None:
-        if self._client is not None and hasattr(self._client, "close"):
-            self._client.close()
-        self._client = None
+        """Release the Chroma client and the loaded channels (both reopen on demand)."""
+        self.release_client()
         self._channels.clear()
+
+    def release_client(self) -> None:
+        """Close this project's own Chroma client (an embedded one: its threads and
+        files), keeping the loaded corpus tables and BM25 indexes; the client
+        reopens when something needs it.  A server's client is shared by every
+        project of the process: the process closes it (:func:`~uac.index.client.close_shared_clients`)."""
+        client, self._client = self._client, None
+        for index in self._channels.values():
+            index._collection = None
+        if client is not None and self.backend != "http" and hasattr(client, "close"):
+            client.close()
+
+    @property
+    def client_open(self) -> bool:
+        """Does this project hold a Chroma client of its own right now?"""
+        from .client import is_shared
+
+        return self._client is not None and not is_shared(self._client)
 
     def collection_name(self, channel: str) -> str:
         return _collection_prefix(self.root, self.backend) + channel
@@ -475,6 +492,11 @@ class MemoryIndex:
             if self._identity != self._chroma_identity():  # .uac/chroma was replaced: reopen
                 self._client = None
                 self._channels.clear()
+        if self.backend == "http" and self._client is not None:
+            from .client import is_shared
+
+            if not is_shared(self._client):  # the shared clients were closed: reconnect on demand
+                self.release_client()
         if channel not in self._channels:
             name = self.collection_name(channel)
 

@@ -56,13 +56,23 @@ class ServerLimits:
     """How long a request waits for a sandbox worker, a model slot or its turn to search."""
     model_wait_seconds: float = 120.0
     """How long a model call inside a background job or a write waits for a model slot."""
+    warm_projects: int = 128
+    """Projects kept warm (opened, their search tables loaded) at once; the least recently
+    used one is closed when another is opened.  A project that is not warm costs nothing."""
+    idle_seconds: float = 600.0
+    """A warm project no request used for this long is closed (0: only when room is needed)."""
+    threads: int = 40
+    """Threads that run library calls at once, over all projects (requests beyond wait
+    in the event loop, holding no thread)."""
+    writes: int = 16
+    """Writes running at once, over all projects (each opens its project's vector store)."""
 
     def __post_init__(self) -> None:
         for name in ("queued_per_project", "sandbox_workers", "sandbox_workers_per_project", "model_calls",
-                     "model_calls_per_project"):
+                     "model_calls_per_project", "warm_projects", "threads", "writes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
-        for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds"):
+        for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds", "idle_seconds"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
 
@@ -231,7 +241,7 @@ class Admission:
     def __init__(self, limits: ServerLimits) -> None:
         self.limits = limits
         queue = limits.queued_per_project
-        self.writes = Slots("writes", per_key=1, max_waiting=queue, refuse=self._write_refused)
+        self.writes = Slots("writes", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._write_refused)
         self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
         self.sandbox = Slots(
             "sandbox workers",
@@ -259,7 +269,8 @@ class Admission:
                 retry_after=_retry_after(wait),
             )
         return ProjectLocked(
-            f"project {project!r} is still busy with another write after {wait:g} s.",
+            f"project {project!r} waited {wait:g} s for its turn to write (another write of the project, "
+            f"or {self.limits.writes} writes of the server, were still running).",
             hint="Retry later.",
             retry_after=_retry_after(wait),
         )

@@ -25,17 +25,18 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import OrderedDict
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from ..errors import ProjectLocked, ProjectNotFound
+from ..errors import ConfigError, FormatVersionError, NotAProject, ProjectLocked, ProjectNotFound, StoreError
 from ..llm import LLMClient
 from ..memory import UserMemory
 from ..project import Project, is_project
 from ..workspace import validate_project_name
 from .admission import Admission, ServerLimits
+from .capacity import open_file_limit
+from .warm import Sweeper, WarmProject, WarmSet
 from .tokens import TokenStore, admin_token_valid
 
 if TYPE_CHECKING:
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: how many warm projects a server keeps open
-CACHE_SIZE = 64
+#: errors that mean a project's files are damaged or gone: its warm instance is dropped
+_BROKEN = (StoreError, NotAProject, ProjectNotFound, FormatVersionError, ConfigError)
 
 
 def _stat_key(path: Path) -> tuple[int, int]:
@@ -86,10 +87,13 @@ class _ProjectSlots:
         return client
 
 
-async def _in_thread(work: Callable[[], T]) -> T:
+async def _in_thread(work: Callable[[], T], threads: int) -> T:
     import anyio.to_thread
 
-    return await anyio.to_thread.run_sync(work)
+    limiter = anyio.to_thread.current_default_thread_limiter()
+    if limiter.total_tokens != threads:  # the event loop's pool, shared with the framework's sync routes
+        limiter.total_tokens = threads
+    return await anyio.to_thread.run_sync(work, limiter=limiter)
 
 
 class ServedWorkspace:
@@ -111,8 +115,9 @@ class ServedWorkspace:
         self._llm_factory = llm_factory
         self.limits = limits or ServerLimits()
         self.admission = Admission(self.limits)
-        self._guard = threading.Lock()
-        self._warm: OrderedDict[str, tuple[tuple, UserMemory, threading.Lock]] = OrderedDict()
+        self.warm = WarmSet(self.limits.warm_projects, self.limits.idle_seconds or float("inf"))
+        period = min(60.0, max(1.0, self.limits.idle_seconds / 4)) if self.limits.idle_seconds else 3600.0
+        self.sweeper = Sweeper(self.warm, period)
 
     # -- names and paths --------------------------------------------------------
 
@@ -157,44 +162,59 @@ class ServedWorkspace:
         llm = self._llm_factory(project) if self._llm_factory is not None else None
         memory = UserMemory(project, llm=llm)
         memory.context.bind_work_slots(_ProjectSlots(self.admission, name))
-        memory.index.client()  # open the vector store now: fail here, not mid-request
         return memory
 
-    def _warm_entry(self, name: str) -> tuple[UserMemory, threading.Lock]:
+    def _open_checked(self, name: str) -> tuple[Path, tuple]:
+        """The project's root and file signature; a project that is gone (or no longer
+        a project) leaves the working set and raises the library's error."""
         root = self.path_of(name)
         if not is_project(root):
+            self.warm.drop(name, "its directory is gone or is no longer a user project")
             Project.open(root)  # raises the library's not-found / not-a-project error
-        signature = self._signature(root)
-        with self._guard:
-            cached = self._warm.get(name)
-            if cached is not None and cached[0] == signature:
-                self._warm.move_to_end(name)
-                return cached[1], cached[2]
-        memory, lock = self._new(name, root), threading.Lock()
-        with self._guard:
-            self._warm[name] = (signature, memory, lock)
-            self._warm.move_to_end(name)
-            while len(self._warm) > CACHE_SIZE:
-                self._warm.popitem(last=False)
-        return memory, lock
+        return root, self._signature(root)
+
+    @contextmanager
+    def _using(self, name: str) -> Iterator[WarmProject]:
+        root, signature = self._open_checked(name)
+        self.sweeper.start()
+        with self.warm.use(name, signature, lambda: self._new(name, root)) as entry:
+            try:
+                yield entry
+            except _BROKEN as exc:
+                # a project damaged under a warm instance: never serve it from memory again
+                self.warm.drop(name, f"{type(exc).__name__}: {exc}", expected=entry)
+                raise
 
     def reader(self, name: str) -> UserMemory:
-        """A warm ``UserMemory`` for reading project ``name``'s files (shared between requests)."""
-        return self._warm_entry(name)[0]
+        """A warm ``UserMemory`` for reading project ``name``'s files (shared between
+        requests).  Use it for file reads only: its search index may be closed at
+        any time (:meth:`searching` holds it open)."""
+        with self._using(name) as entry:
+            return entry.memory
 
     @contextmanager
     def searching(self, name: str) -> Iterator[UserMemory]:
         """The warm ``UserMemory`` of ``name``, held alone for a call that uses its search index."""
-        memory, lock = self._warm_entry(name)
-        with lock:
-            yield memory
+        with self._using(name) as entry:
+            with entry.lock:
+                try:
+                    yield entry.memory
+                finally:
+                    memory = entry.memory
+                    if memory.context.index_open and memory.index.client_open:
+                        # embedded searches read the flat vector copy; a Chroma client opened
+                        # for a fallback is closed again, so warm projects hold no threads
+                        memory.index.release_client()
 
     def writer(self, name: str) -> UserMemory:
         """A fresh ``UserMemory`` for one write to project ``name`` (close it when done)."""
         root = self.path_of(name)
         if not is_project(root):
+            self.warm.drop(name, "its directory is gone or is no longer a user project")
             Project.open(root)
-        return self._new(name, root)
+        memory = self._new(name, root)
+        memory.index.client()  # open the vector store now: fail here, not mid-write
+        return memory
 
     def create(self, name: str, *, user_name: str | None = None, timezone: str = "UTC") -> UserMemory:
         root = self.path_of(name)
@@ -202,19 +222,38 @@ class ServedWorkspace:
         os.chmod(root, 0o700)
         return memory
 
+    def status(self) -> dict[str, Any]:
+        """The working set and the bounds in force (``GET /v1/server``)."""
+        return {
+            "warm": len(self.warm),
+            "warm_limit": self.limits.warm_projects,
+            "idle_seconds": self.limits.idle_seconds,
+            "threads": self.limits.threads,
+            "writes": self.limits.writes,
+            "open_files_limit": open_file_limit(),
+            **self.warm.counts,
+        }
+
     def close(self) -> None:
-        """Release the warm projects' index clients (at shutdown)."""
-        with self._guard:
-            warm = [entry[1] for entry in self._warm.values()]
-            self._warm.clear()
-        for memory in warm:
-            memory.close()
+        """Release the warm projects' index clients and the shared Chroma clients (at shutdown)."""
+        self.sweeper.stop()
+        self.warm.clear()
+        from ..index.client import close_shared_clients
+
+        close_shared_clients()
 
     # -- admitted work (adapters) ------------------------------------------------------
 
+    async def _thread(self, work: Callable[[], T]) -> T:
+        return await _in_thread(work, self.limits.threads)
+
+    def _reading(self, name: str, work: Callable[[UserMemory], T]) -> T:
+        with self._using(name) as entry:
+            return work(entry.memory)
+
     async def read(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, for calls that only read files."""
-        return await _in_thread(lambda: work(self.reader(name)))
+        return await self._thread(lambda: self._reading(name, work))
 
     async def fresh(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on a fresh instance (doctor), without the project lock."""
@@ -226,23 +265,23 @@ class ServedWorkspace:
             finally:
                 memory.close()
 
-        return await _in_thread(run)
+        return await self._thread(run)
 
     async def search(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, alone on its search index."""
         async with self.admission.searches.hold_async(name, self.limits.busy_wait_seconds):
-            return await _in_thread(lambda: self._searching(name, work))
+            return await self._thread(lambda: self._searching(name, work))
 
     async def ask(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` with a model slot (its model calls use it) and the search index."""
         async with self.admission.model.hold_async(name, self.limits.busy_wait_seconds):
             async with self.admission.searches.hold_async(name, self.limits.busy_wait_seconds):
-                return await _in_thread(lambda: self._searching(name, work))
+                return await self._thread(lambda: self._searching(name, work))
 
     async def run_sandbox(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` (one sandbox run) once a sandbox worker is free for the project."""
         async with self.admission.sandbox.hold_async(name, self.limits.busy_wait_seconds):
-            return await _in_thread(lambda: work(self.reader(name)))
+            return await self._thread(lambda: self._reading(name, work))
 
     async def write(self, name: str, purpose: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on a fresh instance, holding project ``name``'s lock.
@@ -255,11 +294,11 @@ class ServedWorkspace:
         wait = self.limits.lock_wait_seconds
         deadline = time.monotonic() + wait
         async with self.admission.writes.hold_async(name, wait):
-            memory = await _in_thread(lambda: self.writer(name))
+            memory = await self._thread(lambda: self.writer(name))
             try:
                 pause = 0.05
                 while True:
-                    done, value = await _in_thread(lambda: self._write_if_free(memory, purpose, work))
+                    done, value = await self._thread(lambda: self._write_if_free(memory, purpose, work))
                     if done:
                         return value
                     if time.monotonic() + pause > deadline:

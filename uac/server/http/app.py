@@ -71,6 +71,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        import anyio.to_thread
+
+        # one bounded pool for the library calls and the framework's sync routes alike
+        anyio.to_thread.current_default_thread_limiter().total_tokens = workspace.limits.threads
         yield
         jobs.shutdown()
         workspace.close()

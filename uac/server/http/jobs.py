@@ -6,13 +6,20 @@ server restart.  A job that was queued or running when its server stopped is
 reported as ``failed`` with the code ``job_interrupted`` (the work a job had
 finished is on disk; an interrupted compile is safe to start again).  Each
 project keeps its newest :data:`KEEP_FINISHED` finished jobs.
+
+Several servers may share one root: each holds a lock on
+``<root>/.uac-runners/<runner id>.lock`` while it lives, so a server that
+reads a job another server is still running reports it as it is, and only a
+job whose server is gone is reported interrupted.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import fcntl
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -121,6 +128,45 @@ class JobStore:
             path.unlink(missing_ok=True)
 
 
+RUNNERS_DIR = ".uac-runners"
+
+
+class _Liveness:
+    """The lock file a runner holds while its process lives."""
+
+    def __init__(self, root: Path, runner_id: str) -> None:
+        self.folder = Path(root) / RUNNERS_DIR
+        self.folder.mkdir(exist_ok=True)
+        self.path = self.folder / f"{runner_id}.lock"
+        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.write(self._fd, json.dumps({"pid": os.getpid()}).encode())
+
+    def release(self) -> None:
+        if self._fd is not None:
+            self.path.unlink(missing_ok=True)
+            os.close(self._fd)  # closing the descriptor releases the lock
+            self._fd = None
+
+    @staticmethod
+    def alive(root: Path, runner_id: str) -> bool:
+        """Does the runner with this id still hold its lock (in this process or another)?"""
+        if not re.fullmatch(r"[0-9a-f]{32}", runner_id or ""):
+            return False
+        path = Path(root) / RUNNERS_DIR / f"{runner_id}.lock"
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
+
 class JobRunner:
     def __init__(self, workers: int = 2, store: JobStore | None = None) -> None:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-job")
@@ -128,6 +174,12 @@ class JobRunner:
         self._guard = threading.Lock()
         self._store = store
         self.runner_id = uuid.uuid4().hex
+        self._liveness: _Liveness | None = None
+        if store is not None:
+            try:
+                self._liveness = _Liveness(store.root, self.runner_id)
+            except OSError as exc:  # other servers on this root will report its running jobs as interrupted
+                log.warning("cannot mark this server's jobs as running in %s: %s", store.root / RUNNERS_DIR, exc)
 
     def submit(self, project: str, kind: str, work: Callable[[], dict[str, Any]]) -> JobRecord:
         job = JobRecord(uuid.uuid4().hex, project, kind, runner=self.runner_id)
@@ -147,7 +199,8 @@ class JobRunner:
         if self._store is None:
             return None
         job = self._store.load(project, job_id) if project is not None else self._store.find(job_id)
-        if job is not None and job.finished is None and job.runner != self.runner_id:
+        if (job is not None and job.finished is None and job.runner != self.runner_id
+                and not _Liveness.alive(self._store.root, job.runner)):
             job = self._interrupted(job)
         return job
 
@@ -164,6 +217,8 @@ class JobRunner:
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._liveness is not None:
+            self._liveness.release()
 
     def _save(self, job: JobRecord) -> None:
         if self._store is None:

@@ -49,6 +49,19 @@ class ProjectList(BaseModel):
     projects: list[str]
 
 
+class ServerStatus(BaseModel):
+    warm: int = Field(description="Projects warm now (opened, search tables loaded).")
+    warm_limit: int = Field(description="Most projects kept warm at once.")
+    idle_seconds: float = Field(description="A warm project unused this long is closed (0: never for idleness).")
+    threads: int = Field(description="Threads running library calls at once, at most.")
+    writes: int = Field(description="Writes running at once, at most.")
+    open_files_limit: int = Field(description="The process's open-file limit (-1: unlimited).")
+    opened: int = Field(description="Projects opened since the server started.")
+    evicted: int = Field(description="Warm projects closed to make room for others.")
+    expired: int = Field(description="Warm projects closed after idle_seconds unused.")
+    dropped: int = Field(description="Warm projects closed because their files changed, vanished or failed.")
+
+
 class ProjectInfo(BaseModel):
     project: str
     user_name: str

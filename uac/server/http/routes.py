@@ -55,6 +55,12 @@ def health() -> dict[str, str]:
     return {"status": "ok", "version": __version__}
 
 
+@router.get("/server", tags=["server"], response_model=m.ServerStatus, dependencies=[Depends(admin_access)],
+            summary="The working set of warm projects and the bounds in force (admin token).")
+def server_status(request: Request) -> dict[str, Any]:
+    return served(request).status()
+
+
 @router.get("/projects", tags=["projects"], response_model=m.ProjectList, dependencies=[Depends(admin_access)])
 def list_projects(request: Request) -> dict[str, Any]:
     return {"projects": served(request).names()}
