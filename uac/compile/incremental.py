@@ -21,11 +21,18 @@ For every compile:
    crash leaves a domain as before or as after a whole batch.  A reply cut off
    at the token limit splits the batch in two; an endpoint error stops that
    domain only; the manifest is always written.
+
+Domains are independent: they are compiled side by side, up to the client's
+``[llm] concurrency`` (:func:`uac.llm.parallel.map_ordered`); within a domain
+the batches stay one after another (each builds on the records of the one
+before).  The writes of a batch (ledger, files) are serialised, and the
+report lists the domains in name order whatever order they finished in.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -36,6 +43,8 @@ from ..dialect.render import render_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog
 from ..llm import Message, system, user
+from ..llm.parallel import map_ordered
+from ..llm.progress import ProgressCallback, Tracker
 from ..templating import render_prompt
 from ..view import store
 from ..view.manifest import summarize, summary_line, write_manifest
@@ -87,6 +96,8 @@ OPS_SCHEMA = {
 }
 #: the fact budget of one batch never drops below this many characters
 MIN_FACT_CHARS = 1_000
+#: domains compiled side by side write one at a time (a swap recovers unfinished ones)
+_WRITE_LOCK = threading.Lock()
 
 
 class EndpointFailed(Exception):
@@ -129,6 +140,11 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
 
 def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
     """Ledger first (keyed by the new files' hash), then the files, then old ledgers out."""
+    with _WRITE_LOCK:
+        _commit_files(project, job, files)
+
+
+def _commit_files(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
     if files is None:
         current = project.paths.domains / job.name
         if (current / "schema.py").exists():
@@ -373,7 +389,14 @@ def _log(project: "Project", job: DomainJob, history: list[dict[str, Any]]) -> N
         append_history(project.paths.internal, {"mode": "incremental", "domain": job.name, **record})
 
 
-def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMClient", config: "CompileConfig") -> CompileReport:
+def compile_incremental(
+    project: "Project",
+    facts: list["Fact"],
+    client: "LLMClient",
+    config: "CompileConfig",
+    *,
+    progress: ProgressCallback | None = None,
+) -> CompileReport:
     started = time.perf_counter()
     report = CompileReport(mode="incremental", facts_total=len(facts))
     facts_by_id = {f.id: f for f in facts}
@@ -429,6 +452,7 @@ def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMCli
             if name in jobs:
                 jobs[name].facts.append(fact)
         user_name = project.config.user.name or "the user"
+        todo: list[DomainJob] = []
         for name in sorted(set(jobs) | set(broken)):
             if name in broken:
                 entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {broken[name]}")
@@ -438,8 +462,16 @@ def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMCli
             report.domains.append(job.entry)
             job.entry.facts_new = len(job.facts)
             if job.facts or job.revisit:
+                todo.append(job)
+        with Tracker(progress, client, stage="compile", unit="domains", total=len(todo)) as tracker:
+
+            def compile_one(job: DomainJob) -> None:
                 compile_domain_ops(project, client, job, facts_by_id, config, user_name)
-            _count(job, facts_by_id)
+                tracker.advance()
+
+            map_ordered(client, compile_one, todo, name="uac-compile")
+        for name in sorted(jobs):
+            _count(jobs[name], facts_by_id)
         write_manifest(project)
     report.facts_covered = sum(d.facts_recorded + d.facts_considered for d in report.domains)
     report.seconds = time.perf_counter() - started

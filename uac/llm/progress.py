@@ -71,7 +71,7 @@ class Tracker:
         self.stage, self.unit, self.total = stage, unit, total
         self.interval = interval
         self.done = 0
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         state = client.throttle.state() if client is not None else None
@@ -96,9 +96,10 @@ class Tracker:
                 self.callback(self.snapshot())
 
     def advance(self, count: int = 1) -> None:
-        """``count`` more units are done."""
-        self.done += count
-        self.emit()
+        """``count`` more units are done (any thread)."""
+        with self._lock:
+            self.done += count
+            self.emit()
 
     def __enter__(self) -> "Tracker":
         if self.callback is not None and self.client is not None and self.total:
