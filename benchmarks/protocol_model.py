@@ -6,6 +6,8 @@ sees only what a real model would see -- the rendered prompt text.
 
 Rules:
 
+* extraction (``Extract every individual fact ...``): one fact per turn under
+  "Turns to extract from", ``"<speaker> said: <text>"`` citing that turn;
 * routing (``Route each fact ...``): a keyword table, else ``life``;
 * an operations batch (``You maintain the "<domain>" domain``): create the
   record class ``Entry`` when the domain has no classes yet; then one ``add``
@@ -55,6 +57,22 @@ def _section(text: str, start: str, end: str | None = None) -> str:
         return ""
     body = text.split(start, 1)[1]
     return body.split(end, 1)[0] if end and end in body else body
+
+
+TURN_LINE = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<speaker>[^:\n]{1,80}): (?P<text>.*)$", re.M)
+
+
+def extract(prompt: str) -> dict[str, Any]:
+    facts = []
+    for match in TURN_LINE.finditer(_section(prompt, "Turns to extract from:", "Answer with JSON")):
+        facts.append({
+            "text": f"{match.group('speaker')} said: {match.group('text').strip()}",
+            "evidence": [match.group("id")],
+            "event_date": None,
+            "supersedes": None,
+            "speaker": match.group("speaker"),
+        })
+    return {"facts": facts}
 
 
 def route(prompt: str) -> dict[str, Any]:
@@ -117,9 +135,16 @@ def repair(request: Any) -> dict[str, Any]:
     return {"operations": ops}
 
 
+def prompt_text_starts(request: Any, opening: str) -> bool:
+    first = next((m.content or "" for m in request.messages if m.role == "user"), "")
+    return first.lstrip().startswith(opening)
+
+
 def handler(request: Any) -> dict[str, Any]:
     """A :class:`uac.ScriptedProvider` handler answering uac's compile prompts."""
     prompt = prompt_text(request)
+    if prompt_text_starts(request, "Extract every individual fact"):
+        return {"json": extract(prompt)}
     if "Route each fact" in prompt:
         return {"json": route(prompt)}
     if len(request.messages) > 2 and "These problems remain" in (request.messages[-1].content or ""):

@@ -25,14 +25,14 @@ For every compile:
 Domains are independent: they are compiled side by side, up to the client's
 ``[llm] concurrency`` (:func:`uac.llm.parallel.map_ordered`); within a domain
 the batches stay one after another (each builds on the records of the one
-before).  The writes of a batch (ledger, files) are serialised, and the
-report lists the domains in name order whatever order they finished in.
+before).  Each domain writes only its own ledger and directory (a swap
+recovers only its own domain's leftovers), and the report lists the domains
+in name order whatever order they finished in.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -96,8 +96,6 @@ OPS_SCHEMA = {
 }
 #: the fact budget of one batch never drops below this many characters
 MIN_FACT_CHARS = 1_000
-#: domains compiled side by side write one at a time (a swap recovers unfinished ones)
-_WRITE_LOCK = threading.Lock()
 
 
 class EndpointFailed(Exception):
@@ -140,11 +138,6 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
 
 def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
     """Ledger first (keyed by the new files' hash), then the files, then old ledgers out."""
-    with _WRITE_LOCK:
-        _commit_files(project, job, files)
-
-
-def _commit_files(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
     if files is None:
         current = project.paths.domains / job.name
         if (current / "schema.py").exists():
