@@ -87,7 +87,6 @@ class Throttle:
             waited = False
             while True:
                 now = self._clock()
-                self._expire(now)
                 delay = self._delay(now, tokens)
                 if delay <= 0:
                     break
@@ -109,6 +108,7 @@ class Throttle:
     def _delay(self, now: float, tokens: int) -> float:
         """Seconds to wait before this request may go (0: it may go now); a wait on a free
         slot is woken early by :meth:`slot`'s release."""
+        self._expire(now)
         if now < self._paused_until:
             return self._paused_until - now
         if self.in_flight >= self.concurrency:
