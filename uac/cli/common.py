@@ -23,3 +23,18 @@ def print_json(data: Any) -> None:
 
 def echo(text: str = "") -> None:
     typer.echo(text)
+
+
+def progress_printer() -> Any:
+    """A progress callback that keeps one line on stderr up to date (``None`` when stderr
+    is not a terminal: logs and pipes get the final report only)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(progress: Any) -> None:
+        sys.stderr.write("\r\033[K" + progress.line())
+        if progress.done == progress.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JSON_OPTION, echo, open_memory, print_json, progress_printer
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Compile facts into domains/<d>/schema.py and state.py (validated; a failed domain keeps its view)."""
         memory = open_memory(project)
-        report = memory.compile(mode=mode)
+        report = memory.compile(mode=mode, progress=progress_printer())
         data = report.to_json()
         if as_json:
             print_json(data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JSON_OPTION, echo, open_memory, print_json, progress_printer
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +21,9 @@ def register(app: typer.Typer) -> None:
         as_json: bool = JSON_OPTION,
     ) -> None:
         """Archive a file's sessions, extract their facts into the log and index them."""
-        report = open_memory(project).ingest(file, format=format, sample_id=sample_id, date=date, extractor=extractor)
+        report = open_memory(project).ingest(
+            file, format=format, sample_id=sample_id, date=date, extractor=extractor, progress=progress_printer()
+        )
         if as_json:
             print_json(report.to_json())
             return
