@@ -181,3 +181,15 @@ def test_settings_read_the_limits_from_the_project_and_the_environment(tmp_path)
         resolve_settings(config.llm, env={"UAC_LLM_CONCURRENCY": "0"})
     with pytest.raises(ConfigError, match="at least 1"):
         parse_config("format_version = 1\n[llm]\nconcurrency = 0\n", tmp_path / "uac.toml")
+
+
+def test_a_client_built_without_a_concurrency_leaves_the_callers_threads_alone():
+    provider = SlowProvider(0.05)
+    client = LLMClient(provider)  # harnesses that run their own answer threads
+    assert client.concurrency == 1  # uac's own units run one at a time
+    threads = [threading.Thread(target=client.chat, args=([user(str(n))],)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert provider.peak == 4  # but the caller's threads are not held back

@@ -83,7 +83,7 @@ class LLMClient:
         temperature: float = 0.0,
         limits: Limits | None = None,
         sleep=time.sleep,
-        concurrency: int = 1,
+        concurrency: int | None = None,
         requests_per_minute: int = 0,
         tokens_per_minute: int = 0,
         max_retry_after: float = 120.0,
@@ -121,10 +121,14 @@ class LLMClient:
 
     @property
     def concurrency(self) -> int:
-        """How many calls may run at once: ``[llm] concurrency``, or 1 for a provider that
-        must be called in order (see :class:`Provider`)."""
+        """How many units of work uac runs side by side with this client: ``[llm]
+        concurrency``, or 1 for a provider that must be called in order (see
+        :class:`Provider`) or a client built without a concurrency (``None``: uac's own
+        work runs one unit at a time and the requests in flight are not bounded, for
+        callers that run their own threads)."""
+        base = self.throttle.concurrency or 1
         limit = getattr(self.provider, "concurrency_limit", None)
-        return max(1, min(self.throttle.concurrency, limit or self.throttle.concurrency))
+        return max(1, min(base, limit or base))
 
     # -- metering -------------------------------------------------------------------
 

@@ -48,13 +48,14 @@ class ThrottleState:
 class Throttle:
     def __init__(
         self,
-        concurrency: int = 1,
+        concurrency: int | None = 1,
         *,
         requests_per_minute: int = 0,
         tokens_per_minute: int = 0,
         clock=time.monotonic,
     ) -> None:
-        self.concurrency = max(1, int(concurrency))
+        #: ``None``: no bound on requests in flight (callers that run their own threads)
+        self.concurrency = None if concurrency is None else max(1, int(concurrency))
         self.requests_per_minute = max(0, int(requests_per_minute))
         self.tokens_per_minute = max(0, int(tokens_per_minute))
         self._clock = clock
@@ -111,7 +112,7 @@ class Throttle:
         self._expire(now)
         if now < self._paused_until:
             return self._paused_until - now
-        if self.in_flight >= self.concurrency:
+        if self.concurrency is not None and self.in_flight >= self.concurrency:
             return 1.0  # woken by a release
         oldest = self._window[0].started + WINDOW - now if self._window else 0.0
         if self.requests_per_minute and len(self._window) >= self.requests_per_minute:
