@@ -62,6 +62,11 @@ class LLMConfig:
     max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
     #: request timeout (seconds) per purpose; purposes not listed use timeout_seconds
     timeouts: dict[str, float] = field(default_factory=dict)
+    #: model calls in flight at once (extraction windows, sessions, compile domains); 1: one after another
+    concurrency: int = 4
+    #: budgets per rolling minute shared by all workers (0: none); set them to the provider's limits
+    requests_per_minute: int = 0
+    tokens_per_minute: int = 0
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,11 @@ class ExtractConfig:
     window_chars: int = 12_000
     context_turns: int = 3
     known_facts: int = 60
+    #: sessions of one input extracted side by side: session n is shown the facts of the
+    #: sessions up to n - parallel_sessions (and everything committed before the input),
+    #: whatever the concurrency, so the facts written never depend on it; 1: every session
+    #: sees the one before it (and waits for it)
+    parallel_sessions: int = 4
 
 
 @dataclass(frozen=True)
@@ -126,6 +136,12 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("answer", "answer_length"): ("phrase", "short", "full"),
     ("answer", "reasoning"): ("direct", "step_by_step"),
     ("index", "backend"): ("embedded", "http"),
+}
+
+#: settings with a lower bound above zero
+_MINIMUM: dict[tuple[str, str], int] = {
+    ("llm", "concurrency"): 1,
+    ("extract", "parallel_sessions"): 1,
 }
 
 _SECTIONS: dict[str, type] = {
@@ -202,6 +218,9 @@ def _check_value(path: Path, section: str, key: str, value: Any, expected: Any) 
     elif isinstance(expected, str):
         if not isinstance(value, str):
             raise ConfigError(f"{where} must be a string, got {value!r}.")
+    minimum = _MINIMUM.get((section, key))
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{where} must be at least {minimum}, got {value}.")
     choices = _CHOICES.get((section, key))
     if choices and value not in choices:
         raise ConfigError(f"{where} must be one of {', '.join(choices)}; got {value!r}.")

@@ -198,7 +198,19 @@ class ModelNotConfigured(ModelError):
 
 
 class TransientModelError(ModelError):
-    """A model failure worth retrying (timeout, connection, rate limit, 5xx)."""
+    """A model failure worth retrying (timeout, connection, rate limit, 5xx).
+
+    ``retry_after`` is what the endpoint asked for (its ``Retry-After``), if anything.
+    """
+
+
+class RateLimitHit(TransientModelError):
+    """The endpoint refused one call for its rate limit (HTTP 429): every worker of the
+    client waits (one shared backoff), then the call is retried."""
+
+
+class RateLimited(ModelError):
+    """The endpoint kept refusing calls for its rate limit after every retry."""
 
 
 class InvalidReply(ModelError):

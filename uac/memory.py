@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     import sandbox as _sandbox
 
     from .index.store import MemoryIndex
+    from .llm.progress import ProgressCallback
 
 
 class UserMemory:
@@ -107,16 +108,19 @@ class UserMemory:
 
     # -- structure: the typed view (domains/) -------------------------------------
 
-    def compile(self, mode: str | None = None, *, facts: list[Fact] | None = None) -> CompileReport:
+    def compile(
+        self, mode: str | None = None, *, facts: list[Fact] | None = None, progress: "ProgressCallback | None" = None
+    ) -> CompileReport:
         """Compile the facts into ``domains/``.
 
         ``mode``: ``incremental`` or ``bounded`` (need a model), ``offline``
         (keyword-routed event timeline), or ``None``: ``[compile] mode`` when a
         model is configured, else ``offline``.  ``facts`` defaults to
-        :meth:`facts` (the facts valid now).
+        :meth:`facts` (the facts valid now).  ``progress`` is called with a
+        :class:`uac.llm.progress.Progress` as domains finish (and while calls run).
         """
         facts = self.facts() if facts is None else list(facts)
-        return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode)
+        return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode, progress=progress)
 
     def import_records(
         self,
@@ -164,17 +168,22 @@ class UserMemory:
         sample_id: str | None = None,
         date: str | None = None,
         extractor: str | None = None,
+        progress: "ProgressCallback | None" = None,
     ) -> IngestReport:
         """Read a session file, archive its sessions, append their facts, index them.
 
         ``extractor``: ``rules``, ``llm`` or ``None`` (the LLM when a model is
-        configured, else rules).
+        configured, else rules).  ``progress`` is called with a
+        :class:`uac.llm.progress.Progress` as sessions are committed (and while
+        model calls run).
         """
         user = self.project.config.user
         sessions = load_sessions(
             path, format=format, sample_id=sample_id, date=date, user_name=user.name, timezone=user.timezone
         )
-        return ingest_sessions(self.context, sessions, extractor=extractor, file=path, format=sessions[0].source)
+        return ingest_sessions(
+            self.context, sessions, extractor=extractor, file=path, format=sessions[0].source, progress=progress
+        )
 
     def add_session(self, session_or_path: Session | str | Path, *, extractor: str | None = None, **read_options: Any) -> IngestReport:
         """Add one :class:`uac.sessions.Session` (or a file, as :meth:`ingest`)."""

@@ -31,6 +31,11 @@ def step(done: int, total: int, unit: str) -> None:
         listener(done, total, unit)
 
 
+def current_listener() -> Listener | None:
+    """The listener of the calling context (for work handed to other threads)."""
+    return _listener.get()
+
+
 @contextmanager
 def reporting(listener: Listener | None) -> Iterator[None]:
     """Send the steps of the work done inside the block to ``listener`` (``None``: to nobody)."""
@@ -41,4 +46,4 @@ def reporting(listener: Listener | None) -> Iterator[None]:
         _listener.reset(token)
 
 
-__all__ = ["Listener", "reporting", "step"]
+__all__ = ["Listener", "current_listener", "reporting", "step"]

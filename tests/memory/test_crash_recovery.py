@@ -5,7 +5,10 @@ A real ``uac ingest`` process is killed with SIGKILL at each named crash point
 commit line, after the commit, between each index's vectors and its corpus,
 before the index manifest).  Then one ordinary command runs (a search, the
 same ingest again, or another ingest), and after it ``uac doctor --json`` must
-be ok and every committed fact must be found by a search for its text.
+be ok and every committed fact must be found by a search for its text.  The
+same holds for an LLM ingest whose model calls run side by side (the protocol
+model, four at once): what a crash leaves is a prefix of the uninterrupted
+run's facts, and the same ingest again completes it exactly.
 """
 
 from __future__ import annotations
@@ -48,9 +51,10 @@ def _write(path: Path, data: dict) -> Path:
     return path
 
 
-def _uac(*args: str, crash_at: str | None = None) -> subprocess.CompletedProcess:
+def _uac(*args: str, crash_at: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    extra = env or {}
     env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_CRASH")}
-    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", UAC_BLOCK_NETWORK="1")
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", UAC_BLOCK_NETWORK="1", **extra)
     if crash_at:
         env["UAC_CRASH_AT"] = crash_at
     return subprocess.run([sys.executable, "-m", "uac", *args], capture_output=True, text=True, env=env, timeout=600)
@@ -142,4 +146,62 @@ def test_kill_9_mid_ingest_then_one_command_leaves_a_healthy_findable_memory(tmp
     assert report["ok"], json.dumps(report["checks"], indent=1)
     checks = {c["name"]: c for c in report["checks"]}
     assert checks["indexes"]["status"] == "ok", checks["indexes"]
+    _assert_every_fact_findable(root)
+
+
+#: the LLM extractor with calls side by side (the protocol model, 4 at once): (crash point, then, prior)
+PARALLEL_CASES = [
+    ("ingest:extracted@2", "ingest-same", False),
+    ("log:records@2", "ingest-same", True),
+    ("log:committed@2", "ingest-same", False),
+    ("log:committed", "search", True),
+    ("index:facts-vectors", "ingest-same", False),
+]
+PARALLEL_ENV = {"UAC_LLM_PROVIDER": "protocol", "UAC_LLM_CONCURRENCY": "4"}
+
+
+def _facts_of(root: Path) -> list[tuple[str, str]]:
+    return [(f.id, f.text) for f in FactLog(root / "memory" / "facts.jsonl").read().facts.values()]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory, templates) -> dict[bool, list[tuple[str, str]]]:
+    """The facts an LLM ingest without a crash leaves, on each template."""
+    out = {}
+    base = tmp_path_factory.mktemp("uninterrupted")
+    for prior in (False, True):
+        root = base / ("grown" if prior else "fresh")
+        shutil.copytree(templates["grown" if prior else "fresh"], root)
+        target = _write(base / f"target-{prior}.json", SECOND if prior else FIRST)
+        done = _uac("ingest", str(root), str(target), "--extractor", "llm", "--json", env=PARALLEL_ENV)
+        assert done.returncode == 0, done.stderr
+        out[prior] = _facts_of(root)
+    return out
+
+
+@pytest.mark.parametrize("point,then,prior", PARALLEL_CASES, ids=[f"{p}-{t}-{'grown' if w else 'fresh'}" for p, t, w in PARALLEL_CASES])
+def test_kill_9_mid_parallel_llm_ingest_loses_nothing_committed(tmp_path, templates, uninterrupted, capsys, monkeypatch, point, then, prior):
+    root = tmp_path / "alice"
+    shutil.copytree(templates["grown" if prior else "fresh"], root)
+    target = _write(tmp_path / "target.json", SECOND if prior else FIRST)
+
+    crashed = _uac("ingest", str(root), str(target), "--extractor", "llm", "--json", crash_at=point, env=PARALLEL_ENV)
+    assert crashed.returncode == -signal.SIGKILL, (crashed.returncode, crashed.stderr[-2000:])
+    committed = _facts_of(root)
+    assert committed == uninterrupted[prior][: len(committed)]  # a prefix of the whole run, in order
+
+    for key, value in PARALLEL_ENV.items():
+        monkeypatch.setenv(key, value)
+    memory = UserMemory.open(root)
+    try:
+        if then == "search":
+            memory.search("weekend", k=5)
+        else:
+            memory.ingest(target, extractor="llm")
+    finally:
+        memory.close()
+    if then == "ingest-same":
+        assert _facts_of(root) == uninterrupted[prior]
+    report = _doctor_json(root, capsys)
+    assert report["ok"], json.dumps(report["checks"], indent=1)
     _assert_every_fact_findable(root)

@@ -33,12 +33,14 @@ def progress_enabled(as_json: bool, stream: Any = None) -> bool:
 
 
 @contextmanager
-def progress_bar(label: str, *, as_json: bool) -> Iterator[None]:
-    """Show a bar with counts and the time left on stderr while the block runs (see :mod:`uac.progress`)."""
+def progress_bar(label: str, *, as_json: bool) -> Iterator[Any]:
+    """Show a bar with counts and the time left on stderr while the block runs (see
+    :mod:`uac.progress`).  Yields a callback for the model work's progress
+    (:class:`uac.llm.progress.Progress`: calls in flight, tokens), or ``None``."""
     from ..progress import reporting
 
     if not progress_enabled(as_json):
-        yield
+        yield None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -51,5 +53,9 @@ def progress_bar(label: str, *, as_json: bool) -> Iterator[None]:
         def listen(done: int, total: int, unit: str) -> None:
             bar.update(task, completed=done, total=max(total, 1), unit=unit)
 
+        def model_work(progress: Any) -> None:
+            unit = f"{progress.unit}, {progress.in_flight} call(s) in flight, {progress.tokens:,} tokens"
+            bar.update(task, completed=progress.done, total=max(progress.total, 1), unit=unit)
+
         with reporting(listen):
-            yield
+            yield model_work

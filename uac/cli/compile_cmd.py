@@ -20,8 +20,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Compile facts into domains/<d>/schema.py and state.py (validated; a failed domain keeps its view)."""
         memory = open_memory(project)
-        with progress_bar("compile", as_json=as_json):
-            report = memory.compile(mode=mode)
+        with progress_bar("compile", as_json=as_json) as on_progress:
+            report = memory.compile(mode=mode, progress=on_progress)
         data = report.to_json()
         if as_json:
             print_json(data)

@@ -21,8 +21,10 @@ def register(app: typer.Typer) -> None:
         as_json: bool = JSON_OPTION,
     ) -> None:
         """Archive a file's sessions, extract their facts into the log and index them."""
-        with progress_bar("ingest", as_json=as_json):
-            report = open_memory(project).ingest(file, format=format, sample_id=sample_id, date=date, extractor=extractor)
+        with progress_bar("ingest", as_json=as_json) as on_progress:
+            report = open_memory(project).ingest(
+                file, format=format, sample_id=sample_id, date=date, extractor=extractor, progress=on_progress
+            )
         if as_json:
             print_json(report.to_json())
             return

@@ -14,12 +14,21 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..facts.model import Fact
     from ..llm import LLMClient
+    from ..llm.progress import ProgressCallback
     from ..project import Project
     from .report import CompileReport
 
 
-def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient | None", *, mode: str | None = None) -> CompileReport:
-    """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline."""
+def compile_project(
+    project: "Project",
+    facts: list["Fact"],
+    client: "LLMClient | None",
+    *,
+    mode: str | None = None,
+    progress: "ProgressCallback | None" = None,
+) -> CompileReport:
+    """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline.
+    ``progress`` is told how many domains are done (incremental mode, see :mod:`uac.llm.progress`)."""
     from ..errors import InputError
     from ..progress import step
     from .report import write_last_compile
@@ -47,7 +56,7 @@ def compile_project(project: "Project", facts: list["Fact"], client: "LLMClient 
         else:
             from .incremental import compile_incremental
 
-            report = compile_incremental(project, facts, client, config)
+            report = compile_incremental(project, facts, client, config, progress=progress)
     report.usage = usage
     write_last_compile(project, report)
     return report

@@ -21,6 +21,13 @@ For every compile:
    crash leaves a domain as before or as after a whole batch.  A reply cut off
    at the token limit splits the batch in two; an endpoint error stops that
    domain only; the manifest is always written.
+
+Domains are independent: they are compiled side by side, up to the client's
+``[llm] concurrency`` (:func:`uac.llm.parallel.map_ordered`); within a domain
+the batches stay one after another (each builds on the records of the one
+before).  Each domain writes only its own ledger and directory (a swap
+recovers only its own domain's leftovers), and the report lists the domains
+in name order whatever order they finished in.
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ from ..errors import ModelError, UacError
 from ..facts.log import FactLog
 from ..llm import Message, system, user
 from ..llm.structured import parse_structured
-from ..progress import step
+from ..llm.parallel import map_ordered
+from ..llm.progress import ProgressCallback, Tracker
 from ..templating import render_prompt
 from ..view import store
 from ..view.manifest import summarize, summary_line, write_manifest
@@ -382,7 +390,14 @@ def _log(project: "Project", job: DomainJob, history: list[dict[str, Any]]) -> N
         append_history(project.paths.internal, {"mode": "incremental", "domain": job.name, **record})
 
 
-def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMClient", config: "CompileConfig") -> CompileReport:
+def compile_incremental(
+    project: "Project",
+    facts: list["Fact"],
+    client: "LLMClient",
+    config: "CompileConfig",
+    *,
+    progress: ProgressCallback | None = None,
+) -> CompileReport:
     started = time.perf_counter()
     report = CompileReport(mode="incremental", facts_total=len(facts))
     facts_by_id = {f.id: f for f in facts}
@@ -438,9 +453,8 @@ def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMCli
             if name in jobs:
                 jobs[name].facts.append(fact)
         user_name = project.config.user.name or "the user"
-        names = sorted(set(jobs) | set(broken))
-        for number, name in enumerate(names):
-            step(number, len(names), "domains")
+        todo: list[DomainJob] = []
+        for name in sorted(set(jobs) | set(broken)):
             if name in broken:
                 entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {broken[name]}")
                 report.domains.append(entry)
@@ -449,9 +463,16 @@ def compile_incremental(project: "Project", facts: list["Fact"], client: "LLMCli
             report.domains.append(job.entry)
             job.entry.facts_new = len(job.facts)
             if job.facts or job.revisit:
+                todo.append(job)
+        with Tracker(progress, client, stage="compile", unit="domains", total=len(todo)) as tracker:
+
+            def compile_one(job: DomainJob) -> None:
                 compile_domain_ops(project, client, job, facts_by_id, config, user_name)
-            _count(job, facts_by_id)
-        step(len(names), len(names), "domains")
+                tracker.advance()
+
+            map_ordered(client, compile_one, todo, name="uac-compile")
+        for name in sorted(jobs):
+            _count(jobs[name], facts_by_id)
         write_manifest(project)
     report.facts_covered = sum(d.facts_recorded + d.facts_considered for d in report.domains)
     report.seconds = time.perf_counter() - started

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,13 +132,18 @@ class CompileReport:
         }
 
 
+#: one writer of the history file at a time
+_HISTORY_LOCK = threading.Lock()
+
+
 def append_history(internal: Path, entry: dict[str, Any]) -> None:
-    """Append one line to ``.uac/compile_history.jsonl``."""
+    """Append one line to ``.uac/compile_history.jsonl`` (domains compiled side by side
+    append whole lines, one at a time)."""
     internal.mkdir(parents=True, exist_ok=True)
     entry = {"ts": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), **entry}
     line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
     # a diagnostic log: appended without fsync (a crash may lose its last lines, never the view)
-    with open(internal / "compile_history.jsonl", "a", encoding="utf-8") as handle:
+    with _HISTORY_LOCK, open(internal / "compile_history.jsonl", "a", encoding="utf-8") as handle:
         handle.write(line)
 
 

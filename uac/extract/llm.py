@@ -20,16 +20,23 @@ What a model writes never stops an ingest:
 Errors of the endpoint itself (down, refusing the key, a prompt cut by a too
 small context window) still raise: they are not what a model wrote, and
 going on would only repeat them.  :attr:`LLMExtractor.stats` counts it all.
+
+The windows of a session are independent calls: they run side by side, up to
+the client's concurrency (:func:`uac.llm.parallel.map_ordered`), each counted
+apart and merged in window order, so the facts and the counts are the same at
+every concurrency.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass, field, fields
 from typing import Any, Sequence
 
 from ..errors import InvalidReply, ReplyCutOff
 from ..facts.model import Fact
 from ..llm import ChatResponse, LLMClient, Message, parse_structured, system, user
+from ..llm.parallel import map_ordered
 from ..llm.structured import looks_binary
 from ..sessions.model import Session, Turn
 from ..templating import render_prompt
@@ -132,6 +139,13 @@ class ExtractionStats:
             if len(self.problems) < 10:
                 self.problems.append(problem)
 
+    def merge(self, other: "ExtractionStats") -> None:
+        """Add the counts of ``other`` (a later unit of work) to these."""
+        for item in fields(self):
+            if item.name != "problems":
+                setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+        self.note(other.problems)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "windows": self.windows,
@@ -182,15 +196,47 @@ class LLMExtractor:
         self.window_chars = window_chars
         self.context_turns = context_turns
         self.known_facts = known_facts
-        self.stats = ExtractionStats()
+        self._stats = ExtractionStats()
+        self._local = threading.local()
+        self._lock = threading.Lock()
         self._rules = RuleExtractor()
 
+    @property
+    def stats(self) -> ExtractionStats:
+        """What the extractor did so far (while a window is extracted, on its worker
+        thread: that window's own count, merged in order when the session is done)."""
+        current = getattr(self._local, "stats", None)
+        return self._stats if current is None else current
+
     def extract(self, session: Session, known: Sequence[Fact] = ()) -> list[ExtractedFact]:
+        facts, stats = self.extract_apart(session, known)
+        self.merge_stats(stats)
+        return facts
+
+    def extract_apart(self, session: Session, known: Sequence[Fact] = ()) -> tuple[list[ExtractedFact], ExtractionStats]:
+        """The session's facts and what it took, without adding that to :attr:`stats`
+        (sessions extracted side by side are merged in session order: :meth:`merge_stats`)."""
         shown = list(known)[-self.known_facts :] if self.known_facts else []
+        windows = make_windows(session.turns, max_chars=self.window_chars, context_turns=self.context_turns)
+        done = map_ordered(self.client, lambda window: self._counted(session, window, shown), windows, name="uac-extract")
         out: list[ExtractedFact] = []
-        for window in make_windows(session.turns, max_chars=self.window_chars, context_turns=self.context_turns):
-            out.extend(self._window(session, window, shown))
-        return out
+        total = ExtractionStats()
+        for facts, stats in done:
+            out.extend(facts)
+            total.merge(stats)
+        return out, total
+
+    def merge_stats(self, stats: ExtractionStats) -> None:
+        with self._lock:
+            self._stats.merge(stats)
+
+    def _counted(self, session: Session, window: Window, known: list[Fact]) -> tuple[list[ExtractedFact], ExtractionStats]:
+        saved = getattr(self._local, "stats", None)
+        self._local.stats = stats = ExtractionStats()
+        try:
+            return self._window(session, window, known), stats
+        finally:
+            self._local.stats = saved
 
     # -- one window ----------------------------------------------------------------
 

@@ -80,6 +80,9 @@ def build_client(settings: LLMSettings) -> LLMClient | None:
         max_retries=settings.max_retries,
         temperature=settings.temperature,
         limits=settings.limits,
+        concurrency=settings.concurrency,
+        requests_per_minute=settings.requests_per_minute,
+        tokens_per_minute=settings.tokens_per_minute,
     )
 
 

@@ -12,8 +12,16 @@ failed validation is never cached and a retry reaches the model again.  A
 cached reply that fails validation is evicted.
 
 Metering: ``with client.metered() as usage:`` collects the usage of every call
-made inside the block on this thread -- how ingest, compile and ask put every
-call's tokens in their reports.
+made inside the block on this thread, and on the worker threads that run a
+function wrapped by :meth:`LLMClient.carry` -- how ingest, compile and ask put
+every call's tokens in their reports.
+
+Concurrency: every request holds a slot of the client's :class:`~.throttle.Throttle`
+(at most ``concurrency`` in flight, the per-minute budgets).  A rate-limit
+refusal (HTTP 429) pauses every worker of the client for the time the endpoint
+asked (``Retry-After``) or the backoff; after ``max_retries`` such refusals the
+call fails with :class:`~uac.errors.RateLimited`, which names the settings to
+lower.  Other transient errors back off on their own thread only.
 """
 
 from __future__ import annotations
@@ -24,14 +32,17 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
-from ..errors import CapabilityUnsupported, ModelError, TransientModelError
+from ..errors import CapabilityUnsupported, ModelError, RateLimited, RateLimitHit, TransientModelError
 from .cache import ResponseCache
 from .capabilities import EndpointCapabilities
 from .limits import Limits, check_prompt_tokens
 from .structured import strip_reasoning
-from .types import ChatRequest, ChatResponse, Message, Usage
+from .throttle import Throttle
+from .types import ChatRequest, ChatResponse, Message, Usage, estimate_tokens
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +51,9 @@ class Provider(Protocol):
     """A model behind :class:`LLMClient`.  A provider whose usage comes from the
     endpoint (not estimated from text lengths, as the test doubles do) sets a
     class attribute ``reports_usage = True``; the client then checks it for cut
-    prompts.  One that negotiates features offers ``capabilities()``."""
+    prompts.  One that negotiates features offers ``capabilities()``.  One that
+    must be called one request at a time (a script replayed in order) has a
+    ``concurrency_limit`` attribute of 1."""
 
     name: str
     model: str
@@ -70,6 +83,10 @@ class LLMClient:
         temperature: float = 0.0,
         limits: Limits | None = None,
         sleep=time.sleep,
+        concurrency: int | None = None,
+        requests_per_minute: int = 0,
+        tokens_per_minute: int = 0,
+        max_retry_after: float = 120.0,
     ) -> None:
         self.provider = provider
         self.cache = cache
@@ -80,6 +97,10 @@ class LLMClient:
         #: ``None``: no completion limits are sent (tests, harnesses that set their own)
         self.limits = limits
         self._sleep = sleep
+        #: the slots every worker shares (concurrency, one backoff, per-minute budgets)
+        self.throttle = Throttle(concurrency, requests_per_minute=requests_per_minute, tokens_per_minute=tokens_per_minute)
+        #: the longest ``Retry-After`` honoured as asked (longer ones are cut to this)
+        self.max_retry_after = max_retry_after
         self._lock = threading.Lock()
         self._meters = threading.local()
         self.usage = Usage()
@@ -98,6 +119,17 @@ class LLMClient:
         known = getattr(self.provider, "capabilities", None)
         return known() if callable(known) else EndpointCapabilities(json_mode="schema", tools=True)
 
+    @property
+    def concurrency(self) -> int:
+        """How many units of work uac runs side by side with this client: ``[llm]
+        concurrency``, or 1 for a provider that must be called in order (see
+        :class:`Provider`) or a client built without a concurrency (``None``: uac's own
+        work runs one unit at a time and the requests in flight are not bounded, for
+        callers that run their own threads)."""
+        base = self.throttle.concurrency or 1
+        limit = getattr(self.provider, "concurrency_limit", None)
+        return max(1, min(base, limit or base))
+
     # -- metering -------------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -113,11 +145,26 @@ class LLMClient:
         finally:
             stack.remove(usage)
 
+    def carry(self, function: Callable[..., T]) -> Callable[..., T]:
+        """``function`` as a worker thread should run it: the calls it makes are metered
+        into the meters open on this thread now (see :meth:`metered`)."""
+        meters = list(getattr(self._meters, "stack", None) or ())
+
+        def carried(*args: Any, **kwargs: Any) -> T:
+            saved = getattr(self._meters, "stack", None)
+            self._meters.stack = list(meters)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self._meters.stack = saved
+
+        return carried
+
     def _meter(self, usage: Usage) -> None:
-        with self._lock:
+        with self._lock:  # meters are shared by the workers of one block
             self.usage.add(usage)
-        for meter in getattr(self._meters, "stack", None) or ():
-            meter.add(usage)
+            for meter in getattr(self._meters, "stack", None) or ():
+                meter.add(usage)
 
     # -- calls ---------------------------------------------------------------------
 
@@ -189,11 +236,29 @@ class LLMClient:
 
     def _complete_with_retries(self, request: ChatRequest) -> ChatResponse:
         attempt = 0
+        first = time.monotonic()
+        estimate = sum(estimate_tokens(text) for text in request.prompt_texts())
         while True:
             try:
-                return self.provider.complete(request)
+                with self.throttle.slot(estimate) as ticket:
+                    try:
+                        response = self.provider.complete(request)
+                    except TransientModelError:
+                        self.throttle.settle(ticket, estimate)
+                        raise
+                    self.throttle.settle(ticket, response.usage.total_tokens or estimate)
+                    return response
             except TransientModelError as exc:
+                limited = isinstance(exc, RateLimitHit)
                 if attempt >= self.max_retries:
+                    if limited:
+                        raise RateLimited(
+                            f"the endpoint ({self.describe()}) kept refusing calls for its rate limit (HTTP 429): "
+                            f"{attempt + 1} attempt(s) over {time.monotonic() - first:.1f}s; last: {exc.message}",
+                            hint="Lower [llm] concurrency (UAC_LLM_CONCURRENCY), set [llm] requests_per_minute / "
+                            "tokens_per_minute to the provider's limits, or raise UAC_LLM_MAX_RETRIES.",
+                            retry_after=exc.retry_after,
+                        ) from exc
                     raise ModelError(
                         f"model call failed after {attempt + 1} attempt(s): {exc}.",
                         hint="Check that the endpoint is up, or raise UAC_LLM_MAX_RETRIES / UAC_LLM_TIMEOUT "
@@ -201,9 +266,14 @@ class LLMClient:
                     ) from exc
                 delay = min(self.max_backoff_seconds, self.backoff_seconds * (2**attempt))
                 delay *= 0.5 + random.random() / 2
+                if exc.retry_after is not None:
+                    delay = min(self.max_retry_after, max(0.0, exc.retry_after))
                 log.warning("transient model error (%s); retry %d in %.2fs", exc, attempt + 1, delay)
                 self._meter(Usage(retries=1))
-                self._sleep(delay)
+                if limited:
+                    self.throttle.pause(delay)  # every worker waits, this one included
+                else:
+                    self._sleep(delay)
                 attempt += 1
             except CapabilityUnsupported:
                 self._meter(Usage(fallbacks=1))

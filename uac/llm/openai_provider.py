@@ -16,11 +16,13 @@ A refusal that says the prompt is too long becomes
 
 from __future__ import annotations
 
+import datetime as _dt
+import email.utils
 import json
 import re
 from typing import Any
 
-from ..errors import CapabilityUnsupported, ModelError, TransientModelError
+from ..errors import CapabilityUnsupported, ModelError, RateLimitHit, TransientModelError
 from .capabilities import JSON_MODES, CapabilityStore, EndpointCapabilities
 from .guard import check_endpoint
 from .limits import context_overflow_from_refusal
@@ -51,6 +53,35 @@ def fitting_max_tokens(message: str, sent: int | None) -> int | None:
         return None
     room = int(limit.group(1)) - int(prompt.group(1)) - 16
     return room if 256 <= room < sent else None
+
+
+def retry_after_seconds(exc: Exception) -> float | None:
+    """The wait an error response asked for: ``retry-after-ms``, or ``Retry-After`` in
+    seconds or as an HTTP date (``None``: it asked for none)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_dt.timezone.utc)
+    return max(0.0, (when - _dt.datetime.now(_dt.timezone.utc)).total_seconds())
 
 
 class _Refused(Exception):
@@ -213,7 +244,9 @@ class OpenAIProvider:
         where = self.base_url
         try:
             return self._client.chat.completions.create(**kwargs)
-        except (oa.APITimeoutError, oa.APIConnectionError, oa.RateLimitError) as exc:
+        except oa.RateLimitError as exc:
+            raise RateLimitHit(f"HTTP 429 from {where}: {_error_text(exc)[:300]}", retry_after=retry_after_seconds(exc)) from exc
+        except (oa.APITimeoutError, oa.APIConnectionError) as exc:
             raise TransientModelError(f"transient error from {where}: {exc}") from exc
         except oa.AuthenticationError as exc:
             raise ModelError(
@@ -233,8 +266,12 @@ class OpenAIProvider:
             # Some servers answer an unsupported feature with a 500 that names it (llama.cpp without --jinja).
             if exc.status_code == 500 and any(w in lowered for w in ("--jinja", "response_format", "json_schema", "not supported", "unsupported")):
                 raise _Refused(exc.status_code, text, exc) from exc
-            if exc.status_code in (408, 409, 425, 429) or exc.status_code >= 500:
-                raise TransientModelError(f"HTTP {exc.status_code} from {where}: {text[:300]}") from exc
+            if exc.status_code == 429:
+                raise RateLimitHit(f"HTTP 429 from {where}: {text[:300]}", retry_after=retry_after_seconds(exc)) from exc
+            if exc.status_code in (408, 409, 425) or exc.status_code >= 500:
+                raise TransientModelError(
+                    f"HTTP {exc.status_code} from {where}: {text[:300]}", retry_after=retry_after_seconds(exc)
+                ) from exc
             raise ModelError(f"the endpoint {where} refused the request (HTTP {exc.status_code}): {text[:500]}.") from exc
         except oa.OpenAIError as exc:
             raise ModelError(f"model call to {where} failed: {exc}.") from exc

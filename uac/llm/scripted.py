@@ -10,6 +10,7 @@ A script entry is one of:
 * ``{"content": "..."}`` or ``{"json": <value>}`` (the value serialised);
 * ``{"tool_calls": [{"name": "python", "arguments": {...}}], "content": null}``;
 * ``{"error": "transient" | "fatal", "message": "..."}`` to simulate failures;
+  ``{"error": "rate_limit", "retry_after": 0.5}`` is an HTTP 429 with ``Retry-After``;
 * any of the above with ``"match": "text"``: used only for a request whose
   prompt contains that text (first unused match wins), so order-independent
   scripts are possible; entries without ``match`` are served in order;
@@ -21,6 +22,10 @@ A script entry is one of:
   that refuses a request feature.
 
 Instead of a script, a ``handler(request) -> entry`` function can compute replies.
+
+Entries served in order need the calls in order: while any is queued the
+provider's ``concurrency_limit`` is 1 (the client then runs one call at a
+time).  A handler, or a script whose entries all ``match``, serves any order.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import CapabilityUnsupported, ConfigError, ModelError, ScriptExhausted, TransientModelError
+from ..errors import CapabilityUnsupported, ConfigError, ModelError, RateLimitHit, ScriptExhausted, TransientModelError
 from .types import ChatRequest, ChatResponse, ToolCall, Usage, estimate_tokens
 
 Entry = str | dict[str, Any]
@@ -88,6 +93,15 @@ class ScriptedProvider:
         return self
 
     @property
+    def concurrency_limit(self) -> int | None:
+        """1 while an entry served in order is queued (see the module doc), else no limit."""
+        if self.handler is not None:
+            return None
+        with self._lock:
+            ordered = any(not (isinstance(e, dict) and "match" in e) for e in self._queue)
+        return 1 if ordered else None
+
+    @property
     def remaining(self) -> int:
         return len(self._queue)
 
@@ -119,6 +133,9 @@ class ScriptedProvider:
             message = entry.get("message", f"scripted {entry['error']} error")
             if entry["error"] == "transient":
                 raise TransientModelError(message)
+            if entry["error"] == "rate_limit":
+                wait = entry.get("retry_after")
+                raise RateLimitHit(message, retry_after=float(wait) if wait is not None else None)
             if entry["error"] == "unsupported":
                 raise CapabilityUnsupported(message, feature=str(entry.get("feature", "tools")))
             raise ModelError(message)

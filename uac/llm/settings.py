@@ -14,6 +14,9 @@ Environment variables (all optional):
                             tried (uac steps down by itself when the server refuses it)
 ``UAC_LLM_SCRIPT``          JSONL file of canned responses (scripted provider)
 ``UAC_LLM_CACHE``           ``0`` disables the response cache; a path moves it
+``UAC_LLM_CONCURRENCY``     model calls in flight at once (``1``: one after another)
+``UAC_LLM_REQUESTS_PER_MINUTE``  a budget of requests per rolling minute (``0``: none)
+``UAC_LLM_TOKENS_PER_MINUTE``    a budget of tokens per rolling minute (``0``: none)
 ==========================  ==================================================
 """
 
@@ -46,6 +49,9 @@ class LLMSettings:
     #: where what the endpoint supports is remembered (``None``: in memory only)
     capabilities_path: Path | None = None
     limits: Limits = field(default_factory=Limits)
+    concurrency: int = 4
+    requests_per_minute: int = 0
+    tokens_per_minute: int = 0
 
     @property
     def configured(self) -> bool:
@@ -70,6 +76,19 @@ def _float(env: dict[str, str], key: str, default: float) -> float:
         return float(value)
     except ValueError:
         raise ConfigError(f"{key}={value!r} is not a number.") from None
+
+
+def _whole(env: dict[str, str], key: str, default: int, minimum: int) -> int:
+    value = env.get(key, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(f"{key}={value!r} is not a whole number.") from None
+    if number < minimum:
+        raise ConfigError(f"{key}={value!r} must be at least {minimum}.")
+    return number
 
 
 def resolve_settings(
@@ -134,6 +153,9 @@ def resolve_settings(
         script=script,
         capabilities_path=project_root / ".uac" / "llm-endpoints.json" if project_root is not None else None,
         limits=limits,
+        concurrency=_whole(env, "UAC_LLM_CONCURRENCY", config.concurrency, 1),
+        requests_per_minute=_whole(env, "UAC_LLM_REQUESTS_PER_MINUTE", config.requests_per_minute, 0),
+        tokens_per_minute=_whole(env, "UAC_LLM_TOKENS_PER_MINUTE", config.tokens_per_minute, 0),
     )
 
 

@@ -2,7 +2,11 @@
 
 Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
-fsync.  A session already committed to the log with the same content is
+fsync.  With a model, up to ``[extract] parallel_sessions`` sessions are
+extracted side by side (their calls within ``[llm] concurrency``), but they
+are committed one by one in input order, and session n is shown the facts
+valid once session n - parallel_sessions was committed: the log is the same
+at every concurrency, and a crash loses only sessions not yet committed.  A session already committed to the log with the same content is
 skipped (re-ingest is a no-op); the same id with different content is a
 :class:`~uac.errors.SessionConflict` raised before anything is written.  Then
 the indexes catch up with the log (:mod:`uac.index.catchup`): the new sessions
@@ -19,23 +23,24 @@ from __future__ import annotations
 
 import contextlib
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ..context import MemoryContext
 from ..errors import InputError, SessionConflict
-from ..extract.base import Extractor
-from ..extract.llm import LLMExtractor
+from ..extract.base import ExtractedFact, Extractor
+from ..extract.llm import ExtractionStats, LLMExtractor
 from ..extract.rules import RuleExtractor
 from ..failpoints import crash_point
 from ..index.catchup import catch_up
 from ..sessions.archive import Archive
 from ..sessions.model import Session
-from ..facts.log import LogState, Supersession
+from ..facts.log import FactLog, LogState, Supersession
 from ..facts.model import Fact
 from ..llm import Usage
-from ..progress import step
+from ..llm.progress import ProgressCallback, Tracker
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -157,6 +162,7 @@ def ingest_sessions(
     extractor: str | None = None,
     file: str | Path | None = None,
     format: str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> IngestReport:
     chosen = make_extractor(ctx, extractor)
     report = IngestReport(str(file) if file is not None else None, format, chosen.name)
@@ -164,37 +170,45 @@ def ingest_sessions(
     log = ctx.fact_log()
     archive = Archive(project.paths.sessions)
     timings = {"extract": 0.0, "write": 0.0, "index": 0.0}
-    meter = chosen.client.metered() if isinstance(chosen, LLMExtractor) else contextlib.nullcontext(Usage())
+    client = chosen.client if isinstance(chosen, LLMExtractor) else None
+    meter = client.metered() if client is not None else contextlib.nullcontext(Usage())
     with meter as usage, project.lock("ingest"):
         before = log.read()
         check_conflicts(sessions, before, archive)
-        step(0, len(sessions), "sessions")
-        for number, session in enumerate(sessions, 1):
-            state = log.read()
-            if session.session_id in state.sessions:
+        pending: list[Session] = []
+        taken = set(before.sessions)
+        for session in sessions:
+            if session.session_id in taken:
                 report.sessions_skipped.append(session.session_id)
-                step(number, len(sessions), "sessions")
-                continue
-            started = time.perf_counter()
-            known = [f for f in state.facts.values() if f.invalid_at is None]
-            facts, supersessions = to_facts(session, chosen.extract(session, known))
-            supersessions = [s for s in supersessions if s.fact_id in state.facts]
-            timings["extract"] += time.perf_counter() - started
-            crash_point("ingest:extracted")
-            started = time.perf_counter()
-            archive.write(session)
-            log.append_session(
-                session.session_id,
-                facts,
-                supersessions,
-                session_hash=session.content_hash(),
-                extractor=chosen.name,
-            )
-            timings["write"] += time.perf_counter() - started
-            report.sessions_added.append(session.session_id)
-            report.facts_appended += len(facts)
-            report.supersessions += len(supersessions)
-            step(number, len(sessions), "sessions")
+            else:
+                taken.add(session.session_id)
+                pending.append(session)
+        lag = project.config.extract.parallel_sessions
+        loop_started = time.perf_counter()
+        with Tracker(progress, client, stage="extract", unit="sessions", total=len(pending)) as tracker:
+            for session, (extracted, stats) in _extracted_in_order(chosen, pending, before, log, lag):
+                started = time.perf_counter()
+                state = log.read()
+                facts, supersessions = to_facts(session, extracted)
+                supersessions = [s for s in supersessions if s.fact_id in state.facts]
+                crash_point("ingest:extracted")
+                archive.write(session)
+                log.append_session(
+                    session.session_id,
+                    facts,
+                    supersessions,
+                    session_hash=session.content_hash(),
+                    extractor=chosen.name,
+                )
+                if stats is not None and isinstance(chosen, LLMExtractor):
+                    chosen.merge_stats(stats)
+                timings["write"] += time.perf_counter() - started
+                report.sessions_added.append(session.session_id)
+                report.facts_appended += len(facts)
+                report.supersessions += len(supersessions)
+                tracker.advance()
+        # extraction runs side by side with the writes: its share is the rest of the loop
+        timings["extract"] = time.perf_counter() - loop_started - timings["write"]
         # index what the log has and the indexes lack: the new sessions, and
         # whatever an earlier run that crashed left unindexed (usually nothing)
         started = time.perf_counter()
@@ -206,3 +220,58 @@ def ingest_sessions(
     if isinstance(chosen, LLMExtractor):
         report.extraction = chosen.stats.to_json()
     return report
+
+
+Extraction = tuple[list[ExtractedFact], "ExtractionStats | None"]
+
+
+def _valid(state: LogState) -> list[Fact]:
+    return [f for f in state.facts.values() if f.invalid_at is None]
+
+
+def _extracted_in_order(
+    chosen: Extractor, sessions: list[Session], before: LogState, log: FactLog, lag: int
+) -> Iterator[tuple[Session, Extraction]]:
+    """Each session with its extraction, in input order, for the caller to commit.
+
+    Session ``n`` is shown the facts valid once session ``n - lag`` was committed
+    (the facts valid before the input for the first ``lag`` sessions), so up to
+    ``lag`` sessions are extracted side by side and what each is shown never
+    depends on the concurrency.  The caller commits a session before the next is
+    taken from this generator; the log is read after each commit that a later
+    session's view depends on.
+    """
+
+    def extract(session: Session, known: list[Fact]) -> Extraction:
+        if isinstance(chosen, LLMExtractor):
+            return chosen.extract_apart(session, known)
+        return chosen.extract(session, known), None
+
+    client = chosen.client if isinstance(chosen, LLMExtractor) else None
+    workers = min(lag, client.concurrency) if client is not None else 1
+    views: dict[int, list[Fact]] = {-1: _valid(before)}
+    if workers <= 1:
+        for number, session in enumerate(sessions):
+            known = views.pop(number - lag) if number - lag in views else views[-1]
+            yield session, extract(session, known)
+            if number + lag < len(sessions):
+                views[number] = _valid(log.read())
+        return
+    run = client.carry(extract)  # type: ignore[union-attr]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest") as pool:
+        futures: dict[int, Future[Extraction]] = {}
+        submitted = 0
+        try:
+            for number, session in enumerate(sessions):
+                # start every session whose view is known: those up to number - 1 + lag
+                while submitted < len(sessions) and submitted - lag < number:
+                    view = views.pop(submitted - lag) if submitted - lag >= 0 else views[-1]
+                    futures[submitted] = pool.submit(run, sessions[submitted], view)
+                    submitted += 1
+                yield session, futures.pop(number).result()
+                if number + lag < len(sessions):
+                    views[number] = _valid(log.read())
+        finally:
+            for future in futures.values():
+                future.cancel()
+

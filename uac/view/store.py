@@ -94,19 +94,25 @@ def load_view(project: "Project", *, cache: bool = True) -> dict[str, LoadedDoma
     return {name: load_domain(project, name, cache=cache) for name in domain_names(project)}
 
 
-def recover(project: "Project") -> None:
-    """Finish a swap interrupted between its two renames (restore the old dir)."""
+def recover(project: "Project", domain: str | None = None) -> None:
+    """Finish a swap interrupted between its two renames (restore the old dir).
+
+    ``domain``: only that domain's leftovers (domains written side by side must
+    not clear each other's swaps in progress); ``None``: every domain's.
+    """
     root = project.paths.domains
     if not root.is_dir():
         return
-    for old in root.glob(".old-*"):
+    # names are slugs without "-", so ".old-<name>-" matches one domain only
+    which = "*" if domain is None else f"{domain}-*"
+    for old in root.glob(f".old-{which}"):
         name = old.name[len(".old-") :].rsplit("-", 1)[0]
         target = root / name
         if target.exists():
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(old, target)
-    for tmp in root.glob(".new-*"):
+    for tmp in root.glob(f".new-{which}"):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -120,7 +126,7 @@ def write_domain(project: "Project", name: str, files: dict[str, str]) -> Loaded
     root = project.paths.domains
     root.mkdir(parents=True, exist_ok=True)
     resolve_inside(project.root, root)
-    recover(project)
+    recover(project, name)
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     try:
         for filename, text in files.items():

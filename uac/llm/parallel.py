@@ -1,0 +1,60 @@
+"""Units of model work side by side: :func:`map_ordered`.
+
+Extraction windows of a session and the domains of a compile are independent
+units; they run on worker threads, at most the client's ``concurrency`` at a
+time (the :class:`~.throttle.Throttle` bounds the requests in flight on top),
+and their results come back in the order of the units -- whatever order the
+endpoint answered in -- so what is written next is the same at every
+concurrency.  The calls of each worker are metered into the caller's meters
+(:meth:`~.client.LLMClient.carry`).
+
+With one worker (``concurrency = 1``) the units run one after another on the
+calling thread, exactly as a plain loop.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from .client import LLMClient
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def map_ordered(
+    client: "LLMClient | None",
+    function: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    workers: int | None = None,
+    name: str = "uac-llm",
+) -> list[R]:
+    """``[function(item) for item in items]``, up to ``workers`` at once (default: the
+    client's concurrency).
+
+    When a unit raises, units not started yet are not started, the running ones
+    finish, and the error of the first failed unit (in the items' order) is raised.
+    """
+    if workers is None:
+        workers = client.concurrency if client is not None else 1
+    workers = max(1, min(workers, len(items)))
+    if workers == 1:
+        return [function(item) for item in items]
+    run = client.carry(function) if client is not None else function
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name) as pool:
+        futures: list[Future[R]] = [pool.submit(run, item) for item in items]
+        done, _pending = wait(futures, return_when=FIRST_EXCEPTION)
+        if any(f.exception() is not None for f in done):
+            for future in futures:
+                future.cancel()
+            wait(futures)
+        for future in futures:
+            if not future.cancelled() and future.exception() is not None:
+                raise future.exception()  # type: ignore[misc]
+        return [future.result() for future in futures]
+
+
+__all__ = ["map_ordered"]
