@@ -60,6 +60,7 @@ class EvidenceRetriever:
                     session_date=_iso(_get(hit, "session_date")),
                     evidence=tuple(_get(hit, "evidence") or ()),
                     event_date=self._event_date(item_id) if hit_channel == "facts" else None,
+                    invalid_at=_get(hit, "invalid_at"),
                 )
             )
         return items

@@ -103,6 +103,32 @@ class FactTable:
             return None
         return Period(_dt.date.fromordinal(int(self.event[row])), _dt.date.fromordinal(int(self.event_end[row])))
 
+    def said(self, fact_id: str) -> _dt.date | None:
+        """When the fact was said (its ``valid_from``, else its session's date)."""
+        row = self._row.get(fact_id)
+        if row is None or int(self.start[row]) == NONE:
+            return None
+        return _dt.date.fromordinal(int(self.start[row]))
+
+    def invalid_at(self, fact_id: str) -> _dt.date | None:
+        """The day a superseded fact stopped being true (``None``: in force, or unknown)."""
+        row = self._row.get(fact_id)
+        if row is None or int(self.end[row]) == OPEN:
+            return None
+        return _dt.date.fromordinal(int(self.end[row]))
+
+    def happened_in(self, fact_id: str, period: Period) -> bool:
+        """The fact's event date overlaps ``period`` (an undated fact: the day it was said)."""
+        row = self._row.get(fact_id)
+        if row is None:
+            return False
+        first, last = int(self.event[row]), int(self.event_end[row])
+        if first == NONE:
+            first = last = int(self.start[row])
+            if first == NONE:
+                return False
+        return first <= period.end.toordinal() and period.start.toordinal() <= last
+
     # -- folding ------------------------------------------------------------------------
 
     def _fold(self, state: LogState) -> None:
