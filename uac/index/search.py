@@ -37,10 +37,6 @@ RRF_K = 60
 AROUND_WEIGHT = 1
 #: score factor for a hit whose evidence turns better hits already cover (1.0: off)
 REPEAT_PENALTY = 0.5
-#: score factor for a fact that is a question ("Ann asked: ...?"): a question shares the
-#: words of questions about it but rarely holds the answer, which the next turn does
-#: (and a fact's BM25 text already includes the turn before it)
-QUESTION_PENALTY = 0.5
 SEARCH_CHANNELS = ("facts", "archive", "all")
 
 
@@ -94,14 +90,7 @@ def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> li
     (multiplied by ``REPEAT_PENALTY`` once per such hit), then re-sort."""
     covered: set[tuple[str, str]] = set()
     out: list[tuple[Any, float]] = []
-    ranked = fused[: max(k * 3, 60)]
-    if QUESTION_PENALTY < 1.0:
-        ranked = sorted(
-            (((name, item), score * QUESTION_PENALTY if name == "facts" and _is_question(index.channel(name).entry(item).text) else score)
-             for (name, item), score in ranked),
-            key=lambda pair: -pair[1],
-        )
-    for (name, item), score in ranked:
+    for (name, item), score in fused[: max(k * 3, 60)]:
         entry = index.channel(name).entry(item)
         turns = {(entry.session_id, t) for t in entry.evidence}
         if turns and turns <= covered:
@@ -110,10 +99,6 @@ def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> li
         out.append(((name, item), score))
     out.sort(key=lambda pair: -pair[1])
     return out
-
-
-def _is_question(text: str) -> bool:
-    return text.rstrip().endswith("?")
 
 
 def parse_as_of(value: str | _dt.date | None) -> _dt.date | None:
