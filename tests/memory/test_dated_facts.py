@@ -144,3 +144,21 @@ def test_prompts_show_the_period(dated):
     assert "(said 2023-07-02; happened the week before 2 July 2023)" in job
     exact = fact_line(_by_text(dated, "Caroline went to an LGBTQ"))
     assert "(said 2023-05-08; happened 2023-05-07)" in exact
+
+
+@pytest.mark.embeddings
+def test_the_command_line_shows_validity_and_filters_by_period(dated, capsys):
+    from uac.cli import main
+
+    code = main(["search", str(dated.root), "Where did Melanie live? Denver", "--channel", "facts", "--k", "10"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Melanie lives in Denver. (until 2023-07-02)" in out
+    assert "Melanie painted a lake sunrise in 2022. (happened 2022)" in out
+    code = main(["search", str(dated.root), "Melanie", "--channel", "facts", "--happened", "2022", "--json"])
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert code == 0 and [r["text"] for r in results] == ["Melanie painted a lake sunrise in 2022."]
+    assert results[0]["event_date"] == "2022" and results[0]["invalid_at"] is None
+    code = main(["search", str(dated.root), "Melanie", "--happened", "soon"])
+    err = capsys.readouterr().err
+    assert code != 0 and "--happened" in err
