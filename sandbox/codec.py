@@ -20,6 +20,7 @@ Values are JSON scalars (str, int, finite float, bool, null), JSON arrays
 form::
 
     {"$date": "2024-05-01"}              datetime.date
+    {"$period": ["2024-05-01", "2024-05-31"]}  sandbox.period.Period (first, last day)
     {"$datetime": "2024-05-01T10:00:00"} datetime.datetime (offset kept if any)
     {"$time": "10:30:00"}                datetime.time
     {"$timedelta": [days, seconds, microseconds]}
@@ -50,6 +51,8 @@ import enum
 import keyword
 import math
 from typing import Any, Iterable, Mapping
+
+from .period import Period
 
 FORMAT = "uac-sandbox-state/1"
 
@@ -109,6 +112,8 @@ class _Encoder:
             return {"$enum": self.enum_key(type(obj)), "member": obj.name}
         if isinstance(obj, _SCALARS):
             return obj
+        if isinstance(obj, Period):
+            return {"$period": [obj.start.isoformat(), obj.end.isoformat()]}
         if isinstance(obj, float):
             return obj if math.isfinite(obj) else {"$float": repr(obj)}
         if isinstance(obj, _dt.datetime):
@@ -242,6 +247,7 @@ class _Decoder:
             self.builders[key] = build
         self.tags = {
             "$date": self._date,
+            "$period": self._period,
             "$datetime": self._datetime,
             "$time": self._time,
             "$timedelta": self._timedelta,
@@ -280,6 +286,10 @@ class _Decoder:
 
     def _date(self, v: dict) -> _dt.date:
         return _dt.date.fromisoformat(v["$date"])
+
+    def _period(self, v: dict) -> Period:
+        start, end = v["$period"]
+        return Period(_dt.date.fromisoformat(start), _dt.date.fromisoformat(end))
 
     def _datetime(self, v: dict) -> _dt.datetime:
         return _dt.datetime.fromisoformat(v["$datetime"])

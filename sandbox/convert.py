@@ -29,6 +29,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from .period import Period
 from .records import Record
 
 
@@ -57,6 +58,8 @@ class _Converter:
             return "false"
         if isinstance(k, (_dt.date, _dt.time)):
             return k.isoformat()
+        if isinstance(k, Period):
+            return k.code
         value = self.value(k)
         return value if isinstance(value, str) else str(k)
 
@@ -77,6 +80,9 @@ class _Converter:
         if isinstance(v, (_dt.date, _dt.time)):
             self.spend(26)
             return v.isoformat()
+        if isinstance(v, Period):
+            self.spend(26)
+            return v.code
         if isinstance(v, _dt.timedelta):
             self.spend(26)
             return str(v)

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .answer.style import REASONING_MODES, AnswerStyle, final_answer_line
+    from .dates import Period
     from .facts.model import Fact
     from .index.embeddings import Embedder, get_embedder
     from .index.search import SearchHit, rrf
@@ -95,6 +96,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Session": ("uac.sessions.model", "Session"),
     "Turn": ("uac.sessions.model", "Turn"),
     "Fact": ("uac.facts.model", "Fact"),
+    "Period": ("uac.dates", "Period"),
     "SearchHit": ("uac.index.search", "SearchHit"),
     "AskOptions": ("uac.answer.options", "AskOptions"),
     "Answer": ("uac.answer.model", "Answer"),
@@ -172,6 +174,7 @@ __all__ = [
     "Session",
     "Turn",
     "Fact",
+    "Period",
     "SearchHit",
     "AskOptions",
     "Answer",

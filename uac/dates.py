@@ -1,8 +1,12 @@
-"""Parsing the dates users type (``--as-of``, ``--date``)."""
+"""Dates: parsing the days users type (``--as-of``, ``--date``), and :class:`Period`,
+a date with its precision (a day, a week, a month, a season, a year or a range)."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as _dt
+import re
+from dataclasses import dataclass
 
 from .errors import InputError
 
@@ -25,3 +29,302 @@ def parse_day(value: "_dt.date | str | None", *, what: str = "date") -> _dt.date
         raise InputError(
             f"{value!r} is not a date.", hint=f"Give {{opt:{what}}} in the ISO form YYYY-MM-DD, e.g. 2024-05-01."
         ) from None
+
+
+# -- periods: a date with its precision -------------------------------------------------
+
+SEASONS = ("spring", "summer", "autumn", "winter")
+#: first month of each season (meteorological, northern hemisphere); winter runs December-February
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
+_SEASON_ALIASES = {"fall": "autumn"}
+PRECISIONS = ("day", "week", "weekend", "month", "season", "year", "range")
+
+
+def format_day(day: _dt.date) -> str:
+    """``7 May 2023``."""
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def _month_end(year: int, month: int) -> _dt.date:
+    return _dt.date(year, month, calendar.monthrange(year, month)[1])
+
+
+def season_bounds(name: str, year: int) -> tuple[_dt.date, _dt.date]:
+    """First and last day of a season of ``year`` (winter ``year`` is December ``year`` to February)."""
+    name = _SEASON_ALIASES.get(name.lower(), name.lower())
+    first = _SEASON_START[name]
+    start = _dt.date(year, first, 1)
+    last_month = first + 2
+    end = _month_end(year + 1, last_month - 12) if last_month > 12 else _month_end(year, last_month)
+    return start, end
+
+
+@dataclass(frozen=True, eq=False)
+class Period:
+    """A date with its precision: the days from ``start`` to ``end`` (both included).
+
+    The precision follows from the bounds: one day; a week (seven days); a
+    weekend (a Saturday and its Sunday); a calendar month; a season; a
+    calendar year; any other span is a range.  Periods compare by
+    ``(start, end)``, with each other and with dates (a date is the period of
+    that one day), so they sort on a timeline.  :meth:`render` says it the way
+    people do ("7 May 2023", "the week before 9 June 2023", "May 2023",
+    "summer 2023", "2022"); :attr:`code` is the stored form (``2023-05-07``,
+    ``2023-06-02/2023-06-08``, ``2023-05``, ``2023-summer``, ``2022``).
+    """
+
+    start: _dt.date
+    end: _dt.date
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.start, _dt.date) or not isinstance(self.end, _dt.date):
+            raise TypeError("a period's start and end are dates")
+        if isinstance(self.start, _dt.datetime) or isinstance(self.end, _dt.datetime):
+            object.__setattr__(self, "start", _as_day(self.start))
+            object.__setattr__(self, "end", _as_day(self.end))
+        if self.end < self.start:
+            raise ValueError(f"a period ends on or after its start ({self.start} .. {self.end})")
+
+    # -- constructors -----------------------------------------------------------------
+    @classmethod
+    def day(cls, day: _dt.date) -> "Period":
+        return cls(day, day)
+
+    @classmethod
+    def month(cls, year: int, month: int) -> "Period":
+        return cls(_dt.date(year, month, 1), _month_end(year, month))
+
+    @classmethod
+    def year(cls, year: int) -> "Period":
+        return cls(_dt.date(year, 1, 1), _dt.date(year, 12, 31))
+
+    @classmethod
+    def season(cls, name: str, year: int) -> "Period":
+        return cls(*season_bounds(name, year))
+
+    @classmethod
+    def week_of(cls, day: _dt.date) -> "Period":
+        """The Monday-to-Sunday week holding ``day``."""
+        monday = day - _dt.timedelta(days=day.weekday())
+        return cls(monday, monday + _dt.timedelta(days=6))
+
+    @classmethod
+    def week_before(cls, day: _dt.date) -> "Period":
+        """The seven days before ``day`` ("last week" said on ``day``)."""
+        return cls(day - _dt.timedelta(days=7), day - _dt.timedelta(days=1))
+
+    # -- what it is -------------------------------------------------------------------
+    @property
+    def precision(self) -> str:
+        start, end = self.start, self.end
+        if start == end:
+            return "day"
+        if start.day == 1 and end == _month_end(start.year, start.month):
+            return "month"
+        if (start.month, start.day) == (1, 1) and (end.month, end.day) == (12, 31) and start.year == end.year:
+            return "year"
+        if self._season() is not None:
+            return "season"
+        span = (end - start).days
+        if span == 6:
+            return "week"
+        if span == 1 and start.weekday() == 5:
+            return "weekend"
+        return "range"
+
+    def _season(self) -> str | None:
+        if self.start.day != 1:
+            return None
+        for name, first in _SEASON_START.items():
+            if self.start.month == first and season_bounds(name, self.start.year) == (self.start, self.end):
+                return name
+        return None
+
+    @property
+    def is_day(self) -> bool:
+        return self.start == self.end
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+    def __contains__(self, day: object) -> bool:
+        if isinstance(day, Period):
+            return self.start <= day.start and day.end <= self.end
+        if isinstance(day, _dt.date):
+            return self.start <= _as_day(day) <= self.end
+        return False
+
+    def overlaps(self, other: "Period | _dt.date") -> bool:
+        other = as_period(other)
+        return self.start <= other.end and other.start <= self.end
+
+    # -- equality and ordering ---------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        """Equal to a period with the same bounds; an exact day also equals that ``date``."""
+        o = _other(other)
+        return NotImplemented if o is None else self._key() == o
+
+    def __ne__(self, other: object) -> bool:
+        o = _other(other)
+        return NotImplemented if o is None else self._key() != o
+
+    def __hash__(self) -> int:
+        return hash(self.start) if self.start == self.end else hash((self.start, self.end))
+
+    def _key(self) -> tuple[_dt.date, _dt.date]:
+        return (self.start, self.end)
+
+    def __lt__(self, other: object) -> bool:
+        o = _other(other)
+        return NotImplemented if o is None else self._key() < o
+
+    def __le__(self, other: object) -> bool:
+        o = _other(other)
+        return NotImplemented if o is None else self._key() <= o
+
+    def __gt__(self, other: object) -> bool:
+        o = _other(other)
+        return NotImplemented if o is None else self._key() > o
+
+    def __ge__(self, other: object) -> bool:
+        o = _other(other)
+        return NotImplemented if o is None else self._key() >= o
+
+    # -- text -------------------------------------------------------------------------
+    @property
+    def code(self) -> str:
+        """The stored form (see the class docstring); :func:`parse_period` reads it back."""
+        precision = self.precision
+        if precision == "day":
+            return self.start.isoformat()
+        if precision == "month":
+            return f"{self.start.year:04d}-{self.start.month:02d}"
+        if precision == "year":
+            return f"{self.start.year:04d}"
+        if precision == "season":
+            return f"{self.start.year:04d}-{self._season()}"
+        return f"{self.start.isoformat()}/{self.end.isoformat()}"
+
+    def render(self) -> str:
+        """The period as people say it: ``7 May 2023``, ``the week before 9 June 2023``,
+        ``the week of 5 June 2023``, ``the weekend of 27 May 2023``, ``May 2023``,
+        ``summer 2023``, ``2022``, ``between 3 and 9 May 2023``."""
+        precision = self.precision
+        start, end = self.start, self.end
+        if precision == "day":
+            return format_day(start)
+        if precision == "month":
+            return f"{calendar.month_name[start.month]} {start.year}"
+        if precision == "year":
+            return str(start.year)
+        if precision == "season":
+            return f"{self._season()} {start.year}"
+        if precision == "week":
+            if start.weekday() == 0:
+                return f"the week of {format_day(start)}"
+            return f"the week before {format_day(end + _dt.timedelta(days=1))}"
+        if precision == "weekend":
+            return f"the weekend of {format_day(start)}"
+        whole_years = (start.month, start.day) == (1, 1) and (end.month, end.day) == (12, 31)
+        if whole_years:
+            return f"between {start.year} and {end.year}"
+        whole_months = start.day == 1 and end == _month_end(end.year, end.month)
+        if whole_months:
+            first = calendar.month_name[start.month] + ("" if start.year == end.year else f" {start.year}")
+            return f"between {first} and {calendar.month_name[end.month]} {end.year}"
+        if (start.year, start.month) == (end.year, end.month):
+            return f"between {start.day} and {format_day(end)}"
+        return f"between {format_day(start)} and {format_day(end)}"
+
+    def phrase(self) -> str:
+        """:meth:`render` with the preposition a sentence needs: ``on 7 May 2023``,
+        ``in May 2023``, ``in 2022``, ``the week before 9 June 2023``."""
+        precision = self.precision
+        text = self.render()
+        if precision == "day":
+            return f"on {text}"
+        if precision in ("month", "season", "year"):
+            return f"in {text}"
+        return text
+
+    def label(self) -> str:
+        """An exact day as ``2023-05-07`` (beside the ISO dates a listing shows),
+        anything else as :meth:`render` says it."""
+        return self.start.isoformat() if self.is_day else self.render()
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def to_json(self) -> str:
+        return self.code
+
+
+def _as_day(value: _dt.date) -> _dt.date:
+    return value.date() if isinstance(value, _dt.datetime) else value
+
+
+def _other(other: object) -> tuple[_dt.date, _dt.date] | None:
+    if isinstance(other, Period):
+        return other._key()
+    if isinstance(other, _dt.date):
+        day = _as_day(other)
+        return (day, day)
+    return None
+
+
+def as_period(value: "Period | _dt.date") -> Period:
+    if isinstance(value, Period):
+        return value
+    day = _as_day(value)
+    return Period(day, day)
+
+
+_CODE_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_CODE_MONTH = re.compile(r"^(\d{4})-(\d{1,2})$")
+_CODE_YEAR = re.compile(r"^(\d{4})$")
+_CODE_SEASON = re.compile(r"^(\d{4})-(spring|summer|autumn|fall|winter)$", re.I)
+_CODE_SEASON_WORDS = re.compile(r"^(spring|summer|autumn|fall|winter),?\s+(?:of\s+)?(\d{4})$", re.I)
+_CODE_WEEK = re.compile(r"^(\d{4})-W(\d{2})$", re.I)
+
+
+def parse_period(value: "Period | _dt.date | str | None") -> Period | None:
+    """A period from its stored form (:attr:`Period.code`), a ``date`` or an ISO day;
+    ``None`` for ``None``/empty; :class:`ValueError` for anything else.
+
+    Also read: ``2023-W22`` (an ISO week), ``summer 2023`` and ``start..end``.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, Period):
+        return value
+    if isinstance(value, _dt.date):
+        return as_period(value)
+    text = str(value).strip()
+    for separator in ("/", ".."):
+        if separator in text:
+            left, right = text.split(separator, 1)
+            first, last = parse_period(left), parse_period(right)
+            if first is None or last is None:
+                raise ValueError(f"{value!r} is not a period")
+            return Period(first.start, last.end)
+    match = _CODE_DAY.match(text[:10]) if len(text) >= 10 and text[10:11] in ("", "T") else None
+    if match:
+        return Period.day(_dt.date.fromisoformat(text[:10]))
+    match = _CODE_MONTH.match(text)
+    if match:
+        return Period.month(int(match[1]), int(match[2]))
+    match = _CODE_YEAR.match(text)
+    if match:
+        return Period.year(int(match[1]))
+    match = _CODE_SEASON.match(text)
+    if match:
+        return Period.season(match[2], int(match[1]))
+    match = _CODE_SEASON_WORDS.match(text)
+    if match:
+        return Period.season(match[1], int(match[2]))
+    match = _CODE_WEEK.match(text)
+    if match:
+        monday = _dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
+        return Period(monday, monday + _dt.timedelta(days=6))
+    raise ValueError(f"{value!r} is not a period (write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END)")

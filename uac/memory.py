@@ -18,7 +18,7 @@ from .answer.options import AskOptions
 from .answer.reader import answer_question
 from . import browse as _browse
 from .context import MemoryContext
-from .dates import parse_day
+from .dates import Period, parse_day
 from .doctor import DoctorReport, run_doctor
 from .export import ExportReport, export_project
 from .facts.model import Fact
@@ -191,19 +191,37 @@ class UserMemory:
             return ingest_sessions(self.context, [session_or_path], extractor=extractor, format=session_or_path.source)
         return self.ingest(session_or_path, extractor=extractor, **read_options)
 
-    def search(self, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None) -> list[SearchHit]:
-        """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first."""
-        return search(self.context, query, k=k, channel=channel, as_of=as_of)
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 20,
+        channel: str = "all",
+        as_of: "_dt.date | str | None" = None,
+        happened: "Period | _dt.date | str | None" = None,
+    ) -> list[SearchHit]:
+        """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first.
+
+        ``as_of``: what was known on that day (facts said by then, not yet superseded);
+        without it superseded facts are found too (``invalid_at`` set).  ``happened``:
+        facts whose event date overlaps the period (``2023-05``, ``2022``, ``START/END``)."""
+        return search(self.context, query, k=k, channel=channel, as_of=as_of, happened=happened)
 
     def search_many(
-        self, queries: list[str], *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None
+        self,
+        queries: list[str],
+        *,
+        k: int = 20,
+        channel: str = "all",
+        as_of: "_dt.date | str | None" = None,
+        happened: "Period | _dt.date | str | None" = None,
     ) -> list[list[SearchHit]]:
         """:meth:`search` for many queries at once: one hit list per query.
 
         The queries are embedded in one batch and the log is read once, so this
         is much faster than a loop over :meth:`search` (e.g. for evaluations).
         """
-        return search_many(self.context, queries, k=k, channel=channel, as_of=as_of)
+        return search_many(self.context, queries, k=k, channel=channel, as_of=as_of, happened=happened)
 
     def facts(self, *, as_of: "_dt.date | str | None" = None, include_superseded: bool = False) -> list[Fact]:
         """The facts of the log (folded), in log order: valid now (or at ``as_of``) unless

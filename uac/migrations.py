@@ -10,11 +10,16 @@ uac and is refused rather than guessed at.
 
 from __future__ import annotations
 
+import datetime as _dt
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
+from .dates import Period
 from .errors import FormatVersionError, MigrationError
+from .fsutil import atomic_write_bytes
 
 
 @dataclass(frozen=True)
@@ -43,9 +48,81 @@ def _domains_package(root: Path) -> None:
         init.write_text('"""Generated per-domain packages of this user project."""\n', "utf-8")
 
 
+def _line_checksum(record: dict[str, Any]) -> str:
+    """The fact log's line checksum (``uac.facts.log.line_checksum``; a migration
+    is pinned to the format it migrates, so it carries its own copy)."""
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _old_period(day: _dt.date, precision: str) -> Period | None:
+    """What an event day stored with ``meta.date_precision`` meant."""
+    if precision == "week":
+        return Period.week_of(day)
+    if precision == "weekend":
+        saturday = day - _dt.timedelta(days=day.weekday() - 5) if day.weekday() >= 5 else day + _dt.timedelta(days=5 - day.weekday())
+        return Period(saturday, saturday + _dt.timedelta(days=1))
+    if precision == "month":
+        return Period.month(day.year, day.month)
+    if precision == "year":
+        return Period.year(day.year)
+    return None
+
+
+def _event_periods(root: Path) -> None:
+    """Event dates with their precision: a fact whose ``event_date`` was a stand-in day
+    for a week, weekend, month or year (``meta.date_precision``, written by the rule
+    extractor and by the reading of model replies) gets that period as its
+    ``event_date``; ``date_precision`` leaves ``meta``.  Every other event date was an
+    exact day and stays one; other lines (supersessions, commits, an unfinished
+    tail) are kept byte for byte."""
+    path = root / "memory" / "facts.jsonl"
+    if not path.is_file() or path.is_symlink():
+        return
+    data = path.read_bytes()
+    out = bytearray()
+    changed = 0
+    for raw in data.splitlines(keepends=True):
+        try:
+            record = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            out += raw
+            continue
+        meta = record.get("meta") if isinstance(record, dict) else None
+        if (
+            record.get("kind") != "fact"
+            or not isinstance(meta, dict)
+            or "date_precision" not in meta
+            or record.get("checksum") != _line_checksum(record)
+        ):
+            out += raw
+            continue
+        precision = str(meta.pop("date_precision"))
+        period = None
+        if record.get("event_date"):
+            try:
+                period = _old_period(_dt.date.fromisoformat(str(record["event_date"])[:10]), precision)
+            except ValueError:
+                period = None
+        if period is not None:
+            record["event_date"] = period.code
+        record["checksum"] = _line_checksum(record)
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        out += line + (b"\n" if raw.endswith(b"\n") else b"")
+        changed += 1
+    if changed:
+        atomic_write_bytes(path, bytes(out))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_layout", "create memory/, memory/sessions/, domains/ and .uac/", _create_layout),
     Migration("0002_domains_package", "make domains/ a package with __init__.py", _domains_package),
+    Migration(
+        "0003_event_periods",
+        "event dates keep their precision: stand-in days of a week, weekend, month or year become that period",
+        _event_periods,
+    ),
 )
 
 

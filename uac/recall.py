@@ -8,16 +8,28 @@ from typing import TYPE_CHECKING
 from .context import MemoryContext
 from .facts.model import Fact
 from .index.catchup import ensure_current
-from .index.search import SearchHit, hybrid_search, parse_as_of
+from .dates import Period
+from .index.search import SearchHit, hybrid_search, parse_as_of, parse_happened
 
 if TYPE_CHECKING:
     from .facts.table import FactTable
 
 
 def search(
-    ctx: MemoryContext, query: str, *, k: int = 20, channel: str = "all", as_of: "_dt.date | str | None" = None
+    ctx: MemoryContext,
+    query: str,
+    *,
+    k: int = 20,
+    channel: str = "all",
+    as_of: "_dt.date | str | None" = None,
+    happened: "Period | _dt.date | str | None" = None,
 ) -> list[SearchHit]:
     """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first.
+
+    ``as_of`` filters by when things were said (what the memory knew on that day:
+    facts said by then and not yet superseded); without it superseded facts are
+    found too, with their ``invalid_at``.  ``happened`` filters by when things
+    happened (a fact's event date overlaps the period).
 
     The indexes are brought in step with the fact log first if they are behind
     it (after a crash): a search never answers from an index that misses
@@ -25,8 +37,9 @@ def search(
     (:mod:`uac.facts.table`), not folded line by line.
     """
     day = parse_as_of(as_of)
+    period = parse_happened(happened)
     table = _current_table(ctx)
-    return hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day)
+    return hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period)
 
 
 def _current_table(ctx: MemoryContext) -> "FactTable":
@@ -43,6 +56,7 @@ def search_many(
     k: int = 20,
     channel: str = "all",
     as_of: "_dt.date | str | None" = None,
+    happened: "Period | _dt.date | str | None" = None,
 ) -> list[list[SearchHit]]:
     """:func:`search` for each query, the queries embedded in one batch and the log read once."""
     queries = list(queries)
@@ -51,10 +65,11 @@ def search_many(
     from .index.embeddings import get_embedder
 
     day = parse_as_of(as_of)
+    period = parse_happened(happened)
     table = _current_table(ctx)
     vectors = get_embedder().encode(queries)
     return [
-        hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, query_vector=vector)
+        hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period, query_vector=vector)
         for query, vector in zip(queries, vectors)
     ]
 

@@ -32,18 +32,25 @@ def sandbox_limits(ctx: MemoryContext) -> "_sandbox.Limits":
 def state_for_sandbox(ctx: MemoryContext, as_of: _dt.date | None = None) -> dict[str, dict[str, Any]]:
     state = ctx.sandbox_state()
     if as_of is not None:
-        state, _ = filter_state_as_of(state, as_of)
+        state, _ = filter_state_as_of(state, as_of, ctx.fact_table().said)
     return state
 
 
 def facts_for_sandbox(ctx: MemoryContext, as_of: _dt.date | None = None) -> list[dict[str, Any]]:
+    """The facts as the sandbox's ``facts``: every fact of the log (superseded ones
+    too, with ``invalid_at``/``superseded_by`` set), or with ``as_of`` those said by
+    that day and still in force on it.  ``event_date`` is a ``Period``."""
+    from sandbox.period import Period
+
     out = []
-    for fact in list_facts(ctx, as_of=as_of):
+    for fact in list_facts(ctx, as_of=as_of, include_superseded=as_of is None):
         data = fact.to_json()
         data.pop("meta", None)
-        for key in ("session_date", "event_date", "valid_from", "invalid_at"):
+        for key in ("session_date", "valid_from", "invalid_at"):
             if data[key] is not None:
                 data[key] = _dt.date.fromisoformat(data[key])
+        event = fact.event_date
+        data["event_date"] = None if event is None else Period(event.start, event.end)
         out.append(data)
     return out
 

@@ -147,6 +147,19 @@ def test_filter_state_as_of_drops_later_records():
     assert len(same["health"]["visits"]) == 2 and none == {}
 
 
+def test_as_of_keeps_records_by_when_their_facts_were_said():
+    said = {"f1": dt.date(2024, 2, 1), "f2": dt.date(2024, 5, 1)}.get
+    plan = Visit("dentist", dt.date(2024, 6, 1), ["f1"])  # said in February, happens in June
+    told_later = Visit("clinic", dt.date(2024, 1, 5), ["f2"])  # happened in January, said in May
+    imported = Visit("spa", dt.date(2024, 4, 1))  # cites no fact: by its own date
+    state = {"health": {"visits": [plan, told_later, imported]}}
+    filtered, excluded = filter_state_as_of(state, dt.date(2024, 3, 1), said)
+    assert [v.place for v in filtered["health"]["visits"]] == ["dentist"]
+    assert excluded == {"health": 2}
+    filtered, _ = filter_state_as_of(state, dt.date(2024, 4, 2), said)
+    assert [v.place for v in filtered["health"]["visits"]] == ["dentist", "spa"]
+
+
 def test_render_state_module_is_python_with_date_calls():
     text = render_state_module({"visits": (Visit("clinic", dt.date(2024, 1, 5), ["F1"]),), "owner": "Ann"})
     assert text == 'visits = [Visit(place="clinic", day=date(2024, 1, 5), sources=["F1"])]\nowner = "Ann"\n'

@@ -14,38 +14,86 @@ MONDAY = dt.date(2023, 5, 8)  # 8 May 2023 was a Monday
 
 
 @pytest.mark.parametrize(
-    "phrase, day, rendered",
+    "phrase, code, rendered",
     [
-        ("yesterday", dt.date(2023, 5, 7), "on 7 May 2023"),
-        ("today", MONDAY, "on 8 May 2023"),
-        ("tomorrow", dt.date(2023, 5, 9), "on 9 May 2023"),
-        ("last night", dt.date(2023, 5, 7), "on 7 May 2023"),
-        ("the day before yesterday", dt.date(2023, 5, 6), "on 6 May 2023"),
-        ("two days ago", dt.date(2023, 5, 6), "on 6 May 2023"),
-        ("3 weeks ago", dt.date(2023, 4, 17), "the week of 17 April 2023"),
-        ("a few days ago", dt.date(2023, 5, 5), "around 5 May 2023"),
-        ("last Friday", dt.date(2023, 5, 5), "on 5 May 2023"),
-        ("next Friday", dt.date(2023, 5, 12), "on 12 May 2023"),
-        ("last Monday", dt.date(2023, 5, 1), "on 1 May 2023"),
-        ("last week", dt.date(2023, 5, 1), "the week of 1 May 2023"),
-        ("next month", dt.date(2023, 6, 8), "in June 2023"),
-        ("last month", dt.date(2023, 4, 8), "in April 2023"),
-        ("last year", dt.date(2022, 5, 8), "in 2022"),
-        ("this weekend", dt.date(2023, 5, 13), "the weekend of 13 May 2023"),
-        ("last weekend", dt.date(2023, 5, 6), "the weekend of 6 May 2023"),
-        ("a month ago", dt.date(2023, 4, 8), "in April 2023"),
+        ("yesterday", "2023-05-07", "on 7 May 2023"),
+        ("today", "2023-05-08", "on 8 May 2023"),
+        ("tomorrow", "2023-05-09", "on 9 May 2023"),
+        ("last night", "2023-05-07", "on 7 May 2023"),
+        ("the day before yesterday", "2023-05-06", "on 6 May 2023"),
+        ("two days ago", "2023-05-06", "on 6 May 2023"),
+        ("3 weeks ago", "2023-04-17/2023-04-23", "the week of 17 April 2023"),
+        ("a few days ago", "2023-05-04/2023-05-06", "between 4 and 6 May 2023"),
+        ("a few years ago", "2019-01-01/2021-12-31", "between 2019 and 2021"),
+        ("three years ago", "2020", "in 2020"),
+        ("last Friday", "2023-05-05", "on 5 May 2023"),
+        ("next Friday", "2023-05-12", "on 12 May 2023"),
+        ("last Monday", "2023-05-01", "on 1 May 2023"),
+        ("last week", "2023-05-01/2023-05-07", "the week of 1 May 2023"),
+        ("next week", "2023-05-15/2023-05-21", "the week of 15 May 2023"),
+        ("next month", "2023-06", "in June 2023"),
+        ("last month", "2023-04", "in April 2023"),
+        ("last year", "2022", "in 2022"),
+        ("next year", "2024", "in 2024"),
+        ("this weekend", "2023-05-13/2023-05-14", "the weekend of 13 May 2023"),
+        ("last weekend", "2023-05-06/2023-05-07", "the weekend of 6 May 2023"),
+        ("a month ago", "2023-04", "in April 2023"),
+        ("last summer", "2022-summer", "in summer 2022"),
+        ("this winter", "2023-winter", "in winter 2023"),
+        ("in the summer of 2021", "2021-summer", "in summer 2021"),
+        ("in March 2022", "2022-03", "in March 2022"),
+        ("in 2021", "2021", "in 2021"),
+        ("on Saturday", "2023-05-06", "on 6 May 2023"),
+        ("on 2 May", "2023-05-02", "on 2 May 2023"),
+        ("May 6", "2023-05-06", "on 6 May 2023"),
+        ("on May 6th, 2022", "2022-05-06", "on 6 May 2022"),
+        ("the week before 9 June 2023", "2023-06-02/2023-06-08", "the week before 9 June 2023"),
+        ("the weekend before 9 June 2023", "2023-06-03/2023-06-04", "the weekend of 3 June 2023"),
+        ("last December", "2022-12", "in December 2022"),
+        ("in April", "2023-04", "in April 2023"),
     ],
 )
-def test_phrases(phrase, day, rendered):
+def test_phrases(phrase, code, rendered):
     [found] = find_relative_dates(f"We talked about it {phrase}.", MONDAY)
-    assert found.day == day
+    assert found.period.code == code
     assert found.render() == rendered
+
+
+@pytest.mark.parametrize(
+    "sentence, code",
+    [
+        ("I went hiking on Saturday.", "2023-06-03"),  # said on Friday 9 June 2023: the last one
+        ("I will go hiking on Saturday.", "2023-06-10"),  # the future: the next one
+        ("I'm going to Paris next month.", "2023-07"),  # the whole month, not 9 July
+        ("We met on May 6.", "2023-05-06"),
+        ("We will meet again on May 6.", "2024-05-06"),
+        ("I started in August.", "2022-08"),
+        ("I will start in August.", "2023-08"),
+        ("Last week I ran a marathon.", "2023-06-02/2023-06-08"),
+    ],
+)
+def test_directions_follow_the_tense(sentence, code):
+    [found] = find_relative_dates(sentence, dt.date(2023, 6, 9))
+    assert found.period.code == code
+
+
+def test_words_that_only_look_like_dates():
+    assert find_relative_dates("I may march on and read a book at 3 pm.", MONDAY) == []
+    assert find_relative_dates("Mayday is a song.", MONDAY) == []
+
+
+def test_a_phrase_that_says_the_full_date_is_not_annotated():
+    text, found = annotate("We met on Sunday, May 7, 2023 at the park.", MONDAY)
+    assert text == "We met on Sunday, May 7, 2023 at the park."
+    assert [f.period.code for f in found] == ["2023-05-07"]
+    text, _ = annotate("It was the week before 9 June 2023.", MONDAY)
+    assert text == "It was the week before 9 June 2023."
 
 
 def test_annotate_writes_the_date_after_the_phrase():
     text, found = annotate("Caroline went to a support group yesterday and loved it.", MONDAY)
     assert text == "Caroline went to a support group yesterday (on 7 May 2023) and loved it."
-    assert found[0].day == dt.date(2023, 5, 7)
+    assert found[0].period == dt.date(2023, 5, 7) and found[0].period.precision == "day"
 
 
 def test_no_false_positives():
@@ -54,9 +102,10 @@ def test_no_false_positives():
     assert text == "Nothing dated here." and found == []
 
 
-def test_month_arithmetic_clamps_day():
+def test_next_month_is_the_whole_month():
     [found] = find_relative_dates("next month", dt.date(2023, 1, 31))
-    assert found.day == dt.date(2023, 2, 28)
+    assert (found.period.start, found.period.end) == (dt.date(2023, 2, 1), dt.date(2023, 2, 28))
+    assert found.period.precision == "month"
 
 
 days = st.dates(min_value=dt.date(1950, 1, 1), max_value=dt.date(2100, 12, 31))
@@ -86,7 +135,7 @@ def test_last_and_next_weekday(base, weekday):
 def test_weekends_are_saturdays_around_the_base(base):
     for phrase, low, high in (("last weekend", -13, -1), ("this weekend", -1, 6), ("next weekend", 0, 13)):
         [found] = find_relative_dates(phrase, base)
-        assert found.day.weekday() == 5
+        assert found.day.weekday() == 5 and found.period.precision == "weekend"
         assert low <= (found.day - base).days <= high, (phrase, base, found.day)
 
 

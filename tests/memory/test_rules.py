@@ -104,6 +104,20 @@ def test_split_sentences_keeps_abbreviations():
         ("I think you should go.", "Ann thinks Ben should go."),
         ("I really enjoy hiking.", "Ann really enjoys hiking."),
         ("I went home.", "Ann went home."),
+        # adverbs between the subject and its verb are skipped, never conjugated
+        ("I now work at Initech.", "Ann now works at Initech."),
+        ("I currently work at Initech.", "Ann currently works at Initech."),
+        ("I usually go early.", "Ann usually goes early."),
+        ("I finally finished it.", "Ann finally finished it."),
+        ("I apply to jobs.", "Ann applies to jobs."),
+        # "we" is the speaker and others; reflexives refer back, or are generic
+        ("We went camping with our kids.", "Ann and others went camping with their kids."),
+        ("We're so proud of ourselves.", "Ann and others are so proud of themselves."),
+        ("Relaxing and expressing ourselves is key.", "Relaxing and expressing oneself is key."),
+        ("I made it myself.", "Ann made it themselves."),
+        ("You should be proud of yourself.", "Ben should be proud of themselves."),
+        ("You guys should come!", "Ben and others should come!"),
+        ("Our house is big.", "Ann's house is big."),
     ],
 )
 def test_rewrite_persons(sentence, expected):
@@ -117,3 +131,15 @@ def test_you_is_left_alone_with_more_than_two_speakers():
     )
     facts = RuleExtractor().extract(session)
     assert "Ann asked: Did you see Ann's cat?" in texts(facts)
+
+
+def test_rule_facts_read_like_english_and_carry_periods(locomo_file):
+    later = {f.text: f for s in load_sessions(locomo_file, sample_id="conv-t1") for f in RuleExtractor().extract(s)}
+    painted = later["Melanie painted that lake sunrise last year (in 2022)."]
+    assert painted.text == "Melanie painted that lake sunrise last year (in 2022)."
+    assert painted.event_date.code == "2022" and painted.event_date.precision == "year"
+    assert "date_precision" not in painted.meta
+    moving = later["Melanie is moving to Boston next month (in June 2023)."]
+    assert moving.event_date.code == "2023-06"  # the month, not 25 June
+    job = later["Caroline started a new job as a counselor last week (the week before 2 July 2023)!"]
+    assert job.event_date.code == "2023-06-25/2023-07-01"

@@ -6,6 +6,7 @@ import datetime as _dt
 from typing import Any, Callable
 
 from ..context import MemoryContext
+from ..dates import Period
 from ..recall import search
 from .model import EvidenceItem
 
@@ -15,8 +16,12 @@ def _get(hit: Any, name: str) -> Any:
 
 
 def _iso(value: Any) -> str | None:
+    """A date as ISO; a period (an event date) as its label: an exact day in ISO,
+    anything else as people say it ("the week before 9 June 2023", "2022")."""
     if value is None:
         return None
+    if isinstance(value, Period):
+        return value.label()
     return value.isoformat() if isinstance(value, _dt.date) else str(value)
 
 
@@ -55,6 +60,7 @@ class EvidenceRetriever:
                     session_date=_iso(_get(hit, "session_date")),
                     evidence=tuple(_get(hit, "evidence") or ()),
                     event_date=self._event_date(item_id) if hit_channel == "facts" else None,
+                    invalid_at=_get(hit, "invalid_at"),
                 )
             )
         return items

@@ -21,11 +21,15 @@ class EvidenceItem:
     session_date: str | None
     evidence: tuple[str, ...] = ()
     event_date: str | None = None
+    #: the day a superseded fact stopped being true
+    invalid_at: str | None = None
 
     def line(self) -> str:
         dates = f"said {self.session_date}" if self.session_date else "undated"
         if self.event_date and self.event_date != self.session_date:
             dates += f"; happened {self.event_date}"
+        if self.invalid_at:
+            dates += f"; until {self.invalid_at}"
         turns = ", ".join(self.evidence)
         text = self.text.strip().replace("\n", "\n    ")
         return f"- [{self.id} | {dates}{' | turns ' + turns if turns else ''}] {text}"
@@ -40,6 +44,7 @@ class EvidenceItem:
             "session_date": self.session_date,
             "evidence": list(self.evidence),
             "event_date": self.event_date,
+            "invalid_at": self.invalid_at,
         }
 
 

@@ -34,7 +34,7 @@ from .tools import SandboxTool
 def _state_channel(ctx: MemoryContext, question: str, options: AskOptions) -> StateChannel:
     as_of_state = excluded = None
     if options.as_of is not None:
-        as_of_state, excluded = filter_state_as_of(ctx.sandbox_state(), options.as_of)
+        as_of_state, excluded = filter_state_as_of(ctx.sandbox_state(), options.as_of, ctx.fact_table().said)
     return build_state_channel(
         ctx.root,
         question,

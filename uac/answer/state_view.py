@@ -8,7 +8,8 @@
 * ``manifest`` shows only the one-line summaries.
 
 The text is cut to a character budget (paper default 6,000).  With ``as_of``
-the loaded records dated after that day are dropped and the affected
+the records not yet known on that day are dropped (by when the facts they cite
+were said; a record citing none, by its earliest date) and the affected
 ``state.py`` files are re-rendered from what remains.
 """
 
@@ -19,7 +20,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..fsutil import read_regular
 from .model import StateChannel
@@ -129,8 +130,27 @@ def _record_dates(obj: Any) -> list[_dt.date]:
     return out
 
 
-def filter_state_as_of(state: dict[str, dict[str, Any]], as_of: _dt.date) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
-    """Drop records whose earliest date is after ``as_of``; returns (state, excluded per domain)."""
+def _known_on(record: Any, as_of: _dt.date, said: "Callable[[str], _dt.date | None] | None") -> bool:
+    """Was the record known on ``as_of``?  By when its facts were said (the earliest
+    fact its ``sources`` cite); a record citing no known fact (imported records)
+    by its earliest date."""
+    if said is not None:
+        sources = getattr(record, "sources", None)
+        if isinstance(sources, (list, tuple)):
+            days = [d for d in (said(s) for s in sources if isinstance(s, str)) if d is not None]
+            if days:
+                return min(days) <= as_of
+    dates = _record_dates(record)
+    return not dates or min(dates) <= as_of
+
+
+def filter_state_as_of(
+    state: dict[str, dict[str, Any]],
+    as_of: _dt.date,
+    said: "Callable[[str], _dt.date | None] | None" = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
+    """Keep the records known on ``as_of`` (:func:`_known_on`: by when their cited facts
+    were said, given ``said``: fact id -> that day); returns (state, excluded per domain)."""
     filtered: dict[str, dict[str, Any]] = {}
     excluded: dict[str, int] = {}
     for domain, names in state.items():
@@ -140,8 +160,7 @@ def filter_state_as_of(state: dict[str, dict[str, Any]], as_of: _dt.date) -> tup
                 kept = []
                 for item in value:
                     if dataclasses.is_dataclass(item) and not isinstance(item, type):
-                        dates = _record_dates(item)
-                        if dates and min(dates) > as_of:
+                        if not _known_on(item, as_of, said):
                             excluded[domain] = excluded.get(domain, 0) + 1
                             continue
                     kept.append(item)

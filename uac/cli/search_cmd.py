@@ -14,11 +14,19 @@ def register(app: typer.Typer) -> None:
         query: str = typer.Argument(..., help="What to look for."),
         k: int = typer.Option(20, "--k", help="Number of results."),
         channel: str = typer.Option("all", "--channel", help="facts | archive | all."),
-        as_of: str = typer.Option(None, "--as-of", help="Only facts valid on this date (YYYY-MM-DD)."),
+        as_of: str = typer.Option(
+            None, "--as-of",
+            help="What was known on this day (YYYY-MM-DD): facts said by then and not yet superseded, "
+            "archive excerpts of sessions by then. Without it superseded facts are found too.",
+        ),
+        happened: str = typer.Option(
+            None, "--happened",
+            help="Only facts whose event date overlaps this period (2023-05-07, 2023-05, 2022, 2023-summer, START/END).",
+        ),
         as_json: bool = JSON_OPTION,
     ) -> None:
         """Search facts and archive excerpts (dense + BM25, reciprocal rank fusion)."""
-        hits = open_memory(project).search(query, k=k, channel=channel, as_of=as_of)
+        hits = open_memory(project).search(query, k=k, channel=channel, as_of=as_of, happened=happened)
         if as_json:
             print_json({"results": [h.to_json() for h in hits]})
             return
@@ -28,4 +36,12 @@ def register(app: typer.Typer) -> None:
             evidence = ", ".join(hit.evidence)
             text = hit.text.replace("\n", " | ")
             echo(f"{rank:>3}. [{hit.channel} {hit.id}] {hit.session_date or '?'} ({evidence}) {hit.score:.4f}")
-            echo(f"     {text}")
+            dates = "; ".join(x for x in (f"happened {_label(hit.event_date)}" if hit.event_date else "", hit.validity()) if x)
+            echo(f"     {text}" + (f" ({dates})" if dates else ""))
+
+
+def _label(code: str) -> str:
+    from ..dates import parse_period
+
+    period = parse_period(code)
+    return period.label() if period is not None else code

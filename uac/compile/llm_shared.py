@@ -32,12 +32,13 @@ if TYPE_CHECKING:
 def fact_line(fact: "Fact") -> str:
     """The one-line serialization of a fact used in prompts:
     ``[id] (said 2024-05-02; happened 2024-05-01) speaker: text`` -- when it was said,
-    and when it happened where the extractor resolved a different day."""
+    and when it happened where the extractor resolved a different date, said with its
+    precision (``happened the week before 2024-05-02``, ``happened May 2024``)."""
     dates = []
     if fact.session_date:
         dates.append(f"said {fact.session_date.isoformat()}")
-    if fact.event_date and fact.event_date != fact.session_date:
-        dates.append(f"happened {fact.event_date.isoformat()}")
+    if fact.event_date and not (fact.event_date.is_day and fact.event_date.start == fact.session_date):
+        dates.append(f"happened {fact.event_date.label()}")
     when = f" ({'; '.join(dates)})" if dates else ""
     who = f" {fact.speaker}:" if fact.speaker else ""
     return f"[{fact.id}]{when}{who} {fact.text}"

@@ -131,4 +131,4 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
 
 
 def _day(fact: "Fact") -> _dt.date | None:
-    return fact.event_date or fact.session_date
+    return fact.event_date.start if fact.event_date else fact.session_date

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
+from ..dates import Period
 from ..facts.model import Fact
 from ..sessions.model import Session
 
@@ -15,7 +15,8 @@ class ExtractedFact:
     text: str
     evidence: tuple[str, ...]
     speaker: str | None = None
-    event_date: _dt.date | None = None
+    #: when the event happened, with its precision (a day, a week, a month, a year...)
+    event_date: Period | None = None
     #: id of an earlier fact this one replaces
     supersedes: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)

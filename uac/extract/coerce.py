@@ -1,7 +1,9 @@
 """Reading one model-written fact item, coercing what can be coerced.
 
 Models slip in ordinary ways: an ``event_date`` of ``"N/A"`` or ``"May 7,
-2023"``, evidence as one string (``"D1:3, D1:4"``), a range (``"D1:3-D1:5"``),
+2023"`` (a date may be a period too: ``"2022"``, ``"May 2023"``, ``"last year"``,
+``"the week before 9 June 2023"``, ``"2023-06-02/2023-06-08"``, an object with
+``start`` and ``end``), evidence as one string (``"D1:3, D1:4"``), a range (``"D1:3-D1:5"``),
 bracketed ids (``"[D1:3]"``), bare turn numbers, a turn id of the context that
 may not be cited.  :func:`read_item` turns such an item into an
 :class:`~uac.extract.base.ExtractedFact` and says which fields it coerced; an
@@ -18,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..dates import Period, parse_period
 from ..facts.model import Fact
 from ..llm import clean_id
 from .base import ExtractedFact
@@ -37,20 +40,28 @@ _DATE_FORMS = [
     ("day", re.compile(r"^(?P<year>\d{4})(?P<month>\d{2})(?P<day>\d{2})$")),
     ("month", re.compile(rf"^(?:in\s+)?{_MONTH},?\s+(?P<year>\d{{4}})$", re.I)),
     ("month", re.compile(r"^(?P<year>\d{4})-(?P<month>\d{1,2})$")),
-    ("year", re.compile(r"^(?:in\s+)?(?P<year>\d{4})$")),
+    ("year", re.compile(r"^(?:in\s+)?(?:the\s+year\s+)?(?P<year>\d{4})$", re.I)),
 ]
 _NUMERIC = re.compile(r"^(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>\d{4})$")
-_ISO_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_ISO_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}\S*)?$")
 _RANGE_SEPARATORS = ("..", "\u2013", "\u2014", " to ", " through ", "-")
 _LIST_SPLIT = re.compile(r"\s*(?:[,;|]|\band\b|\s)\s*")
 
 
 @dataclass
 class DateReading:
-    day: _dt.date | None = None
-    precision: str | None = None
+    period: Period | None = None
     coerced: bool = False
     problem: str | None = None
+
+    @property
+    def day(self) -> _dt.date | None:
+        """The first day of the period."""
+        return None if self.period is None else self.period.start
+
+    @property
+    def precision(self) -> str | None:
+        return None if self.period is None else self.period.precision
 
 
 def _month_number(text: str) -> int | None:
@@ -60,19 +71,70 @@ def _month_number(text: str) -> int | None:
     return _MONTHS.get(text)
 
 
+_BETWEEN = re.compile(r"^(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till)\s+(?P<b>.+)$", re.I)
+_SPAN = re.compile(r"^(?P<a>.+?)\s*(?:/|\.\.|\u2013|\u2014|\s+to\s+|\s+through\s+|\s+-\s+)\s*(?P<b>.+)$", re.I)
+_SAME_MONTH_SPAN = re.compile(rf"^{_MONTH}\s+(?P<d1>\d{{1,2}})\s*(?:-|\u2013|to)\s*(?P<d2>\d{{1,2}}),?\s+(?P<year>\d{{4}})$", re.I)
+
+
 def read_date(value: Any, session_date: _dt.date) -> DateReading:
     """An ``event_date`` as a model wrote it (see the module docstring)."""
     if value is None:
         return DateReading()
+    if isinstance(value, dict):
+        return _read_bounds(value, session_date)
     text = " ".join(str(value).split()).strip().strip(".")
     if text.lower() in _NULLS:
         return DateReading(coerced=value != "")
+    try:
+        period = parse_period(text)
+    except ValueError:
+        period = None
+    if period is not None:
+        return DateReading(period, coerced=period.code != text)
     if _ISO_PREFIX.match(text):
         try:
             day = _dt.date.fromisoformat(text[:10])
         except ValueError:
             return DateReading(problem=f"event_date {value!r} is not a real date")
-        return DateReading(day, "day", coerced=len(text) > 10)
+        return DateReading(Period.day(day), coerced=True)
+    reading = _read_form(text, session_date)
+    if reading is not None:
+        return reading
+    same_month = _SAME_MONTH_SPAN.match(text)
+    if same_month:
+        month = _month_number(same_month["month"]) or 0
+        try:
+            first = _dt.date(int(same_month["year"]), month, int(same_month["d1"]))
+            last = _dt.date(int(same_month["year"]), month, int(same_month["d2"]))
+            return DateReading(Period(first, last), coerced=True)
+        except ValueError:
+            return DateReading(problem=f"event_date {value!r} is not a real date range")
+    for pattern in (_BETWEEN, _SPAN):
+        match = pattern.match(text)
+        if match:
+            first, last = read_date(match["a"], session_date), read_date(match["b"], session_date)
+            if first.period is not None and last.period is not None and first.period.start <= last.period.end:
+                return DateReading(Period(first.period.start, last.period.end), coerced=True)
+    return DateReading(problem=f"event_date {value!r} is not a date; write YYYY-MM-DD, YYYY-MM, YYYY, START/END or null")
+
+
+def _read_bounds(value: dict[str, Any], session_date: _dt.date) -> DateReading:
+    """``{"start": ..., "end": ...}`` (``end`` may be missing: the start's own period)."""
+    lowered = {str(k).lower(): v for k, v in value.items()}
+    first = read_date(lowered.get("start") or lowered.get("from") or lowered.get("date"), session_date)
+    last = read_date(lowered.get("end") or lowered.get("to") or lowered.get("until"), session_date)
+    if first.problem or last.problem:
+        return DateReading(problem=(first.problem or last.problem))
+    if first.period is None and last.period is None:
+        return DateReading(coerced=True)
+    start = (first.period or last.period).start  # type: ignore[union-attr]
+    end = (last.period or first.period).end  # type: ignore[union-attr]
+    if end < start:
+        return DateReading(problem=f"event_date {value!r} ends before it starts")
+    return DateReading(Period(start, end), coerced=True)
+
+
+def _read_form(text: str, session_date: _dt.date) -> DateReading | None:
     for precision, pattern in _DATE_FORMS:
         match = pattern.match(text)
         if not match:
@@ -80,10 +142,13 @@ def read_date(value: Any, session_date: _dt.date) -> DateReading:
         parts = match.groupdict()
         month = _month_number(parts["month"]) if parts.get("month") else 1
         try:
-            day = _dt.date(int(parts["year"]), month or 0, int(parts.get("day") or 1))
+            if precision == "year":
+                return DateReading(Period.year(int(parts["year"])), coerced=True)
+            if precision == "month":
+                return DateReading(Period.month(int(parts["year"]), month or 0), coerced=True)
+            return DateReading(Period.day(_dt.date(int(parts["year"]), month or 0, int(parts["day"]))), coerced=True)
         except ValueError:
-            return DateReading(problem=f"event_date {value!r} is not a real date")
-        return DateReading(day, precision, coerced=True)
+            return DateReading(problem=f"event_date {text!r} is not a real date")
     numeric = _NUMERIC.match(text)
     if numeric:
         a, b, year = int(numeric["a"]), int(numeric["b"]), int(numeric["year"])
@@ -94,12 +159,12 @@ def read_date(value: Any, session_date: _dt.date) -> DateReading:
             except ValueError:
                 continue
         if len(readings) == 1:
-            return DateReading(readings.pop(), "day", coerced=True)
-        return DateReading(problem=f"event_date {value!r} is ambiguous (day/month or month/day?); write YYYY-MM-DD")
+            return DateReading(Period.day(readings.pop()), coerced=True)
+        return DateReading(problem=f"event_date {text!r} is ambiguous (day/month or month/day?); write YYYY-MM-DD")
     relative = find_relative_dates(text, session_date)
     if relative and len(relative[0].phrase) >= len(text) - 3:
-        return DateReading(relative[0].day, relative[0].granularity, coerced=True)
-    return DateReading(problem=f"event_date {value!r} is not a date; write YYYY-MM-DD or null")
+        return DateReading(relative[0].period, coerced=True)
+    return None
 
 
 @dataclass
@@ -268,8 +333,6 @@ def read_item(
         meta.setdefault("cleared", []).append("event_date")
     if date.coerced:
         coerced.append("event_date")
-    if date.precision and date.precision != "day":
-        meta["date_precision"] = date.precision
     supersedes = None
     raw_supersedes = item.get("supersedes")
     if raw_supersedes is not None and clean_id(raw_supersedes).lower() not in _NULLS:
@@ -293,7 +356,7 @@ def read_item(
         text=" ".join(text.split()),
         evidence=tuple(evidence.ids),
         speaker=speaker.strip() or None if isinstance(speaker, str) else None,
-        event_date=date.day,
+        event_date=date.period,
         supersedes=supersedes,
         meta=meta,
     )

@@ -1,11 +1,18 @@
-"""Relative dates ("yesterday", "two weeks ago", "last Friday", "next month")
-resolved against the session date.
+"""Dates in what people say ("yesterday", "last year", "next month", "on Saturday",
+"May 6", "the week before 9 June 2023") resolved against the session date.
 
-:func:`find_relative_dates` returns every phrase it understood with the day it
-points at and how precise that is (day, week, weekend, month, year);
-:func:`annotate` writes the resolved date into the sentence right after the
-phrase -- ``"yesterday"`` -> ``"yesterday (on 7 May 2023)"`` -- and returns the
-first resolved day as the fact's event date.
+:func:`find_relative_dates` returns every phrase it understood with the
+:class:`~uac.dates.Period` it points at: a day, a week, a weekend, a month, a
+season, a year or a range ("a few years ago" said in 2023 is 2019-2021), never
+an invented exact day.  :func:`annotate` writes the resolved period into the
+sentence right after a phrase that does not already say it --
+``"yesterday"`` -> ``"yesterday (on 7 May 2023)"``, ``"last year"`` ->
+``"last year (in 2022)"`` -- and returns what it found; the first period is the
+fact's event date.
+
+A phrase without a direction ("on Saturday", "in May", "May 6") is read from the
+sentence's tense: the next one when the sentence speaks of the future ("will",
+"going to", "planning"), else the last one.
 """
 
 from __future__ import annotations
@@ -15,7 +22,12 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
+from ..dates import Period, format_day
+
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
+MONTHS["sept"] = 9
 
 NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -27,20 +39,65 @@ _APPROX = {"a few", "few", "several", "a couple of", "a couple", "couple of"}
 _NUM = r"(?P<num>\d{1,3}|a couple of|a couple|couple of|a few|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 _WD = r"(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY_WORD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_REL = r"(?P<rel>last|next|this|this past|this coming|past|coming)"
+# month names are matched capitalised only: "may" is a verb, "march" too
+_MONTH_WORDS = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
 
-# order matters: longer phrases first
+
+def _month_name(name: str = "month") -> str:
+    return rf"(?P<{name}>(?-i:{_MONTH_WORDS}))(?![a-z])"
+
+
+def _day_num(name: str = "day") -> str:
+    return rf"(?P<{name}>[0-3]?\d)(?:st|nd|rd|th)?(?!\d)"
+
+
+def _day_and_month(prefix: str = "") -> str:
+    """``6 May``, ``6th of May`` or ``May 6th`` (group names ``day1``/``month1`` or ``day2``/``month2``)."""
+    return (
+        rf"(?:{_day_num(prefix + 'day1')}\s+(?:of\s+)?{_month_name(prefix + 'month1')}"
+        rf"|{_month_name(prefix + 'month2')}\s+{_day_num(prefix + 'day2')})"
+    )
+
+
+_MONTH_NAME = _month_name()
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
+
+# order matters: longer phrases first; a later pattern never overlaps an earlier match
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("week_around", re.compile(
+        rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b", re.I)),
+    ("absolute_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b", re.I)),
     ("before_yesterday", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
     ("in_n", re.compile(rf"\bin\s+{_NUM}\s+{_UNIT}\b", re.I)),
-    ("rel_weekday", re.compile(rf"\b(?P<rel>last|next|this|this past|this coming|past)\s+{_WD}\b", re.I)),
-    ("rel_weekend", re.compile(r"\b(?P<rel>last|next|this|this past|this coming|past)\s+weekend\b", re.I)),
-    ("rel_unit", re.compile(r"\b(?P<rel>last|next|this|this past|this coming|past)\s+(?P<unit>week|month|year)\b", re.I)),
+    ("rel_weekday", re.compile(rf"\b{_REL}\s+{_WD}\b", re.I)),
+    ("rel_weekend", re.compile(rf"\b{_REL}\s+weekend\b", re.I)),
+    ("rel_season", re.compile(rf"\b{_REL}\s+{_SEASON}\b", re.I)),
+    ("rel_month_name", re.compile(rf"\b{_REL}\s+{_MONTH_NAME}", re.I)),
+    ("rel_unit", re.compile(rf"\b{_REL}\s+(?P<unit>week|month|year)\b", re.I)),
+    ("season_year", re.compile(rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", re.I)),
+    ("month_year", re.compile(rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b", re.I)),
+    ("month_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}\b(?!\s*(?:am|pm|%|:))", re.I)),
+    ("in_month", re.compile(rf"\b(?:in|during|since|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])", re.I)),
+    ("in_season", re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I)),
+    ("in_year", re.compile(rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)", re.I)),
+    ("on_weekday", re.compile(rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b", re.I)),
     ("yesterday", re.compile(r"\b(?:yesterday|last\s+night)\b", re.I)),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
     ("today", re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I)),
 ]
+#: kinds whose phrase already says the date: nothing is written after them
+_ABSOLUTE = {"absolute_day", "week_around", "season_year", "month_year", "in_year"}
+
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intend|hope\s+to|hoping\s+to|"
+    r"want\s+to|wanna|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -48,27 +105,24 @@ class RelativeDate:
     start: int
     end: int
     phrase: str
-    day: _dt.date
-    #: day | week | weekend | month | year
-    granularity: str
-    approximate: bool = False
+    period: Period
+    #: the words already say the full date (nothing to write after them)
+    absolute: bool = False
+
+    @property
+    def granularity(self) -> str:
+        """The period's precision (day, week, weekend, month, season, year, range)."""
+        return self.period.precision
+
+    @property
+    def day(self) -> _dt.date:
+        """The first day of the period."""
+        return self.period.start
 
     def render(self) -> str:
-        if self.granularity == "day":
-            return f"{'around' if self.approximate else 'on'} {format_day(self.day)}"
-        if self.granularity == "week":
-            monday = self.day - _dt.timedelta(days=self.day.weekday())
-            return f"{'around ' if self.approximate else ''}the week of {format_day(monday)}"
-        if self.granularity == "weekend":
-            saturday = self.day - _dt.timedelta(days=self.day.weekday() - 5)
-            return f"the weekend of {format_day(saturday)}"
-        if self.granularity == "month":
-            return f"{'around ' if self.approximate else 'in '}{calendar.month_name[self.day.month]} {self.day.year}"
-        return f"{'around ' if self.approximate else 'in '}{self.day.year}"
-
-
-def format_day(day: _dt.date) -> str:
-    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+        """The period with its preposition: ``on 7 May 2023``, ``in 2022``,
+        ``the week before 9 June 2023``."""
+        return self.period.phrase()
 
 
 def _shift_months(day: _dt.date, months: int) -> _dt.date:
@@ -78,22 +132,25 @@ def _shift_months(day: _dt.date, months: int) -> _dt.date:
     return _dt.date(year, month + 1, min(day.day, last))
 
 
-def _shift_years(day: _dt.date, years: int) -> _dt.date:
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # 29 February
-        return day.replace(year=day.year + years, day=28)
+def _unit_period(day: _dt.date, unit: str) -> Period:
+    """The calendar unit holding ``day``."""
+    if unit == "day":
+        return Period.day(day)
+    if unit == "week":
+        return Period.week_of(day)
+    if unit == "month":
+        return Period.month(day.year, day.month)
+    return Period.year(day.year)
 
 
 def _shift(day: _dt.date, unit: str, amount: int) -> _dt.date:
-    unit = unit.lower()
     if unit == "day":
         return day + _dt.timedelta(days=amount)
     if unit == "week":
         return day + _dt.timedelta(weeks=amount)
     if unit == "month":
         return _shift_months(day, amount)
-    return _shift_years(day, amount)
+    return _shift_months(day, 12 * amount)
 
 
 def _number(text: str) -> tuple[int, bool]:
@@ -103,76 +160,200 @@ def _number(text: str) -> tuple[int, bool]:
     return NUMBER_WORDS[key], key in _APPROX
 
 
-def _resolve(kind: str, match: re.Match[str], base: _dt.date) -> tuple[_dt.date, str, bool] | None:
+def _month(text: str) -> int:
+    return MONTHS[text.lower().rstrip(".")]
+
+
+def _safe_day(year: int, month: int, day: int) -> _dt.date | None:
+    try:
+        return _dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _direction(rel: str) -> int:
+    rel = " ".join(rel.lower().split())
+    return {"last": -1, "past": -1, "this past": -1, "next": 1, "this coming": 1, "coming": 1, "this": 0}[rel]
+
+
+def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool) -> Period | None:
     if kind == "before_yesterday":
-        return base - _dt.timedelta(days=2), "day", False
+        return Period.day(base - _dt.timedelta(days=2))
     if kind == "after_tomorrow":
-        return base + _dt.timedelta(days=2), "day", False
+        return Period.day(base + _dt.timedelta(days=2))
     if kind == "yesterday":
-        return base - _dt.timedelta(days=1), "day", False
+        return Period.day(base - _dt.timedelta(days=1))
     if kind == "tomorrow":
-        return base + _dt.timedelta(days=1), "day", False
+        return Period.day(base + _dt.timedelta(days=1))
     if kind == "today":
-        return base, "day", False
+        return Period.day(base)
+    if kind == "absolute_day":
+        return _absolute_day(m)
+    if kind == "week_around":
+        day = _absolute_day(m)
+        if day is None:
+            return None
+        anchor = day.start
+        if m["side"].lower() == "weekend":
+            saturday = anchor + _dt.timedelta(days=(5 - anchor.weekday()) % 7)
+            if m["dir"].lower() == "before":
+                saturday = anchor - _dt.timedelta(days=(anchor.weekday() - 5) % 7 or 7)
+            return Period(saturday, saturday + _dt.timedelta(days=1))
+        direction = m["dir"].lower()
+        if direction == "before":
+            return Period.week_before(anchor)
+        if direction == "after":
+            return Period(anchor + _dt.timedelta(days=1), anchor + _dt.timedelta(days=7))
+        return Period.week_of(anchor)
     if kind in ("ago", "in_n"):
-        amount, approx = _number(match["num"])
-        unit = match["unit"].lower()
+        amount, approx = _number(m["num"])
+        unit = m["unit"].lower()
         sign = -1 if kind == "ago" else 1
-        return _shift(base, unit, sign * amount), unit, approx
-    rel = " ".join(match["rel"].lower().split())
+        if approx:  # "a few years ago": the span of the units around it
+            first = _unit_period(_shift(base, unit, sign * (amount + 1)), unit)
+            last = _unit_period(_shift(base, unit, sign * max(amount - 1, 1)), unit)
+            if sign > 0:
+                first, last = last, first
+            return Period(first.start, last.end)
+        return _unit_period(_shift(base, unit, sign * amount), unit)
     if kind == "rel_weekday":
-        target = WEEKDAYS.index(match["weekday"].lower())
+        target = WEEKDAYS.index(m["weekday"].lower())
         current = base.weekday()
-        if rel in ("last", "past", "this past"):
-            delta = (current - target) % 7 or 7
-            return base - _dt.timedelta(days=delta), "day", False
-        if rel in ("next", "this coming"):
-            delta = (target - current) % 7 or 7
-            return base + _dt.timedelta(days=delta), "day", False
-        # "this friday": the one in the current week
-        return base + _dt.timedelta(days=target - current), "day", False
+        direction = _direction(m["rel"])
+        if direction < 0:
+            return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
+        if direction > 0:
+            return Period.day(base + _dt.timedelta(days=(target - current) % 7 or 7))
+        return Period.day(base + _dt.timedelta(days=target - current))  # "this friday": this week's
+    if kind == "on_weekday":
+        target = WEEKDAYS.index(m["weekday"].lower())
+        current = base.weekday()
+        if future:
+            return Period.day(base + _dt.timedelta(days=(target - current) % 7 or 7))
+        return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
     if kind == "rel_weekend":
         saturday_this_week = base + _dt.timedelta(days=5 - base.weekday())
-        if rel in ("last", "past", "this past"):
+        direction = _direction(m["rel"])
+        if direction < 0:
             saturday = saturday_this_week - _dt.timedelta(days=7)
-        elif rel in ("next", "this coming"):
+        elif direction > 0:
             saturday = saturday_this_week + _dt.timedelta(days=7) if base.weekday() >= 5 else saturday_this_week
         else:
             saturday = saturday_this_week
-        return saturday, "weekend", False
-    unit = match["unit"].lower()
-    offset = {"last": -1, "past": -1, "this past": -1, "next": 1, "this coming": 1, "this": 0}[rel]
-    return _shift(base, unit, offset), unit, False
+        return Period(saturday, saturday + _dt.timedelta(days=1))
+    if kind == "rel_season":
+        return _season(m["season"], base, _direction(m["rel"]))
+    if kind == "in_season":
+        name = m["season"] or m["season2"]
+        return _season(name, base, 1 if future else -1, nearest=True)
+    if kind == "season_year":
+        return Period.season(m["season"], int(m["year"]))
+    if kind == "rel_month_name":
+        month = _month(m["month"])
+        direction = _direction(m["rel"])
+        year = base.year
+        if direction < 0 and month >= base.month:
+            year -= 1
+        elif direction > 0 and month <= base.month:
+            year += 1
+        return Period.month(year, month)
+    if kind == "rel_unit":
+        unit = m["unit"].lower()
+        direction = _direction(m["rel"])
+        if unit == "week":
+            if direction < 0:
+                return Period.week_before(base)
+            if direction > 0:
+                return Period.week_of(base + _dt.timedelta(days=7))
+            return Period.week_of(base)
+        return _unit_period(_shift(base, unit, direction), unit)
+    if kind == "month_year":
+        return Period.month(int(m["year"]), _month(m["month"]))
+    if kind == "in_year":
+        return Period.year(int(m["year"]))
+    if kind == "in_month":
+        month = _month(m["month"])
+        year = base.year
+        if future and month < base.month:
+            year += 1
+        elif not future and month > base.month:
+            year -= 1
+        return Period.month(year, month)
+    if kind == "month_day":
+        month, number = _month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"])
+        day = _safe_day(base.year, month, number)
+        if day is None:
+            return None
+        if future and day < base - _dt.timedelta(days=31):
+            day = _safe_day(base.year + 1, month, number)
+        elif not future and day > base + _dt.timedelta(days=31):
+            day = _safe_day(base.year - 1, month, number)
+        return Period.day(day) if day else None
+    return None
+
+
+def _absolute_day(m: re.Match[str]) -> Period | None:
+    day = _safe_day(int(m["year"]), _month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"]))
+    return Period.day(day) if day else None
+
+
+def _season(name: str, base: _dt.date, direction: int, *, nearest: bool = False) -> Period:
+    """The season ``name`` last (-1), this (0) or next (+1) relative to ``base``."""
+    year = base.year
+    current = Period.season(name, year)
+    if base.month <= 2 and name.lower() == "winter":  # January of 2024 is in winter 2023
+        current = Period.season(name, year - 1)
+    if direction == 0:
+        return current
+    if direction < 0:
+        if base in current and nearest:
+            return current
+        if current.start <= base:
+            return current if current.end < base else Period.season(name, current.start.year - 1)
+        return Period.season(name, current.start.year - 1)
+    if base in current and nearest:
+        return current
+    if current.start > base:
+        return current
+    return Period.season(name, current.start.year + 1)
 
 
 def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
-    """Every relative-date phrase in ``text`` (non-overlapping, in order)."""
+    """Every date phrase in ``text`` (non-overlapping, in order) with its period."""
     found: list[RelativeDate] = []
     taken: list[tuple[int, int]] = []
+    future = bool(_FUTURE.search(text))
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             span = match.span()
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue
-            resolved = _resolve(kind, match, base)
-            if resolved is None:
+            try:
+                period = _resolve(kind, match, base, future)
+            except (ValueError, OverflowError):
+                period = None
+            if period is None:
                 continue
-            day, granularity, approx = resolved
-            found.append(RelativeDate(span[0], span[1], match.group(0), day, granularity, approx))
+            found.append(RelativeDate(span[0], span[1], match.group(0), period, kind in _ABSOLUTE))
             taken.append(span)
     found.sort(key=lambda r: r.start)
     return found
 
 
 def annotate(text: str, base: _dt.date) -> tuple[str, list[RelativeDate]]:
-    """``text`` with each relative date followed by its resolution in parentheses."""
+    """``text`` with each relative date followed by its resolution in parentheses
+    (phrases that already say the full date are left as they are)."""
     found = find_relative_dates(text, base)
     if not found:
         return text, []
     out, last = [], 0
     for item in found:
         out.append(text[last : item.end])
-        out.append(f" ({item.render()})")
+        if not item.absolute:
+            out.append(f" ({item.render()})")
         last = item.end
     out.append(text[last:])
     return "".join(out), found
+
+
+__all__ = ["RelativeDate", "annotate", "find_relative_dates", "format_day"]

@@ -4,7 +4,12 @@
 with exactly two speakers, "you" is the other one ("Did you go?" ->
 "Did Melanie go?", "you love" -> "Melanie loves").  A verb right after a
 replaced subject is put in the third person singular when it is a present
-tense form ("I love" -> "Caroline loves"); past tense and modals stay.
+tense form ("I love" -> "Caroline loves", "I now work" -> "Caroline now
+works"); adverbs in between are skipped, never conjugated, past tense and
+modals stay.  "We" is the speaker and the people with them ("We went" ->
+"Caroline and others went", "our" -> "their"); reflexives become
+"themselves" ("I made it myself" -> "Caroline made it themselves") or, with no
+subject to refer to, "oneself".
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ import re
 _ADVERBS = set(
     """really just also always never still usually often totally actually even sometimes recently
     finally definitely absolutely kinda sorta truly honestly seriously literally mostly already
-    only both all rarely occasionally generally probably certainly personally""".split()
+    only both all rarely occasionally generally probably certainly personally now then ever once
+    too so barely hardly almost mainly especially simply first later currently lately sometime
+    somehow already recently nowadays again soon""".split()
 )
 _NO_CHANGE = set(
     """can could will would should shall might must may did was had went got made saw took came
@@ -36,6 +43,10 @@ _CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd"
 _CONTRACTIONS_YOU = {"you're": "{n} is", "you've": "{n} has", "you'll": "{n} will", "you'd": "{n} would"}
 _INVERTED = {"am": "is", "are": "is", "have": "has", "do": "does", "were": "was", "aren't": "isn't",
              "don't": "doesn't", "haven't": "hasn't", "weren't": "wasn't"}
+
+#: verbs that end in -ly (everything else ending in -ly is read as an adverb)
+_LY_VERBS = {"apply", "reply", "supply", "rely", "fly", "ally", "multiply", "comply", "imply", "bully", "tally", "rally", "sully"}
+_YOU_GROUP = {"guys", "all", "two", "both"}
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\s+|[^A-Za-z\s]")
 
@@ -66,7 +77,7 @@ def _conjugate_after(tokens: list[str], index: int) -> None:
         if not token[0].isalpha():
             return
         low = token.lower().replace("’", "'")
-        if low in _ADVERBS:
+        if low in _ADVERBS or (low.endswith("ly") and len(low) > 4 and low not in _LY_VERBS):
             j += 1
             continue
         if token[0].isupper():
@@ -82,9 +93,37 @@ def _previous_word(tokens: list[str], index: int) -> str:
     return tokens[j].lower().replace("’", "'") if j >= 0 else ""
 
 
+def _next_word(tokens: list[str], index: int) -> str:
+    j = index + 1
+    while j < len(tokens) and tokens[j].isspace():
+        j += 1
+    return tokens[j].lower() if j < len(tokens) else ""
+
+
+def _drop_next_word(tokens: list[str], index: int) -> None:
+    j = index + 1
+    while j < len(tokens) and tokens[j].isspace():
+        j += 1
+    if j < len(tokens):
+        del tokens[index + 1 : j + 1]
+
+
+_SUBJECTS = {"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "i've", "we've", "i'll", "we'll", "i'd", "we'd"}
+
+
+def _has_subject(tokens: list[str], index: int, names: tuple[str, ...]) -> bool:
+    """Is there a person before ``index`` for a reflexive or "our" to refer to
+    (a pronoun, or a name written in for one)?"""
+    for token in tokens[:index]:
+        if token.lower().replace("’", "'") in _SUBJECTS or any(token == n or token.startswith(n + " ") for n in names):
+            return True
+    return False
+
+
 def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
     """``sentence`` with I/me/my (and you/your, if ``listener``) replaced by names."""
     tokens = _TOKEN.findall(sentence)
+    names = (speaker,) if listener is None else (speaker, listener)
     for i, token in enumerate(tokens):
         low = token.lower().replace("’", "'")
         if low == "i":
@@ -92,24 +131,29 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
             _conjugate_after(tokens, i)
         elif low in _CONTRACTIONS_I:
             tokens[i] = _CONTRACTIONS_I[low].format(n=speaker)
-        elif low == "ourselves":
-            tokens[i] = f"{speaker} and others"
-        elif low in ("me", "myself"):
+        elif low in ("ourselves", "myself", "yourself", "yourselves"):
+            tokens[i] = "themselves" if _has_subject(tokens, i, names) else "oneself"
+        elif low == "me":
             tokens[i] = speaker
         elif low in ("my", "mine"):
             tokens[i] = f"{speaker}'s"
-        elif low in ("our", "ours"):
-            tokens[i] = f"{speaker}'s"
+        elif low == "our":
+            tokens[i] = "their" if _has_subject(tokens, i, names) else f"{speaker}'s"
+        elif low == "ours":
+            tokens[i] = "theirs" if _has_subject(tokens, i, names) else f"{speaker}'s"
         elif low in ("we", "us"):
             tokens[i] = f"{speaker} and others"
+        elif low in ("we're", "we've", "we'll", "we'd"):
+            tokens[i] = f"{speaker} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low]
         elif listener is None:
             continue
         elif low in _CONTRACTIONS_YOU:
             tokens[i] = _CONTRACTIONS_YOU[low].format(n=listener)
         elif low in ("your", "yours"):
             tokens[i] = f"{listener}'s"
-        elif low in ("yourself",):
-            tokens[i] = listener
+        elif low == "you" and _next_word(tokens, i) in _YOU_GROUP:
+            tokens[i] = f"{listener} and others"
+            _drop_next_word(tokens, i)
         elif low == "you":
             previous = _previous_word(tokens, i)
             if previous in _INVERTED:  # "are you" -> "is Melanie", "do you" -> "does Melanie"

@@ -71,14 +71,12 @@ class RuleExtractor:
             if turn.speaker not in text or (question and not text.startswith(turn.speaker)):
                 text = f"{turn.speaker} {'asked' if question else 'said'}: {text}"
             meta = {"extractor": self.name}
-            if dates:
-                meta["date_precision"] = dates[0].granularity
             out.append(
                 ExtractedFact(
                     text=_finish(text),
                     evidence=(turn.turn_id,),
                     speaker=turn.speaker,
-                    event_date=dates[0].day if dates else None,
+                    event_date=dates[0].period if dates else None,
                     meta=meta,
                 )
             )

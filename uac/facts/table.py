@@ -5,7 +5,7 @@ force on the query date?) and the answer pipeline shows event dates; neither
 needs the facts themselves.  Folding 100,000 log lines -- parsing and
 checksumming every one -- takes seconds, so this module keeps, per fact, its
 start (``valid_from``, else ``session_date``), its end (``invalid_at``) and
-its ``event_date`` as day ordinals in ``.uac/index/log-table.npz``, together
+its ``event_date`` (first and last day of the period) as day ordinals in ``.uac/index/log-table.npz``, together
 with the identity of the log file, the length and sha256 of the committed
 prefix it was folded from.
 
@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..dates import Period
 from ..fsutil import atomic_write_bytes
 from .log import LogState, parse_log
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2
 #: no date (an open start, or no event date)
 NONE = 0
 #: no end: the fact has not been superseded
@@ -57,13 +58,14 @@ def _ordinal(day: _dt.date | None, default: int) -> int:
 
 @dataclass
 class FactTable:
-    """Fact id -> (start, end, event) day ordinals, for the committed log."""
+    """Fact id -> (start, end, event, event_end) day ordinals, for the committed log."""
 
     ids: list[str] = field(default_factory=list)
     #: day ordinals per fact (lists while folding, arrays when loaded)
     start: Any = field(default_factory=list)
     end: Any = field(default_factory=list)
     event: Any = field(default_factory=list)
+    event_end: Any = field(default_factory=list)
     #: (size, mtime_ns, inode) of the log file this table was read from
     stamp: tuple[int, int, int] = (-1, 0, 0)
     #: length and sha256 of the committed prefix folded into the table
@@ -95,23 +97,51 @@ class FactTable:
             return False
         return ordinal < int(self.end[row])
 
-    def event_date(self, fact_id: str) -> _dt.date | None:
+    def event_date(self, fact_id: str) -> Period | None:
         row = self._row.get(fact_id)
         if row is None or int(self.event[row]) == NONE:
             return None
-        return _dt.date.fromordinal(int(self.event[row]))
+        return Period(_dt.date.fromordinal(int(self.event[row])), _dt.date.fromordinal(int(self.event_end[row])))
+
+    def said(self, fact_id: str) -> _dt.date | None:
+        """When the fact was said (its ``valid_from``, else its session's date)."""
+        row = self._row.get(fact_id)
+        if row is None or int(self.start[row]) == NONE:
+            return None
+        return _dt.date.fromordinal(int(self.start[row]))
+
+    def invalid_at(self, fact_id: str) -> _dt.date | None:
+        """The day a superseded fact stopped being true (``None``: in force, or unknown)."""
+        row = self._row.get(fact_id)
+        if row is None or int(self.end[row]) == OPEN:
+            return None
+        return _dt.date.fromordinal(int(self.end[row]))
+
+    def happened_in(self, fact_id: str, period: Period) -> bool:
+        """The fact's event date overlaps ``period`` (an undated fact: the day it was said)."""
+        row = self._row.get(fact_id)
+        if row is None:
+            return False
+        first, last = int(self.event[row]), int(self.event_end[row])
+        if first == NONE:
+            first = last = int(self.start[row])
+            if first == NONE:
+                return False
+        return first <= period.end.toordinal() and period.start.toordinal() <= last
 
     # -- folding ------------------------------------------------------------------------
 
     def _fold(self, state: LogState) -> None:
         """Add the facts and supersessions of ``state`` (a fold of the bytes after ours)."""
-        self.start, self.end, self.event = list(self.start), list(self.end), list(self.event)
+        self.start, self.end = list(self.start), list(self.end)
+        self.event, self.event_end = list(self.event), list(self.event_end)
         for fact in state.facts.values():
             row = self._row.get(fact.id)
             values = (
                 _ordinal(fact.valid_from or fact.session_date, NONE),
                 _ordinal(fact.invalid_at, OPEN),
-                _ordinal(fact.event_date, NONE),
+                _ordinal(fact.event_date.start if fact.event_date else None, NONE),
+                _ordinal(fact.event_date.end if fact.event_date else None, NONE),
             )
             if row is None:
                 self._row[fact.id] = len(self.ids)
@@ -119,8 +149,9 @@ class FactTable:
                 self.start.append(values[0])
                 self.end.append(values[1])
                 self.event.append(values[2])
+                self.event_end.append(values[3])
             else:
-                self.start[row], self.end[row], self.event[row] = values
+                self.start[row], self.end[row], self.event[row], self.event_end[row] = values
         for sup in state.supersessions:
             row = self._row.get(sup.fact_id)
             if row is not None:
@@ -142,6 +173,7 @@ class FactTable:
             start=np.array(self.start, dtype=np.int32),
             end=np.array(self.end, dtype=np.int32),
             event=np.array(self.event, dtype=np.int32),
+            event_end=np.array(self.event_end, dtype=np.int32),
         )
         atomic_write_bytes(path, buffer.getvalue())
 
@@ -158,6 +190,7 @@ class FactTable:
                     start=data["start"],
                     end=data["end"],
                     event=data["event"],
+                    event_end=data["event_end"],
                     stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
                     good_bytes=int(data["good_bytes"][0]),
                     digest=str(data["digest"][0]),

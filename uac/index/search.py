@@ -4,9 +4,18 @@ Each channel contributes two ranked lists, dense and BM25.  The facts
 channel adds a third: the facts of the turns in the best archive excerpts (the
 fused archive lists), so the conversation around a fact votes for it.
 ``channel="all"`` fuses the dense and BM25 lists of both channels.  A document's score is
-``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).  Facts
-must be valid at ``as_of`` (default: now, i.e. not superseded); archive
-chunks must come from sessions on or before ``as_of``.
+``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).
+
+Time filters (both optional):
+
+* ``as_of`` -- what the memory knew on that day, by when things were *said*:
+  facts said on or before it and still in force on it (not yet superseded);
+  archive chunks of sessions on or before it.  Without ``as_of`` every fact is
+  a candidate, superseded ones too: a hit carries ``invalid_at`` (and the
+  fact that replaced it), so "where did she live before Berlin?" still finds
+  the old home.
+* ``happened`` -- a period: facts whose event date (else, for an undated fact,
+  the date it was said) overlaps it; archive chunks of sessions inside it.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..dates import parse_day
+from ..dates import Period, parse_day, parse_period
 from ..errors import InputError
 from ..safejson import check_text
 from ..facts.log import LogState
@@ -40,9 +49,17 @@ class SearchHit:
     session_id: str
     session_date: str | None
     evidence: tuple[str, ...]
+    #: a fact's event date (its stored form: ``2023-05-07``, ``2023-05``, ``2022``, ``START/END``)
+    event_date: str | None = None
+    #: the day a superseded fact stopped being true (``None``: still in force; archive chunks)
+    invalid_at: str | None = None
+
+    def validity(self) -> str:
+        """``until 2023-06-20`` for a superseded fact, else empty."""
+        return f"until {self.invalid_at}" if self.invalid_at else ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "id": self.id,
             "channel": self.channel,
             "text": self.text,
@@ -51,6 +68,10 @@ class SearchHit:
             "session_date": self.session_date,
             "evidence": list(self.evidence),
         }
+        if self.channel == "facts":
+            data["event_date"] = self.event_date
+            data["invalid_at"] = self.invalid_at
+        return data
 
 
 def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float]]:
@@ -84,6 +105,18 @@ def parse_as_of(value: str | _dt.date | None) -> _dt.date | None:
     return parse_day(value, what="as_of")
 
 
+def parse_happened(value: "str | _dt.date | Period | None") -> Period | None:
+    """A period as a user writes it (``2023-05-07``, ``2023-05``, ``2022``, ``2023-summer``,
+    ``START/END``)."""
+    try:
+        return parse_period(value)
+    except ValueError:
+        raise InputError(
+            f"{value!r} is not a date or period.",
+            hint="Give {opt:happened} as YYYY-MM-DD, YYYY-MM, YYYY, YYYY-summer or START/END (e.g. 2023-05-01/2023-05-14).",
+        ) from None
+
+
 def hybrid_search(
     index: MemoryIndex,
     state: LogState | FactTable,
@@ -92,6 +125,7 @@ def hybrid_search(
     k: int = 20,
     channel: str = "all",
     as_of: _dt.date | None = None,
+    happened: Period | None = None,
     candidates: int | None = None,
     query_vector: Any = None,
 ) -> list[SearchHit]:
@@ -108,6 +142,8 @@ def hybrid_search(
         query_vector = get_embedder().encode([query])[0]
     tokens = tokenize(query)
     n = candidates or max(50, 3 * k)
+    if happened is not None:
+        n = max(n, 400)  # the period filter removes candidates after ranking
     max_ordinal = as_of.toordinal() if as_of is not None else None
     per_channel: dict[str, list[list[str]]] = {}
     wanted = ("facts", "archive") if channel in ("all", "facts") else (channel,)
@@ -122,14 +158,23 @@ def hybrid_search(
         if isinstance(state, FactTable):
 
             def valid(item: str) -> bool:
-                return state.is_valid_at(item, as_of)
+                if as_of is None:
+                    ok = item in state
+                else:
+                    ok = state.is_valid_at(item, as_of)
+                return ok and (happened is None or state.happened_in(item, happened))
 
         else:
             facts = state.facts
 
             def valid(item: str) -> bool:
                 fact = facts.get(item)
-                return fact is not None and fact.is_valid_at(as_of)
+                if fact is None or (as_of is not None and not fact.is_valid_at(as_of)):
+                    return False
+                if happened is None:
+                    return True
+                when = fact.event_date or (Period.day(fact.session_date) if fact.session_date else None)
+                return when is not None and when.overlaps(happened)
 
         fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
         if fuse_around:
@@ -141,14 +186,42 @@ def hybrid_search(
             fact_lists.extend([around[:n]] * AROUND_WEIGHT)
         lists.extend([("facts", i) for i in ranked] for ranked in fact_lists)
     if channel in ("all", "archive"):
-        lists.extend([("archive", i) for i in ranked] for ranked in per_channel["archive"])
+        chunk_lists = per_channel["archive"]
+        if happened is not None:
+            chunks = index.channel("archive")
+            chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
+        lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
     fused = rrf(lists)
     if REPEAT_PENALTY < 1.0:
         fused = _diversify(index, fused, k)
     hits = []
     for (name, item), score in fused[:k]:
         entry = index.channel(name).entry(item)
+        event = invalid = None
+        if name == "facts":
+            event, invalid = _fact_dates(state, item)
         hits.append(
-            SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence))
+            SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence), event, invalid)
         )
     return hits
+
+
+def _session_in(session_date: str | None, period: Period) -> bool:
+    if not session_date:
+        return False
+    try:
+        return _dt.date.fromisoformat(session_date[:10]) in period
+    except ValueError:
+        return False
+
+
+def _fact_dates(state: LogState | FactTable, fact_id: str) -> tuple[str | None, str | None]:
+    """A fact's event date (stored form) and the day it stopped being true (ISO)."""
+    if isinstance(state, FactTable):
+        event, invalid = state.event_date(fact_id), state.invalid_at(fact_id)
+    else:
+        fact = state.facts.get(fact_id)
+        if fact is None:
+            return None, None
+        event, invalid = fact.event_date, fact.invalid_at
+    return (None if event is None else event.code), (None if invalid is None else invalid.isoformat())

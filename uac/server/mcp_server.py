@@ -127,10 +127,11 @@ def build_server(
         k: int = 10,
         channel: Literal["facts", "archive", "all"] = "all",
         as_of: str | None = None,
+        happened: str | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
         def work(memory: Any) -> dict[str, Any]:
-            hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of)
+            hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of, happened=happened)
             return {"results": [h.to_json() for h in hits]}
 
         return await call(ctx, project, lambda name: workspace.search(name, work))

@@ -169,6 +169,10 @@ class SearchRequest(_Request):
     k: int = Field(20, ge=1, le=500)
     channel: Literal["facts", "archive", "all"] = "all"
     as_of: str | None = Day
+    happened: str | None = Field(
+        None, max_length=40,
+        description="A period (2023-05-07, 2023-05, 2022, 2023-summer, START/END): only facts whose event date overlaps it.",
+    )
 
 
 class SearchHit(BaseModel):
@@ -179,6 +183,8 @@ class SearchHit(BaseModel):
     session_id: str
     session_date: str | None
     evidence: list[str]
+    event_date: str | None = None
+    invalid_at: str | None = None
 
 
 class SearchResponse(BaseModel):

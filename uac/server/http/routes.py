@@ -254,7 +254,7 @@ async def forget_domain(
 @router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse)
 async def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: Any) -> dict[str, Any]:
-        hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of)
+        hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of, happened=body.happened)
         return {"results": [h.to_json() for h in hits]}
 
     return await served(request).search(project, work)
