@@ -161,3 +161,13 @@ def test_the_command_line_shows_validity_and_filters_by_period(dated, capsys):
     code = main(["search", str(dated.root), "Melanie", "--happened", "soon"])
     err = capsys.readouterr().err
     assert code != 0 and "--happened" in err
+
+
+@pytest.mark.embeddings
+def test_the_reader_sees_periods_and_validity(dated):
+    from uac.answer.evidence import EvidenceRetriever
+
+    items = {i.text: i for i in EvidenceRetriever(dated.context, None).search("Melanie Denver painted", "facts", 10)}
+    denver = items["Melanie lives in Denver."]
+    assert denver.invalid_at == "2023-07-02" and "said 2023-05-25; until 2023-07-02" in denver.line()
+    assert "happened 2022" in items["Melanie painted a lake sunrise in 2022."].line()
