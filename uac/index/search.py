@@ -59,7 +59,10 @@ class SearchHit:
         return f"until {self.invalid_at}" if self.invalid_at else ""
 
     def to_json(self) -> dict[str, Any]:
-        data = {
+        """The ``search --json`` shape, a fixed contract: ``event_date`` and
+        ``invalid_at`` are not part of it (they are attributes of the hit, shown by
+        the command line's listing and the reader's evidence lines)."""
+        return {
             "id": self.id,
             "channel": self.channel,
             "text": self.text,
@@ -68,10 +71,6 @@ class SearchHit:
             "session_date": self.session_date,
             "evidence": list(self.evidence),
         }
-        if self.channel == "facts":
-            data["event_date"] = self.event_date
-            data["invalid_at"] = self.invalid_at
-        return data
 
 
 def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float]]:

@@ -183,8 +183,6 @@ class SearchHit(BaseModel):
     session_id: str
     session_date: str | None
     evidence: list[str]
-    event_date: str | None = None
-    invalid_at: str | None = None
 
 
 class SearchResponse(BaseModel):
