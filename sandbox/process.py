@@ -21,6 +21,18 @@ from .limits import Limits
 STDERR_TAIL = 8192
 
 
+
+def _ready(fds: list[int], events: int, timeout: float) -> set[int]:
+    """The descriptors of ``fds`` ready for ``events`` (or closed) within ``timeout`` seconds.
+
+    ``poll`` rather than ``select``: a server that raised its open-file limit hands out
+    descriptor numbers above 1,024, which ``select`` cannot watch."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, events)
+    ready = poller.poll(max(0, int(timeout * 1000)))
+    return {fd for fd, _ in ready}
+
 class WorkerFailure(Exception):
     """The worker timed out, crashed or sent garbage; ``error`` is the result error."""
 
@@ -128,8 +140,7 @@ class WorkerProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._fail_timeout()
-            _, writable, _ = select.select([], [self.stdin_fd], [], remaining)
-            if not writable:
+            if not _ready([self.stdin_fd], select.POLLOUT, remaining):
                 continue
             try:
                 written = os.write(self.stdin_fd, view)
@@ -164,7 +175,7 @@ class WorkerProcess:
             if remaining <= 0:
                 self._fail_timeout(startup)
             fds = [self.stdout_fd] + ([self.stderr_fd] if self.stderr_fd is not None else [])
-            readable, _, _ = select.select(fds, [], [], remaining)
+            readable = _ready(fds, select.POLLIN, remaining)
             if self.stderr_fd is not None and self.stderr_fd in readable:
                 chunk = os.read(self.stderr_fd, 65536)
                 if chunk:

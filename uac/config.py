@@ -79,8 +79,9 @@ class ExtractConfig:
     #: sessions of one input extracted side by side: session n is shown the facts of the
     #: sessions up to n - parallel_sessions (and everything committed before the input),
     #: whatever the concurrency, so the facts written never depend on it; 1: every session
-    #: sees the one before it (and waits for it)
-    parallel_sessions: int = 4
+    #: sees the one before it (and waits for it): the default, so that a session can always
+    #: supersede what the session just before it said
+    parallel_sessions: int = 1
 
 
 @dataclass(frozen=True)
