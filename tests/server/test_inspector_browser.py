@@ -97,15 +97,34 @@ def sign_in(driver, base: str, project: str, token: str) -> None:
     go(driver, driver.find_element(By.ID, "signin"))
 
 
+def replaced(element):
+    """A wait condition: ``element`` no longer belongs to the page.  Chromium reports a
+    node of a page that was navigated away from either as a stale element or as a node
+    that "does not belong to the document"; both mean the same here."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    def check(_driver) -> bool:
+        try:
+            element.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as exc:
+            if "does not belong to the document" in str(exc):
+                return True
+            raise
+        return False
+
+    return check
+
+
 def go(driver, element) -> None:
     """Click ``element`` and wait until the next page has replaced this one."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
     old = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 60).until(EC.staleness_of(old))
+    WebDriverWait(driver, 60).until(replaced(old))
     WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 

@@ -14,6 +14,8 @@ from uac.llm.protocol import ProtocolModel, call_kind, respond, respond_entry
 from uac.llm.types import ChatRequest
 from uac.memory import UserMemory
 from uac.sessions.model import Session, Turn
+from uac.answer.reader import reader_system_prompt
+from uac.answer.style import AnswerStyle
 from uac.templating import render_prompt
 
 
@@ -160,16 +162,16 @@ def test_answer_counts_with_the_tool_then_answers_with_the_result():
     )
     context = render_prompt("answer_context.j2", today="2023-12-31", question="How many trips did Alice take in 2023?",
                             state=state, facts=[], archive=None)
-    system_text = render_prompt("answer_system.j2", user_name="Alice", today="2023-12-31", has_state=True, has_facts=True,
-                                has_archive=False, tool_mode="native", instructions="")
+    system_text = reader_system_prompt(user_name="Alice", today=dt.date(2023, 12, 31), has_state=True, has_facts=True,
+                                       has_archive=False, tool_mode="native", style=AnswerStyle())
     tool = {"type": "function", "function": {"name": "python"}}
     native = ChatRequest(messages=(system(system_text), user(context)), tools=(tool,))
     reply = respond(native)
     assert reply.tool_calls == [("python", {"code": "result = len([r for r in trips if r.start is not None and r.start.year == 2023])"})]
     after = ChatRequest(messages=native.messages + (Message("tool", json.dumps({"ok": True, "result": 3}), tool_call_id="c1"),))
     assert respond(after).text == "The answer is 3, computed over the typed state."
-    fenced = render_prompt("answer_system.j2", user_name="Alice", today="2023-12-31", has_state=True, has_facts=True,
-                           has_archive=False, tool_mode="codeblock", instructions="")
+    fenced = reader_system_prompt(user_name="Alice", today=dt.date(2023, 12, 31), has_state=True, has_facts=True,
+                                  has_archive=False, tool_mode="codeblock", style=AnswerStyle())
     assert respond(ChatRequest(messages=(system(fenced), user(context)))).text.startswith("```python\nresult = len(")
 
 

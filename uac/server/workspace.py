@@ -301,13 +301,14 @@ class ServedWorkspace:
                     done, value = await self._thread(lambda: self._write_if_free(memory, purpose, work))
                     if done:
                         return value
-                    if time.monotonic() + pause > deadline:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:  # the last try was at the deadline: wait the whole lock_wait, no less
                         assert isinstance(value, ProjectLocked)
                         value.retry_after = max(1.0, min(wait, 5.0))
                         raise value
                     import anyio
 
-                    await anyio.sleep(pause)
+                    await anyio.sleep(min(pause, remaining))
                     pause = min(pause * 2, 0.5)
             finally:
                 memory.close()
