@@ -1,0 +1,82 @@
+"""Kinds of events the offline compiler recognises: trips, meals out, jobs, purchases.
+
+Without a model, ``uac compile`` turns facts into typed records of a few common
+kinds, each with its own collection and fields, in its own domain; what fits
+no kind stays in the domain's dated timeline (``events``).  This package is
+the contract between the two halves of that work:
+
+* the *rules* (one module per kind) read one fact and say what it tells about
+  a record of their kind -- a :class:`Sighting` -- and then assemble the
+  sightings of all facts into records (a plan that a later session reports as
+  done becomes one ``done`` trip, not two);
+* the *offline compiler* (:mod:`uac.compile.offline`) declares each kind's
+  class in the domain's ``schema.py`` and writes the assembled records to its
+  collection in ``state.py``.
+
+Every record keeps when it happened (a :class:`~uac.dates.Period`, with its
+precision) apart from when it was said (``said_on``, the session date of its
+first source) and cites its sources (fact ids).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...dialect.spec import ClassSpec
+    from ...facts.model import Fact
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of record: where it lives and what it looks like."""
+
+    #: singular name (``trip``)
+    name: str
+    #: the domain whose package holds it (``travel``)
+    domain: str
+    #: the collection in that domain's ``state.py`` (``trips``)
+    collection: str
+    #: the record class (periods typed ``TypeSpec("period")``)
+    cls: "ClassSpec"
+    #: enums the class uses (``TripStatus``), declared before it
+    enums: tuple["ClassSpec", ...] = ()
+    #: one sentence saying what belongs here (docs and routing by meaning)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """What one fact says about one record of a kind."""
+
+    kind: str
+    fact_id: str
+    #: field name -> value (str, int, float, list[str], a Period, an enum member's name)
+    fields: dict[str, Any] = field(default_factory=dict)
+    #: sightings of one kind with equal keys may describe the same record (a trip's destination)
+    key: str | None = None
+
+
+@dataclass
+class Assembled:
+    """One record ready to write: its field values (``sources`` and ``said_on`` included)."""
+
+    kind: str
+    fields: dict[str, Any]
+    sources: list[str]
+
+
+def registry() -> tuple[Kind, ...]:
+    """Every kind the rules know, in a stable order."""
+    return ()
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    """What ``fact`` says about records of the known kinds (often nothing)."""
+    return []
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    """The records of ``kind`` from all its sightings (``facts`` by id, for dates and order)."""
+    return []
