@@ -26,6 +26,7 @@ from typing import Any
 from .compile.coverage import fact_coverage
 from .compile.report import LAST_COMPILE
 from .context import MemoryContext
+from .dates import Period
 from .errors import DomainNotFound, FactNotFound, NotFound, SessionNotFound
 from .facts.model import Fact
 from .memorize.correct import is_correction
@@ -71,6 +72,8 @@ def _sort_key(value: Any) -> tuple[int, Any]:
         return (1, value.replace(tzinfo=None).isoformat())
     if isinstance(value, _dt.date):
         return (1, value.isoformat())
+    if isinstance(value, Period):
+        return (1, value.start.isoformat() + "/" + value.end.isoformat())
     return (2, display(value).casefold())
 
 
