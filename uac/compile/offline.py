@@ -264,8 +264,12 @@ def _plan(
     plan.kept_values = {
         value_name: value
         for value_name, value in (existing.values.items() if existing else ())
-        if value_name != "events" and not (existing.types[value_name].class_names() & dropped)
+        if not (existing.types[value_name].class_names() & dropped)
     }
+    if "events" in plan.kept_values:
+        plan.failure = f"domain {name} already holds a collection events of its own; the timeline was not written"
+        plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
+        return plan
     plan.outcomes = [_kind_outcome(kind, assembled[kind.name], plan.theirs, plan.kept_values, known) for kind in kinds]
     classes = list(plan.theirs)
     for outcome in plan.outcomes:
