@@ -126,6 +126,12 @@ def test_kind_records_are_written_typed_sorted_and_leave_the_timeline(memory, tr
     summer = state["travel"].events[0]
     assert summer.when.render() == "summer 2023" and summer.said_on == S3
 
+    # through the load cache (JSON) as well
+    store.load_domain(memory.project, "travel")
+    cached = store.load_domain(memory.project, "travel")
+    assert cached.from_cache and [t.when for t in cached.values["trips"]] == [t.when for t in trips]
+    assert all(type(t.when) is Period for t in cached.values["trips"]) and type(cached.values["events"][0].when) is Period
+
     view = memory.context.load_view()
     coverage = fact_coverage(memory.project, [f.id for f in FACTS], view)
     assert coverage.not_compiled == 0 and sum(d["recorded"] for d in coverage.domains.values()) == len(FACTS)
