@@ -173,7 +173,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     covered: set[str] = set()
     outcomes: dict[str, KindOutcome] = {}
     with project.lock("compile"):
-        plans = {name: _plan(project, name, kinds_by_domain.get(name, []), assembled, set(order), order) for name in candidates}
+        plans = {name: _plan(project, name, kinds_by_domain.get(name, []), assembled, order) for name in candidates}
         for plan in plans.values():
             for outcome in plan.outcomes:
                 outcomes[outcome.kind.name] = outcome
@@ -240,7 +240,6 @@ def _plan(
     name: str,
     kinds: list["kind_rules.Kind"],
     assembled: dict[str, list["kind_rules.Assembled"]],
-    known: set[str],
     order: dict[str, int],
 ) -> _DomainPlan:
     from ..dialect.classes import build_classes
@@ -270,7 +269,7 @@ def _plan(
         plan.failure = f"domain {name} already holds a collection events of its own; the timeline was not written"
         plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
         return plan
-    plan.outcomes = [_kind_outcome(kind, assembled[kind.name], plan.theirs, plan.kept_values, known) for kind in kinds]
+    plan.outcomes = [_kind_outcome(kind, assembled[kind.name], plan.theirs, plan.kept_values) for kind in kinds]
     classes = list(plan.theirs)
     for outcome in plan.outcomes:
         if outcome.status == "written":
@@ -296,7 +295,6 @@ def _kind_outcome(
     records: list["kind_rules.Assembled"],
     theirs: list[ClassSpec],
     kept_values: dict[str, Any],
-    known: set[str],
 ) -> KindOutcome:
     outcome = KindOutcome(kind)
     names = {kind.cls.name} | {e.name for e in kind.enums}
@@ -306,8 +304,6 @@ def _kind_outcome(
     elif kind.collection in kept_values or kind.collection == "events":
         outcome.status, outcome.reason = "skipped", f"collection {kind.collection} of domain {kind.domain} is taken"
     outcome.records = list(records)
-    for record in records:
-        outcome.facts.update(s for s in record.sources if s in known)
     return outcome
 
 
@@ -338,6 +334,8 @@ def _build_records(outcome: KindOutcome, built: dict[str, type], order: dict[str
         records.append((_moment(getattr(record, "when", None), getattr(record, "said_on", None)), first, number, record))
     records.sort(key=lambda row: row[:3])
     outcome.records = [row[3] for row in records]
+    # the facts the kind took are those its records cite (so none leaves the timeline uncited)
+    outcome.facts = {s for record in outcome.records for s in getattr(record, "sources", ()) if s in order}
 
 
 def _members(value: Any, spec: TypeSpec, built: dict[str, type]) -> Any:
