@@ -230,3 +230,28 @@ def test_an_event_class_written_by_something_else_is_still_refused(memory, trip_
     report = memory.compile(facts=FACTS, mode="offline")
     assert report.domain("travel").status == "failed" and "different class Event" in report.domain("travel").rejection
     assert report.to_json()["kinds"]["trip"]["status"] == "skipped"
+
+
+def test_a_fact_a_record_does_not_cite_stays_on_the_timeline(memory, monkeypatch, trip_kind):
+    def partial(kind, sightings, facts):
+        records = _assemble(kind, sightings, facts)
+        for record in records:
+            record.fields["sources"] = record.fields["sources"][:1]  # cites only its first fact
+        return records
+
+    monkeypatch.setattr(kinds, "assemble", partial)
+    report = memory.compile(facts=FACTS, mode="offline")
+    assert report.to_json()["kinds"]["trip"]["facts"] == 3 and report.coverage == 1.0
+    # by when-or-said: summer 2023 (from 1 June) before a fact said on 9 June
+    assert [e.sources for e in memory.state["travel"].events] == [["f7"], ["f4"]]
+
+
+def test_a_kind_the_rules_no_longer_know_goes_and_its_facts_return_to_the_timeline(memory, monkeypatch, trip_kind):
+    memory.compile(facts=FACTS, mode="offline")
+    assert "trips" in memory.state["travel"]
+    monkeypatch.setattr(kinds, "registry", lambda: ())
+    report = memory.compile(facts=FACTS, mode="offline")
+    assert report.ok and report.coverage == 1.0 and report.to_json()["kinds"] == {}
+    travel = memory.state["travel"]
+    assert "trips" not in travel and "Trip" not in (memory.project.paths.domains / "travel" / "schema.py").read_text()
+    assert sorted(s for name in memory.state for e in memory.state[name].events for s in e.sources) == [f.id for f in FACTS]
