@@ -44,6 +44,8 @@ def display(value: Any) -> str:
         return ""
     if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
         return value.isoformat()
+    if isinstance(value, Period):
+        return value.label()  # an exact day in ISO like the dates beside it, else "May 2023"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple, set, frozenset)):
