@@ -255,3 +255,27 @@ def test_a_kind_the_rules_no_longer_know_goes_and_its_facts_return_to_the_timeli
     travel = memory.state["travel"]
     assert "trips" not in travel and "Trip" not in (memory.project.paths.domains / "travel" / "schema.py").read_text()
     assert sorted(s for name in memory.state for e in memory.state[name].events for s in e.sources) == [f.id for f in FACTS]
+
+
+def test_kinds_of_one_domain_share_an_enum_but_not_a_collection(memory, monkeypatch, trip_kind):
+    import dataclasses
+
+    flight = Kind("flight", "travel", "flights", dataclasses.replace(TRIP, name="Flight", doc="One flight."), (TRIP_STATUS,))
+    again = Kind("again", "travel", "trips", dataclasses.replace(TRIP, name="Again", doc="Twice."), ())
+
+    def detect(fact):
+        return [dataclasses.replace(s, kind=k) for s in _detect(fact) for k in ("trip", "flight", "again") if k != "flight" or "flew" in fact.text]
+
+    def assemble(kind, sightings, facts):
+        return [Assembled(kind.name, r.fields, r.sources) for r in _assemble(kind, sightings, facts)]
+
+    monkeypatch.setattr(kinds, "registry", lambda: (TRIP_KIND, flight, again))
+    monkeypatch.setattr(kinds, "detect", detect)
+    monkeypatch.setattr(kinds, "assemble", assemble)
+    report = memory.compile(facts=FACTS, mode="offline")
+    data = report.to_json()["kinds"]
+    assert data["trip"]["records"] == 3 and data["flight"]["records"] == 2
+    assert data["again"]["status"] == "skipped" and "collection trips" in data["again"]["reason"]
+    schema_text = (memory.project.paths.domains / "travel" / "schema.py").read_text()
+    assert schema_text.count("class TripStatus(Enum):") == 1 and "class Again" not in schema_text
+    assert [f.destination for f in memory.state["travel"].flights] == ["Lisbon", "Rome"] and report.coverage == 1.0

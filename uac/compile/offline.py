@@ -271,12 +271,20 @@ def _plan(
         return plan
     plan.outcomes = [_kind_outcome(kind, assembled[kind.name], plan.theirs, plan.kept_values) for kind in kinds]
     classes = list(plan.theirs)
+    collections = set(plan.kept_values) | {"events"}
     for outcome in plan.outcomes:
-        if outcome.status == "written":
-            for spec in (*outcome.kind.enums, outcome.kind.cls):
-                spec = _marked(spec)
-                if spec not in classes:  # two kinds of a domain may share an enum
-                    classes.append(spec)
+        if outcome.status != "written":
+            continue
+        specs = [_marked(spec) for spec in (*outcome.kind.enums, outcome.kind.cls)]
+        named = {c.name: c for c in classes} | {"Event": EVENT}
+        # two kinds of a domain may share an enum, never a record class, a differing enum or a collection
+        taken = [spec.name for spec in specs if spec.name in named and (named[spec.name] != spec or spec.kind != "enum")]
+        if taken or outcome.kind.collection in collections:
+            what = f"class {', '.join(taken)}" if taken else f"collection {outcome.kind.collection}"
+            outcome.status, outcome.reason = "skipped", f"{what} of domain {name} is used by another kind"
+            continue
+        collections.add(outcome.kind.collection)
+        classes.extend(spec for spec in specs if spec not in classes)
     classes.append(EVENT)
     plan.schema = SchemaSpec(
         tuple(classes),
