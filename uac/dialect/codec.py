@@ -214,6 +214,7 @@ class StateCodec:
         raise ValueError(f"unknown cache tag {tag!r}")
 
 
+@functools.lru_cache(maxsize=4096)
 def _period_code(value: Period) -> str:
     return value.code
 
