@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 _TAG_KINDS = {
     "$date": "date",
+    "$period": "Period",
     "$datetime": "datetime",
     "$time": "time",
     "$timedelta": "timedelta",

@@ -126,6 +126,8 @@ class _Encoder:
             return {"$timedelta": [obj.days, obj.seconds, obj.microseconds]}
         if isinstance(obj, decimal.Decimal):
             return {"$decimal": str(obj)}
+        if _is_host_period(obj):
+            return {"$period": [obj.start.isoformat(), obj.end.isoformat()]}
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             key, fields = self.type_key(type(obj))
             return {"$record": key, "values": self.record_row(obj, fields, path)}
@@ -153,6 +155,15 @@ class _Encoder:
         return [self.value(v, f"{path}[{i}]") for i, v in enumerate(items)]
 
 
+#: the host's period type (``uac.dates.Period``; the sandbox never imports uac), sent as a Period
+_HOST_PERIOD = ("uac.dates", "Period")
+
+
+def _is_host_period(obj: object) -> bool:
+    cls = type(obj)
+    return (cls.__module__, cls.__name__) == _HOST_PERIOD and isinstance(getattr(obj, "start", None), _dt.date) and isinstance(getattr(obj, "end", None), _dt.date)
+
+
 _FACT_DATE_FIELDS = ("session_date", "valid_from", "invalid_at")
 
 
@@ -173,8 +184,10 @@ def encode_state(domains: Mapping[str, Mapping[str, object]] | None, facts: list
 
     ``domains`` maps a domain name to its collections (name -> value); values
     are dataclass instances, lists/tuples, dicts, sets, ``date``/``datetime``/
-    ``time``/``timedelta``, ``Decimal``, ``Enum`` members (rebuilt as members
-    of an enum of the same name and values) and JSON scalars.  ``facts`` is an optional list of fact dicts; they
+    ``time``/``timedelta``, ``Decimal``, periods (``sandbox.period.Period`` or
+    the host's ``uac.dates.Period``, both rebuilt as ``sandbox.period.Period``),
+    ``Enum`` members (rebuilt as members of an enum of the same name and
+    values) and JSON scalars.  ``facts`` is an optional list of fact dicts; they
     become ``Fact`` records whose fields are the union of the keys in order of
     first appearance (missing keys are ``None``); ISO strings in
     ``session_date``/``valid_from``/``invalid_at`` become dates.

@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 #: packages that may use only these parts of uac (besides themselves)
 ONLY_USES: dict[str, tuple[str, ...]] = {
     # the generated-code dialect: the language, never the pipelines or the data
-    "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names"),
+    "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names", "uac.dates"),
     # the view on disk: the dialect and the project, never the compile pipelines
     "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock"),
     # the fact log and the archive know nothing above them

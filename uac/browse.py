@@ -26,6 +26,7 @@ from typing import Any
 from .compile.coverage import fact_coverage
 from .compile.report import LAST_COMPILE
 from .context import MemoryContext
+from .dates import Period
 from .errors import DomainNotFound, FactNotFound, NotFound, SessionNotFound
 from .facts.model import Fact
 from .memorize.correct import is_correction
@@ -43,6 +44,8 @@ def display(value: Any) -> str:
         return ""
     if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
         return value.isoformat()
+    if isinstance(value, Period):
+        return value.label()  # an exact day in ISO like the dates beside it, else "May 2023"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -71,6 +74,8 @@ def _sort_key(value: Any) -> tuple[int, Any]:
         return (1, value.replace(tzinfo=None).isoformat())
     if isinstance(value, _dt.date):
         return (1, value.isoformat())
+    if isinstance(value, Period):
+        return (1, value.start.isoformat() + "/" + value.end.isoformat())
     return (2, display(value).casefold())
 
 

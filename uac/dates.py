@@ -6,7 +6,6 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
-from dataclasses import dataclass
 
 from .errors import InputError
 
@@ -59,9 +58,11 @@ def season_bounds(name: str, year: int) -> tuple[_dt.date, _dt.date]:
     return start, end
 
 
-@dataclass(frozen=True, eq=False)
 class Period:
     """A date with its precision: the days from ``start`` to ``end`` (both included).
+
+    ``Period(start, end)`` from two dates, or ``Period("2023-05")`` from the
+    stored form (:attr:`code`), as a generated ``state.py`` writes it.
 
     The precision follows from the bounds: one day; a week (seven days); a
     weekend (a Saturday and its Sunday); a calendar month; a season; a
@@ -73,17 +74,39 @@ class Period:
     ``2023-06-02/2023-06-08``, ``2023-05``, ``2023-summer``, ``2022``).
     """
 
+    __slots__ = ("start", "end")
+
     start: _dt.date
     end: _dt.date
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.start, _dt.date) or not isinstance(self.end, _dt.date):
+    def __init__(self, start: "_dt.date | str", end: _dt.date | None = None) -> None:
+        # a plain immutable value, not a dataclass: code that walks records
+        # (``dataclasses.is_dataclass``) must never mistake a period for one
+        if end is None and isinstance(start, str):
+            # ``Period("2023-05")``: the stored form, as generated state.py writes it
+            parsed = parse_period(start)
+            if parsed is None:
+                raise ValueError("Period('') names no days; write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END")
+            start, end = parsed.start, parsed.end
+        if not isinstance(start, _dt.date) or not isinstance(end, _dt.date):
             raise TypeError("a period's start and end are dates")
-        if isinstance(self.start, _dt.datetime) or isinstance(self.end, _dt.datetime):
-            object.__setattr__(self, "start", _as_day(self.start))
-            object.__setattr__(self, "end", _as_day(self.end))
-        if self.end < self.start:
-            raise ValueError(f"a period ends on or after its start ({self.start} .. {self.end})")
+        start, end = _as_day(start), _as_day(end)
+        if end < start:
+            raise ValueError(f"a period ends on or after its start ({start} .. {end})")
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Period is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a Period is read-only")
+
+    def __reduce__(self) -> tuple[type, tuple[_dt.date, _dt.date]]:
+        return (Period, (self.start, self.end))
+
+    def __repr__(self) -> str:
+        return f"Period({self.code!r})"
 
     # -- constructors -----------------------------------------------------------------
     @classmethod

@@ -66,8 +66,11 @@ def test_offline_compile_builds_dated_timelines(memory):
     assert set(state) == {"travel", "food", "general"}
     travel = state["travel"].events
     assert [e.sources for e in travel] == [["a3"], ["a1"]]
-    assert travel[1].date == dt.date(2023, 5, 7) and travel[1].actor == "Alice" and travel[1].session_id == "S1"
-    assert state["general"].events[0].date is None
+    assert travel[1].when == dt.date(2023, 5, 7) and travel[1].when.precision == "day"
+    assert travel[1].said_on == dt.date(2023, 5, 8) and travel[1].actor == "Alice" and travel[1].session_id == "S1"
+    # undated in the text: no `when`, only when it was said
+    assert travel[0].when is None and travel[0].said_on == dt.date(2023, 4, 1)
+    assert state["general"].events[0].when is None and state["general"].events[0].said_on is None
     first = {p.name: p.read_bytes() for p in (memory.project.paths.domains / "travel").iterdir()}
     memory.compile(facts=facts)
     assert {p.name: p.read_bytes() for p in (memory.project.paths.domains / "travel").iterdir()} == first

@@ -183,3 +183,50 @@ def test_imported_records_are_read_only(tmp_path):
     )
     assert all("imported records" in p for p in outcome.problems) and len(outcome.problems) == 2
     assert work.values["trips"][0].city == "Oslo" and len(work.values["trips"]) == 1
+
+
+def test_period_fields_take_the_usual_spellings_and_load_back(work):
+    from uac.dates import Period
+
+    outcome = apply_operations(
+        work,
+        [
+            {"op": "add_field", "class": "Trip", "name": "when", "type": "Period | None", "default": None},
+            {"op": "update", "id": "trip-1", "set": {"when": "May 2023"}, "sources": ["f3"]},
+            {"op": "update", "id": "trip-2", "set": {"when": "2023-06-02/2023-06-08"}, "sources": ["f3"]},
+            add_trip("Porto", "f4", when="2023-05-07"),
+            add_trip("Oslo", "f4", when="summer 2023"),
+            add_trip("Riga", "f5", when="the week before 9 June 2023"),
+            add_trip("Nice", "f5", when={"start": "2022", "end": "2023"}),
+        ],
+        BATCH,
+    )
+    assert outcome.problems == []
+    files = work.files()
+    assert "from uac.dates import Period" in files["schema.py"] and "when: Period | None = None" in files["schema.py"]
+    assert 'when=Period("2023-05")' in files["state.py"]
+    trips = {t.destination: t for t in loads(work).values["trips"]}
+    assert type(trips["Lisbon"].when) is Period and trips["Lisbon"].when.code == "2023-05"
+    assert trips["Rome"].when.render() == "the week before 9 June 2023"
+    # an exact day for a Period field is the period of that one day
+    assert trips["Porto"].when == dt.date(2023, 5, 7) and trips["Porto"].when.precision == "day"
+    assert trips["Oslo"].when.code == "2023-summer" and trips["Riga"].when == trips["Rome"].when
+    assert trips["Nice"].when.code == "2022-01-01/2023-12-31"
+    # a field declared date stays a date: a month is refused, with the way out
+    outcome = apply_operations(work, [{"op": "update", "id": "trip-1", "set": {"start_date": "May 2023"}, "sources": ["f1"]}], BATCH)
+    assert len(outcome.problems) == 1 and "expects a date" in outcome.problems[0] and '"Period | None"' in outcome.problems[0]
+    assert {t.destination: t for t in loads(work).values["trips"]}["Lisbon"].start_date == dt.date(2023, 5, 7)
+
+
+@pytest.mark.parametrize(
+    "operation, message",
+    [
+        (add_trip("Bern", "f1", when="next spring"), "expects a period"),
+        ({"op": "add_class", "name": "Period", "fields": [{"name": "phase", "type": "str"}]}, "Period is the field type"),
+        ({"op": "add_field", "class": "Trip", "name": "span", "type": "Period", "default": "2023"}, "takes no default but null"),
+    ],
+)
+def test_period_problems_say_what_to_write(work, operation, message):
+    apply_operations(work, [{"op": "add_field", "class": "Trip", "name": "when", "type": "Period | None", "default": None}], BATCH)
+    outcome = apply_operations(work, [operation], BATCH)
+    assert len(outcome.problems) == 1 and message in outcome.problems[0]

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from uac.dates import Period
 from uac.dialect import render
 from uac.dialect.classes import build_classes
 from uac.dialect.fastload import fast_values
@@ -64,6 +65,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from enum import Enum
 from typing import Any
+from uac.dates import Period
 
 
 class Kind(Enum):
@@ -93,12 +95,18 @@ class Rec:
     legs: list[Leg] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     pair: tuple[int, str] | None = None
+    when: Period | None = None
     sources: list[str] = field(default_factory=list)
 '''
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=15)
+PERIODS = st.builds(
+    lambda day, length: Period(day, day + dt.timedelta(days=length)),
+    st.dates(max_value=dt.date(9000, 1, 1)),
+    st.sampled_from([0, 1, 6, 29, 30, 90, 364, 800]),
+)
 ANY = st.recursive(
-    st.one_of(TEXT, st.integers(-(2**40), 2**40), st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none(), st.dates()),
+    st.one_of(TEXT, st.integers(-(2**40), 2**40), st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none(), st.dates(), PERIODS),
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=3), st.tuples(inner, inner)),
     max_leaves=8,
 )
@@ -127,6 +135,7 @@ def records(draw):
                 legs=[leg(city=draw(TEXT), day=draw(st.none() | st.dates())) for _ in range(draw(st.integers(0, 2)))],
                 extra=draw(st.dictionaries(TEXT, ANY, max_size=3)),
                 pair=draw(st.none() | st.tuples(st.integers(-9, 9), TEXT)),
+                when=draw(st.none() | PERIODS),
                 sources=draw(st.lists(TEXT, max_size=2)),
             )
         )
@@ -147,6 +156,7 @@ def test_fast_path_agrees_on_random_states(data):
 
 
 SNIPPETS = [
+    'Period("2023")', "Period(", 'Period("x")',
     "__import__('os')", "+1", "lambda: 0", " x", ".real", "(", ")", "=", " True", '"s"', ",", "1j", " if 1 else 2",
     "*", "[0]", "# c\n", "\\\n", "\n", "{", "}", ":", "Kind.A", "Rec(", "date(", "-", " not ", "..", "0x1", "1_0",
     "'q'", "r'x'", "b'x'", "f'x'", "null", "true", "NaN", "{'c': 'Rec'}", '{"k": "name"}', "= 1", "==",

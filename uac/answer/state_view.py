@@ -7,7 +7,9 @@
   if they all fit the budget, else only the manifest lines;
 * ``manifest`` shows only the one-line summaries.
 
-The text is cut to a character budget (paper default 6,000).  With ``as_of``
+Periods (``Period("2023-05")`` in ``state.py``) are shown as people say them
+(``Period("May 2023")``, ``Period("the week before 9 June 2023")``).  The text
+is cut to a character budget (paper default 6,000).  With ``as_of``
 the records not yet known on that day are dropped (by when the facts they cite
 were said; a record citing none, by its earliest date) and the affected
 ``state.py`` files are re-rendered from what remains.
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from ..dates import Period, parse_period
 from ..fsutil import read_regular
 from .model import StateChannel
 
@@ -66,12 +69,31 @@ class DomainView:
     def code(self) -> str:
         return (
             f"# domains/{self.name}/schema.py\n{self.schema_text.rstrip()}\n\n"
-            f"# domains/{self.name}/state.py\n{self.state_text.rstrip()}\n"
+            f"# domains/{self.name}/state.py\n{say_periods(self.state_text).rstrip()}\n"
         )
 
     def vocabulary(self) -> set[str]:
         names = " ".join(_COLLECTION.findall(self.state_text))
         return words(" ".join([self.name, self.summary, self.schema_text, names]))
+
+
+_PERIOD_LITERAL = re.compile(r'\bPeriod\("([0-9A-Za-z/-]{4,40})"\)')
+
+
+def say_periods(text: str) -> str:
+    """``Period("2023-06-02/2023-06-08")`` as people say it: ``Period("the week before
+    9 June 2023")`` (the STATE text is read, not loaded; ``state.py`` keeps the stored form)."""
+    if "Period(" not in text:
+        return text
+
+    def said(match: re.Match[str]) -> str:
+        try:
+            period = parse_period(match.group(1))
+        except ValueError:
+            return match.group(0)
+        return match.group(0) if period is None else f'Period("{period.render()}")'
+
+    return _PERIOD_LITERAL.sub(said, text)
 
 
 def manifest_summaries(manifest_text: str) -> dict[str, str]:
@@ -127,6 +149,8 @@ def _record_dates(obj: Any) -> list[_dt.date]:
             out.append(value.date())
         elif isinstance(value, _dt.date):
             out.append(value)
+        elif isinstance(value, Period):
+            out.append(value.start)
     return out
 
 

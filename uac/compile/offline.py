@@ -1,43 +1,79 @@
-"""The model-free view: a dated event timeline per life domain.
+"""The model-free view: kinds of records, and a timeline per life domain for the rest.
 
-Facts are routed with the keyword classifier (:func:`routing.classify`) and
-each domain gets::
+Facts are routed with the keyword classifier (:func:`routing.classify`).  The
+rules of :mod:`.kinds` turn what they recognise into records of a few kinds
+(trips, meals out, ...), each kind a class and a collection in its own domain
+(``travel.trips``); a fact that became part of such a record is cited by it
+and leaves the timeline.  Every other fact is an ``Event`` of its domain::
 
     @dataclass(frozen=True)
     class Event:
         text: str
         session_id: str
         actor: str | None = None
-        date: date | None = None        # event_date, else session_date
+        when: Period | None = None      # when it happened, only when the text dates it
+        said_on: date | None = None     # when it was said (the session date)
         notes: list[str] = field(default_factory=list)
         sources: list[str] = field(default_factory=list)   # [fact id]
 
-    events: list[Event] = [...]          # by date, then log order
+    events: list[Event] = [...]          # by when (else when said), then log order
 
 Other classes and collections of an existing domain (imported records, an
-LLM-compiled view) are kept; only ``Event``/``events`` are replaced.
+LLM-compiled view) are kept; what the offline compile wrote before (``Event``
+-- also its earlier form with one ``date`` -- and the kinds' classes, marked in
+their docstrings) is replaced.  A class of the same name written by something
+else is never overwritten: the domain fails for ``Event``; for a kind, the kind
+is skipped in that domain and its facts stay on the timeline.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
+import enum
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
-from ..dialect.types import TypeSpec
+from ..dialect.types import Mismatch, TypeSpec, check_value
 from ..progress import step
+from . import kinds as kind_rules
 from .report import CompileReport, DomainReport
 from .routing import route_offline
 
 if TYPE_CHECKING:
+    from ..dates import Period
+    from ..dialect.loader import LoadedDomain
     from ..facts.model import Fact
     from ..project import Project
 
+#: the last sentence of the docstring of every class the offline compile writes
+OFFLINE_MARK = "Written by the offline compile."
+
 _OPT_STR = TypeSpec("union", (TypeSpec("str"), TypeSpec("none")))
 _OPT_DATE = TypeSpec("union", (TypeSpec("date"), TypeSpec("none")))
+_OPT_PERIOD = TypeSpec("union", (TypeSpec("period"), TypeSpec("none")))
 _LIST_STR = TypeSpec("list", (TypeSpec("str"),))
 EVENT = ClassSpec(
+    "Event",
+    "dataclass",
+    (
+        FieldSpec("text", TypeSpec("str")),
+        FieldSpec("session_id", TypeSpec("str")),
+        FieldSpec("actor", _OPT_STR, "value", None),
+        FieldSpec("when", _OPT_PERIOD, "value", None),
+        FieldSpec("said_on", _OPT_DATE, "value", None),
+        FieldSpec("notes", _LIST_STR, "list"),
+        FieldSpec("sources", _LIST_STR, "list"),
+    ),
+    doc=(
+        "One event or statement from the conversations: when it happened (only when the text dates it) "
+        f"apart from when it was said. {OFFLINE_MARK}"
+    ),
+)
+#: ``Event`` as earlier offline compiles wrote it (one ``date``: the event date, else the session date)
+EVENT_WITH_ONE_DATE = ClassSpec(
     "Event",
     "dataclass",
     (
@@ -53,11 +89,74 @@ EVENT = ClassSpec(
 EVENTS_TYPE = TypeSpec("list", (TypeSpec("class", name="Event"),))
 
 
+def written_offline(spec: ClassSpec) -> bool:
+    """Did an offline compile write this class (so the next one may replace it)?"""
+    return spec == EVENT_WITH_ONE_DATE or spec.doc.rstrip().endswith(OFFLINE_MARK)
+
+
+def _marked(spec: ClassSpec) -> ClassSpec:
+    if spec.doc.rstrip().endswith(OFFLINE_MARK):
+        return spec
+    doc = f"{spec.doc.rstrip()} {OFFLINE_MARK}".strip()
+    return dataclasses.replace(spec, doc=doc)
+
+
+@dataclass
+class KindOutcome:
+    """What one kind took in one compile (``kinds`` in the report)."""
+
+    kind: "kind_rules.Kind"
+    records: list[Any] = field(default_factory=list)
+    facts: set[str] = field(default_factory=set)
+    #: written | skipped (its class or collection is taken by something else) | failed (a record
+    #: does not fit its class) | empty (no records, and its domain has no facts)
+    status: str = "written"
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "domain": self.kind.domain,
+            "collection": self.kind.collection,
+            "class": self.kind.cls.name,
+            "status": self.status,
+            "facts": len(self.facts) if self.status == "written" else 0,
+            "records": len(self.records) if self.status == "written" else 0,
+            "reason": self.reason,
+        }
+
+
+def _assemble(facts: list["Fact"]) -> tuple[list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]]]:
+    """Every kind of the registry with its assembled records (by kind name)."""
+    registry = list(kind_rules.registry())
+    sightings: dict[str, list[kind_rules.Sighting]] = {kind.name: [] for kind in registry}
+    for fact in facts:
+        for sighting in kind_rules.detect(fact):
+            if sighting.kind in sightings:
+                sightings[sighting.kind].append(sighting)
+    by_id = {fact.id: fact for fact in facts}
+    assembled = {kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else [] for kind in registry}
+    return registry, assembled
+
+
+@dataclass
+class _DomainPlan:
+    """What the offline compile will write to one domain (decided before any domain is written)."""
+
+    name: str
+    existing: "LoadedDomain | None" = None
+    #: the domain cannot be written (its view does not validate, or its Event is someone else's)
+    failure: str | None = None
+    theirs: list[ClassSpec] = field(default_factory=list)
+    kept_values: dict[str, Any] = field(default_factory=dict)
+    outcomes: list[KindOutcome] = field(default_factory=list)
+    schema: SchemaSpec | None = None
+    built: dict[str, type] = field(default_factory=dict)
+
+
 def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
-    """Write the event timeline of every domain that has facts."""
+    """Write the kinds' records and the event timeline of every domain that has facts."""
     from ..dialect import render
-    from ..dialect.classes import build_classes, rebuild
-    from ..dialect.problems import CodeRejected
+    from ..dialect.classes import rebuild
     from ..view import store
     from ..view.manifest import write_manifest
 
@@ -65,53 +164,56 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     report = CompileReport(mode="offline", facts_total=len(facts))
     routing = route_offline(facts)
     report.routed_by_keywords = routing.by_keywords
-    grouped: dict[str, list["Fact"]] = {}
-    for fact in facts:
-        grouped.setdefault(routing.routes[fact.id], []).append(fact)
+    order = {fact.id: index for index, fact in enumerate(facts)}
+    registry, assembled = _assemble(facts)
+    kinds_by_domain: dict[str, list["kind_rules.Kind"]] = {}
+    for kind in registry:
+        kinds_by_domain.setdefault(kind.domain, []).append(kind)
+    candidates = sorted(set(routing.routes.values()) | {kind.domain for kind in registry if assembled[kind.name]})
     covered: set[str] = set()
+    outcomes: dict[str, KindOutcome] = {}
     with project.lock("compile"):
-        step(0, len(grouped), "domains")
-        for number, domain in enumerate(sorted(grouped), 1):
-            step(number - 1, len(grouped), "domains")
-            domain_facts = grouped[domain]
+        plans = {name: _plan(project, name, kinds_by_domain.get(name, []), assembled, order) for name in candidates}
+        for plan in plans.values():
+            for outcome in plan.outcomes:
+                outcomes[outcome.kind.name] = outcome
+        # a fact that became part of a kind's record belongs to that kind's domain; the rest stay where routed
+        route = dict(routing.routes)
+        for outcome in outcomes.values():
+            if outcome.status == "written":
+                for fact_id in outcome.facts:
+                    route[fact_id] = outcome.kind.domain
+        claimed = {fact_id for o in outcomes.values() if o.status == "written" for fact_id in o.facts}
+        grouped: dict[str, list["Fact"]] = {}
+        for fact in facts:
+            grouped.setdefault(route[fact.id], []).append(fact)
+        domains = [
+            name
+            for name in candidates
+            if grouped.get(name) or plans[name].existing is not None or any(o.records for o in plans[name].outcomes)
+        ]
+        step(0, len(domains), "domains")
+        for number, domain in enumerate(domains, 1):
+            step(number - 1, len(domains), "domains")
+            plan = plans[domain]
+            domain_facts = grouped.get(domain, [])
             entry = DomainReport(domain, facts_routed=len(domain_facts), facts_new=len(domain_facts))
             report.domains.append(entry)
-            existing = None
-            if (project.paths.domains / domain / "schema.py").exists():
-                try:
-                    existing = store.load_domain(project, domain)
-                except CodeRejected as exc:
-                    entry.status, entry.rejection = "failed", f"existing view does not validate: {exc.message}"
-                    continue
-            classes = [c for c in (existing.schema.classes if existing else ()) if c.name != "Event"]
-            clash = existing is not None and any(c.name == "Event" and c != EVENT for c in existing.schema.classes)
-            if clash:
-                entry.status = "failed"
-                entry.rejection = f"domain {domain} already defines a different class Event; the timeline was not written"
+            if plan.failure is not None:
+                entry.status, entry.rejection = "failed", plan.failure
                 continue
-            schema = SchemaSpec(
-                tuple(classes) + (EVENT,),
-                existing.schema.doc if existing else f"The {domain} domain: a dated timeline of what the conversations say.",
-                (),
-            )
-            built = build_classes(schema, f"uac_domains.{domain}")
-            event_cls = built["Event"]
-            ordered = sorted(enumerate(domain_facts), key=lambda pair: (_day(pair[1]) or _dt.date.min, pair[0]))
-            events = [
-                event_cls(
-                    text=fact.text,
-                    session_id=fact.session_id,
-                    actor=fact.speaker,
-                    date=_day(fact),
-                    notes=[],
-                    sources=[fact.id],
-                )
-                for _, fact in ordered
-            ]
-            entries: list[tuple[str, TypeSpec, Any]] = []
-            if existing is not None:
-                entries = [(n, existing.types[n], rebuild(v, built)) for n, v in existing.values.items() if n != "events"]
-            entries.append(("events", EVENTS_TYPE, events))
+            assert plan.schema is not None
+            built = plan.built
+            entries: list[tuple[str, TypeSpec, Any]] = [
+                (name, plan.existing.types[name], rebuild(value, built)) for name, value in plan.kept_values.items()
+            ] if plan.existing is not None else []
+            for outcome in plan.outcomes:
+                if outcome.status == "written":
+                    spec = TypeSpec("list", (TypeSpec("class", name=outcome.kind.cls.name),))
+                    entries.append((outcome.kind.collection, spec, outcome.records))
+            timeline = [fact for fact in domain_facts if fact.id not in claimed]
+            entries.append(("events", EVENTS_TYPE, _events(built["Event"], timeline, order)))
+            schema = plan.schema
             files = {
                 "__init__.py": render.render_init(f"The {domain} domain of this user project.", schema, [n for n, _, _ in entries]),
                 "schema.py": render.render_schema(schema),
@@ -123,12 +225,167 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
             entry.records = loaded.record_count()
             entry.facts_covered = sum(1 for f in domain_facts if f.id in cited)
             covered |= cited
-        step(len(grouped), len(grouped), "domains")
+        step(len(domains), len(domains), "domains")
         write_manifest(project)
+    for kind in registry:
+        outcomes.setdefault(kind.name, KindOutcome(kind, status="empty"))
+    report.kinds = {kind.name: outcomes[kind.name].to_json() for kind in registry}
     report.facts_covered = sum(1 for f in facts if f.id in covered)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _day(fact: "Fact") -> _dt.date | None:
-    return fact.event_date.start if fact.event_date else fact.session_date
+def _plan(
+    project: "Project",
+    name: str,
+    kinds: list["kind_rules.Kind"],
+    assembled: dict[str, list["kind_rules.Assembled"]],
+    order: dict[str, int],
+) -> _DomainPlan:
+    from ..dialect.classes import build_classes
+    from ..dialect.problems import CodeRejected
+    from ..view import store
+
+    plan = _DomainPlan(name)
+    if (project.paths.domains / name / "schema.py").exists():
+        try:
+            plan.existing = store.load_domain(project, name)
+        except CodeRejected as exc:
+            plan.failure = f"existing view does not validate: {exc.message}"
+    existing = plan.existing
+    plan.theirs = [c for c in (existing.schema.classes if existing else ()) if not written_offline(c)]
+    if plan.failure is None and any(c.name == "Event" for c in plan.theirs):
+        plan.failure = f"domain {name} already defines a different class Event; the timeline was not written"
+    if plan.failure is not None:
+        plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
+        return plan
+    dropped = {c.name for c in (existing.schema.classes if existing else ()) if written_offline(c)}
+    plan.kept_values = {
+        value_name: value
+        for value_name, value in (existing.values.items() if existing else ())
+        if not (existing.types[value_name].class_names() & dropped)
+    }
+    if "events" in plan.kept_values:
+        plan.failure = f"domain {name} already holds a collection events of its own; the timeline was not written"
+        plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
+        return plan
+    plan.outcomes = [_kind_outcome(kind, assembled[kind.name], plan.theirs, plan.kept_values) for kind in kinds]
+    classes = list(plan.theirs)
+    collections = set(plan.kept_values) | {"events"}
+    for outcome in plan.outcomes:
+        if outcome.status != "written":
+            continue
+        specs = [_marked(spec) for spec in (*outcome.kind.enums, outcome.kind.cls)]
+        named = {c.name: c for c in classes} | {"Event": EVENT}
+        # two kinds of a domain may share an enum, never a record class, a differing enum or a collection
+        taken = [spec.name for spec in specs if spec.name in named and (named[spec.name] != spec or spec.kind != "enum")]
+        if taken or outcome.kind.collection in collections:
+            what = f"class {', '.join(taken)}" if taken else f"collection {outcome.kind.collection}"
+            outcome.status, outcome.reason = "skipped", f"{what} of domain {name} is used by another kind"
+            continue
+        collections.add(outcome.kind.collection)
+        classes.extend(spec for spec in specs if spec not in classes)
+    classes.append(EVENT)
+    plan.schema = SchemaSpec(
+        tuple(classes),
+        existing.schema.doc if existing else f"The {name} domain: what the conversations say, as records and a timeline.",
+        (),
+    )
+    plan.built = build_classes(plan.schema, f"uac_domains.{name}")
+    for outcome in plan.outcomes:
+        if outcome.status == "written":
+            _build_records(outcome, plan.built, order)
+    return plan
+
+
+def _kind_outcome(
+    kind: "kind_rules.Kind",
+    records: list["kind_rules.Assembled"],
+    theirs: list[ClassSpec],
+    kept_values: dict[str, Any],
+) -> KindOutcome:
+    outcome = KindOutcome(kind)
+    names = {kind.cls.name} | {e.name for e in kind.enums}
+    taken = sorted(c.name for c in theirs if c.name in names)
+    if taken:
+        outcome.status, outcome.reason = "skipped", f"class {', '.join(taken)} of domain {kind.domain} was written by something else"
+    elif kind.collection in kept_values or kind.collection == "events":
+        outcome.status, outcome.reason = "skipped", f"collection {kind.collection} of domain {kind.domain} is taken"
+    outcome.records = list(records)
+    return outcome
+
+
+def _build_records(outcome: KindOutcome, built: dict[str, type], order: dict[str, int]) -> None:
+    """The assembled field values as records of the built class, sorted by when (else
+    when said), then by the log order of their first source; a record that does not fit
+    its class leaves the whole kind on the timeline (status ``failed``)."""
+    kind = outcome.kind
+    cls = built[kind.cls.name]
+    records = []
+    for number, item in enumerate(outcome.records):
+        values = dict(item.fields)
+        values.setdefault("sources", list(item.sources))
+        try:
+            checked = {}
+            for spec in kind.cls.fields:
+                if spec.name in values:
+                    checked[spec.name] = check_value(_members(values[spec.name], spec.type, built), spec.type, built, f"{kind.cls.name}.{spec.name}")
+            unknown = sorted(set(values) - {f.name for f in kind.cls.fields})
+            if unknown:
+                raise Mismatch(f"{kind.cls.name} has no field {', '.join(unknown)}")
+            record = cls(**checked)
+        except (Mismatch, TypeError) as exc:
+            outcome.status, outcome.reason = "failed", f"record {number} of kind {kind.name} does not fit its class: {exc}"
+            outcome.records, outcome.facts = [], set()
+            return
+        first = min((order[s] for s in item.sources if s in order), default=len(order))
+        records.append((_moment(getattr(record, "when", None), getattr(record, "said_on", None)), first, number, record))
+    records.sort(key=lambda row: row[:3])
+    outcome.records = [row[3] for row in records]
+    # the facts the kind took are those its records cite (so none leaves the timeline uncited)
+    outcome.facts = {s for record in outcome.records for s in getattr(record, "sources", ()) if s in order}
+
+
+def _members(value: Any, spec: TypeSpec, built: dict[str, type]) -> Any:
+    """Enum members named by their names (what the rules give) become members."""
+    if spec.kind == "class" and isinstance(value, str):
+        target = built.get(spec.name)
+        if isinstance(target, type) and issubclass(target, enum.Enum) and value in target.__members__:
+            return target[value]
+    if spec.kind == "union":
+        for member in spec.args:
+            if member.kind == "class":
+                converted = _members(value, member, built)
+                if converted is not value:
+                    return converted
+    if spec.kind == "list" and isinstance(value, list):
+        return [_members(v, spec.args[0], built) for v in value]
+    return value
+
+
+def _moment(when: "Period | _dt.date | None", said_on: Any) -> tuple[_dt.date, _dt.date]:
+    """The sort key of a record: when it happened, else when it was said; undated first."""
+    if when is not None and hasattr(when, "start"):
+        return (when.start, when.end)
+    if isinstance(when, _dt.date):
+        return (when, when)
+    if isinstance(said_on, _dt.date):
+        return (said_on, said_on)
+    return (_dt.date.min, _dt.date.min)
+
+
+def _events(event_cls: type, facts: list["Fact"], order: dict[str, int]) -> list[Any]:
+    events = [
+        event_cls(
+            text=fact.text,
+            session_id=fact.session_id,
+            actor=fact.speaker,
+            when=fact.event_date,
+            said_on=fact.session_date,
+            notes=[],
+            sources=[fact.id],
+        )
+        for fact in facts
+    ]
+    keyed = sorted(zip(facts, events), key=lambda pair: (_moment(pair[0].event_date, pair[0].session_date), order[pair[0].id]))
+    return [event for _, event in keyed]

@@ -31,6 +31,7 @@ and the valid ones are applied.  Nothing here calls a model.
 from __future__ import annotations
 
 import ast
+import calendar
 import dataclasses
 import datetime as _dt
 import enum
@@ -40,6 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dates import Period, parse_period
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
 from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
@@ -62,7 +64,7 @@ DROPPING = {
     "remove": "delete a record",
 }
 #: names an annotation may use besides the domain's classes
-ANNOTATION_NAMES = {"date", "datetime", "time", "timedelta", "Any", "Optional", "Union", "List", "Dict", "Tuple", "Set"}
+ANNOTATION_NAMES = {"date", "datetime", "time", "timedelta", "Period", "Any", "Optional", "Union", "List", "Dict", "Tuple", "Set"}
 _CLASS_NAME = re.compile(r"\A[A-Z][A-Za-z0-9]*\Z")
 _FIELD_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 _MEMBER_NAME = re.compile(r"\A[A-Z][A-Z0-9_]*\Z")
@@ -151,6 +153,8 @@ def _apply_one(work: DomainWork, op: Any, citable: set[str], outcome: BatchOutco
 def _check_class_name(work: DomainWork, name: Any) -> str:
     if not isinstance(name, str) or not _CLASS_NAME.match(name) or name in RESERVED_NAMES:
         raise OpRejected(f"class name {name!r} must be CamelCase ASCII letters and digits, e.g. \"Trip\"")
+    if name == "Period":
+        raise OpRejected("Period is the field type of a date with its precision; name the class otherwise (e.g. \"Phase\")")
     if work.class_spec(name) is not None:
         raise OpRejected(f"class {name} already exists; use add_field to extend it")
     return name
@@ -199,6 +203,8 @@ def _default_for(work: DomainWork, spec: TypeSpec, value: Any, has_default: bool
     converted = coerce(work, value, spec, "default")
     if isinstance(converted, (list, dict, set, tuple)) or dataclasses.is_dataclass(converted):
         raise OpRejected("a default must be a single value, null, [] or {}")
+    if isinstance(converted, (Period, _dt.date, _dt.time, _dt.timedelta)):
+        raise OpRejected(f"a {spec.source()} field takes no default but null: use type \"{spec.source()} | None\" with default null")
     if isinstance(converted, enum.Enum):
         raise OpRejected(
             f"an enum field takes no enum default: use type \"{spec.source()} | None\" with default null, "
@@ -417,8 +423,63 @@ def _parse_date(text: str) -> _dt.date | None:
         return None
 
 
+_MONTH_NAMES = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+_MONTH_NAMES.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
+_MONTH_NAMES["sept"] = 9
+_MONTH_YEAR = re.compile(r"([A-Za-z]+)\.?,?\s+(\d{4})")
+_YEAR_MONTH = re.compile(r"(\d{4}),?\s+([A-Za-z]+)")
+_WEEK_WORDS = re.compile(r"(?:the\s+)?(week before|week of|weekend of)\s+(.+)", re.I)
+_RANGE_WORDS = re.compile(r"(?:from\s+|between\s+)?(.+?)\s+(?:to|until|through|and|-|–)\s+(.+)", re.I)
+
+
+def _parse_period_value(value: Any) -> Period | None:
+    """A period from what a model writes: the stored forms (``2023-05``, ``2023-summer``,
+    ``2022``, ``2023-06-02/2023-06-08``), an exact day in the forms dates take, ``May 2023``,
+    ``summer 2023``, ``the week before 9 June 2023``, ``2023-06-02 to 2023-06-08`` or
+    ``{"start": ..., "end": ...}``; ``None`` when it is none of these."""
+    if isinstance(value, dict) and set(value) == {"start", "end"}:
+        first, last = _parse_period_value(value["start"]), _parse_period_value(value["end"])
+        if first is None or last is None or last.end < first.start:
+            return None
+        return Period(first.start, last.end)
+    if not isinstance(value, str) or not value.strip() or len(value) > 80:
+        return None
+    text = " ".join(value.strip().split())
+    try:
+        period = parse_period(text)
+    except ValueError:
+        period = None
+    if period is not None:
+        return period
+    day = _parse_date(text)
+    if day is not None:
+        return Period.day(day)
+    for pattern, month_group, year_group in ((_MONTH_YEAR, 1, 2), (_YEAR_MONTH, 2, 1)):
+        match = pattern.fullmatch(text)
+        if match and match[month_group].lower() in _MONTH_NAMES:
+            return Period.month(int(match[year_group]), _MONTH_NAMES[match[month_group].lower()])
+    match = _WEEK_WORDS.fullmatch(text)
+    if match:
+        day = _parse_date(match[2])
+        if day is None:
+            return None
+        how = match[1].lower()
+        if how == "week before":
+            return Period.week_before(day)
+        if how == "week of":
+            return Period(day, day + _dt.timedelta(days=6))
+        return Period(day, day + _dt.timedelta(days=1))
+    match = _RANGE_WORDS.fullmatch(text)
+    if match:
+        first, last = _parse_period_value(match[1]), _parse_period_value(match[2])
+        if first is not None and last is not None and first.start <= last.end:
+            return Period(first.start, last.end)
+    return None
+
+
 def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
-    """A JSON value converted to ``spec`` (dates from ISO text, enums by name), or :class:`OpRejected`."""
+    """A JSON value converted to ``spec`` (dates from ISO text, periods from their usual
+    spellings, enums by name), or :class:`OpRejected`."""
     kind = spec.kind
     if kind == "any":
         return value
@@ -432,7 +493,7 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
             try:
                 return coerce(work, value, member, where)
             except OpRejected as exc:
-                if member.kind in ("date", "datetime", "time", "timedelta") or member.kind == "class":
+                if member.kind in ("date", "datetime", "time", "timedelta", "period") or member.kind == "class":
                     hints.append(str(exc))  # says the expected form
         if hints:
             raise OpRejected(hints[0])
@@ -473,7 +534,18 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
     elif kind == "date":
         if isinstance(value, str) and _parse_date(value) is not None:
             return _parse_date(value)
-        raise OpRejected(f"{where}: expects a date as \"YYYY-MM-DD\", got {value!r}")
+        hint = ""
+        if isinstance(value, (str, dict)) and _parse_period_value(value) is not None:
+            hint = " (this field is a date; a month, season, year or range needs a new field of type \"Period | None\")"
+        raise OpRejected(f"{where}: expects a date as \"YYYY-MM-DD\", got {value!r}{hint}")
+    elif kind == "period":
+        period = _parse_period_value(value)
+        if period is not None:
+            return period
+        raise OpRejected(
+            f"{where}: expects a period: \"2023-05-07\" (a day), \"2023-05\" or \"May 2023\" (a month), "
+            f"\"2023-summer\", \"2023\" or \"2023-06-02/2023-06-08\" (a range); got {value!r}"
+        )
     elif kind == "datetime":
         if isinstance(value, str):
             try:

@@ -85,6 +85,8 @@ class CompileReport:
     seconds: float = 0.0
     #: every model call of the compile (routing, domains, repairs; cache hits apart)
     usage: "Usage | None" = None
+    #: offline mode: kind name -> {"domain", "collection", "class", "status", "facts", "records", "reason"}
+    kinds: dict[str, dict[str, Any]] | None = None
 
     @property
     def ok(self) -> bool:
@@ -103,7 +105,7 @@ class CompileReport:
     def to_json(self) -> dict[str, Any]:
         prompt = sum(d.prompt_tokens for d in self.domains) + self.routing_tokens["prompt_tokens"]
         completion = sum(d.completion_tokens for d in self.domains) + self.routing_tokens["completion_tokens"]
-        return {
+        data = {
             "mode": self.mode,
             "ok": self.ok,
             "domains": [d.to_json() for d in self.domains],
@@ -130,6 +132,9 @@ class CompileReport:
             "usage": None if self.usage is None else self.usage.report(),
             "seconds": round(self.seconds, 3),
         }
+        if self.kinds is not None:
+            data["kinds"] = self.kinds
+        return data
 
 
 #: one writer of the history file at a time

@@ -6,8 +6,8 @@ literal interpreter, never imported or executed.  This package holds the
 language itself -- its types, checks, loaders and printers -- and nothing
 about where the code lives or how it is produced: it never imports the
 compile pipelines, the facts log, the LLM layer, the project or any other
-capability (only :mod:`uac.errors`, :mod:`uac.fsutil` and
-:mod:`uac.templating`).  Heavy dependencies (libcst, black) load only inside
+capability (only :mod:`uac.errors`, :mod:`uac.fsutil`, :mod:`uac.templating`
+and :mod:`uac.dates`, whose ``Period`` is a field type).  Heavy dependencies (libcst, black) load only inside
 the functions that need them.
 
 Modules, lowest layer first (each imports only modules above it in this list):

@@ -13,6 +13,7 @@ import datetime as _dt
 import enum
 from typing import Any, Mapping
 
+from ..dates import Period
 from ..errors import CompileError
 from .spec import ClassSpec, SchemaSpec
 from .types import TypeSpec, python_type
@@ -65,7 +66,7 @@ def rebuild(value: Any, classes: dict[str, type]) -> Any:
     A field the new class gained takes its default; one without a default is
     set to ``""`` (the caller fills it, e.g. a record id)."""
     kind = type(value)
-    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
+    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta, Period):
         return value
     if isinstance(value, enum.Enum):
         return classes[kind.__name__][value.name]

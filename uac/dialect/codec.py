@@ -3,8 +3,8 @@
 Values are encoded against their declared :class:`TypeSpec`, so the common
 case costs nothing: strings, numbers, booleans and ``None`` are stored as they
 are, a record is the list of its field values in schema order, dates are ISO
-strings.  Values typed ``Any`` or as a union of several non-``None`` types use
-a tagged form (``{"$date": ...}``, ``{"$record": "Trip", "values": [...]}``,
+strings, periods their stored form (``2023-05``).  Values typed ``Any`` or as a union of several non-``None`` types use
+a tagged form (``{"$date": ...}``, ``{"$period": "2023-05"}``, ``{"$record": "Trip", "values": [...]}``,
 ...).  Decoding rebuilds the same objects with the classes of :mod:`.classes`.
 """
 
@@ -13,8 +13,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import enum
+import functools
 from typing import Any, Callable, Mapping
 
+from ..dates import Period, parse_period
 from .classes import field_specs
 from .types import TypeSpec
 
@@ -48,6 +50,8 @@ class StateCodec:
             return lambda v: v.isoformat()
         if kind == "timedelta":
             return lambda v: [v.days, v.seconds, v.microseconds]
+        if kind == "period":
+            return _period_code
         if kind == "class":
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
@@ -94,6 +98,8 @@ class StateCodec:
             return {"$time": value.isoformat()}
         if type(value) is _dt.timedelta:
             return {"$timedelta": [value.days, value.seconds, value.microseconds]}
+        if type(value) is Period:
+            return {"$period": value.code}
         if type(value) is list:
             return [self.tagged(v) for v in value]
         if type(value) is tuple:
@@ -131,6 +137,8 @@ class StateCodec:
             return _dt.time.fromisoformat
         if kind == "timedelta":
             return lambda v: _dt.timedelta(days=v[0], seconds=v[1], microseconds=v[2])
+        if kind == "period":
+            return _read_period
         if kind == "class":
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
@@ -189,6 +197,8 @@ class StateCodec:
             return _dt.time.fromisoformat(payload)
         if tag == "$timedelta":
             return _dt.timedelta(days=payload[0], seconds=payload[1], microseconds=payload[2])
+        if tag == "$period":
+            return _read_period(payload)
         if tag == "$tuple":
             return tuple(self.untagged(v) for v in payload)
         if tag == "$set":
@@ -202,3 +212,16 @@ class StateCodec:
             obj.__dict__.update(zip([f.name for f in dataclasses.fields(cls)], values))
             return obj
         raise ValueError(f"unknown cache tag {tag!r}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _period_code(value: Period) -> str:
+    return value.code
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_period(code: str) -> Period:
+    period = parse_period(code)
+    if period is None:
+        raise ValueError("an empty period in the cache")
+    return period

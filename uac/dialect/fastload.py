@@ -18,8 +18,8 @@ it building Python syntax-tree objects.  For the literal grammar of
    in place and makes the text invalid JSON;
 4. :class:`Builder` turns the JSON into values with the literal interpreter's
    rules (schema classes with keyword arguments only, every field checked
-   against its type, ``date(...)`` and friends with ``int`` arguments, enum
-   members), and the statement skeleton (imports, names, annotations, each
+   against its type, ``date(...)`` and friends with ``int`` arguments,
+   ``Period("...")`` with its stored form, enum members), and the statement skeleton (imports, names, annotations, each
    value replaced by ``0``) goes through the literal interpreter.
 
 The fast path only ever *accepts*: whenever anything is unexpected it returns
@@ -37,12 +37,13 @@ import re
 import warnings
 from typing import Any, Mapping
 
+from ..dates import Period, parse_period
 from . import limits
 from .interpret import StateInterpreter
 from .precheck import check_depth
 from .problems import CodeRejected
 from .spec import SchemaSpec
-from .types import Mismatch, TypeSpec, check_value
+from .types import PERIOD_NAME, Mismatch, TypeSpec, check_value
 
 _HEADER = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^=\n\x00]*?)[ \t]*=[ \t]*", re.M)
 _JSON_WORDS = ("true", "false", "null", "NaN", "Infinity")
@@ -162,6 +163,8 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
             body = body.replace(word, replacement)
     body = _TRAILING_PAREN.sub(",\x06", body)
     callables = {c.name for c in schema.classes if c.kind == "dataclass"} | set(_TEMPORAL)
+    if PERIOD_NAME not in schema.names:
+        callables.add(PERIOD_NAME)
     for name in sorted(callables, key=len, reverse=True):
         body = body.replace(name + "(", '["' + CALL_JSON + name + '",')
     body = body.replace("(", '["' + CALL_JSON + '",').replace(")", "]")
@@ -230,6 +233,11 @@ class _Record:
         self.keys = {KEYWORD + f.name: f.name for f in fields}
 
 
+def _holds_period(spec: TypeSpec) -> bool:
+    """``Period`` or a union with it (``Period | None``)."""
+    return spec.kind == "period" or (spec.kind == "union" and any(a.kind == "period" for a in spec.args))
+
+
 def _is_str_list(spec: TypeSpec) -> bool:
     return spec.kind == "list" and spec.args[0].kind == "str"
 
@@ -244,6 +252,8 @@ class Builder:
         self.used: set[str] = set()
         self.nodes = 0
         self.depth = 0
+        #: stored form -> Period (periods are immutable; a state repeats a few months many times)
+        self.periods: dict[str, Period] = {}
 
     def value(self, data: Any) -> Any:
         self.nodes += 1
@@ -324,7 +334,27 @@ class Builder:
             return self.record(name, record, args)
         if name in _TEMPORAL:
             return self.temporal(name, args)
+        if name == PERIOD_NAME:
+            return self.period(args)
         raise _Fallback("call")
+
+    def period(self, args: list[Any]) -> Period:
+        if len(args) != 1 or type(args[0]) is not str:
+            raise _Fallback("period args")
+        code = args[0]
+        period = self.periods.get(code)
+        if period is None:
+            if len(code) > 40 or code[:1] in MARKS:
+                raise _Fallback("period code")
+            try:
+                period = parse_period(code)
+            except ValueError:
+                raise _Fallback("bad period") from None
+            if period is None:
+                raise _Fallback("empty period")
+            self.periods[code] = period
+        self.used.add(PERIOD_NAME)
+        return period
 
     def temporal(self, name: str, args: list[Any]) -> Any:
         positional: list[int] = []
@@ -418,6 +448,9 @@ class Builder:
                         raise _Fallback("bad date") from None
                     self.used.add("date")
                     continue
+                if len(raw) == 2 and raw[0] == _PERIOD_CALL and _holds_period(spec) and PERIOD_NAME not in self.records:
+                    kwargs[key] = self.period(raw[1:])
+                    continue
                 if _is_str_list(spec) and all(type(x) is str and len(x) <= max_str and x[:1] not in MARKS for x in raw):
                     kwargs[key] = raw
                     continue
@@ -440,6 +473,7 @@ class Builder:
 
 
 _DATE_CALL = CALL + "date"
+_PERIOD_CALL = CALL + PERIOD_NAME
 
 
 def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapping[str, type], path: str) -> list[Any] | None:

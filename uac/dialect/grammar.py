@@ -12,7 +12,7 @@ import ast
 import keyword
 
 from .problems import Problem
-from .types import SCALARS, TEMPORAL
+from .types import PERIOD_MODULE, PERIOD_NAME, SCALARS, TEMPORAL
 
 #: module -> names that may be imported from it (never with ``as``)
 ALLOWED_IMPORTS: dict[str, frozenset[str]] = {
@@ -21,10 +21,13 @@ ALLOWED_IMPORTS: dict[str, frozenset[str]] = {
     "datetime": frozenset(TEMPORAL),
     "typing": frozenset({"Optional", "Any", "Union", "List", "Dict", "Tuple", "Set"}),
     "enum": frozenset({"Enum"}),
+    PERIOD_MODULE: frozenset({PERIOD_NAME}),
 }
-#: names generated code may never bind (imports, builtins used in annotations)
+#: names generated code may never bind (imports, builtins used in annotations);
+#: ``Period`` is not among them, so a schema written before it was a type, with
+#: its own class ``Period``, still loads (it cannot also import the type)
 RESERVED_NAMES = (
-    frozenset().union(*ALLOWED_IMPORTS.values())
+    frozenset().union(*(names for module, names in ALLOWED_IMPORTS.items() if module != PERIOD_MODULE))
     | frozenset(SCALARS)
     | frozenset({"list", "dict", "tuple", "set", "None", "True", "False", "object", "type"})
 )

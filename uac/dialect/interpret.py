@@ -12,6 +12,9 @@ import ...`` (allowlisted names, no ``as``), ``from .schema import A, B`` and
   checked against its declared type);
 * ``date(...)``, ``datetime(...)``, ``time(...)``, ``timedelta(...)`` with
   literal ``int`` arguments;
+* ``Period("2023-05")`` (``from uac.dates import Period``) with one string
+  literal in the stored form of a period (``2023-05-07``, ``2023-05``,
+  ``2022``, ``2023-summer``, ``2023-06-02/2023-06-08``);
 * ``EnumClass.MEMBER`` for an enum of the schema.
 
 Anything else -- names, attribute access on other objects, operators,
@@ -27,11 +30,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..dates import Period, parse_period
 from . import limits
 from .grammar import RESERVED_NAMES, check_identifier, imported_names
 from .problems import CodeRejected, Problem, reject
 from .spec import ClassSpec, SchemaSpec
-from .types import AnnotationError, Mismatch, TypeSpec, check_value, describe, parse_annotation
+from .types import PERIOD_MODULE, PERIOD_NAME, AnnotationError, Mismatch, TypeSpec, check_value, describe, parse_annotation
 
 _TEMPORAL_CALLS = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 _TIMEDELTA_KEYWORDS = {"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}
@@ -149,7 +153,7 @@ class StateInterpreter:
 
     def _require_scope(self, name: str, line: int) -> None:
         if name not in self.scope:
-            origin = "datetime" if name in _TEMPORAL_CALLS else ".schema"
+            origin = "datetime" if name in _TEMPORAL_CALLS else PERIOD_MODULE if name == PERIOD_NAME else ".schema"
             raise reject(self.path, line, f"{name!r} is used but not imported (add it to `from {origin} import ...`)")
 
     # -- values ------------------------------------------------------------------------
@@ -241,14 +245,16 @@ class StateInterpreter:
     def _call(self, node: ast.Call) -> Any:
         func = node.func
         if not isinstance(func, ast.Name):
-            raise reject(self.path, node.lineno, "only calls of schema classes and date/datetime/time/timedelta are allowed")
+            raise reject(self.path, node.lineno, "only calls of schema classes, date/datetime/time/timedelta and Period are allowed")
         name = func.id
         record = self._records.get(name)
         if record is not None:
             return self._record(node, name, record)
         if name in _TEMPORAL_CALLS:
             return self._temporal(node, name)
-        raise reject(self.path, node.lineno, f"call of {name!r} is not allowed (only schema classes and date/datetime/time/timedelta)")
+        if name == PERIOD_NAME:
+            return self._period(node)
+        raise reject(self.path, node.lineno, f"call of {name!r} is not allowed (only schema classes, date/datetime/time/timedelta and Period)")
 
     def _record(self, node: ast.Call, name: str, record: _Record) -> Any:
         self._require_scope(name, node.lineno)
@@ -299,6 +305,28 @@ class StateInterpreter:
             return _TEMPORAL_CALLS[name](*args, **kwargs)
         except (ValueError, TypeError, OverflowError) as exc:
             raise reject(self.path, node.lineno, f"invalid {name}(...): {exc}") from None
+
+
+    def _period(self, node: ast.Call) -> Period:
+        self._require_scope(PERIOD_NAME, node.lineno)
+        if node.keywords or len(node.args) != 1 or type(node.args[0]) is not ast.Constant or type(node.args[0].value) is not str:
+            raise reject(self.path, node.lineno, 'Period(...) takes one string literal, its stored form, e.g. Period("2023-05")')
+        return period_literal(node.args[0].value, self.path, node.lineno)
+
+
+def period_literal(code: str, path: str, line: int) -> Period:
+    """The period a ``Period("...")`` literal names, or a rejection saying the forms."""
+    try:
+        period = parse_period(code) if len(code) <= 40 else None
+    except ValueError:
+        period = None
+    if period is None:
+        raise reject(
+            path,
+            line,
+            f"Period({code[:40]!r}) is not a period; write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END",
+        )
+    return period
 
 
 def _int_literal(node: ast.expr) -> int | None:

@@ -17,8 +17,9 @@ import json
 import threading
 from typing import Any, Iterable
 
+from ..dates import Period
 from .spec import SchemaSpec
-from .types import TypeSpec
+from .types import PERIOD_MODULE, PERIOD_NAME, TypeSpec
 
 LINE_LENGTH = 88
 INDENT = "    "
@@ -99,6 +100,8 @@ def flat(value: Any) -> str:
         return float_literal(value)
     if kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
         return _temporal(value)
+    if kind is Period:
+        return f"{PERIOD_NAME}({string_literal(value.code)})"
     if isinstance(value, enum.Enum):
         return f"{kind.__name__}.{value.name}"
     if kind is list:
@@ -190,7 +193,7 @@ def import_line(module: str, names: Iterable[str]) -> str:
 
 
 def _used(values: Iterable[Any]) -> tuple[set[str], set[str]]:
-    """Classes (by name) and temporal constructors used in values."""
+    """Classes (by name) and temporal constructors (and ``Period``) used in values."""
     classes: set[str] = set()
     temporal: set[str] = set()
     stack = list(values)
@@ -201,6 +204,8 @@ def _used(values: Iterable[Any]) -> tuple[set[str], set[str]]:
             continue
         if kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta):
             temporal.add(kind.__name__)
+        elif kind is Period:
+            temporal.add(PERIOD_NAME)
         elif isinstance(value, enum.Enum):
             classes.add(kind.__name__)
         elif kind in (list, tuple, set):
@@ -224,6 +229,8 @@ def _annotation_names(spec: TypeSpec) -> tuple[set[str], set[str]]:
             temporal.add(current.kind)
         if current.kind == "any":
             temporal.add("Any")
+        if current.kind == "period":
+            temporal.add(PERIOD_NAME)
         stack.extend(current.args)
     return classes, temporal
 
@@ -268,12 +275,14 @@ def render_state(
         temporal |= used_temporal | ann_temporal
     lines = [f'"""{_docstring(doc)}"""']
     datetime_names = [n for n in ("date", "datetime", "time", "timedelta") if n in temporal]
-    if datetime_names or "Any" in temporal:
+    if datetime_names or "Any" in temporal or PERIOD_NAME in temporal:
         lines.append("")
     if datetime_names:
         lines.append(import_line("datetime", datetime_names))
     if "Any" in temporal:
         lines.append("from typing import Any")
+    if PERIOD_NAME in temporal:
+        lines.append(f"from {PERIOD_MODULE} import {PERIOD_NAME}")
     schema_names = [n for n in schema.names if n in classes]
     if schema_names:
         lines.append("")
@@ -343,6 +352,7 @@ def _render_schema(schema: SchemaSpec) -> str:
         typing_names=typing_names,
         has_factory=has_factory,
         has_enum=any(c.kind == "enum" for c in schema.classes),
+        period_import=f"from {PERIOD_MODULE} import {PERIOD_NAME}" if PERIOD_NAME in _schema_temporal(schema) else "",
         classes=classes,
     )
     return black_format(text)

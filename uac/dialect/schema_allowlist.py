@@ -188,13 +188,23 @@ def _cst_walk(node: Any, cst: Any):
         stack.extend(current.children)
 
 
+def _dotted(node: Any, cst: Any) -> str | None:
+    """``a.b`` of a module name node (``None`` for anything else)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value, cst)
+        return None if head is None else f"{head}.{node.attr.value}"
+    return None
+
+
 def _cst_import_problems(node: Any, bad: Any, cst: Any, *, allow_relative: bool) -> None:
     if node.relative:
         if not allow_relative:
             bad(node, "relative imports are not allowed in schema.py")
         return
     module = node.module
-    name = module.value if isinstance(module, cst.Name) else None
+    name = _dotted(module, cst)
     if name not in ALLOWED_IMPORTS:
         shown = cst.Module([]).code_for_node(module) if module is not None else "?"
         bad(node, f"import from {shown!r} is not allowed (allowed: {', '.join(sorted(ALLOWED_IMPORTS))})")

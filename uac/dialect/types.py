@@ -5,13 +5,19 @@ node, never evaluated) into a :class:`TypeSpec`.  The accepted grammar::
 
     T := str | int | float | bool | None | Any
        | date | datetime | time | timedelta
+       | Period                         (a date with its precision, uac.dates.Period)
        | list[T] | set[T] | dict[T, T] | tuple[T, ...] | tuple[T, T, ...]
        | List[T] | Set[T] | Dict[T, T] | Tuple[...]          (typing spellings)
        | Optional[T] | Union[T, T, ...] | T | T
        | ClassName                      (a class defined in the same schema)
 
 :func:`check_value` checks a Python value against a spec (``int`` is accepted
-and converted where ``float`` is expected; ``bool`` is not an ``int``).
+and converted where ``float`` is expected; a ``date`` where ``Period`` is
+expected becomes the period of that one day; ``bool`` is not an ``int``).
+
+``Period`` is imported in generated code as ``from uac.dates import Period``;
+a schema that defines its own class ``Period`` (and does not import it) keeps
+meaning that class.
 """
 
 from __future__ import annotations
@@ -23,8 +29,13 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..dates import Period
+
 SCALARS = {"str": str, "int": int, "float": float, "bool": bool}
 TEMPORAL = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
+#: the date-with-precision type: its name in annotations and the module it is imported from
+PERIOD_NAME = "Period"
+PERIOD_MODULE = "uac.dates"
 GENERIC = {"list": "list", "List": "list", "set": "set", "Set": "set", "dict": "dict", "Dict": "dict", "tuple": "tuple", "Tuple": "tuple"}
 
 
@@ -33,7 +44,7 @@ class TypeSpec:
     """One node of a parsed annotation.
 
     ``kind`` is one of ``str int float bool none any date datetime time
-    timedelta list set dict tuple union class``; ``args`` holds the element
+    timedelta period list set dict tuple union class``; ``args`` holds the element
     specs; ``name`` the class name for ``class``; ``variadic`` marks
     ``tuple[T, ...]``.
     """
@@ -73,6 +84,8 @@ class TypeSpec:
             return "None"
         if self.kind == "any":
             return "Any"
+        if self.kind == "period":
+            return PERIOD_NAME
         if self.kind in ("list", "set"):
             return f"{self.kind}[{self.args[0].source()}]"
         if self.kind == "dict":
@@ -127,15 +140,19 @@ def parse_annotation(node: ast.expr, class_names: set[str], names: set[str]) -> 
             if ident not in names:
                 raise AnnotationError(f"'{ident}' is used but not imported from datetime", node)
             return TypeSpec(ident)
+        if ident in class_names:
+            return TypeSpec("class", name=ident)
+        if ident == PERIOD_NAME:
+            if ident not in names:
+                raise AnnotationError(f"'{ident}' is used but not imported (add `from {PERIOD_MODULE} import {ident}`)", node)
+            return TypeSpec("period")
         if ident == "Any":
             if "Any" not in names:
                 raise AnnotationError("'Any' is used but not imported from typing", node)
             return TypeSpec("any")
-        if ident in class_names:
-            return TypeSpec("class", name=ident)
         if ident in GENERIC:
             return TypeSpec(GENERIC[ident], (TypeSpec("any"),) * (2 if GENERIC[ident] == "dict" else 1), variadic=GENERIC[ident] == "tuple")
-        raise AnnotationError(f"unknown type '{ident}' (allowed: builtin scalars, date/datetime/time/timedelta, list/dict/tuple/set, Optional/Union/Any, classes of this schema)", node)
+        raise AnnotationError(f"unknown type '{ident}' (allowed: builtin scalars, date/datetime/time/timedelta, Period, list/dict/tuple/set, Optional/Union/Any, classes of this schema)", node)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return union([parse_annotation(node.left, class_names, names), parse_annotation(node.right, class_names, names)])
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -182,6 +199,8 @@ def python_type(spec: TypeSpec, classes: Mapping[str, type]) -> Any:
         return SCALARS[kind]
     if kind in TEMPORAL:
         return TEMPORAL[kind]
+    if kind == "period":
+        return Period
     if kind == "none":
         return type(None)
     if kind == "any":
@@ -228,6 +247,11 @@ def check_value(value: Any, spec: TypeSpec, classes: Mapping[str, type], where: 
     elif kind in TEMPORAL:
         if type(value) is TEMPORAL[kind]:
             return value
+    elif kind == "period":
+        if type(value) is Period:
+            return value
+        if type(value) is _dt.date:
+            return Period(value, value)
     elif kind == "class":
         if type(value) is classes.get(spec.name):
             return value

@@ -95,7 +95,7 @@ def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
     for node in class_nodes:
         if node.name in class_names:
             problems.append(Problem(path, node.lineno, f"class {node.name} is defined twice"))
-        if node.name in RESERVED_NAMES:
+        if node.name in RESERVED_NAMES or node.name in imports:
             problems.append(Problem(path, node.lineno, f"class name {node.name!r} rebinds an allowed name"))
         class_names.add(node.name)
     for name in imports:
