@@ -5,7 +5,8 @@ doctor and its checks) take a context, never :class:`uac.memory.UserMemory`:
 the project on disk, the model (resolved lazily from ``uac.toml`` and the
 environment, or given), the search indexes (opened lazily) and the loaded
 typed view.  It sits low in the layers: it imports the project, the LLM layer,
-the fact log and, inside functions, the index and view packages; nothing here
+the fact log and, inside functions, the LLM layer, the index and view packages
+(so opening a project for a search loads no model client); nothing here
 imports a capability or an adapter.
 """
 
@@ -15,11 +16,11 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from . import llm as _llm
 from .facts.log import FactLog, LogState
 from .project import Project
 
 if TYPE_CHECKING:
+    from . import llm as _llm
     from .facts.table import FactTable
     from .index.store import MemoryIndex
     from .dialect.loader import LoadedDomain
@@ -64,12 +65,16 @@ class MemoryContext:
     @property
     def llm_settings(self) -> _llm.LLMSettings:
         """The model settings in force: ``[llm]`` of ``uac.toml`` under the environment."""
+        from . import llm as _llm
+
         return _llm.resolve_settings(self.project.config.llm, project_root=self.project.root)
 
     @property
     def llm(self) -> _llm.LLMClient | None:
         """The configured model, or ``None`` (only the LLM-free paths run)."""
         if not self._llm_resolved:
+            from . import llm as _llm
+
             client = _llm.build_client(self.llm_settings)
             if client is not None and self._work_slots is not None:
                 client = self._work_slots.wrap_llm(client)
@@ -91,6 +96,8 @@ class MemoryContext:
 
     def require_llm(self, what: str) -> _llm.LLMClient:
         """The model, or the error that says how to configure one for ``what``."""
+        from . import llm as _llm
+
         return _llm.require(self.llm, what)
 
     # -- the fact log and the indexes ---------------------------------------------------

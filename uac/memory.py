@@ -12,32 +12,32 @@ import datetime as _dt
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import llm as _llm
-from .answer.model import Answer
-from .answer.options import AskOptions
-from .answer.reader import answer_question
-from . import browse as _browse
+# Only what every command needs is imported here; each capability module is
+# imported by the method that uses it, so a command line that searches does not
+# pay for ingest, the model client or the inspector (see docs/performance.md).
 from .context import MemoryContext
-from .dates import Period, parse_day
-from .doctor import DoctorReport, run_doctor
-from .export import ExportReport, export_project
-from .facts.model import Fact
-from .index.search import SearchHit
-from .memorize.correct import CorrectionReport, correct
-from .memorize.forget import ForgetReport, forget
-from .memorize.ingest import IngestReport, ingest_sessions
+from .dates import parse_day
 from .project import Project
-from .recall import list_facts, search, search_many
-from .repl import open_session, run_code
-from .sessions import Session, load_sessions
-from .sessions.archive import Archive
-from .compile.dispatch import compile_project
-from .compile.records import ImportReport, import_records
-from .compile.report import CompileReport
-from .view.state import StateView
 
 if TYPE_CHECKING:
     import sandbox as _sandbox
+
+    from . import browse as _browse
+    from . import llm as _llm
+    from .answer.model import Answer
+    from .answer.options import AskOptions
+    from .compile.records import ImportReport
+    from .compile.report import CompileReport
+    from .dates import Period
+    from .doctor import DoctorReport
+    from .export import ExportReport
+    from .facts.model import Fact
+    from .index.search import SearchHit
+    from .memorize.correct import CorrectionReport
+    from .memorize.forget import ForgetReport
+    from .memorize.ingest import IngestReport
+    from .sessions import Session
+    from .view.state import StateView
 
     from .index.store import MemoryIndex
     from .llm.progress import ProgressCallback
@@ -104,6 +104,8 @@ class UserMemory:
 
     def doctor(self, *, repair: bool = False, model: bool = False) -> DoctorReport:
         """Check the project; ``model`` also probes the model endpoint with a few tiny real calls."""
+        from .doctor import run_doctor
+
         return run_doctor(self.context, repair=repair, model=model)
 
     # -- structure: the typed view (domains/) -------------------------------------
@@ -119,6 +121,8 @@ class UserMemory:
         :meth:`facts` (the facts valid now).  ``progress`` is called with a
         :class:`uac.llm.progress.Progress` as domains finish (and while calls run).
         """
+        from .compile.dispatch import compile_project
+
         facts = self.facts() if facts is None else list(facts)
         return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode, progress=progress)
 
@@ -138,6 +142,8 @@ class UserMemory:
         collection with the file's records.  Undo with ``forget(domain=...,
         collection=...)``.
         """
+        from .compile.records import import_records
+
         return import_records(
             self.project, path, domain=domain, collection=collection, record_type=record_type, replace=replace
         )
@@ -146,12 +152,16 @@ class UserMemory:
     def state(self) -> StateView:
         """The typed view, read-only: ``memory.state["travel"].trips`` is a tuple of
         frozen dataclass instances."""
+        from .view.state import StateView
+
         return StateView(self.context.load_view())
 
     def load_state(self, *, cache: bool = True) -> StateView:
         """The typed view, as :attr:`state`.  ``cache=False`` validates and interprets
         every domain's ``schema.py`` and ``state.py`` afresh, without reading or
         writing the load cache under ``.uac/`` (e.g. to check files edited by hand)."""
+        from .view.state import StateView
+
         return StateView(self.context.load_view(cache=cache))
 
     def sandbox_state(self) -> dict[str, dict[str, object]]:
@@ -177,6 +187,9 @@ class UserMemory:
         :class:`uac.llm.progress.Progress` as sessions are committed (and while
         model calls run).
         """
+        from .memorize.ingest import ingest_sessions
+        from .sessions import load_sessions
+
         user = self.project.config.user
         sessions = load_sessions(
             path, format=format, sample_id=sample_id, date=date, user_name=user.name, timezone=user.timezone
@@ -187,6 +200,9 @@ class UserMemory:
 
     def add_session(self, session_or_path: Session | str | Path, *, extractor: str | None = None, **read_options: Any) -> IngestReport:
         """Add one :class:`uac.sessions.Session` (or a file, as :meth:`ingest`)."""
+        from .memorize.ingest import ingest_sessions
+        from .sessions import Session
+
         if isinstance(session_or_path, Session):
             return ingest_sessions(self.context, [session_or_path], extractor=extractor, format=session_or_path.source)
         return self.ingest(session_or_path, extractor=extractor, **read_options)
@@ -205,6 +221,8 @@ class UserMemory:
         ``as_of``: what was known on that day (facts said by then, not yet superseded);
         without it superseded facts are found too (``invalid_at`` set).  ``happened``:
         facts whose event date overlaps the period (``2023-05``, ``2022``, ``START/END``)."""
+        from .recall import search
+
         return search(self.context, query, k=k, channel=channel, as_of=as_of, happened=happened)
 
     def search_many(
@@ -221,20 +239,28 @@ class UserMemory:
         The queries are embedded in one batch and the log is read once, so this
         is much faster than a loop over :meth:`search` (e.g. for evaluations).
         """
+        from .recall import search_many
+
         return search_many(self.context, queries, k=k, channel=channel, as_of=as_of, happened=happened)
 
     def facts(self, *, as_of: "_dt.date | str | None" = None, include_superseded: bool = False) -> list[Fact]:
         """The facts of the log (folded), in log order: valid now (or at ``as_of``) unless
         ``include_superseded``."""
+        from .recall import list_facts
+
         return list_facts(self.context, as_of=as_of, include_superseded=include_superseded)
 
     def sessions(self) -> list[Session]:
         """Every archived session, oldest first."""
+        from .sessions.archive import Archive
+
         archive = Archive(self.project.paths.sessions)
         return sorted((archive.read(i) for i in archive.ids()), key=lambda s: (s.date, s.session_id))
 
     def session(self, session_id: str) -> Session:
         """One archived session by id."""
+        from .sessions.archive import Archive
+
         return Archive(self.project.paths.sessions).read(session_id)
 
     def forget(
@@ -248,6 +274,8 @@ class UserMemory:
         """Remove for real: a fact; a session with its facts and archive file; or a
         domain of the typed view (``collection``: only that collection), e.g. records
         imported with :meth:`import_records`."""
+        from .memorize.forget import forget
+
         return forget(self.context, fact=fact, session=session, domain=domain, collection=collection)
 
     def correct(self, text: str, *, supersedes: "list[str] | tuple[str, ...]" = ()) -> CorrectionReport:
@@ -258,38 +286,54 @@ class UserMemory:
         the superseded facts stop being valid today, and the next compile
         revisits the records that cite them.
         """
+        from .memorize.correct import correct
+
         return correct(self.context, text, supersedes=supersedes)
 
     # -- inspecting: overview and the evidence chain ---------------------------------
 
     def overview(self) -> _browse.Overview:
         """Counts, facts per month, records per domain, the last compile and its coverage."""
+        from . import browse as _browse
+
         return _browse.overview(self.context)
 
     def domain_tables(self, domain: str) -> _browse.DomainTables:
         """Each collection of ``domain`` as a table of records (sort and filter with ``.view()``)."""
+        from . import browse as _browse
+
         return _browse.domain_tables(self.context, domain)
 
     def record(self, domain: str, collection: str, position: int) -> _browse.RecordDetail:
         """Record number ``position`` of ``domain.collection`` and the facts it cites."""
+        from . import browse as _browse
+
         return _browse.record_detail(self.context, domain, collection, position)
 
     def fact(self, fact_id: str) -> _browse.FactDetail:
         """A fact (valid or not) with its source turns, its supersessions and the records citing it."""
+        from . import browse as _browse
+
         return _browse.fact_detail(self.context, fact_id)
 
     def records_citing(self, fact_ids: "list[str] | set[str]") -> list[_browse.RecordRow]:
         """The records of the typed view that cite any of ``fact_ids``."""
+        from . import browse as _browse
+
         return _browse.records_citing(self.context, fact_ids)
 
     def turn(self, session_id: str, turn_id: str) -> _browse.TurnDetail:
         """One turn of the archive, its session and the facts read from it."""
+        from . import browse as _browse
+
         return _browse.turn_detail(self.context, session_id, turn_id)
 
     # -- export -------------------------------------------------------------------
 
     def export(self, out: str | Path) -> ExportReport:
         """Copy the project without ``.uac/`` to a new directory or a ``.tar.gz`` file."""
+        from .export import export_project
+
         return export_project(self.project, out)
 
     # -- answering and the sandbox ----------------------------------------------
@@ -303,6 +347,9 @@ class UserMemory:
         Unset options come from ``[answer]`` in uac.toml.  Without a model,
         returns the ranked evidence (``answer.mode == "evidence"``).
         """
+        from .answer.options import AskOptions
+        from .answer.reader import answer_question
+
         return answer_question(self.context, question, (options or AskOptions()).updated(**overrides))
 
     def run(self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.RunResult":
@@ -312,8 +359,12 @@ class UserMemory:
         (``result`` is the JSON value of the variable ``result``).  For many
         calls keep a warm session with :meth:`sandbox_session`.
         """
+        from .repl import run_code
+
         return run_code(self.context, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
 
     def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.Session":
         """A warm sandbox session over the state; variables persist between ``run`` calls."""
+        from .repl import open_session
+
         return open_session(self.context, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)

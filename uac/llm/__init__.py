@@ -18,15 +18,69 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ..errors import NO_MODEL_HINT, ModelNotConfigured
-from .cache import ResponseCache
-from .capabilities import CapabilityStore, EndpointCapabilities
-from .client import LLMClient, Provider
-from .limits import Limits, purpose_kind
-from .scripted import ScriptedProvider
-from .settings import LLMSettings, resolve_settings
-from .structured import clean_id, parse_structured, strip_reasoning
-from .types import ChatRequest, ChatResponse, Message, ToolCall, Usage, read_json, system, user
+
+if TYPE_CHECKING:
+    from .cache import ResponseCache
+    from .capabilities import CapabilityStore
+    from .capabilities import EndpointCapabilities
+    from .client import LLMClient
+    from .client import Provider
+    from .limits import Limits
+    from .limits import purpose_kind
+    from .scripted import ScriptedProvider
+    from .settings import LLMSettings
+    from .settings import resolve_settings
+    from .structured import clean_id
+    from .structured import parse_structured
+    from .structured import strip_reasoning
+    from .types import ChatRequest
+    from .types import ChatResponse
+    from .types import Message
+    from .types import ToolCall
+    from .types import Usage
+    from .types import read_json
+    from .types import system
+    from .types import user
+
+# The names below are imported on first use (PEP 562): opening a project, or a
+# command line that searches, must not pay for the HTTP client and its helpers.
+_LAZY: dict[str, str] = {
+    "ResponseCache": ".cache",
+    "CapabilityStore": ".capabilities",
+    "EndpointCapabilities": ".capabilities",
+    "LLMClient": ".client",
+    "Provider": ".client",
+    "Limits": ".limits",
+    "purpose_kind": ".limits",
+    "ScriptedProvider": ".scripted",
+    "LLMSettings": ".settings",
+    "resolve_settings": ".settings",
+    "clean_id": ".structured",
+    "parse_structured": ".structured",
+    "strip_reasoning": ".structured",
+    "ChatRequest": ".types",
+    "ChatResponse": ".types",
+    "Message": ".types",
+    "ToolCall": ".types",
+    "Usage": ".types",
+    "read_json": ".types",
+    "system": ".types",
+    "user": ".types",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CapabilityStore",
@@ -57,6 +111,10 @@ __all__ = [
 
 def build_client(settings: LLMSettings) -> LLMClient | None:
     """The client for ``settings``; ``None`` if the provider is ``none``."""
+    from .cache import ResponseCache
+    from .client import LLMClient
+    from .scripted import ScriptedProvider
+
     if settings.provider == "none":
         return None
     if settings.provider == "scripted":
