@@ -47,7 +47,7 @@ NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
 #: a lowercase workplace after "works at": "a bakery", "the local hospital"
 _LOWER_ORG = r"(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?(?!home\b|night\b|weekend\b|moment\b|end\b)[a-z][\w-]*"
 _ROLE_STOP = r"(?:at|for|with|in|and|but|since|on|from|to|last|next|this|yesterday|today|tomorrow|ago|every|until|when|after|before|because|so|who|which|that)\b"
-_ROLE = rf"(?:a|an|the)?\s*(?P<role>(?!{_ROLE_STOP})[a-z][\w-]*(?:\s+(?!{_ROLE_STOP})[a-z][\w-]*){{0,3}})"
+_ROLE = rf"(?:(?:a|an|the)\s+)?(?P<role>(?!{_ROLE_STOP})[a-z][\w-]*(?:\s+(?!{_ROLE_STOP})[a-z][\w-]*){{0,3}})"
 _POSSESSIVE = r"(?:[A-Z][\w’'-]*['’]s|his|her|their)"
 _ORG_SUFFIX = re.compile(
     r"\b(?:Corp|Corporation|Inc|Ltd|LLC|GmbH|AG|SA|Co|Company|Group|Labs?|Technologies|Tech|Systems|Bank|"
@@ -127,6 +127,18 @@ _HOME: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_TAG_QUESTION = re.compile(r",\s*(?:remember|right|you\s+know|no|yeah|ok|okay|huh|eh|isn't\s+it|didn't\s+\w+)\s*\?$", re.I)
+
+
+def is_question(text: str) -> bool:
+    """A question ("Ana asked: Did Sam go to Osaka?", "Is it far?"), not a statement
+    with a tag ("Sam had dinner at Nopa last Friday, remember?")."""
+    text = text.strip()
+    if re.match(r"^[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)? asked:", text):
+        return True
+    return text.endswith("?") and _TAG_QUESTION.search(text) is None
+
+
 def strip_dates(text: str) -> str:
     return _ANNOTATION.sub("", text)
 
@@ -173,7 +185,7 @@ def statements(text: str, person: str) -> list[Statement]:
     text = strip_dates(text)
     name = re.escape(person)
     out: list[Statement] = []
-    for match in re.finditer(rf"(?:^|[,;]\s+|\b(?:and|but|so)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])", text):
+    for match in re.finditer(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])", text):
         rest = text[match.end() :]
         employer = read_employer(rest) if not match.group(2) else None
         home = read_home(rest)
@@ -230,7 +242,7 @@ def link_states(session_id: str, extracted: list["ExtractedFact"], known: Sequen
     for number, item in enumerate(extracted, 1):
         fact_id = f"{session_id}-f{number}"
         person = item.speaker
-        if not person or item.text.rstrip().endswith("?") or item.text.startswith(f"{person} said:"):
+        if not person or is_question(item.text) or item.text.startswith(f"{person} said:"):
             out.append(item)
             continue
         meta = dict(item.meta)

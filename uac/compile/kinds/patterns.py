@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ...dates import Period
 from ...dialect.spec import ClassSpec, FieldSpec
 from ...dialect.types import TypeSpec
+from ...extract import states
 from ...extract.dates import find_relative_dates
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ def plain(text: str, base: _dt.date | None) -> str:
         found = find_relative_dates(text, base)
         for item in reversed(found):
             text = text[: item.start] + text[item.end :]
+    text = _INNER_ADVERBS.sub("", text)
     text = _SPACES.sub(" ", text)
     return re.sub(r"\s+([,.!?;])", r"\1", text).strip()
 
@@ -100,15 +102,18 @@ class Clause:
 
 
 def is_question(fact: "Fact") -> bool:
-    text = fact.text.strip()
-    return text.endswith("?") or re.match(r"^[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)? asked:", text) is not None
+    return states.is_question(fact.text)
+
+
+#: adverbs inside a verb group ("Sam is also thinking of", "Sam has just booked"), left out of the text read
+_INNER_ADVERBS = re.compile(r"\b(?:also|just|really|actually|finally|even|totally|definitely|seriously|already|still)\s+")
 
 
 def clauses(fact: "Fact") -> Iterator[Clause]:
     """Every place in ``fact`` where a person is the subject of what follows.
 
     The speaker is found at the start of the text or of a clause (after ", ",
-    "; ", "and ", "but ", "so "); another single name only at the start ("Ana
+    "; ", ": ", "and ", "but ", "so ", "then ", "when "...); another single name only at the start ("Ana
     went to Rome", a fact about the listener).  "Sam's friend went" has no
     subject here: the fact mentions someone else.
     """
@@ -121,7 +126,7 @@ def clauses(fact: "Fact") -> Iterator[Clause]:
     seen: set[int] = set()
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^|[,;]\s+|\b(?:and|but|so|then|when|after|before)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             yield Clause(speaker, bool(match.group(2)), text[match.end() :])

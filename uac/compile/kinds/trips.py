@@ -245,6 +245,10 @@ def _near(a: Period | None, b: Period | None, slack: _dt.timedelta) -> bool | No
     return a.start - slack <= b.end and b.start - slack <= a.end
 
 
+def _inside(day: Period | None, period: Period | None) -> bool:
+    return day is not None and period is not None and day in period
+
+
 def _plan_matches(plan: _Trip, when: Period | None) -> bool:
     near = _near(plan.when, when, _SLACK)
     return True if near is None else near
@@ -305,9 +309,13 @@ def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]
             continue
         target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
         if target is not None:
-            # the plan came true: one done trip, dated by the report of it
-            target.fields["start"] = target.fields["end"] = None
-            target.when = None
+            # the plan came true: one done trip, dated by the report of it; the plan's
+            # start stays only if the report gives none and its end falls in the plan
+            keep = fields.get("start") is None and _inside(fields.get("end"), target.when)
+            target.fields["end"] = None
+            if not keep:
+                target.fields["start"] = None
+                target.when = None
             _merge(target, fields, fact.id, said, override=True)
             target.fields["status"] = "done"
             continue
