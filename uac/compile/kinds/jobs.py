@@ -27,13 +27,13 @@ from . import patterns as p
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from . import Assembled, Kind, Sighting
+    from .model import Assembled, Kind, Sighting
 
 NAME = "job"
 
 
 def detect(fact: "Fact") -> list["Sighting"]:
-    from . import Sighting
+    from .model import Sighting
 
     out: list[Sighting] = []
     for clause in p.clauses(fact):
@@ -58,7 +58,7 @@ def detect(fact: "Fact") -> list["Sighting"]:
 
 
 def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from . import Assembled
+    from .model import Assembled
 
     jobs: list[dict[str, Any]] = []
 

@@ -21,7 +21,7 @@ from . import patterns as p
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from . import Assembled, Kind, Sighting
+    from .model import Assembled, Kind, Sighting
 
 NAME = "purchase"
 
@@ -96,7 +96,7 @@ def _item(text: str, person: str) -> str | None:
 
 
 def detect(fact: "Fact") -> list["Sighting"]:
-    from . import Sighting
+    from .model import Sighting
 
     out: list[Sighting] = []
     for clause in p.clauses(fact):
@@ -127,7 +127,7 @@ def detect(fact: "Fact") -> list["Sighting"]:
 
 
 def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from . import Assembled
+    from .model import Assembled
 
     out = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):

@@ -31,7 +31,7 @@ from . import patterns as p
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from . import Assembled, Kind, Sighting
+    from .model import Assembled, Kind, Sighting
 
 NAME = "trip"
 STATUSES = ("done", "planned", "cancelled")
@@ -156,7 +156,7 @@ def _nights(value: str | None) -> int | None:
 
 def detect(fact: "Fact", *, meal: bool = False) -> list["Sighting"]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
-    from . import Sighting
+    from .model import Sighting
 
     out: list[Sighting] = []
     for clause in p.clauses(fact):
@@ -281,7 +281,7 @@ def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | N
 
 
 def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from . import Assembled
+    from .model import Assembled
 
     trips: list[_Trip] = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
