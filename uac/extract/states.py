@@ -45,9 +45,13 @@ _JOINERS = r"(?:de|da|do|del|la|le|of|am|on|&|and)"
 #: an organisation or a place: capitalised words ("Acme Corp", "Rio de Janeiro", "Procter & Gamble")
 NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
 #: a lowercase workplace after "works at": "a bakery", "the local hospital"
-_LOWER_ORG = r"(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?(?!home\b|night\b|weekend\b|moment\b|end\b)[a-z][\w-]*"
+_LOWER_ORG = (
+    r"(?:a|an|the)\s+(?!home\b|night\b|weekend\b|moment\b|end\b)[a-z][\w-]*"
+    r"(?:\s+(?!(?:as|at|for|with|in|on|since|from|to|and|but|last|next|this|yesterday|today|because|so|until|when|after|"
+    r"before|downtown|nearby|now|there|here|part-time|full-time|again|anymore)\b)[a-z][\w-]*){0,3}"
+)
 _ROLE_STOP = r"(?:at|for|with|in|and|but|since|on|from|to|last|next|this|yesterday|today|tomorrow|ago|every|until|when|after|before|because|so|who|which|that)\b"
-_ROLE = rf"(?:(?:a|an|the)\s+)?(?P<role>(?!{_ROLE_STOP})[a-z][\w-]*(?:\s+(?!{_ROLE_STOP})[a-z][\w-]*){{0,3}})"
+_ROLE = rf"(?:(?:a|an|the)\s+)?(?P<role>(?!{_ROLE_STOP}|(?:a|an|the)\b)[A-Za-z][\w-]*(?:\s+(?!{_ROLE_STOP})[A-Za-z][\w-]*){{0,3}})"
 _POSSESSIVE = r"(?:[A-Z][\w’'-]*['’]s|his|her|their)"
 _ORG_SUFFIX = re.compile(
     r"\b(?:Corp|Corporation|Inc|Ltd|LLC|GmbH|AG|SA|Co|Company|Group|Labs?|Technologies|Tech|Systems|Bank|"

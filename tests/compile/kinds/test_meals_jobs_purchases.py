@@ -77,6 +77,9 @@ def test_meal_phrasings(line, place, cuisine, companions):
         "I went to the gym.",
         "My sister had dinner at Nopa.",
         "I had lunch at work.",
+        "I found a quiet spot in the park.",
+        "I visited this place and it was so calming.",
+        "We went to a place in London a few years ago.",
     ],
 )
 def test_no_meal_out(line):
@@ -115,6 +118,8 @@ def test_meals_dated_and_merged_per_day():
         ("I quit my job at the bank.", "the bank", None, "end"),
         ("I worked at IBM for ten years.", "IBM", None, "past"),
         ("I work at a bakery downtown.", "a bakery", None, "current"),
+        ("I lost my job at the mechanical engineering company.", "the mechanical engineering company", None, "end"),
+        ("I started a new job as a Financial Analyst last week.", None, "Financial Analyst", "start"),
     ],
 )
 def test_job_phrasings(line, employer, role, event):
@@ -124,7 +129,14 @@ def test_job_phrasings(line, employer, role, event):
 
 @pytest.mark.parametrize(
     "line",
-    ["My friend works at Initech.", "I joined Ana for lunch.", "I work from home.", "Ana's boss joined Hooli.", "I went to work."],
+    [
+        "My friend works at Initech.",
+        "I joined Ana for lunch.",
+        "I work from home.",
+        "Ana's boss joined Hooli.",
+        "I went to work.",
+        "What worked for Ana was a fitness routine.",
+    ],
 )
 def test_no_job(line):
     assert sightings(line, "job") == []
@@ -177,6 +189,8 @@ def test_two_present_jobs_stay_current():
         ("I bought a used car for $3.5k.", "used car", 3500.0, "USD", None),
         ("I paid EUR 1,200 for a new laptop.", "new laptop", 1200.0, "EUR", None),
         ("I ordered a desk from Amazon last week.", "desk", None, None, "Amazon"),
+        ("I bought myself an adventure book.", "adventure book", None, None, None),
+        ("I bought a lot of new books.", "new books", None, None, None),
     ],
 )
 def test_purchase_phrasings(line, item, amount, currency, where):

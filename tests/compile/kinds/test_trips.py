@@ -92,6 +92,8 @@ def test_companions_and_purpose():
     assert fields["companions"] == ["Sam's sister", "Ben"]
     assert fields["purpose"] == "conference"
     assert one("We went camping with the kids two days ago.")["purpose"] == "camping"
+    # "two weekends ago" is no date the date finder knows; it is no companion either
+    assert one("We went camping with my family two weekends ago.")["companions"] == ["Sam's family"]
 
 
 def test_planned_activity_without_a_place():

@@ -24,17 +24,15 @@ from typing import TYPE_CHECKING, Any
 from ...dialect.spec import FieldSpec
 from ...extract.states import read_employer, same_value
 from . import patterns as p
+from .model import Assembled, Kind, Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from .model import Assembled, Kind, Sighting
 
 NAME = "job"
 
 
-def detect(fact: "Fact") -> list["Sighting"]:
-    from .model import Sighting
-
+def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         if clause.group:
@@ -57,9 +55,7 @@ def detect(fact: "Fact") -> list["Sighting"]:
     return out
 
 
-def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from .model import Assembled
-
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     jobs: list[dict[str, Any]] = []
 
     def new(fields: dict[str, Any], fact: "Fact", is_open: bool) -> dict[str, Any]:

@@ -18,10 +18,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import patterns as p
+from .model import Assembled, Kind, Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from .model import Assembled, Kind, Sighting
 
 NAME = "meal"
 
@@ -63,7 +63,7 @@ RULES: tuple[re.Pattern[str], ...] = (
     # "had dinner at Nopa", "went out for lunch at a Thai place", "had a lovely brunch with Ana at Tartine"
     _rule(rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"),
     # "tried a new ramen place", "tried the Italian restaurant on 5th street"
-    _rule(rf"(?:tried|discovered|found|checked\s+out|went\s+to|ate\s+at|stopped\s+by|visited)\s+{_DESCRIBED}"),
+    _rule(rf"(?:tried|checked\s+out|went\s+to|ate\s+at|stopped\s+by|visited)\s+{_DESCRIBED}"),
     # "went to Nopa for dinner", "went to Nobu for sushi"
     _rule(rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})\s+for\s+(?:a\s+|an\s+|some\s+)?(?:(?:late|quick|early|big|nice)\s+)?(?:{_MEAL}|(?P<food>{_FOOD}))\b"),
     # "had sushi at Nobu", "ate at Chez Panisse", "dined at Nopa"
@@ -88,7 +88,9 @@ def _place(match: re.Match[str], after: str, person: str) -> tuple[str | None, s
     if described:
         called = _CALLED.search(after)
         if called is not None and p.clean_name(called.group("named"), person):
-            named = called.group("named")
+            named = called.group("named")  # "a new place called Zuni"
+        elif re.search(r"\b(?:place|spot|joint)$", described) and _cuisine(kind) is None:
+            described = None  # "visited this place", "went to a quiet spot": no eatery named
     if named:
         named = p.clean_name(named, person)
     place = named or (" ".join(described.split()) if described else None)
@@ -107,9 +109,7 @@ def _cuisine(text: str | None) -> str | None:
     return None
 
 
-def detect(fact: "Fact") -> list["Sighting"]:
-    from .model import Sighting
-
+def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         for rule in RULES:
@@ -147,9 +147,7 @@ def detect(fact: "Fact") -> list["Sighting"]:
     return out
 
 
-def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from .model import Assembled
-
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     meals: list[tuple[str | None, dict[str, Any], str]] = []  # key, fields, session
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]

@@ -34,7 +34,8 @@ class Sighting:
 
     kind: str
     fact_id: str
-    #: field name -> value (str, int, float, list[str], a Period, an enum member's name)
+    #: field name -> value (str, int, float, list[str], a Period, an enum member's name);
+    #: names starting with "_" are the rules' own notes for assembling, never record fields
     fields: dict[str, Any] = field(default_factory=dict)
     #: sightings of one kind with equal keys may describe the same record (a trip's destination)
     key: str | None = None

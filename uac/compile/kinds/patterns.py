@@ -146,7 +146,12 @@ WEEKDAY_WORDS = "monday tuesday wednesday thursday friday saturday sunday".split
 NOT_NAMES = set(
     MONTH_WORDS
     + WEEKDAY_WORDS
-    + """christmas easter thanksgiving halloween hanukkah ramadan diwali i mom dad mum god he she they we it this that there the a an my our his her their
+    + """christmas easter thanksgiving halloween hanukkah ramadan diwali i mom
+    what when where who why how which these those here its also but and so then after before next every
+    some many most all one your if since while because although though once just still even only maybe
+    perhaps sometimes usually often now recently finally unfortunately luckily thankfully actually honestly
+    glad thanks yes no well oh hey hi wow sorry great nice cool anyway besides plus speaking
+ dad mum god he she they we it this that there the a an my our his her their
     today tomorrow yesterday""".split()
 )
 #: lowercase joiners inside a name ("Rio de Janeiro", "Stratford upon Avon")
@@ -194,7 +199,8 @@ def companions(rest: str, person: str) -> list[str]:
     """The people named after "with" in ``rest``, in order, without ``person`` itself."""
     out: list[str] = []
     for match in WITH.finditer(rest):
-        for part in re.split(r",\s+and\s+|,\s+|\s+and\s+", match.group("who")):
+        who = _AGO.sub("", match.group("who"))  # "with the kids two weekends ago"
+        for part in re.split(r",\s+and\s+|,\s+|\s+and\s+", who):
             part = part.strip()
             if not part or part == person or part.lower() in ("others", "them", "him", "her", "it", "me"):
                 continue
@@ -213,6 +219,10 @@ _NUMBERS = {
     "couple": 2, "a couple of": 2,
 }
 NUMBER = r"(?:\d[\d,]*(?:\.\d+)?|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?(?:\s+(?:hundred|thousand))?)"
+
+
+#: "two weekends ago" at the end of a "with ..." phrase (a date the date finder does not know)
+_AGO = re.compile(rf"\s+(?:{NUMBER}|a\s+few|several|a\s+couple\s+of)\s+\w+\s+ago$", re.I)
 
 
 def number(text: str) -> float | None:

@@ -18,10 +18,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import patterns as p
+from .model import Assembled, Kind, Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from .model import Assembled, Kind, Sighting
 
 NAME = "purchase"
 
@@ -89,15 +89,15 @@ def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
 
 
 def _item(text: str, person: str) -> str | None:
+    text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
+    text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     words = text.strip().rstrip(".,").split()
     while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my") or words[0] in (f"{person}'s", f"{person}’s")):
         words = words[1:]
     return " ".join(words) or None
 
 
-def detect(fact: "Fact") -> list["Sighting"]:
-    from .model import Sighting
-
+def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         for pattern, needs_amount in RULES:
@@ -126,9 +126,7 @@ def detect(fact: "Fact") -> list["Sighting"]:
     return out
 
 
-def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from .model import Assembled
-
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     out = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]

@@ -28,10 +28,10 @@ from ...dates import Period
 from ...dialect.spec import FieldSpec
 from ...dialect.types import TypeSpec
 from . import patterns as p
+from .model import Assembled, Kind, Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
-    from .model import Assembled, Kind, Sighting
 
 NAME = "trip"
 STATUSES = ("done", "planned", "cancelled")
@@ -154,10 +154,8 @@ def _nights(value: str | None) -> int | None:
     return int(amount) if amount is not None else None
 
 
-def detect(fact: "Fact", *, meal: bool = False) -> list["Sighting"]:
+def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
-    from .model import Sighting
-
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         for rule in RULES:
@@ -174,7 +172,6 @@ def detect(fact: "Fact", *, meal: bool = False) -> list["Sighting"]:
                 continue
             after = clause.rest[match.end() :]
             fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
-            destination = fields["destination"]
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
                 fields["_weak"] = True
@@ -280,9 +277,7 @@ def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | N
     trip.last_said = said or trip.last_said
 
 
-def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
-    from .model import Assembled
-
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     trips: list[_Trip] = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]
@@ -334,7 +329,7 @@ def assemble(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]
     return out
 
 
-def _new(sighting: "Sighting", fields: dict[str, Any], said: _dt.date | None) -> _Trip:
+def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:
     values = {k: v for k, v in fields.items() if not k.startswith("_")}
     values["companions"] = list(values.get("companions") or [])
     return _Trip(sighting.key, values, [sighting.fact_id], said, said, fields.get("_when"))
