@@ -38,6 +38,7 @@ def one(line: str, **kwargs) -> dict:
         ("I had a wonderful vacation in Greece last summer.", "Greece", "done"),
         ("We drove up to the Alps last winter.", "the Alps", "done"),
         ("I stayed in Paris for three nights.", "Paris", "done"),
+        ("We are traveling through Lake Tahoe!", "Lake Tahoe", "done"),
         ("We're going to Oslo next month, maybe.", "Oslo", "planned"),
         ("I'm planning a trip to Japan in October.", "Japan", "planned"),
         ("I want to visit New York someday.", "New York", "planned"),
@@ -68,10 +69,26 @@ def test_phrasings(line, destination, status):
         "I went to church on Sunday.",
         "I went there in May.",
         "I'm going to the store.",
+        "I went to the Apple store.",
+        "That pic takes me back to my trip to the Ferrari dealership.",
+        "My trip to Paris is a long story.",
     ],
 )
 def test_no_trip(line):
     assert trip_sightings(line) == []
+
+
+@pytest.mark.parametrize(
+    "line, destination, status",
+    [
+        ("I'm so excited about my upcoming trip to Boston.", "Boston", "planned"),
+        ("I went to a castle during my trip to the UK last Friday.", "the UK", "done"),
+        ("This was my Rocky Mountains trip last year and it was stunning.", "Rocky Mountains", "done"),
+    ],
+)
+def test_a_trip_named_as_someones(line, destination, status):
+    fields = one(line)
+    assert (fields["destination"], fields["status"], fields["person"]) == (destination, status, "Sam")
 
 
 def test_next_month_is_a_month_not_a_day():
@@ -94,6 +111,21 @@ def test_companions_and_purpose():
     assert one("We went camping with the kids two days ago.")["purpose"] == "camping"
     # "two weekends ago" is no date the date finder knows; it is no companion either
     assert one("We went camping with my family two weekends ago.")["companions"] == ["Sam's family"]
+
+
+def test_a_return_from_an_activity():
+    fields = one("I just got back from a road trip with my friends.")
+    assert (fields["destination"], fields["purpose"], fields["companions"]) == (None, "road trip", ["Sam's friends"])
+
+
+def test_companions_are_people():
+    fields = one("I came back from San Francisco with some great insights and a new car.")
+    assert fields["companions"] == []
+
+
+def test_a_booking_does_not_date_the_trip():
+    fields = one("I booked a flight to Boston last week.")
+    assert (fields["destination"], fields["status"], fields["start"]) == ("Boston", "planned", None)
 
 
 def test_planned_activity_without_a_place():

@@ -195,6 +195,24 @@ _PEOPLE_STOP = (
 WITH = re.compile(rf"\bwith\s+(?P<who>[\w’'-]+(?:\s+[\w’'-]+){{0,5}}?){_PEOPLE_STOP}")
 
 
+#: what people are called when they are not named ("the kids", "Sam's friends", "a colleague")
+PEOPLE_WORDS = set(
+    """kids children child family fam friends friend partner husband wife parents mom mum dad mother father
+    sister sisters brother brothers colleagues colleague coworkers coworker team group girlfriend boyfriend
+    son sons daughter daughters cousin cousins grandparents grandma grandpa aunt uncle niece nephew
+    roommate roommates neighbors neighbours classmates baby twins folks gang crew fiance fiancee
+    people guys girls boys everyone dog dogs""".split()
+)
+
+
+def _is_people(part: str) -> bool:
+    """A name ("Ana"), someone's someone ("Sam's sister") or people ("the kids")."""
+    words = part.split()
+    if words[0][:1].isupper() and words[0].lower() not in NOT_NAMES:
+        return True
+    return words[-1].lower() in PEOPLE_WORDS
+
+
 def companions(rest: str, person: str) -> list[str]:
     """The people named after "with" in ``rest``, in order, without ``person`` itself."""
     out: list[str] = []
@@ -202,7 +220,7 @@ def companions(rest: str, person: str) -> list[str]:
         who = _AGO.sub("", match.group("who"))  # "with the kids two weekends ago"
         for part in re.split(r",\s+and\s+|,\s+|\s+and\s+", who):
             part = part.strip()
-            if not part or part == person or part.lower() in ("others", "them", "him", "her", "it", "me"):
+            if not part or part == person or not _is_people(part):
                 continue
             if part not in out:
                 out.append(part)

@@ -53,7 +53,8 @@ _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\
 class _Rule:
     pattern: re.Pattern[str]
     status: str
-    #: the fact's period is the trip's "start" or its "end" ("got back from ... yesterday")
+    #: the fact's period is the trip's "start" or its "end" ("got back from ... yesterday"),
+    #: or "booked": when the booking was made, not the trip
     dated: str = "start"
     #: a cancellation that only closes an existing plan ("isn't going to Oslo after all")
     weak: bool = False
@@ -70,6 +71,12 @@ RULES: tuple[_Rule, ...] = (
         rf"from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}",
         "done", "end",
     ),
+    _rule(
+        rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|just\s+got)\s+back\s+from\s+{_OWNER}\s+(?:\w+\s+)?"
+        rf"(?P<activity>road\s+trip|camping\s+trip|hiking\s+trip|ski\s+trip|cruise|backpacking\s+trip)",
+        "done", "end",
+    ),
+    _rule(rf"(?:is|are)\s+(?:traveling|travelling|touring|backpacking|road-?tripping)\s+(?:through|around|in|across)\s+{_PLACES}", "done"),
     _rule(rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}", "done", "end"),
     # done
     _rule(
@@ -113,7 +120,7 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:booked|has\s+booked|have\s+booked|bought)\s+(?:{_OWNER}\s+)?(?:\w+\s+)?(?:flights?|tickets?|trip|hotel|room|"
         rf"train\s+tickets?|plane\s+tickets?)\s+(?:to|in|for)\s+{_PLACES}",
-        "planned",
+        "planned", "booked",
     ),
     # cancelled
     _rule(
@@ -171,17 +178,74 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             if meal and rule.status == "done" and not activity:
                 continue
             after = clause.rest[match.end() :]
+            if raw and _attributive(raw, after):
+                continue
             fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
                 fields["_weak"] = True
             out.append(Sighting(NAME, fact.id, fields, key))
             break
+    if not out and not p.is_question(fact):
+        out.extend(_owned_trips(fact))
     return out
+
+
+#: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
+_OWNED = re.compile(
+    rf"\b(?P<owner>[A-Z][a-z]+)['’]s\s+(?:(?P<adj>upcoming|next|planned|recent|last|first|solo|big|family|"
+    rf"weekend|short|long|road|camping|business|work)\s+)*(?:(?P<named>{p.NAME})\s+)?{_TRIP_WORD}"
+    rf"(?:\s+(?:to|in)\s+(?P<place>{p.PLACES}))?"
+)
+_FUTURE_CUES = re.compile(r"\b(?:upcoming|next|planned|will|can't\s+wait|looking\s+forward|excited\s+(?:about|for)|soon|plans?)\b", re.I)
+_PAST_CUES = re.compile(r"\b(?:was|were|took|had|went|got|came|snapped|enjoyed|loved|remember(?:s|ed)?|reminds?|back)\b", re.I)
+
+
+def _owned_trips(fact: "Fact") -> list[Sighting]:
+    """A trip named as someone's ("Tim's trip to the UK last Friday"): done when the
+    fact dates it before it was said or speaks of it in the past, planned when it
+    says "upcoming" or speaks of the future; otherwise no sighting."""
+    text = p.plain(fact.text, fact.session_date)
+    out: list[Sighting] = []
+    for match in _OWNED.finditer(text):
+        owner = match.group("owner")
+        if owner.lower() in p.NOT_NAMES:
+            continue
+        raw = match.group("place") or match.group("named")
+        places = p.split_names(raw, owner) if raw else []
+        if not places or (raw and _attributive(raw, text[match.end() :])):
+            continue
+        period = p.when(fact)
+        if _FUTURE_CUES.search(text):
+            status = "planned"
+        elif (period is not None and fact.session_date is not None and period.end < fact.session_date) or _PAST_CUES.search(text):
+            status = "done"
+        else:
+            continue
+        clause = p.Clause(owner, False, text[match.end() :])
+        rule = _Rule(_OWNED, status)
+        fields = _fields(fact, rule, places, None, None, clause, clause.rest)
+        out.append(Sighting(NAME, fact.id, fields, f"{owner}|{places[0].lower()}"))
+    return out
+
+
+_FUNCTION_WORDS = set(
+    """and or but with for to in on at from by of last next this that which who where when while after before
+    again twice together alone too as so because since until during around near was were is are had has
+    and then it""".split()
+)
+
+
+def _attributive(raw: str, after: str) -> bool:
+    """"the Ferrari dealership", "the Apple store": a name that only qualifies the noun
+    after it is no destination."""
+    word = re.match(r"\s*([a-z][\w-]*)", after)
+    return raw.startswith("the ") and word is not None and word.group(1) not in _FUNCTION_WORDS
 
 
 def _activity(activity: str | None) -> str:
     text = re.sub(r"^(?:on\s+)?(?:a\s+)?", "", (activity or "").strip())
+    text = re.sub(r"^(camping|hiking|ski|backpacking)\s+trip$", r"\1", text)
     return " ".join(text.split())
 
 
@@ -193,7 +257,9 @@ def _fields(
     start: Period | None = None
     end: Period | None = None
     if rule.status != "cancelled":
-        if rule.dated == "end":
+        if rule.dated == "booked":
+            pass
+        elif rule.dated == "end":
             end = period
             if end is not None and end.is_day and count:
                 start = Period.day(end.start - _dt.timedelta(days=count))
@@ -213,7 +279,7 @@ def _fields(
         "companions": p.companions(after, clause.person),
         "purpose": purpose,
         "status": rule.status,
-        "_when": period,
+        "_when": period if rule.dated != "booked" else None,
     }
 
 
