@@ -19,6 +19,7 @@ an end closes the job it names.  A job is ``current`` while nothing closed it.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ...dialect.spec import FieldSpec
@@ -32,7 +33,17 @@ if TYPE_CHECKING:
 NAME = "job"
 
 
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:work\w*|job|joined|start\w*|began|begins|hired|leaving|left|quit\w*|laid|fired|let\s+go|position|role|"
+    r"resigned|retired|switched|moved|is\s+an?)\b",
+    re.I,
+)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         if clause.group:

@@ -109,7 +109,18 @@ def _cuisine(text: str | None) -> str | None:
     return None
 
 
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|meal|bite|ate|dined|restaurant|place|spot|caf[eé]|"
+    r"bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|brasserie|izakaya|truck|bakery|tavern|canteen|"
+    r"eatery|cantina|house|shop|out|at)\b",
+    re.I,
+)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         for rule in RULES:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ...dates import Period
@@ -113,26 +114,38 @@ def clauses(fact: "Fact") -> Iterator[Clause]:
     """Every place in ``fact`` where a person is the subject of what follows.
 
     The speaker is found at the start of the text or of a clause (after ", ",
-    "; ", ": ", "and ", "but ", "so ", "then ", "when "...); another single name only at the start ("Ana
-    went to Rome", a fact about the listener).  "Sam's friend went" has no
-    subject here: the fact mentions someone else.
+    "; ", ": ", "and ", "but ", "so ", "then ", "when "...); another
+    single name only at the start ("Ana went to Rome", a fact about the
+    listener).  "Sam's friend went" has no subject here: the fact mentions
+    someone else.
     """
     if is_question(fact):
-        return
-    text = plain(fact.text, fact.session_date)
-    speaker = fact.speaker
+        return iter(())
+    return iter(_clauses(fact.text, fact.session_date, fact.speaker))
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[Clause, ...]:
+    text = plain(text, said_on)
     if speaker and text.startswith(f"{speaker} said: "):
-        return  # the sentence names nobody: no subject to give it to
+        return ()  # the sentence names nobody: no subject to give it to
+    out: list[Clause] = []
     seen: set[int] = set()
     if speaker:
         name = re.escape(speaker)
         pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
-            yield Clause(speaker, bool(match.group(2)), text[match.end() :])
+            out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
     match = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
     if match and 0 not in seen and match.group(1).lower() not in NOT_NAMES:
-        yield Clause(match.group(1), bool(match.group(2)), text[match.end() :])
+        out.append(Clause(match.group(1), bool(match.group(2)), text[match.end() :]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def plain_cached(text: str, said_on: _dt.date | None) -> str:
+    return plain(text, said_on)
 
 
 # -- names ----------------------------------------------------------------------------

@@ -97,7 +97,16 @@ def _item(text: str, person: str) -> str | None:
     return " ".join(words) or None
 
 
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:bought|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated)\b",
+    re.I,
+)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         for pattern, needs_amount in RULES:

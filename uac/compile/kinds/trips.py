@@ -161,8 +161,19 @@ def _nights(value: str | None) -> int | None:
     return int(amount) if amount is not None else None
 
 
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
+    r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not)\b",
+    re.I,
+)
+
+
 def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
+    if CUE.search(fact.text) is None:
+        return []
     out: list[Sighting] = []
     for clause in p.clauses(fact):
         for rule in RULES:
@@ -197,6 +208,7 @@ _OWNED = re.compile(
     rf"weekend|short|long|road|camping|business|work)\s+)*(?:(?P<named>{p.NAME})\s+)?{_TRIP_WORD}"
     rf"(?:\s+(?:to|in)\s+(?P<place>{p.PLACES}))?"
 )
+_TRIP_NOUN = re.compile(rf"['’]s\s+(?:\w+\s+){{0,4}}?{_TRIP_WORD}\b")
 _FUTURE_CUES = re.compile(r"\b(?:upcoming|next|planned|will|can't\s+wait|looking\s+forward|excited\s+(?:about|for)|soon|plans?)\b", re.I)
 _PAST_CUES = re.compile(r"\b(?:was|were|took|had|went|got|came|snapped|enjoyed|loved|remember(?:s|ed)?|reminds?|back)\b", re.I)
 
@@ -205,7 +217,9 @@ def _owned_trips(fact: "Fact") -> list[Sighting]:
     """A trip named as someone's ("Tim's trip to the UK last Friday"): done when the
     fact dates it before it was said or speaks of it in the past, planned when it
     says "upcoming" or speaks of the future; otherwise no sighting."""
-    text = p.plain(fact.text, fact.session_date)
+    if _TRIP_NOUN.search(fact.text) is None:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
     out: list[Sighting] = []
     for match in _OWNED.finditer(text):
         owner = match.group("owner")
