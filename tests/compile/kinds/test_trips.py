@@ -62,7 +62,7 @@ def test_phrasings(line, destination, status):
         "I went to bed early.",
         "I went to Ana's place.",
         "My friend went to Paris.",
-        "Lisbon was amazing.",
+        "Lisbon is amazing.",
         "Did you go to Porto?",
         "We spent five nights there.",
         "I went to Nopa for dinner.",
@@ -161,6 +161,25 @@ def test_the_done_report_dates_the_trip():
         (dt.date(2023, 8, 2), ["I flew to Oslo on 12 July 2023."]),
     )
     assert trip.fields["start"] == Period.day(dt.date(2023, 7, 12))
+
+
+def test_looking_back_on_a_plan_completes_it():
+    [trip] = _assembled(
+        (dt.date(2024, 5, 2), ["I'm planning a trip to Kyoto next month."]),
+        (dt.date(2024, 7, 20), ["Kyoto was wonderful."]),
+    )
+    assert (trip.fields["status"], trip.fields["start"]) == ("done", Period.month(2024, 6))
+    assert len(trip.sources) == 2
+
+
+def test_looking_back_alone_is_no_trip():
+    assert _assembled((dt.date(2024, 7, 20), ["Kyoto was wonderful."])) == []
+    # said before the planned month began: the plan stays a plan
+    [trip] = _assembled(
+        (dt.date(2024, 5, 2), ["I'm planning a trip to Kyoto in September."]),
+        (dt.date(2024, 7, 20), ["Kyoto was wonderful."]),
+    )
+    assert trip.fields["status"] == "planned"
 
 
 def test_two_trips_to_one_place_in_different_periods_stay_two():

@@ -172,6 +172,8 @@ CUE = re.compile(
 
 def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
+    if fact.speaker and fact.text.startswith(f"{fact.speaker} said: "):
+        return _looking_back(fact)
     if CUE.search(fact.text) is None:
         return []
     out: list[Sighting] = []
@@ -200,6 +202,30 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     if not out and not p.is_question(fact):
         out.extend(_owned_trips(fact))
     return out
+
+
+_REVIEW = re.compile(
+    rf"^(?:The\s+)?(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+(?:so\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
+    r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|"
+    r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
+    r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best)\b"
+)
+
+
+def _looking_back(fact: "Fact") -> list[Sighting]:
+    """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
+    wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
+    text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    match = _REVIEW.match(text)
+    if match is None:
+        return []
+    places = p.split_names(match.group("place"), fact.speaker)
+    if len(places) != 1:
+        return []
+    clause = p.Clause(fact.speaker, False, text[match.end() :])
+    fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
+    fields["_weak"] = True
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
 
 
 #: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
@@ -383,6 +409,12 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
                 trips.append(_new(sighting, fields, said))
             continue
         target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
+        if fields.get("_weak"):
+            # "Kyoto was wonderful": completes a plan whose time has come, else nothing
+            if target is not None and (target.when is None or said is None or target.when.start <= said):
+                _merge(target, {k: v for k, v in fields.items() if k not in ("start", "end")}, fact.id, said, override=False)
+                target.fields["status"] = "done"
+            continue
         if target is not None:
             # the plan came true: one done trip, dated by the report of it; the plan's
             # start stays only if the report gives none and its end falls in the plan
