@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from uac.extract.rules import RuleExtractor
 from uac.extract.states import read_employer, read_home, same_value
@@ -112,3 +114,28 @@ def test_readers():
     assert read_home("lives in Lisbon now.").event == "start"
     assert read_home("lives in a small flat.") is None
     assert same_value("Acme", "Acme Corp") and not same_value("Acme", "Initech")
+
+
+_ORG = st.from_regex(r"[A-Z][a-z]{2,8}(?: (?:Corp|Labs|Inc))?", fullmatch=True).filter(
+    lambda w: w.split()[0].lower() not in ("sam", "ana", "may", "march", "june", "july", "august", "the", "mom", "dad")
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(old=_ORG, new=_ORG, verb=st.sampled_from(["I now work at", "I started at", "I joined", "I got a job at"]))
+def test_any_new_employer_supersedes_any_other(old, new, verb):
+    facts = run(session("a", D1, f"I work at {old}."), session("b", D2, f"{verb} {new}."))
+    [first] = [f for f in facts if f.session_id == "a"]
+    if same_value(old, new):
+        assert first.invalid_at is None
+    else:
+        assert first.invalid_at == D2
+        [second] = [f for f in facts if f.session_id == "b"]
+        assert second.meta["state_value"] == new
+
+
+@settings(max_examples=40, deadline=None)
+@given(org=_ORG, who=st.sampled_from(["My friend", "My sister", "Ana's boss", "His brother"]))
+def test_someone_elses_job_never_supersedes(org, who):
+    facts = run(session("a", D1, "I work at Acme."), session("b", D2, f"{who} now works at {org}."))
+    assert "Sam works at Acme." in valid_texts(facts)

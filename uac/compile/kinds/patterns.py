@@ -288,8 +288,3 @@ def order_key(fact: "Fact") -> tuple[Any, ...]:
     """Facts in the order they were said: by session date, then position in the log."""
     match = re.search(r"-f(\d+)$", fact.id)
     return (fact.session_date or _dt.date.min, fact.session_id, int(match.group(1)) if match else 0, fact.id)
-
-
-def anchor(period: Period | None, fallback: _dt.date | None) -> _dt.date | None:
-    """The first day of ``period``, else ``fallback``."""
-    return period.start if period is not None else fallback
