@@ -94,8 +94,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _ABSOLUTE = {"absolute_day", "week_around", "season_year", "month_year", "in_year"}
 
 _FUTURE = re.compile(
-    r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intend|hope\s+to|hoping\s+to|"
-    r"want\s+to|wanna|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled)\b",
+    r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intends?|hopes?\s+to|hoping\s+to|"
+    r"wants?\s+to|wanna|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
+    r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing)\b",
     re.I,
 )
 

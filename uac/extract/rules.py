@@ -6,6 +6,12 @@ person to the listener, resolve relative dates against the session date and
 write them into the text, and attribute a sentence that names nobody to its
 speaker ("Caroline said: ...").  One fact per sentence, its turn as evidence;
 a shared image becomes "Caroline shared an image: <caption>.".
+
+A new employer or home ("I now work at Initech", "I joined Hooli", "we moved
+to Berlin") supersedes the speaker's latest valid employer or home fact, from
+an earlier session or earlier in this one (:func:`~uac.extract.states.link_states`);
+the state keys go into ``meta`` (``state``, ``state_value``, ``state_event``,
+``state_person``) so later sessions find them.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from .base import ExtractedFact
 from .dates import annotate
 from .persons import rewrite_persons
 from .sentences import is_contentless, split_sentences
+from .states import link_states
 
 
 _INTERJECTION = re.compile(
@@ -57,7 +64,7 @@ class RuleExtractor:
         names = set(session.speakers)
         for turn in session.turns:
             facts.extend(self.turn_facts(session, turn, names))
-        return facts
+        return link_states(session.session_id, facts, known)
 
     def turn_facts(self, session: Session, turn: Turn, names: set[str]) -> list[ExtractedFact]:
         listener = _listener(session, turn.speaker)

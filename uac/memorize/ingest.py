@@ -190,7 +190,11 @@ def ingest_sessions(
                 started = time.perf_counter()
                 state = log.read()
                 facts, supersessions = to_facts(session, extracted)
-                supersessions = [s for s in supersessions if s.fact_id in state.facts]
+                # an earlier fact, or one said earlier in this session ("I'm leaving Acme. I now work at Initech.")
+                own = {f.id for f in facts}
+                supersessions = [
+                    s for s in supersessions if (s.fact_id in state.facts or s.fact_id in own) and s.fact_id != s.superseded_by
+                ]
                 crash_point("ingest:extracted")
                 archive.write(session)
                 log.append_session(

@@ -20,63 +20,62 @@ first source) and cites its sources (fact ids).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .model import Assembled, Kind, Sighting
+
 if TYPE_CHECKING:
-    from ...dialect.spec import ClassSpec
     from ...facts.model import Fact
 
-
-@dataclass(frozen=True)
-class Kind:
-    """One kind of record: where it lives and what it looks like."""
-
-    #: singular name (``trip``)
-    name: str
-    #: the domain whose package holds it (``travel``)
-    domain: str
-    #: the collection in that domain's ``state.py`` (``trips``)
-    collection: str
-    #: the record class (periods typed ``TypeSpec("period")``)
-    cls: "ClassSpec"
-    #: enums the class uses (``TripStatus``), declared before it
-    enums: tuple["ClassSpec", ...] = ()
-    #: one sentence saying what belongs here (docs and routing by meaning)
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class Sighting:
-    """What one fact says about one record of a kind."""
-
-    kind: str
-    fact_id: str
-    #: field name -> value (str, int, float, list[str], a Period, an enum member's name)
-    fields: dict[str, Any] = field(default_factory=dict)
-    #: sightings of one kind with equal keys may describe the same record (a trip's destination)
-    key: str | None = None
-
-
-@dataclass
-class Assembled:
-    """One record ready to write: its field values (``sources`` and ``said_on`` included)."""
-
-    kind: str
-    fields: dict[str, Any]
-    sources: list[str]
+__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "registry"]
 
 
 def registry() -> tuple[Kind, ...]:
     """Every kind the rules know, in a stable order."""
-    return ()
+    global _REGISTRY
+    if _REGISTRY is None:
+        from . import jobs, meals, purchases, trips
+
+        _REGISTRY = (
+            Kind(trips.NAME, "travel", "trips", trips.CLASS, (trips.STATUS_ENUM,), trips.DESCRIPTION),
+            Kind(meals.NAME, "food", "meals", meals.CLASS, (), meals.DESCRIPTION),
+            Kind(jobs.NAME, "work", "jobs", jobs.CLASS, (), jobs.DESCRIPTION),
+            Kind(purchases.NAME, "finance", "purchases", purchases.CLASS, (), purchases.DESCRIPTION),
+        )
+    return _REGISTRY
+
+
+_REGISTRY: tuple[Kind, ...] | None = None
+
+
+def _rules(name: str) -> Any:
+    from . import jobs, meals, purchases, trips
+
+    return {"trip": trips, "meal": meals, "job": jobs, "purchase": purchases}[name]
 
 
 def detect(fact: "Fact") -> list[Sighting]:
-    """What ``fact`` says about records of the known kinds (often nothing)."""
-    return []
+    """What ``fact`` says about records of the known kinds (often nothing).
+
+    A fact may feed several kinds ("bought flights to Tokyo for $900" is a
+    planned trip and a purchase); a meal out is never also a trip ("went to
+    Nopa for dinner").
+    """
+    from . import jobs, meals, purchases, trips
+
+    found = meals.detect(fact)
+    found += trips.detect(fact, meal=bool(found))
+    found += jobs.detect(fact)
+    found += purchases.detect(fact)
+    return found
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    """The records of ``kind`` from all its sightings (``facts`` by id, for dates and order)."""
-    return []
+    """The records of ``kind`` from all its sightings (``facts`` by id, for dates and order).
+
+    Sightings of other kinds, and of facts not in ``facts``, are ignored.  Every
+    record's fields hold ``said_on`` (the session date of its first source) and
+    ``sources`` (fact ids, in the order they were said).
+    """
+    mine = [s for s in sightings if s.kind == kind.name and s.fact_id in facts]
+    return _rules(kind.name).assemble(kind, mine, facts)

@@ -1,0 +1,226 @@
+"""Meals out, jobs and purchases: phrasings, negatives and assembling."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from uac.compile.kinds import assemble, detect, registry
+from uac.dates import Period
+
+from .conftest import facts_of, fact_of
+
+KINDS = {k.name: k for k in registry()}
+
+
+def sightings(line: str, kind: str, **kwargs):
+    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == kind]
+
+
+def one(line: str, kind: str) -> dict:
+    [sighting] = sightings(line, kind)
+    return sighting.fields
+
+
+def test_registry_is_the_contract():
+    assert [(k.name, k.domain, k.collection, k.cls.name) for k in registry()] == [
+        ("trip", "travel", "trips", "Trip"),
+        ("meal", "food", "meals", "Meal"),
+        ("job", "work", "jobs", "Job"),
+        ("purchase", "finance", "purchases", "Purchase"),
+    ]
+    for kind in registry():
+        names = [f.name for f in kind.cls.fields]
+        assert names[-2:] == ["said_on", "sources"]
+        assert kind.description
+    trip = KINDS["trip"]
+    assert [e.name for e in trip.enums] == ["TripStatus"]
+    assert [m[0] for m in trip.enums[0].members] == ["done", "planned", "cancelled"]
+    assert trip.cls.field("start").type.source() == "period | None"
+
+
+# -- meals --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, place, cuisine, companions",
+    [
+        ("I had dinner at Nopa with Ana last Friday.", "Nopa", None, ["Ana"]),
+        ("We tried a new ramen place yesterday.", "a new ramen place", "ramen", []),
+        ("I grabbed lunch at a little Thai place near work.", "a little Thai place", "thai", []),
+        ("I had sushi at Nobu on Saturday.", "Nobu", "sushi", []),
+        ("We ate at Chez Panisse for my birthday.", "Chez Panisse", None, []),
+        ("We went to Nopa for dinner.", "Nopa", None, []),
+        ("We tried a new place called Zuni last week.", "Zuni", None, []),
+        ("I had brunch with Ana and Ben at Tartine.", "Tartine", None, ["Ana", "Ben"]),
+        ("We went out for tacos last night.", None, "tacos", []),
+        ("I had coffee at Blue Bottle this morning.", "Blue Bottle", None, []),
+    ],
+)
+def test_meal_phrasings(line, place, cuisine, companions):
+    fields = one(line, "meal")
+    assert (fields["place"], fields["cuisine"], fields["companions"]) == (place, cuisine, companions)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I had dinner at home.",
+        "I had lunch at Ana's place.",
+        "I cooked dinner for the kids.",
+        "I'll have dinner at Nopa tomorrow.",
+        "I had a great time at Disneyland.",
+        "I had dinner with Ana.",
+        "I went to the gym.",
+        "My sister had dinner at Nopa.",
+        "I had lunch at work.",
+        "I found a quiet spot in the park.",
+        "I visited this place and it was so calming.",
+        "We went to a place in London a few years ago.",
+    ],
+)
+def test_no_meal_out(line):
+    assert sightings(line, "meal") == []
+
+
+def test_a_meal_is_no_trip():
+    found = detect(fact_of("We went to Nopa for dinner last Friday."))
+    assert [s.kind for s in found] == ["meal"]
+
+
+def test_meals_dated_and_merged_per_day():
+    facts = facts_of("I had dinner at Nopa with Ana last Friday.", "Sam loved the dinner at Nopa.", "I had sushi at Nobu yesterday.")
+    meals = assemble(KINDS["meal"], [s for f in facts for s in detect(f)], {f.id: f for f in facts})
+    assert [(m.fields["place"], m.fields["when"]) for m in meals] == [
+        ("Nopa", Period.day(dt.date(2023, 6, 2))),
+        ("Nobu", Period.day(dt.date(2023, 6, 8))),
+    ]
+
+
+# -- jobs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, employer, role, event",
+    [
+        ("I work at Acme Corp as an analyst.", "Acme Corp", "analyst", "current"),
+        ("I'm a nurse at St Mary Hospital.", "St Mary Hospital", "nurse", "current"),
+        ("I now work at Initech as a designer.", "Initech", "designer", "start"),
+        ("I started at Globex last week.", "Globex", None, "start"),
+        ("I joined Hooli in March.", "Hooli", None, "start"),
+        ("I got a job at Google as a software engineer.", "Google", "software engineer", "start"),
+        ("I started a new job as a counselor last week!", None, "counselor", "start"),
+        ("I'm leaving Acme Corp.", "Acme Corp", None, "end"),
+        ("I was laid off from Twitter.", "Twitter", None, "end"),
+        ("I quit my job at the bank.", "the bank", None, "end"),
+        ("I worked at IBM for ten years.", "IBM", None, "past"),
+        ("I work at a bakery downtown.", "a bakery", None, "current"),
+        ("I lost my job at the mechanical engineering company.", "the mechanical engineering company", None, "end"),
+        ("I started a new job as a Financial Analyst last week.", None, "Financial Analyst", "start"),
+    ],
+)
+def test_job_phrasings(line, employer, role, event):
+    fields = one(line, "job")
+    assert (fields["employer"], fields["role"], fields["_event"]) == (employer, role, event)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "My friend works at Initech.",
+        "I joined Ana for lunch.",
+        "I work from home.",
+        "Ana's boss joined Hooli.",
+        "I went to work.",
+        "What worked for Ana was a fitness routine.",
+    ],
+)
+def test_no_job(line):
+    assert sightings(line, "job") == []
+
+
+def _jobs(*sessions):
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    return assemble(KINDS["job"], [s for f in facts for s in detect(f)], {f.id: f for f in facts})
+
+
+def test_a_new_job_closes_the_open_one():
+    acme, initech = _jobs(
+        (dt.date(2023, 1, 10), ["I work at Acme as an analyst."]),
+        (dt.date(2023, 6, 9), ["I joined Initech last month as a designer."]),
+    )
+    assert (acme.fields["employer"], acme.fields["current"], acme.fields["end"]) == ("Acme", False, Period.month(2023, 5))
+    assert (initech.fields["employer"], initech.fields["current"], initech.fields["start"]) == ("Initech", True, Period.month(2023, 5))
+
+
+def test_leaving_closes_a_job_and_left_a_city_is_no_job():
+    [acme] = _jobs(
+        (dt.date(2023, 1, 10), ["I work at Acme Corp."]),
+        (dt.date(2023, 6, 9), ["I left Acme yesterday.", "I left Lisbon on Monday."]),
+    )
+    assert acme.fields["current"] is False
+    assert acme.fields["end"] == Period.day(dt.date(2023, 6, 8))
+    assert len(acme.sources) == 2
+
+
+def test_two_present_jobs_stay_current():
+    jobs = _jobs((dt.date(2023, 1, 10), ["I work at Acme.", "I also work at a bakery on weekends."]))
+    assert [j.fields["current"] for j in jobs] == [True, True]
+
+
+# -- purchases -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, item, amount, currency, where",
+    [
+        ("I bought a bike for $450.", "bike", 450.0, "USD", None),
+        ("I paid 30 euros for a haircut yesterday.", "haircut", 30.0, "EUR", None),
+        ("I spent £200 on concert tickets.", "concert tickets", 200.0, "GBP", None),
+        ("I got a new phone for 300 dollars at Best Buy.", "new phone", 300.0, "USD", "Best Buy"),
+        ("I picked up a lamp at IKEA for €25.", "lamp", 25.0, "EUR", "IKEA"),
+        ("I bought two tickets for fifty bucks.", "two tickets", 50.0, "USD", None),
+        ("I bought a used car for $3.5k.", "used car", 3500.0, "USD", None),
+        ("I paid EUR 1,200 for a new laptop.", "new laptop", 1200.0, "EUR", None),
+        ("I ordered a desk from Amazon last week.", "desk", None, None, "Amazon"),
+        ("I bought myself an adventure book.", "adventure book", None, None, None),
+        ("I bought a lot of new books.", "new books", None, None, None),
+    ],
+)
+def test_purchase_phrasings(line, item, amount, currency, where):
+    fields = one(line, "purchase")
+    assert (fields["item"], fields["amount"], fields["currency"], fields["where"]) == (item, amount, currency, where)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I spent five nights in Rome.",
+        "I paid attention in class.",
+        "I got a cat.",
+        "I want to buy a car.",
+        "I bought into the idea.",
+        "My sister bought a bike for $300.",
+        "I spent three hours on the report.",
+    ],
+)
+def test_no_purchase(line):
+    assert sightings(line, "purchase") == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    amount=st.integers(min_value=1, max_value=99999),
+    sign=st.sampled_from([("$", "", "USD"), ("€", "", "EUR"), ("£", "", "GBP"), ("", " euros", "EUR"), ("", " dollars", "USD")]),
+    item=st.sampled_from(["bike", "lamp", "winter coat", "pair of boots"]),
+)
+def test_any_amount_and_currency(amount, sign, item):
+    prefix, suffix, code = sign
+    fields = one(f"I bought a {item} for {prefix}{amount:,}{suffix}.", "purchase")
+    assert (fields["item"], fields["amount"], fields["currency"]) == (item, float(amount), code)

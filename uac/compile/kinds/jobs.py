@@ -1,0 +1,141 @@
+"""Jobs: who someone works for, as what, from when to when, and whether they still do.
+
+The employer statements are the ones the rule extractor reads to supersede an
+old employer (:mod:`uac.extract.states`): "works at Acme as an analyst",
+"is a nurse at St Mary Hospital", "started at Globex", "joined Hooli", "got a
+job at Google as an engineer", "now works at Initech", "started a new job as a
+counselor" (a role without an employer); an end with "is leaving Acme Corp",
+"quit their job at the bank", "was laid off from Twitter", "lost their job as
+a banker"; "worked at IBM" is a past job.  The subject must be the person:
+"Sam's friend works at Initech" is no job of anyone's.  A bare "left X" is a
+job's end only when ``X`` is already known as the person's employer.
+
+Assembling, per person and in the order things were said: a start or a
+present statement opens a job (or adds to the open one at the same employer);
+a *change* (a start: "joined", "started at", "now works at") closes every other
+open job of that person, its end the new job's start when the text dates it;
+an end closes the job it names.  A job is ``current`` while nothing closed it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...dialect.spec import FieldSpec
+from ...extract.states import read_employer, same_value
+from . import patterns as p
+from .model import Assembled, Kind, Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "job"
+
+
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:work\w*|job|joined|start\w*|began|begins|hired|leaving|left|quit\w*|laid|fired|let\s+go|position|role|"
+    r"resigned|retired|switched|moved|is\s+an?)\b",
+    re.I,
+)
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
+    out: list[Sighting] = []
+    for clause in p.clauses(fact):
+        if clause.group:
+            continue
+        statement = read_employer(clause.rest)
+        if statement is None:
+            continue
+        period = p.when(fact)
+        fields: dict[str, Any] = {
+            "person": clause.person,
+            "employer": statement.value,
+            "role": statement.role,
+            "start": period if statement.event in ("start", "planned") else None,
+            "end": period if statement.event == "end" else None,
+            "_event": statement.event,
+            "_weak": statement.weak,
+        }
+        key = f"{clause.person}|{(statement.value or '').lower()}"
+        out.append(Sighting(NAME, fact.id, fields, key))
+    return out
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    jobs: list[dict[str, Any]] = []
+
+    def new(fields: dict[str, Any], fact: "Fact", is_open: bool) -> dict[str, Any]:
+        record = {k: v for k, v in fields.items() if not k.startswith("_")}
+        record.update(current=is_open, said_on=fact.session_date, sources=[fact.id])
+        jobs.append(record)
+        return record
+
+    def add(record: dict[str, Any], fields: dict[str, Any], fact: "Fact") -> None:
+        for name in ("employer", "role", "start", "end"):
+            if record.get(name) is None and fields.get(name) is not None:
+                record[name] = fields[name]
+        if fact.id not in record["sources"]:
+            record["sources"].append(fact.id)
+
+    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        fields = sighting.fields
+        person, employer, event = fields["person"], fields["employer"], fields["_event"]
+        mine = [j for j in jobs if j["person"] == person]
+
+        def matches(job: dict[str, Any]) -> bool:
+            if employer is not None:
+                return same_value(job["employer"], employer)
+            return fields["role"] is not None and job["role"] == fields["role"]
+
+        if event == "end":
+            target = next((j for j in reversed(mine) if matches(j)), None)
+            if target is None and employer is None:
+                target = next((j for j in reversed(mine) if j["current"]), None)
+            if target is None:
+                if not fields["_weak"]:
+                    new(fields, fact, False)
+                continue
+            add(target, fields, fact)
+            target["end"] = fields["end"] or target["end"]
+            target["current"] = False
+            continue
+        if event == "past":
+            target = next((j for j in reversed(mine) if matches(j)), None)
+            if target is None:
+                new(fields, fact, False)
+            else:
+                add(target, fields, fact)
+            continue
+        target = next((j for j in reversed(mine) if j["current"] and employer is not None and matches(j)), None)
+        if target is not None:
+            add(target, fields, fact)
+        else:
+            target = new(fields, fact, True)
+        if event in ("start", "planned"):
+            for job in mine:
+                if job is not target and job["current"]:
+                    job["current"] = False
+                    if job["end"] is None:
+                        job["end"] = fields["start"]
+    return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+CLASS = p.record_class(
+    "Job",
+    (
+        p.optional("employer"),
+        p.optional("person"),
+        p.optional("role"),
+        p.optional("start", p.OPT_PERIOD),
+        p.optional("end", p.OPT_PERIOD),
+        FieldSpec("current", p.BOOL, "value", False),
+    ),
+    "A job someone holds or held (offline rules): employer, role, start, end, whether it is current.",
+)
+DESCRIPTION = "Jobs and work: who someone works for, their role, when they started or left, their current employer."

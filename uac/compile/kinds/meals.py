@@ -1,0 +1,203 @@
+"""Meals out: where someone ate, what, when and with whom.
+
+Seen in a clause whose subject is a person, in the past tense, with a place
+that is not a home: "had dinner at Nopa with Ana", "grabbed lunch at a Thai
+place", "had sushi at Nobu", "ate at Chez Panisse", "tried a new ramen place",
+"went to Nopa for dinner", "went out for tacos", "ate out".  The place is a
+capitalised name (never a possessive: "at Ana's" is a home) or a described
+eatery ("a new ramen place", "the Italian restaurant"); "at home", "at work",
+"cooked dinner" and plans ("will have dinner at Nopa") are no meal out.
+
+Assembling: two sightings of the same person and place on the same day (or
+undated, in one session) are one meal; every other sighting is a meal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from . import patterns as p
+from .model import Assembled, Kind, Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "meal"
+
+#: cuisines and dishes people name when they eat out (a lexicon of food, not of places)
+FOODS = (
+    "thai indian italian mexican chinese japanese korean french vietnamese ethiopian greek lebanese turkish "
+    "spanish peruvian moroccan persian georgian brazilian cuban german polish portuguese sichuan cantonese "
+    "sushi ramen pizza tacos taco burgers burger pho curry tapas pasta steak seafood bbq barbecue noodles "
+    "dumplings kebab kebabs falafel pancakes crepes fondue paella sardines oysters burritos burrito dim sum "
+    "udon tempura bibimbap poke sandwiches shawarma hotpot hot pot fish and chips wings brunch vegan vegetarian "
+    "ice cream gelato cake cocktails wine beer croissants croissant bagels donuts cheesecake salad soup "
+    "fries tea pie waffles tacos"
+).split()
+_FOOD_PHRASES = ("dim sum", "hot pot", "fish and chips", "ice cream")
+_FOOD = r"(?:" + "|".join(sorted({*(re.escape(f) for f in _FOOD_PHRASES), *FOODS}, key=len, reverse=True)) + r")"
+_MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|a\s+meal|a\s+bite|a\s+bite\s+to\s+eat)"
+_EATERY = (
+    r"(?:restaurant|place|spot|caf[eé]|bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|"
+    r"brasserie|izakaya|food\s+truck|bakery|tavern|canteen|eatery|cantina|noodle\s+house|sushi\s+bar|ramen\s+shop)"
+)
+#: a described eatery: "a new ramen place", "the Italian restaurant", "this little Thai spot"
+_DESCRIBED = (
+    rf"(?P<described>(?:a|an|the|this|that)\s+(?:(?:new|little|great|fancy|local|nice|cozy|tiny|cute|small|"
+    rf"amazing|popular|famous|cheap|good|lovely|fantastic|hip|trendy)\s+)*(?:(?P<kind>[A-Za-z-]+(?:\s+[A-Za-z-]+)?)\s+)??{_EATERY})"
+)
+_PLACE = rf"(?:(?P<named>{p.NAME})|{_DESCRIBED})"
+_NOT_OUT = re.compile(r"\b(?:at|in)\s+(?:home|work|the\s+office|school|[A-Z][\w’'-]*['’]s?\s+(?:place|house|home|apartment|flat|parents))\b")
+_AT_PLACE = re.compile(rf"\b(?:at|in|from)\s+{_PLACE}")
+_CALLED = re.compile(rf"\b(?:called|named)\s+(?P<named>{p.NAME})")
+
+_PAST = r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
+
+
+def _rule(body: str) -> re.Pattern[str]:
+    return re.compile(rf"^{p.ADVERBS}{body}")
+
+
+RULES: tuple[re.Pattern[str], ...] = (
+    # "had dinner at Nopa", "went out for lunch at a Thai place", "had a lovely brunch with Ana at Tartine"
+    _rule(rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"),
+    # "tried a new ramen place", "tried the Italian restaurant on 5th street"
+    _rule(rf"(?:tried|checked\s+out|went\s+to|ate\s+at|stopped\s+by|visited)\s+{_DESCRIBED}"),
+    # "went to Nopa for dinner", "went to Nobu for sushi"
+    _rule(rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})\s+for\s+(?:a\s+|an\s+|some\s+)?(?:(?:late|quick|early|big|nice)\s+)?(?:{_MEAL}|(?P<food>{_FOOD}))\b"),
+    # "had sushi at Nobu", "ate at Chez Panisse", "dined at Nopa"
+    _rule(rf"(?:ate|dined|(?:had|grabbed|got|ordered|tried|enjoyed)\s+(?:some\s+|a\s+|an\s+)?(?P<dish>[a-z][a-z -]{{1,30}}?))\s+(?:out\s+)?at\s+{_PLACE}"),
+    # "went out for tacos", "went out for Thai food", "ate out"
+    _rule(rf"(?:went\s+out\s+for|got|grabbed|had)\s+(?:some\s+)?(?P<food>{_FOOD})(?:\s+food)?\b(?=.*\b(?:out|at|in)\b)|ate\s+out\b|went\s+out\s+for\s+(?:some\s+)?(?P<food2>{_FOOD})(?:\s+food)?\b"),
+)
+
+
+def _place(match: re.Match[str], after: str, person: str) -> tuple[str | None, str | None]:
+    """The place's name (or description) and a cuisine it implies."""
+    groups = match.groupdict()
+    named = groups.get("named")
+    described = groups.get("described")
+    kind = groups.get("kind")
+    if not named and not described:
+        at = _AT_PLACE.search(after) or _CALLED.search(after)
+        if at is not None:
+            named = at.groupdict().get("named")
+            described = at.groupdict().get("described")
+            kind = at.groupdict().get("kind")
+    if described:
+        called = _CALLED.search(after)
+        if called is not None and p.clean_name(called.group("named"), person):
+            named = called.group("named")  # "a new place called Zuni"
+        elif re.search(r"\b(?:place|spot|joint)$", described) and _cuisine(kind) is None:
+            described = None  # "visited this place", "went to a quiet spot": no eatery named
+    if named:
+        named = p.clean_name(named, person)
+    place = named or (" ".join(described.split()) if described else None)
+    return place, _cuisine(kind)
+
+
+def _cuisine(text: str | None) -> str | None:
+    if not text:
+        return None
+    words = text.lower().split()
+    for size in (2, 1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            if phrase in FOODS or phrase in _FOOD_PHRASES:
+                return phrase
+    return None
+
+
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|meal|bite|ate|dined|restaurant|place|spot|caf[eé]|"
+    r"bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|brasserie|izakaya|truck|bakery|tavern|canteen|"
+    r"eatery|cantina|house|shop|out|at)\b",
+    re.I,
+)
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
+    out: list[Sighting] = []
+    for clause in p.clauses(fact):
+        for rule in RULES:
+            match = rule.match(clause.rest)
+            if match is None:
+                continue
+            after = clause.rest[match.end() :]
+            scope = clause.rest
+            if _NOT_OUT.search(scope):
+                break
+            place, cuisine = _place(match, after, clause.person)
+            groups = match.groupdict()
+            dish = groups.get("dish")
+            food = groups.get("food") or groups.get("food2")
+            out_word = re.search(r"\b(?:out|ate\s+out)\b", match.group(0)) is not None
+            if place is None and not out_word:
+                continue
+            if dish and _cuisine(dish) is None:
+                continue  # "had a great time at Disneyland": no food named
+            cuisine = cuisine or _cuisine(food) or _cuisine(dish) or _cuisine(groups.get("adj"))
+            if cuisine is None and dish and not groups.get("meal"):
+                cuisine = " ".join(dish.split())
+            meal = groups.get("meal")
+            fields: dict[str, Any] = {
+                "person": clause.person,
+                "place": place,
+                "cuisine": cuisine,
+                "meal": " ".join(meal.split()) if meal else None,
+                "when": p.when(fact),
+                "companions": p.companions(clause.rest, clause.person),
+            }
+            key = f"{clause.person}|{(place or cuisine or '').lower()}"
+            out.append(Sighting(NAME, fact.id, fields, key))
+            break
+    return out
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    meals: list[tuple[str | None, dict[str, Any], str]] = []  # key, fields, session
+    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        fields = dict(sighting.fields)
+        target = None
+        for key, values, session in reversed(meals):
+            if key != sighting.key:
+                continue
+            if values["when"] is not None and fields["when"] is not None:
+                if values["when"] == fields["when"]:
+                    target = values
+            elif session == fact.session_id:
+                target = values
+            if target is not None:
+                break
+        if target is None:
+            fields["said_on"] = fact.session_date
+            fields["sources"] = [fact.id]
+            meals.append((sighting.key, fields, fact.session_id))
+            continue
+        for name, value in fields.items():
+            if name == "companions":
+                target[name] = target[name] + [c for c in value if c not in target[name]]
+            elif target.get(name) is None:
+                target[name] = value
+        target["sources"].append(fact.id)
+    return [Assembled(kind.name, values, list(values["sources"])) for _, values, _ in meals]
+
+
+CLASS = p.record_class(
+    "Meal",
+    (
+        p.optional("place"),
+        p.optional("person"),
+        p.optional("cuisine"),
+        p.optional("meal"),
+        p.optional("when", p.OPT_PERIOD),
+        p.listed("companions"),
+    ),
+    "A meal out (offline rules): where, which cuisine or dish, when, with whom.",
+)
+DESCRIPTION = "Meals out: restaurants, cafés and bars someone ate at, the cuisine or dish, when and with whom."

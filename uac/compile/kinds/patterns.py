@@ -1,0 +1,290 @@
+"""What every kind's rules share: the clause a person is the subject of, names
+of places and organisations, the people someone was with, and field specs.
+
+The rules read facts as the rule extractor writes them: third person, the
+speaker's name for "I" ("Sam flew to Porto"), "Sam and others" for "we", and
+each relative date followed by its resolution in parentheses ("next month (in
+July 2023)").  :func:`clauses` finds where a person is the subject of what
+follows; the date phrases are cut out of that text (the fact's ``event_date``
+already holds the period), so "camping in June" never reads "June" as a place.
+Names are recognised by their capital letters after a preposition or verb that
+expects one -- no gazetteer -- and never when they are a month, a weekday, a
+holiday or the person themselves.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterator
+
+from ...dates import Period
+from ...dialect.spec import ClassSpec, FieldSpec
+from ...dialect.types import TypeSpec
+from ...extract import states
+from ...extract.dates import find_relative_dates
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+# -- field specs ----------------------------------------------------------------------
+
+STR = TypeSpec("str")
+NONE = TypeSpec("none")
+OPT_STR = TypeSpec("union", (STR, NONE))
+OPT_INT = TypeSpec("union", (TypeSpec("int"), NONE))
+OPT_FLOAT = TypeSpec("union", (TypeSpec("float"), NONE))
+OPT_DATE = TypeSpec("union", (TypeSpec("date"), NONE))
+OPT_PERIOD = TypeSpec("union", (TypeSpec("period"), NONE))
+LIST_STR = TypeSpec("list", (STR,))
+BOOL = TypeSpec("bool")
+
+
+def optional(name: str, spec: TypeSpec = OPT_STR) -> FieldSpec:
+    return FieldSpec(name, spec, "value", None)
+
+
+def listed(name: str) -> FieldSpec:
+    return FieldSpec(name, LIST_STR, "list")
+
+
+#: the fields every record ends with: when it was said and the facts it comes from
+COMMON_FIELDS = (optional("said_on", OPT_DATE), listed("sources"))
+
+
+def record_class(name: str, fields: tuple[FieldSpec, ...], doc: str) -> ClassSpec:
+    return ClassSpec(name, "dataclass", fields + COMMON_FIELDS, doc=doc)
+
+
+def enum_class(name: str, members: tuple[str, ...], doc: str) -> ClassSpec:
+    return ClassSpec(name, "enum", (), tuple((m, m) for m in members), doc=doc)
+
+
+# -- the text the rules read ----------------------------------------------------------
+
+#: "(on 8 June 2023)", "(in July 2023)", "(the week before 9 June 2023)" written by the extractor
+_ANNOTATION = re.compile(r"\s*\((?:on|in|the week|the weekend|between)\b[^()]*\)")
+_SPACES = re.compile(r"\s{2,}")
+
+#: words that soften a plan ("maybe", "thinking of") -- it stays planned, never done
+HEDGES = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to)\b", re.I)
+
+#: adverbs between a subject and its verb ("Sam just got back", "Sam now works")
+ADVERBS = (
+    r"(?:(?:just|finally|recently|also|actually|already|really|now|then|once|eventually|even|"
+    r"still|currently|officially|totally|happily|spontaneously|last|first|originally|\w+ly)\s+)*"
+)
+
+
+def plain(text: str, base: _dt.date | None) -> str:
+    """``text`` without the resolved dates the extractor wrote and without the date
+    phrases themselves ("Sam flew to Porto for a wedding in May (in May 2023)." ->
+    "Sam flew to Porto for a wedding.")."""
+    text = _ANNOTATION.sub("", text)
+    if base is not None:
+        found = find_relative_dates(text, base)
+        for item in reversed(found):
+            text = text[: item.start] + text[item.end :]
+    text = _INNER_ADVERBS.sub("", text)
+    text = _SPACES.sub(" ", text)
+    return re.sub(r"\s+([,.!?;])", r"\1", text).strip()
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A person and what the fact says they did (``rest`` starts with the verb)."""
+
+    person: str
+    #: "we": the person and others
+    group: bool
+    rest: str
+
+
+def is_question(fact: "Fact") -> bool:
+    return states.is_question(fact.text)
+
+
+#: adverbs inside a verb group ("Sam is also thinking of", "Sam has just booked"), left out of the text read
+_INNER_ADVERBS = re.compile(r"\b(?:also|just|really|actually|finally|even|totally|definitely|seriously|already|still)\s+")
+
+
+def clauses(fact: "Fact") -> Iterator[Clause]:
+    """Every place in ``fact`` where a person is the subject of what follows.
+
+    The speaker is found at the start of the text or of a clause (after ", ",
+    "; ", ": ", "and ", "but ", "so ", "then ", "when "...); another
+    single name only at the start ("Ana went to Rome", a fact about the
+    listener).  "Sam's friend went" has no subject here: the fact mentions
+    someone else.
+    """
+    if is_question(fact):
+        return iter(())
+    return iter(_clauses(fact.text, fact.session_date, fact.speaker))
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[Clause, ...]:
+    text = plain(text, said_on)
+    if speaker and text.startswith(f"{speaker} said: "):
+        return ()  # the sentence names nobody: no subject to give it to
+    out: list[Clause] = []
+    seen: set[int] = set()
+    if speaker:
+        name = re.escape(speaker)
+        pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        for match in pattern.finditer(text):
+            seen.add(match.start(1))
+            out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
+    match = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
+    if match and 0 not in seen and match.group(1).lower() not in NOT_NAMES:
+        out.append(Clause(match.group(1), bool(match.group(2)), text[match.end() :]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def plain_cached(text: str, said_on: _dt.date | None) -> str:
+    return plain(text, said_on)
+
+
+# -- names ----------------------------------------------------------------------------
+
+MONTH_WORDS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
+WEEKDAY_WORDS = "monday tuesday wednesday thursday friday saturday sunday".split()
+#: capitalised words that are never a place, an organisation or a companion
+NOT_NAMES = set(
+    MONTH_WORDS
+    + WEEKDAY_WORDS
+    + """christmas easter thanksgiving halloween hanukkah ramadan diwali i mom
+    what when where who why how which these those here its also but and so then after before next every
+    some many most all one your if since while because although though once just still even only maybe
+    perhaps sometimes usually often now recently finally unfortunately luckily thankfully actually honestly
+    glad thanks yes no well oh hey hi wow sorry great nice cool anyway besides plus speaking
+ dad mum god he she they we it this that there the a an my our his her their
+    today tomorrow yesterday""".split()
+)
+#: lowercase joiners inside a name ("Rio de Janeiro", "Stratford upon Avon")
+_JOINERS = r"(?:de|da|do|dos|del|della|di|la|le|of|upon|am|on|sur|en)"
+_WORD = r"(?:[A-Z][\w’'&.-]*[\w&]|[A-Z])(?![\w’'&-])"
+#: one capitalised name: "Lisbon", "New York", "Rio de Janeiro", "Acme Corp", "AT&T"
+NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
+#: a name, "the Alps", or several joined by commas and "and" ("Kyoto and Osaka")
+PLACES = rf"(?:the\s+)?{NAME}(?:(?:,\s+|,?\s+and\s+)(?:the\s+)?{NAME})*"
+
+
+def clean_name(text: str, person: str | None = None) -> str | None:
+    """A captured name, or ``None`` when it is not one (a month, a person's own name,
+    a possessive like "Ana's")."""
+    text = text.strip().rstrip(".,;")
+    if not text:
+        return None
+    words = text.split()
+    if words[0].lower() in NOT_NAMES and words[0].lower() != "the":
+        return None
+    if words[0].lower() == "the" and len(words) == 1:
+        return None
+    if re.search(r"['’]s?$", text):
+        return None
+    if person and text in (person, f"{person} and others"):
+        return None
+    return text
+
+
+def split_names(text: str, person: str | None = None) -> list[str]:
+    """"Kyoto and Osaka" -> ["Kyoto", "Osaka"]; names that are no names dropped."""
+    parts = re.split(r",\s+and\s+|,\s+|\s+and\s+", text)
+    return [name for name in (clean_name(p, person) for p in parts) if name]
+
+
+_PEOPLE_STOP = (
+    r"(?=\s+(?:for|to|in|on|at|from|last|next|this|yesterday|today|tomorrow|during|while|because|since|after|before|"
+    r"who|which|that|when|where|but|so|then|and\s+(?:it|had|was|were|got|went|they|we|is)|as)\b|[,.;!?()]|$)"
+)
+#: "with Ana", "with Sam's sister and Ana", "with the kids", "with friends"
+WITH = re.compile(rf"\bwith\s+(?P<who>[\w’'-]+(?:\s+[\w’'-]+){{0,5}}?){_PEOPLE_STOP}")
+
+
+#: what people are called when they are not named ("the kids", "Sam's friends", "a colleague")
+PEOPLE_WORDS = set(
+    """kids children child family fam friends friend partner husband wife parents mom mum dad mother father
+    sister sisters brother brothers colleagues colleague coworkers coworker team group girlfriend boyfriend
+    son sons daughter daughters cousin cousins grandparents grandma grandpa aunt uncle niece nephew
+    roommate roommates neighbors neighbours classmates baby twins folks gang crew fiance fiancee
+    people guys girls boys everyone dog dogs""".split()
+)
+
+
+def _is_people(part: str) -> bool:
+    """A name ("Ana"), someone's someone ("Sam's sister") or people ("the kids")."""
+    words = part.split()
+    if words[0][:1].isupper() and words[0].lower() not in NOT_NAMES:
+        return True
+    return words[-1].lower() in PEOPLE_WORDS
+
+
+def companions(rest: str, person: str) -> list[str]:
+    """The people named after "with" in ``rest``, in order, without ``person`` itself."""
+    out: list[str] = []
+    for match in WITH.finditer(rest):
+        who = _AGO.sub("", match.group("who"))  # "with the kids two weekends ago"
+        for part in re.split(r",\s+and\s+|,\s+|\s+and\s+", who):
+            part = part.strip()
+            if not part or part == person or not _is_people(part):
+                continue
+            if part not in out:
+                out.append(part)
+    return out
+
+
+# -- numbers --------------------------------------------------------------------------
+
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    "couple": 2, "a couple of": 2,
+}
+NUMBER = r"(?:\d[\d,]*(?:\.\d+)?|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?(?:\s+(?:hundred|thousand))?)"
+
+
+#: "two weekends ago" at the end of a "with ..." phrase (a date the date finder does not know)
+_AGO = re.compile(rf"\s+(?:{NUMBER}|a\s+few|several|a\s+couple\s+of)\s+\w+\s+ago$", re.I)
+
+
+def number(text: str) -> float | None:
+    """``"450"``, ``"1,200.50"``, ``"five"``, ``"twenty-five"``, ``"a hundred"``, ``"two thousand"``."""
+    text = text.strip().lower()
+    if re.fullmatch(r"\d[\d,]*(?:\.\d+)?", text):
+        return float(text.replace(",", ""))
+    total = 0.0
+    current = 0.0
+    for word in re.split(r"[\s-]+", text):
+        if word in ("hundred", "thousand"):
+            current = (current or 1) * (100 if word == "hundred" else 1000)
+            if word == "thousand":
+                total, current = total + current, 0.0
+        elif word in _NUMBERS:
+            current += _NUMBERS[word]
+        elif word == "and":
+            continue
+        else:
+            return None
+    return total + current
+
+
+# -- dates ----------------------------------------------------------------------------
+
+
+def when(fact: "Fact") -> Period | None:
+    return fact.event_date
+
+
+def order_key(fact: "Fact") -> tuple[Any, ...]:
+    """Facts in the order they were said: by session date, then position in the log."""
+    match = re.search(r"-f(\d+)$", fact.id)
+    return (fact.session_date or _dt.date.min, fact.session_id, int(match.group(1)) if match else 0, fact.id)

@@ -1,0 +1,160 @@
+"""Purchases: what someone bought, for how much, in which currency, when and where.
+
+Seen in a clause whose subject is a person, in the past tense: "bought a bike
+for $450", "paid 30 euros for a haircut", "spent £200 on concert tickets",
+"got a new phone for 300 dollars", "picked up a lamp at IKEA for €25",
+"ordered a desk from Amazon", "purchased a car".  An amount needs a currency
+(a sign, a word or a code: "$450", "30 euros", "EUR 30", "fifty bucks"), so
+"spent five nights" and "paid attention" are no purchases; "got" and "picked
+up" count only with an amount ("got a cat" is no purchase); plans ("wants to
+buy a car") are not purchases yet.
+
+Assembling: every sighting is one purchase.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from . import patterns as p
+from .model import Assembled, Kind, Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "purchase"
+
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_WORDS = {
+    "dollar": "USD", "dollars": "USD", "bucks": "USD", "usd": "USD", "euro": "EUR", "euros": "EUR", "eur": "EUR",
+    "pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP", "yen": "JPY", "jpy": "JPY", "chf": "CHF",
+    "francs": "CHF", "franc": "CHF", "kr": "SEK", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "cad": "CAD",
+    "aud": "AUD", "rupees": "INR", "inr": "INR", "pesos": "MXN", "mxn": "MXN", "reais": "BRL", "brl": "BRL",
+}
+_CODE = r"(?:USD|EUR|GBP|JPY|CHF|SEK|NOK|DKK|CAD|AUD|INR|MXN|BRL)"
+_WORD_CURRENCY = r"(?:dollars?|bucks|euros?|pounds?|quid|yen|francs?|rupees|pesos|reais|kr|" + _CODE + r")"
+_NUM = rf"(?:{p.NUMBER})(?:\s*(?P<k>k|K|grand)\b)?"
+AMOUNT = (
+    rf"(?P<amount>(?P<symbol>[$€£¥₹])\s?(?P<n1>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<k1>k|K)\b)?"
+    rf"|(?P<code>{_CODE})\s?(?P<n2>\d[\d,]*(?:\.\d+)?)"
+    rf"|(?P<n3>{p.NUMBER})(?:\s*(?P<k3>k|K)\b)?\s*(?P<word>{_WORD_CURRENCY})\b"
+    rf"|(?P<n4>\d[\d,]*(?:\.\d+)?)\s?(?P<symbol2>[€£¥])"
+    rf"|(?P<grand>{p.NUMBER})\s+grand\b)"
+)
+_STOP = (
+    r"(?=\s+(?:for|at|from|on|in|with|yesterday|today|last|this|and|but|because|to|online|off|which|that|so|when|after|"
+    r"while|since|during)\b|[,.;!?()]|$)"
+)
+_ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
+_ITEM_TO_STOP = rf"{_ITEM}{_STOP}"
+_BUY = r"(?:bought|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for)"
+_WHERE = re.compile(
+    rf"\b(?:at|from|on)\s+(?P<where>(?:the\s+)?{p.NAME}|the\s+(?:[a-z]+\s+)?(?:market|store|shop|mall|supermarket|bakery|"
+    rf"flea\s+market|farmers\s+market|thrift\s+store|airport|station|bookstore|pharmacy)|[a-z]+\.(?:com|co\.uk|de|fr))"
+)
+
+
+def _rule(body: str) -> re.Pattern[str]:
+    return re.compile(rf"^{p.ADVERBS}{body}")
+
+
+#: (pattern, needs an amount)
+RULES: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (_rule(rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}"), True),
+    (_rule(rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"), True),
+    (_rule(rf"spent\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+on\s+{_ITEM_TO_STOP}"), True),
+    (_rule(rf"(?:bought|purchased|ordered|splurged\s+on|snagged)\s+{_ITEM_TO_STOP}"), False),
+)
+
+
+def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
+    """The amount and its ISO currency code from an :data:`AMOUNT` match."""
+    g = match.groupdict()
+    if g.get("symbol"):
+        value, currency, k = p.number(g["n1"]), _SYMBOLS[g["symbol"]], g.get("k1")
+    elif g.get("code"):
+        value, currency, k = p.number(g["n2"]), g["code"].upper(), None
+    elif g.get("word"):
+        value, currency, k = p.number(g["n3"]), _WORDS.get(g["word"].lower(), g["word"].upper()), g.get("k3")
+    elif g.get("symbol2"):
+        value, currency, k = p.number(g["n4"]), _SYMBOLS[g["symbol2"]], None
+    elif g.get("grand"):
+        value, currency, k = p.number(g["grand"]), "USD", "k"
+    else:
+        return None, None
+    if value is not None and k:
+        value *= 1000
+    return value, currency
+
+
+def _item(text: str, person: str) -> str | None:
+    text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
+    text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
+    words = text.strip().rstrip(".,").split()
+    while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my") or words[0] in (f"{person}'s", f"{person}’s")):
+        words = words[1:]
+    return " ".join(words) or None
+
+
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:bought|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated)\b",
+    re.I,
+)
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
+    out: list[Sighting] = []
+    for clause in p.clauses(fact):
+        for pattern, needs_amount in RULES:
+            match = pattern.match(clause.rest)
+            if match is None:
+                continue
+            item = _item(match.group("item"), clause.person)
+            if item is None:
+                continue
+            amount, currency = amount_of(match) if needs_amount else (None, None)
+            if needs_amount and amount is None:
+                continue
+            where = _WHERE.search(clause.rest)
+            fields: dict[str, Any] = {
+                "person": clause.person,
+                "item": item,
+                "amount": amount,
+                "currency": currency,
+                "when": p.when(fact),
+                "where": p.clean_name(where.group("where"), clause.person) if where else None,
+            }
+            if fields["where"] is None and where and where.group("where")[:1].islower():
+                fields["where"] = where.group("where")
+            out.append(Sighting(NAME, fact.id, fields, None))
+            break
+    return out
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    out = []
+    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        values = dict(sighting.fields)
+        values.update(said_on=fact.session_date, sources=[fact.id])
+        out.append(Assembled(kind.name, values, [fact.id]))
+    return out
+
+
+CLASS = p.record_class(
+    "Purchase",
+    (
+        p.optional("item"),
+        p.optional("person"),
+        p.optional("amount", p.OPT_FLOAT),
+        p.optional("currency"),
+        p.optional("when", p.OPT_PERIOD),
+        p.optional("where"),
+    ),
+    "A purchase (offline rules): the item, its amount and currency (ISO code), when and where.",
+)
+DESCRIPTION = "Purchases and spending: what someone bought, for how much, in which currency, when and where."

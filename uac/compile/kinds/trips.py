@@ -1,0 +1,467 @@
+"""Trips: where someone went (or plans to go), when, for how long, with whom, why.
+
+A trip is seen in a clause whose subject is a person and whose verb says
+travel: "got back from Lisbon", "flew to Porto for a wedding", "spent five
+nights in Rome", "visited Kyoto and Osaka", "went camping"; planned with
+"is going to Oslo", "will fly to", "wants to visit", "is planning a trip to",
+"is thinking of camping", "booked flights to"; cancelled with "cancelled the
+Oslo trip", "called off the trip to Oslo" ("isn't going to Oslo after all"
+cancels a plan only if there is one).  The destination is a capitalised name
+after the verb or preposition ("went to the gym", "went to bed", "flew through
+the book" name none); "went to X" is no trip when the same fact is a meal out.
+
+Assembling: sightings of the same person and destination are one trip when a
+plan is later reported as done (the done trip keeps both sources and its own
+dates), when two reports of a done trip overlap in time (or one is undated and
+they were said within a month), or when a plan is repeated; a cancellation
+closes the latest plan.  Two trips to one place in different periods stay two.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...dates import Period
+from ...dialect.spec import FieldSpec
+from ...dialect.types import TypeSpec
+from . import patterns as p
+from .model import Assembled, Kind, Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "trip"
+STATUSES = ("done", "planned", "cancelled")
+
+_PLACES = rf"(?P<place>{p.PLACES})"
+_NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
+_TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
+_OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
+_ACTIVITY = r"(?P<activity>camping|backpacking|skiing|on\s+a\s+road\s+trip|on\s+a\s+cruise|a\s+road\s+trip|a\s+cruise)"
+_MODAL = (
+    r"(?:will|would\s+like\s+to|would\s+love\s+to|wants?\s+to|hopes?\s+to|plans?\s+to|intends?\s+to|"
+    r"(?:is|are)\s+(?:planning|hoping|going|about|excited|dying|itching)\s+to|can't\s+wait\s+to|might|may|could|should|"
+    r"(?:is|are)\s+(?:finally\s+)?going\s+to)"
+)
+_GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    status: str
+    #: the fact's period is the trip's "start" or its "end" ("got back from ... yesterday"),
+    #: or "booked": when the booking was made, not the trip
+    dated: str = "start"
+    #: a cancellation that only closes an existing plan ("isn't going to Oslo after all")
+    weak: bool = False
+
+
+def _rule(body: str, status: str, dated: str = "start", weak: bool = False) -> _Rule:
+    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak)
+
+
+RULES: tuple[_Rule, ...] = (
+    # done, dated by the return
+    _rule(
+        rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|flew|drove|headed|made\s+it)\s+(?:back|home)\s+"
+        rf"from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}",
+        "done", "end",
+    ),
+    _rule(
+        rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|just\s+got)\s+back\s+from\s+{_OWNER}\s+(?:\w+\s+)?"
+        rf"(?P<activity>road\s+trip|camping\s+trip|hiking\s+trip|ski\s+trip|cruise|backpacking\s+trip)",
+        "done", "end",
+    ),
+    _rule(rf"(?:is|are)\s+(?:traveling|travelling|touring|backpacking|road-?tripping)\s+(?:through|around|in|across)\s+{_PLACES}", "done"),
+    _rule(rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}", "done", "end"),
+    # done
+    _rule(
+        rf"(?:flew|drove|travell?ed|headed|went|went\s+back|sailed|cycled|hitchhiked|road-?tripped|took\s+(?:a|the)\s+"
+        rf"(?:train|bus|ferry|flight|plane|boat))\s+(?:over\s+|out\s+|down\s+|up\s+|off\s+|back\s+|all\s+the\s+way\s+)?"
+        rf"to\s+{_PLACES}",
+        "done",
+    ),
+    _rule(rf"(?:visited|toured|explored)\s+{_PLACES}", "done"),
+    _rule(
+        rf"spent\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:long\s+)?(?:days?|weeks?|weekends?|holidays?|summer|vacation|months?))"
+        rf"\s+(?:in|on|at|around|touring|exploring)\s+{_PLACES}",
+        "done",
+    ),
+    _rule(
+        rf"(?:had|took|went\s+on|made|enjoyed)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
+        "done",
+    ),
+    _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
+    _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
+    # planned
+    _rule(rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on)\s+(?:back\s+)?to\s+{_PLACES}", "planned"),
+    _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
+    _rule(
+        rf"{_MODAL}\s+(?:finally\s+|also\s+|maybe\s+|really\s+)?(?:{_GO}\s+(?:back\s+)?to|visit|explore|"
+        rf"spend\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:\w+\s+)?\w+)\s+in)\s+{_PLACES}",
+        "planned",
+    ),
+    _rule(
+        rf"(?:is|are)\s+(?:planning|booking|organi[sz]ing|considering|thinking\s+(?:of|about)|dreaming\s+of|hoping\s+for)\s+"
+        rf"(?:going\s+to|{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+to|(?:visiting|flying\s+to|traveling\s+to|travelling\s+to|"
+        rf"heading\s+to))\s+{_PLACES}",
+        "planned",
+    ),
+    _rule(
+        rf"(?:is|are)\s+(?:planning|thinking\s+(?:of|about)|considering|hoping)\s+(?:on\s+|to\s+)?(?:going\s+|go\s+)?{_ACTIVITY}"
+        rf"(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?",
+        "planned",
+    ),
+    _rule(rf"{_MODAL}\s+(?:go\s+)?{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "planned"),
+    _rule(
+        rf"(?:booked|has\s+booked|have\s+booked|bought)\s+(?:{_OWNER}\s+)?(?:\w+\s+)?(?:flights?|tickets?|trip|hotel|room|"
+        rf"train\s+tickets?|plane\s+tickets?)\s+(?:to|in|for)\s+{_PLACES}",
+        "planned", "booked",
+    ),
+    # cancelled
+    _rule(
+        rf"(?:cancell?ed|called\s+off|scrapped|had\s+to\s+cancel|has\s+cancell?ed|have\s+cancell?ed|dropped)\s+"
+        rf"(?:{_OWNER}\s+)(?:(?P<place>{p.NAME})\s+)?(?:\w+\s+)?(?:{_TRIP_WORD}|flights?|plans?)"
+        rf"(?:\s+(?:to|in)\s+(?P<place2>{p.PLACES}))?",
+        "cancelled",
+    ),
+    _rule(
+        rf"(?:decided\s+not\s+to|won't|will\s+not|is\s+not|isn't|are\s+not|aren't|can't|cannot)\s+"
+        rf"(?:go(?:ing)?|fly(?:ing)?|travel(?:l?ing)?|head(?:ing)?|make\s+it)\s+to\s+{_PLACES}",
+        "cancelled", weak=True,
+    ),
+)
+
+_DURATION = re.compile(rf"^(?:{p.NUMBER}|a|an|the|one|a\s+few|a\s+couple\s+of)\s+(?:\w+\s+)?(?:nights?|days?|weeks?|months?|years?|hours?|weekend)\b", re.I)
+_PURPOSE = re.compile(
+    r"\bfor\s+(?P<purpose>(?:a|an|the|[A-Z][\w’'-]*['’]s|their|work|business|pleasure|fun|vacation|holiday|[a-z]+ing)\b[^,.;!?()]*?)"
+    r"(?=\s+(?:with|in|on|at|last|next|this|and|but|from|to|because|while|after|before)\b|[,.;!?()]|$)"
+)
+
+
+def _purpose(rest: str) -> str | None:
+    for match in _PURPOSE.finditer(rest):
+        text = match.group("purpose").strip()
+        if _DURATION.match(text) or re.search(r"[$€£¥]|\d", text):
+            continue
+        text = re.sub(r"^(?:a|an|the)\s+", "", text)
+        if text and text.lower() not in ("it", "that", "this", "them", "me"):
+            return text
+    return None
+
+
+def _nights(value: str | None) -> int | None:
+    if not value:
+        return None
+    amount = p.number(value)
+    return int(amount) if amount is not None else None
+
+
+#: words without which no rule of this kind can match (a cheap first look)
+CUE = re.compile(
+    r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
+    r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not)\b",
+    re.I,
+)
+
+
+def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
+    """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
+    if fact.speaker and fact.text.startswith(f"{fact.speaker} said: "):
+        return _looking_back(fact)
+    if CUE.search(fact.text) is None:
+        return []
+    out: list[Sighting] = []
+    for clause in p.clauses(fact):
+        for rule in RULES:
+            match = rule.pattern.match(clause.rest)
+            if match is None:
+                continue
+            groups = match.groupdict()
+            raw = groups.get("place") or groups.get("place2")
+            places = p.split_names(raw, clause.person) if raw else []
+            activity = groups.get("activity")
+            if not places and not activity:
+                continue
+            if meal and rule.status == "done" and not activity:
+                continue
+            after = clause.rest[match.end() :]
+            if raw and _attributive(raw, after):
+                continue
+            fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
+            key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
+            if rule.weak:
+                fields["_weak"] = True
+            out.append(Sighting(NAME, fact.id, fields, key))
+            break
+    if not out and not p.is_question(fact):
+        out.extend(_owned_trips(fact))
+    return out
+
+
+_REVIEW = re.compile(
+    rf"^(?:The\s+)?(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+(?:so\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
+    r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|"
+    r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
+    r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best)\b"
+)
+
+
+def _looking_back(fact: "Fact") -> list[Sighting]:
+    """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
+    wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
+    text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    match = _REVIEW.match(text)
+    if match is None:
+        return []
+    places = p.split_names(match.group("place"), fact.speaker)
+    if len(places) != 1:
+        return []
+    clause = p.Clause(fact.speaker, False, text[match.end() :])
+    fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
+    fields["_weak"] = True
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+#: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
+_OWNED = re.compile(
+    rf"\b(?P<owner>[A-Z][a-z]+)['’]s\s+(?:(?P<adj>upcoming|next|planned|recent|last|first|solo|big|family|"
+    rf"weekend|short|long|road|camping|business|work)\s+)*(?:(?P<named>{p.NAME})\s+)?{_TRIP_WORD}"
+    rf"(?:\s+(?:to|in)\s+(?P<place>{p.PLACES}))?"
+)
+_TRIP_NOUN = re.compile(rf"['’]s\s+(?:\w+\s+){{0,4}}?{_TRIP_WORD}\b")
+_FUTURE_CUES = re.compile(r"\b(?:upcoming|next|planned|will|can't\s+wait|looking\s+forward|excited\s+(?:about|for)|soon|plans?)\b", re.I)
+_PAST_CUES = re.compile(r"\b(?:was|were|took|had|went|got|came|snapped|enjoyed|loved|remember(?:s|ed)?|reminds?|back)\b", re.I)
+
+
+def _owned_trips(fact: "Fact") -> list[Sighting]:
+    """A trip named as someone's ("Tim's trip to the UK last Friday"): done when the
+    fact dates it before it was said or speaks of it in the past, planned when it
+    says "upcoming" or speaks of the future; otherwise no sighting."""
+    if _TRIP_NOUN.search(fact.text) is None:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    out: list[Sighting] = []
+    for match in _OWNED.finditer(text):
+        owner = match.group("owner")
+        if owner.lower() in p.NOT_NAMES:
+            continue
+        raw = match.group("place") or match.group("named")
+        places = p.split_names(raw, owner) if raw else []
+        if not places or (raw and _attributive(raw, text[match.end() :])):
+            continue
+        period = p.when(fact)
+        if _FUTURE_CUES.search(text):
+            status = "planned"
+        elif (period is not None and fact.session_date is not None and period.end < fact.session_date) or _PAST_CUES.search(text):
+            status = "done"
+        else:
+            continue
+        clause = p.Clause(owner, False, text[match.end() :])
+        rule = _Rule(_OWNED, status)
+        fields = _fields(fact, rule, places, None, None, clause, clause.rest)
+        out.append(Sighting(NAME, fact.id, fields, f"{owner}|{places[0].lower()}"))
+    return out
+
+
+_FUNCTION_WORDS = set(
+    """and or but with for to in on at from by of last next this that which who where when while after before
+    again twice together alone too as so because since until during around near was were is are had has
+    and then it""".split()
+)
+
+
+def _attributive(raw: str, after: str) -> bool:
+    """"the Ferrari dealership", "the Apple store": a name that only qualifies the noun
+    after it is no destination."""
+    word = re.match(r"\s*([a-z][\w-]*)", after)
+    return raw.startswith("the ") and word is not None and word.group(1) not in _FUNCTION_WORDS
+
+
+def _activity(activity: str | None) -> str:
+    text = re.sub(r"^(?:on\s+)?(?:a\s+)?", "", (activity or "").strip())
+    text = re.sub(r"^(camping|hiking|ski|backpacking)\s+trip$", r"\1", text)
+    return " ".join(text.split())
+
+
+def _fields(
+    fact: "Fact", rule: _Rule, places: list[str], activity: str | None, nights: str | None, clause: p.Clause, after: str
+) -> dict[str, Any]:
+    period = p.when(fact)
+    count = _nights(nights)
+    start: Period | None = None
+    end: Period | None = None
+    if rule.status != "cancelled":
+        if rule.dated == "booked":
+            pass
+        elif rule.dated == "end":
+            end = period
+            if end is not None and end.is_day and count:
+                start = Period.day(end.start - _dt.timedelta(days=count))
+        else:
+            start = period
+            if start is not None and start.is_day and count:
+                end = Period.day(start.start + _dt.timedelta(days=count))
+    purpose = _purpose(after)
+    if purpose is None and activity:
+        purpose = _activity(activity)
+    return {
+        "person": clause.person,
+        "destination": ", ".join(places) if len(places) > 2 else " and ".join(places) if places else None,
+        "start": start,
+        "end": end,
+        "nights": count,
+        "companions": p.companions(after, clause.person),
+        "purpose": purpose,
+        "status": rule.status,
+        "_when": period if rule.dated != "booked" else None,
+    }
+
+
+# -- assembling -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Trip:
+    key: str | None
+    fields: dict[str, Any]
+    sources: list[str] = field(default_factory=list)
+    #: the session dates it was spoken of, first and last
+    first_said: _dt.date | None = None
+    last_said: _dt.date | None = None
+    #: the period of the sighting that dated it (a plan's month, a done trip's day)
+    when: Period | None = None
+
+
+_SLACK = _dt.timedelta(days=14)
+
+
+def _near(a: Period | None, b: Period | None, slack: _dt.timedelta) -> bool | None:
+    """Do two periods meet (within ``slack``)?  ``None`` when either is unknown."""
+    if a is None or b is None:
+        return None
+    return a.start - slack <= b.end and b.start - slack <= a.end
+
+
+def _inside(day: Period | None, period: Period | None) -> bool:
+    return day is not None and period is not None and day in period
+
+
+def _plan_matches(plan: _Trip, when: Period | None) -> bool:
+    near = _near(plan.when, when, _SLACK)
+    return True if near is None else near
+
+
+def _same_done(trip: _Trip, when: Period | None, said: _dt.date | None) -> bool:
+    near = _near(trip.when, when, _dt.timedelta(days=3))
+    if near is not None:
+        return near
+    if said is None or trip.last_said is None:
+        return False
+    return abs((said - trip.last_said).days) <= 31
+
+
+def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | None, *, override: bool) -> None:
+    """Fold a sighting into ``trip``: its values win where ``override`` (the done report
+    of a plan), else they fill gaps; companions are united."""
+    for name, value in fields.items():
+        if name.startswith("_") or name == "status":
+            continue
+        if name == "companions":
+            trip.fields[name] = trip.fields[name] + [c for c in value if c not in trip.fields[name]]
+        elif value is not None and (override or trip.fields.get(name) is None):
+            trip.fields[name] = value
+    if fields.get("_when") is not None and (override or trip.when is None):
+        trip.when = fields["_when"]
+    if fact_id not in trip.sources:
+        trip.sources.append(fact_id)
+    trip.last_said = said or trip.last_said
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    trips: list[_Trip] = []
+    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        said = fact.session_date
+        fields = dict(sighting.fields)
+        status = fields["status"]
+        when = fields.get("_when")
+        same = [t for t in trips if t.key == sighting.key]
+        plans = [t for t in same if t.fields["status"] == "planned"]
+        if status == "cancelled":
+            target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
+            if target is not None:
+                _merge(target, {k: v for k, v in fields.items() if k not in ("start", "end")}, fact.id, said, override=False)
+                target.fields["status"] = "cancelled"
+            elif not fields.get("_weak"):
+                trips.append(_new(sighting, fields, said))
+            continue
+        if status == "planned":
+            target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
+            if target is not None:
+                _merge(target, fields, fact.id, said, override=True)
+            else:
+                trips.append(_new(sighting, fields, said))
+            continue
+        target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
+        if fields.get("_weak"):
+            # "Kyoto was wonderful": completes a plan whose time has come, else nothing
+            if target is not None and (target.when is None or said is None or target.when.start <= said):
+                _merge(target, {k: v for k, v in fields.items() if k not in ("start", "end")}, fact.id, said, override=False)
+                target.fields["status"] = "done"
+            continue
+        if target is not None:
+            # the plan came true: one done trip, dated by the report of it; the plan's
+            # start stays only if the report gives none and its end falls in the plan
+            keep = fields.get("start") is None and _inside(fields.get("end"), target.when)
+            target.fields["end"] = None
+            if not keep:
+                target.fields["start"] = None
+                target.when = None
+            _merge(target, fields, fact.id, said, override=True)
+            target.fields["status"] = "done"
+            continue
+        done = [t for t in same if t.fields["status"] == "done"]
+        target = next((t for t in reversed(done) if _same_done(t, when, said)), None)
+        if target is not None:
+            _merge(target, fields, fact.id, said, override=False)
+        else:
+            trips.append(_new(sighting, fields, said))
+    out = []
+    for trip in trips:
+        values = {k: v for k, v in trip.fields.items() if not k.startswith("_")}
+        values["said_on"] = trip.first_said
+        values["sources"] = list(trip.sources)
+        out.append(Assembled(kind.name, values, list(trip.sources)))
+    return out
+
+
+def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:
+    values = {k: v for k, v in fields.items() if not k.startswith("_")}
+    values["companions"] = list(values.get("companions") or [])
+    return _Trip(sighting.key, values, [sighting.fact_id], said, said, fields.get("_when"))
+
+
+# -- the declaration ------------------------------------------------------------------------
+
+STATUS_ENUM = p.enum_class("TripStatus", STATUSES, "Whether a trip was taken, is planned, or was called off.")
+CLASS = p.record_class(
+    "Trip",
+    (
+        FieldSpec("status", TypeSpec("class", name="TripStatus")),
+        p.optional("destination"),
+        p.optional("person"),
+        p.optional("start", p.OPT_PERIOD),
+        p.optional("end", p.OPT_PERIOD),
+        p.optional("nights", p.OPT_INT),
+        p.listed("companions"),
+        p.optional("purpose"),
+    ),
+    "A trip someone took, plans or called off (offline rules): where, when, with whom, why.",
+)
+DESCRIPTION = "Trips and travel: where someone went or plans to go, when, for how many nights, with whom and why."
