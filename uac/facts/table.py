@@ -199,10 +199,6 @@ class FactTable:
             return None
 
 
-#: tables of this process by path, reused while the log keeps its identity
-_MEMORY: dict[str, FactTable] = {}
-
-
 def _stamp(path: Path) -> tuple[int, int, int]:
     try:
         st = path.stat()
@@ -211,17 +207,18 @@ def _stamp(path: Path) -> tuple[int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def read_fact_table(log_path: Path, table_path: Path) -> FactTable:
-    """The table of the log at ``log_path``, from ``table_path`` when it is current,
-    brought up to date (and saved) when it is not."""
+def read_fact_table(log_path: Path, table_path: Path, previous: FactTable | None = None) -> FactTable:
+    """The table of the log at ``log_path``: ``previous`` (what the caller read before)
+    while the log keeps its identity, else from ``table_path`` when it is current,
+    else brought up to date (and saved).  The caller keeps the table it got: this
+    module remembers nothing, so a process serving many projects holds only the
+    tables of the projects it keeps open."""
     log_path = Path(log_path)
     stamp = _stamp(log_path)
-    remembered = _MEMORY.get(str(table_path))
-    if remembered is not None and remembered.stamp == stamp:
-        return remembered
+    if previous is not None and previous.stamp == stamp and stamp[0] != -2:
+        return previous
     saved = FactTable.load(table_path)
     if saved is not None and saved.stamp == stamp:
-        _MEMORY[str(table_path)] = saved
         return saved
     data = b""
     for _attempt in range(5):  # the stamp must describe exactly the bytes folded
@@ -251,7 +248,6 @@ def read_fact_table(log_path: Path, table_path: Path) -> FactTable:
         table.digest = state.digest
     table.stamp = stamp
     if stamp[0] != -2:
-        _MEMORY[str(table_path)] = table
         try:
             table.save(table_path)
         except OSError as exc:  # a read-only project still answers; it folds again next time

@@ -81,6 +81,8 @@ class ChannelIndex:
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
     _by_turn: dict[tuple[str, str], list[str]] | None = None
+    #: per corpus line: does it hold its id's current entry (the mask a dense search starts from)
+    _current_rows: Any = None
     #: the corpus file ends in a torn line (a crash mid-append); cut off before the next append
     torn: bool = False
 
@@ -129,6 +131,7 @@ class ChannelIndex:
         self._by_turn = None
         self._bm25 = None
         self._ordinals = None
+        self._current_rows = None
 
     @property
     def entries(self) -> dict[str, Entry]:
@@ -363,10 +366,13 @@ class ChannelIndex:
         import numpy as np
 
         assert self.flat is not None
-        allowed = np.zeros(len(self._line_ids), dtype=bool)
-        allowed[np.fromiter(self._row_of.values(), dtype=np.int64, count=len(self._row_of))] = True
+        if self._current_rows is None:
+            current = np.zeros(len(self._line_ids), dtype=bool)
+            current[np.fromiter(self._row_of.values(), dtype=np.int64, count=len(self._row_of))] = True
+            self._current_rows = current
+        allowed = self._current_rows
         if max_ordinal is not None:
-            allowed &= np.asarray(self._table.ordinals, dtype=np.int64) <= max_ordinal
+            allowed = allowed & (np.asarray(self._table.ordinals, dtype=np.int64) <= max_ordinal)
         return [self._line_ids[row] for row in self.flat.top(vector, n, allowed)]
 
     def _rebuild_flat(self) -> None:
@@ -436,6 +442,8 @@ class MemoryIndex:
         self._client: Any = None
         self._identity: int | None = None
         self._channels: dict[str, ChannelIndex] = {}
+        #: (identity of the manifest file, its content): re-read only when the file changed
+        self._manifest: tuple[tuple[int, int, int], dict[str, Any] | None] | None = None
 
     # -- the Chroma client ------------------------------------------------------
 
@@ -462,7 +470,11 @@ class MemoryIndex:
     def close(self) -> None:
         """Release the Chroma client and the loaded channels (both reopen on demand)."""
         self.release_client()
+        for index in self._channels.values():
+            if index.flat is not None:
+                index.flat.forget()
         self._channels.clear()
+        self._manifest = None
 
     def release_client(self) -> None:
         """Close this project's own Chroma client (an embedded one: its threads and
@@ -534,11 +546,22 @@ class MemoryIndex:
         return {"index_version": INDEX_VERSION, "model": MODEL_NAME, "texts": TEXT_SETTINGS}
 
     def read_manifest(self) -> dict[str, Any] | None:
+        """The manifest, or None.  It is parsed again only when its file changed (size,
+        modification time or inode, not following a link): a warm search pays a ``stat``."""
+        try:
+            st = os.lstat(self.manifest_path)
+            stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        except FileNotFoundError:
+            stamp = (-1, 0, 0)
+        if self._manifest is not None and self._manifest[0] == stamp:
+            return dict(self._manifest[1]) if self._manifest[1] is not None else None
         try:
             data = json.loads(read_regular(self.root, self.manifest_path).decode("utf-8"))
         except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+            data = None
+        data = data if isinstance(data, dict) else None
+        self._manifest = (stamp, data)
+        return dict(data) if data is not None else None
 
     def settings_differ(self, manifest: dict[str, Any]) -> bool:
         """True if the indexes were built with other settings than this uac's (rebuild needed)."""
