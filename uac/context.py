@@ -108,8 +108,9 @@ class MemoryContext:
         line by line (see :mod:`uac.facts.table`): what a search needs."""
         from .facts.table import read_fact_table
 
+        tables = self.project.paths.internal / "index"
         self._fact_table = read_fact_table(
-            self.project.paths.facts, self.project.paths.internal / "index" / "log-table.npz", self._fact_table
+            self.project.paths.facts, tables / "log-table.pack", self._fact_table, legacy_path=tables / "log-table.npz"
         )
         return self._fact_table
 

@@ -12,8 +12,12 @@ Two channels, ``facts`` and ``archive``.  For each:
   (``<channel>.vectors``, see :mod:`uac.index.flat`) that a search scans
   exactly without loading Chroma's client;
 * a BM25 index over the entries' texts (:mod:`uac.index.bm25`), saved as
-  ``<channel>.bm25.npz`` and brought up to date by the first search after the
-  corpus changed.
+  ``<channel>.bm25.pack`` and brought up to date by the first search after the
+  corpus changed;
+* the corpus table (:mod:`uac.index.corpus`), ``<channel>.corpus.pack``.
+
+The two ``.pack`` files replaced ``.npz`` files of the same names; those are
+still read and converted on first use.
 
 Chroma runs embedded (``.uac/chroma``) or against a server
 (``[index] backend = "http"`` with ``chroma_host``/``chroma_port``); it is
@@ -94,11 +98,15 @@ class ChannelIndex:
 
     @property
     def bm25_path(self) -> Path:
-        return self.corpus_path.with_name(f"{self.channel}.bm25.npz")
+        return self.corpus_path.with_name(f"{self.channel}.bm25.pack")
 
     @property
     def table_path(self) -> Path:
-        return self.corpus_path.with_name(f"{self.channel}.corpus.npz")
+        return self.corpus_path.with_name(f"{self.channel}.corpus.pack")
+
+    def legacy_path(self, path: Path) -> Path:
+        """Where an earlier version saved the table now at ``path`` (``.npz``)."""
+        return path.with_suffix(".npz")
 
     def _file_stamp(self) -> tuple[int, int, int]:
         return file_stamp(self.corpus_path)
@@ -117,7 +125,7 @@ class ChannelIndex:
         if self.corpus_path.exists() or self.corpus_path.is_symlink():
             # .uac/index/<channel>.jsonl: the project root is three levels up
             os.close(open_regular(self.corpus_path.parent.parent.parent, self.corpus_path))
-        self._table = read_corpus_table(self.corpus_path, self.table_path)
+        self._table = read_corpus_table(self.corpus_path, self.table_path, self.legacy_path(self.table_path))
         self._stamp = self._table.stamp if self._table.stamp[0] != -2 else self._file_stamp()
         self.torn = self._stamp[0] > int(self._table.offsets[-1])
         self._line_ids = self._table.ids
@@ -232,6 +240,7 @@ class ChannelIndex:
                 self.flat.drop()
         # the saved BM25 columns hold the removed texts' words: gone with them (rebuilt by the next search)
         self.bm25_path.unlink(missing_ok=True)
+        self.legacy_path(self.bm25_path).unlink(missing_ok=True)
         self.load()
         return len(doomed)
 
@@ -300,6 +309,11 @@ class ChannelIndex:
             return self._bm25
         stamp = (*(self._stamp or (-1, 0, 0)), len(self._line_ids))
         saved = BM25.load(self.bm25_path)
+        legacy = self.legacy_path(self.bm25_path)
+        converting = False
+        if saved is None and legacy.exists():
+            saved = BM25.load(legacy)  # saved by an earlier version: saved again in the packed form
+            converting = saved is not None
         index: BM25 | None = None
         if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
             index = saved
@@ -307,9 +321,10 @@ class ChannelIndex:
             index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
         if index is None:
             index = BM25.build([self.entry(i).index_text for i in self._order], stamp=stamp)
-        if index is not saved:
+        if index is not saved or converting:
             try:
                 index.save(self.bm25_path)
+                legacy.unlink(missing_ok=True)
             except OSError as exc:  # a read-only project still searches, it just rebuilds next time
                 log.debug("BM25 index not saved to %s: %s", self.bm25_path, exc)
         self._bm25 = index
