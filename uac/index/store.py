@@ -43,7 +43,7 @@ from ..fsutil import atomic_write_text, open_nofollow, open_regular, read_regula
 from .bm25 import BM25
 from .corpus import CorpusTable, read_corpus_table
 from .entry import Entry
-from .flat import FlatVectors, file_stamp
+from .flat import KEEP_BYTES, FlatVectors, file_stamp
 
 if TYPE_CHECKING:
     import numpy
@@ -87,6 +87,8 @@ class ChannelIndex:
     _by_turn: dict[tuple[str, str], list[str]] | None = None
     #: per corpus line: does it hold its id's current entry (the mask a dense search starts from)
     _current_rows: Any = None
+    #: the whole corpus file as loaded, when it is small (entries are then parsed from memory)
+    _bytes: bytes | None = None
     #: the corpus file ends in a torn line (a crash mid-append); cut off before the next append
     torn: bool = False
 
@@ -131,6 +133,7 @@ class ChannelIndex:
         self._line_ids = self._table.ids
         self._entries = None
         self._parsed = {}
+        self._bytes = None
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -159,10 +162,7 @@ class ChannelIndex:
         if cached is not None:
             return cached
         row = self._row_of[entry_id]
-        start, end = int(self._table.offsets[row]), int(self._table.offsets[row + 1])
-        with open(self.corpus_path, "rb") as handle:
-            handle.seek(start)
-            raw = handle.read(end - start)
+        raw = self._line(row)
         try:
             entry = Entry.from_json(json.loads(raw))
         except (ValueError, KeyError) as exc:
@@ -172,6 +172,24 @@ class ChannelIndex:
             ) from None
         self._parsed[entry_id] = entry
         return entry
+
+    def _line(self, row: int) -> bytes:
+        """The bytes of corpus line ``row``.  A small corpus is read whole by the first
+        entry asked for (if the file is still the one loaded) and kept: a warm search
+        reads no file."""
+        start, end = int(self._table.offsets[row]), int(self._table.offsets[row + 1])
+        if self._bytes is None and self._stamp is not None and 0 <= self._stamp[0] <= KEEP_BYTES:
+            with open(self.corpus_path, "rb") as handle:
+                st = os.fstat(handle.fileno())
+                if (st.st_size, st.st_mtime_ns, st.st_ino) == self._stamp:
+                    data = handle.read()
+                    if len(data) == st.st_size:
+                        self._bytes = data
+        if self._bytes is not None:
+            return self._bytes[start:end]
+        with open(self.corpus_path, "rb") as handle:
+            handle.seek(start)
+            return handle.read(end - start)
 
     def has(self, entry_id: str) -> bool:
         return entry_id in self._row_of
