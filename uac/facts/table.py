@@ -184,11 +184,9 @@ class FactTable:
     @classmethod
     def load(cls, path: Path) -> "FactTable | None":
         """The table saved at ``path`` (packed, or the ``.npz`` of format 2), or None."""
-        if not is_pack(path):
-            return cls._load_npz(path)
         pack = read_pack(path, KIND, FORMAT)
         if pack is None:
-            return None
+            return None if is_pack(path) else cls._load_npz(path)
         try:
             return cls(
                 ids=json.loads(pack.text("ids")),

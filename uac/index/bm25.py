@@ -194,11 +194,9 @@ class BM25:
         none or it is unreadable or of another format.  The arrays of a packed file
         are views of its bytes (mapped when large); the documents' token ids of an
         ``.npz`` stay on disk until an extension needs them."""
-        if not is_pack(path):
-            return cls._load_npz(path)
         pack = read_pack(path, KIND, FORMAT)
         if pack is None:
-            return None
+            return None if is_pack(path) else cls._load_npz(path)
         try:
             index = cls(
                 json.loads(pack.text("vocab")),

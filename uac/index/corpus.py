@@ -144,11 +144,9 @@ class CorpusTable:
     @classmethod
     def load(cls, path: Path) -> "CorpusTable | None":
         """The table saved at ``path`` (packed, or the ``.npz`` of format 1), or None."""
-        if not is_pack(path):
-            return cls._load_npz(path)
         pack = read_pack(path, KIND, FORMAT)
         if pack is None:
-            return None
+            return None if is_pack(path) else cls._load_npz(path)
         try:
             return cls(
                 json.loads(pack.text("ids")),
