@@ -111,7 +111,7 @@ def test_a_warm_project_sees_ingest_and_forget_from_another_process(tmp_path):
 
 def _live(kind: type) -> int:
     gc.collect()
-    return sum(1 for obj in gc.get_objects() if isinstance(obj, kind))
+    return sum(1 for obj in gc.get_objects() if type(obj) is kind)
 
 
 def test_what_the_server_keeps_follows_its_working_set_not_the_projects_touched(tmp_path):
