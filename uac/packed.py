@@ -9,19 +9,20 @@ opens, so their form decides what opening a project costs.  A packed file is
   version), ``meta`` (small values) and, per array, its dtype, shape and offset;
 * the arrays' raw bytes, each starting on a 64-byte boundary.
 
-Reading one is a single read (a small file) or a memory map (a larger one:
-only the pages a search touches are read); arrays are views into that
-buffer, never copied or parsed.  Files are always replaced whole
-(:func:`~uac.fsutil.atomic_write_bytes`), so a map stays valid while a
-writer replaces the file.  A file that is missing, of another kind or
-format, or damaged reads as ``None``: the tables are derived data, rebuilt
-from their sources.
+Reading one is a single read (a small file) or one read per array (a
+larger one, and arrays the caller does not need are skipped); arrays are
+read-only views of the bytes read, never parsed.  Nothing stays open after a
+read: a memory map would keep a duplicate of the file's descriptor for as
+long as the arrays live (Python's ``mmap`` does so before 3.13), and a server
+keeps the tables of every warm project.  Files are always replaced whole
+(:func:`~uac.fsutil.atomic_write_bytes`).  A file that is missing, of another
+kind or format, or damaged reads as ``None``: the tables are derived data,
+rebuilt from their sources.
 """
 
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import struct
 from pathlib import Path
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"UACPACK1"
 ALIGN = 64
-#: files up to this size are read in one go; larger ones are memory-mapped
+#: files up to this size are read in one go; larger ones array by array
 READ_LIMIT = 64 * 1024
 
 
@@ -101,8 +102,20 @@ def is_pack(path: Path) -> bool:
         return False
 
 
-def read_pack(path: Path, kind: str, format: int) -> Pack | None:
-    """The packed file at ``path`` if it holds ``kind`` in layout ``format``, else None."""
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    data = os.pread(fd, size, offset)
+    while len(data) < size:
+        more = os.pread(fd, size - len(data), offset + len(data))
+        if not more:
+            raise ValueError("the file ends early")
+        data += more
+    return data
+
+
+def read_pack(path: Path, kind: str, format: int, *, skip: tuple[str, ...] = ()) -> Pack | None:
+    """The packed file at ``path`` if it holds ``kind`` in layout ``format``, else None.
+    Arrays named in ``skip`` are not read (a caller that needs them later reads the
+    file again)."""
     import numpy as np
 
     try:
@@ -111,30 +124,23 @@ def read_pack(path: Path, kind: str, format: int) -> Pack | None:
         return None
     try:
         size = os.fstat(fd).st_size
-        if size < len(MAGIC) + 8:
+        head = len(MAGIC) + 8
+        whole = _pread(fd, size, 0) if size <= READ_LIMIT else None
+        first = whole[:head] if whole is not None else _pread(fd, head, 0)
+        if len(first) < head or first[: len(MAGIC)] != MAGIC:
             return None
-        buffer: Any
-        if size <= READ_LIMIT:
-            buffer = os.read(fd, size)
-            if len(buffer) != size:
-                return None
-        else:
-            buffer = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-    finally:
-        os.close(fd)
-    try:
-        if bytes(buffer[: len(MAGIC)]) != MAGIC:
+        (length,) = struct.unpack("<Q", first[len(MAGIC) :])
+        if head + length > size:
             return None
-        (length,) = struct.unpack("<Q", bytes(buffer[len(MAGIC) : len(MAGIC) + 8]))
-        start = len(MAGIC) + 8
-        header = json.loads(bytes(buffer[start : start + length]).decode("utf-8"))
+        raw = whole[head : head + length] if whole is not None else _pread(fd, length, head)
+        header = json.loads(raw.decode("utf-8"))
         if header.get("kind") != kind or header.get("format") != format:
             return None
-        base = start + length + _pad(start + length)
+        base = head + length + _pad(head + length)
         arrays = {}
         for name, spec in header["arrays"].items():
+            if name in skip:
+                continue
             dtype = np.dtype(spec["dtype"])
             shape = tuple(int(n) for n in spec["shape"])
             count = 1
@@ -143,10 +149,16 @@ def read_pack(path: Path, kind: str, format: int) -> Pack | None:
             offset = base + int(spec["offset"])
             if offset + count * dtype.itemsize > size:
                 return None
-            arrays[name] = np.frombuffer(buffer, dtype=dtype, count=count, offset=offset).reshape(shape)
+            if whole is not None:
+                array = np.frombuffer(whole, dtype=dtype, count=count, offset=offset)
+            else:
+                array = np.frombuffer(_pread(fd, count * dtype.itemsize, offset), dtype=dtype, count=count)
+            arrays[name] = array.reshape(shape)
         meta = header.get("meta") or {}
         if not isinstance(meta, dict):
             return None
         return Pack(kind, format, meta, arrays)
-    except (ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError):
+    except (OSError, ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError):
         return None
+    finally:
+        os.close(fd)

@@ -9,8 +9,8 @@ in query order -- the same numbers, bit for bit, as the ``bm25s`` library
 computes with its defaults, without importing it or scipy.
 
 The index is saved as ``.uac/index/<channel>.bm25.pack`` (a packed array
-file, :mod:`uac.packed`, format 2: opening it maps the arrays, parses nothing
-but the vocabulary) together with the identity of the corpus file it was built
+file, :mod:`uac.packed`, format 2: opening it reads the arrays a query needs and
+parses nothing but the vocabulary) together with the identity of the corpus file it was built
 from; an index saved by an earlier version as ``<channel>.bm25.npz`` (format
 1) is still read, and saved in the packed form the first time; a search whose corpus changed
 since rebuilds it (appends only tokenize the new documents: the token ids of
@@ -191,16 +191,15 @@ class BM25:
     @classmethod
     def load(cls, path: Path) -> "BM25 | None":
         """The saved index (packed, or the ``.npz`` of format 1), or None if there is
-        none or it is unreadable or of another format.  The arrays of a packed file
-        are views of its bytes (mapped when large); the documents' token ids of an
-        ``.npz`` stay on disk until an extension needs them."""
-        pack = read_pack(path, KIND, FORMAT)
+        none or it is unreadable or of another format.  The documents' token ids stay
+        on disk until an extension needs them."""
+        pack = read_pack(path, KIND, FORMAT, skip=("doc_tokens",))  # a search does not need them
         if pack is None:
             return None if is_pack(path) else cls._load_npz(path)
         try:
             index = cls(
                 json.loads(pack.text("vocab")),
-                pack["doc_tokens"],
+                None,
                 pack["doc_offsets"],
                 stamp=tuple(int(x) for x in pack.meta["stamp"]),
                 saved_at=Path(path),
