@@ -51,6 +51,7 @@ class MemoryContext:
         self._llm = llm
         self._llm_resolved = llm is not None
         self._index: MemoryIndex | None = None
+        self._fact_table: FactTable | None = None
         self._work_slots: WorkSlots | None = None
 
     def __repr__(self) -> str:
@@ -114,7 +115,11 @@ class MemoryContext:
         line by line (see :mod:`uac.facts.table`): what a search needs."""
         from .facts.table import read_fact_table
 
-        return read_fact_table(self.project.paths.facts, self.project.paths.internal / "index" / "log-table.npz")
+        tables = self.project.paths.internal / "index"
+        self._fact_table = read_fact_table(
+            self.project.paths.facts, tables / "log-table.pack", self._fact_table, legacy_path=tables / "log-table.npz"
+        )
+        return self._fact_table
 
     @property
     def index(self) -> "MemoryIndex":
@@ -131,7 +136,9 @@ class MemoryContext:
         return self._index is not None
 
     def close(self) -> None:
-        """Release the index clients (the context stays usable: they reopen on demand)."""
+        """Release the index clients and the loaded tables (the context stays usable:
+        they reopen on demand)."""
+        self._fact_table = None
         if self._index is not None:
             self._index.close()
             self._index = None

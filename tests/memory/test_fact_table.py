@@ -48,7 +48,6 @@ def test_the_table_equals_the_fold_and_is_extended_after_appends(paths, monkeypa
     _session(log, 1, dt.date(2023, 1, 1))
     _session(log, 2, dt.date(2023, 2, 1), supersede=[("s1-f2", dt.date(2023, 2, 1))])
     _assert_same(read_fact_table(log_path, table_path), log)
-    table_module._MEMORY.clear()
 
     folded: list[int] = []
     real = table_module.parse_log
@@ -60,7 +59,6 @@ def test_the_table_equals_the_fold_and_is_extended_after_appends(paths, monkeypa
     _assert_same(table, log)
     assert len(folded) == 1 and folded[0] < before / 2  # only the appended bytes were folded
     # unchanged log: no folding at all, in this process or a new one
-    table_module._MEMORY.clear()
     assert read_fact_table(log_path, table_path).digest == table.digest and len(folded) == 1
 
 
@@ -81,7 +79,6 @@ def test_a_changed_prefix_is_not_trusted(paths):
     log = FactLog(log_path)
     _session(log, 1, dt.date(2023, 1, 1))
     read_fact_table(log_path, table_path)
-    table_module._MEMORY.clear()
     saved = table_module.FactTable.load(table_path)
     saved.digest = "0" * 64  # as if the bytes it was folded from had been edited in place
     saved.stamp = (0, 0, saved.stamp[2])

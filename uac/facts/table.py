@@ -5,9 +5,12 @@ force on the query date?) and the answer pipeline shows event dates; neither
 needs the facts themselves.  Folding 100,000 log lines -- parsing and
 checksumming every one -- takes seconds, so this module keeps, per fact, its
 start (``valid_from``, else ``session_date``), its end (``invalid_at``) and
-its ``event_date`` (first and last day of the period) as day ordinals in ``.uac/index/log-table.npz``, together
-with the identity of the log file, the length and sha256 of the committed
-prefix it was folded from.
+its ``event_date`` (first and last day of the period) as day ordinals in
+``.uac/index/log-table.pack`` (a packed array file, :mod:`uac.packed`,
+format 3), together with the identity of the log file, the length and sha256
+of the committed prefix it was folded from.  A table saved by an earlier
+version (``log-table.npz``, format 2) is still read, and saved in the packed
+form the first time.
 
 Reading it is:
 
@@ -28,7 +31,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import io
 import json
 import logging
 import zipfile
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..dates import Period
-from ..fsutil import atomic_write_bytes
+from ..packed import is_pack, read_pack, text_array, write_pack
 from .log import LogState, parse_log
 
 if TYPE_CHECKING:
@@ -45,7 +47,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+#: the packed layout (``log-table.pack``); format 2 was the ``.npz`` file
+FORMAT = 3
+LEGACY_FORMAT = 2
+KIND = "uac-fact-table"
 #: no date (an open start, or no event date)
 NONE = 0
 #: no end: the fact has not been superseded
@@ -162,28 +167,47 @@ class FactTable:
     def save(self, path: Path) -> None:
         import numpy as np
 
-        buffer = io.BytesIO()
-        np.savez(
-            buffer,
-            format=np.array([FORMAT], dtype=np.int64),
-            stamp=np.array(self.stamp, dtype=np.int64),
-            good_bytes=np.array([self.good_bytes], dtype=np.int64),
-            digest=np.array([self.digest]),
-            ids=np.frombuffer(json.dumps(self.ids).encode("utf-8"), dtype=np.uint8),
-            start=np.array(self.start, dtype=np.int32),
-            end=np.array(self.end, dtype=np.int32),
-            event=np.array(self.event, dtype=np.int32),
-            event_end=np.array(self.event_end, dtype=np.int32),
+        write_pack(
+            path,
+            KIND,
+            FORMAT,
+            {
+                "ids": text_array(self.ids),
+                "start": np.array(self.start, dtype=np.int32),
+                "end": np.array(self.end, dtype=np.int32),
+                "event": np.array(self.event, dtype=np.int32),
+                "event_end": np.array(self.event_end, dtype=np.int32),
+            },
+            {"stamp": list(self.stamp), "good_bytes": self.good_bytes, "digest": self.digest},
         )
-        atomic_write_bytes(path, buffer.getvalue())
 
     @classmethod
     def load(cls, path: Path) -> "FactTable | None":
+        """The table saved at ``path`` (packed, or the ``.npz`` of format 2), or None."""
+        pack = read_pack(path, KIND, FORMAT)
+        if pack is None:
+            return None if is_pack(path) else cls._load_npz(path)
+        try:
+            return cls(
+                ids=json.loads(pack.text("ids")),
+                start=pack["start"],
+                end=pack["end"],
+                event=pack["event"],
+                event_end=pack["event_end"],
+                stamp=tuple(int(x) for x in pack.meta["stamp"]),  # type: ignore[arg-type]
+                good_bytes=int(pack.meta["good_bytes"]),
+                digest=str(pack.meta["digest"]),
+            )
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    @classmethod
+    def _load_npz(cls, path: Path) -> "FactTable | None":
         import numpy as np
 
         try:
             with np.load(path, allow_pickle=False) as data:
-                if int(data["format"][0]) != FORMAT:
+                if int(data["format"][0]) != LEGACY_FORMAT:
                     return None
                 return cls(
                     ids=json.loads(data["ids"].tobytes().decode("utf-8")),
@@ -199,10 +223,6 @@ class FactTable:
             return None
 
 
-#: tables of this process by path, reused while the log keeps its identity
-_MEMORY: dict[str, FactTable] = {}
-
-
 def _stamp(path: Path) -> tuple[int, int, int]:
     try:
         st = path.stat()
@@ -211,17 +231,28 @@ def _stamp(path: Path) -> tuple[int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def read_fact_table(log_path: Path, table_path: Path) -> FactTable:
-    """The table of the log at ``log_path``, from ``table_path`` when it is current,
-    brought up to date (and saved) when it is not."""
+def read_fact_table(
+    log_path: Path, table_path: Path, previous: FactTable | None = None, *, legacy_path: Path | None = None
+) -> FactTable:
+    """The table of the log at ``log_path``: ``previous`` (what the caller read before)
+    while the log keeps its identity, else from ``table_path`` when it is current,
+    else brought up to date (and saved).  The caller keeps the table it got: this
+    module remembers nothing, so a process serving many projects holds only the
+    tables of the projects it keeps open.  Without a table at ``table_path``, one
+    saved by an earlier version at ``legacy_path`` is read (and saved in the
+    current format, the old file removed)."""
     log_path = Path(log_path)
     stamp = _stamp(log_path)
-    remembered = _MEMORY.get(str(table_path))
-    if remembered is not None and remembered.stamp == stamp:
-        return remembered
+    if previous is not None and previous.stamp == stamp and stamp[0] != -2:
+        return previous
     saved = FactTable.load(table_path)
+    from_legacy = False
+    if saved is None and legacy_path is not None and legacy_path.exists():
+        saved = FactTable.load(legacy_path)
+        from_legacy = saved is not None
     if saved is not None and saved.stamp == stamp:
-        _MEMORY[str(table_path)] = saved
+        if from_legacy:
+            _save(saved, table_path, legacy_path)
         return saved
     data = b""
     for _attempt in range(5):  # the stamp must describe exactly the bytes folded
@@ -251,9 +282,14 @@ def read_fact_table(log_path: Path, table_path: Path) -> FactTable:
         table.digest = state.digest
     table.stamp = stamp
     if stamp[0] != -2:
-        _MEMORY[str(table_path)] = table
-        try:
-            table.save(table_path)
-        except OSError as exc:  # a read-only project still answers; it folds again next time
-            log.debug("fact table not saved to %s: %s", table_path, exc)
+        _save(table, table_path, legacy_path)
     return table
+
+
+def _save(table: FactTable, table_path: Path, legacy_path: Path | None) -> None:
+    try:
+        table.save(table_path)
+        if legacy_path is not None:
+            legacy_path.unlink(missing_ok=True)
+    except OSError as exc:  # a read-only project still answers; it folds again next time
+        log.debug("fact table not saved to %s: %s", table_path, exc)

@@ -8,8 +8,11 @@ reads the columns of its own terms and adds them up in float32, term by term
 in query order -- the same numbers, bit for bit, as the ``bm25s`` library
 computes with its defaults, without importing it or scipy.
 
-The index is saved as ``.uac/index/<channel>.bm25.npz`` together with the
-identity of the corpus file it was built from; a search whose corpus changed
+The index is saved as ``.uac/index/<channel>.bm25.pack`` (a packed array
+file, :mod:`uac.packed`, format 2: opening it reads the arrays a query needs and
+parses nothing but the vocabulary) together with the identity of the corpus file it was built
+from; an index saved by an earlier version as ``<channel>.bm25.npz`` (format
+1) is still read, and saved in the packed form the first time; a search whose corpus changed
 since rebuilds it (appends only tokenize the new documents: the token ids of
 every document are kept) and saves it again, atomically.  Like everything in
 ``.uac/`` it is derived data: deleting it costs one rebuild.
@@ -17,14 +20,13 @@ every document are kept) and saves it again, atomically.  Like everything in
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from ..fsutil import atomic_write_bytes
+from ..packed import is_pack, read_pack, text_array, write_pack
 from .tokens import tokenize
 
 if TYPE_CHECKING:
@@ -32,8 +34,10 @@ if TYPE_CHECKING:
 
 K1 = 1.5
 B = 0.75
-#: bump when the stored layout or the scoring changes
-FORMAT = 1
+#: bump when the stored layout or the scoring changes (1: the ``.npz`` file; 2: packed)
+FORMAT = 2
+LEGACY_FORMAT = 1
+KIND = "uac-bm25"
 #: the token of a document without any (as uac has always indexed it)
 EMPTY = "_"
 
@@ -53,7 +57,7 @@ class BM25:
         import numpy as np
 
         self.vocab = vocab
-        self.column = {term: number for number, term in enumerate(vocab)}
+        self._column: dict[str, int] | None = None
         self._doc_tokens = None if doc_tokens is None else np.asarray(doc_tokens, dtype=np.int32)
         self.doc_offsets = np.asarray(doc_offsets, dtype=np.int64)
         self.size = len(self.doc_offsets) - 1
@@ -63,14 +67,29 @@ class BM25:
         self._matrix: tuple["numpy.ndarray", "numpy.ndarray", "numpy.ndarray"] | None = None
 
     @property
+    def column(self) -> dict[str, int]:
+        """Term -> its column (built on first use)."""
+        if self._column is None:
+            self._column = {term: number for number, term in enumerate(self.vocab)}
+        return self._column
+
+    @property
     def doc_tokens(self) -> "numpy.ndarray":
         """Token ids of every document, concatenated (read from disk on first use)."""
         import numpy as np
 
         if self._doc_tokens is None:
             assert self._saved_at is not None
-            with np.load(self._saved_at, allow_pickle=False) as data:
-                self._doc_tokens = np.asarray(data["doc_tokens"], dtype=np.int32)
+            tokens = None
+            if is_pack(self._saved_at):
+                pack = read_pack(self._saved_at, KIND, FORMAT)
+                tokens = None if pack is None else pack["doc_tokens"]
+            else:
+                with np.load(self._saved_at, allow_pickle=False) as data:
+                    tokens = data["doc_tokens"]
+            if tokens is None or len(tokens) != int(self.doc_offsets[-1]):
+                raise OSError(f"the token ids of {self._saved_at} are gone or changed")
+            self._doc_tokens = np.asarray(tokens, dtype=np.int32)
         return self._doc_tokens
 
     # -- building -------------------------------------------------------------------------
@@ -153,32 +172,50 @@ class BM25:
     # -- on disk --------------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
-        import numpy as np
-
         indptr, docs, values = self._scores_matrix()
-        buffer = io.BytesIO()
-        np.savez(
-            buffer,
-            format=np.array([FORMAT], dtype=np.int64),
-            stamp=np.array(self.stamp, dtype=np.int64),
-            vocab=np.frombuffer(json.dumps(self.vocab).encode("utf-8"), dtype=np.uint8),
-            doc_tokens=self.doc_tokens,
-            doc_offsets=self.doc_offsets,
-            indptr=indptr,
-            docs=docs,
-            values=values,
+        write_pack(
+            path,
+            KIND,
+            FORMAT,
+            {
+                "vocab": text_array(self.vocab),
+                "doc_tokens": self.doc_tokens,
+                "doc_offsets": self.doc_offsets,
+                "indptr": indptr,
+                "docs": docs,
+                "values": values,
+            },
+            {"stamp": list(self.stamp)},
         )
-        atomic_write_bytes(path, buffer.getvalue())
 
     @classmethod
     def load(cls, path: Path) -> "BM25 | None":
-        """The saved index, or None if there is none or it is unreadable or of another
-        format.  The documents' token ids stay on disk until an extension needs them."""
+        """The saved index (packed, or the ``.npz`` of format 1), or None if there is
+        none or it is unreadable or of another format.  The documents' token ids stay
+        on disk until an extension needs them."""
+        pack = read_pack(path, KIND, FORMAT, skip=("doc_tokens",))  # a search does not need them
+        if pack is None:
+            return None if is_pack(path) else cls._load_npz(path)
+        try:
+            index = cls(
+                json.loads(pack.text("vocab")),
+                None,
+                pack["doc_offsets"],
+                stamp=tuple(int(x) for x in pack.meta["stamp"]),
+                saved_at=Path(path),
+            )
+        except (ValueError, KeyError, TypeError):
+            return None
+        index._matrix = (pack["indptr"], pack["docs"], pack["values"])
+        return index
+
+    @classmethod
+    def _load_npz(cls, path: Path) -> "BM25 | None":
         import numpy as np
 
         try:
             with np.load(path, allow_pickle=False) as data:
-                if int(data["format"][0]) != FORMAT:
+                if int(data["format"][0]) != LEGACY_FORMAT:
                     return None
                 index = cls(
                     json.loads(data["vocab"].tobytes().decode("utf-8")),

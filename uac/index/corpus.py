@@ -4,8 +4,11 @@
 per line, the entry's id, its date (for ``--as-of``), its session and
 evidence turns (to find the facts of the best archive excerpts), and where the
 line starts -- the full entry (text, BM25 text) only for the few it returns.
-:class:`CorpusTable` keeps exactly that, saved as ``<channel>.corpus.npz``
-with the identity (size, modification time, inode) of the corpus file.
+:class:`CorpusTable` keeps exactly that, saved as ``<channel>.corpus.pack``
+(a packed array file, :mod:`uac.packed`; format 2) with the identity (size,
+modification time, inode) of the corpus file.  Tables saved by earlier
+versions (``<channel>.corpus.npz``, format 1) are still read, and replaced by
+the packed file the first time.
 
 The corpus file is only appended to between rewrites (a rewrite is an atomic
 replace, so it gets a new inode), so bringing the table up to date after an
@@ -16,7 +19,6 @@ derived data: deleting it costs one full parse.
 from __future__ import annotations
 
 import datetime as _dt
-import io
 import json
 import logging
 import zipfile
@@ -24,12 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
-from ..fsutil import atomic_write_bytes
+from ..packed import is_pack, read_pack, text_array, write_pack
 from .flat import file_stamp
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+#: the packed layout (``<channel>.corpus.pack``); format 1 was the ``.npz`` file
+FORMAT = 2
+LEGACY_FORMAT = 1
+KIND = "uac-corpus-table"
 
 
 class CorpusTable:
@@ -121,30 +126,46 @@ class CorpusTable:
     def save(self, path: Path) -> None:
         import numpy as np
 
-        def strings(values: list[str]) -> "np.ndarray":
-            return np.frombuffer(json.dumps(values).encode("utf-8"), dtype=np.uint8)
-
-        buffer = io.BytesIO()
-        np.savez(
-            buffer,
-            format=np.array([FORMAT], dtype=np.int64),
-            stamp=np.array(self.stamp, dtype=np.int64),
-            ids=strings(self.ids),
-            ordinals=np.array(self.ordinals, dtype=np.int64),
-            sessions=strings(self.sessions),
-            turns=strings(self.turns),
-            turn_offsets=np.array(self.turn_offsets, dtype=np.int64),
-            offsets=np.array(self.offsets, dtype=np.int64),
+        write_pack(
+            path,
+            KIND,
+            FORMAT,
+            {
+                "ids": text_array(self.ids),
+                "ordinals": np.array(self.ordinals, dtype=np.int64),
+                "sessions": text_array(self.sessions),
+                "turns": text_array(self.turns),
+                "turn_offsets": np.array(self.turn_offsets, dtype=np.int64),
+                "offsets": np.array(self.offsets, dtype=np.int64),
+            },
+            {"stamp": list(self.stamp)},
         )
-        atomic_write_bytes(path, buffer.getvalue())
 
     @classmethod
     def load(cls, path: Path) -> "CorpusTable | None":
+        """The table saved at ``path`` (packed, or the ``.npz`` of format 1), or None."""
+        pack = read_pack(path, KIND, FORMAT)
+        if pack is None:
+            return None if is_pack(path) else cls._load_npz(path)
+        try:
+            return cls(
+                json.loads(pack.text("ids")),
+                pack["ordinals"],
+                pack["offsets"],
+                turn_offsets=pack["turn_offsets"],
+                stamp=tuple(int(x) for x in pack.meta["stamp"]),  # type: ignore[arg-type]
+                encoded={name: pack.text(name) for name in ("sessions", "turns")},
+            )
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    @classmethod
+    def _load_npz(cls, path: Path) -> "CorpusTable | None":
         import numpy as np
 
         try:
             with np.load(path, allow_pickle=False) as data:
-                if int(data["format"][0]) != FORMAT:
+                if int(data["format"][0]) != LEGACY_FORMAT:
                     return None
                 return cls(
                     json.loads(data["ids"].tobytes().decode("utf-8")),
@@ -172,11 +193,18 @@ def _last_line_matches(corpus_path: Path, table: CorpusTable) -> bool:
         return False
 
 
-def read_corpus_table(corpus_path: Path, table_path: Path) -> CorpusTable:
+def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | None = None) -> CorpusTable:
     """The table of ``corpus_path``: saved, extended by the lines appended since, or
-    read afresh -- and saved again if it changed."""
+    read afresh -- and saved again if it changed.  Without a table at ``table_path``,
+    one saved by an earlier version at ``legacy_path`` is read and moved to
+    ``table_path`` in the current format."""
     stamp = file_stamp(corpus_path)
     saved = CorpusTable.load(table_path)
+    if saved is None and legacy_path is not None and legacy_path.exists():
+        saved = CorpusTable.load(legacy_path)
+        if saved is not None and saved.stamp == stamp:
+            _convert(saved, table_path, legacy_path)
+            return saved
     if saved is not None and saved.stamp == stamp:
         return saved
     if stamp[0] < 0:
@@ -200,4 +228,16 @@ def read_corpus_table(corpus_path: Path, table_path: Path) -> CorpusTable:
             table.save(table_path)
         except OSError as exc:
             log.debug("corpus table not saved to %s: %s", table_path, exc)
+        else:
+            if legacy_path is not None:
+                legacy_path.unlink(missing_ok=True)
     return table
+
+
+def _convert(table: CorpusTable, table_path: Path, legacy_path: Path) -> None:
+    """Save a table read from the earlier format in the current one, and drop the old file."""
+    try:
+        table.save(table_path)
+        legacy_path.unlink(missing_ok=True)
+    except OSError as exc:  # a read-only project keeps reading the old file
+        log.debug("corpus table not converted to %s: %s", table_path, exc)

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 #: rows read at a time (6 MB at 384 dimensions)
 BLOCK_ROWS = 4096
+#: a copy at most this large is kept in memory between searches (while its file keeps its
+#: identity); a larger one is read in blocks by every search, so memory stays flat
+KEEP_BYTES = 256 * 1024
 
 
 def file_stamp(path: Path) -> tuple[int, int, int]:
@@ -45,15 +48,29 @@ class FlatVectors:
         self.path = Path(path)
         self.meta_path = self.path.with_name(self.path.name + ".json")
         self.dim = dim
+        #: (stamp of the sidecar, its parsed content): a search re-reads it only when it changed
+        self._meta: tuple[tuple[int, int, int], dict | None] | None = None
+        #: (stamp of the rows file, its rows) for a small copy kept in memory
+        self._kept: tuple[tuple[int, int, int], "numpy.ndarray"] | None = None
 
     # -- state ------------------------------------------------------------------------------
 
     def read_meta(self) -> dict | None:
+        """The sidecar's content (parsed again only when its file changed), or None."""
+        stamp = file_stamp(self.meta_path)
+        if self._meta is not None and self._meta[0] == stamp:
+            return self._meta[1]
         try:
             meta = json.loads(self.meta_path.read_text("utf-8"))
         except (OSError, ValueError):
-            return None
-        return meta if isinstance(meta, dict) else None
+            meta = None
+        meta = meta if isinstance(meta, dict) else None
+        self._meta = (stamp, meta)
+        return meta
+
+    def forget(self) -> None:
+        """Let go of what is kept in memory (the sidecar and a small copy of the rows)."""
+        self._meta = self._kept = None
 
     def rows(self) -> int:
         size = file_stamp(self.path)[0]
@@ -96,6 +113,7 @@ class FlatVectors:
         self._write_meta(len(data), corpus_stamp)
 
     def drop(self) -> None:
+        self.forget()
         self.meta_path.unlink(missing_ok=True)
         self.path.unlink(missing_ok=True)
 
@@ -106,6 +124,25 @@ class FlatVectors:
 
     # -- searching ----------------------------------------------------------------------------
 
+    def _small_rows(self, total: int) -> "numpy.ndarray | None":
+        """The first ``total`` rows from memory when the file is small (read once per
+        identity of the file: size, modification time, inode), else None."""
+        import numpy as np
+
+        stamp = file_stamp(self.path)
+        if stamp[0] < 0 or stamp[0] > KEEP_BYTES:
+            self._kept = None
+            return None
+        if self._kept is None or self._kept[0] != stamp:
+            with open(self.path, "rb") as handle:
+                data = handle.read()
+            if len(data) != stamp[0]:  # changed while read: read it again next time
+                self._kept = None
+                return None
+            self._kept = (stamp, np.frombuffer(data, dtype=np.float32).reshape(-1, self.dim))
+        rows = self._kept[1]
+        return rows[:total] if len(rows) >= total else None
+
     def top(self, query: "numpy.ndarray", n: int, allowed: "numpy.ndarray") -> list[int]:
         """Rows with the ``n`` highest cosine scores among ``allowed`` (a boolean mask
         over the rows), best first; equal scores keep row order."""
@@ -113,6 +150,12 @@ class FlatVectors:
 
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(self.dim)
         total = len(allowed)
+        kept = self._small_rows(total)
+        if kept is not None:
+            rows = np.flatnonzero(allowed)
+            scores = np.einsum("ij,j->i", kept[rows], q)
+            order = np.argsort(-scores, kind="stable")[:n]
+            return [int(r) for r in rows[order]]
         best_rows = np.zeros(0, dtype=np.int64)
         best_scores = np.zeros(0, dtype=np.float32)
         with open(self.path, "rb") as handle:

@@ -29,7 +29,7 @@ from ..errors import InputError
 from ..safejson import check_text
 from ..facts.log import LogState
 from ..facts.table import FactTable
-from .store import MemoryIndex
+from .store import ChannelIndex, MemoryIndex
 from .tokens import tokenize
 
 RRF_K = 60
@@ -84,7 +84,22 @@ def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float
     return sorted(scores.items(), key=lambda pair: (-pair[1], first_seen[pair[0]]))
 
 
-def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> list[tuple[Any, float]]:
+class _OpenedChannels:
+    """The channels of one search, each looked up once (a lookup checks its corpus
+    file for changes: once per search is enough)."""
+
+    def __init__(self, index: MemoryIndex) -> None:
+        self._index = index
+        self._opened: dict[str, ChannelIndex] = {}
+
+    def channel(self, name: str) -> ChannelIndex:
+        found = self._opened.get(name)
+        if found is None:
+            found = self._opened[name] = self._index.channel(name)
+        return found
+
+
+def _diversify(index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, float]], k: int) -> list[tuple[Any, float]]:
     """Lower the score of a hit whose evidence turns are all covered by better hits
     (multiplied by ``REPEAT_PENALTY`` once per such hit), then re-sort."""
     covered: set[tuple[str, str]] = set()
@@ -135,6 +150,7 @@ def hybrid_search(
     if not query.strip():
         raise InputError("the search query is empty.")
     check_text(query, "the search query")
+    channels = _OpenedChannels(index)
     if query_vector is None:
         from .embeddings import get_embedder
 
@@ -148,7 +164,7 @@ def hybrid_search(
     wanted = ("facts", "archive") if channel in ("all", "facts") else (channel,)
     fuse_around = channel == "facts"
     for name in wanted:
-        ci = index.channel(name)
+        ci = channels.channel(name)
         dense = ci.dense(query_vector, n, max_ordinal=max_ordinal)
         lexical = ci.lexical(tokens, n, max_ordinal=max_ordinal)
         per_channel[name] = [dense, lexical]
@@ -180,22 +196,22 @@ def hybrid_search(
             # the facts of the turns in the best archive excerpts, in excerpt order:
             # lets the conversation around a fact vote for it
             chunk_order = [item for item, _ in rrf(per_channel["archive"])][:n]
-            chunks = index.channel("archive")
-            around = [i for i in index.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
+            chunks = channels.channel("archive")
+            around = [i for i in channels.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
             fact_lists.extend([around[:n]] * AROUND_WEIGHT)
         lists.extend([("facts", i) for i in ranked] for ranked in fact_lists)
     if channel in ("all", "archive"):
         chunk_lists = per_channel["archive"]
         if happened is not None:
-            chunks = index.channel("archive")
+            chunks = channels.channel("archive")
             chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
         lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
     fused = rrf(lists)
     if REPEAT_PENALTY < 1.0:
-        fused = _diversify(index, fused, k)
+        fused = _diversify(channels, fused, k)
     hits = []
     for (name, item), score in fused[:k]:
-        entry = index.channel(name).entry(item)
+        entry = channels.channel(name).entry(item)
         event = invalid = None
         if name == "facts":
             event, invalid = _fact_dates(state, item)

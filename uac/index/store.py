@@ -12,8 +12,12 @@ Two channels, ``facts`` and ``archive``.  For each:
   (``<channel>.vectors``, see :mod:`uac.index.flat`) that a search scans
   exactly without loading Chroma's client;
 * a BM25 index over the entries' texts (:mod:`uac.index.bm25`), saved as
-  ``<channel>.bm25.npz`` and brought up to date by the first search after the
-  corpus changed.
+  ``<channel>.bm25.pack`` and brought up to date by the first search after the
+  corpus changed;
+* the corpus table (:mod:`uac.index.corpus`), ``<channel>.corpus.pack``.
+
+The two ``.pack`` files replaced ``.npz`` files of the same names; those are
+still read and converted on first use.
 
 Chroma runs embedded (``.uac/chroma``) or against a server
 (``[index] backend = "http"`` with ``chroma_host``/``chroma_port``); it is
@@ -39,7 +43,7 @@ from ..fsutil import atomic_write_text, open_nofollow, open_regular, read_regula
 from .bm25 import BM25
 from .corpus import CorpusTable, read_corpus_table
 from .entry import Entry
-from .flat import FlatVectors, file_stamp
+from .flat import KEEP_BYTES, FlatVectors, file_stamp
 
 if TYPE_CHECKING:
     import numpy
@@ -81,6 +85,10 @@ class ChannelIndex:
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
     _by_turn: dict[tuple[str, str], list[str]] | None = None
+    #: per corpus line: does it hold its id's current entry (the mask a dense search starts from)
+    _current_rows: Any = None
+    #: the whole corpus file as loaded, when it is small (entries are then parsed from memory)
+    _bytes: bytes | None = None
     #: the corpus file ends in a torn line (a crash mid-append); cut off before the next append
     torn: bool = False
 
@@ -92,11 +100,15 @@ class ChannelIndex:
 
     @property
     def bm25_path(self) -> Path:
-        return self.corpus_path.with_name(f"{self.channel}.bm25.npz")
+        return self.corpus_path.with_name(f"{self.channel}.bm25.pack")
 
     @property
     def table_path(self) -> Path:
-        return self.corpus_path.with_name(f"{self.channel}.corpus.npz")
+        return self.corpus_path.with_name(f"{self.channel}.corpus.pack")
+
+    def legacy_path(self, path: Path) -> Path:
+        """Where an earlier version saved the table now at ``path`` (``.npz``)."""
+        return path.with_suffix(".npz")
 
     def _file_stamp(self) -> tuple[int, int, int]:
         return file_stamp(self.corpus_path)
@@ -115,12 +127,13 @@ class ChannelIndex:
         if self.corpus_path.exists() or self.corpus_path.is_symlink():
             # .uac/index/<channel>.jsonl: the project root is three levels up
             os.close(open_regular(self.corpus_path.parent.parent.parent, self.corpus_path))
-        self._table = read_corpus_table(self.corpus_path, self.table_path)
+        self._table = read_corpus_table(self.corpus_path, self.table_path, self.legacy_path(self.table_path))
         self._stamp = self._table.stamp if self._table.stamp[0] != -2 else self._file_stamp()
         self.torn = self._stamp[0] > int(self._table.offsets[-1])
         self._line_ids = self._table.ids
         self._entries = None
         self._parsed = {}
+        self._bytes = None
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -129,6 +142,7 @@ class ChannelIndex:
         self._by_turn = None
         self._bm25 = None
         self._ordinals = None
+        self._current_rows = None
 
     @property
     def entries(self) -> dict[str, Entry]:
@@ -148,10 +162,7 @@ class ChannelIndex:
         if cached is not None:
             return cached
         row = self._row_of[entry_id]
-        start, end = int(self._table.offsets[row]), int(self._table.offsets[row + 1])
-        with open(self.corpus_path, "rb") as handle:
-            handle.seek(start)
-            raw = handle.read(end - start)
+        raw = self._line(row)
         try:
             entry = Entry.from_json(json.loads(raw))
         except (ValueError, KeyError) as exc:
@@ -161,6 +172,24 @@ class ChannelIndex:
             ) from None
         self._parsed[entry_id] = entry
         return entry
+
+    def _line(self, row: int) -> bytes:
+        """The bytes of corpus line ``row``.  A small corpus is read whole by the first
+        entry asked for (if the file is still the one loaded) and kept: a warm search
+        reads no file."""
+        start, end = int(self._table.offsets[row]), int(self._table.offsets[row + 1])
+        if self._bytes is None and self._stamp is not None and 0 <= self._stamp[0] <= KEEP_BYTES:
+            with open(self.corpus_path, "rb") as handle:
+                st = os.fstat(handle.fileno())
+                if (st.st_size, st.st_mtime_ns, st.st_ino) == self._stamp:
+                    data = handle.read()
+                    if len(data) == st.st_size:
+                        self._bytes = data
+        if self._bytes is not None:
+            return self._bytes[start:end]
+        with open(self.corpus_path, "rb") as handle:
+            handle.seek(start)
+            return handle.read(end - start)
 
     def has(self, entry_id: str) -> bool:
         return entry_id in self._row_of
@@ -229,6 +258,7 @@ class ChannelIndex:
                 self.flat.drop()
         # the saved BM25 columns hold the removed texts' words: gone with them (rebuilt by the next search)
         self.bm25_path.unlink(missing_ok=True)
+        self.legacy_path(self.bm25_path).unlink(missing_ok=True)
         self.load()
         return len(doomed)
 
@@ -297,6 +327,11 @@ class ChannelIndex:
             return self._bm25
         stamp = (*(self._stamp or (-1, 0, 0)), len(self._line_ids))
         saved = BM25.load(self.bm25_path)
+        legacy = self.legacy_path(self.bm25_path)
+        converting = False
+        if saved is None and legacy.exists():
+            saved = BM25.load(legacy)  # saved by an earlier version: saved again in the packed form
+            converting = saved is not None
         index: BM25 | None = None
         if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
             index = saved
@@ -304,9 +339,10 @@ class ChannelIndex:
             index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
         if index is None:
             index = BM25.build([self.entry(i).index_text for i in self._order], stamp=stamp)
-        if index is not saved:
+        if index is not saved or converting:
             try:
                 index.save(self.bm25_path)
+                legacy.unlink(missing_ok=True)
             except OSError as exc:  # a read-only project still searches, it just rebuilds next time
                 log.debug("BM25 index not saved to %s: %s", self.bm25_path, exc)
         self._bm25 = index
@@ -363,10 +399,13 @@ class ChannelIndex:
         import numpy as np
 
         assert self.flat is not None
-        allowed = np.zeros(len(self._line_ids), dtype=bool)
-        allowed[np.fromiter(self._row_of.values(), dtype=np.int64, count=len(self._row_of))] = True
+        if self._current_rows is None:
+            current = np.zeros(len(self._line_ids), dtype=bool)
+            current[np.fromiter(self._row_of.values(), dtype=np.int64, count=len(self._row_of))] = True
+            self._current_rows = current
+        allowed = self._current_rows
         if max_ordinal is not None:
-            allowed &= np.asarray(self._table.ordinals, dtype=np.int64) <= max_ordinal
+            allowed = allowed & (np.asarray(self._table.ordinals, dtype=np.int64) <= max_ordinal)
         return [self._line_ids[row] for row in self.flat.top(vector, n, allowed)]
 
     def _rebuild_flat(self) -> None:
@@ -436,6 +475,8 @@ class MemoryIndex:
         self._client: Any = None
         self._identity: int | None = None
         self._channels: dict[str, ChannelIndex] = {}
+        #: (identity of the manifest file, its content): re-read only when the file changed
+        self._manifest: tuple[tuple[int, int, int], dict[str, Any] | None] | None = None
 
     # -- the Chroma client ------------------------------------------------------
 
@@ -462,7 +503,11 @@ class MemoryIndex:
     def close(self) -> None:
         """Release the Chroma client and the loaded channels (both reopen on demand)."""
         self.release_client()
+        for index in self._channels.values():
+            if index.flat is not None:
+                index.flat.forget()
         self._channels.clear()
+        self._manifest = None
 
     def release_client(self) -> None:
         """Close this project's own Chroma client (an embedded one: its threads and
@@ -534,11 +579,22 @@ class MemoryIndex:
         return {"index_version": INDEX_VERSION, "model": MODEL_NAME, "texts": TEXT_SETTINGS}
 
     def read_manifest(self) -> dict[str, Any] | None:
+        """The manifest, or None.  It is parsed again only when its file changed (size,
+        modification time or inode, not following a link): a warm search pays a ``stat``."""
+        try:
+            st = os.lstat(self.manifest_path)
+            stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        except FileNotFoundError:
+            stamp = (-1, 0, 0)
+        if self._manifest is not None and self._manifest[0] == stamp:
+            return dict(self._manifest[1]) if self._manifest[1] is not None else None
         try:
             data = json.loads(read_regular(self.root, self.manifest_path).decode("utf-8"))
         except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+            data = None
+        data = data if isinstance(data, dict) else None
+        self._manifest = (stamp, data)
+        return dict(data) if data is not None else None
 
     def settings_differ(self, manifest: dict[str, Any]) -> bool:
         """True if the indexes were built with other settings than this uac's (rebuild needed)."""
