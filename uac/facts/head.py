@@ -114,11 +114,13 @@ class LogHead:
             if data.get("format") != FORMAT:
                 return None
             head = cls(
-                fact_ids=set(str(i) for i in data["fact_ids"]),
+                fact_ids=set(data["fact_ids"]),
                 good_bytes=int(data["good_bytes"]),
                 lines=int(data["lines"]),
                 digest=str(data["digest"]),
             )
+            if not all(isinstance(i, str) for i in head.fact_ids):
+                return None
             for session_id, record, end in data["sessions"]:
                 head.sessions[str(session_id)] = dict(record)
                 head.commit_ends[str(session_id)] = int(end)
