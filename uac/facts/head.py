@@ -174,16 +174,20 @@ def recent_valid_facts(data: bytes, head: LogHead, count: int) -> list[Fact]:
     if count <= 0:
         return []
     found: list[Fact] = []
-    superseded: dict[str, bool] = {}  # id -> the latest supersession ends it
+    latest: dict[str, dict[str, Any]] = {}  # id -> the last supersede record naming it
     end = head.good_bytes
     while end > 0 and len(found) < count:
         start = data.rfind(b"\n", 0, end - 1) + 1
         record = json.loads(data[start:end])
         kind = record.get("kind")
         if kind == "supersede":
-            superseded.setdefault(str(record["id"]), bool(record.get("invalid_at")))
-        elif kind == "fact" and not superseded.get(str(record["id"]), False):
-            found.append(Fact.from_json(record))
+            latest.setdefault(str(record["id"]), record)
+        elif kind == "fact":
+            sup = latest.get(str(record["id"]))
+            if sup is None:
+                found.append(Fact.from_json(record))
+            elif not sup.get("invalid_at"):  # replaced, with no end date: still in force
+                found.append(Fact.from_json(record).replace(superseded_by=str(sup["superseded_by"])))
         end = start
     found.reverse()
     return found
