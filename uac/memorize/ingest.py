@@ -1,5 +1,9 @@
 """Ingest: sessions into the archive, their facts into the log, both into the indexes.
 
+The log is read through its saved head (:mod:`uac.facts.head`: committed
+sessions, fact ids, position), never folded whole, so one session costs the
+same in a memory of ten facts or of a hundred thousand.
+
 Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
 fsync.  With a model, up to ``[extract] parallel_sessions`` sessions are
