@@ -104,7 +104,8 @@ class MemoryContext:
     # -- the fact log and the indexes ---------------------------------------------------
 
     def fact_log(self) -> FactLog:
-        return FactLog(self.project.paths.facts)
+        """The project's fact log; its head (:mod:`uac.facts.head`) is saved beside the indexes."""
+        return FactLog(self.project.paths.facts, head_path=self.project.paths.internal / "index" / "log-head.json")
 
     def read_log(self) -> LogState:
         """The folded fact log (cached by file identity inside :class:`FactLog`)."""

@@ -102,11 +102,13 @@ class UserMemory:
 
     # -- health -------------------------------------------------------------------
 
-    def doctor(self, *, repair: bool = False, model: bool = False) -> DoctorReport:
-        """Check the project; ``model`` also probes the model endpoint with a few tiny real calls."""
+    def doctor(self, *, repair: bool = False, model: bool = False, deep: bool = False) -> DoctorReport:
+        """Check the project; ``model`` also probes the model endpoint with a few tiny real calls;
+        ``deep`` (implied by ``repair``) compares every log line and index entry instead of the
+        fast checks of positions, ids and recorded checksums."""
         from .doctor import run_doctor
 
-        return run_doctor(self.context, repair=repair, model=model)
+        return run_doctor(self.context, repair=repair, model=model, deep=deep)
 
     # -- structure: the typed view (domains/) -------------------------------------
 

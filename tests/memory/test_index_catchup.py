@@ -104,5 +104,6 @@ def test_a_torn_corpus_line_is_dropped_and_mended(ingested):
     (ingested.root / ".uac" / "index" / "manifest.json").unlink()
     fresh = UserMemory.open(ingested.root)
     assert ensure_current(fresh.context) is not None
-    assert fresh.doctor().check("indexes").status == "ok"
+    check = fresh.doctor().check("indexes")
+    assert check.status == "ok", check.detail
     assert corpus.read_bytes() == data or corpus.read_bytes().endswith(b"\n")

@@ -17,11 +17,14 @@ def register(app: typer.Typer) -> None:
         model: bool = typer.Option(
             False, "--model", help="Also probe the model endpoint with a few tiny real calls: what it supports."
         ),
+        deep: bool = typer.Option(
+            False, "--deep", help="Compare every log line and index entry (slow on a large memory; implied by --repair)."
+        ),
         as_json: bool = JSON_OPTION,
     ) -> None:
-        """Check a project's health; --repair rebuilds what can be derived; --model probes the endpoint."""
+        """Check a project's health; --deep checks exhaustively; --repair rebuilds what can be derived; --model probes the endpoint."""
         with progress_bar("repair", as_json=as_json or not repair):
-            report = open_memory(project).doctor(repair=repair, model=model)
+            report = open_memory(project).doctor(repair=repair, model=model, deep=deep)
         if as_json:
             print_json(report.to_json())
         else:

@@ -6,6 +6,15 @@ Each check is a function ``(ctx, repair) -> CheckResult`` listed in
 request, as it calls the model endpoint); they import their heavy
 dependencies inside the function, so doctor starts light.  Repairs rebuild
 derived data only; the fact log and the archive are never rewritten by doctor.
+
+Two depths.  By default the checks of the log, the indexes and the view are
+the fast ones, whose cost hardly grows with the memory: the log's committed
+prefix against the sha256 recorded when it was last folded line by line, the
+indexes' recorded log position, their ids against the log's, every derived
+file against the checksum recorded when it was written.  ``deep`` (and
+``repair``, which needs the full picture) folds the whole log line by line,
+reads every index entry and archived session and compares them with the log
+one by one.
 """
 
 from __future__ import annotations
@@ -67,15 +76,19 @@ CHECKS: list[Check] = [
     check_indexes,
     check_view,
 ]
+#: the checks whose work depends on the depth (they take ``deep=``)
+DEPTH_AWARE: tuple[Check, ...] = (check_fact_log, check_indexes, check_view)
 
 
-def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False) -> DoctorReport:
-    """Run :data:`CHECKS`; ``model`` adds :func:`~.model.check_model` (real calls to the endpoint)."""
+def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False, deep: bool = False) -> DoctorReport:
+    """Run :data:`CHECKS`; ``model`` adds :func:`~.model.check_model` (real calls to the endpoint);
+    ``deep`` (implied by ``repair``) runs the exhaustive checks (see the module doc)."""
+    deep = deep or repair
     results = []
     for number, check in enumerate(CHECKS):
         if repair:
             step(number, len(CHECKS), "checks")
-        results.append(check(ctx, repair))
+        results.append(check(ctx, repair, deep=deep) if check in DEPTH_AWARE else check(ctx, repair))
     if repair:
         step(len(CHECKS), len(CHECKS), "checks")
     if model:

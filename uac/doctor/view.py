@@ -9,7 +9,7 @@ from ..errors import StoreError, UacError, UnsafePath
 from .result import FAIL, OK, WARN, CheckResult
 
 
-def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
+def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckResult:
     """Validate and load each ``domains/<d>/`` (the cache is refreshed as a side effect)."""
     from ..view.store import domain_names, load_domain
 
@@ -28,7 +28,13 @@ def check_view(ctx: MemoryContext, repair: bool) -> CheckResult:
         records[name] = loaded.record_count()
     data: dict = {"domains": names, "records": records, "problems": problems}
     try:
-        current = [f.id for f in ctx.read_log().facts.values() if f.invalid_at is None]
+        if deep:
+            current = [f.id for f in ctx.read_log().facts.values() if f.invalid_at is None]
+        else:  # the log's saved table of validity: the same ids, without folding the log
+            from ..facts.table import OPEN
+
+            table = ctx.fact_table()
+            current = [i for i, end in zip(table.ids, table.end.tolist() if hasattr(table.end, "tolist") else table.end) if end == OPEN]
     except (StoreError, UnsafePath):
         current = None  # the fact_log check reports it
     if current is not None:

@@ -25,12 +25,15 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
-from ..fsutil import atomic_write_bytes, open_nofollow, read_regular, resolve_inside
+from ..fsutil import atomic_write_bytes, open_nofollow, open_regular, read_regular, resolve_inside
 from .model import Fact
+
+if TYPE_CHECKING:
+    from .head import LogHead
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +98,11 @@ class LogState:
     #: session id -> byte offset just after its commit line (where the session ends)
     commit_ends: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def fact_ids(self) -> Any:
+        """The ids of the committed facts (supports ``in``)."""
+        return self.facts.keys()
+
     def session_facts(self, session_id: str) -> list[Fact]:
         return [f for f in self.facts.values() if f.session_id == session_id]
 
@@ -110,13 +118,17 @@ def _check(record: Any, number: int, path: Path) -> str | None:
     return None
 
 
-def parse_log(data: bytes, path: Path) -> LogState:
-    """Fold the bytes of a fact log; see the module docstring for the rules."""
+def parse_log(data: bytes, path: Path, *, first_line: int = 0) -> LogState:
+    """Fold the bytes of a fact log; see the module docstring for the rules.
+
+    ``first_line``: lines of the log before ``data`` (when ``data`` is its tail),
+    so that a corrupt line is named by its number in the whole file.
+    """
     state = LogState()
     pending: list[tuple[int, dict[str, Any]]] = []  # records of a session not yet committed
     pending_start = 0
     offset = 0
-    number = 0
+    number = first_line
     digest = hashlib.sha256()
     committed_end = 0
     committed_lines = 0
@@ -160,7 +172,7 @@ def parse_log(data: bytes, path: Path) -> LogState:
         what = f"{len(pending)} uncommitted record(s) of session(s) {', '.join(sessions)}"
         torn = what if torn is None else f"{what}; {torn}"
     state.good_bytes = committed_end
-    state.lines = committed_lines
+    state.lines = committed_lines - first_line if committed_lines else 0
     state.digest = digest.hexdigest()
     state.hasher = digest
     if torn is not None:
@@ -191,15 +203,19 @@ def _apply(state: LogState, record: dict[str, Any]) -> None:
 
 #: parsed logs of this process by path, reused while the file is unchanged
 _CACHE: dict[str, tuple[tuple[int, int, int], LogState]] = {}
+#: log heads (:mod:`uac.facts.head`) of this process by path, likewise
+_HEADS: dict[str, tuple[tuple[int, int, int], "LogHead"]] = {}
 
 
 class FactLog:
     """Reader and writer of one project's fact log (writers hold the project lock)."""
 
-    def __init__(self, path: Path, root: Path | None = None) -> None:
+    def __init__(self, path: Path, root: Path | None = None, *, head_path: Path | None = None) -> None:
         self.path = Path(path)
         #: the project root the log must stay inside (``memory/facts.jsonl`` -> its root)
         self.root = Path(root) if root is not None else self.path.parent.parent
+        #: where the log's head is saved between processes (None: not saved)
+        self.head_path = Path(head_path) if head_path is not None else None
         self._warned: str | None = None
 
     @property
@@ -246,6 +262,49 @@ class FactLog:
         self._cache = (stamp, state)
         return state
 
+    def head(self) -> "LogHead":
+        """The committed sessions, fact ids and position of the log, without folding
+        its facts: the saved head extended by what was appended since (see
+        :mod:`uac.facts.head`).  Cached until the file changes."""
+        from .head import LogHead, fold_head, load_head, save_head
+
+        stamp = self._stamp()
+        cached = _HEADS.get(str(self.path))
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        if self._cache is not None and self._cache[0] == stamp:
+            head = LogHead.of_state(self._cache[1])
+            changed = True
+        else:
+            data = self._bytes() if stamp[0] >= 0 else b""
+            head, changed = fold_head(data, self.path, load_head(self.head_path))
+        if head.dropped and self._warned != head.dropped:
+            log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, head.dropped)
+            self._warned = head.dropped
+        if changed and self.head_path is not None and self._stamp() == stamp:
+            save_head(head, self.head_path)
+        _HEADS[str(self.path)] = (stamp, head)
+        return head
+
+    def recent_valid(self, count: int, head: "LogHead | None" = None) -> list[Fact]:
+        """The last ``count`` facts valid now, in log order (reads the log backwards)."""
+        from .head import recent_valid_facts
+
+        if count <= 0:
+            return []
+        head = head if head is not None else self.head()
+        return recent_valid_facts(self._bytes()[: head.good_bytes], head, count)
+
+    def read_range(self, start: int, end: int) -> bytes:
+        """The log's bytes from ``start`` to ``end`` (only those are read)."""
+        if self.path.is_symlink():
+            return self._bytes()[start:end]  # raises UnsafePath
+        fd = open_regular(self.root, self.path)
+        try:
+            return os.pread(fd, max(end - start, 0), start)
+        finally:
+            os.close(fd)
+
     def prefix_digest(self, size: int) -> str | None:
         """sha256 of the log's first ``size`` bytes (``None`` if the log is shorter):
         tells whether a position recorded earlier is still a prefix of the log."""
@@ -265,15 +324,21 @@ class FactLog:
         *,
         session_hash: str = "",
         extractor: str = "",
-    ) -> LogState:
-        """Append one session's records and its commit line, then fsync (caller holds the lock)."""
-        state = self.read()
+        base: "LogHead | None" = None,
+    ) -> Any:
+        """Append one session's records and its commit line, then fsync (caller holds the lock).
+
+        Returns the log after the append: a folded :class:`LogState`, or with
+        ``base`` (the log's current :meth:`head`, read under the same lock) the
+        new :class:`~uac.facts.head.LogHead`, without folding the log.
+        """
+        state: Any = base if base is not None else self.read()
         if session_id in state.sessions:
             raise StoreError(f"session {session_id} is already in {self.path}.")
         facts = list(facts)
         supersessions = list(supersessions)
         for fact in facts:
-            if fact.id in state.facts:
+            if fact.id in state.fact_ids:
                 raise StoreError(f"fact id {fact.id} is already in {self.path}.")
         commit = {
             "kind": "commit",
@@ -307,6 +372,10 @@ class FactLog:
             handle.flush()
             os.fsync(handle.fileno())
         crash_point("log:committed")
+        if base is not None:
+            return self._appended_head(
+                base, {**commit, "checksum": line_checksum(commit)}, facts, supersessions, hasher, written, len(records)
+            )
         # fold the new records into a copy of the state instead of re-reading the file
         new = LogState(
             facts=dict(state.facts),
@@ -323,6 +392,36 @@ class FactLog:
             _apply(new, record)
         self._cache = (self._stamp(), new)
         return new
+
+    def _appended_head(
+        self,
+        base: "LogHead",
+        record: dict[str, Any],
+        facts: list[Fact],
+        supersessions: list[Supersession],
+        hasher: Any,
+        written: int,
+        lines: int,
+    ) -> "LogHead":
+        session_id = str(record["session_id"])
+        from .head import LogHead
+
+        head = LogHead(
+            sessions={**base.sessions, session_id: record},
+            commit_ends={**base.commit_ends, session_id: base.good_bytes + written},
+            fact_ids=base.fact_ids | {f.id for f in facts},
+            good_bytes=base.good_bytes + written,
+            lines=base.lines + lines,
+            digest=hasher.hexdigest(),
+            hasher=hasher,
+            states=base.with_session(facts, supersessions),
+        )
+        _HEADS[str(self.path)] = (self._stamp(), head)
+        if self.head_path is not None:
+            from .head import save_head
+
+            save_head(head, self.head_path)
+        return head
 
     def rewrite(self, keep: Callable[[dict[str, Any]], bool]) -> LogState:
         """Replace the log with the committed records for which ``keep(record)`` is true

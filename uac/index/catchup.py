@@ -27,7 +27,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..facts.log import FactLog, LogState
+from ..errors import StoreError
+from ..facts.head import LogHead
+from ..facts.log import FactLog, LogState, parse_log
 from ..facts.model import Fact
 from ..failpoints import crash_point
 from ..sessions.archive import Archive
@@ -106,24 +108,44 @@ def _expected_chunks(session: Session | None) -> int:
     return len(chunk_ranges(len(session.turns), int(TEXT_SETTINGS["chunk_turns"]), int(TEXT_SETTINGS["chunk_stride"])))
 
 
-class _Work:
-    """The state of one catch-up: what the log holds, what the indexes hold."""
+def _indexed_by_session(channel: ChannelIndex, sessions: set[str] | None) -> dict[str, list[str]]:
+    """Session -> the ids its entries have in ``channel``, in corpus order, for the
+    given sessions (``None``: every session), read from the corpus table (no entry
+    is parsed)."""
+    table = channel._table
+    row_of = channel._row_of
+    out: dict[str, list[str]] = {}
+    for row, (entry_id, session_id) in enumerate(zip(channel._line_ids, table.sessions)):
+        if (sessions is None or session_id in sessions) and row_of.get(entry_id) == row:
+            out.setdefault(session_id, []).append(entry_id)
+    return out
 
-    def __init__(self, index: MemoryIndex, state: LogState, archive: Archive) -> None:
+
+class _Work:
+    """The state of one catch-up: what the log holds, what the indexes hold.
+
+    ``by_session``: the committed facts of the sessions looked at (every
+    session, or only those committed after the covered position).
+    """
+
+    def __init__(
+        self,
+        index: MemoryIndex,
+        state: LogState | LogHead,
+        archive: Archive,
+        by_session: dict[str, list[Fact]],
+        sessions: set[str] | None,
+    ) -> None:
         self.index = index
         self.state = state
         self.archive = archive
         self.facts: ChannelIndex = index.channel("facts")
         self.chunks: ChannelIndex = index.channel("archive")
-        self.by_session: dict[str, list[Fact]] = {}
-        for fact in state.facts.values():
-            self.by_session.setdefault(fact.session_id, []).append(fact)
-        self.indexed_facts: dict[str, set[str]] = {}
-        for entry in self.facts.entries.values():
-            self.indexed_facts.setdefault(entry.session_id, set()).add(entry.id)
-        self.indexed_chunks: dict[str, list[str]] = {}
-        for entry in self.chunks.entries.values():
-            self.indexed_chunks.setdefault(entry.session_id, []).append(entry.id)
+        self.by_session = by_session
+        self.indexed_facts: dict[str, set[str]] = {
+            sid: set(ids) for sid, ids in _indexed_by_session(self.facts, sessions).items()
+        }
+        self.indexed_chunks: dict[str, list[str]] = _indexed_by_session(self.chunks, sessions)
         self.sessions: dict[str, Session] = {}
 
     def session(self, session_id: str) -> Session:
@@ -136,16 +158,23 @@ class _Work:
         facts = self.by_session.get(session_id, [])
         if self.indexed_facts.get(session_id, set()) != {f.id for f in facts}:
             return False
-        entries = self.facts.entries
-        if any(entries[f.id].checksum != f.content_checksum() for f in facts):
+        if any(self.facts.entry(f.id).checksum != f.content_checksum() for f in facts):
             return False
         return len(self.indexed_chunks.get(session_id, ())) == _expected_chunks(self.session(session_id))
 
     def stray_ids(self) -> tuple[list[str], list[str]]:
         """Indexed facts no longer in the log, and chunks of sessions not committed."""
-        facts = [i for i in self.facts.entries if i not in self.state.facts]
+        facts = [i for i in self.facts._order if i not in self.state.fact_ids]
         chunks = [i for sid, ids in self.indexed_chunks.items() if sid not in self.state.sessions for i in ids]
         return facts, chunks
+
+    def include(self, by_session: dict[str, list[Fact]]) -> None:
+        """Look at these sessions too (their facts as given)."""
+        wanted = set(by_session)
+        self.by_session.update(by_session)
+        for sid, ids in _indexed_by_session(self.facts, wanted).items():
+            self.indexed_facts[sid] = set(ids)
+        self.indexed_chunks.update(_indexed_by_session(self.chunks, wanted))
 
     def entries_of(self, session_ids: set[str]) -> tuple[list[str], list[str]]:
         facts = [i for sid in session_ids for i in self.indexed_facts.get(sid, ())]
@@ -153,23 +182,48 @@ class _Work:
         return facts, chunks
 
 
+def _facts_after(state: LogState | LogHead, fact_log: FactLog, after: int, sessions: set[str]) -> dict[str, list[Fact]]:
+    """The facts of ``sessions`` (all committed after byte ``after``), by session in log
+    order: from the folded log, or by folding only the log's bytes after ``after``."""
+    by_session: dict[str, list[Fact]] = {}
+    if isinstance(state, LogState):
+        facts = state.facts.values()
+    else:
+        data = fact_log.read_range(after, state.good_bytes)
+        facts = parse_log(data, fact_log.path).facts.values()
+    for fact in facts:
+        if fact.session_id in sessions:
+            by_session.setdefault(fact.session_id, []).append(fact)
+    return by_session
+
+
 def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], set[str]]:
     """(vectors without a corpus entry, corpus entries without a vector).
 
     The full id comparison runs when ``always`` or when the counts differ.
     """
-    if not always and channel.vector_count() == len(channel.entries):
+    if not always and channel.vector_count() == len(channel):
         return [], set()
     held = channel.vector_ids()
-    return sorted(held - channel.entries.keys()), set(channel.entries) - held
+    ids = set(channel._order)
+    return sorted(held - ids), ids - held
 
 
 def catch_up(
-    index: MemoryIndex, state: LogState, archive: Archive, fact_log: FactLog, *, previous: LogState | None = None
+    index: MemoryIndex,
+    state: LogState | LogHead,
+    archive: Archive,
+    fact_log: FactLog,
+    *,
+    previous: LogState | LogHead | None = None,
 ) -> CatchUpReport:
     """Index what the log has and the indexes lack, drop what they hold beyond it,
     and record the log position they now cover (caller holds the project lock).
 
+    ``state``: the log, folded or only its head (:mod:`uac.facts.head`); when the
+    log only grew since the covered position, only the sessions committed after
+    it are read and compared, so the work follows the new data.  Otherwise the
+    log is folded whole and compared with the indexes entry by entry.
     ``previous``: the log as it was when the caller took the lock (see :func:`coverage`).
     """
     started = time.perf_counter()
@@ -178,19 +232,32 @@ def catch_up(
     if status == "current":
         report.seconds = time.perf_counter() - started
         return report
+    if status != "grown" and not isinstance(state, LogState):
+        full = fact_log.read()
+        if (full.good_bytes, full.digest) != (state.good_bytes, state.digest):
+            raise StoreError(
+                f"{fact_log.path} changed while its indexes were being brought up to date.",
+                hint="Hold the project lock while writing the log; {do:repair}.",
+            )
+        state = full
     if status == "settings":
         log.warning("the search indexes were built with other settings; rebuilding them from the log")
         report.facts_added, report.chunks_added = rebuild(index, state, archive)
         report.sessions_indexed = len(state.sessions)  # rebuild() records the position
         report.seconds = time.perf_counter() - started
         return report
-    work = _Work(index, state, archive)
     if status == "grown":
         size = index.covered_position()
         after = size[0] if size is not None else 0
         candidates = [sid for sid, end in state.commit_ends.items() if end > after]
+        work = _Work(index, state, archive, _facts_after(state, fact_log, after, set(candidates)), set(candidates))
     else:
+        assert isinstance(state, LogState)
         candidates = list(state.sessions)
+        by_session: dict[str, list[Fact]] = {}
+        for fact in state.facts.values():
+            by_session.setdefault(fact.session_id, []).append(fact)
+        work = _Work(index, state, archive, by_session, None)
     dirty = {sid for sid in candidates if not work.complete(sid)}
     stray_facts, stray_chunks = work.stray_ids() if status == "unknown" else ([], [])
     stray = {"facts": set(stray_facts), "archive": set(stray_chunks)}
@@ -201,11 +268,15 @@ def catch_up(
             channel.delete_vectors(orphans)
             report.vectors_removed += len(orphans)
         for entry_id in unbacked:
-            session_id = channel.entries[entry_id].session_id
+            session_id = channel.entry(entry_id).session_id
             if session_id in state.sessions:
                 dirty.add(session_id)  # re-indexed whole below
             else:
                 stray[name].add(entry_id)
+    older = dirty - set(candidates)
+    if older:  # entries of sessions before the covered position lack vectors: read their facts
+        folded = state if isinstance(state, LogState) else fact_log.read()
+        work.include({sid: folded.session_facts(sid) for sid in older})
     doomed_facts, doomed_chunks = work.entries_of(dirty)
     report.entries_removed += work.facts.remove(sorted(stray["facts"] | set(doomed_facts)))
     report.entries_removed += work.chunks.remove(sorted(stray["archive"] | set(doomed_chunks)))

@@ -42,6 +42,7 @@ from ..failpoints import crash_point
 from ..fsutil import atomic_write_text, open_nofollow, open_regular, read_regular
 from .bm25 import BM25
 from .corpus import CorpusTable, read_corpus_table
+from .digests import forget_file, record_append, record_file
 from .entry import Entry
 from .flat import KEEP_BYTES, FlatVectors, file_stamp
 
@@ -84,7 +85,10 @@ class ChannelIndex:
     _bm25: BM25 | None = None
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
-    _by_turn: dict[tuple[str, str], list[str]] | None = None
+    #: session -> turn id -> entry ids citing it (filled per session on demand)
+    _by_turn: dict[str, dict[str, list[str]]] | None = None
+    #: session -> its entry ids in corpus order
+    _session_rows: dict[str, list[str]] | None = None
     #: per corpus line: does it hold its id's current entry (the mask a dense search starts from)
     _current_rows: Any = None
     #: the whole corpus file as loaded, when it is small (entries are then parsed from memory)
@@ -140,6 +144,7 @@ class ChannelIndex:
         self._row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
         self._order = list(self._row_of) if len(self._row_of) == len(self._line_ids) else list(dict.fromkeys(self._line_ids))
         self._by_turn = None
+        self._session_rows = None
         self._bm25 = None
         self._ordinals = None
         self._current_rows = None
@@ -225,16 +230,20 @@ class ChannelIndex:
         with os.fdopen(open_nofollow(self.corpus_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
             if self.torn:  # cut off the line a crash left half-written; appends follow the last whole line
                 handle.truncate(int(self._table.offsets[-1]))
+            offset = os.fstat(handle.fileno()).st_size
             half = len(text) // 2
             handle.write(text[:half])
             handle.flush()
             crash_point(f"index:{self.channel}-corpus")  # leaves a torn last line
             handle.write(text[half:])
+        record_append(self.corpus_path, offset, text)
         if self.flat is not None:
             if flat_in_step:
                 self.flat.append(vectors, rows_before=lines_before, corpus_stamp=self._file_stamp())
+                record_append(self.flat.path, lines_before * 4 * self.flat.dim, _float32_bytes(vectors))
             else:
                 self.flat.drop()  # rebuilt from Chroma by the next search
+                forget_file(self.flat.path)
         self.load()
 
     def remove(self, ids: Iterable[str]) -> int:
@@ -251,11 +260,14 @@ class ChannelIndex:
             self.collection.delete(ids=doomed[start : start + 5000])
         text = "".join(json.dumps(entries[i].to_json(), ensure_ascii=False) + "\n" for i in kept)
         atomic_write_text(self.corpus_path, text)
+        record_file(self.corpus_path)
         if self.flat is not None:
             if flat_in_step:
                 self.flat.replace(self.flat.read_all()[kept_rows], corpus_stamp=self._file_stamp())
+                record_file(self.flat.path)
             else:
                 self.flat.drop()
+                forget_file(self.flat.path)
         # the saved BM25 columns hold the removed texts' words: gone with them (rebuilt by the next search)
         self.bm25_path.unlink(missing_ok=True)
         self.legacy_path(self.bm25_path).unlink(missing_ok=True)
@@ -289,33 +301,47 @@ class ChannelIndex:
                 os.ftruncate(fd, int(self._table.offsets[-1]))
             finally:
                 os.close(fd)
+            record_file(self.corpus_path)
             if self.flat is not None:
                 self.flat.drop()  # its stamp named the file before the cut
+                forget_file(self.flat.path)
             self.load()
 
     # -- reading ------------------------------------------------------------------
 
     def facts_of_chunks(self, chunks: "ChannelIndex", chunk_ids: Sequence[str]) -> list[str]:
-        """Ids of the facts whose evidence lies in the given archive chunks, chunk by chunk."""
-        if self._by_turn is None:
-            table = self._table
-            by_turn: dict[tuple[str, str], list[str]] = {}
-            for entry_id in self._order:
-                row = self._row_of[entry_id]
-                session = table.sessions[row]
-                for turn_id in table.evidence(row):
-                    by_turn.setdefault((session, turn_id), []).append(entry_id)
-            self._by_turn = by_turn
+        """Ids of the facts whose evidence lies in the given archive chunks, chunk by chunk.
+
+        Only the facts of the chunks' sessions are looked at (their turns mapped
+        once per loaded corpus), so the cost follows the chunks, not the corpus."""
         out: dict[str, None] = {}
         for chunk_id in chunk_ids:
             row = chunks._row_of.get(chunk_id)
             if row is None:
                 continue
-            session = chunks._table.sessions[row]
+            by_turn = self._turns_of(chunks._table.sessions[row])
             for turn_id in chunks._table.evidence(row):
-                for fact_id in self._by_turn.get((session, turn_id), ()):
+                for fact_id in by_turn.get(turn_id, ()):
                     out.setdefault(fact_id, None)
         return list(out)
+
+    def _turns_of(self, session: str) -> dict[str, list[str]]:
+        """turn id -> ids of this channel's entries of ``session`` citing it, in corpus order."""
+        if self._by_turn is None:
+            self._by_turn = {}
+        if session not in self._by_turn:
+            if self._session_rows is None:
+                sessions = self._table.sessions
+                rows: dict[str, list[str]] = {}
+                for entry_id in self._order:
+                    rows.setdefault(sessions[self._row_of[entry_id]], []).append(entry_id)
+                self._session_rows = rows
+            by_turn: dict[str, list[str]] = {}
+            for entry_id in self._session_rows.get(session, ()):
+                for turn_id in self._table.evidence(self._row_of[entry_id]):
+                    by_turn.setdefault(turn_id, []).append(entry_id)
+            self._by_turn[session] = by_turn
+        return self._by_turn[session]
 
     def vector_count(self) -> int:
         return int(self.collection.count())
@@ -433,8 +459,15 @@ class ChannelIndex:
                 for row, entry_id in enumerate(self._line_ids):
                     vectors[row] = vectors[row_of[entry_id]]
                 self.flat.replace(vectors, corpus_stamp=self._stamp or (-1, 0, 0))
+                record_file(self.flat.path)
         except ProjectLocked:
             log.debug("flat vectors of %s not rebuilt: a writer holds the lock", self.channel)
+
+
+def _float32_bytes(vectors: "numpy.ndarray") -> bytes:
+    import numpy as np
+
+    return np.ascontiguousarray(vectors, dtype=np.float32).tobytes()
 
 
 def _forget_stale_system(path: Path) -> None:

@@ -1,5 +1,9 @@
 """Ingest: sessions into the archive, their facts into the log, both into the indexes.
 
+The log is read through its saved head (:mod:`uac.facts.head`: committed
+sessions, fact ids, position), never folded whole, so one session costs the
+same in a memory of ten facts or of a hundred thousand.
+
 Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
 fsync.  With a model, up to ``[extract] parallel_sessions`` sessions are
@@ -37,6 +41,7 @@ from ..failpoints import crash_point
 from ..index.catchup import catch_up
 from ..sessions.archive import Archive
 from ..sessions.model import Session
+from ..facts.head import LogHead
 from ..facts.log import FactLog, LogState, Supersession
 from ..facts.model import Fact
 from ..llm import Usage
@@ -118,7 +123,7 @@ def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tupl
     return facts, supersessions
 
 
-def stored_hash(session_id: str, state: LogState, archive: Archive) -> str | None:
+def stored_hash(session_id: str, state: LogState | LogHead, archive: Archive) -> str | None:
     """The content hash the memory holds for a committed session (``None``: unknown)."""
     recorded = str(state.sessions[session_id].get("session_hash") or "")
     if recorded:
@@ -128,7 +133,7 @@ def stored_hash(session_id: str, state: LogState, archive: Archive) -> str | Non
     return None
 
 
-def check_conflicts(sessions: Sequence[Session], state: LogState, archive: Archive) -> None:
+def check_conflicts(sessions: Sequence[Session], state: LogState | LogHead, archive: Archive) -> None:
     """Refuse the whole input, before anything is written, if a session id it uses
     is already taken by different content (in the memory, or earlier in the input).
 
@@ -173,7 +178,9 @@ def ingest_sessions(
     client = chosen.client if isinstance(chosen, LLMExtractor) else None
     meter = client.metered() if client is not None else contextlib.nullcontext(Usage())
     with meter as usage, project.lock("ingest"):
-        before = log.read()
+        # the log's head (sessions, fact ids, position), not its folded facts:
+        # what this costs grows with the new sessions, not with the memory
+        before = log.head()
         check_conflicts(sessions, before, archive)
         pending: list[Session] = []
         taken = set(before.sessions)
@@ -185,24 +192,26 @@ def ingest_sessions(
                 pending.append(session)
         lag = project.config.extract.parallel_sessions
         loop_started = time.perf_counter()
+        head = before
         with Tracker(progress, client, stage="extract", unit="sessions", total=len(pending)) as tracker:
             for session, (extracted, stats) in _extracted_in_order(chosen, pending, before, log, lag):
                 started = time.perf_counter()
-                state = log.read()
+                head = log.head()
                 facts, supersessions = to_facts(session, extracted)
                 # an earlier fact, or one said earlier in this session ("I'm leaving Acme. I now work at Initech.")
                 own = {f.id for f in facts}
                 supersessions = [
-                    s for s in supersessions if (s.fact_id in state.facts or s.fact_id in own) and s.fact_id != s.superseded_by
+                    s for s in supersessions if (s.fact_id in head.fact_ids or s.fact_id in own) and s.fact_id != s.superseded_by
                 ]
                 crash_point("ingest:extracted")
                 archive.write(session)
-                log.append_session(
+                head = log.append_session(
                     session.session_id,
                     facts,
                     supersessions,
                     session_hash=session.content_hash(),
                     extractor=chosen.name,
+                    base=head,
                 )
                 if stats is not None and isinstance(chosen, LLMExtractor):
                     chosen.merge_stats(stats)
@@ -216,7 +225,7 @@ def ingest_sessions(
         # index what the log has and the indexes lack: the new sessions, and
         # whatever an earlier run that crashed left unindexed (usually nothing)
         started = time.perf_counter()
-        caught = catch_up(ctx.index, log.read(), archive, log, previous=before)
+        caught = catch_up(ctx.index, log.head(), archive, log, previous=before)
         report.chunks_indexed = caught.chunks_added
         timings["index"] += time.perf_counter() - started
     report.timings = timings
@@ -229,12 +238,19 @@ def ingest_sessions(
 Extraction = tuple[list[ExtractedFact], "ExtractionStats | None"]
 
 
-def _valid(state: LogState) -> list[Fact]:
-    return [f for f in state.facts.values() if f.invalid_at is None]
+def _known(chosen: Extractor, log: FactLog, head: LogHead) -> list[Fact]:
+    """The earlier facts an extractor is shown: the last ``known_facts`` facts valid
+    now, for the model; for the rules, the facts in force that record a person's
+    state (employer, home), which a new statement may supersede."""
+    if not isinstance(chosen, LLMExtractor):
+        return head.state_fact_list()
+    if not chosen.known_facts:
+        return []
+    return log.recent_valid(chosen.known_facts, head)
 
 
 def _extracted_in_order(
-    chosen: Extractor, sessions: list[Session], before: LogState, log: FactLog, lag: int
+    chosen: Extractor, sessions: list[Session], before: LogHead, log: FactLog, lag: int
 ) -> Iterator[tuple[Session, Extraction]]:
     """Each session with its extraction, in input order, for the caller to commit.
 
@@ -253,13 +269,13 @@ def _extracted_in_order(
 
     client = chosen.client if isinstance(chosen, LLMExtractor) else None
     workers = min(lag, client.concurrency) if client is not None else 1
-    views: dict[int, list[Fact]] = {-1: _valid(before)}
+    views: dict[int, list[Fact]] = {-1: _known(chosen, log, before)}
     if workers <= 1:
         for number, session in enumerate(sessions):
             known = views.pop(number - lag) if number - lag in views else views[-1]
             yield session, extract(session, known)
             if number + lag < len(sessions):
-                views[number] = _valid(log.read())
+                views[number] = _known(chosen, log, log.head())
         return
     run = client.carry(extract)  # type: ignore[union-attr]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest") as pool:
@@ -274,7 +290,7 @@ def _extracted_in_order(
                     submitted += 1
                 yield session, futures.pop(number).result()
                 if number + lag < len(sessions):
-                    views[number] = _valid(log.read())
+                    views[number] = _known(chosen, log, log.head())
         finally:
             for future in futures.values():
                 future.cancel()
