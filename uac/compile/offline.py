@@ -1,7 +1,9 @@
 """The model-free view: a dated event timeline per life domain.
 
-Facts are routed with the keyword classifier (:func:`routing.classify`) and
-each domain gets::
+Facts are routed by meaning (:mod:`uac.compile.meaning`: the bundled
+embedding model against short descriptions of each domain, the vectors the
+search index already holds, the keyword classifier breaking ties) and each
+domain gets::
 
     @dataclass(frozen=True)
     class Event:
@@ -63,8 +65,11 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
 
     started = time.perf_counter()
     report = CompileReport(mode="offline", facts_total=len(facts))
-    routing = route_offline(facts)
+    from .meaning import stored_vectors
+
+    routing = route_offline(facts, stored_vectors(project, facts))
     report.routed_by_keywords = routing.by_keywords
+    report.routed_by_meaning = routing.by_meaning
     grouped: dict[str, list["Fact"]] = {}
     for fact in facts:
         grouped.setdefault(routing.routes[fact.id], []).append(fact)
