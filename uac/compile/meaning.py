@@ -51,7 +51,7 @@ DESCRIPTIONS: dict[str, tuple[str, ...]] = {
     ),
     "health": (
         "Health: illness, an injury, pain, a doctor, hospital, vaccines or medication.",
-        "Exercise and fitness: the gym, running, yoga, sleep and diet.",
+        "Exercise and fitness: the gym, running, training for a race or a marathon, yoga, sleep and diet.",
         "Mental health: stress, anxiety, therapy.",
     ),
     "work": (
@@ -68,6 +68,7 @@ DESCRIPTIONS: dict[str, tuple[str, ...]] = {
     "hobbies": (
         "Hobbies: music, playing an instrument, reading books and novels, board games.",
         "Free time: films, series, concerts, sports, climbing, gardening, photography, crafts.",
+        "Pets: adopting a dog or a cat, its name and breed.",
     ),
     "finance": (
         "Money: spending, paying, buying something, prices and bills.",
@@ -81,7 +82,7 @@ DESCRIPTIONS: dict[str, tuple[str, ...]] = {
 #: below this best similarity a fact goes to ``general``
 THRESHOLD = 0.175
 #: best two domains closer than this: the keyword classifier may break the tie
-MARGIN = 0.04
+MARGIN = 0.02
 
 _prototypes: dict[str, "numpy.ndarray"] = {}
 
