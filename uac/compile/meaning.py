@@ -173,14 +173,27 @@ def route_by_meaning(
 
 
 def stored_vectors(project: "Project", facts: list["Fact"]) -> dict[str, "numpy.ndarray"]:
-    """The vectors the facts index holds for ``facts`` (those indexed with their
-    current content), read from its flat copy; empty when there is none in step."""
+    """The vectors the facts index holds for ``facts``, read from its flat copy; empty
+    when there is none in step with the corpus.
+
+    When the index covers the fact log as it is (its manifest names the log's
+    position), a fact whose text is the log's text for its id has its indexed
+    vector; otherwise each entry's content checksum is compared with the fact's."""
+    from ..facts.log import FactLog
     from ..index import open_index
+    from ..index.catchup import coverage
 
     index = open_index(project)
     if not (index.dir / "facts.jsonl").exists():
         return {}
-    return index.channel("facts").stored_vectors({f.id: f.content_checksum() for f in facts})
+    channel = index.channel("facts")
+    fact_log = FactLog(project.paths.facts)
+    state = fact_log.read()
+    if coverage(index, state, fact_log) == "current":
+        logged = state.facts
+        same = [f.id for f in facts if f.id in logged and logged[f.id].text == f.text]
+        return channel.stored_vectors({i: None for i in same})
+    return channel.stored_vectors({f.id: f.content_checksum() for f in facts})
 
 
 __all__ = ["DESCRIPTIONS", "MARGIN", "THRESHOLD", "decide", "route_by_meaning", "similarities", "stored_vectors"]

@@ -287,19 +287,21 @@ class ChannelIndex:
                     out.setdefault(fact_id, None)
         return list(out)
 
-    def stored_vectors(self, checksums: dict[str, str]) -> "dict[str, numpy.ndarray]":
-        """The vectors of the entries named in ``checksums`` (id -> content checksum)
-        whose indexed checksum matches, from the flat copy; empty when the copy is
-        not in step with the corpus (nothing here opens Chroma)."""
+    def stored_vectors(self, checksums: "dict[str, str | None]") -> "dict[str, numpy.ndarray]":
+        """The vectors of the entries named in ``checksums`` (id -> content checksum,
+        or ``None`` when the caller knows the entry is current) whose indexed checksum
+        matches, from the flat copy; empty when the copy is not in step with the
+        corpus (nothing here opens Chroma)."""
         import numpy as np
 
         self.refresh()
         if self.flat is None or not self._flat_in_step() or not self._line_ids:
             return {}
         rows: dict[str, int] = {}
+        entries = self.entries if any(c is not None for c in checksums.values()) else {}
         for entry_id, checksum in checksums.items():
             row = self._row_of.get(entry_id)
-            if row is not None and self.entry(entry_id).checksum == checksum:
+            if row is not None and (checksum is None or entries[entry_id].checksum == checksum):
                 rows[entry_id] = row
         if not rows:
             return {}
