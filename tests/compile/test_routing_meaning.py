@@ -108,3 +108,14 @@ def test_offline_compile_reads_the_index_vectors_and_reports_both_counts(memory,
     data = report.to_json()["routing"]
     assert data["by_meaning"] + data["by_keywords"] == len(facts) and data["by_meaning"] >= 1
     assert "travel" in memory.state
+
+
+def test_a_fact_routes_the_same_alone_or_in_a_batch():
+    from uac.index.embeddings import get_embedder
+
+    facts = _facts(LABELLED[:20])
+    vectors = get_embedder().encode([f.text for f in facts])
+    stored = {f.id: vectors[n] for n, f in enumerate(facts)}
+    together = meaning.route_by_meaning(facts, stored).routes
+    alone = {f.id: meaning.route_by_meaning([f], {f.id: stored[f.id]}).routes[f.id] for f in facts}
+    assert alone == together

@@ -104,9 +104,11 @@ def similarities(vectors: "numpy.ndarray", prototypes: "numpy.ndarray") -> "nump
     (the closest of the domain's descriptions); vectors are unit length."""
     import numpy as np
 
-    sims = np.asarray(vectors, dtype=np.float32) @ prototypes.T
+    # einsum in float64, not BLAS: each fact's similarities are computed the same way
+    # whatever else is in the batch, so a near tie cannot flip with the batch's shape
+    sims = np.einsum("ij,kj->ik", np.asarray(vectors, dtype=np.float64), np.asarray(prototypes, dtype=np.float64))
     owners = [domain for domain, _ in _described()]
-    out = np.empty((len(sims), len(DOMAINS)), dtype=np.float32)
+    out = np.empty((len(sims), len(DOMAINS)), dtype=np.float64)
     for column, domain in enumerate(DOMAINS):
         cols = [i for i, owner in enumerate(owners) if owner == domain]
         out[:, column] = sims[:, cols].max(axis=1)
