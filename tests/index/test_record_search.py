@@ -131,3 +131,13 @@ def test_other_questions_still_find_the_superseded_fact_by_its_rank(acme_then_in
     memory, acme, _ = acme_then_initech
     hits = memory.search("Acme software company engineer", k=5, channel="facts")
     assert hits[0].id in acme and hits[0].invalid_at is not None
+
+
+def test_a_broken_domain_does_not_break_search(with_trips):
+    state = with_trips.project.paths.domains / "travel" / "state.py"
+    good = state.read_text("utf-8")
+    state.write_text(good + "\nimport os\n", "utf-8")  # no longer validates
+    hits = with_trips.search("Pixel the cat", k=5)
+    assert hits and not _records(hits)
+    state.write_text(good.replace("Zanzibar", "Mombasa"), "utf-8")  # fixed: indexed again
+    assert _records(with_trips.search("Mombasa", channel="records", k=3))[0].id == "travel.trips#1"

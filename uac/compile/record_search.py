@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import logging
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,8 @@ from ..index.record_index import RecordEntry, RecordIndex
 
 if TYPE_CHECKING:
     from ..project import Project
+
+log = logging.getLogger(__name__)
 
 #: the sources an imported record cites start with this
 IMPORTED = "record:"
@@ -111,6 +114,7 @@ def in_step(project: "Project") -> bool:
 def sync_record_index(project: "Project") -> int:
     """Bring the records index in step with the view (caller holds the project lock);
     returns how many records were embedded."""
+    from ..dialect.problems import CodeRejected
     from ..view import store
 
     index = record_index(project)
@@ -124,7 +128,11 @@ def sync_record_index(project: "Project") -> int:
     for domain in sorted(current):
         if saved.get(domain) == current[domain]:
             continue  # unchanged: its entries (if any) are kept
-        loaded = store.load_domain(project, domain)
+        try:
+            loaded = store.load_domain(project, domain)
+        except CodeRejected as exc:  # a broken domain must not break search: indexed once it validates
+            log.warning("the records of domain %s are not searchable: %s", domain, exc.message)
+            continue
         fresh.extend(imported_entries(domain, loaded.values))
     entries = sorted(kept + fresh, key=lambda e: (e.domain, e.collection, e.position))
     reuse = index.vectors_by_text() if saved else {}
