@@ -2,8 +2,10 @@
 
 Runs without any model or network: the project is created under
 ``user_projects/demo`` (or ``$UAC_HOME/demo``) from the sample data in
-``examples/demo/`` -- a three-session conversation between Maya and Leo, a CSV
-of trips and a JSONL of restaurant meals -- and each step prints what it did.
+``examples/demo/`` -- a three-session conversation between Maya (the project's
+user) and her friend Leo, a CSV of Maya's trips and a JSONL of her restaurant
+meals, one story -- and each step prints a question a person would ask and its
+answer.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from .workspace import resolve_project
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "demo"
 
-TRIPS_2024 = "result = len([t for t in trips if t.start_date.year == 2024])"
+TRIPS_2024 = "result = len([t for t in bookings if t.start_date.year == 2024])"
 SPEND_BY_CUISINE = """\
 from collections import defaultdict
 from statistics import mean
 by = defaultdict(list)
-for m in meals:
+for m in dining:
     by[m.cuisine].append(m.spend)
 result = {c: round(mean(v), 2) for c, v in sorted(by.items())}"""
 
@@ -71,6 +73,59 @@ def inspector_hint(root: Path) -> str:
     ])
 
 
+def _ask(question: str) -> None:
+    print(f"\n  Q: {question}")
+
+
+def _answer(text: str) -> None:
+    print(_indent(text, "  A: ").replace("\n  A: ", "\n     "))
+
+
+def _kyoto_from_records(memory: UserMemory) -> None:
+    """Who went to Kyoto: the records channel of search finds the imported trips, and
+    each hit points at its record in the view, whose fields give the answer."""
+    question = "Who went to Kyoto?"
+    _ask(f"{question}   (search; imported records are searchable)")
+    hits = memory.search(question, k=8)
+    for hit in hits[:5]:
+        where = f"{hit.record['domain']}.{hit.record['collection']}[{hit.record['position']}]" if hit.record else f"turns {list(hit.evidence)}"
+        print(f"     {hit.score:.4f} [{hit.channel}] {hit.text.splitlines()[0][:88]}  ({where})")
+    state = memory.state
+    trips = [state[h.record["domain"]][h.record["collection"]][h.record["position"]] for h in hits if h.record]
+    kyoto = [t for t in trips if getattr(t, "city", None) == "Kyoto"]
+    people = sorted({t.companions for t in kyoto if getattr(t, "companions", None)})
+    dates = ", ".join(t.start_date.isoformat() for t in sorted(kyoto, key=lambda t: t.start_date))
+    _answer(f"Maya, with {' and '.join(people) or 'nobody named'}: {len(kyoto)} Kyoto trips in the records ({dates}).")
+
+
+TRIPS_TAKEN = """\
+result = [(t.destination, str(t.start or t.end), t.companions, len(t.sources))
+          for t in travel.trips if t.status.value == "done" and t.person == "Maya"]"""
+LEO_JOB = "result = [(j.role, j.employer, str(j.start), j.sources) for j in work.jobs if j.person == 'Leo' and j.current]"
+
+
+def _conversation_records_step(memory: UserMemory) -> None:
+    """Typed records derived from the chat alone (no model): the offline compile turned
+    what Maya told Leo into trips with a status, when they happened and with whom."""
+    _ask("Which trips did Maya take, according to her chats with Leo?   (typed records derived from the chat)")
+    print(_indent(TRIPS_TAKEN, "     >>> "))
+    run = memory.run(TRIPS_TAKEN)
+    if not run.ok:
+        _answer(f"(the sandbox refused: {run.error})")
+        return
+    taken = run.to_json()["result"]
+    lines = [f"{place}, {when}" + (f", with {' and '.join(people)}" if people else "") + f"  ({n} fact(s))"
+             for place, when, people, n in taken]
+    _answer("\n".join(lines) or "(none found)")
+    print("     (the Kyoto plan of May and 'Kyoto was wonderful' in July are one trip, done)")
+    _ask("What does Leo do for a living now?   (typed records derived from the chat)")
+    print(_indent(LEO_JOB, "     >>> "))
+    run = memory.run(LEO_JOB)
+    jobs = run.to_json()["result"] if run.ok else []
+    _answer("; ".join(f"{role} at {employer} (cites {', '.join(sources)})" for role, employer, _, sources in jobs)
+            or "(no current job found)")
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "--inspector-hint":
         print(inspector_hint(resolve_project(argv[1] if len(argv) > 1 else "demo")))
@@ -79,22 +134,27 @@ def main(argv: list[str] | None = None) -> int:
     if target.exists():
         shutil.rmtree(target)
 
-    _title("1. create a user project")
+    _title("1. Maya's memory: a project for Maya, who chats with her friend Leo")
     memory = UserMemory.create(target, user_name="Maya", timezone="Europe/Lisbon")
-    print(f"  created {memory.root}")
+    print(f"  created {memory.root} (user: Maya)")
 
-    _title("2. memorize: ingest a conversation (rule-based extractor, no model)")
+    _title("2. memorize: ingest three sessions of Maya's chat with Leo (rule-based extractor, no model)")
     report = _timed("ingest", memory.ingest, EXAMPLES / "conversation.json", extractor="rules")
     print(_indent(json.dumps(report.to_json(), indent=1)[:600]))
     facts = memory.facts()
     print(f"  {len(facts)} facts in memory/facts.jsonl, for example:")
     for fact in facts[:4]:
         print(f"    [{fact.id}] {fact.text}  (turns {', '.join(fact.evidence)})")
+    _ask("What did Maya say about Lisbon?   (search, facts channel)")
+    (hit,) = memory.search("What did Maya say about Lisbon?", k=1, channel="facts")
+    _answer(f"{hit.text}  (said {hit.session_date}, turns {', '.join(hit.evidence)})")
 
-    _title("3. structure: import records and compile the facts into typed domains")
+    _title("3. structure: import Maya's trips and meals, compile the facts into typed domains")
     for path, domain, collection in (
-        (EXAMPLES / "trips.csv", "travel", "trips"),
-        (EXAMPLES / "meals.jsonl", "food", "meals"),
+        # the travel app's bookings and the restaurant bills: records of their own, beside the
+        # trips and meals out the offline compile derives from the conversation
+        (EXAMPLES / "trips.csv", "travel", "bookings"),
+        (EXAMPLES / "meals.jsonl", "food", "dining"),
     ):
         result = memory.import_records(path, domain=domain, collection=collection)
         data = result.to_json()
@@ -102,25 +162,32 @@ def main(argv: list[str] | None = None) -> int:
         if data["renamed"]:
             print(f"    field names made valid identifiers: {data['renamed']}")
     compiled = _timed("compile (offline view)", memory.compile)
-    print(_indent(json.dumps(compiled.to_json(), indent=1)[:700]))
+    routing = compiled.to_json()["routing"]
+    print(f"  facts routed to domains: {routing['by_meaning']} by meaning (embedding model), {routing['by_keywords']} by keywords")
+    for entry in compiled.domains:
+        print(f"    {entry.domain:<14} {entry.facts_routed} fact(s) -> {entry.records} record(s)")
     print("\n  MANIFEST.md:")
     print(_indent(memory.project.paths.manifest.read_text("utf-8"), "    "))
     schema = (memory.root / "domains" / "travel" / "schema.py").read_text("utf-8")
     print("  domains/travel/schema.py:")
     print(_indent(schema, "    "))
 
-    _title("4. search the FACTS and ARCHIVE channels (dense + BM25, RRF)")
-    for hit in memory.search("Who went to Kyoto with Maya?", k=4):
-        print(f"  {hit.score:.4f} [{hit.channel}:{hit.id}] {hit.text.splitlines()[0][:90]}  turns {list(hit.evidence)}")
+    _title("4. questions answered by search (facts, archive and imported records; dense + BM25, RRF)")
+    _kyoto_from_records(memory)
 
-    _title("5. compute exactly over the typed state in the sandbox")
-    for code in (TRIPS_2024, SPEND_BY_CUISINE):
-        print(_indent(code, "  >>> "))
-        print(_indent(json.dumps(memory.run(code).to_json()), "  "))
+    _title("5. questions answered by computing exactly over the typed state in the sandbox")
+    _ask("How many trips did I take in 2024?")
+    print(_indent(TRIPS_2024, "     >>> "))
+    _answer(json.dumps(memory.run(TRIPS_2024).to_json()["result"]))
+    _ask("What do I spend on average on a meal out, by cuisine?")
+    print(_indent(SPEND_BY_CUISINE, "     >>> "))
+    _answer(json.dumps(memory.run(SPEND_BY_CUISINE).to_json()["result"]))
+    _conversation_records_step(memory)
 
     _title("6. ask without a model: ranked evidence from every channel")
+    _ask("Who went to Kyoto with Maya?")
     answer = memory.ask("Who went to Kyoto with Maya?", top_facts=3, top_archive=1)
-    print(f"  {answer.message.split('. ')[0]}.")
+    _answer(f"{answer.message.split('. ')[0]}.")
     print(f"  [STATE] {answer.state.loading}: domains {answer.state.domains}")
     for item in answer.facts + answer.archive:
         print(_indent(item.line(), "  "))
@@ -144,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     for check in memory.doctor().checks:
         print(f"  [{check.status}] {check.name}: {check.detail}")
     _show_tree(memory.root)
-    print(f"\nDone. Try: .venv/bin/uac ask {memory.root} 'How many trips did I take in 2024?'")
+    print(f"\nDone. Try: .venv/bin/uac search {memory.root} 'Who went to Kyoto?' --k 5")
     print(f"      .venv/bin/uac repl {memory.root} -c \"{TRIPS_2024}\" --json")
     return 0
 

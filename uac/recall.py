@@ -13,6 +13,7 @@ from .index.search import SearchHit, hybrid_search, parse_as_of, parse_happened
 
 if TYPE_CHECKING:
     from .facts.table import FactTable
+    from .index.record_index import RecordIndex
 
 
 def search(
@@ -24,7 +25,8 @@ def search(
     as_of: "_dt.date | str | None" = None,
     happened: "Period | _dt.date | str | None" = None,
 ) -> list[SearchHit]:
-    """Hybrid (dense + BM25, RRF) search over facts and/or archive chunks, best first.
+    """Hybrid (dense + BM25, RRF) search over facts, archive chunks and/or imported
+    records, best first.
 
     ``as_of`` filters by when things were said (what the memory knew on that day:
     facts said by then and not yet superseded); without it superseded facts are
@@ -39,7 +41,21 @@ def search(
     day = parse_as_of(as_of)
     period = parse_happened(happened)
     table = _current_table(ctx)
-    return hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period)
+    records = _records(ctx, channel)
+    return hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period, records=records)
+
+
+def _records(ctx: MemoryContext, channel: str) -> "RecordIndex | None":
+    """The imported records' index, brought in step with the view first if it is behind
+    (a few ``stat`` calls when it is not); ``None`` when the channel does not need it."""
+    if channel not in ("all", "records"):
+        return None
+    from .compile.record_search import in_step, record_index, sync_record_index
+
+    if not in_step(ctx.project):
+        with ctx.project.lock("records index"):
+            sync_record_index(ctx.project)
+    return record_index(ctx.project)
 
 
 def _current_table(ctx: MemoryContext) -> "FactTable":
@@ -67,9 +83,12 @@ def search_many(
     day = parse_as_of(as_of)
     period = parse_happened(happened)
     table = _current_table(ctx)
+    records = _records(ctx, channel)
     vectors = get_embedder().encode(queries)
     return [
-        hybrid_search(ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period, query_vector=vector)
+        hybrid_search(
+            ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period, query_vector=vector, records=records
+        )
         for query, vector in zip(queries, vectors)
     ]
 

@@ -119,3 +119,19 @@ def test_a_search_loads_no_model_client_nor_writer(project):
     code, loaded, _ = run_cli(["search", str(project), "pottery", "--json"], watch=CAPABILITIES + ("pydantic",))
     assert code == 0
     assert loaded == []
+
+def test_a_search_of_imported_records_imports_no_chroma(tmp_path):
+    root = tmp_path / "maya"
+    memory = UserMemory.create(root, user_name="Maya")
+    (tmp_path / "trips.csv").write_text("city,start\nKyoto,2023-04-02\nOslo,2024-01-05\n", "utf-8")
+    memory.import_records(tmp_path / "trips.csv", domain="travel", collection="trips")
+    memory.close()
+    # the view changes behind the records index: the search brings it in step by itself
+    state = root / "domains" / "travel" / "state.py"
+    state.write_text(state.read_text("utf-8").replace("Oslo", "Bergen"), "utf-8")
+    code, loaded, output = run_cli(["search", str(root), "Bergen", "--channel", "records", "--json"])
+    assert code == 0
+    hits = json.loads(output)["results"]
+    assert hits[0]["channel"] == "records" and "Bergen" in hits[0]["text"] and hits[0]["record"]["position"] == 1
+    for module in ("torch", "sentence_transformers", "chromadb", "sandbox"):
+        assert module not in loaded, f"uac search imported {module}"

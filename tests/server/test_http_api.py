@@ -286,3 +286,24 @@ def test_parallel_readers_and_writers_share_the_warm_projects(fresh_root):
     with workspace.searching("alice") as memory:
         found = memory.search("repaired bicycle", channel="facts", k=10)
     assert sum("bicycle number" in h.text for h in found) == 6
+
+
+def test_search_returns_imported_records_with_their_pointer(fresh_client, fresh_root, tmp_path):
+    from uac.memory import UserMemory
+
+    (tmp_path / "trips.csv").write_text("city,start\nKyoto,2023-04-02\n", "utf-8")
+    memory = UserMemory.open(fresh_root.root / "alice")
+    memory.import_records(tmp_path / "trips.csv", domain="travel", collection="trips")
+    memory.close()
+    results = fresh_client.post(
+        "/v1/projects/alice/search", json={"query": "Who went to Kyoto?", "k": 5}, headers=fresh_root.auth("alice")
+    ).json()["results"]
+    record = next(r for r in results if r["channel"] == "records")
+    assert record["record"] == {"domain": "travel", "collection": "trips", "position": 0, "record_type": "Trip", "source": "record:trips.csv#0"}
+    assert "Kyoto" in record["text"] and record["session_id"] == "" and record["evidence"] == []
+    others = [r for r in results if r["channel"] != "records"]
+    assert others and all("record" not in r for r in others)
+    only = fresh_client.post(
+        "/v1/projects/alice/search", json={"query": "Kyoto", "channel": "records"}, headers=fresh_root.auth("alice")
+    ).json()["results"]
+    assert [r["channel"] for r in only] == ["records"]

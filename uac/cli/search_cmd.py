@@ -13,7 +13,7 @@ def register(app: typer.Typer) -> None:
         project: str = typer.Argument(..., help="Project path or name."),
         query: str = typer.Argument(..., help="What to look for."),
         k: int = typer.Option(20, "--k", help="Number of results."),
-        channel: str = typer.Option("all", "--channel", help="facts | archive | all."),
+        channel: str = typer.Option("all", "--channel", help="facts | archive | records (imported records) | all."),
         as_of: str = typer.Option(
             None, "--as-of",
             help="What was known on this day (YYYY-MM-DD): facts said by then and not yet superseded, "
@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = JSON_OPTION,
     ) -> None:
-        """Search facts and archive excerpts (dense + BM25, reciprocal rank fusion)."""
+        """Search facts, archive excerpts and imported records (dense + BM25, reciprocal rank fusion)."""
         hits = open_memory(project).search(query, k=k, channel=channel, as_of=as_of, happened=happened)
         if as_json:
             print_json({"results": [h.to_json() for h in hits]})
@@ -33,6 +33,11 @@ def register(app: typer.Typer) -> None:
         if not hits:
             echo("No results.")
         for rank, hit in enumerate(hits, 1):
+            if hit.record is not None:
+                where = f"{hit.record['domain']}.{hit.record['collection']}[{hit.record['position']}]"
+                echo(f"{rank:>3}. [{hit.channel} {hit.id}] {where} ({hit.record['source']}) {hit.score:.4f}")
+                echo(f"     {hit.text}")
+                continue
             evidence = ", ".join(hit.evidence)
             text = hit.text.replace("\n", " | ")
             echo(f"{rank:>3}. [{hit.channel} {hit.id}] {hit.session_date or '?'} ({evidence}) {hit.score:.4f}")

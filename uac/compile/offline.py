@@ -1,6 +1,8 @@
 """The model-free view: kinds of records, and a timeline per life domain for the rest.
 
-Facts are routed with the keyword classifier (:func:`routing.classify`).  The
+Facts are routed by meaning (:mod:`uac.compile.meaning`: the bundled
+embedding model against short descriptions of each domain, the vectors the
+search index already holds, the keyword classifier breaking ties).  The
 rules of :mod:`.kinds` turn what they recognise into records of a few kinds
 (trips, meals out, ...), each kind a class and a collection in its own domain
 (``travel.trips``); a fact that became part of such a record is cited by it
@@ -162,8 +164,11 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
 
     started = time.perf_counter()
     report = CompileReport(mode="offline", facts_total=len(facts))
-    routing = route_offline(facts)
+    from .meaning import stored_vectors
+
+    routing = route_offline(facts, stored_vectors(project, facts))
     report.routed_by_keywords = routing.by_keywords
+    report.routed_by_meaning = routing.by_meaning
     order = {fact.id: index for index, fact in enumerate(facts)}
     registry, assembled = _assemble(facts)
     kinds_by_domain: dict[str, list["kind_rules.Kind"]] = {}

@@ -598,6 +598,9 @@ def import_records(
         }
         loaded = store.write_domain(project, domain, files)
         write_manifest(project)
+        from .record_search import sync_record_index
+
+        sync_record_index(project)  # the search index of imported records follows the view
         step(len(records), len(records), "records")
     return ImportReport(
         domain=domain,
@@ -694,6 +697,9 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
         cache_path(store.cache_dir(project), domain).unlink(missing_ok=True)
         removed_whole = True
     write_manifest(project)
+    from .record_search import sync_record_index
+
+    sync_record_index(project)  # the removed records leave the search index too
     return RemovedRecords(domain, doomed, records, removed_whole)
 
 

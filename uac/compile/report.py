@@ -82,6 +82,8 @@ class CompileReport:
     routing_tokens: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0})
     routed_by_model: int = 0
     routed_by_keywords: int = 0
+    #: offline mode: facts routed by the embedding model's similarity to the domains
+    routed_by_meaning: int = 0
     seconds: float = 0.0
     #: every model call of the compile (routing, domains, repairs; cache hits apart)
     usage: "Usage | None" = None
@@ -112,6 +114,7 @@ class CompileReport:
             "routing": {
                 "by_model": self.routed_by_model,
                 "by_keywords": self.routed_by_keywords,
+                "by_meaning": self.routed_by_meaning,
                 "tokens": dict(self.routing_tokens),
             },
             "totals": {

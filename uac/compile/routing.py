@@ -7,6 +7,8 @@
   ``meta["topic"]`` hint naming a known domain wins outright.
 * :func:`route_with_model` -- the LLM routing call, in batches; ids the model
   misses (or routes to an invalid name) fall back to :func:`classify`.
+* :func:`route_offline` -- without a model: by meaning with the bundled
+  embedding model (:mod:`uac.compile.meaning`), the keywords breaking ties.
 """
 
 from __future__ import annotations
@@ -94,6 +96,10 @@ class Routing:
     routes: dict[str, str] = field(default_factory=dict)
     by_model: int = 0
     by_keywords: int = 0
+    #: offline: routed by the embedding model's similarity to the domains' descriptions
+    by_meaning: int = 0
+    #: offline: facts the index held no vector for, embedded for routing
+    embedded: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: list[dict[str, Any]] = field(default_factory=list)
@@ -182,7 +188,16 @@ def route_with_model(
     return routing
 
 
-def route_offline(facts: list["Fact"]) -> Routing:
+def route_offline(facts: list["Fact"], stored: "dict[str, Any] | None" = None) -> Routing:
+    """Route without a model: by meaning (:func:`uac.compile.meaning.route_by_meaning`),
+    reusing the vectors in ``stored`` (fact id -> the index's vector)."""
+    from .meaning import route_by_meaning
+
+    return route_by_meaning(facts, stored)
+
+
+def route_by_keywords(facts: list["Fact"]) -> Routing:
+    """Route every fact with the keyword classifier alone."""
     routing = Routing()
     for fact in facts:
         routing.routes[fact.id] = classify_fact(fact)

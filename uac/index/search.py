@@ -16,13 +16,26 @@ Time filters (both optional):
   the old home.
 * ``happened`` -- a period: facts whose event date (else, for an undated fact,
   the date it was said) overlaps it; archive chunks of sessions inside it.
+
+A question about the present ("Where do I work now?", "my current job",
+"these days", "still") prefers what is valid: without ``as_of``, superseded
+facts are listed after every other hit (their scores scaled below the lowest
+of those), so the fact that replaced them comes first; other questions find
+superseded facts as they rank.
+
+A third channel, ``records``, holds the imported records as text
+(:mod:`uac.index.record_index`); ``all`` fuses its dense and BM25 lists with
+the others.  Its hits carry a ``record`` pointer (domain, collection,
+position, source) and no session.  Time filters do not apply to it (a record's
+dates are its own fields): with ``as_of`` or ``happened`` it is left out.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..dates import Period, parse_day, parse_period
 from ..errors import InputError
@@ -32,12 +45,27 @@ from ..facts.table import FactTable
 from .store import ChannelIndex, MemoryIndex
 from .tokens import tokenize
 
+if TYPE_CHECKING:
+    from .record_index import RecordIndex
+
 RRF_K = 60
 #: how many times the facts-around-the-best-excerpts list counts in the facts channel
 AROUND_WEIGHT = 1
 #: score factor for a hit whose evidence turns better hits already cover (1.0: off)
 REPEAT_PENALTY = 0.5
-SEARCH_CHANNELS = ("facts", "archive", "all")
+SEARCH_CHANNELS = ("facts", "archive", "records", "all")
+#: words that make a query about the present: superseded facts then rank after valid ones
+NOW_WORDS = re.compile(
+    r"\b(now|nowadays|currently|current|these days|at the moment|at present|presently|still|anymore|any more)\b",
+    re.IGNORECASE,
+)
+#: a superseded fact's score, at most, relative to the lowest valid hit's (a "now" query)
+NOW_FACTOR = 0.5
+
+
+def asks_about_now(query: str) -> bool:
+    """Does ``query`` ask about the present ("now", "current", "these days", "still")?"""
+    return NOW_WORDS.search(query) is not None
 
 
 @dataclass(frozen=True)
@@ -53,6 +81,8 @@ class SearchHit:
     event_date: str | None = None
     #: the day a superseded fact stopped being true (``None``: still in force; archive chunks)
     invalid_at: str | None = None
+    #: a record hit: where it lives (domain, collection, position, record_type, source)
+    record: dict[str, Any] | None = None
 
     def validity(self) -> str:
         """``until 2023-06-20`` for a superseded fact, else empty."""
@@ -61,8 +91,9 @@ class SearchHit:
     def to_json(self) -> dict[str, Any]:
         """The ``search --json`` shape, a fixed contract: ``event_date`` and
         ``invalid_at`` are not part of it (they are attributes of the hit, shown by
-        the command line's listing and the reader's evidence lines)."""
-        return {
+        the command line's listing and the reader's evidence lines).  A hit of
+        the ``records`` channel adds ``record``, its pointer into the view."""
+        data = {
             "id": self.id,
             "channel": self.channel,
             "text": self.text,
@@ -71,6 +102,9 @@ class SearchHit:
             "session_date": self.session_date,
             "evidence": list(self.evidence),
         }
+        if self.record is not None:
+            data["record"] = dict(self.record)
+        return data
 
 
 def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float]]:
@@ -105,6 +139,9 @@ def _diversify(index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, fl
     covered: set[tuple[str, str]] = set()
     out: list[tuple[Any, float]] = []
     for (name, item), score in fused[: max(k * 3, 60)]:
+        if name == "records":
+            out.append(((name, item), score))
+            continue
         entry = index.channel(name).entry(item)
         turns = {(entry.session_id, t) for t in entry.evidence}
         if turns and turns <= covered:
@@ -142,7 +179,12 @@ def hybrid_search(
     happened: Period | None = None,
     candidates: int | None = None,
     query_vector: Any = None,
+    records: "RecordIndex | None" = None,
+    prefer_valid: bool | None = None,
 ) -> list[SearchHit]:
+    """The ``k`` best hits for ``query`` (see the module doc).  ``records``: the
+    imported records' index (no records channel without it); ``prefer_valid``:
+    rank superseded facts after the rest (default: when the query asks about now)."""
     if channel not in SEARCH_CHANNELS:
         raise InputError(f"unknown channel {channel!r}.", hint=f"Use one of: {', '.join(SEARCH_CHANNELS)}.")
     if k < 1:
@@ -161,7 +203,7 @@ def hybrid_search(
         n = max(n, 400)  # the period filter removes candidates after ranking
     max_ordinal = as_of.toordinal() if as_of is not None else None
     per_channel: dict[str, list[list[str]]] = {}
-    wanted = ("facts", "archive") if channel in ("all", "facts") else (channel,)
+    wanted = ("facts", "archive") if channel in ("all", "facts") else (() if channel == "records" else (channel,))
     fuse_around = channel == "facts"
     for name in wanted:
         ci = channels.channel(name)
@@ -206,11 +248,23 @@ def hybrid_search(
             chunks = channels.channel("archive")
             chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
         lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
+    if channel in ("all", "records") and records is not None and as_of is None and happened is None:
+        lists.append([("records", i) for i in records.dense(query_vector, n)])
+        lists.append([("records", i) for i in records.lexical(tokens, n)])
     fused = rrf(lists)
     if REPEAT_PENALTY < 1.0:
         fused = _diversify(channels, fused, k)
+    if prefer_valid is None:
+        prefer_valid = as_of is None and asks_about_now(query)
+    if prefer_valid:
+        fused = _valid_first(state, fused)
     hits = []
     for (name, item), score in fused[:k]:
+        if name == "records":
+            assert records is not None
+            found = records.entry(item)
+            hits.append(SearchHit(item, name, found.text, score, "", None, (), record=found.pointer()))
+            continue
         entry = channels.channel(name).entry(item)
         event = invalid = None
         if name == "facts":
@@ -219,6 +273,22 @@ def hybrid_search(
             SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence), event, invalid)
         )
     return hits
+
+
+def _valid_first(state: LogState | FactTable, fused: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    """Superseded facts after every other hit, in their order, their scores scaled to
+    stay below the lowest other score (a query about the present)."""
+    valid: list[tuple[Any, float]] = []
+    stale: list[tuple[Any, float]] = []
+    for (name, item), score in fused:
+        superseded = name == "facts" and _fact_dates(state, item)[1] is not None
+        (stale if superseded else valid).append(((name, item), score))
+    if not stale:
+        return fused
+    floor = min((score for _, score in valid), default=1.0)
+    top = max(score for _, score in stale)
+    factor = min(1.0, NOW_FACTOR * floor / top) if top > 0 else 1.0
+    return valid + [(key, score * factor) for key, score in stale]
 
 
 def _session_in(session_date: str | None, period: Period) -> bool:

@@ -343,6 +343,29 @@ class ChannelIndex:
             self._by_turn[session] = by_turn
         return self._by_turn[session]
 
+    def stored_vectors(self, checksums: "dict[str, str | None]") -> "dict[str, numpy.ndarray]":
+        """The vectors of the entries named in ``checksums`` (id -> content checksum,
+        or ``None`` when the caller knows the entry is current) whose indexed checksum
+        matches, from the flat copy; empty when the copy is not in step with the
+        corpus (nothing here opens Chroma)."""
+        import numpy as np
+
+        self.refresh()
+        if self.flat is None or not self._flat_in_step() or not self._line_ids:
+            return {}
+        rows: dict[str, int] = {}
+        entries = self.entries if any(c is not None for c in checksums.values()) else {}
+        for entry_id, checksum in checksums.items():
+            row = self._row_of.get(entry_id)
+            if row is not None and (checksum is None or entries[entry_id].checksum == checksum):
+                rows[entry_id] = row
+        if not rows:
+            return {}
+        table = np.memmap(self.flat.path, dtype=np.float32, mode="r").reshape(-1, self.flat.dim)
+        picked = np.array(table[np.fromiter(rows.values(), dtype=np.int64, count=len(rows))])
+        del table
+        return {entry_id: picked[n] for n, entry_id in enumerate(rows)}
+
     def vector_count(self) -> int:
         return int(self.collection.count())
 

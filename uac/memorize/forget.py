@@ -5,7 +5,8 @@ Under the project lock:
 * the log is rewritten without the forgotten records (a forgotten fact's line
   and every supersession naming it; for a session, all its records including
   its commit) and, for a session, its archive file is deleted;
-* the indexes drop the same entries;
+* the indexes drop the same entries (the index of imported records follows
+  the view: :mod:`uac.compile.record_search`);
 * the compiled view: records citing only forgotten facts are removed, records
   citing some lose those citations and are revisited by the next compile; the
   compile ledgers and history drop what they kept of them
@@ -16,7 +17,7 @@ Under the project lock:
 Afterwards no file of the project holds the forgotten text.  A domain (or one
 collection of it) is taken out of the typed view
 (:func:`uac.compile.records.remove_records`): that is how imported records are
-undone.
+undone; their entries leave the search index of imported records with them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..compile.forget_view import forget_in_view
+from ..compile.record_search import sync_record_index
 from ..context import MemoryContext
 from ..errors import FactNotFound, InputError, SessionNotFound
 from ..index.catchup import coverage
@@ -147,6 +149,7 @@ def forget(
             report.cache_entries_dropped = ResponseCache(cache_path).purge(words)
         if in_step:  # the indexes now cover the rewritten log (else the next search catches up)
             index.write_manifest((new_state.good_bytes, new_state.digest))
+        sync_record_index(project)  # the view changed: the imported records' index follows
     return report
 
 

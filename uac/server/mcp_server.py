@@ -120,12 +120,14 @@ def build_server(
         except UacError as exc:
             raise ToolError(tool_error_text(exc, root=workspace.root)) from exc
 
-    @server.tool(description="Hybrid search (dense + BM25) over the user's facts and conversation excerpts; best first.")
+    @server.tool(
+        description="Hybrid search (dense + BM25) over the user's facts, conversation excerpts and imported records; best first."
+    )
     async def search_memory(
         query: str,
         ctx: Context,
         k: int = 10,
-        channel: Literal["facts", "archive", "all"] = "all",
+        channel: Literal["facts", "archive", "records", "all"] = "all",
         as_of: str | None = None,
         happened: str | None = None,
         project: str | None = None,

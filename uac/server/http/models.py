@@ -167,7 +167,7 @@ class CorrectResult(BaseModel):
 class SearchRequest(_Request):
     query: str = Field(min_length=1, max_length=10_000)
     k: int = Field(20, ge=1, le=500)
-    channel: Literal["facts", "archive", "all"] = "all"
+    channel: Literal["facts", "archive", "records", "all"] = "all"
     as_of: str | None = Day
     happened: str | None = Field(
         None, max_length=40,
@@ -175,14 +175,26 @@ class SearchRequest(_Request):
     )
 
 
+class RecordPointer(BaseModel):
+    """Where an imported record found by a search lives in the view."""
+
+    domain: str
+    collection: str
+    position: int
+    record_type: str
+    source: str
+
+
 class SearchHit(BaseModel):
     id: str
-    channel: Literal["facts", "archive"]
+    channel: Literal["facts", "archive", "records"]
     text: str
     score: float
     session_id: str
     session_date: str | None
     evidence: list[str]
+    #: only on a hit of the records channel
+    record: RecordPointer | None = None
 
 
 class SearchResponse(BaseModel):

@@ -251,7 +251,8 @@ async def forget_domain(
 # --- recall -----------------------------------------------------------------------------
 
 
-@router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse)
+# exclude_unset: a fact or archive hit has no ``record`` key (the contract's shape); a records hit has one
+@router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse, response_model_exclude_unset=True)
 async def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: Any) -> dict[str, Any]:
         hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of, happened=body.happened)

@@ -1,0 +1,198 @@
+"""The search index of imported records (``uac import-records``), as text.
+
+Every record that cites an imported file (a ``record:<file>#<n>`` source) is
+indexed as one line of text naming its collection and its fields::
+
+    travel.trips: trip id T002, city Kyoto, country Japan, start date 2023-01-27, nights 7
+
+Files, all under ``.uac/index/`` and all derived (deleting them costs one
+rebuild by the next search):
+
+* ``records.jsonl`` -- one entry per record: id (``<domain>.<collection>#<position>``),
+  text, domain, collection, position in the collection, record type, source;
+* ``records.vectors`` -- their vectors, float32 rows in the same order;
+* ``records.json`` -- which version of each domain's ``state.py`` (size,
+  modification time, inode) the entries were made from, and the identity of
+  the two files above.  When a domain's ``state.py`` is not the one recorded
+  (an import, a forget, a compile, an edit), its entries are made again.
+
+Searching reads the three files, scans the vectors exactly and scores the
+texts with BM25 built in memory; no Chroma.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..fsutil import atomic_write_bytes, atomic_write_text
+from .flat import file_stamp
+
+if TYPE_CHECKING:
+    import numpy
+
+    from .bm25 import BM25
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class RecordEntry:
+    """One imported record as the search index holds it."""
+
+    id: str
+    text: str
+    domain: str
+    collection: str
+    #: 0-based position in the collection
+    position: int
+    record_type: str
+    #: the record's import source, ``record:<file>#<n>``
+    source: str
+
+    def pointer(self) -> dict[str, Any]:
+        """Where the record lives in the view (the ``record`` field of a search hit)."""
+        return {
+            "domain": self.domain,
+            "collection": self.collection,
+            "position": self.position,
+            "record_type": self.record_type,
+            "source": self.source,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, **self.pointer()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "RecordEntry":
+        return cls(
+            str(data["id"]), str(data["text"]), str(data["domain"]), str(data["collection"]),
+            int(data["position"]), str(data["record_type"]), str(data["source"]),
+        )
+
+
+class RecordIndex:
+    def __init__(self, directory: Path, dim: int = 384) -> None:
+        self.dir = Path(directory)
+        self.dim = dim
+        self.corpus_path = self.dir / "records.jsonl"
+        self.vectors_path = self.dir / "records.vectors"
+        self.meta_path = self.dir / "records.json"
+        self._loaded: tuple[Any, ...] | None = None
+        self._entries: list[RecordEntry] = []
+        self._by_id: dict[str, RecordEntry] = {}
+        self._vectors: "numpy.ndarray | None" = None
+        self._bm25: "BM25 | None" = None
+
+    # -- state --------------------------------------------------------------------------
+
+    def _meta(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.meta_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+    def stamps(self) -> dict[str, list[int]] | None:
+        """Domain -> the ``state.py`` identity its entries were made from; ``None`` when the
+        files are missing or do not match each other (everything is made again)."""
+        meta = self._meta()
+        if meta is None:
+            return None
+        if list(file_stamp(self.corpus_path)) != meta.get("corpus") or list(file_stamp(self.vectors_path)) != meta.get("vectors"):
+            return None
+        stamps = meta.get("domains")
+        return stamps if isinstance(stamps, dict) else None
+
+    def entries(self) -> list[RecordEntry]:
+        self._load()
+        return list(self._entries)
+
+    def __len__(self) -> int:
+        self._load()
+        return len(self._entries)
+
+    def _load(self) -> None:
+        import numpy as np
+
+        key = (file_stamp(self.corpus_path), file_stamp(self.vectors_path))
+        if self._loaded == key:
+            return
+        entries: list[RecordEntry] = []
+        if key[0][0] > 0:
+            for line in self.corpus_path.read_text("utf-8").splitlines():
+                if line.strip():
+                    entries.append(RecordEntry.from_json(json.loads(line)))
+        vectors = np.zeros((0, self.dim), dtype=np.float32)
+        if key[1][0] > 0:
+            vectors = np.fromfile(self.vectors_path, dtype=np.float32).reshape(-1, self.dim)
+        if len(vectors) != len(entries):  # out of step: search nothing until the next write
+            entries, vectors = [], np.zeros((0, self.dim), dtype=np.float32)
+        self._entries, self._vectors, self._bm25 = entries, vectors, None
+        self._by_id = {e.id: e for e in entries}
+        self._loaded = key
+
+    # -- writing (caller holds the project lock) ---------------------------------------
+
+    def write(self, entries: list[RecordEntry], vectors: "numpy.ndarray", stamps: dict[str, list[int]]) -> None:
+        """Replace the whole index with ``entries`` (rows of ``vectors``), made from the
+        domains' ``state.py`` versions in ``stamps``."""
+        import numpy as np
+
+        data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(entries), self.dim)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.meta_path.unlink(missing_ok=True)  # a crash between the writes leaves no valid meta
+        atomic_write_bytes(self.vectors_path, data.tobytes())
+        atomic_write_text(self.corpus_path, "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries))
+        meta = {
+            "format": FORMAT,
+            "domains": stamps,
+            "corpus": list(file_stamp(self.corpus_path)),
+            "vectors": list(file_stamp(self.vectors_path)),
+        }
+        atomic_write_text(self.meta_path, json.dumps(meta) + "\n")
+        self._loaded = None
+
+    def vectors_by_text(self) -> "dict[str, numpy.ndarray]":
+        """Stored vectors by entry text (reused for records whose text did not change)."""
+        self._load()
+        assert self._vectors is not None
+        return {e.text: self._vectors[n] for n, e in enumerate(self._entries)}
+
+    # -- searching ---------------------------------------------------------------------
+
+    def entry(self, entry_id: str) -> RecordEntry:
+        self._load()
+        return self._by_id[entry_id]
+
+    def dense(self, vector: "numpy.ndarray", n: int) -> list[str]:
+        import numpy as np
+
+        self._load()
+        if not self._entries:
+            return []
+        assert self._vectors is not None
+        scores = self._vectors @ np.asarray(vector, dtype=np.float32).reshape(self.dim)
+        order = np.argsort(-scores, kind="stable")[:n]
+        return [self._entries[i].id for i in order]
+
+    def lexical(self, tokens: list[str], n: int) -> list[str]:
+        import numpy as np
+
+        from .bm25 import BM25
+
+        self._load()
+        if not self._entries:
+            return []
+        if self._bm25 is None:
+            self._bm25 = BM25.build([e.text for e in self._entries])
+        scores = self._bm25.scores(tokens)
+        if scores is None:
+            return []
+        order = np.argsort(-scores, kind="stable")[:n]
+        return [self._entries[i].id for i in order if scores[i] > 0]
+
+
+__all__ = ["RecordEntry", "RecordIndex"]
