@@ -318,16 +318,20 @@ def test_a_batch_that_cannot_be_written_leaves_its_facts_pending(scripted_memory
     from uac.compile import incremental
     from uac.dialect.problems import CodeRejected, Problem
 
-    real = incremental.store.write_domain
     calls = {"n": 0}
 
-    def flaky(project, name, files):
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise CodeRejected([Problem("domains/travel/schema.py", 3, "simulated rejection")])
-        return real(project, name, files)
+    def flaky(real):
+        def write(project, name, files):
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise CodeRejected([Problem("domains/travel/schema.py", 3, "simulated rejection")])
+            return real(project, name, files)
 
-    monkeypatch.setattr(incremental.store, "write_domain", flaky)
+        return write
+
+    # the files are swapped in after a check of what changed, or after a full load
+    monkeypatch.setattr(incremental.store, "write_domain", flaky(incremental.store.write_domain))
+    monkeypatch.setattr(incremental.store, "swap_domain", flaky(incremental.store.swap_domain))
     facts = make_facts(3, sessions=1)
     with scripted_memory.project.lock("test"):
         FactLog(scripted_memory.project.paths.facts).append_session("S1", facts)

@@ -38,8 +38,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..dialect.loader import LoadedDomain, source_hash
+from ..dialect.partial import check_files
 from ..dialect.problems import CodeRejected
 from ..dialect.render import render_schema
+from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog
 from ..llm import Message, system, user
@@ -126,6 +128,10 @@ class DomainJob:
     revisit: list[str] = field(default_factory=list)
     #: superseded fact -> the fact that replaced it (shown as context)
     superseding: dict[str, str] = field(default_factory=dict)
+    #: the source hash of the files the working copy was loaded from
+    loaded_hash: str | None = None
+    #: (source hash, schema.py) of files swapped in without filling the load cache
+    uncached: tuple[str, str] | None = None
 
 
 def _schema_lines(work: DomainWork) -> str:
@@ -140,9 +146,13 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
     return load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_HASH)
 
 
-def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
-    """Ledger first (keyed by the new files' hash), then the files, then old ledgers out."""
-    if files is None:
+def _commit(project: "Project", job: DomainJob, rendered: tuple[dict[str, str], Any] | None) -> None:
+    """Ledger first (keyed by the new files' hash), then the files, then old ledgers out.
+
+    The files are checked from the records that changed (:func:`~uac.dialect.partial.check_files`)
+    and swapped in without a full load; when that cannot be shown, the full validator runs
+    (:func:`~uac.view.store.write_domain`), as it always does on a fresh load."""
+    if rendered is None:
         current = project.paths.domains / job.name
         if (current / "schema.py").exists():
             digest = source_hash((current / "schema.py").read_bytes(), (current / "state.py").read_bytes())
@@ -151,10 +161,26 @@ def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) ->
         save_ledger(project.paths.internal, job.ledger, digest)
         prune_ledgers(project.paths.internal, job.name, digest)
         return
+    files, source = rendered
     digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+    shown = check_files(job.name, files, source, job.work.schema, job.work.classes)
     save_ledger(project.paths.internal, job.ledger, digest)
-    store.write_domain(project, job.name, files)
+    if shown:
+        store.swap_domain(project, job.name, files)
+        job.uncached = (digest, files["schema.py"])
+    else:
+        store.write_domain(project, job.name, files)
+        job.uncached = None
     prune_ledgers(project.paths.internal, job.name, digest)
+
+
+def _remember(project: "Project", job: DomainJob) -> None:
+    """Fill the load cache with the domain's last files swapped in without a load."""
+    if job.uncached is None:
+        return
+    digest, schema_text = job.uncached
+    store.remember_domain(project, job.work.as_loaded(validate_schema(schema_text.encode("utf-8")), digest))
+    job.uncached = None
 
 
 def run_batch(
@@ -254,6 +280,8 @@ def compile_domain_ops(
 ) -> None:
     """Compile one domain's routed facts and revisits, batch by batch (see the module docstring)."""
     entry = job.entry
+    if job.loaded_hash is not None:
+        job.work.trust(job.loaded_hash)
     index = RecordIndex(job.work)
     empty_prompt = render_prompt(
         "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
@@ -339,15 +367,16 @@ def compile_domain_ops(
             s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
         })
         ledger.next_ids = dict(candidate.next_ids)
+        step = DomainJob(job.name, candidate, ledger, entry, uncached=job.uncached)
         try:
-            _commit(project, DomainJob(job.name, candidate, ledger, entry), candidate.files() if outcome.changed else None)
+            _commit(project, step, candidate.render() if outcome.changed else None)
         except (CodeRejected, UacError) as exc:
             # uac could not write what the operations built: the batch's facts stay pending
             entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
             entry.batches_failed += 1
             pending |= set(batch_ids)
             continue
-        job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
+        job.work, job.ledger, job.uncached, pending, revisit = candidate, ledger, step.uncached, pending_now, ledger.revisit
         for ident in outcome.touched:
             found = candidate.find(ident)
             if found is not None:
@@ -362,6 +391,7 @@ def compile_domain_ops(
         # facts of failed batches (or never reached) are counted, never lost
         job.ledger.pending = unsettled
         _commit(project, job, None)
+    _remember(project, job)
     if not failed and entry.batches:
         entry.status = "compiled"
     elif entry.batches_failed and not entry.batches:
@@ -418,7 +448,7 @@ def compile_incremental(
             ledger.pending = []  # every unsettled fact is routed again below
             for prefix, number in ledger.next_ids.items():
                 work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
-            jobs[name] = DomainJob(name, work, ledger, DomainReport(name))
+            jobs[name] = DomainJob(name, work, ledger, DomainReport(name), loaded_hash=loaded.source_hash)
         for name in ledger_domains(project.paths.internal):
             if name not in jobs and name not in broken:
                 # a domain whose batches only left facts out: no files, a ledger
