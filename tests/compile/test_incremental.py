@@ -360,3 +360,42 @@ def test_enum_fields_take_no_enum_default(scripted_memory, scripted):
         set(),
     )
     assert "an enum field takes no enum default" in outcome.problems[0]
+
+
+def test_a_batch_reads_back_only_the_records_it_changed(scripted_memory, scripted, monkeypatch):
+    """Each batch is checked from the records it changed (not the whole domain), the files
+    still load through the full validator, and the load cache holds what that load gives."""
+    from uac.dialect import fastload, render
+    from uac.view import store
+
+    scripted_memory.project.save_config(scripted_memory.project.config.with_section("compile", batch_facts=4))
+    scripted.handler = handler_for(lambda _i: "travel")
+    facts = make_facts(80)
+    scripted_memory.compile(facts=facts[:72])
+    read = {"records": 0, "loads": 0}
+    real_record, real_load = fastload.Builder.record, store.load_domain_dir
+
+    def counting_record(self, name, record, args):
+        read["records"] += 1
+        return real_record(self, name, record, args)
+
+    def counting_load(*args, **kwargs):
+        read["loads"] += 1
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(fastload.Builder, "record", counting_record)
+    monkeypatch.setattr(store, "load_domain_dir", counting_load)
+    report = scripted_memory.compile(facts=facts)
+    travel = report.domain("travel")
+    assert travel.batches == 2 and travel.records == 80
+    # the domain is loaded before the batches and for the manifest after them, both times from
+    # the load cache (no record read); the batches read back their 8 new records, not the domain
+    assert read == {"records": 8, "loads": 2}
+    monkeypatch.undo()
+    fresh = store.load_domain(scripted_memory.project, "travel", cache=False)
+    cached = store.load_domain(scripted_memory.project, "travel")
+    assert cached.from_cache and cached.source_hash == fresh.source_hash
+    assert list(cached.values) == list(fresh.values) and fresh.record_count() == 80
+    for name, value in fresh.values.items():
+        assert [render.flat(r) for r in cached.values[name]] == [render.flat(r) for r in value]
+    assert cached.schema == fresh.schema

@@ -44,6 +44,7 @@ from ..dialect.render import render_schema
 from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog
+from ..failpoints import crash_point
 from ..llm import Message, system, user
 from ..llm.structured import parse_structured
 from ..llm.parallel import map_ordered
@@ -165,12 +166,14 @@ def _commit(project: "Project", job: DomainJob, rendered: tuple[dict[str, str], 
     digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
     shown = check_files(job.name, files, source, job.work.schema, job.work.classes)
     save_ledger(project.paths.internal, job.ledger, digest)
+    crash_point("compile:ledger")
     if shown:
         store.swap_domain(project, job.name, files)
         job.uncached = (digest, files["schema.py"])
     else:
         store.write_domain(project, job.name, files)
         job.uncached = None
+    crash_point("compile:swapped")
     prune_ledgers(project.paths.internal, job.name, digest)
 
 
