@@ -399,3 +399,35 @@ def test_a_batch_reads_back_only_the_records_it_changed(scripted_memory, scripte
     for name, value in fresh.values.items():
         assert [render.flat(r) for r in cached.values[name]] == [render.flat(r) for r in value]
     assert cached.schema == fresh.schema
+
+
+def test_a_disk_error_while_a_batch_is_written_keeps_the_batches_before(scripted_memory, scripted, monkeypatch):
+    """Batches are written while the model answers the next one; when a write fails, the
+    domain stays as the batch before left it, the later facts stay pending, nothing is lost."""
+    from uac.compile import incremental
+    from uac.errors import StoreError
+    from uac.view import store
+
+    scripted_memory.project.save_config(scripted_memory.project.config.with_section("compile", batch_facts=4))
+    real = store.swap_domain
+    calls = {"n": 0}
+
+    def failing_second(project, name, files):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise StoreError("simulated disk full")
+        return real(project, name, files)
+
+    monkeypatch.setattr(incremental.store, "swap_domain", failing_second)
+    scripted.handler = handler_for(lambda _i: "travel")
+    facts = make_facts(16)
+    report = scripted_memory.compile(facts=facts)
+    travel = report.domain("travel")
+    assert travel.status == "failed" and "batch 2 could not be written: simulated disk full" in travel.rejection
+    assert travel.batches == 1 and travel.batches_failed == 1
+    assert travel.to_json()["facts"] == {"recorded": 4, "considered": 0, "pending": 12}
+    assert len(records(scripted_memory, "travel")) == 4
+    monkeypatch.undo()
+    again = scripted_memory.compile(facts=facts)
+    assert again.domain("travel").to_json()["facts"] == {"recorded": 16, "considered": 0, "pending": 0}
+    assert scripted_memory.doctor().check("view").status == "ok"

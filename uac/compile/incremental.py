@@ -33,12 +33,13 @@ in name order whatever order they finished in.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..dialect.loader import LoadedDomain, source_hash
-from ..dialect.partial import check_files
+from ..dialect.partial import check_files, preload
 from ..dialect.problems import CodeRejected
 from ..dialect.render import render_schema
 from ..dialect.validate import validate_schema
@@ -147,13 +148,14 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
     return load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_HASH)
 
 
-def _commit(project: "Project", job: DomainJob, rendered: tuple[dict[str, str], Any] | None) -> None:
+def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None, *, checked: bool = False) -> None:
     """Ledger first (keyed by the new files' hash), then the files, then old ledgers out.
 
-    The files are checked from the records that changed (:func:`~uac.dialect.partial.check_files`)
-    and swapped in without a full load; when that cannot be shown, the full validator runs
-    (:func:`~uac.view.store.write_domain`), as it always does on a fresh load."""
-    if rendered is None:
+    ``checked``: the files were shown to pass the full validator from the records that
+    changed (:func:`~uac.dialect.partial.check_files`) and are swapped in without a load;
+    otherwise the full validator runs (:func:`~uac.view.store.write_domain`), as it always
+    does on a fresh load.  ``files=None``: the files stay, only the ledger changes."""
+    if files is None:
         current = project.paths.domains / job.name
         if (current / "schema.py").exists():
             digest = source_hash((current / "schema.py").read_bytes(), (current / "state.py").read_bytes())
@@ -162,19 +164,57 @@ def _commit(project: "Project", job: DomainJob, rendered: tuple[dict[str, str], 
         save_ledger(project.paths.internal, job.ledger, digest)
         prune_ledgers(project.paths.internal, job.name, digest)
         return
-    files, source = rendered
     digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
-    shown = check_files(job.name, files, source, job.work.schema, job.work.classes)
     save_ledger(project.paths.internal, job.ledger, digest)
     crash_point("compile:ledger")
-    if shown:
+    if checked:
         store.swap_domain(project, job.name, files)
-        job.uncached = (digest, files["schema.py"])
     else:
         store.write_domain(project, job.name, files)
-        job.uncached = None
     crash_point("compile:swapped")
     prune_ledgers(project.paths.internal, job.name, digest)
+
+
+class _Writer:
+    """Writes a domain's checked batches on a thread of its own, one after another, so that
+    a batch's files reach the disk while the model answers the next batch.  The next
+    batch is committed only after this one is on disk (:meth:`wait`), so the order of
+    the writes -- and what a crash leaves -- is that of writing in line."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._error: Exception | None = None
+        #: (batch number, the domain's state before it) of the write under way
+        self.under_way: tuple[int, tuple[Any, ...]] | None = None
+
+    def start(self, write: Any, number: int, before: tuple[Any, ...]) -> None:
+        def run() -> None:
+            try:
+                write()
+            except Exception as exc:  # handed to the domain's thread by wait()
+                self._error = exc
+
+        self.under_way = (number, before)
+        self._thread = threading.Thread(target=run, name="uac-compile-write", daemon=True)
+        self._thread.start()
+
+    def join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def wait(self) -> tuple[int, tuple[Any, ...], Exception] | None:
+        """Wait for the write under way; ``(batch, state before it, error)`` if it failed."""
+        if self._thread is None:
+            return None
+        self._thread.join()
+        self._thread = None
+        error, self._error = self._error, None
+        under_way, self.under_way = self.under_way, None
+        if error is None or under_way is None:
+            return None
+        if not isinstance(error, (UacError, OSError)):
+            raise error
+        return under_way[0], under_way[1], error
 
 
 def _remember(project: "Project", job: DomainJob) -> None:
@@ -299,96 +339,122 @@ def compile_domain_ops(
     pending |= {f.id for f in job.facts}
     failed = False
     number = 0
-    while queue:
-        batch = queue.pop(0)
-        number += 1
-        batch_ids = [f.id for f in batch]
-        revisit_now = revisit[:20]
-        context_ids: list[str] = []
-        for ident in revisit_now:
-            found = job.work.find(ident)
-            if found is None:
-                continue
-            for source in found[1].sources:
-                newer = job.superseding.get(source)
-                if newer and newer in facts_by_id and newer not in batch_ids:
-                    context_ids.append(newer)
-        context_ids = list(dict.fromkeys(context_ids))
-        related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
-        shown_ids = {i for i, _ in related}
-        revisit_lines = [
-            f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
-            for ident in revisit_now
-            if ident in shown_ids and (found := job.work.find(ident)) is not None
-        ]
-        related = [(i, line) for i, line in related if i not in set(revisit_now)]
-        cited_by_shown = {s for i in shown_ids if (found := job.work.find(i)) is not None for s in found[1].sources}
-        citable = set(batch_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
-        prompt = render_prompt(
-            "structure_ops.j2",
-            domain=job.name,
-            user_name=user_name,
-            schema_lines=_schema_lines(job.work),
-            collections=job.work.collections(),
-            related=related,
-            revisit=revisit_lines,
-            context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
-            facts=[fact_line(f) for f in batch],
-        )
-        candidate = job.work.copy()
-        history: list[dict[str, Any]] = []
-        try:
-            result = run_batch(
-                client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
+    writer = _Writer()
+    try:
+        while queue:
+            batch = queue.pop(0)
+            number += 1
+            batch_ids = [f.id for f in batch]
+            revisit_now = revisit[:20]
+            context_ids: list[str] = []
+            for ident in revisit_now:
+                found = job.work.find(ident)
+                if found is None:
+                    continue
+                for source in found[1].sources:
+                    newer = job.superseding.get(source)
+                    if newer and newer in facts_by_id and newer not in batch_ids:
+                        context_ids.append(newer)
+            context_ids = list(dict.fromkeys(context_ids))
+            related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
+            shown_ids = {i for i, _ in related}
+            revisit_lines = [
+                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
+                for ident in revisit_now
+                if ident in shown_ids and (found := job.work.find(ident)) is not None
+            ]
+            related = [(i, line) for i, line in related if i not in set(revisit_now)]
+            cited_by_shown = {s for i in shown_ids if (found := job.work.find(i)) is not None for s in found[1].sources}
+            citable = set(batch_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
+            prompt = render_prompt(
+                "structure_ops.j2",
+                domain=job.name,
+                user_name=user_name,
+                schema_lines=_schema_lines(job.work),
+                collections=job.work.collections(),
+                related=related,
+                revisit=revisit_lines,
+                context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
+                facts=[fact_line(f) for f in batch],
             )
-        except EndpointFailed as exc:
-            failed = True
-            entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
+            candidate = job.work.copy()
+            history: list[dict[str, Any]] = []
+            try:
+                result = run_batch(
+                    client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
+                )
+            except EndpointFailed as exc:
+                failed = True
+                entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
+                _log(project, job, history)
+                break
             _log(project, job, history)
-            break
-        _log(project, job, history)
-        if result.cut_off:
-            half = len(batch) // 2
-            queue[:0] = [batch[:half], batch[half:]]
-            entry.batches_split += 1
-            continue
-        outcome = result.outcome
-        ledger = Ledger(**{**job.ledger.__dict__})
-        ledger.considered = {**job.ledger.considered, **outcome.skipped}
-        for retired in outcome.retired:
-            ledger.retired = [*ledger.retired, retired]
-            still = candidate.cited_ids()
-            for source in retired["cited"]:
-                if source not in still and source in facts_by_id:
-                    ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
-        settled = set(outcome.cited) | set(outcome.skipped)
-        pending_now = (pending - settled) | set(result.unaddressed)
-        ledger.pending = sorted(pending_now & set(facts_by_id))
-        handled = [r for r in revisit_now if r in outcome.touched or candidate.find(r) is None or r in shown_ids]
-        ledger.revisit = [r for r in revisit if r not in handled]
-        ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
-            s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
-        })
-        ledger.next_ids = dict(candidate.next_ids)
-        step = DomainJob(job.name, candidate, ledger, entry, uncached=job.uncached)
-        try:
-            _commit(project, step, candidate.render() if outcome.changed else None)
-        except (CodeRejected, UacError) as exc:
-            # uac could not write what the operations built: the batch's facts stay pending
-            entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
-            entry.batches_failed += 1
-            pending |= set(batch_ids)
-            continue
-        job.work, job.ledger, job.uncached, pending, revisit = candidate, ledger, step.uncached, pending_now, ledger.revisit
-        for ident in outcome.touched:
-            found = candidate.find(ident)
-            if found is not None:
-                index.put(found[1])
-        for retired in outcome.retired:
-            index.drop(retired["id"])
-        entry.batches += 1
-        if result.unaddressed or outcome.problems:
-            entry.batches_partial += 1
+            if result.cut_off:
+                half = len(batch) // 2
+                queue[:0] = [batch[:half], batch[half:]]
+                entry.batches_split += 1
+                continue
+            outcome = result.outcome
+            ledger = Ledger(**{**job.ledger.__dict__})
+            ledger.considered = {**job.ledger.considered, **outcome.skipped}
+            for retired in outcome.retired:
+                ledger.retired = [*ledger.retired, retired]
+                still = candidate.cited_ids()
+                for source in retired["cited"]:
+                    if source not in still and source in facts_by_id:
+                        ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
+            settled = set(outcome.cited) | set(outcome.skipped)
+            pending_now = (pending - settled) | set(result.unaddressed)
+            ledger.pending = sorted(pending_now & set(facts_by_id))
+            handled = [r for r in revisit_now if r in outcome.touched or candidate.find(r) is None or r in shown_ids]
+            ledger.revisit = [r for r in revisit if r not in handled]
+            ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
+                s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
+            })
+            ledger.next_ids = dict(candidate.next_ids)
+            step = DomainJob(job.name, candidate, ledger, entry)
+            files, checked = None, False
+            if outcome.changed:
+                files, source = candidate.render()
+                checked = check_files(job.name, files, source, candidate.schema, candidate.classes)
+            lost = writer.wait()
+            if lost is not None:
+                failed = True
+                _lost_batch(job, entry, lost)
+                pending, revisit = lost[1][3], lost[1][4]
+                break
+            if checked:
+                assert files is not None
+                before = (job.work, job.ledger, job.uncached, set(pending), list(revisit), bool(result.unaddressed or outcome.problems))
+                writer.start(lambda step=step, files=files: _commit(project, step, files, checked=True), number, before)
+                uncached = (source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"])
+            else:
+                try:
+                    _commit(project, step, files)
+                except (CodeRejected, UacError) as exc:
+                    # uac could not write what the operations built: the batch's facts stay pending
+                    entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
+                    entry.batches_failed += 1
+                    pending |= set(batch_ids)
+                    continue
+                uncached = None if files is not None else job.uncached
+            job.work, job.ledger, job.uncached, pending, revisit = candidate, ledger, uncached, pending_now, ledger.revisit
+            for ident in outcome.touched:
+                found = candidate.find(ident)
+                if found is not None:
+                    index.put(found[1])
+            for retired in outcome.retired:
+                index.drop(retired["id"])
+            entry.batches += 1
+            if result.unaddressed or outcome.problems:
+                entry.batches_partial += 1
+    finally:
+        writer.join()  # never leave a write running past the domain (an error is on its way up)
+    lost = writer.wait()
+    if lost is not None:
+        failed = True
+        _lost_batch(job, entry, lost)
+        pending = lost[1][3]
     unsettled = sorted((pending | set(job.ledger.pending)) & set(facts_by_id) - job.work.cited_ids() - set(job.ledger.considered))
     if unsettled != sorted(set(job.ledger.pending)):
         # facts of failed batches (or never reached) are counted, never lost
@@ -399,6 +465,18 @@ def compile_domain_ops(
         entry.status = "compiled"
     elif entry.batches_failed and not entry.batches:
         entry.status = "failed"
+
+
+def _lost_batch(job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]) -> None:
+    """A batch's files could not be written (a disk error): the domain stays as its batch
+    before left it, and stops; the facts of that batch and after stay pending."""
+    number, before, error = lost
+    job.work, job.ledger, job.uncached = before[0], before[1], before[2]
+    entry.batches -= 1
+    if before[5]:
+        entry.batches_partial -= 1
+    entry.batches_failed += 1
+    entry.status, entry.rejection = "failed", f"batch {number} could not be written: {error}"[:2000]
 
 
 def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
@@ -472,6 +550,9 @@ def compile_incremental(
                         job.superseding[source] = old.superseded_by
                         job.revisit.append(record.id)
             job.revisit.extend(job.ledger.revisit)
+        if new_facts or any(j.revisit for j in jobs.values()):
+            # the imports a domain's first batch needs load while the routing call is in flight
+            threading.Thread(target=preload, name="uac-compile-preload", daemon=True).start()
         routing = Routing()
         if new_facts:
             routing = route_with_model(client, new_facts, summaries, max_chars=config.domain_prompt_chars)

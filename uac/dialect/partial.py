@@ -49,6 +49,17 @@ from .syntax import parse_python
 from .validate import check_init, validate_schema
 
 
+def preload() -> None:
+    """Import what checking a new ``schema.py`` needs (libcst, and black to render it):
+    about a second of imports, worth doing while a model call is in flight rather than
+    between two batches of a domain."""
+    from .render import _black
+    from .schema_allowlist import import_libcst
+
+    import_libcst()
+    _black()
+
+
 def schema_key(schema_text: str) -> str:
     """What a record's check is valid under: the exact ``schema.py``."""
     return hashlib.sha256(schema_text.encode("utf-8")).hexdigest()
@@ -123,4 +134,4 @@ def _read(text: str, schema: SchemaSpec, classes: Mapping[str, type], path: str)
     return values
 
 
-__all__ = ["check_files", "schema_key"]
+__all__ = ["check_files", "preload", "schema_key"]
