@@ -18,9 +18,15 @@ For every compile:
    Facts still unaddressed stay *pending* and are sent again next time.
 4. After each batch, the ledger of the new state and then the domain's files
    (rendered by uac, validated and swapped in atomically) are written: a
-   crash leaves a domain as before or as after a whole batch.  A reply cut off
-   at the token limit splits the batch in two; an endpoint error stops that
-   domain only; the manifest is always written.
+   crash leaves a domain as before or as after a whole batch.  A batch costs
+   what it changed: records keep their rendered lines, and the files are shown
+   to pass the full validator from the changed records
+   (:func:`~uac.dialect.partial.check_files`; the full validator runs when
+   that cannot be shown).  A checked batch is written on a thread of its own
+   while the model answers the next one (:class:`_Writer`; the writes stay in
+   order), and the load cache is filled once, after the domain's last batch.
+   A reply cut off at the token limit splits the batch in two; an endpoint
+   error stops that domain only; the manifest is always written.
 
 Domains are independent: they are compiled side by side, up to the client's
 ``[llm] concurrency`` (:func:`uac.llm.parallel.map_ordered`); within a domain
@@ -181,16 +187,19 @@ class _Writer:
     batch is committed only after this one is on disk (:meth:`wait`), so the order of
     the writes -- and what a crash leaves -- is that of writing in line."""
 
-    def __init__(self) -> None:
+    def __init__(self, uncached: tuple[str, str] | None = None) -> None:
         self._thread: threading.Thread | None = None
         self._error: Exception | None = None
+        self._result: tuple[str, str] | None = None
+        #: (source hash, schema.py) of the last files written without filling the load cache
+        self.uncached = uncached
         #: (batch number, the domain's state before it) of the write under way
         self.under_way: tuple[int, tuple[Any, ...]] | None = None
 
     def start(self, write: Any, number: int, before: tuple[Any, ...]) -> None:
         def run() -> None:
             try:
-                write()
+                self._result = write()
             except Exception as exc:  # handed to the domain's thread by wait()
                 self._error = exc
 
@@ -211,8 +220,9 @@ class _Writer:
         error, self._error = self._error, None
         under_way, self.under_way = self.under_way, None
         if error is None or under_way is None:
+            self.uncached = self._result
             return None
-        if not isinstance(error, (UacError, OSError)):
+        if not isinstance(error, (UacError, CodeRejected, OSError)):
             raise error
         return under_way[0], under_way[1], error
 
@@ -323,8 +333,12 @@ def compile_domain_ops(
 ) -> None:
     """Compile one domain's routed facts and revisits, batch by batch (see the module docstring)."""
     entry = job.entry
+    trusting = None
     if job.loaded_hash is not None:
-        job.work.trust(job.loaded_hash)
+        # rendering the loaded records (to know their lines need no check) overlaps the first
+        # model call; it only fills the chunk cache, which nothing else touches before join()
+        trusting = threading.Thread(target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True)
+        trusting.start()
     index = RecordIndex(job.work)
     empty_prompt = render_prompt(
         "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
@@ -339,7 +353,7 @@ def compile_domain_ops(
     pending |= {f.id for f in job.facts}
     failed = False
     number = 0
-    writer = _Writer()
+    writer = _Writer(job.uncached)
     try:
         while queue:
             batch = queue.pop(0)
@@ -413,32 +427,29 @@ def compile_domain_ops(
             })
             ledger.next_ids = dict(candidate.next_ids)
             step = DomainJob(job.name, candidate, ledger, entry)
-            files, checked = None, False
-            if outcome.changed:
-                files, source = candidate.render()
-                checked = check_files(job.name, files, source, candidate.schema, candidate.classes)
+            if trusting is not None:
+                trusting.join()
+                trusting = None
             lost = writer.wait()
             if lost is not None:
-                failed = True
-                _lost_batch(job, entry, lost)
-                pending, revisit = lost[1][3], lost[1][4]
-                break
-            if checked:
-                assert files is not None
-                before = (job.work, job.ledger, job.uncached, set(pending), list(revisit), bool(result.unaddressed or outcome.problems))
-                writer.start(lambda step=step, files=files: _commit(project, step, files, checked=True), number, before)
-                uncached = (source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"])
+                # the batch before could not be written: back to the state before it, and this
+                # batch (planned on its records) is planned again
+                pending, revisit = _lost_batch(job, entry, lost)
+                index = RecordIndex(job.work)
+                queue.insert(0, batch)
+                continue
+            if outcome.changed:
+                before = (job.work, job.ledger, set(pending), list(revisit), bool(result.unaddressed or outcome.problems))
+                writer.start(lambda step=step: _write_batch(project, step), number, before)
             else:
                 try:
-                    _commit(project, step, files)
-                except (CodeRejected, UacError) as exc:
-                    # uac could not write what the operations built: the batch's facts stay pending
+                    _commit(project, step, None)
+                except UacError as exc:
                     entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
                     entry.batches_failed += 1
                     pending |= set(batch_ids)
                     continue
-                uncached = None if files is not None else job.uncached
-            job.work, job.ledger, job.uncached, pending, revisit = candidate, ledger, uncached, pending_now, ledger.revisit
+            job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
             for ident in outcome.touched:
                 found = candidate.find(ident)
                 if found is not None:
@@ -449,12 +460,13 @@ def compile_domain_ops(
             if result.unaddressed or outcome.problems:
                 entry.batches_partial += 1
     finally:
+        if trusting is not None:
+            trusting.join()
         writer.join()  # never leave a write running past the domain (an error is on its way up)
     lost = writer.wait()
     if lost is not None:
-        failed = True
-        _lost_batch(job, entry, lost)
-        pending = lost[1][3]
+        pending, revisit = _lost_batch(job, entry, lost)
+    job.uncached = writer.uncached
     unsettled = sorted((pending | set(job.ledger.pending)) & set(facts_by_id) - job.work.cited_ids() - set(job.ledger.considered))
     if unsettled != sorted(set(job.ledger.pending)):
         # facts of failed batches (or never reached) are counted, never lost
@@ -467,16 +479,29 @@ def compile_domain_ops(
         entry.status = "failed"
 
 
-def _lost_batch(job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]) -> None:
-    """A batch's files could not be written (a disk error): the domain stays as its batch
-    before left it, and stops; the facts of that batch and after stay pending."""
+def _lost_batch(job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]) -> tuple[set[str], list[str]]:
+    """A batch could not be written (its files were refused, or a disk error): the domain is
+    as the batch before left it, the facts of that batch stay pending.  Returns the pending
+    facts and the records to revisit from before the batch."""
     number, before, error = lost
-    job.work, job.ledger, job.uncached = before[0], before[1], before[2]
+    job.work, job.ledger = before[0], before[1]
     entry.batches -= 1
-    if before[5]:
+    if before[4]:
         entry.batches_partial -= 1
     entry.batches_failed += 1
-    entry.status, entry.rejection = "failed", f"batch {number} could not be written: {error}"[:2000]
+    entry.rejection = f"batch {number} could not be written: {error}"[:2000]
+    return set(before[2]), list(before[3])
+
+
+def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
+    """Render, check and commit one batch (on the domain's writer thread); returns the
+    (source hash, schema.py) of files swapped in without filling the load cache."""
+    files, source = job.work.render()
+    checked = check_files(job.name, files, source, job.work.schema, job.work.classes)
+    _commit(project, job, files, checked=checked)
+    if not checked:
+        return None  # the full load filled the cache
+    return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
 
 
 def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
