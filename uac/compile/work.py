@@ -254,6 +254,7 @@ class DomainWork:
         twin.values = {name: (list(value) if isinstance(value, list) else value) for name, value in self.values.items()}
         twin.next_ids = dict(self.next_ids)
         twin._classes = self._classes
+        twin._index = dict(self._index) if self._index is not None else None
         twin._chunks = self._chunks
         return twin
 

@@ -256,6 +256,15 @@ def _chunk(item: Any, cache: ChunkCache) -> Chunk:
     return hit
 
 
+def _records_only(value: list[Any], cache: ChunkCache) -> bool:
+    """Is every item a record (a record with a chunk already is one)?"""
+    for item in value:
+        hit = cache.get(id(item))
+        if (hit is None or hit.item is not item) and not dataclasses.is_dataclass(item):
+            return False
+    return True
+
+
 @dataclasses.dataclass
 class Statement:
     """One ``name: T = value`` of ``state.py``: its lines, or its records' chunks."""
@@ -304,7 +313,7 @@ def state_source(
     for name, spec, value in entries:
         prefix = f"{name}: {spec.source()} = "
         statement = Statement(name, prefix, value)
-        if chunk_cache is not None and type(value) is list and value and all(dataclasses.is_dataclass(v) for v in value):
+        if chunk_cache is not None and type(value) is list and value and _records_only(value, chunk_cache):
             one = prefix + flat(value) if len(value) <= _NEVER_ONE_LINE else ""
             if one and width(one) <= LINE_LENGTH:
                 statement.lines = [one]
