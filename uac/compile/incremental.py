@@ -22,9 +22,12 @@ For every compile:
    what it changed: records keep their rendered lines, and the files are shown
    to pass the full validator from the changed records
    (:func:`~uac.dialect.partial.check_files`; the full validator runs when
-   that cannot be shown).  A checked batch is written on a thread of its own
-   while the model answers the next one (:class:`_Writer`; the writes stay in
-   order), and the load cache is filled once, after the domain's last batch.
+   that cannot be shown).  A batch is rendered, checked and written on a
+   thread of the domain's own while the model answers the next one
+   (:class:`_Writer`; the writes stay in order; a batch that cannot be written
+   puts the domain back to the batch before, and the batch answered meanwhile
+   is planned again), and the load cache is filled once, after the domain's
+   last batch.
    A reply cut off at the token limit splits the batch in two; an endpoint
    error stops that domain only; the manifest is always written.
 
@@ -182,7 +185,7 @@ def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None, *,
 
 
 class _Writer:
-    """Writes a domain's checked batches on a thread of its own, one after another, so that
+    """Writes a domain's batches on a thread of its own, one after another, so that
     a batch's files reach the disk while the model answers the next batch.  The next
     batch is committed only after this one is on disk (:meth:`wait`), so the order of
     the writes -- and what a crash leaves -- is that of writing in line."""
