@@ -10,7 +10,9 @@ per fact, a ``Trip`` or an ``Event``).  For each N it reports:
 * prompt and completion tokens per new fact in the last compile step (the
   marginal cost of new facts at that history length) and over the whole run;
 * the largest completion of any call, and the records of the largest domain;
-* wall time of uac's own work (model time excluded);
+* wall time of uac's own work (model time excluded), over the run and in the
+  last compile step with its committed batches (one step also pays once for
+  loading and indexing the domains it touches);
 * the bounded mode on the same history, in the same run (the same model
   writing whole files): one call over the first 30,000 characters, and the
   share of facts it covers.
@@ -101,7 +103,9 @@ def run_history(sessions: int, step: int, per_session: int, workdir: Path) -> di
     model.seconds = 0.0
     for upto in range(step, sessions + 1, step):
         visible = [f for f in facts if int(f.session_id[1:]) <= upto]
+        step_started, model_before = time.perf_counter(), model.seconds
         report = memory.compile(facts=visible).to_json()
+        step_uac = time.perf_counter() - step_started - (model.seconds - model_before)
         tokens = report["totals"]["tokens"]
         new = sum(d["facts_new"] for d in report["domains"])
         totals["prompt"] += tokens["prompt_tokens"]
@@ -109,7 +113,8 @@ def run_history(sessions: int, step: int, per_session: int, workdir: Path) -> di
         totals["new"] += new
         totals["largest"] = max(totals["largest"], report["totals"]["largest_completion_tokens"])
         totals["calls"] += sum(d["calls"] for d in report["domains"])
-        last = {"report": report, "new": new, "tokens": tokens}
+        batches = sum(d["batches"]["committed"] for d in report["domains"])
+        last = {"report": report, "new": new, "tokens": tokens, "uac": step_uac, "batches": batches}
     wall = time.perf_counter() - started
     final = last["report"]
     largest_domain = max(final["domains"], key=lambda d: d["records"])
@@ -131,6 +136,8 @@ def run_history(sessions: int, step: int, per_session: int, workdir: Path) -> di
         "considered": final["totals"]["facts_considered"],
         "pending": final["totals"]["facts_pending"],
         "uac_seconds": round(wall - model.seconds, 1),
+        "last_step_uac_seconds": round(last["uac"], 2),
+        "last_step_batches": last["batches"],
         "model_seconds": round(model.seconds, 1),
         "bounded": run_bounded(facts, workdir / f"bounded-{sessions}"),
     }
@@ -162,14 +169,15 @@ def main(
             print(json.dumps(result), flush=True)
     base = results[0]["last_step_tokens_per_new_fact"]
     print()
-    print("| sessions | facts | tokens/new fact (last step) | ratio | tokens/new fact (run) | largest completion | largest domain | recorded / considered / pending | uac s | bounded coverage |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |")
+    print("| sessions | facts | tokens/new fact (last step) | ratio | tokens/new fact (run) | largest completion | largest domain | recorded / considered / pending | uac s | uac s last step (batches) | bounded coverage |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |")
     for r in results:
         ratio = r["last_step_tokens_per_new_fact"] / base if base else 0
         print(
             f"| {r['sessions']} | {r['facts']} | {r['last_step_tokens_per_new_fact']} | {ratio:.2f}x | {r['run_tokens_per_new_fact']} "
             f"| {r['largest_completion']} | {r['largest_domain']} ({r['largest_domain_records']}) "
-            f"| {r['recorded']} / {r['considered']} / {r['pending']} | {r['uac_seconds']} | {r['bounded']['coverage']:.3f} |"
+            f"| {r['recorded']} / {r['considered']} / {r['pending']} | {r['uac_seconds']} "
+            f"| {r['last_step_uac_seconds']} ({r['last_step_batches']}) | {r['bounded']['coverage']:.3f} |"
         )
     worst = max(r["last_step_tokens_per_new_fact"] for r in results) / base if base else 0
     largest = max(r["largest_completion"] for r in results)

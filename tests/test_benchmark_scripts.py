@@ -90,6 +90,7 @@ def test_compile_scale_benchmark_on_short_histories(tmp_path):
     for r in results:
         assert r["recorded"] + r["considered"] == r["facts"] and r["pending"] == 0
         assert 0 < r["largest_completion"] < 4000 and r["bounded"]["coverage"] == 1.0
+        assert r["last_step_batches"] > 0 and r["last_step_uac_seconds"] > 0
     assert "tokens per new fact, largest N vs smallest" in done.stdout
 
 

@@ -28,6 +28,10 @@ POINTS = (
     "index:manifest",
 )
 
+#: the crash points of an incremental compile: a batch's ledger written, its files swapped in
+#: (the load cache is filled once the domain's batches are done)
+COMPILE_POINTS = ("compile:ledger", "compile:swapped")
+
 _reached: dict[str, int] = {}
 
 
@@ -44,4 +48,4 @@ def crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-__all__ = ["ENV", "POINTS", "crash_point"]
+__all__ = ["COMPILE_POINTS", "ENV", "POINTS", "crash_point"]

@@ -318,16 +318,20 @@ def test_a_batch_that_cannot_be_written_leaves_its_facts_pending(scripted_memory
     from uac.compile import incremental
     from uac.dialect.problems import CodeRejected, Problem
 
-    real = incremental.store.write_domain
     calls = {"n": 0}
 
-    def flaky(project, name, files):
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise CodeRejected([Problem("domains/travel/schema.py", 3, "simulated rejection")])
-        return real(project, name, files)
+    def flaky(real):
+        def write(project, name, files):
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise CodeRejected([Problem("domains/travel/schema.py", 3, "simulated rejection")])
+            return real(project, name, files)
 
-    monkeypatch.setattr(incremental.store, "write_domain", flaky)
+        return write
+
+    # the files are swapped in after a check of what changed, or after a full load
+    monkeypatch.setattr(incremental.store, "write_domain", flaky(incremental.store.write_domain))
+    monkeypatch.setattr(incremental.store, "swap_domain", flaky(incremental.store.swap_domain))
     facts = make_facts(3, sessions=1)
     with scripted_memory.project.lock("test"):
         FactLog(scripted_memory.project.paths.facts).append_session("S1", facts)
@@ -356,3 +360,79 @@ def test_enum_fields_take_no_enum_default(scripted_memory, scripted):
         set(),
     )
     assert "an enum field takes no enum default" in outcome.problems[0]
+
+
+def test_a_batch_reads_back_only_the_records_it_changed(scripted_memory, scripted, monkeypatch):
+    """Each batch is checked from the records it changed (not the whole domain), the files
+    still load through the full validator, and the load cache holds what that load gives."""
+    from uac.dialect import fastload, render
+    from uac.view import store
+
+    scripted_memory.project.save_config(scripted_memory.project.config.with_section("compile", batch_facts=4))
+    scripted.handler = handler_for(lambda _i: "travel")
+    facts = make_facts(80)
+    scripted_memory.compile(facts=facts[:72])
+    read = {"records": 0, "loads": 0}
+    real_record, real_load = fastload.Builder.record, store.load_domain_dir
+
+    def counting_record(self, name, record, args):
+        read["records"] += 1
+        return real_record(self, name, record, args)
+
+    def counting_load(*args, **kwargs):
+        read["loads"] += 1
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(fastload.Builder, "record", counting_record)
+    monkeypatch.setattr(store, "load_domain_dir", counting_load)
+    report = scripted_memory.compile(facts=facts)
+    travel = report.domain("travel")
+    assert travel.batches == 2 and travel.records == 80
+    # the domain is loaded before the batches and for the manifest after them, both times from
+    # the load cache (no record read); the batches read back their 8 new records, not the domain
+    assert read == {"records": 8, "loads": 2}
+    monkeypatch.undo()
+    fresh = store.load_domain(scripted_memory.project, "travel", cache=False)
+    cached = store.load_domain(scripted_memory.project, "travel")
+    assert cached.from_cache and cached.source_hash == fresh.source_hash
+    assert list(cached.values) == list(fresh.values) and fresh.record_count() == 80
+    for name, value in fresh.values.items():
+        assert [render.flat(r) for r in cached.values[name]] == [render.flat(r) for r in value]
+    assert cached.schema == fresh.schema
+
+
+def test_a_disk_error_while_a_batch_is_written_keeps_the_batches_before(scripted_memory, scripted, monkeypatch):
+    """Batches are written while the model answers the next one; when a write fails, the
+    domain goes back to what the batch before left, that batch's facts stay pending, the
+    batch answered meanwhile is planned again, and nothing is lost."""
+    from uac.compile import incremental
+    from uac.errors import StoreError
+    from uac.view import store
+
+    scripted_memory.project.save_config(scripted_memory.project.config.with_section("compile", batch_facts=4))
+    real = store.swap_domain
+    calls = {"n": 0}
+
+    def failing_second(project, name, files):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise StoreError("simulated disk full")
+        return real(project, name, files)
+
+    monkeypatch.setattr(incremental.store, "swap_domain", failing_second)
+    scripted.handler = handler_for(lambda _i: "travel")
+    facts = make_facts(16)
+    report = scripted_memory.compile(facts=facts)
+    travel = report.domain("travel")
+    assert "batch 2 could not be written: simulated disk full" in travel.rejection
+    assert travel.batches == 3 and travel.batches_failed == 1
+    assert travel.to_json()["facts"] == {"recorded": 12, "considered": 0, "pending": 4}
+    assert len(records(scripted_memory, "travel")) == 12
+    # the third batch was answered twice: once planned on the lost batch, once again
+    third = [p for p in op_prompts(scripted, "travel") if "[f0008]" in p.split("## NEW facts", 1)[1]]
+    assert len(third) == 2
+    monkeypatch.undo()
+    again = scripted_memory.compile(facts=facts)
+    assert again.domain("travel").to_json()["facts"] == {"recorded": 16, "considered": 0, "pending": 0}
+    assert sorted(s for r in records(scripted_memory, "travel") for s in r.sources) == sorted(f.id for f in facts)
+    assert scripted_memory.doctor().check("view").status == "ok"

@@ -18,9 +18,18 @@ For every compile:
    Facts still unaddressed stay *pending* and are sent again next time.
 4. After each batch, the ledger of the new state and then the domain's files
    (rendered by uac, validated and swapped in atomically) are written: a
-   crash leaves a domain as before or as after a whole batch.  A reply cut off
-   at the token limit splits the batch in two; an endpoint error stops that
-   domain only; the manifest is always written.
+   crash leaves a domain as before or as after a whole batch.  A batch costs
+   what it changed: records keep their rendered lines, and the files are shown
+   to pass the full validator from the changed records
+   (:func:`~uac.dialect.partial.check_files`; the full validator runs when
+   that cannot be shown).  A batch is rendered, checked and written on a
+   thread of the domain's own while the model answers the next one
+   (:class:`_Writer`; the writes stay in order; a batch that cannot be written
+   puts the domain back to the batch before, and the batch answered meanwhile
+   is planned again), and the load cache is filled once, after the domain's
+   last batch.
+   A reply cut off at the token limit splits the batch in two; an endpoint
+   error stops that domain only; the manifest is always written.
 
 Domains are independent: they are compiled side by side, up to the client's
 ``[llm] concurrency`` (:func:`uac.llm.parallel.map_ordered`); within a domain
@@ -33,15 +42,19 @@ in name order whatever order they finished in.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..dialect.loader import LoadedDomain, source_hash
+from ..dialect.partial import check_files, preload
 from ..dialect.problems import CodeRejected
 from ..dialect.render import render_schema
+from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog
+from ..failpoints import crash_point
 from ..llm import Message, system, user
 from ..llm.structured import parse_structured
 from ..llm.parallel import map_ordered
@@ -126,6 +139,10 @@ class DomainJob:
     revisit: list[str] = field(default_factory=list)
     #: superseded fact -> the fact that replaced it (shown as context)
     superseding: dict[str, str] = field(default_factory=dict)
+    #: the source hash of the files the working copy was loaded from
+    loaded_hash: str | None = None
+    #: (source hash, schema.py) of files swapped in without filling the load cache
+    uncached: tuple[str, str] | None = None
 
 
 def _schema_lines(work: DomainWork) -> str:
@@ -140,8 +157,13 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
     return load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_HASH)
 
 
-def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) -> None:
-    """Ledger first (keyed by the new files' hash), then the files, then old ledgers out."""
+def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None, *, checked: bool = False) -> None:
+    """Ledger first (keyed by the new files' hash), then the files, then old ledgers out.
+
+    ``checked``: the files were shown to pass the full validator from the records that
+    changed (:func:`~uac.dialect.partial.check_files`) and are swapped in without a load;
+    otherwise the full validator runs (:func:`~uac.view.store.write_domain`), as it always
+    does on a fresh load.  ``files=None``: the files stay, only the ledger changes."""
     if files is None:
         current = project.paths.domains / job.name
         if (current / "schema.py").exists():
@@ -153,8 +175,68 @@ def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None) ->
         return
     digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
     save_ledger(project.paths.internal, job.ledger, digest)
-    store.write_domain(project, job.name, files)
+    crash_point("compile:ledger")
+    if checked:
+        store.swap_domain(project, job.name, files)
+    else:
+        store.write_domain(project, job.name, files)
+    crash_point("compile:swapped")
     prune_ledgers(project.paths.internal, job.name, digest)
+
+
+class _Writer:
+    """Writes a domain's batches on a thread of its own, one after another, so that
+    a batch's files reach the disk while the model answers the next batch.  The next
+    batch is committed only after this one is on disk (:meth:`wait`), so the order of
+    the writes -- and what a crash leaves -- is that of writing in line."""
+
+    def __init__(self, uncached: tuple[str, str] | None = None) -> None:
+        self._thread: threading.Thread | None = None
+        self._error: Exception | None = None
+        self._result: tuple[str, str] | None = None
+        #: (source hash, schema.py) of the last files written without filling the load cache
+        self.uncached = uncached
+        #: (batch number, the domain's state before it) of the write under way
+        self.under_way: tuple[int, tuple[Any, ...]] | None = None
+
+    def start(self, write: Any, number: int, before: tuple[Any, ...]) -> None:
+        def run() -> None:
+            try:
+                self._result = write()
+            except Exception as exc:  # handed to the domain's thread by wait()
+                self._error = exc
+
+        self.under_way = (number, before)
+        self._thread = threading.Thread(target=run, name="uac-compile-write", daemon=True)
+        self._thread.start()
+
+    def join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def wait(self) -> tuple[int, tuple[Any, ...], Exception] | None:
+        """Wait for the write under way; ``(batch, state before it, error)`` if it failed."""
+        if self._thread is None:
+            return None
+        self._thread.join()
+        self._thread = None
+        error, self._error = self._error, None
+        under_way, self.under_way = self.under_way, None
+        if error is None or under_way is None:
+            self.uncached = self._result
+            return None
+        if not isinstance(error, (UacError, CodeRejected, OSError)):
+            raise error
+        return under_way[0], under_way[1], error
+
+
+def _remember(project: "Project", job: DomainJob) -> None:
+    """Fill the load cache with the domain's last files swapped in without a load."""
+    if job.uncached is None:
+        return
+    digest, schema_text = job.uncached
+    store.remember_domain(project, job.work.as_loaded(validate_schema(schema_text.encode("utf-8")), digest))
+    job.uncached = None
 
 
 def run_batch(
@@ -254,6 +336,12 @@ def compile_domain_ops(
 ) -> None:
     """Compile one domain's routed facts and revisits, batch by batch (see the module docstring)."""
     entry = job.entry
+    trusting = None
+    if job.loaded_hash is not None:
+        # rendering the loaded records (to know their lines need no check) overlaps the first
+        # model call; it only fills the chunk cache, which nothing else touches before join()
+        trusting = threading.Thread(target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True)
+        trusting.start()
     index = RecordIndex(job.work)
     empty_prompt = render_prompt(
         "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
@@ -268,104 +356,155 @@ def compile_domain_ops(
     pending |= {f.id for f in job.facts}
     failed = False
     number = 0
-    while queue:
-        batch = queue.pop(0)
-        number += 1
-        batch_ids = [f.id for f in batch]
-        revisit_now = revisit[:20]
-        context_ids: list[str] = []
-        for ident in revisit_now:
-            found = job.work.find(ident)
-            if found is None:
-                continue
-            for source in found[1].sources:
-                newer = job.superseding.get(source)
-                if newer and newer in facts_by_id and newer not in batch_ids:
-                    context_ids.append(newer)
-        context_ids = list(dict.fromkeys(context_ids))
-        related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
-        shown_ids = {i for i, _ in related}
-        revisit_lines = [
-            f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
-            for ident in revisit_now
-            if ident in shown_ids and (found := job.work.find(ident)) is not None
-        ]
-        related = [(i, line) for i, line in related if i not in set(revisit_now)]
-        cited_by_shown = {s for i in shown_ids if (found := job.work.find(i)) is not None for s in found[1].sources}
-        citable = set(batch_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
-        prompt = render_prompt(
-            "structure_ops.j2",
-            domain=job.name,
-            user_name=user_name,
-            schema_lines=_schema_lines(job.work),
-            collections=job.work.collections(),
-            related=related,
-            revisit=revisit_lines,
-            context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
-            facts=[fact_line(f) for f in batch],
-        )
-        candidate = job.work.copy()
-        history: list[dict[str, Any]] = []
-        try:
-            result = run_batch(
-                client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
+    writer = _Writer(job.uncached)
+    try:
+        while queue:
+            batch = queue.pop(0)
+            number += 1
+            batch_ids = [f.id for f in batch]
+            revisit_now = revisit[:20]
+            context_ids: list[str] = []
+            for ident in revisit_now:
+                found = job.work.find(ident)
+                if found is None:
+                    continue
+                for source in found[1].sources:
+                    newer = job.superseding.get(source)
+                    if newer and newer in facts_by_id and newer not in batch_ids:
+                        context_ids.append(newer)
+            context_ids = list(dict.fromkeys(context_ids))
+            related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
+            shown_ids = {i for i, _ in related}
+            revisit_lines = [
+                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
+                for ident in revisit_now
+                if ident in shown_ids and (found := job.work.find(ident)) is not None
+            ]
+            related = [(i, line) for i, line in related if i not in set(revisit_now)]
+            cited_by_shown = {s for i in shown_ids if (found := job.work.find(i)) is not None for s in found[1].sources}
+            citable = set(batch_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
+            prompt = render_prompt(
+                "structure_ops.j2",
+                domain=job.name,
+                user_name=user_name,
+                schema_lines=_schema_lines(job.work),
+                collections=job.work.collections(),
+                related=related,
+                revisit=revisit_lines,
+                context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
+                facts=[fact_line(f) for f in batch],
             )
-        except EndpointFailed as exc:
-            failed = True
-            entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
+            candidate = job.work.copy()
+            history: list[dict[str, Any]] = []
+            try:
+                result = run_batch(
+                    client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
+                )
+            except EndpointFailed as exc:
+                failed = True
+                entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
+                _log(project, job, history)
+                break
             _log(project, job, history)
-            break
-        _log(project, job, history)
-        if result.cut_off:
-            half = len(batch) // 2
-            queue[:0] = [batch[:half], batch[half:]]
-            entry.batches_split += 1
-            continue
-        outcome = result.outcome
-        ledger = Ledger(**{**job.ledger.__dict__})
-        ledger.considered = {**job.ledger.considered, **outcome.skipped}
-        for retired in outcome.retired:
-            ledger.retired = [*ledger.retired, retired]
-            still = candidate.cited_ids()
-            for source in retired["cited"]:
-                if source not in still and source in facts_by_id:
-                    ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
-        settled = set(outcome.cited) | set(outcome.skipped)
-        pending_now = (pending - settled) | set(result.unaddressed)
-        ledger.pending = sorted(pending_now & set(facts_by_id))
-        handled = [r for r in revisit_now if r in outcome.touched or candidate.find(r) is None or r in shown_ids]
-        ledger.revisit = [r for r in revisit if r not in handled]
-        ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
-            s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
-        })
-        ledger.next_ids = dict(candidate.next_ids)
-        try:
-            _commit(project, DomainJob(job.name, candidate, ledger, entry), candidate.files() if outcome.changed else None)
-        except (CodeRejected, UacError) as exc:
-            # uac could not write what the operations built: the batch's facts stay pending
-            entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
-            entry.batches_failed += 1
-            pending |= set(batch_ids)
-            continue
-        job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
-        for ident in outcome.touched:
-            found = candidate.find(ident)
-            if found is not None:
-                index.put(found[1])
-        for retired in outcome.retired:
-            index.drop(retired["id"])
-        entry.batches += 1
-        if result.unaddressed or outcome.problems:
-            entry.batches_partial += 1
+            if result.cut_off:
+                half = len(batch) // 2
+                queue[:0] = [batch[:half], batch[half:]]
+                entry.batches_split += 1
+                continue
+            outcome = result.outcome
+            ledger = Ledger(**{**job.ledger.__dict__})
+            ledger.considered = {**job.ledger.considered, **outcome.skipped}
+            for retired in outcome.retired:
+                ledger.retired = [*ledger.retired, retired]
+                still = candidate.cited_ids()
+                for source in retired["cited"]:
+                    if source not in still and source in facts_by_id:
+                        ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
+            settled = set(outcome.cited) | set(outcome.skipped)
+            pending_now = (pending - settled) | set(result.unaddressed)
+            ledger.pending = sorted(pending_now & set(facts_by_id))
+            handled = [r for r in revisit_now if r in outcome.touched or candidate.find(r) is None or r in shown_ids]
+            ledger.revisit = [r for r in revisit if r not in handled]
+            ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
+                s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
+            })
+            ledger.next_ids = dict(candidate.next_ids)
+            step = DomainJob(job.name, candidate, ledger, entry)
+            if trusting is not None:
+                trusting.join()
+                trusting = None
+            lost = writer.wait()
+            if lost is not None:
+                # the batch before could not be written: back to the state before it, and this
+                # batch (planned on its records) is planned again
+                pending, revisit = _lost_batch(job, entry, lost)
+                index = RecordIndex(job.work)
+                queue.insert(0, batch)
+                continue
+            if outcome.changed:
+                before = (job.work, job.ledger, set(pending), list(revisit), bool(result.unaddressed or outcome.problems))
+                writer.start(lambda step=step: _write_batch(project, step), number, before)
+            else:
+                try:
+                    _commit(project, step, None)
+                except UacError as exc:
+                    entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
+                    entry.batches_failed += 1
+                    pending |= set(batch_ids)
+                    continue
+            job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
+            for ident in outcome.touched:
+                found = candidate.find(ident)
+                if found is not None:
+                    index.put(found[1])
+            for retired in outcome.retired:
+                index.drop(retired["id"])
+            entry.batches += 1
+            if result.unaddressed or outcome.problems:
+                entry.batches_partial += 1
+    finally:
+        if trusting is not None:
+            trusting.join()
+        writer.join()  # never leave a write running past the domain (an error is on its way up)
+    lost = writer.wait()
+    if lost is not None:
+        pending, revisit = _lost_batch(job, entry, lost)
+    job.uncached = writer.uncached
     unsettled = sorted((pending | set(job.ledger.pending)) & set(facts_by_id) - job.work.cited_ids() - set(job.ledger.considered))
     if unsettled != sorted(set(job.ledger.pending)):
         # facts of failed batches (or never reached) are counted, never lost
         job.ledger.pending = unsettled
         _commit(project, job, None)
+    _remember(project, job)
     if not failed and entry.batches:
         entry.status = "compiled"
     elif entry.batches_failed and not entry.batches:
         entry.status = "failed"
+
+
+def _lost_batch(job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]) -> tuple[set[str], list[str]]:
+    """A batch could not be written (its files were refused, or a disk error): the domain is
+    as the batch before left it, the facts of that batch stay pending.  Returns the pending
+    facts and the records to revisit from before the batch."""
+    number, before, error = lost
+    job.work, job.ledger = before[0], before[1]
+    entry.batches -= 1
+    if before[4]:
+        entry.batches_partial -= 1
+    entry.batches_failed += 1
+    entry.rejection = f"batch {number} could not be written: {error}"[:2000]
+    return set(before[2]), list(before[3])
+
+
+def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
+    """Render, check and commit one batch (on the domain's writer thread); returns the
+    (source hash, schema.py) of files swapped in without filling the load cache."""
+    files, source = job.work.render()
+    checked = check_files(job.name, files, source, job.work.schema, job.work.classes)
+    _commit(project, job, files, checked=checked)
+    if not checked:
+        return None  # the full load filled the cache
+    return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
 
 
 def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
@@ -418,7 +557,7 @@ def compile_incremental(
             ledger.pending = []  # every unsettled fact is routed again below
             for prefix, number in ledger.next_ids.items():
                 work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
-            jobs[name] = DomainJob(name, work, ledger, DomainReport(name))
+            jobs[name] = DomainJob(name, work, ledger, DomainReport(name), loaded_hash=loaded.source_hash)
         for name in ledger_domains(project.paths.internal):
             if name not in jobs and name not in broken:
                 # a domain whose batches only left facts out: no files, a ledger
@@ -439,6 +578,9 @@ def compile_incremental(
                         job.superseding[source] = old.superseded_by
                         job.revisit.append(record.id)
             job.revisit.extend(job.ledger.revisit)
+        if new_facts or any(j.revisit for j in jobs.values()):
+            # the imports a domain's first batch needs load while the routing call is in flight
+            threading.Thread(target=preload, name="uac-compile-preload", daemon=True).start()
         routing = Routing()
         if new_facts:
             routing = route_with_model(client, new_facts, summaries, max_chars=config.domain_prompt_chars)

@@ -235,44 +235,111 @@ def _annotation_names(spec: TypeSpec) -> tuple[set[str], set[str]]:
     return classes, temporal
 
 
-def _record_lines(value: list[Any], prefix: str, cache: dict[int, tuple[Any, list[str]]]) -> list[str]:
-    """A top-level list of records, one cached chunk per record (same text as :func:`format_value`)."""
-    lines = format_value([], 0, prefix) if not value else []
-    if not value:
-        return lines
-    one = prefix + flat(value) if len(value) <= _NEVER_ONE_LINE else ""
-    if one and width(one) <= LINE_LENGTH:
-        return [one]
-    out = [prefix + "["]
+class Chunk:
+    """The rendered lines of one record of a top-level list, with the names they use.
+
+    Records are immutable, so a chunk stays right for as long as its record lives;
+    ``checked`` says the lines were shown to read back as the record (see
+    :mod:`.partial`)."""
+
+    __slots__ = ("item", "lines", "classes", "temporal", "checked")
+
+    def __init__(self, item: Any, lines: list[str]) -> None:
+        self.item = item
+        self.lines = lines
+        self.classes, self.temporal = _used([item])
+        self.checked = False
+
+
+#: rendered records by ``id()`` of the record (a chunk keeps its record alive, so ids stay unique)
+ChunkCache = dict[int, Chunk]
+
+
+def _chunk(item: Any, cache: ChunkCache) -> Chunk:
+    hit = cache.get(id(item))
+    if hit is None or hit.item is not item:
+        hit = Chunk(item, format_value(item, 1, "", ","))
+        cache[id(item)] = hit
+    return hit
+
+
+def _records_only(value: list[Any], cache: ChunkCache) -> bool:
+    """Is every item a record (a record with a chunk already is one)?"""
     for item in value:
         hit = cache.get(id(item))
-        if hit is None or hit[0] is not item:
-            hit = (item, format_value(item, 1, "", ","))
-            cache[id(item)] = hit
-        out.extend(hit[1])
-    out.append("]")
-    return out
+        if (hit is None or hit.item is not item) and not dataclasses.is_dataclass(item):
+            return False
+    return True
 
 
-def render_state(
-    doc: str,
-    schema: SchemaSpec,
-    entries: list[tuple[str, TypeSpec, Any]],
-    *,
-    chunk_cache: dict[int, tuple[Any, list[str]]] | None = None,
-) -> str:
-    """``state.py``: docstring, imports, then ``name: Type = value`` per entry.
+@dataclasses.dataclass
+class Statement:
+    """One ``name: T = value`` of ``state.py``: its lines, or its records' chunks."""
 
-    ``chunk_cache`` keeps the rendered lines of each record of a top-level
-    list between calls (records are immutable), so re-rendering a domain after
-    a few changes costs what changed."""
+    name: str
+    prefix: str
+    value: Any
+    lines: list[str] | None = None
+    chunks: list[Chunk] | None = None
+
+    def extend(self, out: list[str]) -> None:
+        if self.chunks is None:
+            out.extend(self.lines or ())
+            return
+        out.append(self.prefix + "[")
+        for chunk in self.chunks:
+            out.extend(chunk.lines)
+        out.append("]")
+
+
+@dataclasses.dataclass
+class StateSource:
+    """``state.py`` as its header and statements (see :func:`state_source`)."""
+
+    header: list[str]
+    statements: list[Statement]
+
+    def text(self) -> str:
+        lines = list(self.header)
+        for statement in self.statements:
+            lines.append("")
+            statement.extend(lines)
+        return "\n".join(lines) + "\n"
+
+
+def state_source(
+    doc: str, schema: SchemaSpec, entries: list[tuple[str, TypeSpec, Any]], *, chunk_cache: ChunkCache | None = None
+) -> StateSource:
+    """The parts of ``state.py`` (:func:`render_state` joins them).  With ``chunk_cache``,
+    each record of a top-level list of records is rendered once and kept between calls
+    (records are immutable), so re-rendering a domain after a few changes costs what
+    changed (and joining the lines)."""
     classes: set[str] = set()
     temporal: set[str] = set()
-    for _name, spec, value in entries:
-        used_classes, used_temporal = _used([value])
+    statements: list[Statement] = []
+    for name, spec, value in entries:
+        prefix = f"{name}: {spec.source()} = "
+        statement = Statement(name, prefix, value)
+        if chunk_cache is not None and type(value) is list and value and _records_only(value, chunk_cache):
+            one = prefix + flat(value) if len(value) <= _NEVER_ONE_LINE else ""
+            if one and width(one) <= LINE_LENGTH:
+                statement.lines = [one]
+            else:
+                statement.chunks = [_chunk(item, chunk_cache) for item in value]
+        if statement.chunks is not None:
+            for chunk in statement.chunks:
+                classes |= chunk.classes
+                temporal |= chunk.temporal
+        else:
+            if statement.lines is None:
+                statement.lines = _statement(value, prefix)
+            used_classes, used_temporal = _used([value])
+            classes |= used_classes
+            temporal |= used_temporal
         ann_classes, ann_temporal = _annotation_names(spec)
-        classes |= used_classes | ann_classes
-        temporal |= used_temporal | ann_temporal
+        classes |= ann_classes
+        temporal |= ann_temporal
+        statements.append(statement)
     lines = [f'"""{_docstring(doc)}"""']
     datetime_names = [n for n in ("date", "datetime", "time", "timedelta") if n in temporal]
     if datetime_names or "Any" in temporal or PERIOD_NAME in temporal:
@@ -287,14 +354,19 @@ def render_state(
     if schema_names:
         lines.append("")
         lines.append(import_line(".schema", schema_names))
-    for name, spec, value in entries:
-        lines.append("")
-        prefix = f"{name}: {spec.source()} = "
-        if chunk_cache is not None and type(value) is list and value and all(dataclasses.is_dataclass(v) for v in value):
-            lines.extend(_record_lines(value, prefix, chunk_cache))
-        else:
-            lines.extend(_statement(value, prefix))
-    return "\n".join(lines) + "\n"
+    return StateSource(lines, statements)
+
+
+def render_state(
+    doc: str,
+    schema: SchemaSpec,
+    entries: list[tuple[str, TypeSpec, Any]],
+    *,
+    chunk_cache: ChunkCache | None = None,
+) -> str:
+    """``state.py``: docstring, imports, then ``name: Type = value`` per entry
+    (``chunk_cache``: see :func:`state_source`)."""
+    return state_source(doc, schema, entries, chunk_cache=chunk_cache).text()
 
 
 def _statement(value: Any, prefix: str) -> list[str]:
@@ -366,13 +438,24 @@ def _schema_temporal(schema: SchemaSpec) -> set[str]:
     return names
 
 
+_INIT_TEXT: dict[str, str] = {}
+
+
 def render_init(doc: str, schema: SchemaSpec, names: list[str]) -> str:
+    """``__init__.py`` (black-formatted; the same text renders once per process)."""
     lines = [f'"""{_docstring(doc)}"""', ""]
     if schema.names:
         lines.append(import_line(".schema", schema.names))
     if names:
         lines.append(import_line(".state", names))
-    return black_format("\n".join(lines) + "\n")
+    source = "\n".join(lines) + "\n"
+    text = _INIT_TEXT.get(source)
+    if text is None:
+        text = black_format(source)
+        if len(_INIT_TEXT) > 256:
+            _INIT_TEXT.clear()
+        _INIT_TEXT[source] = text
+    return text
 
 
 _BLACK_IMPORT = threading.Lock()
@@ -392,4 +475,17 @@ def black_format(text: str) -> str:
     return black.format_str(text, mode=black.Mode(line_length=LINE_LENGTH))
 
 
-__all__ = ["black_format", "flat", "format_value", "render_init", "render_schema", "render_state", "string_literal"]
+__all__ = [
+    "Chunk",
+    "ChunkCache",
+    "StateSource",
+    "Statement",
+    "black_format",
+    "flat",
+    "format_value",
+    "render_init",
+    "render_schema",
+    "render_state",
+    "state_source",
+    "string_literal",
+]

@@ -10,14 +10,27 @@ libcst is imported only when a schema is checked.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from .grammar import ALLOWED_IMPORTS, check_identifier
 from .problems import Problem
 
+_IMPORT = threading.Lock()
+
+
+def import_libcst() -> Any:
+    """``libcst`` (with its metadata package), imported once under a lock: threads
+    compiling domains side by side must not see a half-imported module."""
+    with _IMPORT:
+        import libcst
+        import libcst.metadata  # noqa: F401
+
+    return libcst
+
 
 def cst_problems(text: str, path: str) -> list[Problem]:
-    import libcst as cst
+    cst = import_libcst()
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:

@@ -122,19 +122,35 @@ def write_domain(project: "Project", name: str, files: dict[str, str]) -> Loaded
     Raises :class:`~uac.dialect.problems.CodeRejected` (or another
     :class:`~uac.errors.UacError`) without touching the current directory.
     """
+    loaded = _swap(project, name, files, validate=True)
+    assert loaded is not None
+    return loaded
+
+
+def swap_domain(project: "Project", name: str, files: dict[str, str]) -> None:
+    """Swap in ``files`` that were already shown to pass the full validator
+    (:func:`uac.dialect.partial.check_files`) without loading them again; the load
+    cache is left alone (it is keyed by content, so it never serves other files).
+    Same atomic swap as :func:`write_domain` (caller holds the lock)."""
+    _swap(project, name, files, validate=False)
+
+
+def _swap(project: "Project", name: str, files: dict[str, str], *, validate: bool) -> LoadedDomain | None:
     check_domain_name(name)
     root = project.paths.domains
     root.mkdir(parents=True, exist_ok=True)
     resolve_inside(project.root, root)
     recover(project, name)
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
+    loaded = None
     try:
         for filename, text in files.items():
             (tmp / filename).write_text(text, "utf-8")
-        loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}", root=project.root)
-        # fill the cache for the final location (same content hash)
-        loaded.name = name
-        write_cache(cache_path(cache_dir(project), name), loaded)
+        if validate:
+            loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}", root=project.root)
+            # fill the cache for the final location (same content hash)
+            loaded.name = name
+            write_cache(cache_path(cache_dir(project), name), loaded)
         for filename in files:
             with open(tmp / filename, "rb") as handle:
                 os.fsync(handle.fileno())
@@ -154,6 +170,12 @@ def write_domain(project: "Project", name: str, files: dict[str, str]) -> Loaded
     return loaded
 
 
+def remember_domain(project: "Project", loaded: LoadedDomain) -> None:
+    """Fill the load cache with a domain whose files on disk are exactly ``loaded``
+    (keyed by their source hash); for files swapped in by :func:`swap_domain`."""
+    write_cache(cache_path(cache_dir(project), loaded.name), loaded)
+
+
 __all__ = [
     "DOMAIN_RE",
     "cache_dir",
@@ -164,5 +186,7 @@ __all__ = [
     "load_domain_dir",
     "load_view",
     "recover",
+    "remember_domain",
+    "swap_domain",
     "write_domain",
 ]
