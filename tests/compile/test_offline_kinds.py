@@ -88,7 +88,7 @@ FACTS = [
     Fact("f4", "Maya's trip to Lisbon was lovely", "s2", S2, speaker="Maya"),
     Fact("f5", "Maya and her sister flew to Rome for a cousin's wedding", "s2", S2, speaker="Maya",
          event_date=Period("2023-06-02/2023-06-08")),
-    Fact("f6", "The sky is blue", "s3", None),
+    Fact("f6", "Okay, see you later", "s3", None),
     Fact("f7", "Maya booked a hotel for the summer", "s3", S3, speaker="Maya", event_date=Period("2023-summer")),
 ]
 

@@ -39,7 +39,7 @@ def test_registry_is_the_contract():
     trip = KINDS["trip"]
     assert [e.name for e in trip.enums] == ["TripStatus"]
     assert [m[0] for m in trip.enums[0].members] == ["done", "planned", "cancelled"]
-    assert trip.cls.field("start").type.source() == "period | None"
+    assert trip.cls.field("start").type.source() == "Period | None"
 
 
 # -- meals --------------------------------------------------------------------------------
