@@ -21,6 +21,7 @@ Time filters (both optional):
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -37,6 +38,9 @@ RRF_K = 60
 AROUND_WEIGHT = 1
 #: score factor for a hit whose evidence turns better hits already cover (1.0: off)
 REPEAT_PENALTY = 0.5
+#: score factor for a fact said by someone else when the query names exactly one of the
+#: speakers ("What does Melanie do to relax?" leans towards what Melanie said; 1.0: off)
+OTHER_SPEAKER_FACTOR = 0.5
 SEARCH_CHANNELS = ("facts", "archive", "all")
 
 
@@ -95,6 +99,50 @@ def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> li
         if turns and turns <= covered:
             score *= REPEAT_PENALTY
         covered |= turns
+        out.append(((name, item), score))
+    out.sort(key=lambda pair: -pair[1])
+    return out
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def named_speaker(query: str, speakers: "Sequence[str]") -> str | None:
+    """The one speaker ``query`` names (by first name, any case), else None."""
+    words = {w.lower() for w in _NAME_WORD.findall(query)}
+    words |= {w[:-2] for w in words if w.endswith(("'s", "’s"))}
+    named = [s for s in speakers if s.strip() and s.split()[0].lower() in words]
+    return named[0] if len(named) == 1 else None
+
+
+def _prefer_named_speaker(
+    state: LogState | FactTable, query: str, fused: list[tuple[Any, float]]
+) -> list[tuple[Any, float]]:
+    """When the query names one speaker, facts said by other speakers score
+    ``OTHER_SPEAKER_FACTOR`` times less: a question about a person is answered
+    mostly by what that person said, rarely by what others asked or replied."""
+    if isinstance(state, FactTable):
+        speaker_of = state.speaker_of
+        speakers: Sequence[str] = state.speaker_names
+    else:
+        facts = state.facts
+
+        def speaker_of(item: str) -> str | None:
+            fact = facts.get(item)
+            return None if fact is None else fact.speaker
+
+        speakers = sorted({f.speaker for f in facts.values() if f.speaker})
+    if len(speakers) < 2:
+        return fused
+    person = named_speaker(query, speakers)
+    if person is None:
+        return fused
+    out = []
+    for (name, item), score in fused:
+        if name == "facts":
+            who = speaker_of(item)
+            if who is not None and who != person:
+                score *= OTHER_SPEAKER_FACTOR
         out.append(((name, item), score))
     out.sort(key=lambda pair: -pair[1])
     return out
@@ -191,6 +239,8 @@ def hybrid_search(
             chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
         lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
     fused = rrf(lists)
+    if "facts" in per_channel and OTHER_SPEAKER_FACTOR < 1.0:
+        fused = _prefer_named_speaker(state, query, fused)
     if REPEAT_PENALTY < 1.0:
         fused = _diversify(index, fused, k)
     hits = []

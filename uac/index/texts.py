@@ -32,6 +32,7 @@ TEXT_SETTINGS: dict[str, Any] = {
     "chunk_stride": 1,
     "context_weight": 0.0,
     "bm25_context_turns": 1,
+    "bm25_own_turn": 1,
 }
 
 
@@ -85,6 +86,7 @@ def session_entries(
 
     weight = float(settings["context_weight"])
     context_turns = int(settings["bm25_context_turns"])
+    own_turn = bool(int(settings.get("bm25_own_turn", 0)))
     date = session.date.isoformat()
     fact_entries: list[Entry] = []
     composed = np.array(fact_vectors, dtype=np.float32, copy=True)
@@ -97,6 +99,9 @@ def session_entries(
                 composed[n] = composed[n] + weight * turn_vectors[previous]
             before = session.turns[max(0, first - context_turns) : first]
             context_text = " ".join(f"{t.speaker}: {t.full_text}" for t in before)
+        if own_turn and first is not None:
+            turn = session.turns[first]
+            context_text = f"{turn.speaker}: {turn.full_text}" + (f"\n{context_text}" if context_text else "")
         index_text = fact.text if not context_text else f"{fact.text}\n{context_text}"
         fact_entries.append(
             Entry(
