@@ -1,10 +1,11 @@
-"""Reciprocal rank fusion and the repeat penalty, without any model."""
+"""Reciprocal rank fusion, the repeat penalty and the lean towards a named speaker, without any model."""
 
 from __future__ import annotations
 
 import pytest
 
-from uac.index.search import REPEAT_PENALTY, _diversify, rrf
+from uac.facts.table import NONE, OPEN, FactTable
+from uac.index.search import OTHER_SPEAKER_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, rrf
 from uac.index.entry import Entry
 from uac.index.tokens import tokenize
 
@@ -52,3 +53,44 @@ def test_hits_repeating_covered_turns_move_down():
 
 def test_tokenize_stems_and_drops_stop_words():
     assert tokenize("Caroline's paintings were painted at the lakes") == ["caroline", "paint", "paint", "lake"]
+
+
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("What does Melanie paint?", "Melanie"),
+        ("what did melanie's kids like?", "Melanie"),
+        ("Where did Caroline move from?", "Caroline"),
+        ("What did Caroline tell Melanie?", None),  # both named: no lean
+        ("Where is the lake?", None),
+        ("Is Mel around?", None),  # a nickname is no name
+    ],
+)
+def test_named_speaker(query, expected):
+    assert named_speaker(query, ["Caroline", "Melanie"]) == expected
+
+
+def _table(speakers: list[str | None]) -> FactTable:
+    names = sorted({s for s in speakers if s})
+    return FactTable(
+        ids=[f"f{n}" for n in range(len(speakers))],
+        start=[NONE] * len(speakers),
+        end=[OPEN] * len(speakers),
+        event=[NONE] * len(speakers),
+        event_end=[NONE] * len(speakers),
+        speaker=[names.index(s) if s else -1 for s in speakers],
+        speaker_names=names,
+    )
+
+
+def test_facts_of_the_named_speaker_move_up():
+    table = _table(["Caroline", "Melanie", None, "Melanie"])
+    fused = [(("facts", "f0"), 0.030), (("facts", "f1"), 0.029), (("facts", "f2"), 0.028), (("archive", "c1"), 0.027), (("facts", "f3"), 0.020)]
+    out = _prefer_named_speaker(table, "What does Melanie paint?", fused)
+    assert [item for (_, item), _ in out] == ["f1", "f2", "c1", "f3", "f0"]
+    assert dict((item, score) for (_, item), score in out)["f0"] == pytest.approx(0.030 * OTHER_SPEAKER_FACTOR)
+    # a query naming nobody, or both, changes nothing
+    assert _prefer_named_speaker(table, "What is painted?", fused) == fused
+    assert _prefer_named_speaker(table, "Did Caroline meet Melanie?", fused) == fused
+    # with a single speaker there is nobody to prefer
+    assert _prefer_named_speaker(_table(["Melanie", None]), "What does Melanie paint?", fused[:3]) == fused[:3]

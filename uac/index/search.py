@@ -34,10 +34,12 @@ from .store import MemoryIndex
 from .tokens import tokenize
 
 RRF_K = 60
+#: how deep each ranked list is read (at least; three times k when that is more)
+MIN_CANDIDATES = 50
 #: how many times the facts-around-the-best-excerpts list counts in the facts channel
 AROUND_WEIGHT = 1
 #: score factor for a hit whose evidence turns better hits already cover (1.0: off)
-REPEAT_PENALTY = 0.5
+REPEAT_PENALTY = 0.3
 #: score factor for a fact said by someone else when the query names exactly one of the
 #: speakers ("What does Melanie do to relax?" leans towards what Melanie said; 1.0: off)
 OTHER_SPEAKER_FACTOR = 0.5
@@ -188,7 +190,7 @@ def hybrid_search(
 
         query_vector = get_embedder().encode([query])[0]
     tokens = tokenize(query)
-    n = candidates or max(50, 3 * k)
+    n = candidates or max(MIN_CANDIDATES, 3 * k)
     if happened is not None:
         n = max(n, 400)  # the period filter removes candidates after ranking
     max_ordinal = as_of.toordinal() if as_of is not None else None
