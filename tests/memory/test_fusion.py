@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uac.facts.table import NONE, OPEN, FactTable
-from uac.index.search import OTHER_SPEAKER_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, rrf
+from uac.index.search import OTHER_SPEAKER_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
 from uac.index.entry import Entry
 from uac.index.tokens import tokenize
 
@@ -86,11 +86,29 @@ def _table(speakers: list[str | None]) -> FactTable:
 def test_facts_of_the_named_speaker_move_up():
     table = _table(["Caroline", "Melanie", None, "Melanie"])
     fused = [(("facts", "f0"), 0.030), (("facts", "f1"), 0.029), (("facts", "f2"), 0.028), (("archive", "c1"), 0.027), (("facts", "f3"), 0.020)]
-    out = _prefer_named_speaker(table, "What does Melanie paint?", fused)
+    text, person = query_focus(table, "What does Melanie paint?")
+    assert (text, person) == ("What does paint?", "Melanie")
+    out = _prefer_named_speaker(table, person, fused)
     assert [item for (_, item), _ in out] == ["f1", "f2", "c1", "f3", "f0"]
     assert dict((item, score) for (_, item), score in out)["f0"] == pytest.approx(0.030 * OTHER_SPEAKER_FACTOR)
-    # a query naming nobody, or both, changes nothing
-    assert _prefer_named_speaker(table, "What is painted?", fused) == fused
-    assert _prefer_named_speaker(table, "Did Caroline meet Melanie?", fused) == fused
-    # with a single speaker there is nobody to prefer
-    assert _prefer_named_speaker(_table(["Melanie", None]), "What does Melanie paint?", fused[:3]) == fused[:3]
+    assert _prefer_named_speaker(table, None, fused) == fused
+
+
+@pytest.mark.parametrize(
+    "speakers, query, channel, expected",
+    [
+        (["Caroline", "Melanie"], "What do Melanie's kids like?", "facts", ("What do kids like?", "Melanie")),
+        (["Caroline", "Melanie"], "what did melanie paint?", "all", ("what did paint?", "Melanie")),
+        # naming nobody, or both: the query as it is
+        (["Caroline", "Melanie"], "What is painted?", "facts", ("What is painted?", None)),
+        (["Caroline", "Melanie"], "Did Caroline meet Melanie?", "facts", ("Did Caroline meet Melanie?", None)),
+        # the archive channel has no speakers to lean towards
+        (["Caroline", "Melanie"], "What did Melanie paint?", "archive", ("What did Melanie paint?", None)),
+        # with a single speaker there is nobody to prefer
+        (["Melanie"], "What did Melanie paint?", "facts", ("What did Melanie paint?", None)),
+        # nothing but the name: it stays
+        (["Caroline", "Melanie"], "Melanie?", "facts", ("Melanie?", "Melanie")),
+    ],
+)
+def test_query_focus(speakers, query, channel, expected):
+    assert query_focus(_table(speakers), query, channel) == expected

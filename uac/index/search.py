@@ -117,15 +117,46 @@ def named_speaker(query: str, speakers: "Sequence[str]") -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def _speakers(state: LogState | FactTable) -> Sequence[str]:
+    if isinstance(state, FactTable):
+        return state.speaker_names
+    return sorted({f.speaker for f in state.facts.values() if f.speaker})
+
+
+def query_focus(state: LogState | FactTable, query: str, channel: str = "all") -> tuple[str, str | None]:
+    """(the text to embed and match, the speaker the query is about).
+
+    When a facts search names exactly one of two or more speakers, search leans
+    towards what that person said (see :func:`_prefer_named_speaker`), and the
+    name -- which nearly every fact of a conversation carries -- leaves the text
+    that is embedded and matched, so the rest of the question decides
+    ("What does Melanie do to destress?" is matched as "What does do to destress?").
+    Otherwise the query as it is, and no one."""
+    if channel == "archive":
+        return query, None
+    speakers = _speakers(state)
+    if len(speakers) < 2:
+        return query, None
+    person = named_speaker(query, speakers)
+    if person is None:
+        return query, None
+    first = re.escape(person.split()[0])
+    full = re.escape(person)
+    rest = re.sub(rf"\b(?:{full}|{first})(?:['’]s)?\b", " ", query, flags=re.IGNORECASE)
+    rest = re.sub(r"\s+", " ", rest).strip()
+    return (rest if tokenize(rest) else query), person
+
+
 def _prefer_named_speaker(
-    state: LogState | FactTable, query: str, fused: list[tuple[Any, float]]
+    state: LogState | FactTable, person: str | None, fused: list[tuple[Any, float]]
 ) -> list[tuple[Any, float]]:
     """When the query names one speaker, facts said by other speakers score
     ``OTHER_SPEAKER_FACTOR`` times less: a question about a person is answered
     mostly by what that person said, rarely by what others asked or replied."""
+    if person is None:
+        return fused
     if isinstance(state, FactTable):
         speaker_of = state.speaker_of
-        speakers: Sequence[str] = state.speaker_names
     else:
         facts = state.facts
 
@@ -133,12 +164,6 @@ def _prefer_named_speaker(
             fact = facts.get(item)
             return None if fact is None else fact.speaker
 
-        speakers = sorted({f.speaker for f in facts.values() if f.speaker})
-    if len(speakers) < 2:
-        return fused
-    person = named_speaker(query, speakers)
-    if person is None:
-        return fused
     out = []
     for (name, item), score in fused:
         if name == "facts":
@@ -178,6 +203,9 @@ def hybrid_search(
     candidates: int | None = None,
     query_vector: Any = None,
 ) -> list[SearchHit]:
+    """The ``k`` best hits for ``query``.  ``query_vector``, if given, is the embedding
+    of the text :func:`query_focus` gives for this query (callers that search many
+    queries embed them in one batch)."""
     if channel not in SEARCH_CHANNELS:
         raise InputError(f"unknown channel {channel!r}.", hint=f"Use one of: {', '.join(SEARCH_CHANNELS)}.")
     if k < 1:
@@ -185,11 +213,12 @@ def hybrid_search(
     if not query.strip():
         raise InputError("the search query is empty.")
     check_text(query, "the search query")
+    text, person = query_focus(state, query, channel)
     if query_vector is None:
         from .embeddings import get_embedder
 
-        query_vector = get_embedder().encode([query])[0]
-    tokens = tokenize(query)
+        query_vector = get_embedder().encode([text])[0]
+    tokens = tokenize(text)
     n = candidates or max(MIN_CANDIDATES, 3 * k)
     if happened is not None:
         n = max(n, 400)  # the period filter removes candidates after ranking
@@ -242,7 +271,7 @@ def hybrid_search(
         lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
     fused = rrf(lists)
     if "facts" in per_channel and OTHER_SPEAKER_FACTOR < 1.0:
-        fused = _prefer_named_speaker(state, query, fused)
+        fused = _prefer_named_speaker(state, person, fused)
     if REPEAT_PENALTY < 1.0:
         fused = _diversify(index, fused, k)
     hits = []
