@@ -36,10 +36,14 @@ from .tokens import tokenize
 RRF_K = 60
 #: how deep each ranked list is read (at least; three times k when that is more)
 MIN_CANDIDATES = 50
+#: how many times the facts' dense list counts in the facts channel
+DENSE_WEIGHT = 1
 #: how many times the facts-around-the-best-excerpts list counts in the facts channel
 AROUND_WEIGHT = 1
 #: score factor for a hit whose evidence turns better hits already cover (1.0: off)
 REPEAT_PENALTY = 0.3
+#: score factor for a fact that is a question ("Ann asked: ...?"): it asks, it tells little
+QUESTION_FACTOR = 0.5
 #: score factor for a fact said by someone else when the query names exactly one of the
 #: speakers ("What does Melanie do to relax?" leans towards what Melanie said; 1.0: off)
 OTHER_SPEAKER_FACTOR = 0.5
@@ -97,6 +101,8 @@ def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> li
     out: list[tuple[Any, float]] = []
     for (name, item), score in fused[: max(k * 3, 60)]:
         entry = index.channel(name).entry(item)
+        if name == "facts" and entry.text.rstrip().endswith("?"):
+            score *= QUESTION_FACTOR
         turns = {(entry.session_id, t) for t in entry.evidence}
         if turns and turns <= covered:
             score *= REPEAT_PENALTY
@@ -255,6 +261,7 @@ def hybrid_search(
                 return when is not None and when.overlaps(happened)
 
         fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
+        fact_lists[1:1] = [fact_lists[0]] * (DENSE_WEIGHT - 1)
         if fuse_around:
             # the facts of the turns in the best archive excerpts, in excerpt order:
             # lets the conversation around a fact vote for it
