@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uac.facts.table import NONE, OPEN, FactTable
-from uac.index.search import OTHER_SPEAKER_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
+from uac.index.search import OTHER_SPEAKER_FACTOR, QUESTION_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
 from uac.index.entry import Entry
 from uac.index.tokens import tokenize
 
@@ -49,6 +49,17 @@ def test_hits_repeating_covered_turns_move_down():
     out = _diversify(_Index(entries), fused, k=3)
     assert [item for (_, item), _ in out] == ["f1", "f3", "f2"]
     assert dict((item, score) for (_, item), score in out)["f2"] == pytest.approx(0.029 * REPEAT_PENALTY)
+
+
+def test_questions_move_down_but_stay():
+    entries = [
+        Entry("f1", "Ben asked: Where did Ann go?", "", "s1", "2024-01-01", ["D1:1"]),
+        Entry("f2", "Ann went to Lisbon.", "", "s1", "2024-01-01", ["D1:2"]),
+    ]
+    fused = [(("facts", "f1"), 0.030), (("facts", "f2"), 0.020)]
+    out = _diversify(_Index(entries), fused, k=2)
+    assert [item for (_, item), _ in out] == ["f2", "f1"]
+    assert dict((item, score) for (_, item), score in out)["f1"] == pytest.approx(0.030 * QUESTION_FACTOR)
 
 
 def test_tokenize_stems_and_drops_stop_words():

@@ -6,6 +6,12 @@ fused archive lists), so the conversation around a fact votes for it.
 ``channel="all"`` fuses the dense and BM25 lists of both channels.  A document's score is
 ``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).
 
+A query that names exactly one of the speakers is searched without the name
+(nearly every fact carries one), and facts said by other speakers score
+``OTHER_SPEAKER_FACTOR`` of their fused score; a question fact scores
+``QUESTION_FACTOR`` of it, a fact whose turns better hits already cover
+``REPEAT_PENALTY`` of it (see :func:`query_focus`, :func:`_diversify`).
+
 Time filters (both optional):
 
 * ``as_of`` -- what the memory knew on that day, by when things were *said*:
@@ -96,7 +102,8 @@ def rrf(lists: Sequence[Sequence[Any]], k: int = RRF_K) -> list[tuple[Any, float
 
 def _diversify(index: MemoryIndex, fused: list[tuple[Any, float]], k: int) -> list[tuple[Any, float]]:
     """Lower the score of a hit whose evidence turns are all covered by better hits
-    (multiplied by ``REPEAT_PENALTY`` once per such hit), then re-sort."""
+    (multiplied by ``REPEAT_PENALTY`` once per such hit) and of a fact that is a
+    question (by ``QUESTION_FACTOR``), then re-sort."""
     covered: set[tuple[str, str]] = set()
     out: list[tuple[Any, float]] = []
     for (name, item), score in fused[: max(k * 3, 60)]:
@@ -279,7 +286,7 @@ def hybrid_search(
     fused = rrf(lists)
     if "facts" in per_channel and OTHER_SPEAKER_FACTOR < 1.0:
         fused = _prefer_named_speaker(state, person, fused)
-    if REPEAT_PENALTY < 1.0:
+    if REPEAT_PENALTY < 1.0 or QUESTION_FACTOR < 1.0:
         fused = _diversify(index, fused, k)
     hits = []
     for (name, item), score in fused[:k]:
