@@ -9,7 +9,7 @@ from .context import MemoryContext
 from .facts.model import Fact
 from .index.catchup import ensure_current
 from .dates import Period
-from .index.search import SearchHit, hybrid_search, parse_as_of, parse_happened
+from .index.search import SearchHit, hybrid_search, parse_as_of, parse_happened, query_focus
 
 if TYPE_CHECKING:
     from .facts.table import FactTable
@@ -84,7 +84,7 @@ def search_many(
     period = parse_happened(happened)
     table = _current_table(ctx)
     records = _records(ctx, channel)
-    vectors = get_embedder().encode(queries)
+    vectors = get_embedder().encode([query_focus(table, q, channel)[0] for q in queries])
     return [
         hybrid_search(
             ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period, query_vector=vector, records=records

@@ -11,13 +11,14 @@ from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.facts.table import read_fact_table
 
+SPEAKERS = {1: "Ana", 2: "Ben", 3: None}
 DAYS = [None, dt.date(2022, 12, 31), dt.date(2023, 1, 5), dt.date(2023, 2, 1), dt.date(2023, 3, 10), dt.date(2024, 1, 1)]
 
 
 def _session(log: FactLog, number: int, day: dt.date, supersede: list[tuple[str, dt.date | None]] = ()) -> list[Fact]:
     sid = f"s{number}"
     facts = [
-        Fact(f"{sid}-f{i}", f"fact {i} of {sid}", sid, day, (f"D{number}:{i}",), "Ana",
+        Fact(f"{sid}-f{i}", f"fact {i} of {sid}", sid, day, (f"D{number}:{i}",), SPEAKERS[i],
              event_date=day - dt.timedelta(days=i) if i % 2 else None, valid_from=day if i == 1 else None)
         for i in range(1, 4)
     ]
@@ -33,7 +34,9 @@ def _assert_same(table, log: FactLog) -> None:
         for day in DAYS:
             assert table.is_valid_at(fact.id, day) == fact.is_valid_at(day), (fact, day)
         assert table.event_date(fact.id) == fact.event_date
+        assert table.speaker_of(fact.id) == fact.speaker
     assert not table.is_valid_at("no-such-fact", None) and table.event_date("no-such-fact") is None
+    assert table.speaker_of("no-such-fact") is None
     assert table.good_bytes == state.good_bytes and table.digest == state.digest
 
 

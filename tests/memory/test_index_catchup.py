@@ -107,3 +107,19 @@ def test_a_torn_corpus_line_is_dropped_and_mended(ingested):
     check = fresh.doctor().check("indexes")
     assert check.status == "ok", check.detail
     assert corpus.read_bytes() == data or corpus.read_bytes().endswith(b"\n")
+
+
+def test_indexes_built_with_older_texts_are_rebuilt_by_the_next_search(ingested):
+    """A project indexed before BM25 read a fact's whole turn and its day gets them
+    on its next search, without any command."""
+    path = ingested.root / ".uac" / "index" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    older = {k: v for k, v in manifest["texts"].items() if k not in ("bm25_own_turn", "bm25_said_day")}
+    path.write_text(json.dumps({**manifest, "texts": older}))
+    assert _status(ingested) == "settings"
+    fresh = UserMemory.open(ingested.root)
+    hits = fresh.search("support group 7 May 2023", channel="facts", k=3)
+    assert _status(fresh) == "current"
+    assert any("support group" in h.text for h in hits)
+    entry = fresh.index.channel("facts").entry(hits[0].id)
+    assert "8 May 2023 (Monday)" in entry.index_text

@@ -118,6 +118,24 @@ def test_split_sentences_keeps_abbreviations():
         ("You should be proud of yourself.", "Ben should be proud of themselves."),
         ("You guys should come!", "Ben and others should come!"),
         ("Our house is big.", "Ann's house is big."),
+        # hedges and emphatic reflexives
+        ("I kind of like it.", "Ann kind of likes it."),
+        ("I sort of want to go.", "Ann sort of wants to go."),
+        ("I myself went.", "Ann went."),
+        # "you" as a subject wherever a bare verb follows it; an object stays one
+        ("I hope you have fun.", "Ann hopes Ben has fun."),
+        ("Glad you have support!", "Glad Ben has support!"),
+        ("It got you to where you need to be.", "It got Ben to where Ben needs to be."),
+        ("Art shows who you are.", "Art shows who Ben is."),
+        ("Make sure you take a break.", "Make sure Ben takes a break."),
+        ("I think you really need a rest.", "Ann thinks Ben really needs a rest."),
+        ("I need it.", "Ann needs it."),
+        ("I miss you so much.", "Ann misses Ben so much."),
+        ("Thank you so much!", "Thank Ben so much!"),
+        ("I will let you know.", "Ann will let Ben know."),
+        ("It made you feel good.", "It made Ben feel good."),
+        ("Did you make it?", "Did Ben make it?"),
+        ("How do you feel?", "How does Ben feel?"),
     ],
 )
 def test_rewrite_persons(sentence, expected):

@@ -5,8 +5,12 @@ with exactly two speakers, "you" is the other one ("Did you go?" ->
 "Did Melanie go?", "you love" -> "Melanie loves").  A verb right after a
 replaced subject is put in the third person singular when it is a present
 tense form ("I love" -> "Caroline loves", "I now work" -> "Caroline now
-works"); adverbs in between are skipped, never conjugated, past tense and
-modals stay.  "We" is the speaker and the people with them ("We went" ->
+works", "I kind of like" -> "Caroline kind of likes"); adverbs in between are
+skipped, never conjugated, past tense and modals stay.  "You" is conjugated for
+as a subject wherever a common bare verb follows it ("glad you have" -> "glad
+Melanie has", "who you are" -> "who Melanie is"), not after a word that makes it
+an object ("let you know", "made you feel").  An emphatic "I myself" is just the
+name.  "We" is the speaker and the people with them ("We went" ->
 "Caroline and others went", "our" -> "their"); reflexives become
 "themselves" ("I made it myself" -> "Caroline made it themselves") or, with no
 subject to refer to, "oneself".
@@ -46,7 +50,27 @@ _INVERTED = {"am": "is", "are": "is", "have": "has", "do": "does", "were": "was"
 
 #: verbs that end in -ly (everything else ending in -ly is read as an adverb)
 _LY_VERBS = {"apply", "reply", "supply", "rely", "fly", "ally", "multiply", "comply", "imply", "bully", "tally", "rally", "sully"}
+#: present tense verbs that end in -ed like a past tense
+_ED_VERBS = {"need", "feed", "succeed", "proceed", "exceed", "bleed", "breed", "speed", "heed", "embed", "shed"}
 _YOU_GROUP = {"guys", "all", "two", "both"}
+#: "kind of", "sort of": read like an adverb between a subject and its verb
+_HEDGES = {"kind", "sort"}
+#: words after which "you" is an object whose bare verb stays ("let you know", "made you feel")
+_OBJECT_BEFORE = set(
+    """did do does didn't don't doesn't can could will would should shall may might must can't couldn't
+    won't wouldn't shouldn't let lets make makes made help helps helped watch watched see saw seen hear
+    heard have has had got get to""".split()
+)
+#: common verbs in their bare form: "you" followed by one of them is the subject
+#: ("glad you have", "where you need", "who you are")
+_BARE_VERBS = set(
+    """are have need want know love like do get make go feel seem deserve keep find enjoy think look mean
+    try say see hope wish work live play paint read write run cook bake plan start stop finish help call
+    visit travel use learn teach grow build buy sell pay spend remember forget believe understand agree
+    prefer miss care handle manage deal put bring come stay leave move join watch listen hear tell ask
+    show give share practice decide choose sound happen become take hold win lose create draw sing dance
+    train study check pick set""".split()
+)
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\s+|[^A-Za-z\s]")
 
@@ -55,7 +79,7 @@ def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR_3SG:
         return _IRREGULAR_3SG[low]
-    if low in _NO_CHANGE or low.endswith("ed") or low.endswith("n't") or low in _NOT_VERBS or low.endswith("ing"):
+    if low in _NO_CHANGE or (low.endswith("ed") and low not in _ED_VERBS) or low.endswith("n't") or low in _NOT_VERBS or low.endswith("ing"):
         return verb
     if low.endswith("s") and not low.endswith("ss"):
         return verb  # already third person, or not a verb
@@ -80,6 +104,11 @@ def _conjugate_after(tokens: list[str], index: int) -> None:
         if low in _ADVERBS or (low.endswith("ly") and len(low) > 4 and low not in _LY_VERBS):
             j += 1
             continue
+        if low in _HEDGES and _next_word(tokens, j) == "of":  # "I kind of like" -> "kind of likes"
+            j += 1
+            while j < len(tokens) and (tokens[j].isspace() or tokens[j].lower() == "of"):
+                j += 1
+            continue
         if token[0].isupper():
             return
         tokens[j] = _third_person(low) if low in _IRREGULAR_3SG else _third_person(token)
@@ -98,6 +127,18 @@ def _next_word(tokens: list[str], index: int) -> str:
     while j < len(tokens) and tokens[j].isspace():
         j += 1
     return tokens[j].lower() if j < len(tokens) else ""
+
+
+def _next_verb(tokens: list[str], index: int) -> str:
+    """The first word after ``index`` that is not an adverb, lower case."""
+    j = index + 1
+    while j < len(tokens):
+        low = tokens[j].lower().replace("’", "'")
+        if tokens[j].isspace() or low in _ADVERBS:
+            j += 1
+            continue
+        return low
+    return ""
 
 
 def _drop_next_word(tokens: list[str], index: int) -> None:
@@ -128,6 +169,8 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
         low = token.lower().replace("’", "'")
         if low == "i":
             tokens[i] = speaker
+            if _next_word(tokens, i) == "myself":  # "I myself went" -> "Sam went"
+                _drop_next_word(tokens, i)
             _conjugate_after(tokens, i)
         elif low in _CONTRACTIONS_I:
             tokens[i] = _CONTRACTIONS_I[low].format(n=speaker)
@@ -166,6 +209,8 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
             else:
                 tokens[i] = listener
                 if previous in ("", ",", ";", "and", "but", "so", "if", "when", "that", "because", "as"):
+                    _conjugate_after(tokens, i)
+                elif previous not in _OBJECT_BEFORE and _next_verb(tokens, i) in _BARE_VERBS:
                     _conjugate_after(tokens, i)
     text = "".join(tokens)
     return text[:1].upper() + text[1:] if text else text

@@ -5,12 +5,13 @@ force on the query date?) and the answer pipeline shows event dates; neither
 needs the facts themselves.  Folding 100,000 log lines -- parsing and
 checksumming every one -- takes seconds, so this module keeps, per fact, its
 start (``valid_from``, else ``session_date``), its end (``invalid_at``) and
-its ``event_date`` (first and last day of the period) as day ordinals in
-``.uac/index/log-table.pack`` (a packed array file, :mod:`uac.packed`,
-format 3), together with the identity of the log file, the length and sha256
-of the committed prefix it was folded from.  A table saved by an earlier
-version (``log-table.npz``, format 2) is still read, and saved in the packed
-form the first time.
+its ``event_date`` (first and last day of the period) as day ordinals, and who said
+it (a search leans towards what the person a question names said), in
+``.uac/index/log-table.pack`` (a packed array file, :mod:`uac.packed`, format 4),
+together with the identity of the log file, the length and sha256 of the
+committed prefix it was folded from.  A table saved by an earlier version (the
+``log-table.npz`` of format 2, or a packed table of format 3, without speakers)
+is not used: the log is folded again once and the table saved in the current form.
 
 Reading it is:
 
@@ -47,8 +48,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: the packed layout (``log-table.pack``); format 2 was the ``.npz`` file
-FORMAT = 3
+#: the packed layout (``log-table.pack``) with speakers; format 3 was packed
+#: without them, format 2 the ``.npz`` file
+FORMAT = 4
 LEGACY_FORMAT = 2
 KIND = "uac-fact-table"
 #: no date (an open start, or no event date)
@@ -63,7 +65,7 @@ def _ordinal(day: _dt.date | None, default: int) -> int:
 
 @dataclass
 class FactTable:
-    """Fact id -> (start, end, event, event_end) day ordinals, for the committed log."""
+    """Fact id -> (start, end, event, event_end) day ordinals and the speaker, for the committed log."""
 
     ids: list[str] = field(default_factory=list)
     #: day ordinals per fact (lists while folding, arrays when loaded)
@@ -71,6 +73,9 @@ class FactTable:
     end: Any = field(default_factory=list)
     event: Any = field(default_factory=list)
     event_end: Any = field(default_factory=list)
+    #: per fact, its speaker's position in ``speaker_names`` (-1: none)
+    speaker: Any = field(default_factory=list)
+    speaker_names: list[str] = field(default_factory=list)
     #: (size, mtime_ns, inode) of the log file this table was read from
     stamp: tuple[int, int, int] = (-1, 0, 0)
     #: length and sha256 of the committed prefix folded into the table
@@ -81,6 +86,13 @@ class FactTable:
     def __post_init__(self) -> None:
         if not self._row:
             self._row = {fact_id: row for row, fact_id in enumerate(self.ids)}
+
+    def speaker_of(self, fact_id: str) -> str | None:
+        """Who said the fact (the speaker of its turn), if known."""
+        row = self._row.get(fact_id)
+        if row is None or int(self.speaker[row]) < 0:
+            return None
+        return self.speaker_names[int(self.speaker[row])]
 
     def __contains__(self, fact_id: object) -> bool:
         return fact_id in self._row
@@ -140,7 +152,15 @@ class FactTable:
         """Add the facts and supersessions of ``state`` (a fold of the bytes after ours)."""
         self.start, self.end = list(self.start), list(self.end)
         self.event, self.event_end = list(self.event), list(self.event_end)
+        self.speaker = list(self.speaker)
+        speaker_number = {name: n for n, name in enumerate(self.speaker_names)}
         for fact in state.facts.values():
+            who = -1
+            if fact.speaker:
+                who = speaker_number.get(fact.speaker, -1)
+                if who < 0:
+                    who = speaker_number[fact.speaker] = len(self.speaker_names)
+                    self.speaker_names.append(fact.speaker)
             row = self._row.get(fact.id)
             values = (
                 _ordinal(fact.valid_from or fact.session_date, NONE),
@@ -155,8 +175,10 @@ class FactTable:
                 self.end.append(values[1])
                 self.event.append(values[2])
                 self.event_end.append(values[3])
+                self.speaker.append(who)
             else:
                 self.start[row], self.end[row], self.event[row], self.event_end[row] = values
+                self.speaker[row] = who
         for sup in state.supersessions:
             row = self._row.get(sup.fact_id)
             if row is not None:
@@ -177,8 +199,10 @@ class FactTable:
                 "end": np.array(self.end, dtype=np.int32),
                 "event": np.array(self.event, dtype=np.int32),
                 "event_end": np.array(self.event_end, dtype=np.int32),
+                "speaker": np.array(self.speaker, dtype=np.int32),
             },
-            {"stamp": list(self.stamp), "good_bytes": self.good_bytes, "digest": self.digest},
+            {"stamp": list(self.stamp), "good_bytes": self.good_bytes, "digest": self.digest,
+             "speaker_names": list(self.speaker_names)},
         )
 
     @classmethod
@@ -194,6 +218,8 @@ class FactTable:
                 end=pack["end"],
                 event=pack["event"],
                 event_end=pack["event_end"],
+                speaker=pack["speaker"],
+                speaker_names=[str(n) for n in pack.meta["speaker_names"]],
                 stamp=tuple(int(x) for x in pack.meta["stamp"]),  # type: ignore[arg-type]
                 good_bytes=int(pack.meta["good_bytes"]),
                 digest=str(pack.meta["digest"]),
@@ -215,6 +241,8 @@ class FactTable:
                     end=data["end"],
                     event=data["event"],
                     event_end=data["event_end"],
+                    speaker=data["speaker"],
+                    speaker_names=json.loads(data["speaker_names"].tobytes().decode("utf-8")),
                     stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
                     good_bytes=int(data["good_bytes"][0]),
                     digest=str(data["digest"][0]),

@@ -6,6 +6,12 @@ fused archive lists), so the conversation around a fact votes for it.
 ``channel="all"`` fuses the dense and BM25 lists of both channels.  A document's score is
 ``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).
 
+A query that names exactly one of the speakers is searched without the name
+(nearly every fact carries one), and facts said by other speakers score
+``OTHER_SPEAKER_FACTOR`` of their fused score; a question fact scores
+``QUESTION_FACTOR`` of it, a fact whose turns better hits already cover
+``REPEAT_PENALTY`` of it (see :func:`query_focus`, :func:`_diversify`).
+
 Time filters (both optional):
 
 * ``as_of`` -- what the memory knew on that day, by when things were *said*:
@@ -49,10 +55,19 @@ if TYPE_CHECKING:
     from .record_index import RecordIndex
 
 RRF_K = 60
+#: how deep each ranked list is read (at least; three times k when that is more)
+MIN_CANDIDATES = 50
+#: how many times the facts' dense list counts in the facts channel
+DENSE_WEIGHT = 1
 #: how many times the facts-around-the-best-excerpts list counts in the facts channel
 AROUND_WEIGHT = 1
 #: score factor for a hit whose evidence turns better hits already cover (1.0: off)
-REPEAT_PENALTY = 0.5
+REPEAT_PENALTY = 0.3
+#: score factor for a fact that is a question ("Ann asked: ...?"): it asks, it tells little
+QUESTION_FACTOR = 0.5
+#: score factor for a fact said by someone else when the query names exactly one of the
+#: speakers ("What does Melanie do to relax?" leans towards what Melanie said; 1.0: off)
+OTHER_SPEAKER_FACTOR = 0.5
 SEARCH_CHANNELS = ("facts", "archive", "records", "all")
 #: words that make a query about the present: superseded facts then rank after valid ones
 NOW_WORDS = re.compile(
@@ -135,7 +150,8 @@ class _OpenedChannels:
 
 def _diversify(index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, float]], k: int) -> list[tuple[Any, float]]:
     """Lower the score of a hit whose evidence turns are all covered by better hits
-    (multiplied by ``REPEAT_PENALTY`` once per such hit), then re-sort."""
+    (multiplied by ``REPEAT_PENALTY`` once per such hit) and of a fact that is a
+    question (by ``QUESTION_FACTOR``), then re-sort."""
     covered: set[tuple[str, str]] = set()
     out: list[tuple[Any, float]] = []
     for (name, item), score in fused[: max(k * 3, 60)]:
@@ -143,10 +159,81 @@ def _diversify(index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, fl
             out.append(((name, item), score))
             continue
         entry = index.channel(name).entry(item)
+        if name == "facts" and entry.text.rstrip().endswith("?"):
+            score *= QUESTION_FACTOR
         turns = {(entry.session_id, t) for t in entry.evidence}
         if turns and turns <= covered:
             score *= REPEAT_PENALTY
         covered |= turns
+        out.append(((name, item), score))
+    out.sort(key=lambda pair: -pair[1])
+    return out
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def named_speaker(query: str, speakers: "Sequence[str]") -> str | None:
+    """The one speaker ``query`` names (by first name, any case), else None."""
+    words = {w.lower() for w in _NAME_WORD.findall(query)}
+    words |= {w[:-2] for w in words if w.endswith(("'s", "’s"))}
+    named = [s for s in speakers if s.strip() and s.split()[0].lower() in words]
+    return named[0] if len(named) == 1 else None
+
+
+def _speakers(state: LogState | FactTable) -> Sequence[str]:
+    if isinstance(state, FactTable):
+        return state.speaker_names
+    return sorted({f.speaker for f in state.facts.values() if f.speaker})
+
+
+def query_focus(state: LogState | FactTable, query: str, channel: str = "all") -> tuple[str, str | None]:
+    """(the text to embed and match, the speaker the query is about).
+
+    When a facts search names exactly one of two or more speakers, search leans
+    towards what that person said (see :func:`_prefer_named_speaker`), and the
+    name -- which nearly every fact of a conversation carries -- leaves the text
+    that is embedded and matched, so the rest of the question decides
+    ("What does Melanie do to destress?" is matched as "What does do to destress?").
+    Otherwise the query as it is, and no one."""
+    if channel == "archive":
+        return query, None
+    speakers = _speakers(state)
+    if len(speakers) < 2:
+        return query, None
+    person = named_speaker(query, speakers)
+    if person is None:
+        return query, None
+    first = re.escape(person.split()[0])
+    full = re.escape(person)
+    rest = re.sub(rf"\b(?:{full}|{first})(?:['’]s)?\b", " ", query, flags=re.IGNORECASE)
+    rest = re.sub(r"\s+", " ", rest).strip()
+    return (rest if tokenize(rest) else query), person
+
+
+def _prefer_named_speaker(
+    state: LogState | FactTable, person: str | None, fused: list[tuple[Any, float]]
+) -> list[tuple[Any, float]]:
+    """When the query names one speaker, facts said by other speakers score
+    ``OTHER_SPEAKER_FACTOR`` times less: a question about a person is answered
+    mostly by what that person said, rarely by what others asked or replied."""
+    if person is None:
+        return fused
+    if isinstance(state, FactTable):
+        speaker_of = state.speaker_of
+    else:
+        facts = state.facts
+
+        def speaker_of(item: str) -> str | None:
+            fact = facts.get(item)
+            return None if fact is None else fact.speaker
+
+    out = []
+    for (name, item), score in fused:
+        if name == "facts":
+            who = speaker_of(item)
+            if who is not None and who != person:
+                score *= OTHER_SPEAKER_FACTOR
         out.append(((name, item), score))
     out.sort(key=lambda pair: -pair[1])
     return out
@@ -182,7 +269,9 @@ def hybrid_search(
     records: "RecordIndex | None" = None,
     prefer_valid: bool | None = None,
 ) -> list[SearchHit]:
-    """The ``k`` best hits for ``query`` (see the module doc).  ``records``: the
+    """The ``k`` best hits for ``query`` (see the module doc).  ``query_vector``, if
+    given, is the embedding of the text :func:`query_focus` gives for this query
+    (callers that search many queries embed them in one batch).  ``records``: the
     imported records' index (no records channel without it); ``prefer_valid``:
     rank superseded facts after the rest (default: when the query asks about now)."""
     if channel not in SEARCH_CHANNELS:
@@ -193,12 +282,13 @@ def hybrid_search(
         raise InputError("the search query is empty.")
     check_text(query, "the search query")
     channels = _OpenedChannels(index)
+    text, person = query_focus(state, query, channel)
     if query_vector is None:
         from .embeddings import get_embedder
 
-        query_vector = get_embedder().encode([query])[0]
-    tokens = tokenize(query)
-    n = candidates or max(50, 3 * k)
+        query_vector = get_embedder().encode([text])[0]
+    tokens = tokenize(text)
+    n = candidates or max(MIN_CANDIDATES, 3 * k)
     if happened is not None:
         n = max(n, 400)  # the period filter removes candidates after ranking
     max_ordinal = as_of.toordinal() if as_of is not None else None
@@ -234,6 +324,7 @@ def hybrid_search(
                 return when is not None and when.overlaps(happened)
 
         fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
+        fact_lists[1:1] = [fact_lists[0]] * (DENSE_WEIGHT - 1)
         if fuse_around:
             # the facts of the turns in the best archive excerpts, in excerpt order:
             # lets the conversation around a fact vote for it
@@ -252,7 +343,9 @@ def hybrid_search(
         lists.append([("records", i) for i in records.dense(query_vector, n)])
         lists.append([("records", i) for i in records.lexical(tokens, n)])
     fused = rrf(lists)
-    if REPEAT_PENALTY < 1.0:
+    if "facts" in per_channel and OTHER_SPEAKER_FACTOR < 1.0:
+        fused = _prefer_named_speaker(state, person, fused)
+    if REPEAT_PENALTY < 1.0 or QUESTION_FACTOR < 1.0:
         fused = _diversify(channels, fused, k)
     if prefer_valid is None:
         prefer_valid = as_of is None and asks_about_now(query)

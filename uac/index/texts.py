@@ -10,11 +10,16 @@ ingest embeds about as much text as the conversation itself:
   gets the mean of its turns' vectors; a chunk with no facts at all (pure
   small talk) is embedded from its own text.
 
-BM25 reads a fact's text plus the text of the turn before it, and a chunk's text.
+BM25 reads a fact's text plus the whole turn it comes from (the sentences around
+it, an image caption), the turn before it (the question it answers, the topic
+it continues) and the day it was said in words ("13 October 2023 (Friday)"), so
+"It was so powerful." is found by the words of the sentence before it and
+"what did she share on October 13?" by its date; and a chunk's text.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..facts.model import Fact
@@ -32,6 +37,8 @@ TEXT_SETTINGS: dict[str, Any] = {
     "chunk_stride": 1,
     "context_weight": 0.0,
     "bm25_context_turns": 1,
+    "bm25_own_turn": 1,
+    "bm25_said_day": 1,
 }
 
 
@@ -51,6 +58,17 @@ def chunk_ranges(count: int, size: int, stride: int) -> list[tuple[int, int]]:
     if ranges[-1][1] < count:
         ranges.append((count - size, count))
     return ranges
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def day_words(day: "_dt.date") -> str:
+    """``13 October 2023 (Friday)``: the day a fact was said, in the words a query uses
+    (English whatever the locale)."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year} ({_WEEKDAYS[day.weekday()]})"
 
 
 def chunk_text(session: Session, start: int, end: int) -> str:
@@ -85,6 +103,8 @@ def session_entries(
 
     weight = float(settings["context_weight"])
     context_turns = int(settings["bm25_context_turns"])
+    own_turn = bool(int(settings.get("bm25_own_turn", 0)))
+    said_day = bool(int(settings.get("bm25_said_day", 0)))
     date = session.date.isoformat()
     fact_entries: list[Entry] = []
     composed = np.array(fact_vectors, dtype=np.float32, copy=True)
@@ -97,7 +117,12 @@ def session_entries(
                 composed[n] = composed[n] + weight * turn_vectors[previous]
             before = session.turns[max(0, first - context_turns) : first]
             context_text = " ".join(f"{t.speaker}: {t.full_text}" for t in before)
+        if own_turn and first is not None:
+            turn = session.turns[first]
+            context_text = f"{turn.speaker}: {turn.full_text}" + (f"\n{context_text}" if context_text else "")
         index_text = fact.text if not context_text else f"{fact.text}\n{context_text}"
+        if said_day and fact.session_date is not None:
+            index_text += "\n" + day_words(fact.session_date)
         fact_entries.append(
             Entry(
                 id=fact.id,
