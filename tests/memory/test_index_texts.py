@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import numpy as np
+import pytest
 
 from uac.facts.model import Fact
 from uac.index.texts import TEXT_SETTINGS, day_words, session_entries
@@ -61,3 +62,25 @@ def test_a_fact_is_found_by_the_words_of_its_turn_the_turn_before_and_its_day():
 def test_the_settings_turn_the_extra_text_off():
     entry = _entries(bm25_own_turn=0, bm25_said_day=0, bm25_context_turns=0)["s1-f2"]
     assert entry.index_text == "Ann said: It was so powerful."
+
+
+@pytest.mark.parametrize("forms", [
+    ("move", "moves", "moved", "moving"),
+    ("stop", "stops", "stopped", "stopping"),
+    ("paint", "paints", "painted", "painting", "paintings"),
+    ("hike", "hikes", "hiked", "hiking"),
+    ("dance", "danced", "dancing"),
+    ("lake", "lakes"),
+    ("need", "needed"),
+    ("class", "classes"),
+])
+def test_every_form_of_a_word_meets_in_bm25(forms):
+    from uac.index.tokens import stem
+
+    assert len({stem(w) for w in forms}) == 1, {w: stem(w) for w in forms}
+
+
+def test_a_question_in_the_present_finds_a_fact_in_the_past_tense():
+    from uac.index.tokens import tokenize
+
+    assert set(tokenize("Which city did Leo move to?")) & set(tokenize("Leo moved to a new flat in Hamburg.")) >= {"leo", "mov"}

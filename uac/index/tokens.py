@@ -19,17 +19,24 @@ STOPWORDS = frozenset(
 
 
 def stem(word: str) -> str:
-    """Plural first, then -ing/-ed: "paintings" -> "paint", "lakes" -> "lake"."""
+    """Plural first, then -ing/-ed, then a doubled consonant and a final e, so that
+    every form of a verb meets: "move", "moves", "moved", "moving" -> "mov";
+    "stop", "stopped" -> "stop"; "paintings" -> "paint"; "lakes" -> "lak"."""
     if len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
     elif len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
         word = word[:-2]
     elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
+    suffix = False
     if len(word) > 5 and word.endswith("ing"):
-        word = word[:-3]
+        word, suffix = word[:-3], True
     elif len(word) > 4 and word.endswith("ed"):
-        word = word[:-2]
+        word, suffix = word[:-2], True
+    if suffix and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+        word = word[:-1]  # "stopped" -> "stop", "running" -> "run"
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]  # "move" meets "moved" and "moving"
     return word
 
 
