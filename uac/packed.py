@@ -7,7 +7,8 @@ opens, so their form decides what opening a project costs.  A packed file is
 * 8 bytes ``UACPACK1``, then the header length (8 bytes, little-endian);
 * the header, JSON: ``kind`` (what the file holds), ``format`` (its layout
   version), ``meta`` (small values) and, per array, its dtype, shape and offset;
-* the arrays' raw bytes, each starting on a 64-byte boundary.
+* the arrays' raw bytes, each starting on a 64-byte boundary; the header keeps
+  each array's CRC-32, checked as it is read (a few milliseconds for megabytes).
 
 Reading one is a single read (a small file) or one read per array (a
 larger one, and arrays the caller does not need are skipped); arrays are
@@ -16,7 +17,7 @@ read: a memory map would keep a duplicate of the file's descriptor for as
 long as the arrays live (Python's ``mmap`` does so before 3.13), and a server
 keeps the tables of every warm project.  Files are always replaced whole
 (:func:`~uac.fsutil.atomic_write_bytes`).  A file that is missing, of another
-kind or format, or damaged reads as ``None``: the tables are derived data,
+kind or format, or damaged (an array whose CRC-32 differs) reads as ``None``: the tables are derived data,
 rebuilt from their sources.
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -66,6 +68,11 @@ def text_array(value: Any) -> "numpy.ndarray":
     return np.frombuffer(json.dumps(value, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
 
 
+def _crc(array: "numpy.ndarray") -> int:
+    """CRC-32 of an array's bytes (any dtype; the array is contiguous)."""
+    return zlib.crc32(array.reshape(-1).view("uint8")) if array.size else 0
+
+
 def _pad(size: int) -> int:
     return -size % ALIGN
 
@@ -77,7 +84,8 @@ def pack_bytes(kind: str, format: int, arrays: "Mapping[str, numpy.ndarray]", me
     layout: dict[str, dict[str, Any]] = {}
     offset = 0
     for name, array in ready.items():
-        layout[name] = {"dtype": array.dtype.str, "shape": list(array.shape), "offset": offset}
+        layout[name] = {"dtype": array.dtype.str, "shape": list(array.shape), "offset": offset,
+                        "crc32": _crc(array)}
         offset += array.nbytes + _pad(array.nbytes)
     header = json.dumps({"kind": kind, "format": format, "meta": meta or {}, "arrays": layout}).encode("utf-8")
     start = len(MAGIC) + 8 + len(header)
@@ -153,6 +161,9 @@ def read_pack(path: Path, kind: str, format: int, *, skip: tuple[str, ...] = ())
                 array = np.frombuffer(whole, dtype=dtype, count=count, offset=offset)
             else:
                 array = np.frombuffer(_pread(fd, count * dtype.itemsize, offset), dtype=dtype, count=count)
+            expected = spec.get("crc32")
+            if expected is not None and _crc(array) != expected:
+                return None  # damaged: the caller rebuilds the table from its sources
             arrays[name] = array.reshape(shape)
         meta = header.get("meta") or {}
         if not isinstance(meta, dict):
@@ -162,3 +173,21 @@ def read_pack(path: Path, kind: str, format: int, *, skip: tuple[str, ...] = ())
         return None
     finally:
         os.close(fd)
+
+
+def pack_problem(path: Path) -> str | None:
+    """What is wrong with the packed file at ``path`` (any kind), or None: a bad
+    header, an array past the end, or an array whose CRC-32 differs."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.read(len(MAGIC) + 8)
+            if len(first) < len(MAGIC) + 8 or first[: len(MAGIC)] != MAGIC:
+                return "not a packed file"
+            header = json.loads(handle.read(struct.unpack("<Q", first[len(MAGIC) :])[0]).decode("utf-8"))
+        kind, format = header["kind"], header["format"]
+    except (OSError, ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError) as exc:
+        return f"unreadable header ({exc})"
+    if read_pack(path, kind, format) is None:
+        return "an array is damaged or cut short"
+    return None
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -139,3 +140,34 @@ def test_any_new_employer_supersedes_any_other(old, new, verb):
 def test_someone_elses_job_never_supersedes(org, who):
     facts = run(session("a", D1, "I work at Acme."), session("b", D2, f"{who} now works at {org}."))
     assert "Sam works at Acme." in valid_texts(facts)
+
+
+def test_ingest_supersedes_a_state_said_many_sessions_before(tmp_path):
+    """Ingest does not fold the log: the saved log summary keeps the facts that record a
+    state, so an employer said sessions (and process restarts) ago is still closed."""
+    import json
+
+    from uac.memory import UserMemory
+
+    root = tmp_path / "sam"
+    UserMemory.create(root, user_name="Sam").close()
+
+    def chat(number: int, day: str, line: str) -> Path:
+        path = tmp_path / f"chat{number}.json"
+        path.write_text(json.dumps({"date": day, "messages": [
+            {"role": "user", "name": "Ana", "content": "How are things?"},
+            {"role": "user", "name": "Sam", "content": line},
+        ]}), "utf-8")
+        return path
+
+    lines = ["I work at Acme Corp.", "I went hiking on Sunday.", "I baked bread.", "I read a novel.",
+             "I now work at Initech as a designer."]
+    for number, line in enumerate(lines):
+        memory = UserMemory.open(root)  # a new process each time: nothing kept in memory
+        memory.ingest(chat(number, f"2024-0{number + 1}-10", line), format="messages", extractor="rules")
+        memory.close()
+    facts = UserMemory.open(root).facts(include_superseded=True)
+    [acme] = [f for f in facts if "Acme" in f.text]
+    [initech] = [f for f in facts if "Initech" in f.text]
+    assert acme.invalid_at == dt.date(2024, 5, 10) and acme.superseded_by == initech.id
+    assert initech.invalid_at is None

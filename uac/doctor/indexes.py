@@ -20,7 +20,8 @@ from ..context import MemoryContext
 from ..errors import StoreError, UnsafePath
 from ..sessions.archive import Archive
 
-#: saved tables (numpy zip files, each member with its CRC-32)
+#: saved tables of earlier versions (numpy zip files, each member with its CRC-32);
+#: the packed tables (``*.pack``) keep a CRC-32 per array
 SAVED_TABLES = ("facts.corpus.npz", "archive.corpus.npz", "facts.bm25.npz", "archive.bm25.npz", "log-table.npz")
 
 
@@ -103,6 +104,12 @@ def _file_problems(directory: Path) -> list[str]:
     from ..index.digests import check_digests
 
     problems, _checked = check_digests(directory)
+    from ..packed import pack_problem
+
+    for path in sorted(Path(directory).glob("*.pack")):
+        problem = pack_problem(path)
+        if problem is not None:
+            problems.append(f".uac/index/{path.name} is damaged ({problem})")
     for name in SAVED_TABLES:
         path = Path(directory) / name
         if not path.exists():
