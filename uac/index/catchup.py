@@ -200,8 +200,13 @@ def _facts_after(state: LogState | LogHead, fact_log: FactLog, after: int, sessi
 def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], set[str]]:
     """(vectors without a corpus entry, corpus entries without a vector).
 
-    The full id comparison runs when ``always`` or when the counts differ.
+    The full id comparison runs when ``always`` or when the counts differ.  With
+    a flat copy in step with the corpus every entry has its vector and Chroma
+    is not opened (it may lag behind; it catches up when next opened), unless
+    ``always``; opening it then brings it in step first.
     """
+    if not always and channel.flat is not None and channel.vectors_covered():
+        return [], set()
     if not always and channel.vector_count() == len(channel):
         return [], set()
     held = channel.vector_ids()

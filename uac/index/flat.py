@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..fsutil import atomic_write_bytes, atomic_write_text
 
@@ -111,6 +111,21 @@ class FlatVectors:
         data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
         atomic_write_bytes(self.path, data.tobytes())
         self._write_meta(len(data), corpus_stamp)
+
+    def restamp(self, was: "Callable[[tuple[int, int, int]], bool]", lines: int, corpus_stamp: tuple[int, int, int]) -> bool:
+        """Record ``corpus_stamp`` as the corpus these rows match, if they are ``lines``
+        whole rows and ``was`` accepts the corpus stamp they recorded; returns whether
+        it did (for a corpus cut back to the lines these rows were written for)."""
+        meta = self.read_meta()
+        if meta is None or meta.get("dim") != self.dim or meta.get("rows") != lines:
+            return False
+        recorded = meta.get("corpus")
+        if not isinstance(recorded, list) or len(recorded) != 3 or not was(tuple(recorded)):
+            return False
+        if file_stamp(self.path)[0] != lines * 4 * self.dim:
+            return False
+        self._write_meta(lines, corpus_stamp)
+        return True
 
     def drop(self) -> None:
         self.forget()
