@@ -282,6 +282,11 @@ def catch_up(
     if older:  # entries of sessions before the covered position lack vectors: read their facts
         folded = state if isinstance(state, LogState) else fact_log.read()
         work.include({sid: folded.session_facts(sid) for sid in older})
+    if older and status == "grown":
+        # their entries are dropped and indexed again below: until the new position is
+        # recorded, the manifest must not claim them (a crash in between leaves "unknown",
+        # so the next catch-up compares every entry and indexes them again)
+        index.write_manifest(None)
     doomed_facts, doomed_chunks = work.entries_of(dirty)
     report.entries_removed += work.facts.remove(sorted(stray["facts"] | set(doomed_facts)))
     report.entries_removed += work.chunks.remove(sorted(stray["archive"] | set(doomed_chunks)))
