@@ -129,3 +129,18 @@ def test_forget_after_a_deferred_ingest_leaves_no_stale_vector(deferred):
     assert memory.index.sync_vectors() == 0
     assert memory.index.channel("facts").vector_ids() == kept["facts"]
     memory.close()
+
+
+def test_a_copy_that_keeps_times_keeps_the_vectors_chroma_lacks(deferred, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(deferred, copy, symlinks=True)
+    memory = UserMemory.open(copy)
+    try:
+        assert memory.index.channel("facts").vectors_covered()  # the copy's inodes differ, its times do not
+        fact = next(f for f in memory.facts() if "fridge" in f.text)
+        assert fact.id in [h.id for h in memory.search(fact.text, channel="facts", k=5)]
+        assert memory.index.channel("facts").vector_count() == len(memory.index.channel("facts"))
+    finally:
+        memory.close()

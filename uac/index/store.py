@@ -553,7 +553,10 @@ class ChannelIndex:
                         vectors[row_of[entry_id]] = embedding
                     missing = set(ids[start : start + 5000]) - set(got["ids"])
                     if missing:
-                        log.info("flat vectors of %s not rebuilt: %d entries lack a vector", self.channel, len(missing))
+                        log.warning(
+                            "flat vectors of %s not rebuilt: %d entries have no vector in Chroma either "
+                            "(a rebuild of the indexes embeds them again)", self.channel, len(missing),
+                        )
                         return
                 # rows of an id that repeats keep that id's vector (only its last row is read)
                 for row, entry_id in enumerate(self._line_ids):
