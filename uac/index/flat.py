@@ -1,7 +1,8 @@
 """A flat copy of a channel's vectors, for exact dense search without Chroma's client.
 
-With the embedded backend every vector written to a Chroma collection is also
-appended to ``.uac/index/<channel>.vectors``: raw float32 rows, one per line
+With the embedded backend every vector of a channel's entries is appended to
+``.uac/index/<channel>.vectors`` (Chroma takes it from there when its collection
+is next opened, see :mod:`uac.index.store`): raw float32 rows, one per line
 of the channel's corpus file (``<channel>.jsonl``), in the same order.  Its
 sidecar ``<channel>.vectors.json`` records the row count and the identity
 (size, modification time, inode) of the corpus file the rows match; the rows
