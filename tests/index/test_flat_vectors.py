@@ -43,6 +43,7 @@ def filled(tmp_path):
     entries, vectors = _entries(300), _vectors(300, 1)
     channel.add(entries[:200], vectors[:200], max_batch=index.max_batch())
     channel.add(entries[200:], vectors[200:], max_batch=index.max_batch())
+    assert channel.sync_vectors() == 300  # the adds went to the flat copy; Chroma takes them when opened
     yield index, {e.id: v for e, v in zip(entries, vectors)}
     index.close()
 
@@ -138,3 +139,29 @@ def test_top_keeps_row_order_on_ties(tmp_path):
     query = np.array([1, 0, 0, 0], dtype=np.float32)
     assert flat.top(query, 3, np.ones(4, dtype=bool)) == [0, 2, 3]
     assert flat.top(query, 3, np.array([True, True, False, True])) == [0, 3, 1]
+
+
+def test_adds_go_to_the_copy_and_chroma_takes_them_when_opened(tmp_path):
+    index = MemoryIndex(tmp_path / ".uac")
+    channel = index.channel("facts")
+    entries, vectors = _entries(30), _vectors(30, 4)
+    channel.add(entries[:20], vectors[:20])
+    channel.add(entries[20:], vectors[20:])
+    assert index._client is None  # Chroma was not opened by the adds
+    assert channel.vector_count() == 30  # opening the collection brought it in step
+    got = channel.collection.get(ids=[e.id for e in entries], include=["embeddings", "metadatas"])
+    by_id = dict(zip(got["ids"], got["embeddings"]))
+    np.testing.assert_allclose(np.stack([by_id[e.id] for e in entries]), vectors, atol=1e-6)
+    assert dict(zip(got["ids"], got["metadatas"]))["f3"] == {"session_id": "s0", "date": entries[3].date_ordinal}
+    assert channel.sync_vectors() == 0
+    index.close()
+
+
+def test_a_copy_lost_before_chroma_took_it_is_found_by_the_count(tmp_path):
+    index = MemoryIndex(tmp_path / ".uac")
+    channel = index.channel("facts")
+    channel.add(_entries(10), _vectors(10, 5))
+    channel.flat.drop()  # lost before Chroma was opened: nothing can fill Chroma
+    assert channel.sync_vectors() == 0
+    assert channel.vector_count() == 0 != len(channel)  # what the deep doctor reports (and a rebuild repairs)
+    index.close()

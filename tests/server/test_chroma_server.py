@@ -113,6 +113,11 @@ def test_projects_share_one_server_without_mixing(tmp_path, on_server):
     assert alice.index.collection_name("facts") in names
     assert bob.index.collection_name("facts") in names
     assert alice.index.collection_name("facts") != bob.index.collection_name("facts")
+    # a server takes every vector at ingest (there is no flat copy to fill it later)
+    assert alice.index.channel("facts").flat is None
+    for memory in (alice, bob):
+        for name in ("facts", "archive"):
+            assert memory.index.channel(name).vector_count() == len(memory.index.channel(name)) > 0
     assert all(len(n) >= 3 for n in names)
     alice_ids = {f.id for f in alice.facts()}
     assert all(i in alice_ids or c == "archive" for c, i, _ in _hits(alice, "cello sister Toronto"))

@@ -200,8 +200,13 @@ def _facts_after(state: LogState | LogHead, fact_log: FactLog, after: int, sessi
 def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], set[str]]:
     """(vectors without a corpus entry, corpus entries without a vector).
 
-    The full id comparison runs when ``always`` or when the counts differ.
+    The full id comparison runs when ``always`` or when the counts differ.  With
+    a flat copy in step with the corpus every entry has its vector and Chroma
+    is not opened (it may lag behind; it catches up when next opened), unless
+    ``always``; opening it then brings it in step first.
     """
+    if not always and channel.flat is not None and channel.vectors_covered():
+        return [], set()
     if not always and channel.vector_count() == len(channel):
         return [], set()
     held = channel.vector_ids()
@@ -277,6 +282,11 @@ def catch_up(
     if older:  # entries of sessions before the covered position lack vectors: read their facts
         folded = state if isinstance(state, LogState) else fact_log.read()
         work.include({sid: folded.session_facts(sid) for sid in older})
+    if older and status == "grown":
+        # their entries are dropped and indexed again below: until the new position is
+        # recorded, the manifest must not claim them (a crash in between leaves "unknown",
+        # so the next catch-up compares every entry and indexes them again)
+        index.write_manifest(None)
     doomed_facts, doomed_chunks = work.entries_of(dirty)
     report.entries_removed += work.facts.remove(sorted(stray["facts"] | set(doomed_facts)))
     report.entries_removed += work.chunks.remove(sorted(stray["archive"] | set(doomed_chunks)))

@@ -1,18 +1,22 @@
 """A flat copy of a channel's vectors, for exact dense search without Chroma's client.
 
-With the embedded backend every vector written to a Chroma collection is also
-appended to ``.uac/index/<channel>.vectors``: raw float32 rows, one per line
+With the embedded backend every vector of a channel's entries is appended to
+``.uac/index/<channel>.vectors`` (Chroma takes it from there when its collection
+is next opened, see :mod:`uac.index.store`): raw float32 rows, one per line
 of the channel's corpus file (``<channel>.jsonl``), in the same order.  Its
 sidecar ``<channel>.vectors.json`` records the row count and the identity
-(size, modification time, inode) of the corpus file the rows match.
+(size, modification time, inode) of the corpus file the rows match; the rows
+match a corpus of the same size and modification time (a copy that keeps times
+keeps its flat copy).
 
 A search reads the rows in blocks and keeps the best ``n`` (cosine, exact),
 so it needs neither ``import chromadb`` (most of a second) nor the HNSW
 index in memory, and its memory stays flat however large the channel grows.
 When the sidecar does not match the corpus -- a crash between the two writes,
-a copy made by hand, a project from before this file existed -- the search
-asks Chroma instead and the copy is rebuilt from Chroma's vectors; ``doctor
---repair`` rebuilds it with everything else.
+a copy made without its times, a project from before this file existed --
+the search asks Chroma instead and the copy is rebuilt from Chroma's vectors
+once Chroma holds them all; a rebuild of the indexes restores it with
+everything else.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..fsutil import atomic_write_bytes, atomic_write_text
 
@@ -81,7 +85,11 @@ class FlatVectors:
         meta = self.read_meta()
         if meta is None or meta.get("dim") != self.dim or meta.get("rows") != lines:
             return False
-        if tuple(meta.get("corpus") or ()) != tuple(corpus_stamp):
+        recorded = tuple(meta.get("corpus") or ())
+        # size and modification time, not the inode: a copy of the project that keeps
+        # times (cp -a, rsync -a, a restored backup) keeps its flat copy, which may hold
+        # the only copy of vectors Chroma has not taken yet (see uac.index.store)
+        if len(recorded) != 3 or recorded[:2] != tuple(corpus_stamp)[:2]:
             return False
         return file_stamp(self.path)[0] == lines * 4 * self.dim
 
@@ -111,6 +119,21 @@ class FlatVectors:
         data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
         atomic_write_bytes(self.path, data.tobytes())
         self._write_meta(len(data), corpus_stamp)
+
+    def restamp(self, was: "Callable[[tuple[int, int, int]], bool]", lines: int, corpus_stamp: tuple[int, int, int]) -> bool:
+        """Record ``corpus_stamp`` as the corpus these rows match, if they are ``lines``
+        whole rows and ``was`` accepts the corpus stamp they recorded; returns whether
+        it did (for a corpus cut back to the lines these rows were written for)."""
+        meta = self.read_meta()
+        if meta is None or meta.get("dim") != self.dim or meta.get("rows") != lines:
+            return False
+        recorded = meta.get("corpus")
+        if not isinstance(recorded, list) or len(recorded) != 3 or not was(tuple(recorded)):
+            return False
+        if file_stamp(self.path)[0] != lines * 4 * self.dim:
+            return False
+        self._write_meta(lines, corpus_stamp)
+        return True
 
     def drop(self) -> None:
         self.forget()

@@ -48,11 +48,11 @@ def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequenc
         fact_vectors.append(fv)
         chunk_entries += ce
         chunk_vectors.append(cv)
-    batch = index.max_batch()
     dim = embedder.dim
-    index.channel("facts").add(fact_entries, np.concatenate(fact_vectors) if fact_vectors else np.zeros((0, dim)), max_batch=batch)
+    # Chroma's batch size is asked of its client only if the add writes Chroma (see ChannelIndex.add)
+    index.channel("facts").add(fact_entries, np.concatenate(fact_vectors) if fact_vectors else np.zeros((0, dim)))
     index.channel("archive").add(
-        chunk_entries, np.concatenate(chunk_vectors) if chunk_vectors else np.zeros((0, dim)), max_batch=batch
+        chunk_entries, np.concatenate(chunk_vectors) if chunk_vectors else np.zeros((0, dim))
     )
     return len(fact_entries), len(chunk_entries)
 
@@ -114,6 +114,7 @@ def rebuild(index: MemoryIndex, state: LogState, archive: Archive) -> tuple[int,
         by_session.setdefault(fact.session_id, []).append(fact)
     pairs = [(session_or_stub(archive, sid, by_session.get(sid, [])), by_session.get(sid, [])) for sid in state.sessions]
     added = index_sessions(index, pairs)
+    index.sync_vectors()  # Chroma was opened by the reset anyway: it takes the new vectors now
     index.write_manifest((state.good_bytes, state.digest))
     return added
 

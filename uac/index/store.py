@@ -10,7 +10,12 @@ Two channels, ``facts`` and ``archive``.  For each:
   itself; Chroma's own embedding function is never used);
 * with the embedded backend, a flat copy of the same vectors in corpus order
   (``<channel>.vectors``, see :mod:`uac.index.flat`) that a search scans
-  exactly without loading Chroma's client;
+  exactly without loading Chroma's client.  There the flat copy is written
+  first and Chroma follows lazily: an append (an ingest) writes the corpus and
+  the flat copy but not Chroma, and whoever opens the collection next first
+  adds the corpus entries it lacks, with their vectors from the flat copy
+  (:meth:`ChannelIndex.sync_vectors`).  Chroma's lag is found by comparing its
+  count with the corpus, so nothing records it and a crash cannot lose it;
 * a BM25 index over the entries' texts (:mod:`uac.index.bm25`), saved as
   ``<channel>.bm25.pack`` and brought up to date by the first search after the
   corpus changed;
@@ -20,9 +25,10 @@ The two ``.pack`` files replaced ``.npz`` files of the same names; those are
 still read and converted on first use.
 
 Chroma runs embedded (``.uac/chroma``) or against a server
-(``[index] backend = "http"`` with ``chroma_host``/``chroma_port``); it is
-opened only by what needs it (writes, counts, and searches against a server
-or when the flat copy is out of step).
+(``[index] backend = "http"`` with ``chroma_host``/``chroma_port``; then every
+write reaches Chroma at once, as there is no flat copy); it is opened only by
+what needs it (removals, counts, rebuilds, searches against a server or when
+the flat copy is out of step).
 """
 
 from __future__ import annotations
@@ -72,6 +78,8 @@ class ChannelIndex:
     flat: FlatVectors | None = None
     #: takes the project lock without waiting (for rebuilding the flat copy), or None
     try_lock: Callable[[], Any] | None = None
+    #: Chroma's largest batch (asked of the client when Chroma is written), or None: 5000
+    batch_size: Callable[[], int] | None = None
     #: entry ids in corpus order (first appearance)
     _order: list[str] = field(default_factory=list)
     #: the id of every line of the corpus file, in file order (an id may repeat after an upsert)
@@ -98,9 +106,66 @@ class ChannelIndex:
 
     @property
     def collection(self) -> Any:
+        """The Chroma collection, opened on first use; with a flat copy it is first
+        brought in step with the corpus (see :meth:`sync_vectors`)."""
+        if self._collection is None:
+            collection = self.open_collection()
+            if self.flat is not None:
+                self._sync_into(collection)
+            self._collection = collection
+        return self._collection
+
+    def sync_vectors(self) -> int:
+        """Bring the Chroma collection in step with the corpus (opening it); returns
+        how many entries were added to it.  Only with a flat copy, which holds the
+        vectors Chroma lacks; without one every write reaches Chroma at once."""
+        if self.flat is None:
+            return 0
         if self._collection is None:
             self._collection = self.open_collection()
-        return self._collection
+        return self._sync_into(self._collection)
+
+    def _sync_into(self, collection: Any) -> int:
+        """Add to ``collection`` the corpus entries it lacks, with their vectors from
+        the flat copy (ids and metadata as :meth:`add` writes them), in batches.
+
+        Counting is cheap; the ids are compared only when the counts differ.  Only
+        additions: an upsert of an entry the corpus holds can never be wrong, while
+        vectors without a corpus entry are dropped under the project lock by the
+        catch-up (:mod:`uac.index.catchup`).  Nothing is done when the flat copy is
+        not in step with the corpus: then the entries Chroma lacks have no vector
+        anywhere and the catch-up embeds them again."""
+        import numpy as np
+
+        self.refresh()
+        if not self._order or not self._flat_in_step():
+            return 0
+        if int(collection.count()) == len(self._order):
+            return 0
+        held = _collection_ids(collection)
+        missing = [i for i in self._order if i not in held]
+        if not missing:
+            return 0
+        assert self.flat is not None
+        table = np.memmap(self.flat.path, dtype=np.float32, mode="r").reshape(-1, self.flat.dim)
+        batch = self._batch()
+        try:
+            for start in range(0, len(missing), batch):
+                ids = missing[start : start + batch]
+                rows = np.fromiter((self._row_of[i] for i in ids), dtype=np.int64, count=len(ids))
+                entries = [self.entry(i) for i in ids]
+                collection.upsert(
+                    ids=ids,
+                    embeddings=np.array(table[rows]),
+                    metadatas=[{"session_id": e.session_id, "date": e.date_ordinal} for e in entries],
+                )
+        finally:
+            del table
+        log.info("Chroma collection of %s brought in step: %d entr(ies) added from the flat copy", self.channel, len(missing))
+        return len(missing)
+
+    def _batch(self) -> int:
+        return int(self.batch_size()) if self.batch_size is not None else 5000
 
     @property
     def bm25_path(self) -> Path:
@@ -209,7 +274,10 @@ class ChannelIndex:
 
     # -- writing ------------------------------------------------------------------
 
-    def add(self, entries: Sequence[Entry], vectors: "numpy.ndarray", *, max_batch: int) -> None:
+    def add(self, entries: Sequence[Entry], vectors: "numpy.ndarray", *, max_batch: int | None = None) -> None:
+        """Append ``entries`` with their ``vectors``.  With a flat copy in step with
+        the corpus, Chroma is not opened: the vectors go to the flat copy and
+        Chroma takes them when it is next opened (see :meth:`sync_vectors`)."""
         if not entries:
             return
         self.refresh()
@@ -217,13 +285,15 @@ class ChannelIndex:
             raise StoreError(f"{len(entries)} entries but {len(vectors)} vectors for the {self.channel} index.")
         flat_in_step = self._flat_in_step()
         lines_before = len(self._line_ids)
-        for start in range(0, len(entries), max_batch):
-            batch = entries[start : start + max_batch]
-            self.collection.upsert(
-                ids=[e.id for e in batch],
-                embeddings=vectors[start : start + max_batch],
-                metadatas=[{"session_id": e.session_id, "date": e.date_ordinal} for e in batch],
-            )
+        if not flat_in_step:  # a server, or a flat copy out of step: Chroma holds the vectors
+            size = max_batch or self._batch()
+            for start in range(0, len(entries), size):
+                batch = entries[start : start + size]
+                self.collection.upsert(
+                    ids=[e.id for e in batch],
+                    embeddings=vectors[start : start + size],
+                    metadatas=[{"session_id": e.session_id, "date": e.date_ordinal} for e in batch],
+                )
         crash_point(f"index:{self.channel}-vectors")
         self.corpus_path.parent.mkdir(parents=True, exist_ok=True)
         text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
@@ -282,15 +352,13 @@ class ChannelIndex:
 
     def vector_ids(self) -> set[str]:
         """The ids the vector collection holds (read in pages)."""
-        ids: set[str] = set()
-        page = 10_000
-        offset = 0
-        while True:
-            got = self.collection.get(include=[], limit=page, offset=offset)["ids"]
-            ids.update(got)
-            if len(got) < page:
-                return ids
-            offset += page
+        return _collection_ids(self.collection)
+
+    def vectors_covered(self) -> bool:
+        """Does every corpus line have its vector without asking Chroma?  True when
+        the flat copy is in step with the corpus (Chroma may lag behind it)."""
+        self.refresh()
+        return self._flat_in_step()
 
     def drop_torn_tail(self) -> None:
         """Cut a torn last line off the corpus, if it has one."""
@@ -303,8 +371,17 @@ class ChannelIndex:
                 os.close(fd)
             record_file(self.corpus_path)
             if self.flat is not None:
-                self.flat.drop()  # its stamp named the file before the cut
-                forget_file(self.flat.path)
+                # the flat copy stops at the last whole line when its stamp names the file as it
+                # was before the torn append (same inode, the size it has again): it is kept, as
+                # it may hold the only vectors of entries Chroma has not taken yet
+                cut = int(self._table.offsets[-1])
+                if not self.flat.restamp(
+                    lambda stamp: stamp[0] == cut and stamp[2] == self._stamp[2] if self._stamp else False,
+                    len(self._line_ids),
+                    self._file_stamp(),
+                ):
+                    self.flat.drop()
+                    forget_file(self.flat.path)
             self.load()
 
     # -- reading ------------------------------------------------------------------
@@ -476,7 +553,10 @@ class ChannelIndex:
                         vectors[row_of[entry_id]] = embedding
                     missing = set(ids[start : start + 5000]) - set(got["ids"])
                     if missing:
-                        log.info("flat vectors of %s not rebuilt: %d entries lack a vector", self.channel, len(missing))
+                        log.warning(
+                            "flat vectors of %s not rebuilt: %d entries have no vector in Chroma either "
+                            "(a rebuild of the indexes embeds them again)", self.channel, len(missing),
+                        )
                         return
                 # rows of an id that repeats keep that id's vector (only its last row is read)
                 for row, entry_id in enumerate(self._line_ids):
@@ -485,6 +565,19 @@ class ChannelIndex:
                 record_file(self.flat.path)
         except ProjectLocked:
             log.debug("flat vectors of %s not rebuilt: a writer holds the lock", self.channel)
+
+
+def _collection_ids(collection: Any) -> set[str]:
+    """The ids a Chroma collection holds (read in pages)."""
+    ids: set[str] = set()
+    page = 10_000
+    offset = 0
+    while True:
+        got = collection.get(include=[], limit=page, offset=offset)["ids"]
+        ids.update(got)
+        if len(got) < page:
+            return ids
+        offset += page
 
 
 def _float32_bytes(vectors: "numpy.ndarray") -> bytes:
@@ -605,7 +698,9 @@ class MemoryIndex:
                 return self.client().get_or_create_collection(name, embedding_function=None)
 
             flat = FlatVectors(self.dir / f"{channel}.vectors") if self.backend != "http" else None
-            index = ChannelIndex(channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock)
+            index = ChannelIndex(
+                channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock, self.max_batch
+            )
             if self.backend == "http":
                 index.collection  # noqa: B018  (a server is needed for every search: reach it now, or say why not)
             index.load()
@@ -621,6 +716,11 @@ class MemoryIndex:
 
     def max_batch(self) -> int:
         return int(self.client().get_max_batch_size())
+
+    def sync_vectors(self) -> int:
+        """Bring every channel's Chroma collection in step with its corpus (see
+        :meth:`ChannelIndex.sync_vectors`); returns the entries added."""
+        return sum(self.channel(name).sync_vectors() for name in CHANNELS)
 
     # -- manifest -------------------------------------------------------------------
 
