@@ -81,6 +81,9 @@ class Project:
         self.root = root
         self.paths = ProjectPaths(root)
         self.config = config
+        #: derived readers kept for the life of this object (e.g. the records index:
+        #: see :func:`uac.compile.record_search.record_index`), by name
+        self.kept: dict[str, object] = {}
 
     def __repr__(self) -> str:
         return f"Project({str(self.root)!r})"

@@ -84,7 +84,12 @@ def imported_entries(domain: str, values: dict[str, Any]) -> list[RecordEntry]:
 
 
 def record_index(project: "Project") -> RecordIndex:
-    return RecordIndex(project.paths.internal / "index")
+    """The project's records index; the same object for the life of the project object,
+    so what it loaded is kept while the files do not change (a warm server reads nothing)."""
+    index = project.kept.get("records")
+    if not isinstance(index, RecordIndex):
+        index = project.kept["records"] = RecordIndex(project.paths.internal / "index")
+    return index
 
 
 def view_stamps(project: "Project") -> dict[str, list[int]]:

@@ -93,6 +93,14 @@ def _fast_problems(ctx: MemoryContext) -> list[str]:
     stray = {s for s in chunks._table.sessions if s not in head.sessions}
     if stray:
         problems.append(f"{len(stray)} indexed session(s) are not in the log (e.g. {sorted(stray)[0]})")
+    if index.backend == "http":
+        # with a Chroma server, Chroma is what searches read: a server that lost its data
+        # (or was replaced) is a fault even in the fast check, and a count is one request
+        for name in ("facts", "archive"):
+            channel = index.channel(name)
+            held, expected = channel.vector_count(), len(channel._order)
+            if held != expected:
+                problems.append(f"the Chroma server holds {held} {name} vector(s) for {expected} indexed entries")
     # a flat vector copy out of step with its corpus is no fault: a search then asks
     # Chroma and rebuilds the copy; one in step is checked against its checksum below
     problems += _file_problems(index.dir)

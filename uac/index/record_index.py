@@ -85,15 +85,23 @@ class RecordIndex:
         self._by_id: dict[str, RecordEntry] = {}
         self._vectors: "numpy.ndarray | None" = None
         self._bm25: "BM25 | None" = None
+        self._meta_cache: tuple[tuple[int, int, int], dict[str, Any] | None] | None = None
 
     # -- state --------------------------------------------------------------------------
 
     def _meta(self) -> dict[str, Any] | None:
+        """``records.json``, read again only when the file changed (a kept index costs a
+        warm search one ``stat``)."""
+        stamp = file_stamp(self.meta_path)
+        if self._meta_cache is not None and self._meta_cache[0] == stamp:
+            return self._meta_cache[1]
         try:
             data = json.loads(self.meta_path.read_text("utf-8"))
         except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+            data = None
+        meta = data if isinstance(data, dict) and data.get("format") == FORMAT else None
+        self._meta_cache = (stamp, meta)
+        return meta
 
     def stamps(self) -> dict[str, list[int]] | None:
         """Domain -> the ``state.py`` identity its entries were made from; ``None`` when the
@@ -153,6 +161,7 @@ class RecordIndex:
             "vectors": list(file_stamp(self.vectors_path)),
         }
         atomic_write_text(self.meta_path, json.dumps(meta) + "\n")
+        self._meta_cache = (file_stamp(self.meta_path), meta)
         self._loaded = None
 
     def vectors_by_text(self) -> "dict[str, numpy.ndarray]":
