@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from uac.errors import NotAProject, ProjectNotFound
+from uac.memory import UserMemory
 from uac.server.admission import ServerLimits
 from uac.server.capacity import check_open_files, files_needed
 from uac.server.warm import WarmSet
@@ -238,6 +239,8 @@ def test_settings_bound_the_working_set():
 
 def test_a_search_that_falls_back_to_chroma_closes_its_client_again(tmp_path):
     served = make_root(tmp_path / "root", {"alice": ALICE_SESSION})
+    # an ingest leaves Chroma to take the vectors when it is next opened: the deep check does
+    assert UserMemory.open(served.root / "alice").doctor(deep=True).ok
     for channel in ("facts", "archive"):  # the flat copies are gone: the search asks Chroma
         (served.root / "alice" / ".uac" / "index" / f"{channel}.vectors").unlink()
     with _client(served.root) as client:
