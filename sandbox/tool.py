@@ -47,8 +47,8 @@ def _fields_text(fields: list[tuple[str, str]]) -> str:
 PERIOD_LINE = (
     "- a `Period` (the fields of kind Period above) is when something happened, known to a day, week, "
     "weekend, month, season, year or range: `p.start` and `p.end` are datetime.date (both included) and "
-    "`p.precision` says which of those it is (an optional field may hold None instead); `d in p` tests a date, `p.overlaps(x)` whether it shares a day "
-    "with a date or another Period. For a time window compare the dates: `p.start <= last and first <= p.end` "
+    "`p.precision` says which of those it is (an optional field may hold None instead); `d in p` tests a "
+    "date, `p.overlaps(x)` whether it shares a day with a date or another Period. For a time window compare the dates: `p.start <= last and first <= p.end` "
     "(overlaps the window), `first <= p.start and p.end <= last` (inside it). Periods sort and compare with "
     "dates. `str(p)` says it in words (\"the week before 9 June 2023\"): read it, never filter on it"
 )
