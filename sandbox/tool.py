@@ -41,6 +41,26 @@ def _fields_text(fields: list[tuple[str, str]]) -> str:
     return ", ".join(f"{name} ({kind})" for name, kind in fields) or "(none)"
 
 
+#: what the description says about the ``Period`` values a state holds: without it a model
+#: filters them by their words (``'June 2023' in str(p)``), which misses a week that
+#: straddles two months, a season, a range
+PERIOD_LINE = (
+    "- a `Period` (the fields of kind Period above) is when something happened, known to a day, week, "
+    "weekend, month, season, year or range: `p.start` and `p.end` are datetime.date (both included) and "
+    "`p.precision` says which of those it is (an optional field may hold None instead); `d in p` tests a "
+    "date, `p.overlaps(x)` whether it shares a day with a date or another Period. For a time window compare the dates: `p.start <= last and first <= p.end` "
+    "(overlaps the window), `first <= p.start and p.end <= last` (inside it). Periods sort and compare with "
+    "dates. `str(p)` says it in words (\"the week before 9 June 2023\"): read it, never filter on it"
+)
+
+
+def _holds_periods(info: StateCatalog) -> bool:
+    kinds = [kind for item in info.collections[:MAX_LISTED] for _name, kind in item.fields]
+    kinds += [item.kind for item in info.collections[:MAX_LISTED] if item.kind]
+    kinds += [kind for _name, kind in info.fact_fields]
+    return "Period" in kinds
+
+
 def _state_lines(info: StateCatalog) -> list[str]:
     lines: list[str] = []
     for item in info.collections[:MAX_LISTED]:
@@ -68,6 +88,8 @@ def _state_lines(info: StateCatalog) -> list[str]:
             f"- `facts`: {info.facts_count} Fact records, the individual statements of the conversations "
             f"(use them for what the typed records lack); fields: {_fields_text(info.fact_fields)}"
         )
+    if _holds_periods(info):
+        lines.append(PERIOD_LINE)
     for name, members in info.enums.items():
         where = f" (the global `{name}`)" if name in info.enum_globals else ""
         lines.append(

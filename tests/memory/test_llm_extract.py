@@ -130,3 +130,26 @@ def test_single_oversized_turn_gets_its_own_window():
     windows = make_windows(turns, max_chars=1000, context_turns=1)
     assert [len(w.turns) for w in windows] == [1, 1, 1]
     assert windows[1].turns[0].text == "y" * 5000
+
+
+#: a transcript (dated by ``date=``) and a real model's reply to its extraction prompt, verbatim
+TRANSCRIPT = "Melanie: Hey Caroline! We finally went camping last weekend, up in the mountains with the kids. They loved roasting marshmallows.\nCaroline: That sounds amazing, Mel! I have news too: I submitted my adoption application to the agency on Monday.\nMelanie: Wow, congrats! Are you still planning to become a counselor?\nCaroline: Actually I changed my mind. I'm going to study social work instead, and I enrolled in a program at the community college last week.\nMelanie: That's a great fit for you. Good luck with both!\n"
+
+REAL_REPLY = '{"facts": [\n{"text": "Melanie went camping in the mountains with her kids on the weekend of 17-18 June 2023.", "evidence": ["s-e77be550f5c4:1"], "event_date": "2023-06-17/2023-06-18", "supersedes": null, "speaker": "Melanie"},\n{"text": "Melanie\'s kids loved roasting marshmallows on the camping trip in June 2023.", "evidence": ["s-e77be550f5c4:1"], "event_date": "2023-06-17/2023-06-18", "supersedes": null, "speaker": "Melanie"},\n{"text": "Caroline submitted her adoption application to the adoption agency on 19 June 2023.", "evidence": ["s-e77be550f5c4:2"], "event_date": "2023-06-19", "supersedes": null, "speaker": "Caroline"},\n{"text": "Caroline changed her mind about becoming a counselor and decided to study social work instead.", "evidence": ["s-e77be550f5c4:3", "s-e77be550f5c4:4"], "event_date": null, "supersedes": "conv-26_s1-f8", "speaker": "Caroline"},\n{"text": "Caroline enrolled in a social work program at the community college during the week of 13 to 19 June 2023.", "evidence": ["s-e77be550f5c4:4"], "event_date": "2023-06-13/2023-06-19", "supersedes": null, "speaker": "Caroline"}\n]}\n'
+
+
+def test_a_transcript_session_is_dated_once(scripted, scripted_llm, tmp_path):
+    path = tmp_path / "chat.txt"
+    path.write_text(TRANSCRIPT)
+    (session,) = load_sessions(path, format="transcript", date="2023-06-20")
+    assert session.session_id == "s-e77be550f5c4"  # the turn ids the reply cites
+    known = [Fact("conv-26_s1-f8", "Caroline is interested in a career in counseling.", "old", dt.date(2023, 5, 8), ("D1:11",))]
+    scripted.enqueue(REAL_REPLY)
+    extractor = LLMExtractor(scripted_llm)
+    facts = extractor.extract(session, known)
+    prompt = scripted.requests[0].messages[-1].content
+    assert "Session s-e77be550f5c4, dated 2023-06-20. Speakers: Melanie, Caroline." in prompt
+    assert "(2023-06-20)" not in prompt
+    assert len(facts) == 5 and extractor.stats.repaired == 0 and len(scripted.requests) == 1
+    assert facts[3].supersedes == "conv-26_s1-f8"
+    assert str(facts[0].event_date) == "the weekend of 17 June 2023"

@@ -178,3 +178,15 @@ def test_output_sent_back_is_capped_with_a_marker(session):
     assert cap_output(small, 8_000) == json.dumps(small, ensure_ascii=False)
     through_tool = json.loads(execute_tool_call(session, {"code": "result = list(range(5000))"}, max_chars=1_000))
     assert "cut" in through_tool and len(json.dumps(through_tool)) < 1_300
+
+
+def test_the_period_line_comes_with_a_period_field_or_a_dated_fact_only():
+    from uac.dates import Period
+
+    from sandbox.tool import PERIOD_LINE
+
+    undated = encode_state({"pets": {"pets": [{"name": "Rex"}]}}, facts=[{"id": "f1", "text": "Rex barks.", "event_date": None}])
+    assert PERIOD_LINE not in describe_python_tool(undated)
+    dated = encode_state({"pets": {"pets": [{"name": "Rex"}]}}, facts=[{"id": "f1", "text": "Rex came.", "event_date": Period("2023-05")}])
+    assert "event_date (Period)" in describe_python_tool(dated) and PERIOD_LINE in describe_python_tool(dated)
+    assert "p.start <= last and first <= p.end" in PERIOD_LINE
