@@ -314,7 +314,48 @@ class ChannelIndex:
             else:
                 self.flat.drop()  # rebuilt from Chroma by the next search
                 forget_file(self.flat.path)
-        self.load()
+        self._appended(text, offset)
+
+    def _appended(self, text: bytes, offset: int) -> None:
+        """Take the lines just appended at ``offset`` into the loaded table (what
+        :meth:`load` would read, without reading the file again).  The table is
+        saved only when enough lines have built up since it was last
+        (:func:`~uac.index.corpus.worth_saving`); until then whoever loads it next
+        reads the appended lines from the corpus file."""
+        from .corpus import worth_saving
+
+        table = self._table
+        stamp = self._file_stamp()
+        if offset != int(table.offsets[-1]) or stamp[0] != offset + len(text) or table.stamp[0] == -2:
+            self.load()  # not the file the table describes: read it again
+            return
+        first = len(self._line_ids)
+        table.read_lines(text, self.corpus_path, first_number=first + 1)
+        table.stamp = stamp
+        if worth_saving(table):
+            try:
+                table.save(self.table_path)
+            except OSError as exc:  # a read-only table: the next load parses the new lines again
+                log.debug("corpus table not saved to %s: %s", self.table_path, exc)
+        self._stamp = stamp
+        self.torn = False
+        self._line_ids = table.ids
+        added = table.ids[first:]
+        if len(self._row_of) == first and not any(entry_id in self._row_of for entry_id in added) and len(set(added)) == len(added):
+            for row, entry_id in enumerate(added, start=first):
+                self._row_of[entry_id] = row
+            self._order.extend(added)
+            self._entries = None
+            self._by_turn = None
+            self._session_rows = None
+            self._bm25 = None
+            self._ordinals = None
+            self._current_rows = None
+        else:
+            self._entries = None
+            self._parsed = {}
+            self._invalidate()
+        self._bytes = None
 
     def remove(self, ids: Iterable[str]) -> int:
         self.refresh()
