@@ -494,11 +494,7 @@ class ChannelIndex:
             return self._bm25
         stamp = (*(self._stamp or (-1, 0, 0)), len(self._line_ids))
         saved = BM25.load(self.bm25_path)
-        legacy = self.legacy_path(self.bm25_path)
-        converting = False
-        if saved is None and legacy.exists():
-            saved = BM25.load(legacy)  # saved by an earlier version: saved again in the packed form
-            converting = saved is not None
+        legacy = self.legacy_path(self.bm25_path)  # an earlier version's .npz: built again, then gone
         index: BM25 | None = None
         if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
             index = saved
@@ -506,7 +502,7 @@ class ChannelIndex:
             index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
         if index is None:
             index = BM25.build([self.entry(i).index_text for i in self._order], stamp=stamp)
-        if index is not saved or converting:
+        if index is not saved:
             try:
                 index.save(self.bm25_path)
                 legacy.unlink(missing_ok=True)
@@ -794,8 +790,15 @@ class MemoryIndex:
         return dict(data) if data is not None else None
 
     def settings_differ(self, manifest: dict[str, Any]) -> bool:
-        """True if the indexes were built with other settings than this uac's (rebuild needed)."""
-        return any(manifest.get(key) != value for key, value in self.expected_manifest().items())
+        """True if the indexes were built with other settings than this uac's (rebuild
+        needed).  The tokenizer's version is not one of them: it is kept with each
+        BM25 index, which alone is built again when it changes (a manifest written
+        while it was listed here still matches)."""
+        expected = self.expected_manifest()
+        texts = manifest.get("texts")
+        if isinstance(texts, dict) and "stemmer" in texts:
+            manifest = {**manifest, "texts": {k: v for k, v in texts.items() if k != "stemmer"}}
+        return any(manifest.get(key) != value for key, value in expected.items())
 
     def write_manifest(self, log_position: tuple[int, str] | None = None) -> None:
         """Record the settings and, if given, the log position ``(bytes, sha256)`` the
