@@ -79,3 +79,56 @@ def test_empty_index_and_unknown_terms():
     assert index.scores(["mountain"]) is None
     scores = index.scores(tokenize("lake"))  # the stemmed form: "lak"
     assert scores is not None and scores.shape == (1,) and scores[0] > 0
+
+
+def test_an_index_built_with_another_tokenizer_is_not_used(tmp_path, monkeypatch):
+    """A BM25 index keeps the tokenizer version it was built with; after a change
+    of the stemmer its words would not meet a query's, so it is not loaded (and the
+    store builds BM25 again, without touching the vectors)."""
+    from uac.index import bm25 as bm25_module
+
+    path = tmp_path / "facts.bm25.pack"
+    BM25.build(_corpus(20)).save(path)
+    assert BM25.load(path) is not None
+    monkeypatch.setattr(bm25_module, "STEMMER_VERSION", bm25_module.STEMMER_VERSION + 1)
+    assert BM25.load(path) is None
+
+
+@pytest.mark.embeddings
+def test_a_stemmer_change_rebuilds_bm25_only(tmp_path, monkeypatch):
+    """A project indexed by a uac with another stemmer (its manifest lists the old
+    version, its BM25 files carry it) searches with the new one at once: BM25 is
+    built again from the corpus; nothing is embedded again."""
+    import json as _json
+
+    from uac.index import bm25 as bm25_module
+    from uac.index import catchup, maintain
+    from uac.memory import UserMemory
+
+    memory = UserMemory.create(tmp_path / "p", user_name="Ana")
+    chat = tmp_path / "s.json"
+    chat.write_text(_json.dumps({"date": "2023-05-08", "messages": [
+        {"role": "user", "content": "I moved to Lisbon and started painting again."},
+        {"role": "user", "content": "My sister is moving to Porto next spring."}]}))
+    memory.ingest(chat)
+    expected = [h.to_json() for h in memory.search("moving painting", k=5)]
+    index_dir = memory.root / ".uac" / "index"
+    manifest = _json.loads((index_dir / "manifest.json").read_text())
+    manifest["texts"]["stemmer"] = 1
+    (index_dir / "manifest.json").write_text(_json.dumps(manifest))
+    with monkeypatch.context() as old:
+        old.setattr(bm25_module, "STEMMER_VERSION", 1)
+        for channel in ("facts", "archive"):
+            memory.index.channel(channel).bm25().save(index_dir / f"{channel}.bm25.pack")
+    memory.close()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("indexed again")
+
+    for module in (maintain, catchup):
+        monkeypatch.setattr(module, "rebuild", refuse)
+        monkeypatch.setattr(module, "index_sessions", refuse)
+    reopened = UserMemory.open(tmp_path / "p")
+    assert [h.to_json() for h in reopened.search("moving painting", k=5)] == expected
+    reopened.close()
+    assert BM25.load(index_dir / "facts.bm25.pack") is not None  # saved again with the current stemmer

@@ -34,18 +34,42 @@ def _assert_matches(table: CorpusTable, path):
         assert (table.ordinals[i] == 0) == (record["session_date"] is None)
 
 
+def _counting_reads(monkeypatch) -> list[int]:
+    parsed: list[int] = []
+    real = CorpusTable.read_lines
+    monkeypatch.setattr(CorpusTable, "read_lines", lambda self, data, path, first_number=1: parsed.append(len(data)) or real(self, data, path, first_number))
+    return parsed
+
+
 def test_appends_extend_the_table(tmp_path, monkeypatch):
     corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
     _write(corpus, _entries(0, 10))
     _assert_matches(read_corpus_table(corpus, saved), corpus)
     _write(corpus, _entries(10, 5))
-    parsed: list[int] = []
-    real = CorpusTable.read_lines
-    monkeypatch.setattr(CorpusTable, "read_lines", lambda self, data, path, first_number=1: parsed.append(len(data)) or real(self, data, path, first_number))
+    parsed = _counting_reads(monkeypatch)
     table = read_corpus_table(corpus, saved)
     _assert_matches(table, corpus)
     assert len(parsed) == 1 and parsed[0] < corpus.stat().st_size / 2  # only the new lines
-    assert read_corpus_table(corpus, saved).ids == table.ids and len(parsed) == 1  # unchanged: nothing read
+
+
+def test_a_few_appended_lines_do_not_rewrite_the_table(tmp_path, monkeypatch):
+    """The saved table stays as it was; each load reads just the appended lines,
+    until more than SAVE_AFTER_LINES have built up."""
+    corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
+    _write(corpus, _entries(0, 10))
+    read_corpus_table(corpus, saved)
+    first_save = saved.stat().st_mtime_ns, saved.read_bytes()
+    _write(corpus, _entries(10, 5))
+    parsed = _counting_reads(monkeypatch)
+    for _ in range(2):
+        _assert_matches(read_corpus_table(corpus, saved), corpus)
+    assert (saved.stat().st_mtime_ns, saved.read_bytes()) == first_save
+    assert len(parsed) == 2 and parsed[0] == parsed[1] < corpus.stat().st_size / 2
+    monkeypatch.setattr(corpus_module, "SAVE_AFTER_LINES", 4)
+    _assert_matches(read_corpus_table(corpus, saved), corpus)  # 5 new lines: saved now
+    assert saved.read_bytes() != first_save[1]
+    _assert_matches(read_corpus_table(corpus, saved), corpus)
+    assert len(parsed) == 3  # nothing left to read
 
 
 def test_a_rewrite_is_read_afresh(tmp_path):
@@ -88,3 +112,35 @@ def test_a_line_being_written_is_left_for_later(tmp_path):
     table = read_corpus_table(corpus, saved)
     assert table.ids == ["e0", "e1", "e2"] and table.stamp[0] == -2  # used once, not saved as current
     assert not saved.exists() or CorpusTable.load(saved).stamp != corpus_module.file_stamp(corpus)
+
+
+def test_an_add_leaves_the_channel_as_a_fresh_load_would(tmp_path):
+    """ChannelIndex.add takes its own lines into the loaded table instead of reading
+    the corpus again: rows, order, entries, dates, evidence and the flat copy agree
+    with a channel opened afresh, after several adds and an upsert of an old id."""
+    import numpy as np
+
+    from uac.index.store import MemoryIndex
+
+    rng = np.random.default_rng(3)
+
+    def vectors(n):
+        v = rng.normal(size=(n, 384)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    index = MemoryIndex(tmp_path / ".uac")
+    channel = index.channel("facts")
+    channel.add(_entries(0, 30), vectors(30))
+    channel.add(_entries(30, 7), vectors(7))
+    channel.add(_entries(37, 2) + _entries(5, 1), vectors(3))  # e5 again: its newer line wins
+    fresh = MemoryIndex(tmp_path / ".uac").channel("facts")
+    assert channel._line_ids == fresh._line_ids and channel._order == fresh._order
+    assert channel._row_of == fresh._row_of and channel._row_of["e5"] == 39
+    assert [channel.entry(i).to_json() for i in channel._order] == [fresh.entry(i).to_json() for i in fresh._order]
+    assert list(channel._table.ordinals) == list(fresh._table.ordinals)
+    assert [channel._table.evidence(r) for r in range(40)] == [fresh._table.evidence(r) for r in range(40)]
+    assert channel._flat_in_step() and fresh._flat_in_step()
+    query = vectors(1)[0]
+    assert channel.dense(query, 10) == fresh.dense(query, 10)
+    assert channel.lexical(["38"], 3) == fresh.lexical(["38"], 3) == ["e38"]
+    index.close()

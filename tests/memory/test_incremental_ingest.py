@@ -62,6 +62,34 @@ def test_the_saved_head_equals_a_full_fold(grown):
     assert (head.good_bytes, head.lines, head.digest) == (full.good_bytes, full.lines, full.digest)
 
 
+def test_small_ingests_leave_the_saved_head_for_readers_to_extend(grown, tmp_path, monkeypatch):
+    """The head is saved again only when SAVE_AFTER_BYTES were committed since: the
+    three small ingests after the first left it describing a prefix, which the next
+    reader extends (the test above checks the answers equal a full fold)."""
+    from uac.facts import head as head_module
+
+    root = grown.root
+    saved = json.loads((root / ".uac" / "index" / "log-head.json").read_bytes())
+    assert saved["format"] == head_module.FORMAT and isinstance(saved["fact_ids"], str)
+    assert 0 < saved["good_bytes"] < grown.project.paths.facts.stat().st_size
+    monkeypatch.setattr(head_module, "SAVE_AFTER_BYTES", 0)
+    grown.ingest(_chat(tmp_path / "c.json", "2023-08-10", [("Maya", "Pixel is asleep on the ferry tickets.")]), format="messages")
+    saved = json.loads((root / ".uac" / "index" / "log-head.json").read_bytes())
+    assert saved["good_bytes"] == grown.project.paths.facts.stat().st_size
+    full = LogHead.of_state(_fresh_log(root).read())
+    assert set(saved["fact_ids"].split("\n")) == full.fact_ids
+
+
+def test_a_head_saved_in_the_earlier_format_is_read(grown):
+    root = grown.root
+    path = root / ".uac" / "index" / "log-head.json"
+    data = json.loads(path.read_bytes())
+    data["format"], data["fact_ids"] = 2, sorted(data["fact_ids"].split("\n"))
+    path.write_text(json.dumps(data), "utf-8")
+    loaded = LogHead.from_json(json.loads(path.read_bytes()))
+    assert loaded is not None and loaded.fact_ids == set(data["fact_ids"])
+
+
 def test_the_head_extends_by_what_another_writer_appended(grown):
     root = grown.root
     log = _fresh_log(root)

@@ -171,3 +171,42 @@ def test_ingest_supersedes_a_state_said_many_sessions_before(tmp_path):
     [initech] = [f for f in facts if "Initech" in f.text]
     assert acme.invalid_at == dt.date(2024, 5, 10) and acme.superseded_by == initech.id
     assert initech.invalid_at is None
+
+
+
+_LEADS = [
+    "will start at", "is starting work with", "starts a new job at", "started at", "began working for",
+    "started her new job at", "started a job as a nurse at", "joined", "got a job at", "landed a new position with",
+    "accepted the offer from", "got a job as a designer", "was hired by", "switched jobs to", "moved to",
+    "now works at", "works for", "is working at", "works as a designer at", "is a nurse at", "used to work at",
+    "worked for", "quit her job at", "left their job as a chef", "resigned from", "retired from", "was laid off from",
+    "got fired by", "is leaving", "is moving on from", "is moving to", "wants to relocate to", "relocated to",
+    "moved into a new flat in", "settled down in", "now lives in", "lives in", "has been living in", "used to live in",
+    "lived in", "went to", "is happy at", "loves working",
+]
+_AFTER = ["Acme", "Initech Corp", "Rio de Janeiro", "Lisbon", "a bakery", "the local hospital", "Sam's", "her", ""]
+_TAIL = ["", " as a designer", " for a trip", " now", " last year", " and others", " with Ana"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    adverb=st.sampled_from(["", "finally ", "really ", "happily ", "also "]),
+    lead=st.sampled_from(_LEADS),
+    after=st.sampled_from(_AFTER),
+    tail=st.sampled_from(_TAIL),
+    gap=st.sampled_from([" ", "  ", "\t", "\n "]),
+)
+def test_the_key_words_only_skip_patterns_that_cannot_match(adverb, lead, after, tail, gap):
+    """Every statement pattern is tried only when one of its key words is in the
+    text; the keys must be words any match contains, so the answers are those of
+    trying every pattern."""
+    import re
+
+    from uac.extract import states
+
+    rest = (adverb + lead).replace(" ", gap) + (" " + after if after else "") + tail + "."
+    lowered = states._words(rest)
+    for rule, *_ in states._EMPLOYER + states._HOME:
+        eager = re.compile(rf"^{states._ADVERBS}{rule.body}").match(rest)
+        gated = rule.match(rest, lowered)
+        assert (eager.group(0) if eager else None) == (gated.group(0) if gated else None), (rule.keys, rest)

@@ -266,7 +266,7 @@ class FactLog:
         """The committed sessions, fact ids and position of the log, without folding
         its facts: the saved head extended by what was appended since (see
         :mod:`uac.facts.head`).  Cached until the file changes."""
-        from .head import LogHead, fold_head, load_head, save_head
+        from .head import LogHead, fold_head, load_head, save_head, worth_saving
 
         stamp = self._stamp()
         cached = _HEADS.get(str(self.path))
@@ -281,7 +281,7 @@ class FactLog:
         if head.dropped and self._warned != head.dropped:
             log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, head.dropped)
             self._warned = head.dropped
-        if changed and self.head_path is not None and self._stamp() == stamp:
+        if changed and worth_saving(head) and self.head_path is not None and self._stamp() == stamp:
             save_head(head, self.head_path)
         _HEADS[str(self.path)] = (stamp, head)
         return head
@@ -415,12 +415,14 @@ class FactLog:
             digest=hasher.hexdigest(),
             hasher=hasher,
             states=base.with_session(facts, supersessions),
+            saved_bytes=base.saved_bytes,
         )
         _HEADS[str(self.path)] = (self._stamp(), head)
         if self.head_path is not None:
-            from .head import save_head
+            from .head import save_head, worth_saving
 
-            save_head(head, self.head_path)
+            if worth_saving(head):
+                save_head(head, self.head_path)
         return head
 
     def rewrite(self, keep: Callable[[dict[str, Any]], bool]) -> LogState:

@@ -11,8 +11,10 @@ computes with its defaults, without importing it or scipy.
 The index is saved as ``.uac/index/<channel>.bm25.pack`` (a packed array
 file, :mod:`uac.packed`, format 2: opening it reads the arrays a query needs and
 parses nothing but the vocabulary) together with the identity of the corpus file it was built
-from; an index saved by an earlier version as ``<channel>.bm25.npz`` (format
-1) is still read, and saved in the packed form the first time; a search whose corpus changed
+from and the version of the tokenizer it was built with
+(:data:`~uac.index.tokens.STEMMER_VERSION`).  An index built with another
+tokenizer, or saved by an earlier version as ``<channel>.bm25.npz``, is built
+again from the corpus: only BM25, the vectors stay.  A search whose corpus changed
 since rebuilds it (appends only tokenize the new documents: the token ids of
 every document are kept) and saves it again, atomically.  Like everything in
 ``.uac/`` it is derived data: deleting it costs one rebuild.
@@ -22,12 +24,11 @@ from __future__ import annotations
 
 import json
 import math
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from ..packed import is_pack, read_pack, text_array, write_pack
-from .tokens import tokenize
+from ..packed import read_pack, text_array, write_pack
+from .tokens import STEMMER_VERSION, tokenize
 
 if TYPE_CHECKING:
     import numpy
@@ -36,7 +37,6 @@ K1 = 1.5
 B = 0.75
 #: bump when the stored layout or the scoring changes (1: the ``.npz`` file; 2: packed)
 FORMAT = 2
-LEGACY_FORMAT = 1
 KIND = "uac-bm25"
 #: the token of a document without any (as uac has always indexed it)
 EMPTY = "_"
@@ -185,17 +185,17 @@ class BM25:
                 "docs": docs,
                 "values": values,
             },
-            {"stamp": list(self.stamp)},
+            {"stamp": list(self.stamp), "stemmer": STEMMER_VERSION},
         )
 
     @classmethod
     def load(cls, path: Path) -> "BM25 | None":
-        """The saved index (packed, or the ``.npz`` of format 1), or None if there is
-        none or it is unreadable or of another format.  The documents' token ids stay
-        on disk until an extension needs them."""
+        """The saved index, or None if there is none, it is unreadable, of another
+        format, or built with another tokenizer (its words would not meet a query's).
+        The documents' token ids stay on disk until an extension needs them."""
         pack = read_pack(path, KIND, FORMAT, skip=("doc_tokens",))  # a search does not need them
-        if pack is None:
-            return None if is_pack(path) else cls._load_npz(path)
+        if pack is None or pack.meta.get("stemmer", 1) != STEMMER_VERSION:
+            return None
         try:
             index = cls(
                 json.loads(pack.text("vocab")),
@@ -207,24 +207,4 @@ class BM25:
         except (ValueError, KeyError, TypeError):
             return None
         index._matrix = (pack["indptr"], pack["docs"], pack["values"])
-        return index
-
-    @classmethod
-    def _load_npz(cls, path: Path) -> "BM25 | None":
-        import numpy as np
-
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                if int(data["format"][0]) != LEGACY_FORMAT:
-                    return None
-                index = cls(
-                    json.loads(data["vocab"].tobytes().decode("utf-8")),
-                    None,
-                    data["doc_offsets"],
-                    stamp=tuple(int(x) for x in data["stamp"].tolist()),
-                    saved_at=Path(path),
-                )
-                index._matrix = (data["indptr"], data["docs"], data["values"])
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-            return None
         return index

@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 FORMAT = 2
 LEGACY_FORMAT = 1
 KIND = "uac-corpus-table"
+#: lines appended since the saved table that make it worth saving again; parsing
+#: this many lines costs about as much as writing a table of 100,000 (tens of ms)
+SAVE_AFTER_LINES = 1000
 
 
 class CorpusTable:
@@ -62,34 +65,44 @@ class CorpusTable:
         self._turns = turns if turns is not None else ([] if encoded is None else None)
         self.turn_offsets = turn_offsets if turn_offsets is not None else [0]
         self._encoded = encoded or {}
+        #: sessions and turns of lines added before the saved ones were decoded
+        self._more_sessions: list[str] = []
+        self._more_turns: list[str] = []
         self.stamp = stamp
+        #: lines the file at the table's path holds (the rest were added since it was saved)
+        self.saved_lines = len(self.ids) if encoded is not None else 0
 
     @property
     def sessions(self) -> list[str]:
         if self._sessions is None:
-            self._sessions = json.loads(self._encoded["sessions"])
+            self._sessions = json.loads(self._encoded["sessions"]) + self._more_sessions
+            self._more_sessions = []
         return self._sessions
 
     @property
     def turns(self) -> list[str]:
         if self._turns is None:
-            self._turns = json.loads(self._encoded["turns"])
+            self._turns = json.loads(self._encoded["turns"]) + self._more_turns
+            self._more_turns = []
         return self._turns
 
-    def _growable(self) -> None:
-        """Lists instead of loaded arrays, before lines are added."""
-        self.ordinals = list(self.ordinals)
-        self.offsets = [int(x) for x in self.offsets]
-        self.turn_offsets = [int(x) for x in self.turn_offsets]
-        self._sessions, self._turns = self.sessions, self.turns  # decoded: they grow too
-
     def evidence(self, line: int) -> list[str]:
-        return self.turns[self.turn_offsets[line] : self.turn_offsets[line + 1]]
+        return self.turns[int(self.turn_offsets[line]) : int(self.turn_offsets[line + 1])]
 
     def read_lines(self, data: bytes, path: Path, first_number: int = 1) -> None:
-        """Add the lines of ``data``, which starts at byte ``self.offsets[-1]`` of the file."""
-        self._growable()
-        base = self.offsets[-1]
+        """Add the lines of ``data``, which starts at byte ``self.offsets[-1]`` of the file.
+
+        The cost follows ``data``: the arrays already loaded are extended, not
+        converted, and the saved sessions and turns stay encoded until asked for."""
+        import numpy as np
+
+        offsets = [int(self.offsets[-1])]  # where each new line starts, then the end
+        turn_offsets = [int(self.turn_offsets[-1])]
+        ids: list[str] = []
+        ordinals: list[int] = []
+        sessions: list[str] = []
+        turns: list[str] = []
+        base = offsets[0]
         position = 0
         number = first_number
         while position < len(data):
@@ -110,16 +123,30 @@ class CorpusTable:
                         f"{path}:{number} is damaged ({exc}).",
                         hint="{do:repair}.",
                     ) from None
-                self.ids.append(entry_id)
-                self.ordinals.append(ordinal)
-                self.sessions.append(session)
-                self.turns.extend(evidence)
-                self.turn_offsets.append(len(self.turns))
-                self.offsets.append(base + end + 1)
+                ids.append(entry_id)
+                ordinals.append(ordinal)
+                sessions.append(session)
+                turns.extend(evidence)
+                turn_offsets.append(turn_offsets[-1] + len(evidence))
+                offsets.append(base + end + 1)
             else:
-                self.offsets[-1] = base + end + 1  # skip a blank line
+                offsets[-1] = base + end + 1  # skip a blank line
             position = end + 1
             number += 1
+        self.ids.extend(ids)
+        self.ordinals = np.concatenate([np.asarray(self.ordinals, dtype=np.int64), np.array(ordinals, dtype=np.int64)])
+        self.offsets = np.concatenate([np.asarray(self.offsets, dtype=np.int64)[:-1], np.array(offsets, dtype=np.int64)])
+        self.turn_offsets = np.concatenate(
+            [np.asarray(self.turn_offsets, dtype=np.int64)[:-1], np.array(turn_offsets, dtype=np.int64)]
+        )
+        if self._sessions is not None:
+            self._sessions.extend(sessions)
+        else:
+            self._more_sessions.extend(sessions)
+        if self._turns is not None:
+            self._turns.extend(turns)
+        else:
+            self._more_turns.extend(turns)
 
     # -- on disk ------------------------------------------------------------------------
 
@@ -140,6 +167,7 @@ class CorpusTable:
             },
             {"stamp": list(self.stamp)},
         )
+        self.saved_lines = len(self.ids)
 
     @classmethod
     def load(cls, path: Path) -> "CorpusTable | None":
@@ -223,7 +251,7 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
     # the stamp must describe the bytes read; a concurrent append makes it differ,
     # and then the table is used this once and extended again next time
     table.stamp = stamp if after == stamp and int(table.offsets[-1]) == stamp[0] else (-2, 0, 0)
-    if table.stamp == stamp:
+    if table.stamp == stamp and worth_saving(table):
         try:
             table.save(table_path)
         except OSError as exc:
@@ -232,6 +260,14 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
             if legacy_path is not None:
                 legacy_path.unlink(missing_ok=True)
     return table
+
+
+def worth_saving(table: CorpusTable) -> bool:
+    """Save the table again?  Only when the lines added since it was saved cost more
+    to parse than writing it: a few appended lines are read from the corpus file by
+    whoever loads the table next (see :func:`read_corpus_table`), so an ingest of
+    one session does not rewrite a table of every line."""
+    return table.saved_lines == 0 or len(table.ids) - table.saved_lines > SAVE_AFTER_LINES
 
 
 def _convert(table: CorpusTable, table_path: Path, legacy_path: Path) -> None:

@@ -183,3 +183,30 @@ def get_embedder(backend: str | None = None) -> Embedder:
 
                 _instances[name] = OnnxEmbedder()
         return _instances[name]
+
+
+def preload(backend: str | None = None) -> threading.Thread | None:
+    """Start loading the process-wide embedder of ``backend`` in a background thread
+    and return the thread (``None`` if it is loaded already).
+
+    For a caller that will embed soon but has other work first (ingest reads the
+    log and extracts facts before it indexes): the model loads while that work runs.
+    :func:`get_embedder` waits for a load in progress.  A load that fails leaves
+    nothing behind; the caller's own :func:`get_embedder` meets the error again
+    and raises it."""
+    try:
+        name = resolve_backend(backend)
+    except ConfigError:
+        return None  # reported by the caller's get_embedder()
+    if name in _instances:
+        return None
+
+    def load() -> None:
+        try:
+            get_embedder(name)
+        except (StoreError, ConfigError, ImportError, OSError):
+            pass  # raised again, to the caller, by its own get_embedder()
+
+    thread = threading.Thread(target=load, name="uac-embedder-load")
+    thread.start()
+    return thread

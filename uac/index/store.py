@@ -314,7 +314,48 @@ class ChannelIndex:
             else:
                 self.flat.drop()  # rebuilt from Chroma by the next search
                 forget_file(self.flat.path)
-        self.load()
+        self._appended(text, offset)
+
+    def _appended(self, text: bytes, offset: int) -> None:
+        """Take the lines just appended at ``offset`` into the loaded table (what
+        :meth:`load` would read, without reading the file again).  The table is
+        saved only when enough lines have built up since it was last
+        (:func:`~uac.index.corpus.worth_saving`); until then whoever loads it next
+        reads the appended lines from the corpus file."""
+        from .corpus import worth_saving
+
+        table = self._table
+        stamp = self._file_stamp()
+        if offset != int(table.offsets[-1]) or stamp[0] != offset + len(text) or table.stamp[0] == -2:
+            self.load()  # not the file the table describes: read it again
+            return
+        first = len(self._line_ids)
+        table.read_lines(text, self.corpus_path, first_number=first + 1)
+        table.stamp = stamp
+        if worth_saving(table):
+            try:
+                table.save(self.table_path)
+            except OSError as exc:  # a read-only table: the next load parses the new lines again
+                log.debug("corpus table not saved to %s: %s", self.table_path, exc)
+        self._stamp = stamp
+        self.torn = False
+        self._line_ids = table.ids
+        added = table.ids[first:]
+        if len(self._row_of) == first and not any(entry_id in self._row_of for entry_id in added) and len(set(added)) == len(added):
+            for row, entry_id in enumerate(added, start=first):
+                self._row_of[entry_id] = row
+            self._order.extend(added)
+            self._entries = None
+            self._by_turn = None
+            self._session_rows = None
+            self._bm25 = None
+            self._ordinals = None
+            self._current_rows = None
+        else:
+            self._entries = None
+            self._parsed = {}
+            self._invalidate()
+        self._bytes = None
 
     def remove(self, ids: Iterable[str]) -> int:
         self.refresh()
@@ -453,11 +494,7 @@ class ChannelIndex:
             return self._bm25
         stamp = (*(self._stamp or (-1, 0, 0)), len(self._line_ids))
         saved = BM25.load(self.bm25_path)
-        legacy = self.legacy_path(self.bm25_path)
-        converting = False
-        if saved is None and legacy.exists():
-            saved = BM25.load(legacy)  # saved by an earlier version: saved again in the packed form
-            converting = saved is not None
+        legacy = self.legacy_path(self.bm25_path)  # an earlier version's .npz: built again, then gone
         index: BM25 | None = None
         if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
             index = saved
@@ -465,7 +502,7 @@ class ChannelIndex:
             index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
         if index is None:
             index = BM25.build([self.entry(i).index_text for i in self._order], stamp=stamp)
-        if index is not saved or converting:
+        if index is not saved:
             try:
                 index.save(self.bm25_path)
                 legacy.unlink(missing_ok=True)
@@ -753,8 +790,15 @@ class MemoryIndex:
         return dict(data) if data is not None else None
 
     def settings_differ(self, manifest: dict[str, Any]) -> bool:
-        """True if the indexes were built with other settings than this uac's (rebuild needed)."""
-        return any(manifest.get(key) != value for key, value in self.expected_manifest().items())
+        """True if the indexes were built with other settings than this uac's (rebuild
+        needed).  The tokenizer's version is not one of them: it is kept with each
+        BM25 index, which alone is built again when it changes (a manifest written
+        while it was listed here still matches)."""
+        expected = self.expected_manifest()
+        texts = manifest.get("texts")
+        if isinstance(texts, dict) and "stemmer" in texts:
+            manifest = {**manifest, "texts": {k: v for k, v in texts.items() if k != "stemmer"}}
+        return any(manifest.get(key) != value for key, value in expected.items())
 
     def write_manifest(self, log_position: tuple[int, str] | None = None) -> None:
         """Record the settings and, if given, the log position ``(bytes, sha256)`` the

@@ -39,9 +39,6 @@ TEXT_SETTINGS: dict[str, Any] = {
     "bm25_context_turns": 1,
     "bm25_own_turn": 1,
     "bm25_said_day": 1,
-    # the BM25 stemmer's version (uac.index.tokens.stem): 2 makes every form of a verb
-    # meet ("move", "moved", "moving"); a change rebuilds the saved BM25 tables
-    "stemmer": 2,
 }
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[a-z0-9]+")
+#: the version of :func:`stem` (2: every form of a verb meets, "move", "moved",
+#: "moving"); saved with each BM25 index, which is built again when it differs
+STEMMER_VERSION = 2
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being

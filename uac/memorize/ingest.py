@@ -190,6 +190,10 @@ def ingest_sessions(
             else:
                 taken.add(session.session_id)
                 pending.append(session)
+        if pending:
+            from ..index.embeddings import preload
+
+            preload()  # the model loads while the sessions are extracted and written
         lag = project.config.extract.parallel_sessions
         loop_started = time.perf_counter()
         head = before
