@@ -34,13 +34,12 @@ import datetime as _dt
 import hashlib
 import json
 import logging
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..dates import Period
-from ..packed import is_pack, read_pack, text_array, write_pack
+from ..packed import read_pack, text_array, write_pack
 from .log import LogState, parse_log
 
 if TYPE_CHECKING:
@@ -51,7 +50,6 @@ log = logging.getLogger(__name__)
 #: the packed layout (``log-table.pack``) with speakers; format 3 was packed
 #: without them, format 2 the ``.npz`` file
 FORMAT = 4
-LEGACY_FORMAT = 2
 KIND = "uac-fact-table"
 #: no date (an open start, or no event date)
 NONE = 0
@@ -207,10 +205,11 @@ class FactTable:
 
     @classmethod
     def load(cls, path: Path) -> "FactTable | None":
-        """The table saved at ``path`` (packed, or the ``.npz`` of format 2), or None."""
+        """The table saved at ``path``, or None (an earlier format: the log is folded
+        again, once; the ``.npz`` tables of format 2 lack the speakers, format 3 too)."""
         pack = read_pack(path, KIND, FORMAT)
         if pack is None:
-            return None if is_pack(path) else cls._load_npz(path)
+            return None
         try:
             return cls(
                 ids=json.loads(pack.text("ids")),
@@ -225,29 +224,6 @@ class FactTable:
                 digest=str(pack.meta["digest"]),
             )
         except (ValueError, KeyError, TypeError):
-            return None
-
-    @classmethod
-    def _load_npz(cls, path: Path) -> "FactTable | None":
-        import numpy as np
-
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                if int(data["format"][0]) != LEGACY_FORMAT:
-                    return None
-                return cls(
-                    ids=json.loads(data["ids"].tobytes().decode("utf-8")),
-                    start=data["start"],
-                    end=data["end"],
-                    event=data["event"],
-                    event_end=data["event_end"],
-                    speaker=data["speaker"],
-                    speaker_names=json.loads(data["speaker_names"].tobytes().decode("utf-8")),
-                    stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
-                    good_bytes=int(data["good_bytes"][0]),
-                    digest=str(data["digest"][0]),
-                )
-        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
             return None
 
 
@@ -266,21 +242,14 @@ def read_fact_table(
     while the log keeps its identity, else from ``table_path`` when it is current,
     else brought up to date (and saved).  The caller keeps the table it got: this
     module remembers nothing, so a process serving many projects holds only the
-    tables of the projects it keeps open.  Without a table at ``table_path``, one
-    saved by an earlier version at ``legacy_path`` is read (and saved in the
-    current format, the old file removed)."""
+    tables of the projects it keeps open.  A table an earlier version saved at
+    ``legacy_path`` is removed when the new one is saved (it lacks the speakers)."""
     log_path = Path(log_path)
     stamp = _stamp(log_path)
     if previous is not None and previous.stamp == stamp and stamp[0] != -2:
         return previous
     saved = FactTable.load(table_path)
-    from_legacy = False
-    if saved is None and legacy_path is not None and legacy_path.exists():
-        saved = FactTable.load(legacy_path)
-        from_legacy = saved is not None
     if saved is not None and saved.stamp == stamp:
-        if from_legacy:
-            _save(saved, table_path, legacy_path)
         return saved
     data = b""
     for _attempt in range(5):  # the stamp must describe exactly the bytes folded
