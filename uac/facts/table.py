@@ -36,14 +36,11 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..dates import Period
 from ..packed import read_pack, text_array, write_pack
 from .log import LogState, parse_log
-
-if TYPE_CHECKING:
-    import numpy
 
 log = logging.getLogger(__name__)
 
