@@ -4,6 +4,7 @@ hundred varied sentences written here."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -51,3 +52,19 @@ def varied_sentences() -> list[str]:
 @pytest.fixture(scope="session")
 def sentences() -> list[str]:
     return varied_sentences()
+
+
+@pytest.fixture
+def one_session_memory(tmp_path):
+    """A new memory (user Ana) that ingested one session of the given lines, said on 8 May 2023."""
+
+    def make(*lines: str):
+        from uac.memory import UserMemory
+
+        memory = UserMemory.create(tmp_path / "p", user_name="Ana")
+        chat = tmp_path / "s.json"
+        chat.write_text(json.dumps({"date": "2023-05-08", "messages": [{"role": "user", "content": line} for line in lines]}))
+        memory.ingest(chat)
+        return memory
+
+    return make

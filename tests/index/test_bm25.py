@@ -95,7 +95,7 @@ def test_an_index_built_with_another_tokenizer_is_not_used(tmp_path, monkeypatch
 
 
 @pytest.mark.embeddings
-def test_a_stemmer_change_rebuilds_bm25_only(tmp_path, monkeypatch):
+def test_a_stemmer_change_rebuilds_bm25_only(tmp_path, monkeypatch, one_session_memory):
     """A project indexed by a uac with another stemmer (its manifest lists the old
     version, its BM25 files carry it) searches with the new one at once: BM25 is
     built again from the corpus; nothing is embedded again."""
@@ -105,12 +105,7 @@ def test_a_stemmer_change_rebuilds_bm25_only(tmp_path, monkeypatch):
     from uac.index import catchup, maintain
     from uac.memory import UserMemory
 
-    memory = UserMemory.create(tmp_path / "p", user_name="Ana")
-    chat = tmp_path / "s.json"
-    chat.write_text(_json.dumps({"date": "2023-05-08", "messages": [
-        {"role": "user", "content": "I moved to Lisbon and started painting again."},
-        {"role": "user", "content": "My sister is moving to Porto next spring."}]}))
-    memory.ingest(chat)
+    memory = one_session_memory("I moved to Lisbon and started painting again.", "My sister is moving to Porto next spring.")
     expected = [h.to_json() for h in memory.search("moving painting", k=5)]
     index_dir = memory.root / ".uac" / "index"
     manifest = _json.loads((index_dir / "manifest.json").read_text())

@@ -92,13 +92,8 @@ def _legacy_facts(table: FactTable, path: Path) -> None:
 
 
 @pytest.mark.embeddings
-def test_a_project_with_npz_tables_searches_the_same_and_is_converted(tmp_path, monkeypatch):
-    memory = UserMemory.create(tmp_path / "p", user_name="Ana")
-    session = tmp_path / "s.json"
-    session.write_text(json.dumps({"date": "2023-05-08", "messages": [
-        {"role": "user", "content": "I adopted a golden retriever named Rex yesterday."},
-        {"role": "user", "content": "I also booked a trip to Lisbon for June."}]}))
-    memory.ingest(session)
+def test_a_project_with_npz_tables_searches_the_same_and_is_converted(tmp_path, monkeypatch, one_session_memory):
+    memory = one_session_memory("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.")
     queries = ["dog", "Lisbon trip", "what did I adopt"]
     expected = [[h.to_json() for h in memory.search(q, k=5)] for q in queries]
     index_dir = memory.root / ".uac" / "index"

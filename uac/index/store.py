@@ -208,6 +208,10 @@ class ChannelIndex:
     def _invalidate(self) -> None:
         self._row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
         self._order = list(self._row_of) if len(self._row_of) == len(self._line_ids) else list(dict.fromkeys(self._line_ids))
+        self._drop_derived()
+
+    def _drop_derived(self) -> None:
+        """Forget what was computed from the rows (turn maps, BM25, dates, masks)."""
         self._by_turn = None
         self._session_rows = None
         self._bm25 = None
@@ -346,11 +350,7 @@ class ChannelIndex:
                 self._row_of[entry_id] = row
             self._order.extend(added)
             self._entries = None
-            self._by_turn = None
-            self._session_rows = None
-            self._bm25 = None
-            self._ordinals = None
-            self._current_rows = None
+            self._drop_derived()
         else:
             self._entries = None
             self._parsed = {}
