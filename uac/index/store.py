@@ -825,20 +825,20 @@ class MemoryIndex:
     # -- whole-index operations -----------------------------------------------------
 
     def reset(self) -> None:
-        """Drop every index of the project (the corpus files and the collections)."""
-        from chromadb.errors import NotFoundError
+        """Drop every index of the project (the corpus files and the collections; an
+        embedded Chroma store whole, as a deleted collection's files stay on disk)."""
+        if self.backend != "http":
+            self.drop_embedded_store()
+        else:
+            from chromadb.errors import NotFoundError
 
-        if self.backend != "http" and not self.chroma_path.exists():
-            # the directory was deleted under us: forget the old client, open afresh
-            self._client = None
-            self._channels.clear()
-        client = self.client()
-        for channel in CHANNELS:
-            name = self.collection_name(channel)
-            try:
-                client.delete_collection(name)
-            except (NotFoundError, ValueError) as exc:  # the collection was not there
-                log.debug("collection %s not deleted: %s", name, exc)
+            client = self.client()
+            for channel in CHANNELS:
+                name = self.collection_name(channel)
+                try:
+                    client.delete_collection(name)
+                except (NotFoundError, ValueError) as exc:  # the collection was not there
+                    log.debug("collection %s not deleted: %s", name, exc)
         self._channels.clear()
         if self.dir.exists():
             shutil.rmtree(self.dir)
