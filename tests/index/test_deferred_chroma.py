@@ -117,17 +117,39 @@ def test_forget_after_a_deferred_ingest_leaves_no_stale_vector(deferred):
     doomed = next(f for f in memory.facts() if "fridge" in f.text)
     memory.forget(fact=doomed.id)
     session = next(f.session_id for f in memory.facts() if "bike" in f.text)
+    assert memory.index.sync_vectors() > 0  # Chroma rebuilt from the flat copies in between
     memory.forget(session=session)
     kept = {name: set(memory.index.channel(name)._order) for name in CHANNELS}
+    memory.close()
+    # a forget deletes the embedded store whole: no segment file keeps a forgotten vector
+    assert not (deferred / ".uac" / "chroma").exists()
+    # the next opening adds every kept entry from the flat copy, and nothing else
+    memory = UserMemory.open(deferred)
+    assert memory.index.sync_vectors() == len(kept["facts"]) + len(kept["archive"])
+    assert memory.index.channel("facts").vector_ids() == kept["facts"]
     memory.close()
     facts, _ = _chroma_state(deferred, "facts")
     chunks, _ = _chroma_state(deferred, "archive")
     assert doomed.id not in facts
     assert set(facts) == kept["facts"] and set(chunks) == kept["archive"]
-    # the forgotten entries stay gone when Chroma is opened and synced again
+    flat = _flat_vectors(UserMemory.open(deferred), "facts")
+    assert all(np.allclose(facts[i], flat[i]) for i in kept["facts"])
+
+
+def test_forget_keeps_vectors_only_chroma_held(deferred):
+    """A flat copy out of step (lost) is rebuilt from Chroma before the store is deleted."""
     memory = UserMemory.open(deferred)
-    assert memory.index.sync_vectors() == 0
-    assert memory.index.channel("facts").vector_ids() == kept["facts"]
+    assert memory.index.sync_vectors() > 0
+    facts = memory.index.channel("facts")
+    before = _flat_vectors(memory, "facts")
+    facts.flat.drop()
+    assert not facts.vectors_covered()
+    doomed = next(f for f in memory.facts() if "fridge" in f.text)
+    memory.forget(fact=doomed.id)
+    assert memory.index.channel("facts").vectors_covered()
+    after = _flat_vectors(memory, "facts")
+    assert set(after) == set(before) - {doomed.id}
+    assert all(np.allclose(after[i], before[i]) for i in after)
     memory.close()
 
 
@@ -144,3 +166,26 @@ def test_a_copy_that_keeps_times_keeps_the_vectors_chroma_lacks(deferred, tmp_pa
         assert memory.index.channel("facts").vector_count() == len(memory.index.channel("facts"))
     finally:
         memory.close()
+
+
+def test_a_rebuild_leaves_no_segment_directory_of_the_old_collections(deferred):
+    from uac.facts.log import FactLog
+    from uac.index.maintain import rebuild
+    from uac.sessions.archive import Archive
+
+    memory = UserMemory.open(deferred)
+    assert memory.index.sync_vectors() > 0
+    memory.index.release_client()
+    chroma = deferred / ".uac" / "chroma"
+    old = {p.name for p in chroma.iterdir() if p.is_dir()}
+    assert old
+    with memory.project.lock("rebuild"):
+        rebuild(memory.index, FactLog(memory.project.paths.facts).read(), Archive(memory.project.paths.sessions))
+    memory.index.release_client()
+    now = {p.name for p in chroma.iterdir() if p.is_dir()}
+    assert now and not (now & old)
+    assert len(now) == len(CHANNELS)
+    memory = UserMemory.open(deferred)
+    assert memory.index.sync_vectors() == 0
+    assert memory.index.channel("facts").vector_count() == len(memory.index.channel("facts"))
+    memory.close()

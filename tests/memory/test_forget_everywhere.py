@@ -36,6 +36,20 @@ def grep(root: Path, needle: str) -> list[str]:
     return hits
 
 
+def plant_in_chroma_files(root: Path, needle: str) -> int:
+    """Write ``needle`` into the unused tail of every HNSW level-0 file of the embedded
+    Chroma store, as Chroma's writer does with whatever its process's heap held (it
+    saves the whole preallocated buffer); returns how many files were planted."""
+    planted = 0
+    for path in (root / ".uac" / "chroma").rglob("data_level0.bin"):
+        data = bytearray(path.read_bytes())
+        assert len(data) > 64
+        data[-64 : -64 + len(needle)] = needle.encode()
+        path.write_bytes(bytes(data))
+        planted += 1
+    return planted
+
+
 @pytest.fixture
 def cached_memory(project_dir):
     memory = UserMemory.create(project_dir, user_name="Alice")
@@ -57,11 +71,18 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     assert memory.search(SECRET, k=3)[0].text.count(SECRET)
     hits = grep(memory.root, SECRET)
     assert any("llm-cache" in h for h in hits) and any(h.startswith("domains/") for h in hits)
+    # Chroma's segment files as an earlier writer may have left them: the word in stray bytes
+    assert memory.index.sync_vectors() > 0
+    memory.index.release_client()
+    assert plant_in_chroma_files(memory.root, SECRET) >= 1
 
     forgotten = memory.forget(session=first.sessions_added[0])
     data = forgotten.to_json()
     assert data["records_removed"] >= 2 and data["cache_entries_dropped"] >= 1
     assert grep(memory.root, SECRET) == []
+    # the forget wrote no Chroma file of its own: its heap held the word moments ago, and
+    # Chroma's writer may save stray heap bytes in the unused slots of its segment files
+    assert not (memory.root / ".uac" / "chroma").exists(), "the forget left or wrote Chroma files"
     # what the other session said is all still there
     texts = [repr(r) for r in all_records(memory)]
     assert any("Lisbon" in t for t in texts) and any("ramen" in t for t in texts)
@@ -70,6 +91,7 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     # and the next compile has nothing to redo
     again = memory.compile(mode="incremental")
     assert again.to_json()["totals"]["facts_pending"] == 0
+    assert grep(memory.root, SECRET) == []
 
 
 @pytest.mark.embeddings

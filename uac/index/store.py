@@ -357,7 +357,10 @@ class ChannelIndex:
             self._invalidate()
         self._bytes = None
 
-    def remove(self, ids: Iterable[str]) -> int:
+    def remove(self, ids: Iterable[str], *, from_chroma: bool = True) -> int:
+        """Drop the entries ``ids`` from the corpus, the flat copy, BM25 and (unless
+        ``from_chroma`` is False: the caller deletes the whole Chroma store next, as a
+        forget does) the Chroma collection; returns how many were dropped."""
         self.refresh()
         doomed = list(dict.fromkeys(i for i in ids if i in self._row_of))
         if not doomed:
@@ -367,8 +370,9 @@ class ChannelIndex:
         kept = [i for i in self._order if i not in gone]
         kept_rows = [self._row_of[i] for i in kept]
         entries = self.entries
-        for start in range(0, len(doomed), 5000):
-            self.collection.delete(ids=doomed[start : start + 5000])
+        if from_chroma:
+            for start in range(0, len(doomed), 5000):
+                self.collection.delete(ids=doomed[start : start + 5000])
         text = "".join(json.dumps(entries[i].to_json(), ensure_ascii=False) + "\n" for i in kept)
         atomic_write_text(self.corpus_path, text)
         record_file(self.corpus_path)
@@ -573,35 +577,47 @@ class ChannelIndex:
 
     def _rebuild_flat(self) -> None:
         """Write the flat copy from Chroma's vectors (skipped while a writer is busy)."""
-        import numpy as np
-
         assert self.flat is not None
         if self.try_lock is None:
             return
         try:
             with self.try_lock():
-                self.refresh()
-                vectors = np.zeros((len(self._line_ids), self.flat.dim), dtype=np.float32)
-                row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
-                ids = list(row_of)
-                for start in range(0, len(ids), 5000):
-                    got = self.collection.get(ids=ids[start : start + 5000], include=["embeddings"])
-                    for entry_id, embedding in zip(got["ids"], got["embeddings"]):
-                        vectors[row_of[entry_id]] = embedding
-                    missing = set(ids[start : start + 5000]) - set(got["ids"])
-                    if missing:
-                        log.warning(
-                            "flat vectors of %s not rebuilt: %d entries have no vector in Chroma either "
-                            "(a rebuild of the indexes embeds them again)", self.channel, len(missing),
-                        )
-                        return
-                # rows of an id that repeats keep that id's vector (only its last row is read)
-                for row, entry_id in enumerate(self._line_ids):
-                    vectors[row] = vectors[row_of[entry_id]]
-                self.flat.replace(vectors, corpus_stamp=self._stamp or (-1, 0, 0))
-                record_file(self.flat.path)
+                self.flat_from_chroma()
         except ProjectLocked:
             log.debug("flat vectors of %s not rebuilt: a writer holds the lock", self.channel)
+
+    def flat_from_chroma(self) -> bool:
+        """Bring the flat copy in step with the corpus from Chroma's vectors (the caller
+        holds the project lock); returns whether it is in step.  Chroma is opened only
+        when the copy lags.  False without a flat copy (a server), or when some entries
+        have a vector in neither (a rebuild of the indexes embeds them again)."""
+        import numpy as np
+
+        if self.flat is None:
+            return False
+        self.refresh()
+        if self._flat_in_step():
+            return True
+        vectors = np.zeros((len(self._line_ids), self.flat.dim), dtype=np.float32)
+        row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
+        ids = list(row_of)
+        for start in range(0, len(ids), 5000):
+            got = self.collection.get(ids=ids[start : start + 5000], include=["embeddings"])
+            for entry_id, embedding in zip(got["ids"], got["embeddings"]):
+                vectors[row_of[entry_id]] = embedding
+            missing = set(ids[start : start + 5000]) - set(got["ids"])
+            if missing:
+                log.warning(
+                    "flat vectors of %s not rebuilt: %d entries have no vector in Chroma either "
+                    "(a rebuild of the indexes embeds them again)", self.channel, len(missing),
+                )
+                return False
+        # rows of an id that repeats keep that id's vector (only its last row is read)
+        for row, entry_id in enumerate(self._line_ids):
+            vectors[row] = vectors[row_of[entry_id]]
+        self.flat.replace(vectors, corpus_stamp=self._stamp or (-1, 0, 0))
+        record_file(self.flat.path)
+        return True
 
 
 def _collection_ids(collection: Any) -> set[str]:
@@ -705,6 +721,31 @@ class MemoryIndex:
             index._collection = None
         if client is not None and self.backend != "http" and hasattr(client, "close"):
             client.close()
+
+    def drop_embedded_store(self) -> bool:
+        """Delete the embedded Chroma store (``.uac/chroma``: its database and every
+        segment directory) and close this project's client; returns whether there was
+        one to delete (never with a server).
+
+        This is how a forget reaches Chroma's files.  Deleting entries, or even whole
+        collections, through Chroma is not enough: its HNSW writer saves the index's
+        whole preallocated buffer, so the unused slots of ``data_level0.bin`` hold
+        whatever the writing process's heap held before (text it read, such as the
+        words being forgotten), deleted entries stay in the file marked deleted, and a
+        deleted collection's segment directory stays on disk.  With the flat copy in
+        step with the corpus nothing is lost: the next opening of a collection adds
+        every entry again from the flat copy (:meth:`ChannelIndex.sync_vectors`)."""
+        if self.backend == "http":
+            return False
+        self.release_client()
+        _forget_stale_system(self.chroma_path)
+        if self.chroma_path.is_symlink():
+            self.chroma_path.unlink()
+            return True
+        if not self.chroma_path.exists():
+            return False
+        shutil.rmtree(self.chroma_path)
+        return True
 
     @property
     def client_open(self) -> bool:
@@ -828,20 +869,20 @@ class MemoryIndex:
     # -- whole-index operations -----------------------------------------------------
 
     def reset(self) -> None:
-        """Drop every index of the project (the corpus files and the collections)."""
-        from chromadb.errors import NotFoundError
+        """Drop every index of the project (the corpus files and the collections; an
+        embedded Chroma store whole, as a deleted collection's files stay on disk)."""
+        if self.backend != "http":
+            self.drop_embedded_store()
+        else:
+            from chromadb.errors import NotFoundError
 
-        if self.backend != "http" and not self.chroma_path.exists():
-            # the directory was deleted under us: forget the old client, open afresh
-            self._client = None
-            self._channels.clear()
-        client = self.client()
-        for channel in CHANNELS:
-            name = self.collection_name(channel)
-            try:
-                client.delete_collection(name)
-            except (NotFoundError, ValueError) as exc:  # the collection was not there
-                log.debug("collection %s not deleted: %s", name, exc)
+            client = self.client()
+            for channel in CHANNELS:
+                name = self.collection_name(channel)
+                try:
+                    client.delete_collection(name)
+                except (NotFoundError, ValueError) as exc:  # the collection was not there
+                    log.debug("collection %s not deleted: %s", name, exc)
         self._channels.clear()
         if self.dir.exists():
             shutil.rmtree(self.dir)

@@ -6,7 +6,10 @@ Under the project lock:
   and every supersession naming it; for a session, all its records including
   its commit) and, for a session, its archive file is deleted;
 * the indexes drop the same entries (the index of imported records follows
-  the view: :mod:`uac.compile.record_search`);
+  the view: :mod:`uac.compile.record_search`); an embedded Chroma store is
+  deleted whole, to be rebuilt from the flat vector copies when it is next
+  opened, as its files keep more than their entries
+  (:meth:`uac.index.store.MemoryIndex.drop_embedded_store`);
 * the compiled view: records citing only forgotten facts are removed, records
   citing some lose those citations and are revisited by the next compile; the
   compile ledgers and history drop what they kept of them
@@ -31,6 +34,7 @@ from ..compile.record_search import sync_record_index
 from ..context import MemoryContext
 from ..errors import FactNotFound, InputError, SessionNotFound
 from ..index.catchup import coverage
+from ..index.store import CHANNELS
 from ..llm.cache import ResponseCache
 from ..sessions.archive import Archive, check_session_id
 
@@ -129,15 +133,24 @@ def forget(
             gone_texts += [t.full_text for t in archive.read(session).turns]
         index = ctx.index
         in_step = coverage(index, state, log) == "current"
+        # an embedded Chroma store is deleted whole rather than edited (its files keep
+        # deleted entries and stray heap bytes: see MemoryIndex.drop_embedded_store);
+        # it is rebuilt from the flat copies, so those are brought in step first
+        embedded = index.backend != "http"
+        if embedded:
+            for name in CHANNELS:
+                index.channel(name).flat_from_chroma()
         new_state = log.rewrite(keep)
         report.facts_removed = sorted(doomed)
         facts_index = index.channel("facts")
-        facts_index.remove(doomed)
+        facts_index.remove(doomed, from_chroma=not embedded)
         if session is not None:
             report.sessions_removed = [session]
             report.archive_deleted = archive.delete(session)
             chunks = index.channel("archive")
-            chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session])
+            chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session], from_chroma=not embedded)
+        if embedded:
+            index.drop_embedded_store()
         kept_texts = [f.text for f in new_state.facts.values()]
         for other in archive.ids():
             kept_texts += [t.full_text for t in archive.read(other).turns]
