@@ -127,3 +127,18 @@ def test_a_stemmer_change_rebuilds_bm25_only(tmp_path, monkeypatch, one_session_
     assert [h.to_json() for h in reopened.search("moving painting", k=5)] == expected
     reopened.close()
     assert BM25.load(index_dir / "facts.bm25.pack") is not None  # saved again with the current stemmer
+
+
+def test_a_loaded_index_reads_its_token_ids_to_extend(tmp_path):
+    """A saved index is opened without its documents' token ids; extending it (a
+    search after an ingest) reads them from the file."""
+    texts = _corpus(60)
+    path = tmp_path / "facts.bm25.pack"
+    BM25.build(texts[:40]).save(path)
+    loaded = BM25.load(path)
+    assert loaded is not None and loaded._doc_tokens is None
+    grown = loaded.extended(texts[40:], stamp=(1, 2, 3, 4))
+    whole = BM25.build(texts)
+    for query in _queries()[:30]:
+        a, b = whole.scores(tokenize(query)), grown.scores(tokenize(query))
+        assert (a is None and b is None) or np.array_equal(a, b)

@@ -258,7 +258,8 @@ def read_fact_table(
     else:
         stamp = (-2, 0, 0)  # a writer kept appending: use this fold once, never reuse it
     table: FactTable | None = None
-    if saved is not None and saved.stamp[2] == stamp[2] and saved.good_bytes <= len(data):
+    # appended to, or copied (another inode): the recorded sha256 of the prefix decides
+    if saved is not None and saved.good_bytes <= len(data):
         old = saved.good_bytes
         prefix = hashlib.sha256(data[:old])
         if prefix.hexdigest() == saved.digest:

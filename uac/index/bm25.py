@@ -80,13 +80,8 @@ class BM25:
 
         if self._doc_tokens is None:
             assert self._saved_at is not None
-            tokens = None
-            if is_pack(self._saved_at):
-                pack = read_pack(self._saved_at, KIND, FORMAT)
-                tokens = None if pack is None else pack["doc_tokens"]
-            else:
-                with np.load(self._saved_at, allow_pickle=False) as data:
-                    tokens = data["doc_tokens"]
+            pack = read_pack(self._saved_at, KIND, FORMAT)
+            tokens = None if pack is None else pack["doc_tokens"]
             if tokens is None or len(tokens) != int(self.doc_offsets[-1]):
                 raise OSError(f"the token ids of {self._saved_at} are gone or changed")
             self._doc_tokens = np.asarray(tokens, dtype=np.int32)

@@ -235,6 +235,15 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
             return saved
     if saved is not None and saved.stamp == stamp:
         return saved
+    if saved is not None and saved.stamp[:2] == stamp[:2] and stamp[0] >= 0 and _last_line_matches(corpus_path, saved):
+        # the same size and modification time under another inode: a copy that kept its
+        # times (cp -a, rsync -a, a restored backup); the table is the file's, restamped
+        saved.stamp = stamp
+        try:
+            saved.save(table_path)
+        except OSError as exc:
+            log.debug("corpus table not saved to %s: %s", table_path, exc)
+        return saved
     if stamp[0] < 0:
         return CorpusTable(stamp=stamp)
     table: CorpusTable | None = None

@@ -64,6 +64,14 @@ CHANNELS = ("facts", "archive")
 INDEX_VERSION = 1
 
 
+def _same_corpus(saved: tuple[int, ...], current: tuple[int, ...]) -> bool:
+    """Was a BM25 index stamped ``saved`` built from the corpus stamped ``current``
+    (size, modification time, inode, lines)?  The inode may differ: a copy of the
+    project that keeps times (cp -a, rsync -a, a restored backup) keeps its index,
+    as the flat vector copy does (:meth:`FlatVectors.matches`)."""
+    return len(saved) == 4 and len(current) == 4 and saved[:2] == current[:2] and saved[3] == current[3]
+
+
 def _date_ordinal(value: str | None) -> int:
     return _dt.date.fromisoformat(value).toordinal() if value else 0
 
@@ -500,8 +508,11 @@ class ChannelIndex:
         saved = BM25.load(self.bm25_path)
         legacy = self.legacy_path(self.bm25_path)  # an earlier version's .npz: built again, then gone
         index: BM25 | None = None
-        if saved is not None and saved.stamp == stamp and saved.size == len(self._order):
+        if saved is not None and _same_corpus(saved.stamp, stamp) and saved.size == len(self._order):
             index = saved
+            if saved.stamp != stamp:  # a copy: saved again under its new identity, so appends extend it
+                index = BM25(saved.vocab, saved.doc_tokens, saved.doc_offsets, stamp=stamp)
+                index._matrix = saved._scores_matrix()
         elif saved is not None and self._appended_since(saved):
             index = saved.extended([self.entry(i).index_text for i in self._order[saved.size :]], stamp=stamp)
         if index is None:
