@@ -79,3 +79,14 @@ def test_empty_index_and_unknown_terms():
     assert index.scores(["mountain"]) is None
     scores = index.scores(tokenize("lake"))  # the stemmed form: "lak"
     assert scores is not None and scores.shape == (1,) and scores[0] > 0
+
+
+def test_weighted_terms_add_their_share_of_a_score():
+    index = BM25.build(["a lake at sunrise", "a dog on the beach", "the lake and the dog"])
+    lake = index.scores(tokenize("lake"))
+    dog = index.scores(tokenize("dog"))
+    both = index.scores(tokenize("lake"), {"dog": 0.5})
+    assert np.allclose(both, lake + 0.5 * dog)
+    assert np.allclose(index.scores([], {"dog": 0.5}), 0.5 * dog)  # feedback words alone still score
+    assert index.scores(["zzz"], {"yyy": 0.5}) is None
+    assert index.document_frequency("lak") == 2 and index.document_frequency("zzz") == 0
