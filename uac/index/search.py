@@ -44,7 +44,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..dates import Period, parse_day, parse_period
 from ..errors import InputError
@@ -378,7 +378,7 @@ def hybrid_search(
     return hits
 
 
-def _fact_filter(state: LogState | FactTable, as_of: _dt.date | None, happened: Period | None):
+def _fact_filter(state: LogState | FactTable, as_of: _dt.date | None, happened: Period | None) -> Callable[[str], bool]:
     """Is a fact id a candidate under the time filters?"""
     if isinstance(state, FactTable):
 
@@ -410,13 +410,14 @@ def feedback_terms(facts: ChannelIndex, tokens: Sequence[str], best: Sequence[st
     highest sum of their share of a text times ``ln(1 + N / (1 + df))``, the query's own
     ``tokens`` left out, each weighted ``LEXICAL_FEEDBACK_WEIGHT``."""
     import math
+    from collections import Counter
 
     bm25 = facts.bm25()
     shares: dict[str, float] = {}
     for item in best:
         words = tokenize(facts.entry(item).index_text)
-        for word in set(words):
-            shares[word] = shares.get(word, 0.0) + words.count(word) / len(words)
+        for word, count in Counter(words).items():
+            shares[word] = shares.get(word, 0.0) + count / len(words)
     own = set(tokens)
     weighted = []
     for word, share in shares.items():
