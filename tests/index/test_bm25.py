@@ -142,3 +142,14 @@ def test_a_loaded_index_reads_its_token_ids_to_extend(tmp_path):
     for query in _queries()[:30]:
         a, b = whole.scores(tokenize(query)), grown.scores(tokenize(query))
         assert (a is None and b is None) or np.array_equal(a, b)
+
+
+def test_weighted_terms_add_their_share_of_a_score():
+    index = BM25.build(["a lake at sunrise", "a dog on the beach", "the lake and the dog"])
+    lake = index.scores(tokenize("lake"))
+    dog = index.scores(tokenize("dog"))
+    both = index.scores(tokenize("lake"), {"dog": 0.5})
+    assert np.allclose(both, lake + 0.5 * dog)
+    assert np.allclose(index.scores([], {"dog": 0.5}), 0.5 * dog)  # feedback words alone still score
+    assert index.scores(["zzz"], {"yyy": 0.5}) is None
+    assert index.document_frequency("lak") == 2 and index.document_frequency("zzz") == 0

@@ -5,17 +5,19 @@ from __future__ import annotations
 import pytest
 
 from uac.facts.table import NONE, OPEN, FactTable
-from uac.index.search import OTHER_SPEAKER_FACTOR, QUESTION_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
+from uac.index.search import OTHER_SPEAKER_FACTOR, RRF_K, QUESTION_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
 from uac.index.entry import Entry
 from uac.index.tokens import tokenize
 
 
 def test_rrf_scores_are_sums_of_reciprocal_ranks():
     fused = dict(rrf([["a", "b", "c"], ["b", "d"]]))
-    assert fused["a"] == pytest.approx(1 / 61)
-    assert fused["b"] == pytest.approx(1 / 62 + 1 / 61)
-    assert fused["c"] == pytest.approx(1 / 63)
-    assert fused["d"] == pytest.approx(1 / 62)
+    assert RRF_K == 20
+    assert fused["a"] == pytest.approx(1 / 21)
+    assert fused["b"] == pytest.approx(1 / 22 + 1 / 21)
+    assert fused["c"] == pytest.approx(1 / 23)
+    assert fused["d"] == pytest.approx(1 / 22)
+    assert dict(rrf([["a", "b"]], k=60))["b"] == pytest.approx(1 / 62)
     assert [item for item, _ in rrf([["a", "b", "c"], ["b", "d"]])] == ["b", "a", "d", "c"]
 
 

@@ -149,20 +149,30 @@ class BM25:
 
     # -- querying -------------------------------------------------------------------------
 
-    def scores(self, tokens: list[str]) -> "numpy.ndarray | None":
-        """Score of every document for ``tokens`` (a repeated token counts again), or
-        None when no token of the query is in the corpus."""
+    def scores(self, tokens: list[str], weighted: "dict[str, float] | None" = None) -> "numpy.ndarray | None":
+        """Score of every document for ``tokens`` (a repeated token counts again) plus
+        ``weighted`` terms, each counting its weight times, or None when no term of
+        the query is in the corpus."""
         import numpy as np
 
-        known = [self.column[t] for t in tokens if t in self.column]
+        known = [(self.column[t], 1.0) for t in tokens if t in self.column]
+        known += [(self.column[t], w) for t, w in (weighted or {}).items() if t in self.column]
         if not known or not self.size:
             return None
         indptr, docs, values = self._scores_matrix()
         out = np.zeros(self.size, dtype=np.float32)
-        for term in known:
+        for term, weight in known:
             start, end = indptr[term], indptr[term + 1]
-            out[docs[start:end]] += values[start:end]
+            out[docs[start:end]] += values[start:end] if weight == 1.0 else weight * values[start:end]
         return out
+
+    def document_frequency(self, term: str) -> int:
+        """How many documents hold ``term`` (0: none, or not in the vocabulary)."""
+        column = self.column.get(term)
+        if column is None:
+            return 0
+        indptr = self._scores_matrix()[0]
+        return int(indptr[column + 1] - indptr[column])
 
     # -- on disk --------------------------------------------------------------------------
 

@@ -4,7 +4,10 @@ Each channel contributes two ranked lists, dense and BM25.  The facts
 channel adds a third: the facts of the turns in the best archive excerpts (the
 fused archive lists), so the conversation around a fact votes for it.
 ``channel="all"`` fuses the dense and BM25 lists of both channels.  A document's score is
-``sum(1 / (60 + rank))`` over the lists it appears in (rank from 1).
+``sum(1 / (RRF_K + rank))`` over the lists it appears in (rank from 1, ``RRF_K`` 20).
+In the facts channel the BM25 list is then read again with a few words of the best
+facts added to the query (pseudo-relevance feedback, :func:`feedback_terms`) and the
+lists fused anew.
 
 A query that names exactly one of the speakers is searched without the name
 (nearly every fact carries one), and facts said by other speakers score
@@ -41,7 +44,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..dates import Period, parse_day, parse_period
 from ..errors import InputError
@@ -54,7 +57,10 @@ from .tokens import tokenize
 if TYPE_CHECKING:
     from .record_index import RecordIndex
 
-RRF_K = 60
+#: reciprocal rank fusion's constant: a document's score is ``sum(1 / (RRF_K + rank))``.  20
+#: rather than the customary 60 lets the top of each list weigh more; on LoCoMo recall@10
+#: went from 0.796 to 0.800 (facts), 0.771 to 0.794 (archive), 0.807 to 0.814 (all)
+RRF_K = 20
 #: how deep each ranked list is read (at least; three times k when that is more)
 MIN_CANDIDATES = 50
 #: how many times the facts' dense list counts in the facts channel
@@ -76,6 +82,15 @@ NOW_WORDS = re.compile(
 )
 #: a superseded fact's score, at most, relative to the lowest valid hit's (a "now" query)
 NOW_FACTOR = 0.5
+#: pseudo-relevance feedback for the facts' BM25 list (RM3-like): the LEXICAL_FEEDBACK_TERMS
+#: words that best mark the LEXICAL_FEEDBACK_DEPTH best facts of a first ranking (share of
+#: a fact's indexed text times idf, summed; the query's own words left out) join the BM25
+#: query, each counting LEXICAL_FEEDBACK_WEIGHT of a query word, and the facts are ranked
+#: again.  On LoCoMo: facts recall@10 0.800 -> 0.807 (every neighbour setting of 3-8 terms,
+#: weights 0.2-0.5, depth 3-5: 0.801-0.807); 0 terms turns it off
+LEXICAL_FEEDBACK_TERMS = 5
+LEXICAL_FEEDBACK_WEIGHT = 0.3
+LEXICAL_FEEDBACK_DEPTH = 5
 
 
 def asks_about_now(query: str) -> bool:
@@ -300,29 +315,10 @@ def hybrid_search(
         dense = ci.dense(query_vector, n, max_ordinal=max_ordinal)
         lexical = ci.lexical(tokens, n, max_ordinal=max_ordinal)
         per_channel[name] = [dense, lexical]
-    lists: list[list[tuple[str, str]]] = []
+    fact_lists: list[list[str]] = []
+    other_lists: list[list[tuple[str, str]]] = []
+    valid = _fact_filter(state, as_of, happened)
     if "facts" in per_channel:
-        if isinstance(state, FactTable):
-
-            def valid(item: str) -> bool:
-                if as_of is None:
-                    ok = item in state
-                else:
-                    ok = state.is_valid_at(item, as_of)
-                return ok and (happened is None or state.happened_in(item, happened))
-
-        else:
-            facts = state.facts
-
-            def valid(item: str) -> bool:
-                fact = facts.get(item)
-                if fact is None or (as_of is not None and not fact.is_valid_at(as_of)):
-                    return False
-                if happened is None:
-                    return True
-                when = fact.event_date or (Period.day(fact.session_date) if fact.session_date else None)
-                return when is not None and when.overlaps(happened)
-
         fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
         fact_lists[1:1] = [fact_lists[0]] * (DENSE_WEIGHT - 1)
         if fuse_around:
@@ -332,21 +328,35 @@ def hybrid_search(
             chunks = channels.channel("archive")
             around = [i for i in channels.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
             fact_lists.extend([around[:n]] * AROUND_WEIGHT)
-        lists.extend([("facts", i) for i in ranked] for ranked in fact_lists)
     if channel in ("all", "archive"):
         chunk_lists = per_channel["archive"]
         if happened is not None:
             chunks = channels.channel("archive")
             chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
-        lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
+        other_lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
     if channel in ("all", "records") and records is not None and as_of is None and happened is None:
-        lists.append([("records", i) for i in records.dense(query_vector, n)])
-        lists.append([("records", i) for i in records.lexical(tokens, n)])
-    fused = rrf(lists)
-    if "facts" in per_channel and OTHER_SPEAKER_FACTOR < 1.0:
-        fused = _prefer_named_speaker(state, person, fused)
-    if REPEAT_PENALTY < 1.0 or QUESTION_FACTOR < 1.0:
-        fused = _diversify(channels, fused, k)
+        other_lists.append([("records", i) for i in records.dense(query_vector, n)])
+        other_lists.append([("records", i) for i in records.lexical(tokens, n)])
+
+    def ranking(fact_lists: list[list[str]]) -> list[tuple[Any, float]]:
+        fused = rrf([[("facts", i) for i in ranked] for ranked in fact_lists] + other_lists)
+        if fact_lists and OTHER_SPEAKER_FACTOR < 1.0:
+            fused = _prefer_named_speaker(state, person, fused)
+        if REPEAT_PENALTY < 1.0 or QUESTION_FACTOR < 1.0:
+            fused = _diversify(channels, fused, k)
+        return fused
+
+    fused = ranking(fact_lists)
+    if channel == "facts" and fact_lists and LEXICAL_FEEDBACK_TERMS > 0:
+        # pseudo-relevance feedback: the words that mark the best facts so far widen the
+        # BM25 query, which finds facts saying the same thing without the question's words
+        # (the facts channel only: on the fused ``all`` ranking it changed nothing, 0.814)
+        facts = channels.channel("facts")
+        best = [item for (name, item), _ in fused if name == "facts"][:LEXICAL_FEEDBACK_DEPTH]
+        more = feedback_terms(facts, tokens, best)
+        if more:
+            fact_lists[DENSE_WEIGHT] = [i for i in facts.lexical(tokens, n, max_ordinal=max_ordinal, extra=more) if valid(i)]
+            fused = ranking(fact_lists)
     if prefer_valid is None:
         prefer_valid = as_of is None and asks_about_now(query)
     if prefer_valid:
@@ -366,6 +376,56 @@ def hybrid_search(
             SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence), event, invalid)
         )
     return hits
+
+
+def _fact_filter(state: LogState | FactTable, as_of: _dt.date | None, happened: Period | None) -> Callable[[str], bool]:
+    """Is a fact id a candidate under the time filters?"""
+    if isinstance(state, FactTable):
+
+        def valid(item: str) -> bool:
+            if as_of is None:
+                ok = item in state
+            else:
+                ok = state.is_valid_at(item, as_of)
+            return ok and (happened is None or state.happened_in(item, happened))
+
+        return valid
+    facts = state.facts
+
+    def valid_fact(item: str) -> bool:
+        fact = facts.get(item)
+        if fact is None or (as_of is not None and not fact.is_valid_at(as_of)):
+            return False
+        if happened is None:
+            return True
+        when = fact.event_date or (Period.day(fact.session_date) if fact.session_date else None)
+        return when is not None and when.overlaps(happened)
+
+    return valid_fact
+
+
+def feedback_terms(facts: ChannelIndex, tokens: Sequence[str], best: Sequence[str]) -> dict[str, float]:
+    """The words to add to a BM25 query after a first ranking (pseudo-relevance feedback):
+    the ``LEXICAL_FEEDBACK_TERMS`` words of the ``best`` facts' indexed texts with the
+    highest sum of their share of a text times ``ln(1 + N / (1 + df))``, the query's own
+    ``tokens`` left out, each weighted ``LEXICAL_FEEDBACK_WEIGHT``."""
+    import math
+    from collections import Counter
+
+    bm25 = facts.bm25()
+    shares: dict[str, float] = {}
+    for item in best:
+        words = tokenize(facts.entry(item).index_text)
+        for word, count in Counter(words).items():
+            shares[word] = shares.get(word, 0.0) + count / len(words)
+    own = set(tokens)
+    weighted = []
+    for word, share in shares.items():
+        df = bm25.document_frequency(word)
+        if word not in own and df:
+            weighted.append((share * math.log(1 + bm25.size / (1 + df)), word))
+    weighted.sort(key=lambda pair: (-pair[0], pair[1]))
+    return {word: LEXICAL_FEEDBACK_WEIGHT for _, word in weighted[:LEXICAL_FEEDBACK_TERMS]}
 
 
 def _valid_first(state: LogState | FactTable, fused: list[tuple[Any, float]]) -> list[tuple[Any, float]]:

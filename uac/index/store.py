@@ -560,10 +560,12 @@ class ChannelIndex:
             self._rebuild_flat()
         return [i for i in result["ids"][0] if i in self._row_of]
 
-    def lexical(self, tokens: list[str], n: int, *, max_ordinal: int | None = None) -> list[str]:
+    def lexical(
+        self, tokens: list[str], n: int, *, max_ordinal: int | None = None, extra: "dict[str, float] | None" = None
+    ) -> list[str]:
         import numpy as np
 
-        scores = self.bm25().scores(tokens)
+        scores = self.bm25().scores(tokens, extra)
         if scores is None:
             return []
         if max_ordinal is not None:
