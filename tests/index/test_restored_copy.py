@@ -52,3 +52,43 @@ def test_a_copy_keeping_times_reuses_its_tables(tmp_path, monkeypatch, one_sessi
     hits = again.search("ferry tickets chewed", k=3)
     assert "ferry" in hits[0].text and built == []
     again.close()
+
+
+def test_a_copy_with_new_times_keeps_its_flat_vectors(tmp_path, monkeypatch, one_session_memory):
+    """cp -r gives every file a new time: the flat vector copy no longer names the
+    corpus, but both files match the checksums recorded when they were written, so
+    it is kept (Chroma, which has not taken these vectors yet, is never asked)."""
+    from uac.index.store import ChannelIndex
+
+    memory = one_session_memory("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.")
+    queries = ["dog", "Lisbon trip"]
+    expected = [[h.to_json() for h in memory.search(q, k=5)] for q in queries]
+    memory.close()
+    copy = tmp_path / "copy"
+    shutil.copytree(memory.root, copy, symlinks=True, copy_function=shutil.copy)  # times not kept
+    monkeypatch.setattr(ChannelIndex, "collection", property(_refuse))
+
+    reopened = UserMemory.open(copy)
+    assert [[h.to_json() for h in reopened.search(q, k=5)] for q in queries] == expected
+    chat = tmp_path / "more.json"
+    chat.write_text(json.dumps({"date": "2023-05-09", "messages": [{"role": "user", "content": "Rex chewed my new ferry tickets."}]}))
+    reopened.ingest(chat)
+    assert "ferry" in reopened.search("ferry tickets chewed", k=3)[0].text
+    for name in ("facts", "archive"):
+        assert reopened.index.channel(name)._flat_in_step()
+    reopened.close()
+
+
+def test_a_changed_flat_copy_is_not_adopted(tmp_path, one_session_memory):
+    memory = one_session_memory("I adopted a golden retriever named Rex yesterday.")
+    memory.close()
+    copy = tmp_path / "copy"
+    shutil.copytree(memory.root, copy, symlinks=True, copy_function=shutil.copy)
+    vectors = copy / ".uac" / "index" / "facts.vectors"
+    data = bytearray(vectors.read_bytes())
+    data[5] ^= 0xFF
+    vectors.write_bytes(bytes(data))
+    from uac.index.store import MemoryIndex
+
+    channel = MemoryIndex(copy / ".uac").channel("facts")
+    assert not channel._adopt_copied_flat() and not channel._flat_in_step()

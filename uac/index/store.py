@@ -101,6 +101,10 @@ class ChannelIndex:
     _bm25: BM25 | None = None
     _ordinals: Any = None
     _stamp: tuple[int, int, int] | None = None
+    #: the corpus stamp :meth:`_adopt_copied_flat` last checked
+    _copy_checked: tuple[int, int, int] | None = None
+    #: the corpus stamp for which the flat copy could not be written from Chroma
+    _rebuild_failed: tuple[int, int, int] | None = None
     #: session -> turn id -> entry ids citing it (filled per session on demand)
     _by_turn: dict[str, dict[str, list[str]]] | None = None
     #: session -> its entry ids in corpus order
@@ -276,6 +280,29 @@ class ChannelIndex:
     def has(self, entry_id: str) -> bool:
         return entry_id in self._row_of
 
+    def _adopt_copied_flat(self) -> bool:
+        """A copy of the project that did not keep file times (``cp -r``): the flat copy
+        no longer names the corpus by its stamp, yet both files may be exactly as uac
+        last wrote them together.  If each matches the length and CRC-32 recorded when
+        it was written (``digests.json``) and the flat copy has a row per corpus line,
+        it is stamped with the corpus as it is now and kept -- it may hold the only
+        copy of the vectors.  The caller holds the project lock.  Checked once per
+        corpus stamp (it reads both files)."""
+        from .digests import file_crc, read_digests
+
+        if self.flat is None or self._stamp is None or self._copy_checked == self._stamp:
+            return False
+        self._copy_checked = self._stamp
+        recorded = read_digests(self.corpus_path.parent)
+        for path in (self.corpus_path, self.flat.path):
+            record = recorded.get(path.name)
+            if record is None or file_crc(path) != (record["bytes"], record["crc32"]):
+                return False
+        if not self.flat.restamp(lambda _recorded: True, len(self._line_ids), self._stamp):
+            return False
+        log.info("flat vectors of %s kept: the corpus and the copy are as recorded (a copy of the project)", self.channel)
+        return True
+
     def _flat_in_step(self) -> bool:
         """Does the flat copy hold exactly the vectors of the corpus as loaded?"""
         if self.flat is None or self._stamp is None:
@@ -295,7 +322,7 @@ class ChannelIndex:
         self.refresh()
         if len(entries) != len(vectors):
             raise StoreError(f"{len(entries)} entries but {len(vectors)} vectors for the {self.channel} index.")
-        flat_in_step = self._flat_in_step()
+        flat_in_step = self._flat_in_step() or self._adopt_copied_flat()
         lines_before = len(self._line_ids)
         if not flat_in_step:  # a server, or a flat copy out of step: Chroma holds the vectors
             size = max_batch or self._batch()
@@ -411,7 +438,7 @@ class ChannelIndex:
         """Does every corpus line have its vector without asking Chroma?  True when
         the flat copy is in step with the corpus (Chroma may lag behind it)."""
         self.refresh()
-        return self._flat_in_step()
+        return self._flat_in_step() or self._adopt_copied_flat()
 
     def drop_torn_tail(self) -> None:
         """Cut a torn last line off the corpus, if it has one."""
@@ -552,12 +579,14 @@ class ChannelIndex:
             return []
         if self._flat_in_step():
             return self._flat_dense(vector, n, max_ordinal)
+        if self.flat is not None:
+            self._rebuild_flat()  # kept (a copy of the project) or written from Chroma
+            if self._flat_in_step():
+                return self._flat_dense(vector, n, max_ordinal)
         where = {"date": {"$lte": max_ordinal}} if max_ordinal is not None else None
         result = self.collection.query(
             query_embeddings=[vector], n_results=min(n, count), where=where, include=["distances"]
         )
-        if self.flat is not None:
-            self._rebuild_flat()
         return [i for i in result["ids"][0] if i in self._row_of]
 
     def lexical(
@@ -591,11 +620,12 @@ class ChannelIndex:
     def _rebuild_flat(self) -> None:
         """Write the flat copy from Chroma's vectors (skipped while a writer is busy)."""
         assert self.flat is not None
-        if self.try_lock is None:
-            return
+        if self.try_lock is None or self._rebuild_failed == self._stamp:
+            return  # tried for this corpus already: Chroma lacks vectors (warned once)
         try:
             with self.try_lock():
-                self.flat_from_chroma()
+                if not self.flat_from_chroma():
+                    self._rebuild_failed = self._stamp
         except ProjectLocked:
             log.debug("flat vectors of %s not rebuilt: a writer holds the lock", self.channel)
 
@@ -609,7 +639,7 @@ class ChannelIndex:
         if self.flat is None:
             return False
         self.refresh()
-        if self._flat_in_step():
+        if self._flat_in_step() or self._adopt_copied_flat():
             return True
         vectors = np.zeros((len(self._line_ids), self.flat.dim), dtype=np.float32)
         row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
