@@ -69,7 +69,7 @@ from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
-from .work import DomainWork, is_managed
+from .work import DomainWork
 
 if TYPE_CHECKING:
     from ..config import CompileConfig

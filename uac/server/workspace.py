@@ -23,7 +23,6 @@ queue up for one project never hold the threads other projects need.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
