@@ -246,8 +246,13 @@ def catch_up(
             )
         state = full
     if status == "settings":
-        log.warning("the search indexes were built with other settings; rebuilding them from the log")
-        report.facts_added, report.chunks_added = rebuild(index, state, archive)
+        manifest = index.read_manifest()
+        keep = manifest is not None and index.vectors_still_valid(manifest)
+        log.warning(
+            "the search indexes were built with other settings; rebuilding them from the log%s",
+            " (the vectors are kept)" if keep else "",
+        )
+        report.facts_added, report.chunks_added = rebuild(index, state, archive, keep_vectors=keep)
         report.sessions_indexed = len(state.sessions)  # rebuild() records the position
         report.seconds = time.perf_counter() - started
         return report

@@ -26,8 +26,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequence[Fact]]]) -> tuple[int, int]:
-    """Embed and add the facts and archive chunks of ``sessions``; returns (facts, chunks) added."""
+def index_sessions(
+    index: MemoryIndex,
+    sessions: Sequence[tuple[Session, Sequence[Fact]]],
+    *,
+    known: "dict[str, numpy.ndarray] | None" = None,
+) -> tuple[int, int]:
+    """Embed and add the facts and archive chunks of ``sessions``; returns (facts, chunks)
+    added.  ``known``: fact id -> its vector as indexed before; when it holds every
+    fact, nothing is embedded again but the archive excerpts without facts."""
     import numpy as np
 
     from .embeddings import get_embedder
@@ -37,7 +44,10 @@ def index_sessions(index: MemoryIndex, sessions: Sequence[tuple[Session, Sequenc
         return 0, 0
     embedder = get_embedder()
     all_facts = [f for _, facts in sessions for f in facts]
-    vectors = compute_fact_vectors(embedder, all_facts)
+    if known and all(f.id in known for f in all_facts):
+        vectors = np.stack([known[f.id] for f in all_facts]) if all_facts else np.zeros((0, embedder.dim), dtype=np.float32)
+    else:
+        vectors = compute_fact_vectors(embedder, all_facts)
     fact_entries, fact_vectors, chunk_entries, chunk_vectors = [], [], [], []
     offset = 0
     for session, facts in sessions:
@@ -101,19 +111,27 @@ def session_or_stub(archive: Archive, session_id: str, facts: Sequence[Fact]) ->
     return Session(session_id, day, day.isoformat(), ())
 
 
-def rebuild(index: MemoryIndex, state: LogState, archive: Archive) -> tuple[int, int]:
+def rebuild(index: MemoryIndex, state: LogState, archive: Archive, *, keep_vectors: bool = False) -> tuple[int, int]:
     """Drop and rebuild every index from the log and the archive; returns (facts, chunks).
 
     The sessions indexed are those committed to the log (an archive file
     without a commit line is left over from an interrupted ingest and is not
-    part of the memory).
+    part of the memory).  ``keep_vectors``: the facts' vectors are taken from the
+    flat copy (every fact's, with its content unchanged) instead of embedding the
+    facts again -- for a change of what BM25 reads, which leaves the vectors as
+    they were (:meth:`MemoryIndex.vectors_still_valid`).
     """
+    known = None
+    if keep_vectors:
+        known = index.channel("facts").stored_vectors({f.id: f.content_checksum() for f in state.facts.values()})
+        if len(known) < len(state.facts):
+            known = None  # some fact lacks its vector: embed them all, as the turns are embedded together
     index.reset()
     by_session: dict[str, list[Fact]] = {}
     for fact in state.facts.values():
         by_session.setdefault(fact.session_id, []).append(fact)
     pairs = [(session_or_stub(archive, sid, by_session.get(sid, [])), by_session.get(sid, [])) for sid in state.sessions]
-    added = index_sessions(index, pairs)
+    added = index_sessions(index, pairs, known=known)
     index.sync_vectors()  # Chroma was opened by the reset anyway: it takes the new vectors now
     index.write_manifest((state.good_bytes, state.digest))
     return added

@@ -884,6 +884,20 @@ class MemoryIndex:
             manifest = {**manifest, "texts": {k: v for k, v in texts.items() if k != "stemmer"}}
         return any(manifest.get(key) != value for key, value in expected.items())
 
+    def vectors_still_valid(self, manifest: dict[str, Any]) -> bool:
+        """Were the indexes built with the vectors this uac would compute (same index
+        version and model, same vector and excerpt settings, a fact's vector its own),
+        so that a rebuild for other settings -- what BM25 reads -- can keep them?"""
+        from .texts import VECTOR_SETTINGS
+
+        expected = self.expected_manifest()
+        texts = manifest.get("texts")
+        if not isinstance(texts, dict) or any(manifest.get(k) != expected[k] for k in ("index_version", "model")):
+            return False
+        if any(texts.get(key) != expected["texts"].get(key) for key in VECTOR_SETTINGS):
+            return False
+        return float(expected["texts"].get("context_weight", 0.0)) == 0.0
+
     def write_manifest(self, log_position: tuple[int, str] | None = None) -> None:
         """Record the settings and, if given, the log position ``(bytes, sha256)`` the
         indexes cover: every session committed in the log's first ``bytes`` bytes."""

@@ -41,6 +41,10 @@ TEXT_SETTINGS: dict[str, Any] = {
     "bm25_said_day": 1,
 }
 
+#: the settings a fact's or an excerpt's vector depends on; the others (what BM25
+#: reads) can change without embedding anything again
+VECTOR_SETTINGS = ("fact_vectors", "chunk_turns", "chunk_stride", "context_weight")
+
 
 def _normalise(vectors: "numpy.ndarray") -> "numpy.ndarray":
     import numpy as np
