@@ -42,10 +42,8 @@ CUE = re.compile(
 
 
 def detect(fact: "Fact") -> list[Sighting]:
-    if CUE.search(fact.text) is None:
-        return []
     out: list[Sighting] = []
-    for clause in p.clauses(fact):
+    for clause in p.clauses(fact, CUE):
         if clause.group:
             continue
         statement = read_employer(clause.rest)

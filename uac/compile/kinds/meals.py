@@ -119,10 +119,8 @@ CUE = re.compile(
 
 
 def detect(fact: "Fact") -> list[Sighting]:
-    if CUE.search(fact.text) is None:
-        return []
     out: list[Sighting] = []
-    for clause in p.clauses(fact):
+    for clause in p.clauses(fact, CUE):
         for rule in RULES:
             match = rule.match(clause.rest)
             if match is None:

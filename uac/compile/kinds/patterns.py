@@ -110,8 +110,10 @@ def is_question(fact: "Fact") -> bool:
 _INNER_ADVERBS = re.compile(r"\b(?:also|just|really|actually|finally|even|totally|definitely|seriously|already|still)\s+")
 
 
-def clauses(fact: "Fact") -> Iterator[Clause]:
-    """Every place in ``fact`` where a person is the subject of what follows.
+def clauses(fact: "Fact", cue: "re.Pattern[str] | None" = None) -> Iterator[Clause]:
+    """Every place in ``fact`` where a person is the subject of what follows; none
+    when ``cue`` (a kind's words without which none of its rules can match: a cheap
+    first look) is not in the text.
 
     The speaker is found at the start of the text or of a clause (after ", ",
     "; ", ": ", "and ", "but ", "so ", "then ", "when "...); another
@@ -119,7 +121,7 @@ def clauses(fact: "Fact") -> Iterator[Clause]:
     listener).  "Sam's friend went" has no subject here: the fact mentions
     someone else.
     """
-    if is_question(fact):
+    if (cue is not None and cue.search(fact.text) is None) or is_question(fact):
         return iter(())
     return iter(_clauses(fact.text, fact.session_date, fact.speaker))
 

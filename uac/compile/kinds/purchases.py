@@ -105,10 +105,8 @@ CUE = re.compile(
 
 
 def detect(fact: "Fact") -> list[Sighting]:
-    if CUE.search(fact.text) is None:
-        return []
     out: list[Sighting] = []
-    for clause in p.clauses(fact):
+    for clause in p.clauses(fact, CUE):
         for pattern, needs_amount in RULES:
             match = pattern.match(clause.rest)
             if match is None:

@@ -174,10 +174,8 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
     if fact.speaker and fact.text.startswith(f"{fact.speaker} said: "):
         return _looking_back(fact)
-    if CUE.search(fact.text) is None:
-        return []
     out: list[Sighting] = []
-    for clause in p.clauses(fact):
+    for clause in p.clauses(fact, CUE):
         for rule in RULES:
             match = rule.pattern.match(clause.rest)
             if match is None:
