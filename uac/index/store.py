@@ -380,17 +380,16 @@ class ChannelIndex:
         self.torn = False
         self._line_ids = table.ids
         added = table.ids[first:]
+        self._entries = None
+        self._bytes = None
         if len(self._row_of) == first and not any(entry_id in self._row_of for entry_id in added) and len(set(added)) == len(added):
             for row, entry_id in enumerate(added, start=first):
                 self._row_of[entry_id] = row
             self._order.extend(added)
-            self._entries = None
             self._drop_derived()
-        else:
-            self._entries = None
+        else:  # an id written again: its newer line wins, as a load would decide
             self._parsed = {}
             self._invalidate()
-        self._bytes = None
 
     def remove(self, ids: Iterable[str], *, from_chroma: bool = True) -> int:
         """Drop the entries ``ids`` from the corpus, the flat copy, BM25 and (unless
