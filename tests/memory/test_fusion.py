@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import datetime as _dt
-
 import pytest
 
-from uac.facts.log import LogState
-from uac.facts.model import Fact
-from uac.index import search
-
 from uac.facts.table import NONE, OPEN, FactTable
-from uac.index.search import OTHER_SPEAKER_FACTOR, RRF_K, QUESTION_FACTOR, REPEAT_PENALTY, UNDATED_FACTOR, _diversify, _fact_priors, named_speaker, query_focus, rrf
+from uac.index.search import OTHER_SPEAKER_FACTOR, RRF_K, QUESTION_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
 from uac.index.entry import Entry
 from uac.index.tokens import tokenize
 
@@ -90,49 +84,28 @@ def test_named_speaker(query, expected):
     assert named_speaker(query, ["Caroline", "Melanie"]) == expected
 
 
-def _table(speakers: list[str | None], events: "list[int] | None" = None) -> FactTable:
+def _table(speakers: list[str | None]) -> FactTable:
     names = sorted({s for s in speakers if s})
-    events = events or [NONE] * len(speakers)
     return FactTable(
         ids=[f"f{n}" for n in range(len(speakers))],
         start=[NONE] * len(speakers),
         end=[OPEN] * len(speakers),
-        event=events,
-        event_end=events,
+        event=[NONE] * len(speakers),
+        event_end=[NONE] * len(speakers),
         speaker=[names.index(s) if s else -1 for s in speakers],
         speaker_names=names,
     )
 
 
-def test_facts_of_the_named_speaker_move_up(monkeypatch):
-    monkeypatch.setattr(search, "UNDATED_FACTOR", 1.0)
+def test_facts_of_the_named_speaker_move_up():
     table = _table(["Caroline", "Melanie", None, "Melanie"])
     fused = [(("facts", "f0"), 0.030), (("facts", "f1"), 0.029), (("facts", "f2"), 0.028), (("archive", "c1"), 0.027), (("facts", "f3"), 0.020)]
     text, person = query_focus(table, "What does Melanie paint?")
     assert (text, person) == ("What does paint?", "Melanie")
-    out = _fact_priors(table, person, fused)
+    out = _prefer_named_speaker(table, person, fused)
     assert [item for (_, item), _ in out] == ["f1", "f2", "c1", "f3", "f0"]
     assert dict((item, score) for (_, item), score in out)["f0"] == pytest.approx(0.030 * OTHER_SPEAKER_FACTOR)
-    assert _fact_priors(table, None, fused) == fused
-
-
-def test_facts_with_an_event_date_move_up():
-    """A fact that says when its event happened outranks a near-equal one that does
-    not (small talk, a reaction), in the log's state and in the fact table alike;
-    archive excerpts keep their score."""
-    day = _dt.date(2023, 6, 24).toordinal()
-    table = _table(["Ann", "Ann", "Ann"], events=[NONE, day, NONE])
-    fused = [(("facts", "f0"), 0.030), (("archive", "c1"), 0.029), (("facts", "f1"), 0.028), (("facts", "f2"), 0.010)]
-    out = _fact_priors(table, None, fused)
-    assert [item for (_, item), _ in out] == ["c1", "f1", "f0", "f2"]
-    scores = dict((item, score) for (_, item), score in out)
-    assert scores["f0"] == pytest.approx(0.030 * UNDATED_FACTOR)
-    assert scores["f1"] == pytest.approx(0.028) and scores["c1"] == pytest.approx(0.029)
-
-    state = LogState()
-    for n, event in enumerate(["", "2023-06-24", ""]):
-        state.facts[f"f{n}"] = Fact(id=f"f{n}", text="t", session_id="s1", session_date=None, event_date=event or None)
-    assert [item for (_, item), _ in _fact_priors(state, None, fused)] == ["c1", "f1", "f0", "f2"]
+    assert _prefer_named_speaker(table, None, fused) == fused
 
 
 @pytest.mark.parametrize(

@@ -109,12 +109,6 @@ class FactTable:
             return False
         return ordinal < int(self.end[row])
 
-    def has_event_date(self, fact_id: str) -> bool:
-        """Does the fact say when its event happened (a date of its own, not only the
-        day it was said)?"""
-        row = self._row.get(fact_id)
-        return row is not None and int(self.event[row]) != NONE
-
     def event_date(self, fact_id: str) -> Period | None:
         row = self._row.get(fact_id)
         if row is None or int(self.event[row]) == NONE:

@@ -78,14 +78,6 @@ QUESTION_FACTOR = 0.5
 #: score factor for a fact said by someone else when the query names exactly one of the
 #: speakers ("What does Melanie do to relax?" leans towards what Melanie said; 1.0: off)
 OTHER_SPEAKER_FACTOR = 0.5
-#: score factor for a fact without an event date of its own.  A fact that says when
-#: something happened ("went camping two weekends ago") reports an event; most facts
-#: without one are reactions and small talk ("That painting is awesome!").  On LoCoMo
-#: facts recall@10 0.808 -> 0.814 (temporal 0.851 -> 0.861, single-hop 0.913 -> 0.918,
-#: multi-hop 0.536 -> 0.539, open-domain unchanged); 0.7 / 0.75 / 0.85 / 0.9: 0.811 /
-#: 0.812 / 0.811 / 0.809, and it gained on both halves of the conversations.  The facts
-#: channel only: in ``all`` it lowers facts against archive excerpts (0.816 -> 0.813); 1.0: off
-UNDATED_FACTOR = 0.8
 SEARCH_CHANNELS = ("facts", "archive", "records", "all")
 #: words that make a query about the present: superseded facts then rank after valid ones
 NOW_WORDS = re.compile(
@@ -218,7 +210,7 @@ def query_focus(state: LogState | FactTable, query: str, channel: str = "all") -
     """(the text to embed and match, the speaker the query is about).
 
     When a facts search names exactly one of two or more speakers, search leans
-    towards what that person said (see :func:`_fact_priors`), and the
+    towards what that person said (see :func:`_prefer_named_speaker`), and the
     name -- which nearly every fact of a conversation carries -- leaves the text
     that is embedded and matched, so the rest of the question decides
     ("What does Melanie do to destress?" is matched as "What does do to destress?").
@@ -238,20 +230,16 @@ def query_focus(state: LogState | FactTable, query: str, channel: str = "all") -
     return (rest if tokenize(rest) else query), person
 
 
-def _fact_priors(
-    state: LogState | FactTable, person: str | None, fused: list[tuple[Any, float]], *, undated: bool = True
+def _prefer_named_speaker(
+    state: LogState | FactTable, person: str | None, fused: list[tuple[Any, float]]
 ) -> list[tuple[Any, float]]:
-    """Facts without an event date score ``UNDATED_FACTOR`` times less (if ``undated``:
-    in the facts channel only, where facts meet facts); when the query
-    names one speaker, facts said by other speakers score ``OTHER_SPEAKER_FACTOR``
-    times less (a question about a person is answered mostly by what that person
-    said, rarely by what others asked or replied)."""
-    lean = person is not None and OTHER_SPEAKER_FACTOR < 1.0
-    undated = undated and UNDATED_FACTOR < 1.0
-    if not lean and not undated:
+    """When the query names one speaker, facts said by other speakers score
+    ``OTHER_SPEAKER_FACTOR`` times less: a question about a person is answered
+    mostly by what that person said, rarely by what others asked or replied."""
+    if person is None:
         return fused
     if isinstance(state, FactTable):
-        speaker_of, dated = state.speaker_of, state.has_event_date
+        speaker_of = state.speaker_of
     else:
         facts = state.facts
 
@@ -259,19 +247,12 @@ def _fact_priors(
             fact = facts.get(item)
             return None if fact is None else fact.speaker
 
-        def dated(item: str) -> bool:
-            fact = facts.get(item)
-            return fact is not None and fact.event_date is not None
-
     out = []
     for (name, item), score in fused:
         if name == "facts":
-            if lean:
-                who = speaker_of(item)
-                if who is not None and who != person:
-                    score *= OTHER_SPEAKER_FACTOR
-            if undated and not dated(item):
-                score *= UNDATED_FACTOR
+            who = speaker_of(item)
+            if who is not None and who != person:
+                score *= OTHER_SPEAKER_FACTOR
         out.append(((name, item), score))
     out.sort(key=lambda pair: -pair[1])
     return out
@@ -363,8 +344,8 @@ def hybrid_search(
 
     def ranking(fact_lists: list[list[str]]) -> list[tuple[Any, float]]:
         fused = rrf([[("facts", i) for i in ranked] for ranked in fact_lists] + other_lists)
-        if fact_lists:
-            fused = _fact_priors(state, person, fused, undated=channel == "facts")
+        if fact_lists and OTHER_SPEAKER_FACTOR < 1.0:
+            fused = _prefer_named_speaker(state, person, fused)
         if REPEAT_PENALTY < 1.0 or QUESTION_FACTOR < 1.0:
             fused = _diversify(channels, fused, k)
         return fused
