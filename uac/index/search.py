@@ -11,11 +11,9 @@ lists fused anew.
 
 A query that names exactly one of the speakers is searched without the name
 (nearly every fact carries one), and facts said by other speakers score
-``OTHER_SPEAKER_FACTOR`` of their fused score; in the facts channel a fact without
-an event date of its own scores ``UNDATED_FACTOR`` of it; a question fact scores
+``OTHER_SPEAKER_FACTOR`` of their fused score; a question fact scores
 ``QUESTION_FACTOR`` of it, a fact whose turns better hits already cover
-``REPEAT_PENALTY`` of it (see :func:`query_focus`, :func:`_fact_priors`,
-:func:`_diversify`).
+``REPEAT_PENALTY`` of it (see :func:`query_focus`, :func:`_diversify`).
 
 Time filters (both optional):
 
