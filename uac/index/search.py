@@ -61,8 +61,10 @@ if TYPE_CHECKING:
 #: rather than the customary 60 lets the top of each list weigh more; on LoCoMo recall@10
 #: went from 0.796 to 0.800 (facts), 0.771 to 0.794 (archive), 0.807 to 0.814 (all)
 RRF_K = 20
-#: how deep each ranked list is read (at least; three times k when that is more)
-MIN_CANDIDATES = 50
+#: how deep each ranked list is read (at least; three times k when that is more).  60 =
+#: 3 x 20, so every k up to 20 reads the same candidates and a search's first hits do
+#: not depend on k (``search(q, k=10)`` is ``search(q, k=20)[:10]``)
+MIN_CANDIDATES = 60
 #: how many times the facts' dense list counts in the facts channel
 DENSE_WEIGHT = 1
 #: how many times the facts-around-the-best-excerpts list counts in the facts channel
@@ -169,7 +171,7 @@ def _diversify(index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, fl
     question (by ``QUESTION_FACTOR``), then re-sort."""
     covered: set[tuple[str, str]] = set()
     out: list[tuple[Any, float]] = []
-    for (name, item), score in fused[: max(k * 3, 60)]:
+    for (name, item), score in fused[: max(k * 3, MIN_CANDIDATES)]:
         if name == "records":
             out.append(((name, item), score))
             continue
