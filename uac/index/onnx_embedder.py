@@ -41,7 +41,7 @@ class OnnxEmbedder(Embedder):
         except ImportError as exc:
             raise StoreError(
                 f"the ONNX embedder cannot be loaded: {exc}.",
-                hint="Install uac with its dependencies (onnxruntime and tokenizers come with chromadb), "
+                hint="Reinstall uac with its dependencies: pip install user-as-code (it brings onnxruntime and tokenizers), "
                 "or set UAC_EMBEDDINGS=torch.",
             ) from exc
         source = model_dir()
