@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
     ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.answer", "uac.repl", "uac.doctor", "uac.export", "uac.browse")),
-    ("facade", ("uac.memory",)),
+    ("facade", ("uac.memory", "uac.aio")),
     ("adapters", ("uac.cli", "uac.server", "uac.demo", "uac.__main__", "uac")),
 ]
 

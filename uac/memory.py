@@ -84,6 +84,12 @@ class UserMemory:
         """Release index clients and files (reopened on the next use)."""
         self.context.close()
 
+    def __enter__(self) -> "UserMemory":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     # -- the model --------------------------------------------------------------
 
     @property
