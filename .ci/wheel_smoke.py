@@ -4,7 +4,9 @@ package registry alone, and use it the way a new user would, offline.
     python3 .ci/wheel_smoke.py [--keep DIR]
 
 Checks, in order:
-1. ``python -m build`` makes an sdist and, from it, a wheel (so the sdist is complete);
+1. ``python -m build`` makes an sdist and, from it, a wheel (so the sdist is complete),
+   of user-as-code and of user-as-code-minilm (the model's files, its one
+   dependency that is not on the package index yet);
 2. ``pip install <wheel>`` into a new venv brings no torch, no CUDA and no
    sentence-transformers, and the venv stays under the size bound;
 3. with the core alone, in a new empty model cache: init, ingest, compile, search,
@@ -85,23 +87,27 @@ def smoke(work: Path, python: str) -> int:
     run([python, "-m", "venv", str(builder)])
     run([str(builder / "bin" / "pip"), "install", "--quiet", "build"])
     shutil.rmtree(dist, ignore_errors=True)
-    run([str(builder / "bin" / "python"), "-m", "build", "--outdir", str(dist), str(REPO)], timeout=900)
-    wheels = sorted(dist.glob("user_as_code-*.whl"))
-    sdists = sorted(dist.glob("user_as_code-*.tar.gz"))
-    if len(wheels) != 1 or len(sdists) != 1:
-        print(f"expected one wheel and one sdist in {dist}, found {sorted(p.name for p in dist.iterdir())}")
-        return 1
-    wheel = wheels[0]
-    print(f"built {wheel.name} ({wheel.stat().st_size / 1e6:.1f} MB) and {sdists[0].name} ({sdists[0].stat().st_size / 1e6:.1f} MB)")
+    for source in (REPO, REPO / "packaging" / "minilm"):
+        run([str(builder / "bin" / "python"), "-m", "build", "--outdir", str(dist), str(source)], timeout=900)
+    built = {}
+    for name in ("user_as_code", "user_as_code_minilm"):
+        wheels = sorted(dist.glob(f"{name}-[0-9]*.whl"))
+        sdists = sorted(dist.glob(f"{name}-[0-9]*.tar.gz"))
+        if len(wheels) != 1 or len(sdists) != 1:
+            print(f"expected one wheel and one sdist of {name} in {dist}, found {sorted(p.name for p in dist.iterdir())}")
+            return 1
+        built[name] = wheels[0]
+        print(f"built {wheels[0].name} ({wheels[0].stat().st_size / 1e6:.1f} MB) and {sdists[0].name} ({sdists[0].stat().st_size / 1e6:.1f} MB)")
+    wheel, model_wheel = built["user_as_code"], built["user_as_code_minilm"]
 
-    step("install the wheel alone into a fresh venv, from the registry")
+    step("install the wheel (and the model's, which is not on the index yet) into a fresh venv, from the registry")
     venv = work / "venv"
     shutil.rmtree(venv, ignore_errors=True)
     run([python, "-m", "venv", str(venv)])
     pip = str(venv / "bin" / "pip")
     run([pip, "install", "--quiet", "--upgrade", "pip"])
     started = time.monotonic()
-    run([pip, "install", "--quiet", str(wheel)], timeout=1800)
+    run([pip, "install", "--quiet", str(wheel), str(model_wheel)], timeout=1800)
     installed_s = time.monotonic() - started
     listed = {line.split("==")[0].lower() for line in run([pip, "freeze"]).stdout.splitlines()}
     present = [name for name in FORBIDDEN if name in listed]
@@ -158,7 +164,7 @@ def smoke(work: Path, python: str) -> int:
         return 1
 
     step("with the server extra: serve http for one request")
-    run([pip, "install", "--quiet", f"{wheel}[server]"], timeout=1800)
+    run([pip, "install", "--quiet", f"{wheel}[server]", str(model_wheel)], timeout=1800)
     token = run([uac, "token", "create", "maya", "--quiet"], env=env, cwd=work).stdout.strip()
     if not token or "\n" in token:
         print(f"token create --quiet printed {token!r}")

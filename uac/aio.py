@@ -71,6 +71,15 @@ class AsyncUserMemory:
         """Create a new project (:meth:`UserMemory.create`), off the event loop."""
         return cls(await asyncio.to_thread(UserMemory.create, spec, user_name=user_name, timezone=timezone, llm=llm))
 
+    @classmethod
+    async def open_or_create(
+        cls, spec: str | Path, *, user_name: str | None = None, timezone: str = "UTC", llm: "LLMClient | None" = None
+    ) -> "AsyncUserMemory":
+        """Open the project, or create it when nothing is there (:meth:`UserMemory.open_or_create`)."""
+        return cls(
+            await asyncio.to_thread(UserMemory.open_or_create, spec, user_name=user_name, timezone=timezone, llm=llm)
+        )
+
     @property
     def root(self) -> Path:
         return self.memory.root

@@ -69,6 +69,29 @@ class UserMemory:
     ) -> "UserMemory":
         return cls(Project.create(spec, user_name=user_name, timezone=timezone), llm=llm)
 
+    @classmethod
+    def open_or_create(
+        cls,
+        spec: str | Path,
+        *,
+        user_name: str | None = None,
+        timezone: str = "UTC",
+        llm: _llm.LLMClient | None = None,
+    ) -> "UserMemory":
+        """Open the project at ``spec``, or create it there (with ``user_name`` and
+        ``timezone``) when nothing is there yet.  A directory that exists but is not
+        a project is an error, as for :meth:`open`."""
+        from .errors import ProjectExists
+        from .project import is_project
+        from .workspace import resolve_project
+
+        if not is_project(resolve_project(spec)):
+            try:
+                return cls.create(spec, user_name=user_name, timezone=timezone, llm=llm)
+            except ProjectExists:
+                pass  # made meanwhile by another process, or a directory that is not empty: open says which
+        return cls.open(spec, llm=llm)
+
     def __repr__(self) -> str:
         return f"UserMemory({str(self.root)!r})"
 

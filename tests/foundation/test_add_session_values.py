@@ -58,3 +58,17 @@ def test_an_unknown_session_id_is_session_not_found(memory):
     with pytest.raises(SessionNotFound) as caught:
         memory.session("nope-1")
     assert "nope-1" in caught.value.message and "sessions()" in caught.value.hint
+
+
+def test_open_or_create_creates_once_then_opens(tmp_path):
+    first = UserMemory.open_or_create(tmp_path / "leo", user_name="Leo")
+    first.add_session([{"role": "user", "content": "I run every Sunday."}], date="2024-01-07")
+    second = UserMemory.open_or_create(tmp_path / "leo", user_name="Someone else")
+    assert second.project.config.user.name == "Leo" and len(second.sessions()) == 1
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("not a project")
+    from uac import NotAProject
+
+    with pytest.raises(NotAProject):
+        UserMemory.open_or_create(tmp_path / "notes")
+    assert (tmp_path / "notes" / "todo.txt").read_text() == "not a project"

