@@ -141,7 +141,11 @@ def smoke(work: Path, python: str) -> int:
     ingested = json.loads(run([uac, "ingest", "maya", str(example), "--json"], env=env, cwd=work).stdout)
     print(f"ingest: {ingested.get('facts_appended')} facts")
     compiled = json.loads(run([uac, "compile", "maya", "--json"], env=env, cwd=work).stdout)
-    print(f"compile: mode {compiled.get('mode')}, domains {sorted(compiled.get('domains', {})) if isinstance(compiled.get('domains'), dict) else compiled.get('domains')}")
+    names = sorted(d.get("domain", "?") for d in compiled.get("domains", []) if isinstance(d, dict))
+    print(f"compile: mode {compiled.get('mode')}, domains {', '.join(names)}")
+    if not names:
+        print("compile made no domain")
+        return 1
     found = json.loads(run([uac, "search", "maya", "Who went to Kyoto?", "--k", "5", "--json"], env=env, cwd=work).stdout)
     if not found["results"] or not any("Kyoto" in hit["text"] for hit in found["results"]):
         print(f"search found nothing about Kyoto: {found}")

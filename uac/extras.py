@@ -20,6 +20,7 @@ EXTRAS = {
     "server": "the HTTP API and the web inspector (FastAPI, uvicorn)",
     "inspector": "the web inspector (the same packages as server)",
     "mcp": "the MCP server",
+    "chroma": "Chroma: an embedded Chroma store beside the flat vector copies, or a Chroma server",
     "plots": "plots in benchmark reports (matplotlib)",
     "reference": "the reference embedder, sentence-transformers on torch (UAC_EMBEDDINGS=torch)",
     "dev": "the test suite's tools",
