@@ -231,10 +231,9 @@ class Worker:
         resource.setrlimit(resource.RLIMIT_CPU, (target, hard))
         self.cpu_exceeded = False
 
-    def run(self, code: Any) -> dict[str, Any]:
-        if not isinstance(code, str):
-            return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
-        collector = self.collector = PrintCollector(int(self.limits["max_output_chars"]))
+    def run_globals(self, collector: PrintCollector) -> dict[str, Any]:
+        """The agent's global namespace for one run: its own variables, the state
+        names restored, ``result`` cleared, and the guards the policy compiles in."""
         glb = self.globals
         glb.update(self.state_names)
         glb.pop("result", None)
@@ -253,6 +252,13 @@ class Worker:
                 "__name__": "agent",
             }
         )
+        return glb
+
+    def run(self, code: Any) -> dict[str, Any]:
+        if not isinstance(code, str):
+            return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
+        collector = self.collector = PrintCollector(int(self.limits["max_output_chars"]))
+        glb = self.run_globals(collector)
         error: dict[str, str] | None = None
         result: Any = None
         self.start_cpu_window()
