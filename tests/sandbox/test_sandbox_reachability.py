@@ -149,8 +149,8 @@ def submodule_imports() -> str:
     return "".join(lines)
 
 
-@pytest.fixture(scope="module")
-def agent_namespace():
+def build_agent_namespace():
+    """A worker's agent namespace after the seed code ran: ``(worker, namespace)``."""
     from sandbox_support import Purpose
 
     state = encode_state(
@@ -165,6 +165,11 @@ def agent_namespace():
     assert not isinstance(code, CompileFailure), code
     exec(code, namespace)
     return worker, namespace
+
+
+@pytest.fixture(scope="module")
+def agent_namespace():
+    return build_agent_namespace()
 
 
 def _danger_index() -> tuple[dict[int, str], dict[int, str]]:
@@ -297,3 +302,72 @@ def test_guarded_reads_refuse_a_module_whatever_holds_it():
     for name in ("format", "mro", "register"):
         with pytest.raises(AttributeError, match="module"):
             guarded_getattr(domain, name)
+
+
+def _imports_inside_functions(module_name: str) -> list[tuple[str, str]]:
+    """``(qualified name of the function, module it imports)`` for every import
+    statement inside a function of ``module_name``'s source."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or not (spec.origin or "").endswith(".py"):
+        return []  # a C module: its lazy imports are listed in preload_modules by hand
+    with open(spec.origin, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    found = []
+
+    def visit(node, scope, in_function):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                function = in_function or not isinstance(child, ast.ClassDef)
+                visit(child, (*scope, child.name), function)
+            elif in_function and isinstance(child, ast.Import):
+                found.extend((".".join(scope), alias.name) for alias in child.names)
+            elif in_function and isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+                found.append((".".join(scope), child.module))
+            else:
+                visit(child, scope, in_function)
+
+    visit(tree, (), False)
+    return found
+
+
+def _can_run(module_name: str, qualname: str, reached: dict[int, object]) -> bool:
+    """Whether agent code can run the function ``qualname`` of ``module_name``:
+    it is reached by the walk, is nested in a function that is, or is private
+    (a helper the public functions call)."""
+    import importlib
+
+    if any(part.startswith("_") for part in qualname.split(".")):
+        return True
+    obj = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        inner = getattr(obj, part, None)
+        if inner is None:
+            break  # a function defined inside the previous one
+        obj = inner
+    return id(obj) in reached
+
+
+def test_what_reachable_code_imports_lazily_is_loaded_before_the_hook(walked, breach_session):
+    # The audit hook refuses to load modules: every import inside a function agent
+    # code can run must already be done when the worker starts.
+    reached = walked[0]
+    modules = set()
+    for obj in reached.values():
+        obj = getattr(obj, "__func__", obj) if isinstance(obj, types.MethodType) else obj
+        if isinstance(obj, (types.FunctionType, type)) and obj.__module__ not in (None, "agent", "state", "builtins"):
+            modules.add(obj.__module__)
+    assert {"collections", "datetime", "statistics", "sandbox.period"} <= modules
+    needed = {
+        (module, qualname, imported)
+        for module in modules
+        for qualname, imported in _imports_inside_functions(module)
+        if _can_run(module, qualname, reached)
+    }
+    assert ("collections", "Counter.most_common", "heapq") in needed
+    res = breach_session._run_unrestricted_for_tests("import sys\nresult = sorted(sys.modules)")
+    assert res.ok, res.error
+    missing = sorted(entry for entry in needed if entry[2] not in res.result)
+    assert missing == []

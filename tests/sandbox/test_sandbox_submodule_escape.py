@@ -198,29 +198,6 @@ class TestGuardedImport:
             assert name not in namespace
 
 
-@pytest.fixture
-def other_tenant():
-    """Another user's project whose fact log every local user may read (0755
-    directories, a 0644 file: what a default umask gives)."""
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    from uac.memory import UserMemory
-
-    root = Path(tempfile.mkdtemp(prefix="uac-tenants-"))
-    try:
-        root.chmod(0o755)
-        other = UserMemory.create(root / "bob")
-        facts = other.project.paths.facts
-        facts.write_text('{"id": "f1", "text": "bob-secret-7f3a"}\n')
-        facts.chmod(0o644)
-        other.close()
-        yield facts
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
 class TestThroughTheWorkerAtProcessLevel:
     """Without bubblewrap the worker can read what its uid can read: the import
     class must not give one project's code another project's files."""
