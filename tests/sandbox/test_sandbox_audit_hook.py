@@ -10,7 +10,6 @@ the hook off.  (Threads are stopped by the seccomp filter: ``clone`` fails.)
 
 from __future__ import annotations
 
-import pytest
 
 import sandbox
 from sandbox.audit import ALLOWED_EVENTS

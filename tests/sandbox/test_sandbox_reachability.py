@@ -151,13 +151,10 @@ def submodule_imports() -> str:
 
 def build_agent_namespace():
     """A worker's agent namespace after the seed code ran: ``(worker, namespace)``."""
-    from sandbox_support import Purpose
-
     state = encode_state(
         {**DOMAINS, "plans": {"spans": [Span("trip", Period(dt.date(2024, 5, 1), dt.date(2024, 5, 31)))]}},
         facts=[{**FACTS[0], "event_date": Period(dt.date(2024, 5, 4), dt.date(2024, 5, 5))}, FACTS[1]],
     )
-    assert Purpose  # the enum of the state (Trip.purpose)
     worker = Worker(Limits().to_wire(), -1, False)
     worker.load_state(state)
     namespace = worker.run_globals(PrintCollector(10**6))
