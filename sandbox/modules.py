@@ -196,7 +196,7 @@ def _check_fromlist(proxy: ModuleProxy, fromlist: Any) -> None:
         if type(attr) is str and attr in proxy._exposed:
             continue
         removed = REMOVED.get(name, {})
-        if attr in removed:
+        if type(attr) is str and attr in removed:
             raise ImportError(f"'{name}.{attr}' is not available in the sandbox ({removed[attr]})", name=name)
         raise ImportError(
             f"cannot import {attr!r} from {name!r} in the sandbox; {name} offers: {', '.join(proxy._exposed)}",
