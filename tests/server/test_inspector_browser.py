@@ -38,6 +38,8 @@ HOSTILE = {
         {"role": "user", "content": "Also <img src=x onerror=\"document.title='img'\"> javascript:alert(1)"},
     ],
 }
+#: a correction whose text holds a right-to-left override: the rest of its row must stay as it is
+BIDI = "Bidi check: left \u202eright end"
 
 
 @pytest.fixture
@@ -48,6 +50,7 @@ def served_ui(tmp_path):
     hostile = tmp_path / "hostile.json"
     hostile.write_text(json.dumps(HOSTILE), "utf-8")
     memory.ingest(hostile)
+    memory.correct(BIDI)
     memory.compile()
     memory.close()
     port = free_port()
@@ -126,6 +129,23 @@ def go(driver, element) -> None:
     element.click()
     WebDriverWait(driver, 60).until(replaced(old))
     WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+#: the left edge, in the viewport, of the first place ``arguments[1]`` is written in element ``arguments[0]``
+WORD_LEFT = """
+const [element, word] = arguments;
+const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const at = node.data.indexOf(word);
+  if (at >= 0) {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    return range.getBoundingClientRect().left;
+  }
+}
+return null;
+"""
 
 
 def no_alert(driver) -> bool:
@@ -225,6 +245,15 @@ def test_the_inspector_in_a_browser(served_ui, browser):
     assert not driver.find_elements(By.CSS_SELECTOR, 'main a[href^="javascript:"], main img, main script')
     assert driver.title.endswith("uac inspector") and no_alert(driver)
 
+    # a right-to-left override in a fact is shown as a code and reorders nothing after it
+    driver.get(base + "/ui/p/alice/facts")
+    cell = next(a.find_element(By.XPATH, "./..") for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+                if "Bidi check" in a.find_element(By.XPATH, "./..").text)
+    x = driver.execute_script(WORD_LEFT, cell, "left"), driver.execute_script(WORD_LEFT, cell, "right end")
+    tag = cell.find_element(By.CSS_SELECTOR, ".tag").rect
+    assert x[0] < x[1] < tag["x"], (x, tag)  # left to right, the tag after the text
+    assert "Bidi check: left U+202Eright end" in cell.text
+
     # forget a fact after confirming: the confirmation lists the records citing it
     driver.get(base + "/ui/p/alice/facts")
     lisbon = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
@@ -260,3 +289,4 @@ def test_the_inspector_in_a_browser(served_ui, browser):
     assert "Rex" not in driver.page_source
     driver.get(base + "/ui/p/alice/fact?id=" + fact_id)
     assert "Rex" not in driver.page_source and fact_text not in driver.page_source
+

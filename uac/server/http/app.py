@@ -64,6 +64,7 @@ def create_app(
     from .jobs import JobRunner, JobStore
     from .limits import BodySizeLimit
     from ..ui.pages import router as ui_router
+    from ..ui.sessions import InspectorState
     from .routes import router
 
     workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
@@ -82,6 +83,7 @@ def create_app(
     app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.workspace = workspace
     app.state.jobs = jobs
+    app.state.inspector = InspectorState()
     app.include_router(router)
     app.include_router(ui_router)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
