@@ -118,6 +118,14 @@ class TokenStore:
                 found = record
         return found
 
+    def holds(self, token_id: str, sha256: str) -> bool:
+        """True while the token with this id and digest is in the store (it has not been revoked)."""
+        held = False
+        for record in self.records():
+            if hmac.compare_digest(record.sha256, sha256) and record.id == token_id:
+                held = True
+        return held
+
     # -- writing (the caller serialises writers, e.g. with the project lock) --
 
     def create(self, name: str = "") -> tuple[str, TokenRecord]:
