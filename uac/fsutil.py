@@ -1,4 +1,5 @@
-"""Small file-system helpers: atomic replacement, durable appends, staying inside the project."""
+"""Small file-system helpers: atomic replacement, durable appends, staying inside the
+project, and the lines of the line-oriented files uac reads."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import AnyStr
 
 
 def fsync_dir(path: Path) -> None:
@@ -132,3 +134,42 @@ def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
         os.close(fd)
         raise
     return fd
+
+
+# --- lines ----------------------------------------------------------------------------
+#
+# Every line-oriented file uac writes or accepts (the fact log, the index corpora and
+# the records index, the compile history, JSONL chat exports and records files,
+# transcripts, scripted-model files) ends its lines with "\n"; a "\r\n" file is read
+# too.  Nothing else ends a line: ``str.splitlines()`` and text-mode files also break
+# at "\r", "\x0b", "\x0c", "\x1c"-"\x1e", U+0085, U+2028 and U+2029, and JSON written
+# with ``ensure_ascii=False`` keeps the last three unescaped inside its strings, so
+# a line split there is a record cut in two.  These helpers are the one way uac
+# splits such files.
+
+
+def split_lines(text: AnyStr) -> list[AnyStr]:
+    """The lines of ``text`` (``str`` or ``bytes``), cut at "\n" only, without their
+    ends; a "\r" before the "\n" is dropped with it.  A final "\n" starts no line."""
+    newline, cr = ("\n", "\r") if isinstance(text, str) else (b"\n", b"\r")
+    lines = text.split(newline)  # type: ignore[arg-type]
+    if lines and not lines[-1]:
+        lines.pop()
+    return [line[:-1] if line.endswith(cr) else line for line in lines]  # type: ignore[arg-type]
+
+
+def split_lines_kept(data: AnyStr) -> list[AnyStr]:
+    """The lines of ``data`` cut after each "\n", every one with its end as it was
+    (the last may have none): joined again they are ``data``, byte for byte."""
+    newline = "\n" if isinstance(data, str) else b"\n"
+    pieces = data.split(newline)  # type: ignore[arg-type]
+    lines = [piece + newline for piece in pieces[:-1]]  # type: ignore[operator]
+    if pieces[-1]:
+        lines.append(pieces[-1])
+    return lines
+
+
+def read_utf8(path: Path) -> str:
+    """The text of a UTF-8 file exactly as written: no newline is translated (a text-mode
+    read turns a lone "\r" into "\n").  Raises ``OSError`` and ``UnicodeDecodeError``."""
+    return Path(path).read_bytes().decode("utf-8")

@@ -39,6 +39,7 @@ from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
 from ..errors import DomainNotFound, InputError, NotFound, UserError
+from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
     """
     path = Path(path)
     try:
-        text = path.read_text("utf-8")
+        text = read_utf8(path)
     except FileNotFoundError:
         raise InputError(f"records file {path} does not exist.") from None
     except UnicodeDecodeError as exc:
@@ -139,7 +140,7 @@ def _read_json(text: str, path: Path) -> list[dict[str, Any]]:
 
 def _read_jsonl(text: str, path: Path) -> list[dict[str, Any]]:
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         if not line.strip():
             continue
         item = _loads(line, f"{path}:{number}")

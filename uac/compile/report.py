@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..fsutil import read_utf8, split_lines
+
 if TYPE_CHECKING:
     from ..llm import Usage
     from ..project import Project
@@ -181,7 +183,7 @@ def read_history(project: "Project") -> list[dict[str, Any]]:
     if not path.exists():
         return []
     out = []
-    for line in path.read_text("utf-8").splitlines():
+    for line in split_lines(read_utf8(path)):
         if line.strip():
             try:
                 out.append(json.loads(line))

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
-from ..fsutil import atomic_write_bytes, open_nofollow, open_regular, read_regular, resolve_inside
+from ..fsutil import atomic_write_bytes, open_nofollow, open_regular, read_regular, resolve_inside, split_lines_kept
 from .model import Fact
 
 if TYPE_CHECKING:
@@ -431,7 +431,7 @@ class FactLog:
         state = self.read()
         data = self._bytes()[: state.good_bytes]
         out = bytearray()
-        for raw in data.splitlines(keepends=True):
+        for raw in split_lines_kept(data):
             record = json.loads(raw)
             if keep(record):
                 out += raw

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..fsutil import atomic_write_bytes, atomic_write_text
+from ..fsutil import atomic_write_bytes, atomic_write_text, read_utf8, split_lines
 from .flat import file_stamp
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ class RecordIndex:
             return
         entries: list[RecordEntry] = []
         if key[0][0] > 0:
-            for line in self.corpus_path.read_text("utf-8").splitlines():
+            for line in split_lines(read_utf8(self.corpus_path)):  # a text may hold U+2028 and the like
                 if line.strip():
                     entries.append(RecordEntry.from_json(json.loads(line)))
         vectors = np.zeros((0, self.dim), dtype=np.float32)
