@@ -82,7 +82,8 @@ def test_imported_records_with_separators_stay_searchable_importable_and_forgett
     assert memory.ask("Which towns did I visit?").to_json()["channels"] is not None
     again = memory.import_records(lines, domain="travel", collection="visits")
     assert again.records_added == 0 and again.records_skipped == len(rows)
-    assert memory.doctor(deep=True).ok
+    report = memory.doctor(deep=True)
+    assert report.ok and report.check("records_index").status == "ok", report.check("records_index").detail
 
     memory.forget(domain="travel", collection="visits")
     assert {h.record["collection"] for h in memory.search("Townlinesep", channel="records", k=20)} == {"trips"}

@@ -1,0 +1,75 @@
+"""The search index of imported records: a damaged one never breaks a search, doctor
+finds it and --repair makes it again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROWS = [{"city": "Kyoto", "nights": 7}, {"city": "Lisbon", "nights": 3}]
+
+
+def _write(path: Path, rows: list[dict]) -> Path:
+    path.write_text(json.dumps(rows), "utf-8")
+    return path
+
+
+def _cities(memory) -> set[str]:
+    hits = memory.search("city", channel="records", k=20)
+    return {h.text.split("city ")[1].split(",")[0] for h in hits if h.record["collection"] == "trips"}
+
+
+def _edit_corpus(root: Path, edit) -> None:
+    """Change records.jsonl and record the changed file as the one the index was written
+    with: the index claims to be in step with the view."""
+    index = root / ".uac" / "index"
+    corpus = index / "records.jsonl"
+    corpus.write_text(edit(corpus.read_text("utf-8")), "utf-8")
+    meta = json.loads((index / "records.json").read_text())
+    st = corpus.stat()
+    meta["corpus"] = [st.st_size, st.st_mtime_ns, st.st_ino]
+    (index / "records.json").write_text(json.dumps(meta))
+
+
+def _damage(root: Path) -> None:
+    """A line of records.jsonl cut in two (what a reader that split lines at U+2028 met)."""
+    _edit_corpus(root, lambda text: text.replace('"text": "', '"text": "\n', 1))
+
+
+@pytest.fixture
+def imported(memory, tmp_path):
+    memory.import_records(_write(tmp_path / "trips.json", ROWS), domain="travel", collection="trips")
+    assert _cities(memory) == {"Kyoto", "Lisbon"}
+    return memory
+
+
+@pytest.mark.embeddings
+def test_a_search_over_a_damaged_records_index_rebuilds_it(imported):
+    _damage(imported.root)
+    imported.project.kept.clear()  # a new process: nothing of the index in memory
+    assert _cities(imported) == {"Kyoto", "Lisbon"}
+    assert imported.doctor().check("records_index").status == "ok"
+
+
+@pytest.mark.embeddings
+def test_doctor_finds_a_damaged_records_index_and_repair_rebuilds_it(imported):
+    _damage(imported.root)
+    imported.project.kept.clear()
+    report = imported.doctor()
+    check = report.check("records_index")
+    assert not report.ok and check.status == "fail" and "records.jsonl line" in check.detail and "--repair" in check.detail
+    repaired = imported.doctor(repair=True).check("records_index")
+    assert repaired.status == "ok" and repaired.repaired and "records.jsonl" in repaired.repaired
+    assert imported.doctor().ok and _cities(imported) == {"Kyoto", "Lisbon"}
+
+
+@pytest.mark.embeddings
+def test_deep_doctor_finds_records_the_view_no_longer_holds(imported):
+    _edit_corpus(imported.root, lambda text: text.replace("Kyoto", "Nara"))
+    imported.project.kept.clear()
+    check = imported.doctor(deep=True).check("records_index")
+    assert check.status == "fail" and "text is not the view's" in check.detail
+    assert imported.doctor(repair=True).check("records_index").status == "ok"
+    assert _cities(imported) == {"Kyoto", "Lisbon"}
