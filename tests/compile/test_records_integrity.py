@@ -1,5 +1,6 @@
 """The search index of imported records: a damaged one never breaks a search, doctor
-finds it and --repair makes it again."""
+finds it and --repair makes it again; import-records and forget --domain change the
+view, the manifest and the index whole or not at all."""
 
 from __future__ import annotations
 
@@ -8,12 +9,23 @@ from pathlib import Path
 
 import pytest
 
+from uac.errors import RuntimeFailure
+from uac.index.record_index import RecordIndex
+from uac.view import manifest
+
 ROWS = [{"city": "Kyoto", "nights": 7}, {"city": "Lisbon", "nights": 3}]
+MORE = ROWS + [{"city": "Reykjavik", "nights": 4}]
 
 
 def _write(path: Path, rows: list[dict]) -> Path:
     path.write_text(json.dumps(rows), "utf-8")
     return path
+
+
+def _view(root: Path) -> dict[str, bytes]:
+    """The view and the manifest, byte for byte."""
+    files = {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "domains").rglob("*")) if p.is_file()}
+    return files | {"MANIFEST.md": (root / "MANIFEST.md").read_bytes()}
 
 
 def _cities(memory) -> set[str]:
@@ -73,3 +85,40 @@ def test_deep_doctor_finds_records_the_view_no_longer_holds(imported):
     assert check.status == "fail" and "text is not the view's" in check.detail
     assert imported.doctor(repair=True).check("records_index").status == "ok"
     assert _cities(imported) == {"Kyoto", "Lisbon"}
+
+
+def _fail(*_args, **_kwargs):
+    raise RuntimeFailure("the disk is full")
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize("where", ["index", "manifest"])
+def test_a_failed_import_changes_nothing(imported, tmp_path, monkeypatch, where):
+    before = _view(imported.root)
+    # the step after the swap fails: writing the records index, or rendering the manifest
+    monkeypatch.setattr(*((RecordIndex, "write", _fail) if where == "index" else (manifest, "_count_lines", _fail)))
+    with pytest.raises(RuntimeFailure):
+        imported.import_records(_write(tmp_path / "trips.json", MORE), domain="travel", collection="trips")
+    with pytest.raises(RuntimeFailure):
+        imported.import_records(_write(tmp_path / "food.json", [{"dish": "ramen"}]), domain="food", collection="meals")
+    monkeypatch.undo()
+    assert _view(imported.root) == before
+    assert _cities(imported) == {"Kyoto", "Lisbon"} and [d for d in imported.state] == ["travel"]
+    # and the same import then goes through whole
+    assert imported.import_records(tmp_path / "trips.json", domain="travel", collection="trips").records_added == 1
+    assert _cities(imported) == {"Kyoto", "Lisbon", "Reykjavik"}
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize("collection", [None, "trips"])
+def test_a_failed_forget_of_imported_records_changes_nothing(imported, tmp_path, monkeypatch, collection):
+    imported.import_records(_write(tmp_path / "stays.json", [{"hotel": "Ryokan"}]), domain="travel", collection="stays")
+    before = _view(imported.root)
+    monkeypatch.setattr(RecordIndex, "write", _fail)
+    with pytest.raises(RuntimeFailure):
+        imported.forget(domain="travel", collection=collection)
+    monkeypatch.undo()
+    assert _view(imported.root) == before
+    assert _cities(imported) == {"Kyoto", "Lisbon"}
+    imported.forget(domain="travel", collection=collection)
+    assert _cities(imported) == set()
