@@ -427,7 +427,11 @@ class FactLog:
 
     def rewrite(self, keep: Callable[[dict[str, Any]], bool]) -> LogState:
         """Replace the log with the committed records for which ``keep(record)`` is true
-        (atomic replace; caller holds the lock).  Used by ``forget``."""
+        (atomic replace; caller holds the lock).  Used by ``forget``.
+
+        The saved head (:mod:`uac.facts.head`) described the old log and keeps the
+        facts that record a state, so it is replaced by the new log's head: no copy
+        of a dropped record stays behind."""
         state = self.read()
         data = self._bytes()[: state.good_bytes]
         out = bytearray()
@@ -437,7 +441,13 @@ class FactLog:
                 out += raw
         atomic_write_bytes(self.path, bytes(out))
         self._cache = None
-        return self.read()
+        state = self.read()
+        if self.head_path is not None:
+            from .head import LogHead, save_head
+
+            self.head_path.unlink(missing_ok=True)
+            save_head(LogHead.of_state(state), self.head_path)
+        return state
 
     def line_problems(self) -> list[str]:
         """Every bad line (for ``doctor``), without raising."""
