@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
-from ..fsutil import atomic_write_bytes, open_nofollow, open_regular, read_regular, resolve_inside, split_lines_kept
+from ..fsutil import atomic_write_bytes, make_private_dirs, open_private, open_regular, read_regular, resolve_inside, split_lines_kept
 from .model import Fact
 
 if TYPE_CHECKING:
@@ -349,11 +349,11 @@ class FactLog:
             "extractor": extractor,
             "committed_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.path.parent)
         resolve_inside(self.root, self.path.parent)
         # Records are streamed out as they are encoded; only the final commit line
         # makes them count, so a crash anywhere in between loses this session only.
-        with os.fdopen(open_nofollow(self.path, os.O_RDWR | os.O_CREAT), "r+b") as handle:
+        with os.fdopen(open_private(self.path, os.O_RDWR | os.O_CREAT), "r+b") as handle:
             if state.dropped_bytes:
                 log.warning("%s: dropping the unfinished end of the log (%s).", self.path, state.dropped)
                 handle.truncate(state.good_bytes)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..fsutil import atomic_write_bytes, atomic_write_text, read_utf8, split_lines
+from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, read_utf8, split_lines
 from .flat import file_stamp
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ class RecordIndex:
         import numpy as np
 
         data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(entries), self.dim)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.dir)
         self.meta_path.unlink(missing_ok=True)  # a crash between the writes leaves no valid meta
         atomic_write_bytes(self.vectors_path, data.tobytes())
         atomic_write_text(self.corpus_path, "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries))

@@ -26,7 +26,7 @@ from ..dialect.loader import LoadedDomain, load_sources, source_hash
 from ..dialect.problems import CodeRejected, Problem
 from ..dialect.validate import check_init
 from ..errors import StoreError
-from ..fsutil import fsync_dir, read_regular, resolve_inside
+from ..fsutil import fsync_dir, make_private_dirs, read_regular, resolve_inside, write_private
 from ..names import DOMAIN_NAME
 from .cache import cache_path, read_cache, write_cache
 
@@ -147,14 +147,14 @@ def swap_domain(project: "Project", name: str, files: dict[str, str]) -> None:
 def _swap(project: "Project", name: str, files: dict[str, str], *, validate: bool) -> LoadedDomain | None:
     check_domain_name(name)
     root = project.paths.domains
-    root.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(root)
     resolve_inside(project.root, root)
     recover(project, name)
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     loaded = None
     try:
         for filename, text in files.items():
-            (tmp / filename).write_text(text, "utf-8")
+            write_private(tmp / filename, text.encode("utf-8"))
         if validate:
             loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}", root=project.root)
             # fill the cache for the final location (same content hash)
