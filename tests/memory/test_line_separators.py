@@ -106,6 +106,7 @@ def test_conversations_with_separators_ingest_compile_export_and_ingest_again(me
     for report in (first, second):
         [session] = [memory.session(sid) for sid in report.sessions_added]
         assert [t.text for t in session.turns] == list(said.values())
+    assert memory.ingest(export, date="2024-03-01").sessions_skipped == first.sessions_added  # the same export again: a no-op
     for name in SEPARATORS:
         hits = memory.search(f"Town{name}", channel="facts", k=3)
         assert hits and f"Town{name}" in hits[0].text, name
