@@ -122,3 +122,8 @@ def test_a_failed_forget_of_imported_records_changes_nothing(imported, tmp_path,
     assert _cities(imported) == {"Kyoto", "Lisbon"}
     imported.forget(domain="travel", collection=collection)
     assert _cities(imported) == set()
+
+
+def test_nothing_to_index_is_no_lag(memory):
+    check = memory.doctor().check("records_index")
+    assert check.status == "ok" and "behind" not in check.detail and memory.doctor(repair=True).check("records_index").repaired is None

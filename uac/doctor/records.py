@@ -10,7 +10,7 @@ the view's imported ones.  ``repair`` makes it again from the view.
 
 from __future__ import annotations
 
-from ..compile.record_search import imported_entries, in_step, record_index, sync_record_index
+from ..compile.record_search import imported_entries, in_step, record_index, sync_record_index, view_stamps
 from ..context import MemoryContext
 from ..errors import UacError
 from .result import FAIL, OK, CheckResult
@@ -26,7 +26,8 @@ def check_records_index(ctx: MemoryContext, repair: bool, *, deep: bool = True) 
     if problem is None and deep and in_step(project):
         problem = _differs_from_view(ctx)
     if problem is None:
-        behind = not in_step(project)
+        # behind: the view changed since the index was written (nothing to index is no lag)
+        behind = not in_step(project) and (bool(view_stamps(project)) or len(index) > 0)
         if behind and repair:
             with project.lock("records index"):
                 embedded = sync_record_index(project)
