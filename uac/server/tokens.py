@@ -157,10 +157,8 @@ class TokenStore:
         return next(r for r in records if r.id == token_id)
 
     def _write(self, records: list[TokenRecord]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"format": _FORMAT, "tokens": [r.to_json() for r in records]}, indent=2) + "\n"
-        atomic_write_text(self.path, text)
-        os.chmod(self.path, 0o600)
+        atomic_write_text(self.path, text)  # 0600, in directories made 0700
 
 
 def admin_token_valid(root: Path, token: str | None, env: dict[str, str] | None = None) -> bool:

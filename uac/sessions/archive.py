@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import InputError, StoreError
-from ..fsutil import atomic_write_text, read_regular, resolve_inside
+from ..fsutil import atomic_write_text, make_private_dirs, read_regular, resolve_inside
 from ..names import SESSION_ID, TURN_ID
 from .model import Session
 
@@ -38,7 +38,7 @@ class Archive:
 
     def write(self, session: Session) -> Path:
         path = self.path(session.session_id)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.dir)
         resolve_inside(self.root, self.dir)
         atomic_write_text(path, json.dumps(session.to_json(), ensure_ascii=False, indent=1) + "\n")
         return path
