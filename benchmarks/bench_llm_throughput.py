@@ -124,9 +124,10 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
         compile_seconds = time.perf_counter() - started
         compile_calls = server.count() - before
         domains = [d.domain for d in compiled.domains if d.status == "compiled"]
-        facts_log = (root / "memory" / "facts.jsonl").read_text("utf-8")
-        # commit lines carry the time of the commit (and a checksum over it): compare the rest
-        rows = [json.loads(line) for line in facts_log.splitlines() if line.strip()]
+        facts_log = (root / "memory" / "facts.jsonl").read_bytes().decode("utf-8")
+        # commit lines carry the time of the commit (and a checksum over it): compare the rest;
+        # the log's lines end at "\n" only (a fact's text may hold U+2028 and the like)
+        rows = [json.loads(line) for line in facts_log.split("\n") if line.strip()]
         fact_rows = [{k: v for k, v in row.items() if row.get("kind") != "commit" or k not in ("committed_at", "checksum")}
                      for row in rows]
         return {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import decimal
 import operator
+import types
 from typing import Any
 
 from .modules import ModuleProxy
@@ -79,7 +80,11 @@ def guarded_getattr(obj: Any, name: str, default: Any = None) -> Any:
     if type(name) is not str or name.startswith("_"):
         raise AttributeError(f"attribute {name!r} is not allowed in the sandbox")
     if isinstance(obj, (Record, DomainNamespace, DomainCollection)):
-        return getattr(obj, name)
+        value = getattr(obj, name)
+        if isinstance(value, types.ModuleType):
+            # never hand out a real module, whatever holds it
+            raise AttributeError(f"attribute '{name}' is a module, which the sandbox does not give out")
+        return value
     raise AttributeError(
         f"attribute '{name}' of {type(obj).__name__!r} objects is not allowed in the sandbox"
         + (" (use f-strings instead of str.format)" if name in ("format", "format_map") else "")

@@ -43,6 +43,7 @@ class ModuleProxy:
 
     __slots__ = ()
     _module_name = "?"
+    _exposed: tuple[str, ...] = ()  # the names agent code may read and import
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__dict__.get("_sealed") is not True:
@@ -144,7 +145,12 @@ def _build_proxy(name: str) -> ModuleProxy:
         if not isinstance(value, type) and hasattr(type(value), "__get__"):
             value = staticmethod(value)
         attrs[attr] = value
-    attrs.update({"__slots__": (), "_module_name": name, "_sealed": True, "__name__": name})
+    exposed = tuple(sorted(attrs))
+    # No ``__name__`` (nor ``__path__``, ``__spec__``...): for ``from M import S``
+    # CPython falls back to ``sys.modules[M.__name__ + "." + S]`` when ``S`` is
+    # not an attribute, so a proxy that answered with the real name would hand
+    # out the real submodules (``from json import decoder``).
+    attrs.update({"__slots__": (), "_module_name": name, "_sealed": True, "_exposed": exposed})
     cls = type(f"module_{name}", (ModuleProxy,), attrs)
     return cls()
 
@@ -168,8 +174,39 @@ def module_proxy(name: str) -> ModuleProxy:
 _INTERNAL_IMPORTS = frozenset({"time", "_strptime"})
 
 
+def exposed_names(name: str) -> tuple[str, ...]:
+    """The names agent code may read from (and import from) the allowed module ``name``."""
+    return module_proxy(name)._exposed
+
+
+def _import_refused(text: str) -> ImportError:
+    return ImportError(f"{text}; allowed modules: {', '.join(ALLOWED_MODULES)}")
+
+
+def _check_fromlist(proxy: ModuleProxy, fromlist: Any) -> None:
+    """Every name of ``from M import a, b`` must be one the proxy holds.
+
+    Then CPython's ``from`` import finds each name as an attribute and never
+    reaches its ``sys.modules`` fallback.
+    """
+    name = proxy._module_name
+    if type(fromlist) not in (tuple, list):
+        raise ImportError(f"cannot import from {name!r} in the sandbox: bad name list {fromlist!r}")
+    for attr in fromlist:
+        if type(attr) is str and attr in proxy._exposed:
+            continue
+        removed = REMOVED.get(name, {})
+        if type(attr) is str and attr in removed:
+            raise ImportError(f"'{name}.{attr}' is not available in the sandbox ({removed[attr]})", name=name)
+        raise ImportError(
+            f"cannot import {attr!r} from {name!r} in the sandbox; {name} offers: {', '.join(proxy._exposed)}",
+            name=name,
+        )
+
+
 def guarded_import(name: Any, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
-    """``__import__`` of the sandbox: allowlisted top-level modules only."""
+    """``__import__`` of the sandbox: allowlisted top-level modules only, as their
+    proxies, and from them only the names they hold."""
     if (
         name in _INTERNAL_IMPORTS
         and level == 0
@@ -180,9 +217,12 @@ def guarded_import(name: Any, globals: Any = None, locals: Any = None, fromlist:
 
         return importlib.import_module(name)
     if level != 0:
-        raise ImportError("relative imports are not allowed in the sandbox")
-    if not isinstance(name, str) or name not in ALLOWED_MODULES:
-        raise ImportError(
-            f"import of {name!r} is not allowed in the sandbox; allowed modules: {', '.join(ALLOWED_MODULES)}"
-        )
-    return module_proxy(name)
+        raise _import_refused("relative imports are not allowed in the sandbox (import a module by its name)")
+    if type(name) is not str or name not in ALLOWED_MODULES:
+        if type(name) is str and name.partition(".")[0] in ALLOWED_MODULES:
+            raise _import_refused(f"import of {name!r} is not allowed in the sandbox (submodules cannot be imported)")
+        raise _import_refused(f"import of {name!r} is not allowed in the sandbox")
+    proxy = module_proxy(name)
+    if fromlist:
+        _check_fromlist(proxy, fromlist)
+    return proxy

@@ -59,6 +59,17 @@ FORBIDDEN_ATTRIBUTES = frozenset(_RP_INSPECT) | frozenset(
 )
 
 
+def attribute_read(name: str) -> str:
+    """How compiled agent code reads ``obj.<name>``: ``"refused"`` (a compile
+    error), ``"guarded"`` (through :func:`sandbox.guards.guarded_getattr`) or
+    ``"native"`` (a plain attribute read)."""
+    if name in FORBIDDEN_ATTRIBUTES or name.startswith("_") or name.endswith("__roles__"):
+        return "refused"
+    if name in SENSITIVE_ATTRIBUTES:
+        return "guarded"
+    return "native"
+
+
 class SandboxPolicy(RestrictingNodeTransformer):
     """RestrictedPython's transformer with static attribute checks."""
 
@@ -67,12 +78,7 @@ class SandboxPolicy(RestrictingNodeTransformer):
         if name in FORBIDDEN_ATTRIBUTES:
             self.error(node, f'"{name}" is a forbidden attribute name in the sandbox.')
             return node
-        if (
-            isinstance(node.ctx, ast.Load)
-            and not name.startswith("_")
-            and not name.endswith("__roles__")
-            and name not in SENSITIVE_ATTRIBUTES
-        ):
+        if isinstance(node.ctx, ast.Load) and attribute_read(name) == "native":
             # Checked here once; compiled to a native attribute read.
             return self.node_contents_visit(node)
         return super().visit_Attribute(node)

@@ -98,10 +98,12 @@ class Session:
         """Run ``code`` in the worker and return its result (never raises for bad code)."""
         return self._request("run", code)
 
-    def _run_unrestricted_for_tests(self, code: str) -> RunResult:
+    def _run_unrestricted_for_tests(self, code: str, *, audited: bool = False) -> RunResult:
+        """Plain Python in the worker (test sessions only); ``audited`` first installs
+        the worker's audit hook, which then stays for the worker's life."""
         if not self._unrestricted:
             raise SandboxError("this session was not started for unrestricted test runs")
-        return self._request("unrestricted", code)
+        return self._request("unrestricted-audited" if audited else "unrestricted", code)
 
     def _request(self, op: str, code: Any) -> RunResult:
         started = time.monotonic()

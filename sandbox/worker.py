@@ -2,10 +2,12 @@
 
 Started by :mod:`sandbox.process` as
 ``python -I -S -B -c <boot> <sys.path JSON> [--unrestricted-for-tests] [--drop-uid N] --limits <JSON>``
-with an empty environment, optionally inside the bubblewrap jail.  With
-``--drop-uid`` (the host runs as root without the jail) the worker imports
-every module agent code may use, then switches to that uid and gid (no
-supplementary groups) before it reads any input.  It speaks
+with an empty environment, optionally inside the bubblewrap jail.  It first
+imports every module agent code may use (and what they load lazily); with
+``--drop-uid`` (the host runs as root without the jail) it then switches to
+that uid and gid (no supplementary groups) before it reads any input.  Once
+the state is loaded it installs the audit hook of :mod:`sandbox.audit`, before
+any agent code runs.  It speaks
 length-prefixed JSON frames (:mod:`sandbox.framing`): frames in on fd 0,
 frames out on a private duplicate of fd 1 (fd 1 itself is pointed at fd 2 so
 nothing else can corrupt the channel).
@@ -13,7 +15,7 @@ nothing else can corrupt the channel).
 Messages::
 
     host -> worker  {"op": "init", "state": <payload or null>}
-    worker -> host  {"op": "ready", "pid": ..., "uid": ..., "seccomp": ...}
+    worker -> host  {"op": "ready", "pid": ..., "uid": ..., "seccomp": ..., "audit": ...}
                     (or {"op": "fatal", "error": {...}} if the state cannot load)
     host -> worker  {"op": "run", "code": "..."}
     worker -> host  {"ok": bool, "result": ..., "stdout": "...", "error": null | {...}}
@@ -22,9 +24,11 @@ Messages::
     host -> worker  {"op": "exit"}
 
 ``--unrestricted-for-tests`` additionally accepts ``{"op": "unrestricted",
-"code": ...}``, which runs plain Python with no policy.  It exists only so
-the test suite can show that the process and OS layers hold on their own;
-the host reaches it only through ``sandbox.process``'s private test helper.
+"code": ...}``, which runs plain Python with no policy and no audit hook, and
+``{"op": "unrestricted-audited", ...}``, which first installs the audit hook
+(for the rest of the worker's life).  They exist only so the test suite can
+show that the other layers hold on their own; the host reaches them only
+through ``sandbox.session``'s private test helper.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import signal
 import sys
 from typing import Any
 
-from . import framing
+from . import audit, framing
 from .codec import StateFormatError, decode_state
 from .convert import ResultTooLarge, to_json_value
 from .guards import (
@@ -64,14 +68,31 @@ UNRESTRICTED_FLAG = "--unrestricted-for-tests"
 DROP_UID_FLAG = "--drop-uid"
 
 
+# Codecs that str.encode/bytes.decode load on first use, beyond the built-in
+# utf-8, utf-16, utf-32, latin-1 and ascii (other codecs are not available).
+EAGER_CODECS = tuple(
+    f"encodings.{name}"
+    for name in ("utf_8_sig", "utf_16_le", "utf_16_be", "utf_32_le", "utf_32_be", "cp1252", "iso8859_15",
+                 "unicode_escape", "raw_unicode_escape")
+)
+
+
 def preload_modules() -> None:
-    """Import the modules agent code may import (and what they load lazily) while every
-    file is still readable: after a uid drop the interpreter's own files may not be."""
+    """Import the modules agent code may import, and what they or the C code they call
+    load lazily, first: after a uid drop the interpreter's own files may be unreadable,
+    and once the audit hook is installed no module may be loaded."""
     import importlib
 
     from .modules import ALLOWED_MODULES
 
-    for name in (*ALLOWED_MODULES, "time", "_strptime", "ctypes", "platform", f"{__package__}.seccomp"):
+    # time and _strptime: date.strftime, datetime.strptime; heapq and copy: imported
+    # inside collections' methods; unicodedata: the parser's NFKC normalisation of
+    # non-ASCII identifiers; linecache: printing a warning
+    lazy = (
+        "time", "_strptime", "heapq", "copy", "unicodedata", "linecache", "ctypes", "platform",
+        f"{__package__}.seccomp", *EAGER_CODECS,
+    )
+    for name in (*ALLOWED_MODULES, *lazy):
         importlib.import_module(name)
 
 
@@ -231,10 +252,9 @@ class Worker:
         resource.setrlimit(resource.RLIMIT_CPU, (target, hard))
         self.cpu_exceeded = False
 
-    def run(self, code: Any) -> dict[str, Any]:
-        if not isinstance(code, str):
-            return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
-        collector = self.collector = PrintCollector(int(self.limits["max_output_chars"]))
+    def run_globals(self, collector: PrintCollector) -> dict[str, Any]:
+        """The agent's global namespace for one run: its own variables, the state
+        names restored, ``result`` cleared, and the guards the policy compiles in."""
         glb = self.globals
         glb.update(self.state_names)
         glb.pop("result", None)
@@ -253,6 +273,13 @@ class Worker:
                 "__name__": "agent",
             }
         )
+        return glb
+
+    def run(self, code: Any) -> dict[str, Any]:
+        if not isinstance(code, str):
+            return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
+        collector = self.collector = PrintCollector(int(self.limits["max_output_chars"]))
+        glb = self.run_globals(collector)
         error: dict[str, str] | None = None
         result: Any = None
         self.start_cpu_window()
@@ -351,7 +378,10 @@ class Worker:
                 except MemoryError:
                     reply = {"ok": False, "result": None, "stdout": "", "error": self.memory_error()}
                 self.send(reply)
-            elif op == "unrestricted" and self.unrestricted:
+            elif op in ("unrestricted", "unrestricted-audited") and self.unrestricted:
+                if op == "unrestricted-audited":
+                    # the production hook under plain Python: does it hold on its own?
+                    audit.install()
                 self.send(self.run_unrestricted(str(message.get("code"))))
             elif op == "exit":
                 return
@@ -364,10 +394,10 @@ def main(argv: list[str]) -> None:
     limits = json.loads(argv[argv.index("--limits") + 1])
     out_fd = os.dup(1)
     os.dup2(2, 1)
+    preload_modules()
     if DROP_UID_FLAG in argv:
         uid = int(argv[argv.index(DROP_UID_FLAG) + 1])
         try:
-            preload_modules()
             drop_privileges(uid)
         except OSError as exc:
             framing.write_frame(out_fd, {"op": "fatal", "error": _error("SandboxUnavailable", f"cannot drop to uid {uid}: {exc}")})
@@ -392,7 +422,9 @@ def main(argv: list[str]) -> None:
     except (StateFormatError, ValueError, TypeError, KeyError) as exc:
         worker.send({"op": "fatal", "error": _error("StateError", f"cannot load the state: {exc}")})
         return
-    worker.send({"op": "ready", "pid": os.getpid(), "uid": os.getuid(), "seccomp": seccomp})
+    # from here on nothing may be opened or loaded (see sandbox.audit)
+    audited = False if unrestricted else audit.install()
+    worker.send({"op": "ready", "pid": os.getpid(), "uid": os.getuid(), "seccomp": seccomp, "audit": audited})
     worker.serve()
 
 

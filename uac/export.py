@@ -9,6 +9,9 @@ Only regular files and real directories are exported.  A symbolic link (to a
 file or a directory, inside the project or out of it), a FIFO or a device is
 never followed or copied: it is left out and named in the report's
 ``skipped`` list.
+
+An export is a user's memory like the project itself, private to its owner: its
+directories are 0700 and its files 0600, in an archive as on disk.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import UserError
+from .fsutil import PRIVATE_DIR, PRIVATE_FILE, make_private_dirs, open_private
 from .project import Project
 
 EXCLUDED_TOP = {".uac"}
@@ -78,16 +82,22 @@ def _copy_regular(source: Path, target: Path) -> None:
     with os.fdopen(fd, "rb") as src:
         if not stat.S_ISREG(os.fstat(src.fileno()).st_mode):
             return
-        with open(target, "xb") as dst:
+        with os.fdopen(open_private(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL), "wb") as dst:
             shutil.copyfileobj(src, dst)
     shutil.copystat(source, target, follow_symlinks=False)
+    os.chmod(target, PRIVATE_FILE)  # copystat gave it the source's mode
+
+
+def _private_member(member: tarfile.TarInfo) -> tarfile.TarInfo:
+    member.mode = PRIVATE_DIR if member.isdir() else PRIVATE_FILE
+    return member
 
 
 def _write_tar(project: "Project", handle: io.BufferedIOBase, skipped: list[str]) -> int:
     count = 0
     with tarfile.open(fileobj=handle, mode="w:gz") as tar:
         for rel in export_members(project, skipped):
-            tar.add(project.root / rel, arcname=str(Path(project.name) / rel), recursive=False)
+            tar.add(project.root / rel, arcname=str(Path(project.name) / rel), recursive=False, filter=_private_member)
             count += 1
     return count
 
@@ -107,15 +117,17 @@ def export_project(project: "Project", out: str | Path) -> ExportReport:
     skipped: list[str] = []
     with project.lock("export"):
         if is_archive:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            with open(out, "wb") as handle:
+            make_private_dirs(out.parent)
+            with os.fdopen(open_private(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as handle:
                 count = _write_tar(project, handle, skipped)
             kind = "archive"
         else:
             count = 0
+            make_private_dirs(out)
+            os.chmod(out, PRIVATE_DIR)
             for rel in export_members(project, skipped):
                 target = out / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
+                make_private_dirs(target.parent)
                 _copy_regular(project.root / rel, target)
                 count += 1
             kind = "directory"

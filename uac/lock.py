@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import ProjectLocked
-from .fsutil import open_nofollow
+from .fsutil import PRIVATE_FILE, make_private_dirs, open_nofollow
 
 _registry_guard = threading.Lock()
 _held: dict[str, "_Holder"] = {}
@@ -65,8 +65,8 @@ def project_lock(lock_path: Path, *, purpose: str = "", timeout: float = 30.0) -
         with _registry_guard:
             holder = _held.get(key)
             if holder is None:
-                lock_path.parent.mkdir(parents=True, exist_ok=True)
-                fd = open_nofollow(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                make_private_dirs(lock_path.parent)
+                fd = open_nofollow(lock_path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from .dates import Period
 from .errors import FormatVersionError, MigrationError
-from .fsutil import atomic_write_bytes
+from .fsutil import atomic_write_bytes, split_lines_kept
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _event_periods(root: Path) -> None:
     data = path.read_bytes()
     out = bytearray()
     changed = 0
-    for raw in data.splitlines(keepends=True):
+    for raw in split_lines_kept(data):
         try:
             record = json.loads(raw)
         except (UnicodeDecodeError, json.JSONDecodeError):

@@ -1,8 +1,8 @@
 """The one validator for names and ids that come from outside.
 
-Project names, session ids, domain, collection and record-type names, ids in
-HTTP paths: each is a :class:`NameRule`, and every check in uac goes through
-:meth:`NameRule.check` (raises) or :meth:`NameRule.ok` (a bool).  Matching is
+Project names, session ids, turn ids, domain, collection and record-type
+names, ids in HTTP paths: each is a :class:`NameRule`, and every check in uac
+goes through :meth:`NameRule.check` (raises) or :meth:`NameRule.ok` (a bool).  Matching is
 always against the *whole* string (:func:`full_match`): ``re.match`` with a
 trailing ``$`` accepts ``"trips\\n"``, because ``$`` also matches before a
 final newline, and a name with a newline in it makes a directory no tool
@@ -104,6 +104,14 @@ RECORD_TYPE = NameRule(
     re.compile(r"\A[A-Z][A-Za-z0-9]{0,59}\Z"),
     "Use a CamelCase class name such as 'Trip'.",
 )
+#: a turn id as ingest keeps it: "<session id>:<n>", or a LoCoMo turn's ``dia_id``
+#: ("D1:3"), which may be any text; bounded so that a link to it stays short
+TURN_ID = NameRule(
+    "turn id",
+    re.compile(r"\A.{1,200}\Z", re.DOTALL),
+    "A turn id is 1-200 characters of text (LoCoMo's dia_ids look like 'D1:3').",
+    error=InputError,
+)
 #: a fact or session id in a URL path
 ITEM_ID = NameRule(
     "id",
@@ -120,5 +128,6 @@ __all__ = [
     "PROJECT_NAME",
     "RECORD_TYPE",
     "SESSION_ID",
+    "TURN_ID",
     "full_match",
 ]

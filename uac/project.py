@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Iterator
 from . import migrations as _migrations
 from .config import CONFIG_NAME, FORMAT_VERSION, ProjectConfig, UserSettings, dump_config, load_config
 from .errors import ConfigError, FormatVersionError, NotAProject, ProjectExists, ProjectNotFound
-from .fsutil import atomic_write_text, read_regular, resolve_inside
+from .fsutil import PRIVATE_DIR, atomic_write_text, make_private, make_private_dirs, read_regular, resolve_inside
 from .safejson import check_text
 from .lock import project_lock
 from .workspace import resolve_project
@@ -125,11 +126,15 @@ class Project:
         from .config import parse_config
 
         parse_config(dump_config(config), root / CONFIG_NAME)
-        root.mkdir(parents=True, exist_ok=True)
+        # a user's memory is private to its owner, whatever the umask: the root (also
+        # an empty directory given to it) and everything made in it (fsutil.make_private)
+        make_private_dirs(root)
+        os.chmod(root, PRIVATE_DIR)
         project = cls(root, config)
         with project.lock("init"):
             project._apply_migrations(_migrations.pending(()))
             atomic_write_text(project.paths.manifest, _render_empty_manifest(user.name))
+            make_private(root)
         return project
 
     @classmethod
@@ -184,7 +189,7 @@ class Project:
     @contextmanager
     def lock(self, purpose: str = "", timeout: float = 30.0) -> Iterator[None]:
         """Exclusive writer lock (re-entrant in one process)."""
-        self.paths.internal.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.paths.internal)
         resolve_inside(self.root, self.paths.internal)
         with project_lock(self.paths.lock, purpose=purpose, timeout=timeout):
             yield
@@ -211,34 +216,29 @@ class Project:
 
     # -- validation -------------------------------------------------------------
 
+    def _layout_missing(self) -> list[tuple[Path, str]]:
+        p = self.paths
+        parts = ((p.memory, "dir"), (p.sessions, "dir"), (p.domains, "dir"), (p.internal, "dir"), (p.facts, "file"), (p.manifest, "file"))
+        return [(path, kind) for path, kind in parts if not (path.is_dir() if kind == "dir" else path.is_file())]
+
     def layout_problems(self) -> list[str]:
         """Missing parts of the on-disk layout (empty list if complete)."""
-        problems = []
-        p = self.paths
-        for path, kind in (
-            (p.memory, "dir"),
-            (p.sessions, "dir"),
-            (p.domains, "dir"),
-            (p.internal, "dir"),
-            (p.facts, "file"),
-            (p.manifest, "file"),
-        ):
-            if kind == "dir" and not path.is_dir():
-                problems.append(f"missing directory {path.relative_to(self.root)}/")
-            if kind == "file" and not path.is_file():
-                problems.append(f"missing file {path.relative_to(self.root)}")
-        return problems
+        return [
+            f"missing directory {path.relative_to(self.root)}/" if kind == "dir" else f"missing file {path.relative_to(self.root)}"
+            for path, kind in self._layout_missing()
+        ]
 
     def repair_layout(self) -> list[str]:
         """Recreate missing directories and empty files; returns what was done."""
-        done = []
         with self.lock("repair layout"):
-            for problem in self.layout_problems():
-                done.append(problem.replace("missing", "created"))
+            missing = self._layout_missing()
+            done = [problem.replace("missing", "created") for problem in self.layout_problems()]
             _migrations._create_layout(self.root)
             _migrations._domains_package(self.root)
             if not self.paths.manifest.exists():
                 atomic_write_text(self.paths.manifest, _render_empty_manifest(self.config.user.name))
+            for path, _kind in missing:  # made again, private like the rest
+                make_private(path)
         return done
 
 

@@ -14,6 +14,7 @@ from uac.compile import routing
 from uac.compile.incremental import compile_incremental
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
+from uac.fsutil import read_utf8, split_lines
 
 from .helpers import adds_by_fact, domain_of_prompt, handler_for, make_facts, prompt_of, records
 
@@ -28,7 +29,7 @@ def op_prompts(scripted, domain=None):
 
 def history(memory):
     path = memory.project.paths.internal / "compile_history.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    return [json.loads(line) for line in split_lines(read_utf8(path))]
 
 
 @pytest.fixture

@@ -26,7 +26,8 @@ def torch_embedder():
 
 def varied_sentences() -> list[str]:
     """About 300 sentences: chat turns, questions, numbers and dates, punctuation,
-    accents and emoji, one-word turns, and texts longer than the model's window."""
+    accents and emoji, line and paragraph separators, one-word turns, and texts longer
+    than the model's window."""
     names = ["Caroline", "Melanie", "Jon", "Gina", "Dr. O'Neil", "Zoë"]
     acts = [
         "went to a LGBTQ support group",
@@ -45,6 +46,8 @@ def varied_sentences() -> list[str]:
     out = out[:240]
     out += [f"What did {n} do {w}?" for n, w in itertools.product(names, whens)]
     out += ["ok", "Thanks!", "?", "hmm...", "lol", "Wow!!! 😀😀", "café au lait, s'il vous plaît", "東京に行きました"]
+    # the characters str.splitlines() breaks at besides "\n", inside one text
+    out += ["Lisbon\u2028in June", "first\u2029second paragraph", "next\x85line", "carriage\rreturn", "vertical\x0btab\x0cfeed", "file\x1cgroup\x1drecord\x1eseparators"]
     long_turn = " ".join(f"{a} and then" for a in acts) * 6  # well past 256 word pieces
     out += [long_turn, "Caroline: " + long_turn, "x" * 3000]
     return out

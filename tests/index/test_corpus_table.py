@@ -7,6 +7,7 @@ import json
 import pytest
 
 from uac.errors import StoreError
+from uac.fsutil import read_utf8, split_lines
 from uac.index import corpus as corpus_module
 from uac.index.corpus import CorpusTable, read_corpus_table
 from uac.index.entry import Entry
@@ -24,7 +25,7 @@ def _entries(start, n):
 
 
 def _assert_matches(table: CorpusTable, path):
-    lines = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    lines = [json.loads(line) for line in split_lines(read_utf8(path)) if line.strip()]
     assert table.ids == [r["id"] for r in lines]
     assert [table.evidence(i) for i in range(len(lines))] == [r["evidence"] for r in lines]
     assert list(table.sessions) == [r["session_id"] for r in lines]

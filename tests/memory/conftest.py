@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+#: a turn that holds U+2028, U+2029, U+0085, "\r", "\x0b", "\x0c" and "\x1c"-"\x1e"
+SEPARATOR_TURN = "Ha!\u2028Lines\u2029and\x85more\rbreaks\x0bin\x0cone\x1cturn\x1dfor\x1esure."
+
 CONVERSATION = {
     "sample_id": "conv-t1",
     "conversation": {
@@ -38,6 +41,8 @@ CONVERSATION = {
         "session_3": [
             {"speaker": "Caroline", "dia_id": "D3:1", "text": "I started a new job as a counselor last week!"},
             {"speaker": "Melanie", "dia_id": "D3:2", "text": "Congrats! I signed up for a pottery class last Friday."},
+            # every character str.splitlines() breaks at besides "\n": text inside one turn
+            {"speaker": "Caroline", "dia_id": "D3:3", "text": SEPARATOR_TURN},
         ],
     },
     "qa": [{"question": "When did Caroline go to the support group?", "answer": "7 May 2023", "evidence": ["D1:3"], "category": 2}],
@@ -77,6 +82,7 @@ def messages_file(tmp_path) -> Path:
             {"role": "user", "content": "I adopted a puppy called Biscuit yesterday."},
             {"role": "assistant", "content": "Congratulations! How is Biscuit settling in?"},
             {"role": "user", "content": "Great. My sister Ana visits next week."},
+            {"role": "assistant", "content": SEPARATOR_TURN},
         ],
     }
     path.write_text(json.dumps(data), "utf-8")
@@ -92,7 +98,8 @@ def transcript_file(tmp_path) -> Path:
         "Alice: I ran a half marathon last Sunday.\n"
         "Bob: Impressive! What was your time?\n"
         "Alice: Two hours and five minutes.\n"
-        "  It was my first race.\n",
+        "  It was my first race.\n"
+        f"Bob: {SEPARATOR_TURN}\n",
         "utf-8",
     )
     return path

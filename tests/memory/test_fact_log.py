@@ -18,6 +18,7 @@ import pytest
 from uac.errors import StoreError
 from uac.facts.log import FactLog, Supersession, encode_record
 from uac.facts.model import Fact
+from uac.fsutil import read_utf8, split_lines
 
 DAY = dt.date(2023, 5, 8)
 
@@ -36,7 +37,7 @@ def test_append_and_read_back(tmp_path):
     assert list(state.facts) == ["s1-f1", "s1-f2", "s1-f3"]
     assert state.facts["s1-f2"].evidence == ("D1:2",)
     assert state.sessions["s1"]["facts"] == 3
-    lines = (tmp_path / "facts.jsonl").read_text().splitlines()
+    lines = split_lines(read_utf8(tmp_path / "facts.jsonl"))
     assert len(lines) == 4
     first = json.loads(lines[0])
     for key in ("id", "text", "session_id", "session_date", "evidence", "valid_from", "invalid_at", "superseded_by", "checksum"):

@@ -1,5 +1,5 @@
-"""A forget reaches every copy: the log, the archive, the indexes, the compiled view and its
-cache, the compile ledgers and history, and the LLM response cache."""
+"""A forget reaches every copy: the log and its saved head, the archive, the indexes, the
+compiled view and its cache, the compile ledgers and history, and the LLM response cache."""
 
 from __future__ import annotations
 
@@ -61,7 +61,11 @@ def cached_memory(project_dir):
 @pytest.mark.embeddings
 def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_path):
     memory = cached_memory
-    secret = write_session(tmp_path / "a.json", "2024-03-01", [f"I flew to the island of {SECRET} for a hiking trip.", f"My friend {SECRET}ian cooked dinner."])
+    secret = write_session(
+        tmp_path / "a.json", "2024-03-01",
+        # the last line records a state (an employer): the log's saved head keeps such facts
+        [f"I flew to the island of {SECRET} for a hiking trip.", f"My friend {SECRET}ian cooked dinner.", f"I work at {SECRET} Labs as a baker."],
+    )
     other = write_session(tmp_path / "b.json", "2024-03-05", ["I flew to Lisbon for a conference trip.", "I cooked ramen for dinner."])
     first = memory.ingest(secret, extractor="rules")
     memory.ingest(other, extractor="rules")
@@ -71,6 +75,7 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     assert memory.search(SECRET, k=3)[0].text.count(SECRET)
     hits = grep(memory.root, SECRET)
     assert any("llm-cache" in h for h in hits) and any(h.startswith("domains/") for h in hits)
+    assert ".uac/index/log-head.json" in hits
     # Chroma's segment files as an earlier writer may have left them: the word in stray bytes
     assert memory.index.sync_vectors() > 0
     memory.index.release_client()
@@ -106,3 +111,48 @@ def test_forgetting_one_fact_trims_the_records_that_cite_it(cached_memory, tmp_p
     assert type(record).__name__ == "Trip" and record.destination == "Oslo"
     assert all(oslo.id not in r.sources for r in all_records(memory))
     assert record.id not in {r.id for r in records(memory, domain)}
+
+
+def _state_fact_memory(project_dir: Path, tmp_path: Path) -> UserMemory:
+    memory = UserMemory.create(project_dir, user_name="Alice")
+    memory.ingest(write_session(tmp_path / "a.json", "2024-03-01", [f"I work at {SECRET} Labs as a baker.", "I live in Lisbon now."]), extractor="rules")
+    memory.ingest(write_session(tmp_path / "b.json", "2024-03-05", ["I cooked ramen for dinner."]), extractor="rules")
+    return memory
+
+
+@pytest.mark.embeddings
+def test_forgetting_a_fact_that_records_a_state_leaves_no_copy_of_it(project_dir, tmp_path):
+    memory = _state_fact_memory(project_dir, tmp_path)
+    job = next(f for f in memory.facts() if SECRET in f.text)
+    assert job.meta.get("state") == "employer"
+    assert ".uac/index/log-head.json" in grep(memory.root, job.text)  # the saved head keeps facts recording a state
+    memory.forget(fact=job.id)
+    assert grep(memory.root, job.text) == []
+    # the turn it came from stays in the archive (and the search context of its neighbours): a fact was forgotten, not the session
+    assert {f.text for f in memory.facts()} == {"Alice lives in Lisbon now.", "Alice cooked ramen for dinner."}
+    # the new head describes the new log: the next writer needs no full fold and finds the same
+    head = json.loads((memory.root / ".uac" / "index" / "log-head.json").read_text())
+    assert head["good_bytes"] == (memory.root / "memory" / "facts.jsonl").stat().st_size
+    assert memory.ingest(write_session(tmp_path / "c.json", "2024-03-09", ["I adopted a cat named Miso."]), extractor="rules").facts_appended
+    assert memory.doctor(deep=True).ok
+
+
+@pytest.mark.slow
+@pytest.mark.embeddings
+def test_the_servers_session_delete_leaves_no_copy_of_its_words(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from uac.server.http import create_app
+    from uac.server.tokens import TokenStore
+
+    root = tmp_path / "root"
+    root.mkdir()
+    memory = _state_fact_memory(root / "alice", tmp_path)
+    session = next(f.session_id for f in memory.facts() if SECRET in f.text)
+    memory.close()
+    token, _ = TokenStore.for_project(root / "alice").create("test")
+    assert ".uac/index/log-head.json" in grep(root / "alice", SECRET)
+    with TestClient(create_app(root)) as client:
+        gone = client.delete(f"/v1/projects/alice/sessions/{session}", headers={"Authorization": f"Bearer {token}"})
+        assert gone.status_code == 200, gone.text
+    assert grep(root / "alice", SECRET) == []

@@ -18,6 +18,7 @@ from uac.facts.head import LogHead
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.facts.table import FactTable, read_fact_table
+from uac.fsutil import read_utf8, split_lines
 from uac.index.maintain import rebuild
 from uac.memory import UserMemory
 from uac.sessions.archive import Archive
@@ -131,7 +132,7 @@ def test_recent_valid_facts_are_the_folds_last_valid_facts(grown):
 
 
 def _corpus(root: Path, channel: str) -> list[dict]:
-    lines = (root / ".uac" / "index" / f"{channel}.jsonl").read_text("utf-8").splitlines()
+    lines = split_lines(read_utf8(root / ".uac" / "index" / f"{channel}.jsonl"))
     return [json.loads(line) for line in lines if line.strip()]
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from tests.compile.helpers import handler_for, prompt_of, protocol_handler
 from uac.errors import ModelError
+from uac.fsutil import read_utf8, split_lines
 from uac.llm import LLMClient, ScriptedProvider
 from uac.memory import UserMemory
 
@@ -89,7 +90,7 @@ def make_memory(root: Path, endpoint: Endpoint, concurrency: int, *, parallel_se
 
 
 def log_rows(root: Path) -> list[dict]:
-    rows = [json.loads(line) for line in (root / "memory" / "facts.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in split_lines(read_utf8(root / "memory" / "facts.jsonl")) if line.strip()]
     return [{k: v for k, v in row.items() if row.get("kind") != "commit" or k not in ("committed_at", "checksum")} for row in rows]
 
 

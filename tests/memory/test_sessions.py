@@ -14,6 +14,8 @@ from uac.sessions.dates import parse_date
 from uac.sessions.model import Session
 from uac.sessions.reader import MAX_TURN_CHARS
 
+from .conftest import SEPARATOR_TURN
+
 
 def test_locomo_sessions_dates_turn_ids_and_images(locomo_file):
     sessions = load_sessions(locomo_file, sample_id="conv-t1")
@@ -54,7 +56,8 @@ def test_messages_object_with_date(messages_file):
     assert session.source == "messages"
     assert session.date == dt.date(2024, 3, 1)
     assert session.session_id.startswith("s-")
-    assert [t.speaker for t in session.turns] == ["Alice", "assistant", "Alice"]  # system skipped
+    assert [t.speaker for t in session.turns] == ["Alice", "assistant", "Alice", "assistant"]  # system skipped
+    assert session.turns[3].text == SEPARATOR_TURN
     assert session.turns[0].turn_id == f"{session.session_id}:1"
     again = load_sessions(messages_file, user_name="Alice")[0]
     assert again.session_id == session.session_id
@@ -95,8 +98,9 @@ def test_transcript_with_header_and_continuation(transcript_file):
     assert detect_format(transcript_file.read_text(), transcript_file) == "transcript"
     [session] = load_sessions(transcript_file)
     assert session.date == dt.date(2024, 3, 1)
-    assert [t.speaker for t in session.turns] == ["Alice", "Bob", "Alice"]
+    assert [t.speaker for t in session.turns] == ["Alice", "Bob", "Alice", "Bob"]
     assert session.turns[2].text == "Two hours and five minutes.\nIt was my first race."
+    assert session.turns[3].text == SEPARATOR_TURN
 
 
 def test_transcript_date_option(tmp_path):

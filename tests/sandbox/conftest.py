@@ -43,3 +43,26 @@ def breach_session(state):
 def requires_jail(level):
     if level.level != "jail":
         pytest.skip(f"needs the bubblewrap jail, level is {level.level!r}: {level.reason}")
+
+
+@pytest.fixture
+def other_tenant():
+    """Another user's project whose fact log every local user may read (0755
+    directories, a 0644 file: what a default umask gives)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from uac.memory import UserMemory
+
+    root = Path(tempfile.mkdtemp(prefix="uac-tenants-"))
+    try:
+        root.chmod(0o755)
+        other = UserMemory.create(root / "bob")
+        facts = other.project.paths.facts
+        facts.write_text('{"id": "f1", "text": "bob-secret-7f3a"}\n')
+        facts.chmod(0o644)
+        other.close()
+        yield facts
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

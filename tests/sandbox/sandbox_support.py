@@ -79,3 +79,25 @@ def run_err(session, code: str, kind: str | tuple[str, ...]) -> str:
     assert res.error["type"] in kinds, res.error
     assert res.result is None
     return res.error["message"]
+
+
+# Host modules agent code must never reach, tried under every allowed module too.
+HOST_MODULE_NAMES = ("builtins", "ctypes", "importlib", "io", "os", "subprocess", "sys")
+
+
+def submodule_candidates(module: str) -> list[str]:
+    """Every name under which ``module`` could hand out a real module on this host:
+    its submodules (``pkgutil``), the ``module.X`` entries of ``sys.modules``, the
+    attributes of the real module that are modules, and :data:`HOST_MODULE_NAMES`."""
+    import importlib
+    import pkgutil
+    import sys
+    import types
+
+    real = importlib.import_module(module)
+    names = set(HOST_MODULE_NAMES)
+    if hasattr(real, "__path__"):
+        names |= {info.name for info in pkgutil.iter_modules(real.__path__)}
+    names |= {key[len(module) + 1 :].split(".")[0] for key in list(sys.modules) if key.startswith(module + ".")}
+    names |= {key for key, value in vars(real).items() if isinstance(value, types.ModuleType)}
+    return sorted(names)

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 
 import pytest
 from fastapi.testclient import TestClient
 
 from uac.server.http import create_app
-from uac.server.ui.signin import COOKIE, encode_cookie
+from uac.server.ui.signin import COOKIE
 
 from .conftest import snapshot_tree
+
+#: what a browser sends with a form of the inspector's own pages
+OWN = {"Origin": "http://testserver"}
 
 
 def sign_in(client: TestClient, project: str, token: str):
     page = client.get("/ui/signin")
     nonce = re.search(r'name="nonce" value="([^"]+)"', page.text).group(1)
-    return client.post("/ui/signin", data={"nonce": nonce, "project": project, "token": token}, follow_redirects=False)
+    return client.post("/ui/signin", data={"nonce": nonce, "project": project, "token": token}, follow_redirects=False,
+                       headers=OWN)
 
 
 def csrf_of(client: TestClient, url: str) -> str:
@@ -25,7 +31,7 @@ def csrf_of(client: TestClient, url: str) -> str:
 
 @pytest.fixture
 def ui(fresh_root):
-    with TestClient(create_app(fresh_root.root)) as client:
+    with TestClient(create_app(fresh_root.root), headers=OWN) as client:
         yield client, fresh_root
 
 
@@ -75,7 +81,9 @@ def test_bobs_cookie_does_not_open_alices_pages(ui):
 
 def test_stale_and_forged_cookies_ask_to_sign_in_again(ui):
     client, root = ui
-    for value in ("garbage", encode_cookie("alice", "uac_00000000_" + "x" * 30)):
+    # the cookie an older inspector set: the project and the token itself, base64 JSON
+    raw_token = base64.urlsafe_b64encode(json.dumps({"p": "alice", "t": root.tokens["alice"]}).encode()).decode()
+    for value in ("garbage", raw_token, root.tokens["alice"]):
         client.cookies.set(COOKIE, value, path="/ui")
         response = client.get("/ui/p/alice", follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"] == "/ui/signin?reason=stale"
@@ -153,7 +161,7 @@ def test_a_correction_from_the_page(ui):
     client, root = ui
     sign_in(client, "alice", root.tokens["alice"])
     facts = client.get("/ui/p/alice/facts").text
-    rex = re.search(r'href="/ui/p/alice/fact\?id=([^"]+)">[^<]*</a> [^<]*golden retriever', facts).group(1)
+    rex = re.search(r'href="/ui/p/alice/fact\?id=([^"]+)"><bdi>[^<]*</bdi></a> <bdi>[^<]*golden retriever', facts).group(1)
     form = client.get(f"/ui/p/alice/correct?supersedes={rex}")
     assert form.status_code == 200 and "golden retriever" in form.text
     csrf = csrf_of(client, "/ui/p/alice/correct")
@@ -170,7 +178,7 @@ def test_conversation_text_is_escaped(fresh_root):
     memory.correct('I like <script>alert("x")</script> and <a href="javascript:alert(1)">links</a>.')
     memory.compile()
     memory.close()
-    with TestClient(create_app(fresh_root.root)) as client:
+    with TestClient(create_app(fresh_root.root), headers=OWN) as client:
         sign_in(client, "alice", fresh_root.tokens["alice"])
         page = client.get("/ui/p/alice/facts")
         assert "&lt;script&gt;alert(" in page.text
@@ -184,7 +192,7 @@ def test_search_console_and_ask_without_a_model(ui):
     page = client.post("/ui/p/alice/search", data={"csrf": csrf, "q": "Lisbon trip", "channel": "facts"})
     assert page.status_code == 200 and "Lisbon" in page.text and 'class="tag">facts' in page.text
     page = client.post("/ui/p/alice/console", data={"csrf": csrf, "code": "result = 6 * 7"})
-    assert re.search(r'id="run-result">42<', page.text)
+    assert re.search(r'id="run-result"><bdi>42</bdi><', page.text)
     page = client.post("/ui/p/alice/console", data={"csrf": csrf, "code": "import os"})
     assert 'id="run-error"' in page.text
     page = client.get("/ui/p/alice/ask")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from uac.memory import UserMemory
+from uac.server.tokens import TokenStore
 
 from .conftest import ALICE_SESSION, BOB_SESSION, REPO, child_env, free_port, make_root, stop, wait_http
 
@@ -38,6 +39,8 @@ HOSTILE = {
         {"role": "user", "content": "Also <img src=x onerror=\"document.title='img'\"> javascript:alert(1)"},
     ],
 }
+#: a correction whose text holds a right-to-left override: the rest of its row must stay as it is
+BIDI = "Bidi check: left \u202eright end"
 
 
 @pytest.fixture
@@ -48,6 +51,7 @@ def served_ui(tmp_path):
     hostile = tmp_path / "hostile.json"
     hostile.write_text(json.dumps(HOSTILE), "utf-8")
     memory.ingest(hostile)
+    memory.correct(BIDI)
     memory.compile()
     memory.close()
     port = free_port()
@@ -73,6 +77,7 @@ def browser():
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # to read the policy's reports
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
     driver.set_page_load_timeout(60)
     try:
@@ -126,6 +131,23 @@ def go(driver, element) -> None:
     element.click()
     WebDriverWait(driver, 60).until(replaced(old))
     WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+#: the left edge, in the viewport, of the first place ``arguments[1]`` is written in element ``arguments[0]``
+WORD_LEFT = """
+const [element, word] = arguments;
+const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const at = node.data.indexOf(word);
+  if (at >= 0) {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    return range.getBoundingClientRect().left;
+  }
+}
+return null;
+"""
 
 
 def no_alert(driver) -> bool:
@@ -225,6 +247,15 @@ def test_the_inspector_in_a_browser(served_ui, browser):
     assert not driver.find_elements(By.CSS_SELECTOR, 'main a[href^="javascript:"], main img, main script')
     assert driver.title.endswith("uac inspector") and no_alert(driver)
 
+    # a right-to-left override in a fact is shown as a code and reorders nothing after it
+    driver.get(base + "/ui/p/alice/facts")
+    cell = next(a.find_element(By.XPATH, "./..") for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+                if "Bidi check" in a.find_element(By.XPATH, "./..").text)
+    x = driver.execute_script(WORD_LEFT, cell, "left"), driver.execute_script(WORD_LEFT, cell, "right end")
+    tag = cell.find_element(By.CSS_SELECTOR, ".tag").rect
+    assert x[0] < x[1] < tag["x"], (x, tag)  # left to right, the tag after the text
+    assert "Bidi check: left U+202Eright end" in cell.text
+
     # forget a fact after confirming: the confirmation lists the records citing it
     driver.get(base + "/ui/p/alice/facts")
     lisbon = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
@@ -260,3 +291,71 @@ def test_the_inspector_in_a_browser(served_ui, browser):
     assert "Rex" not in driver.page_source
     driver.get(base + "/ui/p/alice/fact?id=" + fact_id)
     assert "Rex" not in driver.page_source and fact_text not in driver.page_source
+
+
+@pytest.fixture
+def bare_server(tmp_path):
+    """A server over one project with a token and nothing ingested."""
+    root = tmp_path / "root"
+    UserMemory.create(root / "alice", user_name="Alice").close()
+    token, _ = TokenStore.for_project(root / "alice").create("browser")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--port", str(port), "--log-level", "warning"],
+        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(base + "/v1/health", proc)
+        yield base, token
+    finally:
+        stop(proc)
+
+
+FETCH = """
+const done = arguments[arguments.length - 1];
+fetch(arguments[0], {credentials: "include"})
+  .then(r => r.text().then(t => done("read " + r.status + " " + t.slice(0, 2000))), e => done("refused " + e));
+"""
+OPEN = """
+const done = arguments[arguments.length - 1];
+const w = window.open(arguments[0]);
+if (!w) { done("no window"); return; }
+setTimeout(() => { try { done("read " + w.document.body.innerText); } catch (e) { done("refused " + e); } }, 3000);
+"""
+
+
+def _foreign_loads_were_blocked(driver, base: str) -> None:
+    """Every resource the page asked for is this server's, or the policy blocked it (and said so)."""
+    names = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    reports = " ".join(entry["message"] for entry in driver.get_log("browser"))
+    for name in names:
+        if not name.startswith(base + "/"):
+            assert name in reports and "Content Security Policy" in reports, (name, reports)
+
+
+def test_the_api_docs_render_offline_and_cannot_reach_the_inspector(bare_server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, token = bare_server
+    driver = browser
+    sign_in(driver, base, "alice", token)
+    assert driver.current_url == base + "/ui/p/alice"
+
+    driver.get(base + "/docs")
+    title = ".swagger-ui .info .title"
+    WebDriverWait(driver, 60).until(lambda d: "uac" in "".join(e.text for e in d.find_elements(By.CSS_SELECTOR, title)))
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".swagger-ui .opblock")) >= 20  # every route is listed
+    _foreign_loads_were_blocked(driver, base)
+    # a script on the docs page reaches the API, but not the signed-in inspector
+    assert driver.execute_async_script(FETCH, "/v1/health").startswith("read 200")
+    for url in ("/ui/p/alice/facts", "/ui/p/alice/console"):
+        assert driver.execute_async_script(FETCH, url).startswith("refused"), url
+    assert driver.execute_async_script(OPEN, "/ui/p/alice/facts").startswith("refused")
+
+    driver.get(base + "/redoc")
+    WebDriverWait(driver, 60).until(lambda d: "uac" in "".join(e.text for e in d.find_elements(By.CSS_SELECTOR, "h1")))
+    assert "/v1/projects/{project}/search" in driver.page_source
+    _foreign_loads_were_blocked(driver, base)
+    assert driver.execute_async_script(FETCH, "/ui/p/alice/facts").startswith("refused")

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from uac.facts.log import FactLog
+from uac.fsutil import read_utf8, split_lines
 from uac.memory import UserMemory
 
 from .conftest import REPO, child_env, free_port, stop, wait_http
@@ -76,12 +77,12 @@ def test_two_servers_on_one_root_never_lose_or_duplicate_a_write(fresh_root):
             assert sorted({f.session_id for f in museum}) == sorted(f"{user}-visit-{n}" for n in range(SESSIONS))
             assert len({f.text for f in museum}) == len(museum)  # no fact twice
             # the log's lines: each session's facts written once, none torn or interleaved
-            lines = [json.loads(line) for line in logs[user].read_text("utf-8").splitlines()]
+            lines = [json.loads(line) for line in split_lines(read_utf8(logs[user]))]
             ids = [line["id"] for line in lines if "id" in line]
             assert len(ids) == len(set(ids))
             # the search index holds every fact once
             corpus = served.root / user / ".uac" / "index" / "facts.jsonl"
-            entry_ids = [json.loads(line)["id"] for line in corpus.read_text("utf-8").splitlines()]
+            entry_ids = [json.loads(line)["id"] for line in split_lines(read_utf8(corpus))]
             assert len(entry_ids) == len(set(entry_ids)) == len(state.facts)
             assert UserMemory.open(served.root / user).doctor().ok
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..dates import Period, parse_period
-from ..fsutil import read_regular
+from ..fsutil import read_regular, split_lines
 from .model import StateChannel
 
 _MANIFEST_LINE = re.compile(r"^\s*[-*]\s*`?([A-Za-z0-9_]+)`?\s*[:\u2014-]\s*(.*)$")
@@ -98,7 +98,7 @@ def say_periods(text: str) -> str:
 
 def manifest_summaries(manifest_text: str) -> dict[str, str]:
     out = {}
-    for line in manifest_text.splitlines():
+    for line in split_lines(manifest_text):
         match = _MANIFEST_LINE.match(line)
         if match:
             out[match.group(1)] = match.group(2).strip()

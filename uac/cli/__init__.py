@@ -74,9 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     except UacError as exc:
         if os.environ.get("UAC_DEBUG"):
             raise
+        from .common import visible
         from .vocabulary import describe
 
-        print(f"uac: error: {describe(exc)}", file=sys.stderr)
+        print(f"uac: error: {visible(describe(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("uac: interrupted", file=sys.stderr)

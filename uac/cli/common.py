@@ -1,8 +1,17 @@
-"""Helpers shared by CLI commands: opening projects and printing results."""
+"""Helpers shared by CLI commands: opening projects and printing results.
+
+Text printed for people goes through :func:`echo`, which shows control
+characters as visible escapes (:func:`visible`): conversation text, facts and
+records reach a terminal as text, never as commands to it (an escape sequence
+that clears the screen, moves the cursor or sets the window title, a carriage
+return that overwrites a line, a bidirectional override that reorders it).
+``--json`` output is printed exactly (:func:`print_json`).
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -22,8 +31,28 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
 
 
-def echo(text: str = "") -> None:
-    typer.echo(text)
+#: what a terminal would obey rather than show: the C0 controls but newline and tab,
+#: DEL, the C1 controls, the bidirectional formatting controls (marks, embeddings,
+#: overrides, isolates) and the line and paragraph separators
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_NAMED = {"\r": "\\r"}
+
+
+def _escape(match: "re.Match[str]") -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a terminal would act on shown as an escape
+    (``\\x1b`` for ESC, ``\\r``, ``\\x9b``, ``\\u202e``); newlines and tabs stay."""
+    return _CONTROLS.sub(_escape, text)
+
+
+def echo(text: str = "", *, err: bool = False) -> None:
+    """Print a line for people (stdout, or stderr with ``err``), controls made visible."""
+    typer.echo(visible(text), err=err)
 
 
 def progress_enabled(as_json: bool, stream: Any = None) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import typer
@@ -14,13 +13,13 @@ from .common import JSON_OPTION, echo, open_memory, print_json
 
 def _print_result(data: dict) -> None:
     if data.get("stdout"):
-        sys.stdout.write(data["stdout"] if data["stdout"].endswith("\n") else data["stdout"] + "\n")
+        echo(data["stdout"].removesuffix("\n"))
     if data.get("ok"):
         if data.get("result") is not None:
             echo(json.dumps(data["result"], ensure_ascii=False, indent=2))
     else:
         error = data.get("error") or {}
-        typer.echo(f"{error.get('type', 'Error')}: {error.get('message', '')}", err=True)
+        echo(f"{error.get('type', 'Error')}: {error.get('message', '')}", err=True)
 
 
 def _interactive(session, banner: str) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..dialect.loader import source_hash
 from ..dialect.problems import CodeRejected
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_write_text, read_utf8, split_lines
 from ..project import Project
 from ..view import store
 from ..view.manifest import write_manifest
@@ -137,7 +137,7 @@ def _purge_history(project: Project, doomed: "re.Pattern[str]", words: set[str])
         return 0
     kept = []
     dropped = 0
-    for line in path.read_text("utf-8").splitlines():
+    for line in split_lines(read_utf8(path)):
         if doomed.search(line) or _mentions(line, words):
             dropped += 1
         else:

@@ -119,7 +119,6 @@ def load_ledger(internal: Path, domain: str, state_hash: str | None) -> Ledger:
 def save_ledger(internal: Path, ledger: Ledger, state_hash: str) -> Path:
     """Write the ledger for the files with ``state_hash`` (before they are swapped in)."""
     path = _path(internal, ledger.domain, state_hash)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(ledger.to_json(), ensure_ascii=False, indent=1) + "\n")
     return path
 

@@ -26,7 +26,6 @@ import datetime as _dt
 import io
 import keyword
 import math
-import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
 from ..errors import DomainNotFound, InputError, NotFound, UserError
+from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 from .records_evolve import FieldChange, evolve, widen_values
 
@@ -116,7 +116,7 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
     """
     path = Path(path)
     try:
-        text = path.read_text("utf-8")
+        text = read_utf8(path)
     except FileNotFoundError:
         raise InputError(f"records file {path} does not exist.") from None
     except UnicodeDecodeError as exc:
@@ -152,7 +152,7 @@ def _read_json(text: str, path: Path) -> list[dict[str, Any]]:
 
 def _read_jsonl(text: str, path: Path) -> list[dict[str, Any]]:
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         if not line.strip():
             continue
         item = _loads(line, f"{path}:{number}")
@@ -662,11 +662,13 @@ def import_records(
             "schema.py": render.render_schema(schema),
             "state.py": render.render_state(doc, schema, new_entries),
         }
-        loaded = store.write_domain(project, domain, files)
-        write_manifest(project)
         from .record_search import sync_record_index
 
-        sync_record_index(project)  # the search index of imported records follows the view
+        # the new files, the manifest and the search index of imported records, whole or not at all
+        with store.undone_on_failure(project, domain):
+            loaded = store.write_domain(project, domain, files)
+            write_manifest(project)
+            sync_record_index(project)
         step(len(records), len(records), "records")
     return ImportReport(
         domain=domain,
@@ -702,16 +704,14 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
     The domain is rewritten without the collection (and without its record
     class when nothing else uses it); a domain left empty, or named without a
     collection, is removed whole.  The manifest is re-rendered.  Caller holds
-    the project lock.
+    the project lock.  The view, the manifest and the search index of imported
+    records change whole or not at all (:func:`uac.view.store.undone_on_failure`).
     """
-    import shutil
-    import tempfile
-
     from ..dialect import render
     from ..dialect.classes import build_classes, rebuild
     from ..view import store
-    from ..view.cache import cache_path
     from ..view.manifest import write_manifest
+    from .record_search import sync_record_index
 
     store.check_domain_name(domain)
     if collection is not None:
@@ -727,6 +727,7 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
     doomed = [collection] if collection is not None else list(loaded.values)
     records = sum(len(loaded.values[n]) if isinstance(loaded.values[n], (list, tuple, set, dict)) else 1 for n in doomed)
     entries = [(n, loaded.types[n], v) for n, v in loaded.values.items() if n not in doomed]
+    files = None
     if entries:
         used: set[str] = set()
         for _, spec, _ in entries:
@@ -752,22 +753,14 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
             "schema.py": render.render_schema(schema),
             "state.py": render.render_state(doc, schema, entries),
         }
-        store.write_domain(project, domain, files)
-        removed_whole = False
-    else:
-        root = project.paths.domains
-        # renamed first (atomic), under the prefix store.recover() clears after a crash
-        gone = Path(tempfile.mkdtemp(prefix=f".new-{domain}-", dir=root))
-        gone.rmdir()
-        os.replace(root / domain, gone)
-        shutil.rmtree(gone, ignore_errors=True)
-        cache_path(store.cache_dir(project), domain).unlink(missing_ok=True)
-        removed_whole = True
-    write_manifest(project)
-    from .record_search import sync_record_index
-
-    sync_record_index(project)  # the removed records leave the search index too
-    return RemovedRecords(domain, doomed, records, removed_whole)
+    with store.undone_on_failure(project, domain):
+        if files is not None:
+            store.write_domain(project, domain, files)
+        else:
+            store.remove_domain(project, domain)
+        write_manifest(project)
+        sync_record_index(project)  # the removed records leave the search index too
+    return RemovedRecords(domain, doomed, records, files is None)
 
 
 __all__ = [

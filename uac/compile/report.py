@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ..fsutil import make_private_dirs, open_private, read_utf8, split_lines
 
 if TYPE_CHECKING:
     from ..llm import Usage
@@ -147,12 +150,13 @@ _HISTORY_LOCK = threading.Lock()
 def append_history(internal: Path, entry: dict[str, Any]) -> None:
     """Append one line to ``.uac/compile_history.jsonl`` (domains compiled side by side
     append whole lines, one at a time)."""
-    internal.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(internal)
     entry = {"ts": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), **entry}
     line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
     # a diagnostic log: appended without fsync (a crash may lose its last lines, never the view)
-    with _HISTORY_LOCK, open(internal / "compile_history.jsonl", "a", encoding="utf-8") as handle:
-        handle.write(line)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+    with _HISTORY_LOCK, os.fdopen(open_private(internal / "compile_history.jsonl", flags), "wb") as handle:
+        handle.write(line.encode("utf-8"))
 
 
 #: a summary of the last compile, for overviews (derived data under ``.uac/``)
@@ -172,7 +176,6 @@ def write_last_compile(project: "Project", report: CompileReport) -> None:
         "totals": data["totals"],
         "domains": [{k: d[k] for k in ("domain", "status", "records", "coverage")} for d in data["domains"]],
     }
-    project.paths.internal.mkdir(parents=True, exist_ok=True)
     atomic_write_text(project.paths.internal / LAST_COMPILE, json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
 
 
@@ -181,7 +184,7 @@ def read_history(project: "Project") -> list[dict[str, Any]]:
     if not path.exists():
         return []
     out = []
-    for line in path.read_text("utf-8").splitlines():
+    for line in split_lines(read_utf8(path)):
         if line.strip():
             try:
                 out.append(json.loads(line))

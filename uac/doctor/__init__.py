@@ -2,10 +2,11 @@
 
 Each check is a function ``(ctx, repair) -> CheckResult`` listed in
 :data:`CHECKS`, one module per thing checked (:mod:`.environment`,
-:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`; :mod:`.model` only on
-request, as it calls the model endpoint); they import their heavy
-dependencies inside the function, so doctor starts light.  Repairs rebuild
-derived data only; the fact log and the archive are never rewritten by doctor.
+:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`, :mod:`.records`,
+:mod:`.privacy`; :mod:`.model` only on request, as it calls the model
+endpoint); they import their heavy dependencies inside the function, so
+doctor starts light.  Repairs rebuild derived data (and make the project
+private again); the fact log and the archive are never rewritten by doctor.
 
 Two depths.  By default the checks of the log, the indexes and the view are
 the fast ones, whose cost hardly grows with the memory: the log's committed
@@ -29,6 +30,8 @@ from .environment import check_format, check_layout, check_llm, check_lock, chec
 from .fact_log import check_fact_log
 from .indexes import check_indexes
 from .model import check_model
+from .privacy import check_privacy
+from .records import check_records_index
 from .result import FAIL, OK, WARN, CheckResult
 from .view import check_view
 
@@ -75,9 +78,11 @@ CHECKS: list[Check] = [
     check_fact_log,
     check_indexes,
     check_view,
+    check_records_index,
+    check_privacy,
 ]
 #: the checks whose work depends on the depth (they take ``deep=``)
-DEPTH_AWARE: tuple[Check, ...] = (check_fact_log, check_indexes, check_view)
+DEPTH_AWARE: tuple[Check, ...] = (check_fact_log, check_indexes, check_view, check_records_index, check_privacy)
 
 
 def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False, deep: bool = False) -> DoctorReport:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
-from ..fsutil import atomic_write_bytes, open_nofollow, open_regular, read_regular, resolve_inside
+from ..fsutil import atomic_write_bytes, make_private_dirs, open_private, open_regular, read_regular, resolve_inside, split_lines_kept
 from .model import Fact
 
 if TYPE_CHECKING:
@@ -349,11 +349,11 @@ class FactLog:
             "extractor": extractor,
             "committed_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.path.parent)
         resolve_inside(self.root, self.path.parent)
         # Records are streamed out as they are encoded; only the final commit line
         # makes them count, so a crash anywhere in between loses this session only.
-        with os.fdopen(open_nofollow(self.path, os.O_RDWR | os.O_CREAT), "r+b") as handle:
+        with os.fdopen(open_private(self.path, os.O_RDWR | os.O_CREAT), "r+b") as handle:
             if state.dropped_bytes:
                 log.warning("%s: dropping the unfinished end of the log (%s).", self.path, state.dropped)
                 handle.truncate(state.good_bytes)
@@ -427,17 +427,27 @@ class FactLog:
 
     def rewrite(self, keep: Callable[[dict[str, Any]], bool]) -> LogState:
         """Replace the log with the committed records for which ``keep(record)`` is true
-        (atomic replace; caller holds the lock).  Used by ``forget``."""
+        (atomic replace; caller holds the lock).  Used by ``forget``.
+
+        The saved head (:mod:`uac.facts.head`) described the old log and keeps the
+        facts that record a state, so it is replaced by the new log's head: no copy
+        of a dropped record stays behind."""
         state = self.read()
         data = self._bytes()[: state.good_bytes]
         out = bytearray()
-        for raw in data.splitlines(keepends=True):
+        for raw in split_lines_kept(data):
             record = json.loads(raw)
             if keep(record):
                 out += raw
         atomic_write_bytes(self.path, bytes(out))
         self._cache = None
-        return self.read()
+        state = self.read()
+        if self.head_path is not None:
+            from .head import LogHead, save_head
+
+            self.head_path.unlink(missing_ok=True)
+            save_head(LogHead.of_state(state), self.head_path)
+        return state
 
     def line_problems(self) -> list[str]:
         """Every bad line (for ``doctor``), without raising."""

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import ConfigError, StoreError
+from ..fsutil import make_private_dirs
 
 if TYPE_CHECKING:
     from ..config import IndexConfig
@@ -167,7 +168,7 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
             shared = _shared[key] = _Guarded(client, settings)
             return shared
         try:
-            Path(chroma_path).mkdir(parents=True, exist_ok=True)
+            make_private_dirs(Path(chroma_path))  # Chroma's own files inside keep its modes
             return chromadb.PersistentClient(path=str(chroma_path), settings=options)
         except (ValueError, OSError, RuntimeError) as exc:
             raise StoreError(

@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..fsutil import atomic_write_bytes, atomic_write_text
+from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, open_private
 
 if TYPE_CHECKING:
     import numpy
@@ -104,8 +104,8 @@ class FlatVectors:
         import numpy as np
 
         data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "r+b" if self.path.exists() else "w+b") as handle:
+        make_private_dirs(self.path.parent)
+        with os.fdopen(open_private(self.path, os.O_RDWR | os.O_CREAT), "r+b") as handle:
             handle.truncate(rows_before * 4 * self.dim)
             handle.seek(rows_before * 4 * self.dim)
             handle.write(data.tobytes())

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..fsutil import atomic_write_bytes, atomic_write_text
+from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, read_utf8, split_lines
 from .flat import file_stamp
 
 if TYPE_CHECKING:
@@ -86,6 +86,7 @@ class RecordIndex:
         self._vectors: "numpy.ndarray | None" = None
         self._bm25: "BM25 | None" = None
         self._meta_cache: tuple[tuple[int, int, int], dict[str, Any] | None] | None = None
+        self._problem: str | None = None
 
     # -- state --------------------------------------------------------------------------
 
@@ -105,14 +106,24 @@ class RecordIndex:
 
     def stamps(self) -> dict[str, list[int]] | None:
         """Domain -> the ``state.py`` identity its entries were made from; ``None`` when the
-        files are missing or do not match each other (everything is made again)."""
+        files are missing, do not match each other or cannot be read (everything is
+        made again)."""
         meta = self._meta()
         if meta is None:
             return None
         if list(file_stamp(self.corpus_path)) != meta.get("corpus") or list(file_stamp(self.vectors_path)) != meta.get("vectors"):
             return None
+        if self.problem() is not None:
+            return None
         stamps = meta.get("domains")
         return stamps if isinstance(stamps, dict) else None
+
+    def problem(self) -> str | None:
+        """What makes the files unreadable (a line that is not an entry, vectors that do
+        not fit the entries), or ``None``.  A damaged index searches nothing and is
+        made again by the next write."""
+        self._load()
+        return self._problem
 
     def entries(self) -> list[RecordEntry]:
         self._load()
@@ -128,19 +139,40 @@ class RecordIndex:
         key = (file_stamp(self.corpus_path), file_stamp(self.vectors_path))
         if self._loaded == key:
             return
-        entries: list[RecordEntry] = []
-        if key[0][0] > 0:
-            for line in self.corpus_path.read_text("utf-8").splitlines():
-                if line.strip():
-                    entries.append(RecordEntry.from_json(json.loads(line)))
+        entries, problem = self._read_entries() if key[0][0] > 0 else ([], None)
         vectors = np.zeros((0, self.dim), dtype=np.float32)
-        if key[1][0] > 0:
-            vectors = np.fromfile(self.vectors_path, dtype=np.float32).reshape(-1, self.dim)
-        if len(vectors) != len(entries):  # out of step: search nothing until the next write
+        if key[1][0] > 0 and problem is None:
+            row = self.dim * np.dtype(np.float32).itemsize
+            if key[1][0] % row:
+                problem = f"records.vectors holds {key[1][0]} bytes, not whole rows of {self.dim} numbers"
+            else:
+                vectors = np.fromfile(self.vectors_path, dtype=np.float32).reshape(-1, self.dim)
+        if problem is None and len(vectors) != len(entries):
+            problem = f"records.vectors holds {len(vectors)} vectors for {len(entries)} entries"
+        if problem is not None:
             entries, vectors = [], np.zeros((0, self.dim), dtype=np.float32)
-        self._entries, self._vectors, self._bm25 = entries, vectors, None
+        self._entries, self._vectors, self._bm25, self._problem = entries, vectors, None, problem
         self._by_id = {e.id: e for e in entries}
         self._loaded = key
+
+    def _read_entries(self) -> tuple[list[RecordEntry], str | None]:
+        """The entries of ``records.jsonl`` (its lines end at "\n" only: a record's text may
+        hold U+2028 and the like), or what is wrong with it."""
+        try:
+            text = read_utf8(self.corpus_path)
+        except FileNotFoundError:
+            return [], None
+        except (OSError, UnicodeDecodeError) as exc:
+            return [], f"records.jsonl cannot be read ({exc})"
+        entries = []
+        for number, line in enumerate(split_lines(text), 1):
+            if not line.strip():
+                continue
+            try:
+                entries.append(RecordEntry.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                return [], f"records.jsonl line {number} is not an entry ({exc})"
+        return entries, None
 
     # -- writing (caller holds the project lock) ---------------------------------------
 
@@ -150,7 +182,7 @@ class RecordIndex:
         import numpy as np
 
         data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(entries), self.dim)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.dir)
         self.meta_path.unlink(missing_ok=True)  # a crash between the writes leaves no valid meta
         atomic_write_bytes(self.vectors_path, data.tobytes())
         atomic_write_text(self.corpus_path, "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries))

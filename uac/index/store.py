@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..errors import ProjectLocked, StoreError
 from ..failpoints import crash_point
-from ..fsutil import atomic_write_text, open_nofollow, open_regular, read_regular
+from ..fsutil import atomic_write_text, make_private_dirs, open_nofollow, open_regular, read_regular
 from .bm25 import BM25
 from .corpus import CorpusTable, read_corpus_table
 from .digests import forget_file, record_append, record_file
@@ -337,7 +337,7 @@ class ChannelIndex:
                     metadatas=[{"session_id": e.session_id, "date": e.date_ordinal} for e in batch],
                 )
         crash_point(f"index:{self.channel}-vectors")
-        self.corpus_path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.corpus_path.parent)
         text = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
         with os.fdopen(open_nofollow(self.corpus_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
             if self.torn:  # cut off the line a crash left half-written; appends follow the last whole line

@@ -8,12 +8,14 @@ every entry that held forgotten words (:meth:`ResponseCache.purge`).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
 
 from ..errors import StoreError
+from ..fsutil import make_private_dirs, open_private
 from .types import ChatResponse
 
 _SCHEMA = """
@@ -32,7 +34,8 @@ class ResponseCache:
         self.path = Path(path)
         self._local = threading.local()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.path.parent)
+            os.close(open_private(self.path, os.O_RDWR | os.O_CREAT))  # sqlite keeps the mode, and gives it to its journals
             with self._connect() as conn:
                 conn.execute(_SCHEMA)
                 columns = {row[1] for row in conn.execute("PRAGMA table_info(responses)")}

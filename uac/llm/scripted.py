@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CapabilityUnsupported, ConfigError, ModelError, RateLimitHit, ScriptExhausted, TransientModelError
+from ..fsutil import read_utf8, split_lines
 from .types import ChatRequest, ChatResponse, ToolCall, Usage, estimate_tokens
 
 Entry = str | dict[str, Any]
@@ -46,7 +47,7 @@ def load_script(path: Path) -> list[Entry]:
     """Read a JSONL script file (one entry per line; blank lines and ``#`` lines skipped)."""
     path = Path(path)
     try:
-        lines = path.read_text("utf-8").splitlines()
+        lines = split_lines(read_utf8(path))
     except FileNotFoundError:
         raise ConfigError(f"scripted LLM file {path} does not exist.", hint="Check UAC_LLM_SCRIPT.") from None
     except UnicodeDecodeError:

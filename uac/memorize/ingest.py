@@ -39,7 +39,7 @@ from ..extract.llm import ExtractionStats, LLMExtractor
 from ..extract.rules import RuleExtractor
 from ..failpoints import crash_point
 from ..index.catchup import catch_up
-from ..sessions.archive import Archive
+from ..sessions.archive import Archive, check_turn_ids
 from ..sessions.model import Session
 from ..facts.head import LogHead
 from ..facts.log import FactLog, LogState, Supersession
@@ -169,6 +169,8 @@ def ingest_sessions(
     format: str | None = None,
     progress: ProgressCallback | None = None,
 ) -> IngestReport:
+    for session in sessions:
+        check_turn_ids(session)
     chosen = make_extractor(ctx, extractor)
     report = IngestReport(str(file) if file is not None else None, format, chosen.name)
     project = ctx.project

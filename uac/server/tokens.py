@@ -118,6 +118,14 @@ class TokenStore:
                 found = record
         return found
 
+    def holds(self, token_id: str, sha256: str) -> bool:
+        """True while the token with this id and digest is in the store (it has not been revoked)."""
+        held = False
+        for record in self.records():
+            if hmac.compare_digest(record.sha256, sha256) and record.id == token_id:
+                held = True
+        return held
+
     # -- writing (the caller serialises writers, e.g. with the project lock) --
 
     def create(self, name: str = "") -> tuple[str, TokenRecord]:
@@ -149,10 +157,8 @@ class TokenStore:
         return next(r for r in records if r.id == token_id)
 
     def _write(self, records: list[TokenRecord]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"format": _FORMAT, "tokens": [r.to_json() for r in records]}, indent=2) + "\n"
-        atomic_write_text(self.path, text)
-        os.chmod(self.path, 0o600)
+        atomic_write_text(self.path, text)  # 0600, in directories made 0700
 
 
 def admin_token_valid(root: Path, token: str | None, env: dict[str, str] | None = None) -> bool:

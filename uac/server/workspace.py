@@ -22,7 +22,6 @@ queue up for one project never hold the threads other projects need.
 
 from __future__ import annotations
 
-import os
 import time
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
@@ -218,9 +217,7 @@ class ServedWorkspace:
 
     def create(self, name: str, *, user_name: str | None = None, timezone: str = "UTC") -> UserMemory:
         root = self.path_of(name)
-        memory = UserMemory.create(root, user_name=user_name, timezone=timezone)
-        os.chmod(root, 0o700)
-        return memory
+        return UserMemory.create(root, user_name=user_name, timezone=timezone)  # private to its owner, as every project
 
     def status(self) -> dict[str, Any]:
         """The working set and the bounds in force (``GET /v1/server``)."""

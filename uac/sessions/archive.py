@@ -5,14 +5,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import StoreError
-from ..fsutil import atomic_write_text, read_regular, resolve_inside
-from ..names import SESSION_ID
+from ..errors import InputError, StoreError
+from ..fsutil import atomic_write_text, make_private_dirs, read_regular, resolve_inside
+from ..names import SESSION_ID, TURN_ID
 from .model import Session
 
 
 def check_session_id(session_id: str) -> str:
     return SESSION_ID.check(session_id)
+
+
+def check_turn_ids(session: Session) -> None:
+    """Refuse a session with a turn id the archive does not keep (:data:`~uac.names.TURN_ID`)."""
+    for number, turn in enumerate(session.turns, 1):
+        if not TURN_ID.ok(turn.turn_id):
+            raise InputError(
+                f"session {session.session_id!r} turn {number} has an id of {len(turn.turn_id):,} characters; "
+                "uac keeps turn ids of 1-200 characters, so that every turn can be linked to.",
+                hint="Shorten the turn's id (a LoCoMo dia_id looks like 'D1:3'); a LoCoMo turn without a "
+                "dia_id is named D<session>:<turn>.",
+            )
 
 
 class Archive:
@@ -26,7 +38,7 @@ class Archive:
 
     def write(self, session: Session) -> Path:
         path = self.path(session.session_id)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.dir)
         resolve_inside(self.root, self.dir)
         atomic_write_text(path, json.dumps(session.to_json(), ensure_ascii=False, indent=1) + "\n")
         return path

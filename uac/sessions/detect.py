@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..fsutil import split_lines
 from .locomo import looks_like_locomo, read_locomo
 from .messages import looks_like_messages, read_messages
 from .model import Session
@@ -28,7 +29,7 @@ def _json_value(text: str, path: Path) -> Any:
         raise InputError(f"{path} is not JSON (it starts with {stripped[:20]!r}).")
     if Path(path).suffix.lower() in JSONL_SUFFIXES and stripped[0] == "{":
         return parse_jsonl(stripped, path)
-    first_line = stripped.splitlines()[0].strip()
+    first_line = split_lines(stripped)[0].strip()
     multi = "\n" in stripped and first_line.startswith("{") and first_line.endswith("}")
     if multi:
         try:

@@ -6,7 +6,8 @@ This is uac's one reader of the format, for ingest and for evaluation:
 * each ``session_N`` list becomes one :class:`~uac.sessions.model.Session`
   dated from ``session_N_date_time`` (there can be more date keys than
   sessions: the turn lists decide); each turn keeps its ``dia_id`` as its turn
-  id; a shared image's ``blip_caption`` is kept as text.  Session ids are
+  id (ingest takes any text of 1-200 characters: :data:`~uac.names.TURN_ID`);
+  a shared image's ``blip_caption`` is kept as text.  Session ids are
   ``<sample_id>_s<N>``.
 * :func:`load_locomo` also reads the ``qa`` items into :class:`LocomoQuestion`:
   ``question``, ``answer`` (a string, sometimes an integer; usually absent in

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import safejson
 from ..errors import InputError
+from ..fsutil import split_lines
 
 #: the longest single turn uac accepts (characters); longer ones are refused
 MAX_TURN_CHARS = 100_000
@@ -46,7 +47,7 @@ def parse_json(text: str, path: Path, *, line_offset: int = 0) -> Any:
 
 def parse_jsonl(text: str, path: Path) -> list[Any]:
     values = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         if not line.strip():
             continue
         values.append(parse_json(line, path, line_offset=number - 1))

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
+from ..fsutil import split_lines
 from .dates import parse_date
 from .model import Session, Turn, content_session_id
 from .reader import check_turn_size
@@ -21,14 +22,14 @@ _DATE_HEADER = re.compile(r"^#\s*date\s*:\s*(?P<date>.+)$", re.IGNORECASE)
 
 
 def looks_like_transcript(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    lines = [line for line in split_lines(text) if line.strip() and not line.lstrip().startswith("#")]
     return bool(lines) and _TURN.match(lines[0].strip()) is not None
 
 
 def read_transcript(text: str, path: Path, *, date: str | None = None) -> list[Session]:
     header_date: str | None = None
     rows: list[list[str]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(split_lines(text), 1):
         line = raw.strip()
         if not line:
             continue

@@ -5,26 +5,35 @@ a temporary sibling, validated and loaded from there (which also fills the
 cache, :mod:`.cache`), and only then swapped in with two renames.  A failure
 at any point leaves the previous directory byte-identical.  The pipelines
 re-render the manifest (:mod:`.manifest`) after every change.
+
+A change that must carry what follows it (the manifest, the search index of
+imported records) runs in :func:`undone_on_failure`: if anything in the block
+raises, the domain's files as they were are swapped back in the same way, so
+the caller sees the change whole or not at all.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from ..dialect.loader import LoadedDomain, load_sources, source_hash
 from ..dialect.problems import CodeRejected, Problem
 from ..dialect.validate import check_init
 from ..errors import StoreError
-from ..fsutil import fsync_dir, read_regular, resolve_inside
+from ..fsutil import fsync_dir, make_private_dirs, read_regular, resolve_inside, write_private
 from ..names import DOMAIN_NAME
 from .cache import cache_path, read_cache, write_cache
 
 if TYPE_CHECKING:
     from ..project import Project
+
+log = logging.getLogger(__name__)
 
 #: the shape of a domain name (match it whole: ``DOMAIN_RE.fullmatch``)
 DOMAIN_RE = DOMAIN_NAME.pattern
@@ -138,14 +147,14 @@ def swap_domain(project: "Project", name: str, files: dict[str, str]) -> None:
 def _swap(project: "Project", name: str, files: dict[str, str], *, validate: bool) -> LoadedDomain | None:
     check_domain_name(name)
     root = project.paths.domains
-    root.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(root)
     resolve_inside(project.root, root)
     recover(project, name)
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     loaded = None
     try:
         for filename, text in files.items():
-            (tmp / filename).write_text(text, "utf-8")
+            write_private(tmp / filename, text.encode("utf-8"))
         if validate:
             loaded = load_domain_dir(tmp, cache_dir=None, label=f"domains/{name}", root=project.root)
             # fill the cache for the final location (same content hash)
@@ -170,6 +179,59 @@ def _swap(project: "Project", name: str, files: dict[str, str], *, validate: boo
     return loaded
 
 
+def remove_domain(project: "Project", name: str) -> None:
+    """Take domain ``name`` out of the view (caller holds the lock): renamed away first
+    (atomic, under the prefix :func:`recover` clears after a crash), then deleted."""
+    root = project.paths.domains
+    target = root / check_domain_name(name)
+    if not target.exists():
+        return
+    gone = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
+    gone.rmdir()
+    os.replace(target, gone)
+    fsync_dir(root)
+    shutil.rmtree(gone, ignore_errors=True)
+    cache_path(cache_dir(project), name).unlink(missing_ok=True)
+
+
+def domain_files(project: "Project", name: str) -> dict[str, str] | None:
+    """The files of domain ``name`` as they are on disk (``None``: no such domain)."""
+    directory = project.paths.domains / check_domain_name(name)
+    if not directory.is_dir():
+        return None
+    files = {}
+    for path in sorted(directory.iterdir()):
+        if path.is_file() and not path.is_symlink():
+            files[path.name] = read_regular(project.root, path).decode("utf-8")
+    return files
+
+
+@contextmanager
+def undone_on_failure(project: "Project", name: str) -> Iterator[None]:
+    """Undo the block's change of domain ``name`` if the block raises (caller holds the
+    lock): the files it had are swapped back in (a domain that was not there is
+    removed again), the manifest is rendered again, and the exception goes on.  A
+    crash inside the block keeps the change: each swap is atomic, and what follows
+    it is derived data that catches up."""
+    before = domain_files(project, name)
+    try:
+        yield
+    except BaseException:
+        from .manifest import write_manifest
+
+        if domain_files(project, name) == before:  # it failed before the swap: nothing to undo
+            raise
+        if before is None:
+            remove_domain(project, name)
+        else:
+            _swap(project, name, before, validate=False)
+        try:
+            write_manifest(project)  # the manifest follows the view back
+        except Exception as exc:  # the failure to report is the first one
+            log.warning("MANIFEST.md not rendered again after an undone change of domain %s: %s", name, exc)
+        raise
+
+
 def remember_domain(project: "Project", loaded: LoadedDomain) -> None:
     """Fill the load cache with a domain whose files on disk are exactly ``loaded``
     (keyed by their source hash); for files swapped in by :func:`swap_domain`."""
@@ -181,12 +243,15 @@ __all__ = [
     "cache_dir",
     "check_domain_name",
     "domain_dirs",
+    "domain_files",
     "domain_names",
     "load_domain",
     "load_domain_dir",
     "load_view",
     "recover",
     "remember_domain",
+    "remove_domain",
     "swap_domain",
+    "undone_on_failure",
     "write_domain",
 ]

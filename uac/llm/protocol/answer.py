@@ -19,6 +19,7 @@ import json
 import re
 from typing import Any
 
+from ...fsutil import split_lines
 from ..types import ChatRequest
 from .prompts import first_user, section, system_text
 from .reply import Reply
@@ -95,7 +96,7 @@ def _styled(request: ChatRequest, text: str) -> str:
 def _best_fact(question: str, context: str, refusal: str = "Not mentioned in memory.") -> str:
     asked = _words(question)
     best, best_score = None, 0
-    for line in section(context, "[FACTS]", stop=("\n\n[", "\nQuestion:")).splitlines():
+    for line in split_lines(section(context, "[FACTS]", stop=("\n\n[", "\nQuestion:"))):
         match = _EVIDENCE_LINE.match(line.strip())
         if not match:
             continue
@@ -128,7 +129,7 @@ def respond_decide(request: ChatRequest) -> Reply:
     question = re.search(r"^Question: (.*)$", prompt, re.M)
     asked = _words(question.group(1) if question else "")
     selected = []
-    for line in section(prompt, "New candidates:", stop=("\n\nReply with JSON",)).splitlines():
+    for line in split_lines(section(prompt, "New candidates:", stop=("\n\nReply with JSON",))):
         match = _EVIDENCE_LINE.match(line.strip())
         if match and asked & _words(match["text"]):
             selected.append(match["id"].strip())

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InvalidReply
+from ...fsutil import split_lines
 from ..structured import parse_structured
 from ..types import ChatRequest
 from .prompts import FactLine, first_user, parse_fact_line
@@ -94,7 +95,7 @@ def read_batch(prompt: str) -> Batch:
     revisit: list[Revisit] = []
     facts: dict[str, list[FactLine]] = {"reference": [], "new": []}
     part, in_code, current = "", False, None
-    for line in prompt.splitlines():
+    for line in split_lines(prompt):
         heading = next((name for start, name in _PARTS if line.startswith(start)), None)
         if heading is not None and not in_code:
             part = heading

@@ -13,6 +13,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
+from ...fsutil import split_lines
 from ..types import ChatRequest, Message
 
 #: call kinds, each with a responder
@@ -135,7 +136,7 @@ def session_date(prompt: str) -> _dt.date | None:
 def turn_lines(prompt: str) -> list[TurnLine]:
     block = section(prompt, "Turns to extract from:", stop=("\nAnswer with JSON",))
     out = []
-    for line in block.splitlines():
+    for line in split_lines(block):
         match = TURN_LINE.match(line.strip())
         if match:
             out.append(TurnLine(match["id"], match["speaker"].strip(), match["text"].strip()))
@@ -145,7 +146,7 @@ def turn_lines(prompt: str) -> list[TurnLine]:
 def fact_lines(prompt: str, heading: str, *, stop: tuple[str, ...] = ("\nAnswer with JSON",)) -> list[FactLine]:
     """The fact lines after ``heading`` (the rest of the heading's own line is skipped) up to ``stop``."""
     block = section(prompt, heading, stop=stop)
-    return [fact for line in block.splitlines()[1:] if (fact := parse_fact_line(line)) is not None]
+    return [fact for line in split_lines(block)[1:] if (fact := parse_fact_line(line)) is not None]
 
 
 def last_message(request: ChatRequest) -> Message | None:

@@ -61,9 +61,11 @@ def create_app(
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from .auth import ApiError
+    from .docs import router as docs_router
     from .jobs import JobRunner, JobStore
     from .limits import BodySizeLimit
     from ..ui.pages import router as ui_router
+    from ..ui.sessions import InspectorState
     from .routes import router
 
     workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
@@ -79,11 +81,15 @@ def create_app(
         jobs.shutdown()
         workspace.close()
 
-    app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    # the docs pages are served from local files under a strict policy (.docs), not from a CDN
+    app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
     app.state.workspace = workspace
     app.state.jobs = jobs
+    app.state.inspector = InspectorState()
     app.include_router(router)
     app.include_router(ui_router)
+    app.include_router(docs_router)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(UacError)

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ...fsutil import PRIVATE_DIR, PRIVATE_FILE
 from ..tokens import TOKEN_FILE
 
 if TYPE_CHECKING:
@@ -17,9 +18,11 @@ EXCLUDED = {".uac", TOKEN_FILE.parts[0]}
 
 
 def _no_bytecode(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
-    """Leave out bytecode, and links and special files (never followed or exported)."""
+    """Leave out bytecode, and links and special files (never followed or exported);
+    what is kept is private to its owner in the archive too (0700, 0600)."""
     if not (member.isreg() or member.isdir()):
         return None
+    member.mode = PRIVATE_DIR if member.isdir() else PRIVATE_FILE
     return None if "__pycache__" in Path(member.name).parts else member
 
 

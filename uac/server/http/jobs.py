@@ -90,7 +90,6 @@ class JobStore:
 
     def save(self, job: JobRecord) -> None:
         folder = self._folder(job.project)
-        folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(folder / f"{job.id}.json", json.dumps(asdict(job), ensure_ascii=False) + "\n")
 
     def load(self, project: str, job_id: str) -> JobRecord | None:

@@ -3,14 +3,17 @@
 Reads go through :class:`~uac.server.workspace.ServedWorkspace` as the API's
 do (the warm instance for files, the search slot for search, a sandbox worker
 for the console, a model slot for ask); the two actions (forget, correct) are
-writes under the project lock.  Every ``POST`` checks the form's CSRF token
-before it does anything.  Errors become pages (:func:`~.render.uac_error_page`),
-never JSON and never a server path.
+writes under the project lock.  Every ``POST`` checks that it comes from the
+inspector's own origin and carries the form's CSRF value before it does
+anything.  A page opens with a session (:mod:`.sessions`), never with a token.
+Errors become pages (:func:`~.render.uac_error_page`), never JSON and never a
+server path.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 from urllib.parse import quote, urlencode
@@ -21,23 +24,13 @@ from starlette.responses import Response
 
 from ... import errors as e
 from ...answer.options import AskOptions
-from ...names import DOMAIN_NAME, ITEM_ID, PROJECT_NAME
+from ...names import DOMAIN_NAME, ITEM_ID, PROJECT_NAME, SESSION_ID, TURN_ID
 from ...index.search import SEARCH_CHANNELS as CHANNELS
 from ..workspace import ServedWorkspace
 from . import charts
 from .render import error_page, page, redirect, secure, uac_error_page
-from .signin import (
-    COOKIE,
-    LOGIN_COOKIE,
-    MAX_FORM,
-    SignedIn,
-    cookie_options,
-    decode_cookie,
-    encode_cookie,
-    new_login_nonce,
-    parse_form,
-    same,
-)
+from .sessions import NONCE_SECONDS, InspectorState, Session
+from .signin import COOKIE, LOGIN_COOKIE, MAX_FORM, clear_cookie, cookie_options, from_own_origin, parse_form, same
 
 STATIC = Path(__file__).parent / "static"
 #: rows shown per page of the facts timeline and of a collection
@@ -54,7 +47,7 @@ class _SignInAgain(Exception):
 
 
 class _Refused(Exception):
-    def __init__(self, status: int, title: str, message: str, signed: SignedIn | None = None) -> None:
+    def __init__(self, status: int, title: str, message: str, signed: Session | None = None) -> None:
         self.status, self.title, self.message, self.signed = status, title, message, signed
 
 
@@ -70,7 +63,7 @@ class UiRoute(APIRoute):
             except _SignInAgain as exc:
                 response = redirect("/ui/signin?" + urlencode({"reason": "stale" if exc.stale else "needed"}))
                 if exc.stale:
-                    response.delete_cookie(COOKIE, path="/ui")
+                    clear_cookie(response, COOKIE, _https(request))
                 return response
             except _Refused as exc:
                 return error_page(exc.status, exc.title, exc.message, signed=exc.signed)
@@ -87,16 +80,34 @@ def _ws(request: Request) -> ServedWorkspace:
     return request.app.state.workspace
 
 
+def _state(request: Request) -> InspectorState:
+    return request.app.state.inspector
+
+
 def _https(request: Request) -> bool:
     return request.url.scheme == "https"
 
 
-def _signed_in(request: Request, project: str) -> SignedIn:
-    """The sign-in of this request, if it opens ``project``; else a sign-in page or a 403."""
+def _session(request: Request) -> Session | None:
+    """The live session the cookie names, if its token is still one of its project's tokens.
+
+    A session whose token was revoked is ended here, at its first request since."""
+    sessions = _state(request).sessions
+    session = sessions.get(request.cookies.get(COOKIE))
+    if session is None:
+        return None
+    if not _ws(request).tokens(session.project).holds(session.token_id, session.token_sha256):
+        sessions.end(session)
+        return None
+    return session
+
+
+def _signed_in(request: Request, project: str) -> Session:
+    """The session of this request, if it opens ``project``; else a sign-in page or a 403."""
     if COOKIE not in request.cookies:
         raise _SignInAgain(stale=False)
-    signed = decode_cookie(request.cookies.get(COOKIE))
-    if signed is None or not _ws(request).token_grants(signed.project, signed.token):
+    signed = _session(request)
+    if signed is None:
         raise _SignInAgain(stale=True)
     if not PROJECT_NAME.ok(project) or signed.project != project:
         # the same answer whether or not the other project exists
@@ -105,7 +116,13 @@ def _signed_in(request: Request, project: str) -> SignedIn:
     return signed
 
 
-async def _form(request: Request, signed: SignedIn | None) -> dict[str, str]:
+_FOREIGN = ("This form was not sent from the inspector's own pages (another site or another port of this "
+            "host), so nothing was changed. Open the inspector's page and send the form from there.")
+
+
+async def _form(request: Request, signed: Session | None) -> dict[str, str]:
+    if not from_own_origin(request):
+        raise _Refused(403, "Sent from elsewhere", _FOREIGN, signed)
     body = await request.body()
     if len(body) > MAX_FORM:
         raise _Refused(413, "Too large", f"The form is larger than {MAX_FORM // 1024} KiB.", signed)
@@ -121,15 +138,23 @@ async def _form(request: Request, signed: SignedIn | None) -> dict[str, str]:
     return form
 
 
+#: the ids a page is opened with: each the rule of what ingest accepts.  They travel in
+#: query strings and are compared with what the project holds, never made into paths
+#: here ("..", refused in ids of API paths, is fine in a session id)
+_ID_RULES = {
+    "fact": replace(ITEM_ID, what="fact id", no_dotdot=False),
+    "session": SESSION_ID,
+    "turn": TURN_ID,
+}
+
+
 def _item(value: str | None, what: str) -> str:
     if not value:
         raise e.InputError(f"no {what} id given.", hint="Follow a link from the Facts or Search page.")
-    from dataclasses import replace
-
-    return replace(ITEM_ID, what=f"{what} id").check(value)
+    return _ID_RULES[what].check(value)
 
 
-def _base(signed: SignedIn, active: str, **context: Any) -> dict[str, Any]:
+def _base(signed: Session, active: str, **context: Any) -> dict[str, Any]:
     return {"signed": signed, "project": signed.project, "active": active, **context}
 
 
@@ -170,24 +195,24 @@ def stylesheet() -> Response:
 @router.get("")
 @router.get("/")
 def home(request: Request) -> Response:
-    signed = decode_cookie(request.cookies.get(COOKIE))
-    if signed is not None and _ws(request).token_grants(signed.project, signed.token):
+    signed = _session(request)
+    if signed is not None:
         return redirect(f"/ui/p/{signed.project}")
     return redirect("/ui/signin")
 
 
 _REASONS = {
-    "stale": "Your sign-in is no longer valid (the token was revoked or the cookie is damaged). Sign in again.",
+    "stale": "Your sign-in has ended: it expired, its token was revoked, or the server was restarted. Sign in again.",
     "needed": "Sign in to see that page.",
     "out": "You are signed out.",
 }
 
 
 def _signin_page(request: Request, *, status: int = 200, error: str | None = None, project: str = "") -> Response:
-    nonce = new_login_nonce()
+    nonce = _state(request).nonces.issue()
     notice = _REASONS.get(request.query_params.get("reason", ""))
     response = page("signin.html", status=status, nonce=nonce, error=error, notice=notice, project_name=project)
-    response.set_cookie(LOGIN_COOKIE, nonce, **cookie_options(_https(request), max_age=3600))  # type: ignore[arg-type]
+    response.set_cookie(LOGIN_COOKIE, nonce, **cookie_options(_https(request), max_age=NONCE_SECONDS))  # type: ignore[arg-type]
     return response
 
 
@@ -199,25 +224,33 @@ def signin_form(request: Request) -> Response:
 @router.post("/signin")
 async def signin(request: Request) -> Response:
     form = await _form(request, None)
-    if not same(form.get("nonce"), request.cookies.get(LOGIN_COOKIE)):
+    state, ws = _state(request), _ws(request)
+    # the value this server put in the form it rendered, sent back by the browser it set the cookie in
+    nonce = form.get("nonce")
+    if not same(nonce, request.cookies.get(LOGIN_COOKIE)) or not state.nonces.redeem(nonce):
         return _signin_page(request, status=403, error="The sign-in form has expired; nothing was sent. Try again.")
     project, token = form.get("project", "").strip(), form.get("token", "").strip()
     # one answer for an unknown project, a bad name and a wrong token: nothing is revealed
-    if not PROJECT_NAME.ok(project) or not _ws(request).token_grants(project, token):
+    record = ws.tokens(project).verify(token) if PROJECT_NAME.ok(project) and ws.exists(project) else None
+    if record is None:
         return _signin_page(request, status=401, error="That project name and token do not match.", project=project[:64])
+    state.sessions.end(request.cookies.get(COOKIE))  # this browser's previous sign-in, if any, ends
+    session_id = state.sessions.create(project, record.id, record.sha256)
     response = redirect(f"/ui/p/{project}")
-    response.set_cookie(COOKIE, encode_cookie(project, token), **cookie_options(_https(request)))  # type: ignore[arg-type]
-    response.delete_cookie(LOGIN_COOKIE, path="/ui")
+    lifetime = int(state.sessions.limits.absolute_seconds)
+    response.set_cookie(COOKIE, session_id, **cookie_options(_https(request), max_age=lifetime))  # type: ignore[arg-type]
+    clear_cookie(response, LOGIN_COOKIE, _https(request))
     return response
 
 
 @router.post("/signout")
 async def signout(request: Request) -> Response:
-    signed = decode_cookie(request.cookies.get(COOKIE))
+    signed = _session(request)
     if signed is not None:
         await _form(request, signed)
+        _state(request).sessions.end(signed)
     response = redirect("/ui/signin?reason=out")
-    response.delete_cookie(COOKIE, path="/ui")
+    clear_cookie(response, COOKIE, _https(request))
     return response
 
 

@@ -1,18 +1,24 @@
 """Rendering the inspector's pages: the jinja2 environment, security headers, error pages.
 
 The environment escapes every value (``autoescape=True``): text that came from
-a conversation is shown as text, whatever it contains.  Every response of the
-inspector carries :data:`SECURITY_HEADERS`: a Content-Security-Policy that
-allows no script at all and only the inspector's own stylesheet, no framing,
-no referrer, no caching of pages.
+a conversation is shown as text, whatever it contains.  Templates pass every
+such text through the ``isolate`` filter (:func:`isolate`): it is wrapped in
+``<bdi>``, so its writing direction cannot spill over the rest of the page,
+and its control characters are shown as visible codes (:func:`visible`).
+Every response of the inspector carries :data:`SECURITY_HEADERS`: a
+Content-Security-Policy that allows no script at all and only the inspector's
+own stylesheet, no framing, no referrer sent to other sites, no opener shared
+with pages of other paths, no caching of pages.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
+from markupsafe import Markup, escape
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ... import errors as e
@@ -26,9 +32,39 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    # same-origin: the browser names this origin in a form's Origin and Referer (the sign-in
+    # check reads them) and sends no referrer at all to other sites
+    "Referrer-Policy": "same-origin",
+    # a page of another path (e.g. /docs) that opens an inspector page gets no handle on it
+    "Cross-Origin-Opener-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
+
+#: shown as visible codes: C0 and C1 controls but tab and newlines, DEL, and the explicit
+#: direction marks that reorder text (embeddings, overrides and isolates, U+202A-E, U+2066-9)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _code(match: "re.Match[str]") -> str:
+    return f"U+{ord(match.group()):04X}"
+
+
+def visible(value: Any) -> str:
+    """``value`` as plain text (a page's title) with each control character shown as ``[U+202E]``."""
+    return _CONTROL.sub(lambda m: f"[{_code(m)}]", "" if value is None else str(value))
+
+
+def isolate(value: Any) -> Markup:
+    """Untrusted text for a page: escaped, its control characters shown as codes, in a ``<bdi>``."""
+    text = str(escape("" if value is None else str(value)))
+    text = _CONTROL.sub(lambda m: f'<span class="ctl" title="control character">{_code(m)}</span>', text)
+    return Markup(f"<bdi>{text}</bdi>")
+
+
+def anchor(turn_id: str) -> str:
+    """The HTML id of a turn in a session page (any turn id, percent-encoded)."""
+    return "t-" + quote(turn_id, safe="")
+
 
 #: how the inspector names the operations hints refer to
 UI = e.Vocabulary(
@@ -60,6 +96,9 @@ def environment():
         lstrip_blocks=True,
     )
     env.globals["qs"] = lambda **params: urlencode({k: v for k, v in params.items() if v not in (None, "")})
+    env.globals["anchor"] = anchor
+    env.filters["isolate"] = isolate
+    env.filters["visible"] = visible
     return env
 
 

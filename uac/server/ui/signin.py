@@ -1,80 +1,36 @@
-"""Signing in to the inspector: a project token kept in a cookie, CSRF tokens for forms.
+"""Signing in to the inspector: the session cookie, the origin check, form bodies.
 
 * The sign-in form posts a project name and one of its tokens (the tokens of
-  the HTTP API).  On success the pair is kept in the cookie :data:`COOKIE`:
-  ``HttpOnly`` (no script reads it), ``SameSite=Strict`` (no other site's page
-  sends it), ``Path=/ui``, and ``Secure`` when the page came over HTTPS.  A
-  token never appears in a URL.
-* Every request checks the cookie's token against the project's token store
-  again, so a revoked token signs its pages out at once.  A cookie that does
-  not decode, or whose token is no longer valid, is "stale": the page asks to
-  sign in again and the cookie is cleared.
-* Every form carries a CSRF token: an HMAC of the project name keyed with the
-  signed-in token (:func:`csrf_token`), so it needs no server-side state and
-  cannot be computed without the token.  The sign-in form itself, before there
-  is a token, uses a random value kept in a second cookie (double submit).
+  the HTTP API).  On success the server makes a session
+  (:mod:`~uac.server.ui.sessions`) and the cookie :data:`COOKIE` holds only its
+  random id: ``HttpOnly`` (no script reads it), ``SameSite=Strict``,
+  ``Path=/ui`` (sent to the inspector's pages only, not to ``/v1`` or
+  ``/docs``), and ``Secure`` when the page came over HTTPS.  A token is never
+  kept in a cookie and never appears in a URL.
+* ``SameSite`` does not tell ports apart: a page served from another port of
+  the same host is "same site" and its forms do carry the cookie.  So every
+  ``POST`` of the inspector must also come from the inspector's own origin
+  (:func:`from_own_origin`), and every form carries a CSRF value: the
+  session's own random value, or, for the sign-in form, a one-time value the
+  server issued with the form (checked against its store and against the
+  second cookie :data:`LOGIN_COOKIE`).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import hmac
-import json
-import secrets
-from dataclasses import dataclass
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
-from ...names import PROJECT_NAME
+from starlette.requests import Request
+from starlette.responses import Response
 
 COOKIE = "uac_ui"
 LOGIN_COOKIE = "uac_ui_signin"
 PATH = "/ui"
-#: a signed-in cookie lives this long (seconds); signing in again renews it
-MAX_AGE = 12 * 3600
 #: the largest form body the inspector reads
 MAX_FORM = 256 * 1024
 
-
-@dataclass(frozen=True)
-class SignedIn:
-    project: str
-    token: str
-
-    @property
-    def csrf(self) -> str:
-        return csrf_token(self.project, self.token)
-
-
-def csrf_token(project: str, token: str) -> str:
-    return hmac.new(token.encode("utf-8"), f"uac-ui-csrf:{project}".encode("utf-8"), hashlib.sha256).hexdigest()
-
-
-def encode_cookie(project: str, token: str) -> str:
-    raw = json.dumps({"p": project, "t": token}, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
-
-
-def decode_cookie(value: str | None) -> SignedIn | None:
-    """The (project, token) a cookie holds, or ``None`` for a missing or malformed cookie."""
-    if not value or len(value) > 1024:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-        data = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, ValueError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    project, token = data.get("p"), data.get("t")
-    if not PROJECT_NAME.ok(project) or not isinstance(token, str) or not token:
-        return None
-    return SignedIn(project, token)
-
-
-def new_login_nonce() -> str:
-    return secrets.token_urlsafe(24)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def same(a: str | None, b: str | None) -> bool:
@@ -90,5 +46,48 @@ def parse_form(body: bytes) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(text, keep_blank_values=True, max_num_fields=200).items()}
 
 
-def cookie_options(secure: bool, max_age: int = MAX_AGE) -> dict[str, object]:
+def cookie_options(secure: bool, max_age: int) -> dict[str, object]:
     return {"httponly": True, "samesite": "strict", "path": PATH, "secure": secure, "max_age": max_age}
+
+
+def clear_cookie(response: Response, name: str, secure: bool) -> None:
+    """Tell the browser to drop cookie ``name`` (set with :func:`cookie_options`)."""
+    response.delete_cookie(name, path=PATH, secure=secure, httponly=True, samesite="strict")
+
+
+def _origin(url: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of a URL, the port filled in; ``None`` if it has none."""
+    try:
+        parts = urlsplit(url)
+        scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+        port = parts.port or _DEFAULT_PORTS.get(scheme)
+    except ValueError:
+        return None
+    if not scheme or not host or port is None:
+        return None
+    return scheme, host, port
+
+
+def own_origin(request: Request) -> tuple[str, str, int] | None:
+    """The origin this request was sent to: its scheme and its ``Host``."""
+    return _origin(f"{request.url.scheme}://{request.url.netloc}/")
+
+
+def from_own_origin(request: Request) -> bool:
+    """True if the browser says the request comes from a page of this very origin.
+
+    ``Sec-Fetch-Site`` (set by the browser, never by a page) decides when it is
+    present: only ``same-origin`` passes.  Otherwise ``Origin`` must name this
+    scheme, host and port; without ``Origin``, so must ``Referer``.  A request
+    with none of the three is refused: browsers send at least one with a form."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site.strip().lower() == "same-origin"
+    own = own_origin(request)
+    origin = request.headers.get("origin")
+    if origin is not None:
+        return own is not None and _origin(origin) == own
+    referer = request.headers.get("referer")
+    if referer:
+        return own is not None and _origin(referer) == own
+    return False
