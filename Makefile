@@ -7,11 +7,13 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-# torch is pinned and installed first, as the CPU build: uac runs the model on the
-# CPU, and on Linux the default torch wheel brings gigabytes of CUDA libraries.
-# Order of preference: a torch wheel already on this machine (pip's find-links),
-# PyTorch's CPU-only wheel index on Linux, the default wheel elsewhere (the macOS
-# and Windows wheels are CPU builds).
+# The development install is the package with every extra. torch (the `reference`
+# extra: sentence-transformers, which the tests check the ONNX embeddings against)
+# is installed first, as the CPU build: on Linux the default torch wheel brings
+# gigabytes of CUDA libraries. Order of preference: a torch wheel already on this
+# machine (pip's find-links), PyTorch's CPU-only wheel index on Linux, the default
+# wheel elsewhere (the macOS and Windows wheels are CPU builds). `pip install
+# user-as-code` alone needs no torch at all.
 TORCH_VERSION   := 2.13.0
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
@@ -24,8 +26,10 @@ $(STAMP): pyproject.toml
 	  || { [ "$$(uname -s)" = Linux ] && $(PY) -m pip install --quiet "torch==$(TORCH_VERSION)" \
 	         --index-url "$(TORCH_CPU_INDEX)" --extra-index-url https://pypi.org/simple; } \
 	  || $(PY) -m pip install --quiet "torch==$(TORCH_VERSION)"
-	$(PY) -m pip install --quiet -e ".[dev,server,mcp,plots]"
-	# the ONNX export of the bundled model, made once into the user cache (~/.cache/uac)
+	# the model's files, as the distribution user-as-code-minilm (packaging/minilm)
+	$(PY) -m pip install --quiet ./packaging/minilm
+	$(PY) -m pip install --quiet -e ".[dev,server,mcp,chroma,plots,reference]"
+	# the ONNX graph of the bundled model, written once into the user cache (~/.cache/uac)
 	HF_HUB_OFFLINE=1 $(PY) -m uac.index.onnx_export
 	touch $(STAMP)
 

@@ -17,7 +17,7 @@ def _pyplot():
     except ImportError as exc:
         raise PlotsUnavailable(
             "the accuracy plot needs matplotlib, which is not installed.",
-            hint="Install the plots extra: pip install 'uac[plots]' (or run with --no-plot).",
+            hint="Install the plots extra: pip install 'user-as-code[plots]' (or run with --no-plot).",
         ) from exc
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

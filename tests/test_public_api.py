@@ -11,6 +11,7 @@ import ast
 import json
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -82,9 +83,12 @@ def _type_checking_imports() -> dict[str, tuple[str, str]]:
     for node in _init_tree().body:
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             for stmt in node.body:
-                assert isinstance(stmt, ast.ImportFrom) and stmt.level == 1, ast.dump(stmt)
+                assert isinstance(stmt, ast.ImportFrom), ast.dump(stmt)
+                # uac's own modules relatively, the standalone sandbox absolutely
+                assert stmt.level == 1 or (stmt.level == 0 and stmt.module.split(".")[0] == "sandbox"), ast.dump(stmt)
+                module = f"uac.{stmt.module}" if stmt.level == 1 else stmt.module
                 for alias in stmt.names:
-                    out[alias.asname or alias.name] = (f"uac.{stmt.module}", alias.name)
+                    out[alias.asname or alias.name] = (module, alias.name)
     return out
 
 
@@ -96,6 +100,46 @@ def test_all_the_lazy_table_and_the_type_checking_imports_agree():
     # everything else in __all__ is imported at module level (the version and the exception tree)
     assert all(name in vars(uac) for name in eager)
     assert _type_checking_imports() == lazy
+
+
+def _classes_in(annotation: object) -> set[type]:
+    if isinstance(annotation, type):
+        return {annotation}
+    found: set[type] = set()
+    for arg in typing.get_args(annotation):
+        found |= _classes_in(arg)
+    return found
+
+
+def test_every_type_a_public_method_takes_or_returns_is_public():
+    """What ``UserMemory`` (and ``AsyncUserMemory``) take and return can be named
+    with ``from uac import ...``: reports, views, the inspector's pages, sandbox runs."""
+    import uac.aio
+    import uac.memory
+
+    namespace: dict[str, object] = {}
+    for module in (uac.memory, uac.aio):
+        namespace.update(vars(module))
+        source = Path(module.__file__).read_text("utf-8")
+        for node in ast.parse(source).body:  # the names a module imports for annotations only
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+                exec(compile(ast.Module(body=node.body, type_ignores=[]), module.__file__, "exec"),
+                     {"__name__": module.__name__, "__package__": "uac"}, namespace)
+    public = {id(getattr(uac, name)) for name in uac.__all__}
+    classes = [getattr(uac, name) for name in ("UserMemory", "AsyncUserMemory") if name in uac.__all__]
+    missing = {}
+    for cls in classes:
+        for name, member in vars(cls).items():
+            if name.startswith("_"):
+                continue
+            function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+            if not callable(function):
+                continue
+            for where, annotation in typing.get_type_hints(function, globalns=namespace).items():
+                for used in _classes_in(annotation):
+                    if used.__module__.split(".")[0] in ("uac", "sandbox") and id(used) not in public:
+                        missing.setdefault(f"{used.__module__}.{used.__qualname__}", []).append(f"{cls.__name__}.{name}:{where}")
+    assert missing == {}
 
 
 def test_every_public_name_resolves():

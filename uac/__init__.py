@@ -13,11 +13,15 @@ is resolved on first access from :data:`_LAZY`.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from ._version import __version__, python_problem
 
-from ._version import __version__
-from .errors import (
+if python_problem() is not None:
+    raise ImportError(python_problem())
+
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+from .errors import (  # noqa: E402
     AccessDenied,
     CapabilityUnsupported,
     CompileError,
@@ -55,6 +59,21 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from sandbox.result import RunResult
+    from sandbox.session import Session as SandboxSession
+
+    from .browse import DomainTables, FactDetail, Overview, RecordDetail, RecordRow, TurnDetail
+    from .compile.records import ImportReport
+    from .compile.report import CompileReport
+    from .doctor import DoctorReport
+    from .export import ExportReport
+    from .index.store import MemoryIndex
+    from .llm.progress import Progress
+    from .memorize.correct import CorrectionReport
+    from .memorize.forget import ForgetReport
+    from .memorize.ingest import IngestReport
+    from .project import Project
+    from .view.state import StateView
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .answer.style import REASONING_MODES, AnswerStyle, final_answer_line
@@ -77,6 +96,7 @@ if TYPE_CHECKING:
     )
     from .llm import require as require_llm
     from .llm.protocol import ProtocolModel
+    from .aio import AsyncUserMemory
     from .memory import UserMemory
     from .sessions.locomo import (
         LOCOMO_ANSWERABLE,
@@ -93,6 +113,7 @@ if TYPE_CHECKING:
 _LAZY: dict[str, tuple[str, str]] = {
     # a user project
     "UserMemory": ("uac.memory", "UserMemory"),
+    "AsyncUserMemory": ("uac.aio", "AsyncUserMemory"),
     "Session": ("uac.sessions.model", "Session"),
     "Turn": ("uac.sessions.model", "Turn"),
     "Fact": ("uac.facts.model", "Fact"),
@@ -101,6 +122,26 @@ _LAZY: dict[str, tuple[str, str]] = {
     "AskOptions": ("uac.answer.options", "AskOptions"),
     "Answer": ("uac.answer.model", "Answer"),
     # the answer style and the reasoning mode (shared with the benchmark harnesses)
+    # what UserMemory's methods return (reports, views, the inspector's pages, sandbox runs)
+    "Project": ("uac.project", "Project"),
+    "MemoryIndex": ("uac.index.store", "MemoryIndex"),
+    "IngestReport": ("uac.memorize.ingest", "IngestReport"),
+    "ForgetReport": ("uac.memorize.forget", "ForgetReport"),
+    "CorrectionReport": ("uac.memorize.correct", "CorrectionReport"),
+    "CompileReport": ("uac.compile.report", "CompileReport"),
+    "ImportReport": ("uac.compile.records", "ImportReport"),
+    "DoctorReport": ("uac.doctor", "DoctorReport"),
+    "ExportReport": ("uac.export", "ExportReport"),
+    "StateView": ("uac.view.state", "StateView"),
+    "Overview": ("uac.browse", "Overview"),
+    "DomainTables": ("uac.browse", "DomainTables"),
+    "RecordDetail": ("uac.browse", "RecordDetail"),
+    "RecordRow": ("uac.browse", "RecordRow"),
+    "FactDetail": ("uac.browse", "FactDetail"),
+    "TurnDetail": ("uac.browse", "TurnDetail"),
+    "RunResult": ("sandbox.result", "RunResult"),
+    "SandboxSession": ("sandbox.session", "Session"),
+    "Progress": ("uac.llm.progress", "Progress"),
     "AnswerStyle": ("uac.answer.style", "AnswerStyle"),
     "REASONING_MODES": ("uac.answer.style", "REASONING_MODES"),
     "final_answer_line": ("uac.answer.style", "final_answer_line"),
@@ -171,6 +212,7 @@ __all__ = [
     "ContextOverflow",
     # resolved lazily (_LAZY)
     "UserMemory",
+    "AsyncUserMemory",
     "Session",
     "Turn",
     "Fact",
@@ -178,6 +220,25 @@ __all__ = [
     "SearchHit",
     "AskOptions",
     "Answer",
+    "Project",
+    "MemoryIndex",
+    "IngestReport",
+    "ForgetReport",
+    "CorrectionReport",
+    "CompileReport",
+    "ImportReport",
+    "DoctorReport",
+    "ExportReport",
+    "StateView",
+    "Overview",
+    "DomainTables",
+    "RecordDetail",
+    "RecordRow",
+    "FactDetail",
+    "TurnDetail",
+    "RunResult",
+    "SandboxSession",
+    "Progress",
     "AnswerStyle",
     "REASONING_MODES",
     "final_answer_line",

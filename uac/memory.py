@@ -69,6 +69,29 @@ class UserMemory:
     ) -> "UserMemory":
         return cls(Project.create(spec, user_name=user_name, timezone=timezone), llm=llm)
 
+    @classmethod
+    def open_or_create(
+        cls,
+        spec: str | Path,
+        *,
+        user_name: str | None = None,
+        timezone: str = "UTC",
+        llm: _llm.LLMClient | None = None,
+    ) -> "UserMemory":
+        """Open the project at ``spec``, or create it there (with ``user_name`` and
+        ``timezone``) when nothing is there yet.  A directory that exists but is not
+        a project is an error, as for :meth:`open`."""
+        from .errors import ProjectExists
+        from .project import is_project
+        from .workspace import resolve_project
+
+        if not is_project(resolve_project(spec)):
+            try:
+                return cls.create(spec, user_name=user_name, timezone=timezone, llm=llm)
+            except ProjectExists:
+                pass  # made meanwhile by another process, or a directory that is not empty: open says which
+        return cls.open(spec, llm=llm)
+
     def __repr__(self) -> str:
         return f"UserMemory({str(self.root)!r})"
 
@@ -83,6 +106,12 @@ class UserMemory:
     def close(self) -> None:
         """Release index clients and files (reopened on the next use)."""
         self.context.close()
+
+    def __enter__(self) -> "UserMemory":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # -- the model --------------------------------------------------------------
 
@@ -200,14 +229,42 @@ class UserMemory:
             self.context, sessions, extractor=extractor, file=path, format=sessions[0].source, progress=progress
         )
 
-    def add_session(self, session_or_path: Session | str | Path, *, extractor: str | None = None, **read_options: Any) -> IngestReport:
-        """Add one :class:`uac.sessions.Session` (or a file, as :meth:`ingest`)."""
+    def add_session(
+        self,
+        session: "Session | dict[str, Any] | list[Any] | str | Path",
+        *,
+        extractor: str | None = None,
+        **read_options: Any,
+    ) -> IngestReport:
+        """Add one conversation: a :class:`~uac.Session`, a JSON value as a session file
+        holds (``{"date": "2024-05-02", "messages": [{"role": "user", "content": "..."}]}``,
+        a list of such messages, or a LoCoMo conversation), or a file path (as :meth:`ingest`).
+
+        ``read_options`` are :meth:`ingest`'s (``format``, ``sample_id``, ``date``)."""
+        from .errors import InputError
         from .memorize.ingest import ingest_sessions
         from .sessions import Session
+        from .sessions.detect import sessions_from_value
 
-        if isinstance(session_or_path, Session):
-            return ingest_sessions(self.context, [session_or_path], extractor=extractor, format=session_or_path.source)
-        return self.ingest(session_or_path, extractor=extractor, **read_options)
+        if isinstance(session, Session):
+            if read_options:
+                raise InputError(f"add_session: {', '.join(sorted(read_options))} apply to files and JSON values, not to a Session.")
+            return ingest_sessions(self.context, [session], extractor=extractor, format=session.source)
+        if isinstance(session, (dict, list)):
+            unknown = set(read_options) - {"format", "sample_id", "date"}
+            if unknown:
+                raise InputError(f"add_session got unknown options: {', '.join(sorted(unknown))}.",
+                                 hint="It takes format, sample_id and date.")
+            user = self.project.config.user
+            sessions = sessions_from_value(session, label="the session given to add_session", user_name=user.name,
+                                           timezone=user.timezone, **read_options)
+            return ingest_sessions(self.context, sessions, extractor=extractor, format=sessions[0].source)
+        if isinstance(session, (str, Path)):
+            return self.ingest(session, extractor=extractor, **read_options)
+        raise InputError(
+            f"add_session takes a Session, a dict or list of chat messages, or a file path; got {type(session).__name__}.",
+            hint="Pass {'date': 'YYYY-MM-DD', 'messages': [{'role': 'user', 'content': '...'}]}.",
+        )
 
     def search(
         self,
@@ -260,10 +317,18 @@ class UserMemory:
         return sorted((archive.read(i) for i in archive.ids()), key=lambda s: (s.date, s.session_id))
 
     def session(self, session_id: str) -> Session:
-        """One archived session by id."""
+        """One archived session by id; :class:`~uac.SessionNotFound` if there is none."""
+        from .errors import SessionNotFound
         from .sessions.archive import Archive
 
-        return Archive(self.project.paths.sessions).read(session_id)
+        archive = Archive(self.project.paths.sessions)
+        path = archive.path(session_id)
+        if not path.is_file():
+            raise SessionNotFound(
+                f"no session {session_id!r} in {self.root}.",
+                hint="{do:find_sessions}.",
+            )
+        return archive.read(session_id)
 
     def forget(
         self,

@@ -172,7 +172,7 @@ def plot_run(summary: dict[str, Any], path: Path) -> Path:
     except ImportError:
         raise UserError(
             "drawing report.png needs matplotlib, which is not installed.",
-            hint="pip install 'uac[plots]' (or run with --no-plot).",
+            hint="pip install 'user-as-code[plots]' (or run with --no-plot).",
         ) from None
     if summary["answers"]:
         systems = list(summary["answers"])

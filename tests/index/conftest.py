@@ -18,6 +18,7 @@ def onnx_embedder():
 
 @pytest.fixture(scope="session")
 def torch_embedder():
+    pytest.importorskip("sentence_transformers", reason="the reference extra (sentence-transformers, torch) is not installed")
     from uac.index.embeddings import get_embedder
 
     return get_embedder("torch")

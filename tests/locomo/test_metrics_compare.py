@@ -178,4 +178,4 @@ def test_missing_matplotlib_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(UserError, match="matplotlib") as info:
         plot_run(summary, tmp_path / "x.png")
-    assert "pip install 'uac[plots]'" in info.value.hint
+    assert "pip install 'user-as-code[plots]'" in info.value.hint

@@ -31,14 +31,19 @@ def test_token_create_list_revoke(tmp_path, capsys):
     assert store.verify(token).id == created["id"]
     assert token not in store.path.read_text()
 
-    code, out, _ = run(capsys, "token", "create", str(project))
+    code, out, err = run(capsys, "token", "create", str(project))
     assert code == 0
-    plain_token = out.splitlines()[0]
-    assert "shown only now" in out and store.verify(plain_token) is not None
+    # TOKEN=$(uac token create ...) captures the token alone; the note goes to stderr
+    assert out.count("\n") == 1
+    plain_token = out.strip()
+    assert "shown only now" in err and store.verify(plain_token) is not None
+
+    code, out, err = run(capsys, "token", "create", str(project), "--quiet")
+    assert code == 0 and err == "" and store.verify(out.strip()) is not None
 
     code, out, _ = run(capsys, "token", "list", str(project), "--json")
     listed = json.loads(out)["tokens"]
-    assert [t["id"] for t in listed][0] == created["id"] and len(listed) == 2
+    assert [t["id"] for t in listed][0] == created["id"] and len(listed) == 3
     assert token not in out and "sha256" not in out
 
     code, out, _ = run(capsys, "token", "revoke", str(project), created["id"])
@@ -81,9 +86,9 @@ def test_a_damaged_token_file_is_a_clear_error(tmp_path):
 
 
 def test_serve_help_and_missing_extras():
-    with pytest.raises(ConfigError, match=r"pip install 'uac\[server\]'"):
+    with pytest.raises(ConfigError, match=r"pip install 'user-as-code\[server\]'"):
         require("fastapi_not_installed_here", "server")
-    with pytest.raises(ConfigError, match=r"pip install 'uac\[mcp\]'"):
+    with pytest.raises(ConfigError, match=r"pip install 'user-as-code\[mcp\]'"):
         require("mcp_not_installed_here.server", "mcp")
 
 

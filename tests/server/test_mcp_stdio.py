@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import anyio
@@ -98,3 +99,33 @@ def test_mcp_tools_over_stdio(fresh_root):
     assert anyio.run(_session_run, fresh_root.root, ["--project", "alice"], body)
     facts = (fresh_root.root / "alice" / "memory" / "facts.jsonl").read_text()
     assert "tomatoes" in facts
+
+
+def test_the_printed_client_configuration_starts_the_server_from_anywhere(fresh_root, tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from uac.server.mcp_names import TOOLS
+
+    printed = subprocess.run(
+        [sys.executable, "-m", "uac", "serve", "mcp", "--root", str(fresh_root.root), "--print-config"],
+        env=child_env(), cwd=str(REPO), capture_output=True, text=True, timeout=60, check=True,
+    )
+    entry = json.loads(printed.stdout)["mcpServers"]["uac"]
+    assert entry["command"] == sys.executable and "--root" in entry["args"]
+
+    async def run():
+        # started the way a client starts it: the configured command, from another directory
+        params = StdioServerParameters(command=entry["command"], args=entry["args"], env=child_env(), cwd=str(tmp_path))
+        with open("/dev/null", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return [t.name for t in (await session.list_tools()).tools]
+
+    served = anyio.run(run)
+    # the help and the printed configuration name exactly what the server serves
+    assert sorted(served) == sorted(TOOLS)
+    helped = subprocess.run([sys.executable, "-m", "uac", "serve", "mcp", "--help"], env=child_env(),
+                            capture_output=True, text=True, timeout=60).stdout
+    assert all(name in " ".join(helped.split()) for name in TOOLS)

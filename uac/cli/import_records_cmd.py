@@ -22,6 +22,9 @@ def register(app: typer.Typer) -> None:
 
         Records already imported from a file of the same name are skipped (the same file
         twice changes nothing); undo an import with 'uac forget --domain D --collection C'.
+        Appending evolves the collection's type where no value changes meaning (int to
+        float, date to Period, new columns as optional fields) and says so; anything
+        else is refused.
         """
         with progress_bar("import", as_json=as_json):
             report = open_memory(project).import_records(
@@ -46,5 +49,8 @@ def register(app: typer.Typer) -> None:
             if report.records_skipped:
                 echo(f"Skipped {report.records_skipped} record(s) of {file} that were imported before.")
         echo("Fields: " + ", ".join(f"{f['name']}: {f['type']}" for f in report.fields))
+        for change in report.schema_changes:
+            before = change["from"] or "(new)"
+            echo(f"Type changed: {change['field']}: {before} -> {change['to']} ({change['change']}: {change['reason']})")
         if report.renamed:
             echo("Renamed: " + ", ".join(f"{k!r} -> {v}" for k, v in report.renamed.items()))

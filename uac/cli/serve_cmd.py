@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import sys
 from pathlib import Path
 
 import typer
 
+from ..errors import ProjectNotFound
 from .common import echo
 
 ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
@@ -70,6 +72,22 @@ def _warn_if_public(host: str) -> None:
         )
 
 
+def mcp_client_config(root: Path, *, project: str | None, transport: str, host: str, port: int) -> dict:
+    """The ``mcpServers`` entry that starts this server: absolute paths, so it works from any directory."""
+    resolved = Path(root).expanduser().resolve()
+    if not resolved.is_dir():
+        raise ProjectNotFound(f"{resolved} is not a directory.", hint="Pass the directory of user projects to serve.")
+    name = f"uac-{project}" if project else "uac"
+    if transport == "http":
+        return {"mcpServers": {name: {"type": "http", "url": f"http://{host}:{port}/mcp",
+                                      "headers": {"Authorization": "Bearer <token from 'uac token create'>"}}}}
+    args = ["-m", "uac", "serve", "mcp", "--root", str(resolved)]
+    if project:
+        args += ["--project", project]
+    # the interpreter of this installation, by absolute path: "uac" alone resolves only inside the venv
+    return {"mcpServers": {name: {"command": sys.executable, "args": args}}}
+
+
 def register(app: typer.Typer) -> None:
     serve_app = typer.Typer(name="serve", help="Serve user projects over HTTP or MCP.", no_args_is_help=True)
     app.add_typer(serve_app, name="serve")
@@ -108,13 +126,23 @@ def register(app: typer.Typer) -> None:
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
         uvicorn.run(application, host=host, port=port, log_level=log_level)
 
-    @serve_app.command("mcp")
+    from ..server.mcp_names import TOOLS as MCP_TOOLS
+
+    @serve_app.command(
+        "mcp",
+        help=f"Serve the MCP tools ({', '.join(MCP_TOOLS)}) and the manifest resource for the projects "
+        "under --root. --print-config prints a client configuration that starts this server.",
+    )
     def mcp(
         root: Path = typer.Option(..., "--root", help=ROOT_HELP),
         transport: str = typer.Option("stdio", "--transport", help="stdio | http (streamable HTTP at /mcp)."),
         project: str = typer.Option(None, "--project", help="Serve only this project (tools default to it)."),
         host: str = typer.Option("127.0.0.1", "--host", help="With --transport http: address to bind."),
         port: int = typer.Option(8766, "--port", help="With --transport http: TCP port."),
+        print_config: bool = typer.Option(
+            False, "--print-config",
+            help="Print the JSON an MCP client (Claude Desktop, Cursor, ...) needs to start this server, and exit.",
+        ),
         lock_wait: float = LOCK_WAIT,
         busy_wait: float = BUSY_WAIT,
         queue: int = QUEUE,
@@ -127,11 +155,15 @@ def register(app: typer.Typer) -> None:
         threads: int = THREADS,
         writes: int = WRITES,
     ) -> None:
-        """Serve the MCP tools (search_memory, ask, run_python, read_manifest, read_domain, add_session)."""
-        from ..server.mcp_server import serve
-
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("--transport must be stdio or http.")
+        if print_config:
+            echo(json.dumps(mcp_client_config(root, project=project, transport=transport, host=host, port=port), indent=2))
+            return
+        from ..server.extras import require_mcp
+        from ..server.mcp_server import serve
+
+        require_mcp()
         if transport == "http":
             _warn_if_public(host)
             print(f"uac: MCP over streamable HTTP on http://{host}:{port}/mcp (bearer token required)", file=sys.stderr)

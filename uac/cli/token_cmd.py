@@ -24,9 +24,16 @@ def register(app: typer.Typer) -> None:
         name: str = typer.Option("", "--name", help="A label to recognise the token by."),
         admin: bool = typer.Option(False, "--admin", help="Create a workspace admin token (may create projects)."),
         root: Path = typer.Option(None, "--root", help="With --admin: the directory 'uac serve' serves."),
+        quiet: bool = typer.Option(
+            False, "--quiet", "-q", help="Print the token alone (the note about it is left out)."
+        ),
         as_json: bool = JSON_OPTION,
     ) -> None:
-        """Create a token and print it once; only its hash is stored."""
+        """Create a token and print it once; only its hash is stored.
+
+        The token is the only line on stdout (TOKEN=$(uac token create ...) captures it);
+        the note that it is shown only once goes to stderr, and --quiet leaves it out.
+        """
         from ..server.tokens import TokenStore
 
         if admin:
@@ -47,7 +54,12 @@ def register(app: typer.Typer) -> None:
             print_json({"token": token, "id": record.id, "name": record.name, "created": record.created})
             return
         echo(token)
-        echo(f"Token {record.id} created{' (' + name + ')' if name else ''}; it is shown only now. Stored hashed in {store.path}.")
+        if not quiet:
+            typer.echo(
+                f"Token {record.id} created{' (' + name + ')' if name else ''}; it is shown only now. "
+                f"Stored hashed in {store.path}.",
+                err=True,
+            )
 
     @token_app.command("list")
     def list_(

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import safejson
+from ..dates import Period
 from ..progress import step
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
@@ -40,6 +41,7 @@ from ..dialect.types import TypeSpec, union
 from ..errors import DomainNotFound, InputError, NotFound, UserError
 from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
+from .records_evolve import FieldChange, evolve, widen_values
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -55,6 +57,14 @@ _DATETIME_RE = re.compile(r"\A\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})
 _INT_RE = re.compile(r"\A-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"\A-?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+#: the stored forms of a period that make a column a Period (a bare year counts only beside another form)
+_PERIOD_FORMS = (
+    ("day", re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")),
+    ("month", re.compile(r"\A\d{4}-\d{2}\Z")),
+    ("season", re.compile(r"\A\d{4}-(spring|summer|autumn|fall|winter)\Z")),
+    ("week", re.compile(r"\A\d{4}-W\d{2}\Z")),
+    ("year", re.compile(r"\A\d{4}\Z")),
+)
 
 
 @dataclass
@@ -73,6 +83,8 @@ class ImportReport:
     fields: list[dict[str, str]] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)
     appended: bool = False
+    #: how the collection's record class changed to take the file (added, widened, optional fields)
+    schema_changes: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -89,6 +101,7 @@ class ImportReport:
             "appended": self.appended,
             "fields": self.fields,
             "renamed": self.renamed,
+            "schema_changes": self.schema_changes,
             "seconds": round(self.seconds, 3),
         }
 
@@ -250,6 +263,33 @@ def _scalar_kind(value: Any) -> str:
     return "other"
 
 
+def _period_form(value: str) -> str | None:
+    """Which stored form of a period ``value`` is (``range`` for START/END), or None."""
+    if "/" in value:
+        left, _, right = value.partition("/")
+        if _period_form(left) and _period_form(right):
+            try:
+                Period(value)
+            except (ValueError, TypeError):
+                return None
+            return "range"
+        return None
+    for form, pattern in _PERIOD_FORMS:
+        if full_match(pattern, value):
+            try:
+                Period(value)
+            except (ValueError, TypeError):
+                return None
+            return form
+    return None
+
+
+def is_period_column(values: list[str]) -> bool:
+    """Every value a period's stored form, not all of them days or all bare years."""
+    forms = {_period_form(v) if isinstance(v, str) else None for v in values}
+    return bool(values) and None not in forms and not forms <= {"day"} and not forms <= {"year"}
+
+
 def _parses(fn: Any, value: str) -> bool:
     try:
         fn(value)
@@ -266,6 +306,8 @@ def infer(values: list[Any]) -> TypeSpec:
     if kinds <= {"int", "float"}:
         return TypeSpec("float") if "float" in kinds else TypeSpec("int")
     if kinds <= {"str", "date", "datetime"}:
+        if kinds <= {"str", "date"} and is_period_column(values):
+            return TypeSpec("period")
         return TypeSpec(kinds.pop()) if len(kinds) == 1 else STR
     if len(kinds) == 1:
         kind = kinds.pop()
@@ -300,6 +342,8 @@ def infer_csv(values: list[str]) -> TypeSpec:
         return TypeSpec("date")
     if all(full_match(_DATETIME_RE, v) and _parses(_dt.datetime.fromisoformat, v) for v in values):
         return TypeSpec("datetime")
+    if is_period_column(values):
+        return TypeSpec("period")
     return STR
 
 
@@ -318,6 +362,12 @@ def convert(value: Any, spec: TypeSpec, csv_cell: bool = False) -> Any:
     if kind == "union":
         members = [a for a in spec.args if a.kind != "none"]
         return convert(value, members[0], csv_cell) if len(members) == 1 else value
+    if kind == "period":
+        if isinstance(value, Period):
+            return value
+        if isinstance(value, _dt.date):
+            return Period.day(value)
+        return Period(value)
     if kind == "date":
         return _dt.date.fromisoformat(value)
     if kind == "datetime":
@@ -355,6 +405,19 @@ def _check_value(value: Any, where: str) -> None:
                 raise InputError(f"{where}: object keys must be strings.")
 
 
+def _check_exact_float(value: Any, spec: TypeSpec, where: str) -> None:
+    """A whole number bound for a ``float`` field must fit one exactly."""
+    kinds = {a.kind for a in spec.args} if spec.kind == "union" else {spec.kind}
+    if "float" not in kinds or value is None or type(value) is bool:
+        return
+    number = value if type(value) is int else (int(value) if isinstance(value, str) and full_match(_INT_RE, value) else None)
+    if number is not None and abs(number) > 2**53:
+        raise InputError(
+            f"{where}: {number} is too large for the float field it joins to hold exactly.",
+            hint="Import the file into a new collection ({opt:collection}), or give {opt:replace}.",
+        )
+
+
 # --- compiling -------------------------------------------------------------------------
 
 
@@ -365,7 +428,17 @@ class CompiledRecords:
     mapping: dict[str, str]
 
 
-def compile_records(records: list[dict[str, Any]], record_type: str, file_name: str, fmt: str, start_index: int = 0) -> CompiledRecords:
+def compile_records(
+    records: list[dict[str, Any]],
+    record_type: str,
+    file_name: str,
+    fmt: str,
+    start_index: int = 0,
+    *,
+    force: ClassSpec | None = None,
+) -> CompiledRecords:
+    """The file's records as a class and its rows.  ``force``: convert the values to
+    the fields of this class instead (a collection's class the file is merged into)."""
     keys: dict[str, None] = {}
     for record in records:
         for key in record:
@@ -388,32 +461,20 @@ def compile_records(records: list[dict[str, Any]], record_type: str, file_name: 
     own = [FieldSpec("notes", LIST_STR, "list"), FieldSpec("sources", LIST_STR, "list")]
     cls = ClassSpec(record_type, "dataclass", tuple(fields + optional + own), doc=f"One record of {file_name}.")
     values = []
-    types = {f.name: f.type for f in cls.fields}
+    types = {f.name: f.type for f in (force or cls).fields}
     for index, record in enumerate(records):
         row: dict[str, Any] = {}
         for key, value in record.items():
             name = mapping[key]
+            where = f"{file_name} record #{index} field {key!r}"
             if fmt != "csv":
-                _check_value(value, f"{file_name} record #{index} field {key!r}")
+                _check_value(value, where)
+            if force is not None:
+                _check_exact_float(value, types[name], where)
             row[name] = convert(value, types[name], fmt == "csv")
         row["sources"] = [f"record:{file_name}#{start_index + index}"]
         values.append(row)
     return CompiledRecords(cls, values, mapping)
-
-
-def _field_diff(old: ClassSpec, new: ClassSpec) -> list[str]:
-    diffs = []
-    old_fields = {f.name: f for f in old.fields}
-    new_fields = {f.name: f for f in new.fields}
-    for name, f in new_fields.items():
-        if name not in old_fields:
-            diffs.append(f"new field {name}: {f.type.source()}")
-        elif old_fields[name].type != f.type:
-            diffs.append(f"field {name}: {old_fields[name].type.source()} in the collection, {f.type.source()} in the file")
-    for name, f in old_fields.items():
-        if name not in new_fields:
-            diffs.append(f"field {name} ({f.type.source()}) missing from the file")
-    return diffs
 
 
 def refuse_conversation(records: list[dict[str, Any]], path: Path) -> None:
@@ -523,19 +584,23 @@ def import_records(
         new_class = compiled.spec
         old_class = next((c for c in classes_before if c.name == record_type), None)
         appended = False
+        changes: tuple[FieldChange, ...] = ()
         if old_class is not None:
             in_use = collection in dict((n, 0) for n, _, _ in entries)
-            diffs = _field_diff(old_class, new_class)
-            if diffs:
+            evolution = evolve(old_class, new_class, csv=fmt == "csv", own=OWN_FIELDS, file_name=path.name)
+            if evolution.conflicts:
                 where = f"{domain}.{collection}" if in_use else f"class {record_type} in domain {domain}"
                 raise UserError(
-                    f"{path.name} does not match the existing type {record_type} of {where}: {'; '.join(diffs)}.",
+                    f"{path.name} does not fit the type {record_type} of {where} without reinterpreting data: "
+                    f"{'; '.join(evolution.conflicts)}.",
                     hint="Import into a new collection ({opt:collection}, with {opt:record_type}), give {opt:replace} "
-                    "to replace the collection, or make the file's fields match.",
+                    "to replace the collection, or make the file's values match the collection's types.",
                 )
-            new_class = old_class
+            new_class, changes = evolution.spec, evolution.changes
+            # the file's values as the merged class holds them
+            compiled = compile_records(records, record_type, path.name, fmt, start_index, force=new_class)
             appended = bool(old_values)
-            classes = classes_before
+            classes = [new_class if c.name == record_type else c for c in classes_before]
         else:
             classes = classes_before + [new_class]
         schema = SchemaSpec(
@@ -545,7 +610,8 @@ def import_records(
         )
         built = build_classes(schema, f"uac_domains.{domain}")
         cls = built[record_type]
-        rebuilt_old = [rebuild(v, built) for v in old_values]
+        widened = {c.field: new_class.field(c.field).type for c in changes if c.change == "widened"}
+        rebuilt_old = [widen_values(rebuild(v, built), record_type, widened, f"{domain}.{collection}") for v in old_values]
         fresh = [cls(**row) for row in compiled.values]
         # records imported before from a file of this name, by value (a multiset)
         compared = [f.name for f in new_class.fields if f.name not in OWN_FIELDS]
@@ -567,7 +633,7 @@ def import_records(
             return ImportReport(
                 domain=domain, collection=collection, record_type=record_type, file=str(path),
                 records_added=0, records_total=len(old_values), records_skipped=skipped,
-                fields=[{"name": f.name, "type": f.type.source()} for f in new_class.fields],
+                fields=[{"name": f.name, "type": f.type.source()} for f in (old_class or new_class).fields],
                 renamed={k: v for k, v in compiled.mapping.items() if k != v}, appended=False,
                 seconds=time.perf_counter() - started,
             )
@@ -587,7 +653,7 @@ def import_records(
                 new_entries.append((name, list_spec, instances))
                 placed = True
             else:
-                new_entries.append((name, spec, rebuild(value, built)))
+                new_entries.append((name, spec, widen_values(rebuild(value, built), record_type, widened, f"{domain}.{name}")))
         if not placed:
             new_entries.append((collection, list_spec, instances))
         doc = f"State of the {domain} domain (generated by uac; do not edit by hand)."
@@ -617,6 +683,7 @@ def import_records(
         fields=[{"name": f.name, "type": f.type.source()} for f in new_class.fields],
         renamed={k: v for k, v in compiled.mapping.items() if k != v},
         appended=appended and bool(added),
+        schema_changes=[c.to_json() for c in changes],
         seconds=time.perf_counter() - started,
     )
 

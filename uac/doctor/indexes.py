@@ -101,8 +101,15 @@ def _fast_problems(ctx: MemoryContext) -> list[str]:
             held, expected = channel.vector_count(), len(channel._order)
             if held != expected:
                 problems.append(f"the Chroma server holds {held} {name} vector(s) for {expected} indexed entries")
-    # a flat vector copy out of step with its corpus is no fault: a search then asks
-    # Chroma and rebuilds the copy; one in step is checked against its checksum below
+    if not index.uses_chroma:
+        # without Chroma the flat copies are the only store of the vectors
+        for name in ("facts", "archive"):
+            channel = index.channel(name)
+            if len(channel) and not channel.vectors_covered():
+                problems.append(f"the {name} vectors are not in step with their {len(channel)} indexed entries "
+                                "and there is no Chroma store to rebuild them from")
+    # with Chroma, a flat vector copy out of step with its corpus is no fault: a search
+    # then asks Chroma and rebuilds the copy; one in step is checked against its checksum below
     problems += _file_problems(index.dir)
     return problems
 

@@ -1,5 +1,10 @@
 """Choosing and building the Chroma client: embedded, or a Chroma server.
 
+Chroma comes with the ``chroma`` extra.  Without it, the embedded backend keeps
+each channel's vectors in its flat copy alone (``.uac/index/<channel>.vectors``,
+the file every search scans); with it, an embedded Chroma store mirrors them
+(``.uac/chroma``), and ``backend = "http"`` serves them from a Chroma server.
+
 ``[index] backend`` in ``uac.toml`` (``embedded`` | ``http``) with
 ``chroma_host``/``chroma_port``; the environment overrides them with
 ``UAC_INDEX_BACKEND``, ``UAC_CHROMA_HOST`` and ``UAC_CHROMA_PORT`` (so one
@@ -125,12 +130,28 @@ class _Guarded:
         return call
 
 
+def chroma_installed() -> bool:
+    """Is the chromadb package installed (the ``chroma`` extra)?  Checked without importing it.
+
+    Without it the embedded backend keeps the vectors in uac's own flat copy only
+    (which every search reads anyway); a Chroma server needs it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("chromadb") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
     """The Chroma client for ``settings`` (embedded clients live at ``chroma_path``).
 
     A server's client is shared by every caller in the process (see
     :func:`is_shared`); an embedded client belongs to its caller, who closes it."""
-    import chromadb
+    from ..extras import require
+
+    what = "a Chroma server index" if settings.backend == "http" else "the embedded Chroma store"
+    chromadb = require("chromadb", "chroma", what=what)
     from chromadb.config import Settings
 
     options = Settings(anonymized_telemetry=False, allow_reset=True)

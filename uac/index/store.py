@@ -88,6 +88,9 @@ class ChannelIndex:
     try_lock: Callable[[], Any] | None = None
     #: Chroma's largest batch (asked of the client when Chroma is written), or None: 5000
     batch_size: Callable[[], int] | None = None
+    #: is there a Chroma collection behind the channel?  False: the embedded backend
+    #: without the chroma extra, where the flat copy is the only store of the vectors
+    chroma: bool = True
     #: entry ids in corpus order (first appearance)
     _order: list[str] = field(default_factory=list)
     #: the id of every line of the corpus file, in file order (an id may repeat after an upsert)
@@ -131,7 +134,7 @@ class ChannelIndex:
         """Bring the Chroma collection in step with the corpus (opening it); returns
         how many entries were added to it.  Only with a flat copy, which holds the
         vectors Chroma lacks; without one every write reaches Chroma at once."""
-        if self.flat is None:
+        if self.flat is None or not self.chroma:
             return 0
         if self._collection is None:
             self._collection = self.open_collection()
@@ -324,7 +327,7 @@ class ChannelIndex:
             raise StoreError(f"{len(entries)} entries but {len(vectors)} vectors for the {self.channel} index.")
         flat_in_step = self._flat_in_step() or self._adopt_copied_flat()
         lines_before = len(self._line_ids)
-        if not flat_in_step:  # a server, or a flat copy out of step: Chroma holds the vectors
+        if not flat_in_step and self.chroma:  # a server, or a flat copy out of step: Chroma holds the vectors
             size = max_batch or self._batch()
             for start in range(0, len(entries), size):
                 batch = entries[start : start + size]
@@ -351,7 +354,9 @@ class ChannelIndex:
                 self.flat.append(vectors, rows_before=lines_before, corpus_stamp=self._file_stamp())
                 record_append(self.flat.path, lines_before * 4 * self.flat.dim, _float32_bytes(vectors))
             else:
-                self.flat.drop()  # rebuilt from Chroma by the next search
+                # rebuilt from Chroma by the next search; without Chroma the next
+                # catch-up finds every entry without a vector and indexes it again
+                self.flat.drop()
                 forget_file(self.flat.path)
         self._appended(text, offset)
 
@@ -404,7 +409,7 @@ class ChannelIndex:
         kept = [i for i in self._order if i not in gone]
         kept_rows = [self._row_of[i] for i in kept]
         entries = self.entries
-        if from_chroma:
+        if from_chroma and self.chroma:
             for start in range(0, len(doomed), 5000):
                 self.collection.delete(ids=doomed[start : start + 5000])
         text = "".join(json.dumps(entries[i].to_json(), ensure_ascii=False) + "\n" for i in kept)
@@ -426,11 +431,16 @@ class ChannelIndex:
     def delete_vectors(self, ids: Sequence[str]) -> None:
         """Drop vectors by id (ids without a vector are ignored); for vectors that no
         corpus line holds, so the flat copy (one row per line) is not affected."""
+        if not self.chroma:
+            return  # the flat copy holds a vector per corpus line and no other
         for start in range(0, len(ids), 5000):
             self.collection.delete(ids=list(ids[start : start + 5000]))
 
     def vector_ids(self) -> set[str]:
-        """The ids the vector collection holds (read in pages)."""
+        """The ids the vector collection holds (read in pages); without Chroma, the
+        ids of the corpus when the flat copy is in step with it, else none."""
+        if not self.chroma:
+            return set(self._order) if self.vectors_covered() else set()
         return _collection_ids(self.collection)
 
     def vectors_covered(self) -> bool:
@@ -523,6 +533,8 @@ class ChannelIndex:
         return {entry_id: picked[n] for n, entry_id in enumerate(rows)}
 
     def vector_count(self) -> int:
+        if not self.chroma:
+            return len(self._order) if self.vectors_covered() else 0
         return int(self.collection.count())
 
     def bm25(self) -> BM25:
@@ -582,6 +594,12 @@ class ChannelIndex:
             self._rebuild_flat()  # kept (a copy of the project) or written from Chroma
             if self._flat_in_step():
                 return self._flat_dense(vector, n, max_ordinal)
+        if not self.chroma:
+            raise StoreError(
+                f"the {self.channel} vectors ({self.flat.path if self.flat else 'none'}) are not in step with "
+                "their corpus, and there is no Chroma store to read them from.",
+                hint="{do:repair} (the vectors are computed again from the fact log and the archive).",
+            )
         where = {"date": {"$lte": max_ordinal}} if max_ordinal is not None else None
         result = self.collection.query(
             query_embeddings=[vector], n_results=min(n, count), where=where, include=["distances"]
@@ -640,6 +658,8 @@ class ChannelIndex:
         self.refresh()
         if self._flat_in_step() or self._adopt_copied_flat():
             return True
+        if not self.chroma:
+            return False  # no other copy of the vectors: the catch-up or a repair embeds them again
         vectors = np.zeros((len(self._line_ids), self.flat.dim), dtype=np.float32)
         row_of = {entry_id: row for row, entry_id in enumerate(self._line_ids)}
         ids = list(row_of)
@@ -685,6 +705,10 @@ def _forget_stale_system(path: Path) -> None:
     """Chroma caches one system per directory for the whole process; when the
     directory was deleted (e.g. ``.uac/`` removed before a repair) that cached
     system points at files that are gone, so drop it before opening a new one."""
+    import sys
+
+    if "chromadb.api.shared_system_client" not in sys.modules:
+        return  # Chroma was never opened in this process: it caches nothing
     from chromadb.api.shared_system_client import SharedSystemClient
 
     systems = getattr(SharedSystemClient, "_identifier_to_system", None)
@@ -714,6 +738,11 @@ class MemoryIndex:
         #: the backend and server address, with the environment's overrides applied
         self.chroma = resolve_settings(config)
         self.backend = self.chroma.backend
+        from .client import chroma_installed
+
+        #: is Chroma behind the channels?  Always with a server; with the embedded
+        #: backend only where the chroma extra is installed (else the flat copies alone)
+        self.uses_chroma = self.backend == "http" or chroma_installed()
         self.config = config
         self.root = root or self.internal.parent
         self._client: Any = None
@@ -819,7 +848,8 @@ class MemoryIndex:
 
             flat = FlatVectors(self.dir / f"{channel}.vectors") if self.backend != "http" else None
             index = ChannelIndex(
-                channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock, self.max_batch
+                channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock, self.max_batch,
+                chroma=self.uses_chroma,
             )
             if self.backend == "http":
                 index.collection  # noqa: B018  (a server is needed for every search: reach it now, or say why not)

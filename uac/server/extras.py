@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-from ..errors import ConfigError
+from ..extras import require as _require
 
 
 def require(module: str, extra: str) -> ModuleType:
-    """Import ``module`` or raise a :class:`ConfigError` naming ``pip install 'uac[extra]'``."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ConfigError(
-            f"the {module.split('.')[0]} package is not installed ({exc}).",
-            hint=f"Install the extra: pip install 'uac[{extra}]'.",
-        ) from None
+    """Import ``module`` or raise a :class:`ConfigError` naming ``pip install 'user-as-code[extra]'``."""
+    return _require(module, extra)
 
 
 def require_http() -> None:

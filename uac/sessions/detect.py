@@ -94,3 +94,51 @@ def load_sessions(
     if not looks_like_messages(value):
         raise InputError(f"{path} is not a list of chat messages with role and content.")
     return read_messages(value, path, date=date, user_name=user_name, timezone=timezone)
+
+
+def sessions_from_value(
+    value: Any,
+    *,
+    label: str = "the session",
+    format: str = "auto",
+    sample_id: str | None = None,
+    date: str | None = None,
+    user_name: str = "user",
+    timezone: str | None = None,
+) -> list[Session]:
+    """Sessions from an in-memory JSON value (a dict or list, as a session file would hold).
+
+    Accepts what :func:`load_sessions` accepts from a JSON file: chat messages
+    (``{"date", "messages": [...]}`` or a list of ``{"role", "content"}``) or a LoCoMo
+    conversation.  ``label`` names the value in error messages.
+    """
+    import json
+
+    if format not in ("auto", "messages", "locomo"):
+        raise InputError(
+            f"{label}: format {format!r} does not apply to a JSON value.",
+            hint="Use 'messages' or 'locomo' (or 'auto'); a transcript is text, give it as a file.",
+        )
+    if not isinstance(value, (dict, list)):
+        raise InputError(
+            f"{label} is a {type(value).__name__}, not a JSON object or list.",
+            hint="Give {'date': 'YYYY-MM-DD', 'messages': [{'role': ..., 'content': ...}]} or a list of messages.",
+        )
+    try:
+        # a round trip through JSON: the value is checked exactly as a file's content would be
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{label} is not plain JSON data: {exc}.", hint="Use str, numbers, lists and dicts only.") from None
+    path = Path(label)
+    parsed = parse_json(text, path)
+    if format == "locomo" or (format == "auto" and looks_like_locomo(parsed)):
+        if not looks_like_locomo(parsed):
+            raise InputError(f"{label} is not a LoCoMo conversation (no 'conversation' object).")
+        return read_locomo(parsed, path, sample_id=sample_id, date=date)
+    if not looks_like_messages(parsed):
+        raise InputError(
+            f"{label} is neither chat messages nor a LoCoMo conversation.",
+            hint="Expected {'date': 'YYYY-MM-DD', 'messages': [{'role': 'user', 'content': '...'}]} "
+            "or [{'role': ..., 'content': ...}, ...].",
+        )
+    return read_messages(parsed, path, date=date, user_name=user_name, timezone=timezone)
