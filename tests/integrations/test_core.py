@@ -12,6 +12,8 @@ from uac.memory import UserMemory
 
 from .conftest import BOB_SECRET, written
 
+pytestmark = pytest.mark.embeddings  # the projects are built with the bundled model
+
 
 def _error(tools: MemoryTools, name: str, arguments) -> ToolError:
     with pytest.raises(ToolError) as caught:

@@ -22,6 +22,8 @@ from uac.memory import UserMemory  # noqa: E402
 
 from .conftest import BOB_SECRET, written  # noqa: E402
 
+pytestmark = pytest.mark.embeddings  # the projects are built with the bundled model
+
 
 def graph_for(tools, *replies: AIMessage, store=None):
     """agent -> tools -> agent ... with a scripted chat model, the way a LangGraph agent is built."""

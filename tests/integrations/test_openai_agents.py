@@ -17,6 +17,8 @@ from uac.memory import UserMemory  # noqa: E402
 
 from .conftest import written  # noqa: E402
 
+pytestmark = pytest.mark.embeddings  # the projects are built with the bundled model
+
 OFFLINE = RunConfig(tracing_disabled=True)
 
 

@@ -18,6 +18,8 @@ from uac.integrations.pydantic_ai import MemoryDeps, memory_toolset  # noqa: E40
 
 from .conftest import BOB_SECRET, written  # noqa: E402
 
+pytestmark = pytest.mark.embeddings  # the projects are built with the bundled model
+
 
 def scripted(*calls: ToolCallPart, final: str = "done"):
     """A FunctionModel that makes ``calls`` at once, then answers ``final``; it records what came back."""
