@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("context", ("uac.context",)),
     ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.answer", "uac.repl", "uac.doctor", "uac.export", "uac.browse")),
     ("facade", ("uac.memory", "uac.aio")),
-    ("adapters", ("uac.cli", "uac.server", "uac.demo", "uac.__main__", "uac")),
+    ("adapters", ("uac.cli", "uac.server", "uac.integrations", "uac.demo", "uac.__main__", "uac")),
 ]
 
 #: packages that may use only these parts of uac (besides themselves)
