@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import heavy
 from ..errors import ConfigError, StoreError
 
 if TYPE_CHECKING:
@@ -129,6 +130,7 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
 
     A server's client is shared by every caller in the process (see
     :func:`is_shared`); an embedded client belongs to its caller, who closes it."""
+    heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
     import chromadb
     from chromadb.config import Settings
 
@@ -153,6 +155,30 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
                 f"cannot open the vector index at {chroma_path}: {exc}.",
                 hint="{do:repair} (from the fact log and the archive).",
             ) from exc
+
+
+def close_client(client: Any) -> None:
+    """Close an embedded client.  Chroma keeps one system per directory for the
+    whole process, counted by its clients; a close beside an opening of the same
+    directory in another thread can leave that count and the system apart, so
+    both happen under the same lock."""
+    with _create_lock:
+        client.close()
+
+
+def forget_system(path: Path) -> None:
+    """Drop Chroma's cached system for ``path`` (under the same lock as opening)."""
+    heavy.load("chroma")
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    with _create_lock:
+        systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+        if not isinstance(systems, dict):
+            return
+        stale = systems.pop(str(path), None)
+        if stale is not None:
+            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
+            stale.stop()
 
 
 def is_shared(client: Any) -> bool:

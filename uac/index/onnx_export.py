@@ -40,6 +40,7 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
+from .. import heavy
 from ..errors import StoreError
 from ..fsutil import atomic_write_text, fsync_dir
 from .embeddings import MODEL_NAME, model_dir, offline_environment
@@ -155,9 +156,10 @@ def ensure_onnx_model(root: Path | None = None) -> Path:
 def _export(source: Path, target_dir: Path) -> None:
     offline_environment()
     try:
+        heavy.load("torch")
         import onnx
         import torch
-    except ImportError as exc:
+    except (ImportError, StoreError) as exc:
         raise StoreError(
             f"the ONNX export of the embedding model needs torch and onnx: {exc}.",
             hint="Install uac with its dependencies (make install), or set UAC_EMBEDDINGS=torch.",

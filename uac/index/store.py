@@ -685,14 +685,9 @@ def _forget_stale_system(path: Path) -> None:
     """Chroma caches one system per directory for the whole process; when the
     directory was deleted (e.g. ``.uac/`` removed before a repair) that cached
     system points at files that are gone, so drop it before opening a new one."""
-    from chromadb.api.shared_system_client import SharedSystemClient
+    from .client import forget_system
 
-    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
-    if isinstance(systems, dict):
-        stale = systems.pop(str(path), None)
-        if stale is not None:
-            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
-            stale.stop()
+    forget_system(path)
 
 
 def _collection_prefix(root: Path, backend: str) -> str:
@@ -762,7 +757,9 @@ class MemoryIndex:
         for index in self._channels.values():
             index._collection = None
         if client is not None and self.backend != "http" and hasattr(client, "close"):
-            client.close()
+            from .client import close_client
+
+            close_client(client)
 
     def drop_embedded_store(self) -> bool:
         """Delete the embedded Chroma store (``.uac/chroma``: its database and every

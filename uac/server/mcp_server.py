@@ -277,6 +277,13 @@ def serve(
     limits: ServerLimits | None = None,
 ) -> None:
     """Run the MCP server until it is stopped (stdio: until the client closes it)."""
+    import sys
+
+    from .readiness import Readiness
+
+    # before the first call: tool calls arriving at once must find everything imported
+    for reason in Readiness().warm_up().values():
+        print(f"uac: warning: {reason}", file=sys.stderr)
     server = build_server(root, project=project, transport=transport, limits=limits)
     if transport == "stdio":
         server.run("stdio")

@@ -12,6 +12,7 @@ from ...errors import UacError
 from ..admission import ServerLimits
 from ..errors import CODES, envelope, envelope_for, retry_after, status_for
 from ..extras import require_http
+from ..readiness import Readiness
 from ..workspace import ServedWorkspace
 from .limits import DEFAULT_MAX_BODY
 
@@ -47,12 +48,15 @@ def create_app(
     job_workers: int = 2,
     llm_factory: "Callable[[Project], LLMClient | None] | None" = None,
     limits: ServerLimits | None = None,
+    readiness: Readiness | None = None,
 ) -> "FastAPI":
     """Build the app serving every user project directly under ``root``.
 
     ``llm_factory`` chooses each project's model (default: the project's
     ``uac.toml`` and environment, as :class:`~uac.UserMemory` does);
-    ``limits`` bounds concurrent work (:class:`~uac.server.admission.ServerLimits`).
+    ``limits`` bounds concurrent work (:class:`~uac.server.admission.ServerLimits`);
+    ``readiness`` warms the process up before its first request and answers
+    ``/v1/health`` (:class:`~uac.server.readiness.Readiness`).
     """
     require_http()
     from fastapi import FastAPI, Request
@@ -75,6 +79,8 @@ def create_app(
 
         # one bounded pool for the library calls and the framework's sync routes alike
         anyio.to_thread.current_default_thread_limiter().total_tokens = workspace.limits.threads
+        # before the first request: a burst right after start must find everything imported
+        await anyio.to_thread.run_sync(app.state.readiness.warm_up)
         yield
         jobs.shutdown()
         workspace.close()
@@ -82,6 +88,7 @@ def create_app(
     app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.workspace = workspace
     app.state.jobs = jobs
+    app.state.readiness = readiness or Readiness()
     app.include_router(router)
     app.include_router(ui_router)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)

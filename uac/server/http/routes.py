@@ -48,11 +48,23 @@ def _item_id(value: str, what: str) -> str:
 # --- workspace ------------------------------------------------------------------
 
 
-@router.get("/health", tags=["server"], summary="Liveness check (no token needed).")
-def health() -> dict[str, str]:
-    from ..._version import __version__
+@router.get("/health", tags=["server"], response_model=m.Health,
+            responses={503: {"model": m.Health, "description": "The process is broken: restart it."}},
+            summary="Liveness and a self-check of the search stack (no token needed).")
+async def health(request: Request) -> Any:
+    from fastapi.responses import JSONResponse
 
-    return {"status": "ok", "version": __version__}
+    from ..._version import __version__
+    from ..errors import envelope
+
+    problems = await request.app.state.readiness.check_async()
+    checks = {name: problems.get(name, "ok") for name in ("imports", "search")}
+    if not problems:
+        return {"status": "ok", "version": __version__, "checks": checks}
+    body = {"status": "broken", "version": __version__, "checks": checks}
+    body.update(envelope("internal_error", "this server process cannot serve: " + "; ".join(problems.values()),
+                         hint="Restart the server; if it stays broken, see its log."))
+    return JSONResponse(public_json(body, served(request).root), status_code=503)
 
 
 @router.get("/server", tags=["server"], response_model=m.ServerStatus, dependencies=[Depends(admin_access)],
