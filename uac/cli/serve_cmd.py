@@ -28,7 +28,7 @@ WRITES = typer.Option(16, "--writes", help="Writes running at once, all projects
 
 
 def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int,
-            warm: int, idle: float, threads: int, writes: int):
+            warm: int, idle: float, threads: int, writes: int, **more):
     from ..errors import ConfigError
     from ..server.admission import ServerLimits
 
@@ -38,7 +38,7 @@ def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, worker
     try:
         return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
                             model_calls=model, model_calls_per_project=model_per, warm_projects=warm,
-                            idle_seconds=idle, threads=threads, writes=writes, **extra)
+                            idle_seconds=idle, threads=threads, writes=writes, **extra, **more)
     except ValueError as exc:
         raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
 
@@ -80,6 +80,8 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: loopback only)."),
         port: int = typer.Option(8765, "--port", help="TCP port."),
         max_body_mb: float = typer.Option(16.0, "--max-body-mb", help="Refuse request bodies larger than this (413)."),
+        body_buffer_mb: float = typer.Option(64.0, "--body-buffer-mb", help="Request bodies held in memory at once, all requests "
+                                             "(a quarter, at least one largest body, per project); beyond, 503 server_busy."),
         job_workers: int = typer.Option(2, "--job-workers", help="Parallel background jobs (compile)."),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
         lock_wait: float = LOCK_WAIT,
@@ -101,7 +103,8 @@ def register(app: typer.Typer) -> None:
         require_http()
         import uvicorn
 
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes,
+                         body_buffer_bytes=max(1, int(body_buffer_mb * 1024 * 1024)))
         _check_open_files(limits, job_workers)
         application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)

@@ -36,7 +36,7 @@ from ..workspace import validate_project_name
 from .admission import Admission, ServerLimits
 from .capacity import open_file_limit
 from .warm import Sweeper, WarmProject, WarmSet
-from .tokens import TokenStore, admin_token_valid
+from .tokens import TokenStore, admin_token_valid, well_formed
 
 if TYPE_CHECKING:
     from ..llm.types import ChatRequest, ChatResponse
@@ -136,9 +136,11 @@ class ServedWorkspace:
         return TokenStore.for_project(self.path_of(name))
 
     def token_grants(self, name: str, token: str | None) -> bool:
-        """True if ``token`` is one of project ``name``'s tokens (False for unknown projects)."""
+        """True if ``token`` is one of project ``name``'s tokens (False for unknown projects).
+
+        A token that is not even well formed is refused before the disk is touched."""
         path = self.path_of(name)
-        if not is_project(path):
+        if not well_formed(token) or not is_project(path):
             return False
         return TokenStore.for_project(path).verify(token) is not None
 

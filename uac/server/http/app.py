@@ -66,7 +66,7 @@ def create_app(
 
     from .auth import ApiError
     from .jobs import JobRunner, JobStore
-    from .limits import BodySizeLimit
+    from .limits import BodyGate
     from ..ui.pages import router as ui_router
     from .routes import router
 
@@ -91,7 +91,7 @@ def create_app(
     app.state.readiness = readiness or Readiness()
     app.include_router(router)
     app.include_router(ui_router)
-    app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    app.add_middleware(BodyGate, workspace=workspace, max_bytes=max_body_bytes)
 
     @app.exception_handler(UacError)
     async def _uac_error(request: Request, exc: UacError) -> JSONResponse:
