@@ -256,6 +256,10 @@ class ServedWorkspace:
         """``work`` on the warm instance, for calls that only read files."""
         return await self._thread(lambda: self._reading(name, work))
 
+    async def peek(self, name: str, work: Callable[[], T]) -> T:
+        """``work`` that reads a few small files of project ``name`` (a job's record)."""
+        return await self._thread(work)
+
     async def fresh(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on a fresh instance (doctor), without the project lock."""
 

@@ -208,22 +208,26 @@ def _job(request: Request, job_id: str, project: str) -> dict[str, Any]:
 
 
 @router.get("/projects/{project}/compile/{job_id}", tags=["memorize"], response_model=m.Job)
-def compile_status(job_id: str, request: Request, project: str = Access) -> dict[str, Any]:
-    return _job(request, job_id, project)
+async def compile_status(job_id: str, request: Request, project: str = Access) -> dict[str, Any]:
+    return await served(request).peek(project, lambda: _job(request, job_id, project))
 
 
 @router.get("/jobs/{job_id}", tags=["memorize"], response_model=m.Job, summary="A job's status (with its project's token).")
-def job_status(
+async def job_status(
     job_id: str,
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> dict[str, Any]:
+    from .jobs import project_of
+
     token = bearer_token(credentials)
-    job = request.app.state.jobs.get(job_id)
-    # a job of a project the token does not open is reported as missing: ids reveal nothing
-    if job is None or not served(request).token_grants(job.project, token):
+    workspace = served(request)
+    # the id names its project: the token is checked against that one project before any
+    # job is read, and a job the token does not open is reported as missing
+    project = project_of(job_id)
+    if project is None or not workspace.token_grants(project, token):
         raise JobNotFound(f"no job {job_id!r} for this token.")
-    return job.to_json()
+    return await workspace.peek(project, lambda: _job(request, job_id, project))
 
 
 @router.delete("/projects/{project}/facts/{fact_id}", tags=["memorize"], response_model=m.ForgetResult)
