@@ -65,7 +65,11 @@ class ServerLimits:
     """Threads that run library calls at once, over all projects (requests beyond wait
     in the event loop, holding no thread)."""
     writes: int = 16
-    """Writes running at once, over all projects (each opens its project's vector store)."""
+    """Writes running at once, over all projects (each opens its project's vector store);
+    health checks (doctor) share this bound, one at a time per project."""
+    reads_per_project: int = 4
+    """Plain reads of one project running at once (facts, manifest, domains, project info,
+    job status, the inspector's pages); more wait their turn without a thread."""
     body_buffer_bytes: int = 64 * 1024 * 1024
     """Bytes of request bodies held in memory at once, over all requests (a quarter of it,
     or one largest body, for one project); a body is read only once its request is
@@ -73,7 +77,8 @@ class ServerLimits:
 
     def __post_init__(self) -> None:
         for name in ("queued_per_project", "sandbox_workers", "sandbox_workers_per_project", "model_calls",
-                     "model_calls_per_project", "warm_projects", "threads", "writes", "body_buffer_bytes"):
+                     "model_calls_per_project", "warm_projects", "threads", "writes", "body_buffer_bytes",
+                     "reads_per_project"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
         for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds", "idle_seconds"):
@@ -319,13 +324,18 @@ class ByteBudget:
 
 
 class Admission:
-    """The slots of one server: writes, searches, sandbox workers and model calls, per project."""
+    """The slots of one server: writes, searches, reads, health checks, sandbox workers, model
+    calls and the memory for request bodies, per project."""
 
     def __init__(self, limits: ServerLimits) -> None:
         self.limits = limits
         queue = limits.queued_per_project
         self.writes = Slots("writes", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._write_refused)
         self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
+        self.reads = Slots("reads", per_key=limits.reads_per_project, total=limits.threads, max_waiting=queue,
+                           refuse=self._busy("turn to read"))
+        self.checks = Slots("checks", per_key=1, total=limits.writes, max_waiting=queue,
+                            refuse=self._busy("turn for a health check"))
         self.sandbox = Slots(
             "sandbox workers",
             per_key=limits.sandbox_workers_per_project,

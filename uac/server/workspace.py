@@ -253,15 +253,20 @@ class ServedWorkspace:
             return work(entry.memory)
 
     async def read(self, name: str, work: Callable[[UserMemory], T]) -> T:
-        """``work`` on the warm instance, for calls that only read files."""
-        return await self._thread(lambda: self._reading(name, work))
+        """``work`` on the warm instance, for calls that only read files (one of the
+        project's ``reads_per_project`` turns, waited for in the event loop)."""
+        async with self.admission.reads.hold_async(name, self.limits.busy_wait_seconds):
+            return await self._thread(lambda: self._reading(name, work))
 
     async def peek(self, name: str, work: Callable[[], T]) -> T:
-        """``work`` that reads a few small files of project ``name`` (a job's record)."""
-        return await self._thread(work)
+        """``work`` that reads a few small files of project ``name`` (a job's record),
+        within the project's turns to read."""
+        async with self.admission.reads.hold_async(name, self.limits.busy_wait_seconds):
+            return await self._thread(work)
 
     async def fresh(self, name: str, work: Callable[[UserMemory], T]) -> T:
-        """``work`` on a fresh instance (doctor), without the project lock."""
+        """``work`` on a fresh instance (doctor), without the project lock: one at a time
+        per project, at most ``writes`` over all projects (each opens its vector store)."""
 
         def run() -> T:
             memory = self.writer(name)
@@ -270,7 +275,8 @@ class ServedWorkspace:
             finally:
                 memory.close()
 
-        return await self._thread(run)
+        async with self.admission.checks.hold_async(name, self.limits.busy_wait_seconds):
+            return await self._thread(run)
 
     async def search(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, alone on its search index."""

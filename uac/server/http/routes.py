@@ -1,11 +1,12 @@
 """The ``/v1`` routes: one library call each.
 
-Cheap reads are plain ``def`` functions, which FastAPI runs in its thread
-pool.  Work that may have to wait -- writes (the project lock), search and
-ask (the project's search index, a model slot), the sandbox (a free worker)
--- is ``async`` and goes through :class:`~uac.server.workspace.ServedWorkspace`,
-which waits for its turn in the event loop before it takes a thread: requests
-piling up for one project never hold the threads the other projects need.
+Every project route is ``async`` and goes through
+:class:`~uac.server.workspace.ServedWorkspace`, which waits for the project's
+turn in the event loop before it takes a thread -- writes (the project lock),
+search and ask (the project's search index, a model slot), the sandbox (a free
+worker), health checks (one per project) and plain reads (a few per project):
+requests piling up for one project never hold the threads the other projects
+need.
 """
 
 from __future__ import annotations
@@ -96,17 +97,19 @@ def create_project(body: m.CreateProjectRequest, request: Request) -> dict[str, 
 
 
 @router.get("/projects/{project}", tags=["projects"], response_model=m.ProjectInfo)
-def project_info(request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).reader(project)
-    config = memory.project.config
-    return {
-        "project": project,
-        "user_name": config.user.name,
-        "timezone": config.user.timezone,
-        "format_version": config.format_version,
-        "facts": len(memory.facts()),
-        "domains": _domains(memory),
-    }
+async def project_info(request: Request, project: str = Access) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
+        config = memory.project.config
+        return {
+            "project": project,
+            "user_name": config.user.name,
+            "timezone": config.user.timezone,
+            "format_version": config.format_version,
+            "facts": len(memory.facts()),
+            "domains": _domains(memory),
+        }
+
+    return await served(request).read(project, work)
 
 
 @router.post("/projects/{project}/tokens", tags=["projects"], status_code=201, response_model=m.CreatedToken)
@@ -117,8 +120,9 @@ async def create_token(body: m.CreateTokenRequest, request: Request, project: st
 
 
 @router.get("/projects/{project}/tokens", tags=["projects"], response_model=m.TokenList)
-def list_tokens(request: Request, project: str = Access) -> dict[str, Any]:
-    return {"tokens": [r.public() for r in served(request).tokens(project).records()]}
+async def list_tokens(request: Request, project: str = Access) -> dict[str, Any]:
+    workspace = served(request)
+    return await workspace.peek(project, lambda: {"tokens": [r.public() for r in workspace.tokens(project).records()]})
 
 
 @router.delete("/projects/{project}/tokens/{token_id}", tags=["projects"], response_model=m.TokenInfo)
@@ -292,14 +296,17 @@ async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> 
 
 
 @router.get("/projects/{project}/facts", tags=["recall"], response_model=m.FactList)
-def list_facts(
+async def list_facts(
     request: Request,
     project: str = Access,
     as_of: str | None = Query(None, max_length=40),
     include_superseded: bool = Query(False),
 ) -> dict[str, Any]:
-    facts = served(request).reader(project).facts(as_of=as_of, include_superseded=include_superseded)
-    return {"facts": [f.to_json() for f in facts]}
+    def work(memory: Any) -> dict[str, Any]:
+        facts = memory.facts(as_of=as_of, include_superseded=include_superseded)
+        return {"facts": [f.to_json() for f in facts]}
+
+    return await served(request).read(project, work)
 
 
 # --- reading the project ------------------------------------------------------------------
@@ -313,25 +320,30 @@ def _domains(memory: Any) -> list[str]:
 
 
 @router.get("/projects/{project}/manifest", tags=["read"], response_model=m.ManifestResponse)
-def manifest(request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).reader(project)
-    return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
+async def manifest(request: Request, project: str = Access) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
+        return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
+
+    return await served(request).read(project, work)
 
 
 @router.get("/projects/{project}/domains", tags=["read"], response_model=m.DomainList)
-def domains(request: Request, project: str = Access) -> dict[str, Any]:
-    return {"domains": _domains(served(request).reader(project))}
+async def domains(request: Request, project: str = Access) -> dict[str, Any]:
+    return await served(request).read(project, lambda memory: {"domains": _domains(memory)})
 
 
 @router.get("/projects/{project}/domains/{domain}", tags=["read"], response_model=m.DomainCode)
-def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).reader(project)
+async def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
     folder = f"domains/{_domain_name(domain)}"
-    read = memory.project.read_text
-    files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
-    if not files:
-        raise DomainNotFound(f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains.")
-    return {"domain": domain, "files": files}
+
+    def work(memory: Any) -> dict[str, Any]:
+        read = memory.project.read_text
+        files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
+        if not files:
+            raise DomainNotFound(f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains.")
+        return {"domain": domain, "files": files}
+
+    return await served(request).read(project, work)
 
 
 @router.get(
