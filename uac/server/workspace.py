@@ -259,8 +259,8 @@ class ServedWorkspace:
             return await self._thread(lambda: self._reading(name, work))
 
     async def peek(self, name: str, work: Callable[[], T]) -> T:
-        """``work`` that reads a few small files of project ``name`` (a job's record),
-        within the project's turns to read."""
+        """``work`` on a few small files of project ``name`` (reading or queueing a job's
+        record), within the project's turns to read."""
         async with self.admission.reads.hold_async(name, self.limits.busy_wait_seconds):
             return await self._thread(work)
 

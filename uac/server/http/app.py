@@ -71,7 +71,7 @@ def create_app(
     from .routes import router
 
     workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
-    jobs = JobRunner(job_workers, JobStore(workspace.root))
+    jobs = JobRunner(job_workers, JobStore(workspace.root), max_queued=workspace.limits.queued_per_project)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

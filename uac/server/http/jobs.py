@@ -31,7 +31,6 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -39,6 +38,7 @@ from typing import Any, Callable
 from ...errors import UacError
 from ...progress import reporting
 from ...fsutil import atomic_write_text
+from ..fairqueue import FairQueue
 from ..errors import envelope, envelope_for
 
 log = logging.getLogger(__name__)
@@ -197,9 +197,25 @@ class _Liveness:
         return False
 
 
+def _queue_full(max_queued: int) -> Callable[[str], UacError]:
+    def refuse(project: str) -> UacError:
+        from ...errors import ProjectLocked
+
+        return ProjectLocked(
+            f"project {project!r} is busy: {max_queued} jobs are already queued for it.",
+            hint="Wait for them to finish (each job's status says when), then retry.",
+            retry_after=5.0,
+        )
+
+    return refuse
+
+
 class JobRunner:
-    def __init__(self, workers: int = 2, store: JobStore | None = None) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-job")
+    """Background jobs in ``workers`` threads: one queue per project, projects in turns
+    (:class:`~uac.server.fairqueue.FairQueue`), at most ``max_queued`` waiting per project."""
+
+    def __init__(self, workers: int = 2, store: JobStore | None = None, *, max_queued: int = 64) -> None:
+        self._queue = FairQueue(workers, max_queued=max_queued, refuse=_queue_full(max_queued))
         self._jobs: OrderedDict[str, JobRecord] = OrderedDict()
         self._guard = threading.Lock()
         self._store = store
@@ -212,13 +228,33 @@ class JobRunner:
                 log.warning("cannot mark this server's jobs as running in %s: %s", store.root / RUNNERS_DIR, exc)
 
     def submit(self, project: str, kind: str, work: Callable[[], dict[str, Any]]) -> JobRecord:
+        """Queue ``work`` as a job of ``project``; raises ``ProjectLocked`` (with a
+        ``Retry-After``) when the project has ``max_queued`` jobs waiting already."""
+        if self._queue.queued(project) >= self._queue.max_queued:
+            raise self._queue.refusal(project)  # refused before anything is recorded
         job = JobRecord(new_job_id(project), project, kind, runner=self.runner_id)
-        self._save(job)
+        self._save(job)  # before it is queued: its "running" is never overwritten by "queued"
         with self._guard:
             self._jobs[job.id] = job
             self._trim()
-        self._pool.submit(self._run, job, work)
+        try:
+            self._queue.put(project, lambda: self._run(job, work))
+        except UacError:  # the queue filled up meanwhile
+            with self._guard:
+                self._jobs.pop(job.id, None)
+            self._forget(job)
+            raise
         return job
+
+    def _forget(self, job: JobRecord) -> None:
+        if self._store is not None:
+            name = _file_name(job.project, job.id)
+            if name is not None:
+                (self._store.root / job.project / ".uac" / "jobs" / name).unlink(missing_ok=True)
+
+    def queued(self, project: str) -> int:
+        """Jobs of ``project`` waiting to start."""
+        return self._queue.queued(project)
 
     def get(self, job_id: str, project: str | None = None) -> JobRecord | None:
         """A job by id: from memory, else from its project's records (``project``, or the
@@ -248,7 +284,9 @@ class JobRunner:
         return job
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Start no more jobs and wait for the running ones (queued ones are reported
+        interrupted by the next server, as after a crash)."""
+        self._queue.stop(wait=True)
         if self._liveness is not None:
             self._liveness.release()
 

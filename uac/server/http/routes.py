@@ -188,18 +188,20 @@ async def import_records(body: m.ImportRecordsRequest, request: Request, project
     response_model=m.Job,
     summary="Start compiling the facts into typed domain code (a background job).",
 )
-def start_compile(request: Request, response: Response, body: m.CompileRequest | None = None, project: str = Access) -> dict[str, Any]:
+async def start_compile(request: Request, response: Response, body: m.CompileRequest | None = None,
+                        project: str = Access) -> dict[str, Any]:
     workspace = served(request)
     mode = body.mode if body is not None else None
-    memory = workspace.writer(project)
 
     def work() -> dict[str, Any]:
+        memory = workspace.writer(project)  # opened when the job starts, not while it waits
         try:
             return public_json(_to_json(memory.compile(mode=mode)), workspace.root)
         finally:
             memory.close()
 
-    job = request.app.state.jobs.submit(project, "compile", work)
+    # the project's queue of jobs is bounded; projects take turns (uac.server.fairqueue)
+    job = await workspace.peek(project, lambda: request.app.state.jobs.submit(project, "compile", work))
     response.headers["Location"] = f"/v1/projects/{project}/compile/{job.id}"
     return job.to_json()
 
