@@ -109,7 +109,9 @@ def register(app: typer.Typer) -> None:
         application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
-        uvicorn.run(application, host=host, port=port, log_level=log_level)
+        from ..server.mcp_server import SHUTDOWN_SECONDS
+
+        uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_SECONDS)
 
     @serve_app.command("mcp")
     def mcp(
@@ -118,6 +120,14 @@ def register(app: typer.Typer) -> None:
         project: str = typer.Option(None, "--project", help="Serve only this project (tools default to it)."),
         host: str = typer.Option("127.0.0.1", "--host", help="With --transport http: address to bind."),
         port: int = typer.Option(8766, "--port", help="With --transport http: TCP port."),
+        sessions: int = typer.Option(1000, "--sessions", help="With --transport http: open MCP sessions at most, "
+                                     "all tokens; beyond, 503 server_busy."),
+        sessions_per_token: int = typer.Option(8, "--sessions-per-token", help="Open sessions of one token; one more "
+                                               "closes its least recently used."),
+        sessions_per_project: int = typer.Option(32, "--sessions-per-project", help="Open sessions of one project's "
+                                                 "tokens; one more closes its least recently used."),
+        session_idle: float = typer.Option(600.0, "--session-idle", help="Close a session no request used for this "
+                                           "many seconds."),
         lock_wait: float = LOCK_WAIT,
         busy_wait: float = BUSY_WAIT,
         queue: int = QUEUE,
@@ -137,7 +147,17 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("--transport must be stdio or http.")
         if transport == "http":
             _warn_if_public(host)
-            print(f"uac: MCP over streamable HTTP on http://{host}:{port}/mcp (bearer token required)", file=sys.stderr)
+            where = f"/mcp?project={project}" if project else "/mcp?project=NAME"
+            print(f"uac: MCP over streamable HTTP on http://{host}:{port}{where} (a bearer token of that project required)",
+                  file=sys.stderr)
         limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
         _check_open_files(limits, 0)
-        serve(root, transport=transport, project=project, host=host, port=port, limits=limits)
+        from ..errors import ConfigError
+        from ..server.mcp_sessions import SessionLimits
+
+        try:
+            session_limits = SessionLimits(total=sessions, per_token=sessions_per_token, per_project=sessions_per_project,
+                                           idle_seconds=session_idle)
+        except ValueError as exc:
+            raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
+        serve(root, transport=transport, project=project, host=host, port=port, limits=limits, sessions=session_limits)
