@@ -143,10 +143,10 @@ def test_health_reports_a_process_whose_search_stack_fails(fresh_root):
     with TestClient(create_app(fresh_root.root, readiness=readiness)) as client:
         response = client.get("/v1/health")
         assert response.status_code == 503
-        body = response.json()
-        assert body["status"] == "broken" and body["error"]["code"] == "internal_error"
-        assert "numpy is half-imported" in body["checks"]["search"] and body["checks"]["imports"] == "ok"
-        assert "Restart the server" in body["error"]["hint"]
+        error = response.json()["error"]
+        assert error["code"] == "server_broken" and error["details"]["status"] == "broken"
+        assert "numpy is half-imported" in error["details"]["checks"]["search"] and error["details"]["checks"]["imports"] == "ok"
+        assert "Restart the server" in error["hint"] and "numpy is half-imported" in error["message"]
         broken[0] = False  # the problem went away: health says so on its next check
         again = client.get("/v1/health")
         assert again.status_code == 200 and again.json()["checks"] == {"imports": "ok", "search": "ok"}
@@ -162,7 +162,7 @@ def test_a_server_that_cannot_import_its_search_stack_says_so(fresh_root, tmp_pa
                         launcher=[sys.executable, "-c", POISONED]) as (base, _proc):
         health = httpx.get(base + "/v1/health", timeout=30)
         assert health.status_code == 503, health.text
-        assert "cannot import onnxruntime" in health.json()["checks"]["imports"]
+        assert "cannot import onnxruntime" in health.json()["error"]["details"]["checks"]["imports"]
         search = httpx.post(base + "/v1/projects/alice/search", json={"query": "dog"}, headers=fresh_root.auth("alice"),
                             timeout=30)
         assert search.status_code == 503 and search.json()["error"]["code"] == "store_error"

@@ -14,8 +14,10 @@ ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
 
 # bounds on concurrent work (uac.server.admission.ServerLimits; defaults there)
 LOCK_WAIT = typer.Option(30.0, "--lock-wait", help="Seconds a write waits for its project before 423 project_locked.")
-BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker or model slot before 503 server_busy.")
-QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind that may wait for one project; more are refused at once.")
+BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker, a model slot, its turn to "
+                         "search, read or be checked, or room for its body, before 503 server_busy.")
+QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind (and compile jobs) that may wait for one project; "
+                     "more are refused at once.")
 WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs).")
 WORKERS_PER = typer.Option(0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1).")
 MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
@@ -24,11 +26,13 @@ MODEL_PER = typer.Option(2, "--model-calls-per-project", help="Model calls (or a
 WARM = typer.Option(128, "--warm-projects", help="Projects kept warm at once; the least recently used is closed for a new one.")
 IDLE = typer.Option(600.0, "--idle-seconds", help="Close a warm project no request used for this long (0: only for room).")
 THREADS = typer.Option(40, "--threads", help="Threads running library calls at once, all projects.")
-WRITES = typer.Option(16, "--writes", help="Writes running at once, all projects.")
+WRITES = typer.Option(16, "--writes", help="Writes (and health checks, one per project) running at once, all projects.")
+READS = typer.Option(4, "--reads-per-project", help="Plain reads of one project running at once (facts, manifest, "
+                     "domains, job status, the inspector's pages).")
 
 
 def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int,
-            warm: int, idle: float, threads: int, writes: int, **more):
+            warm: int, idle: float, threads: int, writes: int, reads: int, **more):
     from ..errors import ConfigError
     from ..server.admission import ServerLimits
 
@@ -38,7 +42,8 @@ def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, worker
     try:
         return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
                             model_calls=model, model_calls_per_project=model_per, warm_projects=warm,
-                            idle_seconds=idle, threads=threads, writes=writes, **extra, **more)
+                            idle_seconds=idle, threads=threads, writes=writes, reads_per_project=reads,
+                            **extra, **more)
     except ValueError as exc:
         raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
 
@@ -95,6 +100,7 @@ def register(app: typer.Typer) -> None:
         idle: float = IDLE,
         threads: int = THREADS,
         writes: int = WRITES,
+        reads: int = READS,
     ) -> None:
         """Serve the HTTP API (OpenAPI docs at /docs) for every project under --root."""
         from ..server.extras import require_http
@@ -103,13 +109,13 @@ def register(app: typer.Typer) -> None:
         require_http()
         import uvicorn
 
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes,
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes, reads,
                          body_buffer_bytes=max(1, int(body_buffer_mb * 1024 * 1024)))
         _check_open_files(limits, job_workers)
         application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
-        from ..server.mcp_server import SHUTDOWN_SECONDS
+        from ..server.admission import SHUTDOWN_SECONDS
 
         uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_SECONDS)
 
@@ -139,8 +145,10 @@ def register(app: typer.Typer) -> None:
         idle: float = IDLE,
         threads: int = THREADS,
         writes: int = WRITES,
+        reads: int = READS,
     ) -> None:
-        """Serve the MCP tools (search_memory, ask, run_python, read_manifest, read_domain, add_session)."""
+        """Serve the MCP tools (search_memory, ask, run_python, read_manifest, read_domain, add_session, correct_memory);
+        over HTTP at /mcp?project=NAME (or /mcp with --project), with a token of that project."""
         from ..server.mcp_server import serve
 
         if transport not in ("stdio", "http"):
@@ -150,7 +158,8 @@ def register(app: typer.Typer) -> None:
             where = f"/mcp?project={project}" if project else "/mcp?project=NAME"
             print(f"uac: MCP over streamable HTTP on http://{host}:{port}{where} (a bearer token of that project required)",
                   file=sys.stderr)
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes,
+                         reads)
         _check_open_files(limits, 0)
         from ..errors import ConfigError
         from ..server.mcp_sessions import SessionLimits

@@ -26,6 +26,10 @@ from typing import AsyncIterator, Callable, Iterator
 from ..errors import UacError
 
 
+#: seconds a stopping server (SIGTERM) waits for open requests and event streams before it closes them
+SHUTDOWN_SECONDS = 5
+
+
 def _default_sandbox_workers() -> int:
     return 2 * max(1, os.cpu_count() or 1)
 

@@ -30,14 +30,11 @@ from typing import Annotated, Any, Callable, Literal, Optional
 from ..answer.options import ask_option_specs
 from ..errors import AccessDenied, DomainNotFound, InputError, InvalidName, UacError
 from ..names import DOMAIN_NAME
-from .admission import ServerLimits
+from .admission import SHUTDOWN_SECONDS, ServerLimits
 from .errors import tool_error_text
 from .extras import require_mcp
 from .mcp_sessions import PROJECT_HEADER, SessionGate, SessionLimits
 from .workspace import ServedWorkspace
-
-#: seconds a stopping server (SIGTERM) waits for open requests and streams before it closes them
-SHUTDOWN_SECONDS = 5
 
 INSTRUCTIONS = """\
 Long-term memory of a user, compiled by uac (User as Code). Read the manifest

@@ -328,6 +328,11 @@ class SessionGate:
         problems = await self.readiness.check_async()
         body: dict[str, Any] = {"status": "broken" if problems else "ok", "version": __version__,
                                 "sessions": len(self.table), "checks": {n: problems.get(n, "ok") for n in ("imports", "search")}}
+        if problems:
+            error = envelope("server_broken", "this server process cannot serve: " + "; ".join(problems.values()),
+                             hint="Restart the server; if it stays broken, see its log.")
+            error["error"]["details"] = body
+            body = error
         await _answer(send, 503 if problems else 200, body)
 
 

@@ -55,7 +55,8 @@ class HealthChecks(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok", "broken"] = Field(description="'broken' (with status 503 and an error): restart the server.")
+    status: Literal["ok", "broken"] = Field(description="'ok'; a broken process answers 503 with the server_broken error "
+                                             "(these fields in its details): restart it.")
     version: str
     checks: HealthChecks
 

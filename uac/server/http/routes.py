@@ -50,7 +50,7 @@ def _item_id(value: str, what: str) -> str:
 
 
 @router.get("/health", tags=["server"], response_model=m.Health,
-            responses={503: {"model": m.Health, "description": "The process is broken: restart it."}},
+            responses={503: {"model": m.ErrorResponse, "description": "The process is broken (server_broken): restart it."}},
             summary="Liveness and a self-check of the search stack (no token needed).")
 async def health(request: Request) -> Any:
     from fastapi.responses import JSONResponse
@@ -62,9 +62,9 @@ async def health(request: Request) -> Any:
     checks = {name: problems.get(name, "ok") for name in ("imports", "search")}
     if not problems:
         return {"status": "ok", "version": __version__, "checks": checks}
-    body = {"status": "broken", "version": __version__, "checks": checks}
-    body.update(envelope("internal_error", "this server process cannot serve: " + "; ".join(problems.values()),
-                         hint="Restart the server; if it stays broken, see its log."))
+    body = envelope("server_broken", "this server process cannot serve: " + "; ".join(problems.values()),
+                    hint="Restart the server; if it stays broken, see its log.")
+    body["error"]["details"] = {"status": "broken", "version": __version__, "checks": checks}
     return JSONResponse(public_json(body, served(request).root), status_code=503)
 
 
