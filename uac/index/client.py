@@ -157,30 +157,6 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
             ) from exc
 
 
-def close_client(client: Any) -> None:
-    """Close an embedded client.  Chroma keeps one system per directory for the
-    whole process, counted by its clients; a close beside an opening of the same
-    directory in another thread can leave that count and the system apart, so
-    both happen under the same lock."""
-    with _create_lock:
-        client.close()
-
-
-def forget_system(path: Path) -> None:
-    """Drop Chroma's cached system for ``path`` (under the same lock as opening)."""
-    heavy.load("chroma")
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    with _create_lock:
-        systems = getattr(SharedSystemClient, "_identifier_to_system", None)
-        if not isinstance(systems, dict):
-            return
-        stale = systems.pop(str(path), None)
-        if stale is not None:
-            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
-            stale.stop()
-
-
 def is_shared(client: Any) -> bool:
     """Is ``client`` a process-wide client of a Chroma server (never closed by one project)?"""
     with _create_lock:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+from .. import heavy
 from ..errors import ProjectLocked, StoreError
 from ..failpoints import crash_point
 from ..fsutil import atomic_write_text, open_nofollow, open_regular, read_regular
@@ -685,9 +686,15 @@ def _forget_stale_system(path: Path) -> None:
     """Chroma caches one system per directory for the whole process; when the
     directory was deleted (e.g. ``.uac/`` removed before a repair) that cached
     system points at files that are gone, so drop it before opening a new one."""
-    from .client import forget_system
+    heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
+    from chromadb.api.shared_system_client import SharedSystemClient
 
-    forget_system(path)
+    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+    if isinstance(systems, dict):
+        stale = systems.pop(str(path), None)
+        if stale is not None:
+            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
+            stale.stop()
 
 
 def _collection_prefix(root: Path, backend: str) -> str:
@@ -757,9 +764,7 @@ class MemoryIndex:
         for index in self._channels.values():
             index._collection = None
         if client is not None and self.backend != "http" and hasattr(client, "close"):
-            from .client import close_client
-
-            close_client(client)
+            client.close()
 
     def drop_embedded_store(self) -> bool:
         """Delete the embedded Chroma store (``.uac/chroma``: its database and every
