@@ -6,8 +6,11 @@ Tools: ``search_memory``, ``ask``, ``run_python`` (the sandbox),
 argument; with ``--project`` the server is pinned to that one project.
 
 Over stdio the server trusts its parent process (it runs with the caller's
-file permissions).  Over HTTP (streamable HTTP at ``/mcp``) every request must
-carry ``Authorization: Bearer <token>``, and each tool call checks the token
+file permissions).  Over HTTP (streamable HTTP at ``/mcp?project=NAME``, or
+``/mcp`` with ``--project``) every request must carry ``Authorization: Bearer
+<token>`` with a token of that project, checked before a session exists
+(:mod:`uac.server.mcp_sessions`: sessions bound to their token, bounded,
+expiring); tool calls default to that project, and each one checks the token
 against the project it touches, exactly as the HTTP API does.
 
 A uac error inside a tool comes back as an MCP tool error (``isError``) whose
@@ -263,14 +266,12 @@ def serve(
     sessions: SessionLimits | None = None,
 ) -> None:
     """Run the MCP server until it is stopped (stdio: until the client closes it)."""
-    import sys
-
     from .readiness import Readiness
 
     # before the first call: tool calls arriving at once must find everything imported
+    # (a problem is logged, and reported by GET /health over HTTP)
     readiness = Readiness()
-    for reason in readiness.warm_up().values():
-        print(f"uac: warning: {reason}", file=sys.stderr)
+    readiness.warm_up()
     workspace = ServedWorkspace(root, limits=limits)
     server = build_server(root, project=project, transport=transport, workspace=workspace)
     if transport == "stdio":

@@ -15,9 +15,10 @@ forget) work on a fresh instance each and are serialised by the project lock
 the library takes for every write.
 
 The ``async`` methods are what the adapters call: :meth:`write`,
-:meth:`search`, :meth:`ask`, :meth:`run_sandbox` and :meth:`read` wait for
-their turn in the event loop and only then take a thread, so requests that
-queue up for one project never hold the threads other projects need.
+:meth:`search`, :meth:`ask`, :meth:`run_sandbox`, :meth:`fresh` (doctor),
+:meth:`read` and :meth:`peek` wait for their project's turn in the event loop
+and only then take a thread, so requests that queue up for one project never
+hold the threads other projects need.
 """
 
 from __future__ import annotations
