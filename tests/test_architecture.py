@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: low to high; a module belongs to the first entry whose name is it or its package
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras")),
+    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy")),
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),

@@ -25,6 +25,8 @@ FLAGS = {
                            "--writes", "--deadline", "--json"],
     "bench_many_users.py": ["--projects", "--templates", "--searches", "--hot", "--hot-share", "--concurrency",
                             "--warm-projects", "--idle-seconds", "--json"],
+    "bench_hostile_load.py": ["--uploads", "--upload-mb", "--projects", "--lookups", "--noisy", "--jobs", "--initializes",
+                              "--mcp-sessions", "--servers", "--burst", "--only", "--json"],
 }
 
 
@@ -134,3 +136,21 @@ def test_llm_throughput_benchmark_at_a_tiny_size(tmp_path):
     assert "[PASS] identical fact logs and domains at every concurrency" in done.stdout
     # at this latency uac's own work dominates, so the ratio targets may be missed: exit 0 or 1, never a crash
     assert done.returncode in (0, 1), done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.embeddings
+def test_hostile_load_benchmark_at_a_tiny_size(tmp_path):
+    out = tmp_path / "hostile.json"
+    done = _script("bench_hostile_load.py", "--uploads", "6", "--upload-mb", "1", "--projects", "50", "--lookups", "20",
+                   "--noisy", "4", "--jobs", "3", "--initializes", "30", "--mcp-sessions", "20", "--servers", "1",
+                   "--burst", "8", "--json", str(out), timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["bodies"]["answered_401"] == 6
+    assert result["jobs"]["lookups"] == 20 and result["reads"]["noisy_clients"] == 4
+    assert result["compile"]["accepted"] == 3
+    assert result["mcp"]["junk_refused"] == 30 and result["mcp"]["sessions_after_junk"] == 0
+    assert result["mcp"]["opened_at_cap"] == 20 and result["mcp"]["refused_at_cap"] == 1
+    assert result["burst"]["failures"] == 0
+    assert done.stdout.count("[PASS]") + done.stdout.count("[FAIL]") == 6

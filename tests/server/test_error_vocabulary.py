@@ -237,6 +237,16 @@ def test_every_documented_code_is_reachable(fresh_root, monkeypatch, tmp_path):
     with _app(root, max_body_bytes=100) as small:
         assert saw(small.post("/v1/projects/alice/search", json={"query": "x" * 500}, headers=alice)) == "request_too_large"
 
+    # a process whose search stack broke: its health says so
+    from uac.errors import StoreError
+    from uac.server.readiness import Readiness
+
+    def broken() -> None:
+        raise StoreError("a module of the search stack is half-imported")
+
+    with _app(root, readiness=Readiness(broken)) as sick:
+        assert saw(sick.get("/v1/health")) == "server_broken"
+
     # the vector store is unreachable
     with socket_closed() as port:
         monkeypatch.setenv("UAC_INDEX_BACKEND", "http")

@@ -91,4 +91,118 @@ def test_each_project_keeps_its_newest_finished_jobs(fresh_root, monkeypatch):
     runner.shutdown()
     kept = {p.stem for p in (fresh_root.root / "alice" / ".uac" / "jobs").glob("*.json")}
     assert kept == set(ids[-3:])
-    assert JobStore(fresh_root.root).find("not-a-job-id") is None
+    assert JobStore(fresh_root.root).load("alice", "not-a-job-id") is None
+    assert JobStore(fresh_root.root).load("bob", ids[-1]) is None  # an id names its project
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def test_job_lookups_with_any_token_read_one_project_however_many_there_are(fresh_root):
+    """400 lookups of unknown jobs with junk tokens, beside 5,000 projects, while a quiet tenant reads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    for n in range(5_000):
+        (fresh_root.root / f"p{n:05d}" / ".uac" / "jobs").mkdir(parents=True)
+    bob = fresh_root.auth("bob")
+    alice_token = fresh_root.tokens["alice"]
+    tokens = ["junk", "uac_00000000_" + "a" * 43, alice_token[:-2] + "xx"]
+    with _app(fresh_root.root) as client:
+        job = client.post("/v1/projects/alice/compile", json={"mode": "offline"}, headers=fresh_root.auth("alice")).json()
+        assert job["id"].startswith("alice.")
+        client.get("/v1/projects/bob/manifest", headers=bob)
+
+        def lookup(n: int) -> int:
+            job_id = f"p{n:05d}.{n:032x}" if n % 4 == 0 else f"{n:032x}"
+            return client.get(f"/v1/jobs/{job_id}", headers={"Authorization": f"Bearer {tokens[n % 3]}"}).status_code
+
+        def quiet(_: int) -> float:
+            started = time.perf_counter()
+            assert client.get("/v1/projects/bob/manifest", headers=bob).status_code == 200
+            return time.perf_counter() - started
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(24) as pool:
+            lookups = [pool.submit(lookup, n) for n in range(400)]
+            latencies = list(ThreadPoolExecutor(2).map(quiet, range(40)))
+            statuses = [f.result() for f in lookups]
+        took = time.perf_counter() - started
+        # the job itself, with another project's token and with its own
+        assert client.get(f"/v1/jobs/{job['id']}", headers=bob).status_code == 404
+        assert _finished(client, f"/v1/jobs/{job['id']}", fresh_root.auth("alice"))["status"] == "succeeded"
+    assert set(statuses) == {404}
+    # before: each lookup looked through every project (72 ms at 5,000), 400 of them took
+    # tens of seconds of the shared threads and the quiet tenant waited for them
+    assert took < 10 and _p99(latencies) < 2.0, (took, _p99(latencies))
+
+
+def test_projects_take_turns_in_the_job_queue(fresh_root):
+    """200 queued jobs of one project delay another project's first job by about one job."""
+    from uac.errors import ProjectLocked
+
+    runner = JobRunner(1, JobStore(fresh_root.root), max_queued=200)
+    started: dict[str, float] = {}
+
+    def work(name: str) -> dict:
+        started[name] = time.monotonic()
+        time.sleep(0.02)
+        return {}
+
+    release = threading.Event()
+    try:
+        runner.submit("alice", "compile", lambda: release.wait(10) and work("alice-first"))
+        while runner.queued("alice"):  # until the first one runs
+            time.sleep(0.005)
+        for n in range(200):  # one running (waiting to be released), 200 queued
+            runner.submit("alice", "compile", lambda n=n: work(f"alice-{n}"))
+        with pytest.raises(ProjectLocked, match="200 jobs are already queued") as refused:
+            runner.submit("alice", "compile", lambda: work("alice-extra"))
+        assert refused.value.retry_after >= 1
+        submitted = time.monotonic()
+        bob = runner.submit("bob", "compile", lambda: work("bob"))
+        release.set()
+        deadline = time.monotonic() + 10
+        while runner.get(bob.id).finished is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert runner.get(bob.id).status == "succeeded"
+    finally:
+        runner.shutdown()
+    # before: bob's job waited behind all 200 of alice's (4 s here; minutes each with a model)
+    assert started["bob"] - submitted < 0.5, started["bob"] - submitted
+    assert sum(name.startswith("alice") for name in started) < 20  # alice's queue was left, not run first
+    # a project runs one job at a time: alice's jobs never overlapped
+    alice = sorted(t for name, t in started.items() if name.startswith("alice"))
+    assert all(b - a >= 0.015 for a, b in zip(alice, alice[1:]))
+
+
+def test_compile_jobs_over_http_are_bounded_per_project_and_fair(fresh_root):
+    from uac.server.admission import ServerLimits
+
+    from fastapi.testclient import TestClient
+
+    from uac.server.http import create_app
+
+    alice, bob = fresh_root.auth("alice"), fresh_root.auth("bob")
+    with TestClient(create_app(fresh_root.root, job_workers=1, limits=ServerLimits(queued_per_project=6))) as client:
+        began = time.monotonic()
+        one = client.post("/v1/projects/bob/compile", json={"mode": "offline"}, headers=bob).json()
+        _finished(client, f"/v1/jobs/{one['id']}", bob)
+        single = time.monotonic() - began
+        answers, queued = [], []
+        for _ in range(12):
+            answers.append(client.post("/v1/projects/alice/compile", json={"mode": "offline"}, headers=alice))
+            queued.append(client.app.state.jobs.queued("alice"))
+        submitted = time.monotonic()
+        mine = client.post("/v1/projects/bob/compile", json={"mode": "offline"}, headers=bob)
+        assert mine.status_code == 202
+        done = _finished(client, mine.headers["Location"], bob)
+        waited = time.monotonic() - submitted
+    statuses = [a.status_code for a in answers]
+    # one running and at most six queued; the rest refused at once, changing nothing
+    assert max(queued) == 6 and set(statuses) == {202, 423} and statuses[:6] == [202] * 6, (statuses, queued)
+    refused = next(a for a in answers if a.status_code == 423)
+    assert refused.json()["error"]["code"] == "project_locked" and int(refused.headers["Retry-After"]) >= 1
+    assert done["status"] == "succeeded"
+    assert waited < 3 * single + 2, (waited, single)

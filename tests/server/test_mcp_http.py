@@ -25,7 +25,7 @@ def mcp_http(fresh_root):
     )
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        wait_http(url, proc)
+        wait_http(f"http://127.0.0.1:{port}/health", proc)
         yield url, fresh_root
     finally:
         stop(proc)
@@ -51,6 +51,18 @@ def test_mcp_over_http_needs_a_project_token(mcp_http):
     url, served = mcp_http
     refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=10)
     assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+    alice = {"Authorization": f"Bearer {served.tokens['alice']}"}
+    # the connection names its project; any token that does not open it is refused before MCP sees it
+    unnamed = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=alice, timeout=10)
+    assert unnamed.status_code == 400 and "/mcp?project=NAME" in unnamed.json()["error"]["message"]
+    for token, project in (("garbage", "alice"), (served.tokens["alice"], "bob"), (served.tokens["alice"], "ghost")):
+        answer = httpx.post(f"{url}?project={project}", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                            headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert answer.status_code == 403 and answer.json()["error"]["code"] == "forbidden", answer.text
+    # a project that does not exist answers as one the token does not open
+    answers = [httpx.post(f"{url}?project={name}", headers={"Authorization": "Bearer garbage"}, timeout=10).text
+               for name in ("bob", "ghost")]
+    assert answers[1].replace("ghost", "bob") == answers[0]
 
     async def body(session):
         mine = await session.call_tool("search_memory", {"query": "dog named Rex", "project": "alice"})
@@ -58,30 +70,14 @@ def test_mcp_over_http_needs_a_project_token(mcp_http):
         assert "Rex" in _text(mine)
         theirs = await session.call_tool("read_manifest", {"project": "bob"})
         assert theirs.is_error and "does not grant access to project 'bob'" in _text(theirs)
-        unnamed = await session.call_tool("read_manifest", {})
-        assert unnamed.is_error and "no project given" in _text(unnamed)
-        assert "alice" not in _text(unnamed) and "bob" not in _text(unnamed)
+        implied = await session.call_tool("search_memory", {"query": "dog named Rex"})  # the connection's project
+        assert not implied.is_error and "Rex" in _text(implied)
         traversal = await session.call_tool("read_manifest", {"project": "../bob"})
         assert traversal.is_error and "invalid project name" in _text(traversal)
         failed = await session.call_tool("run_python", {"code": "result = 1 / 0", "project": "alice"})
         assert failed.is_error and json.loads(_text(failed))["error"]["type"] == "ZeroDivisionError"
-        ran = await session.call_tool("run_python", {"code": "result = 6 * 7", "project": "alice"})
+        ran = await session.call_tool("run_python", {"code": "result = 6 * 7"})
         assert not ran.is_error and json.loads(_text(ran))["result"] == 42
         return True
 
-    assert anyio.run(_with_session, url, served.tokens["alice"], body)
-
-    async def garbage(session):
-        # any bearer token passes the transport's check; none may learn which projects exist
-        for tool, arguments in (("search_memory", {"query": "dog"}), ("read_manifest", {}), ("run_python", {"code": "result = 1"})):
-            unnamed = await session.call_tool(tool, arguments)
-            text = _text(unnamed)
-            assert unnamed.is_error and "invalid_name: no project given" in text, text
-            assert "alice" not in text and "bob" not in text
-        named = await session.call_tool("read_manifest", {"project": "alice"})
-        assert named.is_error and "forbidden: " in _text(named)
-        ghost = await session.call_tool("read_manifest", {"project": "ghost"})
-        assert ghost.is_error and _text(ghost).replace("'ghost'", "'alice'") == _text(named)
-        return True
-
-    assert anyio.run(_with_session, url, "garbage", garbage)
+    assert anyio.run(_with_session, f"{url}?project=alice", served.tokens["alice"], body)

@@ -16,8 +16,10 @@ ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
 
 # bounds on concurrent work (uac.server.admission.ServerLimits; defaults there)
 LOCK_WAIT = typer.Option(30.0, "--lock-wait", help="Seconds a write waits for its project before 423 project_locked.")
-BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker or model slot before 503 server_busy.")
-QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind that may wait for one project; more are refused at once.")
+BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker, a model slot, its turn to "
+                         "search, read or be checked, or room for its body, before 503 server_busy.")
+QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind (and compile jobs) that may wait for one project; "
+                     "more are refused at once.")
 WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs).")
 WORKERS_PER = typer.Option(0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1).")
 MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
@@ -26,11 +28,13 @@ MODEL_PER = typer.Option(2, "--model-calls-per-project", help="Model calls (or a
 WARM = typer.Option(128, "--warm-projects", help="Projects kept warm at once; the least recently used is closed for a new one.")
 IDLE = typer.Option(600.0, "--idle-seconds", help="Close a warm project no request used for this long (0: only for room).")
 THREADS = typer.Option(40, "--threads", help="Threads running library calls at once, all projects.")
-WRITES = typer.Option(16, "--writes", help="Writes running at once, all projects.")
+WRITES = typer.Option(16, "--writes", help="Writes (and health checks, one per project) running at once, all projects.")
+READS = typer.Option(4, "--reads-per-project", help="Plain reads of one project running at once (facts, manifest, "
+                     "domains, job status, the inspector's pages).")
 
 
 def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int,
-            warm: int, idle: float, threads: int, writes: int):
+            warm: int, idle: float, threads: int, writes: int, reads: int, **more):
     from ..errors import ConfigError
     from ..server.admission import ServerLimits
 
@@ -40,7 +44,8 @@ def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, worker
     try:
         return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
                             model_calls=model, model_calls_per_project=model_per, warm_projects=warm,
-                            idle_seconds=idle, threads=threads, writes=writes, **extra)
+                            idle_seconds=idle, threads=threads, writes=writes, reads_per_project=reads,
+                            **extra, **more)
     except ValueError as exc:
         raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
 
@@ -79,7 +84,7 @@ def mcp_client_config(root: Path, *, project: str | None, transport: str, host: 
         raise ProjectNotFound(f"{resolved} is not a directory.", hint="Pass the directory of user projects to serve.")
     name = f"uac-{project}" if project else "uac"
     if transport == "http":
-        return {"mcpServers": {name: {"type": "http", "url": f"http://{host}:{port}/mcp",
+        return {"mcpServers": {name: {"type": "http", "url": f"http://{host}:{port}/mcp?project={project or 'NAME'}",
                                       "headers": {"Authorization": "Bearer <token from 'uac token create'>"}}}}
     args = ["-m", "uac", "serve", "mcp", "--root", str(resolved)]
     if project:
@@ -98,6 +103,8 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: loopback only)."),
         port: int = typer.Option(8765, "--port", help="TCP port."),
         max_body_mb: float = typer.Option(16.0, "--max-body-mb", help="Refuse request bodies larger than this (413)."),
+        body_buffer_mb: float = typer.Option(64.0, "--body-buffer-mb", help="Request bodies held in memory at once, all requests "
+                                             "(a quarter, at least one largest body, per project); beyond, 503 server_busy."),
         job_workers: int = typer.Option(2, "--job-workers", help="Parallel background jobs (compile)."),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
         lock_wait: float = LOCK_WAIT,
@@ -111,6 +118,7 @@ def register(app: typer.Typer) -> None:
         idle: float = IDLE,
         threads: int = THREADS,
         writes: int = WRITES,
+        reads: int = READS,
     ) -> None:
         """Serve the HTTP API (OpenAPI docs at /docs) for every project under --root."""
         from ..server.extras import require_http
@@ -119,19 +127,23 @@ def register(app: typer.Typer) -> None:
         require_http()
         import uvicorn
 
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes, reads,
+                         body_buffer_bytes=max(1, int(body_buffer_mb * 1024 * 1024)))
         _check_open_files(limits, job_workers)
         application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
-        uvicorn.run(application, host=host, port=port, log_level=log_level)
+        from ..server.admission import SHUTDOWN_SECONDS
+
+        uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_SECONDS)
 
     from ..server.mcp_names import TOOLS as MCP_TOOLS
 
     @serve_app.command(
         "mcp",
         help=f"Serve the MCP tools ({', '.join(MCP_TOOLS)}) and the manifest resource for the projects "
-        "under --root. --print-config prints a client configuration that starts this server.",
+        "under --root; over HTTP at /mcp?project=NAME (or /mcp with --project), with a token of that project. "
+        "--print-config prints a client configuration that starts this server.",
     )
     def mcp(
         root: Path = typer.Option(..., "--root", help=ROOT_HELP),
@@ -143,6 +155,14 @@ def register(app: typer.Typer) -> None:
             False, "--print-config",
             help="Print the JSON an MCP client (Claude Desktop, Cursor, ...) needs to start this server, and exit.",
         ),
+        sessions: int = typer.Option(1000, "--sessions", help="With --transport http: open MCP sessions at most, "
+                                     "all tokens; beyond, 503 server_busy."),
+        sessions_per_token: int = typer.Option(8, "--sessions-per-token", help="Open sessions of one token; one more "
+                                               "closes its least recently used."),
+        sessions_per_project: int = typer.Option(32, "--sessions-per-project", help="Open sessions of one project's "
+                                                 "tokens; one more closes its least recently used."),
+        session_idle: float = typer.Option(600.0, "--session-idle", help="Close a session no request used for this "
+                                           "many seconds."),
         lock_wait: float = LOCK_WAIT,
         busy_wait: float = BUSY_WAIT,
         queue: int = QUEUE,
@@ -154,6 +174,7 @@ def register(app: typer.Typer) -> None:
         idle: float = IDLE,
         threads: int = THREADS,
         writes: int = WRITES,
+        reads: int = READS,
     ) -> None:
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("--transport must be stdio or http.")
@@ -166,7 +187,18 @@ def register(app: typer.Typer) -> None:
         require_mcp()
         if transport == "http":
             _warn_if_public(host)
-            print(f"uac: MCP over streamable HTTP on http://{host}:{port}/mcp (bearer token required)", file=sys.stderr)
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes)
+            where = f"/mcp?project={project}" if project else "/mcp?project=NAME"
+            print(f"uac: MCP over streamable HTTP on http://{host}:{port}{where} (a bearer token of that project required)",
+                  file=sys.stderr)
+        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes,
+                         reads)
         _check_open_files(limits, 0)
-        serve(root, transport=transport, project=project, host=host, port=port, limits=limits)
+        from ..errors import ConfigError
+        from ..server.mcp_sessions import SessionLimits
+
+        try:
+            session_limits = SessionLimits(total=sessions, per_token=sessions_per_token, per_project=sessions_per_project,
+                                           idle_seconds=session_idle)
+        except ValueError as exc:
+            raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
+        serve(root, transport=transport, project=project, host=host, port=port, limits=limits, sessions=session_limits)

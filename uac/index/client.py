@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import heavy
 from ..errors import ConfigError, StoreError
 from ..fsutil import make_private_dirs
 
@@ -151,7 +152,11 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
     from ..extras import require
 
     what = "a Chroma server index" if settings.backend == "http" else "the embedded Chroma store"
-    chromadb = require("chromadb", "chroma", what=what)
+    if not chroma_installed():
+        require("chromadb", "chroma", what=what)  # fails, naming the extra
+    heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
+    import chromadb
+
     from chromadb.config import Settings
 
     options = Settings(anonymized_telemetry=False, allow_reset=True)

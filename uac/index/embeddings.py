@@ -27,6 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from .. import heavy
 from ..errors import ConfigError, StoreError
 
 if TYPE_CHECKING:
@@ -184,6 +185,9 @@ def get_embedder(backend: str | None = None) -> Embedder:
     """The process-wide embedder of ``backend`` (see :func:`resolve_backend`),
     loaded on first use."""
     name = resolve_backend(backend)
+    if name in _instances:
+        return _instances[name]
+    heavy.load("torch" if name == "torch" else "embeddings")  # never beside another thread's import
     with _lock:
         if name not in _instances:
             if name == "torch":

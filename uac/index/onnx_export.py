@@ -41,6 +41,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from .. import heavy
 from ..errors import StoreError
 from ..fsutil import atomic_write_text, fsync_dir
 from .embeddings import MODEL_NAME, model_dir, offline_environment
@@ -150,8 +151,9 @@ def ensure_onnx_model(root: Path | None = None) -> Path:
 def _export(source: Path, target_dir: Path) -> None:
     offline_environment()
     try:
+        heavy.load("embeddings")  # numpy and onnxruntime, never beside another thread's import of them
         import onnx
-    except ImportError as exc:
+    except (ImportError, StoreError) as exc:
         raise StoreError(
             f"the ONNX graph of the embedding model needs the onnx package: {exc}.",
             hint="Reinstall user-as-code with its dependencies (pip install user-as-code).",

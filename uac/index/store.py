@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+from .. import heavy
 from ..errors import ProjectLocked, StoreError
 from ..failpoints import crash_point
 from ..fsutil import atomic_write_text, make_private_dirs, open_nofollow, open_regular, read_regular
@@ -709,6 +710,7 @@ def _forget_stale_system(path: Path) -> None:
 
     if "chromadb.api.shared_system_client" not in sys.modules:
         return  # Chroma was never opened in this process: it caches nothing
+    heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
     from chromadb.api.shared_system_client import SharedSystemClient
 
     systems = getattr(SharedSystemClient, "_identifier_to_system", None)

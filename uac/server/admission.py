@@ -26,6 +26,10 @@ from typing import AsyncIterator, Callable, Iterator
 from ..errors import UacError
 
 
+#: seconds a stopping server (SIGTERM) waits for open requests and event streams before it closes them
+SHUTDOWN_SECONDS = 5
+
+
 def _default_sandbox_workers() -> int:
     return 2 * max(1, os.cpu_count() or 1)
 
@@ -65,11 +69,20 @@ class ServerLimits:
     """Threads that run library calls at once, over all projects (requests beyond wait
     in the event loop, holding no thread)."""
     writes: int = 16
-    """Writes running at once, over all projects (each opens its project's vector store)."""
+    """Writes running at once, over all projects (each opens its project's vector store);
+    health checks (doctor) share this bound, one at a time per project."""
+    reads_per_project: int = 4
+    """Plain reads of one project running at once (facts, manifest, domains, project info,
+    job status, the inspector's pages); more wait their turn without a thread."""
+    body_buffer_bytes: int = 64 * 1024 * 1024
+    """Bytes of request bodies held in memory at once, over all requests (a quarter of it,
+    or one largest body, for one project); a body is read only once its request is
+    authenticated and its bytes are reserved here."""
 
     def __post_init__(self) -> None:
         for name in ("queued_per_project", "sandbox_workers", "sandbox_workers_per_project", "model_calls",
-                     "model_calls_per_project", "warm_projects", "threads", "writes"):
+                     "model_calls_per_project", "warm_projects", "threads", "writes", "body_buffer_bytes",
+                     "reads_per_project"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
         for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds", "idle_seconds"):
@@ -235,14 +248,98 @@ def _retry_after(wait: float) -> float:
     return max(1.0, min(wait, 5.0))
 
 
+class _Claim:
+    __slots__ = ("key", "size", "granted")
+
+    def __init__(self, key: str, size: int) -> None:
+        self.key = key
+        self.size = size
+        self.granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+
+class ByteBudget:
+    """At most ``total`` bytes reserved at once, at most ``per_key`` of them by one key.
+
+    For request bodies held in memory: a request reserves its size before its body
+    is read and gives it back when its response is done.  Claims are granted first
+    come, first served among those that fit; at most ``max_waiting`` may wait for one
+    key.  Used from the event loop only (no thread takes part), so it needs no lock.
+    """
+
+    def __init__(self, total: int, per_key: int, *, max_waiting: int, refuse: Callable[[str, str], UacError]) -> None:
+        self.total = total
+        self.per_key = min(per_key, total)
+        self.max_waiting = max_waiting
+        self._refuse = refuse
+        self._used: dict[str, int] = {}
+        self._used_total = 0
+        self._waiting: list[_Claim] = []
+        self.peak_total = 0
+
+    def in_use(self, key: str | None = None) -> int:
+        return self._used_total if key is None else self._used.get(key, 0)
+
+    def _fits(self, key: str, size: int) -> bool:
+        return self._used_total + size <= self.total and self._used.get(key, 0) + size <= self.per_key
+
+    def _take(self, key: str, size: int) -> None:
+        self._used[key] = self._used.get(key, 0) + size
+        self._used_total += size
+        self.peak_total = max(self.peak_total, self._used_total)
+
+    def _give_back(self, key: str, size: int) -> None:
+        left = self._used[key] - size
+        if left:
+            self._used[key] = left
+        else:
+            del self._used[key]
+        self._used_total -= size
+        for claim in list(self._waiting):
+            if self._fits(claim.key, claim.size):
+                self._waiting.remove(claim)
+                self._take(claim.key, claim.size)
+                claim.granted.set_result(None)
+
+    @asynccontextmanager
+    async def reserve(self, key: str, size: int, wait: float) -> AsyncIterator[None]:
+        """Hold ``size`` bytes for ``key``, waiting up to ``wait`` seconds for room."""
+        size = min(size, self.per_key)  # a body over the per-key share waits for the whole share
+        if self._fits(key, size) and not any(c.key == key for c in self._waiting):
+            self._take(key, size)
+        else:
+            if sum(1 for c in self._waiting if c.key == key) >= self.max_waiting:
+                raise self._refuse(key, "queue")
+            claim = _Claim(key, size)
+            self._waiting.append(claim)
+            try:
+                await asyncio.wait_for(asyncio.shield(claim.granted), timeout=wait)
+            except BaseException as exc:
+                if claim.granted.done():  # granted just as the wait ended: give it back
+                    self._give_back(key, size)
+                else:
+                    self._waiting.remove(claim)
+                if isinstance(exc, asyncio.TimeoutError):
+                    raise self._refuse(key, "timeout") from None
+                raise
+        try:
+            yield
+        finally:
+            self._give_back(key, size)
+
+
 class Admission:
-    """The slots of one server: writes, searches, sandbox workers and model calls, per project."""
+    """The slots of one server: writes, searches, reads, health checks, sandbox workers, model
+    calls and the memory for request bodies, per project."""
 
     def __init__(self, limits: ServerLimits) -> None:
         self.limits = limits
         queue = limits.queued_per_project
         self.writes = Slots("writes", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._write_refused)
         self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
+        self.reads = Slots("reads", per_key=limits.reads_per_project, total=limits.threads, max_waiting=queue,
+                           refuse=self._busy("turn to read"))
+        self.checks = Slots("checks", per_key=1, total=limits.writes, max_waiting=queue,
+                            refuse=self._busy("turn for a health check"))
         self.sandbox = Slots(
             "sandbox workers",
             per_key=limits.sandbox_workers_per_project,
@@ -256,6 +353,12 @@ class Admission:
             total=limits.model_calls,
             max_waiting=queue,
             refuse=self._busy("model slot"),
+        )
+        self.bodies = ByteBudget(
+            limits.body_buffer_bytes,
+            max(limits.body_buffer_bytes // 4, 1),
+            max_waiting=queue,
+            refuse=self._busy("share of the memory for request bodies"),
         )
 
     def _write_refused(self, project: str, why: str) -> UacError:

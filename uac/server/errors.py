@@ -45,6 +45,7 @@ CODES: dict[str, int] = {
     "model_not_configured": 503,
     "store_error": 503,
     "server_busy": 503,
+    "server_broken": 503,
     "job_interrupted": 500,
 }
 

@@ -6,8 +6,11 @@ Tools: ``search_memory``, ``ask``, ``run_python`` (the sandbox),
 argument; with ``--project`` the server is pinned to that one project.
 
 Over stdio the server trusts its parent process (it runs with the caller's
-file permissions).  Over HTTP (streamable HTTP at ``/mcp``) every request must
-carry ``Authorization: Bearer <token>``, and each tool call checks the token
+file permissions).  Over HTTP (streamable HTTP at ``/mcp?project=NAME``, or
+``/mcp`` with ``--project``) every request must carry ``Authorization: Bearer
+<token>`` with a token of that project, checked before a session exists
+(:mod:`uac.server.mcp_sessions`: sessions bound to their token, bounded,
+expiring); tool calls default to that project, and each one checks the token
 against the project it touches, exactly as the HTTP API does.
 
 A uac error inside a tool comes back as an MCP tool error (``isError``) whose
@@ -30,9 +33,10 @@ from typing import Annotated, Any, Callable, Literal, Optional
 from ..answer.options import ask_option_specs
 from ..errors import AccessDenied, DomainNotFound, InputError, InvalidName, UacError
 from ..names import DOMAIN_NAME
-from .admission import ServerLimits
+from .admission import SHUTDOWN_SECONDS, ServerLimits
 from .errors import tool_error_text
 from .extras import require_mcp
+from .mcp_sessions import PROJECT_HEADER, SessionGate, SessionLimits
 from .workspace import ServedWorkspace
 
 INSTRUCTIONS = """\
@@ -54,7 +58,9 @@ class _Access:
         self.needs_token = needs_token
 
     def project(self, requested: str | None, headers: Any) -> str:
-        name = requested or self.pinned
+        # over HTTP the connection names its project (uac.server.mcp_sessions sets the header)
+        connection = (headers or {}).get(PROJECT_HEADER.decode()) if self.needs_token and headers is not None else None
+        name = requested or self.pinned or connection
         if not name:
             # over HTTP the caller proves access to one project at a time: never list the others
             names = [] if self.needs_token else self.workspace.names()
@@ -100,14 +106,16 @@ def build_server(
     transport: Literal["stdio", "http"] = "stdio",
     llm_factory: Callable | None = None,
     limits: ServerLimits | None = None,
+    workspace: ServedWorkspace | None = None,
 ) -> Any:
-    """The :class:`mcp.server.mcpserver.MCPServer` for the projects under ``root``."""
+    """The :class:`mcp.server.mcpserver.MCPServer` for the projects under ``root``
+    (served through ``workspace`` when given, else a new one)."""
     require_mcp()
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp.types import CallToolResult, TextContent
 
-    workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
+    workspace = workspace or ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
     if project is not None:
         workspace.reader(project)  # fail at start, not at the first call, if it does not exist
     access = _Access(workspace, project, needs_token=transport == "http")
@@ -247,26 +255,6 @@ def build_server(
     return server
 
 
-def bearer_required(app: Any) -> Any:
-    """ASGI wrapper: requests without a bearer token get 401 before reaching MCP."""
-
-    async def guarded(scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] == "http":
-            headers = dict(scope.get("headers") or ())
-            value = headers.get(b"authorization", b"").decode("latin-1")
-            if value[:7].lower() != "bearer " or not value[7:].strip():
-                body = json.dumps(
-                    {"error": {"code": "unauthenticated", "message": "send 'Authorization: Bearer <project token>'."}}
-                ).encode()
-                await send({"type": "http.response.start", "status": 401, "headers": [
-                    (b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
-                await send({"type": "http.response.body", "body": body})
-                return
-        await app(scope, receive, send)
-
-    return guarded
-
-
 def serve(
     root: str | Path,
     *,
@@ -275,22 +263,25 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8766,
     limits: ServerLimits | None = None,
+    sessions: SessionLimits | None = None,
 ) -> None:
     """Run the MCP server until it is stopped (stdio: until the client closes it)."""
-    server = build_server(root, project=project, transport=transport, limits=limits)
+    from .readiness import Readiness
+
+    # before the first call: tool calls arriving at once must find everything imported
+    # (a problem is logged, and reported by GET /health over HTTP)
+    readiness = Readiness()
+    readiness.warm_up()
+    workspace = ServedWorkspace(root, limits=limits)
+    server = build_server(root, project=project, transport=transport, workspace=workspace)
     if transport == "stdio":
         server.run("stdio")
         return
     import uvicorn
 
-    app = server.streamable_http_app(host=host)
-    # the session manager needs the Starlette app's lifespan: wrap, do not replace
-    guarded = bearer_required(app)
-
-    async def asgi(scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] == "lifespan":
-            await app(scope, receive, send)
-        else:
-            await guarded(scope, receive, send)
-
-    uvicorn.run(asgi, host=host, port=port, log_level="warning")
+    sessions = sessions or SessionLimits()
+    # the package's own bounds stay behind the gate's: they are never what a client meets
+    app = server.streamable_http_app(host=host, session_idle_timeout=2 * sessions.idle_seconds,
+                                     max_sessions=sessions.total + 64)
+    gate = SessionGate(app, workspace, pinned=project, limits=sessions, readiness=readiness)
+    uvicorn.run(gate, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS)

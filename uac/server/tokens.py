@@ -40,6 +40,11 @@ _cache_guard = threading.Lock()
 _cache: dict[str, tuple[int, int, list["TokenRecord"]]] = {}
 
 
+def well_formed(token: str | None) -> bool:
+    """Does ``token`` read ``uac_<id>_<secret>``?  (Checked before any file is read.)"""
+    return bool(token) and _TOKEN_RE.match(token) is not None  # type: ignore[arg-type]
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 

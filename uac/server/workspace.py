@@ -15,9 +15,10 @@ forget) work on a fresh instance each and are serialised by the project lock
 the library takes for every write.
 
 The ``async`` methods are what the adapters call: :meth:`write`,
-:meth:`search`, :meth:`ask`, :meth:`run_sandbox` and :meth:`read` wait for
-their turn in the event loop and only then take a thread, so requests that
-queue up for one project never hold the threads other projects need.
+:meth:`search`, :meth:`ask`, :meth:`run_sandbox`, :meth:`fresh` (doctor),
+:meth:`read` and :meth:`peek` wait for their project's turn in the event loop
+and only then take a thread, so requests that queue up for one project never
+hold the threads other projects need.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..workspace import validate_project_name
 from .admission import Admission, ServerLimits
 from .capacity import open_file_limit
 from .warm import Sweeper, WarmProject, WarmSet
-from .tokens import TokenStore, admin_token_valid
+from .tokens import TokenStore, admin_token_valid, well_formed
 
 if TYPE_CHECKING:
     from ..llm.types import ChatRequest, ChatResponse
@@ -135,9 +136,11 @@ class ServedWorkspace:
         return TokenStore.for_project(self.path_of(name))
 
     def token_grants(self, name: str, token: str | None) -> bool:
-        """True if ``token`` is one of project ``name``'s tokens (False for unknown projects)."""
+        """True if ``token`` is one of project ``name``'s tokens (False for unknown projects).
+
+        A token that is not even well formed is refused before the disk is touched."""
         path = self.path_of(name)
-        if not is_project(path):
+        if not well_formed(token) or not is_project(path):
             return False
         return TokenStore.for_project(path).verify(token) is not None
 
@@ -249,11 +252,20 @@ class ServedWorkspace:
             return work(entry.memory)
 
     async def read(self, name: str, work: Callable[[UserMemory], T]) -> T:
-        """``work`` on the warm instance, for calls that only read files."""
-        return await self._thread(lambda: self._reading(name, work))
+        """``work`` on the warm instance, for calls that only read files (one of the
+        project's ``reads_per_project`` turns, waited for in the event loop)."""
+        async with self.admission.reads.hold_async(name, self.limits.busy_wait_seconds):
+            return await self._thread(lambda: self._reading(name, work))
+
+    async def peek(self, name: str, work: Callable[[], T]) -> T:
+        """``work`` on a few small files of project ``name`` (reading or queueing a job's
+        record), within the project's turns to read."""
+        async with self.admission.reads.hold_async(name, self.limits.busy_wait_seconds):
+            return await self._thread(work)
 
     async def fresh(self, name: str, work: Callable[[UserMemory], T]) -> T:
-        """``work`` on a fresh instance (doctor), without the project lock."""
+        """``work`` on a fresh instance (doctor), without the project lock: one at a time
+        per project, at most ``writes`` over all projects (each opens its vector store)."""
 
         def run() -> T:
             memory = self.writer(name)
@@ -262,7 +274,8 @@ class ServedWorkspace:
             finally:
                 memory.close()
 
-        return await self._thread(run)
+        async with self.admission.checks.hold_async(name, self.limits.busy_wait_seconds):
+            return await self._thread(run)
 
     async def search(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, alone on its search index."""

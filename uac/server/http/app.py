@@ -12,6 +12,7 @@ from ...errors import UacError
 from ..admission import ServerLimits
 from ..errors import CODES, envelope, envelope_for, retry_after, status_for
 from ..extras import require_http
+from ..readiness import Readiness
 from ..workspace import ServedWorkspace
 from .limits import DEFAULT_MAX_BODY
 
@@ -47,12 +48,15 @@ def create_app(
     job_workers: int = 2,
     llm_factory: "Callable[[Project], LLMClient | None] | None" = None,
     limits: ServerLimits | None = None,
+    readiness: Readiness | None = None,
 ) -> "FastAPI":
     """Build the app serving every user project directly under ``root``.
 
     ``llm_factory`` chooses each project's model (default: the project's
     ``uac.toml`` and environment, as :class:`~uac.UserMemory` does);
-    ``limits`` bounds concurrent work (:class:`~uac.server.admission.ServerLimits`).
+    ``limits`` bounds concurrent work (:class:`~uac.server.admission.ServerLimits`);
+    ``readiness`` warms the process up before its first request and answers
+    ``/v1/health`` (:class:`~uac.server.readiness.Readiness`).
     """
     require_http()
     from fastapi import FastAPI, Request
@@ -63,13 +67,13 @@ def create_app(
     from .auth import ApiError
     from .docs import router as docs_router
     from .jobs import JobRunner, JobStore
-    from .limits import BodySizeLimit
+    from .limits import BodyGate
     from ..ui.pages import router as ui_router
     from ..ui.sessions import InspectorState
     from .routes import router
 
     workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
-    jobs = JobRunner(job_workers, JobStore(workspace.root))
+    jobs = JobRunner(job_workers, JobStore(workspace.root), max_queued=workspace.limits.queued_per_project)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -77,6 +81,8 @@ def create_app(
 
         # one bounded pool for the library calls and the framework's sync routes alike
         anyio.to_thread.current_default_thread_limiter().total_tokens = workspace.limits.threads
+        # before the first request: a burst right after start must find everything imported
+        await anyio.to_thread.run_sync(app.state.readiness.warm_up)
         yield
         jobs.shutdown()
         workspace.close()
@@ -87,10 +93,11 @@ def create_app(
     app.state.workspace = workspace
     app.state.jobs = jobs
     app.state.inspector = InspectorState()
+    app.state.readiness = readiness or Readiness()
     app.include_router(router)
     app.include_router(ui_router)
     app.include_router(docs_router)
-    app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    app.add_middleware(BodyGate, workspace=workspace, max_bytes=max_body_bytes)
 
     @app.exception_handler(UacError)
     async def _uac_error(request: Request, exc: UacError) -> JSONResponse:

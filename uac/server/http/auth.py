@@ -34,15 +34,31 @@ def served(request: Request) -> ServedWorkspace:
     return request.app.state.workspace
 
 
+def unauthenticated() -> ApiError:
+    return ApiError(
+        401,
+        "unauthenticated",
+        "this route needs a bearer token: send 'Authorization: Bearer <token>' with a token of the "
+        "project (the server's operator creates them).",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
+
+def forbidden_project(project: str) -> ApiError:
+    return ApiError(403, "forbidden", f"the token does not grant access to project {project!r}.")
+
+
+def forbidden_admin() -> ApiError:
+    return ApiError(
+        403,
+        "forbidden",
+        "this route needs an admin token (the server's UAC_ADMIN_TOKEN, or an admin token its operator created).",
+    )
+
+
 def bearer_token(credentials: HTTPAuthorizationCredentials | None) -> str:
     if credentials is None or not credentials.credentials:
-        raise ApiError(
-            401,
-            "unauthenticated",
-            "this route needs a bearer token: send 'Authorization: Bearer <token>' with a token of the "
-            "project (the server's operator creates them).",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+        raise unauthenticated()
     return credentials.credentials
 
 
@@ -58,7 +74,7 @@ async def project_access(
     validate_project_name(project)
     token = bearer_token(credentials)
     if not served(request).token_grants(project, token):
-        raise ApiError(403, "forbidden", f"the token does not grant access to project {project!r}.")
+        raise forbidden_project(project)
     return project
 
 
@@ -68,9 +84,4 @@ async def admin_access(
 ) -> None:
     token = bearer_token(credentials)
     if not served(request).is_admin(token):
-        raise ApiError(
-            403,
-            "forbidden",
-            "this route needs an admin token (the server's UAC_ADMIN_TOKEN, or an admin token its "
-            "operator created).",
-        )
+        raise forbidden_admin()

@@ -7,6 +7,12 @@ reported as ``failed`` with the code ``job_interrupted`` (the work a job had
 finished is on disk; an interrupted compile is safe to start again).  Each
 project keeps its newest :data:`KEEP_FINISHED` finished jobs.
 
+A job's id names its project (``<project>.<32 hex digits>``), so ``GET
+/v1/jobs/{id}`` checks the caller's token against that one project and reads
+one file: it never looks through the other projects.  (Ids of jobs made before
+ids named their project are 32 hex digits; they are found under their
+project's route.)
+
 Several servers may share one root: each holds a lock on
 ``<root>/.uac-runners/<runner id>.lock`` while it lives, so a server that
 reads a job another server is still running reports it as it is, and only a
@@ -25,7 +31,6 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -33,6 +38,7 @@ from typing import Any, Callable
 from ...errors import UacError
 from ...progress import reporting
 from ...fsutil import atomic_write_text
+from ..fairqueue import FairQueue
 from ..errors import envelope, envelope_for
 
 log = logging.getLogger(__name__)
@@ -42,7 +48,32 @@ KEEP_FINISHED = 200
 #: how often a running job's progress is written to its record on disk (the server's memory has it at once)
 PROGRESS_SAVE_SECONDS = 1.0
 
-_JOB_ID = re.compile(r"[0-9a-f]{32}")
+_UNIQUE = re.compile(r"[0-9a-f]{32}")
+
+
+def new_job_id(project: str) -> str:
+    return f"{project}.{uuid.uuid4().hex}"
+
+
+def project_of(job_id: str) -> str | None:
+    """The project a job id names (None for an id that names none, e.g. an older one)."""
+    from ...errors import InvalidName
+    from ...workspace import validate_project_name
+
+    project, dot, unique = job_id.rpartition(".")
+    if not dot or not _UNIQUE.fullmatch(unique):
+        return None
+    try:
+        return validate_project_name(project)
+    except InvalidName:
+        return None
+
+
+def _file_name(project: str, job_id: str) -> str | None:
+    """The record's file name in its project, or None for an id that is not one of the project's."""
+    if _UNIQUE.fullmatch(job_id) or project_of(job_id) == project:  # (32 hex digits: an older id)
+        return f"{job_id}.json"
+    return None
 _STATES = ("queued", "running", "succeeded", "failed")
 
 
@@ -90,37 +121,36 @@ class JobStore:
 
     def save(self, job: JobRecord) -> None:
         folder = self._folder(job.project)
-        atomic_write_text(folder / f"{job.id}.json", json.dumps(asdict(job), ensure_ascii=False) + "\n")
+        name = _file_name(job.project, job.id)
+        if name is None:
+            raise ValueError(f"job id {job.id!r} does not belong to project {job.project!r}")
+        atomic_write_text(folder / name, json.dumps(asdict(job), ensure_ascii=False) + "\n")
 
     def load(self, project: str, job_id: str) -> JobRecord | None:
-        if not _JOB_ID.fullmatch(job_id):
+        """The job ``job_id`` of ``project`` (one file read), or None."""
+        name = _file_name(project, job_id)
+        if name is None:
             return None
-        path = self._folder(project) / f"{job_id}.json"
+        job = self._read(self._folder(project) / name)
+        return job if job is not None and job.id == job_id and job.project == project else None
+
+    @staticmethod
+    def _read(path: Path) -> JobRecord | None:
         try:
-            job = JobRecord.from_json(json.loads(path.read_text("utf-8")))
+            return JobRecord.from_json(json.loads(path.read_text("utf-8")))
         except FileNotFoundError:
             return None
         except (OSError, ValueError, TypeError) as exc:
             log.warning("unreadable job record %s: %s", path, exc)
             return None
-        return job if job.id == job_id and job.project == project else None
-
-    def find(self, job_id: str) -> JobRecord | None:
-        """The job with this id in any project under the root."""
-        if not _JOB_ID.fullmatch(job_id):
-            return None
-        for folder in self.root.iterdir():
-            if (folder / ".uac" / "jobs" / f"{job_id}.json").is_file():
-                return self.load(folder.name, job_id)
-        return None
 
     def trim(self, project: str, keep: int | None = None) -> None:
         """Delete the oldest finished job records of ``project`` beyond ``keep`` (:data:`KEEP_FINISHED`)."""
         keep = KEEP_FINISHED if keep is None else keep
         records = []
         for path in self._folder(project).glob("*.json"):
-            job = self.load(project, path.stem)
-            if job is not None and job.finished is not None:
+            job = self._read(path)
+            if job is not None and job.project == project and job.finished is not None:
                 records.append((job.finished, path.stat().st_mtime_ns, path))
         records.sort()
         for _, _, path in records[: max(0, len(records) - keep)]:
@@ -166,9 +196,25 @@ class _Liveness:
         return False
 
 
+def _queue_full(max_queued: int) -> Callable[[str], UacError]:
+    def refuse(project: str) -> UacError:
+        from ...errors import ProjectLocked
+
+        return ProjectLocked(
+            f"project {project!r} is busy: {max_queued} jobs are already queued for it.",
+            hint="Wait for them to finish (each job's status says when), then retry.",
+            retry_after=5.0,
+        )
+
+    return refuse
+
+
 class JobRunner:
-    def __init__(self, workers: int = 2, store: JobStore | None = None) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-job")
+    """Background jobs in ``workers`` threads: one queue per project, projects in turns
+    (:class:`~uac.server.fairqueue.FairQueue`), at most ``max_queued`` waiting per project."""
+
+    def __init__(self, workers: int = 2, store: JobStore | None = None, *, max_queued: int = 64) -> None:
+        self._queue = FairQueue(workers, max_queued=max_queued, refuse=_queue_full(max_queued))
         self._jobs: OrderedDict[str, JobRecord] = OrderedDict()
         self._guard = threading.Lock()
         self._store = store
@@ -181,23 +227,45 @@ class JobRunner:
                 log.warning("cannot mark this server's jobs as running in %s: %s", store.root / RUNNERS_DIR, exc)
 
     def submit(self, project: str, kind: str, work: Callable[[], dict[str, Any]]) -> JobRecord:
-        job = JobRecord(uuid.uuid4().hex, project, kind, runner=self.runner_id)
-        self._save(job)
+        """Queue ``work`` as a job of ``project``; raises ``ProjectLocked`` (with a
+        ``Retry-After``) when the project has ``max_queued`` jobs waiting already."""
+        if self._queue.queued(project) >= self._queue.max_queued:
+            raise self._queue.refusal(project)  # refused before anything is recorded
+        job = JobRecord(new_job_id(project), project, kind, runner=self.runner_id)
+        self._save(job)  # before it is queued: its "running" is never overwritten by "queued"
         with self._guard:
             self._jobs[job.id] = job
             self._trim()
-        self._pool.submit(self._run, job, work)
+        try:
+            self._queue.put(project, lambda: self._run(job, work))
+        except UacError:  # the queue filled up meanwhile
+            with self._guard:
+                self._jobs.pop(job.id, None)
+            self._forget(job)
+            raise
         return job
 
+    def _forget(self, job: JobRecord) -> None:
+        if self._store is not None:
+            name = _file_name(job.project, job.id)
+            if name is not None:
+                (self._store.root / job.project / ".uac" / "jobs" / name).unlink(missing_ok=True)
+
+    def queued(self, project: str) -> int:
+        """Jobs of ``project`` waiting to start."""
+        return self._queue.queued(project)
+
     def get(self, job_id: str, project: str | None = None) -> JobRecord | None:
-        """A job by id: from memory, else from its project (``project`` given) or any project."""
+        """A job by id: from memory, else from its project's records (``project``, or the
+        project the id names) -- one file, never a search through the projects."""
         with self._guard:
             job = self._jobs.get(job_id)
         if job is not None:
             return job if project is None or job.project == project else None
-        if self._store is None:
+        project = project if project is not None else project_of(job_id)
+        if self._store is None or project is None:
             return None
-        job = self._store.load(project, job_id) if project is not None else self._store.find(job_id)
+        job = self._store.load(project, job_id)
         if (job is not None and job.finished is None and job.runner != self.runner_id
                 and not _Liveness.alive(self._store.root, job.runner)):
             job = self._interrupted(job)
@@ -215,7 +283,9 @@ class JobRunner:
         return job
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Start no more jobs and wait for the running ones (queued ones are reported
+        interrupted by the next server, as after a crash)."""
+        self._queue.stop(wait=True)
         if self._liveness is not None:
             self._liveness.release()
 

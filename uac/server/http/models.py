@@ -49,6 +49,18 @@ class ProjectList(BaseModel):
     projects: list[str]
 
 
+class HealthChecks(BaseModel):
+    imports: str = Field(description="'ok', or why the search stack (numpy, onnxruntime, chromadb) does not import.")
+    search: str = Field(description="'ok', or why embedding and scoring one text failed.")
+
+
+class Health(BaseModel):
+    status: Literal["ok", "broken"] = Field(description="'ok'; a broken process answers 503 with the server_broken error "
+                                             "(these fields in its details): restart it.")
+    version: str
+    checks: HealthChecks
+
+
 class ServerStatus(BaseModel):
     warm: int = Field(description="Projects warm now (opened, search tables loaded).")
     warm_limit: int = Field(description="Most projects kept warm at once.")

@@ -1,11 +1,12 @@
 """The ``/v1`` routes: one library call each.
 
-Cheap reads are plain ``def`` functions, which FastAPI runs in its thread
-pool.  Work that may have to wait -- writes (the project lock), search and
-ask (the project's search index, a model slot), the sandbox (a free worker)
--- is ``async`` and goes through :class:`~uac.server.workspace.ServedWorkspace`,
-which waits for its turn in the event loop before it takes a thread: requests
-piling up for one project never hold the threads the other projects need.
+Every project route is ``async`` and goes through
+:class:`~uac.server.workspace.ServedWorkspace`, which waits for the project's
+turn in the event loop before it takes a thread -- writes (the project lock),
+search and ask (the project's search index, a model slot), the sandbox (a free
+worker), health checks (one per project) and plain reads (a few per project):
+requests piling up for one project never hold the threads the other projects
+need.
 """
 
 from __future__ import annotations
@@ -48,11 +49,23 @@ def _item_id(value: str, what: str) -> str:
 # --- workspace ------------------------------------------------------------------
 
 
-@router.get("/health", tags=["server"], summary="Liveness check (no token needed).")
-def health() -> dict[str, str]:
-    from ..._version import __version__
+@router.get("/health", tags=["server"], response_model=m.Health,
+            responses={503: {"model": m.ErrorResponse, "description": "The process is broken (server_broken): restart it."}},
+            summary="Liveness and a self-check of the search stack (no token needed).")
+async def health(request: Request) -> Any:
+    from fastapi.responses import JSONResponse
 
-    return {"status": "ok", "version": __version__}
+    from ..._version import __version__
+    from ..errors import envelope
+
+    problems = await request.app.state.readiness.check_async()
+    checks = {name: problems.get(name, "ok") for name in ("imports", "search")}
+    if not problems:
+        return {"status": "ok", "version": __version__, "checks": checks}
+    body = envelope("server_broken", "this server process cannot serve: " + "; ".join(problems.values()),
+                    hint="Restart the server; if it stays broken, see its log.")
+    body["error"]["details"] = {"status": "broken", "version": __version__, "checks": checks}
+    return JSONResponse(public_json(body, served(request).root), status_code=503)
 
 
 @router.get("/server", tags=["server"], response_model=m.ServerStatus, dependencies=[Depends(admin_access)],
@@ -84,17 +97,19 @@ def create_project(body: m.CreateProjectRequest, request: Request) -> dict[str, 
 
 
 @router.get("/projects/{project}", tags=["projects"], response_model=m.ProjectInfo)
-def project_info(request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).reader(project)
-    config = memory.project.config
-    return {
-        "project": project,
-        "user_name": config.user.name,
-        "timezone": config.user.timezone,
-        "format_version": config.format_version,
-        "facts": len(memory.facts()),
-        "domains": _domains(memory),
-    }
+async def project_info(request: Request, project: str = Access) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
+        config = memory.project.config
+        return {
+            "project": project,
+            "user_name": config.user.name,
+            "timezone": config.user.timezone,
+            "format_version": config.format_version,
+            "facts": len(memory.facts()),
+            "domains": _domains(memory),
+        }
+
+    return await served(request).read(project, work)
 
 
 @router.post("/projects/{project}/tokens", tags=["projects"], status_code=201, response_model=m.CreatedToken)
@@ -105,8 +120,9 @@ async def create_token(body: m.CreateTokenRequest, request: Request, project: st
 
 
 @router.get("/projects/{project}/tokens", tags=["projects"], response_model=m.TokenList)
-def list_tokens(request: Request, project: str = Access) -> dict[str, Any]:
-    return {"tokens": [r.public() for r in served(request).tokens(project).records()]}
+async def list_tokens(request: Request, project: str = Access) -> dict[str, Any]:
+    workspace = served(request)
+    return await workspace.peek(project, lambda: {"tokens": [r.public() for r in workspace.tokens(project).records()]})
 
 
 @router.delete("/projects/{project}/tokens/{token_id}", tags=["projects"], response_model=m.TokenInfo)
@@ -172,18 +188,20 @@ async def import_records(body: m.ImportRecordsRequest, request: Request, project
     response_model=m.Job,
     summary="Start compiling the facts into typed domain code (a background job).",
 )
-def start_compile(request: Request, response: Response, body: m.CompileRequest | None = None, project: str = Access) -> dict[str, Any]:
+async def start_compile(request: Request, response: Response, body: m.CompileRequest | None = None,
+                        project: str = Access) -> dict[str, Any]:
     workspace = served(request)
     mode = body.mode if body is not None else None
-    memory = workspace.writer(project)
 
     def work() -> dict[str, Any]:
+        memory = workspace.writer(project)  # opened when the job starts, not while it waits
         try:
             return public_json(_to_json(memory.compile(mode=mode)), workspace.root)
         finally:
             memory.close()
 
-    job = request.app.state.jobs.submit(project, "compile", work)
+    # the project's queue of jobs is bounded; projects take turns (uac.server.fairqueue)
+    job = await workspace.peek(project, lambda: request.app.state.jobs.submit(project, "compile", work))
     response.headers["Location"] = f"/v1/projects/{project}/compile/{job.id}"
     return job.to_json()
 
@@ -196,22 +214,26 @@ def _job(request: Request, job_id: str, project: str) -> dict[str, Any]:
 
 
 @router.get("/projects/{project}/compile/{job_id}", tags=["memorize"], response_model=m.Job)
-def compile_status(job_id: str, request: Request, project: str = Access) -> dict[str, Any]:
-    return _job(request, job_id, project)
+async def compile_status(job_id: str, request: Request, project: str = Access) -> dict[str, Any]:
+    return await served(request).peek(project, lambda: _job(request, job_id, project))
 
 
 @router.get("/jobs/{job_id}", tags=["memorize"], response_model=m.Job, summary="A job's status (with its project's token).")
-def job_status(
+async def job_status(
     job_id: str,
     request: Request,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> dict[str, Any]:
+    from .jobs import project_of
+
     token = bearer_token(credentials)
-    job = request.app.state.jobs.get(job_id)
-    # a job of a project the token does not open is reported as missing: ids reveal nothing
-    if job is None or not served(request).token_grants(job.project, token):
+    workspace = served(request)
+    # the id names its project: the token is checked against that one project before any
+    # job is read, and a job the token does not open is reported as missing
+    project = project_of(job_id)
+    if project is None or not workspace.token_grants(project, token):
         raise JobNotFound(f"no job {job_id!r} for this token.")
-    return job.to_json()
+    return await workspace.peek(project, lambda: _job(request, job_id, project))
 
 
 @router.delete("/projects/{project}/facts/{fact_id}", tags=["memorize"], response_model=m.ForgetResult)
@@ -276,14 +298,17 @@ async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> 
 
 
 @router.get("/projects/{project}/facts", tags=["recall"], response_model=m.FactList)
-def list_facts(
+async def list_facts(
     request: Request,
     project: str = Access,
     as_of: str | None = Query(None, max_length=40),
     include_superseded: bool = Query(False),
 ) -> dict[str, Any]:
-    facts = served(request).reader(project).facts(as_of=as_of, include_superseded=include_superseded)
-    return {"facts": [f.to_json() for f in facts]}
+    def work(memory: Any) -> dict[str, Any]:
+        facts = memory.facts(as_of=as_of, include_superseded=include_superseded)
+        return {"facts": [f.to_json() for f in facts]}
+
+    return await served(request).read(project, work)
 
 
 # --- reading the project ------------------------------------------------------------------
@@ -297,25 +322,30 @@ def _domains(memory: Any) -> list[str]:
 
 
 @router.get("/projects/{project}/manifest", tags=["read"], response_model=m.ManifestResponse)
-def manifest(request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).reader(project)
-    return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
+async def manifest(request: Request, project: str = Access) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
+        return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
+
+    return await served(request).read(project, work)
 
 
 @router.get("/projects/{project}/domains", tags=["read"], response_model=m.DomainList)
-def domains(request: Request, project: str = Access) -> dict[str, Any]:
-    return {"domains": _domains(served(request).reader(project))}
+async def domains(request: Request, project: str = Access) -> dict[str, Any]:
+    return await served(request).read(project, lambda memory: {"domains": _domains(memory)})
 
 
 @router.get("/projects/{project}/domains/{domain}", tags=["read"], response_model=m.DomainCode)
-def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
-    memory = served(request).reader(project)
+async def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
     folder = f"domains/{_domain_name(domain)}"
-    read = memory.project.read_text
-    files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
-    if not files:
-        raise DomainNotFound(f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains.")
-    return {"domain": domain, "files": files}
+
+    def work(memory: Any) -> dict[str, Any]:
+        read = memory.project.read_text
+        files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
+        if not files:
+            raise DomainNotFound(f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains.")
+        return {"domain": domain, "files": files}
+
+    return await served(request).read(project, work)
 
 
 @router.get(
