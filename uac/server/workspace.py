@@ -214,8 +214,8 @@ class ServedWorkspace:
             self.warm.drop(name, "its directory is gone or is no longer a user project")
             Project.open(root)
         memory = self._new(name, root)
-        if memory.index.uses_chroma:
-            memory.index.client()  # open the vector store now: fail here, not mid-write
+        if memory.index.backend == "http":
+            memory.index.client()  # reach the Chroma server now: fail here, not mid-write
         return memory
 
     def create(self, name: str, *, user_name: str | None = None, timezone: str = "UTC") -> UserMemory:
