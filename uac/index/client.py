@@ -146,6 +146,9 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
             shared = _shared[key] = _Guarded(client, settings)
             return shared
         try:
+            if not Path(chroma_path).exists():
+                # checked under the lock: another thread of this process may be opening it now
+                _forget_stale_system(Path(chroma_path))
             Path(chroma_path).mkdir(parents=True, exist_ok=True)
             return chromadb.PersistentClient(path=str(chroma_path), settings=options)
         except (ValueError, OSError, RuntimeError) as exc:
@@ -153,6 +156,29 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
                 f"cannot open the vector index at {chroma_path}: {exc}.",
                 hint="{do:repair} (from the fact log and the archive).",
             ) from exc
+
+
+def forget_stale_system(chroma_path: Path) -> None:
+    """Drop the system Chroma cached for the embedded store at ``chroma_path``, e.g.
+    before the store's directory is deleted (see :func:`_forget_stale_system`)."""
+    with _create_lock:
+        _forget_stale_system(Path(chroma_path))
+
+
+def _forget_stale_system(path: Path) -> None:
+    """Chroma caches one system per directory for the whole process; when the
+    directory was deleted (e.g. ``.uac/`` removed before a repair) that cached
+    system points at files that are gone, so drop it before opening a new one.
+    The caller holds ``_create_lock``: a client being built in another thread
+    registers its system before starting it, and must not lose it halfway."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+    if isinstance(systems, dict):
+        stale = systems.pop(str(path), None)
+        if stale is not None:
+            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
+            stale.stop()
 
 
 def is_shared(client: Any) -> bool:
