@@ -3,6 +3,7 @@ Retry-After honoured by every worker, a stalled request stalls no other."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import time
@@ -38,16 +39,40 @@ def client_for(server, tmp_path, *, concurrency=4, timeout=10.0, retries=3):
     return client
 
 
-def test_retry_after_from_a_429_pauses_every_worker(tmp_path):
+def test_retry_after_from_a_429_pauses_every_worker(tmp_path, monkeypatch):
     with fake_endpoint.FakeEndpoint(echo, latency=0.05, refuse=lambda n: 0.6 if n == 3 else None) as server:
         client = client_for(server, tmp_path)
+        # when each request passed the client's throttle, and when the refusal paused it
+        # (the throttle's clock is time.monotonic); measured in the client, not at the
+        # endpoint, so that a request already under way when the 429 arrived is told apart
+        # from one sent during the pause however busy the machine is
+        throttle, admitted, paused = client.throttle, [], []
+        real_slot, real_pause = throttle.slot, throttle.pause
+
+        @contextlib.contextmanager
+        def slot(tokens=0):
+            with real_slot(tokens) as ticket:
+                admitted.append(ticket.started)
+                yield ticket
+
+        def pause(seconds):
+            before = time.monotonic()
+            real_pause(seconds)
+            paused.append((before, time.monotonic(), seconds))
+
+        monkeypatch.setattr(throttle, "slot", slot)
+        monkeypatch.setattr(throttle, "pause", pause)
         with client.metered() as usage:
             replies = map_ordered(client, lambda n: client.chat([user(f"q{n}")]).content, list(range(12)))
     assert replies == [f"answer to q{n}" for n in range(12)]
     assert usage.retries == 1 and server.count(429) == 1
-    refused = next(r for r in server.records if r.status == 429)
-    later = [r.started for r in server.records if r.started > refused.finished + 0.01]
-    assert later and min(later) >= refused.finished + 0.55  # nobody sent during the pause
+    [(before, after, seconds)] = paused
+    assert seconds == pytest.approx(0.6)
+    # nobody was let through during the pause (a request admitted between `before` and
+    # `after` may have gone just before the pause began), and the rest went after it
+    during = [t for t in admitted if after <= t < before + 0.55]
+    assert during == [], [round(t - before, 3) for t in admitted]
+    assert len(admitted) == 13 and max(admitted) >= before + 0.55  # twelve calls and the retry
 
 
 def test_an_endpoint_that_keeps_refusing_names_the_limits(tmp_path):
