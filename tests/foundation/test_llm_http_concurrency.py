@@ -3,7 +3,6 @@ Retry-After honoured by every worker, a stalled request stalls no other."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import sys
 import time
@@ -16,6 +15,8 @@ from uac.llm import LLMSettings, build_client, user
 from uac.llm.limits import Limits
 from uac.llm.parallel import map_ordered
 from uac.llm.openai_provider import retry_after_seconds
+
+from .throttle_watch import watch_throttle
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "fake_endpoint.py"
 _spec = importlib.util.spec_from_file_location("uac_bench_fake_endpoint", _PATH)
@@ -42,37 +43,16 @@ def client_for(server, tmp_path, *, concurrency=4, timeout=10.0, retries=3):
 def test_retry_after_from_a_429_pauses_every_worker(tmp_path, monkeypatch):
     with fake_endpoint.FakeEndpoint(echo, latency=0.05, refuse=lambda n: 0.6 if n == 3 else None) as server:
         client = client_for(server, tmp_path)
-        # when each request passed the client's throttle, and when the refusal paused it
-        # (the throttle's clock is time.monotonic); measured in the client, not at the
-        # endpoint, so that a request already under way when the 429 arrived is told apart
-        # from one sent during the pause however busy the machine is
-        throttle, admitted, paused = client.throttle, [], []
-        real_slot, real_pause = throttle.slot, throttle.pause
-
-        @contextlib.contextmanager
-        def slot(tokens=0):
-            with real_slot(tokens) as ticket:
-                admitted.append(ticket.started)
-                yield ticket
-
-        def pause(seconds):
-            before = time.monotonic()
-            real_pause(seconds)
-            paused.append((before, time.monotonic(), seconds))
-
-        monkeypatch.setattr(throttle, "slot", slot)
-        monkeypatch.setattr(throttle, "pause", pause)
+        watch = watch_throttle(monkeypatch, client.throttle)
         with client.metered() as usage:
             replies = map_ordered(client, lambda n: client.chat([user(f"q{n}")]).content, list(range(12)))
     assert replies == [f"answer to q{n}" for n in range(12)]
     assert usage.retries == 1 and server.count(429) == 1
-    [(before, after, seconds)] = paused
+    [(began, _, seconds)] = watch.pauses
     assert seconds == pytest.approx(0.6)
-    # nobody was let through during the pause (a request admitted between `before` and
-    # `after` may have gone just before the pause began), and the rest went after it
-    during = [t for t in admitted if after <= t < before + 0.55]
-    assert during == [], [round(t - before, 3) for t in admitted]
-    assert len(admitted) == 13 and max(admitted) >= before + 0.55  # twelve calls and the retry
+    # nobody was let through during the pause, and the rest went after it
+    assert watch.during_pause(0.55) == [], [round(t - began, 3) for t in watch.admitted]
+    assert len(watch.admitted) == 13 and max(watch.admitted) >= began + 0.55  # twelve calls and the retry
 
 
 def test_an_endpoint_that_keeps_refusing_names_the_limits(tmp_path):
