@@ -1,5 +1,6 @@
-"""Two threads of one process opening the embedded Chroma store of one project at once
-(a server's reader and writer do): neither may close the other's client."""
+"""One project's embedded Chroma store opened from two threads, or two processes, at
+once (a server's reader and writer; two servers on one root): neither may close the
+other's client, and a new store's tables are created once."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_a_client_opened_while_another_thread_finds_no_store_stays_usable(tmp_pa
     assert checked.wait(30), "the writer never looked for the store"
     # the reader opens the store meanwhile (with the fix it waits for the writer instead)
     reader.start()
-    reader.join(2)
+    reader.join(1)
     go.set()
     writer.join(60)
     reader.join(60)
@@ -61,3 +62,33 @@ def test_a_client_opened_while_another_thread_finds_no_store_stays_usable(tmp_pa
     finally:
         reader_index.close()
         writer_index.close()
+
+
+def test_opening_a_store_waits_for_another_process_opening_it(tmp_path):
+    """Chroma creates a new store's tables as it opens it: two processes opening one new
+    store at once (two servers on one root) failed with "table collections already
+    exists".  An opening holds a lock on the store's directory, and waits for another's."""
+    import fcntl
+    import os
+
+    import chromadb  # noqa: F401 - imported before the clock below starts
+
+    internal = tmp_path / "alice" / ".uac"
+    (internal / "chroma").mkdir(parents=True)
+    index = MemoryIndex(internal)
+    # another process's opening, here: a lock on the same directory through another open file
+    held = os.open(internal / "chroma", os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    opened: list[object] = []
+    opener = threading.Thread(target=lambda: opened.append(index.client()), name="opener")
+    try:
+        opener.start()
+        opener.join(1)
+        assert opener.is_alive() and opened == [], "the store was opened while another opening held it"
+    finally:
+        os.close(held)
+    opener.join(60)
+    try:
+        assert len(opened) == 1 and opened[0].get_or_create_collection("probe").count() == 0
+    finally:
+        index.close()

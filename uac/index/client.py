@@ -19,11 +19,13 @@ the same address, closing a project's index leaves it open, and
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import ConfigError, StoreError
 
@@ -150,12 +152,27 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
                 # checked under the lock: another thread of this process may be opening it now
                 _forget_stale_system(Path(chroma_path))
             Path(chroma_path).mkdir(parents=True, exist_ok=True)
-            return chromadb.PersistentClient(path=str(chroma_path), settings=options)
+            with _store_lock(Path(chroma_path)):
+                return chromadb.PersistentClient(path=str(chroma_path), settings=options)
         except (ValueError, OSError, RuntimeError) as exc:
             raise StoreError(
                 f"cannot open the vector index at {chroma_path}: {exc}.",
                 hint="{do:repair} (from the fact log and the archive).",
             ) from exc
+
+
+@contextlib.contextmanager
+def _store_lock(chroma_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the store's directory while a client opens it: Chroma
+    creates a new store's tables when it opens it, and two processes (two servers, or a
+    command beside a server) opening a new store at once fail with "table ... already
+    exists".  The lock is ``flock`` on the directory itself: no file is added."""
+    fd = os.open(chroma_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def forget_stale_system(chroma_path: Path) -> None:
