@@ -45,11 +45,17 @@ demo: $(STAMP)
 	@sed -n '1,60p' build/analytical-demo/report.md
 	@$(DEMO_ENV) $(PY) -m uac.demo --inspector-hint
 
+# The suite runs on every core (pytest-xdist, at most 8 workers), each worker taking whole
+# test files, so the fixtures a file builds are built once.  TEST_WORKERS=0 runs it in one
+# process; TEST_WORKERS=N runs N workers.
+TEST_WORKERS ?= auto
+PYTEST := HF_HUB_OFFLINE=1 $(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses 8 --dist loadfile
+
 test: $(STAMP)
-	HF_HUB_OFFLINE=1 $(PY) -m pytest
+	$(PYTEST)
 
 test-fast: $(STAMP)
-	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 bench-cli: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) benchmarks/bench_cli.py --out build/bench-cli-results

@@ -112,10 +112,35 @@ ANY = st.recursive(
 )
 
 
+_PARSED: dict[str, tuple] = {}
+
+
+def _schema_and_classes():
+    """:data:`SCHEMA` validated and its classes built, once (the examples only read them)."""
+    if "schema" not in _PARSED:
+        schema = validate_schema(SCHEMA)
+        _PARSED["schema"] = (schema, build_classes(schema, "t"))
+    return _PARSED["schema"]
+
+
+def _fast_and_strict(state_text: str):
+    """Like :func:`both_paths` for :data:`SCHEMA`, with the schema validated once."""
+    schema, classes = _schema_and_classes()
+    try:
+        text, code, strings = precheck_split(state_text, "state.py", max_bytes=10**9)
+    except CodeRejected:
+        return None, "rejected"
+    fast = fast_values(code, strings, schema, classes, "state.py")
+    try:
+        slow = StateInterpreter("state.py", schema, classes).run(parse_python(text, "state.py"))
+    except CodeRejected:
+        slow = "rejected"
+    return fast, slow
+
+
 @st.composite
 def records(draw):
-    schema = validate_schema(SCHEMA)
-    classes = build_classes(schema, "t")
+    schema, classes = _schema_and_classes()
     rec, leg, kind = classes["Rec"], classes["Leg"], classes["Kind"]
     out = []
     for _ in range(draw(st.integers(0, 4))):
@@ -149,7 +174,7 @@ def test_fast_path_agrees_on_random_states(data):
     from uac.dialect.types import TypeSpec
 
     text = render.render_state("S.", schema, [("recs", TypeSpec("list", (TypeSpec("class", name="Rec"),)), recs)])
-    fast, slow = both_paths(SCHEMA, text)
+    fast, slow = _fast_and_strict(text)
     assert slow != "rejected"
     if fast is not None:
         assert same(fast, slow)
@@ -174,7 +199,7 @@ def test_fast_path_never_accepts_mutations_the_interpreter_rejects(data, draw):
     for _ in range(draw.draw(st.integers(1, 3))):
         position = draw.draw(st.integers(body_start, len(text)))
         text = text[:position] + draw.draw(st.sampled_from(SNIPPETS)) + text[position:]
-    fast, slow = both_paths(SCHEMA, text)
+    fast, slow = _fast_and_strict(text)
     if fast is not None:
         assert slow != "rejected", text
         assert same(fast, slow), text
@@ -280,27 +305,6 @@ def _mutate(text: str, draw, start: int) -> str:
     line = lines.pop(draw.draw(st.integers(0, len(lines) - 1)))
     cut = draw.draw(st.integers(0, len(lines)))
     return head + "\n".join(lines[:cut] + [line] + lines[cut:])
-
-
-_PARSED: dict[str, tuple] = {}
-
-
-def _fast_and_strict(state_text: str):
-    """Like :func:`both_paths` for :data:`SCHEMA`, with the schema validated once."""
-    if "schema" not in _PARSED:
-        schema = validate_schema(SCHEMA)
-        _PARSED["schema"] = (schema, build_classes(schema, "t"))
-    schema, classes = _PARSED["schema"]
-    try:
-        text, code, strings = precheck_split(state_text, "state.py", max_bytes=10**9)
-    except CodeRejected:
-        return None, "rejected"
-    fast = fast_values(code, strings, schema, classes, "state.py")
-    try:
-        slow = StateInterpreter("state.py", schema, classes).run(parse_python(text, "state.py"))
-    except CodeRejected:
-        slow = "rejected"
-    return fast, slow
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -14,6 +14,8 @@ from uac.llm.parallel import map_ordered
 from uac.llm.progress import Tracker
 from uac.llm.throttle import Throttle
 
+from .throttle_watch import watch_throttle
+
 
 class SlowProvider:
     """Answers every call after ``delay`` seconds; counts how many run at once."""
@@ -83,7 +85,7 @@ def test_a_script_served_in_order_keeps_the_calls_in_order():
     assert LLMClient(ScriptedProvider(handler=lambda r: "x"), concurrency=8).concurrency == 8
 
 
-def test_a_429_pauses_every_worker_for_the_time_the_endpoint_asked():
+def test_a_429_pauses_every_worker_for_the_time_the_endpoint_asked(monkeypatch):
     served: list[tuple[float, str]] = []
     refused = threading.Event()
 
@@ -97,15 +99,17 @@ def test_a_429_pauses_every_worker_for_the_time_the_endpoint_asked():
         return "ok"
 
     client = LLMClient(ScriptedProvider(handler=handler), concurrency=4, sleep=lambda s: pytest.fail("no private sleep on a 429"))
+    watch = watch_throttle(monkeypatch, client.throttle)
     start = time.monotonic()
     with client.metered() as usage:
         map_ordered(client, lambda n: client.chat([user(f"q{n}")]), list(range(16)))
-    refusal = next(t for t, p in served if p == "q0")
-    after = [t for t, _ in served if t > refusal + 0.05]
     assert usage.retries == 1
-    # no request went out during the pause (other than the ones already in flight with q0)
-    assert not [t for t, _ in served if refusal + 0.05 < t < refusal + 0.35]
-    assert after and min(after) >= refusal + 0.38
+    [(began, _, seconds)] = watch.pauses
+    assert seconds == pytest.approx(0.4)
+    # no request went out during the pause (other than the ones already let through with q0)
+    assert watch.during_pause(0.38) == [], [round(t - began, 3) for t in watch.admitted]
+    assert len(watch.admitted) == 17 and max(watch.admitted) >= began + 0.38  # the retry of q0 too
+    assert [p for _, p in served].count("q0") == 2
     assert time.monotonic() - start >= 0.4
 
 

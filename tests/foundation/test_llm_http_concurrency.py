@@ -16,6 +16,8 @@ from uac.llm.limits import Limits
 from uac.llm.parallel import map_ordered
 from uac.llm.openai_provider import retry_after_seconds
 
+from .throttle_watch import watch_throttle
+
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "fake_endpoint.py"
 _spec = importlib.util.spec_from_file_location("uac_bench_fake_endpoint", _PATH)
 fake_endpoint = importlib.util.module_from_spec(_spec)
@@ -38,16 +40,19 @@ def client_for(server, tmp_path, *, concurrency=4, timeout=10.0, retries=3):
     return client
 
 
-def test_retry_after_from_a_429_pauses_every_worker(tmp_path):
+def test_retry_after_from_a_429_pauses_every_worker(tmp_path, monkeypatch):
     with fake_endpoint.FakeEndpoint(echo, latency=0.05, refuse=lambda n: 0.6 if n == 3 else None) as server:
         client = client_for(server, tmp_path)
+        watch = watch_throttle(monkeypatch, client.throttle)
         with client.metered() as usage:
             replies = map_ordered(client, lambda n: client.chat([user(f"q{n}")]).content, list(range(12)))
     assert replies == [f"answer to q{n}" for n in range(12)]
     assert usage.retries == 1 and server.count(429) == 1
-    refused = next(r for r in server.records if r.status == 429)
-    later = [r.started for r in server.records if r.started > refused.finished + 0.01]
-    assert later and min(later) >= refused.finished + 0.55  # nobody sent during the pause
+    [(began, _, seconds)] = watch.pauses
+    assert seconds == pytest.approx(0.6)
+    # nobody was let through during the pause, and the rest went after it
+    assert watch.during_pause(0.55) == [], [round(t - began, 3) for t in watch.admitted]
+    assert len(watch.admitted) == 13 and max(watch.admitted) >= began + 0.55  # twelve calls and the retry
 
 
 def test_an_endpoint_that_keeps_refusing_names_the_limits(tmp_path):

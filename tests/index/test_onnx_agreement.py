@@ -24,14 +24,20 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
 
 
+@pytest.fixture(scope="module")
+def onnx_vectors(onnx_embedder, sentences) -> np.ndarray:
+    """The ONNX vectors of every sentence, encoded together (the tests below compare them)."""
+    return onnx_embedder.encode(sentences)
+
+
 def test_the_two_backends_are_what_they_say(onnx_embedder, torch_embedder):
     assert onnx_embedder.backend == "onnx" and torch_embedder.backend == "torch"
     assert onnx_embedder.dim == torch_embedder.dim == 384
     assert onnx_embedder.max_seq_length == torch_embedder.max_seq_length == 256
 
 
-def test_sentence_vectors_agree(onnx_embedder, torch_embedder, sentences):
-    got = onnx_embedder.encode(sentences)
+def test_sentence_vectors_agree(onnx_vectors, torch_embedder, sentences):
+    got = onnx_vectors
     want = torch_embedder.encode(sentences)
     assert got.dtype == np.float32 and got.shape == (len(sentences), 384)
     np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
@@ -40,8 +46,8 @@ def test_sentence_vectors_agree(onnx_embedder, torch_embedder, sentences):
     assert cosine.min() >= MIN_COSINE, (sentences[worst][:80], float(cosine.min()))
 
 
-def test_batching_and_order_do_not_change_vectors(onnx_embedder, sentences):
-    together = onnx_embedder.encode(sentences)
+def test_batching_and_order_do_not_change_vectors(onnx_embedder, onnx_vectors, sentences):
+    together = onnx_vectors
     one_by_one = np.stack([onnx_embedder.encode([s])[0] for s in sentences[:40]])
     assert _cosines(together[:40], one_by_one).min() >= 0.99999
     reversed_ = onnx_embedder.encode(sentences[::-1])[::-1]

@@ -24,11 +24,14 @@ the same address, closing a project's index leaves it open, and
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .. import heavy
 from ..errors import ConfigError, StoreError
@@ -173,13 +176,57 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
             shared = _shared[key] = _Guarded(client, settings)
             return shared
         try:
+            if not Path(chroma_path).exists():
+                # checked under the lock: another thread of this process may be opening it now
+                _forget_stale_system(Path(chroma_path))
             make_private_dirs(Path(chroma_path))  # Chroma's own files inside keep its modes
-            return chromadb.PersistentClient(path=str(chroma_path), settings=options)
+            with _store_lock(Path(chroma_path)):
+                return chromadb.PersistentClient(path=str(chroma_path), settings=options)
         except (ValueError, OSError, RuntimeError) as exc:
             raise StoreError(
                 f"cannot open the vector index at {chroma_path}: {exc}.",
                 hint="{do:repair} (from the fact log and the archive).",
             ) from exc
+
+
+@contextlib.contextmanager
+def _store_lock(chroma_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the store's directory while a client opens it: Chroma
+    creates a new store's tables when it opens it, and two processes (two servers, or a
+    command beside a server) opening a new store at once fail with "table ... already
+    exists".  The lock is ``flock`` on the directory itself: no file is added."""
+    fd = os.open(chroma_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def forget_stale_system(chroma_path: Path) -> None:
+    """Drop the system Chroma cached for the embedded store at ``chroma_path``, e.g.
+    before the store's directory is deleted (see :func:`_forget_stale_system`)."""
+    with _create_lock:
+        _forget_stale_system(Path(chroma_path))
+
+
+def _forget_stale_system(path: Path) -> None:
+    """Chroma caches one system per directory for the whole process; when the
+    directory was deleted (e.g. ``.uac/`` removed before a repair) that cached
+    system points at files that are gone, so drop it before opening a new one.
+    The caller holds ``_create_lock``: a client being built in another thread
+    registers its system before starting it, and must not lose it halfway."""
+    if "chromadb.api.shared_system_client" not in sys.modules:
+        return  # Chroma was never opened in this process: it caches nothing
+    heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+    if isinstance(systems, dict):
+        stale = systems.pop(str(path), None)
+        if stale is not None:
+            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
+            stale.stop()
 
 
 def is_shared(client: Any) -> bool:

@@ -216,6 +216,10 @@ def preload(backend: str | None = None) -> threading.Thread | None:
         return None  # reported by the caller's get_embedder()
     if name in _instances:
         return None
+    # numpy is imported here, before the thread starts: the loader imports it, and so does
+    # the caller's own work meanwhile (ingest reads packed tables); a first import of numpy
+    # in two threads at once can fail with "partially initialized module" (see uac.heavy)
+    heavy.load("numpy")
 
     def load() -> None:
         try:

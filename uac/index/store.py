@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from .. import heavy
 from ..errors import ProjectLocked, StoreError
 from ..failpoints import crash_point
 from ..fsutil import atomic_write_text, make_private_dirs, open_nofollow, open_regular, read_regular
@@ -702,25 +701,6 @@ def _float32_bytes(vectors: "numpy.ndarray") -> bytes:
     return np.ascontiguousarray(vectors, dtype=np.float32).tobytes()
 
 
-def _forget_stale_system(path: Path) -> None:
-    """Chroma caches one system per directory for the whole process; when the
-    directory was deleted (e.g. ``.uac/`` removed before a repair) that cached
-    system points at files that are gone, so drop it before opening a new one."""
-    import sys
-
-    if "chromadb.api.shared_system_client" not in sys.modules:
-        return  # Chroma was never opened in this process: it caches nothing
-    heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
-    if isinstance(systems, dict):
-        stale = systems.pop(str(path), None)
-        if stale is not None:
-            getattr(SharedSystemClient, "_identifier_to_refcount", {}).pop(str(path), None)
-            stale.stop()
-
-
 def _collection_prefix(root: Path, backend: str) -> str:
     if backend == "http":
         # one server may hold many projects: name collections after this one
@@ -769,8 +749,7 @@ class MemoryIndex:
         if self._client is None:
             from .client import build_client
 
-            if self.backend != "http" and not self.chroma_path.exists():
-                _forget_stale_system(self.chroma_path)
+            # (an embedded store whose directory is gone: build_client drops Chroma's stale system)
             self._client = build_client(self.chroma, self.chroma_path)
             self._identity = self._chroma_identity()
         return self._client
@@ -810,8 +789,10 @@ class MemoryIndex:
         every entry again from the flat copy (:meth:`ChannelIndex.sync_vectors`)."""
         if self.backend == "http":
             return False
+        from .client import forget_stale_system
+
         self.release_client()
-        _forget_stale_system(self.chroma_path)
+        forget_stale_system(self.chroma_path)
         if self.chroma_path.is_symlink():
             self.chroma_path.unlink()
             return True
