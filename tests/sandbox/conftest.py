@@ -48,7 +48,8 @@ def requires_jail(level):
 @pytest.fixture
 def other_tenant():
     """Another user's project whose fact log every local user may read (0755
-    directories, a 0644 file: what a default umask gives)."""
+    directories, a 0644 file: what a default umask gave a project made before
+    projects were private, or one opened up by hand)."""
     import shutil
     import tempfile
     from pathlib import Path
@@ -61,6 +62,8 @@ def other_tenant():
         other = UserMemory.create(root / "bob")
         facts = other.project.paths.facts
         facts.write_text('{"id": "f1", "text": "bob-secret-7f3a"}\n')
+        for folder in (other.root, facts.parent):  # made private (0700) by uac: opened up here
+            folder.chmod(0o755)
         facts.chmod(0o644)
         other.close()
         yield facts
