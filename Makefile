@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 	  || $(PY) -m pip install --quiet "torch==$(TORCH_VERSION)"
 	# the model's files, as the distribution user-as-code-minilm (packaging/minilm)
 	$(PY) -m pip install --quiet ./packaging/minilm
-	$(PY) -m pip install --quiet -e ".[dev,server,mcp,chroma,plots,reference,openai-agents,pydantic-ai,langgraph]"
+	$(PY) -m pip install --quiet -e ".[dev,server,mcp,chroma,plots,bench,reference,openai-agents,pydantic-ai,langgraph]"
 	# the ONNX graph of the bundled model, written once into the user cache (~/.cache/uac)
 	HF_HUB_OFFLINE=1 $(PY) -m uac.index.onnx_export
 	touch $(STAMP)

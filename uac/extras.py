@@ -22,6 +22,7 @@ EXTRAS = {
     "mcp": "the MCP server",
     "chroma": "Chroma: an embedded Chroma store beside the flat vector copies, or a Chroma server",
     "plots": "plots in benchmark reports (matplotlib)",
+    "bench": "the benchmark harnesses' scoring (nltk's Porter stemmer for LoCoMo's token F1)",
     "openai-agents": "memory tools for the OpenAI Agents SDK (uac.integrations.openai_agents)",
     "pydantic-ai": "the memory toolset for pydantic-ai (uac.integrations.pydantic_ai)",
     "langgraph": "LangChain memory tools and a LangGraph store (uac.integrations.langgraph)",

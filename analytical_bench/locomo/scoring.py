@@ -36,7 +36,7 @@ def _stemmer():
     except ImportError:
         raise ConfigError(
             "LoCoMo token F1 needs the Porter stemmer of nltk, which is not installed.",
-            hint="pip install nltk (the stemmer needs no data download).",
+            hint="Install the bench extra: pip install 'user-as-code[bench]' (the stemmer needs no data download).",
         ) from None
     return PorterStemmer()
 
