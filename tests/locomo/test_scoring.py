@@ -94,6 +94,6 @@ def test_missing_nltk_is_a_clear_error(monkeypatch):
     try:
         with pytest.raises(ConfigError, match="nltk") as info:
             scoring._stemmer()
-        assert "pip install nltk" in info.value.hint
+        assert "pip install 'user-as-code[bench]'" in info.value.hint
     finally:
         scoring._stemmer.cache_clear()
