@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -179,17 +180,23 @@ def smoke(work: Path, python: str) -> int:
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
+        last = ""
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=2) as reply:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=5) as reply:
                     if reply.status == 200:
                         break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    print(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
-                    return 1
-                time.sleep(0.2)
+            except urllib.error.HTTPError as exc:  # the server answers, but not healthy
+                last = f"{exc.code} {exc.read().decode('utf-8', 'replace')}"
+            except OSError as exc:
+                last = str(exc)
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.terminate()
+                output = server.communicate(timeout=30)[0] if server.stdout else ""
+                print(f"the server did not become healthy ({last}):\n{output}")
+                return 1
+            time.sleep(0.2)
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/v1/projects/maya/search",
             data=json.dumps({"query": "Who went to Kyoto?", "k": 3}).encode(),

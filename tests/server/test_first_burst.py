@@ -167,3 +167,22 @@ def test_a_server_that_cannot_import_its_search_stack_says_so(fresh_root, tmp_pa
                             timeout=30)
         assert search.status_code == 503 and search.json()["error"]["code"] == "store_error"
     assert "cannot import onnxruntime" in (tmp_path / "server.log").read_text()
+
+
+def test_a_server_without_the_chroma_extra_is_healthy(monkeypatch):
+    """Without chromadb the flat vector copies serve every search: health must not ask for it."""
+    from uac.index import client as index_client
+    from uac.server.readiness import Readiness
+
+    real_load = heavy.load
+
+    def load(stack: str) -> None:
+        if stack == "chroma":
+            raise StoreError("this process cannot import chromadb (ModuleNotFoundError: No module named 'chromadb').")
+        real_load(stack)
+
+    monkeypatch.setattr(heavy, "load", load)
+    monkeypatch.setattr(index_client, "chroma_installed", lambda: False)
+    assert "imports" not in Readiness(probe=lambda: None).check()
+    monkeypatch.setattr(index_client, "chroma_installed", lambda: True)  # installed but broken: reported
+    assert "chromadb" in Readiness(probe=lambda: None).check()["imports"]

@@ -30,8 +30,16 @@ from .. import heavy
 
 log = logging.getLogger(__name__)
 
-#: the stacks a server's requests use: vectors and tables, the query embedding, the vector store
+#: the stacks a server's requests use: vectors and tables, the query embedding, and the
+#: vector store where Chroma is installed (without the chroma extra the flat copies serve)
 STACKS = ("numpy", "embeddings", "chroma")
+
+
+def stacks() -> tuple[str, ...]:
+    """The stacks this process's requests may import (Chroma only where it is installed)."""
+    from ..index.client import chroma_installed
+
+    return STACKS if chroma_installed() else tuple(s for s in STACKS if s != "chroma")
 
 #: uac's modules a request may import first (each imports its own light dependencies)
 MODULES = (
@@ -127,7 +135,7 @@ class Readiness:
 
     def _run(self) -> dict[str, str]:
         problems: dict[str, str] = {}
-        for stack in STACKS:
+        for stack in stacks():
             try:
                 heavy.load(stack)
             except Exception as exc:  # reported as the process's health, never swallowed
