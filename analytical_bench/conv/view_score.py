@@ -1,0 +1,295 @@
+"""Score a typed view against a ledger: record precision and recall per kind, field by field.
+
+Each ledger event is matched with at most one record of the user in the view
+(one record with at most one event): same key (a trip's destination, a
+meal's place, a purchase's item by its words, an employer, a book's title),
+the same status for trips, and dates that agree where both sides have one.
+A record of someone else (``person`` names another person) is neither right
+nor wrong and is left out.  Precision is matched records over the user's
+records of the kind, recall matched events over events; with nothing to
+divide by, the figure is ``None`` (unknown), never a perfect score.  Each
+matched pair is then checked field by field (a trip's nights and start month,
+an amount with its currency, whether a job is the current one): those are
+the ``fields`` figures, ``right/checked``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Iterable, Mapping
+
+from .ledger import Event, Ledger
+
+_ARTICLES = {"a", "an", "the", "my", "our", "some", "new", "pair", "of", "set"}
+
+
+def normalize(text: Any) -> str:
+    """Casefolded words without accents, punctuation or leading articles."""
+    if text is None:
+        return ""
+    plain = unicodedata.normalize("NFKD", str(text))
+    plain = "".join(c for c in plain if not unicodedata.combining(c)).casefold()
+    words = re.findall(r"[\w]+", plain)
+    while words and words[0] in _ARTICLES:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _words(text: Any) -> set[str]:
+    return {w for w in normalize(text).split() if w not in _ARTICLES and len(w) > 1}
+
+
+def same_name(gold: Any, found: Any) -> bool:
+    a, b = normalize(gold), normalize(found)
+    return bool(a) and a == b
+
+
+def same_item(gold: Any, found: Any) -> bool:
+    """Items match when each names the other's head noun (its last word) and the record holds
+    at least half of the gold's words ("standing desk" ~ "a new standing desk", not "desk lamp")."""
+    a, b = _words(gold), _words(found)
+    if not a or not b:
+        return False
+    heads = normalize(gold).split()[-1], normalize(found).split()[-1]
+    return heads[0] in b and heads[1] in a and len(a & b) * 2 >= len(a)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def record_fields(record: Any) -> dict[str, Any]:
+    """A record (a frozen dataclass instance, or a mapping) as ``field -> value``."""
+    if isinstance(record, Mapping):
+        return {k: _plain(v) for k, v in record.items()}
+    if dataclasses.is_dataclass(record):
+        return {f.name: _plain(getattr(record, f.name)) for f in dataclasses.fields(record)}
+    raise TypeError(f"not a record: {record!r}")
+
+
+def _days(value: Any) -> tuple[_dt.date, _dt.date] | None:
+    """The first and last day of a record's date or period value, if it has one."""
+    if value is None:
+        return None
+    start, end = getattr(value, "start", None), getattr(value, "end", None)
+    if isinstance(start, _dt.date) and isinstance(end, _dt.date):
+        return start, end
+    if isinstance(value, _dt.date):
+        return value, value
+    if isinstance(value, str):
+        from uac.dates import parse_period
+
+        parsed = parse_period(value)
+        return (parsed.start, parsed.end) if parsed else None
+    return None
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """How one kind's records are found and matched."""
+
+    kind: str
+    #: event field with the key, record fields that may hold it (first present wins)
+    event_key: str
+    record_keys: tuple[str, ...]
+    key_match: Callable[[Any, Any], bool] = same_name
+    #: (event date field, record date fields): the record must overlap the event where both are dated
+    event_dates: tuple[str, ...] = ()
+    record_dates: tuple[str, ...] = ()
+    slack_days: int = 7
+    #: the record field holding a trip's status, compared with the event's
+    status_field: str | None = None
+    #: field checks on matched pairs: name -> check(event, record fields) -> bool | None (not checkable)
+    checks: tuple[tuple[str, Callable[[Event, dict[str, Any]], "bool | None"]], ...] = ()
+
+
+def _number(event_field: str, record_field: str, tolerance: float = 0.01):
+    def check(event: Event, rec: dict[str, Any]) -> bool | None:
+        gold = event.get(event_field)
+        if gold is None:
+            return None
+        found = rec.get(record_field)
+        return isinstance(found, (int, float)) and abs(float(found) - float(gold)) <= tolerance
+
+    return check
+
+
+def _money(event: Event, rec: dict[str, Any]) -> bool | None:
+    if event.get("amount") is None:
+        return None
+    found = rec.get("amount")
+    if not isinstance(found, (int, float)) or abs(float(found) - float(event.get("amount"))) > 0.01:
+        return False
+    return str(rec.get("currency") or "").upper() == str(event.get("currency") or "").upper()
+
+
+def _month_of(event_field: str, record_fields: tuple[str, ...]):
+    def check(event: Event, rec: dict[str, Any]) -> bool | None:
+        span = event.span(event_field)
+        if span is None:
+            return None
+        for name in record_fields:
+            days = _days(rec.get(name))
+            if days:
+                return (days[0].year, days[0].month) == (span.first.year, span.first.month)
+        return False
+
+    return check
+
+
+def _current(event: Event, rec: dict[str, Any]) -> bool | None:
+    if "current" in rec:
+        return bool(rec["current"]) == event.current
+    return (rec.get("end") is None) == event.current
+
+
+def _text(event_field: str, record_field: str):
+    def check(event: Event, rec: dict[str, Any]) -> bool | None:
+        gold = event.get(event_field)
+        if not gold:
+            return None
+        return bool(_words(gold) & _words(rec.get(record_field)))
+
+    return check
+
+
+SPECS: dict[str, KindSpec] = {
+    "trip": KindSpec(
+        "trip", "destination", ("destination", "purpose"), same_name, ("start", "end"), ("start", "end"), 7, "status",
+        (("nights", _number("nights", "nights")), ("start_month", _month_of("start", ("start", "end")))),
+    ),
+    "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),
+    "purchase": KindSpec("purchase", "item", ("item",), same_item, ("date",), ("when",), 7, None, (("amount", _money),)),
+    "job": KindSpec("job", "employer", ("employer",), same_name, (), (), 0, None,
+                    (("current", _current), ("title", _text("title", "role")))),
+    "workout": KindSpec("workout", "activity", ("activity",), same_name, ("date",), ("when",), 1, None,
+                        (("distance_km", _number("distance_km", "distance_km", 0.05)),)),
+    "book": KindSpec("book", "title", ("title",), same_name, (), (), 0, None, (("author", _text("author", "author")),)),
+    "home": KindSpec("home", "city", ("city",), same_name, (), (), 0, None, (("current", _current),)),
+}
+
+
+@dataclass
+class KindScore:
+    kind: str
+    events: int
+    records: int
+    matched: int
+    fields: dict[str, list[int]] = field(default_factory=dict)  # name -> [right, checked]
+    missed: list[str] = field(default_factory=list)  # event ids without a record
+    wrong: list[dict[str, Any]] = field(default_factory=list)  # records without an event
+
+    @property
+    def precision(self) -> float | None:
+        return self.matched / self.records if self.records else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.matched / self.events if self.events else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "events": self.events, "records": self.records, "matched": self.matched,
+            "precision": self.precision, "recall": self.recall,
+            "fields": {k: {"right": r, "checked": c} for k, (r, c) in self.fields.items()},
+            "missed": self.missed, "wrong": self.wrong,
+        }
+
+
+def _is_users(rec: dict[str, Any], user: str) -> bool:
+    person = rec.get("person")
+    return person in (None, "") or normalize(person) in (normalize(user), "user", "i", "me")
+
+
+def _key(rec: dict[str, Any], spec: KindSpec) -> Any:
+    for name in spec.record_keys:
+        if rec.get(name):
+            return rec[name]
+    return None
+
+
+def _dates_agree(event: Event, rec: dict[str, Any], spec: KindSpec) -> bool | None:
+    """True/False where both sides are dated, None where either is not."""
+    spans = [s for s in (event.span(n) for n in spec.event_dates) if s]
+    days = [d for d in (_days(rec.get(n)) for n in spec.record_dates) if d]
+    if not spans or not days:
+        return None
+    first, last = min(s.first for s in spans), max(s.last for s in spans)
+    return any(first - _dt.timedelta(days=spec.slack_days) <= b and a <= last + _dt.timedelta(days=spec.slack_days)
+               for a, b in days)
+
+
+def _summary(rec: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v if isinstance(v, (str, int, float, bool, type(None), list)) else str(v))
+            for k, v in rec.items() if k not in ("sources",)}
+
+
+def score_kind(spec: KindSpec, events: list[Event], records: Iterable[Any], user: str) -> KindScore:
+    mine = [r for r in (record_fields(x) for x in records) if _is_users(r, user)]
+    score = KindScore(spec.kind, len(events), len(mine), 0, {name: [0, 0] for name, _ in spec.checks})
+    taken: set[int] = set()
+    for event in events:
+        best: int | None = None
+        for i, rec in enumerate(mine):
+            if i in taken or not spec.key_match(event.get(spec.event_key), _key(rec, spec)):
+                continue
+            if spec.status_field and str(rec.get(spec.status_field)) != str(event.get("status")):
+                continue
+            agree = _dates_agree(event, rec, spec)
+            if agree is False:
+                continue
+            if agree is True or best is None:
+                best = i
+                if agree is True:
+                    break
+        if best is None:
+            score.missed.append(event.id)
+            continue
+        taken.add(best)
+        score.matched += 1
+        for name, check in spec.checks:
+            verdict = check(event, mine[best])
+            if verdict is not None:
+                score.fields[name][1] += 1
+                score.fields[name][0] += int(verdict)
+    score.wrong = [_summary(rec) for i, rec in enumerate(mine) if i not in taken]
+    return score
+
+
+def offline_collections() -> dict[str, tuple[str, str]]:
+    """kind -> (domain, collection) of the offline kinds' records."""
+    from uac.compile.kinds import registry
+
+    return {kind.name: (kind.domain, kind.collection) for kind in registry()}
+
+
+def score_view(
+    state: Mapping[str, Any],
+    ledger: Ledger,
+    *,
+    kinds: Iterable[str] | None = None,
+    collections: Mapping[str, tuple[str, str]] | None = None,
+) -> dict[str, KindScore]:
+    """Per kind, the records of ``state`` (a :class:`uac.view.state.StateView` or
+    ``domain -> object with collections``) against ``ledger``'s events.
+
+    A kind the view has no collection for scores zero records (its recall is 0
+    where the ledger has events of it)."""
+    where = dict(collections if collections is not None else offline_collections())
+    wanted = list(kinds) if kinds is not None else [k for k in SPECS if k in where or ledger.of_kind(k)]
+    scores = {}
+    for kind in wanted:
+        records: Iterable[Any] = ()
+        if kind in where:
+            domain, collection = where[kind]
+            if domain in state:
+                records = getattr(state[domain], collection, ()) or ()
+        scores[kind] = score_kind(SPECS[kind], ledger.of_kind(kind), records, ledger.user)
+    return scores

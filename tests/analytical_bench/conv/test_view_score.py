@@ -1,0 +1,94 @@
+"""Scoring a view against a ledger: matches by key, status and date; others' records left out;
+field checks; unknown (None) rather than perfect when there is nothing to divide by."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from analytical_bench.conv import parse_ledger, score_view
+from analytical_bench.conv.view_score import same_item
+from tests.fixtures.kinds import KINDS_CHAT, USER
+from uac import UserMemory
+from uac.dates import Period
+
+
+@dataclass(frozen=True)
+class Trip:
+    status: str
+    destination: str | None
+    person: str | None
+    start: Period | None
+    end: Period | None = None
+    nights: int | None = None
+
+
+@dataclass(frozen=True)
+class Purchase:
+    item: str
+    person: str | None
+    amount: float | None
+    currency: str | None
+    when: Period | None = None
+
+
+def _ledger(events):
+    return parse_ledger({"format": "uac-ledger/1", "user": "Sam", "currency": "EUR", "events": events})
+
+
+def _day(text):
+    return Period(_dt.date.fromisoformat(text), _dt.date.fromisoformat(text))
+
+
+def test_trips_match_by_destination_status_and_date():
+    ledger = _ledger([
+        {"id": "a", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-03-02", "nights": 5},
+        {"id": "b", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-09-10"},
+        {"id": "c", "kind": "trip", "status": "cancelled", "destination": "Oslo", "start": "2024-04"},
+    ])
+    view = {"travel": SimpleNamespace(trips=(
+        Trip("done", "Lisbon", "Sam", _day("2024-09-11")),
+        Trip("done", "lisbon", None, _day("2024-03-03"), nights=4),
+        Trip("planned", "Oslo", "Sam", Period("2024-04")),     # wrong status: not a match
+        Trip("done", "Sakura Tei", "Sam", _day("2024-03-08")),  # a restaurant as a trip
+        Trip("done", "Rome", "Ana", _day("2024-03-01")),        # someone else's: left out
+    ))}
+    [trip] = score_view(view, ledger, kinds=["trip"], collections={"trip": ("travel", "trips")}).values()
+    assert (trip.events, trip.records, trip.matched) == (3, 4, 2)
+    assert trip.missed == ["c"]
+    assert trip.precision == 0.5 and trip.recall == 2 / 3
+    assert trip.fields["nights"] == [0, 1] and trip.fields["start_month"] == [2, 2]
+
+
+def test_purchases_check_amount_and_currency_and_nothing_scores_unknown():
+    ledger = _ledger([
+        {"id": "d", "kind": "purchase", "item": "standing desk", "amount": 340, "currency": "GBP"},
+        {"id": "p", "kind": "purchase", "item": "ceramic plates", "amount": 48, "currency": "EUR"},
+    ])
+    view = {"shopping": SimpleNamespace(purchases=(
+        Purchase("a new standing desk", "Sam", 340.0, "GBP"), Purchase("plates", None, 48.0, "USD"),
+    ))}
+    where = {"purchase": ("shopping", "purchases"), "meal": ("food", "meals")}
+    scores = score_view(view, ledger, kinds=["purchase", "meal"], collections=where)
+    assert scores["purchase"].matched == 2 and scores["purchase"].fields["amount"] == [1, 2]
+    assert scores["meal"].precision is None and scores["meal"].recall is None
+    assert same_item("standing desk", "desk") and same_item("ceramic plates", "hand-painted ceramic plates")
+    assert not same_item("standing desk", "desk lamp") and not same_item("running shoes", "shoe rack")
+
+
+def test_the_offline_view_of_the_kinds_chat_scores_its_trips(tmp_path):
+    memory = UserMemory.create(tmp_path / "sam", user_name=USER)
+    memory.ingest(KINDS_CHAT, extractor="rules")
+    memory.compile(mode="offline")
+    ledger = _ledger([
+        {"id": "lisbon", "kind": "trip", "status": "done", "destination": "Lisbon", "end": "2024-03-13"},
+        {"id": "porto", "kind": "trip", "status": "done", "destination": "Porto", "start": "2024-03-30"},
+        {"id": "paris", "kind": "trip", "status": "done", "destination": "Paris", "start": "2024-03"},
+        {"id": "initech", "kind": "job", "employer": "Initech"},
+    ])
+    scores = score_view(memory.state, ledger, kinds=["trip", "job"])
+    memory.close()
+    assert scores["trip"].matched == 2 and scores["trip"].missed == ["paris"]
+    assert scores["trip"].records >= 5  # the chat's other trips, not in this small ledger, count as wrong
+    assert scores["job"].matched == 1 and scores["job"].fields["current"] == [1, 1]
