@@ -115,8 +115,13 @@ def conv_command(
     from .conv.run import run_conv
     from .harness import progress_bar
 
+    from .conv.systems import MODEL_SYSTEMS
+
     if context_tokens < 1:
         raise UserError(f"--context-tokens {context_tokens} must be at least 1.")
+    unknown = [name for name in systems or () if name not in MODEL_SYSTEMS]
+    if unknown:
+        raise UserError(f"unknown system(s) {', '.join(unknown)}.", hint=f"Use {', '.join(MODEL_SYSTEMS)}.")
     chosen = list(sizes or DEFAULT_SIZES)
     histories = [generate(seed, size) for size in chosen]
     folder = hand_written if hand_written is not None else Path("tests/fixtures/chats")
