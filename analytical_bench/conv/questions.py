@@ -109,7 +109,7 @@ def _templates() -> list[Template]:
 
     def t_activity(ledger, rng):
         activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and ("count", f"How many times have I gone for a {activity}?", "int",
+        return activity and ("count", f"How many {activity} workouts have I done?", "int",
                              Query("workout", "count", (("key", activity),)))
 
     def t_nights(ledger, rng):
@@ -126,7 +126,7 @@ def _templates() -> list[Template]:
 
     def t_distance(ledger, rng):
         activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and ("sum", f"How many kilometres have I covered in total on my {activity}s?", "float",
+        return activity and ("sum", f"How many kilometres have I covered in total in my {activity} workouts?", "float",
                              Query("workout", "sum", (("key", activity),), "distance_km"))
 
     def t_longest_trip(ledger, rng):
@@ -139,7 +139,7 @@ def _templates() -> list[Template]:
 
     def t_longest_workout(ledger, rng):
         activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and ("max", f"How long, in km, was my longest {activity}?", "float",
+        return activity and ("max", f"How long, in km, was my longest {activity} workout?", "float",
                              Query("workout", "max", (("key", activity),), "distance_km"))
 
     def t_cheapest(ledger, rng):
