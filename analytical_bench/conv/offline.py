@@ -48,7 +48,7 @@ def build_offline(history: History, data_dir: Path, project: Path) -> tuple[Any,
 
 def view_rows(history: History, state: Any, system: str = OFFLINE_SYSTEM) -> list[dict[str, Any]]:
     """One result row per question: the reference program's answer over ``state``."""
-    where = offline_collections()
+    where = offline_collections(state)
     rows = []
     for q in history.questions:
         row = question_row(history, q, system)

@@ -83,11 +83,14 @@ def _days(value: Any) -> tuple[_dt.date, _dt.date] | None:
         return start, end
     if isinstance(value, _dt.date):
         return value, value
-    if isinstance(value, str):
-        from uac.dates import parse_period
+    if isinstance(value, str) and value.strip():
+        from uac import Period
 
-        parsed = parse_period(value)
-        return (parsed.start, parsed.end) if parsed else None
+        try:
+            parsed = Period(value.strip())
+        except (TypeError, ValueError):
+            return None
+        return parsed.start, parsed.end
     return None
 
 
@@ -263,11 +266,20 @@ def score_kind(spec: KindSpec, events: list[Event], records: Iterable[Any], user
     return score
 
 
-def offline_collections() -> dict[str, tuple[str, str]]:
-    """kind -> (domain, collection) of the offline kinds' records."""
-    from uac.compile.kinds import registry
-
-    return {kind.name: (kind.domain, kind.collection) for kind in registry()}
+def offline_collections(state: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+    """kind -> (domain, collection): the first collection of ``state`` whose records are of the
+    kind's class (``Trip`` for trips, ``Meal``, ``Purchase`` ...), as the offline kinds declare them."""
+    found: dict[str, tuple[str, str]] = {}
+    for domain in state:
+        values = state[domain]
+        if not isinstance(values, Mapping):
+            continue
+        for name, value in values.items():
+            if isinstance(value, (tuple, list)) and value:
+                kind = type(value[0]).__name__.lower()
+                if kind in SPECS and kind not in found:
+                    found[kind] = (domain, name)
+    return found
 
 
 def score_view(
@@ -282,7 +294,7 @@ def score_view(
 
     A kind the view has no collection for scores zero records (its recall is 0
     where the ledger has events of it)."""
-    where = dict(collections if collections is not None else offline_collections())
+    where = dict(collections if collections is not None else offline_collections(state))
     wanted = list(kinds) if kinds is not None else [k for k in SPECS if k in where or ledger.of_kind(k)]
     scores = {}
     for kind in wanted:
