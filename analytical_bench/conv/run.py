@@ -56,7 +56,7 @@ def _answer(system: ConvSystem, history: History, question: Any, build_error: st
         got = system.answer(history, question)
     except NotRun as exc:
         row.update(status="not_run", prediction="", correct=None, error=str(exc), tool_calls=0)
-    except (UacError, SandboxError, OSError, ValueError, RuntimeError) as exc:  # wrong, and the run goes on
+    except Exception as exc:  # any failure of the system scores the question wrong, and the run goes on
         row.update(prediction="", correct=False, error=f"{type(exc).__name__}: {exc}", tool_calls=0)
     else:
         row.update(got, correct=score(question.answer_kind, question.gold, got["prediction"]), error=None)
@@ -130,7 +130,8 @@ def run_conv(
     recorded = settings_record(settings, llm) if llm is not None else {"provider": "none", "model": None}
     records = [_history_record(h) for h in histories]
     text = conv_report(rows, scores, records, builds, model=llm.describe() if llm is not None else None,
-                       settings={k: v for k, v in recorded.items() if k in ("provider", "model", "temperature")},
+                       settings={**{k: v for k, v in recorded.items() if k in ("provider", "model", "temperature")},
+                                 **{k: v for k, v in (options or {}).items() if k in ("seed", "sizes", "context_tokens")}},
                        plot=image)
     report = out / "report.md"
     atomic_write_text(report, text + "\n")
