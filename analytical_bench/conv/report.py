@@ -9,7 +9,6 @@ seed), so a re-run from a warm response cache writes the same report.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from typing import Any, Iterable
 
 from .questions import QUESTION_KINDS
