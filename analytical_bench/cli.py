@@ -91,5 +91,55 @@ def run_command(
     typer.echo(f"{what}: report at {outcome.report}")
 
 
+@app.command("conv")
+def conv_command(
+    sizes: Optional[str] = ints_option(None, "--sizes", help="sessions per generated history, 10..500 (default 10,50,200)"),
+    seed: int = typer.Option(32, "--seed", help="generator seed"),
+    out: Path = typer.Option(Path("conv-results"), "--out", help="output directory"),
+    systems: Optional[str] = names_option(
+        None, "--systems", help="model systems: uac,retrieval,full_context (default: all; offline rows always run)"
+    ),
+    hand_written: Optional[Path] = typer.Option(
+        None, "--hand-written", help="folder of hand-written chats (dev/, heldout/; default tests/fixtures/chats when present)"
+    ),
+    no_hand_written: bool = typer.Option(False, "--no-hand-written", help="generated histories only"),
+    offline: bool = typer.Option(False, "--offline", help="offline rows only, even if a model is configured"),
+    context_tokens: int = typer.Option(
+        120_000, "--context-tokens", help="full_context: the prompt tokens a history must fit in, else not run"
+    ),
+    plot: bool = typer.Option(False, "--plot", help="write accuracy_vs_size.png (needs matplotlib)"),
+    quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+) -> None:
+    """The conversational benchmark: chat histories told from a ledger, exact aggregate questions."""
+    from .conv.dataset import DEFAULT_SIZES, generate, hand_written_sets
+    from .conv.run import run_conv
+    from .harness import progress_bar
+
+    from .conv.systems import MODEL_SYSTEMS
+
+    if context_tokens < 1:
+        raise UserError(f"--context-tokens {context_tokens} must be at least 1.")
+    unknown = [name for name in systems or () if name not in MODEL_SYSTEMS]
+    if unknown:
+        raise UserError(f"unknown system(s) {', '.join(unknown)}.", hint=f"Use {', '.join(MODEL_SYSTEMS)}.")
+    chosen = list(sizes or DEFAULT_SIZES)
+    histories = [generate(seed, size) for size in chosen]
+    folder = hand_written if hand_written is not None else Path("tests/fixtures/chats")
+    if hand_written is not None and not folder.is_dir():
+        raise UserError(f"--hand-written {folder} is not a folder.", hint="Point it at a folder with dev/ and heldout/.")
+    if not no_hand_written and folder.is_dir():
+        histories += hand_written_sets(folder)
+    settings = model_settings(UAC_LLM_CACHE=str(Path(out) / "llm-cache.sqlite"))
+    llm = model_client(settings, offline=offline)
+    total = sum(len(h.questions) for h in histories) * (len(systems or ()) or 3)
+    options = {"seed": seed, "sizes": chosen, "systems": systems, "context_tokens": context_tokens,
+               "hand_written": [h.name for h in histories if h.source != "generated"]}
+    with progress_bar(total, "conv", enabled=not quiet and llm is not None) as advance:
+        outcome = run_conv(histories, out, llm=llm, settings=None if llm is None else settings, systems=systems,
+                           context_tokens=context_tokens, plot=plot, options=options, progress=advance)
+    what = "offline rows (no model configured)" if outcome.mode == "offline" else f"{len(outcome.rows)} answers"
+    typer.echo(f"{what}: report at {outcome.report}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     return run_app(app, argv, PROG)

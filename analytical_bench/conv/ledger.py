@@ -22,7 +22,8 @@ job or home without ``end`` is the current one.  ``rates`` convert other
 currencies into ``currency`` for sums.  :func:`load_ledger` refuses a ledger
 that cannot be a gold: an unknown kind or field, a missing required field, a
 date that is not one, a trip that starts before it was planned, a cancelled
-trip with nights, an end before its start.
+trip with nights, an end before its start, two trips taken at once, two
+current homes, a done trip ending after ``today`` (the history's last day, when given).
 """
 
 from __future__ import annotations
@@ -202,6 +203,29 @@ def _check_event(raw: Any, index: int) -> Event:
     return event
 
 
+def _check_together(events: tuple[Event, ...], source: str, today: Any) -> None:
+    """What no single event shows: two trips taken at once, two current homes, a trip
+    taken after the history's last day (``today``)."""
+    done = sorted(((e.span("start"), e.span("end"), e) for e in events
+                   if e.kind == "trip" and e.get("status") == "done" and e.get("start") and e.get("end")),
+                  key=lambda t: t[0].first)
+    for (_s1, end1, first), (start2, _e2, second) in zip(done, done[1:]):
+        if len(end1.text) == len(start2.text) == 10 and start2.first < end1.last:
+            raise LedgerError(f"{source}: trips {first.id!r} and {second.id!r} were both taken on {start2.text}.",
+                              hint="A person takes one trip at a time: fix the dates.")
+    homes = [e.id for e in events if e.kind == "home" and e.current]
+    if len(homes) > 1:
+        raise LedgerError(f"{source}: {', '.join(homes)} are all current homes.",
+                          hint="Give every home but the current one an \"end\".")
+    if today is not None:
+        last = Span.parse(today, f"{source} field 'today'")
+        for event in events:
+            if event.kind == "trip" and event.get("status") == "done" and event.get("end"):
+                if event.span("end").first > last.last:
+                    raise LedgerError(f"{source}: trip {event.id!r} is done but ends ({event.get('end')}) after "
+                                      f"the history's last day ({today}).", hint="Make it planned, or fix its dates.")
+
+
 def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
     """A checked :class:`Ledger` from its JSON value (see the module doc)."""
     if not isinstance(value, dict):
@@ -224,6 +248,7 @@ def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
         if event.id in seen:
             raise LedgerError(f"{source}: event id {event.id!r} appears twice.")
         seen.add(event.id)
+    _check_together(events, source, value.get("today"))
     distractors = []
     for i, raw in enumerate(value.get("distractors", [])):
         if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
@@ -232,7 +257,7 @@ def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
         if why not in DISTRACTOR_REASONS:
             raise LedgerError(f"{source}: distractor {i + 1}: why {why!r} is none of {', '.join(DISTRACTOR_REASONS)}.")
         distractors.append(Distractor(str(raw.get("session", "")), raw["text"], why))
-    known = {"format", "user", "currency", "rates", "events", "distractors"}
+    known = {"format", "user", "currency", "rates", "events", "distractors"}  # "today" and others: extra
     extra = {k: v for k, v in value.items() if k not in known}
     return Ledger(user, currency, {k: float(v) for k, v in rates.items()}, events, tuple(distractors), extra)
 

@@ -83,12 +83,12 @@ def _days(value: Any) -> tuple[_dt.date, _dt.date] | None:
         return start, end
     if isinstance(value, _dt.date):
         return value, value
-    if isinstance(value, str):
+    if isinstance(value, str) and value.strip():
         from uac import Period
 
         try:
-            parsed = Period(value)
-        except ValueError:
+            parsed = Period(value.strip())
+        except (TypeError, ValueError):
             return None
         return parsed.start, parsed.end
     return None
