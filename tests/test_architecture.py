@@ -31,7 +31,7 @@ ONLY_USES: dict[str, tuple[str, ...]] = {
     # the generated-code dialect: the language, never the pipelines or the data
     "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names", "uac.dates"),
     # the view on disk: the dialect and the project, never the compile pipelines
-    "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock"),
+    "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock", "uac.failpoints"),
     # the fact log and the archive know nothing above them
     "uac.facts": ("uac.errors", "uac.fsutil", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed"),
     "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates", "uac.names", "uac.failpoints", "uac.safejson"),
