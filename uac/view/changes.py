@@ -153,19 +153,30 @@ class Rec:
     sources: list[str]
 
 
-def records_of(values: dict[str, Any]) -> dict[str, Rec]:
-    """The records of a domain's values, by name (see the module docstring)."""
+def records_of(values: dict[str, Any], seen: dict[int, tuple[Any, dict[str, Any], list[str]]] | None = None) -> dict[str, Rec]:
+    """The records of a domain's values, by name (see the module docstring).  ``seen``:
+    id(record) -> (record, fields, sources) of records converted before (a record object
+    that is still the same is not converted again); filled with this call's records."""
     out: dict[str, Rec] = {}
+    known = dict(seen) if seen is not None else {}
+    if seen is not None:
+        seen.clear()
     for collection, value in values.items():
         items = value if isinstance(value, list) else [value]
         is_list = isinstance(value, list)
         for position, item in enumerate(items):
-            if dataclasses.is_dataclass(item) and not isinstance(item, type):
-                fields = {f.name: plain(getattr(item, f.name)) for f in dataclasses.fields(item)}
+            hit = known.get(id(item))
+            if hit is not None and hit[0] is item:
+                fields, sources = hit[1], hit[2]
             else:
-                fields = {"value": plain(item)}
-            sources = fields.pop("sources", None)
-            sources = [s for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
+                if dataclasses.is_dataclass(item) and not isinstance(item, type):
+                    fields = {f.name: plain(getattr(item, f.name)) for f in dataclasses.fields(item)}
+                else:
+                    fields = {"value": plain(item)}
+                raw = fields.pop("sources", None)
+                sources = [s for s in raw if isinstance(s, str)] if isinstance(raw, list) else []
+            if seen is not None and dataclasses.is_dataclass(item):
+                seen[id(item)] = (item, fields, sources)
             rid = fields.get("id")
             if isinstance(rid, str) and rid:
                 key = rid
@@ -262,6 +273,8 @@ class Scope:
 _SCOPES: dict[str, Scope] = {}
 #: (project root, domain) -> (source hash, records) of the files last written
 _MEMO: dict[tuple[str, str], tuple[str, dict[str, Rec]]] = {}
+#: (project root, domain) -> the record objects last converted (see :func:`records_of`)
+_SEEN: dict[tuple[str, str], dict[int, tuple[Any, dict[str, Any], list[str]]]] = {}
 
 
 def _key(project: "Project") -> str:
@@ -285,6 +298,20 @@ def compile_scope(project: "Project", mode: str, *, corrections: Iterable[str] =
         if outer is None:
             with _LOCK:
                 _SCOPES.pop(key, None)
+
+
+_OFFERED: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+
+
+def offer(project: "Project", name: str, digest: str, values: dict[str, Any]) -> None:
+    """The records the files with source hash ``digest`` hold, given by the writer that
+    rendered them, so the swap need not read them back."""
+    _OFFERED[(_key(project), name)] = (digest, values)
+
+
+def offered(project: "Project", name: str, digest: str) -> dict[str, Any] | None:
+    found = _OFFERED.pop((_key(project), name), None)
+    return found[1] if found is not None and found[0] == digest else None
 
 
 def _now() -> str:
@@ -324,7 +351,7 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
         from ..failpoints import crash_point
 
         crash_point("history:swapped")
-        after = records_of(values) if values is not None else {}
+        after = records_of(values, _SEEN.setdefault((_key(project), name), {})) if values is not None else {}
         with _LOCK:
             state = read_state(project)
             scope = _SCOPES.get(_key(project)) or Scope("write")

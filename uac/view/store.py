@@ -141,7 +141,9 @@ def swap_domain(project: "Project", name: str, files: dict[str, str]) -> None:
     """Swap in ``files`` that were already shown to pass the full validator
     (:func:`uac.dialect.partial.check_files`) without loading them again; the load
     cache is left alone (it is keyed by content, so it never serves other files).
-    Same atomic swap as :func:`write_domain` (caller holds the lock)."""
+    Same atomic swap as :func:`write_domain` (caller holds the lock).  The change log
+    takes the records from :func:`uac.view.changes.offer` when the caller offered them
+    for these files, else it reads them from the files."""
     _swap(project, name, files, validate=False)
 
 
@@ -180,7 +182,9 @@ def _swap(project: "Project", name: str, files: dict[str, str], *, validate: boo
             shutil.rmtree(tmp, ignore_errors=True)
     # the change log follows the swap (never ahead of it: see uac.view.changes)
     digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
-    values = loaded.values if loaded is not None else _values_of(name, files, digest)
+    values = loaded.values if loaded is not None else changes.offered(project, name, digest)
+    if values is None:
+        values = _values_of(name, files, digest)
     if values is not None:
         changes.after_write(project, name, before, values, digest)
     return loaded
