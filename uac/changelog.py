@@ -235,7 +235,7 @@ def view_at(ctx: MemoryContext, domain: str, at: str) -> DomainAt:
     DOMAIN_NAME.check(domain)
     point = parse_point(ctx, at, end=True)
     if point is None:
-        raise InputError("`--at` needs a compile id or a date.", hint="Give a compile id such as c3 or a day such as 2026-05-01.")
+        raise InputError("a view as it stood needs a compile id or a date.", hint="Give a compile id such as c3 or a day such as 2026-05-01.")
     read = _log.read_changes(ctx.project, domain=domain, until_seq=point.seq, until_at=point.at)
     if not read.changes and not _log.read_changes(ctx.project, domain=domain).changes:
         raise DomainNotFound(f"the change log has no domain {domain!r}.", hint="The history of the view lists the domains that changed.")
