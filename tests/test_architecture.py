@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
-    ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.answer", "uac.repl", "uac.doctor", "uac.export", "uac.browse")),
+    ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.answer", "uac.repl", "uac.doctor", "uac.export", "uac.browse", "uac.changelog")),
     ("facade", ("uac.memory", "uac.aio")),
     ("adapters", ("uac.cli", "uac.server", "uac.integrations", "uac.demo", "uac.__main__", "uac")),
 ]
@@ -31,7 +31,7 @@ ONLY_USES: dict[str, tuple[str, ...]] = {
     # the generated-code dialect: the language, never the pipelines or the data
     "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names", "uac.dates"),
     # the view on disk: the dialect and the project, never the compile pipelines
-    "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock"),
+    "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock", "uac.failpoints"),
     # the fact log and the archive know nothing above them
     "uac.facts": ("uac.errors", "uac.fsutil", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed"),
     "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates", "uac.names", "uac.failpoints", "uac.safejson"),

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from sandbox.session import Session as SandboxSession
 
     from .browse import DomainTables, FactDetail, Overview, RecordDetail, RecordRow, TurnDetail
+    from .changelog import ChangeEntry, DiffReport, DomainAt, HistoryReport, RecordDiff
     from .compile.records import ImportReport
     from .compile.report import CompileReport
     from .doctor import DoctorReport
@@ -137,6 +138,11 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Overview": ("uac.browse", "Overview"),
     "DomainTables": ("uac.browse", "DomainTables"),
     "RecordDetail": ("uac.browse", "RecordDetail"),
+    "HistoryReport": ("uac.changelog", "HistoryReport"),
+    "ChangeEntry": ("uac.changelog", "ChangeEntry"),
+    "DiffReport": ("uac.changelog", "DiffReport"),
+    "RecordDiff": ("uac.changelog", "RecordDiff"),
+    "DomainAt": ("uac.changelog", "DomainAt"),
     "RecordRow": ("uac.browse", "RecordRow"),
     "FactDetail": ("uac.browse", "FactDetail"),
     "TurnDetail": ("uac.browse", "TurnDetail"),
@@ -237,6 +243,11 @@ __all__ = [
     "Overview",
     "DomainTables",
     "RecordDetail",
+    "HistoryReport",
+    "ChangeEntry",
+    "DiffReport",
+    "RecordDiff",
+    "DomainAt",
     "RecordRow",
     "FactDetail",
     "TurnDetail",

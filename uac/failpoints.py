@@ -31,6 +31,8 @@ POINTS = (
 #: the crash points of an incremental compile: a batch's ledger written, its files swapped in
 #: (the load cache is filled once the domain's batches are done)
 COMPILE_POINTS = ("compile:ledger", "compile:swapped")
+#: a domain's files swapped in, its changes not yet in the change log (``uac.view.changes``)
+HISTORY_POINTS = ("history:swapped",)
 
 _reached: dict[str, int] = {}
 
@@ -48,4 +50,4 @@ def crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-__all__ = ["COMPILE_POINTS", "ENV", "POINTS", "crash_point"]
+__all__ = ["COMPILE_POINTS", "ENV", "HISTORY_POINTS", "POINTS", "crash_point"]

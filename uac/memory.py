@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import sandbox as _sandbox
 
     from . import browse as _browse
+    from . import changelog as _changelog
     from . import llm as _llm
     from .answer.model import Answer
     from .answer.options import AskOptions
@@ -394,6 +395,37 @@ class UserMemory:
         from . import browse as _browse
 
         return _browse.turn_detail(self.context, session_id, turn_id)
+
+    # -- what changed: the view's change log ------------------------------------------
+
+    def history(
+        self,
+        *,
+        domain: str | None = None,
+        record: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        limit: int | None = None,
+    ) -> _changelog.HistoryReport:
+        """The changes of the typed view, oldest first, each with the sentences of the facts
+        that caused it.  ``since`` / ``until``: a compile id (``c3``) or a date; ``limit``:
+        at most that many (the newest); see :mod:`uac.changelog`."""
+        from . import changelog as _changelog
+
+        return _changelog.history(self.context, domain=domain, record=record, since=since, until=until, limit=limit)
+
+    def diff(self, since: str, until: str | None = None, *, domain: str | None = None) -> _changelog.DiffReport:
+        """What changed after ``since`` (and up to ``until``), grouped by domain and record."""
+        from . import changelog as _changelog
+
+        return _changelog.diff(self.context, since=since, until=until, domain=domain)
+
+    def view_at(self, domain: str, at: str) -> _changelog.DomainAt:
+        """Domain ``domain`` as it stood after compile ``at`` (``c3``) or at a date, replayed
+        from the change log."""
+        from . import changelog as _changelog
+
+        return _changelog.view_at(self.context, domain, at)
 
     # -- export -------------------------------------------------------------------
 

@@ -115,6 +115,47 @@ def _event_periods(root: Path) -> None:
         atomic_write_bytes(path, bytes(out))
 
 
+def _change_log(root: Path) -> None:
+    """The view's change log (``.uac/history/``, derived data): the records the compile
+    ledgers say were retired are its first compile (``c1``, mode ``ledgers``; when they
+    were retired is not kept, so the time is the ledger file's).  The records the view
+    holds now are logged by the next write of their domain or by ``uac doctor --repair``
+    (a ``resync`` compile: the log is behind the view until then).  The format is
+    ``uac.view.changes``; a migration carries its own copy of the line it writes."""
+    history = root / ".uac" / "history"
+    if (history / "state.json").exists():
+        return
+    lines = []
+    compile_root = root / ".uac" / "compile"
+    for ledger in sorted(compile_root.glob("*/ledger-*.json")) if compile_root.is_dir() else []:
+        try:
+            data = json.loads(ledger.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        at = _dt.datetime.fromtimestamp(ledger.stat().st_mtime, _dt.timezone.utc).isoformat(timespec="seconds")
+        for entry in data.get("retired") or ():
+            if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+                continue
+            old = entry.get("record") if isinstance(entry.get("record"), dict) else {}
+            old = {k: v for k, v in old.items() if k != "sources"}
+            facts = [s for s in entry.get("cited") or () if isinstance(s, str)]
+            lines.append({
+                "seq": 1, "compile": "c1", "at": at, "mode": "ledgers", "domain": ledger.parent.name,
+                "collection": str(entry.get("collection") or ""), "record": entry["id"], "kind": "retired",
+                "field": None, "old": old, "new": None, "facts": facts,
+            })
+    history.mkdir(parents=True, exist_ok=True)
+    segments = []
+    if lines:
+        name = "changes-000001.jsonl"
+        atomic_write_bytes(history / name, "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in lines).encode("utf-8"))
+        segments.append({"name": name, "count": len(lines), "first_seq": 1, "last_seq": 1, "first_at": lines[0]["at"], "last_at": lines[-1]["at"]})
+    state = {"version": 1, "next_seq": 2 if lines else 1, "heads": {}, "segments": segments}
+    atomic_write_bytes(history / "state.json", (json.dumps(state, sort_keys=True) + "\n").encode("utf-8"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_layout", "create memory/, memory/sessions/, domains/ and .uac/", _create_layout),
     Migration("0002_domains_package", "make domains/ a package with __init__.py", _domains_package),
@@ -122,6 +163,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "0003_event_periods",
         "event dates keep their precision: stand-in days of a week, weekend, month or year become that period",
         _event_periods,
+    ),
+    Migration(
+        "0004_change_log",
+        "the view's change log under .uac/history/, started from the records the compile ledgers retired",
+        _change_log,
     ),
 )
 

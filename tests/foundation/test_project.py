@@ -98,7 +98,7 @@ def test_open_newer_format_is_refused(tmp_path):
 def test_unknown_migration_means_newer_uac(tmp_path):
     root = Project.create(tmp_path / "p").root
     text = (root / "uac.toml").read_text()
-    text = text.replace('"0003_event_periods"]', '"0003_event_periods", "0099_from_the_future"]')
+    text = text.replace('"0004_change_log"]', '"0004_change_log", "0099_from_the_future"]')
     (root / "uac.toml").write_text(text)
     with pytest.raises(FormatVersionError, match="0099_from_the_future"):
         Project.open(root)
@@ -107,7 +107,7 @@ def test_unknown_migration_means_newer_uac(tmp_path):
 def test_pending_migrations_apply_on_open(tmp_path):
     root = Project.create(tmp_path / "p").root
     (root / "domains" / "__init__.py").unlink()
-    text = (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods"', "")
+    text = (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods", "0004_change_log"', "")
     (root / "uac.toml").write_text(text)
     project = Project.open(root)
     assert (root / "domains" / "__init__.py").is_file()
@@ -117,7 +117,7 @@ def test_pending_migrations_apply_on_open(tmp_path):
 
 def test_open_without_migrate_leaves_disk_alone(tmp_path):
     root = Project.create(tmp_path / "p").root
-    text = (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods"', "")
+    text = (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods", "0004_change_log"', "")
     (root / "uac.toml").write_text(text)
     before = tree(root)
     Project.open(root, migrate=False)
@@ -130,7 +130,7 @@ def test_migration_history_out_of_order_is_an_error():
 
 
 # Released migrations are append-only: this list may only grow at its end.
-RELEASED = ["0001_layout", "0002_domains_package", "0003_event_periods"]
+RELEASED = ["0001_layout", "0002_domains_package", "0003_event_periods", "0004_change_log"]
 
 
 def test_migrations_are_append_only_and_unique():

@@ -76,6 +76,7 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     hits = grep(memory.root, SECRET)
     assert any("llm-cache" in h for h in hits) and any(h.startswith("domains/") for h in hits)
     assert ".uac/index/log-head.json" in hits
+    assert ".uac/history/changes-000001.jsonl" in hits  # the view's change log holds the values
     # Chroma's segment files as an earlier writer may have left them: the word in stray bytes
     assert memory.index.sync_vectors() > 0
     memory.index.release_client()
@@ -93,6 +94,11 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
     assert any("Lisbon" in t for t in texts) and any("ramen" in t for t in texts)
     assert all(SECRET not in h.text for h in memory.search(SECRET, k=5))
     assert memory.doctor().ok
+    # the change log keeps what the other session caused, and nothing of the forgotten one
+    logged = [c.to_json() for c in memory.history().changes]
+    assert any("Lisbon" in json.dumps(c) for c in logged)
+    assert all(SECRET.lower() not in json.dumps(c).lower() for c in logged)
+    assert memory.doctor().check("history").status == "ok"
     # and the next compile has nothing to redo
     again = memory.compile(mode="incremental")
     assert again.to_json()["totals"]["facts_pending"] == 0

@@ -307,3 +307,25 @@ def test_search_returns_imported_records_with_their_pointer(fresh_client, fresh_
         "/v1/projects/alice/search", json={"query": "Kyoto", "channel": "records"}, headers=fresh_root.auth("alice")
     ).json()["results"]
     assert [r["channel"] for r in only] == ["records"]
+
+
+def test_history_diff_and_as_of_routes(fresh_client, fresh_root):
+    from uac.memory import UserMemory
+
+    alice = fresh_root.auth("alice")
+    with UserMemory.open(fresh_root.root / "alice") as memory:
+        memory.compile(mode="offline")
+        expected = memory.history().to_json()
+        domain = expected["changes"][0]["domain"]
+    assert expected["total"] >= 1
+    history = fresh_client.get("/v1/projects/alice/history", headers=alice)
+    assert history.status_code == 200 and history.json() == expected
+    assert fresh_client.get("/v1/projects/alice/history?limit=1", headers=alice).json()["truncated"] == (expected["total"] > 1)
+    diff = fresh_client.get("/v1/projects/alice/diff?since=2000-01-01", headers=alice).json()
+    assert diff["changes"] == expected["total"]
+    at = fresh_client.get(f"/v1/projects/alice/history/domains/{domain}?at=c1", headers=alice).json()
+    assert at["domain"] == domain and at["compile"] == "c1"
+    assert fresh_client.get("/v1/projects/alice/history?since=c99", headers=alice).status_code == 404
+    assert fresh_client.get("/v1/projects/alice/history?since=someday", headers=alice).status_code == 400
+    assert fresh_client.get("/v1/projects/alice/history?since=2999-01-01", headers=alice).json()["total"] == 0
+    assert fresh_client.get("/v1/projects/alice/history/domains/..%2Fx?at=c1", headers=alice).status_code in (400, 404)

@@ -210,3 +210,29 @@ def test_corrections_over_the_api(fresh_client, fresh_root):
     assert response.status_code == 404 and response.json()["error"]["code"] == "fact_not_found"
     response = fresh_client.post("/v1/projects/alice/corrections", headers=fresh_root.auth("bob"), json={"text": "x"})
     assert response.status_code == 403
+
+
+def test_the_changes_page_links_records_facts_and_the_forget_flow(ui):
+    client, root = ui
+    from uac.memory import UserMemory
+
+    with UserMemory.open(root.root / "alice") as memory:
+        memory.compile()
+        change = memory.history().changes[-1].to_json()
+        fact = next(f for f in memory.facts() if "Lisbon" in f.text)
+    sign_in(client, "alice", root.tokens["alice"])
+    timeline = client.get("/ui/p/alice/changes")
+    assert timeline.status_code == 200 and 'id="changes"' in timeline.text
+    assert change['record'] in timeline.text and 'class="record-link"' in timeline.text
+    assert f"/ui/p/alice/d/{change['domain']}?q=" in timeline.text
+    assert f"/ui/p/alice/fact?id={fact.id}" in timeline.text
+    assert f"/ui/p/alice/forget?fact={fact.id}" in timeline.text and f"/ui/p/alice/correct?supersedes={fact.id}" in timeline.text
+    only = client.get(f"/ui/p/alice/changes?domain={change['domain']}").text
+    assert only.count('class="change ') == sum(1 for c in UserMemory.open(root.root / "alice").history().changes if c.change.domain == change["domain"])
+    assert client.get("/ui/p/alice/changes?domain=../x").status_code == 400
+    # forgetting from a change goes through the page's confirm and CSRF flow; the change goes with the fact
+    csrf = csrf_of(client, "/ui/p/alice/facts")
+    assert client.post("/ui/p/alice/forget", data={"fact": fact.id, "confirm": "yes"}).status_code == 403
+    done = client.post("/ui/p/alice/forget", data={"csrf": csrf, "fact": fact.id, "confirm": "yes"})
+    assert done.status_code == 200
+    assert "Lisbon" not in client.get("/ui/p/alice/changes").text

@@ -77,8 +77,8 @@ def test_mcp_tools_over_stdio(fresh_root):
         assert bad_date.is_error and "not a date" in _text(bad_date)
         other = await session.call_tool("read_manifest", {"project": "bob"})
         assert other.is_error and "only project 'alice'" in _text(other)
-        no_domain = await session.call_tool("read_domain", {"domain": "travel"})
-        assert no_domain.is_error and "no domain 'travel'" in _text(no_domain)
+        no_domain = await session.call_tool("read_domain", {"domain": "pottery"})
+        assert no_domain.is_error and "no domain 'pottery'" in _text(no_domain)
         traversal = await session.call_tool("read_domain", {"domain": "../../uac"})
         assert traversal.is_error and "invalid domain name" in _text(traversal)
         bad_session = await session.call_tool("add_session", {"text": "no speakers here"})
@@ -94,8 +94,18 @@ def test_mcp_tools_over_stdio(fresh_root):
         assert "input_error: 'nope' is not a date." in _text(forget) and "--as-of" not in _text(forget)
         still = await session.call_tool("read_manifest", {})
         assert not still.is_error
+        changed = await session.call_tool("memory_changes", {"limit": 5})
+        assert not changed.is_error, _text(changed)
+        assert _payload(changed)["total"] >= 1 and len(_payload(changed)["changes"]) <= 5
+        assert all("sentences" in c for c in _payload(changed)["changes"])
+        unknown = await session.call_tool("memory_changes", {"since": "c999"})
+        assert unknown.is_error and "no compile c999" in _text(unknown)
         return True
 
+    from uac.memory import UserMemory
+
+    with UserMemory.open(fresh_root.root / "alice") as memory:
+        memory.compile(mode="offline")  # a change log for memory_changes
     assert anyio.run(_session_run, fresh_root.root, ["--project", "alice"], body)
     facts = (fresh_root.root / "alice" / "memory" / "facts.jsonl").read_text()
     assert "tomatoes" in facts

@@ -42,6 +42,7 @@ COMMAND_MODULES = [
     "uac.cli.import_records_cmd",
     "uac.cli.compile_cmd",
     "uac.cli.show_cmd",
+    "uac.cli.history_cmd",
 ]
 
 

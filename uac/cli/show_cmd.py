@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..errors import UserError
-from .common import echo, open_memory
+from .common import JSON_OPTION, echo, open_memory, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -13,11 +13,24 @@ def register(app: typer.Typer) -> None:
     def show(
         project: str = typer.Argument(..., help="Project path or name."),
         domain: str = typer.Argument(None, help="Domain to print (schema.py and state.py); default: MANIFEST.md."),
+        at: str = typer.Option(
+            None, "--at", help="Show the domain's records as they stood after a compile (c3) or at a date, from the change log."
+        ),
+        as_json: bool = JSON_OPTION,
     ) -> None:
-        """Print MANIFEST.md, or a domain's schema.py and state.py."""
+        """Print MANIFEST.md, or a domain's schema.py and state.py (with --at: its records then)."""
         from ..view.store import check_domain_name, domain_names
 
         memory = open_memory(project)
+        if at is not None:
+            if domain is None:
+                raise UserError("--at needs a domain.", hint="Name the domain: uac show PROJECT DOMAIN --at c3.")
+            then = memory.view_at(domain, at)
+            if as_json:
+                print_json(then.to_json())
+                return
+            _print_at(then.to_json())
+            return
         paths = memory.project.paths
         if domain is None:
             echo(paths.manifest.read_text("utf-8").rstrip("\n"))
@@ -33,3 +46,17 @@ def register(app: typer.Typer) -> None:
             echo(f"# domains/{domain}/{name}")
             echo((paths.domains / domain / name).read_text("utf-8").rstrip("\n"))
             echo()
+
+
+def _print_at(data: dict) -> None:
+    from .history_cmd import _value
+
+    after = f" (last changed by {data['compile']})" if data["compile"] else " (no change yet)"
+    echo(f"# {data['domain']} at {data['at']}{after}: {data['records']} records")
+    for collection, records in data["collections"].items():
+        echo(f"{collection}:")
+        for record in records:
+            fields = ", ".join(f"{k}={_value(v)}" for k, v in record["fields"].items())
+            echo(f"  {record['record']}: {fields}")
+            if record["sources"]:
+                echo(f"    sources: {', '.join(record['sources'])}")

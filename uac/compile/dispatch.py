@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..config import CompileConfig
     from ..facts.model import Fact
     from ..llm import LLMClient
     from ..llm.progress import ProgressCallback
@@ -30,13 +31,24 @@ def compile_project(
     """Compile ``facts`` into the project's view; ``client=None`` builds the offline timeline.
     ``progress`` is told how many domains are done (incremental mode, see :mod:`uac.llm.progress`)."""
     from ..errors import InputError
-    from ..progress import step
-    from .report import write_last_compile
+    from ..view.changes import compile_scope
 
     config = project.config.compile
     mode = mode or (config.mode if client is not None else "offline")
     if mode not in ("incremental", "bounded", "offline"):
         raise InputError(f"unknown compile mode {mode!r}.", hint="Use incremental, bounded or offline.")
+    corrections = [f.id for f in facts if f.meta.get("correction")]
+    # every domain this compile writes is one compile of the change log
+    with project.lock("compile"), compile_scope(project, mode, corrections=corrections):
+        return _run(project, facts, client, mode, config, progress)
+
+
+def _run(
+    project: "Project", facts: list["Fact"], client: "LLMClient | None", mode: str, config: "CompileConfig", progress: "ProgressCallback | None"
+) -> CompileReport:
+    from ..progress import step
+    from .report import write_last_compile
+
     if mode == "offline":
         from .offline import compile_offline
 

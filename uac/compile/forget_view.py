@@ -5,7 +5,10 @@ compile): records citing only forgotten facts are removed, records citing some
 lose those citations and are queued for a revisit, and the ledgers drop what
 they kept of them (the reasons facts were left out, retired records that
 cited them).  The compile history drops the lines that mention a forgotten
-fact or a word only the forgotten text used.
+fact or a word only the forgotten text used, and the view's change log
+(:mod:`uac.view.changes`) drops the changes only forgotten facts caused and
+the forgotten ids and words from the others; these rewrites of the view are
+not logged as changes.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ..dialect.problems import CodeRejected
 from ..fsutil import atomic_write_text, read_utf8, split_lines
 from ..project import Project
 from ..view import store
+from ..view.changes import compile_scope, purge
 from ..view.manifest import write_manifest
 from .ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .work import DomainWork
@@ -32,9 +36,12 @@ class ViewForgetReport:
     records_revisited: int = 0
     domains_rewritten: list[str] = field(default_factory=list)
     history_lines_dropped: int = 0
+    #: changes of the view's change log dropped or rewritten
+    changes_purged: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "changes_purged": self.changes_purged,
             "records_removed": self.records_removed,
             "records_revisited": self.records_revisited,
             "domains_rewritten": list(self.domains_rewritten),
@@ -70,6 +77,15 @@ def _strip(work: DomainWork, doomed: set[str]) -> tuple[int, list[str]]:
 def forget_in_view(project: Project, doomed: set[str], words: set[str]) -> ViewForgetReport:
     """Apply a forget of the fact ids ``doomed`` to every domain (caller holds the lock)."""
     report = ViewForgetReport()
+    with compile_scope(project, "forget", record=False):  # what a forget removes is logged nowhere
+        _forget_domains(project, doomed, words, report)
+    report.history_lines_dropped = _purge_history(project, mentions_id(doomed), words)
+    report.changes_purged = purge(project, doomed, mentions_id(doomed), words)
+    write_manifest(project)
+    return report
+
+
+def _forget_domains(project: Project, doomed: set[str], words: set[str], report: ViewForgetReport) -> None:
     internal = project.paths.internal
     names = set(store.domain_names(project)) | set(ledger_domains(internal))
     for name in sorted(names):
@@ -113,9 +129,6 @@ def forget_in_view(project: Project, doomed: set[str], words: set[str]) -> ViewF
             text = stale.read_text("utf-8")
             if _mentions(text, words) or pattern.search(text):
                 stale.unlink()  # a ledger that still kept forgotten words
-    report.history_lines_dropped = _purge_history(project, mentions_id(doomed), words)
-    write_manifest(project)
-    return report
 
 
 def mentions_id(ids: set[str]) -> "re.Pattern[str]":

@@ -61,6 +61,7 @@ from ..llm.parallel import map_ordered
 from ..llm.progress import ProgressCallback, Tracker
 from ..templating import render_prompt
 from ..view import store
+from ..view.changes import offer
 from ..view.manifest import summarize, summary_line, write_manifest
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
@@ -157,7 +158,9 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
     return load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_HASH)
 
 
-def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None, *, checked: bool = False) -> None:
+def _commit(
+    project: "Project", job: DomainJob, files: dict[str, str] | None, *, checked: bool = False, values: dict[str, Any] | None = None
+) -> None:
     """Ledger first (keyed by the new files' hash), then the files, then old ledgers out.
 
     ``checked``: the files were shown to pass the full validator from the records that
@@ -177,6 +180,8 @@ def _commit(project: "Project", job: DomainJob, files: dict[str, str] | None, *,
     save_ledger(project.paths.internal, job.ledger, digest)
     crash_point("compile:ledger")
     if checked:
+        if values is not None:
+            offer(project, job.name, digest, values)
         store.swap_domain(project, job.name, files)
     else:
         store.write_domain(project, job.name, files)
@@ -500,8 +505,10 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     """Render, check and commit one batch (on the domain's writer thread); returns the
     (source hash, schema.py) of files swapped in without filling the load cache."""
     files, source = job.work.render()
+    # the records the files hold, as they are now (for the change log: no read-back)
+    values = {k: list(v) if isinstance(v, list) else v for k, v in job.work.values.items()}
     checked = check_files(job.name, files, source, job.work.schema, job.work.classes)
-    _commit(project, job, files, checked=checked)
+    _commit(project, job, files, checked=checked, values=values)
     if not checked:
         return None  # the full load filled the cache
     return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]

@@ -542,7 +542,9 @@ def import_records(
     if not records:
         raise InputError(f"{path} holds no records.")
     refuse_conversation(records, path)
-    with project.lock("import-records"):
+    from ..view.changes import compile_scope
+
+    with project.lock("import-records"), compile_scope(project, "import"):
         existing = None
         if (project.paths.domains / domain / "schema.py").exists():
             try:

@@ -28,6 +28,7 @@ from ..progress import step
 from ..context import MemoryContext
 from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
 from .fact_log import check_fact_log
+from .history import check_history
 from .indexes import check_indexes
 from .model import check_model
 from .privacy import check_privacy
@@ -79,6 +80,7 @@ CHECKS: list[Check] = [
     check_indexes,
     check_view,
     check_records_index,
+    check_history,
     check_privacy,
 ]
 #: the checks whose work depends on the depth (they take ``deep=``)

@@ -168,9 +168,12 @@ def forget(
 
 def _forget_view_data(ctx: MemoryContext, domain: str, collection: str | None) -> ForgetReport:
     from ..compile.records import remove_records
+    from ..view.changes import compile_scope, purge_collection
 
     with ctx.project.lock("forget"):
-        removed = remove_records(ctx.project, domain, collection)
+        with compile_scope(ctx.project, "forget", record=False):
+            removed = remove_records(ctx.project, domain, collection)
+        purge_collection(ctx.project, domain, collection)
     return ForgetReport(
         domain=removed.domain,
         collections_removed=removed.collections,

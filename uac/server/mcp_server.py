@@ -46,7 +46,27 @@ life domain of the user's typed state. Use search_memory for facts and
 conversation excerpts, run_python for exact counts, sums and joins over the
 typed state (each collection is a global, e.g. `trips`; set `result`), and ask
 for an answer composed from all channels. add_session stores a new conversation.
+memory_changes says what the memory learned or changed, and from which sentences.
 """
+
+#: memory_changes: the most changes one call returns, and the longest value it shows
+CHANGES_LIMIT = 100
+VALUE_CHARS = 300
+
+
+def _short(value: Any) -> Any:
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= VALUE_CHARS:
+        return value
+    return text[: VALUE_CHARS - 1] + "…"
+
+
+def bounded_changes(data: dict[str, Any]) -> dict[str, Any]:
+    """A history report with every value cut to :data:`VALUE_CHARS` (the record's full
+    fields stay one ``uac show --at`` or GET away)."""
+    for change in data["changes"]:
+        change["old"], change["new"] = _short(change["old"]), _short(change["new"])
+    return data
 
 
 class _Access:
@@ -242,6 +262,25 @@ def build_server(
             return memory.correct(text, supersedes=supersedes or []).to_json()
 
         return await call(ctx, project, lambda name: workspace.write(name, "correct", work))
+
+    @server.tool(
+        description="What changed in the typed state and why: the newest changes (added, updated, corrected, "
+        "retired records), each with its compile, time and the sentences of the facts that caused it. "
+        "`since`: a compile id (c3) or a date (2026-05-01)."
+    )
+    async def memory_changes(
+        ctx: Context,
+        since: str | None = None,
+        domain: str | None = None,
+        record: str | None = None,
+        limit: int = 20,
+        project: str | None = None,
+    ) -> dict[str, Any]:
+        def work(memory: Any) -> dict[str, Any]:
+            report = memory.history(domain=domain, record=record, since=since, limit=max(1, min(limit, CHANGES_LIMIT)))
+            return bounded_changes(report.to_json())
+
+        return await call(ctx, project, lambda name: workspace.read(name, work))
 
     @server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
                      description="The project's MANIFEST.md (read it first).")

@@ -28,6 +28,7 @@ from ..dialect.validate import check_init
 from ..errors import StoreError
 from ..fsutil import fsync_dir, make_private_dirs, read_regular, resolve_inside, write_private
 from ..names import DOMAIN_NAME
+from . import changes
 from .cache import cache_path, read_cache, write_cache
 
 if TYPE_CHECKING:
@@ -140,7 +141,9 @@ def swap_domain(project: "Project", name: str, files: dict[str, str]) -> None:
     """Swap in ``files`` that were already shown to pass the full validator
     (:func:`uac.dialect.partial.check_files`) without loading them again; the load
     cache is left alone (it is keyed by content, so it never serves other files).
-    Same atomic swap as :func:`write_domain` (caller holds the lock)."""
+    Same atomic swap as :func:`write_domain` (caller holds the lock).  The change log
+    takes the records from :func:`uac.view.changes.offer` when the caller offered them
+    for these files, else it reads them from the files."""
     _swap(project, name, files, validate=False)
 
 
@@ -150,6 +153,7 @@ def _swap(project: "Project", name: str, files: dict[str, str], *, validate: boo
     make_private_dirs(root)
     resolve_inside(project.root, root)
     recover(project, name)
+    before = changes.before_write(project, name)
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     loaded = None
     try:
@@ -176,7 +180,23 @@ def _swap(project: "Project", name: str, files: dict[str, str], *, validate: boo
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+    # the change log follows the swap (never ahead of it: see uac.view.changes)
+    digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+    values = loaded.values if loaded is not None else changes.offered(project, name, digest)
+    if values is None:
+        values = _values_of(name, files, digest)
+    if values is not None:
+        changes.after_write(project, name, before, values, digest)
     return loaded
+
+
+def _values_of(name: str, files: dict[str, str], digest: str) -> dict | None:
+    """The values of files already shown to be valid (``None``: they cannot be read)."""
+    try:
+        return load_sources(name, files["schema.py"], files["state.py"]).values
+    except Exception as exc:  # validated before; the log catches up if this ever fails
+        log.warning("the change log cannot read the new files of domain %s: %s", name, exc)
+        return None
 
 
 def remove_domain(project: "Project", name: str) -> None:
@@ -186,12 +206,14 @@ def remove_domain(project: "Project", name: str) -> None:
     target = root / check_domain_name(name)
     if not target.exists():
         return
+    before = changes.before_write(project, name)
     gone = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     gone.rmdir()
     os.replace(target, gone)
     fsync_dir(root)
     shutil.rmtree(gone, ignore_errors=True)
     cache_path(cache_dir(project), name).unlink(missing_ok=True)
+    changes.after_write(project, name, before, None, None)
 
 
 def domain_files(project: "Project", name: str) -> dict[str, str] | None:

@@ -281,5 +281,34 @@ class FactList(BaseModel):
     facts: list[dict[str, Any]]
 
 
+class ChangeList(BaseModel):
+    """``uac history --json``: see docs/formats.md."""
+
+    changes: list[dict[str, Any]]
+    total: int
+    truncated: bool
+    damaged_lines: int
+
+
+class ChangeDiff(BaseModel):
+    """``uac diff --json``: see docs/formats.md."""
+
+    since: str
+    until: str | None
+    changes: int
+    domains: list[dict[str, Any]]
+    damaged_lines: int
+
+
+class DomainAt(BaseModel):
+    """``uac show PROJECT DOMAIN --at POINT --json``: see docs/formats.md."""
+
+    domain: str
+    at: str
+    compile: str | None
+    records: int
+    collections: dict[str, list[dict[str, Any]]]
+
+
 class DoctorRequest(_Request):
     repair: bool = False

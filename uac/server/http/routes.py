@@ -311,6 +311,48 @@ async def list_facts(
     return await served(request).read(project, work)
 
 
+# --- what changed: the view's change log ----------------------------------------------------
+
+#: the most changes one history request returns (the newest; ``total`` says how many matched)
+HISTORY_LIMIT = 1000
+
+
+@router.get("/projects/{project}/history", tags=["read"], response_model=m.ChangeList,
+            summary="The changes of the typed view, oldest first, with the sentences of the facts behind them.")
+async def history(
+    request: Request,
+    project: str = Access,
+    domain: str | None = Query(None, max_length=64),
+    record: str | None = Query(None, max_length=200),
+    since: str | None = Query(None, max_length=40),
+    until: str | None = Query(None, max_length=40),
+    limit: int = Query(200, ge=1, le=HISTORY_LIMIT),
+) -> dict[str, Any]:
+    def work(memory: Any) -> dict[str, Any]:
+        return memory.history(domain=domain, record=record, since=since, until=until, limit=limit).to_json()
+
+    return await served(request).read(project, work)
+
+
+@router.get("/projects/{project}/diff", tags=["read"], response_model=m.ChangeDiff,
+            summary="What changed after `since` (up to `until`), grouped by domain and record.")
+async def changes_diff(
+    request: Request,
+    project: str = Access,
+    since: str = Query(..., max_length=40),
+    until: str | None = Query(None, max_length=40),
+    domain: str | None = Query(None, max_length=64),
+) -> dict[str, Any]:
+    return await served(request).read(project, lambda memory: memory.diff(since, until, domain=domain).to_json())
+
+
+@router.get("/projects/{project}/history/domains/{domain}", tags=["read"], response_model=m.DomainAt,
+            summary="A domain's records as they stood after compile `at` (c3) or at a date.")
+async def domain_at(domain: str, request: Request, project: str = Access, at: str = Query(..., max_length=40)) -> dict[str, Any]:
+    name = _domain_name(domain)
+    return await served(request).read(project, lambda memory: memory.view_at(name, at).to_json())
+
+
 # --- reading the project ------------------------------------------------------------------
 
 

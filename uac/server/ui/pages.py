@@ -341,6 +341,30 @@ async def facts(project: str, request: Request) -> Response:
                                        start=start, more=more, page_rows=PAGE_ROWS, notice=notice, **_links(project)))
 
 
+#: changes on one page of the timeline (the newest)
+CHANGE_ROWS = 200
+
+
+@router.get("/p/{project}/changes")
+async def changes(project: str, request: Request) -> Response:
+    """The timeline of the view's changes, newest first, filterable by domain; each change
+    links to its record (the domain's table filtered to it), its facts and their turns."""
+    signed = _signed_in(request, project)
+    chosen = request.query_params.get("domain", "")[:64] or None
+    if chosen is not None:
+        DOMAIN_NAME.check(chosen)
+
+    def work(memory: Any) -> tuple[Any, list[str]]:
+        report = memory.history(domain=chosen, limit=CHANGE_ROWS)
+        domains = sorted({c.change.domain for c in memory.history().changes})
+        return report, domains
+
+    report, domains = await _ws(request).read(project, work)
+    rows = [entry.to_json() for entry in reversed(report.changes)]
+    return page("changes.html", **_base(signed, "changes", rows=rows, total=report.total, domains=domains, chosen=chosen,
+                                         damaged=report.damaged_lines, **_links(project)))
+
+
 @router.post("/p/{project}/facts")
 async def facts_filter(project: str, request: Request) -> Response:
     signed = _signed_in(request, project)

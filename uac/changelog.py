@@ -1,0 +1,252 @@
+"""What changed in the view, and when: the change log read as a person or an agent asks.
+
+* :func:`history` -- the changes, oldest first, filtered by domain, record and a
+  range of compiles or times, each with the sentences of the facts that caused it;
+* :func:`diff` -- the same changes grouped by domain and record;
+* :func:`view_at` -- a domain as it stood after a compile or at a time, replayed
+  from the log (:func:`uac.view.changes.replay`).
+
+A point is a compile id (``c12``) or a time (``2026-05-01``: that day at 00:00
+UTC; or an ISO date-time).  ``since`` is exclusive for a compile (the changes
+made after it) and inclusive for a time; ``until`` is inclusive for both (a
+day until its end).  A point in the future gives an empty result; a compile
+the log never had is a :class:`~uac.errors.NotFound`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import MemoryContext
+from .errors import DomainNotFound, InputError, NotFound
+from .names import DOMAIN_NAME
+from .view import changes as _log
+
+_COMPILE = re.compile(r"c(\d{1,9})")
+#: the longest fact sentence a change carries
+SENTENCE_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Point:
+    """One end of a range: a compile number or a UTC time (ISO string)."""
+
+    seq: int | None = None
+    at: str | None = None
+    text: str = ""
+
+
+def parse_point(ctx: MemoryContext, text: str | None, *, end: bool = False) -> Point | None:
+    """``c12``, ``2026-05-01`` or ``2026-05-01T10:00:00+00:00`` (``end``: a day means its end)."""
+    if text is None or not str(text).strip():
+        return None
+    text = str(text).strip()
+    match = _COMPILE.fullmatch(text)
+    if match:
+        seq = int(match.group(1))
+        known = _log.read_state(ctx.project)["next_seq"]
+        if seq < 1 or seq >= known:
+            last = f"c1 to c{known - 1}" if known > 1 else "none yet"
+            raise NotFound(f"there is no compile {text} in the change log (compiles: {last}).", hint="The history of the view lists the compiles that changed it.")
+        return Point(seq=seq, text=text)
+    try:
+        if len(text) == 10:
+            day = _dt.date.fromisoformat(text)
+            moment = _dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc)
+            if end:
+                moment += _dt.timedelta(days=1)
+        else:
+            moment = _dt.datetime.fromisoformat(text)
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=_dt.timezone.utc)
+            moment = moment.astimezone(_dt.timezone.utc)
+            if end:
+                moment += _dt.timedelta(seconds=1)
+    except ValueError:
+        raise InputError(
+            f"{text!r} is neither a compile id nor a date.",
+            hint="Give a compile id such as c3, a day such as 2026-05-01 or an ISO date-time.",
+        ) from None
+    return Point(at=moment.isoformat(timespec="seconds"), text=text)
+
+
+def _bounds(since: Point | None, until: Point | None) -> dict[str, Any]:
+    return {
+        "since_seq": since.seq if since else None,
+        "since_at": since.at if since else None,
+        "until_seq": until.seq if until else None,
+        "until_at": until.at if until else None,
+    }
+
+
+def _sentences(ctx: MemoryContext, ids: list[str]) -> list[dict[str, str]]:
+    facts = ctx.read_log().facts
+    out = []
+    for fact_id in ids:
+        fact = facts.get(fact_id)
+        if fact is not None:
+            text = fact.text if len(fact.text) <= SENTENCE_CHARS else fact.text[: SENTENCE_CHARS - 1] + "…"
+            out.append({"fact": fact_id, "text": text, "session_id": fact.session_id})
+    return out
+
+
+@dataclass
+class ChangeEntry:
+    change: _log.Change
+    sentences: list[dict[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.change.to_json(), "sentences": list(self.sentences)}
+
+
+@dataclass
+class HistoryReport:
+    changes: list[ChangeEntry]
+    #: changes that matched (``changes`` holds at most ``limit`` of them, the newest)
+    total: int
+    #: lines of the log that could not be read (``uac doctor --repair`` rebuilds the log)
+    damaged_lines: int = 0
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "changes": [c.to_json() for c in self.changes],
+            "total": self.total,
+            "truncated": self.truncated,
+            "damaged_lines": self.damaged_lines,
+        }
+
+
+def _check_domain(ctx: MemoryContext, domain: str | None) -> None:
+    if domain is not None:
+        DOMAIN_NAME.check(domain)
+
+
+def history(
+    ctx: MemoryContext,
+    *,
+    domain: str | None = None,
+    record: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    limit: int | None = None,
+) -> HistoryReport:
+    """The changes in the range, oldest first (at most ``limit``: the newest ones)."""
+    _check_domain(ctx, domain)
+    if limit is not None and limit < 1:
+        raise InputError(f"limit must be at least 1 (got {limit}).")
+    start, stop = parse_point(ctx, since), parse_point(ctx, until, end=True)
+    read = _log.read_changes(ctx.project, domain=domain, record=record, **_bounds(start, stop))
+    if record is not None and not read.changes and not _log.read_changes(ctx.project, domain=domain, record=record).changes:
+        where = f" of domain {domain!r}" if domain else ""
+        raise NotFound(f"no change of a record {record!r}{where} is in the change log.", hint="The history of the view lists the records that changed.")
+    found = read.changes
+    shown = found[-limit:] if limit is not None else found
+    entries = [ChangeEntry(c, _sentences(ctx, c.facts)) for c in shown]
+    return HistoryReport(entries, len(found), read.damaged)
+
+
+@dataclass
+class RecordDiff:
+    domain: str
+    collection: str
+    record: str
+    changes: list[ChangeEntry]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "collection": self.collection,
+            "record": self.record,
+            "changes": [c.to_json() for c in self.changes],
+        }
+
+
+@dataclass
+class DiffReport:
+    since: str
+    until: str | None
+    domains: dict[str, list[RecordDiff]]
+    damaged_lines: int = 0
+
+    @property
+    def count(self) -> int:
+        return sum(len(r.changes) for records in self.domains.values() for r in records)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "since": self.since,
+            "until": self.until,
+            "changes": self.count,
+            "domains": [{"domain": name, "records": [r.to_json() for r in records]} for name, records in self.domains.items()],
+            "damaged_lines": self.damaged_lines,
+        }
+
+
+def diff(ctx: MemoryContext, *, since: str, until: str | None = None, domain: str | None = None) -> DiffReport:
+    """What changed between two points, grouped by domain (by name) and record (first change first)."""
+    _check_domain(ctx, domain)
+    start = parse_point(ctx, since)
+    if start is None:
+        raise InputError("a diff needs a start.", hint="Give a compile id such as c3 or a day such as 2026-05-01.")
+    stop = parse_point(ctx, until, end=True)
+    read = _log.read_changes(ctx.project, domain=domain, **_bounds(start, stop))
+    grouped: dict[str, dict[str, RecordDiff]] = {}
+    for change in read.changes:
+        records = grouped.setdefault(change.domain, {})
+        entry = records.get(change.record)
+        if entry is None:
+            entry = records[change.record] = RecordDiff(change.domain, change.collection, change.record, [])
+        entry.changes.append(ChangeEntry(change, _sentences(ctx, change.facts)))
+    domains = {name: list(grouped[name].values()) for name in sorted(grouped)}
+    return DiffReport(start.text, stop.text if stop else None, domains, read.damaged)
+
+
+@dataclass
+class DomainAt:
+    domain: str
+    at: str
+    #: the last compile at or before the point that changed this domain (``None``: none had)
+    compile: str | None
+    collections: dict[str, list[dict[str, Any]]]
+
+    @property
+    def record_count(self) -> int:
+        return sum(len(v) for v in self.collections.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "at": self.at,
+            "compile": self.compile,
+            "records": self.record_count,
+            "collections": {k: list(v) for k, v in self.collections.items()},
+        }
+
+
+def view_at(ctx: MemoryContext, domain: str, at: str) -> DomainAt:
+    """Domain ``domain`` as it stood after compile ``at`` (or at that time), from the log."""
+    DOMAIN_NAME.check(domain)
+    point = parse_point(ctx, at, end=True)
+    if point is None:
+        raise InputError("a view as it stood needs a compile id or a date.", hint="Give a compile id such as c3 or a day such as 2026-05-01.")
+    read = _log.read_changes(ctx.project, domain=domain, until_seq=point.seq, until_at=point.at)
+    if not read.changes and not _log.read_changes(ctx.project, domain=domain).changes:
+        raise DomainNotFound(f"the change log has no domain {domain!r}.", hint="The history of the view lists the domains that changed.")
+    records: dict[str, dict[str, Any]] = {}
+    for change in read.changes:
+        _log.apply(records, change)
+    collections: dict[str, list[dict[str, Any]]] = {}
+    for name, rec in records.items():
+        collections.setdefault(rec["collection"], []).append({"record": name, "fields": rec["fields"], "sources": rec["sources"]})
+    last = read.changes[-1].compile if read.changes else None
+    return DomainAt(domain, point.text, last, collections)
+
+
+__all__ = ["ChangeEntry", "DiffReport", "DomainAt", "HistoryReport", "Point", "RecordDiff", "diff", "history", "parse_point", "view_at"]

@@ -1,0 +1,703 @@
+"""The change log of the view: what each write did to each record (``.uac/history/``).
+
+Every write of a domain goes through :func:`uac.view.store.write_domain`,
+:func:`~uac.view.store.swap_domain` or :func:`~uac.view.store.remove_domain`;
+there, the records as they were and as they are after the swap are compared
+and the differences are appended here, so every compile mode (incremental,
+bounded, offline, record imports, corrections) is logged the same way.
+
+One change is one JSON line::
+
+    {"seq": 3, "compile": "c3", "at": "2026-05-01T10:00:00+00:00", "mode": "incremental",
+     "domain": "travel", "collection": "trips", "record": "trip-1", "kind": "updated",
+     "field": "destination", "old": "Lisbon", "new": "Porto", "facts": ["s-ab-f4"]}
+
+``kind`` is ``added`` (``new``: the record's fields), ``updated`` or ``corrected``
+(one line per field that changed; ``corrected`` when a causing fact is a
+correction), or ``retired`` (``old``: the fields it had).  ``facts`` are the fact
+ids that caused it: a new record's sources, the sources an update brought, the
+sources a retired record had.  A record is named by its ``id`` field; records
+without one by ``<collection>:<first source>`` (``#2``, ``#3`` for the next ones
+sharing it).
+
+Lines are appended to segments of at most :data:`SEGMENT_CHANGES` changes
+(``changes-000001.jsonl``, ...); ``state.json`` lists the segments with their
+first and last compile and time (so a query since a compile or a day skips the
+segments before it), the next compile number, and per domain the source hash
+of the files the log has reached (its *head*).  The swap comes first, the
+append after: a crash between them leaves a log that is behind the view, never
+ahead of it.  A head that is not the view's hash is caught up before the next
+write of that domain (its changes are logged under a ``resync`` compile), by
+``uac doctor --repair``, and for projects from before the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+import json
+import logging
+import os
+import re
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from ..dialect.loader import source_hash
+from ..fsutil import atomic_write_text, make_private_dirs, open_private, split_lines_kept
+
+if TYPE_CHECKING:
+    from ..project import Project
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+#: changes per segment file
+SEGMENT_CHANGES = 20_000
+KINDS = ("added", "updated", "corrected", "retired")
+_SEGMENT = re.compile(r"changes-(\d{6})\.jsonl")
+#: one writer of a project's log at a time within the process (the project lock covers processes)
+_LOCK = threading.RLock()
+
+
+def history_dir(project: "Project") -> Path:
+    return project.paths.internal / "history"
+
+
+# -- changes -------------------------------------------------------------------------
+
+
+@dataclass
+class Change:
+    seq: int
+    at: str
+    mode: str
+    domain: str
+    collection: str
+    record: str
+    kind: str
+    field: str | None = None
+    old: Any = None
+    new: Any = None
+    facts: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def compile(self) -> str:
+        return f"c{self.seq}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "compile": self.compile,
+            "at": self.at,
+            "mode": self.mode,
+            "domain": self.domain,
+            "collection": self.collection,
+            "record": self.record,
+            "kind": self.kind,
+            "field": self.field,
+            "old": self.old,
+            "new": self.new,
+            "facts": list(self.facts),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Change":
+        if not isinstance(data, dict) or data.get("kind") not in KINDS:
+            raise ValueError("not a change")
+        seq = data["seq"]
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise ValueError("bad seq")
+        facts = data.get("facts") or []
+        if not isinstance(facts, list):
+            raise ValueError("bad facts")
+        return cls(
+            seq=seq,
+            at=str(data["at"]),
+            mode=str(data.get("mode") or ""),
+            domain=str(data["domain"]),
+            collection=str(data.get("collection") or ""),
+            record=str(data["record"]),
+            kind=data["kind"],
+            field=None if data.get("field") is None else str(data["field"]),
+            old=data.get("old"),
+            new=data.get("new"),
+            facts=[str(f) for f in facts],
+        )
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON: records as dicts of their fields, enum members by name, dates in ISO form."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, enum.Enum):
+        return value.name
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+@dataclass
+class Rec:
+    collection: str
+    fields: dict[str, Any]
+    sources: list[str]
+
+
+def records_of(values: dict[str, Any], seen: dict[int, tuple[Any, dict[str, Any], list[str]]] | None = None) -> dict[str, Rec]:
+    """The records of a domain's values, by name (see the module docstring).  ``seen``:
+    id(record) -> (record, fields, sources) of records converted before (a record object
+    that is still the same is not converted again); filled with this call's records."""
+    out: dict[str, Rec] = {}
+    known = dict(seen) if seen is not None else {}
+    if seen is not None:
+        seen.clear()
+    for collection, value in values.items():
+        items = value if isinstance(value, list) else [value]
+        is_list = isinstance(value, list)
+        for position, item in enumerate(items):
+            hit = known.get(id(item))
+            if hit is not None and hit[0] is item:
+                fields, sources = hit[1], hit[2]
+            else:
+                if dataclasses.is_dataclass(item) and not isinstance(item, type):
+                    fields = {f.name: plain(getattr(item, f.name)) for f in dataclasses.fields(item)}
+                else:
+                    fields = {"value": plain(item)}
+                raw = fields.pop("sources", None)
+                sources = [s for s in raw if isinstance(s, str)] if isinstance(raw, list) else []
+            if seen is not None and dataclasses.is_dataclass(item):
+                seen[id(item)] = (item, fields, sources)
+            rid = fields.get("id")
+            if isinstance(rid, str) and rid:
+                key = rid
+            elif not is_list:
+                key = collection
+            elif sources:
+                key = f"{collection}:{sources[0]}"
+            else:
+                key = f"{collection}[{position}]"
+            name, n = key, 1
+            while name in out:
+                n += 1
+                name = f"{key}#{n}"
+            out[name] = Rec(collection, fields, sources)
+    return out
+
+
+def diff(before: dict[str, Rec], after: dict[str, Rec], corrections: frozenset[str] = frozenset()) -> list[tuple[str, str, str, str | None, Any, Any, list[str]]]:
+    """(collection, record, kind, field, old, new, facts) for each difference, in record order."""
+    out: list[tuple[str, str, str, str | None, Any, Any, list[str]]] = []
+    for key, rec in after.items():
+        old = before.get(key)
+        if old is None:
+            out.append((rec.collection, key, "added", None, None, rec.fields, list(rec.sources)))
+            continue
+        if old.fields == rec.fields and old.sources == rec.sources:
+            continue
+        brought = [s for s in rec.sources if s not in old.sources]
+        facts = brought or list(rec.sources)
+        kind = "corrected" if corrections.intersection(facts) else "updated"
+        for name in list(rec.fields) + [n for n in old.fields if n not in rec.fields]:
+            a, b = old.fields.get(name), rec.fields.get(name)
+            if a != b:
+                out.append((rec.collection, key, kind, name, a, b, facts))
+        if old.sources != rec.sources:
+            out.append((rec.collection, key, kind, "sources", list(old.sources), list(rec.sources), facts))
+    for key, rec in before.items():
+        if key not in after:
+            out.append((rec.collection, key, "retired", None, rec.fields, None, list(rec.sources)))
+    return out
+
+
+# -- the state file ------------------------------------------------------------------
+
+
+def _empty_state() -> dict[str, Any]:
+    return {"version": VERSION, "next_seq": 1, "heads": {}, "segments": []}
+
+
+def read_state(project: "Project") -> dict[str, Any]:
+    """``state.json`` (an empty one when missing or unreadable: :func:`check` reports that)."""
+    path = history_dir(project) / "state.json"
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return _empty_state()
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        return _empty_state()
+    state = _empty_state()
+    if isinstance(data.get("next_seq"), int):
+        state["next_seq"] = data["next_seq"]
+    if isinstance(data.get("heads"), dict):
+        state["heads"] = {str(k): v for k, v in data["heads"].items() if isinstance(v, dict)}
+    if isinstance(data.get("segments"), list):
+        state["segments"] = [s for s in data["segments"] if isinstance(s, dict) and isinstance(s.get("name"), str)]
+    return state
+
+
+def _write_state(project: "Project", state: dict[str, Any]) -> None:
+    atomic_write_text(history_dir(project) / "state.json", json.dumps(state, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def segment_paths(project: "Project") -> list[Path]:
+    directory = history_dir(project)
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if _SEGMENT.fullmatch(p.name) and p.is_file() and not p.is_symlink())
+
+
+# -- scopes: which compile a write belongs to -------------------------------------------
+
+
+@dataclass
+class Scope:
+    mode: str
+    corrections: frozenset[str] = frozenset()
+    #: False: writes change the view without logging changes (a forget: what it removes
+    #: must not be written anywhere); the heads follow the view
+    record: bool = True
+    seq: int | None = None
+    at: str = ""
+
+
+_SCOPES: dict[str, Scope] = {}
+#: (project root, domain) -> (source hash, records) of the files last written
+_MEMO: dict[tuple[str, str], tuple[str, dict[str, Rec]]] = {}
+#: (project root, domain) -> the record objects last converted (see :func:`records_of`)
+_SEEN: dict[tuple[str, str], dict[int, tuple[Any, dict[str, Any], list[str]]]] = {}
+
+
+def _key(project: "Project") -> str:
+    return str(project.root)
+
+
+@contextmanager
+def compile_scope(project: "Project", mode: str, *, corrections: Iterable[str] = (), record: bool = True) -> Iterator[Scope]:
+    """Every write of the view inside the block is one compile of the log (caller holds
+    the project lock); a scope inside another one joins it."""
+    key = _key(project)
+    with _LOCK:
+        outer = _SCOPES.get(key)
+        if outer is not None:
+            scope = outer
+        else:
+            scope = _SCOPES[key] = Scope(mode, frozenset(corrections), record)
+    try:
+        yield scope
+    finally:
+        if outer is None:
+            with _LOCK:
+                _SCOPES.pop(key, None)
+
+
+_OFFERED: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+
+
+def offer(project: "Project", name: str, digest: str, values: dict[str, Any]) -> None:
+    """The records the files with source hash ``digest`` hold, given by the writer that
+    rendered them, so the swap need not read them back."""
+    _OFFERED[(_key(project), name)] = (digest, values)
+
+
+def offered(project: "Project", name: str, digest: str) -> dict[str, Any] | None:
+    found = _OFFERED.pop((_key(project), name), None)
+    return found[1] if found is not None and found[0] == digest else None
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _current_hash(project: "Project", name: str) -> str | None:
+    directory = project.paths.domains / name
+    try:
+        return source_hash((directory / "schema.py").read_bytes(), (directory / "state.py").read_bytes())
+    except OSError:
+        return None
+
+
+def before_write(project: "Project", name: str) -> tuple[str | None, dict[str, Rec]] | None:
+    """The records of domain ``name`` as they are now (before a swap); ``None`` when they
+    cannot be read (the write goes on, the log catches up later)."""
+    try:
+        digest = _current_hash(project, name)
+        if digest is None:
+            return None, {}
+        memo = _MEMO.get((_key(project), name))
+        if memo is not None and memo[0] == digest:
+            return digest, memo[1]
+        from .store import load_domain
+
+        return digest, records_of(load_domain(project, name).values)
+    except Exception as exc:  # the view's own checks report an unreadable domain
+        log.warning("the change log cannot read domain %s before its write: %s", name, exc)
+        return None
+
+
+def after_write(project: "Project", name: str, before: tuple[str | None, dict[str, Rec]] | None, values: dict[str, Any] | None, digest: str | None) -> None:
+    """Log the changes of a swap that just happened (``values=None``: the domain was
+    removed).  Never raises: a log that fails to follow is caught up later."""
+    try:
+        from ..failpoints import crash_point
+
+        crash_point("history:swapped")
+        after = records_of(values, _SEEN.setdefault((_key(project), name), {})) if values is not None else {}
+        with _LOCK:
+            state = read_state(project)
+            scope = _SCOPES.get(_key(project)) or Scope("write")
+            if before is not None:
+                head = state["heads"].get(name, {}).get("hash")
+                if before[0] is not None and head != before[0]:
+                    # the log is behind the files this write replaced: catch that up first
+                    _resync(project, state, name, before[1])
+                _append(project, state, scope, name, diff(before[1], after, scope.corrections))
+            if digest is None:
+                state["heads"].pop(name, None)
+            else:
+                state["heads"][name] = {"hash": digest, "seq": scope.seq}
+            _write_state(project, state)
+            if digest is not None:
+                _MEMO[(_key(project), name)] = (digest, after)
+            else:
+                _MEMO.pop((_key(project), name), None)
+    except Exception as exc:
+        log.warning("the change log did not follow the write of domain %s (uac doctor --repair catches it up): %s", name, exc)
+
+
+def _append(project: "Project", state: dict[str, Any], scope: Scope, name: str, found: list) -> None:
+    if not found or not scope.record:
+        return
+    if scope.seq is None:
+        scope.seq = state["next_seq"]
+        scope.at = _now()
+        state["next_seq"] = scope.seq + 1
+    lines = [
+        Change(scope.seq, scope.at, scope.mode, name, coll, rec, kind, fld, old, new, facts).to_json()
+        for coll, rec, kind, fld, old, new, facts in found
+    ]
+    write_lines(project, state, lines)
+
+
+def write_lines(project: "Project", state: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+    """Append change lines to the last segment (a new one when it is full); ``state`` is
+    updated, not written."""
+    directory = make_private_dirs(history_dir(project))
+    segments = state["segments"]
+    while lines:
+        if not segments or segments[-1].get("count", 0) >= SEGMENT_CHANGES:
+            segments.append({"name": f"changes-{len(segments) + 1:06d}.jsonl", "count": 0})
+        meta = segments[-1]
+        room = SEGMENT_CHANGES - meta.get("count", 0)
+        chunk, lines = lines[:room], lines[room:]
+        path = directory / meta["name"]
+        _cut_torn_tail(path)
+        data = "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in chunk).encode("utf-8")
+        with os.fdopen(open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
+            handle.write(data)
+        meta["count"] = meta.get("count", 0) + len(chunk)
+        meta.setdefault("first_seq", chunk[0]["seq"])
+        meta.setdefault("first_at", chunk[0]["at"])
+        meta["last_seq"], meta["last_at"] = chunk[-1]["seq"], chunk[-1]["at"]
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """A line cut short by a crash is dropped before the next append."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return
+    if size == 0:
+        return
+    with open(path, "rb+") as handle:
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return
+        handle.seek(max(0, size - 65536))
+        tail = handle.read()
+        cut = tail.rfind(b"\n")
+        handle.truncate(size - len(tail) + cut + 1 if cut >= 0 else 0)
+
+
+def _resync(project: "Project", state: dict[str, Any], name: str, current: dict[str, Rec]) -> int:
+    """Log what the files of ``name`` hold that the log does not (a ``resync`` compile)."""
+    replayed = {key: Rec(r["collection"], r["fields"], r["sources"]) for key, r in replay(project, name).items()}
+    found = diff(replayed, current)
+    _append(project, state, Scope("resync"), name, found)
+    return len(found)
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+@dataclass
+class Read:
+    changes: list[Change]
+    #: lines that are not changes (a damaged file); skipped
+    damaged: int = 0
+
+
+def read_changes(
+    project: "Project",
+    *,
+    since_seq: int | None = None,
+    since_at: str | None = None,
+    until_seq: int | None = None,
+    until_at: str | None = None,
+    domain: str | None = None,
+    record: str | None = None,
+) -> Read:
+    """The changes with ``since_seq < seq <= until_seq`` and ``since_at <= at < until_at``
+    (each bound optional), oldest first."""
+    state = read_state(project)
+    meta = {s["name"]: s for s in state["segments"]}
+    paths = segment_paths(project)
+    out: list[Change] = []
+    damaged = 0
+    for number, path in enumerate(paths):
+        m = meta.get(path.name)
+        last = number == len(paths) - 1
+        if m is not None and not last:  # the last segment may be ahead of state.json
+            if since_seq is not None and isinstance(m.get("last_seq"), int) and m["last_seq"] <= since_seq:
+                continue
+            if since_at is not None and isinstance(m.get("last_at"), str) and m["last_at"] < since_at:
+                continue
+            if until_seq is not None and isinstance(m.get("first_seq"), int) and m["first_seq"] > until_seq:
+                continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            damaged += 1
+            continue
+        for line in split_lines_kept(data):
+            if not line.endswith(b"\n"):
+                continue  # a torn last line: not a change yet
+            # cheap filters before parsing
+            if domain is not None and f'"domain": {json.dumps(domain)}'.encode() not in line:
+                continue
+            if record is not None and json.dumps(record, ensure_ascii=False).encode() not in line:
+                continue
+            try:
+                change = Change.from_json(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                damaged += 1
+                continue
+            if since_seq is not None and change.seq <= since_seq:
+                continue
+            if until_seq is not None and change.seq > until_seq:
+                continue
+            if since_at is not None and change.at < since_at:
+                continue
+            if until_at is not None and change.at >= until_at:
+                continue
+            if domain is not None and change.domain != domain:
+                continue
+            if record is not None and change.record != record:
+                continue
+            out.append(change)
+    return Read(out, damaged)
+
+
+def replay(project: "Project", domain: str, *, until_seq: int | None = None, until_at: str | None = None) -> dict[str, dict[str, Any]]:
+    """The records of ``domain`` as the log says they stood (record -> collection, fields, sources)."""
+    records: dict[str, dict[str, Any]] = {}
+    for change in read_changes(project, domain=domain, until_seq=until_seq, until_at=until_at).changes:
+        apply(records, change)
+    return records
+
+
+def apply(records: dict[str, dict[str, Any]], change: Change) -> None:
+    if change.kind == "added":
+        fields = dict(change.new) if isinstance(change.new, dict) else {}
+        records[change.record] = {"collection": change.collection, "fields": fields, "sources": list(change.facts)}
+    elif change.kind == "retired":
+        records.pop(change.record, None)
+    else:
+        rec = records.get(change.record)
+        if rec is None:
+            return
+        if change.field == "sources":
+            rec["sources"] = [s for s in change.new if isinstance(s, str)] if isinstance(change.new, list) else []
+        elif change.field is not None:
+            rec["fields"][change.field] = change.new
+
+
+# -- keeping it whole ------------------------------------------------------------------
+
+
+@dataclass
+class Problems:
+    damaged_lines: int = 0
+    state_broken: bool = False
+    behind: list[str] = field(default_factory=list)
+
+
+def check(project: "Project", domains: dict[str, str]) -> Problems:
+    """What is wrong with the log; ``domains``: name -> source hash of the view now."""
+    problems = Problems()
+    path = history_dir(project) / "state.json"
+    if segment_paths(project) or path.exists():
+        try:
+            data = json.loads(path.read_text("utf-8"))
+            problems.state_broken = not isinstance(data, dict) or data.get("version") != VERSION
+        except (OSError, ValueError):
+            problems.state_broken = True
+    for seg in segment_paths(project):
+        for line in split_lines_kept(seg.read_bytes()):
+            try:
+                Change.from_json(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                problems.damaged_lines += 1
+    heads = read_state(project)["heads"]
+    problems.behind = sorted(n for n, h in domains.items() if heads.get(n, {}).get("hash") != h)
+    problems.behind += sorted(n for n in heads if n not in domains)
+    return problems
+
+
+def rebuild(project: "Project", domains: dict[str, dict[str, Rec] | None]) -> int:
+    """Rewrite the segments without damaged lines, ``state.json`` from them, and log what
+    the view holds that the log does not (caller holds the lock); ``domains``: name ->
+    its records now (``None``: unreadable, left alone).  Returns the changes logged."""
+    with _LOCK:
+        kept: list[dict[str, Any]] = []
+        for seg in segment_paths(project):
+            for line in split_lines_kept(seg.read_bytes()):
+                try:
+                    kept.append(Change.from_json(json.loads(line)).to_json())
+                except (ValueError, KeyError, TypeError):
+                    continue
+        old_heads = read_state(project)["heads"]
+        for seg in segment_paths(project):
+            seg.unlink()
+        state = _empty_state()
+        kept.sort(key=lambda c: c["seq"])
+        write_lines(project, state, kept)
+        state["next_seq"] = max([c["seq"] for c in kept] + [h.get("seq") or 0 for h in old_heads.values()] + [0]) + 1
+        logged = 0
+        for name, current in sorted(domains.items()):
+            if current is None:
+                if name in old_heads:
+                    state["heads"][name] = old_heads[name]
+                continue
+            logged += _resync(project, state, name, current)
+            state["heads"][name] = {"hash": _current_hash(project, name), "seq": None}
+        for name in set(replayed_domains(kept)) - set(domains):
+            current_gone: dict[str, Rec] = {}
+            logged += _resync(project, state, name, current_gone)
+        make_private_dirs(history_dir(project))
+        _write_state(project, state)
+        _MEMO.clear()
+        return logged
+
+
+def replayed_domains(changes: list[dict[str, Any]]) -> set[str]:
+    return {c["domain"] for c in changes}
+
+
+def purge(project: "Project", doomed: set[str], mentions: "re.Pattern[str]", words: set[str]) -> int:
+    """Forget: a change caused only by forgotten facts goes; the others lose those fact ids
+    (in ``facts`` and in ``sources`` values), and a value that uses a forgotten word
+    becomes ``null``.  Returns the changes dropped or rewritten (caller holds the lock)."""
+    touched = 0
+    with _LOCK:
+        for seg in segment_paths(project):
+            data = seg.read_bytes()
+            text = data.decode("utf-8", "replace")
+            lowered = text.lower()
+            if not mentions.search(text) and not any(w in lowered for w in words):
+                continue
+            out = []
+            for line in split_lines_kept(data):
+                try:
+                    change = Change.from_json(json.loads(line))
+                except (ValueError, KeyError, TypeError):
+                    continue  # a damaged line may hold anything: it goes
+                raw = line.decode("utf-8", "replace")
+                if not mentions.search(raw) and not any(w in raw.lower() for w in words):
+                    out.append(line)
+                    continue
+                touched += 1
+                if change.facts and set(change.facts) <= doomed:
+                    continue
+                change.facts = [f for f in change.facts if f not in doomed]
+                change.old = _scrub(change.old, doomed, words)
+                change.new = _scrub(change.new, doomed, words)
+                out.append((json.dumps(change.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+            from ..fsutil import atomic_write_bytes
+
+            atomic_write_bytes(seg, b"".join(out))
+        state = read_state(project)
+        counts = {p.name: sum(1 for _ in split_lines_kept(p.read_bytes())) for p in segment_paths(project)}
+        for meta in state["segments"]:
+            if meta["name"] in counts:
+                meta["count"] = counts[meta["name"]]
+        if history_dir(project).is_dir():
+            _write_state(project, state)
+        _MEMO.clear()
+    return touched
+
+
+def purge_collection(project: "Project", domain: str, collection: str | None) -> int:
+    """Drop every change of ``domain``'s collection ``collection`` (``None``: of the whole
+    domain), for records forgotten by name (caller holds the lock)."""
+    dropped = 0
+    with _LOCK:
+        for seg in segment_paths(project):
+            out = []
+            for line in split_lines_kept(seg.read_bytes()):
+                try:
+                    change = Change.from_json(json.loads(line))
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if change.domain == domain and collection in (None, change.collection):
+                    dropped += 1
+                else:
+                    out.append(line)
+            from ..fsutil import atomic_write_bytes
+
+            atomic_write_bytes(seg, b"".join(out))
+        _MEMO.clear()
+    return dropped
+
+
+def _scrub(value: Any, doomed: set[str], words: set[str]) -> Any:
+    if isinstance(value, str):
+        return None if value in doomed or any(w in value.lower() for w in words) else value
+    if isinstance(value, list):
+        return [v for v in (_scrub(v, doomed, words) for v in value) if v is not None]
+    if isinstance(value, dict):
+        return {k: _scrub(v, doomed, words) for k, v in value.items()}
+    return value
+
+
+__all__ = [
+    "KINDS",
+    "SEGMENT_CHANGES",
+    "Change",
+    "Problems",
+    "Rec",
+    "after_write",
+    "apply",
+    "before_write",
+    "check",
+    "compile_scope",
+    "diff",
+    "history_dir",
+    "purge",
+    "purge_collection",
+    "read_changes",
+    "read_state",
+    "rebuild",
+    "records_of",
+    "replay",
+    "segment_paths",
+]
