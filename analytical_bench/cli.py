@@ -108,10 +108,15 @@ def conv_command(
         120_000, "--context-tokens", help="full_context: the prompt tokens a history must fit in, else not run"
     ),
     plot: bool = typer.Option(False, "--plot", help="write accuracy_vs_size.png (needs matplotlib)"),
+    questions: Optional[int] = typer.Option(
+        None, "--questions", help="at most N questions per history, every kind in turn (a small model run)"
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
 ) -> None:
     """The conversational benchmark: chat histories told from a ledger, exact aggregate questions."""
-    from .conv.dataset import DEFAULT_SIZES, generate, hand_written_sets
+    import dataclasses
+
+    from .conv.dataset import DEFAULT_SIZES, generate, hand_written_sets, spread_questions
     from .conv.run import run_conv
     from .harness import progress_bar
 
@@ -129,10 +134,13 @@ def conv_command(
         raise UserError(f"--hand-written {folder} is not a folder.", hint="Point it at a folder with dev/ and heldout/.")
     if not no_hand_written and folder.is_dir():
         histories += hand_written_sets(folder)
+    if questions is not None:
+        histories = [dataclasses.replace(h, questions=spread_questions(h.questions, questions)) for h in histories]
     settings = model_settings(UAC_LLM_CACHE=str(Path(out) / "llm-cache.sqlite"))
     llm = model_client(settings, offline=offline)
     total = sum(len(h.questions) for h in histories) * (len(systems or ()) or 3)
     options = {"seed": seed, "sizes": chosen, "systems": systems, "context_tokens": context_tokens,
+               "questions_per_history": questions,
                "hand_written": [h.name for h in histories if h.source != "generated"]}
     with progress_bar(total, "conv", enabled=not quiet and llm is not None) as advance:
         outcome = run_conv(histories, out, llm=llm, settings=None if llm is None else settings, systems=systems,

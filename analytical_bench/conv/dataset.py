@@ -29,6 +29,23 @@ DEFAULT_SEED = 32
 DEFAULT_SIZES = (10, 50, 200)
 
 
+def spread_questions(questions: list[Question], limit: int) -> list[Question]:
+    """At most ``limit`` questions, taken one kind at a time in turn (count, sum, ..., recall),
+    each kind's in their order, so a small run still asks every kind it can."""
+    if limit < 1:
+        raise LedgerError(f"a run needs at least one question per history, not {limit}.")
+    by_kind: dict[str, list[Question]] = {}
+    for q in questions:
+        by_kind.setdefault(q.kind, []).append(q)
+    chosen: list[Question] = []
+    while len(chosen) < min(limit, len(questions)):
+        for pending in by_kind.values():
+            if pending and len(chosen) < limit:
+                chosen.append(pending.pop(0))
+    order = {id(q): i for i, q in enumerate(questions)}
+    return sorted(chosen, key=lambda q: order[id(q)])
+
+
 @dataclass
 class History:
     name: str  # "generated-50", "dev", "heldout"

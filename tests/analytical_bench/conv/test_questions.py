@@ -110,3 +110,16 @@ def test_impossible_lives_are_refused():
     with pytest.raises(LedgerError, match="after the history's last day"):
         _ledger([{"id": "a", "kind": "trip", "status": "done", "destination": "Oslo", "end": "2024-05-02"}],
                 today="2024-04-30")
+
+
+def test_a_small_run_asks_every_kind_in_turn():
+    from analytical_bench.conv.dataset import generate, spread_questions
+
+    history = generate(32, 10)
+    kinds = list(dict.fromkeys(q.kind for q in history.questions))
+    few = spread_questions(history.questions, len(kinds))
+    assert sorted(q.kind for q in few) == sorted(kinds)  # one of each kind
+    assert [q.id for q in few] == sorted(q.id for q in few)  # in the history's order
+    assert spread_questions(history.questions, 10_000) == history.questions
+    with pytest.raises(LedgerError, match="at least one question"):
+        spread_questions(history.questions, 0)
