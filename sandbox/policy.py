@@ -29,6 +29,7 @@ from RestrictedPython import compile_restricted_exec
 from RestrictedPython.transformer import RestrictingNodeTransformer
 
 from .builtins import ATTRIBUTE_ALTERNATIVES
+from .pyparse import locked, parse
 from .guards import SENSITIVE_ATTRIBUTES
 
 try:  # RestrictedPython >= 8.1
@@ -144,13 +145,13 @@ def compile_agent_code(source: str) -> CodeType | CompileFailure:
     if "\x00" in source:
         return CompileFailure("SyntaxError", "line 1: source code cannot contain null bytes")
     try:
-        tree = ast.parse(source, FILENAME, "exec")
+        tree = parse(source, FILENAME, "exec")
     except SyntaxError as exc:
         return CompileFailure("SyntaxError", f"line {exc.lineno}: {exc.msg}")
     except (RecursionError, MemoryError) as exc:
         return CompileFailure("SyntaxError", f"line 1: code is too deeply nested or too large to parse ({type(exc).__name__})")
     try:
-        result = compile_restricted_exec(tree, filename=FILENAME, policy=SandboxPolicy)
+        result = locked(compile_restricted_exec, tree, filename=FILENAME, policy=SandboxPolicy)
     except SyntaxError as exc:
         return CompileFailure("SyntaxError", f"line {exc.lineno}: {exc.msg}")
     except (RecursionError, MemoryError) as exc:

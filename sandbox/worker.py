@@ -42,6 +42,7 @@ import sys
 from typing import Any
 
 from . import audit, framing
+from .pyparse import compile_code
 from .codec import StateFormatError, decode_state
 from .convert import ResultTooLarge, to_json_value
 from .guards import (
@@ -345,7 +346,7 @@ class Worker:
         self.start_cpu_window()
         self.running = True
         try:
-            exec(compile(code, "<unrestricted>", "exec"), namespace)
+            exec(compile_code(code, "<unrestricted>", "exec"), namespace)
             result = to_json_value(namespace.get("result"), int(self.limits["max_result_chars"]))
             return {"ok": True, "result": result, "stdout": "", "error": None}
         except BaseException as exc:  # reported to the caller

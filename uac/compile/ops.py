@@ -30,7 +30,6 @@ and the valid ones are applied.  Nothing here calls a model.
 
 from __future__ import annotations
 
-import ast
 import calendar
 import dataclasses
 import datetime as _dt
@@ -40,6 +39,8 @@ import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from sandbox.pyparse import parse
 
 from ..dates import Period, parse_period
 from ..dialect.grammar import RESERVED_NAMES
@@ -173,7 +174,7 @@ def parse_type(work: DomainWork, text: Any) -> TypeSpec:
     if not isinstance(text, str) or not text.strip() or len(text) > 200:
         raise OpRejected(f"type {text!r} must be an annotation such as \"str\", \"date | None\", \"list[str]\"")
     try:
-        node = ast.parse(text.strip(), mode="eval").body
+        node = parse(text.strip(), mode="eval").body
         spec = parse_annotation(node, {c.name for c in work.class_specs}, ANNOTATION_NAMES)
     except SyntaxError:
         raise OpRejected(f"type {text!r} is not a valid annotation") from None

@@ -37,6 +37,8 @@ import re
 import warnings
 from typing import Any, Mapping
 
+from sandbox.pyparse import locked, parse
+
 from ..dates import Period, parse_period
 from . import limits
 from .interpret import StateInterpreter
@@ -76,7 +78,7 @@ def _json_string(token: str) -> str:
         return token
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        value = ast.literal_eval(token)
+        value = locked(ast.literal_eval, token)
     if type(value) is not str:
         raise _Fallback("not a str literal")
     if any(mark in value for mark in MARKS):
@@ -495,7 +497,7 @@ def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapp
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(skeleton)
+            tree = parse(skeleton)
     except (SyntaxError, MemoryError, RecursionError, ValueError):
         return None
     interpreter = StateInterpreter(path, schema, classes)

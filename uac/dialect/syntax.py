@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 
+from sandbox.pyparse import parse
+
 from .problems import reject
 
 
@@ -18,7 +20,7 @@ def parse_python(text: str, path: str) -> ast.Module:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarnings of generated text are not ours to print
-            return ast.parse(text, filename=path)
+            return parse(text, path)
     except SyntaxError as exc:
         raise reject(path, exc.lineno or 0, f"syntax error: {exc.msg}") from None
     except (MemoryError, RecursionError):
