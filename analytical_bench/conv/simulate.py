@@ -172,7 +172,13 @@ class _Simulator:
         self.busy_until = end
         self.mention(i, "trip_plan", trip)
         if outcome < len(self.days):
-            self.later(outcome, "trip_cancel" if self.rng.random() < 0.3 else "trip_taken", trip)
+            cancel = self.rng.random() < 0.3
+            # a plan is called off before it starts: in the last session between the plan and the start
+            before = [j for j in range(i + 1, outcome) if self.days[j] < start]
+            if cancel and before:
+                self.later(before[-1], "trip_cancel", trip)
+            else:
+                self.later(outcome, "trip_taken", trip)
 
     def meal(self, i: int) -> None:
         place = self.rng.choice(self.regulars) if self.rng.random() < 0.45 else self.rng.choice(N.RESTAURANTS)

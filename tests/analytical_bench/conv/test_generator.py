@@ -13,7 +13,7 @@ from analytical_bench.conv.simulate import simulate
 from analytical_bench.conv.teller import tell
 
 #: sha256 of the seed-32, 10-session history: sessions, ledger and questions (changes only on purpose)
-PINNED_10 = "0874fb7bde83571b70e51367e8701a7d94dfe8078b21257034e5a7dca9a8716e"
+PINNED_10 = "4313f2ecebdfe91d75726515226d0542d87f72c095a9648ebc7666c59c93d954"
 
 
 def test_the_same_seed_and_size_give_the_same_bytes():
@@ -88,3 +88,14 @@ def test_a_ledger_citing_a_session_the_chats_lack_is_refused(tmp_path):
     (tmp_path / "h" / "sessions.jsonl").write_text("\n".join(lines[:1]) + "\n")
     with pytest.raises(LedgerError, match="which sessions.jsonl does not hold"):
         load_history(tmp_path / "h")
+
+
+@pytest.mark.parametrize("seed", [32, 7])
+def test_a_plan_is_called_off_before_it_starts(seed):
+    history = generate(seed, 200)
+    day = {s["session_id"]: s["date"][:10] for s in history.sessions}
+    cancelled = history.ledger.of_kind("trip")
+    cancelled = [e for e in cancelled if e.get("status") == "cancelled"]
+    assert cancelled
+    for trip in cancelled:
+        assert max(day[s] for s in trip.sessions) < trip.get("start"), trip.id
