@@ -98,7 +98,7 @@ def _fields(type_key: str, rows: list[Any], types: Mapping[str, Any]) -> list[tu
                 kinds[i] = _kind(value, types)
         if all(k is not None for k in kinds):
             break
-    return [(name, kind or "always None") for name, kind in zip(names, kinds)]
+    return [(name, kind or "None in every row here") for name, kind in zip(names, kinds)]
 
 
 def catalog(payload: Mapping[str, Any] | None, reserved: set[str] | frozenset[str] = frozenset()) -> StateCatalog:

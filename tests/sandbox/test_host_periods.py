@@ -43,3 +43,10 @@ def test_host_periods_are_sent_as_periods_and_listed_as_such():
 def test_only_the_hosts_period_class_is_taken_for_a_period():
     payload = sandbox.codec.encode_state({"body": {"phases": [Phase(dt.date(2023, 5, 1), dt.date(2023, 5, 5))]}})
     assert payload["domains"]["body"]["phases"]["$table"] == "Period"
+
+
+def test_a_field_that_is_none_in_every_row_says_so_of_this_data():
+    # a model read "always None" as a rule of the field (a superseded_by link never saved)
+    payload = sandbox.codec.encode_state({"travel": {"trips": [Trip("Rome", None), Trip("Oslo", None)]}})
+    info = {c.name: c for c in catalog(payload).collections}
+    assert dict(info["trips"].fields)["when"] == "None in every row here"
