@@ -1,7 +1,7 @@
 """Throughput of model calls: ingest and compile at concurrency 1, 4 and 8 against a slow endpoint.
 
     python benchmarks/bench_llm_throughput.py [--sessions 50] [--domains 8] [--latency 0.5]
-        [--concurrency 1,4,8] [--json OUT.json]
+        [--concurrency 1,4,8] [--default-sessions 12] [--default-latency 1.0] [--json OUT.json]
 
 A local OpenAI-compatible server (``fake_endpoint.py``) answers every request
 after ``--latency`` seconds with the replies of the benchmark's protocol model
@@ -17,9 +17,16 @@ built after the model work and do not depend on the concurrency; their time
 is shown apart).  Compile's routing call comes before the domains and is part
 of its wall time.
 
+Every run uses ingest's default ``[extract]`` settings (sessions side by
+side, reconciled at each commit).  Then, with every setting at its default
+(``[llm] concurrency`` included), ``--default-sessions`` one-window sessions
+are ingested against an endpoint of ``--default-latency`` seconds and against
+an instant one: the first may take at most 5 s longer, with at least 3 calls
+in flight.
+
 Targets: wall time within 1.3x of the ideal at concurrency 4 and 8, for
 ingest and for compile; identical fact logs and domain files at every
-concurrency.  Exits 1 if a target is missed.
+concurrency; the defaults' row.  Exits 1 if a target is missed.
 """
 
 from __future__ import annotations
@@ -52,6 +59,9 @@ TOPICS = [
 ]
 PLACES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
 TARGET = 1.3
+#: the defaults' row: at most this many seconds added by a slow endpoint, at least this many calls in flight
+ADDED_TARGET = 5.0
+PEAK_TARGET = 3
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 
@@ -110,7 +120,7 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
     memory = UserMemory.create(root, user_name="Maya", llm=client)
     try:
         project = memory.project
-        project.save_config(project.config.with_section("extract", parallel_sessions=8).with_section("compile", batch_facts=5))
+        project.save_config(project.config.with_section("compile", batch_facts=5))
         server.peak = 0
         before = server.count()
         report = memory.ingest(source, extractor="llm")
@@ -136,6 +146,7 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
             "facts": report.facts_appended,
             "ingest": {"calls": ingest_calls, "peak_in_flight": ingest_peak, "seconds": round(ingest_seconds, 3),
                        "index_seconds": round(report.timings["index"], 3),
+                       "reconcile_calls": (report.reconcile or {}).get("calls", 0),
                        "ideal": round(ingest_calls * latency / concurrency, 3)},
             "compile": {"calls": compile_calls, "peak_in_flight": server.peak, "seconds": round(compile_seconds, 3),
                         "ideal": round(compile_calls * latency / concurrency, 3), "domains": len(domains),
@@ -147,6 +158,34 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
         memory.close()
 
 
+def ingest_with_defaults(server: FakeEndpoint, source: Path, root: Path) -> dict[str, Any]:
+    """One ingest with every setting at its default: seconds (without indexing), calls, most in flight."""
+    client = build_client(LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none",
+                                      max_retries=2))
+    memory = UserMemory.create(root, user_name="Maya", llm=client)
+    try:
+        server.peak = 0
+        before = server.count()
+        report = memory.ingest(source, extractor="llm")
+        return {"seconds": round(report.timings["extract"] + report.timings["write"], 3), "calls": server.count() - before,
+                "peak_in_flight": server.peak, "sessions": len(report.sessions_added),
+                "reconcile_calls": (report.reconcile or {}).get("calls", 0)}
+    finally:
+        memory.close()
+
+
+def defaults_row(tmp: Path, sessions: int, latency: float) -> dict[str, Any]:
+    """``sessions`` one-window sessions with the default settings, against an instant and a slow endpoint."""
+    source = tmp / "defaults.json"
+    source.write_text(json.dumps(conversation(sessions, len(TOPICS), 4)), "utf-8")
+    with FakeEndpoint(responder, latency=0.0) as instant, FakeEndpoint(responder, latency=latency) as slow:
+        fast = ingest_with_defaults(instant, source, tmp / "defaults-instant")
+        timed = ingest_with_defaults(slow, source, tmp / "defaults-slow")
+    added = round(timed["seconds"] - fast["seconds"], 3)
+    return {"sessions": sessions, "latency": latency, "instant": fast, "slow": timed, "added_seconds": added,
+            "ok": added <= ADDED_TARGET and timed["peak_in_flight"] >= PEAK_TARGET}
+
+
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
     sessions: int = typer.Option(50, "--sessions", help="sessions to ingest (one model call each)"),
@@ -154,6 +193,9 @@ def main(
     turns: int = typer.Option(4, "--turns", help="turns (and facts) per session"),
     latency: float = typer.Option(0.5, "--latency", help="seconds the endpoint takes per request"),
     concurrency: str = typer.Option("1,4,8", "--concurrency", help="comma-separated concurrencies to run"),
+    default_sessions: int = typer.Option(12, "--default-sessions",
+                                         help="sessions of the defaults' row (every setting at its default; 0: skip it)"),
+    default_latency: float = typer.Option(1.0, "--default-latency", help="seconds the slow endpoint of the defaults' row takes"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the results as JSON"),
 ) -> None:
     levels = [int(c) for c in concurrency.split(",") if c.strip()]
@@ -166,6 +208,7 @@ def main(
         source.write_text(json.dumps(conversation(sessions, domains, turns)), "utf-8")
         for level in levels:
             rows.append(run_once(server, source, Path(tmp) / f"c{level}", level, latency))
+        defaults = defaults_row(Path(tmp), default_sessions, default_latency) if default_sessions > 0 else None
 
     header = ["concurrency", "stage", "calls", "peak in flight", "seconds", "ideal", "ratio", "target"]
     print("| " + " | ".join(header) + " |")
@@ -194,10 +237,19 @@ def main(
     if not all(r["compile"]["ok"] for r in rows):
         failed.append("a compile did not succeed")
     print(f"[{'PASS' if same else 'FAIL'}] identical fact logs and domains at every concurrency")
+    if defaults is not None:
+        slow, fast = defaults["slow"], defaults["instant"]
+        print(f"[{'PASS' if defaults['ok'] else 'FAIL'}] default settings, {defaults['sessions']} one-window sessions: "
+              f"{slow['seconds']:.2f}s against a {default_latency:g}s endpoint, {fast['seconds']:.2f}s against an instant one "
+              f"(+{defaults['added_seconds']:.2f}s, target +{ADDED_TARGET:g}s), {slow['calls']} calls, "
+              f"{slow['peak_in_flight']} in flight at most (target {PEAK_TARGET})")
+        if not defaults["ok"]:
+            failed.append("the default settings' row missed its target")
     for problem in failed:
         print(f"[FAIL] {problem}")
     if json_out is not None:
-        json_out.write_text(json.dumps({"latency": latency, "rows": rows, "failed": failed}, indent=1), "utf-8")
+        json_out.write_text(json.dumps({"latency": latency, "rows": rows, "defaults": defaults, "failed": failed}, indent=1),
+                            "utf-8")
     if failed:
         raise typer.Exit(1)
 
