@@ -81,7 +81,7 @@ class ExtractConfig:
     #: committed before the input), whatever the concurrency; what each new fact changes is
     #: settled at its commit against every fact committed before it (reconcile), so the log
     #: does not depend on it; 1: strictly sequential (each session waits for the one before)
-    parallel_sessions: int = 8
+    parallel_sessions: int = 16
 
 
 @dataclass(frozen=True)
