@@ -206,6 +206,8 @@ def ingest_sessions(
             if isinstance(chosen, LLMExtractor)
             else None
         )
+        if reconciler is not None and pending:
+            reconciler.start()
         loop_started = time.perf_counter()
 
         def prepare(session: Session, extraction: Extraction, submit: Submit) -> Any:

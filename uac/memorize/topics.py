@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from ..facts.model import Fact
@@ -54,6 +55,7 @@ _NOT_ENTITIES = {
 }
 
 
+@lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
     word = word.lower().replace("’", "'")
     if word.endswith("'s"):
@@ -80,19 +82,20 @@ def fact_keys(fact: Fact) -> Keys:
     subject_words = {w.lower() for w in (subject or "").split()}
     entities: set[str] = set()
     words: set[str] = set()
-    for index, match in enumerate(_TOKEN.finditer(fact.text)):
-        token = match.group(0).strip("'’-")
+    for index, token in enumerate(_TOKEN.findall(fact.text)):
+        token = token.strip("'’-")
         if not token:
             continue
-        lowered = token.lower().replace("’", "'")
-        base = lowered[:-2] if lowered.endswith("'s") else lowered
-        if base in subject_words:
+        lowered = token.lower()
+        if lowered.endswith(("'s", "’s")):
+            lowered = lowered[:-2]
+        if lowered in subject_words or lowered in _STOP:
             continue
-        if token[0].isupper() and index > 0 and base not in _NOT_ENTITIES and base not in _STOP:
-            entities.add(base)
-            continue
-        if len(base) >= 4 and base not in _STOP:
-            stem = _stem(base)
+        if index > 0 and token[0].isupper():
+            if lowered not in _NOT_ENTITIES:
+                entities.add(lowered)
+        elif len(lowered) >= 4:
+            stem = _stem(lowered)
             if stem not in _STOP:
                 words.add(stem)
     return Keys(subject.lower() if subject else None, frozenset(entities), frozenset(words))
