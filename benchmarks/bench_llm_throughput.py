@@ -1,7 +1,7 @@
 """Throughput of model calls: ingest and compile at concurrency 1, 4 and 8 against a slow endpoint.
 
     python benchmarks/bench_llm_throughput.py [--sessions 50] [--domains 8] [--latency 0.5]
-        [--concurrency 1,4,8] [--default-sessions 12] [--default-latency 1.0] [--json OUT.json]
+        [--concurrency 1,4,8] [--default-sessions 12] [--default-latency 1.0] [--changes 0] [--json OUT.json]
 
 A local OpenAI-compatible server (``fake_endpoint.py``) answers every request
 after ``--latency`` seconds with the replies of the benchmark's protocol model
@@ -66,8 +66,10 @@ PEAK_TARGET = 3
 app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 
 
-def conversation(sessions: int, domains: int, turns: int) -> dict[str, Any]:
-    """A LoCoMo-format conversation: every session one window of ``turns`` turns."""
+def conversation(sessions: int, domains: int, turns: int, changes: int = 0) -> dict[str, Any]:
+    """A LoCoMo-format conversation: every session one window of ``turns`` turns; with
+    ``changes``, every ``changes``-th session also says a plan of the session before was
+    cancelled (a change of state: its commit makes a reconcile call)."""
     data: dict[str, Any] = {"speaker_a": "Maya", "speaker_b": "Theo"}
     for number in range(1, sessions + 1):
         day = 1 + (number - 1) % 28
@@ -80,6 +82,11 @@ def conversation(sessions: int, domains: int, turns: int) -> dict[str, Any]:
             speaker = "Maya" if turn % 2 else "Theo"
             lines.append({"speaker": speaker, "dia_id": f"D{number}:{turn}",
                           "text": f"Session {number}, note {turn}: the {word} in {place} went well for me."})
+        if changes and number > 1 and number % changes == 0:
+            _domain, word = TOPICS[((number - 1) * turns + 1) % domains]
+            place = PLACES[(number - 1 + 1) % len(PLACES)]
+            lines.append({"speaker": "Maya", "dia_id": f"D{number}:{turns + 1}",
+                          "text": f"Sadly I cancelled the next {word} in {place}, plans changed."})
         data[f"session_{number}"] = lines
     return {"sample_id": "throughput", "conversation": data, "qa": []}
 
@@ -174,10 +181,10 @@ def ingest_with_defaults(server: FakeEndpoint, source: Path, root: Path) -> dict
         memory.close()
 
 
-def defaults_row(tmp: Path, sessions: int, latency: float) -> dict[str, Any]:
+def defaults_row(tmp: Path, sessions: int, latency: float, changes: int) -> dict[str, Any]:
     """``sessions`` one-window sessions with the default settings, against an instant and a slow endpoint."""
     source = tmp / "defaults.json"
-    source.write_text(json.dumps(conversation(sessions, len(TOPICS), 4)), "utf-8")
+    source.write_text(json.dumps(conversation(sessions, len(TOPICS), 4, changes)), "utf-8")
     with FakeEndpoint(responder, latency=0.0) as instant, FakeEndpoint(responder, latency=latency) as slow:
         fast = ingest_with_defaults(instant, source, tmp / "defaults-instant")
         timed = ingest_with_defaults(slow, source, tmp / "defaults-slow")
@@ -196,6 +203,7 @@ def main(
     default_sessions: int = typer.Option(12, "--default-sessions",
                                          help="sessions of the defaults' row (every setting at its default; 0: skip it)"),
     default_latency: float = typer.Option(1.0, "--default-latency", help="seconds the slow endpoint of the defaults' row takes"),
+    changes: int = typer.Option(0, "--changes", help="every N-th session also cancels a plan (a reconcile call); 0: none"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the results as JSON"),
 ) -> None:
     levels = [int(c) for c in concurrency.split(",") if c.strip()]
@@ -205,10 +213,10 @@ def main(
     rows = []
     with tempfile.TemporaryDirectory() as tmp, FakeEndpoint(responder, latency=latency) as server:
         source = Path(tmp) / "conversation.json"
-        source.write_text(json.dumps(conversation(sessions, domains, turns)), "utf-8")
+        source.write_text(json.dumps(conversation(sessions, domains, turns, changes)), "utf-8")
         for level in levels:
             rows.append(run_once(server, source, Path(tmp) / f"c{level}", level, latency))
-        defaults = defaults_row(Path(tmp), default_sessions, default_latency) if default_sessions > 0 else None
+        defaults = defaults_row(Path(tmp), default_sessions, default_latency, changes) if default_sessions > 0 else None
 
     header = ["concurrency", "stage", "calls", "peak in flight", "seconds", "ideal", "ratio", "target"]
     print("| " + " | ".join(header) + " |")
@@ -236,11 +244,13 @@ def main(
         failed.append("the fact logs or the domain files differ between concurrencies")
     if not all(r["compile"]["ok"] for r in rows):
         failed.append("a compile did not succeed")
+    for row in rows:
+        print(f"concurrency {row['concurrency']}: {row['ingest']['reconcile_calls']} reconcile calls at the commits")
     print(f"[{'PASS' if same else 'FAIL'}] identical fact logs and domains at every concurrency")
     if defaults is not None:
         slow, fast = defaults["slow"], defaults["instant"]
-        print(f"[{'PASS' if defaults['ok'] else 'FAIL'}] default settings, {defaults['sessions']} one-window sessions: "
-              f"{slow['seconds']:.2f}s against a {default_latency:g}s endpoint, {fast['seconds']:.2f}s against an instant one "
+        print(f"[{'PASS' if defaults['ok'] else 'FAIL'}] default settings, {defaults['sessions']} one-window sessions "
+              f"({slow['reconcile_calls']} reconcile calls): {slow['seconds']:.2f}s against a {default_latency:g}s endpoint, {fast['seconds']:.2f}s against an instant one "
               f"(+{defaults['added_seconds']:.2f}s, target +{ADDED_TARGET:g}s), {slow['calls']} calls, "
               f"{slow['peak_in_flight']} in flight at most (target {PEAK_TARGET})")
         if not defaults["ok"]:

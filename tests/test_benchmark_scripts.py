@@ -21,7 +21,7 @@ FLAGS = {
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
     "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--default-sessions",
-                                "--default-latency", "--json"],
+                                "--default-latency", "--changes", "--json"],
     "bench_http_load.py": ["--users", "--sessions", "--concurrency", "--search-requests", "--repl-requests",
                            "--writes", "--deadline", "--json"],
     "bench_many_users.py": ["--projects", "--templates", "--searches", "--hot", "--hot-share", "--concurrency",
@@ -139,7 +139,7 @@ def test_llm_throughput_benchmark_at_a_tiny_size(tmp_path):
     defaults = result["defaults"]
     assert defaults["sessions"] == 4 and defaults["slow"]["calls"] == defaults["instant"]["calls"] == 4
     assert defaults["slow"]["peak_in_flight"] > 1  # the defaults extract sessions side by side
-    assert "default settings, 4 one-window sessions" in done.stdout
+    assert "default settings, 4 one-window sessions (0 reconcile calls)" in done.stdout
     # at this latency uac's own work dominates, so the ratio targets may be missed: exit 0 or 1, never a crash
     assert done.returncode in (0, 1), done.stderr
 
