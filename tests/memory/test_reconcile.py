@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,32 @@ def test_bad_reconcile_replies_keep_the_valid_pairs_and_count_the_rest(tmp_path,
     assert block["cut_off"] == 1 and block["dropped_total"] == 4
     assert any("stopped at the token limit" in p for p in block["problems"])
     assert good.reconcile["dropped_total"] == 0
+
+
+class SlowReconcileThenFailure(Jittery):
+    """Session 6's reconcile call takes a while; session 7's extraction is refused."""
+
+    def complete(self, request):
+        prompt = next(m.content for m in request.messages if m.role == "user")
+        if prompt.startswith("Decide what each new fact changes") and "Session rec_s6," in prompt:
+            time.sleep(0.3)
+        if prompt.startswith("Extract") and "Session rec_s7," in prompt:
+            from uac.errors import ModelError
+
+            raise ModelError("the endpoint refused the request (HTTP 400)")
+        return super().complete(request)
+
+
+def test_a_failed_extraction_keeps_the_sessions_before_it_whose_reconcile_was_in_flight(tmp_path, source):
+    from uac.errors import ModelError
+
+    provider = SlowReconcileThenFailure(RealisticModel())
+    memory = UserMemory.create(tmp_path / "fail", user_name="Maya", llm=LLMClient(provider, concurrency=4, sleep=lambda _s: None))
+    try:
+        with pytest.raises(ModelError, match="HTTP 400"):
+            memory.ingest(source, extractor="llm")
+        committed = [r["session_id"] for r in log_rows(memory.root) if r["kind"] == "commit"]
+        assert committed == [f"rec_s{n}" for n in range(1, 7)]
+        assert any(r.get("relation") == "cancels" for r in log_rows(memory.root))  # session 6's pair, applied
+    finally:
+        memory.close()

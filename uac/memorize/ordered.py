@@ -67,14 +67,31 @@ def run_in_order(
     lag = max(1, lag)
     wrap = carry or (lambda function: function)
     pool: Any = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest") if workers > 1 else _Inline()
+    # the work a preparation starts gets threads of its own: it holds up a commit, so it
+    # must not queue behind the extraction of later sessions (the model client's slots
+    # still bound the calls in flight)
+    urgent: Any = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest-commit") if workers > 1 else pool
 
     def submit(function: Callable[..., Any], *args: Any) -> "Future[Any]":
         return pool.submit(wrap(function), *args)
+
+    def submit_urgent(function: Callable[..., Any], *args: Any) -> "Future[Any]":
+        return urgent.submit(wrap(function), *args)
 
     views: dict[int, Any] = {-1: known()}
     extracting: dict[int, Future[Any]] = {}
     waiting: deque[tuple[int, Any]] = deque()  # prepared, not committed yet
     submitted = prepared = committed = 0
+
+    def commit_next() -> None:
+        number, work = waiting.popleft()
+        future = started(work)
+        if future is not None:
+            future.result()  # its error, if any, stops the run here
+        commit(items[number], work)
+        if number + lag < total:
+            views[number] = known()
+
     try:
         while committed < total:
             # start every item whose view is known: those up to committed - 1 + lag
@@ -85,25 +102,26 @@ def run_in_order(
             head = started(waiting[0][1]) if waiting else None
             head_ready = bool(waiting) and (head is None or head.done())
             if waiting and (head_ready or prepared == submitted or len(waiting) >= max(workers, 1)):
-                number, work = waiting.popleft()
-                if head is not None:
-                    head.result()  # its error, if any, stops the run here
-                commit(items[number], work)
+                commit_next()
                 committed += 1
-                if number + lag < total:
-                    views[number] = known()
                 continue
             if head is not None and not extracting[prepared].done():
                 wait([extracting[prepared], head], return_when=FIRST_COMPLETED)
                 if head.done():
                     continue  # commit what is ready first
-            extraction = extracting.pop(prepared).result()
-            waiting.append((prepared, prepare(items[prepared], extraction, submit)))
+            try:
+                extraction = extracting.pop(prepared).result()
+            except BaseException:
+                while waiting:  # the sessions before the failing one are kept
+                    commit_next()
+                raise
+            waiting.append((prepared, prepare(items[prepared], extraction, submit_urgent)))
             prepared += 1
     finally:
         for future in extracting.values():
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+        urgent.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["Submit", "run_in_order"]
