@@ -150,7 +150,7 @@ class RealisticModel:
         self.extraction_forms = extraction_forms if extraction_forms is not None else {
             1: "fence", 2: "think", 3: "wrong", 4: "cut", 5: "prose", 6: "plain", 7: "think",
         }
-        self.reconcile_forms = reconcile_forms if reconcile_forms is not None else {5: "think", 6: "fence", 7: "plain"}
+        self.reconcile_forms = reconcile_forms if reconcile_forms is not None else {5: "think", 6: "wrong", 7: "fence"}
         self.prompts: list[str] = []
         self.lock = threading.Lock()
 
@@ -159,11 +159,14 @@ class RealisticModel:
         with self.lock:
             self.prompts.append(prompt)
         number = _session_number(prompt)
+        repairing = len(request.messages) > 2
         if prompt.startswith("Decide what each new fact changes"):
-            return dressed(reconcile(prompt), self.reconcile_forms.get(number, "plain"))
+            form = self.reconcile_forms.get(number, "plain")
+            if form == "wrong" and not repairing:
+                return {"content": "The marathon was cancelled, so the plan no longer holds; the sister is a nurse."}
+            return dressed(reconcile(prompt), "fence" if form == "wrong" else form)
         value = extraction(prompt)
         form = self.extraction_forms.get(number, "plain")
-        repairing = len(request.messages) > 2
         whole = len(_TURN.findall(prompt.split("Turns to extract from:", 1)[1])) == len(CONVERSATION[number - 1][1])
         if form == "wrong" and not repairing:
             return {"content": "I found two facts: Maya lives in Lisbon, and Theo likes Lisbon in spring."}

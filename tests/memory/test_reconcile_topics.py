@@ -63,7 +63,7 @@ def test_what_looks_like_a_change_or_a_plan():
 
 def test_a_reply_that_does_not_parse_keeps_its_whole_pairs():
     cut = '<think>pairs</think>```json\n{"changes": [{"new": "s2-f1", "old": "s1-f1", "relation": "cancels"}, {"new": "s2-f2", "ol'
-    assert read_changes(cut) == ([{"new": "s2-f1", "old": "s1-f1", "relation": "cancels"}], False)
+    assert read_changes(cut) == ([{"new": "s2-f1", "old": "s1-f1", "relation": "cancels"}], False, 1)
     whole = 'Sure: {"changes": [{"new": "s2-f1", "old": "s1-f1", "relation": "fulfils"}]} Done.'
-    assert read_changes(whole) == ([{"new": "s2-f1", "old": "s1-f1", "relation": "fulfils"}], True)
-    assert read_changes("I cannot tell.") == ([], False)
+    assert read_changes(whole) == ([{"new": "s2-f1", "old": "s1-f1", "relation": "fulfils"}], True, 0)
+    assert read_changes("I cannot tell.") == ([], False, 0)

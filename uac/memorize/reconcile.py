@@ -47,7 +47,7 @@ from ..extract.states import link_states, statements
 from ..facts.head import LogHead
 from ..facts.log import Supersession
 from ..facts.model import Fact
-from ..llm import LLMClient, Usage, clean_id, parse_structured, strip_reasoning, system, user
+from ..llm import ChatResponse, LLMClient, Message, Usage, clean_id, parse_structured, strip_reasoning, system, user
 from ..sessions.model import Session
 from ..templating import render_prompt
 from .topics import TopicIndex
@@ -205,13 +205,13 @@ class Prepared:
         return self.answer is None or self.answer.done()
 
 
-def read_changes(content: str | None) -> tuple[list[Any], bool]:
-    """The pairs of a reply (tolerant reader), and whether it was read whole.
-    A reply that does not parse (cut off, or broken JSON) keeps the complete
-    ``{...}`` objects it holds."""
+def read_changes(content: str | None) -> tuple[list[Any], bool, int]:
+    """The pairs of a reply (tolerant reader), whether it was read whole, and how many
+    pairs it began that could not be read.  A reply that does not parse (cut off, or
+    broken JSON) keeps the complete ``{...}`` objects it holds."""
     try:
         value = parse_structured(content, _OUTER_SCHEMA).value
-        return list(value["changes"]), True
+        return list(value["changes"]), True, 0
     except InvalidReply:
         pass
     text = strip_reasoning(content or "")
@@ -223,7 +223,8 @@ def read_changes(content: str | None) -> tuple[list[Any], bool]:
             continue
         if isinstance(item, dict) and ("old" in item or "new" in item):
             found.append(item)
-    return found, False
+    begun = len(re.findall(r'"new"\s*:', text))
+    return found, False, max(0, begun - len(found))
 
 
 def _relation(value: Any) -> str | None:
@@ -302,21 +303,31 @@ class Reconciler:
                     "reconcile_facts.j2", session_id=session.session_id, session_date=session.date.isoformat(), questions=chunk
                 )
                 messages = [system(render_prompt("system_json.j2", schema_name="changes")), user(prompt)]
-                response = self.client.chat(
-                    messages, json_schema=RECONCILE_SCHEMA, schema_name="changes", purpose=f"extract reconcile session {session.session_id}"
-                )
+                purpose = f"extract reconcile session {session.session_id}"
+                response = self._call(messages, purpose)
                 answer.calls += 1
-                items, whole = read_changes(response.content)
+                items, whole, lost = read_changes(response.content)
+                if not whole and not items and not response.cut_off:
+                    # nothing readable: ask once again, showing what could not be read
+                    response.reject()
+                    problem = "no JSON object with a list of changes was found in it"
+                    echo = Message("assistant", (response.content or "")[:4000])
+                    repair = user(render_prompt("reconcile_repair.j2", problem=problem))
+                    response = self._call(messages + [echo, repair], purpose + " (repair)")
+                    answer.calls += 1
+                    items, whole, lost = read_changes(response.content)
                 if whole:
                     response.accept()
                 else:
                     response.reject()  # never cache a reply that did not parse
                     if response.cut_off:
                         answer.cut_off += 1
-                        answer.problems.append(("cut_off", f"session {session.session_id}: the reply stopped at the token limit; {len(items)} whole pair(s) kept"))
+                        answer.problems.append(("cut_off_note", f"session {session.session_id}: the reply stopped at the token limit; {len(items)} whole pair(s) kept"))
                     elif not items:
                         answer.unreadable += 1
                         answer.problems.append(("unreadable", f"session {session.session_id}: the reply held no readable pair"))
+                    for _ in range(lost):
+                        answer.problems.append(("cut_off", f"session {session.session_id}: a pair the reply began was not finished"))
                 for number, item in enumerate(items):
                     if not isinstance(item, dict):
                         answer.problems.append(("malformed", f"changes[{number}] is not an object"))
@@ -335,6 +346,10 @@ class Reconciler:
         answer.usage = usage
         return answer
 
+    def _call(self, messages: list[Message], purpose: str) -> ChatResponse:
+        assert self.client is not None
+        return self.client.chat(messages, json_schema=RECONCILE_SCHEMA, schema_name="changes", purpose=purpose)
+
     # -- at the commit -------------------------------------------------------------------
 
     def resolve(self, prepared: Prepared, head: LogHead) -> tuple[list[Fact], list[Supersession]]:
@@ -349,7 +364,9 @@ class Reconciler:
         ended: set[str] = set()
 
         def in_force(fact_id: str) -> bool:
-            committed = fact_id in own or (fact_id in head.fact_ids and fact_id in self.index)
+            # in force before the ingest: indexed, or an employer or home fact the head keeps
+            known = fact_id in self.index or fact_id in head.states
+            committed = fact_id in own or (fact_id in head.fact_ids and known)
             return committed and fact_id not in self._ended and fact_id not in ended
 
         def link(old: str, new: str, relation: str) -> None:
@@ -375,7 +392,7 @@ class Reconciler:
             stats.unreadable += answer.unreadable
             stats.usage.add(answer.usage)
             for reason, detail in answer.problems:
-                if reason in ("cut_off", "unreadable"):
+                if reason in ("cut_off_note", "unreadable"):
                     stats.note(detail)
                 else:
                     stats.drop(reason, detail)
