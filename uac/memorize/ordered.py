@@ -101,7 +101,7 @@ def run_in_order(
                 submitted += 1
             head = started(waiting[0][1]) if waiting else None
             head_ready = bool(waiting) and (head is None or head.done())
-            if waiting and (head_ready or prepared == submitted or len(waiting) >= max(workers, 1)):
+            if waiting and (head_ready or prepared == submitted):
                 commit_next()
                 committed += 1
                 continue
