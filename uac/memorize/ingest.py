@@ -1,16 +1,22 @@
 """Ingest: sessions into the archive, their facts into the log, both into the indexes.
 
 The log is read through its saved head (:mod:`uac.facts.head`: committed
-sessions, fact ids, position), never folded whole, so one session costs the
-same in a memory of ten facts or of a hundred thousand.
+sessions, fact ids, position), never folded whole; reconcile reads at most the
+latest 20,000 facts in force, backwards, so one session costs about the same in
+a memory of ten thousand facts or of a hundred thousand.
 
 Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
 fsync.  With a model, up to ``[extract] parallel_sessions`` sessions are
-extracted side by side (their calls within ``[llm] concurrency``), but they
-are committed one by one in input order, and session n is shown the facts
-valid once session n - parallel_sessions was committed: the log is the same
-at every concurrency, and a crash loses only sessions not yet committed.  A session already committed to the log with the same content is
+extracted side by side (their calls within ``[llm] concurrency``;
+:mod:`.ordered`), session n shown the facts valid once session
+n - parallel_sessions was committed, and they are committed one by one in
+input order; at each commit :mod:`.reconcile` settles what the new facts
+change among every fact committed before them (rules, then one small model
+call for the facts that look like a change, prepared as soon as the sessions
+before are extracted).  The log is the same at every concurrency and with
+``parallel_sessions = 1``, and a crash loses only sessions not yet committed.
+A session already committed to the log with the same content is
 skipped (re-ingest is a no-op); the same id with different content is a
 :class:`~uac.errors.SessionConflict` raised before anything is written.  Then
 the indexes catch up with the log (:mod:`uac.index.catchup`): the new sessions
@@ -20,7 +26,9 @@ written.
 
 The report counts what the extractor did with the model's replies (kept,
 coerced, repaired, dropped items, split windows, windows that fell back to
-the rules) and every token the ingest spent (``usage``; cache hits apart).
+the rules), what reconcile did (links by origin and relation, pairs dropped
+by reason, its calls and their tokens) and every token the ingest spent
+(``usage``, the reconcile calls included; cache hits apart).
 """
 
 from __future__ import annotations
