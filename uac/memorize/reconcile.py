@@ -199,10 +199,8 @@ class Prepared:
     facts: list[Fact]
     extracted: list[ExtractedFact]
     questions: list[Question]
+    #: the model's answer, on its way (``None``: nothing to ask)
     answer: "Future[Answer] | None" = None
-
-    def ready(self) -> bool:
-        return self.answer is None or self.answer.done()
 
 
 def read_changes(content: str | None) -> tuple[list[Any], bool, int]:
