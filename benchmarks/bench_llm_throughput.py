@@ -1,7 +1,7 @@
 """Throughput of model calls: ingest and compile at concurrency 1, 4 and 8 against a slow endpoint.
 
     python benchmarks/bench_llm_throughput.py [--sessions 50] [--domains 8] [--latency 0.5]
-        [--concurrency 1,4,8] [--json OUT.json]
+        [--concurrency 1,4,8] [--default-sessions 12] [--default-latency 1.0] [--changes 0] [--json OUT.json]
 
 A local OpenAI-compatible server (``fake_endpoint.py``) answers every request
 after ``--latency`` seconds with the replies of the benchmark's protocol model
@@ -17,9 +17,16 @@ built after the model work and do not depend on the concurrency; their time
 is shown apart).  Compile's routing call comes before the domains and is part
 of its wall time.
 
+Every run uses ingest's default ``[extract]`` settings (sessions side by
+side, reconciled at each commit).  Then, with every setting at its default
+(``[llm] concurrency`` included), ``--default-sessions`` one-window sessions
+are ingested against an endpoint of ``--default-latency`` seconds and against
+an instant one: the first may take at most 5 s longer, with at least 3 calls
+in flight.
+
 Targets: wall time within 1.3x of the ideal at concurrency 4 and 8, for
 ingest and for compile; identical fact logs and domain files at every
-concurrency.  Exits 1 if a target is missed.
+concurrency; the defaults' row.  Exits 1 if a target is missed.
 """
 
 from __future__ import annotations
@@ -52,12 +59,17 @@ TOPICS = [
 ]
 PLACES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
 TARGET = 1.3
+#: the defaults' row: at most this many seconds added by a slow endpoint, at least this many calls in flight
+ADDED_TARGET = 5.0
+PEAK_TARGET = 3
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 
 
-def conversation(sessions: int, domains: int, turns: int) -> dict[str, Any]:
-    """A LoCoMo-format conversation: every session one window of ``turns`` turns."""
+def conversation(sessions: int, domains: int, turns: int, changes: int = 0) -> dict[str, Any]:
+    """A LoCoMo-format conversation: every session one window of ``turns`` turns; with
+    ``changes``, every ``changes``-th session also says a plan of the session before was
+    cancelled (a change of state: its commit makes a reconcile call)."""
     data: dict[str, Any] = {"speaker_a": "Maya", "speaker_b": "Theo"}
     for number in range(1, sessions + 1):
         day = 1 + (number - 1) % 28
@@ -70,6 +82,11 @@ def conversation(sessions: int, domains: int, turns: int) -> dict[str, Any]:
             speaker = "Maya" if turn % 2 else "Theo"
             lines.append({"speaker": speaker, "dia_id": f"D{number}:{turn}",
                           "text": f"Session {number}, note {turn}: the {word} in {place} went well for me."})
+        if changes and number > 1 and number % changes == 0:
+            _domain, word = TOPICS[((number - 1) * turns + 1) % domains]
+            place = PLACES[(number - 1 + 1) % len(PLACES)]
+            lines.append({"speaker": "Maya", "dia_id": f"D{number}:{turns + 1}",
+                          "text": f"Sadly I cancelled the next {word} in {place}, plans changed."})
         data[f"session_{number}"] = lines
     return {"sample_id": "throughput", "conversation": data, "qa": []}
 
@@ -110,7 +127,7 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
     memory = UserMemory.create(root, user_name="Maya", llm=client)
     try:
         project = memory.project
-        project.save_config(project.config.with_section("extract", parallel_sessions=8).with_section("compile", batch_facts=5))
+        project.save_config(project.config.with_section("compile", batch_facts=5))
         server.peak = 0
         before = server.count()
         report = memory.ingest(source, extractor="llm")
@@ -136,6 +153,7 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
             "facts": report.facts_appended,
             "ingest": {"calls": ingest_calls, "peak_in_flight": ingest_peak, "seconds": round(ingest_seconds, 3),
                        "index_seconds": round(report.timings["index"], 3),
+                       "reconcile_calls": (report.reconcile or {}).get("calls", 0),
                        "ideal": round(ingest_calls * latency / concurrency, 3)},
             "compile": {"calls": compile_calls, "peak_in_flight": server.peak, "seconds": round(compile_seconds, 3),
                         "ideal": round(compile_calls * latency / concurrency, 3), "domains": len(domains),
@@ -147,6 +165,34 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
         memory.close()
 
 
+def ingest_with_defaults(server: FakeEndpoint, source: Path, root: Path) -> dict[str, Any]:
+    """One ingest with every setting at its default: seconds (without indexing), calls, most in flight."""
+    client = build_client(LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none",
+                                      max_retries=2))
+    memory = UserMemory.create(root, user_name="Maya", llm=client)
+    try:
+        server.peak = 0
+        before = server.count()
+        report = memory.ingest(source, extractor="llm")
+        return {"seconds": round(report.timings["extract"] + report.timings["write"], 3), "calls": server.count() - before,
+                "peak_in_flight": server.peak, "sessions": len(report.sessions_added),
+                "reconcile_calls": (report.reconcile or {}).get("calls", 0)}
+    finally:
+        memory.close()
+
+
+def defaults_row(tmp: Path, sessions: int, latency: float, changes: int) -> dict[str, Any]:
+    """``sessions`` one-window sessions with the default settings, against an instant and a slow endpoint."""
+    source = tmp / "defaults.json"
+    source.write_text(json.dumps(conversation(sessions, len(TOPICS), 4, changes)), "utf-8")
+    with FakeEndpoint(responder, latency=0.0) as instant, FakeEndpoint(responder, latency=latency) as slow:
+        fast = ingest_with_defaults(instant, source, tmp / "defaults-instant")
+        timed = ingest_with_defaults(slow, source, tmp / "defaults-slow")
+    added = round(timed["seconds"] - fast["seconds"], 3)
+    return {"sessions": sessions, "latency": latency, "instant": fast, "slow": timed, "added_seconds": added,
+            "ok": added <= ADDED_TARGET and timed["peak_in_flight"] >= PEAK_TARGET}
+
+
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
     sessions: int = typer.Option(50, "--sessions", help="sessions to ingest (one model call each)"),
@@ -154,6 +200,10 @@ def main(
     turns: int = typer.Option(4, "--turns", help="turns (and facts) per session"),
     latency: float = typer.Option(0.5, "--latency", help="seconds the endpoint takes per request"),
     concurrency: str = typer.Option("1,4,8", "--concurrency", help="comma-separated concurrencies to run"),
+    default_sessions: int = typer.Option(12, "--default-sessions",
+                                         help="sessions of the defaults' row (every setting at its default; 0: skip it)"),
+    default_latency: float = typer.Option(1.0, "--default-latency", help="seconds the slow endpoint of the defaults' row takes"),
+    changes: int = typer.Option(0, "--changes", help="every N-th session also cancels a plan (a reconcile call); 0: none"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the results as JSON"),
 ) -> None:
     levels = [int(c) for c in concurrency.split(",") if c.strip()]
@@ -163,9 +213,10 @@ def main(
     rows = []
     with tempfile.TemporaryDirectory() as tmp, FakeEndpoint(responder, latency=latency) as server:
         source = Path(tmp) / "conversation.json"
-        source.write_text(json.dumps(conversation(sessions, domains, turns)), "utf-8")
+        source.write_text(json.dumps(conversation(sessions, domains, turns, changes)), "utf-8")
         for level in levels:
             rows.append(run_once(server, source, Path(tmp) / f"c{level}", level, latency))
+        defaults = defaults_row(Path(tmp), default_sessions, default_latency, changes) if default_sessions > 0 else None
 
     header = ["concurrency", "stage", "calls", "peak in flight", "seconds", "ideal", "ratio", "target"]
     print("| " + " | ".join(header) + " |")
@@ -193,11 +244,22 @@ def main(
         failed.append("the fact logs or the domain files differ between concurrencies")
     if not all(r["compile"]["ok"] for r in rows):
         failed.append("a compile did not succeed")
+    for row in rows:
+        print(f"concurrency {row['concurrency']}: {row['ingest']['reconcile_calls']} reconcile calls at the commits")
     print(f"[{'PASS' if same else 'FAIL'}] identical fact logs and domains at every concurrency")
+    if defaults is not None:
+        slow, fast = defaults["slow"], defaults["instant"]
+        print(f"[{'PASS' if defaults['ok'] else 'FAIL'}] default settings, {defaults['sessions']} one-window sessions "
+              f"({slow['reconcile_calls']} reconcile calls): {slow['seconds']:.2f}s against a {default_latency:g}s endpoint, {fast['seconds']:.2f}s against an instant one "
+              f"(+{defaults['added_seconds']:.2f}s, target +{ADDED_TARGET:g}s), {slow['calls']} calls, "
+              f"{slow['peak_in_flight']} in flight at most (target {PEAK_TARGET})")
+        if not defaults["ok"]:
+            failed.append("the default settings' row missed its target")
     for problem in failed:
         print(f"[FAIL] {problem}")
     if json_out is not None:
-        json_out.write_text(json.dumps({"latency": latency, "rows": rows, "failed": failed}, indent=1), "utf-8")
+        json_out.write_text(json.dumps({"latency": latency, "rows": rows, "defaults": defaults, "failed": failed}, indent=1),
+                            "utf-8")
     if failed:
         raise typer.Exit(1)
 

@@ -20,7 +20,8 @@ FLAGS = {
     "bench_structure.py": ["--records", "--repeat", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
-    "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--json"],
+    "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--default-sessions",
+                                "--default-latency", "--changes", "--json"],
     "bench_http_load.py": ["--users", "--sessions", "--concurrency", "--search-requests", "--repl-requests",
                            "--writes", "--deadline", "--json"],
     "bench_many_users.py": ["--projects", "--templates", "--searches", "--hot", "--hot-share", "--concurrency",
@@ -123,7 +124,8 @@ def test_llm_throughput_benchmark_at_a_tiny_size(tmp_path):
            "UAC_BLOCK_NETWORK": "1", "PYTHONPATH": str(REPO)}
     out = tmp_path / "throughput.json"
     done = _script("bench_llm_throughput.py", "--sessions", "6", "--domains", "3", "--turns", "2", "--latency", "0.05",
-                   "--concurrency", "1,4", "--json", str(out), env=env, timeout=600)
+                   "--concurrency", "1,4", "--default-sessions", "4", "--default-latency", "0.05", "--json", str(out),
+                   env=env, timeout=600)
     result = json.loads(out.read_text())
     rows = {row["concurrency"]: row for row in result["rows"]}
     assert set(rows) == {1, 4}
@@ -134,6 +136,10 @@ def test_llm_throughput_benchmark_at_a_tiny_size(tmp_path):
     assert rows[1]["ingest"]["peak_in_flight"] == 1 and rows[4]["ingest"]["peak_in_flight"] > 1
     assert (rows[1]["facts_hash"], rows[1]["domains_hash"]) == (rows[4]["facts_hash"], rows[4]["domains_hash"])
     assert "[PASS] identical fact logs and domains at every concurrency" in done.stdout
+    defaults = result["defaults"]
+    assert defaults["sessions"] == 4 and defaults["slow"]["calls"] == defaults["instant"]["calls"] == 4
+    assert defaults["slow"]["peak_in_flight"] > 1  # the defaults extract sessions side by side
+    assert "default settings, 4 one-window sessions (0 reconcile calls)" in done.stdout
     # at this latency uac's own work dominates, so the ratio targets may be missed: exit 0 or 1, never a crash
     assert done.returncode in (0, 1), done.stderr
 

@@ -76,12 +76,12 @@ class ExtractConfig:
     window_chars: int = 12_000
     context_turns: int = 3
     known_facts: int = 60
-    #: sessions of one input extracted side by side: session n is shown the facts of the
-    #: sessions up to n - parallel_sessions (and everything committed before the input),
-    #: whatever the concurrency, so the facts written never depend on it; 1: every session
-    #: sees the one before it (and waits for it): the default, so that a session can always
-    #: supersede what the session just before it said
-    parallel_sessions: int = 1
+    #: sessions of one input extracted side by side (their calls within [llm] concurrency):
+    #: session n is shown the facts of the sessions up to n - parallel_sessions (and everything
+    #: committed before the input), whatever the concurrency; what each new fact changes is
+    #: settled at its commit against every fact committed before it (reconcile), so the log
+    #: does not depend on it; 1: strictly sequential (each session waits for the one before)
+    parallel_sessions: int = 16
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ same ingest again, or another ingest), and after it ``uac doctor --json`` must
 be ok and every committed fact must be found by a search for its text.  The
 same holds for an LLM ingest whose model calls run side by side (the protocol
 model, four at once): what a crash leaves is a prefix of the uninterrupted
-run's facts, and the same ingest again completes it exactly.
+run's records (facts and the links reconcile wrote at each commit), and the
+same ingest again completes it exactly.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ def _conversation(sample: str, topics: list[str]) -> dict:
             {"speaker": "Theo", "dia_id": f"D{number}:2", "text": f"Nice. My brother Felix loves {topic} too."},
             {"speaker": "Maya", "dia_id": f"D{number}:3", "text": f"Next month I will try {topic} in Porto."},
         ]
+        if number > 1:  # a change of plan: reconciled with the session before, at the commit
+            conversation[f"session_{number}"].append(
+                {"speaker": "Maya", "dia_id": f"D{number}:4", "text": f"I cancelled the plan to try {topics[number - 2]} in Porto."}
+            )
     return {"sample_id": sample, "conversation": conversation, "qa": []}
 
 
@@ -156,17 +161,22 @@ PARALLEL_CASES = [
     ("log:committed@2", "ingest-same", False),
     ("log:committed", "search", True),
     ("index:facts-vectors", "ingest-same", False),
+    ("ingest:extracted@3", "ingest-same", False),
 ]
 PARALLEL_ENV = {"UAC_LLM_PROVIDER": "protocol", "UAC_LLM_CONCURRENCY": "4"}
 
 
-def _facts_of(root: Path) -> list[tuple[str, str]]:
-    return [(f.id, f.text) for f in FactLog(root / "memory" / "facts.jsonl").read().facts.values()]
+def _facts_of(root: Path) -> list[dict]:
+    """The committed records of the log, in order (facts and links; commits without their time)."""
+    log = FactLog(root / "memory" / "facts.jsonl")
+    data = (root / "memory" / "facts.jsonl").read_bytes()[: log.read().good_bytes]
+    rows = [json.loads(line) for line in data.decode("utf-8").split("\n") if line.strip()]
+    return [{k: v for k, v in row.items() if row["kind"] != "commit" or k not in ("committed_at", "checksum")} for row in rows]
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory, templates) -> dict[bool, list[tuple[str, str]]]:
-    """The facts an LLM ingest without a crash leaves, on each template."""
+def uninterrupted(tmp_path_factory, templates) -> dict[bool, list[dict]]:
+    """The records an LLM ingest without a crash leaves, on each template."""
     out = {}
     base = tmp_path_factory.mktemp("uninterrupted")
     for prior in (False, True):
@@ -176,6 +186,8 @@ def uninterrupted(tmp_path_factory, templates) -> dict[bool, list[tuple[str, str
         done = _uac("ingest", str(root), str(target), "--extractor", "llm", "--json", env=PARALLEL_ENV)
         assert done.returncode == 0, done.stderr
         out[prior] = _facts_of(root)
+        # the commits reconciled a change of plan with the session before (a model call)
+        assert any(r.get("relation") == "cancels" for r in out[prior]), out[prior]
     return out
 
 

@@ -94,7 +94,8 @@ def test_read_item_keeps_coerces_and_reports():
     good = read_item(fact("A.", "D1:3", "May 7, 2023", "[old-f1]"), "facts[0]", TURNS, known, SESSION_DAY)
     assert good.fact.evidence == ("D1:3",) and good.fact.event_date == dt.date(2023, 5, 7)
     assert good.fact.supersedes == "old-f1" and good.coerced == ["event_date", "evidence", "supersedes"]
-    assert good.fact.meta["coerced"] == ["event_date", "evidence", "supersedes"]
+    # a proposed link is settled at the commit: its reading leaves no mark on the fact
+    assert good.fact.meta["coerced"] == ["event_date", "evidence"]
     bad_date = read_item(fact("B.", ["D1:3"], "summer"), "facts[1]", TURNS, known, SESSION_DAY)
     assert bad_date.fact is None and "facts[1].event_date 'summer'" in bad_date.problem
     cleared = read_item(fact("B.", ["D1:3"], "summer"), "facts[1]", TURNS, known, SESSION_DAY, final=True)

@@ -51,6 +51,13 @@ def register(app: typer.Typer) -> None:
                 + "."
             )
         if report.supersessions:
-            echo(f"{report.supersessions} earlier fact(s) superseded.")
+            echo(f"{report.supersessions} earlier fact(s) superseded, corrected, cancelled or fulfilled.")
+        rec = report.reconcile
+        if rec and (rec["calls"] or rec["dropped_total"]):
+            spent = rec["usage"]
+            echo(
+                f"Reconcile: {rec['calls']} call(s), {spent['prompt_tokens']}+{spent['completion_tokens']} tokens, "
+                f"{rec['links']['model']} link(s) from the model, {rec['dropped_total']} dropped."
+            )
         if report.sessions_skipped:
             echo(f"Skipped {len(report.sessions_skipped)} session(s) already ingested: {', '.join(report.sessions_skipped)}.")

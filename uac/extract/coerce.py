@@ -334,6 +334,11 @@ def read_item(
     if date.coerced:
         coerced.append("event_date")
     supersedes = None
+    #: a proposed link read with a coercion (or cleared): counted, but not marked in the
+    #: fact's meta -- what an extraction is shown of earlier facts depends on how many
+    #: sessions run side by side, and the facts written must not (the link itself is
+    #: settled at the commit: uac.memorize.reconcile)
+    linked: list[str] = []
     raw_supersedes = item.get("supersedes")
     if raw_supersedes is not None and clean_id(raw_supersedes).lower() not in _NULLS:
         supersedes = known.resolve(raw_supersedes)
@@ -342,10 +347,9 @@ def read_item(
                 return ItemReading(
                     None, problem=f"{where}.supersedes {raw_supersedes!r} is neither the id nor the text of a known fact"
                 )
-            meta.setdefault("cleared", []).append("supersedes")
-            coerced.append("supersedes")
+            linked.append("supersedes")
         elif supersedes != raw_supersedes:
-            coerced.append("supersedes")
+            linked.append("supersedes")
     speaker = item.get("speaker")
     if speaker is not None and not isinstance(speaker, str):
         speaker = str(speaker)
@@ -360,7 +364,7 @@ def read_item(
         supersedes=supersedes,
         meta=meta,
     )
-    return ItemReading(fact, coerced=sorted(set(coerced)))
+    return ItemReading(fact, coerced=sorted(set(coerced + linked)))
 
 
 __all__ = ["DateReading", "EvidenceReading", "ItemReading", "KnownFacts", "TurnIds", "read_date", "read_evidence", "read_item"]

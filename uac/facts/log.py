@@ -63,15 +63,23 @@ class Supersession:
     superseded_by: str
     invalid_at: _dt.date | None
     session_id: str
+    #: how the new fact changes the old one, when ingest's reconcile step found it:
+    #: ``supersedes``, ``corrects``, ``cancels`` (each ends the old fact) or ``fulfils``
+    #: (a plan that came true: ``invalid_at`` is null, the plan stays in force);
+    #: ``None`` for links written before relations were recorded (the key is then absent)
+    relation: str | None = None
 
     def record(self) -> dict[str, Any]:
-        return {
+        record = {
             "kind": "supersede",
             "id": self.fact_id,
             "superseded_by": self.superseded_by,
             "invalid_at": None if self.invalid_at is None else self.invalid_at.isoformat(),
             "session_id": self.session_id,
         }
+        if self.relation is not None:
+            record["relation"] = self.relation
+        return record
 
 
 @dataclass
@@ -192,6 +200,7 @@ def _apply(state: LogState, record: dict[str, Any]) -> None:
             str(record["superseded_by"]),
             _dt.date.fromisoformat(record["invalid_at"]) if record.get("invalid_at") else None,
             str(record.get("session_id") or ""),
+            str(record["relation"]) if record.get("relation") else None,
         )
         state.supersessions.append(sup)
         old = state.facts.get(sup.fact_id)

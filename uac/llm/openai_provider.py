@@ -9,7 +9,9 @@ refuses the ``response_format``, is re-sent one rung lower -- ``json_schema``
 -> ``json_object`` -> no response_format (the prompt asks for JSON and the
 tolerant reader finds it).  A request with ``tools`` that the endpoint
 refuses raises :class:`~uac.errors.CapabilityUnsupported` (``feature="tools"``):
-the caller re-asks with fenced code.  What worked is remembered per endpoint.
+the caller re-asks with fenced code.  What worked is remembered per endpoint;
+until it is known, the first structured request of a provider goes alone and
+the others (sessions extracted side by side) wait for what it learns.
 A refusal that says the prompt is too long becomes
 :class:`~uac.errors.ContextOverflow`.
 """
@@ -20,6 +22,7 @@ import datetime as _dt
 import email.utils
 import json
 import re
+import threading
 from typing import Any
 
 from ..errors import CapabilityUnsupported, ModelError, RateLimitHit, TransientModelError
@@ -123,6 +126,9 @@ class OpenAIProvider:
         self.base_url = settings.base_url or DEFAULT_BASE_URL
         self.json_mode = settings.json_mode
         self.store = store if store is not None else CapabilityStore(settings.capabilities_path)
+        #: whether a first structured request has been answered (see :meth:`complete`)
+        self._probed = False
+        self._probe_lock = threading.Lock()
         # Local servers (Ollama, llama.cpp, vLLM) accept any key; the SDK insists on one.
         api_key = settings.api_key or ("not-needed" if settings.base_url else "")
         if not api_key:
@@ -164,6 +170,20 @@ class OpenAIProvider:
     # -- the call --------------------------------------------------------------------------
 
     def complete(self, request: ChatRequest) -> ChatResponse:
+        if request.json_schema is None or self._probed or self.capabilities().json_mode is not None:
+            return self._complete(request)
+        # the endpoint's JSON mode is not known yet: the first structured request goes
+        # alone and the others wait for what it learns (calls side by side would each be
+        # refused once by a server that does not take a JSON schema)
+        with self._probe_lock:
+            if not self._probed:
+                try:
+                    return self._complete(request)
+                finally:
+                    self._probed = True
+        return self._complete(request)
+
+    def _complete(self, request: ChatRequest) -> ChatResponse:
         check_endpoint(self.base_url)
         if request.tools and self.capabilities().tools is False:
             raise CapabilityUnsupported(

@@ -1,16 +1,22 @@
 """Ingest: sessions into the archive, their facts into the log, both into the indexes.
 
 The log is read through its saved head (:mod:`uac.facts.head`: committed
-sessions, fact ids, position), never folded whole, so one session costs the
-same in a memory of ten facts or of a hundred thousand.
+sessions, fact ids, position), never folded whole; reconcile reads at most the
+latest 20,000 facts in force, backwards, so one session costs about the same in
+a memory of ten thousand facts or of a hundred thousand.
 
 Per new session, under the project lock: extract its facts, write the
 archived session, append its facts (and supersessions) with a commit line and
 fsync.  With a model, up to ``[extract] parallel_sessions`` sessions are
-extracted side by side (their calls within ``[llm] concurrency``), but they
-are committed one by one in input order, and session n is shown the facts
-valid once session n - parallel_sessions was committed: the log is the same
-at every concurrency, and a crash loses only sessions not yet committed.  A session already committed to the log with the same content is
+extracted side by side (their calls within ``[llm] concurrency``;
+:mod:`.ordered`), session n shown the facts valid once session
+n - parallel_sessions was committed, and they are committed one by one in
+input order; at each commit :mod:`.reconcile` settles what the new facts
+change among every fact committed before them (rules, then one small model
+call for the facts that look like a change, prepared as soon as the sessions
+before are extracted).  The log is the same at every concurrency and with
+``parallel_sessions = 1``, and a crash loses only sessions not yet committed.
+A session already committed to the log with the same content is
 skipped (re-ingest is a no-op); the same id with different content is a
 :class:`~uac.errors.SessionConflict` raised before anything is written.  Then
 the indexes catch up with the log (:mod:`uac.index.catchup`): the new sessions
@@ -20,17 +26,18 @@ written.
 
 The report counts what the extractor did with the model's replies (kept,
 coerced, repaired, dropped items, split windows, windows that fell back to
-the rules) and every token the ingest spent (``usage``; cache hits apart).
+the rules), what reconcile did (links by origin and relation, pairs dropped
+by reason, its calls and their tokens) and every token the ingest spent
+(``usage``, the reconcile calls included; cache hits apart).
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from ..context import MemoryContext
 from ..errors import InputError, SessionConflict
@@ -46,6 +53,8 @@ from ..facts.log import FactLog, LogState, Supersession
 from ..facts.model import Fact
 from ..llm import Usage
 from ..llm.progress import ProgressCallback, Tracker
+from .ordered import Submit, run_in_order
+from .reconcile import INDEXED_FACTS, Prepared, Reconciler
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -63,6 +72,8 @@ class IngestReport:
     timings: dict[str, float] = field(default_factory=dict)
     #: what the LLM extractor did with the model's replies (``None`` for the rules)
     extraction: dict[str, Any] | None = None
+    #: what reconcile did at the commits (``None`` for the rules): links, drops, its calls and tokens
+    reconcile: dict[str, Any] | None = None
     usage: Usage = field(default_factory=Usage)
 
     @property
@@ -82,6 +93,7 @@ class IngestReport:
             "supersessions": self.supersessions,
             "chunks_indexed": self.chunks_indexed,
             "extraction": self.extraction,
+            "reconcile": self.reconcile,
             "usage": self.usage.report(),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
@@ -196,36 +208,66 @@ def ingest_sessions(
             from ..index.embeddings import preload
 
             preload()  # the model loads while the sessions are extracted and written
-        lag = project.config.extract.parallel_sessions
+        lag = project.config.extract.parallel_sessions if isinstance(chosen, LLMExtractor) else 1
+        reconciler = (
+            Reconciler(client, lambda: log.recent_valid(INDEXED_FACTS, before), [s.session_id for s in pending])
+            if isinstance(chosen, LLMExtractor)
+            else None
+        )
+        if reconciler is not None and pending:
+            reconciler.start()
         loop_started = time.perf_counter()
-        head = before
-        with Tracker(progress, client, stage="extract", unit="sessions", total=len(pending)) as tracker:
-            for session, (extracted, stats) in _extracted_in_order(chosen, pending, before, log, lag):
-                started = time.perf_counter()
-                head = log.head()
-                facts, supersessions = to_facts(session, extracted)
+
+        def prepare(session: Session, extraction: Extraction, submit: Submit) -> Any:
+            extracted, stats = extraction
+            facts, proposals = to_facts(session, extracted)
+            if reconciler is None:
+                return facts, proposals, stats
+            return reconciler.prepare(session, facts, extracted, submit), None, stats
+
+        def commit(session: Session, prepared: Any) -> None:
+            started = time.perf_counter()
+            head = log.head()
+            work, proposals, stats = prepared
+            if reconciler is not None:
+                facts, supersessions = reconciler.resolve(work, head)
+            else:
+                facts = work
                 # an earlier fact, or one said earlier in this session ("I'm leaving Acme. I now work at Initech.")
                 own = {f.id for f in facts}
                 supersessions = [
-                    s for s in supersessions if (s.fact_id in head.fact_ids or s.fact_id in own) and s.fact_id != s.superseded_by
+                    s for s in proposals if (s.fact_id in head.fact_ids or s.fact_id in own) and s.fact_id != s.superseded_by
                 ]
-                crash_point("ingest:extracted")
-                archive.write(session)
-                head = log.append_session(
-                    session.session_id,
-                    facts,
-                    supersessions,
-                    session_hash=session.content_hash(),
-                    extractor=chosen.name,
-                    base=head,
-                )
-                if stats is not None and isinstance(chosen, LLMExtractor):
-                    chosen.merge_stats(stats)
-                timings["write"] += time.perf_counter() - started
-                report.sessions_added.append(session.session_id)
-                report.facts_appended += len(facts)
-                report.supersessions += len(supersessions)
-                tracker.advance()
+            crash_point("ingest:extracted")
+            archive.write(session)
+            log.append_session(
+                session.session_id,
+                facts,
+                supersessions,
+                session_hash=session.content_hash(),
+                extractor=chosen.name,
+                base=head,
+            )
+            if stats is not None and isinstance(chosen, LLMExtractor):
+                chosen.merge_stats(stats)
+            timings["write"] += time.perf_counter() - started
+            report.sessions_added.append(session.session_id)
+            report.facts_appended += len(facts)
+            report.supersessions += len(supersessions)
+            tracker.advance()
+
+        with Tracker(progress, client, stage="extract", unit="sessions", total=len(pending)) as tracker:
+            run_in_order(
+                pending,
+                extract=lambda session, known: _extract(chosen, session, known),
+                known=lambda: _known(chosen, log, log.head()),
+                prepare=prepare,
+                commit=commit,
+                lag=lag,
+                workers=min(lag, client.concurrency) if client is not None else 1,
+                carry=client.carry if client is not None else None,
+                started=lambda prepared: prepared[0].answer if isinstance(prepared[0], Prepared) else None,
+            )
         # extraction runs side by side with the writes: its share is the rest of the loop
         timings["extract"] = time.perf_counter() - loop_started - timings["write"]
         # index what the log has and the indexes lack: the new sessions, and
@@ -238,6 +280,8 @@ def ingest_sessions(
     report.usage = usage
     if isinstance(chosen, LLMExtractor):
         report.extraction = chosen.stats.to_json()
+    if reconciler is not None:
+        report.reconcile = reconciler.stats.to_json()
     return report
 
 
@@ -255,49 +299,7 @@ def _known(chosen: Extractor, log: FactLog, head: LogHead) -> list[Fact]:
     return log.recent_valid(chosen.known_facts, head)
 
 
-def _extracted_in_order(
-    chosen: Extractor, sessions: list[Session], before: LogHead, log: FactLog, lag: int
-) -> Iterator[tuple[Session, Extraction]]:
-    """Each session with its extraction, in input order, for the caller to commit.
-
-    Session ``n`` is shown the facts valid once session ``n - lag`` was committed
-    (the facts valid before the input for the first ``lag`` sessions), so up to
-    ``lag`` sessions are extracted side by side and what each is shown never
-    depends on the concurrency.  The caller commits a session before the next is
-    taken from this generator; the log is read after each commit that a later
-    session's view depends on.
-    """
-
-    def extract(session: Session, known: list[Fact]) -> Extraction:
-        if isinstance(chosen, LLMExtractor):
-            return chosen.extract_apart(session, known)
-        return chosen.extract(session, known), None
-
-    client = chosen.client if isinstance(chosen, LLMExtractor) else None
-    workers = min(lag, client.concurrency) if client is not None else 1
-    views: dict[int, list[Fact]] = {-1: _known(chosen, log, before)}
-    if workers <= 1:
-        for number, session in enumerate(sessions):
-            known = views.pop(number - lag) if number - lag in views else views[-1]
-            yield session, extract(session, known)
-            if number + lag < len(sessions):
-                views[number] = _known(chosen, log, log.head())
-        return
-    run = client.carry(extract)  # type: ignore[union-attr]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest") as pool:
-        futures: dict[int, Future[Extraction]] = {}
-        submitted = 0
-        try:
-            for number, session in enumerate(sessions):
-                # start every session whose view is known: those up to number - 1 + lag
-                while submitted < len(sessions) and submitted - lag < number:
-                    view = views.pop(submitted - lag) if submitted - lag >= 0 else views[-1]
-                    futures[submitted] = pool.submit(run, sessions[submitted], view)
-                    submitted += 1
-                yield session, futures.pop(number).result()
-                if number + lag < len(sessions):
-                    views[number] = _known(chosen, log, log.head())
-        finally:
-            for future in futures.values():
-                future.cancel()
-
+def _extract(chosen: Extractor, session: Session, known: list[Fact]) -> Extraction:
+    if isinstance(chosen, LLMExtractor):
+        return chosen.extract_apart(session, known)
+    return chosen.extract(session, known), None

@@ -13,6 +13,7 @@ name) and answers with one responder per kind:
 ``compile``               :mod:`.compile_ops` -- operations: a trip or an event per fact
 ``compile_repair``        :mod:`.compile_ops` -- operations for the facts not addressed yet
 ``compile_bounded``       :mod:`.compile_files` -- the same records as whole files
+``reconcile``             :mod:`.reconcile` -- what a new fact changes, by a few words
 ``decide``                :mod:`.answer` -- candidates sharing a word
 ``answer``                :mod:`.answer` -- counts with the python tool
 ``check``                 :mod:`.check` -- the probes of ``uac doctor --model``
@@ -38,6 +39,7 @@ from .compile_files import respond_bounded
 from .compile_ops import respond_compile, respond_repair
 from .extract import respond_extract
 from .prompts import call_kind
+from .reconcile import respond_reconcile
 from .reply import Reply
 from .route import respond_route
 
@@ -48,6 +50,7 @@ RESPONDERS: dict[str, Callable[[ChatRequest], Reply]] = {
     "compile": respond_compile,
     "compile_repair": respond_repair,
     "compile_bounded": respond_bounded,
+    "reconcile": respond_reconcile,
     "decide": respond_decide,
     "answer": respond_answer,
     "check": respond_check,

@@ -17,11 +17,12 @@ from ...fsutil import split_lines
 from ..types import ChatRequest, Message
 
 #: call kinds, each with a responder
-KINDS = ("extract", "route", "compile", "compile_repair", "compile_bounded", "decide", "answer")
+KINDS = ("extract", "reconcile", "route", "compile", "compile_repair", "compile_bounded", "decide", "answer")
 
 #: how each kind's prompt begins (the first user message; the system message for answers)
 _OPENINGS = (
     ("extract", re.compile(r"Extract every individual fact from this conversation excerpt")),
+    ("reconcile", re.compile(r"Decide what each new fact changes among the earlier facts")),
     ("route", re.compile(r"Route each fact below to one life domain")),
     ("compile", re.compile(r'You maintain the "[^"\n]+" domain of [^\n]*memory: typed records')),
     ("compile_bounded", re.compile(r"Organize the user's facts below into typed Python code")),
@@ -32,6 +33,7 @@ _ANSWER_OPENING = re.compile(r"You answer questions about ")
 _COMPILE_REPAIR = re.compile(r"uac applied \d+ of your operations\. These problems remain:")
 _SCHEMA_KINDS = {
     "facts": "extract",
+    "changes": "reconcile",
     "routes": "route",
     "operations": "compile",
     "domains": "compile_bounded",
