@@ -44,8 +44,8 @@ demo: $(STAMP)
 	$(DEMO_ENV) $(PY) -m analytical_bench run --tiers 20,50 --quiet --out build/analytical-demo
 	@sed -n '1,60p' build/analytical-demo/report.md
 	@echo ""
-	@echo "=== 10. the conversational benchmark offline (10 and 20 sessions, and the hand-written chats) ==="
-	$(DEMO_ENV) $(PY) -m analytical_bench conv --sizes 10,20 --offline --quiet --out build/conv-demo
+	@echo "=== 10. the conversational benchmark offline (generated chats of 10 and 20 sessions) ==="
+	$(DEMO_ENV) $(PY) -m analytical_bench conv --sizes 10,20 --offline --no-hand-written --quiet --out build/conv-demo
 	@sed -n '/^## Offline view/,/^## Tokens/p' build/conv-demo/report.md
 	@$(DEMO_ENV) $(PY) -m uac.demo --inspector-hint
 
