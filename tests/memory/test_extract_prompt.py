@@ -19,12 +19,14 @@ def test_without_known_facts_supersedes_is_null_and_no_list_is_promised():
     text = _render([])
     assert '"supersedes": always null here. No earlier facts are shown' in text
     assert "Known facts" not in text and "known facts below" not in text  # no rule pointing at a missing list
+    assert '\n- "speaker" is the person who stated the fact.' in text
 
 
 def test_with_known_facts_the_list_is_shown_and_no_null_instruction():
     text = _render([SimpleNamespace(id="s0-f1", text="Hannah works at Kestrel.")])
     assert "[s0-f1] Hannah works at Kestrel." in text
     assert "known facts below" in text and "always null here" not in text
+    assert '\n- "speaker" is the person who stated the fact.' in text
 
 
 def test_weekdays_and_the_assistants_words():
