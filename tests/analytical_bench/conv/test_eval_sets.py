@@ -1,0 +1,68 @@
+"""The hand-written evaluation sets: their ledgers load, name only sessions that exist,
+quote their distractors from those sessions, hold the events they are meant to, and every
+session ingests with the rules extractor."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from analytical_bench.conv import load_ledger
+from tests.fixtures.chats import SETS, ledger_path, sessions_path
+from uac import UserMemory
+
+#: events per kind, and distractors, in each set
+COUNTS = {
+    "dev": ({"trip": 12, "meal": 11, "purchase": 16, "job": 2, "workout": 8, "book": 6, "home": 2}, 28),
+}
+
+
+def _sessions(name):
+    lines = sessions_path(SETS[name]).read_text(encoding="utf-8").splitlines()
+    return {s["session_id"]: s for s in (json.loads(line) for line in lines if line.strip())}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_a_ledger_loads_and_names_only_sessions_of_its_chats(name):
+    ledger = load_ledger(ledger_path(SETS[name]))
+    sessions = _sessions(name)
+    told = {s for event in ledger.events for s in event.sessions}
+    assert told <= set(sessions), sorted(told - set(sessions))
+    assert all(event.sessions for event in ledger.events)
+    for distractor in ledger.distractors:
+        said = " ".join(m["content"] for m in sessions[distractor.session]["messages"])
+        for piece in distractor.text.split(" ... "):
+            assert piece in said, (distractor.session, piece)
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_a_set_holds_its_events_per_kind(name):
+    ledger = load_ledger(ledger_path(SETS[name]))
+    kinds, distractors = COUNTS[name]
+    assert Counter(e.kind for e in ledger.events) == kinds
+    assert len(ledger.distractors) == distractors
+    statuses = Counter(e.get("status") for e in ledger.of_kind("trip"))
+    assert statuses["done"] and statuses["planned"] and statuses["cancelled"]
+
+
+def test_a_session_of_each_chat_is_dated_and_alternates_user_and_assistant():
+    for name in COUNTS:
+        for session in _sessions(name).values():
+            roles = [m["role"] for m in session["messages"]]
+            assert 4 <= len(roles) <= 14, session["session_id"]
+            assert roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:])), session["session_id"]
+            assert session["date"][:2] == "20"
+
+
+@pytest.mark.slow
+def test_every_session_of_both_sets_ingests_with_the_rules_extractor(tmp_path):
+    for name in COUNTS:
+        memory = UserMemory.create(tmp_path / name, user_name=load_ledger(ledger_path(SETS[name])).user)
+        try:
+            report = memory.ingest(sessions_path(SETS[name]), extractor="rules")
+        finally:
+            memory.close()
+        assert sorted(report.sessions_added) == sorted(_sessions(name)), name
+        assert report.facts_appended > 0 and report.extractor == "rules"
