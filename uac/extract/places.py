@@ -49,7 +49,7 @@ class Place:
 _LANDSCAPE = re.compile(
     r"(?:^|\s)(?:Alps|Andes|Mountains|Mountain|Mounts|Coast|Islands|Isles|Island|Lakes|Lake|District|Valley|Highlands|"
     r"Peninsula|Riviera|Forest|National\s+Park|Canyon|Desert|Fjords|Dolomites|Pyrenees|Rockies|Outback|Cotswolds|"
-    r"Keys|Bay|Camino)$"
+    r"Keys|Bay|Camino)$|^(?:Lake|Mount|Mt|Loch|Cape|Isle\s+of|Gulf\s+of)\s+[A-Z]"
 )
 #: English names people use that the ISO lists spell otherwise (all with their country)
 _ALIASES = {
@@ -139,7 +139,7 @@ def _load() -> _Tables:
     for row in cache.get_cities().values():
         entry = (int(row.get("population") or 0), row["countrycode"], str(row.get("admin1code") or ""))
         cities.setdefault(fold(row["name"]), []).append(entry)
-        if entry[0] >= 250_000:  # "Munich" for München, "Seville" for Sevilla: the English names of big cities
+        if entry[0] >= 100_000:  # "Munich" for München, "Seville" for Sevilla: the English names of big cities
             for alt in row.get("alternatenames") or ():
                 if alt.isascii() and alt[:1].isupper() and " " not in alt.strip() and len(alt) > 3:
                     key = fold(alt)
@@ -163,7 +163,8 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
     """The place ``name`` stands for, or None when the gazetteer knows no such place.
 
     ``qualifier``: what follows a comma ("Texas" in "Paris, Texas"), a region or a
-    country that picks one of several places."""
+    country that picks one of several places; when it does, the place's name
+    holds both ("Paris, Texas")."""
     text = name.strip().rstrip(".,;!?")
     if not text or text in _NOT_PLACES or not text[:1].isupper() and not text.startswith("the "):
         return None
@@ -177,7 +178,7 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
     if qualifier:
         place = _qualified(tables, bare_key, qualifier.strip())
         if place is not None:
-            return Place(bare, place[0], place[1])
+            return Place(f"{bare}, {qualifier.strip()}", place[0], place[1])
     country = tables.countries.get(key) or tables.countries.get(bare_key)
     region = tables.regions.get(key) or tables.regions.get(bare_key)
     if country:

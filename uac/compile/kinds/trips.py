@@ -41,9 +41,10 @@ _NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
 _TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
 _OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
 _ACTIVITY = r"(?P<activity>camping|backpacking|skiing|on\s+a\s+road\s+trip|on\s+a\s+cruise|a\s+road\s+trip|a\s+cruise)"
+#: a plan, not a wish: "would love to", "wants to", "might", "could" say what someone would like, and make no trip
 _MODAL = (
-    r"(?:will|would\s+like\s+to|would\s+love\s+to|wants?\s+to|hopes?\s+to|plans?\s+to|intends?\s+to|"
-    r"(?:is|are)\s+(?:planning|hoping|going|about|excited|dying|itching)\s+to|can't\s+wait\s+to|might|may|could|should|"
+    r"(?:will|plans?\s+to|intends?\s+to|"
+    r"(?:is|are)\s+(?:planning|going|about|excited|set)\s+to|can't\s+wait\s+to|"
     r"(?:is|are)\s+(?:finally\s+)?going\s+to)"
 )
 _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
@@ -92,7 +93,7 @@ RULES: tuple[_Rule, ...] = (
         "done",
     ),
     _rule(
-        rf"(?:had|took|went\s+on|made|enjoyed)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
+        rf"(?:had|took|went\s+on|made|enjoyed|did)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
         "done",
     ),
     _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
@@ -183,15 +184,17 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             groups = match.groupdict()
             raw = groups.get("place") or groups.get("place2")
             places = p.split_names(raw, clause.person) if raw else []
+            places, country = resolve_places(places)
             activity = groups.get("activity")
             if not places and not activity:
-                continue
+                continue  # "went to Sakura Tei": a name, but no place
             if meal and rule.status == "done" and not activity:
                 continue
             after = clause.rest[match.end() :]
             if raw and _attributive(raw, after):
                 continue
             fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
+            fields["country"] = country
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
                 fields["_weak"] = True
@@ -210,18 +213,60 @@ _REVIEW = re.compile(
 )
 
 
+def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
+    """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
+    qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
+    country they share (None when they lie in several, or it is ambiguous)."""
+    from ...extract.places import lookup
+
+    out: list[str] = []
+    countries: list[str | None] = []
+    index = 0
+    while index < len(names):
+        name = names[index]
+        following = names[index + 1] if index + 1 < len(names) else None
+        qualifier = lookup(following) if following else None
+        if qualifier is not None and qualifier.kind != "city":
+            place = lookup(name, following)
+            if place is not None and ", " in place.name:
+                out.append(f"{name}, {following}")
+                countries.append(place.country)
+                index += 2
+                continue
+        place = lookup(name)
+        if place is not None:
+            out.append(name)
+            countries.append(place.country)
+        index += 1
+    known = {c for c in countries}
+    return out, (known.pop() if len(known) == 1 else None)
+
+
+#: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
+_BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+
+
 def _looking_back(fact: "Fact") -> list[Sighting]:
     """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    back = _BACK_FROM.match(text[:1].lower() + text[1:])
+    if back is not None:
+        places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
+        if places:
+            clause = p.Clause(fact.speaker, False, text[back.end() :])
+            fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, None, clause, clause.rest)
+            fields["country"] = country
+            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
     match = _REVIEW.match(text)
     if match is None:
         return []
-    places = p.split_names(match.group("place"), fact.speaker)
+    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
     if len(places) != 1:
         return []
     clause = p.Clause(fact.speaker, False, text[match.end() :])
     fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
+    fields["country"] = country
     fields["_weak"] = True
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
 
@@ -250,7 +295,7 @@ def _owned_trips(fact: "Fact") -> list[Sighting]:
         if owner.lower() in p.NOT_NAMES:
             continue
         raw = match.group("place") or match.group("named")
-        places = p.split_names(raw, owner) if raw else []
+        places, country = resolve_places(p.split_names(raw, owner) if raw else [])
         if not places or (raw and _attributive(raw, text[match.end() :])):
             continue
         period = p.when(fact)
@@ -263,6 +308,7 @@ def _owned_trips(fact: "Fact") -> list[Sighting]:
         clause = p.Clause(owner, False, text[match.end() :])
         rule = _Rule(_OWNED, status)
         fields = _fields(fact, rule, places, None, None, clause, clause.rest)
+        fields["country"] = country
         out.append(Sighting(NAME, fact.id, fields, f"{owner}|{places[0].lower()}"))
     return out
 
@@ -453,6 +499,7 @@ CLASS = p.record_class(
     (
         FieldSpec("status", TypeSpec("class", name="TripStatus")),
         p.optional("destination"),
+        p.optional("country"),
         p.optional("person"),
         p.optional("start", p.OPT_PERIOD),
         p.optional("end", p.OPT_PERIOD),
@@ -460,6 +507,6 @@ CLASS = p.record_class(
         p.listed("companions"),
         p.optional("purpose"),
     ),
-    "A trip someone took, plans or called off (offline rules): where, when, with whom, why.",
+    "A trip someone took, plans or called off (offline rules): where (and its country, ISO code), when, with whom, why.",
 )
 DESCRIPTION = "Trips and travel: where someone went or plans to go, when, for how many nights, with whom and why."
