@@ -156,9 +156,16 @@ def timed_run(histories: list[tuple[str, Path]], sessions: int, work: Path) -> d
         for path in chat_files(directory):
             for session in load_sessions(path, user_name="User", timezone="UTC"):
                 picked.append(session)
-    picked = picked[:sessions]
     if not picked:
         return {}
+    # fewer sessions than asked: the history again, under new session ids, until there are enough
+    import dataclasses
+
+    base = list(picked)
+    while len(picked) < sessions:
+        round_ = len(picked) // len(base)
+        picked += [dataclasses.replace(s, session_id=f"{s.session_id}-r{round_}") for s in base]
+    picked = picked[:sessions]
     data = [
         {"session_id": s.session_id, "date": s.date.isoformat(),
          "messages": [{"role": "user" if not _is_assistant(t.speaker) else "assistant", "content": t.text} for t in s.turns]}

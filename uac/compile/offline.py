@@ -114,6 +114,9 @@ class KindOutcome:
     #: does not fit its class) | empty (no records, and its domain has no facts)
     status: str = "written"
     reason: str | None = None
+    #: the facts the kind's rules saw something in (a fact seen but cited by no record is unclear:
+    #: it stays on the timeline with its sources, and is counted)
+    seen: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -123,12 +126,16 @@ class KindOutcome:
             "status": self.status,
             "facts": len(self.facts) if self.status == "written" else 0,
             "records": len(self.records) if self.status == "written" else 0,
+            # facts its rules saw that became no record (unclear): they stay on the timeline
+            "unclear": len(self.seen - self.facts) if self.status == "written" else len(self.seen),
             "reason": self.reason,
         }
 
 
-def _assemble(facts: list["Fact"]) -> tuple[list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]]]:
-    """Every kind of the registry with its assembled records (by kind name)."""
+def _assemble(
+    facts: list["Fact"],
+) -> tuple[list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]], dict[str, set[str]]]:
+    """Every kind of the registry with its assembled records and the facts its rules saw (by kind name)."""
     registry = list(kind_rules.registry())
     sightings: dict[str, list[kind_rules.Sighting]] = {kind.name: [] for kind in registry}
     for fact in facts:
@@ -137,7 +144,8 @@ def _assemble(facts: list["Fact"]) -> tuple[list["kind_rules.Kind"], dict[str, l
                 sightings[sighting.kind].append(sighting)
     by_id = {fact.id: fact for fact in facts}
     assembled = {kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else [] for kind in registry}
-    return registry, assembled
+    seen = {name: {s.fact_id for s in found} for name, found in sightings.items()}
+    return registry, assembled, seen
 
 
 @dataclass
@@ -170,7 +178,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     report.routed_by_keywords = routing.by_keywords
     report.routed_by_meaning = routing.by_meaning
     order = {fact.id: index for index, fact in enumerate(facts)}
-    registry, assembled = _assemble(facts)
+    registry, assembled, seen = _assemble(facts)
     kinds_by_domain: dict[str, list["kind_rules.Kind"]] = {}
     for kind in registry:
         kinds_by_domain.setdefault(kind.domain, []).append(kind)
@@ -234,6 +242,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
         write_manifest(project)
     for kind in registry:
         outcomes.setdefault(kind.name, KindOutcome(kind, status="empty"))
+        outcomes[kind.name].seen = seen.get(kind.name, set())
     report.kinds = {kind.name: outcomes[kind.name].to_json() for kind in registry}
     report.facts_covered = sum(1 for f in facts if f.id in covered)
     report.seconds = time.perf_counter() - started

@@ -8,6 +8,9 @@ capitalised name (never a possessive: "at Ana's" is a home) or a described
 eatery ("a new ramen place", "the Italian restaurant"); "at home", "at work",
 "cooked dinner" and plans ("will have dinner at Nopa") are no meal out.
 
+The cost is the first amount of money in the clause (:mod:`uac.extract.money`):
+"had dinner at Nopa, £62 for the two of us", "£30 for my half".
+
 Assembling: two sightings of the same person and place on the same day (or
 undated, in one session) are one meal; every other sighting is a meal.
 """
@@ -142,6 +145,9 @@ def detect(fact: "Fact") -> list[Sighting]:
             if cuisine is None and dish and not groups.get("meal"):
                 cuisine = " ".join(dish.split())
             meal = groups.get("meal")
+            from ...extract.money import find_amounts
+
+            paid = find_amounts(clause.rest)
             fields: dict[str, Any] = {
                 "person": clause.person,
                 "place": place,
@@ -149,6 +155,9 @@ def detect(fact: "Fact") -> list[Sighting]:
                 "meal": " ".join(meal.split()) if meal else None,
                 "when": p.when(fact),
                 "companions": p.companions(clause.rest, clause.person),
+                # what the text says was paid ("£62 for the two of us", "£30 for my half")
+                "amount": paid[0].amount if paid else None,
+                "currency": paid[0].currency if paid else None,
             }
             key = f"{clause.person}|{(place or cuisine or '').lower()}"
             out.append(Sighting(NAME, fact.id, fields, key))
@@ -195,7 +204,9 @@ CLASS = p.record_class(
         p.optional("meal"),
         p.optional("when", p.OPT_PERIOD),
         p.listed("companions"),
+        p.optional("amount", p.OPT_FLOAT),
+        p.optional("currency"),
     ),
-    "A meal out (offline rules): where, which cuisine or dish, when, with whom.",
+    "A meal out (offline rules): where, which cuisine or dish, when, with whom, what it cost (ISO currency).",
 )
 DESCRIPTION = "Meals out: restaurants, cafés and bars someone ate at, the cuisine or dish, when and with whom."

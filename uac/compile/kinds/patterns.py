@@ -130,12 +130,17 @@ def clauses(fact: "Fact", cue: "re.Pattern[str] | None" = None) -> Iterator[Clau
 def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[Clause, ...]:
     text = plain(text, said_on)
     if speaker and text.startswith(f"{speaker} said: "):
-        return ()  # the sentence names nobody: no subject to give it to
+        # the sentence names nobody: its subject is the speaker only when it opens with a verb
+        # ("finally ordered a desk", "got back from Rome": chat drops the "I"), else no one
+        rest = text[len(f"{speaker} said: ") :]
+        if _SUBJECTLESS.match(rest):
+            return (Clause(speaker, False, rest[:1].lower() + rest[1:]),)
+        return ()
     out: list[Clause] = []
     seen: set[int] = set()
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
@@ -143,6 +148,16 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     if match and 0 not in seen and match.group(1).lower() not in NOT_NAMES:
         out.append(Clause(match.group(1), bool(match.group(2)), text[match.end() :]))
     return tuple(out)
+
+
+#: a sentence that opens with a past-tense verb (or an adverb and one): "finally ordered ...",
+#: "just got back from ...", "spent the weekend in ..." -- the speaker's own report
+_SUBJECTLESS = re.compile(
+    r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
+    r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
+    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged)\b",
+    re.I,
+)
 
 
 @lru_cache(maxsize=4096)

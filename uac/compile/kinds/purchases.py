@@ -9,6 +9,12 @@ for $450", "paid 30 euros for a haircut", "spent £200 on concert tickets",
 up" count only with an amount ("got a cat" is no purchase); plans ("wants to
 buy a car") are not purchases yet.
 
+Amounts come from :func:`uac.extract.money.find_amounts` (price-parser, babel,
+number words): "bought a couch for £850 and a lamp for 65" is two purchases,
+the second in the first one's currency; "ordered a standing desk yesterday --
+£340" puts the amount after a dash; "got a bike for fifty quid" is 50 GBP.
+"nearly bought", "didn't buy", "looked at" are no purchases.
+
 Assembling: every sighting is one purchase.
 """
 
@@ -92,7 +98,7 @@ def _item(text: str, person: str) -> str | None:
     text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     words = text.strip().rstrip(".,").split()
-    while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my") or words[0] in (f"{person}'s", f"{person}’s")):
+    while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper") or words[0] in (f"{person}'s", f"{person}’s")):
         words = words[1:]
     return " ".join(words) or None
 
@@ -104,9 +110,66 @@ CUE = re.compile(
 )
 
 
+_BUY_START = re.compile(rf"^{p.ADVERBS}(?P<verb>{_BUY})\s+")
+_NOT_BOUGHT = re.compile(r"^(?:almost|nearly|never|not|didn't|did\s+not|won't|would|could|might|want|wanted|looked|stared)\b")
+#: where an item's words end before its amount ("a couch for", "a desk yesterday --", "tiles from a shop near")
+_ITEM_END = re.compile(
+    r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|to|but|and\s+it|so)\b.*$"
+    r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$",
+    re.S,
+)
+_BARE_PRICE = re.compile(r"(?:for|and\s+(?:a|an|the)\s+[\w\s'’-]+?\s+for)\s+(\d[\d,]*(?:\.\d\d)?)\b(?!\s*(?:%|km|k\b|miles|mins|nights|days|hours))")
+
+
+def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
+    """Every item bought in the clause, each with the amount that follows it; None when
+    the clause names no amount (the older rules then read it)."""
+    from ...extract.money import find_amounts
+
+    start = _BUY_START.match(clause.rest)
+    if start is None or _NOT_BOUGHT.match(clause.rest):
+        return None
+    body = clause.rest[start.end() :]
+    amounts = find_amounts(body)
+    if not amounts:
+        return None
+    items: list[dict[str, Any]] = []
+    last = 0
+    for money in amounts:
+        segment = body[last : money.start]
+        last = money.end
+        segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;"))
+        segment = re.sub(r"^(?:another|an\s+extra)\s+", "", segment)
+        item = _ITEM_END.sub("", segment).strip()
+        item = _item(item, clause.person) if item else None
+        if item is None:
+            if items and items[-1]["amount"] is None:
+                items[-1].update(amount=money.amount, currency=money.currency)
+            continue
+        items.append({"item": item, "amount": money.amount, "currency": money.currency})
+    # "and a standing lamp for 65": a later item priced without a currency takes the one before it
+    tail = body[last:]
+    match = re.match(r"^\s*(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b", tail)
+    if match and items:
+        item = _item(match.group("item"), clause.person)
+        if item:
+            items.append({"item": item, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]})
+    return items or None
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in p.clauses(fact, CUE):
+        several = _several(fact, clause)
+        if several:
+            where = _WHERE.search(clause.rest)
+            place = p.clean_name(where.group("where"), clause.person) if where else None
+            for number, bought in enumerate(several):
+                fields = {"person": clause.person, **bought, "when": p.when(fact), "where": place}
+                out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{number}"))
+            break
+        if _NOT_BOUGHT.match(clause.rest):
+            continue
         for pattern, needs_amount in RULES:
             match = pattern.match(clause.rest)
             if match is None:
