@@ -48,9 +48,9 @@ import typer
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-#: the rules ingest + offline compile of the 40 timed sessions of the dev set, measured on the
+#: the rules ingest + offline compile of the 40 timed sessions of the dev set (its 24, then 16 again), measured on the
 #: code before this benchmark's rules (same machine, 2 cores; docs/structure.md)
-REFERENCE_SECONDS: float | None = None
+REFERENCE_SECONDS: float | None = 10.1
 TARGET_KINDS = ("trip", "meal", "purchase", "job")
 ASSISTANTS = {"assistant", "ai", "bot", "chatbot", "gpt", "claude"}
 
