@@ -18,6 +18,7 @@ FLAGS = {
     "bench_retrieval_locomo.py": ["--data", "--conversations", "--out", "--skip-scale", "--scale-facts",
                                   "--timed-conversations"],
     "bench_structure.py": ["--records", "--repeat", "--json"],
+    "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
     "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--json"],
