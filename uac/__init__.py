@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .answer.style import REASONING_MODES, AnswerStyle, final_answer_line
+    from .compile.kinds import registry as offline_kinds
     from .dates import Period
     from .facts.model import Fact
     from .index.embeddings import Embedder, get_embedder
@@ -163,6 +164,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "get_embedder": ("uac.index.embeddings", "get_embedder"),
     "tokenize": ("uac.index.tokens", "tokenize"),
     "rrf": ("uac.index.search", "rrf"),
+    # the kinds of records the offline compiler writes (name, domain, collection, class)
+    "offline_kinds": ("uac.compile.kinds", "registry"),
     # the LoCoMo dataset
     "LocomoConversation": ("uac.sessions.locomo", "LocomoConversation"),
     "LocomoQuestion": ("uac.sessions.locomo", "LocomoQuestion"),
@@ -217,6 +220,7 @@ __all__ = [
     "Turn",
     "Fact",
     "Period",
+    "offline_kinds",
     "SearchHit",
     "AskOptions",
     "Answer",

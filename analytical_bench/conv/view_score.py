@@ -84,10 +84,13 @@ def _days(value: Any) -> tuple[_dt.date, _dt.date] | None:
     if isinstance(value, _dt.date):
         return value, value
     if isinstance(value, str):
-        from uac.dates import parse_period
+        from uac import Period
 
-        parsed = parse_period(value)
-        return (parsed.start, parsed.end) if parsed else None
+        try:
+            parsed = Period(value)
+        except ValueError:
+            return None
+        return parsed.start, parsed.end
     return None
 
 
@@ -265,9 +268,9 @@ def score_kind(spec: KindSpec, events: list[Event], records: Iterable[Any], user
 
 def offline_collections() -> dict[str, tuple[str, str]]:
     """kind -> (domain, collection) of the offline kinds' records."""
-    from uac.compile.kinds import registry
+    from uac import offline_kinds
 
-    return {kind.name: (kind.domain, kind.collection) for kind in registry()}
+    return {kind.name: (kind.domain, kind.collection) for kind in offline_kinds()}
 
 
 def score_view(
