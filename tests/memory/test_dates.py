@@ -70,6 +70,12 @@ def test_phrases(phrase, code, rendered):
         ("I started in August.", "2022-08"),
         ("I will start in August.", "2023-08"),
         ("Last week I ran a marathon.", "2023-06-02/2023-06-08"),
+        # the clause around the phrase decides: a report, then a plan in one sentence
+        ("They called back and I said yes, I start on 3 March.", "2024-03-03"),
+        ("I took the offer, I begin in April.", "2024-04"),
+        ("My last day at the shop is on Tuesday.", "2023-06-13"),
+        ("I loved it, we will go back in May.", "2024-05"),
+        ("We will go back, we loved Lisbon in May.", "2023-05"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):

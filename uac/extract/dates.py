@@ -102,13 +102,14 @@ _FUTURE = re.compile(
     r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intends?|hopes?\s+to|hoping\s+to|"
     r"wants?\s+to|wanna|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
     r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
-    r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait)\b",
+    r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
+    r"(?:last|first)\s+day\b[^.,;]*\bis)\b",
     re.I,
 )
 #: a report of what happened: past forms that no plan uses
 _PAST = re.compile(
     r"\b(?:was|were|went|got\s+back|came\s+back|had|did|came|flew|drove|spent|bought|ate|saw|took|made|left|stayed|"
-    r"visited|returned|loved|enjoyed|finished|ran|read|moved|started|tried|paid|found|met|ago|last|yesterday|"
+    r"visited|returned|loved|enjoyed|finished|ran|read|moved|started|tried|paid|found|met|ago|last(?!\s+day)|yesterday|"
     r"(?!(?:booked|planned|scheduled|excited|interested|supposed|used|tired|based|need|feed|seed|bled|red|bed|wed|shed|"
     r"sled|speed|indeed|proceed|exceed|succeed|breed)\b)[a-z]{3,}ed)\b",
     re.I,
@@ -345,16 +346,31 @@ def tense(text: str) -> bool | None:
     return None
 
 
+#: where a clause ends: the tense of the clause a date phrase sits in decides its direction
+_CLAUSE_END = re.compile(r"[,;:]\s+|\s+(?:and|but|so|then)\s+")
+
+
+def _clause_tense(text: str, start: int, end: int, sentence: bool | None) -> bool | None:
+    """The tense of the clause around ``text[start:end]`` ("Ana said yes, Ana starts in
+    May": the second clause plans); the sentence's when the clause says neither."""
+    bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
+    left = max((b for b in bounds if b <= start), default=0)
+    right = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= end), default=len(text))
+    local = tense(text[left:right])
+    return sentence if local is None else local
+
+
 def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
     """Every date phrase in ``text`` (non-overlapping, in order) with its period."""
     found: list[RelativeDate] = []
     taken: list[tuple[int, int]] = []
-    future = tense(text)
+    sentence = tense(text)
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             span = match.span()
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue
+            future = _clause_tense(text, span[0], span[1], sentence) if sentence is not None else None
             try:
                 period = _resolve(kind, match, base, future)
             except (ValueError, OverflowError):
