@@ -152,3 +152,11 @@ def test_annotation_keeps_the_original_words(base):
     text, found = annotate(sentence, base)
     assert len(found) == 2
     assert text.replace(f" ({found[0].render()})", "").replace(f" ({found[1].render()})", "") == sentence
+
+
+def test_someones_last_night_is_not_yesterday():
+    base = dt.date(2023, 6, 9)
+    assert find_relative_dates("The best meal was our last night in Porto.", base) == []
+    assert find_relative_dates("Sam's last night at the hostel was loud.", base) == []
+    [found] = find_relative_dates("We had pho last night.", base)
+    assert found.period.code == "2023-06-08"

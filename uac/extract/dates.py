@@ -91,7 +91,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("in_season", re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I)),
     ("in_year", re.compile(rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)", re.I)),
     ("on_weekday", re.compile(rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b", re.I)),
-    ("yesterday", re.compile(r"\b(?:yesterday|last\s+night)\b", re.I)),
+    # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
+    ("yesterday", re.compile(r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b", re.I)),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
     ("today", re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I)),
 ]

@@ -138,6 +138,10 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         return ()
     out: list[Clause] = []
     seen: set[int] = set()
+    if speaker and _SUBJECTLESS.match(text):
+        # "Had a lovely dinner with Chloe at Hanoi Lane, £62 for the two of Sam and others": the speaker's report
+        seen.add(0)
+        out.append(Clause(speaker, False, text[:1].lower() + text[1:]))
     if speaker:
         name = re.escape(speaker)
         pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
@@ -185,7 +189,7 @@ NOT_NAMES = set(
     today tomorrow yesterday""".split()
 )
 #: lowercase joiners inside a name ("Rio de Janeiro", "Stratford upon Avon")
-_JOINERS = r"(?:de|da|do|dos|del|della|di|la|le|of|upon|am|on|sur|en)"
+_JOINERS = r"(?:de|da|do|dos|del|della|di|la|le|of|upon|am|on|sur|en|&)"
 _WORD = r"(?:[A-Z][\w’'&.-]*[\w&]|[A-Z])(?![\w’'&-])"
 #: one capitalised name: "Lisbon", "New York", "Rio de Janeiro", "Acme Corp", "AT&T"
 NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
@@ -219,7 +223,7 @@ def split_names(text: str, person: str | None = None) -> list[str]:
 
 _PEOPLE_STOP = (
     r"(?=\s+(?:for|to|in|on|at|from|last|next|this|yesterday|today|tomorrow|during|while|because|since|after|before|"
-    r"who|which|that|when|where|but|so|then|and\s+(?:it|had|was|were|got|went|they|we|is)|as)\b|[,.;!?()]|$)"
+    r"who|which|that|when|where|but|so|then|was|were|is|are|and\s+(?:it|had|was|were|got|went|they|we|is)|as)\b|[,.;!?()]|$)"
 )
 #: "with Ana", "with Sam's sister and Ana", "with the kids", "with friends"
 WITH = re.compile(rf"\bwith\s+(?P<who>[\w’'-]+(?:\s+[\w’'-]+){{0,5}}?){_PEOPLE_STOP}")
