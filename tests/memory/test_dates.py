@@ -76,6 +76,8 @@ def test_phrases(phrase, code, rendered):
         ("My last day at the shop is on Tuesday.", "2023-06-13"),
         ("I loved it, we will go back in May.", "2024-05"),
         ("We will go back, we loved Lisbon in May.", "2023-05"),
+        ("Ana wants a ski trip in February, we said yes.", "2024-02"),
+        ("My cousin is getting married in March and we have said yes!", "2024-03"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):

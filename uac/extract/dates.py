@@ -101,7 +101,7 @@ _ABSOLUTE = {"absolute_day", "week_around", "season_year", "month_year", "in_yea
 
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intends?|hopes?\s+to|hoping\s+to|"
-    r"wants?\s+to|wanna|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
+    r"wants?|wanna|(?:is|are|am|'m|'re)\s+getting\s+(?:married|engaged)|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
     r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
     r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
     r"(?:last|first)\s+day\b[^.,;]*\bis)\b",

@@ -220,3 +220,27 @@ def country_name(code: str | None) -> str | None:
     if not code:
         return None
     return _tables().names.get(code)
+
+
+#: lower-case words that are also names of big places: never read as the place ("a nice day", "reading")
+_ENGLISH_WORDS = set(
+    """nice reading bath mobile split orange chile china turkey jordan chad guinea georgia victoria florence
+    sale hope grace march may june august about after before hull derby deal sandwich nancy austin""".split()
+)
+
+
+def lookup_lower(name: str) -> Place | None:
+    """A place written in lower case ("back from japan", "five nights in kyoto"): a
+    country, or a city of at least 200,000 people, whose name is not also an English
+    word ("nice", "reading", "turkey"); else None."""
+    text = name.strip().rstrip(".,;!?")
+    if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
+        return None
+    place = lookup(text.title())
+    if place is None or place.kind == "region":
+        return None
+    if place.kind == "city":
+        rows = _tables().cities.get(fold(text)) or []
+        if not rows or rows[0][0] < 200_000:
+            return None
+    return Place(text.title(), place.kind, place.country, place.ambiguous)

@@ -10,6 +10,14 @@ cancels a plan only if there is one).  The destination is a capitalised name
 after the verb or preposition ("went to the gym", "went to bed", "flew through
 the book" name none); "went to X" is no trip when the same fact is a meal out.
 
+As people write in a chat: a destination in lower case counts when the
+gazetteer alone accepts it (a country, or a city of 200,000 people whose name
+is no English word: "back from japan", never "a nice day"); "five nights in
+kyoto and three in osaka" is two done trips with their nights; "booked Porto
+for my birthday" and "my packing list for Vienna" are plans; the speaker as a
+subject mid-sentence ("at Christmas we are going to ...") and a sentence
+without its subject ("spent the weekend in Edinburgh") are read like any clause.
+
 Assembling: sightings of the same person and destination are one trip when a
 plan is later reported as done (the done trip keeps both sources and its own
 dates), when two reports of a done trip overlap in time (or one is undated and
@@ -27,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ...dates import Period
 from ...dialect.spec import FieldSpec
 from ...dialect.types import TypeSpec
+from ...extract.dates import tense
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -36,7 +45,10 @@ if TYPE_CHECKING:
 NAME = "trip"
 STATUSES = ("done", "planned", "cancelled")
 
-_PLACES = rf"(?P<place>{p.PLACES})"
+#: a destination as written in a chat: capitalised, or one lower-case word ("back from japan")
+#: that the gazetteer alone accepts (:func:`~uac.extract.places.lookup_lower`)
+_LOWER = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
+_PLACES = rf"(?P<place>{p.PLACES}|{_LOWER}(?:\s+and\s+{_LOWER})?)"
 _NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
 _TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
 _OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
@@ -123,6 +135,8 @@ RULES: tuple[_Rule, ...] = (
         rf"train\s+tickets?|plane\s+tickets?)\s+(?:to|in|for)\s+{_PLACES}",
         "planned", "booked",
     ),
+    # "booked Porto for my birthday": a place booked is a trip planned
+    _rule(rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)", "planned", "booked"),
     # cancelled
     _rule(
         rf"(?:cancell?ed|called\s+off|scrapped|had\s+to\s+cancel|has\s+cancell?ed|have\s+cancell?ed|dropped)\s+"
@@ -173,10 +187,16 @@ CUE = re.compile(
 
 def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
-    if fact.speaker and fact.text.startswith(f"{fact.speaker} said: "):
-        return _looking_back(fact)
+    said = bool(fact.speaker) and fact.text.startswith(f"{fact.speaker} said: ")
     out: list[Sighting] = []
-    for clause in p.clauses(fact, CUE):
+    if said or not p.is_question(fact):
+        out.extend(_packing(fact))
+        out.extend(_nights_in(fact))
+    if out:
+        return out
+    for clause in list(p.clauses(fact, CUE)) + (_anywhere(fact) if not said else []):
+        if out:
+            break
         for rule in RULES:
             match = rule.pattern.match(clause.rest)
             if match is None:
@@ -200,8 +220,74 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
                 fields["_weak"] = True
             out.append(Sighting(NAME, fact.id, fields, key))
             break
+    if said and not out:
+        return _looking_back(fact)
     if not out and not p.is_question(fact):
         out.extend(_owned_trips(fact))
+    return out
+
+
+def _anywhere(fact: "Fact") -> list[p.Clause]:
+    """The speaker as a subject mid-sentence, before a verb of travel ("at Christmas Sam
+    and others are going to Porto")."""
+    if not fact.speaker or p.is_question(fact) or CUE.search(fact.text) is None:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    name = re.escape(fact.speaker)
+    verbs = r"(?:went|flew|drove|got\s+back|came\s+back|spent|visited|(?:is|are)\s+(?:going|flying|heading|driving))\b"
+    return [
+        p.Clause(fact.speaker, bool(m.group(1)), text[m.end() :])
+        for m in re.finditer(rf"(?<=[a-z]\s){name}(\s+and\s+others)?\s+(?={verbs})", text)
+    ]
+
+
+#: "Sam's packing list for Lisbon", "Sam is packing for Oslo": a trip ahead
+_PACKING = re.compile(rf"\b(?:packing\s+(?:list\s+)?for|pack\s+for)\s+(?P<place>{p.NAME})")
+#: "Five nights in kyoto and three in osaka": a report of nights spent, each place its own trip
+_NIGHTS_IN = re.compile(
+    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+in\s+(?P<p1>{p.PLACES}|{_LOWER})"
+    rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{_LOWER}))?"
+)
+
+
+def _packing(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or "pack" not in fact.text or fact.speaker not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = _PACKING.search(text)
+    if match is None:
+        return []
+    places, country = resolve_places([match.group("place")])
+    if not places:
+        return []
+    clause = p.Clause(fact.speaker, False, text[match.end() :])
+    fields = _fields(fact, _Rule(_PACKING, "planned"), places, None, None, clause, clause.rest)
+    fields["country"] = country
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+def _nights_in(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or "night" not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{fact.speaker} said: "):
+        text = text[len(f"{fact.speaker} said: ") :]
+    elif text.startswith(f"{fact.speaker} and others "):
+        text = text[len(f"{fact.speaker} and others ") :]
+    match = _NIGHTS_IN.match(text)
+    if match is None or tense(text) is True or p.HEDGES.search(text):
+        return []
+    out = []
+    for number, name in ((match.group("n1"), match.group("p1")), (match.group("n2"), match.group("p2"))):
+        if not name:
+            continue
+        places, country = resolve_places(p.split_names(name, fact.speaker))
+        if not places:
+            continue
+        clause = p.Clause(fact.speaker, False, text[match.end() :])
+        fields = _fields(fact, _Rule(_NIGHTS_IN, "done"), places, None, number, clause, clause.rest)
+        fields["country"] = country
+        out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}"))
     return out
 
 
@@ -217,7 +303,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
     country they share (None when they lie in several, or it is ambiguous)."""
-    from ...extract.places import lookup
+    from ...extract.places import lookup, lookup_lower
 
     out: list[str] = []
     countries: list[str | None] = []
@@ -233,9 +319,10 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
                 countries.append(place.country)
                 index += 2
                 continue
-        place = lookup(name)
+        lower = name[:1].islower() and not name.startswith("the ")
+        place = lookup_lower(name) if lower else lookup(name)
         if place is not None:
-            out.append(name)
+            out.append(place.name if lower else name)
             countries.append(place.country)
         index += 1
     known = {c for c in countries}
