@@ -16,6 +16,12 @@ the second in the first one's currency; "ordered a standing desk yesterday --
 "nearly bought", "didn't buy", "looked at" are no purchases.
 
 Assembling: every sighting is one purchase.
+
+In a chat: "bought one already, the Patagonia parka, £260" names the thing
+after the comma; "a little print of the canal houses" is a print ("a pair of
+boots" keeps its "of"); "the running shoes I bought in June, £120" is a
+purchase named before the speaker; "a couch for £850 from Loaf and a lamp for
+65" prices the lamp in the couch's currency.
 """
 
 from __future__ import annotations
@@ -97,10 +103,21 @@ def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
 def _item(text: str, person: str) -> str | None:
     text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
+    # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
+    of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
+    if of and of.group("head").split()[-1].lower() not in _MEASURES:
+        text = of.group("head")
     words = text.strip().rstrip(".,").split()
     while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper") or words[0] in (f"{person}'s", f"{person}’s")):
         words = words[1:]
     return " ".join(words) or None
+
+
+#: the words before "of" that measure what follows it ("a pair of boots", "a set of bowls")
+_MEASURES = set(
+    """pair pairs set sets bottle bottles box boxes bag bags pack packs cup cups piece pieces couple bunch lot lots
+    crate case jar jars tin tins roll rolls kilo kilos bar bars slice basket bundle""".split()
+)
 
 
 #: words without which no rule of this kind can match (a cheap first look)
@@ -141,6 +158,9 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;"))
         segment = re.sub(r"^(?:another|an\s+extra)\s+", "", segment)
         item = _ITEM_END.sub("", segment).strip()
+        if re.match(r"^(?:one|it|them|that|this|these|those)\b", item) and "," in segment:
+            # "bought one already, the Patagonia down parka": the thing is named after the comma
+            item = _ITEM_END.sub("", segment.split(",", 1)[1].strip()).strip()
         item = _item(item, clause.person) if item else None
         if item is None:
             if items and items[-1]["amount"] is None:
@@ -149,7 +169,7 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         items.append({"item": item, "amount": money.amount, "currency": money.currency})
     # "and a standing lamp for 65": a later item priced without a currency takes the one before it
     tail = body[last:]
-    match = re.match(r"^\s*(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b", tail)
+    match = re.match(r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b", tail)
     if match and items:
         item = _item(match.group("item"), clause.person)
         if item:
@@ -193,7 +213,34 @@ def detect(fact: "Fact") -> list[Sighting]:
                 fields["where"] = where.group("where")
             out.append(Sighting(NAME, fact.id, fields, None))
             break
+    if not out:
+        out.extend(_relative(fact))
     return out
+
+
+def _relative(fact: "Fact") -> list[Sighting]:
+    """"return the running shoes I bought in June, £120": the thing the speaker bought,
+    named before them."""
+    from ...extract.money import find_amounts
+
+    person = fact.speaker
+    if not person or p.is_question(fact) or f"{person} bought" not in fact.text and f"{person} ordered" not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = re.search(
+        rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b", text
+    )
+    if match is None or _NOT_BOUGHT.match(text[match.end() :].lstrip()):
+        return []
+    item = _item(match.group("item"), person)
+    if item is None:
+        return []
+    paid = find_amounts(text[match.end() :])
+    fields: dict[str, Any] = {
+        "person": person, "item": item, "amount": paid[0].amount if paid else None,
+        "currency": paid[0].currency if paid else None, "when": p.when(fact), "where": None,
+    }
+    return [Sighting(NAME, fact.id, fields, None)]
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
