@@ -31,6 +31,9 @@ def test_registry_is_the_contract():
         ("meal", "food", "meals", "Meal"),
         ("job", "work", "jobs", "Job"),
         ("purchase", "finance", "purchases", "Purchase"),
+        ("workout", "health", "workouts", "Workout"),
+        ("book", "hobbies", "books", "Book"),
+        ("home", "general", "homes", "Home"),
     ]
     for kind in registry():
         names = [f.name for f in kind.cls.fields]
