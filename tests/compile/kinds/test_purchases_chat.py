@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from uac.compile.kinds import detect
+from uac.compile.kinds import detect, doubt
 
 from .conftest import facts_of
 
@@ -15,7 +15,7 @@ def _bought(line: str) -> list[tuple]:
         (s.fields["item"], s.fields["amount"], s.fields["currency"])
         for f in facts_of(line)
         for s in detect(f)
-        if s.kind == "purchase"
+        if s.kind == "purchase" and not doubt(s)
     ]
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uac.compile.kinds import assemble, detect, registry, trips
+from uac.compile.kinds import assemble, detect, doubt, registry, trips
 from uac.dates import Period
 
 from .conftest import facts_of, fact_of
@@ -17,7 +17,7 @@ TRIP = next(k for k in registry() if k.name == "trip")
 
 
 def trip_sightings(line: str, **kwargs):
-    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == "trip"]
+    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == "trip" and not doubt(s)]
 
 
 def one(line: str, **kwargs) -> dict:

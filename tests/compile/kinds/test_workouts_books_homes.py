@@ -38,6 +38,8 @@ def _records(kind: str, *sessions, speaker: str = "Sam") -> list[dict]:
         ("In other news I did the Riverside 10k on Sunday, 49:58!", "run", 10.0, 50.0),
         ("parkrun this morning, 27:05, slow but done", "run", 5.0, 27.1),
         ("Cycled 40 km to the coast, took 2h10.", "cycle", 40.0, 130.0),
+        ("I finished the half marathon in 1:58, never again.", "run", 21.1, 118.0),
+        ("Completed my first marathon, 4:31:10!", "run", 42.2, 271.2),
     ],
 )
 def test_workout_phrasings(line, activity, km, minutes):

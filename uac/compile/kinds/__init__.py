@@ -28,7 +28,7 @@ from .model import Assembled, Kind, Sighting
 if TYPE_CHECKING:
     from ...facts.model import Fact
 
-__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "registry"]
+__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "doubt", "registry"]
 
 
 def registry() -> tuple[Kind, ...]:
@@ -84,5 +84,11 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     record's fields hold ``said_on`` (the session date of its first source) and
     ``sources`` (fact ids, in the order they were said).
     """
-    mine = [s for s in sightings if s.kind == kind.name and s.fact_id in facts]
+    mine = [s for s in sightings if s.kind == kind.name and s.fact_id in facts and "_doubt" not in s.fields]
     return _rules(kind.name).assemble(kind, mine, facts)
+
+
+def doubt(sighting: Sighting) -> str | None:
+    """Why the rules left this sighting's fact on the timeline, unclear (None: a sighting
+    meant to become, or help, a record)."""
+    return sighting.fields.get("_doubt")

@@ -85,6 +85,8 @@ def _passing(fact: "Fact") -> list[Sighting]:
             "_event": mention.event,
             "_weak": False,
         }
+        if mention.event == "mention":
+            fields["_support"] = True
         out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{(mention.employer or '').lower()}"))
     return out
 

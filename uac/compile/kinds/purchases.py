@@ -189,6 +189,10 @@ def detect(fact: "Fact") -> list[Sighting]:
                 out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{number}"))
             break
         if _NOT_BOUGHT.match(clause.rest):
+            if _money_in(clause.rest):
+                # "looked at a Dyson for £480", "almost bought": not bought -- no purchase, unclear
+                out.append(Sighting(NAME, fact.id, {"_doubt": "looked at or almost bought, not bought"}, None))
+                break
             continue
         for pattern, needs_amount in RULES:
             match = pattern.match(clause.rest)
@@ -216,6 +220,12 @@ def detect(fact: "Fact") -> list[Sighting]:
     if not out:
         out.extend(_relative(fact))
     return out
+
+
+def _money_in(text: str) -> bool:
+    from ...extract.money import find_amounts
+
+    return bool(find_amounts(text))
 
 
 def _relative(fact: "Fact") -> list[Sighting]:

@@ -207,6 +207,10 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             places, country = resolve_places(places)
             activity = groups.get("activity")
             if not places and not activity:
+                if raw and raw[:1].isupper() and not meal and rule.status != "cancelled" and p.clean_name(raw, clause.person):
+                    # "went to Zorblat Falls": a name the gazetteer does not know -- no trip, unclear
+                    out.append(Sighting(NAME, fact.id, {"_doubt": "a place the gazetteer does not know"}, None))
+                    break
                 continue  # "went to Sakura Tei": a name, but no place
             if meal and rule.status == "done" and not activity:
                 continue

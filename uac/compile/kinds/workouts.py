@@ -3,7 +3,7 @@
 Seen in the speaker's own report, in the past: "ran 8 miles along the canal
 yesterday, 1h20", "just did 10k round the park in 54 mins", "swam 40 lengths,
 so 1km, took about 35 mins", "did a spin class at lunch", "did the Trafford
-10k last Sunday, 52:10", "parkrun yesterday, 26:40" (a parkrun is 5 km).  The
+10k last Sunday, 52:10", "finished the half marathon in 1:54", "parkrun yesterday, 26:40" (a parkrun is 5 km).  The
 distance is read with its unit ("10k", "16 km", "8 miles", "1km" before "40
 lengths"), in kilometres; the duration in minutes ("54 mins", "1h20", "1:32"
 is an hour and 32 minutes, "52:10" 52 minutes and 10 seconds).
@@ -27,14 +27,15 @@ if TYPE_CHECKING:
 
 NAME = "workout"
 
-CUE = re.compile(r"\b(?:ran|run|jogged|swam|cycled|rode|did|parkrun|spin|yoga|pilates|class|lengths?|\d+\s*k\b|km|miles?)", re.I)
+CUE = re.compile(r"\b(?:ran|run|jogged|swam|cycled|rode|did|finished|completed|marathon|parkrun|spin|yoga|pilates|class|lengths?|\d+\s*k\b|km|miles?)", re.I)
 
 _CLASSES = r"(?:spin|yoga|pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
 _RACE = r"(?:half\s+marathon|marathon|parkrun|\d+(?:\.\d+)?\s*k(?:m)?\b)"
 #: verb -> activity
 _VERBS = {"ran": "run", "jogged": "run", "swam": "swim", "cycled": "cycle", "rode": "cycle"}
 _VERB = re.compile(
-    rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode)\b|did\s+(?:a|an|the|my|{p.NAME}\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE})))",
+    rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode)\b|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
+    rf"|(?:finished|completed)\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?P<race2>{_RACE}))",
     re.I,
 )
 _PARKRUN = re.compile(r"^(?:parkrun)\b", re.I)
@@ -107,7 +108,7 @@ def detect(fact: "Fact") -> list[Sighting]:
     match = _VERB.match(rest)
     race = None
     if match is not None:
-        verb, cls, race = match.group("verb"), match.group("cls"), match.group("race")
+        verb, cls, race = match.group("verb"), match.group("cls"), match.group("race") or match.group("race2")
         activity = _VERBS[verb.lower()] if verb else " ".join(cls.lower().split()) if cls else "run"
     elif _PARKRUN.match(rest):
         activity, race = "run", "parkrun"
