@@ -158,16 +158,27 @@ def _raw_sessions(path: Path) -> list[dict[str, Any]]:
     return [item for item in items if isinstance(item, dict) and isinstance(item.get("messages"), list)]
 
 
+def timed_sessions(histories: list[tuple[str, Path]]) -> list[dict[str, Any]]:
+    """The sessions of every history in order, each id prefixed with its history's number
+    (two people's chats may both have an ``s01``)."""
+    out = []
+    for number, (_, directory) in enumerate(histories):
+        for path in chat_files(directory):
+            for raw in _raw_sessions(path):
+                out.append({**raw, "session_id": f"h{number}-{raw.get('session_id', 's')}"})
+    return out
+
+
 def timed_run(histories: list[tuple[str, Path]], sessions: int, work: Path) -> dict[str, Any]:
     """Ingest with the rules + offline compile of the first ``sessions`` sessions, in a fresh project."""
-    base = [raw for _, directory in histories for path in chat_files(directory) for raw in _raw_sessions(path)]
+    base = timed_sessions(histories)
     if not base:
         return {}
     # fewer sessions than asked: the history again, under new session ids, until there are enough
     picked: list[dict[str, Any]] = []
     while len(picked) < sessions:
         round_ = len(picked) // len(base)
-        picked += [{**raw, "session_id": f"{raw.get('session_id', 's')}-r{round_}"} for raw in base]
+        picked += [{**raw, "session_id": f"{raw['session_id']}-r{round_}"} for raw in base]
     picked = picked[:sessions]
     path = work / "timed.json"
     path.write_text(json.dumps(picked), encoding="utf-8")
