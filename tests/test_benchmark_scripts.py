@@ -18,6 +18,7 @@ FLAGS = {
     "bench_retrieval_locomo.py": ["--data", "--conversations", "--out", "--skip-scale", "--scale-facts",
                                   "--timed-conversations"],
     "bench_structure.py": ["--records", "--repeat", "--json"],
+    "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
     "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--default-sessions",
@@ -160,3 +161,18 @@ def test_hostile_load_benchmark_at_a_tiny_size(tmp_path):
     assert result["mcp"]["opened_at_cap"] == 20 and result["mcp"]["refused_at_cap"] == 1
     assert result["burst"]["failures"] == 0
     assert done.stdout.count("[PASS]") + done.stdout.count("[FAIL]") == 6
+
+
+def test_offline_view_times_sessions_of_two_histories_with_equal_ids(tmp_path):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_offline_view as bench
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "ledger.json").write_text("{}", encoding="utf-8")
+        session = {"session_id": "s01", "date": "2024-01-02T10:00:00", "messages": [{"role": "user", "content": f"hi {name}"}]}
+        (tmp_path / name / "sessions.jsonl").write_text(json.dumps(session) + "\n", encoding="utf-8")
+    ids = [s["session_id"] for s in bench.timed_sessions(bench.find_histories(tmp_path))]
+    assert ids == ["h0-s01", "h1-s01"]

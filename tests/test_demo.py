@@ -22,5 +22,10 @@ def test_the_demo_answers_its_questions(tmp_path, capsys):
     assert re.search(r"facts routed to domains: \d+ by meaning \(embedding model\), \d+ by keywords", out)
     # answered from records the offline compile derived from the chat (not the imported CSV)
     assert "Which trips did Maya take, according to her chats with Leo?" in out
-    assert "A: Lisbon, 13 March 2024  (1 fact(s))" in out and "Kyoto, June 2024  (2 fact(s))" in out
+    assert "A: Lisbon (PT), 13 March 2024  (1 fact(s))" in out and "Kyoto (JP), June 2024  (2 fact(s))" in out
+    # the per-kind summary of the offline compile, amounts with their currencies, a home with its country
+    assert "offline kinds (records <- facts; unclear facts stay on the timeline):" in out
+    assert re.search(r"    purchase  1 record\(s\) <- 1 fact\(s\), 0 unclear", out)
+    assert "A: hand-painted tiles: 35 EUR" in out and "Gion Karyo: 12000 JPY" in out
+    assert "A: run, 21.1, 114.0" in out and "Hamburg, DE, " in out
     assert "A: data engineer at a shipping company (cites demo-1_s3-f" in out

@@ -99,8 +99,29 @@ def _kyoto_from_records(memory: UserMemory) -> None:
 
 
 TRIPS_TAKEN = """\
-result = [(t.destination, str(t.start or t.end), t.companions, len(t.sources))
+result = [(t.destination, t.country, str(t.start or t.end), t.companions, len(t.sources))
           for t in travel.trips if t.status.value == "done" and t.person == "Maya"]"""
+SPENT = """\
+bought = [(p.item, p.amount, p.currency) for p in finance.purchases if p.person == "Maya"]
+eaten = [(m.place, m.amount, m.currency) for m in food.meals if m.person == "Maya" and m.amount]
+result = bought + eaten"""
+MOVED = """\
+runs = [(w.activity, w.distance_km, w.duration_min, str(w.when)) for w in health.workouts if w.person == "Leo"]
+homes = [(h.city, h.country, str(h.start), h.current) for h in general.homes if h.person == "Leo"]
+result = runs + homes"""
+
+
+def kinds_summary(kinds: dict) -> str:
+    """One line per kind of the offline report: records, the facts they came from, and the
+    facts its rules saw that stayed unclear on the timeline."""
+    lines = ["  offline kinds (records <- facts; unclear facts stay on the timeline):"]
+    for name, data in kinds.items():
+        if data.get("status") == "empty" and not data.get("unclear"):
+            continue
+        why = "; ".join(f"{n} {reason}" for reason, n in (data.get("unclear_why") or {}).items())
+        line = f"    {name:<9} {data.get('records', 0)} record(s) <- {data.get('facts', 0)} fact(s), {data.get('unclear', 0)} unclear"
+        lines.append(line + (f" ({why})" if why else "") + (f" [{data['status']}: {data['reason']}]" if data.get("reason") else ""))
+    return "\n".join(lines)
 LEO_JOB = "result = [(j.role, j.employer, str(j.start), j.sources) for j in work.jobs if j.person == 'Leo' and j.current]"
 
 
@@ -114,10 +135,19 @@ def _conversation_records_step(memory: UserMemory) -> None:
         _answer(f"(the sandbox refused: {run.error})")
         return
     taken = run.to_json()["result"]
-    lines = [f"{place}, {when}" + (f", with {' and '.join(people)}" if people else "") + f"  ({n} fact(s))"
-             for place, when, people, n in taken]
+    lines = [f"{place} ({country or 'country unknown'}), {when}" + (f", with {' and '.join(people)}" if people else "") + f"  ({n} fact(s))"
+             for place, country, when, people, n in taken]
     _answer("\n".join(lines) or "(none found)")
     print("     (the Kyoto plan of May and 'Kyoto was wonderful' in July are one trip, done)")
+    _ask("What did Maya buy and eat out, and what did it cost?   (amounts and currencies read from the chat)")
+    print(_indent(SPENT, "     >>> "))
+    run = memory.run(SPENT)
+    spent = run.to_json()["result"] if run.ok else []
+    _answer("\n".join(f"{what}: {amount:g} {currency}" for what, amount, currency in spent) or "(none found)")
+    _ask("Leo's race and his new home?   (a workout and a home from the chat, the home with its country)")
+    print(_indent(MOVED, "     >>> "))
+    run = memory.run(MOVED)
+    _answer("\n".join(", ".join(str(v) for v in row) for row in (run.to_json()["result"] if run.ok else [])) or f"(none found{': ' + str(run.error) if not run.ok else ''})")
     _ask("What does Leo do for a living now?   (typed records derived from the chat)")
     print(_indent(LEO_JOB, "     >>> "))
     run = memory.run(LEO_JOB)
@@ -166,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  facts routed to domains: {routing['by_meaning']} by meaning (embedding model), {routing['by_keywords']} by keywords")
     for entry in compiled.domains:
         print(f"    {entry.domain:<14} {entry.facts_routed} fact(s) -> {entry.records} record(s)")
+    print(kinds_summary(compiled.to_json().get("kinds") or {}))
     print("\n  MANIFEST.md:")
     print(_indent(memory.project.paths.manifest.read_text("utf-8"), "    "))
     schema = (memory.root / "domains" / "travel" / "schema.py").read_text("utf-8")

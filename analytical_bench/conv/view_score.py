@@ -173,9 +173,11 @@ SPECS: dict[str, KindSpec] = {
     "job": KindSpec("job", "employer", ("employer",), same_name, (), (), 0, None,
                     (("current", _current), ("title", _text("title", "role")))),
     "workout": KindSpec("workout", "activity", ("activity",), same_name, ("date",), ("when",), 1, None,
-                        (("distance_km", _number("distance_km", "distance_km", 0.05)),)),
+                        (("distance_km", _number("distance_km", "distance_km", 0.05)),
+                         ("duration_min", _number("duration_min", "duration_min", 0.5)))),
     "book": KindSpec("book", "title", ("title",), same_name, (), (), 0, None, (("author", _text("author", "author")),)),
-    "home": KindSpec("home", "city", ("city",), same_name, (), (), 0, None, (("current", _current),)),
+    "home": KindSpec("home", "city", ("city",), same_name, (), (), 0, None,
+                     (("current", _current), ("country", _text("country", "country")))),
 }
 
 

@@ -97,7 +97,7 @@ def test_kind_records_are_written_typed_sorted_and_leave_the_timeline(memory, tr
     report = memory.compile(facts=FACTS, mode="offline")
     data = report.to_json()
     assert data["kinds"] == {
-        "trip": {"domain": "travel", "collection": "trips", "class": "Trip", "status": "written", "facts": 4, "records": 3, "reason": None}
+        "trip": {"domain": "travel", "collection": "trips", "class": "Trip", "status": "written", "facts": 4, "records": 3, "unclear": 0, "unclear_why": {}, "reason": None}
     }
     assert data["totals"]["facts_covered"] == len(FACTS) and data["totals"]["coverage"] == 1.0
     for key in ("mode", "ok", "domains", "routing", "totals", "usage", "seconds"):

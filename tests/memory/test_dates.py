@@ -70,6 +70,14 @@ def test_phrases(phrase, code, rendered):
         ("I started in August.", "2022-08"),
         ("I will start in August.", "2023-08"),
         ("Last week I ran a marathon.", "2023-06-02/2023-06-08"),
+        # the clause around the phrase decides: a report, then a plan in one sentence
+        ("They called back and I said yes, I start on 3 March.", "2024-03-03"),
+        ("I took the offer, I begin in April.", "2024-04"),
+        ("My last day at the shop is on Tuesday.", "2023-06-13"),
+        ("I loved it, we will go back in May.", "2024-05"),
+        ("We will go back, we loved Lisbon in May.", "2023-05"),
+        ("Ana wants a ski trip in February, we said yes.", "2024-02"),
+        ("My cousin is getting married in March and we have said yes!", "2024-03"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):
@@ -146,3 +154,11 @@ def test_annotation_keeps_the_original_words(base):
     text, found = annotate(sentence, base)
     assert len(found) == 2
     assert text.replace(f" ({found[0].render()})", "").replace(f" ({found[1].render()})", "") == sentence
+
+
+def test_someones_last_night_is_not_yesterday():
+    base = dt.date(2023, 6, 9)
+    assert find_relative_dates("The best meal was our last night in Porto.", base) == []
+    assert find_relative_dates("Sam's last night at the hostel was loud.", base) == []
+    [found] = find_relative_dates("We had pho last night.", base)
+    assert found.period.code == "2023-06-08"

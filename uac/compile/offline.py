@@ -114,21 +114,48 @@ class KindOutcome:
     #: does not fit its class) | empty (no records, and its domain has no facts)
     status: str = "written"
     reason: str | None = None
+    #: the facts the kind's rules saw something of the kind in (a fact seen but cited by no
+    #: record, of this kind or another, is unclear: it stays on the timeline with its sources)
+    seen: set[str] = field(default_factory=set)
+    #: the facts cited by the written records of every kind (not on any timeline)
+    claimed: set[str] = field(default_factory=set)
+    #: fact id -> why the rules doubted it ("a place the gazetteer does not know")
+    doubts: dict[str, str] = field(default_factory=dict)
+
+    def unclear(self) -> set[str]:
+        """The facts this kind's rules saw that became no record and stayed on the timeline."""
+        if self.status != "written":
+            return set(self.seen)
+        return self.seen - self.facts - self.claimed
 
     def to_json(self) -> dict[str, Any]:
+        unclear = self.unclear()
+        why: dict[str, int] = {}
+        for fact_id in sorted(unclear):
+            reason = self.doubts.get(fact_id, "seen, but no record came of it")
+            why[reason] = why.get(reason, 0) + 1
         return {
             "domain": self.kind.domain,
             "collection": self.kind.collection,
             "class": self.kind.cls.name,
             "status": self.status,
+            # facts that became (part of) its records, and the records
             "facts": len(self.facts) if self.status == "written" else 0,
             "records": len(self.records) if self.status == "written" else 0,
+            # facts its rules saw that became no record (unclear): they stay on the timeline, counted by why
+            "unclear": len(unclear),
+            "unclear_why": why,
             "reason": self.reason,
         }
 
 
-def _assemble(facts: list["Fact"]) -> tuple[list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]]]:
-    """Every kind of the registry with its assembled records (by kind name)."""
+def _assemble(
+    facts: list["Fact"],
+) -> tuple[
+    list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]], tuple[dict[str, set[str]], dict[str, dict[str, str]]]
+]:
+    """Every kind of the registry with its assembled records, the facts its rules saw (by kind
+    name; sightings that only support others are not counted) and the doubts they noted (fact id -> why)."""
     registry = list(kind_rules.registry())
     sightings: dict[str, list[kind_rules.Sighting]] = {kind.name: [] for kind in registry}
     for fact in facts:
@@ -137,7 +164,9 @@ def _assemble(facts: list["Fact"]) -> tuple[list["kind_rules.Kind"], dict[str, l
                 sightings[sighting.kind].append(sighting)
     by_id = {fact.id: fact for fact in facts}
     assembled = {kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else [] for kind in registry}
-    return registry, assembled
+    seen = {name: {s.fact_id for s in found if not s.fields.get("_support")} for name, found in sightings.items()}
+    doubts = {name: {s.fact_id: str(kind_rules.doubt(s)) for s in found if kind_rules.doubt(s)} for name, found in sightings.items()}
+    return registry, assembled, (seen, doubts)
 
 
 @dataclass
@@ -170,7 +199,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     report.routed_by_keywords = routing.by_keywords
     report.routed_by_meaning = routing.by_meaning
     order = {fact.id: index for index, fact in enumerate(facts)}
-    registry, assembled = _assemble(facts)
+    registry, assembled, seen_and_doubts = _assemble(facts)
     kinds_by_domain: dict[str, list["kind_rules.Kind"]] = {}
     for kind in registry:
         kinds_by_domain.setdefault(kind.domain, []).append(kind)
@@ -232,8 +261,13 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
             covered |= cited
         step(len(domains), len(domains), "domains")
         write_manifest(project)
+    seen, doubts = seen_and_doubts
+    claimed_all = {fact_id for o in outcomes.values() if o.status == "written" for fact_id in o.facts}
     for kind in registry:
         outcomes.setdefault(kind.name, KindOutcome(kind, status="empty"))
+        outcomes[kind.name].seen = seen.get(kind.name, set())
+        outcomes[kind.name].doubts = doubts.get(kind.name, {})
+        outcomes[kind.name].claimed = claimed_all
     report.kinds = {kind.name: outcomes[kind.name].to_json() for kind in registry}
     report.facts_covered = sum(1 for f in facts if f.id in covered)
     report.seconds = time.perf_counter() - started

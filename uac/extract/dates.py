@@ -11,8 +11,13 @@ sentence right after a phrase that does not already say it --
 fact's event date.
 
 A phrase without a direction ("on Saturday", "in May", "May 6") is read from the
-sentence's tense: the next one when the sentence speaks of the future ("will",
-"going to", "planning"), else the last one.
+sentence's tense: a plan points forward, a report backward.  The next one when
+the sentence speaks of the future ("will", "going to", "planning", "off to",
+"booked ... for June"), the last one when it reports ("went", "got back",
+"was", a past participle); a bare month or season in a sentence with neither
+("Kyoto in June sounds lovely") is the one of the session's year (this month,
+or a month still to come, is never moved a year back).  The period keeps its
+precision (a month stays a month).
 """
 
 from __future__ import annotations
@@ -82,11 +87,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("season_year", re.compile(rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", re.I)),
     ("month_year", re.compile(rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b", re.I)),
     ("month_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}\b(?!\s*(?:am|pm|%|:))", re.I)),
-    ("in_month", re.compile(rf"\b(?:in|during|since|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])", re.I)),
+    ("in_month", re.compile(rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])", re.I)),
     ("in_season", re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I)),
     ("in_year", re.compile(rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)", re.I)),
     ("on_weekday", re.compile(rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b", re.I)),
-    ("yesterday", re.compile(r"\b(?:yesterday|last\s+night)\b", re.I)),
+    # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
+    ("yesterday", re.compile(r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b", re.I)),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
     ("today", re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I)),
 ]
@@ -95,8 +101,18 @@ _ABSOLUTE = {"absolute_day", "week_around", "season_year", "month_year", "in_yea
 
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intends?|hopes?\s+to|hoping\s+to|"
-    r"wants?\s+to|wanna|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
-    r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing)\b",
+    r"wants?|wanna|(?:is|are|am|'m|'re)\s+getting\s+(?:married|engaged)|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
+    r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
+    r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
+    r"(?:last|first)\s+day\b[^.,;]*\bis)\b",
+    re.I,
+)
+#: a report of what happened: past forms that no plan uses
+_PAST = re.compile(
+    r"\b(?:was|were|went|got\s+back|came\s+back|had|did|came|flew|drove|spent|bought|ate|saw|took|made|left|stayed|"
+    r"visited|returned|loved|enjoyed|finished|ran|read|moved|started|tried|paid|found|met|ago|last(?!\s+day)|yesterday|"
+    r"(?!(?:booked|planned|scheduled|excited|interested|supposed|used|tired|based|need|feed|seed|bled|red|bed|wed|shed|"
+    r"sled|speed|indeed|proceed|exceed|succeed|breed)\b)[a-z]{3,}ed)\b",
     re.I,
 )
 
@@ -177,7 +193,9 @@ def _direction(rel: str) -> int:
     return {"last": -1, "past": -1, "this past": -1, "next": 1, "this coming": 1, "coming": 1, "this": 0}[rel]
 
 
-def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool) -> Period | None:
+def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """The period of one phrase; ``future``: the sentence plans (True), reports (False)
+    or says neither (None, read as a report except for a bare month or season)."""
     if kind == "before_yesterday":
         return Period.day(base - _dt.timedelta(days=2))
     if kind == "after_tomorrow":
@@ -246,7 +264,7 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool) -> Perio
         return _season(m["season"], base, _direction(m["rel"]))
     if kind == "in_season":
         name = m["season"] or m["season2"]
-        return _season(name, base, 1 if future else -1, nearest=True)
+        return _season(name, base, -1 if future is False else 1, nearest=True)
     if kind == "season_year":
         return Period.season(m["season"], int(m["year"]))
     if kind == "rel_month_name":
@@ -275,9 +293,10 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool) -> Perio
     if kind == "in_month":
         month = _month(m["month"])
         year = base.year
-        if future and month < base.month:
+        forward = future or (m["prep"] or "").lower() in ("for", "until", "till", "by")
+        if forward and month < base.month:
             year += 1
-        elif not future and month > base.month:
+        elif future is False and not forward and month > base.month:
             year -= 1
         return Period.month(year, month)
     if kind == "month_day":
@@ -319,16 +338,40 @@ def _season(name: str, base: _dt.date, direction: int, *, nearest: bool = False)
     return Period.season(name, current.start.year + 1)
 
 
+def tense(text: str) -> bool | None:
+    """True when ``text`` plans (the future), False when it reports (the past), None for neither."""
+    if _FUTURE.search(text):
+        return True
+    if _PAST.search(text):
+        return False
+    return None
+
+
+#: where a clause ends: the tense of the clause a date phrase sits in decides its direction
+_CLAUSE_END = re.compile(r"[,;:]\s+|\s+(?:and|but|so|then)\s+")
+
+
+def _clause_tense(text: str, start: int, end: int, sentence: bool | None) -> bool | None:
+    """The tense of the clause around ``text[start:end]`` ("Ana said yes, Ana starts in
+    May": the second clause plans); the sentence's when the clause says neither."""
+    bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
+    left = max((b for b in bounds if b <= start), default=0)
+    right = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= end), default=len(text))
+    local = tense(text[left:right])
+    return sentence if local is None else local
+
+
 def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
     """Every date phrase in ``text`` (non-overlapping, in order) with its period."""
     found: list[RelativeDate] = []
     taken: list[tuple[int, int]] = []
-    future = bool(_FUTURE.search(text))
+    sentence = tense(text)
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             span = match.span()
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue
+            future = _clause_tense(text, span[0], span[1], sentence) if sentence is not None else None
             try:
                 period = _resolve(kind, match, base, future)
             except (ValueError, OverflowError):

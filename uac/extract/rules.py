@@ -7,6 +7,11 @@ write them into the text, and attribute a sentence that names nobody to its
 speaker ("Caroline said: ...").  One fact per sentence, its turn as evidence;
 a shared image becomes "Caroline shared an image: <caption>.".
 
+Who says what: the assistant's turns (a speaker named ``assistant``, ``AI``,
+``bot``..., as chat exports name the model's messages) give no facts -- its
+suggestions, questions and pleasantries are about nobody; they stay in the
+archive, searchable, with the session.
+
 A new employer or home ("I now work at Initech", "I joined Hooli", "we moved
 to Berlin") supersedes the speaker's latest valid employer or home fact, from
 an earlier session or earlier in this one (:func:`~uac.extract.states.link_states`);
@@ -44,6 +49,15 @@ def strip_interjections(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+#: speaker names of the model's side of a chat (messages with ``role: assistant``)
+ASSISTANT_NAMES = frozenset({"assistant", "ai", "bot", "chatbot", "model", "gpt", "chatgpt", "claude", "gemini", "copilot"})
+
+
+def is_assistant(speaker: str | None) -> bool:
+    """Is ``speaker`` the assistant of a chat (whose sentences are no facts about anyone)?"""
+    return (speaker or "").strip().lower() in ASSISTANT_NAMES
+
+
 def _listener(session: Session, speaker: str) -> str | None:
     others = [s for s in session.speakers if s != speaker]
     return others[0] if len(others) == 1 else None
@@ -67,6 +81,8 @@ class RuleExtractor:
         return link_states(session.session_id, facts, known)
 
     def turn_facts(self, session: Session, turn: Turn, names: set[str]) -> list[ExtractedFact]:
+        if is_assistant(turn.speaker):
+            return []
         listener = _listener(session, turn.speaker)
         out: list[ExtractedFact] = []
         for sentence in split_sentences(turn.text):

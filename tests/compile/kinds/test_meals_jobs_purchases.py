@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uac.compile.kinds import assemble, detect, registry
+from uac.compile.kinds import assemble, detect, doubt, registry
 from uac.dates import Period
 
 from .conftest import facts_of, fact_of
@@ -17,7 +17,7 @@ KINDS = {k.name: k for k in registry()}
 
 
 def sightings(line: str, kind: str, **kwargs):
-    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == kind]
+    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == kind and not doubt(s)]
 
 
 def one(line: str, kind: str) -> dict:
@@ -31,6 +31,9 @@ def test_registry_is_the_contract():
         ("meal", "food", "meals", "Meal"),
         ("job", "work", "jobs", "Job"),
         ("purchase", "finance", "purchases", "Purchase"),
+        ("workout", "health", "workouts", "Workout"),
+        ("book", "hobbies", "books", "Book"),
+        ("home", "general", "homes", "Home"),
     ]
     for kind in registry():
         names = [f.name for f in kind.cls.fields]
@@ -224,3 +227,47 @@ def test_any_amount_and_currency(amount, sign, item):
     prefix, suffix, code = sign
     fields = one(f"I bought a {item} for {prefix}{amount:,}{suffix}.", "purchase")
     assert (fields["item"], fields["amount"], fields["currency"]) == (item, float(amount), code)
+
+
+def _purchases(line: str) -> list[tuple]:
+    from uac.compile.kinds import purchases
+
+    return [(s.fields["item"], s.fields["amount"], s.fields["currency"]) for s in purchases.detect(fact_of(line)) if not doubt(s)]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I bought a kettle for £30 and a toaster for £25.", [("kettle", 30.0, "GBP"), ("toaster", 25.0, "GBP")]),
+        ("Bought a rocking chair for €210 and a footstool for 40, both arrive Monday.",
+         [("rocking chair", 210.0, "EUR"), ("footstool", 40.0, "EUR")]),
+        ("finally ordered a rowing machine yesterday — $640.", [("rowing machine", 640.0, "USD")]),
+        ("I got a secondhand guitar for fifty quid.", [("secondhand guitar", 50.0, "GBP")]),
+        ("I bought these hand-painted mugs at the market for ¥2,400.", [("hand-painted mugs", 2400.0, "JPY")]),
+        ("I nearly bought a drone for $300.", []),
+    ],
+)
+def test_purchases_carry_their_amounts(line, expected):
+    assert _purchases(line) == expected
+
+
+def test_a_meal_out_carries_its_cost():
+    from uac.compile.kinds import meals
+
+    [sighting] = meals.detect(fact_of("I had dinner at Copper Kettle with Rosa, £30 for my half."))
+    assert (sighting.fields["amount"], sighting.fields["currency"]) == (30.0, "GBP")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("€48", [(48.0, "EUR")]), ("it was fifty quid", [(50.0, "GBP")]), ("1.299,99 €", [(1299.99, "EUR")]),
+        ("about 200 Swiss francs", [(200.0, "CHF")]), ("a couple hundred bucks", [(200.0, "USD")]),
+        ("CA$45 each", [(45.0, "CAD")]), ("five nights, the 40 bus, 5 km", []), ("3 pounds of flour", []),
+        ("お茶 ¥500 🍵", [(500.0, "JPY")]), ("Ich habe 30 EUR bezahlt", [(30.0, "EUR")]),
+    ],
+)
+def test_amounts_of_money(text, expected):
+    from uac.extract.money import find_amounts
+
+    assert [(m.amount, m.currency) for m in find_amounts(text)] == expected

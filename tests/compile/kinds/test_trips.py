@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uac.compile.kinds import assemble, detect, registry, trips
+from uac.compile.kinds import assemble, detect, doubt, registry, trips
 from uac.dates import Period
 
 from .conftest import facts_of, fact_of
@@ -17,7 +17,7 @@ TRIP = next(k for k in registry() if k.name == "trip")
 
 
 def trip_sightings(line: str, **kwargs):
-    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == "trip"]
+    return [s for s in detect(fact_of(line, **kwargs)) if s.kind == "trip" and not doubt(s)]
 
 
 def one(line: str, **kwargs) -> dict:
@@ -41,7 +41,6 @@ def one(line: str, **kwargs) -> dict:
         ("We are traveling through Lake Tahoe!", "Lake Tahoe", "done"),
         ("We're going to Oslo next month, maybe.", "Oslo", "planned"),
         ("I'm planning a trip to Japan in October.", "Japan", "planned"),
-        ("I want to visit New York someday.", "New York", "planned"),
         ("I'll fly to Madrid next week.", "Madrid", "planned"),
         ("I booked flights to Tokyo.", "Tokyo", "planned"),
         ("We're thinking of going to Iceland.", "Iceland", "planned"),
@@ -214,15 +213,15 @@ def test_two_reports_of_one_trip_merge():
     assert len(trip.sources) == 2
 
 
-_PLACE = st.from_regex(r"[A-Z][a-z]{3,9}", fullmatch=True).filter(
-    lambda w: w.lower() not in trips.p.NOT_NAMES and w not in ("Sam", "Ana")
-)
+#: places of the gazetteer (a capitalised word that is no place is no destination: see below)
+_PLACE = st.sampled_from(["Lisbon", "Porto", "Kyoto", "Osaka", "Hanoi", "Peru", "Iceland", "Bristol", "Falmouth", "Savannah",
+                          "Lyon", "Edinburgh", "Texas", "Bavaria", "Tuscany", "Quito", "Tbilisi", "Ghent"])
 _VERBS = st.sampled_from(["flew to", "went to", "travelled to", "got back from", "visited", "spent two nights in"])
 
 
 @settings(max_examples=60, deadline=None)
 @given(place=_PLACE, verb=_VERBS)
-def test_any_capitalised_place_after_a_travel_verb(place, verb):
+def test_any_place_of_the_gazetteer_after_a_travel_verb(place, verb):
     fields = one(f"I {verb} {place} last year.")
     assert fields["destination"] == place
     assert fields["status"] == "done"
@@ -234,3 +233,39 @@ def test_any_capitalised_place_after_a_travel_verb(place, verb):
 @given(word=st.from_regex(r"[a-z]{3,9}", fullmatch=True), verb=_VERBS)
 def test_a_lowercase_word_is_never_a_destination(word, verb):
     assert trip_sightings(f"I {verb} the {word}.") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Rosa and I went to Copper Kettle on Friday.",   # a restaurant's name, no place
+        "I went to Blue Heron Lane for brunch.",
+        "I'd love to see Peru one day.",                 # a wish
+        "I want to visit Iceland someday.",
+        "We might go to Ghent in the spring.",           # a hypothetical
+    ],
+)
+def test_no_trip_without_a_place_or_with_only_a_wish(line):
+    assert trip_sightings(line) == []
+
+
+@pytest.mark.parametrize(
+    "line, destination, country",
+    [
+        ("I flew to Paris, Texas for a rodeo last week.", "Paris, Texas", "US"),
+        ("I flew to Paris last week.", "Paris", "FR"),
+        ("We spent two nights in Savannah, Georgia.", "Savannah, Georgia", "US"),
+        ("I got back from Georgia yesterday.", "Georgia", None),     # the country or the state: not said
+        ("We did a road trip around the Lake District.", "the Lake District", None),
+        ("I got back from Kyoto and Osaka.", "Kyoto and Osaka", "JP"),
+    ],
+)
+def test_destinations_come_from_the_gazetteer_with_their_country(line, destination, country):
+    fields = one(line)
+    assert (fields["destination"], fields["country"]) == (destination, country)
+    assert fields["status"] == "done"
+
+
+def test_a_report_without_its_subject_is_the_speakers_trip():
+    fields = one("got back from Tbilisi on thursday, exhausted.")
+    assert (fields["destination"], fields["country"], fields["status"]) == ("Tbilisi", "GE", "done")

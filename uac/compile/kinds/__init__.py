@@ -1,4 +1,5 @@
-"""Kinds of events the offline compiler recognises: trips, meals out, jobs, purchases.
+"""Kinds of events the offline compiler recognises: trips, meals out, jobs, purchases,
+workouts, books and homes.
 
 Without a model, ``uac compile`` turns facts into typed records of a few common
 kinds, each with its own collection and fields, in its own domain; what fits
@@ -27,20 +28,23 @@ from .model import Assembled, Kind, Sighting
 if TYPE_CHECKING:
     from ...facts.model import Fact
 
-__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "registry"]
+__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "doubt", "registry"]
 
 
 def registry() -> tuple[Kind, ...]:
     """Every kind the rules know, in a stable order."""
     global _REGISTRY
     if _REGISTRY is None:
-        from . import jobs, meals, purchases, trips
+        from . import books, homes, jobs, meals, purchases, trips, workouts
 
         _REGISTRY = (
             Kind(trips.NAME, "travel", "trips", trips.CLASS, (trips.STATUS_ENUM,), trips.DESCRIPTION),
             Kind(meals.NAME, "food", "meals", meals.CLASS, (), meals.DESCRIPTION),
             Kind(jobs.NAME, "work", "jobs", jobs.CLASS, (), jobs.DESCRIPTION),
             Kind(purchases.NAME, "finance", "purchases", purchases.CLASS, (), purchases.DESCRIPTION),
+            Kind(workouts.NAME, "health", "workouts", workouts.CLASS, (), workouts.DESCRIPTION),
+            Kind(books.NAME, "hobbies", "books", books.CLASS, (), books.DESCRIPTION),
+            Kind(homes.NAME, "general", "homes", homes.CLASS, (), homes.DESCRIPTION),
         )
     return _REGISTRY
 
@@ -49,9 +53,9 @@ _REGISTRY: tuple[Kind, ...] | None = None
 
 
 def _rules(name: str) -> Any:
-    from . import jobs, meals, purchases, trips
+    from . import books, homes, jobs, meals, purchases, trips, workouts
 
-    return {"trip": trips, "meal": meals, "job": jobs, "purchase": purchases}[name]
+    return {"trip": trips, "meal": meals, "job": jobs, "purchase": purchases, "workout": workouts, "book": books, "home": homes}[name]
 
 
 def detect(fact: "Fact") -> list[Sighting]:
@@ -61,12 +65,15 @@ def detect(fact: "Fact") -> list[Sighting]:
     planned trip and a purchase); a meal out is never also a trip ("went to
     Nopa for dinner").
     """
-    from . import jobs, meals, purchases, trips
+    from . import books, homes, jobs, meals, purchases, trips, workouts
 
     found = meals.detect(fact)
     found += trips.detect(fact, meal=bool(found))
     found += jobs.detect(fact)
     found += purchases.detect(fact)
+    found += workouts.detect(fact)
+    found += books.detect(fact)
+    found += homes.detect(fact)
     return found
 
 
@@ -77,5 +84,11 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     record's fields hold ``said_on`` (the session date of its first source) and
     ``sources`` (fact ids, in the order they were said).
     """
-    mine = [s for s in sightings if s.kind == kind.name and s.fact_id in facts]
+    mine = [s for s in sightings if s.kind == kind.name and s.fact_id in facts and "_doubt" not in s.fields]
     return _rules(kind.name).assemble(kind, mine, facts)
+
+
+def doubt(sighting: Sighting) -> str | None:
+    """Why the rules left this sighting's fact on the timeline, unclear (None: a sighting
+    meant to become, or help, a record)."""
+    return sighting.fields.get("_doubt")

@@ -8,7 +8,11 @@ counselor" (a role without an employer); an end with "is leaving Acme Corp",
 "quit their job at the bank", "was laid off from Twitter", "lost their job as
 a banker"; "worked at IBM" is a past job.  The subject must be the person:
 "Sam's friend works at Initech" is no job of anyone's.  A bare "left X" is a
-job's end only when ``X`` is already known as the person's employer.
+job's end only when ``X`` is already known as the person's employer.  Where no such statement is made, the speaker's job
+named in passing counts (:mod:`.job_mentions`: "four years at Kestrel", an
+offer accepted, "my last day at Acme", a promotion -- a new title at the job,
+not a new job); an employer named in full elsewhere ("applied for a job at
+Brightwater Energy") gives the record its full name.
 
 Assembling, per person and in the order things were said: a start or a
 present statement opens a job (or adds to the open one at the same employer);
@@ -24,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dialect.spec import FieldSpec
 from ...extract.states import read_employer, same_value
+from . import job_mentions
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -61,11 +66,37 @@ def detect(fact: "Fact") -> list[Sighting]:
         }
         key = f"{clause.person}|{(statement.value or '').lower()}"
         out.append(Sighting(NAME, fact.id, fields, key))
+    if not out:
+        out.extend(_passing(fact))
+    return out
+
+
+def _passing(fact: "Fact") -> list[Sighting]:
+    """The speaker's job named in passing (:mod:`.job_mentions`)."""
+    out = []
+    for mention in job_mentions.mentions(fact):
+        period = p.when(fact)
+        fields: dict[str, Any] = {
+            "person": fact.speaker,
+            "employer": mention.employer,
+            "role": mention.role,
+            "start": period if mention.event == "start" else None,
+            "end": period if mention.event == "end" else None,
+            "_event": mention.event,
+            "_weak": False,
+        }
+        if mention.event == "mention":
+            fields["_support"] = True
+        out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{(mention.employer or '').lower()}"))
     return out
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     jobs: list[dict[str, Any]] = []
+    #: id of a job -> the session whose change (a new job) closed it
+    closed_in: dict[int, str | None] = {}
+    #: (person, employer) named where no job is told ("applied for a job at Brightwater Energy")
+    names: list[tuple[str, str]] = []
 
     def new(fields: dict[str, Any], fact: "Fact", is_open: bool) -> dict[str, Any]:
         record = {k: v for k, v in fields.items() if not k.startswith("_")}
@@ -93,15 +124,29 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 
         if event == "end":
             target = next((j for j in reversed(mine) if matches(j)), None)
-            if target is None and employer is None:
-                target = next((j for j in reversed(mine) if j["current"]), None)
+            if target is None and employer is None and fields["role"] is None:
+                # "handing my notice in": the job a change in this session closed, else the current one
+                target = next((j for j in reversed(mine) if closed_in.get(id(j)) == fact.session_id), None)
+                target = target or next((j for j in reversed(mine) if j["current"]), None)
             if target is None:
-                if not fields["_weak"]:
+                if not fields["_weak"] and (employer is not None or fields["role"] is not None):
                     new(fields, fact, False)
                 continue
             add(target, fields, fact)
             target["end"] = fields["end"] or target["end"]
             target["current"] = False
+            continue
+        if event == "mention":
+            names.append((person, employer))
+            continue
+        if event == "promotion":
+            # a new title where the person works: the job named, else the current one
+            target = next((j for j in reversed(mine) if j["current"] and (employer is None or matches(j))), None)
+            if target is None and employer is not None:
+                target = new(fields, fact, True)
+            if target is not None:
+                add(target, fields, fact)
+                target["role"] = fields["role"] or target["role"]
             continue
         if event == "past":
             target = next((j for j in reversed(mine) if matches(j)), None)
@@ -119,9 +164,20 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             for job in mine:
                 if job is not target and job["current"]:
                     job["current"] = False
+                    closed_in[id(job)] = fact.session_id
                     if job["end"] is None:
                         job["end"] = fields["start"]
+    for job in jobs:
+        job["employer"] = _full_name(job["employer"], [n for who, n in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _full_name(employer: str | None, named: list[str]) -> str | None:
+    """"Brightwater" as the person named it in full elsewhere ("Brightwater Energy")."""
+    if not employer:
+        return employer
+    longer = [n for n in named if n and n.lower().startswith(employer.lower() + " ")]
+    return max(longer, key=len) if len(set(longer)) == 1 else employer
 
 
 CLASS = p.record_class(

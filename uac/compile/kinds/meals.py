@@ -1,12 +1,24 @@
 """Meals out: where someone ate, what, when and with whom.
 
-Seen in a clause whose subject is a person, in the past tense, with a place
+Seen in a clause whose subject is a person (the speaker also mid-sentence: "the night
+before we flew back we had the best dinner at X"), in the past tense, with a place
 that is not a home: "had dinner at Nopa with Ana", "grabbed lunch at a Thai
 place", "had sushi at Nobu", "ate at Chez Panisse", "tried a new ramen place",
 "went to Nopa for dinner", "went out for tacos", "ate out".  The place is a
 capitalised name (never a possessive: "at Ana's" is a home) or a described
 eatery ("a new ramen place", "the Italian restaurant"); "at home", "at work",
 "cooked dinner" and plans ("will have dinner at Nopa") are no meal out.
+
+A named restaurant without a meal verb: "went to Sakura Tei, the Japanese place
+in town" (described after a comma), "had Dishoom on Saturday, the breakfast
+naan" (a meal or dish in the clause; never a person or a gazetteer place:
+"had Ana over"), "the new Sichuan place in Ancoats, Chengdu Garden" (its name
+after the description), a meal as the subject ("our best dinner of the trip
+was at X", "my team lunch was at X", "brunch at X was lovely" -- reported,
+never with "would" or a hedge).  "Bravas on Cotham Hill" is "Bravas".
+
+The cost is the first amount of money in the clause (:mod:`uac.extract.money`):
+"had dinner at Nopa, £62 for the two of us", "£30 for my half".
 
 Assembling: two sightings of the same person and place on the same day (or
 undated, in one session) are one meal; every other sighting is a meal.
@@ -17,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...extract.dates import tense
+from ...extract.places import is_place
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -37,7 +51,7 @@ FOODS = (
 ).split()
 _FOOD_PHRASES = ("dim sum", "hot pot", "fish and chips", "ice cream")
 _FOOD = r"(?:" + "|".join(sorted({*(re.escape(f) for f in _FOOD_PHRASES), *FOODS}, key=len, reverse=True)) + r")"
-_MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|a\s+meal|a\s+bite|a\s+bite\s+to\s+eat)"
+_MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"
 _EATERY = (
     r"(?:restaurant|place|spot|caf[eé]|bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|"
     r"brasserie|izakaya|food\s+truck|bakery|tavern|canteen|eatery|cantina|noodle\s+house|sushi\s+bar|ramen\s+shop)"
@@ -50,6 +64,7 @@ _DESCRIBED = (
 _PLACE = rf"(?:(?P<named>{p.NAME})|{_DESCRIBED})"
 _NOT_OUT = re.compile(r"\b(?:at|in)\s+(?:home|work|the\s+office|school|[A-Z][\w’'-]*['’]s?\s+(?:place|house|home|apartment|flat|parents))\b")
 _AT_PLACE = re.compile(rf"\b(?:at|in|from)\s+{_PLACE}")
+_APPOSITION = re.compile(rf"^[^,.;]*,\s+(?:[a-z][\w\s]{{0,20}}?,\s+)?(?P<named>{p.NAME})\s*(?=,|$|\.|\s+[-—])")
 _CALLED = re.compile(rf"\b(?:called|named)\s+(?P<named>{p.NAME})")
 
 _PAST = r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
@@ -59,9 +74,15 @@ def _rule(body: str) -> re.Pattern[str]:
     return re.compile(rf"^{p.ADVERBS}{body}")
 
 
+_MEAL_WORD = re.compile(rf"\b(?:dinner|lunch|brunch|breakfast|supper|meal|menu|omakase|{_FOOD})\b", re.I)
+
 RULES: tuple[re.Pattern[str], ...] = (
+    # "went to Sakura Tei, the Japanese place in town": a restaurant by its description
+    _rule(rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME}),\s+(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b"),
+    # "had Dishoom on Saturday, the breakfast naan": a name eaten at (a meal or dish in the clause)
+    _rule(rf"(?:had|grabbed|got)\s+(?P<named>{p.NAME})(?=\s+(?:on|for|last|this|with|again|yesterday|tonight)\b|,)(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
     # "had dinner at Nopa", "went out for lunch at a Thai place", "had a lovely brunch with Ana at Tartine"
-    _rule(rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"),
+    _rule(rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"),
     # "tried a new ramen place", "tried the Italian restaurant on 5th street"
     _rule(rf"(?:tried|checked\s+out|went\s+to|ate\s+at|stopped\s+by|visited)\s+{_DESCRIBED}"),
     # "went to Nopa for dinner", "went to Nobu for sushi"
@@ -73,7 +94,7 @@ RULES: tuple[re.Pattern[str], ...] = (
 )
 
 
-def _place(match: re.Match[str], after: str, person: str) -> tuple[str | None, str | None]:
+def _place(match: re.Match[str], after: str, person: str, people: list[str] = ()) -> tuple[str | None, str | None]:
     """The place's name (or description) and a cuisine it implies."""
     groups = match.groupdict()
     named = groups.get("named")
@@ -91,8 +112,15 @@ def _place(match: re.Match[str], after: str, person: str) -> tuple[str | None, s
             named = called.group("named")  # "a new place called Zuni"
         elif re.search(r"\b(?:place|spot|joint)$", described) and _cuisine(kind) is None:
             described = None  # "visited this place", "went to a quiet spot": no eatery named
+    if described and not named:
+        # "went to the new Sichuan place in Ancoats, Chengdu Garden, £48": its name after a comma
+        called = _APPOSITION.search(after)
+        if called is not None and not is_place(called.group("named")):
+            named = called.group("named")
     if named:
-        named = p.clean_name(named, person)
+        named = _trim(p.clean_name(named, person))
+        if named is not None and groups.get("eaten") is not None and (is_place(named) or named in people):
+            return None, None
     place = named or (" ".join(described.split()) if described else None)
     return place, _cuisine(kind)
 
@@ -118,9 +146,92 @@ CUE = re.compile(
 )
 
 
+def _anywhere(fact: "Fact") -> list[p.Clause]:
+    """Clauses whose subject is the speaker anywhere in the text ("the night before Sam and
+    others flew back Sam and others had the best dinner of the trip at X")."""
+    if not fact.speaker or p.is_question(fact):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    name = re.escape(fact.speaker)
+    return [
+        p.Clause(fact.speaker, bool(m.group(1)), text[m.end() :])
+        for m in re.finditer(rf"(?<=\s){name}(\s+and\s+others)?\s+(?=had\b|went\b|ate\b|grabbed\b)", text)
+    ]
+
+
+#: "Sam's best meal was Sam's last night at X", "Sam's team dinner was at X": a meal as the subject
+_SUBJECT_MEAL = (
+    r"(?i:(?:(?:and|so|also|then|oh)\s+)?(?:(?:the\s+|{mine}\s+)?(?:best|favou?rite|nicest|last|first)\s+(?:meal|dinner|lunch|brunch|breakfast)(?:\s+of\s+the\s+trip)?"
+    r"|{mine}\s+(?:work|team|office)\s+(?:christmas\s+)?(?:do|party|dinner|lunch|meal))"
+    r"\s+(?:was|were)\b[^.;!?]*?\bat)\s+(?P<named>{name})"
+)
+
+
+_MEAL_AT = (
+    r"(?i:(?:(?:and|so|also|then|oh)\s+)?(?:a\s+)?(?:(?:lovely|great|quick|late|long|big|nice|cheap)\s+)?"
+    r"(?:dinner|lunch|brunch|breakfast|drinks|supper)\s+at)\s+(?P<named>{name})"
+)
+
+
+def _subject_meal(fact: "Fact") -> list[Sighting]:
+    person = fact.speaker
+    if not person or p.is_question(fact):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{person} said: "):
+        text = text[len(f"{person} said: ") :]
+    mine = rf"(?:{re.escape(person)}['’]s|our|my)"
+    match = re.match(_SUBJECT_MEAL.format(mine=mine, name=p.NAME), text)
+    if match is None:
+        # "Brunch at Ottoline with Ben was lovely", "dinner at Nopa last night, £40": reported, never wished
+        match = re.match(_MEAL_AT.format(name=p.NAME), text)
+        if match is not None and (tense(text) is not False or p.HEDGES.search(text) or re.search(r"\bwould\b", text)):
+            match = None
+    if match is None or person not in fact.text and "said:" not in fact.text:
+        return []
+    place = _trim(p.clean_name(match.group("named"), person))
+    if place is None or _NOT_OUT.search(match.group(0)):
+        return []
+    meal = re.search(r"\b(dinner|lunch|brunch|breakfast)\b", match.group(0), re.I)
+    return [_sighting(fact, person, text, place, None, meal.group(1).lower() if meal else None)]
+
+
+def _trim(place: str | None) -> str | None:
+    """"Bravas on Cotham Hill" -> "Bravas": the street is where it is, not its name."""
+    if place is None:
+        return None
+    return re.split(r"\s+(?:on|in)\s+", place, maxsplit=1)[0] if re.search(r"\s(?:on|in)\s", place) else place
+
+
+def _sighting(fact: "Fact", person: str, scope: str, place: str | None, cuisine: str | None, meal: str | None) -> Sighting:
+    from ...extract.money import find_amounts
+
+    paid = find_amounts(scope)
+    fields: dict[str, Any] = {
+        "person": person,
+        "place": place,
+        "cuisine": cuisine,
+        "meal": meal,
+        "when": p.when(fact),
+        "companions": p.companions(scope, person),
+        "amount": paid[0].amount if paid else None,
+        "currency": paid[0].currency if paid else None,
+    }
+    return Sighting(NAME, fact.id, fields, f"{person}|{(place or cuisine or '').lower()}")
+
+
 def detect(fact: "Fact") -> list[Sighting]:
+    out = _detect(fact)
+    if not out:
+        out = _subject_meal(fact)
+    return out
+
+
+def _detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
-    for clause in p.clauses(fact, CUE):
+    for clause in list(p.clauses(fact, CUE)) + (_anywhere(fact) if CUE.search(fact.text) else []):
+        if out:
+            break
         for rule in RULES:
             match = rule.match(clause.rest)
             if match is None:
@@ -129,7 +240,7 @@ def detect(fact: "Fact") -> list[Sighting]:
             scope = clause.rest
             if _NOT_OUT.search(scope):
                 break
-            place, cuisine = _place(match, after, clause.person)
+            place, cuisine = _place(match, after, clause.person, p.companions(clause.rest, clause.person))
             groups = match.groupdict()
             dish = groups.get("dish")
             food = groups.get("food") or groups.get("food2")
@@ -142,16 +253,11 @@ def detect(fact: "Fact") -> list[Sighting]:
             if cuisine is None and dish and not groups.get("meal"):
                 cuisine = " ".join(dish.split())
             meal = groups.get("meal")
-            fields: dict[str, Any] = {
-                "person": clause.person,
-                "place": place,
-                "cuisine": cuisine,
-                "meal": " ".join(meal.split()) if meal else None,
-                "when": p.when(fact),
-                "companions": p.companions(clause.rest, clause.person),
-            }
-            key = f"{clause.person}|{(place or cuisine or '').lower()}"
-            out.append(Sighting(NAME, fact.id, fields, key))
+            if meal is None and groups.get("eaten") is not None:
+                found = re.search(r"\b(dinner|lunch|brunch|breakfast|supper)\b", after, re.I)
+                meal = found.group(1).lower() if found else None
+            # what the text says was paid ("£62 for the two of us", "£30 for my half")
+            out.append(_sighting(fact, clause.person, clause.rest, place, cuisine, " ".join(meal.split()) if meal else None))
             break
     return out
 
@@ -195,7 +301,9 @@ CLASS = p.record_class(
         p.optional("meal"),
         p.optional("when", p.OPT_PERIOD),
         p.listed("companions"),
+        p.optional("amount", p.OPT_FLOAT),
+        p.optional("currency"),
     ),
-    "A meal out (offline rules): where, which cuisine or dish, when, with whom.",
+    "A meal out (offline rules): where, which cuisine or dish, when, with whom, what it cost (ISO currency).",
 )
 DESCRIPTION = "Meals out: restaurants, cafés and bars someone ate at, the cuisine or dish, when and with whom."

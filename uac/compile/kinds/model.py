@@ -35,7 +35,10 @@ class Sighting:
     kind: str
     fact_id: str
     #: field name -> value (str, int, float, list[str], a Period, an enum member's name);
-    #: names starting with "_" are the rules' own notes for assembling, never record fields
+    #: names starting with "_" are the rules' own notes for assembling, never record fields:
+    #: ``_doubt`` (why the fact is left on the timeline, unclear: "a place the gazetteer does
+    #: not know"; such a sighting is never assembled) and ``_support`` (it only helps other
+    #: sightings, "applied for a job at Brightwater Energy" gives a full name: never unclear)
     fields: dict[str, Any] = field(default_factory=dict)
     #: sightings of one kind with equal keys may describe the same record (a trip's destination)
     key: str | None = None

@@ -130,12 +130,21 @@ def clauses(fact: "Fact", cue: "re.Pattern[str] | None" = None) -> Iterator[Clau
 def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[Clause, ...]:
     text = plain(text, said_on)
     if speaker and text.startswith(f"{speaker} said: "):
-        return ()  # the sentence names nobody: no subject to give it to
+        # the sentence names nobody: its subject is the speaker only when it opens with a verb
+        # ("finally ordered a desk", "got back from Rome": chat drops the "I"), else no one
+        rest = text[len(f"{speaker} said: ") :]
+        if _SUBJECTLESS.match(rest):
+            return (Clause(speaker, False, rest[:1].lower() + rest[1:]),)
+        return ()
     out: list[Clause] = []
     seen: set[int] = set()
+    if speaker and _SUBJECTLESS.match(text):
+        # "Had a lovely dinner with Chloe at Hanoi Lane, £62 for the two of Sam and others": the speaker's report
+        seen.add(0)
+        out.append(Clause(speaker, False, text[:1].lower() + text[1:]))
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^|[,;:]\s+|\b(?i:and|but|so|then|when|after|before)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(rf"(?:^|[,;:—–]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
@@ -143,6 +152,16 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     if match and 0 not in seen and match.group(1).lower() not in NOT_NAMES:
         out.append(Clause(match.group(1), bool(match.group(2)), text[match.end() :]))
     return tuple(out)
+
+
+#: a sentence that opens with a past-tense verb (or an adverb and one): "finally ordered ...",
+#: "just got back from ...", "spent the weekend in ..." -- the speaker's own report
+_SUBJECTLESS = re.compile(
+    r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
+    r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
+    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged)\b",
+    re.I,
+)
 
 
 @lru_cache(maxsize=4096)
@@ -170,7 +189,7 @@ NOT_NAMES = set(
     today tomorrow yesterday""".split()
 )
 #: lowercase joiners inside a name ("Rio de Janeiro", "Stratford upon Avon")
-_JOINERS = r"(?:de|da|do|dos|del|della|di|la|le|of|upon|am|on|sur|en)"
+_JOINERS = r"(?:de|da|do|dos|del|della|di|la|le|of|upon|am|on|sur|en|&)"
 _WORD = r"(?:[A-Z][\w’'&.-]*[\w&]|[A-Z])(?![\w’'&-])"
 #: one capitalised name: "Lisbon", "New York", "Rio de Janeiro", "Acme Corp", "AT&T"
 NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
@@ -204,7 +223,7 @@ def split_names(text: str, person: str | None = None) -> list[str]:
 
 _PEOPLE_STOP = (
     r"(?=\s+(?:for|to|in|on|at|from|last|next|this|yesterday|today|tomorrow|during|while|because|since|after|before|"
-    r"who|which|that|when|where|but|so|then|and\s+(?:it|had|was|were|got|went|they|we|is)|as)\b|[,.;!?()]|$)"
+    r"who|which|that|when|where|but|so|then|was|were|is|are|and\s+(?:it|had|was|were|got|went|they|we|is)|as)\b|[,.;!?()]|$)"
 )
 #: "with Ana", "with Sam's sister and Ana", "with the kids", "with friends"
 WITH = re.compile(rf"\bwith\s+(?P<who>[\w’'-]+(?:\s+[\w’'-]+){{0,5}}?){_PEOPLE_STOP}")

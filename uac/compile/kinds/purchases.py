@@ -9,7 +9,19 @@ for $450", "paid 30 euros for a haircut", "spent £200 on concert tickets",
 up" count only with an amount ("got a cat" is no purchase); plans ("wants to
 buy a car") are not purchases yet.
 
+Amounts come from :func:`uac.extract.money.find_amounts` (price-parser, babel,
+number words): "bought a couch for £850 and a lamp for 65" is two purchases,
+the second in the first one's currency; "ordered a standing desk yesterday --
+£340" puts the amount after a dash; "got a bike for fifty quid" is 50 GBP.
+"nearly bought", "didn't buy", "looked at" are no purchases.
+
 Assembling: every sighting is one purchase.
+
+In a chat: "bought one already, the Patagonia parka, £260" names the thing
+after the comma; "a little print of the canal houses" is a print ("a pair of
+boots" keeps its "of"); "the running shoes I bought in June, £120" is a
+purchase named before the speaker; "a couch for £850 from Loaf and a lamp for
+65" prices the lamp in the couch's currency.
 """
 
 from __future__ import annotations
@@ -91,10 +103,21 @@ def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
 def _item(text: str, person: str) -> str | None:
     text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
+    # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
+    of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
+    if of and of.group("head").split()[-1].lower() not in _MEASURES:
+        text = of.group("head")
     words = text.strip().rstrip(".,").split()
-    while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my") or words[0] in (f"{person}'s", f"{person}’s")):
+    while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper") or words[0] in (f"{person}'s", f"{person}’s")):
         words = words[1:]
     return " ".join(words) or None
+
+
+#: the words before "of" that measure what follows it ("a pair of boots", "a set of bowls")
+_MEASURES = set(
+    """pair pairs set sets bottle bottles box boxes bag bags pack packs cup cups piece pieces couple bunch lot lots
+    crate case jar jars tin tins roll rolls kilo kilos bar bars slice basket bundle""".split()
+)
 
 
 #: words without which no rule of this kind can match (a cheap first look)
@@ -104,9 +127,73 @@ CUE = re.compile(
 )
 
 
+_BUY_START = re.compile(rf"^{p.ADVERBS}(?P<verb>{_BUY})\s+")
+_NOT_BOUGHT = re.compile(r"^(?:almost|nearly|never|not|didn't|did\s+not|won't|would|could|might|want|wanted|looked|stared)\b")
+#: where an item's words end before its amount ("a couch for", "a desk yesterday --", "tiles from a shop near")
+_ITEM_END = re.compile(
+    r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|to|but|and\s+it|so)\b.*$"
+    r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$",
+    re.S,
+)
+_BARE_PRICE = re.compile(r"(?:for|and\s+(?:a|an|the)\s+[\w\s'’-]+?\s+for)\s+(\d[\d,]*(?:\.\d\d)?)\b(?!\s*(?:%|km|k\b|miles|mins|nights|days|hours))")
+
+
+def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
+    """Every item bought in the clause, each with the amount that follows it; None when
+    the clause names no amount (the older rules then read it)."""
+    from ...extract.money import find_amounts
+
+    start = _BUY_START.match(clause.rest)
+    if start is None or _NOT_BOUGHT.match(clause.rest):
+        return None
+    body = clause.rest[start.end() :]
+    amounts = find_amounts(body)
+    if not amounts:
+        return None
+    items: list[dict[str, Any]] = []
+    last = 0
+    for money in amounts:
+        segment = body[last : money.start]
+        last = money.end
+        segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;"))
+        segment = re.sub(r"^(?:another|an\s+extra)\s+", "", segment)
+        item = _ITEM_END.sub("", segment).strip()
+        if re.match(r"^(?:one|it|them|that|this|these|those)\b", item) and "," in segment:
+            # "bought one already, the Patagonia down parka": the thing is named after the comma
+            item = _ITEM_END.sub("", segment.split(",", 1)[1].strip()).strip()
+        item = _item(item, clause.person) if item else None
+        if item is None:
+            if items and items[-1]["amount"] is None:
+                items[-1].update(amount=money.amount, currency=money.currency)
+            continue
+        items.append({"item": item, "amount": money.amount, "currency": money.currency})
+    # "and a standing lamp for 65": a later item priced without a currency takes the one before it
+    tail = body[last:]
+    match = re.match(r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b", tail)
+    if match and items:
+        item = _item(match.group("item"), clause.person)
+        if item:
+            items.append({"item": item, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]})
+    return items or None
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in p.clauses(fact, CUE):
+        several = _several(fact, clause)
+        if several:
+            where = _WHERE.search(clause.rest)
+            place = p.clean_name(where.group("where"), clause.person) if where else None
+            for number, bought in enumerate(several):
+                fields = {"person": clause.person, **bought, "when": p.when(fact), "where": place}
+                out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{number}"))
+            break
+        if _NOT_BOUGHT.match(clause.rest):
+            if _money_in(clause.rest):
+                # "looked at a Dyson for £480", "almost bought": not bought -- no purchase, unclear
+                out.append(Sighting(NAME, fact.id, {"_doubt": "looked at or almost bought, not bought"}, None))
+                break
+            continue
         for pattern, needs_amount in RULES:
             match = pattern.match(clause.rest)
             if match is None:
@@ -130,7 +217,40 @@ def detect(fact: "Fact") -> list[Sighting]:
                 fields["where"] = where.group("where")
             out.append(Sighting(NAME, fact.id, fields, None))
             break
+    if not out:
+        out.extend(_relative(fact))
     return out
+
+
+def _money_in(text: str) -> bool:
+    from ...extract.money import find_amounts
+
+    return bool(find_amounts(text))
+
+
+def _relative(fact: "Fact") -> list[Sighting]:
+    """"return the running shoes I bought in June, £120": the thing the speaker bought,
+    named before them."""
+    from ...extract.money import find_amounts
+
+    person = fact.speaker
+    if not person or p.is_question(fact) or f"{person} bought" not in fact.text and f"{person} ordered" not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = re.search(
+        rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b", text
+    )
+    if match is None or _NOT_BOUGHT.match(text[match.end() :].lstrip()):
+        return []
+    item = _item(match.group("item"), person)
+    if item is None:
+        return []
+    paid = find_amounts(text[match.end() :])
+    fields: dict[str, Any] = {
+        "person": person, "item": item, "amount": paid[0].amount if paid else None,
+        "currency": paid[0].currency if paid else None, "when": p.when(fact), "where": None,
+    }
+    return [Sighting(NAME, fact.id, fields, None)]
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:

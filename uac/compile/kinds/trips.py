@@ -10,6 +10,14 @@ cancels a plan only if there is one).  The destination is a capitalised name
 after the verb or preposition ("went to the gym", "went to bed", "flew through
 the book" name none); "went to X" is no trip when the same fact is a meal out.
 
+As people write in a chat: a destination in lower case counts when the
+gazetteer alone accepts it (a country, or a city of 200,000 people whose name
+is no English word: "back from japan", never "a nice day"); "five nights in
+kyoto and three in osaka" is two done trips with their nights; "booked Porto
+for my birthday" and "my packing list for Vienna" are plans; the speaker as a
+subject mid-sentence ("at Christmas we are going to ...") and a sentence
+without its subject ("spent the weekend in Edinburgh") are read like any clause.
+
 Assembling: sightings of the same person and destination are one trip when a
 plan is later reported as done (the done trip keeps both sources and its own
 dates), when two reports of a done trip overlap in time (or one is undated and
@@ -27,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ...dates import Period
 from ...dialect.spec import FieldSpec
 from ...dialect.types import TypeSpec
+from ...extract.dates import tense
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -36,14 +45,18 @@ if TYPE_CHECKING:
 NAME = "trip"
 STATUSES = ("done", "planned", "cancelled")
 
-_PLACES = rf"(?P<place>{p.PLACES})"
+#: a destination as written in a chat: capitalised, or one lower-case word ("back from japan")
+#: that the gazetteer alone accepts (:func:`~uac.extract.places.lookup_lower`)
+_LOWER = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
+_PLACES = rf"(?P<place>{p.PLACES}|{_LOWER}(?:\s+and\s+{_LOWER})?)"
 _NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
 _TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
 _OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
 _ACTIVITY = r"(?P<activity>camping|backpacking|skiing|on\s+a\s+road\s+trip|on\s+a\s+cruise|a\s+road\s+trip|a\s+cruise)"
+#: a plan, not a wish: "would love to", "wants to", "might", "could" say what someone would like, and make no trip
 _MODAL = (
-    r"(?:will|would\s+like\s+to|would\s+love\s+to|wants?\s+to|hopes?\s+to|plans?\s+to|intends?\s+to|"
-    r"(?:is|are)\s+(?:planning|hoping|going|about|excited|dying|itching)\s+to|can't\s+wait\s+to|might|may|could|should|"
+    r"(?:will|plans?\s+to|intends?\s+to|"
+    r"(?:is|are)\s+(?:planning|going|about|excited|set)\s+to|can't\s+wait\s+to|"
     r"(?:is|are)\s+(?:finally\s+)?going\s+to)"
 )
 _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
@@ -92,7 +105,7 @@ RULES: tuple[_Rule, ...] = (
         "done",
     ),
     _rule(
-        rf"(?:had|took|went\s+on|made|enjoyed)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
+        rf"(?:had|took|went\s+on|made|enjoyed|did)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
         "done",
     ),
     _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
@@ -122,6 +135,8 @@ RULES: tuple[_Rule, ...] = (
         rf"train\s+tickets?|plane\s+tickets?)\s+(?:to|in|for)\s+{_PLACES}",
         "planned", "booked",
     ),
+    # "booked Porto for my birthday": a place booked is a trip planned
+    _rule(rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)", "planned", "booked"),
     # cancelled
     _rule(
         rf"(?:cancell?ed|called\s+off|scrapped|had\s+to\s+cancel|has\s+cancell?ed|have\s+cancell?ed|dropped)\s+"
@@ -172,10 +187,16 @@ CUE = re.compile(
 
 def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     """The trips ``fact`` tells of (``meal``: the fact is a meal out, so "went to X" is no trip)."""
-    if fact.speaker and fact.text.startswith(f"{fact.speaker} said: "):
-        return _looking_back(fact)
+    said = bool(fact.speaker) and fact.text.startswith(f"{fact.speaker} said: ")
     out: list[Sighting] = []
-    for clause in p.clauses(fact, CUE):
+    if said or not p.is_question(fact):
+        out.extend(_packing(fact))
+        out.extend(_nights_in(fact))
+    if out:
+        return out
+    for clause in list(p.clauses(fact, CUE)) + (_anywhere(fact) if not said else []):
+        if out:
+            break
         for rule in RULES:
             match = rule.pattern.match(clause.rest)
             if match is None:
@@ -183,22 +204,94 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             groups = match.groupdict()
             raw = groups.get("place") or groups.get("place2")
             places = p.split_names(raw, clause.person) if raw else []
+            places, country = resolve_places(places)
             activity = groups.get("activity")
             if not places and not activity:
-                continue
+                if raw and raw[:1].isupper() and not meal and rule.status != "cancelled" and p.clean_name(raw, clause.person):
+                    # "went to Zorblat Falls": a name the gazetteer does not know -- no trip, unclear
+                    out.append(Sighting(NAME, fact.id, {"_doubt": "a place the gazetteer does not know"}, None))
+                    break
+                continue  # "went to Sakura Tei": a name, but no place
             if meal and rule.status == "done" and not activity:
                 continue
             after = clause.rest[match.end() :]
             if raw and _attributive(raw, after):
                 continue
             fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
+            fields["country"] = country
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
                 fields["_weak"] = True
             out.append(Sighting(NAME, fact.id, fields, key))
             break
+    if said and not out:
+        return _looking_back(fact)
     if not out and not p.is_question(fact):
         out.extend(_owned_trips(fact))
+    return out
+
+
+def _anywhere(fact: "Fact") -> list[p.Clause]:
+    """The speaker as a subject mid-sentence, before a verb of travel ("at Christmas Sam
+    and others are going to Porto")."""
+    if not fact.speaker or p.is_question(fact) or CUE.search(fact.text) is None:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    name = re.escape(fact.speaker)
+    verbs = r"(?:went|flew|drove|got\s+back|came\s+back|spent|visited|(?:is|are)\s+(?:going|flying|heading|driving))\b"
+    return [
+        p.Clause(fact.speaker, bool(m.group(1)), text[m.end() :])
+        for m in re.finditer(rf"(?<=[a-z]\s){name}(\s+and\s+others)?\s+(?={verbs})", text)
+    ]
+
+
+#: "Sam's packing list for Lisbon", "Sam is packing for Oslo": a trip ahead
+_PACKING = re.compile(rf"\b(?:packing\s+(?:list\s+)?for|pack\s+for)\s+(?P<place>{p.NAME})")
+#: "Five nights in kyoto and three in osaka": a report of nights spent, each place its own trip
+_NIGHTS_IN = re.compile(
+    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+in\s+(?P<p1>{p.PLACES}|{_LOWER})"
+    rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{_LOWER}))?"
+)
+
+
+def _packing(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or "pack" not in fact.text or fact.speaker not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = _PACKING.search(text)
+    if match is None:
+        return []
+    places, country = resolve_places([match.group("place")])
+    if not places:
+        return []
+    clause = p.Clause(fact.speaker, False, text[match.end() :])
+    fields = _fields(fact, _Rule(_PACKING, "planned"), places, None, None, clause, clause.rest)
+    fields["country"] = country
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+def _nights_in(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or "night" not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{fact.speaker} said: "):
+        text = text[len(f"{fact.speaker} said: ") :]
+    elif text.startswith(f"{fact.speaker} and others "):
+        text = text[len(f"{fact.speaker} and others ") :]
+    match = _NIGHTS_IN.match(text)
+    if match is None or tense(text) is True or p.HEDGES.search(text):
+        return []
+    out = []
+    for number, name in ((match.group("n1"), match.group("p1")), (match.group("n2"), match.group("p2"))):
+        if not name:
+            continue
+        places, country = resolve_places(p.split_names(name, fact.speaker))
+        if not places:
+            continue
+        clause = p.Clause(fact.speaker, False, text[match.end() :])
+        fields = _fields(fact, _Rule(_NIGHTS_IN, "done"), places, None, number, clause, clause.rest)
+        fields["country"] = country
+        out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}"))
     return out
 
 
@@ -210,18 +303,61 @@ _REVIEW = re.compile(
 )
 
 
+def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
+    """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
+    qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
+    country they share (None when they lie in several, or it is ambiguous)."""
+    from ...extract.places import lookup, lookup_lower
+
+    out: list[str] = []
+    countries: list[str | None] = []
+    index = 0
+    while index < len(names):
+        name = names[index]
+        following = names[index + 1] if index + 1 < len(names) else None
+        qualifier = lookup(following) if following else None
+        if qualifier is not None and qualifier.kind != "city":
+            place = lookup(name, following)
+            if place is not None and ", " in place.name:
+                out.append(f"{name}, {following}")
+                countries.append(place.country)
+                index += 2
+                continue
+        lower = name[:1].islower() and not name.startswith("the ")
+        place = lookup_lower(name) if lower else lookup(name)
+        if place is not None:
+            out.append(place.name if lower else name)
+            countries.append(place.country)
+        index += 1
+    known = {c for c in countries}
+    return out, (known.pop() if len(known) == 1 else None)
+
+
+#: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
+_BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+
+
 def _looking_back(fact: "Fact") -> list[Sighting]:
     """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    back = _BACK_FROM.match(text[:1].lower() + text[1:])
+    if back is not None:
+        places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
+        if places:
+            clause = p.Clause(fact.speaker, False, text[back.end() :])
+            fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, None, clause, clause.rest)
+            fields["country"] = country
+            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
     match = _REVIEW.match(text)
     if match is None:
         return []
-    places = p.split_names(match.group("place"), fact.speaker)
+    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
     if len(places) != 1:
         return []
     clause = p.Clause(fact.speaker, False, text[match.end() :])
     fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
+    fields["country"] = country
     fields["_weak"] = True
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
 
@@ -250,7 +386,7 @@ def _owned_trips(fact: "Fact") -> list[Sighting]:
         if owner.lower() in p.NOT_NAMES:
             continue
         raw = match.group("place") or match.group("named")
-        places = p.split_names(raw, owner) if raw else []
+        places, country = resolve_places(p.split_names(raw, owner) if raw else [])
         if not places or (raw and _attributive(raw, text[match.end() :])):
             continue
         period = p.when(fact)
@@ -263,6 +399,7 @@ def _owned_trips(fact: "Fact") -> list[Sighting]:
         clause = p.Clause(owner, False, text[match.end() :])
         rule = _Rule(_OWNED, status)
         fields = _fields(fact, rule, places, None, None, clause, clause.rest)
+        fields["country"] = country
         out.append(Sighting(NAME, fact.id, fields, f"{owner}|{places[0].lower()}"))
     return out
 
@@ -453,6 +590,7 @@ CLASS = p.record_class(
     (
         FieldSpec("status", TypeSpec("class", name="TripStatus")),
         p.optional("destination"),
+        p.optional("country"),
         p.optional("person"),
         p.optional("start", p.OPT_PERIOD),
         p.optional("end", p.OPT_PERIOD),
@@ -460,6 +598,6 @@ CLASS = p.record_class(
         p.listed("companions"),
         p.optional("purpose"),
     ),
-    "A trip someone took, plans or called off (offline rules): where, when, with whom, why.",
+    "A trip someone took, plans or called off (offline rules): where (and its country, ISO code), when, with whom, why.",
 )
 DESCRIPTION = "Trips and travel: where someone went or plans to go, when, for how many nights, with whom and why."

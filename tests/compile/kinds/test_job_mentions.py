@@ -1,0 +1,87 @@
+"""Jobs named in passing: tenure, an offer accepted, a promotion, leaving."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.compile.kinds import assemble, detect, registry
+from uac.dates import Period
+
+from .conftest import facts_of
+
+JOB = next(k for k in registry() if k.name == "job")
+
+
+def _jobs(*sessions):
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    return [a.fields for a in assemble(JOB, [s for f in facts for s in detect(f)], {f.id: f for f in facts})]
+
+
+def _one(line: str) -> tuple:
+    [job] = _jobs((dt.date(2024, 3, 4), [line]))
+    return job["employer"], job["role"], job["current"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Almost three years at Pellucid now and nobody has noticed my spreadsheets.", ("Pellucid", None, True)),
+        ("ugh, my manager at Orrin Labs moved the deadline again", ("Orrin Labs", None, True)),
+        ("ten days into Quillfeather and I already have a desk plant", ("Quillfeather", None, True)),
+        ("I'm on 41k at Tallow and the rent keeps going up", ("Tallow", None, True)),
+        ("Marrowby offered me the product designer role and I said yes!", ("Marrowby", "product designer", True)),
+        ("I accepted the offer from Junco Health this morning.", ("Junco Health", None, True)),
+        ("Pellucid promoted me to team lead.", ("Pellucid", "team lead", True)),
+    ],
+)
+def test_a_job_named_in_passing(line, expected):
+    assert _one(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I applied for a job at Marrowby last week.",
+        "A recruiter from Junco Health rang me about a role.",
+        "Marrowby offered me the product designer role but I turned it down.",
+        "I turned Marrowby down.",
+        "My brother's manager at Orrin Labs is awful.",
+        "Tom's three years at Pellucid were rough.",
+        "We spent two months at Lake Como.",
+        "Is the interview at Quillfeather on Friday?",
+    ],
+)
+def test_no_job_in_passing(line):
+    assert _jobs((dt.date(2024, 3, 4), [line])) == []
+
+
+def test_an_offer_accepted_closes_the_old_job_and_notice_ends_that_one():
+    old, new = _jobs(
+        (dt.date(2023, 9, 1), ["Nearly two years at Tallow and still no raise."]),
+        (
+            dt.date(2024, 3, 4),
+            [
+                "I interviewed at Marrowby Studio last week.",
+                "Marrowby offered me the senior designer job and I took it, I start in May.",
+                "handing my notice in tomorrow, wish me luck",
+            ],
+        ),
+    )
+    assert (old["employer"], old["current"]) == ("Tallow", False)
+    assert (new["employer"], new["role"], new["current"]) == ("Marrowby Studio", "senior designer", True)
+    assert new["start"] == Period.month(2024, 5)
+
+
+def test_a_last_day_ends_the_job_and_a_promotion_retitles_it():
+    [job] = _jobs(
+        (dt.date(2023, 2, 1), ["Just over a year at Tallow, my team at Tallow is lovely."]),
+        (dt.date(2023, 6, 1), ["I finally got the promotion!", "I was promoted to lead analyst."]),
+        (dt.date(2023, 11, 6), ["My last day at Tallow is on Friday."]),
+    )
+    assert (job["employer"], job["role"], job["current"]) == ("Tallow", "lead analyst", False)
+    assert job["end"] == Period.day(dt.date(2023, 11, 10))

@@ -1,0 +1,70 @@
+"""Trips as people report them in a chat: lower-case places, nights per place, a place
+booked, a packing list, the speaker mid-sentence, a plan reported done."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.compile.kinds import assemble, detect, registry
+from uac.extract.places import lookup_lower
+
+from .conftest import facts_of
+
+TRIP = next(k for k in registry() if k.name == "trip")
+
+
+def _trips(*sessions, speaker: str = "Sam") -> list[dict]:
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, speaker=speaker, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    found = assemble(TRIP, [s for f in facts for s in detect(f)], {f.id: f for f in facts})
+    return [{k: a.fields[k] for k in ("destination", "country", "status", "nights")} for a in found]
+
+
+DAY = dt.date(2024, 3, 4)
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Four nights in seville and two in bilbao, my feet hate me.", [("Seville", "ES", "done", 4), ("Bilbao", "ES", "done", 2)]),
+        ("just back from portugal, what a week", [("Portugal", "PT", "done", None)]),
+        ("We've booked Marrakesh for Ana's birthday!", [("Marrakesh", "MA", "planned", None)]),
+        ("Can you check my packing list for Vienna?", []),
+        ("Here's my packing list for Vienna, tell me what I forgot.", [("Vienna", "AT", "planned", None)]),
+        ("At Easter we went over to Dublin for the weekend.", [("Dublin", "IE", "done", None)]),
+        ("Anyway — we are going to Krakow in May!", [("Krakow", "PL", "planned", None)]),
+    ],
+)
+def test_chat_trips(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Had a nice day, reading by the canal.",
+        "I went to bed early, totally wiped.",
+        "I'd love to see japan one day.",
+        "We might spend two nights in rome next year.",
+        "We booked Sakura House for dinner.",
+    ],
+)
+def test_no_chat_trip(line):
+    assert _trips((DAY, [line])) == []
+
+
+def test_a_lower_case_place_is_only_a_known_big_place():
+    assert lookup_lower("vienna").country == "AT"
+    assert [lookup_lower(w) for w in ("nice", "reading", "turkey", "bed", "town", "hull")] == [None] * 6
+
+
+def test_a_plan_then_nights_in_it_is_one_done_trip():
+    trips = _trips(
+        (dt.date(2024, 4, 2), ["We're going to Vienna in May!"]),
+        (dt.date(2024, 6, 3), ["Three nights in vienna, the cake alone was worth it."]),
+    )
+    assert trips == [{"destination": "Vienna", "country": "AT", "status": "done", "nights": 3}]

@@ -1,0 +1,148 @@
+"""Workouts, books and homes: phrasings, negatives and assembling."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.compile.kinds import assemble, detect, registry
+from uac.dates import Period
+
+from .conftest import facts_of
+
+KINDS = {k.name: k for k in registry()}
+DAY = dt.date(2024, 3, 4)  # a Monday
+
+
+def _records(kind: str, *sessions, speaker: str = "Sam") -> list[dict]:
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, speaker=speaker, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    found = assemble(KINDS[kind], [s for f in facts for s in detect(f) if s.kind == kind], {f.id: f for f in facts})
+    return [{k: v for k, v in a.fields.items() if k not in ("sources", "said_on", "person")} for a in found]
+
+
+# -- workouts ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, activity, km, minutes",
+    [
+        ("Ran 12k along the river yesterday in 63 mins, legs gone.", "run", 12.0, 63.0),
+        ("I ran 5 miles before work, 44:30.", "run", 8.05, 44.5),
+        ("just did 8k round the reservoir, 1h05", "run", 8.0, 65.0),
+        ("I swam 60 lengths, so 1.5km, took 48 minutes.", "swim", 1.5, 48.0),
+        ("I did a yoga class at lunch and feel human again.", "yoga class", None, None),
+        ("In other news I did the Riverside 10k on Sunday, 49:58!", "run", 10.0, 50.0),
+        ("parkrun this morning, 27:05, slow but done", "run", 5.0, 27.1),
+        ("Cycled 40 km to the coast, took 2h10.", "cycle", 40.0, 130.0),
+        ("I finished the half marathon in 1:58, never again.", "run", 21.1, 118.0),
+        ("Completed my first marathon, 4:31:10!", "run", 42.2, 271.2),
+    ],
+)
+def test_workout_phrasings(line, activity, km, minutes):
+    [workout] = _records("workout", (DAY, [line]))
+    assert (workout["activity"], workout["distance_km"], workout["duration_min"]) == (activity, km, minutes)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I will run 10k on Sunday.",
+        "I need new running shoes, mine have 800 km on them.",
+        "Tom ran a marathon in 3:40.",
+        "How fast should I run 5k?",
+        "I ran into Ana at the shop.",
+        "My training plan says 16k on Saturday.",
+    ],
+)
+def test_no_workout(line):
+    assert _records("workout", (DAY, [line])) == []
+
+
+def test_a_workout_is_dated():
+    [workout] = _records("workout", (DAY, ["Ran 10k yesterday in 55 mins."]))
+    assert workout["when"] == Period.day(dt.date(2024, 3, 3))
+
+
+# -- books ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, title, author",
+    [
+        ("Finished The Overstory on the train yesterday.", "The Overstory", None),
+        ("just finished Piranesi by Susanna Clarke, wow", "Piranesi", "Susanna Clarke"),
+        ("I've read A Gentleman in Moscow twice now.", "A Gentleman in Moscow", None),
+        ("Also read Klara and the Sun on the flight, loved it.", "Klara and the Sun", None),
+        ("I finished Stoner (the John Williams one) and cried.", "Stoner", "John Williams"),
+    ],
+)
+def test_book_phrasings(line, title, author):
+    [book] = _records("book", (DAY, [line]))
+    assert (book["title"], book["author"]) == (title, author)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I finished the report at midnight.",
+        "I want to read Piranesi next.",
+        "Should I read The Overstory?",
+        "Ana finished Piranesi last week.",
+        "I read the news and regretted it.",
+        "I finished work early on Friday.",
+    ],
+)
+def test_no_book(line):
+    assert _records("book", (DAY, [line])) == []
+
+
+def test_a_book_told_twice_is_one_with_its_finish():
+    [book] = _records(
+        "book",
+        (dt.date(2024, 2, 1), ["I've read Piranesi by Susanna Clarke."]),
+        (DAY, ["Finished Piranesi again yesterday."]),
+    )
+    assert (book["title"], book["author"], book["finished"]) == ("Piranesi", "Susanna Clarke", Period.day(dt.date(2024, 3, 3)))
+
+
+# -- homes ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, city, country, current",
+    [
+        ("We moved to Glasgow last spring.", "Glasgow", "GB", True),
+        ("I live in Lyon with two cats.", "Lyon", "FR", True),
+        ("Six years in Leeds and I still get lost.", "Leeds", "GB", True),
+        ("We're moving to Valencia, Spain in the autumn.", "Valencia", None, False),
+        ("I used to live in Porto.", "Porto", None, False),
+    ],
+)
+def test_home_phrasings(line, city, country, current):
+    [home] = _records("home", (DAY, [line]))
+    assert (home["city"], home["current"]) == (city, current)
+    if country:
+        assert home["country"] == country
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["I moved to a new team.", "We live in hope.", "My sister lives in Glasgow.", "Two weeks in Lisbon was perfect."],
+)
+def test_no_home(line):
+    assert _records("home", (DAY, [line])) == []
+
+
+def test_a_move_closes_the_old_home_and_a_plan_comes_true():
+    leeds, york = _records(
+        "home",
+        (dt.date(2024, 1, 5), ["Six years in Leeds and I still get lost.", "We're moving to Cardiff in March."]),
+        (dt.date(2024, 4, 2), ["We have been in Cardiff since the 14th and I love it."]),
+    )
+    assert (leeds["city"], leeds["current"]) == ("Leeds", False)
+    assert (york["city"], york["country"], york["current"]) == ("Cardiff", "GB", True)
+    assert york["start"] == Period.month(2024, 3)

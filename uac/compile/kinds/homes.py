@@ -1,0 +1,136 @@
+"""Homes: the city someone lives in, since when, until when, and whether they still do.
+
+Read from the home statements of :mod:`uac.extract.states` in a clause whose
+subject is the person (alone or "and others": a household moves together):
+"moved to Bristol" (a start), "lives in Leeds" (current), "is moving to
+Bristol in the summer" (planned), "used to live in York" (past); and as chats
+put it: "five years in Manchester" (current), "have been in Bristol since the
+24th" (a start).  The place must be a city, region or country of the gazetteer
+(:mod:`uac.extract.places`), which also gives its country.
+
+Assembling, per person in the order things were said: a start or a present
+statement in another city closes the open home (its end the new start); a plan
+is a home not yet lived in (``current`` false) until a later statement says the
+person lives there; a past statement is a closed home.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...extract.places import lookup
+from ...extract.states import read_home, same_value
+from . import patterns as p
+from .model import Assembled, Kind, Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "home"
+
+CUE = re.compile(r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in)\b", re.I)
+
+_YEARS_IN = re.compile(rf"^(?i:(?:(?:nearly|almost|over|about)\s+)?(?:{p.NUMBER})\s+years\s+in)\s+(?P<place>{p.NAME})")
+_SINCE = re.compile(rf"^(?:has|have)\s+been\s+(?:living\s+)?in\s+(?P<place>{p.NAME})\s+since\b")
+
+
+def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
+    """(person, place, event) of the homes ``fact`` tells."""
+    out = []
+    for clause in p.clauses(fact, CUE):
+        statement = read_home(clause.rest)
+        if statement is not None:
+            out.append((clause.person, statement.value, statement.event))
+            continue
+        since = _SINCE.match(clause.rest)
+        if since is not None:
+            out.append((clause.person, since.group("place"), "start"))
+    if not out and fact.speaker and not p.is_question(fact):
+        text = p.plain_cached(fact.text, fact.session_date)
+        years = _YEARS_IN.match(text)
+        if years is not None and fact.speaker in text:
+            out.append((fact.speaker, re.sub(r"\s+(?:and|but)$", "", years.group("place")), "current"))
+    return out
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
+    out = []
+    for person, value, event in _statements(fact):
+        place = lookup(value)
+        if place is None:
+            continue
+        period = p.when(fact)
+        fields: dict[str, Any] = {
+            "person": person,
+            "city": place.name,
+            "country": place.country,
+            "start": period if event in ("start", "planned") else None,
+            "end": None,
+            "_event": event,
+        }
+        out.append(Sighting(NAME, fact.id, fields, f"{person}|{place.name.lower()}"))
+    return out
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    homes: list[dict[str, Any]] = []
+    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        fields = sighting.fields
+        person, event = fields["person"], fields["_event"]
+        mine = [h for h in homes if h["person"] == person]
+        same = next((h for h in reversed(mine) if same_value(h["city"], fields["city"])), None)
+        if same is not None and (event == "past" or same["current"] or same["_planned"]):
+            if fact.id not in same["sources"]:
+                same["sources"].append(fact.id)
+            same["start"] = same["start"] or fields["start"]
+            if event in ("start", "current"):
+                same["_planned"] = False
+                same["current"] = True
+                target = same
+            elif event == "past":
+                same["current"] = False
+                continue
+            else:
+                continue
+        elif event == "past":
+            homes.append({**_record(fields, fact), "current": False})
+            continue
+        else:
+            target = {**_record(fields, fact), "current": event != "planned", "_planned": event == "planned"}
+            homes.append(target)
+            if event == "planned":
+                continue
+        for home in mine:
+            if home is not target and home["current"]:
+                home["current"] = False
+                home["end"] = home["end"] or target["start"]
+    out = []
+    for home in homes:
+        record = {k: v for k, v in home.items() if not k.startswith("_")}
+        out.append(Assembled(kind.name, record, list(record["sources"])))
+    return out
+
+
+def _record(fields: dict[str, Any], fact: "Fact") -> dict[str, Any]:
+    record = {k: v for k, v in fields.items() if not k.startswith("_")}
+    record.update(said_on=fact.session_date, sources=[fact.id], _planned=False)
+    return record
+
+
+CLASS = p.record_class(
+    "Home",
+    (
+        p.optional("city"),
+        p.optional("person"),
+        p.optional("country"),
+        p.optional("start", p.OPT_PERIOD),
+        p.optional("end", p.OPT_PERIOD),
+        p.FieldSpec("current", p.BOOL, "value", False),
+    ),
+    "A home someone lives or lived in (offline rules): city, country (ISO code), start, end, whether it is current.",
+)
+DESCRIPTION = "Homes: the city someone lives or lived in, its country, since and until when, whether they still live there."

@@ -1,0 +1,123 @@
+"""Jobs named in passing: how people speak of their work in a chat without saying
+"I work at".
+
+The speaker's own job, read anywhere in their sentence (the rule extractor has
+written "I" as the speaker's name):
+
+* *current*, in passing: "four years at Kestrel", "two weeks into Brightwater",
+  "my manager at Kestrel", "my team at Acme", "I'm on 46k at Kestrel";
+* *start*, an offer accepted: "Brightwater offered me the analytics lead job
+  and I said yes", "I accepted the offer from Acme", "said yes to Initech's
+  offer", "my first day at Acme";
+* *end*, leaving: "my last day at Kestrel is Friday", "I handed in my notice
+  at Acme", "handing my notice in" (the current job, unnamed);
+* *promotion*: "I got the promotion", "Acme promoted me to lead", "I was
+  promoted to senior analyst" -- a new title at the current job, no new job.
+
+Never a job: an application, an interview, a recruiter's call, an offer not
+(yet) accepted or turned down ("turned Fernhill down"), someone else's work
+("Tom's two years at Google"), a place ("three months at Lake Como": the
+gazetteer knows it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...extract.places import is_place
+from . import patterns as p
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+
+@dataclass(frozen=True)
+class Mention:
+    employer: str | None
+    role: str | None
+    #: start, current, end, promotion, or mention (a name only: no job)
+    event: str
+
+
+#: words without which none of these rules can match (a cheap first look)
+CUE = re.compile(r"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|office|salary|offer\w*|notice|promot\w*)\b|\bon\s+[£$€]?\d", re.I)
+
+_ORG = r"(?P<org>(?:[A-Z][\w&'’.-]*[\w&]|[A-Z]{2,})(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'’.-]*[\w&])*)"
+_ROLE = r"(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+_SPAN = r"(?:(?:nearly|almost|over|about|just\s+over|just\s+under)\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a\s+few|a\s+couple\s+of|several)"
+_WORKPLACE = r"(?:manager|boss|team|colleagues?|coworkers?|office|salary|contract|desk|department|line\s+manager)"
+
+
+def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    me = re.escape(person)
+    mine = rf"{me}['’]s"
+    return (
+        (re.compile(rf"\b{mine}\s+last\s+day\s+(?:at|with)\s+{_ORG}"), "end"),
+        (re.compile(rf"\b{me}\s+(?:has\s+|had\s+|is\s+)?(?:handed|handing|hands|handed\s+in|is\s+handing)\s+(?:in\s+)?{mine}\s+notice(?:\s+in)?(?:\s+(?:at|to)\s+{_ORG})?"), "end"),
+        (re.compile(rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
+        (re.compile(rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)"), "start"),
+        (re.compile(rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}"), "start"),
+        (re.compile(rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer"), "start"),
+        (re.compile(rf"\b{me}\s+(?:was|got|has\s+been|have\s+been)\s+promoted\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)"), "promotion"),
+        (re.compile(rf"\b{_ORG}\s+promoted\s+{me}\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)"), "promotion"),
+        (re.compile(rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b"), "promotion"),
+        (re.compile(rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}"), "current"),
+        (re.compile(rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}"), "current"),
+        (re.compile(rf"(?:^|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+(?:at|with)\s+{_ORG}"), "current"),
+        (re.compile(rf"(?:^|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+into\s+{_ORG}"), "current"),
+        # no job, only the employer's full name ("applied for a job at Brightwater Energy")
+        (re.compile(rf"\b(?:applied|interview\w*|offer|recruiter|job|role|position)\b[^.;]{{0,30}}?\b(?:at|with|from)\s+{_ORG}"), "mention"),
+    )
+
+
+_CACHE: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {}
+_OTHERS = re.compile(r"\b(?:[A-Z][a-z]+['’]s|his|her|their)\b")
+_NOT_ORGS = set(p.NOT_NAMES) | {"work", "home", "uni", "school"}
+_LEADING = _NOT_ORGS | {"week", "weeks", "month", "months", "year", "years", "day", "days", "and", "then"}
+
+
+def _org(name: str | None) -> str | None:
+    if not name:
+        return None
+    name = name.strip().rstrip(".,;'’")
+    name = re.sub(r"['’]s$", "", name)
+    words = name.split()
+    while len(words) > 1 and words[0].lower() in _LEADING:
+        words = words[1:]  # "within a WEEK Kestrel came back"
+    name = " ".join(words)
+    if not name or name.split()[0].lower() in _NOT_ORGS or is_place(name):
+        return None
+    return name
+
+
+def mentions(fact: "Fact") -> list[Mention]:
+    """The speaker's jobs that ``fact`` names in passing (often none)."""
+    person = fact.speaker
+    if not person or p.is_question(fact) or CUE.search(fact.text) is None or person not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{person} said: "):
+        text = text[len(f"{person} said: ") :]
+    rules = _CACHE.get(person)
+    if rules is None:
+        rules = _CACHE[person] = _rules(person)
+    out: list[Mention] = []
+    for pattern, event in rules:
+        if event == "mention" and out:
+            break
+        for match in pattern.finditer(text):
+            before = text[: match.start()]
+            # "Tom's two years at Google", "his manager at Acme": about someone else
+            if event == "current" and _OTHERS.search(before[-25:]) and not before.rstrip().endswith(f"{person}'s"):
+                continue
+            groups = match.groupdict()
+            org = _org(groups.get("org"))
+            role = " ".join(groups["role"].split()) if groups.get("role") else None
+            if org is None and groups.get("org"):
+                continue
+            if org is None and event in ("current", "start") and role is None:
+                continue
+            out.append(Mention(org, role, event))
+    return out

@@ -1,0 +1,155 @@
+"""Workouts: a run, a swim, a ride, a class -- how far, how long, when.
+
+Seen in the speaker's own report, in the past: "ran 8 miles along the canal
+yesterday, 1h20", "just did 10k round the park in 54 mins", "swam 40 lengths,
+so 1km, took about 35 mins", "did a spin class at lunch", "did the Trafford
+10k last Sunday, 52:10", "finished the half marathon in 1:54", "parkrun yesterday, 26:40" (a parkrun is 5 km).  The
+distance is read with its unit ("10k", "16 km", "8 miles", "1km" before "40
+lengths"), in kilometres; the duration in minutes ("54 mins", "1h20", "1:32"
+is an hour and 32 minutes, "52:10" 52 minutes and 10 seconds).
+
+Never a workout: a plan ("will run 10k on Sunday"), a question, running shoes,
+"a long run" as a thing, someone else's run ("Tom ran a marathon").  Every
+report is one workout (two on the same day are two).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...extract.dates import tense
+from . import patterns as p
+from .model import Assembled, Kind, Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "workout"
+
+CUE = re.compile(r"\b(?:ran|run|jogged|swam|cycled|rode|did|finished|completed|marathon|parkrun|spin|yoga|pilates|class|lengths?|\d+\s*k\b|km|miles?)", re.I)
+
+_CLASSES = r"(?:spin|yoga|pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
+_RACE = r"(?:half\s+marathon|marathon|parkrun|\d+(?:\.\d+)?\s*k(?:m)?\b)"
+#: verb -> activity
+_VERBS = {"ran": "run", "jogged": "run", "swam": "swim", "cycled": "cycle", "rode": "cycle"}
+_VERB = re.compile(
+    rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode)\b|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
+    rf"|(?:finished|completed)\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?P<race2>{_RACE}))",
+    re.I,
+)
+_PARKRUN = re.compile(r"^(?:parkrun)\b", re.I)
+
+_KM = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>k|km|kms|kilomet(?:er|re)s?|miles?|mi)\b", re.I)
+_MINUTES = re.compile(r"(?<![\w.:])(?P<n>\d+(?:\.\d+)?)\s*(?:mins?|minutes)\b", re.I)
+_HOURS = re.compile(r"(?<![\w.:])(?P<h>\d)\s*h(?:rs?|ours?)?\s*(?P<m>\d{1,2})?\b", re.I)
+_CLOCK = re.compile(r"(?<![\w.:])(?P<a>\d{1,2}):(?P<b>\d\d)(?::(?P<c>\d\d))?(?![\d:])")
+_NOT = re.compile(r"\b(?:running\s+shoes|trainers|plan|training\s+plan|long\s+run\s+on|will|going\s+to|tomorrow|next)\b", re.I)
+
+
+def _distance(text: str, race: str | None) -> float | None:
+    for match in _KM.finditer(text):
+        value = float(match.group("n"))
+        unit = match.group("unit").lower()
+        if unit.startswith("mi"):
+            value *= 1.609344
+        return round(value, 2)
+    if race:
+        race = race.lower()
+        if "half" in race:
+            return 21.1
+        if "marathon" in race:
+            return 42.2
+        if "parkrun" in race:
+            return 5.0
+    return None
+
+
+def _duration(text: str) -> float | None:
+    match = _HOURS.search(text)
+    if match:
+        return float(int(match.group("h")) * 60 + int(match.group("m") or 0))
+    match = _CLOCK.search(text)
+    if match:
+        a, b, c = int(match.group("a")), int(match.group("b")), match.group("c")
+        if c is not None:
+            return round(a * 60 + b + int(c) / 60, 1)
+        if a < 3:  # "1:32": hours and minutes
+            return float(a * 60 + b)
+        return round(a + b / 60, 1)  # "26:40": minutes and seconds
+    match = _MINUTES.search(text)
+    if match:
+        return float(match.group("n"))
+    return None
+
+
+def _rest(fact: "Fact") -> str | None:
+    """The words after the speaker as the subject of their own report, or None."""
+    person = fact.speaker
+    if not person or p.is_question(fact):
+        return None
+    text = p.plain_cached(fact.text, fact.session_date)
+    for prefix in (f"{person} said: ", f"{person} "):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    if _VERB.match(text) or _PARKRUN.match(text):
+        return text  # "Just did 10k round the park in 54 mins and Sam's legs are jelly"
+    # "in running news Sam did the Trafford 10k": the speaker mid-sentence, before a verb of exercise
+    match = re.search(rf"(?<=\s){re.escape(person)}\s+(?=(?:just\s+|also\s+)?(?:did|ran|jogged|swam|cycled|rode)\b)", text)
+    return text[match.end() :] if match else None
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    if CUE.search(fact.text) is None:
+        return []
+    rest = _rest(fact)
+    if rest is None or _NOT.search(rest) or tense(rest) is True:
+        return []
+    match = _VERB.match(rest)
+    race = None
+    if match is not None:
+        verb, cls, race = match.group("verb"), match.group("cls"), match.group("race") or match.group("race2")
+        activity = _VERBS[verb.lower()] if verb else " ".join(cls.lower().split()) if cls else "run"
+    elif _PARKRUN.match(rest):
+        activity, race = "run", "parkrun"
+    else:
+        return []
+    if activity == "run" and race is None and match is not None and _KM.search(rest) is None and _duration(rest) is None:
+        return []  # "ran into Ana", "ran late": no run told
+    after = rest[match.end() :] if match is not None else rest
+    distance = _distance(rest, race)
+    if activity == "swim":
+        # "40 lengths, so 1km": the kilometres, never the lengths
+        distance = _distance(after, None)
+    fields: dict[str, Any] = {
+        "person": fact.speaker,
+        "activity": activity,
+        "distance_km": distance,
+        "duration_min": _duration(after),
+        "when": p.when(fact),
+    }
+    return [Sighting(NAME, fact.id, fields, None)]
+
+
+def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    out = []
+    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        values = dict(sighting.fields)
+        values.update(said_on=fact.session_date, sources=[fact.id])
+        out.append(Assembled(kind.name, values, [fact.id]))
+    return out
+
+
+CLASS = p.record_class(
+    "Workout",
+    (
+        p.optional("activity"),
+        p.optional("person"),
+        p.optional("distance_km", p.OPT_FLOAT),
+        p.optional("duration_min", p.OPT_FLOAT),
+        p.optional("when", p.OPT_PERIOD),
+    ),
+    "A workout (offline rules): the activity (run, swim, cycle, a class), distance in km, duration in minutes, when.",
+)
+DESCRIPTION = "Workouts and exercise: runs, swims, rides and classes someone did, how far, how long and when."

@@ -1,0 +1,206 @@
+"""Amounts of money in what people say: "€48", "£340", "1,299.99 USD", "30 euros",
+"fifty quid", "a couple hundred bucks", "$1.2k", "two grand".
+
+:func:`find_amounts` returns every amount in a text with its ISO 4217 currency
+and where it stands.  The parts come from libraries made for them:
+
+* ``price-parser`` reads the number of an amount the way shops write it
+  ("1,299.99", "1.299,99", "48,-");
+* ``babel`` (CLDR data) maps currency symbols and names to codes: every
+  symbol English speakers see ("€", "£", "¥", "CA$", "A$", "R$", "₹"...) and
+  every code; its data load once, on the first amount;
+* number words ("fifty", "two hundred and forty", "a couple hundred") and the
+  slang names ("quid", "bucks", "grand") are a small table of this module.
+
+A bare number is no amount ("five nights", "the 40 bus"): an amount needs a
+currency -- a symbol, a code or a name.  A bare "$" is USD.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+__all__ = ["Money", "find_amounts", "currency_code", "number_words"]
+
+
+@dataclass(frozen=True)
+class Money:
+    amount: float
+    currency: str
+    start: int
+    end: int
+    #: the text says this is the speaker's share of a bill ("for my half")
+    share: bool = False
+
+
+_UNITS = {
+    "zero": 0, "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "couple": 2, "few": 3,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "grand": 1000, "k": 1000, "million": 1_000_000}
+_WORD_NUMBER = (
+    r"(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+couple(?:\s+of)?|a\s+few)"
+    r"(?:[\s-]+(?:and\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|thousand))*)"
+)
+_DIGITS = r"(?:\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+#: names and slang of currencies as people write them after a number (babel adds its English names)
+_SLANG = {
+    "quid": "GBP", "bucks": "USD", "buck": "USD", "dollars": "USD", "dollar": "USD", "euros": "EUR", "euro": "EUR",
+    "pounds": "GBP", "pound": "GBP", "yen": "JPY", "francs": "CHF", "franc": "CHF", "rupees": "INR", "pesos": "MXN",
+    "reais": "BRL", "kroner": "NOK", "kronor": "SEK", "krona": "SEK", "zloty": "PLN", "baht": "THB", "won": "KRW",
+    "dirhams": "AED", "lira": "TRY", "yuan": "CNY", "rand": "ZAR", "forint": "HUF", "koruna": "CZK", "dong": "VND",
+    "pence": "GBP", "cents": "USD", "p": "GBP", "eur": "EUR", "usd": "USD", "gbp": "GBP",
+}
+_SUBUNIT = {"pence": 0.01, "cents": 0.01, "p": 0.01}
+
+
+@lru_cache(maxsize=1)
+def _currency_tables() -> tuple[dict[str, str], set[str]]:
+    """symbol -> code (babel's English symbols, the plain ones first) and every code."""
+    from babel import Locale
+
+    english = Locale("en")
+    codes = set(english.currencies)
+    symbols: dict[str, str] = {}
+    for code, symbol in english.currency_symbols.items():
+        if symbol != code and not symbol.isalpha():
+            symbols.setdefault(symbol, code)
+    for locale in ("en_GB", "en_IN", "ja", "ko", "pl", "th", "tr", "ru", "vi", "uk", "he", "fil"):
+        try:
+            for code, symbol in Locale.parse(locale).currency_symbols.items():
+                if code in codes and len(symbol) == 1 and not symbol.isalnum():
+                    symbols.setdefault(symbol, code)
+        except (ValueError, LookupError):
+            continue
+    symbols.update({"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"})
+    return symbols, codes
+
+
+@lru_cache(maxsize=1)
+def _names() -> dict[str, str]:
+    """English currency names ("Swiss francs", "Japanese yen") -> codes, from babel, plus the slang."""
+    from babel import Locale
+
+    out = {}
+    english = Locale("en")
+    for code, name in english.currencies.items():
+        if len(name.split()) <= 3:
+            out[name.lower()] = code
+    out.update(_SLANG)
+    return out
+
+
+def currency_code(text: str) -> str | None:
+    """The ISO code of a symbol, a code or a currency name ("€", "eur", "Swiss francs"), or None."""
+    text = text.strip()
+    if not text:
+        return None
+    symbols, codes = _currency_tables()
+    if text in symbols:
+        return symbols[text]
+    if text.upper() in codes and len(text) == 3 and (text.isupper() or text.lower() in _SLANG):
+        return text.upper()
+    return _names().get(" ".join(text.lower().split()))
+
+
+def number_words(text: str) -> float | None:
+    """``"fifty"`` -> 50, ``"two hundred and forty"`` -> 240, ``"a couple hundred"`` -> 200, else None."""
+    words = [w for w in re.split(r"[\s-]+", text.strip().lower()) if w and w not in ("and", "of")]
+    if not words:
+        return None
+    total, current = 0.0, 0.0
+    for index, word in enumerate(words):
+        if word in ("a", "an") and index + 1 < len(words) and words[index + 1] in ("couple", "few"):
+            continue
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _SCALES:
+            current = (current or 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0.0
+        else:
+            return None
+    return total + current
+
+
+def _digits(text: str) -> float | None:
+    from price_parser import parse_price
+
+    try:
+        value = parse_price(text).amount
+    except (InvalidOperation, ValueError):
+        return None
+    return float(value) if isinstance(value, Decimal) else None
+
+
+_SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽]|[A-Z]{1,3}\$|R\$)"
+_CODE = r"(?P<code>[A-Z]{3})"
+def _scale(name: str) -> str:
+    return rf"(?:\s*(?P<{name}>k|K|m|bn|grand|thousand|million)\b)?"
+_NAME_AFTER = (
+    r"(?P<name>(?:US|Canadian|Australian|Swiss|Japanese|Hong\s+Kong|New\s+Zealand|Singapore|Mexican|Brazilian|Danish|"
+    r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian)?\s*"
+    r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams|"
+    r"lira|yuan|rand|forint|koruna|dong|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
+    r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
+)
+_AMOUNT = re.compile(
+    rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}"
+    rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
+    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽]|,-)"
+    rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}\s*{_NAME_AFTER}(?!\s+of\b)"
+    rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b)",
+    re.I,
+)
+_SHARE = re.compile(r"\s*(?:each|apiece|for\s+(?:my|our|his|her|their|\w+'s)\s+(?:half|share|part|third)|(?:as\s+)?my\s+(?:half|share))\b", re.I)
+
+
+def _scaled(value: float | None, scale: str | None) -> float | None:
+    if value is None or not scale:
+        return value
+    return value * _SCALES.get(scale.lower(), {"m": 1_000_000, "bn": 1_000_000_000}.get(scale.lower(), 1))
+
+
+def find_amounts(text: str) -> list[Money]:
+    """Every amount of money in ``text``, in order."""
+    out: list[Money] = []
+    for match in _AMOUNT.finditer(text):
+        g = match.groupdict()
+        if g.get("sym") or g.get("n1"):
+            if not g.get("sym") or (len(g["sym"]) > 1 and not g["sym"].isupper() and g["sym"] != "R$"):
+                continue
+            value, currency = _scaled(_digits(g["n1"]), g.get("s1")), currency_code(g["sym"])
+        elif g.get("code"):
+            code = g["code"]
+            if not code.isupper():
+                continue
+            currency = currency_code(code)
+            value = _scaled(_digits(g["n2"]), g.get("s2"))
+        elif g.get("n3"):
+            value, currency = _digits(g["n3"]), currency_code(g["sym2"]) if g["sym2"] != ",-" else None
+        elif g.get("n4"):
+            name = " ".join(g["name"].split())
+            if name == "p" and not re.fullmatch(r"\d+", g["n4"]):
+                continue
+            raw = g["n4"]
+            value = _digits(raw) if raw[:1].isdigit() else number_words(raw)
+            value = _scaled(value, g.get("s4"))
+            currency = currency_code(name) or currency_code(name.split()[-1])
+            if value is not None and name.lower().split()[-1] in _SUBUNIT:
+                value *= _SUBUNIT[name.lower().split()[-1]]
+        else:
+            raw = g["n5"]
+            value = _digits(raw) if raw[:1].isdigit() else number_words(raw)
+            value, currency = (value * 1000 if value is not None else None), "USD"
+        if value is None or currency is None or value <= 0:
+            continue
+        share = _SHARE.match(text, match.end()) is not None
+        out.append(Money(round(value, 2), currency, match.start(), match.end(), share))
+    return out

