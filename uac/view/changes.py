@@ -41,6 +41,7 @@ import logging
 import os
 import re
 import threading
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ..dialect.loader import source_hash
 from ..fsutil import atomic_write_text, make_private_dirs, open_private, split_lines_kept
+from . import change_index as _index
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -400,32 +402,40 @@ def write_lines(project: "Project", state: dict[str, Any], lines: list[dict[str,
         room = SEGMENT_CHANGES - meta.get("count", 0)
         chunk, lines = lines[:room], lines[room:]
         path = directory / meta["name"]
-        _cut_torn_tail(path)
-        data = "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in chunk).encode("utf-8")
+        before = _cut_torn_tail(path)
+        encoded = [(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8") for c in chunk]
         with os.fdopen(open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
-            handle.write(data)
+            handle.write(b"".join(encoded))
+        _index.appended(path, before, [(c["seq"], c["at"], len(e)) for c, e in zip(chunk, encoded)])
         meta["count"] = meta.get("count", 0) + len(chunk)
+        meta["domains"] = sorted(set(meta.get("domains") or ()) | {c["domain"] for c in chunk})
+        meta["bytes"] = before + sum(len(e) for e in encoded)
         meta.setdefault("first_seq", chunk[0]["seq"])
         meta.setdefault("first_at", chunk[0]["at"])
         meta["last_seq"], meta["last_at"] = chunk[-1]["seq"], chunk[-1]["at"]
 
 
-def _cut_torn_tail(path: Path) -> None:
-    """A line cut short by a crash is dropped before the next append."""
+def _cut_torn_tail(path: Path) -> int:
+    """A line cut short by a crash is dropped before the next append; returns the size after."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        return
+        return 0
     if size == 0:
-        return
+        return 0
     with open(path, "rb+") as handle:
         handle.seek(size - 1)
         if handle.read(1) == b"\n":
-            return
+            return size
         handle.seek(max(0, size - 65536))
         tail = handle.read()
+        if b"\n" not in tail and size > len(tail):  # a long torn line: look further back
+            handle.seek(0)
+            tail = handle.read()
         cut = tail.rfind(b"\n")
-        handle.truncate(size - len(tail) + cut + 1 if cut >= 0 else 0)
+        kept = size - len(tail) + cut + 1 if cut >= 0 else 0
+        handle.truncate(kept)
+        return kept
 
 
 def _resync(project: "Project", state: dict[str, Any], name: str, current: dict[str, Rec]) -> int:
@@ -444,6 +454,13 @@ class Read:
     changes: list[Change]
     #: lines that are not changes (a damaged file); skipped
     damaged: int = 0
+    #: the changes in the range (``changes`` holds the last ``tail`` of them when asked)
+    total: int = 0
+
+
+def _looks_whole(line: bytes) -> bool:
+    """A line as the writer writes it (keys sorted: ``at`` first), not cut or garbled."""
+    return line.startswith(b'{"at": "') and line.endswith(b"}\n")
 
 
 def read_changes(
@@ -455,14 +472,89 @@ def read_changes(
     until_at: str | None = None,
     domain: str | None = None,
     record: str | None = None,
+    tail: int | None = None,
 ) -> Read:
     """The changes with ``since_seq < seq <= until_seq`` and ``since_at <= at < until_at``
-    (each bound optional), oldest first."""
+    (each bound optional), oldest first; with ``tail``, only the last ``tail`` of them are
+    parsed and returned (``total`` counts all).  Segments before the range are skipped by
+    ``state.json`` and the bytes before it by each segment's index (:mod:`uac.view.change_index`)."""
+    bounds = {"since_seq": since_seq, "since_at": since_at, "until_seq": until_seq, "until_at": until_at}
+    kept: Any = deque(maxlen=tail) if tail is not None else []
+    damaged = total = 0
+    for item in matching(project, bounds, domain=domain, record=record, lazy=tail is not None):
+        if item is None:
+            damaged += 1
+        else:
+            kept.append(item)
+            total += 1
+    out: list[Change] = []
+    for item in kept:
+        change = _parse(item) if isinstance(item, bytes) else item
+        if change is None:
+            damaged += 1
+            total -= 1
+        else:
+            out.append(change)
+    return Read(out, damaged, total)
+
+
+def _parse(line: bytes) -> Change | None:
+    try:
+        return Change.from_json(json.loads(line))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None, lazy: bool = False) -> Iterator[Change | bytes | None]:
+    """The changes in the range, oldest first, as they are read (``None`` for a damaged
+    line); ``lazy``: a line the index puts in the range (and no filter) is given as its
+    bytes, to parse only if needed (:func:`_looks_whole` has checked its form)."""
+    filtered = domain is not None or record is not None
+    domain_key = f'"domain": {json.dumps(domain, ensure_ascii=False)}'.encode() if domain is not None else None
+    record_key = json.dumps(record, ensure_ascii=False).encode() if record is not None else None
+    for line, sure in _lines(project, bounds):
+        if line is None:
+            yield None
+            continue
+        if not line.endswith(b"\n"):
+            continue  # a torn last line: not a change yet
+        # cheap filters before parsing
+        if domain_key is not None and domain_key not in line:
+            continue
+        if record_key is not None and record_key not in line:
+            continue
+        if sure and lazy and not filtered:
+            yield line if _looks_whole(line) else None
+            continue
+        change = _parse(line)
+        if change is None:
+            yield None
+            continue
+        if not sure and not _in_range(change, **bounds):
+            continue
+        if domain is not None and change.domain != domain:
+            continue
+        if record is not None and change.record != record:
+            continue
+        yield change
+
+
+def _in_range(change: Change, *, since_seq: int | None, since_at: str | None, until_seq: int | None, until_at: str | None) -> bool:
+    return not (
+        (since_seq is not None and change.seq <= since_seq)
+        or (until_seq is not None and change.seq > until_seq)
+        or (since_at is not None and change.at < since_at)
+        or (until_at is not None and change.at >= until_at)
+    )
+
+
+def _lines(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, bool]]:
+    """The lines of the segments that may hold changes in the range, each with whether
+    the index says it is in the range (else the reader checks it)."""
     state = read_state(project)
     meta = {s["name"]: s for s in state["segments"]}
     paths = segment_paths(project)
-    out: list[Change] = []
-    damaged = 0
+    since_seq, since_at, until_seq = bounds["since_seq"], bounds["since_at"], bounds["until_seq"]
     for number, path in enumerate(paths):
         m = meta.get(path.name)
         last = number == len(paths) - 1
@@ -474,37 +566,38 @@ def read_changes(
             if until_seq is not None and isinstance(m.get("first_seq"), int) and m["first_seq"] > until_seq:
                 continue
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                where = _index.span(path, size, **bounds)
+                if not where.fits(handle):
+                    where = _index.Span()  # an index that does not describe the file: read it all
+                handle.seek(where.start)
+                data = handle.read() if where.stop is None else handle.read(where.stop - where.start)
         except OSError:
-            damaged += 1
+            yield None, False  # an unreadable segment counts as damaged
             continue
+        sure_bytes = where.sure_end - where.start
+        offset = 0
         for line in split_lines_kept(data):
-            if not line.endswith(b"\n"):
-                continue  # a torn last line: not a change yet
-            # cheap filters before parsing
-            if domain is not None and f'"domain": {json.dumps(domain)}'.encode() not in line:
-                continue
-            if record is not None and json.dumps(record, ensure_ascii=False).encode() not in line:
-                continue
-            try:
-                change = Change.from_json(json.loads(line))
-            except (ValueError, KeyError, TypeError):
-                damaged += 1
-                continue
-            if since_seq is not None and change.seq <= since_seq:
-                continue
-            if until_seq is not None and change.seq > until_seq:
-                continue
-            if since_at is not None and change.at < since_at:
-                continue
-            if until_at is not None and change.at >= until_at:
-                continue
-            if domain is not None and change.domain != domain:
-                continue
-            if record is not None and change.record != record:
-                continue
-            out.append(change)
-    return Read(out, damaged)
+            yield line, offset < sure_bytes
+            offset += len(line)
+
+
+def logged_domains(project: "Project") -> list[str]:
+    """The domains the log has changes of: from ``state.json`` for the segments it
+    describes (their size is the one it recorded), else from the segment's lines."""
+    meta = {s["name"]: s for s in read_state(project)["segments"]}
+    found: set[str] = set()
+    for path in segment_paths(project):
+        known = meta.get(path.name, {})
+        if isinstance(known.get("domains"), list) and known.get("bytes") == path.stat().st_size:
+            found.update(str(d) for d in known["domains"])
+            continue
+        for line in split_lines_kept(path.read_bytes()):
+            change = _parse(line) if line.endswith(b"\n") else None
+            if change is not None:
+                found.add(change.domain)
+    return sorted(found)
 
 
 def replay(project: "Project", domain: str, *, until_seq: int | None = None, until_at: str | None = None) -> dict[str, dict[str, Any]]:
@@ -539,6 +632,9 @@ class Problems:
     damaged_lines: int = 0
     state_broken: bool = False
     behind: list[str] = field(default_factory=list)
+    #: segments whose index (:mod:`uac.view.change_index`) is missing or does not end
+    #: with them: read whole by every query until ``doctor --repair`` writes it
+    unindexed: list[str] = field(default_factory=list)
 
 
 def check(project: "Project", domains: dict[str, str]) -> Problems:
@@ -552,11 +648,15 @@ def check(project: "Project", domains: dict[str, str]) -> Problems:
         except (OSError, ValueError):
             problems.state_broken = True
     for seg in segment_paths(project):
-        for line in split_lines_kept(seg.read_bytes()):
+        data = seg.read_bytes()
+        for line in split_lines_kept(data):
             try:
                 Change.from_json(json.loads(line))
             except (ValueError, KeyError, TypeError):
                 problems.damaged_lines += 1
+        runs = _index.read_runs(seg, len(data))
+        if runs is None or (runs[-1][3] if runs else 0) != len(data):
+            problems.unindexed.append(seg.name)
     heads = read_state(project)["heads"]
     problems.behind = sorted(n for n, h in domains.items() if heads.get(n, {}).get("hash") != h)
     problems.behind += sorted(n for n in heads if n not in domains)
@@ -578,6 +678,7 @@ def rebuild(project: "Project", domains: dict[str, dict[str, Rec] | None]) -> in
         old_heads = read_state(project)["heads"]
         for seg in segment_paths(project):
             seg.unlink()
+            _index.index_path(seg).unlink(missing_ok=True)
         state = _empty_state()
         kept.sort(key=lambda c: c["seq"])
         write_lines(project, state, kept)
@@ -635,15 +736,27 @@ def purge(project: "Project", doomed: set[str], mentions: "re.Pattern[str]", wor
             from ..fsutil import atomic_write_bytes
 
             atomic_write_bytes(seg, b"".join(out))
-        state = read_state(project)
-        counts = {p.name: sum(1 for _ in split_lines_kept(p.read_bytes())) for p in segment_paths(project)}
-        for meta in state["segments"]:
-            if meta["name"] in counts:
-                meta["count"] = counts[meta["name"]]
-        if history_dir(project).is_dir():
-            _write_state(project, state)
+            _index.reindex(seg, b"".join(out))
+        _describe_segments(project)
         _MEMO.clear()
     return touched
+
+
+def _describe_segments(project: "Project") -> None:
+    """Count, size and domains of each segment in ``state.json`` again (after a rewrite)."""
+    state = read_state(project)
+    for meta in state["segments"]:
+        path = history_dir(project) / meta["name"]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        lines = split_lines_kept(data)
+        meta["count"] = len(lines)
+        meta["bytes"] = len(data)
+        meta["domains"] = sorted({c.domain for c in map(_parse, lines) if c is not None})
+    if history_dir(project).is_dir():
+        _write_state(project, state)
 
 
 def purge_collection(project: "Project", domain: str, collection: str | None) -> int:
@@ -665,6 +778,8 @@ def purge_collection(project: "Project", domain: str, collection: str | None) ->
             from ..fsutil import atomic_write_bytes
 
             atomic_write_bytes(seg, b"".join(out))
+            _index.reindex(seg, b"".join(out))
+        _describe_segments(project)
         _MEMO.clear()
     return dropped
 
@@ -692,6 +807,8 @@ __all__ = [
     "compile_scope",
     "diff",
     "history_dir",
+    "logged_domains",
+    "matching",
     "purge",
     "purge_collection",
     "read_changes",
