@@ -200,3 +200,21 @@ def test_changed_domains_come_from_the_state(tmp_path):
         meta.pop("domains")
     changes._write_state(memory.project, state)
     assert memory.changed_domains() == sorted({c.change.domain for c in memory.history().changes})
+
+
+def test_a_compile_writes_the_state_once_and_a_stale_state_never_reuses_a_compile(project, monkeypatch):
+    from .conftest import open_scripted, write_session
+
+    writes = []
+    real = changes._write_state
+    monkeypatch.setattr(changes, "_write_state", lambda p, state: (writes.append(state["next_seq"]), real(p, state)))
+    memory = open_scripted(project)
+    memory.ingest(write_session(project.parent / "c.json", "2024-05-01", ["I flew to Oslo for a ski trip.", "I now work at Initech as a nurse."]), extractor="rules")
+    assert memory.compile(mode="incremental").ok
+    assert {c.change.domain for c in memory.history(since="c2").changes} >= {"travel", "work"}
+    assert writes == [4]  # one write of state.json for the compile c3, whatever it wrote
+    # a state.json left behind by a crash (or lost): the next compile number is still new
+    state = changes.read_state(memory.project)
+    state["next_seq"] = 2
+    real(memory.project, state)
+    assert changes.read_state(memory.project)["next_seq"] == 4

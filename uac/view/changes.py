@@ -40,6 +40,7 @@ import json
 import logging
 import os
 import re
+import tempfile
 import threading
 from collections import deque
 from contextlib import contextmanager
@@ -48,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ..dialect.loader import source_hash
-from ..fsutil import atomic_write_text, make_private_dirs, open_private, split_lines_kept
+from ..fsutil import PRIVATE_FILE, make_private_dirs, open_private, split_lines_kept
 from . import change_index as _index
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 VERSION = 1
+#: False: writes of the view are not logged.  Only for measuring what the log costs a
+#: compile (``benchmarks/bench_history.py``); never a setting: a view written with it
+#: off leaves the log behind, which the next write catches up (a ``resync``)
+ENABLED = True
 #: changes per segment file
 SEGMENT_CHANGES = 20_000
 KINDS = ("added", "updated", "corrected", "retired")
@@ -229,7 +234,14 @@ def _empty_state() -> dict[str, Any]:
 
 
 def read_state(project: "Project") -> dict[str, Any]:
-    """``state.json`` (an empty one when missing or unreadable: :func:`check` reports that)."""
+    """``state.json`` (an empty one when missing or unreadable: :func:`check` reports
+    that); ``next_seq`` is past the last compile of the segments whatever it says."""
+    state = _read_state_file(project)
+    state["next_seq"] = max(state["next_seq"], _last_seq(project) + 1)
+    return state
+
+
+def _read_state_file(project: "Project") -> dict[str, Any]:
     path = history_dir(project) / "state.json"
     try:
         data = json.loads(path.read_text("utf-8"))
@@ -247,8 +259,42 @@ def read_state(project: "Project") -> dict[str, Any]:
     return state
 
 
+def _last_seq(project: "Project") -> int:
+    """The compile of the last whole line of the last segment (0: none)."""
+    paths = segment_paths(project)
+    if not paths:
+        return 0
+    try:
+        with open(paths[-1], "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - 65536))
+            tail = handle.read()
+    except OSError:
+        return 0
+    for line in reversed(tail.split(b"\n")[1 if size > len(tail) else 0 : -1]):
+        change = _parse(line + b"\n")
+        if change is not None:
+            return change.seq
+    return 0
+
+
 def _write_state(project: "Project", state: dict[str, Any]) -> None:
-    atomic_write_text(history_dir(project) / "state.json", json.dumps(state, ensure_ascii=False, sort_keys=True) + "\n")
+    """Replace ``state.json`` (readers see the old or the new one).  Not fsync'd: it is
+    derived from the segments, and a lost or old one costs nothing but a re-read --
+    :func:`read_state` takes ``next_seq`` past the segments' last compile, heads behind
+    the view are caught up by a resync that finds the changes already logged, and a
+    segment it does not describe is read whole."""
+    path = history_dir(project) / "state.json"
+    make_private_dirs(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".state.json.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), PRIVATE_FILE)
+            handle.write((json.dumps(state, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def segment_paths(project: "Project") -> list[Path]:
@@ -270,6 +316,8 @@ class Scope:
     record: bool = True
     seq: int | None = None
     at: str = ""
+    #: ``state.json`` as this compile's writes left it, written once when the compile ends
+    state: dict[str, Any] | None = None
 
 
 _SCOPES: dict[str, Scope] = {}
@@ -300,6 +348,31 @@ def compile_scope(project: "Project", mode: str, *, corrections: Iterable[str] =
         if outer is None:
             with _LOCK:
                 _SCOPES.pop(key, None)
+                if scope.state is not None:
+                    try:
+                        _write_state(project, scope.state)
+                    except OSError as exc:
+                        log.warning("the change log's state was not written (uac doctor --repair rebuilds it): %s", exc)
+
+
+def _open_state(project: "Project") -> dict[str, Any]:
+    """``state.json`` to change: the compile's own copy inside a compile (see :func:`_keep_state`)."""
+    scope = _SCOPES.get(_key(project))
+    if scope is not None and scope.state is not None:
+        return scope.state
+    return read_state(project)
+
+
+def _keep_state(project: "Project", state: dict[str, Any]) -> None:
+    """Inside a compile, keep ``state`` for the compile's end (one write, whatever the
+    number of domains it writes); outside one, write it now.  A crash before the end
+    leaves heads behind the segments (caught up as a resync that finds nothing new) and
+    a ``next_seq`` :func:`read_state` corrects from the last segment."""
+    scope = _SCOPES.get(_key(project))
+    if scope is not None:
+        scope.state = state
+    else:
+        _write_state(project, state)
 
 
 _OFFERED: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
@@ -355,7 +428,7 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
         crash_point("history:swapped")
         after = records_of(values, _SEEN.setdefault((_key(project), name), {})) if values is not None else {}
         with _LOCK:
-            state = read_state(project)
+            state = _open_state(project)
             scope = _SCOPES.get(_key(project)) or Scope("write")
             if before is not None:
                 head = state["heads"].get(name, {}).get("hash")
@@ -367,7 +440,7 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
                 state["heads"].pop(name, None)
             else:
                 state["heads"][name] = {"hash": digest, "seq": scope.seq}
-            _write_state(project, state)
+            _keep_state(project, state)
             if digest is not None:
                 _MEMO[(_key(project), name)] = (digest, after)
             else:
@@ -675,7 +748,7 @@ def rebuild(project: "Project", domains: dict[str, dict[str, Rec] | None]) -> in
                     kept.append(Change.from_json(json.loads(line)).to_json())
                 except (ValueError, KeyError, TypeError):
                     continue
-        old_heads = read_state(project)["heads"]
+        old_heads = _open_state(project)["heads"]
         for seg in segment_paths(project):
             seg.unlink()
             _index.index_path(seg).unlink(missing_ok=True)
@@ -695,7 +768,7 @@ def rebuild(project: "Project", domains: dict[str, dict[str, Rec] | None]) -> in
             current_gone: dict[str, Rec] = {}
             logged += _resync(project, state, name, current_gone)
         make_private_dirs(history_dir(project))
-        _write_state(project, state)
+        _keep_state(project, state)
         _MEMO.clear()
         return logged
 
@@ -744,7 +817,7 @@ def purge(project: "Project", doomed: set[str], mentions: "re.Pattern[str]", wor
 
 def _describe_segments(project: "Project") -> None:
     """Count, size and domains of each segment in ``state.json`` again (after a rewrite)."""
-    state = read_state(project)
+    state = _open_state(project)
     for meta in state["segments"]:
         path = history_dir(project) / meta["name"]
         try:
@@ -756,7 +829,7 @@ def _describe_segments(project: "Project") -> None:
         meta["bytes"] = len(data)
         meta["domains"] = sorted({c.domain for c in map(_parse, lines) if c is not None})
     if history_dir(project).is_dir():
-        _write_state(project, state)
+        _keep_state(project, state)
 
 
 def purge_collection(project: "Project", domain: str, collection: str | None) -> int:
