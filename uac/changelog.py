@@ -151,16 +151,30 @@ def history(
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1 (got {limit}).")
     start, stop = parse_point(ctx, since), parse_point(ctx, until, end=True)
+    if record is not None:
+        domain, record = _record_of(ctx, domain, record)
     read = _log.read_changes(ctx.project, domain=domain, record=record, tail=limit, **_bounds(start, stop))
-    if record is not None and not read.changes:
-        _check_record(ctx, domain, record)
     return HistoryReport(_Sentences(ctx).entries(read.changes), read.total, read.damaged)
 
 
-def _check_record(ctx: MemoryContext, domain: str | None, record: str) -> None:
-    if not _log.read_changes(ctx.project, domain=domain, record=record, tail=1).total:
+def _record_of(ctx: MemoryContext, domain: str | None, record: str) -> tuple[str, str]:
+    """The domain and id of the record ``record`` names: a record id is unique only within
+    its domain, so without ``domain`` it is ``DOMAIN/ID`` (as ``uac history`` prints it)
+    or an id only one domain has."""
+    if domain is None and "/" in record:
+        head, rest = record.split("/", 1)
+        if DOMAIN_NAME.ok(head) and _log.read_changes(ctx.project, domain=head, record=rest, tail=1).total:
+            return head, rest
+    found = sorted({c.domain for c in _log.read_changes(ctx.project, domain=domain, record=record).changes})
+    if not found:
         where = f" of domain {domain!r}" if domain else ""
         raise NotFound(f"no change of a record {record!r}{where} is in the change log.", hint="The history of the view lists the records that changed.")
+    if len(found) > 1:
+        raise InputError(
+            f"a record {record!r} is in more than one domain ({', '.join(found)}).",
+            hint=f"Name its domain too: --domain {found[0]}, or {found[0]}/{record} as the history prints it.",
+        )
+    return found[0], record
 
 
 def _write_entries(write: Any, entries: list["ChangeEntry"], *, first: bool) -> None:
@@ -187,7 +201,7 @@ def stream_history(
     _check_domain(ctx, domain)
     start, stop = parse_point(ctx, since), parse_point(ctx, until, end=True)
     if record is not None:
-        _check_record(ctx, domain, record)
+        domain, record = _record_of(ctx, domain, record)
     sentences = _Sentences(ctx)
     total = damaged = 0
     batch: list[_log.Change] = []

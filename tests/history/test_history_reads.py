@@ -77,7 +77,10 @@ def test_a_range_reads_only_the_bytes_of_its_compiles(tmp_path):
     assert since.damaged == 0 and keys(since) == [k for k in keys(everything) if k[0] > 49]
     at = (START + dt.timedelta(hours=49)).isoformat(timespec="seconds")
     assert keys(changes.read_changes(project, since_at=at)) == keys(since)
-    assert changes.read_changes(project).damaged == data[:cut].count(b"\n")  # a full read meets them
+    garbled_lines = data[:cut].count(b"\n")
+    assert changes.read_changes(project).damaged == garbled_lines  # a full read meets them
+    last = changes.read_changes(project, tail=5)  # and so does a count of the whole log
+    assert (last.total, last.damaged) == (300 - garbled_lines, garbled_lines) and keys(last) == keys(everything)[-5:]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

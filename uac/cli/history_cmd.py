@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
     def history(
         project: str = typer.Argument(..., help="Project path or name."),
         domain: str = typer.Option(None, "--domain", help="Only this domain's changes."),
-        record: str = typer.Option(None, "--record", help="Only this record's changes (its id, as `uac history` prints it)."),
+        record: str = typer.Option(None, "--record", help="Only this record's changes: DOMAIN/ID as `uac history` prints it, or its id with --domain."),
         since: str = typer.Option(None, "--since", help=SINCE_HELP),
         until: str = typer.Option(None, "--until", help="A compile id or a date (inclusive)."),
         limit: int = typer.Option(

@@ -449,6 +449,53 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
         log.warning("the change log did not follow the write of domain %s (uac doctor --repair catches it up): %s", name, exc)
 
 
+@dataclass
+class Mark:
+    """Where the log stood before a block whose writes may be undone (:func:`mark`)."""
+
+    state: dict[str, Any]
+    sizes: dict[str, int]
+    seq: int | None
+
+
+def mark(project: "Project") -> Mark:
+    """The log's position now: its state and the size of each segment."""
+    with _LOCK:
+        scope = _SCOPES.get(_key(project))
+        return Mark(json.loads(json.dumps(_open_state(project))), {p.name: p.stat().st_size for p in segment_paths(project)},
+                    scope.seq if scope is not None else None)
+
+
+def rollback(project: "Project", at: Mark) -> None:
+    """Take the log back to ``at``: a write that was undone (its files swapped back by
+    :func:`uac.view.store.undone_on_failure`) leaves no change behind, nor does its
+    undoing.  Never raises: a log it cannot take back is caught up later."""
+    try:
+        with _LOCK:
+            for path in segment_paths(project):
+                size = at.sizes.get(path.name)
+                if size is None:
+                    path.unlink()
+                    _index.index_path(path).unlink(missing_ok=True)
+                elif path.stat().st_size != size:
+                    with open(path, "rb+") as handle:
+                        handle.truncate(size)
+                    _index.reindex(path)
+            scope = _SCOPES.get(_key(project))
+            if scope is not None and scope.state is None:
+                scope.state = at.state
+            elif scope is not None:
+                scope.state.clear()
+                scope.state.update(at.state)
+            else:
+                _write_state(project, at.state)
+            if scope is not None:
+                scope.seq = at.seq
+            _MEMO.clear()
+    except Exception as exc:
+        log.warning("the change log was not taken back after an undone write (uac doctor --repair rebuilds it): %s", exc)
+
+
 def _append(project: "Project", state: dict[str, Any], scope: Scope, name: str, found: list) -> None:
     if not found or not scope.record:
         return
@@ -531,11 +578,6 @@ class Read:
     total: int = 0
 
 
-def _looks_whole(line: bytes) -> bool:
-    """A line as the writer writes it (keys sorted: ``at`` first), not cut or garbled."""
-    return line.startswith(b'{"at": "') and line.endswith(b"}\n")
-
-
 def read_changes(
     project: "Project",
     *,
@@ -554,15 +596,45 @@ def read_changes(
     bounds = {"since_seq": since_seq, "since_at": since_at, "until_seq": until_seq, "until_at": until_at}
     kept: Any = deque(maxlen=tail) if tail is not None else []
     damaged = total = 0
-    for item in matching(project, bounds, domain=domain, record=record, lazy=tail is not None):
+    if tail is not None and domain is None and record is None:
+        return _tail(project, bounds, tail)
+    for item in matching(project, bounds, domain=domain, record=record):
         if item is None:
             damaged += 1
         else:
             kept.append(item)
             total += 1
+    return Read(list(kept), damaged, total)
+
+
+def _tail(project: "Project", bounds: dict[str, Any], tail: int) -> Read:
+    """:func:`read_changes` with ``tail`` and no filter: the lines the index puts in the
+    range are counted without being split or parsed, and only the last ``tail`` are parsed."""
+    kept: Any = deque(maxlen=tail)
+    damaged = total = 0
+    for data, sure_bytes in _chunks(project, bounds):
+        if data is None:
+            damaged += 1
+            continue
+        sure, rest = data[:sure_bytes], data[sure_bytes:]
+        count = _all_whole(sure)
+        if count is None:
+            rest = data  # a line not as written somewhere in it: line by line
+        elif count:
+            total += count
+            kept.extend(sure[:-1].rsplit(b"\n", tail)[-tail:])
+        for line in split_lines_kept(rest):
+            if not line.endswith(b"\n"):
+                continue
+            change = _parse(line)
+            if change is None:
+                damaged += 1
+            elif _in_range(change, **bounds):
+                kept.append(change)
+                total += 1
     out: list[Change] = []
     for item in kept:
-        change = _parse(item) if isinstance(item, bytes) else item
+        change = _parse(item + b"\n") if isinstance(item, bytes) else item
         if change is None:
             damaged += 1
             total -= 1
@@ -578,11 +650,8 @@ def _parse(line: bytes) -> Change | None:
         return None
 
 
-def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None, lazy: bool = False) -> Iterator[Change | bytes | None]:
-    """The changes in the range, oldest first, as they are read (``None`` for a damaged
-    line); ``lazy``: a line the index puts in the range (and no filter) is given as its
-    bytes, to parse only if needed (:func:`_looks_whole` has checked its form)."""
-    filtered = domain is not None or record is not None
+def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None) -> Iterator[Change | None]:
+    """The changes in the range, oldest first, as they are read (``None`` for a damaged line)."""
     domain_key = f'"domain": {json.dumps(domain, ensure_ascii=False)}'.encode() if domain is not None else None
     record_key = json.dumps(record, ensure_ascii=False).encode() if record is not None else None
     for line, sure in _lines(project, bounds):
@@ -595,9 +664,6 @@ def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None =
         if domain_key is not None and domain_key not in line:
             continue
         if record_key is not None and record_key not in line:
-            continue
-        if sure and lazy and not filtered:
-            yield line if _looks_whole(line) else None
             continue
         change = _parse(line)
         if change is None:
@@ -621,9 +687,9 @@ def _in_range(change: Change, *, since_seq: int | None, since_at: str | None, un
     )
 
 
-def _lines(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, bool]]:
-    """The lines of the segments that may hold changes in the range, each with whether
-    the index says it is in the range (else the reader checks it)."""
+def _chunks(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, int]]:
+    """The bytes of each segment that may hold changes in the range, with how many of
+    them the index says are in the range (``None``: a segment that cannot be read)."""
     state = read_state(project)
     meta = {s["name"]: s for s in state["segments"]}
     paths = segment_paths(project)
@@ -647,13 +713,31 @@ def _lines(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes |
                 handle.seek(where.start)
                 data = handle.read() if where.stop is None else handle.read(where.stop - where.start)
         except OSError:
-            yield None, False  # an unreadable segment counts as damaged
+            yield None, 0  # an unreadable segment counts as damaged
             continue
-        sure_bytes = where.sure_end - where.start
+        yield data, where.sure_end - where.start
+
+
+def _lines(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, bool]]:
+    """The lines of the segments that may hold changes in the range, each with whether
+    the index says it is in the range (else the reader checks it)."""
+    for data, sure_bytes in _chunks(project, bounds):
+        if data is None:
+            yield None, False
+            continue
         offset = 0
         for line in split_lines_kept(data):
             yield line, offset < sure_bytes
             offset += len(line)
+
+
+def _all_whole(data: bytes) -> int | None:
+    """The number of lines of ``data`` (whole lines) when every one is as the writer
+    writes it (keys sorted: ``{"at": "`` first, ``}`` last), counted at C speed: a raw
+    newline is only ever the end of a line (JSON escapes the ones in values)."""
+    count = data.count(b"\n")
+    starts = data.count(b'\n{"at": "') + (1 if data.startswith(b'{"at": "') else 0) - (1 if data.endswith(b'\n{"at": "') else 0)
+    return count if starts == count and data.count(b"}\n") == count else None
 
 
 def logged_domains(project: "Project") -> list[str]:
@@ -881,6 +965,7 @@ __all__ = [
     "diff",
     "history_dir",
     "logged_domains",
+    "mark",
     "matching",
     "purge",
     "purge_collection",
@@ -889,5 +974,6 @@ __all__ = [
     "rebuild",
     "records_of",
     "replay",
+    "rollback",
     "segment_paths",
 ]

@@ -235,10 +235,12 @@ def domain_files(project: "Project", name: str) -> dict[str, str] | None:
 def undone_on_failure(project: "Project", name: str) -> Iterator[None]:
     """Undo the block's change of domain ``name`` if the block raises (caller holds the
     lock): the files it had are swapped back in (a domain that was not there is
-    removed again), the manifest is rendered again, and the exception goes on.  A
+    removed again), the change log is taken back to where it was (the undone write
+    logs nothing), the manifest is rendered again, and the exception goes on.  A
     crash inside the block keeps the change: each swap is atomic, and what follows
     it is derived data that catches up."""
     before = domain_files(project, name)
+    logged = changes.mark(project)
     try:
         yield
     except BaseException:
@@ -250,6 +252,7 @@ def undone_on_failure(project: "Project", name: str) -> Iterator[None]:
             remove_domain(project, name)
         else:
             _swap(project, name, before, validate=False)
+        changes.rollback(project, logged)  # neither the write nor its undoing is a change
         try:
             write_manifest(project)  # the manifest follows the view back
         except Exception as exc:  # the failure to report is the first one
