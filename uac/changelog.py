@@ -172,7 +172,7 @@ def _record_of(ctx: MemoryContext, domain: str | None, record: str) -> tuple[str
     if len(found) > 1:
         raise InputError(
             f"a record {record!r} is in more than one domain ({', '.join(found)}).",
-            hint=f"Name its domain too: --domain {found[0]}, or {found[0]}/{record} as the history prints it.",
+            hint="Name its domain too ({opt:domain}), or give the record as DOMAIN/ID, as the history prints it: " + f"{found[0]}/{record}.",
         )
     return found[0], record
 
