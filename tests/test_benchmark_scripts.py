@@ -19,6 +19,7 @@ FLAGS = {
                                   "--timed-conversations"],
     "bench_structure.py": ["--records", "--repeat", "--json"],
     "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--json"],
+    "bench_history.py": ["--sessions", "--repeat", "--changes", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
     "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--default-sessions",
@@ -51,6 +52,25 @@ def test_a_bad_flag_is_a_usage_error():
     done = _script("bench_structure.py", "--records", "many")
     assert done.returncode == 2
     assert "Usage:" in done.stderr and "--records" in done.stderr
+
+
+@pytest.mark.slow
+def test_history_benchmark_on_a_small_log(tmp_path):
+    """Both measurements of bench_history.py at a small size: the append share of an
+    offline compile and uac history over a synthetic log (the targets may miss on a
+    loaded machine; the figures must be there)."""
+    out = tmp_path / "history.json"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO)}
+    done = _script("bench_history.py", "--sessions", "2", "--repeat", "1", "--changes", "300", "--json", str(out), env=env, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    result = json.loads(out.read_text())
+    assert result["append"]["changes_logged"] > 0 and result["append"]["on_seconds"][0] > 0
+    assert result["history"]["changes"] == 300 and result["history"]["compiles"] == 3
+    rows = {row["range"]: row for row in result["history"]["rows"]}
+    assert rows["whole log"]["changes"] == 300 and rows["whole log"]["shown"] == 100
+    assert all(row["cli_text"] > 0 for row in rows.values())
+    assert "[PASS]" in done.stdout or "[FAIL]" in done.stdout
+    assert "load average" in done.stdout
 
 
 @pytest.mark.slow

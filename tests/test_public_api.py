@@ -59,6 +59,8 @@ INTERNAL_BENCHMARKS = {
     "benchmarks/bench_index_catchup.py": "times the index coverage check itself (uac.index.catchup)",
     # a 100,000-fact project through ingest would take hours: written by the log and index writers
     "benchmarks/bench_cli.py": "generates its large project through the fact log and index writers",
+    # 100,000 changes through compiles would take hours; the append share needs the log's off switch
+    "benchmarks/bench_history.py": "writes its change log through the log's writer and turns the log off to time a compile without it",
 }
 
 

@@ -16,6 +16,7 @@ the log never had is a :class:`~uac.errors.NotFound`.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,15 +83,23 @@ def _bounds(since: Point | None, until: Point | None) -> dict[str, Any]:
     }
 
 
-def _sentences(ctx: MemoryContext, ids: list[str]) -> list[dict[str, str]]:
-    facts = ctx.read_log().facts
-    out = []
-    for fact_id in ids:
-        fact = facts.get(fact_id)
-        if fact is not None:
-            text = fact.text if len(fact.text) <= SENTENCE_CHARS else fact.text[: SENTENCE_CHARS - 1] + "…"
-            out.append({"fact": fact_id, "text": text, "session_id": fact.session_id})
-    return out
+class _Sentences:
+    """The sentences of the facts behind changes, read from the fact log only for the
+    facts asked for (:class:`uac.facts.lookup.FactLookup`)."""
+
+    def __init__(self, ctx: MemoryContext) -> None:
+        from .facts.lookup import FactLookup
+
+        self.lookup = FactLookup(ctx.fact_log())
+
+    def entries(self, changes: list[_log.Change]) -> list["ChangeEntry"]:
+        facts = self.lookup.get({f for c in changes for f in c.facts})
+        return [ChangeEntry(c, [_sentence(facts[f]) for f in c.facts if f in facts]) for c in changes]
+
+
+def _sentence(fact: Any) -> dict[str, str]:
+    text = fact.text if len(fact.text) <= SENTENCE_CHARS else fact.text[: SENTENCE_CHARS - 1] + "…"
+    return {"fact": fact.id, "text": text, "session_id": fact.session_id}
 
 
 @dataclass
@@ -142,14 +151,79 @@ def history(
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1 (got {limit}).")
     start, stop = parse_point(ctx, since), parse_point(ctx, until, end=True)
-    read = _log.read_changes(ctx.project, domain=domain, record=record, **_bounds(start, stop))
-    if record is not None and not read.changes and not _log.read_changes(ctx.project, domain=domain, record=record).changes:
+    if record is not None:
+        domain, record = _record_of(ctx, domain, record)
+    read = _log.read_changes(ctx.project, domain=domain, record=record, tail=limit, **_bounds(start, stop))
+    return HistoryReport(_Sentences(ctx).entries(read.changes), read.total, read.damaged)
+
+
+def _record_of(ctx: MemoryContext, domain: str | None, record: str) -> tuple[str, str]:
+    """The domain and id of the record ``record`` names: a record id is unique only within
+    its domain, so without ``domain`` it is ``DOMAIN/ID`` (as ``uac history`` prints it)
+    or an id only one domain has."""
+    if domain is None and "/" in record:
+        head, rest = record.split("/", 1)
+        if DOMAIN_NAME.ok(head) and _log.read_changes(ctx.project, domain=head, record=rest, tail=1).total:
+            return head, rest
+    found = sorted({c.domain for c in _log.read_changes(ctx.project, domain=domain, record=record).changes})
+    if not found:
         where = f" of domain {domain!r}" if domain else ""
         raise NotFound(f"no change of a record {record!r}{where} is in the change log.", hint="The history of the view lists the records that changed.")
-    found = read.changes
-    shown = found[-limit:] if limit is not None else found
-    entries = [ChangeEntry(c, _sentences(ctx, c.facts)) for c in shown]
-    return HistoryReport(entries, len(found), read.damaged)
+    if len(found) > 1:
+        raise InputError(
+            f"a record {record!r} is in more than one domain ({', '.join(found)}).",
+            hint="Name its domain too ({opt:domain}), or give the record as DOMAIN/ID, as the history prints it: " + f"{found[0]}/{record}.",
+        )
+    return found[0], record
+
+
+def _write_entries(write: Any, entries: list["ChangeEntry"], *, first: bool) -> None:
+    if entries:  # one encoding of the batch, its brackets cut: the same text as one by one
+        write(("" if first else ", ") + json.dumps([e.to_json() for e in entries], ensure_ascii=False, default=str)[1:-1])
+
+
+#: changes whose sentences are looked up at a time when the history is streamed
+STREAM_BATCH = 2000
+
+
+def stream_history(
+    ctx: MemoryContext,
+    write: Any,
+    *,
+    domain: str | None = None,
+    record: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> int:
+    """Write every change in the range as the JSON of :meth:`HistoryReport.to_json`
+    (``write(text)`` called piece by piece, the changes as they are read: a range of
+    100,000 changes is never held whole).  Returns the number of changes written."""
+    _check_domain(ctx, domain)
+    start, stop = parse_point(ctx, since), parse_point(ctx, until, end=True)
+    if record is not None:
+        domain, record = _record_of(ctx, domain, record)
+    sentences = _Sentences(ctx)
+    total = damaged = 0
+    batch: list[_log.Change] = []
+    write('{"changes": [')
+    for item in _log.matching(ctx.project, _bounds(start, stop), domain=domain, record=record):
+        if item is None:
+            damaged += 1
+            continue
+        batch.append(item)  # type: ignore[arg-type]
+        if len(batch) >= STREAM_BATCH:
+            _write_entries(write, sentences.entries(batch), first=total == 0)
+            total += len(batch)
+            batch = []
+    _write_entries(write, sentences.entries(batch), first=total == 0)
+    total += len(batch)
+    write(f'], "total": {total}, "truncated": false, "damaged_lines": {damaged}}}\n')
+    return total
+
+
+def changed_domains(ctx: MemoryContext) -> list[str]:
+    """The domains the change log has changes of, by name (read from its state, not its lines)."""
+    return _log.logged_domains(ctx.project)
 
 
 @dataclass
@@ -198,12 +272,13 @@ def diff(ctx: MemoryContext, *, since: str, until: str | None = None, domain: st
     stop = parse_point(ctx, until, end=True)
     read = _log.read_changes(ctx.project, domain=domain, **_bounds(start, stop))
     grouped: dict[str, dict[str, RecordDiff]] = {}
-    for change in read.changes:
+    for entry in _Sentences(ctx).entries(read.changes):
+        change = entry.change
         records = grouped.setdefault(change.domain, {})
-        entry = records.get(change.record)
-        if entry is None:
-            entry = records[change.record] = RecordDiff(change.domain, change.collection, change.record, [])
-        entry.changes.append(ChangeEntry(change, _sentences(ctx, change.facts)))
+        found = records.get(change.record)
+        if found is None:
+            found = records[change.record] = RecordDiff(change.domain, change.collection, change.record, [])
+        found.changes.append(entry)
     domains = {name: list(grouped[name].values()) for name in sorted(grouped)}
     return DiffReport(start.text, stop.text if stop else None, domains, read.damaged)
 
@@ -249,4 +324,4 @@ def view_at(ctx: MemoryContext, domain: str, at: str) -> DomainAt:
     return DomainAt(domain, point.text, last, collections)
 
 
-__all__ = ["ChangeEntry", "DiffReport", "DomainAt", "HistoryReport", "Point", "RecordDiff", "diff", "history", "parse_point", "view_at"]
+__all__ = ["ChangeEntry", "DiffReport", "DomainAt", "HistoryReport", "Point", "RecordDiff", "changed_domains", "diff", "history", "parse_point", "stream_history", "view_at"]

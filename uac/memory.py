@@ -414,6 +414,12 @@ class UserMemory:
 
         return _changelog.history(self.context, domain=domain, record=record, since=since, until=until, limit=limit)
 
+    def changed_domains(self) -> list[str]:
+        """The domains the change log has changes of (what :meth:`history` can be filtered by)."""
+        from . import changelog as _changelog
+
+        return _changelog.changed_domains(self.context)
+
     def diff(self, since: str, until: str | None = None, *, domain: str | None = None) -> _changelog.DiffReport:
         """What changed after ``since`` (and up to ``until``), grouped by domain and record."""
         from . import changelog as _changelog

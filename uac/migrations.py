@@ -150,8 +150,20 @@ def _change_log(root: Path) -> None:
     segments = []
     if lines:
         name = "changes-000001.jsonl"
-        atomic_write_bytes(history / name, "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in lines).encode("utf-8"))
-        segments.append({"name": name, "count": len(lines), "first_seq": 1, "last_seq": 1, "first_at": lines[0]["at"], "last_at": lines[-1]["at"]})
+        encoded = [(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8") for c in lines]
+        atomic_write_bytes(history / name, b"".join(encoded))
+        # its index: one run per time (every line is compile 1), as uac.view.change_index writes it
+        runs: list[list[Any]] = []
+        offset = 0
+        for change, raw in zip(lines, encoded):
+            if runs and runs[-1][1] == change["at"]:
+                runs[-1][3] = offset + len(raw)
+            else:
+                runs.append([1, change["at"], offset, offset + len(raw)])
+            offset += len(raw)
+        atomic_write_bytes(history / "changes-000001.idx", "".join(json.dumps(r) + "\n" for r in runs).encode("utf-8"))
+        segments.append({"name": name, "count": len(lines), "first_seq": 1, "last_seq": 1, "first_at": lines[0]["at"], "last_at": lines[-1]["at"],
+                         "bytes": offset, "domains": sorted({c["domain"] for c in lines})})
     state = {"version": 1, "next_seq": 2 if lines else 1, "heads": {}, "segments": segments}
     atomic_write_bytes(history / "state.json", (json.dumps(state, sort_keys=True) + "\n").encode("utf-8"))
 

@@ -359,3 +359,62 @@ def test_the_api_docs_render_offline_and_cannot_reach_the_inspector(bare_server,
     assert "/v1/projects/{project}/search" in driver.page_source
     _foreign_loads_were_blocked(driver, base)
     assert driver.execute_async_script(FETCH, "/ui/p/alice/facts").startswith("refused")
+
+
+def test_the_changes_page_in_a_browser(served_ui, browser):
+    """The timeline of the view's changes: filtered by a domain, a change followed to its
+    record and to its fact (and the fact's turn), and the fact forgotten from the change."""
+    from selenium.webdriver.common.by import By
+
+    base, root = served_ui
+    driver = browser
+    sign_in(driver, base, "alice", root.tokens["alice"])
+    go(driver, driver.find_element(By.CSS_SELECTOR, 'nav a[href="/ui/p/alice/changes"]'))
+    assert driver.current_url == base + "/ui/p/alice/changes"
+    everything = driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
+    assert everything
+    shot(driver, "changes")
+
+    # filter by the domain of a change whose fact can be forgotten
+    row = next(r for r in everything if r.find_elements(By.CSS_SELECTOR, "a.forget-link"))
+    domain = row.find_element(By.CSS_SELECTOR, "a.record-link").text.split("/", 1)[0]
+    go(driver, next(a for a in driver.find_elements(By.CSS_SELECTOR, "#change-domains a") if a.text == domain))
+    assert driver.current_url == f"{base}/ui/p/alice/changes?domain={domain}"
+    assert driver.find_element(By.CSS_SELECTOR, "#change-domains a.active").text == domain
+    rows = driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
+    assert rows and len(rows) <= len(everything)
+    assert all(r.find_element(By.CSS_SELECTOR, "a.record-link").text.startswith(domain + "/") for r in rows)
+    filtered = driver.current_url
+
+    # a change -> its record: the domain's table, filtered to it, and the record's page
+    row = next(r for r in rows if r.find_elements(By.CSS_SELECTOR, "a.forget-link"))
+    fact_id = row.find_element(By.CSS_SELECTOR, "a.fact-link").text
+    go(driver, row.find_element(By.CSS_SELECTOR, "a.record-link"))
+    assert f"/ui/p/alice/d/{domain}?" in driver.current_url
+    go(driver, driver.find_element(By.CSS_SELECTOR, "a.record-link"))
+    assert driver.find_element(By.ID, "record").text
+    assert fact_id in driver.find_element(By.ID, "sources").text  # the record cites the change's fact
+
+    # the change -> its fact -> the turn it was read from
+    driver.get(filtered)
+    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
+               if fact_id in [a.text for a in r.find_elements(By.CSS_SELECTOR, "a.fact-link")])
+    go(driver, next(a for a in row.find_elements(By.CSS_SELECTOR, "a.fact-link") if a.text == fact_id))
+    assert driver.find_element(By.ID, "fact-id").text == fact_id
+    fact_text = driver.find_element(By.ID, "fact-text").text
+    go(driver, driver.find_element(By.CSS_SELECTOR, "#evidence a.turn-link"))
+    assert driver.find_element(By.ID, "turn-text").text
+
+    # forget the fact from the change: confirmed, gone from the timeline too
+    driver.get(filtered)
+    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
+               if fact_id in [a.text for a in r.find_elements(By.CSS_SELECTOR, "a.fact-link")])
+    forget = next(d.find_element(By.CSS_SELECTOR, "a.forget-link") for d in row.find_elements(By.CSS_SELECTOR, "div.because")
+                  if d.find_element(By.CSS_SELECTOR, "a.fact-link").text == fact_id)
+    go(driver, forget)
+    assert fact_text in driver.find_element(By.TAG_NAME, "blockquote").text
+    go(driver, driver.find_element(By.ID, "confirm-forget"))
+    assert "forgotten" in driver.find_element(By.ID, "notice").text
+    driver.get(base + "/ui/p/alice/changes")
+    page = driver.find_element(By.ID, "changes").text
+    assert fact_id not in page and fact_text not in page

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import typer
@@ -41,6 +42,9 @@ def because_lines(change: dict[str, Any], indent: str) -> list[str]:
     return lines
 
 
+#: the changes ``uac history`` lists as text unless ``--limit`` says otherwise (the newest)
+TEXT_LIMIT = 100
+
 SINCE_HELP = "A compile id (c3: the changes after it) or a date (2026-05-01: from that day, UTC)."
 
 
@@ -49,25 +53,37 @@ def register(app: typer.Typer) -> None:
     def history(
         project: str = typer.Argument(..., help="Project path or name."),
         domain: str = typer.Option(None, "--domain", help="Only this domain's changes."),
-        record: str = typer.Option(None, "--record", help="Only this record's changes (its id, as `uac history` prints it)."),
+        record: str = typer.Option(None, "--record", help="Only this record's changes: DOMAIN/ID as `uac history` prints it, or its id with --domain."),
         since: str = typer.Option(None, "--since", help=SINCE_HELP),
         until: str = typer.Option(None, "--until", help="A compile id or a date (inclusive)."),
-        limit: int = typer.Option(None, "--limit", min=1, help="At most this many changes (the newest)."),
+        limit: int = typer.Option(
+            None, "--limit", min=1,
+            help=f"At most this many changes, the newest (default: {TEXT_LIMIT} as text, all with --json).",
+        ),
         as_json: bool = JSON_OPTION,
     ) -> None:
         """The changes of the typed view, oldest first: added, updated, corrected and retired
         records, with the compile, the time and the sentences of the facts that caused them."""
-        report = open_memory(project).history(domain=domain, record=record, since=since, until=until, limit=limit)
+        memory = open_memory(project)
+        if as_json and limit is None:
+            from ..changelog import stream_history
+
+            out = sys.stdout
+            stream_history(memory.context, out.write, domain=domain, record=record, since=since, until=until)
+            out.flush()
+            return
+        report = memory.history(domain=domain, record=record, since=since, until=until, limit=limit or (None if as_json else TEXT_LIMIT))
         if as_json:
             print_json(report.to_json())
             return
+        if report.truncated:
+            more = report.total - len(report.changes)
+            echo(f"({more:,} older changes in this range not shown; use --limit {report.total} to list them, or --json for all)")
         for entry in report.changes:
             change = entry.to_json()
             echo(change_line(change))
             for line in because_lines(change, "    "):
                 echo(line)
-        if report.truncated:
-            echo(f"({report.total - len(report.changes)} older changes not shown; raise --limit)")
         if not report.changes:
             echo("No changes in that range.")
         if report.damaged_lines:

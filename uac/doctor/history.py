@@ -25,7 +25,7 @@ def check_history(ctx: MemoryContext, repair: bool) -> CheckResult:
             hashes.pop(name, None)
             records[name] = None  # the view check reports it; its changes stay as they are
     found = changes.check(project, hashes)
-    data = {"damaged_lines": found.damaged_lines, "state_broken": found.state_broken, "behind": found.behind}
+    data = {"damaged_lines": found.damaged_lines, "state_broken": found.state_broken, "behind": found.behind, "unindexed": found.unindexed}
     problem = []
     if found.damaged_lines:
         problem.append(f"{found.damaged_lines} damaged line(s)")
@@ -33,6 +33,8 @@ def check_history(ctx: MemoryContext, repair: bool) -> CheckResult:
         problem.append("state.json unreadable")
     if found.behind:
         problem.append("behind the view for " + ", ".join(found.behind))
+    if found.unindexed:
+        problem.append("no index of " + ", ".join(found.unindexed) + " (read whole by every query)")
     if not problem:
         state = changes.read_state(project)
         count = sum(int(s.get("count", 0)) for s in state["segments"])

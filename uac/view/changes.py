@@ -40,14 +40,17 @@ import json
 import logging
 import os
 import re
+import tempfile
 import threading
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ..dialect.loader import source_hash
-from ..fsutil import atomic_write_text, make_private_dirs, open_private, split_lines_kept
+from ..fsutil import PRIVATE_FILE, make_private_dirs, open_private, split_lines_kept
+from . import change_index as _index
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -55,6 +58,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 VERSION = 1
+#: False: writes of the view are not logged.  Only for measuring what the log costs a
+#: compile (``benchmarks/bench_history.py``); never a setting: a view written with it
+#: off leaves the log behind, which the next write catches up (a ``resync``)
+ENABLED = True
 #: changes per segment file
 SEGMENT_CHANGES = 20_000
 KINDS = ("added", "updated", "corrected", "retired")
@@ -227,7 +234,14 @@ def _empty_state() -> dict[str, Any]:
 
 
 def read_state(project: "Project") -> dict[str, Any]:
-    """``state.json`` (an empty one when missing or unreadable: :func:`check` reports that)."""
+    """``state.json`` (an empty one when missing or unreadable: :func:`check` reports
+    that); ``next_seq`` is past the last compile of the segments whatever it says."""
+    state = _read_state_file(project)
+    state["next_seq"] = max(state["next_seq"], _last_seq(project) + 1)
+    return state
+
+
+def _read_state_file(project: "Project") -> dict[str, Any]:
     path = history_dir(project) / "state.json"
     try:
         data = json.loads(path.read_text("utf-8"))
@@ -245,8 +259,42 @@ def read_state(project: "Project") -> dict[str, Any]:
     return state
 
 
+def _last_seq(project: "Project") -> int:
+    """The compile of the last whole line of the last segment (0: none)."""
+    paths = segment_paths(project)
+    if not paths:
+        return 0
+    try:
+        with open(paths[-1], "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - 65536))
+            tail = handle.read()
+    except OSError:
+        return 0
+    for line in reversed(tail.split(b"\n")[1 if size > len(tail) else 0 : -1]):
+        change = _parse(line + b"\n")
+        if change is not None:
+            return change.seq
+    return 0
+
+
 def _write_state(project: "Project", state: dict[str, Any]) -> None:
-    atomic_write_text(history_dir(project) / "state.json", json.dumps(state, ensure_ascii=False, sort_keys=True) + "\n")
+    """Replace ``state.json`` (readers see the old or the new one).  Not fsync'd: it is
+    derived from the segments, and a lost or old one costs nothing but a re-read --
+    :func:`read_state` takes ``next_seq`` past the segments' last compile, heads behind
+    the view are caught up by a resync that finds the changes already logged, and a
+    segment it does not describe is read whole."""
+    path = history_dir(project) / "state.json"
+    make_private_dirs(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".state.json.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), PRIVATE_FILE)
+            handle.write((json.dumps(state, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def segment_paths(project: "Project") -> list[Path]:
@@ -268,6 +316,8 @@ class Scope:
     record: bool = True
     seq: int | None = None
     at: str = ""
+    #: ``state.json`` as this compile's writes left it, written once when the compile ends
+    state: dict[str, Any] | None = None
 
 
 _SCOPES: dict[str, Scope] = {}
@@ -298,6 +348,31 @@ def compile_scope(project: "Project", mode: str, *, corrections: Iterable[str] =
         if outer is None:
             with _LOCK:
                 _SCOPES.pop(key, None)
+                if scope.state is not None:
+                    try:
+                        _write_state(project, scope.state)
+                    except OSError as exc:
+                        log.warning("the change log's state was not written (uac doctor --repair rebuilds it): %s", exc)
+
+
+def _open_state(project: "Project") -> dict[str, Any]:
+    """``state.json`` to change: the compile's own copy inside a compile (see :func:`_keep_state`)."""
+    scope = _SCOPES.get(_key(project))
+    if scope is not None and scope.state is not None:
+        return scope.state
+    return read_state(project)
+
+
+def _keep_state(project: "Project", state: dict[str, Any]) -> None:
+    """Inside a compile, keep ``state`` for the compile's end (one write, whatever the
+    number of domains it writes); outside one, write it now.  A crash before the end
+    leaves heads behind the segments (caught up as a resync that finds nothing new) and
+    a ``next_seq`` :func:`read_state` corrects from the last segment."""
+    scope = _SCOPES.get(_key(project))
+    if scope is not None:
+        scope.state = state
+    else:
+        _write_state(project, state)
 
 
 _OFFERED: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
@@ -353,7 +428,7 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
         crash_point("history:swapped")
         after = records_of(values, _SEEN.setdefault((_key(project), name), {})) if values is not None else {}
         with _LOCK:
-            state = read_state(project)
+            state = _open_state(project)
             scope = _SCOPES.get(_key(project)) or Scope("write")
             if before is not None:
                 head = state["heads"].get(name, {}).get("hash")
@@ -365,13 +440,60 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
                 state["heads"].pop(name, None)
             else:
                 state["heads"][name] = {"hash": digest, "seq": scope.seq}
-            _write_state(project, state)
+            _keep_state(project, state)
             if digest is not None:
                 _MEMO[(_key(project), name)] = (digest, after)
             else:
                 _MEMO.pop((_key(project), name), None)
     except Exception as exc:
         log.warning("the change log did not follow the write of domain %s (uac doctor --repair catches it up): %s", name, exc)
+
+
+@dataclass
+class Mark:
+    """Where the log stood before a block whose writes may be undone (:func:`mark`)."""
+
+    state: dict[str, Any]
+    sizes: dict[str, int]
+    seq: int | None
+
+
+def mark(project: "Project") -> Mark:
+    """The log's position now: its state and the size of each segment."""
+    with _LOCK:
+        scope = _SCOPES.get(_key(project))
+        return Mark(json.loads(json.dumps(_open_state(project))), {p.name: p.stat().st_size for p in segment_paths(project)},
+                    scope.seq if scope is not None else None)
+
+
+def rollback(project: "Project", at: Mark) -> None:
+    """Take the log back to ``at``: a write that was undone (its files swapped back by
+    :func:`uac.view.store.undone_on_failure`) leaves no change behind, nor does its
+    undoing.  Never raises: a log it cannot take back is caught up later."""
+    try:
+        with _LOCK:
+            for path in segment_paths(project):
+                size = at.sizes.get(path.name)
+                if size is None:
+                    path.unlink()
+                    _index.index_path(path).unlink(missing_ok=True)
+                elif path.stat().st_size != size:
+                    with open(path, "rb+") as handle:
+                        handle.truncate(size)
+                    _index.reindex(path)
+            scope = _SCOPES.get(_key(project))
+            if scope is not None and scope.state is None:
+                scope.state = at.state
+            elif scope is not None:
+                scope.state.clear()
+                scope.state.update(at.state)
+            else:
+                _write_state(project, at.state)
+            if scope is not None:
+                scope.seq = at.seq
+            _MEMO.clear()
+    except Exception as exc:
+        log.warning("the change log was not taken back after an undone write (uac doctor --repair rebuilds it): %s", exc)
 
 
 def _append(project: "Project", state: dict[str, Any], scope: Scope, name: str, found: list) -> None:
@@ -400,32 +522,40 @@ def write_lines(project: "Project", state: dict[str, Any], lines: list[dict[str,
         room = SEGMENT_CHANGES - meta.get("count", 0)
         chunk, lines = lines[:room], lines[room:]
         path = directory / meta["name"]
-        _cut_torn_tail(path)
-        data = "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in chunk).encode("utf-8")
+        before = _cut_torn_tail(path)
+        encoded = [(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8") for c in chunk]
         with os.fdopen(open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "wb") as handle:
-            handle.write(data)
+            handle.write(b"".join(encoded))
+        _index.appended(path, before, [(c["seq"], c["at"], len(e)) for c, e in zip(chunk, encoded)])
         meta["count"] = meta.get("count", 0) + len(chunk)
+        meta["domains"] = sorted(set(meta.get("domains") or ()) | {c["domain"] for c in chunk})
+        meta["bytes"] = before + sum(len(e) for e in encoded)
         meta.setdefault("first_seq", chunk[0]["seq"])
         meta.setdefault("first_at", chunk[0]["at"])
         meta["last_seq"], meta["last_at"] = chunk[-1]["seq"], chunk[-1]["at"]
 
 
-def _cut_torn_tail(path: Path) -> None:
-    """A line cut short by a crash is dropped before the next append."""
+def _cut_torn_tail(path: Path) -> int:
+    """A line cut short by a crash is dropped before the next append; returns the size after."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        return
+        return 0
     if size == 0:
-        return
+        return 0
     with open(path, "rb+") as handle:
         handle.seek(size - 1)
         if handle.read(1) == b"\n":
-            return
+            return size
         handle.seek(max(0, size - 65536))
         tail = handle.read()
+        if b"\n" not in tail and size > len(tail):  # a long torn line: look further back
+            handle.seek(0)
+            tail = handle.read()
         cut = tail.rfind(b"\n")
-        handle.truncate(size - len(tail) + cut + 1 if cut >= 0 else 0)
+        kept = size - len(tail) + cut + 1 if cut >= 0 else 0
+        handle.truncate(kept)
+        return kept
 
 
 def _resync(project: "Project", state: dict[str, Any], name: str, current: dict[str, Rec]) -> int:
@@ -444,6 +574,8 @@ class Read:
     changes: list[Change]
     #: lines that are not changes (a damaged file); skipped
     damaged: int = 0
+    #: the changes in the range (``changes`` holds the last ``tail`` of them when asked)
+    total: int = 0
 
 
 def read_changes(
@@ -455,14 +587,113 @@ def read_changes(
     until_at: str | None = None,
     domain: str | None = None,
     record: str | None = None,
+    tail: int | None = None,
 ) -> Read:
     """The changes with ``since_seq < seq <= until_seq`` and ``since_at <= at < until_at``
-    (each bound optional), oldest first."""
+    (each bound optional), oldest first; with ``tail``, only the last ``tail`` of them are
+    parsed and returned (``total`` counts all).  Segments before the range are skipped by
+    ``state.json`` and the bytes before it by each segment's index (:mod:`uac.view.change_index`)."""
+    bounds = {"since_seq": since_seq, "since_at": since_at, "until_seq": until_seq, "until_at": until_at}
+    kept: Any = deque(maxlen=tail) if tail is not None else []
+    damaged = total = 0
+    if tail is not None and domain is None and record is None:
+        return _tail(project, bounds, tail)
+    for item in matching(project, bounds, domain=domain, record=record):
+        if item is None:
+            damaged += 1
+        else:
+            kept.append(item)
+            total += 1
+    return Read(list(kept), damaged, total)
+
+
+def _tail(project: "Project", bounds: dict[str, Any], tail: int) -> Read:
+    """:func:`read_changes` with ``tail`` and no filter: the lines the index puts in the
+    range are counted without being split or parsed, and only the last ``tail`` are parsed."""
+    kept: Any = deque(maxlen=tail)
+    damaged = total = 0
+    for data, sure_bytes in _chunks(project, bounds):
+        if data is None:
+            damaged += 1
+            continue
+        sure, rest = data[:sure_bytes], data[sure_bytes:]
+        count = _all_whole(sure)
+        if count is None:
+            rest = data  # a line not as written somewhere in it: line by line
+        elif count:
+            total += count
+            kept.extend(sure[:-1].rsplit(b"\n", tail)[-tail:])
+        for line in split_lines_kept(rest):
+            if not line.endswith(b"\n"):
+                continue
+            change = _parse(line)
+            if change is None:
+                damaged += 1
+            elif _in_range(change, **bounds):
+                kept.append(change)
+                total += 1
+    out: list[Change] = []
+    for item in kept:
+        change = _parse(item + b"\n") if isinstance(item, bytes) else item
+        if change is None:
+            damaged += 1
+            total -= 1
+        else:
+            out.append(change)
+    return Read(out, damaged, total)
+
+
+def _parse(line: bytes) -> Change | None:
+    try:
+        return Change.from_json(json.loads(line))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None) -> Iterator[Change | None]:
+    """The changes in the range, oldest first, as they are read (``None`` for a damaged line)."""
+    domain_key = f'"domain": {json.dumps(domain, ensure_ascii=False)}'.encode() if domain is not None else None
+    record_key = json.dumps(record, ensure_ascii=False).encode() if record is not None else None
+    for line, sure in _lines(project, bounds):
+        if line is None:
+            yield None
+            continue
+        if not line.endswith(b"\n"):
+            continue  # a torn last line: not a change yet
+        # cheap filters before parsing
+        if domain_key is not None and domain_key not in line:
+            continue
+        if record_key is not None and record_key not in line:
+            continue
+        change = _parse(line)
+        if change is None:
+            yield None
+            continue
+        if not sure and not _in_range(change, **bounds):
+            continue
+        if domain is not None and change.domain != domain:
+            continue
+        if record is not None and change.record != record:
+            continue
+        yield change
+
+
+def _in_range(change: Change, *, since_seq: int | None, since_at: str | None, until_seq: int | None, until_at: str | None) -> bool:
+    return not (
+        (since_seq is not None and change.seq <= since_seq)
+        or (until_seq is not None and change.seq > until_seq)
+        or (since_at is not None and change.at < since_at)
+        or (until_at is not None and change.at >= until_at)
+    )
+
+
+def _chunks(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, int]]:
+    """The bytes of each segment that may hold changes in the range, with how many of
+    them the index says are in the range (``None``: a segment that cannot be read)."""
     state = read_state(project)
     meta = {s["name"]: s for s in state["segments"]}
     paths = segment_paths(project)
-    out: list[Change] = []
-    damaged = 0
+    since_seq, since_at, until_seq = bounds["since_seq"], bounds["since_at"], bounds["until_seq"]
     for number, path in enumerate(paths):
         m = meta.get(path.name)
         last = number == len(paths) - 1
@@ -474,37 +705,56 @@ def read_changes(
             if until_seq is not None and isinstance(m.get("first_seq"), int) and m["first_seq"] > until_seq:
                 continue
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                where = _index.span(path, size, **bounds)
+                if not where.fits(handle):
+                    where = _index.Span()  # an index that does not describe the file: read it all
+                handle.seek(where.start)
+                data = handle.read() if where.stop is None else handle.read(where.stop - where.start)
         except OSError:
-            damaged += 1
+            yield None, 0  # an unreadable segment counts as damaged
             continue
+        yield data, where.sure_end - where.start
+
+
+def _lines(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, bool]]:
+    """The lines of the segments that may hold changes in the range, each with whether
+    the index says it is in the range (else the reader checks it)."""
+    for data, sure_bytes in _chunks(project, bounds):
+        if data is None:
+            yield None, False
+            continue
+        offset = 0
         for line in split_lines_kept(data):
-            if not line.endswith(b"\n"):
-                continue  # a torn last line: not a change yet
-            # cheap filters before parsing
-            if domain is not None and f'"domain": {json.dumps(domain)}'.encode() not in line:
-                continue
-            if record is not None and json.dumps(record, ensure_ascii=False).encode() not in line:
-                continue
-            try:
-                change = Change.from_json(json.loads(line))
-            except (ValueError, KeyError, TypeError):
-                damaged += 1
-                continue
-            if since_seq is not None and change.seq <= since_seq:
-                continue
-            if until_seq is not None and change.seq > until_seq:
-                continue
-            if since_at is not None and change.at < since_at:
-                continue
-            if until_at is not None and change.at >= until_at:
-                continue
-            if domain is not None and change.domain != domain:
-                continue
-            if record is not None and change.record != record:
-                continue
-            out.append(change)
-    return Read(out, damaged)
+            yield line, offset < sure_bytes
+            offset += len(line)
+
+
+def _all_whole(data: bytes) -> int | None:
+    """The number of lines of ``data`` (whole lines) when every one is as the writer
+    writes it (keys sorted: ``{"at": "`` first, ``}`` last), counted at C speed: a raw
+    newline is only ever the end of a line (JSON escapes the ones in values)."""
+    count = data.count(b"\n")
+    starts = data.count(b'\n{"at": "') + (1 if data.startswith(b'{"at": "') else 0) - (1 if data.endswith(b'\n{"at": "') else 0)
+    return count if starts == count and data.count(b"}\n") == count else None
+
+
+def logged_domains(project: "Project") -> list[str]:
+    """The domains the log has changes of: from ``state.json`` for the segments it
+    describes (their size is the one it recorded), else from the segment's lines."""
+    meta = {s["name"]: s for s in read_state(project)["segments"]}
+    found: set[str] = set()
+    for path in segment_paths(project):
+        known = meta.get(path.name, {})
+        if isinstance(known.get("domains"), list) and known.get("bytes") == path.stat().st_size:
+            found.update(str(d) for d in known["domains"])
+            continue
+        for line in split_lines_kept(path.read_bytes()):
+            change = _parse(line) if line.endswith(b"\n") else None
+            if change is not None:
+                found.add(change.domain)
+    return sorted(found)
 
 
 def replay(project: "Project", domain: str, *, until_seq: int | None = None, until_at: str | None = None) -> dict[str, dict[str, Any]]:
@@ -539,6 +789,9 @@ class Problems:
     damaged_lines: int = 0
     state_broken: bool = False
     behind: list[str] = field(default_factory=list)
+    #: segments whose index (:mod:`uac.view.change_index`) is missing or does not end
+    #: with them: read whole by every query until ``doctor --repair`` writes it
+    unindexed: list[str] = field(default_factory=list)
 
 
 def check(project: "Project", domains: dict[str, str]) -> Problems:
@@ -552,11 +805,15 @@ def check(project: "Project", domains: dict[str, str]) -> Problems:
         except (OSError, ValueError):
             problems.state_broken = True
     for seg in segment_paths(project):
-        for line in split_lines_kept(seg.read_bytes()):
+        data = seg.read_bytes()
+        for line in split_lines_kept(data):
             try:
                 Change.from_json(json.loads(line))
             except (ValueError, KeyError, TypeError):
                 problems.damaged_lines += 1
+        runs = _index.read_runs(seg, len(data))
+        if runs is None or (runs[-1][3] if runs else 0) != len(data):
+            problems.unindexed.append(seg.name)
     heads = read_state(project)["heads"]
     problems.behind = sorted(n for n, h in domains.items() if heads.get(n, {}).get("hash") != h)
     problems.behind += sorted(n for n in heads if n not in domains)
@@ -575,9 +832,10 @@ def rebuild(project: "Project", domains: dict[str, dict[str, Rec] | None]) -> in
                     kept.append(Change.from_json(json.loads(line)).to_json())
                 except (ValueError, KeyError, TypeError):
                     continue
-        old_heads = read_state(project)["heads"]
+        old_heads = _open_state(project)["heads"]
         for seg in segment_paths(project):
             seg.unlink()
+            _index.index_path(seg).unlink(missing_ok=True)
         state = _empty_state()
         kept.sort(key=lambda c: c["seq"])
         write_lines(project, state, kept)
@@ -594,7 +852,7 @@ def rebuild(project: "Project", domains: dict[str, dict[str, Rec] | None]) -> in
             current_gone: dict[str, Rec] = {}
             logged += _resync(project, state, name, current_gone)
         make_private_dirs(history_dir(project))
-        _write_state(project, state)
+        _keep_state(project, state)
         _MEMO.clear()
         return logged
 
@@ -635,15 +893,27 @@ def purge(project: "Project", doomed: set[str], mentions: "re.Pattern[str]", wor
             from ..fsutil import atomic_write_bytes
 
             atomic_write_bytes(seg, b"".join(out))
-        state = read_state(project)
-        counts = {p.name: sum(1 for _ in split_lines_kept(p.read_bytes())) for p in segment_paths(project)}
-        for meta in state["segments"]:
-            if meta["name"] in counts:
-                meta["count"] = counts[meta["name"]]
-        if history_dir(project).is_dir():
-            _write_state(project, state)
+            _index.reindex(seg, b"".join(out))
+        _describe_segments(project)
         _MEMO.clear()
     return touched
+
+
+def _describe_segments(project: "Project") -> None:
+    """Count, size and domains of each segment in ``state.json`` again (after a rewrite)."""
+    state = _open_state(project)
+    for meta in state["segments"]:
+        path = history_dir(project) / meta["name"]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        lines = split_lines_kept(data)
+        meta["count"] = len(lines)
+        meta["bytes"] = len(data)
+        meta["domains"] = sorted({c.domain for c in map(_parse, lines) if c is not None})
+    if history_dir(project).is_dir():
+        _keep_state(project, state)
 
 
 def purge_collection(project: "Project", domain: str, collection: str | None) -> int:
@@ -665,6 +935,8 @@ def purge_collection(project: "Project", domain: str, collection: str | None) ->
             from ..fsutil import atomic_write_bytes
 
             atomic_write_bytes(seg, b"".join(out))
+            _index.reindex(seg, b"".join(out))
+        _describe_segments(project)
         _MEMO.clear()
     return dropped
 
@@ -692,6 +964,9 @@ __all__ = [
     "compile_scope",
     "diff",
     "history_dir",
+    "logged_domains",
+    "mark",
+    "matching",
     "purge",
     "purge_collection",
     "read_changes",
@@ -699,5 +974,6 @@ __all__ = [
     "rebuild",
     "records_of",
     "replay",
+    "rollback",
     "segment_paths",
 ]

@@ -153,7 +153,7 @@ def _swap(project: "Project", name: str, files: dict[str, str], *, validate: boo
     make_private_dirs(root)
     resolve_inside(project.root, root)
     recover(project, name)
-    before = changes.before_write(project, name)
+    before = changes.before_write(project, name) if changes.ENABLED else None
     tmp = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     loaded = None
     try:
@@ -181,6 +181,8 @@ def _swap(project: "Project", name: str, files: dict[str, str], *, validate: boo
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     # the change log follows the swap (never ahead of it: see uac.view.changes)
+    if not changes.ENABLED:
+        return loaded
     digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
     values = loaded.values if loaded is not None else changes.offered(project, name, digest)
     if values is None:
@@ -206,14 +208,15 @@ def remove_domain(project: "Project", name: str) -> None:
     target = root / check_domain_name(name)
     if not target.exists():
         return
-    before = changes.before_write(project, name)
+    before = changes.before_write(project, name) if changes.ENABLED else None
     gone = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
     gone.rmdir()
     os.replace(target, gone)
     fsync_dir(root)
     shutil.rmtree(gone, ignore_errors=True)
     cache_path(cache_dir(project), name).unlink(missing_ok=True)
-    changes.after_write(project, name, before, None, None)
+    if changes.ENABLED:
+        changes.after_write(project, name, before, None, None)
 
 
 def domain_files(project: "Project", name: str) -> dict[str, str] | None:
@@ -232,10 +235,12 @@ def domain_files(project: "Project", name: str) -> dict[str, str] | None:
 def undone_on_failure(project: "Project", name: str) -> Iterator[None]:
     """Undo the block's change of domain ``name`` if the block raises (caller holds the
     lock): the files it had are swapped back in (a domain that was not there is
-    removed again), the manifest is rendered again, and the exception goes on.  A
+    removed again), the change log is taken back to where it was (the undone write
+    logs nothing), the manifest is rendered again, and the exception goes on.  A
     crash inside the block keeps the change: each swap is atomic, and what follows
     it is derived data that catches up."""
     before = domain_files(project, name)
+    logged = changes.mark(project)
     try:
         yield
     except BaseException:
@@ -247,6 +252,7 @@ def undone_on_failure(project: "Project", name: str) -> Iterator[None]:
             remove_domain(project, name)
         else:
             _swap(project, name, before, validate=False)
+        changes.rollback(project, logged)  # neither the write nor its undoing is a change
         try:
             write_manifest(project)  # the manifest follows the view back
         except Exception as exc:  # the failure to report is the first one

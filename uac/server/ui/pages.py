@@ -356,7 +356,7 @@ async def changes(project: str, request: Request) -> Response:
 
     def work(memory: Any) -> tuple[Any, list[str]]:
         report = memory.history(domain=chosen, limit=CHANGE_ROWS)
-        domains = sorted({c.change.domain for c in memory.history().changes})
+        domains = memory.changed_domains()
         return report, domains
 
     report, domains = await _ws(request).read(project, work)
