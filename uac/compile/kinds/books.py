@@ -44,13 +44,13 @@ _NOT = re.compile(r"\b(?:want\w*|should|would|could|might|going\s+to|plan\w*|wil
 
 
 def _rest(fact: "Fact") -> str | None:
-    person = fact.speaker
-    if not person or p.is_question(fact):
+    said = p.speaker_words(fact)
+    if said is None:
         return None
-    text = p.plain_cached(fact.text, fact.session_date)
-    for prefix in (f"{person} said: ", f"{person} "):
-        if text.startswith(prefix):
-            return text[len(prefix) :]
+    text, rest = said
+    person = fact.speaker
+    if rest is not None:
+        return rest
     if _VERB.match(text):
         return text
     match = re.search(rf"(?:^|[,;:]\s+|\b(?i:and|so|then|also)\s+){re.escape(person)}\s+(?=[a-z])", text)

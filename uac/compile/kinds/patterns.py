@@ -28,6 +28,7 @@ from ...extract.dates import find_relative_dates
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
+    from .model import Assembled, Kind, Sighting
 
 # -- field specs ----------------------------------------------------------------------
 
@@ -309,3 +310,33 @@ def order_key(fact: "Fact") -> tuple[Any, ...]:
     """Facts in the order they were said: by session date, then position in the log."""
     match = re.search(r"-f(\d+)$", fact.id)
     return (fact.session_date or _dt.date.min, fact.session_id, int(match.group(1)) if match else 0, fact.id)
+
+
+# -- shared by the kinds -------------------------------------------------------------
+
+
+def speaker_words(fact: "Fact") -> tuple[str, str | None] | None:
+    """A statement by its speaker as (its plain text, the words after the speaker as the
+    subject: "Sam ran 10k" -> "ran 10k", else None); None for a question or no speaker."""
+    person = fact.speaker
+    if not person or is_question(fact):
+        return None
+    text = plain_cached(fact.text, fact.session_date)
+    for prefix in (f"{person} said: ", f"{person} "):
+        if text.startswith(prefix):
+            return text, text[len(prefix) :]
+    return text, None
+
+
+def one_record_each(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
+    """One record per sighting, in the order they were said (a purchase, a workout: each
+    report is its own thing)."""
+    from .model import Assembled
+
+    out = []
+    for sighting in sorted(sightings, key=lambda s: order_key(facts[s.fact_id])):
+        fact = facts[sighting.fact_id]
+        values = dict(sighting.fields)
+        values.update(said_on=fact.session_date, sources=[fact.id])
+        out.append(Assembled(kind.name, values, [fact.id]))
+    return out

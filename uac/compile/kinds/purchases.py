@@ -254,13 +254,7 @@ def _relative(fact: "Fact") -> list[Sighting]:
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    out = []
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
-        values = dict(sighting.fields)
-        values.update(said_on=fact.session_date, sources=[fact.id])
-        out.append(Assembled(kind.name, values, [fact.id]))
-    return out
+    return p.one_record_each(kind, sightings, facts)
 
 
 CLASS = p.record_class(

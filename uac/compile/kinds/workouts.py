@@ -85,13 +85,13 @@ def _duration(text: str) -> float | None:
 
 def _rest(fact: "Fact") -> str | None:
     """The words after the speaker as the subject of their own report, or None."""
-    person = fact.speaker
-    if not person or p.is_question(fact):
+    said = p.speaker_words(fact)
+    if said is None:
         return None
-    text = p.plain_cached(fact.text, fact.session_date)
-    for prefix in (f"{person} said: ", f"{person} "):
-        if text.startswith(prefix):
-            return text[len(prefix) :]
+    text, rest = said
+    person = fact.speaker
+    if rest is not None:
+        return rest
     if _VERB.match(text) or _PARKRUN.match(text):
         return text  # "Just did 10k round the park in 54 mins and Sam's legs are jelly"
     # "in running news Sam did the Trafford 10k": the speaker mid-sentence, before a verb of exercise
@@ -132,13 +132,7 @@ def detect(fact: "Fact") -> list[Sighting]:
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    out = []
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
-        values = dict(sighting.fields)
-        values.update(said_on=fact.session_date, sources=[fact.id])
-        out.append(Assembled(kind.name, values, [fact.id]))
-    return out
+    return p.one_record_each(kind, sightings, facts)
 
 
 CLASS = p.record_class(
