@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from ..caches import BoundedCache
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
 from ..fsutil import atomic_write_bytes, make_private_dirs, open_private, open_regular, read_regular, resolve_inside, split_lines_kept
@@ -210,10 +211,11 @@ def _apply(state: LogState, record: dict[str, Any]) -> None:
         state.sessions[str(record["session_id"])] = record
 
 
-#: parsed logs of this process by path, reused while the file is unchanged
-_CACHE: dict[str, tuple[tuple[int, int, int], LogState]] = {}
-#: log heads (:mod:`uac.facts.head`) of this process by path, likewise
-_HEADS: dict[str, tuple[tuple[int, int, int], "LogHead"]] = {}
+#: parsed logs of this process by path, reused while the file is unchanged (a folded log of
+#: 10,000 facts holds megabytes: a server keeps the logs of the projects it shows most)
+_CACHE: "BoundedCache[str, tuple[tuple[int, int, int], LogState]]" = BoundedCache("fact logs", 16)
+#: log heads (:mod:`uac.facts.head`) of this process by path, likewise (small: sessions and ids)
+_HEADS: "BoundedCache[str, tuple[tuple[int, int, int], LogHead]]" = BoundedCache("fact log heads", 256)
 
 
 class FactLog:

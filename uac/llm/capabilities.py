@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ..caches import BoundedCache
 from ..fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,8 @@ def endpoint_key(base_url: str, model: str) -> str:
 class CapabilityStore:
     """Endpoint capabilities shared by every client of the process, persisted to ``path``."""
 
-    _memory: dict[str, EndpointCapabilities] = {}
+    #: what the process learned, by endpoint and model (process-wide, bounded: see uac.caches)
+    _memory: "BoundedCache[str, EndpointCapabilities]" = BoundedCache("endpoint capabilities", 256)
     _lock = threading.Lock()
 
     def __init__(self, path: Path | None = None) -> None:

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...caches import BoundedCache
 from ...extract.places import is_place
 from . import patterns as p
 
@@ -72,7 +73,8 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     )
 
 
-_CACHE: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {}
+#: the rules compiled for one speaker's name (one set per person a project talks about)
+_CACHE: "BoundedCache[str, tuple[tuple[re.Pattern[str], str], ...]]" = BoundedCache("job rules by speaker", 256)
 _OTHERS = re.compile(r"\b(?:[A-Z][a-z]+['’]s|his|her|their)\b")
 _NOT_ORGS = set(p.NOT_NAMES) | {"work", "home", "uni", "school"}
 _LEADING = _NOT_ORGS | {"week", "weeks", "month", "months", "year", "years", "day", "days", "and", "then"}
@@ -102,7 +104,8 @@ def mentions(fact: "Fact") -> list[Mention]:
         text = text[len(f"{person} said: ") :]
     rules = _CACHE.get(person)
     if rules is None:
-        rules = _CACHE[person] = _rules(person)
+        rules = _rules(person)
+        _CACHE[person] = rules
     out: list[Mention] = []
     for pattern, event in rules:
         if event == "mention" and out:
