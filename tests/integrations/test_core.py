@@ -55,6 +55,19 @@ def test_the_cap_defaults_to_the_project_setting(root):
         assert MemoryTools(memory).output_chars() == memory.project.config.answer.tool_output_chars == 8_000
 
 
+def test_the_descriptions_state_the_projects_own_cap(root):
+    # a tool that tells the model "8,000 characters" while the project cuts at 3,000 misleads it
+    toml = root / "maya" / "uac.toml"
+    toml.write_text(toml.read_text("utf-8").replace("tool_output_chars = 8000", "tool_output_chars = 3000"), "utf-8")
+    for tools in (MemoryTools(root / "maya"), MemoryTools(UserMemory.open(root / "maya"))):
+        [run_python] = [spec for spec in tools.specs if spec.name == "run_python"]
+        assert "cut at 3,000 characters" in run_python.description and tools.output_chars() == 3000
+    [run_python] = [s for s in MemoryTools(root / "maya", output_chars=2500).specs if s.name == "run_python"]
+    assert "cut at 2,500 characters" in run_python.description
+    [run_python] = [s for s in MemoryTools(root / "nobody", create=True).specs if s.name == "run_python"]
+    assert "cut at 8,000 characters" in run_python.description  # not made yet: the default
+
+
 @pytest.mark.parametrize(
     ("name", "arguments", "says"),
     [

@@ -42,6 +42,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..config import CONFIG_NAME, AnswerConfig, load_config
 from ..errors import InputError, InvalidName, NotFound, UacError, Vocabulary
 from ..memory import UserMemory
 from ..server.errors import code_for, scrub
@@ -164,7 +165,7 @@ def _run_python_description(output_chars: int) -> str:
     return describe_python_tool(None, output_chars=output_chars) + " Returns {ok, result, stdout, error}."
 
 
-def tool_specs(output_chars: int = 8_000) -> tuple[ToolSpec, ...]:
+def tool_specs(output_chars: int = AnswerConfig().tool_output_chars) -> tuple[ToolSpec, ...]:
     """The four tools; ``output_chars`` is what their descriptions say comes back at most."""
     return (
         ToolSpec(
@@ -271,7 +272,7 @@ class MemoryTools:
         self._llm = llm
         self._output_chars = output_chars
         self._turn = threading.Lock()
-        self._specs = {spec.name: spec for spec in tool_specs(output_chars or 8_000)}
+        self._specs = {spec.name: spec for spec in tool_specs(self._described_chars())}
 
     def __repr__(self) -> str:
         target = self._memory.root if self._memory is not None else self._spec
@@ -314,6 +315,18 @@ class MemoryTools:
 
     def output_chars(self) -> int:
         return self._output_chars or self.memory().project.config.answer.tool_output_chars
+
+    def _described_chars(self) -> int:
+        """The cap the tool descriptions state: the override, else the project's own
+        (read from its ``uac.toml`` without opening it), else the default."""
+        if self._output_chars is not None:
+            return self._output_chars
+        if self._memory is not None:
+            return self._memory.project.config.answer.tool_output_chars
+        try:
+            return load_config(resolve(self._spec, self._root) / CONFIG_NAME).answer.tool_output_chars  # type: ignore[arg-type]
+        except (UacError, OSError):
+            return AnswerConfig().tool_output_chars  # not there yet (``create``) or unreadable: the first call says so
 
     def close(self) -> None:
         """Release the project's index files (reopened on the next call)."""
