@@ -18,3 +18,18 @@ def test_doctor_reports_the_view(tmp_path):
     state.write_text(state.read_text() + "\nimport os\n")
     check = memory.doctor().check("view")
     assert check.status == "fail" and "travel" in check.detail and "import module" in check.detail
+
+
+def test_doctor_warns_while_the_view_lags_the_log(tmp_path):
+    # ask, repl and run_python answer from the view: a session ingested after the last compile
+    # is not in it, and doctor must say so instead of "ok"
+    memory = UserMemory.create(tmp_path / "maya", user_name="Maya")
+    memory.add_session({"date": "2024-05-01", "messages": [{"role": "user", "content": "I got back from Lisbon yesterday."}]})
+    memory.compile(mode="offline")
+    assert memory.doctor().check("view").status == "ok"
+    memory.add_session({"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]})
+    check = memory.doctor().check("view")
+    assert check.status == "warn" and "does not include 1 fact(s) yet: run 'uac compile'" in check.detail
+    memory.compile(mode="offline")
+    assert memory.doctor().check("view").status == "ok"
+    memory.close()

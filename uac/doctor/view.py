@@ -55,4 +55,10 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
         )
         if counts["pending"]:
             return CheckResult("view", WARN, detail + " (run 'uac compile' to retry the pending ones)", data=data)
+        if facts["not_compiled"]:
+            # ask, repl and run_python answer from the view: say that it lags the log
+            return CheckResult(
+                "view", WARN,
+                detail + f" (the view does not include {facts['not_compiled']} fact(s) yet: run 'uac compile')", data=data,
+            )
     return CheckResult("view", OK, detail, data=data)
