@@ -97,7 +97,7 @@ def _read_sessions(path: Path) -> list[dict[str, Any]]:
         text = path.read_text("utf-8")
     except OSError as exc:
         raise LedgerError(f"cannot read {path}: {exc.strerror or exc}.") from exc
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # by "\n" only: a message may hold U+2028
         if not line.strip():
             continue
         try:

@@ -99,3 +99,12 @@ def test_a_plan_is_called_off_before_it_starts(seed):
     assert cancelled
     for trip in cancelled:
         assert max(day[s] for s in trip.sessions) < trip.get("start"), trip.id
+
+
+def test_a_saved_history_with_line_separators_in_a_message_loads_back(tmp_path):
+    history = generate(32, 10)
+    history.sessions[0]["messages"][0]["content"] += " odd\u2028break\u2029and\x85next \u202eRTL\u202c"
+    history.save(tmp_path / "odd")
+    again = load_history(tmp_path / "odd")
+    assert again.sessions[0]["messages"][0]["content"] == history.sessions[0]["messages"][0]["content"]
+    assert len(again.sessions) == len(history.sessions)
