@@ -7,6 +7,17 @@ import typer
 from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
 
 
+def represented_line(domain: dict) -> str:
+    """What the view says of a domain's facts: in records, only on the timeline, left out and why."""
+    facts = domain["view"]
+    line = (
+        f"{facts['represented']} fact(s) in records ({domain['represented_share']:.0%}), "
+        f"{facts['timeline']} only on the timeline, {facts['left_out']} left out"
+    )
+    why = "; ".join(f"{n} {reason}" for reason, n in sorted(facts["left_out_why"].items(), key=lambda t: (-t[1], t[0])))
+    return line + (f" ({why})" if why else "")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("compile")
     def compile_(
@@ -32,6 +43,10 @@ def register(app: typer.Typer) -> None:
                 f"{totals['domains_failed']} failed; {totals['records']} records; "
                 f"coverage {totals['facts_covered']}/{totals['facts']} facts ({totals['coverage']:.0%})"
             )
+            echo(
+                f"  in records: {totals['facts_represented']} fact(s) ({totals['represented_share']:.0%}); "
+                f"only on the timeline: {totals['facts_timeline']}; left out: {totals['facts_left_out']}"
+            )
             usage = data.get("usage")
             if usage and (usage["calls"] or usage["cached"]["calls"]):
                 echo(
@@ -47,6 +62,7 @@ def register(app: typer.Typer) -> None:
                     tokens = d["tokens"]
                     line += f", {d['calls']} call(s), {tokens['prompt_tokens']}+{tokens['completion_tokens']} tokens, {d['repair_rounds']} repair round(s)"
                 echo(line)
+                echo("    " + represented_line(d))
                 if d["rejection"]:
                     echo(f"    rejected: {d['rejection']}")
         if not report.ok:

@@ -47,12 +47,14 @@ def _run(
     project: "Project", facts: list["Fact"], client: "LLMClient | None", mode: str, config: "CompileConfig", progress: "ProgressCallback | None"
 ) -> CompileReport:
     from ..progress import step
+    from .coverage import add_view_coverage
     from .report import write_last_compile
 
     if mode == "offline":
         from .offline import compile_offline
 
         report = compile_offline(project, facts)
+        add_view_coverage(project, report, facts)
         write_last_compile(project, report)
         return report
     from .. import llm as _llm
@@ -70,6 +72,7 @@ def _run(
 
             report = compile_incremental(project, facts, client, config, progress=progress)
     report.usage = usage
+    add_view_coverage(project, report, facts)
     write_last_compile(project, report)
     return report
 

@@ -44,10 +44,23 @@ class DomainReport:
     batches_partial: int = 0
     batches_failed: int = 0
     batches_split: int = 0
+    #: what the view says of the domain's facts valid now (:mod:`.coverage`): cited by a record
+    #: that is not a timeline entry, only on the timeline (or cited by nothing), left out with a reason
+    facts_represented: int = 0
+    facts_timeline: int = 0
+    facts_left_out: int = 0
+    #: reason -> facts left out for it
+    left_out_why: dict[str, int] = field(default_factory=dict)
 
     @property
     def coverage(self) -> float:
         return self.facts_covered / self.facts_routed if self.facts_routed else 1.0
+
+    @property
+    def represented_share(self) -> float:
+        from .coverage import share
+
+        return share(self.facts_represented, self.facts_timeline, self.facts_left_out)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +76,14 @@ class DomainReport:
             "repair_rounds": self.repair_rounds,
             "rejection": self.rejection,
             "facts": {"recorded": self.facts_recorded, "considered": self.facts_considered, "pending": self.facts_pending},
+            # what the view says of the domain's facts (the keys above count what the compile did)
+            "view": {
+                "represented": self.facts_represented,
+                "timeline": self.facts_timeline,
+                "left_out": self.facts_left_out,
+                "left_out_why": dict(self.left_out_why),
+            },
+            "represented_share": round(self.represented_share, 4),
             "operations": {"applied": self.ops_applied, "rejected": self.ops_rejected},
             "batches": {
                 "committed": self.batches,
@@ -92,6 +113,9 @@ class CompileReport:
     usage: "Usage | None" = None
     #: offline mode: kind name -> {"domain", "collection", "class", "status", "facts", "records", "reason"}
     kinds: dict[str, dict[str, Any]] | None = None
+    #: over the whole view, each fact once (:func:`.coverage.fact_coverage`): represented, timeline,
+    #: left_out, not_compiled
+    view_totals: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -100,6 +124,14 @@ class CompileReport:
     @property
     def coverage(self) -> float:
         return self.facts_covered / self.facts_total if self.facts_total else 1.0
+
+    @property
+    def represented_share(self) -> float:
+        """The share of the facts compiled that a record (not a timeline entry) represents."""
+        from .coverage import share
+
+        totals = self.view_totals
+        return share(totals.get("represented", 0), totals.get("timeline", 0), totals.get("left_out", 0))
 
     def domain(self, name: str) -> DomainReport:
         for report in self.domains:
@@ -128,6 +160,10 @@ class CompileReport:
                 "facts_recorded": sum(d.facts_recorded for d in self.domains),
                 "facts_considered": sum(d.facts_considered for d in self.domains),
                 "facts_pending": sum(d.facts_pending for d in self.domains),
+                "facts_represented": self.view_totals.get("represented", 0),
+                "facts_timeline": self.view_totals.get("timeline", 0),
+                "facts_left_out": self.view_totals.get("left_out", 0),
+                "represented_share": round(self.represented_share, 4),
                 "largest_completion_tokens": max((d.largest_completion for d in self.domains), default=0),
                 "records": sum(d.records for d in self.domains),
                 "domains_compiled": sum(1 for d in self.domains if d.status == "compiled"),
@@ -174,7 +210,7 @@ def write_last_compile(project: "Project", report: CompileReport) -> None:
         "ok": data["ok"],
         "seconds": data["seconds"],
         "totals": data["totals"],
-        "domains": [{k: d[k] for k in ("domain", "status", "records", "coverage")} for d in data["domains"]],
+        "domains": [{k: d[k] for k in ("domain", "status", "records", "coverage", "represented_share")} for d in data["domains"]],
     }
     atomic_write_text(project.paths.internal / LAST_COMPILE, json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
 

@@ -1,5 +1,6 @@
 """``uac doctor`` check: every generated domain package validates and loads, and where
-each fact stands (recorded, considered, pending, not compiled yet)."""
+each fact stands (recorded, considered, pending, not compiled yet; and what the view says of
+them: represented by a record, only on the timeline, left out with the reason)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,25 @@ from ..compile.coverage import fact_coverage
 from ..context import MemoryContext
 from ..errors import StoreError, UacError, UnsafePath
 from .result import FAIL, OK, WARN, CheckResult
+
+
+def represented_detail(facts: dict) -> str:
+    """``in records: 1 of 4 facts (25%), 0 only on the timeline, 3 left out (travel: 1 of 4 ...)``."""
+    from ..compile.coverage import share
+
+    totals = facts["totals"]
+    compiled = totals["represented"] + totals["timeline"] + totals["left_out"]
+    text = (
+        f"in records: {totals['represented']} of {compiled} compiled fact(s) "
+        f"({share(totals['represented'], totals['timeline'], totals['left_out']):.0%}), "
+        f"{totals['timeline']} only on the timeline, {totals['left_out']} left out"
+    )
+    parts = []
+    for name, d in facts["domains"].items():
+        total = d["represented"] + d["timeline"] + d["left_out"]
+        if total:
+            parts.append(f"{name} {d['represented']}/{total} ({share(d['represented'], d['timeline'], d['left_out']):.0%})")
+    return text + (f" [{', '.join(parts)}]" if parts else "")
 
 
 def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckResult:
@@ -53,6 +73,7 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
             f"; facts: {counts['recorded']} recorded, {counts['considered']} considered, {counts['pending']} pending, "
             f"{facts['not_compiled']} not compiled yet"
         )
+        detail += "; " + represented_detail(facts)
         if counts["pending"]:
             return CheckResult("view", WARN, detail + " (run 'uac compile' to retry the pending ones)", data=data)
         if facts["not_compiled"]:
