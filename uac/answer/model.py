@@ -23,6 +23,8 @@ class EvidenceItem:
     event_date: str | None = None
     #: the day a superseded fact stopped being true
     invalid_at: str | None = None
+    #: facts: whether a record of STATE holds it (None: not known, no STATE to compare)
+    in_state: bool | None = None
 
     def line(self) -> str:
         dates = f"said {self.session_date}" if self.session_date else "undated"
@@ -32,7 +34,8 @@ class EvidenceItem:
             dates += f"; until {self.invalid_at}"
         turns = ", ".join(self.evidence)
         text = self.text.strip().replace("\n", "\n    ")
-        return f"- [{self.id} | {dates}{' | turns ' + turns if turns else ''}] {text}"
+        gap = " | not in STATE" if self.in_state is False else ""
+        return f"- [{self.id} | {dates}{' | turns ' + turns if turns else ''}{gap}] {text}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +48,7 @@ class EvidenceItem:
             "evidence": list(self.evidence),
             "event_date": self.event_date,
             "invalid_at": self.invalid_at,
+            "in_state": self.in_state,
         }
 
 

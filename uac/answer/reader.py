@@ -24,6 +24,7 @@ from ..llm.toolcalls import text_tool_calls
 from ..safejson import check_text
 from ..templating import render_prompt
 from .evidence import EvidenceRetriever
+from .gaps import Gaps, view_gaps
 from .iterative import select_evidence
 from .model import Answer, EvidenceItem, StateChannel
 from .options import AskOptions
@@ -31,7 +32,7 @@ from .state_view import build_state_channel, filter_state_as_of
 from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
 
-def _state_channel(ctx: MemoryContext, question: str, options: AskOptions) -> StateChannel:
+def _state_channel(ctx: MemoryContext, question: str, options: AskOptions, gaps: Gaps) -> StateChannel:
     as_of_state = excluded = None
     if options.as_of is not None:
         as_of_state, excluded = filter_state_as_of(ctx.sandbox_state(), options.as_of, ctx.fact_table().said)
@@ -42,6 +43,7 @@ def _state_channel(ctx: MemoryContext, question: str, options: AskOptions) -> St
         budget=options.state_chars,
         as_of_state=as_of_state,
         excluded=excluded,
+        unrepresented=gaps.per_domain,
     )
 
 
@@ -91,8 +93,10 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
 def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: AskOptions, started: float) -> Answer:
     today = options.as_of or _dt.date.today()
     retriever = EvidenceRetriever(ctx, options.as_of)
-    state = _state_channel(ctx, question, options) if options.use_state else None
+    gaps = view_gaps(ctx, options.as_of) if options.use_state else Gaps()
+    state = _state_channel(ctx, question, options, gaps) if options.use_state else None
     facts, archive, iterative = _gather_evidence(llm, question, options, retriever)
+    facts = gaps.mark(facts)
     context = render_prompt(
         "answer_context.j2",
         today=today.isoformat(),
@@ -124,7 +128,7 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
         tool_mode = "codeblock"  # the endpoint is known to refuse native tool calls
     style = options.style()
 
-    def system_prompt(mode: str) -> str:
+    def system_prompt(mode: str, again: bool = False) -> str:
         return reader_system_prompt(
             user_name=ctx.project.config.user.name,
             today=today,
@@ -133,9 +137,10 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
             has_archive=options.use_archive,
             tool_mode=mode,
             tool_has_facts=mode != "off" and tool.has_facts,
-            tool_description=tool.description() if mode == "codeblock" else "",
+            tool_description=tool.description(again=again) if mode == "codeblock" else "",
             style=style,
             fact_ids=[item.id for item in facts],
+            facts_outside_state=any(item.in_state is False for item in facts),
             archive_ids=[item.id for item in archive],
             instructions=options.instructions,
         )
@@ -181,6 +186,7 @@ def reader_system_prompt(
     tool_has_facts: bool = False,
     tool_description: str = "",
     instructions: str | None = None,
+    facts_outside_state: bool = False,
 ) -> str:
     """The reader's system prompt: the channels, the tool, and the answer style said once."""
     return render_prompt(
@@ -193,6 +199,7 @@ def reader_system_prompt(
         tool_mode=tool_mode,
         tool_has_facts=tool_has_facts,
         tool_description=tool_description,
+        facts_outside_state=facts_outside_state,
         step_by_step=style.step_by_step,
         style_lines=style.instructions(fact_ids, archive_ids),
         instructions=(instructions or "").strip(),
@@ -253,17 +260,25 @@ class _ReaderLoop:
         self.tool_mode = tool_mode
         self.max_steps = max_steps
         self.system_prompt = system_prompt
+        #: codeblock mode: the system prompt carries the tool's reminder, not its description
+        self.brief_system = False
 
     def _ask(self, step: int) -> ChatResponse:
+        again = step > 1  # the tool's whole description went with the first request
         while True:
-            tools = [self.tool.schema()] if self.tool_mode == "native" else []
+            if again and self.tool_mode == "codeblock" and not self.brief_system:
+                self.messages[0] = Message("system", self.system_prompt("codeblock", True))
+                self.brief_system = True
+            tools = [self.tool.schema(again=again)] if self.tool_mode == "native" else []
             try:
                 return _call(self.llm, self.messages, step, tools=tools)
             except CapabilityUnsupported as exc:
                 if self.tool_mode != "native" or exc.feature != "tools":
                     raise
                 self.tool_mode = "codeblock"
+                # the endpoint refused this request: the whole description has not reached the model yet
                 self.messages[0] = Message("system", self.system_prompt("codeblock"))
+                again, self.brief_system = False, False
 
     def run(self) -> tuple[ChatResponse, int]:
         step = 0

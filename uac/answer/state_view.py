@@ -4,7 +4,8 @@
 * ``modular`` (default) inlines only the domains relevant to the question,
   chosen deterministically from the manifest line, the class, field and
   collection names of each domain; when nothing matches it shows every domain
-  if they all fit the budget, else only the manifest lines;
+  if they all fit the budget, else every domain's manifest line, description
+  (the ``schema.py`` docstring) and classes;
 * ``manifest`` shows only the one-line summaries.
 
 Periods (``Period("2023-05")`` in ``state.py``) are shown as people say them
@@ -17,6 +18,7 @@ were said; a record citing none, by its earliest date) and the affected
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import datetime as _dt
 import re
@@ -126,6 +128,54 @@ def load_domain_views(root: Path) -> list[DomainView]:
     return views
 
 
+def schema_description(schema_text: str) -> tuple[str, list[str]]:
+    """A domain's description (the ``schema.py`` docstring, on one line) and its classes as
+    ``Name(field, ...)`` -- what the reader needs to know the domain is there."""
+    try:
+        tree = ast.parse(schema_text)
+    except (SyntaxError, ValueError):
+        return "", []
+    doc = " ".join((ast.get_docstring(tree) or "").split())
+    classes = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+            names = [n for n in names if n not in ("sources", "notes")]
+            classes.append(f"{node.name}({', '.join(names)})" if names else node.name)
+    return doc, classes
+
+
+#: characters of one domain's description shown when no domain matched the question
+DESCRIPTION_CHARS = 600
+
+
+def described_manifest(views: list[DomainView]) -> str:
+    """Every domain with its manifest line, its description and its classes (no domain matched)."""
+    lines = [
+        "# MANIFEST (no domain's words matched the question: each domain with its description; "
+        "the python tool holds their records)"
+    ]
+    for view in views:
+        doc, classes = schema_description(view.schema_text)
+        lines.append(f"- {view.name}: {view.summary}".rstrip())
+        if doc:
+            lines.append("  " + (doc if len(doc) <= DESCRIPTION_CHARS else doc[: DESCRIPTION_CHARS - 3].rstrip() + "..."))
+        if classes:
+            lines.append("  classes: " + "; ".join(classes))
+    return "\n".join(lines) + "\n"
+
+
+def unrepresented_note(counts: dict[str, int]) -> str:
+    """The STATE line saying how many facts of the shown domains no record holds ("" if none)."""
+    parts = [f"{name} {n}" for name, n in counts.items() if n]
+    if not parts:
+        return ""
+    return (
+        "# Facts no typed record below holds (at most a timeline entry), by domain: " + ", ".join(parts)
+        + '. Read them in [FACTS], on its lines marked "not in STATE".\n'
+    )
+
+
 def select_domains(question: str, views: list[DomainView]) -> list[DomainView]:
     """The domains whose vocabulary overlaps the question, best first (ties by name)."""
     asked = words(question)
@@ -224,8 +274,12 @@ def build_state_channel(
     budget: int,
     as_of_state: dict[str, dict[str, Any]] | None = None,
     excluded: dict[str, int] | None = None,
+    unrepresented: dict[str, int] | None = None,
 ) -> StateChannel:
-    """Assemble the STATE text for ``question`` under ``loading`` and ``budget``."""
+    """Assemble the STATE text for ``question`` under ``loading`` and ``budget``.
+
+    ``unrepresented``: domain -> facts valid now that no record of it holds; the shown
+    domains' counts open the text (:func:`unrepresented_note`), so the reader reads FACTS."""
     views = load_domain_views(root)
     excluded = excluded or {}
     if as_of_state is not None:
@@ -247,10 +301,12 @@ def build_state_channel(
     if chosen:
         text = "".join(view.code + "\n" for view in chosen)
     else:
-        text = "# MANIFEST (domain summaries; no domain matched the question)\n" + manifest_text if views else ""
+        text = described_manifest(views) if views else ""
         if loading == "manifest" and views:
             text = "# MANIFEST\n" + manifest_text
-    text, truncated = truncate(text, budget)
+    shown = chosen or views
+    note = unrepresented_note({v.name: (unrepresented or {}).get(v.name, 0) for v in shown}) if text else ""
+    text, truncated = truncate(note + text, budget)
     return StateChannel(
         loading=loading,
         domains=[v.name for v in chosen],

@@ -48,6 +48,8 @@ class Coverage:
     not_compiled: int = 0
     #: over every domain, each fact counted once: represented anywhere, else left out, else timeline
     totals: dict[str, int] = field(default_factory=dict)
+    #: the facts a compile placed in some domain that no record represents (timeline or left out)
+    unrepresented: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
         return {"domains": self.domains, "not_compiled": self.not_compiled, "totals": self.totals}
@@ -146,6 +148,7 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
         timeline_all |= timeline
     coverage.not_compiled = len(wanted - settled)
     left_out_all -= represented_all
+    coverage.unrepresented = (timeline_all | left_out_all) - represented_all
     coverage.totals = {
         "represented": len(represented_all),
         "timeline": len(timeline_all - represented_all - left_out_all),
