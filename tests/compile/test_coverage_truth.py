@@ -79,3 +79,23 @@ def test_a_view_rewritten_since_lends_no_offline_reasons(memory, project_dir):
     assert len(load_offline_left_out(memory.project, "travel", loaded.source_hash)) == 3
     assert load_offline_left_out(memory.project, "travel", "another state") == {}
     assert (memory.project.paths.internal / "compile" / "travel" / OFFLINE_LEFT_OUT).is_file()
+
+
+def test_incremental_counts_what_the_model_recorded_left_out_and_left_pending(scripted_memory, scripted):
+    from uac.facts.model import Fact
+
+    from .helpers import handler_for, make_facts
+
+    def forget_f0001(request, reply):
+        if "json" in reply and "operations" in reply["json"]:
+            reply["json"]["operations"] = [op for op in reply["json"]["operations"] if op.get("sources") != ["f0001"]]
+        return reply
+
+    facts = make_facts(4) + [Fact("f0100", "Ok", "S1", dt.date(2023, 1, 1), speaker="Alice")]
+    scripted.handler = handler_for(lambda _i: "travel", wrap=forget_f0001)
+    travel = _travel(scripted_memory.compile(facts=facts).to_json())
+    assert travel["facts"] == {"recorded": 3, "considered": 1, "pending": 1}
+    assert travel["view"] == {
+        "represented": 3, "timeline": 1, "left_out": 1, "left_out_why": {"left out by the model": 1},
+    }
+    assert travel["represented_share"] == 0.6

@@ -36,7 +36,13 @@ def view_gaps(ctx: MemoryContext, as_of: _dt.date | None) -> Gaps:
     if not view:
         return Gaps()
     table = ctx.fact_table()
-    valid = [fact_id for fact_id in table.ids if table.is_valid_at(fact_id, as_of)]
+    if as_of is None:  # in force now: an open end (one comparison over the table's array)
+        from ..facts.table import OPEN
+
+        ends = table.end.tolist() if hasattr(table.end, "tolist") else table.end
+        valid = [fact_id for fact_id, end in zip(table.ids, ends) if end == OPEN]
+    else:
+        valid = [fact_id for fact_id in table.ids if table.is_valid_at(fact_id, as_of)]
     coverage = fact_coverage(ctx.project, valid, view)
     per_domain = {name: counts["timeline"] + counts["left_out"] for name, counts in coverage.domains.items()}
     return Gaps(per_domain, coverage.unrepresented)
