@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: low to high; a module belongs to the first entry whose name is it or its package
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
+    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.filestamp", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
@@ -33,7 +33,7 @@ ONLY_USES: dict[str, tuple[str, ...]] = {
     # the view on disk: the dialect and the project, never the compile pipelines
     "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock", "uac.failpoints"),
     # the fact log and the archive know nothing above them
-    "uac.facts": ("uac.errors", "uac.fsutil", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed", "uac.caches"),
+    "uac.facts": ("uac.errors", "uac.fsutil", "uac.filestamp", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed", "uac.caches"),
     "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates", "uac.names", "uac.failpoints", "uac.safejson"),
 }
 

@@ -45,12 +45,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..errors import ProjectLocked, StoreError
 from ..failpoints import crash_point
+from ..filestamp import FileStamp
 from ..fsutil import atomic_write_text, make_private_dirs, open_nofollow, open_regular, read_regular
 from .bm25 import BM25
 from .corpus import CorpusTable, read_corpus_table
 from .digests import forget_file, record_append, record_file
 from .entry import Entry
-from .flat import KEEP_BYTES, FlatVectors, file_stamp
+from .flat import KEEP_BYTES, FlatVectors
 
 if TYPE_CHECKING:
     import numpy
@@ -195,7 +196,7 @@ class ChannelIndex:
         return path.with_suffix(".npz")
 
     def _file_stamp(self) -> tuple[int, int, int]:
-        return file_stamp(self.corpus_path)
+        return FileStamp.of(self.corpus_path)
 
     def refresh(self) -> None:
         """Reload the corpus if another process (or object) changed it."""
@@ -212,7 +213,7 @@ class ChannelIndex:
             # .uac/index/<channel>.jsonl: the project root is three levels up
             os.close(open_regular(self.corpus_path.parent.parent.parent, self.corpus_path))
         self._table = read_corpus_table(self.corpus_path, self.table_path, self.legacy_path(self.table_path))
-        self._stamp = self._table.stamp if self._table.stamp[0] != -2 else self._file_stamp()
+        self._stamp = self._table.stamp if not self._table.stamp.is_unreadable else self._file_stamp()
         self.torn = self._stamp[0] > int(self._table.offsets[-1])
         self._line_ids = self._table.ids
         self._entries = None
@@ -270,7 +271,7 @@ class ChannelIndex:
         if self._bytes is None and self._stamp is not None and 0 <= self._stamp[0] <= KEEP_BYTES:
             with open(self.corpus_path, "rb") as handle:
                 st = os.fstat(handle.fileno())
-                if (st.st_size, st.st_mtime_ns, st.st_ino) == self._stamp:
+                if FileStamp.of_stat(st) == self._stamp:
                     data = handle.read()
                     if len(data) == st.st_size:
                         self._bytes = data
@@ -370,7 +371,7 @@ class ChannelIndex:
 
         table = self._table
         stamp = self._file_stamp()
-        if offset != int(table.offsets[-1]) or stamp[0] != offset + len(text) or table.stamp[0] == -2:
+        if offset != int(table.offsets[-1]) or stamp[0] != offset + len(text) or table.stamp.is_unreadable:
             self.load()  # not the file the table describes: read it again
             return
         first = len(self._line_ids)
@@ -870,11 +871,7 @@ class MemoryIndex:
     def read_manifest(self) -> dict[str, Any] | None:
         """The manifest, or None.  It is parsed again only when its file changed (size,
         modification time or inode, not following a link): a warm search pays a ``stat``."""
-        try:
-            st = os.lstat(self.manifest_path)
-            stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
-        except FileNotFoundError:
-            stamp = (-1, 0, 0)
+        stamp = FileStamp.of(self.manifest_path, follow_symlinks=False)
         if self._manifest is not None and self._manifest[0] == stamp:
             return dict(self._manifest[1]) if self._manifest[1] is not None else None
         try:
