@@ -172,7 +172,7 @@ def index_settings() -> dict:
     other settings would be indexed again (every fact embedded) by its first
     command, so it is generated again instead."""
     from uac.index.embeddings import MODEL_NAME
-    from uac.index.store import INDEX_VERSION
+    from uac.index.manifest import INDEX_VERSION
     from uac.index.texts import TEXT_SETTINGS
 
     return {"index_version": INDEX_VERSION, "model": MODEL_NAME, "texts": TEXT_SETTINGS}
