@@ -214,6 +214,38 @@ def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], se
     return sorted(held - ids), ids - held
 
 
+def _rebuild_for_settings(index: MemoryIndex, state: LogState, archive: Archive, report: CatchUpReport) -> None:
+    """The indexes were built with other settings: build them again from the log,
+    keeping the vectors when they are still the ones this uac computes."""
+    manifest = index.read_manifest()
+    keep = manifest is not None and index.manifest.vectors_still_valid(manifest)
+    log.warning(
+        "the search indexes were built with other settings; rebuilding them from the log%s",
+        " (the vectors are kept)" if keep else "",
+    )
+    report.facts_added, report.chunks_added = rebuild(index, state, archive, keep_vectors=keep)
+    report.sessions_indexed = len(state.sessions)  # rebuild() records the position
+
+
+def _reconcile_vectors(
+    index: MemoryIndex, state: Any, report: CatchUpReport, dirty: set[str], stray: dict[str, set[str]], *, always: bool
+) -> None:
+    """Drop the vectors no corpus entry holds; an entry without a vector marks its
+    session ``dirty`` (indexed again whole), or ``stray`` when the log lacks the session."""
+    for name in CHANNELS:
+        channel = index.channel(name)
+        orphans, unbacked = _vector_mismatch(channel, always=always)
+        if orphans:
+            channel.vectors.delete(orphans)
+            report.vectors_removed += len(orphans)
+        for entry_id in unbacked:
+            session_id = channel.entry(entry_id).session_id
+            if session_id in state.sessions:
+                dirty.add(session_id)  # re-indexed whole below
+            else:
+                stray[name].add(entry_id)
+
+
 def catch_up(
     index: MemoryIndex,
     state: LogState | LogHead,
@@ -246,14 +278,7 @@ def catch_up(
             )
         state = full
     if status == "settings":
-        manifest = index.read_manifest()
-        keep = manifest is not None and index.manifest.vectors_still_valid(manifest)
-        log.warning(
-            "the search indexes were built with other settings; rebuilding them from the log%s",
-            " (the vectors are kept)" if keep else "",
-        )
-        report.facts_added, report.chunks_added = rebuild(index, state, archive, keep_vectors=keep)
-        report.sessions_indexed = len(state.sessions)  # rebuild() records the position
+        _rebuild_for_settings(index, state, archive, report)
         report.seconds = time.perf_counter() - started
         return report
     if status == "grown":
@@ -271,18 +296,7 @@ def catch_up(
     dirty = {sid for sid in candidates if not work.complete(sid)}
     stray_facts, stray_chunks = work.stray_ids() if status == "unknown" else ([], [])
     stray = {"facts": set(stray_facts), "archive": set(stray_chunks)}
-    for name in CHANNELS:
-        channel = index.channel(name)
-        orphans, unbacked = _vector_mismatch(channel, always=status == "unknown")
-        if orphans:
-            channel.vectors.delete(orphans)
-            report.vectors_removed += len(orphans)
-        for entry_id in unbacked:
-            session_id = channel.entry(entry_id).session_id
-            if session_id in state.sessions:
-                dirty.add(session_id)  # re-indexed whole below
-            else:
-                stray[name].add(entry_id)
+    _reconcile_vectors(index, state, report, dirty, stray, always=status == "unknown")
     older = dirty - set(candidates)
     if older:  # entries of sessions before the covered position lack vectors: read their facts
         folded = state if isinstance(state, LogState) else fact_log.read()
