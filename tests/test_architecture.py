@@ -188,3 +188,36 @@ def test_the_checker_sees_what_it_must(graph, tmp_path):
     fake["uac.context"] = graph["uac.context"] | {"uac.memory"}
     fake["uac.memory"] = graph["uac.memory"] | {"uac.context"}
     assert any("uac.memory" in c for c in strongly_connected(fake))
+
+
+#: the most methods a class in uac/ may have
+MAX_METHODS = 20
+#: classes that have more, as they stand (a class listed here may shrink, never grow past its count)
+LARGE_CLASSES = {
+    "uac.dates.Period": 31,
+    "uac.memory.UserMemory": 42,
+    "uac.server.workspace.ServedWorkspace": 28,
+    "uac.compile.work.DomainWork": 28,
+}
+
+
+def class_sizes(package_dir: Path) -> dict[str, int]:
+    """Module.Class -> the functions defined in its body (methods and properties)."""
+    sizes = {}
+    for name, (path, _is_package) in modules_of(package_dir).items():
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                count = sum(isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) for item in node.body)
+                sizes[f"{name}.{node.name}"] = count
+    return sizes
+
+
+def test_classes_stay_small():
+    sizes = class_sizes(REPO / "uac")
+    wrong = [
+        f"{name}: {count} methods (at most {LARGE_CLASSES.get(name, MAX_METHODS)})"
+        for name, count in sorted(sizes.items())
+        if count > LARGE_CLASSES.get(name, MAX_METHODS)
+    ]
+    assert not wrong, "classes grown past their size (split them into pieces of their own):\n" + "\n".join(wrong)
+    assert sizes["uac.index.store.ChannelIndex"] <= MAX_METHODS and sizes["uac.index.store.MemoryIndex"] <= MAX_METHODS
