@@ -2,7 +2,7 @@
 
 With the embedded backend every vector of a channel's entries is appended to
 ``.uac/index/<channel>.vectors`` (Chroma takes it from there when its collection
-is next opened, see :mod:`uac.index.store`): raw float32 rows, one per line
+is next opened, see :mod:`uac.index.vectors`): raw float32 rows, one per line
 of the channel's corpus file (``<channel>.jsonl``), in the same order.  Its
 sidecar ``<channel>.vectors.json`` records the row count and the identity
 (size, modification time, inode) of the corpus file the rows match; the rows
@@ -79,7 +79,7 @@ class FlatVectors:
         recorded = FileStamp.from_json(meta.get("corpus"))
         # size and modification time, not the inode: a copy of the project that keeps
         # times (cp -a, rsync -a, a restored backup) keeps its flat copy, which may hold
-        # the only copy of vectors Chroma has not taken yet (see uac.index.store)
+        # the only copy of vectors Chroma has not taken yet (see uac.index.vectors)
         if recorded is None or not recorded.same_times(corpus_stamp):
             return False
         return FileStamp.of(self.path).size == lines * 4 * self.dim
