@@ -9,6 +9,7 @@ import circle may span more than one package; ``sandbox/`` never imports uac.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -51,12 +52,18 @@ def modules_of(package_dir: Path) -> dict[str, tuple[Path, bool]]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of a source file (parsed once for every check)."""
+    return ast.parse(path.read_text("utf-8"))
+
+
 def imports_of(name: str, path: Path, is_package: bool, known: set[str] = frozenset()) -> set[str]:
     """Every module imported by the file, absolute.  ``from P import m`` counts as
     ``P.m`` when that is one of the ``known`` modules, else as ``P``."""
     package = name.split(".") if is_package else name.split(".")[:-1]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -205,7 +212,7 @@ def class_sizes(package_dir: Path) -> dict[str, int]:
     """Module.Class -> the functions defined in its body (methods and properties)."""
     sizes = {}
     for name, (path, _is_package) in modules_of(package_dir).items():
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ClassDef):
                 count = sum(isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) for item in node.body)
                 sizes[f"{name}.{node.name}"] = count
