@@ -171,11 +171,9 @@ def index_settings() -> dict:
     """What the indexes of this uac are built with: a cached project built with
     other settings would be indexed again (every fact embedded) by its first
     command, so it is generated again instead."""
-    from uac.index.embeddings import MODEL_NAME
-    from uac.index.store import INDEX_VERSION
-    from uac.index.texts import TEXT_SETTINGS
+    from uac.index.manifest import IndexManifest
 
-    return {"index_version": INDEX_VERSION, "model": MODEL_NAME, "texts": TEXT_SETTINGS}
+    return IndexManifest.expected()
 
 
 def _marker_settings(marker: Path) -> dict | None:

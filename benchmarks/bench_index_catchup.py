@@ -170,9 +170,9 @@ def main() -> int:
         assert report.status == "grown" and report.sessions_indexed == 1, report
         assert coverage(index, grown, fact_log) == "current"
 
-        manifest = json.loads(index.manifest_path.read_text())
+        manifest = json.loads(index.manifest.path.read_text())
         del manifest["log"]
-        index.manifest_path.write_text(json.dumps(manifest))
+        index.manifest.path.write_text(json.dumps(manifest))
         with memory.project.lock("bench"):
             started = time.perf_counter()
             report = catch_up(index, grown, archive, fact_log)

@@ -9,6 +9,7 @@ import circle may span more than one package; ``sandbox/`` never imports uac.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: low to high; a module belongs to the first entry whose name is it or its package
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
+    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.filestamp", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
@@ -33,7 +34,7 @@ ONLY_USES: dict[str, tuple[str, ...]] = {
     # the view on disk: the dialect and the project, never the compile pipelines
     "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock", "uac.failpoints"),
     # the fact log and the archive know nothing above them
-    "uac.facts": ("uac.errors", "uac.fsutil", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed", "uac.caches"),
+    "uac.facts": ("uac.errors", "uac.fsutil", "uac.filestamp", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed", "uac.caches"),
     "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates", "uac.names", "uac.failpoints", "uac.safejson"),
 }
 
@@ -51,12 +52,18 @@ def modules_of(package_dir: Path) -> dict[str, tuple[Path, bool]]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of a source file (parsed once for every check)."""
+    return ast.parse(path.read_text("utf-8"))
+
+
 def imports_of(name: str, path: Path, is_package: bool, known: set[str] = frozenset()) -> set[str]:
     """Every module imported by the file, absolute.  ``from P import m`` counts as
     ``P.m`` when that is one of the ``known`` modules, else as ``P``."""
     package = name.split(".") if is_package else name.split(".")[:-1]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -188,3 +195,36 @@ def test_the_checker_sees_what_it_must(graph, tmp_path):
     fake["uac.context"] = graph["uac.context"] | {"uac.memory"}
     fake["uac.memory"] = graph["uac.memory"] | {"uac.context"}
     assert any("uac.memory" in c for c in strongly_connected(fake))
+
+
+#: the most methods a class in uac/ may have
+MAX_METHODS = 20
+#: the classes that have more and are still to be split (no other class may join them)
+LARGE_CLASSES = {
+    "uac.dates.Period",
+    "uac.memory.UserMemory",
+    "uac.server.workspace.ServedWorkspace",
+    "uac.compile.work.DomainWork",
+}
+
+
+def class_sizes(package_dir: Path) -> dict[str, int]:
+    """Module.Class -> the functions defined in its body (methods and properties)."""
+    sizes = {}
+    for name, (path, _is_package) in modules_of(package_dir).items():
+        for node in ast.walk(parsed(path)):
+            if isinstance(node, ast.ClassDef):
+                count = sum(isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) for item in node.body)
+                sizes[f"{name}.{node.name}"] = count
+    return sizes
+
+
+def test_classes_stay_small():
+    sizes = class_sizes(REPO / "uac")
+    wrong = [
+        f"{name}: {count} methods (at most {MAX_METHODS})"
+        for name, count in sorted(sizes.items())
+        if count > MAX_METHODS and name not in LARGE_CLASSES
+    ]
+    assert not wrong, "classes grown past their size (split them into pieces of their own):\n" + "\n".join(wrong)
+    assert LARGE_CLASSES <= set(sizes), f"listed but gone: {sorted(LARGE_CLASSES - set(sizes))}"

@@ -135,12 +135,12 @@ def test_an_add_leaves_the_channel_as_a_fresh_load_would(tmp_path):
     channel.add(_entries(30, 7), vectors(7))
     channel.add(_entries(37, 2) + _entries(5, 1), vectors(3))  # e5 again: its newer line wins
     fresh = MemoryIndex(tmp_path / ".uac").channel("facts")
-    assert channel._line_ids == fresh._line_ids and channel._order == fresh._order
-    assert channel._row_of == fresh._row_of and channel._row_of["e5"] == 39
-    assert [channel.entry(i).to_json() for i in channel._order] == [fresh.entry(i).to_json() for i in fresh._order]
-    assert list(channel._table.ordinals) == list(fresh._table.ordinals)
-    assert [channel._table.evidence(r) for r in range(40)] == [fresh._table.evidence(r) for r in range(40)]
-    assert channel._flat_in_step() and fresh._flat_in_step()
+    assert channel.rows.line_ids == fresh.rows.line_ids and channel.rows.order == fresh.rows.order
+    assert channel.rows.row_of == fresh.rows.row_of and channel.rows.row_of["e5"] == 39
+    assert [channel.entry(i).to_json() for i in channel.rows.order] == [fresh.entry(i).to_json() for i in fresh.rows.order]
+    assert list(channel.rows.table.ordinals) == list(fresh.rows.table.ordinals)
+    assert [channel.rows.table.evidence(r) for r in range(40)] == [fresh.rows.table.evidence(r) for r in range(40)]
+    assert channel.vectors.in_step() and fresh.vectors.in_step()
     query = vectors(1)[0]
     assert channel.dense(query, 10) == fresh.dense(query, 10)
     assert channel.lexical(["38"], 3) == fresh.lexical(["38"], 3) == ["e38"]

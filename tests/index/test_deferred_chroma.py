@@ -53,7 +53,7 @@ def _chroma_state(root: Path, channel: str) -> tuple[dict[str, np.ndarray], dict
 def _flat_vectors(memory: UserMemory, channel: str) -> dict[str, np.ndarray]:
     index = memory.index.channel(channel)
     rows = index.flat.read_all()
-    return {entry_id: rows[index._row_of[entry_id]] for entry_id in index._order}
+    return {entry_id: rows[index.rows.row_of[entry_id]] for entry_id in index.rows.order}
 
 
 @pytest.fixture()
@@ -119,14 +119,14 @@ def test_forget_after_a_deferred_ingest_leaves_no_stale_vector(deferred):
     session = next(f.session_id for f in memory.facts() if "bike" in f.text)
     assert memory.index.sync_vectors() > 0  # Chroma rebuilt from the flat copies in between
     memory.forget(session=session)
-    kept = {name: set(memory.index.channel(name)._order) for name in CHANNELS}
+    kept = {name: set(memory.index.channel(name).rows.order) for name in CHANNELS}
     memory.close()
     # a forget deletes the embedded store whole: no segment file keeps a forgotten vector
     assert not (deferred / ".uac" / "chroma").exists()
     # the next opening adds every kept entry from the flat copy, and nothing else
     memory = UserMemory.open(deferred)
     assert memory.index.sync_vectors() == len(kept["facts"]) + len(kept["archive"])
-    assert memory.index.channel("facts").vector_ids() == kept["facts"]
+    assert memory.index.channel("facts").vectors.ids() == kept["facts"]
     memory.close()
     facts, _ = _chroma_state(deferred, "facts")
     chunks, _ = _chroma_state(deferred, "archive")
@@ -143,10 +143,10 @@ def test_forget_keeps_vectors_only_chroma_held(deferred):
     facts = memory.index.channel("facts")
     before = _flat_vectors(memory, "facts")
     facts.flat.drop()
-    assert not facts.vectors_covered()
+    assert not facts.vectors.covered()
     doomed = next(f for f in memory.facts() if "fridge" in f.text)
     memory.forget(fact=doomed.id)
-    assert memory.index.channel("facts").vectors_covered()
+    assert memory.index.channel("facts").vectors.covered()
     after = _flat_vectors(memory, "facts")
     assert set(after) == set(before) - {doomed.id}
     assert all(np.allclose(after[i], before[i]) for i in after)
@@ -160,7 +160,7 @@ def test_a_copy_that_keeps_times_keeps_the_vectors_chroma_lacks(deferred, tmp_pa
     shutil.copytree(deferred, copy, symlinks=True)
     memory = UserMemory.open(copy)
     try:
-        assert memory.index.channel("facts").vectors_covered()  # the copy's inodes differ, its times do not
+        assert memory.index.channel("facts").vectors.covered()  # the copy's inodes differ, its times do not
         fact = next(f for f in memory.facts() if "fridge" in f.text)
         assert fact.id in [h.id for h in memory.search(fact.text, channel="facts", k=5)]
         assert memory.index.channel("facts").vector_count() == len(memory.index.channel("facts"))

@@ -51,12 +51,12 @@ def filled(tmp_path):
 def test_writes_keep_the_copy_in_step(filled):
     index, vectors = filled
     channel = index.channel("facts")
-    assert channel._flat_in_step()
+    assert channel.vectors.in_step()
     stored = channel.flat.read_all()
     assert stored.shape == (300, 384)
     np.testing.assert_array_equal(stored, np.stack(list(vectors.values())))
     assert channel.remove(["f3", "f150", "f299", "nope"]) == 3
-    assert channel._flat_in_step()
+    assert channel.vectors.in_step()
     kept = [i for i in vectors if i not in ("f3", "f150", "f299")]
     np.testing.assert_array_equal(channel.flat.read_all(), np.stack([vectors[i] for i in kept]))
 
@@ -68,7 +68,7 @@ def test_flat_search_is_exact_and_agrees_with_chroma(filled):
         query = _vectors(1, 100 + seed)[0]
         got = channel.dense(query, 20)
         assert got == _exact(vectors, query, 20)
-        chroma = channel.collection.query(query_embeddings=[query], n_results=20, include=["distances"])["ids"][0]
+        chroma = channel.vectors.collection.query(query_embeddings=[query], n_results=20, include=["distances"])["ids"][0]
         assert got == chroma
     # the date filter, as Chroma's metadata filter applies it
     query = _vectors(1, 7)[0]
@@ -76,17 +76,17 @@ def test_flat_search_is_exact_and_agrees_with_chroma(filled):
     got = channel.dense(query, 15, max_ordinal=cutoff)
     assert got == _exact(vectors, query, 15, lambda i: channel.entries[i].date_ordinal <= cutoff)
     where = {"date": {"$lte": cutoff}}
-    assert got == channel.collection.query(query_embeddings=[query], n_results=15, where=where)["ids"][0]
+    assert got == channel.vectors.collection.query(query_embeddings=[query], n_results=15, where=where)["ids"][0]
 
 
 def test_an_out_of_step_copy_is_not_read_and_is_rebuilt(filled, tmp_path):
     index, vectors = filled
     channel = index.channel("facts")
     channel.flat.path.write_bytes(channel.flat.path.read_bytes()[:-100])  # torn tail
-    assert not channel._flat_in_step()
+    assert not channel.vectors.in_step()
     query = _vectors(1, 11)[0]
     assert channel.dense(query, 10) == _exact(vectors, query, 10)  # answered by Chroma
-    assert channel._flat_in_step()  # ... and rebuilt from Chroma's vectors
+    assert channel.vectors.in_step()  # ... and rebuilt from Chroma's vectors
     np.testing.assert_allclose(channel.flat.read_all(), np.stack(list(vectors.values())), atol=1e-6)
     assert channel.dense(query, 10) == _exact(vectors, query, 10)
 
@@ -97,7 +97,7 @@ def test_a_copy_made_for_another_corpus_is_not_read(filled):
     meta = json.loads(channel.flat.meta_path.read_text())
     meta["corpus"][0] += 1  # another corpus size
     channel.flat.meta_path.write_text(json.dumps(meta))
-    assert not channel._flat_in_step()
+    assert not channel.vectors.in_step()
 
 
 def test_no_rebuild_while_a_writer_holds_the_lock(filled):
@@ -114,12 +114,12 @@ def test_no_rebuild_while_a_writer_holds_the_lock(filled):
     try:
         assert holder.stdout.readline().strip() == "held"
         assert channel.dense(query, 10) == _exact(vectors, query, 10)
-        assert not channel._flat_in_step()  # left for later: the writer may be changing the corpus
+        assert not channel.vectors.in_step()  # left for later: the writer may be changing the corpus
     finally:
         holder.kill()
         holder.wait()
     assert channel.dense(query, 10) == _exact(vectors, query, 10)
-    assert channel._flat_in_step()
+    assert channel.vectors.in_step()
 
 
 def test_a_write_while_out_of_step_drops_the_copy(filled):
@@ -129,7 +129,7 @@ def test_a_write_while_out_of_step_drops_the_copy(filled):
     channel.add(_entries(5, 300), _vectors(5, 2), max_batch=index.max_batch())
     assert not channel.flat.path.exists()
     assert channel.dense(_vectors(1, 3)[0], 5)  # Chroma answers, the copy comes back
-    assert channel._flat_in_step() and channel.flat.rows() == 305
+    assert channel.vectors.in_step() and channel.flat.rows() == 305
 
 
 def test_top_keeps_row_order_on_ties(tmp_path):
@@ -149,7 +149,7 @@ def test_adds_go_to_the_copy_and_chroma_takes_them_when_opened(tmp_path):
     channel.add(entries[20:], vectors[20:])
     assert index._client is None  # Chroma was not opened by the adds
     assert channel.vector_count() == 30  # opening the collection brought it in step
-    got = channel.collection.get(ids=[e.id for e in entries], include=["embeddings", "metadatas"])
+    got = channel.vectors.collection.get(ids=[e.id for e in entries], include=["embeddings", "metadatas"])
     by_id = dict(zip(got["ids"], got["embeddings"]))
     np.testing.assert_allclose(np.stack([by_id[e.id] for e in entries]), vectors, atol=1e-6)
     assert dict(zip(got["ids"], got["metadatas"]))["f3"] == {"session_id": "s0", "date": entries[3].date_ordinal}

@@ -58,7 +58,7 @@ def test_a_copy_with_new_times_keeps_its_flat_vectors(tmp_path, monkeypatch, one
     """cp -r gives every file a new time: the flat vector copy no longer names the
     corpus, but both files match the checksums recorded when they were written, so
     it is kept (Chroma, which has not taken these vectors yet, is never asked)."""
-    from uac.index.store import ChannelIndex
+    from uac.index.vectors import ChannelVectors
 
     memory = one_session_memory("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.")
     queries = ["dog", "Lisbon trip"]
@@ -66,7 +66,7 @@ def test_a_copy_with_new_times_keeps_its_flat_vectors(tmp_path, monkeypatch, one
     memory.close()
     copy = tmp_path / "copy"
     shutil.copytree(memory.root, copy, symlinks=True, copy_function=shutil.copy)  # times not kept
-    monkeypatch.setattr(ChannelIndex, "collection", property(_refuse))
+    monkeypatch.setattr(ChannelVectors, "collection", property(_refuse))
 
     reopened = UserMemory.open(copy)
     assert [[h.to_json() for h in reopened.search(q, k=5)] for q in queries] == expected
@@ -75,7 +75,7 @@ def test_a_copy_with_new_times_keeps_its_flat_vectors(tmp_path, monkeypatch, one
     reopened.ingest(chat)
     assert "ferry" in reopened.search("ferry tickets chewed", k=3)[0].text
     for name in ("facts", "archive"):
-        assert reopened.index.channel(name)._flat_in_step()
+        assert reopened.index.channel(name).vectors.in_step()
     reopened.close()
 
 
@@ -91,4 +91,4 @@ def test_a_changed_flat_copy_is_not_adopted(tmp_path, one_session_memory):
     from uac.index.store import MemoryIndex
 
     channel = MemoryIndex(copy / ".uac").channel("facts")
-    assert not channel._adopt_copied_flat() and not channel._flat_in_step()
+    assert not channel.vectors._adopt_copied_flat() and not channel.vectors.in_step()

@@ -24,7 +24,7 @@ def _manifest(memory) -> tuple:
 
 def _vectors(memory) -> dict:
     channel = memory.index.channel("facts")
-    return channel.stored_vectors({i: None for i in channel._order})
+    return channel.stored_vectors({i: None for i in channel.rows.order})
 
 
 def test_a_bm25_setting_change_keeps_the_vectors(tmp_path, monkeypatch, one_session_memory):
@@ -46,7 +46,7 @@ def test_a_bm25_setting_change_keeps_the_vectors(tmp_path, monkeypatch, one_sess
     assert after.keys() == before.keys()
     for fact_id, vector in before.items():
         np.testing.assert_array_equal(after[fact_id], vector)
-    assert not reopened.index.settings_differ(_manifest(reopened)[1])
+    assert not reopened.index.manifest.settings_differ(_manifest(reopened)[1])
     reopened.close()
 
 

@@ -41,7 +41,7 @@ def test_the_flat_copies_are_the_vector_store(no_chroma, tmp_path):
         hits = memory.search("pottery in Lisbon", k=3, channel="facts")
         assert hits and "pottery" in hits[0].text
         facts = memory.index.channel("facts")
-        assert facts.vector_count() == len(facts) and facts.vector_ids() == set(facts._order)
+        assert facts.vector_count() == len(facts) and facts.vectors.ids() == set(facts.rows.order)
         gone = next(f for f in memory.facts() if "fridge" in f.text)
         memory.forget(fact=gone.id)
         assert all("fridge" not in h.text for h in memory.search("cat fridge", k=10, channel="facts"))

@@ -149,8 +149,8 @@ def test_incremental_ingest_agrees_with_a_full_rebuild(grown, tmp_path):
             assert sorted(map(json.dumps, _corpus(root, channel))) == sorted(map(json.dumps, _corpus(copy, channel)))
             ours, theirs = grown.index.channel(channel), other.index.channel(channel)
             ours.refresh()
-            rows_ours = {i: r for r, i in enumerate(ours._line_ids)}
-            rows_theirs = {i: r for r, i in enumerate(theirs._line_ids)}
+            rows_ours = {i: r for r, i in enumerate(ours.rows.line_ids)}
+            rows_theirs = {i: r for r, i in enumerate(theirs.rows.line_ids)}
             a, b = ours.flat.read_all(), theirs.flat.read_all()
             for entry_id in rows_ours:
                 assert np.allclose(a[rows_ours[entry_id]], b[rows_theirs[entry_id]], atol=1e-5)

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..filestamp import FileStamp
 from ..index.record_index import RecordEntry, RecordIndex
 
 if TYPE_CHECKING:
@@ -103,11 +104,9 @@ def view_stamps(project: "Project") -> dict[str, list[int]]:
     for item in listing:
         if item.name.startswith((".", "_")) or not item.is_dir(follow_symlinks=False):
             continue
-        try:
-            st = os.stat(Path(item.path) / "state.py", follow_symlinks=False)
-        except FileNotFoundError:
-            continue
-        stamps[item.name] = [st.st_size, st.st_mtime_ns, st.st_ino]
+        stamp = FileStamp.of(Path(item.path) / "state.py", follow_symlinks=False)
+        if stamp.exists:
+            stamps[item.name] = stamp.to_json()
     return stamps
 
 

@@ -82,15 +82,15 @@ def _fast_problems(ctx: MemoryContext) -> list[str]:
     elif status == "unknown":
         problems.append("the log position the indexes record is not the log's (the log was changed or replaced)")
     facts = index.channel("facts")
-    held = set(facts._order)
+    held = set(facts.rows.order)
     missing = [i for i in head.fact_ids if i not in held]
-    extra = [i for i in facts._order if i not in head.fact_ids]
+    extra = [i for i in facts.rows.order if i not in head.fact_ids]
     if missing:
         problems.append(f"{len(missing)} fact(s) of the log are not indexed (e.g. {sorted(missing)[0]})")
     if extra:
         problems.append(f"{len(extra)} indexed fact(s) are not in the log (e.g. {extra[0]})")
     chunks = index.channel("archive")
-    stray = {s for s in chunks._table.sessions if s not in head.sessions}
+    stray = {s for s in chunks.rows.table.sessions if s not in head.sessions}
     if stray:
         problems.append(f"{len(stray)} indexed session(s) are not in the log (e.g. {sorted(stray)[0]})")
     if index.backend == "http":
@@ -98,14 +98,14 @@ def _fast_problems(ctx: MemoryContext) -> list[str]:
         # (or was replaced) is a fault even in the fast check, and a count is one request
         for name in ("facts", "archive"):
             channel = index.channel(name)
-            held, expected = channel.vector_count(), len(channel._order)
+            held, expected = channel.vector_count(), len(channel.rows.order)
             if held != expected:
                 problems.append(f"the Chroma server holds {held} {name} vector(s) for {expected} indexed entries")
     if not index.uses_chroma:
         # without Chroma the flat copies are the only store of the vectors
         for name in ("facts", "archive"):
             channel = index.channel(name)
-            if len(channel) and not channel.vectors_covered():
+            if len(channel) and not channel.vectors.covered():
                 problems.append(f"the {name} vectors are not in step with their {len(channel)} indexed entries "
                                 "and there is no Chroma store to rebuild them from")
     # with Chroma, a flat vector copy out of step with its corpus is no fault: a search

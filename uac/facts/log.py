@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from ..caches import BoundedCache
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
+from ..filestamp import FileStamp
 from ..fsutil import atomic_write_bytes, make_private_dirs, open_private, open_regular, read_regular, resolve_inside, split_lines_kept
 from .model import Fact
 
@@ -213,9 +214,9 @@ def _apply(state: LogState, record: dict[str, Any]) -> None:
 
 #: parsed logs of this process by path, reused while the file is unchanged (a folded log of
 #: 10,000 facts holds megabytes: a server keeps the logs of the projects it shows most)
-_CACHE: "BoundedCache[str, tuple[tuple[int, int, int], LogState]]" = BoundedCache("fact logs", 16)
+_CACHE: "BoundedCache[str, tuple[FileStamp, LogState]]" = BoundedCache("fact logs", 16)
 #: log heads (:mod:`uac.facts.head`) of this process by path, likewise (small: sessions and ids)
-_HEADS: "BoundedCache[str, tuple[tuple[int, int, int], LogHead]]" = BoundedCache("fact log heads", 256)
+_HEADS: "BoundedCache[str, tuple[FileStamp, LogHead]]" = BoundedCache("fact log heads", 256)
 
 
 class FactLog:
@@ -230,22 +231,18 @@ class FactLog:
         self._warned: str | None = None
 
     @property
-    def _cache(self) -> tuple[tuple[int, int, int], LogState] | None:
+    def _cache(self) -> tuple[FileStamp, LogState] | None:
         return _CACHE.get(str(self.path))
 
     @_cache.setter
-    def _cache(self, value: tuple[tuple[int, int, int], LogState] | None) -> None:
+    def _cache(self, value: tuple[FileStamp, LogState] | None) -> None:
         if value is None:
             _CACHE.pop(str(self.path), None)
         else:
             _CACHE[str(self.path)] = value
 
-    def _stamp(self) -> tuple[int, int, int]:
-        try:
-            st = self.path.lstat()
-        except FileNotFoundError:
-            return (-1, 0, 0)
-        return (st.st_size, st.st_mtime_ns, st.st_ino)
+    def _stamp(self) -> FileStamp:
+        return FileStamp.of(self.path, follow_symlinks=False)
 
     def _bytes(self) -> bytes:
         """The log's bytes: a regular file inside the project, never read through a link
@@ -265,7 +262,7 @@ class FactLog:
         stamp = self._stamp()
         if self._cache is not None and self._cache[0] == stamp:
             return self._cache[1]
-        data = self._bytes() if stamp[0] >= 0 else b""
+        data = self._bytes() if stamp.exists else b""
         state = parse_log(data, self.path)
         if state.dropped and self._warned != state.dropped:
             log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, state.dropped)
@@ -287,7 +284,7 @@ class FactLog:
             head = LogHead.of_state(self._cache[1])
             changed = True
         else:
-            data = self._bytes() if stamp[0] >= 0 else b""
+            data = self._bytes() if stamp.exists else b""
             head, changed = fold_head(data, self.path, load_head(self.head_path))
         if head.dropped and self._warned != head.dropped:
             log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, head.dropped)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dates import Period
+from ..filestamp import FileStamp
 from ..packed import read_pack, text_array, write_pack
 from .log import LogState, parse_log
 
@@ -72,7 +73,7 @@ class FactTable:
     speaker: Any = field(default_factory=list)
     speaker_names: list[str] = field(default_factory=list)
     #: (size, mtime_ns, inode) of the log file this table was read from
-    stamp: tuple[int, int, int] = (-1, 0, 0)
+    stamp: FileStamp = FileStamp.missing()
     #: length and sha256 of the committed prefix folded into the table
     good_bytes: int = 0
     digest: str = ""
@@ -196,7 +197,7 @@ class FactTable:
                 "event_end": np.array(self.event_end, dtype=np.int32),
                 "speaker": np.array(self.speaker, dtype=np.int32),
             },
-            {"stamp": list(self.stamp), "good_bytes": self.good_bytes, "digest": self.digest,
+            {"stamp": FileStamp(*self.stamp).to_json(), "good_bytes": self.good_bytes, "digest": self.digest,
              "speaker_names": list(self.speaker_names)},
         )
 
@@ -216,7 +217,7 @@ class FactTable:
                 event_end=pack["event_end"],
                 speaker=pack["speaker"],
                 speaker_names=[str(n) for n in pack.meta["speaker_names"]],
-                stamp=tuple(int(x) for x in pack.meta["stamp"]),  # type: ignore[arg-type]
+                stamp=_saved_stamp(pack.meta["stamp"]),
                 good_bytes=int(pack.meta["good_bytes"]),
                 digest=str(pack.meta["digest"]),
             )
@@ -224,12 +225,12 @@ class FactTable:
             return None
 
 
-def _stamp(path: Path) -> tuple[int, int, int]:
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return (-1, 0, 0)
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+def _saved_stamp(value: Any) -> FileStamp:
+    """The log stamp a saved table records (ValueError if it is not one)."""
+    stamp = FileStamp.from_json(value)
+    if stamp is None:
+        raise ValueError(f"not a file stamp: {value!r}")
+    return stamp
 
 
 def read_fact_table(
@@ -242,21 +243,21 @@ def read_fact_table(
     tables of the projects it keeps open.  A table an earlier version saved at
     ``legacy_path`` is removed when the new one is saved (it lacks the speakers)."""
     log_path = Path(log_path)
-    stamp = _stamp(log_path)
-    if previous is not None and previous.stamp == stamp and stamp[0] != -2:
+    stamp = FileStamp.of(log_path)
+    if previous is not None and previous.stamp == stamp and not stamp.is_unreadable:
         return previous
     saved = FactTable.load(table_path)
     if saved is not None and saved.stamp == stamp:
         return saved
     data = b""
     for _attempt in range(5):  # the stamp must describe exactly the bytes folded
-        data = log_path.read_bytes() if stamp[0] >= 0 else b""
-        after = _stamp(log_path)
+        data = log_path.read_bytes() if stamp.exists else b""
+        after = FileStamp.of(log_path)
         if after == stamp:
             break
         stamp = after
     else:
-        stamp = (-2, 0, 0)  # a writer kept appending: use this fold once, never reuse it
+        stamp = FileStamp.unreadable()  # a writer kept appending: use this fold once, never reuse it
     table: FactTable | None = None
     # appended to, or copied (another inode): the recorded sha256 of the prefix decides
     if saved is not None and saved.good_bytes <= len(data):
@@ -276,7 +277,7 @@ def read_fact_table(
         table.good_bytes = state.good_bytes
         table.digest = state.digest
     table.stamp = stamp
-    if stamp[0] != -2:
+    if not stamp.is_unreadable:
         _save(table, table_path, legacy_path)
     return table
 

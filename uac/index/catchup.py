@@ -75,9 +75,9 @@ def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog, previous: L
     in between) and the manifest names exactly that state.
     """
     manifest = index.read_manifest()
-    if manifest is not None and index.settings_differ(manifest):
+    if manifest is not None and index.manifest.settings_differ(manifest):
         return "settings"
-    position = index.covered_position(manifest)
+    position = index.manifest.covered_position(manifest)
     if position is None:
         # a project whose indexes were never written starts from an empty log
         if manifest is None and not index.has_corpus():
@@ -112,10 +112,10 @@ def _indexed_by_session(channel: ChannelIndex, sessions: set[str] | None) -> dic
     """Session -> the ids its entries have in ``channel``, in corpus order, for the
     given sessions (``None``: every session), read from the corpus table (no entry
     is parsed)."""
-    table = channel._table
-    row_of = channel._row_of
+    table = channel.rows.table
+    row_of = channel.rows.row_of
     out: dict[str, list[str]] = {}
-    for row, (entry_id, session_id) in enumerate(zip(channel._line_ids, table.sessions)):
+    for row, (entry_id, session_id) in enumerate(zip(channel.rows.line_ids, table.sessions)):
         if (sessions is None or session_id in sessions) and row_of.get(entry_id) == row:
             out.setdefault(session_id, []).append(entry_id)
     return out
@@ -164,7 +164,7 @@ class _Work:
 
     def stray_ids(self) -> tuple[list[str], list[str]]:
         """Indexed facts no longer in the log, and chunks of sessions not committed."""
-        facts = [i for i in self.facts._order if i not in self.state.fact_ids]
+        facts = [i for i in self.facts.rows.order if i not in self.state.fact_ids]
         chunks = [i for sid, ids in self.indexed_chunks.items() if sid not in self.state.sessions for i in ids]
         return facts, chunks
 
@@ -205,13 +205,45 @@ def _vector_mismatch(channel: ChannelIndex, always: bool) -> tuple[list[str], se
     is not opened (it may lag behind; it catches up when next opened), unless
     ``always``; opening it then brings it in step first.
     """
-    if not always and channel.flat is not None and channel.vectors_covered():
+    if not always and channel.flat is not None and channel.vectors.covered():
         return [], set()
     if not always and channel.vector_count() == len(channel):
         return [], set()
-    held = channel.vector_ids()
-    ids = set(channel._order)
+    held = channel.vectors.ids()
+    ids = set(channel.rows.order)
     return sorted(held - ids), ids - held
+
+
+def _rebuild_for_settings(index: MemoryIndex, state: LogState, archive: Archive, report: CatchUpReport) -> None:
+    """The indexes were built with other settings: build them again from the log,
+    keeping the vectors when they are still the ones this uac computes."""
+    manifest = index.read_manifest()
+    keep = manifest is not None and index.manifest.vectors_still_valid(manifest)
+    log.warning(
+        "the search indexes were built with other settings; rebuilding them from the log%s",
+        " (the vectors are kept)" if keep else "",
+    )
+    report.facts_added, report.chunks_added = rebuild(index, state, archive, keep_vectors=keep)
+    report.sessions_indexed = len(state.sessions)  # rebuild() records the position
+
+
+def _reconcile_vectors(
+    index: MemoryIndex, state: Any, report: CatchUpReport, dirty: set[str], stray: dict[str, set[str]], *, always: bool
+) -> None:
+    """Drop the vectors no corpus entry holds; an entry without a vector marks its
+    session ``dirty`` (indexed again whole), or ``stray`` when the log lacks the session."""
+    for name in CHANNELS:
+        channel = index.channel(name)
+        orphans, unbacked = _vector_mismatch(channel, always=always)
+        if orphans:
+            channel.vectors.delete(orphans)
+            report.vectors_removed += len(orphans)
+        for entry_id in unbacked:
+            session_id = channel.entry(entry_id).session_id
+            if session_id in state.sessions:
+                dirty.add(session_id)  # re-indexed whole below
+            else:
+                stray[name].add(entry_id)
 
 
 def catch_up(
@@ -246,18 +278,11 @@ def catch_up(
             )
         state = full
     if status == "settings":
-        manifest = index.read_manifest()
-        keep = manifest is not None and index.vectors_still_valid(manifest)
-        log.warning(
-            "the search indexes were built with other settings; rebuilding them from the log%s",
-            " (the vectors are kept)" if keep else "",
-        )
-        report.facts_added, report.chunks_added = rebuild(index, state, archive, keep_vectors=keep)
-        report.sessions_indexed = len(state.sessions)  # rebuild() records the position
+        _rebuild_for_settings(index, state, archive, report)
         report.seconds = time.perf_counter() - started
         return report
     if status == "grown":
-        size = index.covered_position()
+        size = index.manifest.covered_position()
         after = size[0] if size is not None else 0
         candidates = [sid for sid, end in state.commit_ends.items() if end > after]
         work = _Work(index, state, archive, _facts_after(state, fact_log, after, set(candidates)), set(candidates))
@@ -271,18 +296,7 @@ def catch_up(
     dirty = {sid for sid in candidates if not work.complete(sid)}
     stray_facts, stray_chunks = work.stray_ids() if status == "unknown" else ([], [])
     stray = {"facts": set(stray_facts), "archive": set(stray_chunks)}
-    for name in CHANNELS:
-        channel = index.channel(name)
-        orphans, unbacked = _vector_mismatch(channel, always=status == "unknown")
-        if orphans:
-            channel.delete_vectors(orphans)
-            report.vectors_removed += len(orphans)
-        for entry_id in unbacked:
-            session_id = channel.entry(entry_id).session_id
-            if session_id in state.sessions:
-                dirty.add(session_id)  # re-indexed whole below
-            else:
-                stray[name].add(entry_id)
+    _reconcile_vectors(index, state, report, dirty, stray, always=status == "unknown")
     older = dirty - set(candidates)
     if older:  # entries of sessions before the covered position lack vectors: read their facts
         folded = state if isinstance(state, LogState) else fact_log.read()

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
+from ..filestamp import FileStamp
 from ..packed import is_pack, read_pack, text_array, write_pack
-from .flat import file_stamp
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class CorpusTable:
         sessions: list[str] | None = None,
         turns: list[str] | None = None,
         turn_offsets: Any = None,
-        stamp: tuple[int, int, int] = (-1, 0, 0),
+        stamp: FileStamp = FileStamp.missing(),
         encoded: dict[str, bytes] | None = None,
     ) -> None:
         self.ids: list[str] = ids if ids is not None else []
@@ -165,7 +165,7 @@ class CorpusTable:
                 "turn_offsets": np.array(self.turn_offsets, dtype=np.int64),
                 "offsets": np.array(self.offsets, dtype=np.int64),
             },
-            {"stamp": list(self.stamp)},
+            {"stamp": FileStamp(*self.stamp).to_json()},
         )
         self.saved_lines = len(self.ids)
 
@@ -181,7 +181,7 @@ class CorpusTable:
                 pack["ordinals"],
                 pack["offsets"],
                 turn_offsets=pack["turn_offsets"],
-                stamp=tuple(int(x) for x in pack.meta["stamp"]),  # type: ignore[arg-type]
+                stamp=_saved_stamp(pack.meta["stamp"]),
                 encoded={name: pack.text(name) for name in ("sessions", "turns")},
             )
         except (ValueError, KeyError, TypeError):
@@ -200,11 +200,19 @@ class CorpusTable:
                     data["ordinals"],
                     data["offsets"],
                     turn_offsets=data["turn_offsets"],
-                    stamp=tuple(int(x) for x in data["stamp"].tolist()),  # type: ignore[arg-type]
+                    stamp=_saved_stamp(data["stamp"].tolist()),
                     encoded={name: data[name].tobytes().decode("utf-8") for name in ("sessions", "turns")},
                 )
         except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
             return None
+
+
+def _saved_stamp(value: Any) -> FileStamp:
+    """The corpus stamp a saved table records (ValueError if it is not one)."""
+    stamp = FileStamp.from_json(value)
+    if stamp is None:
+        raise ValueError(f"not a file stamp: {value!r}")
+    return stamp
 
 
 def _last_line_matches(corpus_path: Path, table: CorpusTable) -> bool:
@@ -226,7 +234,7 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
     read afresh -- and saved again if it changed.  Without a table at ``table_path``,
     one saved by an earlier version at ``legacy_path`` is read and moved to
     ``table_path`` in the current format."""
-    stamp = file_stamp(corpus_path)
+    stamp = FileStamp.of(corpus_path)
     saved = CorpusTable.load(table_path)
     if saved is None and legacy_path is not None and legacy_path.exists():
         saved = CorpusTable.load(legacy_path)
@@ -235,7 +243,7 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
             return saved
     if saved is not None and saved.stamp == stamp:
         return saved
-    if saved is not None and saved.stamp[:2] == stamp[:2] and stamp[0] >= 0 and _last_line_matches(corpus_path, saved):
+    if saved is not None and stamp.exists and stamp.same_times(saved.stamp) and _last_line_matches(corpus_path, saved):
         # the same size and modification time under another inode: a copy that kept its
         # times (cp -a, rsync -a, a restored backup); the table is the file's, restamped
         saved.stamp = stamp
@@ -244,10 +252,10 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
         except OSError as exc:
             log.debug("corpus table not saved to %s: %s", table_path, exc)
         return saved
-    if stamp[0] < 0:
+    if not stamp.exists:
         return CorpusTable(stamp=stamp)
     table: CorpusTable | None = None
-    if saved is not None and saved.stamp[2] == stamp[2] and saved.offsets[-1] <= stamp[0]:
+    if saved is not None and saved.stamp.inode == stamp.inode and saved.offsets[-1] <= stamp.size:
         if _last_line_matches(corpus_path, saved):
             table = saved  # appended to since: read the new lines only
     if table is None:
@@ -255,11 +263,11 @@ def read_corpus_table(corpus_path: Path, table_path: Path, legacy_path: Path | N
     with open(corpus_path, "rb") as handle:
         handle.seek(int(table.offsets[-1]))
         data = handle.read()
-        after = file_stamp(corpus_path)
+        after = FileStamp.of(corpus_path)
     table.read_lines(data, corpus_path, first_number=len(table.ids) + 1)
     # the stamp must describe the bytes read; a concurrent append makes it differ,
     # and then the table is used this once and extended again next time
-    table.stamp = stamp if after == stamp and int(table.offsets[-1]) == stamp[0] else (-2, 0, 0)
+    table.stamp = stamp if after == stamp and int(table.offsets[-1]) == stamp.size else FileStamp.unreadable()
     if table.stamp == stamp and worth_saving(table):
         try:
             table.save(table_path)

@@ -2,7 +2,7 @@
 
 With the embedded backend every vector of a channel's entries is appended to
 ``.uac/index/<channel>.vectors`` (Chroma takes it from there when its collection
-is next opened, see :mod:`uac.index.store`): raw float32 rows, one per line
+is next opened, see :mod:`uac.index.vectors`): raw float32 rows, one per line
 of the channel's corpus file (``<channel>.jsonl``), in the same order.  Its
 sidecar ``<channel>.vectors.json`` records the row count and the identity
 (size, modification time, inode) of the corpus file the rows match; the rows
@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ..filestamp import FileStamp
 from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, open_private
 
 if TYPE_CHECKING:
@@ -38,30 +39,21 @@ BLOCK_ROWS = 4096
 KEEP_BYTES = 256 * 1024
 
 
-def file_stamp(path: Path) -> tuple[int, int, int]:
-    """(size, mtime_ns, inode) of ``path``, or (-1, 0, 0) if it does not exist."""
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return (-1, 0, 0)
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
 class FlatVectors:
     def __init__(self, path: Path, dim: int = 384) -> None:
         self.path = Path(path)
         self.meta_path = self.path.with_name(self.path.name + ".json")
         self.dim = dim
         #: (stamp of the sidecar, its parsed content): a search re-reads it only when it changed
-        self._meta: tuple[tuple[int, int, int], dict | None] | None = None
+        self._meta: tuple[FileStamp, dict | None] | None = None
         #: (stamp of the rows file, its rows) for a small copy kept in memory
-        self._kept: tuple[tuple[int, int, int], "numpy.ndarray"] | None = None
+        self._kept: tuple[FileStamp, "numpy.ndarray"] | None = None
 
     # -- state ------------------------------------------------------------------------------
 
     def read_meta(self) -> dict | None:
         """The sidecar's content (parsed again only when its file changed), or None."""
-        stamp = file_stamp(self.meta_path)
+        stamp = FileStamp.of(self.meta_path)
         if self._meta is not None and self._meta[0] == stamp:
             return self._meta[1]
         try:
@@ -77,29 +69,28 @@ class FlatVectors:
         self._meta = self._kept = None
 
     def rows(self) -> int:
-        size = file_stamp(self.path)[0]
-        return max(size, 0) // (4 * self.dim)
+        return max(FileStamp.of(self.path).size, 0) // (4 * self.dim)
 
-    def matches(self, corpus_stamp: tuple[int, int, int], lines: int) -> bool:
+    def matches(self, corpus_stamp: FileStamp, lines: int) -> bool:
         """Do the rows match the corpus file with this identity and this many lines?"""
         meta = self.read_meta()
         if meta is None or meta.get("dim") != self.dim or meta.get("rows") != lines:
             return False
-        recorded = tuple(meta.get("corpus") or ())
+        recorded = FileStamp.from_json(meta.get("corpus"))
         # size and modification time, not the inode: a copy of the project that keeps
         # times (cp -a, rsync -a, a restored backup) keeps its flat copy, which may hold
-        # the only copy of vectors Chroma has not taken yet (see uac.index.store)
-        if len(recorded) != 3 or recorded[:2] != tuple(corpus_stamp)[:2]:
+        # the only copy of vectors Chroma has not taken yet (see uac.index.vectors)
+        if recorded is None or not recorded.same_times(corpus_stamp):
             return False
-        return file_stamp(self.path)[0] == lines * 4 * self.dim
+        return FileStamp.of(self.path).size == lines * 4 * self.dim
 
-    def _write_meta(self, rows: int, corpus_stamp: tuple[int, int, int]) -> None:
-        meta = {"dim": self.dim, "rows": rows, "corpus": list(corpus_stamp)}
+    def _write_meta(self, rows: int, corpus_stamp: FileStamp) -> None:
+        meta = {"dim": self.dim, "rows": rows, "corpus": FileStamp(*corpus_stamp).to_json()}
         atomic_write_text(self.meta_path, json.dumps(meta) + "\n")
 
     # -- writing (callers hold the project lock) -------------------------------------------
 
-    def append(self, vectors: "numpy.ndarray", *, rows_before: int, corpus_stamp: tuple[int, int, int]) -> None:
+    def append(self, vectors: "numpy.ndarray", *, rows_before: int, corpus_stamp: FileStamp) -> None:
         """Append rows after ``rows_before`` existing ones (a torn earlier tail is cut)."""
         import numpy as np
 
@@ -113,14 +104,14 @@ class FlatVectors:
             os.fsync(handle.fileno())
         self._write_meta(rows_before + len(data), corpus_stamp)
 
-    def replace(self, vectors: "numpy.ndarray", *, corpus_stamp: tuple[int, int, int]) -> None:
+    def replace(self, vectors: "numpy.ndarray", *, corpus_stamp: FileStamp) -> None:
         import numpy as np
 
         data = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
         atomic_write_bytes(self.path, data.tobytes())
         self._write_meta(len(data), corpus_stamp)
 
-    def restamp(self, was: "Callable[[tuple[int, int, int]], bool]", lines: int, corpus_stamp: tuple[int, int, int]) -> bool:
+    def restamp(self, was: "Callable[[FileStamp], bool]", lines: int, corpus_stamp: FileStamp) -> bool:
         """Record ``corpus_stamp`` as the corpus these rows match, if they are ``lines``
         whole rows and ``was`` accepts the corpus stamp they recorded; returns whether
         it did (for a corpus cut back to the lines these rows were written for)."""
@@ -128,9 +119,10 @@ class FlatVectors:
         if meta is None or meta.get("dim") != self.dim or meta.get("rows") != lines:
             return False
         recorded = meta.get("corpus")
-        if not isinstance(recorded, list) or len(recorded) != 3 or not was(tuple(recorded)):
+        stamp = FileStamp.from_json(recorded) if isinstance(recorded, list) else None
+        if stamp is None or not was(stamp):
             return False
-        if file_stamp(self.path)[0] != lines * 4 * self.dim:
+        if FileStamp.of(self.path).size != lines * 4 * self.dim:
             return False
         self._write_meta(lines, corpus_stamp)
         return True
@@ -152,14 +144,14 @@ class FlatVectors:
         identity of the file: size, modification time, inode), else None."""
         import numpy as np
 
-        stamp = file_stamp(self.path)
-        if stamp[0] < 0 or stamp[0] > KEEP_BYTES:
+        stamp = FileStamp.of(self.path)
+        if not stamp.exists or stamp.size > KEEP_BYTES:
             self._kept = None
             return None
         if self._kept is None or self._kept[0] != stamp:
             with open(self.path, "rb") as handle:
                 data = handle.read()
-            if len(data) != stamp[0]:  # changed while read: read it again next time
+            if len(data) != stamp.size:  # changed while read: read it again next time
                 self._kept = None
                 return None
             self._kept = (stamp, np.frombuffer(data, dtype=np.float32).reshape(-1, self.dim))

@@ -119,7 +119,7 @@ def rebuild(index: MemoryIndex, state: LogState, archive: Archive, *, keep_vecto
     part of the memory).  ``keep_vectors``: the facts' vectors are taken from the
     flat copy (every fact's, with its content unchanged) instead of embedding the
     facts again -- for a change of what BM25 reads, which leaves the vectors as
-    they were (:meth:`MemoryIndex.vectors_still_valid`).
+    they were (:meth:`IndexManifest.vectors_still_valid`).
     """
     known = None
     if keep_vectors:
@@ -148,7 +148,7 @@ def index_problems(index: MemoryIndex, state: LogState, archive: Archive) -> lis
         if has_data:
             problems.append("the index manifest is missing")
         return problems
-    if index.settings_differ(manifest):
+    if index.manifest.settings_differ(manifest):
         problems.append(f"the indexes were built with other settings ({manifest})")
     facts = index.channel("facts")
     expected = {f.id: f.content_checksum() for f in state.facts.values()}

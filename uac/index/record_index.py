@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..filestamp import FileStamp
 from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, read_utf8, split_lines
-from .flat import file_stamp
 
 if TYPE_CHECKING:
     import numpy
@@ -93,7 +93,7 @@ class RecordIndex:
     def _meta(self) -> dict[str, Any] | None:
         """``records.json``, read again only when the file changed (a kept index costs a
         warm search one ``stat``)."""
-        stamp = file_stamp(self.meta_path)
+        stamp = FileStamp.of(self.meta_path)
         if self._meta_cache is not None and self._meta_cache[0] == stamp:
             return self._meta_cache[1]
         try:
@@ -111,7 +111,7 @@ class RecordIndex:
         meta = self._meta()
         if meta is None:
             return None
-        if list(file_stamp(self.corpus_path)) != meta.get("corpus") or list(file_stamp(self.vectors_path)) != meta.get("vectors"):
+        if FileStamp.of(self.corpus_path) != FileStamp.from_json(meta.get("corpus")) or FileStamp.of(self.vectors_path) != FileStamp.from_json(meta.get("vectors")):
             return None
         if self.problem() is not None:
             return None
@@ -136,12 +136,12 @@ class RecordIndex:
     def _load(self) -> None:
         import numpy as np
 
-        key = (file_stamp(self.corpus_path), file_stamp(self.vectors_path))
+        key = (FileStamp.of(self.corpus_path), FileStamp.of(self.vectors_path))
         if self._loaded == key:
             return
-        entries, problem = self._read_entries() if key[0][0] > 0 else ([], None)
+        entries, problem = self._read_entries() if key[0].size > 0 else ([], None)
         vectors = np.zeros((0, self.dim), dtype=np.float32)
-        if key[1][0] > 0 and problem is None:
+        if key[1].size > 0 and problem is None:
             row = self.dim * np.dtype(np.float32).itemsize
             if key[1][0] % row:
                 problem = f"records.vectors holds {key[1][0]} bytes, not whole rows of {self.dim} numbers"
@@ -189,11 +189,11 @@ class RecordIndex:
         meta = {
             "format": FORMAT,
             "domains": stamps,
-            "corpus": list(file_stamp(self.corpus_path)),
-            "vectors": list(file_stamp(self.vectors_path)),
+            "corpus": FileStamp.of(self.corpus_path).to_json(),
+            "vectors": FileStamp.of(self.vectors_path).to_json(),
         }
         atomic_write_text(self.meta_path, json.dumps(meta) + "\n")
-        self._meta_cache = (file_stamp(self.meta_path), meta)
+        self._meta_cache = (FileStamp.of(self.meta_path), meta)
         self._loaded = None
 
     def vectors_by_text(self) -> "dict[str, numpy.ndarray]":

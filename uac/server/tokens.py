@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, NotFound, StoreError
+from ..filestamp import FileStamp
 from ..fsutil import atomic_write_text
 
 TOKEN_FILE = Path("auth") / "tokens.json"
@@ -36,8 +37,8 @@ ADMIN_ENV = "UAC_ADMIN_TOKEN"
 _TOKEN_RE = re.compile(r"^uac_([0-9a-f]{8})_([A-Za-z0-9_-]{20,})$")
 _FORMAT = 1
 _cache_guard = threading.Lock()
-#: path -> (mtime_ns, size, parsed records): tokens are checked on every request
-_cache: dict[str, tuple[int, int, list["TokenRecord"]]] = {}
+#: path -> (stamp of the file, parsed records): tokens are checked on every request
+_cache: dict[str, tuple[FileStamp, list["TokenRecord"]]] = {}
 
 
 def well_formed(token: str | None) -> bool:
@@ -81,18 +82,17 @@ class TokenStore:
     # -- reading --------------------------------------------------------------
 
     def records(self) -> list[TokenRecord]:
-        try:
-            stat = self.path.stat()
-        except FileNotFoundError:
+        stamp = FileStamp.of(self.path)
+        if not stamp.exists:
             return []
         key = str(self.path)
         with _cache_guard:
             cached = _cache.get(key)
-        if cached is not None and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
-            return cached[2]
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         records = self._parse()
         with _cache_guard:
-            _cache[key] = (stat.st_mtime_ns, stat.st_size, records)
+            _cache[key] = (stamp, records)
         return records
 
     def _parse(self) -> list[TokenRecord]:

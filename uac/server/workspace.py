@@ -47,12 +47,10 @@ T = TypeVar("T")
 _BROKEN = (StoreError, NotAProject, ProjectNotFound, FormatVersionError, ConfigError)
 
 
-def _stat_key(path: Path) -> tuple[int, int]:
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return (0, -1)
-    return (stat.st_mtime_ns, stat.st_size)
+def _stat_key(path: Path) -> tuple[int, int, int]:
+    from ..filestamp import FileStamp
+
+    return FileStamp.of(path)
 
 
 class _BoundedProvider:
