@@ -78,6 +78,10 @@ def test_phrases(phrase, code, rendered):
         ("We will go back, we loved Lisbon in May.", "2023-05"),
         ("Ana wants a ski trip in February, we said yes.", "2024-02"),
         ("My cousin is getting married in March and we have said yes!", "2024-03"),
+        # "starting" announces, "would" asks ahead: both point forward
+        ("New badge, new desk, starting May 6.", "2024-05-06"),
+        ("The club asked if I would coach the juniors in March.", "2024-03"),
+        ("I would have gone in March.", "2023-03"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):

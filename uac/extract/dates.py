@@ -104,7 +104,7 @@ _FUTURE = re.compile(
     r"wants?|wanna|(?:is|are|am|'m|'re)\s+getting\s+(?:married|engaged)|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
     r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
     r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
-    r"(?:last|first)\s+day\b[^.,;]*\bis)\b",
+    r"(?:last|first)\s+day\b[^.,;]*\bis|starting|would(?!\s+have|'ve))\b",
     re.I,
 )
 #: a report of what happened: past forms that no plan uses
