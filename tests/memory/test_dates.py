@@ -82,6 +82,7 @@ def test_phrases(phrase, code, rendered):
         ("New badge, new desk, starting May 6.", "2024-05-06"),
         ("The club asked if I would coach the juniors in March.", "2024-03"),
         ("I would have gone in March.", "2023-03"),
+        ("I did a class on Tuesday and thought I would quit.", "2023-06-06"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):
@@ -166,3 +167,9 @@ def test_someones_last_night_is_not_yesterday():
     assert find_relative_dates("Sam's last night at the hostel was loud.", base) == []
     [found] = find_relative_dates("We had pho last night.", base)
     assert found.period.code == "2023-06-08"
+
+
+def test_a_would_of_reported_thought_leaves_a_report_in_the_past():
+    from uac.extract.dates import tense
+
+    assert tense("Did a spin class at lunch and came out thinking I would sign up.") is False

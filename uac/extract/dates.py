@@ -104,7 +104,7 @@ _FUTURE = re.compile(
     r"wants?|wanna|(?:is|are|am|'m|'re)\s+getting\s+(?:married|engaged)|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
     r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
     r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
-    r"(?:last|first)\s+day\b[^.,;]*\bis|starting|would(?!\s+have|'ve))\b",
+    r"(?:last|first)\s+day\b[^.,;]*\bis)\b",
     re.I,
 )
 #: a report of what happened: past forms that no plan uses
@@ -351,12 +351,20 @@ def tense(text: str) -> bool | None:
 _CLAUSE_END = re.compile(r"[,;:]\s+|\s+(?:and|but|so|then)\s+")
 
 
+#: words that point a date in their own clause forward, whatever the sentence's tense: "starting
+#: May 6" (news told as a list), "asked if Ana would teach in the fall" -- not the sentence's tense,
+#: which a "would" of reported thought ("did a class and thought I would") must not turn into a plan
+_AHEAD = re.compile(r"\b(?:starting(?!\s+to\b)|would(?!\s+have\b|'ve\b))\b", re.I)
+
+
 def _clause_tense(text: str, start: int, end: int, sentence: bool | None) -> bool | None:
     """The tense of the clause around ``text[start:end]`` ("Ana said yes, Ana starts in
     May": the second clause plans); the sentence's when the clause says neither."""
     bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     left = max((b for b in bounds if b <= start), default=0)
     right = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= end), default=len(text))
+    if _AHEAD.search(text[left:right]):
+        return True
     local = tense(text[left:right])
     return sentence if local is None else local
 
@@ -371,7 +379,8 @@ def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
             span = match.span()
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue
-            future = _clause_tense(text, span[0], span[1], sentence) if sentence is not None else None
+            ahead = sentence is not None or _AHEAD.search(text) is not None
+            future = _clause_tense(text, span[0], span[1], sentence) if ahead else None
             try:
                 period = _resolve(kind, match, base, future)
             except (ValueError, OverflowError):

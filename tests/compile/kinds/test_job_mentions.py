@@ -125,3 +125,11 @@ def test_notice_given_at_a_job_named_like_a_town_ends_it():
 )
 def test_no_job_from_a_yes_or_shift_or_notice_of_someone_else(line):
     assert _jobs((dt.date(2024, 3, 4), [line])) == []
+
+
+def test_a_job_named_short_later_is_the_same_job():
+    jobs = _jobs(
+        (dt.date(2024, 1, 8), ["Got it!! Cobalt Freight Logistics, logistics coordinator, starting on the 3rd."]),
+        (dt.date(2024, 2, 20), ["ok two weeks at Cobalt Freight and I love it."]),
+    )
+    assert [(j["employer"], j["current"]) for j in jobs] == [("Cobalt Freight Logistics", True)]
