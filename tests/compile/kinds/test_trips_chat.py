@@ -68,3 +68,39 @@ def test_a_plan_then_nights_in_it_is_one_done_trip():
         (dt.date(2024, 6, 3), ["Three nights in vienna, the cake alone was worth it."]),
     )
     assert trips == [{"destination": "Vienna", "country": "AT", "status": "done", "nights": 3}]
+
+
+def test_a_city_named_by_its_short_form_is_the_trip_planned():
+    trips = _trips(
+        (dt.date(2024, 3, 4), ["We're going to Mexico City in May, so excited."]),
+        (dt.date(2024, 6, 2), ["got back from CDMX on Friday, best tacos of my life"]),
+    )
+    assert trips == [{"destination": "Mexico City", "country": "MX", "status": "done", "nights": None}]
+
+
+def test_a_country_and_a_city_in_it_told_together_are_one_trip():
+    trips = _trips(
+        (dt.date(2024, 2, 1), ["We've booked Portugal for April!"]),
+        (dt.date(2024, 4, 22), ["Got back from Portugal on Sunday.", "Five nights in Porto, I ate so many pastries."]),
+    )
+    assert trips == [{"destination": "Porto", "country": "PT", "status": "done", "nights": 5}]
+
+
+def test_a_city_of_another_country_or_a_later_plan_stays_its_own_trip():
+    trips = _trips(
+        (dt.date(2024, 4, 22), ["Got back from Portugal on Sunday.", "Five nights in Seville before that, in March."]),
+        (dt.date(2024, 4, 29), ["We're going to Lisbon in June for a wedding."]),
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("Portugal", "done"), ("Seville", "done"), ("Lisbon", "planned")]
+
+
+@pytest.mark.parametrize(
+    "outer, inner, held",
+    [("Georgia", "Tbilisi", True), ("Georgia", "Atlanta", True), ("Texas", "Austin", True), ("Italy", "Lisbon", False),
+     ("Lisbon", "Lisbon", False), ("Narnia", "Lisbon", False)],
+)
+def test_the_gazetteer_says_which_country_or_state_holds_a_city(outer, inner, held):
+    from uac.extract.places import contains, lookup
+
+    assert contains(outer, inner) is held
+    assert lookup("CDMX").canonical == "Mexico City" and lookup("Lisbon").canonical is None

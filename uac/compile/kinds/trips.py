@@ -503,9 +503,12 @@ def _same_done(trip: _Trip, when: Period | None, said: _dt.date | None) -> bool:
 
 def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | None, *, override: bool) -> None:
     """Fold a sighting into ``trip``: its values win where ``override`` (the done report
-    of a plan), else they fill gaps; companions are united."""
+    of a plan), else they fill gaps; companions are united.  A destination keeps the name
+    it was first given when the new one is the same place ("Mexico City", then "CDMX")."""
     for name, value in fields.items():
         if name.startswith("_") or name == "status":
+            continue
+        if name == "destination" and trip.fields.get(name) and value and _place_key(value) == _place_key(trip.fields[name]):
             continue
         if name == "companions":
             trip.fields[name] = trip.fields[name] + [c for c in value if c not in trip.fields[name]]
@@ -518,7 +521,51 @@ def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | N
     trip.last_said = said or trip.last_said
 
 
+def _place_key(destination: str) -> str:
+    """A destination as the gazetteer names it, folded ("CDMX" and "Mexico City" are one)."""
+    from ...extract.places import fold, lookup
+
+    place = lookup(destination) if destination[:1].isupper() else None
+    return fold(place.canonical if place is not None and place.canonical else destination)
+
+
+def _key(sighting: Sighting) -> str | None:
+    destination = sighting.fields.get("destination")
+    if sighting.key is None or not destination or " and " in destination or "," in destination:
+        return sighting.key
+    person = sighting.key.split("|", 1)[0]
+    return f"{person}|{_place_key(destination)}"
+
+
+def _holding(trips: list[_Trip], key: str | None, fields: dict[str, Any], when: Period | None, said: _dt.date | None) -> _Trip | None:
+    """The person's trip to a country or region that holds this sighting's city, or to a city
+    the sighting's country holds, told about the same time ("got back from Georgia", then
+    "six nights in Tbilisi"): one trip, named by the city."""
+    from ...extract.places import contains
+
+    destination = fields.get("destination")
+    if key is None or not destination or fields["status"] == "cancelled":
+        return None
+    person = key.split("|", 1)[0]
+    for trip in reversed(trips):
+        other = trip.fields.get("destination")
+        if trip.key is None or not other or trip.key.split("|", 1)[0] != person or trip.fields["status"] == "cancelled":
+            continue
+        if fields["status"] == "planned" and trip.fields["status"] == "done":
+            continue  # a plan is no part of a trip already taken
+        if not (contains(other, destination) or contains(destination, other)):
+            continue
+        near = _near(trip.when, when, _SLACK)
+        if near is None:
+            near = said is not None and trip.last_said is not None and abs((said - trip.last_said).days) <= 31
+        if near:
+            return trip
+    return None
+
+
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    from ...extract.places import contains
+
     trips: list[_Trip] = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]
@@ -526,7 +573,22 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         fields = dict(sighting.fields)
         status = fields["status"]
         when = fields.get("_when")
-        same = [t for t in trips if t.key == sighting.key]
+        key = _key(sighting)
+        same = [t for t in trips if t.key == key]
+        if not same and not fields.get("_weak"):
+            holder = _holding(trips, key, fields, when, said)
+            if holder is not None:
+                city_first = contains(fields["destination"], holder.fields["destination"])
+                named = {k: v for k, v in fields.items() if k not in ("destination", "country")}
+                done = status == "done" or holder.fields["status"] == "done"
+                _merge(holder, named, fact.id, said, override=status == "done" and holder.fields["status"] == "planned")
+                if not city_first:
+                    holder.fields["destination"] = fields["destination"]
+                    holder.fields["country"] = fields.get("country") or holder.fields.get("country")
+                    holder.key = key
+                if done:
+                    holder.fields["status"] = "done"
+                continue
         plans = [t for t in same if t.fields["status"] == "planned"]
         if status == "cancelled":
             target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
@@ -579,7 +641,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:
     values = {k: v for k, v in fields.items() if not k.startswith("_")}
     values["companions"] = list(values.get("companions") or [])
-    return _Trip(sighting.key, values, [sighting.fact_id], said, said, fields.get("_when"))
+    return _Trip(_key(sighting), values, [sighting.fact_id], said, said, fields.get("_when"))
 
 
 # -- the declaration ------------------------------------------------------------------------
