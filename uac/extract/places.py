@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from threading import Lock
 
-__all__ = ["Place", "lookup", "is_place", "country_name", "contains"]
+__all__ = ["Place", "lookup", "is_place", "is_us_state", "country_name", "contains"]
 
 
 @dataclass(frozen=True)
@@ -211,8 +211,9 @@ def contains(outer: str, inner: str) -> bool:
         return False
     city = rows[0]
     key = fold(re.sub(r"^the\s+", "", outer.strip()))
-    if key in tables.cities and not (key in tables.countries or key in tables.regions):
-        return False  # a city holds no city
+    place = lookup(outer)
+    if place is None or place.kind == "city":
+        return False  # a city holds no city ("Kyoto", the prefecture's city too)
     codes = (tables.countries.get(key) or set()) | (tables.regions.get(key) or set())
     state = tables.us_states.get(key) if key in tables.regions else None
     if state is not None and city[1] == "US":
@@ -231,6 +232,11 @@ def _qualified(tables: _Tables, key: str, qualifier: str) -> tuple[str, str] | N
         if any(r[1] == code for r in rows):
             return "city", code
     return None
+
+
+def is_us_state(name: str) -> bool:
+    """"Oregon", "TX": a US state's name or code (a qualifier even where a town shares the name)."""
+    return fold(name.strip()) in _tables().us_states
 
 
 def is_place(name: str) -> bool:

@@ -97,10 +97,41 @@ def test_a_city_of_another_country_or_a_later_plan_stays_its_own_trip():
 @pytest.mark.parametrize(
     "outer, inner, held",
     [("Georgia", "Tbilisi", True), ("Georgia", "Atlanta", True), ("Texas", "Austin", True), ("Italy", "Lisbon", False),
-     ("Lisbon", "Lisbon", False), ("Narnia", "Lisbon", False)],
+     ("Lisbon", "Lisbon", False), ("Narnia", "Lisbon", False), ("Kyoto", "Osaka", False)],
 )
 def test_the_gazetteer_says_which_country_or_state_holds_a_city(outer, inner, held):
     from uac.extract.places import contains, lookup
 
     assert contains(outer, inner) is held
     assert lookup("CDMX").canonical == "Mexico City" and lookup("Lisbon").canonical is None
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I was in Rotterdam last week for a logistics conference, two nights, so tired.", [("Rotterdam", "NL", "done", 2)]),
+        ("We were in Glasgow for Ana's graduation.", [("Glasgow", "GB", "done", None)]),
+        ("Drove down to my parents' in Exeter on Friday, back Sunday.", [("Exeter", "GB", "done", None)]),
+        ("At Easter we're going up to Ana's mum's place in Aberdeen.", [("Aberdeen", "GB", "planned", None)]),
+        ("Next up: my cousin's wedding in Cardiff, driving over on the 14th for two nights.", [("Cardiff", "GB", "planned", 2)]),
+        ("Then my sister's graduation in Salem, Oregon, flying out on the 2nd.", [("Salem, Oregon", "US", "planned", None)]),
+        ("Back from Toulouse, three nights, and my French is worse than ever.", [("Toulouse", "FR", "done", 3)]),
+        ("Flying out to Bilbao next week to look at flats.", [("Bilbao", "ES", "planned", None)]),
+    ],
+)
+def test_trips_as_chats_tell_them(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I was in Rotterdam when I was little.",
+        "My sister was in Glasgow for a conference.",
+        "My brother drove down to our parents' in Exeter.",
+        "Maybe a wedding in Cardiff, flying is too dear though.",
+        "Flying out to Bilbao might be cheaper, maybe?",
+    ],
+)
+def test_no_trip_from_being_somewhere_once_or_someone_elses_visit(line):
+    assert _trips((DAY, [line])) == []

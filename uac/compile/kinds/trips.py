@@ -59,6 +59,16 @@ _MODAL = (
     r"(?:is|are)\s+(?:planning|going|about|excited|set)\s+to|can't\s+wait\s+to|"
     r"(?:is|are)\s+(?:finally\s+)?going\s+to)"
 )
+#: an occasion a trip is for ("for a conference", "for Ana's wedding")
+_OCCASION = (
+    r"(?:conference|wedding|funeral|festival|reunion|summit|convention|workshop|course|training|meeting|stag(?:\s+do)?|"
+    r"hen(?:\s+do)?|bachelor(?:ette)?\s+party|graduation|christening|birthday|work\s+trip|business\s+trip)"
+)
+#: someone's family home: "Sam's parents'", "Ana's mum's place", "the in-laws'"
+_FAMILY = (
+    r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|grandparents|grandma|"
+    r"granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
+)
 _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
 
 
@@ -109,6 +119,11 @@ RULES: tuple[_Rule, ...] = (
         "done",
     ),
     _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
+    # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
+    _rule(rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))", "done"),
+    # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
+    _rule(rf"(?:went|drove|flew|headed|travell?ed|got\s+the\s+train|took\s+the\s+train)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "done"),
+    _rule(rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "planned"),
     _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
     # planned
     _rule(rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on)\s+(?:back\s+)?to\s+{_PLACES}", "planned"),
@@ -180,7 +195,7 @@ def _nights(value: str | None) -> int | None:
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
-    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not)\b",
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?in)\b",
     re.I,
 )
 
@@ -217,7 +232,12 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             after = clause.rest[match.end() :]
             if raw and _attributive(raw, after):
                 continue
-            fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
+            nights = groups.get("nights")
+            if nights is None and rule.status != "cancelled":
+                # "flew to Rome for a wedding, three nights": the nights told after a comma
+                told = _NIGHTS_AFTER.search(after)
+                nights = told.group("nights") if told else None
+            fields = _fields(fact, rule, places, activity, nights, clause, after)
             fields["country"] = country
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
@@ -227,8 +247,56 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     if said and not out:
         return _looking_back(fact)
     if not out and not p.is_question(fact):
-        out.extend(_owned_trips(fact))
+        out.extend(_back_from(fact) or _occasion_ahead(fact) or _owned_trips(fact))
     return out
+
+
+def _back_from(fact: "Fact") -> list[Sighting]:
+    """"Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
+    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    back = _BACK_FROM.match(text[:1].lower() + text[1:])
+    if back is None:
+        return []
+    places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
+    if not places:
+        return []
+    rest = text[back.end() :]
+    nights = re.match(rf"^,\s+{_NIGHTS}\b", rest)
+    clause = p.Clause(fact.speaker, False, rest)
+    fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, nights.group("nights") if nights else None, clause, rest)
+    fields["country"] = country
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+#: "my cousin's wedding in Leeds, driving up on the Friday": an occasion somewhere, and the journey to it ahead
+_OCCASION_AHEAD = re.compile(
+    rf"\b(?P<purpose>{_OCCASION})\s+in\s+(?P<place>{p.PLACES})[,;]?\s+(?:and\s+)?(?:(?:[A-Z][a-z]+(?:\s+and\s+others)?)\s+"
+    rf"(?:is|are|am)\s+)?(?:flying|driving|heading|travell?ing|taking\s+the\s+train|getting\s+the\s+train)\b"
+)
+
+
+def _occasion_ahead(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or fact.speaker not in fact.text or p.HEDGES.search(fact.text):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = _OCCASION_AHEAD.search(text)
+    if match is None:
+        return []
+    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
+    if not places:
+        return []
+    rest = text[match.end() :]
+    clause = p.Clause(fact.speaker, False, rest)
+    nights = re.search(rf"\bfor\s+{_NIGHTS}\b", rest)
+    fields = _fields(fact, _Rule(_OCCASION_AHEAD, "planned"), places, None, nights.group("nights") if nights else None, clause, rest)
+    fields["country"] = country
+    fields["purpose"] = fields.get("purpose") or match.group("purpose")
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+_NIGHTS_AFTER = re.compile(rf"^[^.;!?]*?,\s+{_NIGHTS}\b")
 
 
 def _anywhere(fact: "Fact") -> list[p.Clause]:
@@ -307,7 +375,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
     country they share (None when they lie in several, or it is ambiguous)."""
-    from ...extract.places import lookup, lookup_lower
+    from ...extract.places import is_us_state, lookup, lookup_lower
 
     out: list[str] = []
     countries: list[str | None] = []
@@ -316,7 +384,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
         name = names[index]
         following = names[index + 1] if index + 1 < len(names) else None
         qualifier = lookup(following) if following else None
-        if qualifier is not None and qualifier.kind != "city":
+        if qualifier is not None and (qualifier.kind != "city" or is_us_state(following)):
             place = lookup(name, following)
             if place is not None and ", " in place.name:
                 out.append(f"{name}, {following}")
@@ -335,12 +403,24 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
 _BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+#: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
+_OFF_TO = re.compile(
+    rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+)
 
 
 def _looking_back(fact: "Fact") -> list[Sighting]:
     """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    ahead = _OFF_TO.match(text[:1].lower() + text[1:])
+    if ahead is not None and not p.HEDGES.search(text):
+        places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
+        if places:
+            clause = p.Clause(fact.speaker, False, text[ahead.end() :])
+            fields = _fields(fact, _Rule(_OFF_TO, "planned"), places, None, None, clause, clause.rest)
+            fields["country"] = country
+            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
     back = _BACK_FROM.match(text[:1].lower() + text[1:])
     if back is not None:
         places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
