@@ -57,6 +57,7 @@ _SLANG = {
     "reais": "BRL", "kroner": "NOK", "kronor": "SEK", "krona": "SEK", "zloty": "PLN", "baht": "THB", "won": "KRW",
     "dirhams": "AED", "lira": "TRY", "yuan": "CNY", "rand": "ZAR", "forint": "HUF", "koruna": "CZK", "dong": "VND",
     "pence": "GBP", "cents": "USD", "p": "GBP", "eur": "EUR", "usd": "USD", "gbp": "GBP",
+    "lari": "GEL", "laris": "GEL", "lei": "RON", "shekels": "ILS", "ringgit": "MYR", "rupiah": "IDR",
 }
 _SUBUNIT = {"pence": 0.01, "cents": 0.01, "p": 0.01}
 
