@@ -149,7 +149,7 @@ _NAME_AFTER = (
     r"(?P<name>(?:US|Canadian|Australian|Swiss|Japanese|Hong\s+Kong|New\s+Zealand|Singapore|Mexican|Brazilian|Danish|"
     r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian)?\s*"
     r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams|"
-    r"lira|yuan|rand|forint|koruna|dong|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
+    r"lira|yuan|rand|forint|koruna|dong|laris?|lei|shekels|ringgit|rupiah|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
     r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
 )
 _AMOUNT = re.compile(
