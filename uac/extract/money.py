@@ -142,7 +142,8 @@ def _digits(text: str) -> float | None:
 
 
 _SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽]|[A-Z]{1,3}\$|R\$)"
-_CODE = r"(?P<code>[A-Z]{3})"
+#: a code is written in capitals: "was 85 dollars" holds no code "was" (the pattern is read ignoring case)
+_CODE = r"(?P<code>(?-i:[A-Z]{3}))"
 def _scale(name: str) -> str:
     return rf"(?:\s*(?P<{name}>k|K|m|bn|grand|thousand|million)\b)?"
 _NAME_AFTER = (
