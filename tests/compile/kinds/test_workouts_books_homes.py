@@ -109,6 +109,37 @@ def test_a_book_told_twice_is_one_with_its_finish():
     assert (book["title"], book["author"], book["finished"]) == ("Piranesi", "Susanna Clarke", Period.day(dt.date(2024, 3, 3)))
 
 
+@pytest.mark.parametrize(
+    "line, title, author",
+    [
+        ("Also read The Glass Hotel on the train, finally, Emily St. John, so good.", "The Glass Hotel", "Emily St. John"),
+        ("I'm still reading Station Eleven, Emily Mandel — finished it on the bus actually.", "Station Eleven", "Emily Mandel"),
+    ],
+)
+def test_an_author_after_a_comma(line, title, author):
+    [book] = _records("book", (DAY, [line]))
+    assert (book["title"], book["author"]) == (title, author)
+
+
+def test_still_reading_is_no_book_read():
+    assert _records("book", (DAY, ["I'm still reading Station Eleven, it's slow going."])) == []
+
+
+def test_an_author_named_in_the_next_sentence():
+    [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius, honestly."]))
+    assert (book["title"], book["author"]) == ("Piranesi", "Susanna Clarke")
+
+
+def test_an_author_sentence_gives_nothing_to_a_book_of_another_session_or_one_with_an_author():
+    books = _records(
+        "book",
+        (dt.date(2024, 2, 1), ["Finished Piranesi on the train yesterday."]),
+        (DAY, ["Susanna Clarke is a genius, honestly.", "I finished Stoner by John Williams.", "Ana Lopez is a genius at pub quizzes."]),
+    )
+    assert [(b["title"], b["author"]) for b in books] == [("Piranesi", None), ("Stoner", "John Williams")]
+    assert _records("book", (DAY, ["Rosa Diaz is a genius."])) == []
+
+
 # -- homes ---------------------------------------------------------------------------------
 
 
