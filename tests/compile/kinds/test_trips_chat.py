@@ -135,3 +135,32 @@ def test_trips_as_chats_tell_them(line, expected):
 )
 def test_no_trip_from_being_somewhere_once_or_someone_elses_visit(line):
     assert _trips((DAY, [line])) == []
+
+
+def test_a_family_visit_planned_then_looked_back_on_is_done():
+    trips = _trips(
+        (dt.date(2023, 11, 2), ["At Christmas we're going down to my parents' in Truro, 23rd to 27th."]),
+        (dt.date(2024, 1, 4), ["Christmas at mum and dad's was so nice, we stayed till the 28th."]),
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("Truro", "done")]
+
+
+def test_a_family_visit_looked_back_on_before_it_was_due_or_of_someone_else_leaves_the_plan():
+    plan = (dt.date(2023, 11, 2), ["In December we're going down to my parents' in Truro."])
+    assert _trips(plan, (dt.date(2023, 11, 20), ["The weekend at mum and dad's was so nice."]))[0]["status"] == "planned"
+    assert _trips(plan, (dt.date(2024, 1, 4), ["The weekend at Ana's parents' was so nice."]))[0]["status"] == "planned"
+
+
+def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_makes_it_done():
+    trips = _trips(
+        (dt.date(2023, 7, 27), ["We are at Tom's parents in York next weekend."]),
+        (dt.date(2023, 8, 15), ["Tom's mum said at the weekend in York that she loved the tiles."]),
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("York", "done")]
+    # said before the weekend, or undated, or in the present: no trip, or still a plan
+    assert _trips((dt.date(2023, 7, 27), ["We are at Tom's parents in York today."])) == []
+    early = _trips(
+        (dt.date(2023, 7, 27), ["We are at Tom's parents in York next weekend."]),
+        (dt.date(2023, 7, 28), ["Tom's mum said in York last year that she loved the tiles."]),
+    )
+    assert [(t["destination"], t["status"]) for t in early] == [("York", "planned")]

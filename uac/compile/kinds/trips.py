@@ -81,10 +81,16 @@ class _Rule:
     dated: str = "start"
     #: a cancellation that only closes an existing plan ("isn't going to Oslo after all")
     weak: bool = False
+    #: a visit to family ("to Sam's parents' in Truro"): a later "Christmas at mum and dad's was
+    #: lovely" reports it done
+    family: bool = False
+    #: a plan only when the fact dates it after the day it was said ("are at Ana's mum's in Leeds
+    #: the first weekend of August")
+    ahead: bool = False
 
 
-def _rule(body: str, status: str, dated: str = "start", weak: bool = False) -> _Rule:
-    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak)
+def _rule(body: str, status: str, dated: str = "start", weak: bool = False, family: bool = False, ahead: bool = False) -> _Rule:
+    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead)
 
 
 RULES: tuple[_Rule, ...] = (
@@ -122,8 +128,9 @@ RULES: tuple[_Rule, ...] = (
     # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
     _rule(rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))", "done"),
     # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
-    _rule(rf"(?:went|drove|flew|headed|travell?ed|got\s+the\s+train|took\s+the\s+train)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "done"),
-    _rule(rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "planned"),
+    _rule(rf"(?:went|drove|flew|headed|travell?ed|got\s+the\s+train|took\s+the\s+train)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "done", family=True),
+    _rule(rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
+    _rule(rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True),
     _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
     # planned
     _rule(rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on)\s+(?:back\s+)?to\s+{_PLACES}", "planned"),
@@ -195,7 +202,7 @@ def _nights(value: str | None) -> int | None:
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
-    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?in)\b",
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?in|parents|family|folks|in-laws)\b",
     re.I,
 )
 
@@ -239,16 +246,45 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
                 nights = told.group("nights") if told else None
             fields = _fields(fact, rule, places, activity, nights, clause, after)
             fields["country"] = country
+            if rule.ahead and (fields["_when"] is None or fact.session_date is None or fields["_when"].start <= fact.session_date):
+                continue  # "is at Ana's mum's in Leeds" today, or undated: where someone is, not a trip planned
+            if rule.family:
+                fields["_family"] = True
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
                 fields["_weak"] = True
             out.append(Sighting(NAME, fact.id, fields, key))
             break
     if said and not out:
-        return _looking_back(fact)
-    if not out and not p.is_question(fact):
+        out = _looking_back(fact)
+    elif not out and not p.is_question(fact):
         out.extend(_back_from(fact) or _occasion_ahead(fact) or _owned_trips(fact))
+    if not out and not p.is_question(fact):
+        out.extend(_back_home_visit(fact))
     return out
+
+
+#: "Christmas at mum and dad's was lovely", "the weekend at Ana's parents' was chaos": a family visit, looked back on
+_FAMILY_BACK = re.compile(
+    rf"\bat\s+(?:(?:{_FAMILY})|(?:[A-Z][\w’'-]*['’]s\s+)?(?:mum|mom)\s+and\s+dad['’]s)\s+(?:was|were)\b"
+    rf"|\b(?:stayed|was|were)\s+(?:at|with)\s+(?:(?:{_FAMILY})|(?:mum|mom)\s+and\s+dad['’]s?)\b"
+)
+
+
+def _back_home_visit(fact: "Fact") -> list[Sighting]:
+    """A family visit looked back on: weak, it only reports the person's planned visit to family done."""
+    if not fact.speaker or "'" not in fact.text and "’" not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{fact.speaker} said: "):
+        text = text[len(f"{fact.speaker} said: ") :]
+    if not _FAMILY_BACK.search(text) or tense(text) is not False or p.HEDGES.search(text):
+        return []
+    owner = re.search(r"\b([A-Z][a-z]+)['’]s\s+(?:parents|family|folks|mum|mom|dad)", text)
+    if owner is not None and owner.group(1) != fact.speaker and fact.speaker not in text[: owner.start()]:
+        return []  # "at Tom's parents' was ..." told by someone with Tom: still theirs; told of Tom alone: not
+    fields = {"person": fact.speaker, "status": "done", "_family_back": True, "_weak": True, "_when": None}
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|@family")]
 
 
 def _back_from(fact: "Fact") -> list[Sighting]:
@@ -551,6 +587,8 @@ class _Trip:
     last_said: _dt.date | None = None
     #: the period of the sighting that dated it (a plan's month, a done trip's day)
     when: Period | None = None
+    #: a visit to family
+    family: bool = False
 
 
 _SLACK = _dt.timedelta(days=14)
@@ -653,6 +691,17 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         fields = dict(sighting.fields)
         status = fields["status"]
         when = fields.get("_when")
+        if fields.get("_family_back"):
+            # "Christmas at mum and dad's was lovely": the person's latest family visit planned, once its time has come
+            person = fields["person"]
+            target = next((t for t in reversed(trips) if t.family and t.fields["status"] == "planned" and t.fields.get("person") == person
+                           and (t.when is None or said is None or t.when.start <= said)
+                           and (t.first_said is None or said is None or t.first_said < said)), None)
+            if target is not None:
+                target.fields["status"] = "done"
+                target.sources.append(fact.id)
+                target.last_said = said or target.last_said
+            continue
         key = _key(sighting)
         same = [t for t in trips if t.key == key]
         if not same and not fields.get("_weak"):
@@ -709,6 +758,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             _merge(target, fields, fact.id, said, override=False)
         else:
             trips.append(_new(sighting, fields, said))
+    _been_there(trips, facts)
     out = []
     for trip in trips:
         values = {k: v for k, v in trip.fields.items() if not k.startswith("_")}
@@ -718,10 +768,41 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     return out
 
 
+#: "... at the weekend in Leeds ...": a place named in a sentence
+_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})")
+
+
+def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
+    """A dated plan whose time has come is done when its person later speaks, in the past
+    tense, of being in its place ("she said at the weekend in Leeds that ..." after the plan
+    for that weekend); nothing else makes a plan done without a report."""
+    plans = [t for t in trips if t.fields["status"] == "planned" and t.when is not None and t.fields.get("destination")
+             and t.fields.get("person") and t.first_said is not None]
+    if not plans:
+        return
+    for fact in sorted(facts.values(), key=p.order_key):
+        said = fact.session_date
+        if said is None or fact.speaker is None or p.is_question(fact):
+            continue
+        for trip in plans:
+            if trip.fields["status"] != "planned" or fact.speaker != trip.fields["person"] or said <= trip.first_said:
+                continue
+            if said < trip.when.start or trip.fields["destination"] not in fact.text:
+                continue
+            if tense(fact.text) is not False or p.HEDGES.search(fact.text):
+                continue
+            text = p.plain_cached(fact.text, said)
+            named = {_place_key(m.group("place")) for m in _IN_PLACE.finditer(text)}
+            if _place_key(trip.fields["destination"]) in named:
+                trip.fields["status"] = "done"
+                trip.sources.append(fact.id)
+                trip.last_said = said
+
+
 def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:
     values = {k: v for k, v in fields.items() if not k.startswith("_")}
     values["companions"] = list(values.get("companions") or [])
-    return _Trip(_key(sighting), values, [sighting.fact_id], said, said, fields.get("_when"))
+    return _Trip(_key(sighting), values, [sighting.fact_id], said, said, fields.get("_when"), bool(fields.get("_family")))
 
 
 # -- the declaration ------------------------------------------------------------------------
