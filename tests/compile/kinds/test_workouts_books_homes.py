@@ -128,6 +128,9 @@ def test_still_reading_is_no_book_read():
 def test_an_author_named_in_the_next_sentence():
     [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius, honestly."]))
     assert (book["title"], book["author"]) == ("Piranesi", "Susanna Clarke")
+    # the sentence may say "book" too
+    [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius but that book is odd."]))
+    assert book["author"] == "Susanna Clarke"
 
 
 def test_an_author_sentence_gives_nothing_to_a_book_of_another_session_or_one_with_an_author():

@@ -109,7 +109,9 @@ def detect(fact: "Fact") -> list[Sighting]:
     if rest is None:
         return _author_next(fact)
     match = _VERB.match(rest)
-    if match is None or _NOT.search(rest[: match.start("title")]) or tense(rest[: match.start("title")]) is True:
+    if match is None:
+        return _author_next(fact)
+    if _NOT.search(rest[: match.start("title")]) or tense(rest[: match.start("title")]) is True:
         return []
     verb = " ".join(match.group("verb").lower().split())
     after = rest[match.end() :]
