@@ -67,6 +67,30 @@ def test_a_workout_is_dated():
     assert workout["when"] == Period.day(dt.date(2024, 3, 3))
 
 
+@pytest.mark.parametrize(
+    "line, activity, km, minutes",
+    [
+        ("Went bouldering after work at the Arch, like an hour and a half, my fingers are done.", "bouldering", None, 90.0),
+        ("Climbed for two hours at the wall on Saturday.", "climbing", None, 120.0),
+        ("We drove up to the Peak District and hiked Kinder Scout, 8 miles round.", "hike", 12.87, None),
+        ("First proper run in weeks this morning, 4 miles, 38 minutes, dying.", "run", 6.44, 38.0),
+        ("Long swim at the lido, half an hour, then cake.", "swim", None, 30.0),
+    ],
+)
+def test_workouts_as_chats_tell_them(line, activity, km, minutes):
+    [workout] = _records("workout", (DAY, [line]))
+    assert (workout["activity"], workout["distance_km"], workout["duration_min"]) == (activity, km, minutes)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["I climbed the stairs to the fourth floor.", "A run would be nice tomorrow, 5k maybe.", "Hiked up the prices again, the cafe did.",
+     "My run club meets on Thursdays."],
+)
+def test_no_workout_from_words_that_also_mean_other_things(line):
+    assert _records("workout", (DAY, [line])) == []
+
+
 # -- books ---------------------------------------------------------------------------------
 
 
