@@ -83,6 +83,10 @@ def test_phrases(phrase, code, rendered):
         ("The club asked if I would coach the juniors in March.", "2024-03"),
         ("I would have gone in March.", "2023-03"),
         ("I did a class on Tuesday and thought I would quit.", "2023-06-06"),
+        # a month's nth weekend, in the year the tense points to
+        ("We are away the first weekend of August.", "2023-08-05/2023-08-06"),
+        ("We will be away the last weekend of March.", "2024-03-30/2024-03-31"),
+        ("We went up the second weekend of May.", "2023-05-13/2023-05-14"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):

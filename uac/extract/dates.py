@@ -75,6 +75,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("week_around", re.compile(
         rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b", re.I)),
     ("absolute_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b", re.I)),
+    ("nth_weekend", re.compile(rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])", re.I)),
     ("before_yesterday", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
@@ -290,6 +291,23 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return Period.month(int(m["year"]), _month(m["month"]))
     if kind == "in_year":
         return Period.year(int(m["year"]))
+    if kind == "nth_weekend":
+        # "the first weekend of August": that month's first Saturday and Sunday, in the year the tense points to
+        month = _month(m["month"])
+        year = base.year
+        if future and month < base.month:
+            year += 1
+        elif future is False and month > base.month:
+            year -= 1
+        first = _dt.date(year, month, 1)
+        saturday = first + _dt.timedelta(days=(5 - first.weekday()) % 7)
+        nth = m["nth"].lower()
+        if nth == "last":
+            following = _dt.date(year + (month == 12), month % 12 + 1, 1)
+            saturday = following - _dt.timedelta(days=(following.weekday() - 5) % 7 or 7)
+        else:
+            saturday += _dt.timedelta(weeks={"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}.get(nth, 3))
+        return Period(saturday, saturday + _dt.timedelta(days=1))
     if kind == "in_month":
         month = _month(m["month"])
         year = base.year
