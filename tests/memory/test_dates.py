@@ -87,6 +87,9 @@ def test_phrases(phrase, code, rendered):
         ("We are away the first weekend of August.", "2023-08-05/2023-08-06"),
         ("We will be away the last weekend of March.", "2024-03-30/2024-03-31"),
         ("We went up the second weekend of May.", "2023-05-13/2023-05-14"),
+        # a month in lower case, as chats write it (never "may" or "march": words too)
+        ("we're off the first weekend of august", "2023-08-05/2023-08-06"),
+        ("back in october, it was grim", "2022-10"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):
@@ -177,3 +180,7 @@ def test_a_would_of_reported_thought_leaves_a_report_in_the_past():
     from uac.extract.dates import tense
 
     assert tense("Did a spin class at lunch and came out thinking I would sign up.") is False
+
+
+def test_may_and_march_in_lower_case_are_words():
+    assert find_relative_dates("we may march on in the rain", dt.date(2023, 6, 9)) == []

@@ -46,12 +46,14 @@ _UNIT = r"(?P<unit>day|week|month|year)s?"
 _WD = r"(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _WEEKDAY_WORD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _REL = r"(?P<rel>last|next|this|this past|this coming|past|coming)"
-# month names are matched capitalised only: "may" is a verb, "march" too
+# month names are matched capitalised: "may" is a verb, "march" too; chats write the others in
+# lower case as well ("the first weekend of august"), which no English word spells
 _MONTH_WORDS = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
+_LOWER_MONTHS = "january|february|april|june|july|august|september|october|november|december"
 
 
 def _month_name(name: str = "month") -> str:
-    return rf"(?P<{name}>(?-i:{_MONTH_WORDS}))(?![a-z])"
+    return rf"(?P<{name}>(?-i:{_MONTH_WORDS}|{_LOWER_MONTHS}))(?![a-z])"
 
 
 def _day_num(name: str = "day") -> str:
