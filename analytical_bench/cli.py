@@ -100,7 +100,7 @@ def conv_command(
         None, "--systems", help="model systems: uac,retrieval,full_context (default: all; offline rows always run)"
     ),
     hand_written: Optional[Path] = typer.Option(
-        None, "--hand-written", help="folder of hand-written chats (dev/, heldout/; default tests/fixtures/chats when present)"
+        None, "--hand-written", help="folder of hand-written chats (dev/, dev2/, ...; default tests/fixtures/chats when present)"
     ),
     no_hand_written: bool = typer.Option(False, "--no-hand-written", help="generated histories only"),
     offline: bool = typer.Option(False, "--offline", help="offline rows only, even if a model is configured"),
@@ -131,7 +131,7 @@ def conv_command(
     histories = [generate(seed, size) for size in chosen]
     folder = hand_written if hand_written is not None else Path("tests/fixtures/chats")
     if hand_written is not None and not folder.is_dir():
-        raise UserError(f"--hand-written {folder} is not a folder.", hint="Point it at a folder with dev/ and heldout/.")
+        raise UserError(f"--hand-written {folder} is not a folder.", hint="Point it at a folder with dev/, dev2/ (each a sessions.jsonl with its ledger.json).")
     if not no_hand_written and folder.is_dir():
         histories += hand_written_sets(folder)
     if questions is not None:

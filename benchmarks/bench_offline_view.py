@@ -1,14 +1,15 @@
 """The offline view against hand-written chats: record precision and recall per kind.
 
-    python benchmarks/bench_offline_view.py [--sets tests/fixtures/chats] [--only dev] [--timed 40] [--json OUT.json]
+    python benchmarks/bench_offline_view.py [--sets tests/fixtures/chats] [--only dev,dev2] [--timed 40] [--json OUT.json]
 
 Every directory under ``--sets`` that holds a ``ledger.json`` is one person's
 chat history: the other ``*.json``/``*.jsonl`` files beside it (and below it,
 up to the next ledger) are ingested with the rule extractor into a fresh
 project named for the ledger's user, compiled offline, and the typed view is
 scored against the ledger with :func:`analytical_bench.conv.view_score.score_view`.
-Per set (``dev``, ``heldout``: the first directory level under ``--sets``) it
-reports, per kind, events, records, matched, precision and recall, and:
+Per set (``dev``, ``dev2``, and any other set found there, such as a held-out
+one: the first directory level under ``--sets``; ``--only`` names the sets to
+score, comma-separated, default all of them) it reports, per kind, events, records, matched, precision and recall, and:
 
 * ``amounts``: purchases (and meals) matched whose ledger event has an amount,
   and how many of those records hold the right amount and currency;
@@ -62,6 +63,18 @@ def find_histories(root: Path) -> list[tuple[str, Path]]:
         rel = ledger.parent.relative_to(root)
         out.append((rel.parts[0] if rel.parts else root.name, ledger.parent))
     return out
+
+
+def select_histories(histories: list[tuple[str, Path]], names: str | None) -> list[tuple[str, Path]]:
+    """The histories of the sets named in ``names`` (comma-separated; None: every set)."""
+    if not names:
+        return histories
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    known = sorted({name for name, _ in histories})
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        raise ValueError(f"no set named {', '.join(unknown)}; the sets with a ledger are: {', '.join(known) or 'none'}")
+    return [(name, d) for name, d in histories if name in wanted]
 
 
 def chat_files(directory: Path) -> list[Path]:
@@ -235,13 +248,17 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
     sets: Path = typer.Option(REPO / "tests" / "fixtures" / "chats", "--sets"),
-    only: Optional[str] = typer.Option(None, "--only", help="one set (dev, heldout)"),
+    only: Optional[str] = typer.Option(None, "--only", help="the sets to score, comma-separated (dev,dev2; default: all)"),
     timed: int = typer.Option(40, "--timed", help="sessions in the speed run (0: none)"),
     details: bool = typer.Option(False, "--details", help="print missed events and wrong records"),
     json_out: Optional[Path] = typer.Option(None, "--json"),
 ) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    histories = [(name, d) for name, d in find_histories(sets) if only is None or name == only]
+    try:
+        histories = select_histories(find_histories(sets), only)
+    except ValueError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2)
     if not histories:
         typer.echo(f"no ledger.json under {sets}", err=True)
         raise typer.Exit(2)

@@ -196,3 +196,20 @@ def test_offline_view_times_sessions_of_two_histories_with_equal_ids(tmp_path):
         (tmp_path / name / "sessions.jsonl").write_text(json.dumps(session) + "\n", encoding="utf-8")
     ids = [s["session_id"] for s in bench.timed_sessions(bench.find_histories(tmp_path))]
     assert ids == ["h0-s01", "h1-s01"]
+
+
+def test_offline_view_scores_the_sets_it_is_named_and_refuses_an_unknown_one(tmp_path):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_offline_view as bench
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    for name in ("dev", "dev2", "heldout2"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "ledger.json").write_text("{}", encoding="utf-8")
+    found = bench.find_histories(tmp_path)
+    assert [name for name, _ in found] == ["dev", "dev2", "heldout2"]
+    assert [name for name, _ in bench.select_histories(found, "dev, heldout2")] == ["dev", "heldout2"]
+    assert bench.select_histories(found, None) == found
+    with pytest.raises(ValueError, match="the sets with a ledger are: dev, dev2, heldout2"):
+        bench.select_histories(found, "dev,heldout")

@@ -48,7 +48,7 @@ def spread_questions(questions: list[Question], limit: int) -> list[Question]:
 
 @dataclass
 class History:
-    name: str  # "generated-50", "dev", "heldout"
+    name: str  # "generated-50", "dev", "dev2"
     source: str  # "generated" | "hand-written"
     sessions: list[dict[str, Any]]
     ledger: Ledger
@@ -135,11 +135,11 @@ def load_history(directory: Path, *, name: str | None = None, seed: int = DEFAUL
 
 
 def hand_written_sets(root: Path) -> list[History]:
-    """The hand-written histories under ``root`` (``dev``, ``heldout``: each a directory of chats with
-    ``sessions.jsonl`` and ``ledger.json``, or directly those files)."""
+    """The hand-written histories under ``root``: every directory there (``dev``, ``dev2``, a held-out
+    set, in name order) that holds ``sessions.jsonl`` and ``ledger.json``, or directories of those."""
     out = []
-    for split in ("dev", "heldout"):
-        base = Path(root) / split
+    for base in sorted(p for p in Path(root).iterdir() if p.is_dir()):
+        split = base.name
         if (base / "ledger.json").exists():
             out.append(load_history(base, name=split))
         elif base.is_dir():

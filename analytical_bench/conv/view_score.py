@@ -49,6 +49,16 @@ def same_name(gold: Any, found: Any) -> bool:
     return bool(a) and a == b
 
 
+def same_place(gold: Any, found: Any) -> bool:
+    """Places match by name, or by the name before a qualifier the ledger leaves to the country
+    field ("Portland" ~ "Portland, Oregon"; the country is checked apart)."""
+    if same_name(gold, found):
+        return True
+    if found is None or "," in str(gold or ""):
+        return False
+    return same_name(gold, str(found).split(",", 1)[0])
+
+
 def same_item(gold: Any, found: Any) -> bool:
     """Items match when each names the other's head noun (its last word) and the record holds
     at least half of the gold's words ("standing desk" ~ "a new standing desk", not "desk lamp")."""
@@ -165,7 +175,7 @@ def _text(event_field: str, record_field: str):
 
 SPECS: dict[str, KindSpec] = {
     "trip": KindSpec(
-        "trip", "destination", ("destination", "purpose"), same_name, ("start", "end"), ("start", "end"), 7, "status",
+        "trip", "destination", ("destination", "purpose"), same_place, ("start", "end"), ("start", "end"), 7, "status",
         (("nights", _number("nights", "nights")), ("start_month", _month_of("start", ("start", "end")))),
     ),
     "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),

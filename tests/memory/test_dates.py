@@ -78,6 +78,18 @@ def test_phrases(phrase, code, rendered):
         ("We will go back, we loved Lisbon in May.", "2023-05"),
         ("Ana wants a ski trip in February, we said yes.", "2024-02"),
         ("My cousin is getting married in March and we have said yes!", "2024-03"),
+        # "starting" announces, "would" asks ahead: both point forward
+        ("New badge, new desk, starting May 6.", "2024-05-06"),
+        ("The club asked if I would coach the juniors in March.", "2024-03"),
+        ("I would have gone in March.", "2023-03"),
+        ("I did a class on Tuesday and thought I would quit.", "2023-06-06"),
+        # a month's nth weekend, in the year the tense points to
+        ("We are away the first weekend of August.", "2023-08-05/2023-08-06"),
+        ("We will be away the last weekend of March.", "2024-03-30/2024-03-31"),
+        ("We went up the second weekend of May.", "2023-05-13/2023-05-14"),
+        # a month in lower case, as chats write it (never "may" or "march": words too)
+        ("we're off the first weekend of august", "2023-08-05/2023-08-06"),
+        ("back in october, it was grim", "2022-10"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):
@@ -162,3 +174,13 @@ def test_someones_last_night_is_not_yesterday():
     assert find_relative_dates("Sam's last night at the hostel was loud.", base) == []
     [found] = find_relative_dates("We had pho last night.", base)
     assert found.period.code == "2023-06-08"
+
+
+def test_a_would_of_reported_thought_leaves_a_report_in_the_past():
+    from uac.extract.dates import tense
+
+    assert tense("Did a spin class at lunch and came out thinking I would sign up.") is False
+
+
+def test_may_and_march_in_lower_case_are_words():
+    assert find_relative_dates("we may march on in the rain", dt.date(2023, 6, 9)) == []

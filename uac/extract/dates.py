@@ -46,12 +46,14 @@ _UNIT = r"(?P<unit>day|week|month|year)s?"
 _WD = r"(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _WEEKDAY_WORD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _REL = r"(?P<rel>last|next|this|this past|this coming|past|coming)"
-# month names are matched capitalised only: "may" is a verb, "march" too
+# month names are matched capitalised: "may" is a verb, "march" too; chats write the others in
+# lower case as well ("the first weekend of august"), which no English word spells
 _MONTH_WORDS = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
+_LOWER_MONTHS = "january|february|april|june|july|august|september|october|november|december"
 
 
 def _month_name(name: str = "month") -> str:
-    return rf"(?P<{name}>(?-i:{_MONTH_WORDS}))(?![a-z])"
+    return rf"(?P<{name}>(?-i:{_MONTH_WORDS}|{_LOWER_MONTHS}))(?![a-z])"
 
 
 def _day_num(name: str = "day") -> str:
@@ -75,6 +77,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("week_around", re.compile(
         rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b", re.I)),
     ("absolute_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b", re.I)),
+    ("nth_weekend", re.compile(rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])", re.I)),
     ("before_yesterday", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
@@ -290,6 +293,23 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return Period.month(int(m["year"]), _month(m["month"]))
     if kind == "in_year":
         return Period.year(int(m["year"]))
+    if kind == "nth_weekend":
+        # "the first weekend of August": that month's first Saturday and Sunday, in the year the tense points to
+        month = _month(m["month"])
+        year = base.year
+        if future and month < base.month:
+            year += 1
+        elif future is False and month > base.month:
+            year -= 1
+        first = _dt.date(year, month, 1)
+        saturday = first + _dt.timedelta(days=(5 - first.weekday()) % 7)
+        nth = m["nth"].lower()
+        if nth == "last":
+            following = _dt.date(year + (month == 12), month % 12 + 1, 1)
+            saturday = following - _dt.timedelta(days=(following.weekday() - 5) % 7 or 7)
+        else:
+            saturday += _dt.timedelta(weeks={"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}.get(nth, 3))
+        return Period(saturday, saturday + _dt.timedelta(days=1))
     if kind == "in_month":
         month = _month(m["month"])
         year = base.year
@@ -351,12 +371,20 @@ def tense(text: str) -> bool | None:
 _CLAUSE_END = re.compile(r"[,;:]\s+|\s+(?:and|but|so|then)\s+")
 
 
+#: words that point a date in their own clause forward, whatever the sentence's tense: "starting
+#: May 6" (news told as a list), "asked if Ana would teach in the fall" -- not the sentence's tense,
+#: which a "would" of reported thought ("did a class and thought I would") must not turn into a plan
+_AHEAD = re.compile(r"\b(?:starting(?!\s+to\b)|would(?!\s+have\b|'ve\b))\b", re.I)
+
+
 def _clause_tense(text: str, start: int, end: int, sentence: bool | None) -> bool | None:
     """The tense of the clause around ``text[start:end]`` ("Ana said yes, Ana starts in
     May": the second clause plans); the sentence's when the clause says neither."""
     bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     left = max((b for b in bounds if b <= start), default=0)
     right = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= end), default=len(text))
+    if _AHEAD.search(text[left:right]):
+        return True
     local = tense(text[left:right])
     return sentence if local is None else local
 
@@ -371,7 +399,8 @@ def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
             span = match.span()
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue
-            future = _clause_tense(text, span[0], span[1], sentence) if sentence is not None else None
+            ahead = sentence is not None or _AHEAD.search(text) is not None
+            future = _clause_tense(text, span[0], span[1], sentence) if ahead else None
             try:
                 period = _resolve(kind, match, base, future)
             except (ValueError, OverflowError):

@@ -57,6 +57,7 @@ _SLANG = {
     "reais": "BRL", "kroner": "NOK", "kronor": "SEK", "krona": "SEK", "zloty": "PLN", "baht": "THB", "won": "KRW",
     "dirhams": "AED", "lira": "TRY", "yuan": "CNY", "rand": "ZAR", "forint": "HUF", "koruna": "CZK", "dong": "VND",
     "pence": "GBP", "cents": "USD", "p": "GBP", "eur": "EUR", "usd": "USD", "gbp": "GBP",
+    "lari": "GEL", "laris": "GEL", "lei": "RON", "shekels": "ILS", "ringgit": "MYR", "rupiah": "IDR",
 }
 _SUBUNIT = {"pence": 0.01, "cents": 0.01, "p": 0.01}
 
@@ -141,14 +142,15 @@ def _digits(text: str) -> float | None:
 
 
 _SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽]|[A-Z]{1,3}\$|R\$)"
-_CODE = r"(?P<code>[A-Z]{3})"
+#: a code is written in capitals: "was 85 dollars" holds no code "was" (the pattern is read ignoring case)
+_CODE = r"(?P<code>(?-i:[A-Z]{3}))"
 def _scale(name: str) -> str:
     return rf"(?:\s*(?P<{name}>k|K|m|bn|grand|thousand|million)\b)?"
 _NAME_AFTER = (
     r"(?P<name>(?:US|Canadian|Australian|Swiss|Japanese|Hong\s+Kong|New\s+Zealand|Singapore|Mexican|Brazilian|Danish|"
     r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian)?\s*"
     r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams|"
-    r"lira|yuan|rand|forint|koruna|dong|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
+    r"lira|yuan|rand|forint|koruna|dong|laris?|lei|shekels|ringgit|rupiah|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
     r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
 )
 _AMOUNT = re.compile(

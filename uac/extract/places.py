@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from threading import Lock
 
-__all__ = ["Place", "lookup", "is_place", "country_name"]
+__all__ = ["Place", "lookup", "is_place", "is_us_state", "country_name", "contains"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Place:
     country: str | None
     #: the name fits several places of different countries and the text does not say which
     ambiguous: bool = False
+    #: a city's name in the gazetteer, when it was named otherwise ("CDMX" -> "Mexico City")
+    canonical: str | None = None
 
 
 #: a landscape's last word ("the Scottish Highlands", "the Amalfi Coast")
@@ -89,8 +91,8 @@ class _Tables:
     countries: dict[str, set[str]]
     #: folded name -> country codes of regions of that name (US states, subdivisions, aliases)
     regions: dict[str, set[str]]
-    #: folded name -> [(population, country, admin1 code)], most populous first
-    cities: dict[str, list[tuple[int, str, str]]]
+    #: folded name -> [(population, country, admin1 code, the gazetteer's name)], most populous first
+    cities: dict[str, list[tuple[int, str, str, str]]]
     #: folded US state name or code -> its code ("texas" -> "TX")
     us_states: dict[str, str]
     #: country code -> English name
@@ -137,7 +139,7 @@ def _load() -> _Tables:
             regions.setdefault(key, set()).add(code)
     cities: dict[str, list[tuple[int, str, str]]] = {}
     for row in cache.get_cities().values():
-        entry = (int(row.get("population") or 0), row["countrycode"], str(row.get("admin1code") or ""))
+        entry = (int(row.get("population") or 0), row["countrycode"], str(row.get("admin1code") or ""), row["name"])
         cities.setdefault(fold(row["name"]), []).append(entry)
         if entry[0] >= 100_000:  # "Munich" for München, "Seville" for Sevilla: the English names of big cities
             for alt in row.get("alternatenames") or ():
@@ -150,7 +152,7 @@ def _load() -> _Tables:
     return _Tables(countries, regions, cities, us_states, names)
 
 
-def _city(rows: list[tuple[int, str, str]]) -> tuple[str | None, bool]:
+def _city(rows: list[tuple[int, str, str, str]]) -> tuple[str | None, bool]:
     """The country of the city a name most likely means, and whether it stays ambiguous."""
     first = rows[0]
     other = next((r for r in rows[1:] if r[1] != first[1]), None)
@@ -194,8 +196,29 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
         return Place(bare, "region", None, True)
     if rows:
         code, ambiguous = _city(rows)
-        return Place(bare, "city", code, ambiguous)
+        canonical = rows[0][3] if not ambiguous and fold(rows[0][3]) != bare_key else None
+        return Place(bare, "city", code, ambiguous, canonical)
     return None
+
+
+def contains(outer: str, inner: str) -> bool:
+    """Does the country or region ``outer`` hold the city ``inner``?  ("Georgia", "Tbilisi":
+    yes, Georgia the country; "Texas", "Austin": yes; "Italy", "Lisbon": no.)  False when
+    either is no such place."""
+    tables = _tables()
+    rows = tables.cities.get(fold(re.sub(r"^the\s+", "", inner.strip())))
+    if not rows:
+        return False
+    city = rows[0]
+    key = fold(re.sub(r"^the\s+", "", outer.strip()))
+    place = lookup(outer)
+    if place is None or place.kind == "city":
+        return False  # a city holds no city ("Kyoto", the prefecture's city too)
+    codes = (tables.countries.get(key) or set()) | (tables.regions.get(key) or set())
+    state = tables.us_states.get(key) if key in tables.regions else None
+    if state is not None and city[1] == "US":
+        return city[2] == state
+    return city[1] in codes
 
 
 def _qualified(tables: _Tables, key: str, qualifier: str) -> tuple[str, str] | None:
@@ -209,6 +232,11 @@ def _qualified(tables: _Tables, key: str, qualifier: str) -> tuple[str, str] | N
         if any(r[1] == code for r in rows):
             return "city", code
     return None
+
+
+def is_us_state(name: str) -> bool:
+    """"Oregon", "TX": a US state's name or code (a qualifier even where a town shares the name)."""
+    return fold(name.strip()) in _tables().us_states
 
 
 def is_place(name: str) -> bool:

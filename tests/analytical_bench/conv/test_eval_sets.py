@@ -16,7 +16,7 @@ from uac import UserMemory
 #: events per kind, and distractors, in each set
 COUNTS = {
     "dev": ({"trip": 12, "meal": 11, "purchase": 16, "job": 2, "workout": 8, "book": 6, "home": 2}, 28),
-    "heldout": ({"trip": 12, "meal": 10, "purchase": 12, "job": 3, "workout": 8, "book": 3, "home": 2}, 22),
+    "dev2": ({"trip": 12, "meal": 10, "purchase": 12, "job": 3, "workout": 8, "book": 3, "home": 2}, 22),
 }
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from analytical_bench.conv import parse_ledger, score_view
-from analytical_bench.conv.view_score import same_item
+from analytical_bench.conv.view_score import same_item, same_place
 from tests.fixtures.kinds import KINDS_CHAT, USER
 from uac import UserMemory
 from uac.dates import Period
@@ -92,3 +92,9 @@ def test_the_offline_view_of_the_kinds_chat_scores_its_trips(tmp_path):
     assert scores["trip"].matched == 2 and scores["trip"].missed == ["paris"]
     assert scores["trip"].records >= 5  # the chat's other trips, not in this small ledger, count as wrong
     assert scores["job"].matched == 1 and scores["job"].fields["current"] == [1, 1]
+
+
+def test_a_trip_destination_matches_with_its_qualifier():
+    assert same_place("Portland", "Portland, Oregon")
+    assert same_place("Paris", "Paris, Texas") and same_place("Paris", "paris")
+    assert not same_place("Paris, Texas", "Paris") and not same_place("Portland", "Oregon, Portland")

@@ -85,3 +85,51 @@ def test_a_last_day_ends_the_job_and_a_promotion_retitles_it():
     )
     assert (job["employer"], job["role"], job["current"]) == ("Tallow", "lead analyst", False)
     assert job["end"] == Period.day(dt.date(2023, 11, 10))
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I squeeze in a swim between night shifts at Hollybrook most weeks.", ("Hollybrook", None, True)),
+        ("Honestly the long shifts at Lakeside are wearing me down.", None),
+        ("so three weeks at Tinmouth Labs and I still get lost in the car park", ("Tinmouth Labs", None, True)),
+        ("Cobalt Freight, logistics coordinator, starting on the 3rd!", ("Cobalt Freight", "logistics coordinator", True)),
+        ("I said yes to Westbrook College, I'm teaching a night class there from September.", ("Westbrook College", None, True)),
+    ],
+)
+def test_a_job_told_as_people_tell_it_in_a_chat(line, expected):
+    jobs = _jobs((dt.date(2024, 3, 4), [line]))
+    if expected is None:
+        # "the long shifts at ..." names no one: no subject, no job
+        assert jobs == []
+    else:
+        assert [(j["employer"], j["role"], j["current"]) for j in jobs] == [expected]
+
+
+def test_notice_given_at_a_job_named_like_a_town_ends_it():
+    jobs = _jobs(
+        (dt.date(2024, 1, 8), ["I've got 20 minutes between 12 hour shifts at Lakeside, so quick question."]),
+        (dt.date(2024, 3, 4), ["I gave notice at Lakeside on Friday, last day is the 29th."]),
+    )
+    assert [(j["employer"], j["current"]) for j in jobs] == [("Lakeside", False)]
+    assert jobs[0]["end"] is not None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I said yes to Priya, we're doing dinner on Friday.",
+        "I covered Tom's shifts at Hollybrook last week.",
+        "Priya gave notice at Cobalt Freight.",
+    ],
+)
+def test_no_job_from_a_yes_or_shift_or_notice_of_someone_else(line):
+    assert _jobs((dt.date(2024, 3, 4), [line])) == []
+
+
+def test_a_job_named_short_later_is_the_same_job():
+    jobs = _jobs(
+        (dt.date(2024, 1, 8), ["Got it!! Cobalt Freight Logistics, logistics coordinator, starting on the 3rd."]),
+        (dt.date(2024, 2, 20), ["ok two weeks at Cobalt Freight and I love it."]),
+    )
+    assert [(j["employer"], j["current"]) for j in jobs] == [("Cobalt Freight Logistics", True)]

@@ -265,6 +265,8 @@ def test_a_meal_out_carries_its_cost():
         ("about 200 Swiss francs", [(200.0, "CHF")]), ("a couple hundred bucks", [(200.0, "USD")]),
         ("CA$45 each", [(45.0, "CAD")]), ("five nights, the 40 bus, 5 km", []), ("3 pounds of flour", []),
         ("お茶 ¥500 🍵", [(500.0, "JPY")]), ("Ich habe 30 EUR bezahlt", [(30.0, "EUR")]),
+        ("it came to 70 lari", [(70.0, "GEL")]), ("about 300 lei each", [(300.0, "RON")]),
+        ("the bill was 40 quid", [(40.0, "GBP")]), ("and for 85 euros", [(85.0, "EUR")]), ("USD 20 and EUR 5", [(20.0, "USD"), (5.0, "EUR")]),
     ],
 )
 def test_amounts_of_money(text, expected):

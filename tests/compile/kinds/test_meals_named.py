@@ -57,3 +57,30 @@ def test_no_meal_out(line):
 def test_the_assistants_idea_is_no_meal():
     facts = facts_of("You could try Loma Verde, the taco place, for dinner.", speaker="assistant", listener="Sam")
     assert [s for f in facts for s in detect(f)] == []
+
+
+def _meal_places(line: str) -> list[tuple]:
+    from uac.compile.kinds import meals
+
+    return [(s.fields["place"], s.fields["amount"], s.fields["currency"]) for f in facts_of(line) for s in meals.detect(f)]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Friday we went to Tbilisi Nights on Park Road for my sister's birthday, the Georgian place, £70 all in.", [("Tbilisi Nights", 70.0, "GBP")]),
+        ("I took my mentor Ruth out to Hattie's Kitchen for her leaving do, the set lunch, £25 each.", [("Hattie's Kitchen", 25.0, "GBP")]),
+        ("Had the best curry at Uncle Raj's?", []),
+        ("We had the best dumplings at Auntie Mei's, £30 for the two of us.", []),
+        ("We had the best ramen at Papa Kenzo's, £30 for the two of us.", [("Papa Kenzo's", 30.0, "GBP")]),
+        ("We cycled to the coast, swam twice, and then had lunch at The Crab Shed, £41.", [("The Crab Shed", 41.0, "GBP")]),
+    ],
+)
+def test_meals_out_as_chats_tell_them(line, expected):
+    assert _meal_places(line) == expected
+
+
+def test_a_place_eaten_at_twice_is_two_meals_the_amount_on_the_one_it_was_said_of():
+    assert _meal_places("We ate at Bistro Anouk near the station twice, the second time was 60 euros for everything.") == [
+        ("Bistro Anouk", None, None), ("Bistro Anouk", 60.0, "EUR")
+    ]

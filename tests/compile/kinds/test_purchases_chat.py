@@ -42,3 +42,32 @@ def test_chat_purchases(line, expected):
 )
 def test_no_chat_purchase(line):
     assert _bought(line) == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I bought a wok instead, $38, because the old one warped.", [("wok", 38.0, "USD")]),
+        ("Swam for an hour at the lido, got a new pair of goggles there for £12.", [("new pair of goggles", 12.0, "GBP")]),
+        ("I brought back a rug from Marrakesh, 900 dirhams, no regrets.", [("rug", 900.0, "AED")]),
+        ("I returned the Bose earbuds I got in March, $199, the fit was awful.", [("Bose earbuds", 199.0, "USD")]),
+        ("We paid 45 lari for the whole feast.", []),
+    ],
+)
+def test_purchases_told_in_passing(line, expected):
+    assert _bought(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Tom climbed for an hour, got a new harness for $80.",
+        "Maybe I'll swim at the lido, got a voucher for £12 somewhere.",
+    ],
+)
+def test_no_purchase_going_on_from_someone_else_or_a_maybe(line):
+    assert _bought(line) == []
+
+
+def test_a_purchase_going_on_after_the_speakers_report():
+    assert _bought("I ran the park loop twice, then got a new pair of socks for $15.") == [("new pair of socks", 15.0, "USD")]

@@ -68,3 +68,99 @@ def test_a_plan_then_nights_in_it_is_one_done_trip():
         (dt.date(2024, 6, 3), ["Three nights in vienna, the cake alone was worth it."]),
     )
     assert trips == [{"destination": "Vienna", "country": "AT", "status": "done", "nights": 3}]
+
+
+def test_a_city_named_by_its_short_form_is_the_trip_planned():
+    trips = _trips(
+        (dt.date(2024, 3, 4), ["We're going to Mexico City in May, so excited."]),
+        (dt.date(2024, 6, 2), ["got back from CDMX on Friday, best tacos of my life"]),
+    )
+    assert trips == [{"destination": "Mexico City", "country": "MX", "status": "done", "nights": None}]
+
+
+def test_a_country_and_a_city_in_it_told_together_are_one_trip():
+    trips = _trips(
+        (dt.date(2024, 2, 1), ["We've booked Portugal for April!"]),
+        (dt.date(2024, 4, 22), ["Got back from Portugal on Sunday.", "Five nights in Porto, I ate so many pastries."]),
+    )
+    assert trips == [{"destination": "Porto", "country": "PT", "status": "done", "nights": 5}]
+
+
+def test_a_city_of_another_country_or_a_later_plan_stays_its_own_trip():
+    trips = _trips(
+        (dt.date(2024, 4, 22), ["Got back from Portugal on Sunday.", "Five nights in Seville before that, in March."]),
+        (dt.date(2024, 4, 29), ["We're going to Lisbon in June for a wedding."]),
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("Portugal", "done"), ("Seville", "done"), ("Lisbon", "planned")]
+
+
+@pytest.mark.parametrize(
+    "outer, inner, held",
+    [("Georgia", "Tbilisi", True), ("Georgia", "Atlanta", True), ("Texas", "Austin", True), ("Italy", "Lisbon", False),
+     ("Lisbon", "Lisbon", False), ("Narnia", "Lisbon", False), ("Kyoto", "Osaka", False)],
+)
+def test_the_gazetteer_says_which_country_or_state_holds_a_city(outer, inner, held):
+    from uac.extract.places import contains, lookup
+
+    assert contains(outer, inner) is held
+    assert lookup("CDMX").canonical == "Mexico City" and lookup("Lisbon").canonical is None
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I was in Rotterdam last week for a logistics conference, two nights, so tired.", [("Rotterdam", "NL", "done", 2)]),
+        ("We were in Glasgow for Ana's graduation.", [("Glasgow", "GB", "done", None)]),
+        ("Drove down to my parents' in Exeter on Friday, back Sunday.", [("Exeter", "GB", "done", None)]),
+        ("At Easter we're going up to Ana's mum's place in Aberdeen.", [("Aberdeen", "GB", "planned", None)]),
+        ("Next up: my cousin's wedding in Cardiff, driving over on the 14th for two nights.", [("Cardiff", "GB", "planned", 2)]),
+        ("Then my sister's graduation in Salem, Oregon, flying out on the 2nd.", [("Salem, Oregon", "US", "planned", None)]),
+        ("Back from Toulouse, three nights, and my French is worse than ever.", [("Toulouse", "FR", "done", 3)]),
+        ("Flying out to Bilbao next week to look at flats.", [("Bilbao", "ES", "planned", None)]),
+    ],
+)
+def test_trips_as_chats_tell_them(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I was in Rotterdam when I was little.",
+        "My sister was in Glasgow for a conference.",
+        "My brother drove down to our parents' in Exeter.",
+        "Maybe a wedding in Cardiff, flying is too dear though.",
+        "Flying out to Bilbao might be cheaper, maybe?",
+    ],
+)
+def test_no_trip_from_being_somewhere_once_or_someone_elses_visit(line):
+    assert _trips((DAY, [line])) == []
+
+
+def test_a_family_visit_planned_then_looked_back_on_is_done():
+    trips = _trips(
+        (dt.date(2023, 11, 2), ["At Christmas we're going down to my parents' in Truro, 23rd to 27th."]),
+        (dt.date(2024, 1, 4), ["Christmas at mum and dad's was so nice, we stayed till the 28th."]),
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("Truro", "done")]
+
+
+def test_a_family_visit_looked_back_on_before_it_was_due_or_of_someone_else_leaves_the_plan():
+    plan = (dt.date(2023, 11, 2), ["In December we're going down to my parents' in Truro."])
+    assert _trips(plan, (dt.date(2023, 11, 20), ["The weekend at mum and dad's was so nice."]))[0]["status"] == "planned"
+    assert _trips(plan, (dt.date(2024, 1, 4), ["The weekend at Ana's parents' was so nice."]))[0]["status"] == "planned"
+
+
+def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_makes_it_done():
+    trips = _trips(
+        (dt.date(2023, 7, 27), ["We are at Tom's parents in York next weekend."]),
+        (dt.date(2023, 8, 15), ["Tom's mum said at the weekend in York that she loved the tiles."]),
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("York", "done")]
+    # said before the weekend, or undated, or in the present: no trip, or still a plan
+    assert _trips((dt.date(2023, 7, 27), ["We are at Tom's parents in York today."])) == []
+    early = _trips(
+        (dt.date(2023, 7, 27), ["We are at Tom's parents in York next weekend."]),
+        (dt.date(2023, 7, 28), ["Tom's mum said in York last year that she loved the tiles."]),
+    )
+    assert [(t["destination"], t["status"]) for t in early] == [("York", "planned")]

@@ -67,6 +67,30 @@ def test_a_workout_is_dated():
     assert workout["when"] == Period.day(dt.date(2024, 3, 3))
 
 
+@pytest.mark.parametrize(
+    "line, activity, km, minutes",
+    [
+        ("Went bouldering after work at the Arch, like an hour and a half, my fingers are done.", "bouldering", None, 90.0),
+        ("Climbed for two hours at the wall on Saturday.", "climbing", None, 120.0),
+        ("We drove up to the Peak District and hiked Kinder Scout, 8 miles round.", "hike", 12.87, None),
+        ("First proper run in weeks this morning, 4 miles, 38 minutes, dying.", "run", 6.44, 38.0),
+        ("Long swim at the lido, half an hour, then cake.", "swim", None, 30.0),
+    ],
+)
+def test_workouts_as_chats_tell_them(line, activity, km, minutes):
+    [workout] = _records("workout", (DAY, [line]))
+    assert (workout["activity"], workout["distance_km"], workout["duration_min"]) == (activity, km, minutes)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["I climbed the stairs to the fourth floor.", "A run would be nice tomorrow, 5k maybe.", "Hiked up the prices again, the cafe did.",
+     "My run club meets on Thursdays."],
+)
+def test_no_workout_from_words_that_also_mean_other_things(line):
+    assert _records("workout", (DAY, [line])) == []
+
+
 # -- books ---------------------------------------------------------------------------------
 
 
@@ -107,6 +131,40 @@ def test_a_book_told_twice_is_one_with_its_finish():
         (DAY, ["Finished Piranesi again yesterday."]),
     )
     assert (book["title"], book["author"], book["finished"]) == ("Piranesi", "Susanna Clarke", Period.day(dt.date(2024, 3, 3)))
+
+
+@pytest.mark.parametrize(
+    "line, title, author",
+    [
+        ("Also read The Glass Hotel on the train, finally, Emily St. John, so good.", "The Glass Hotel", "Emily St. John"),
+        ("I'm still reading Station Eleven, Emily Mandel — finished it on the bus actually.", "Station Eleven", "Emily Mandel"),
+    ],
+)
+def test_an_author_after_a_comma(line, title, author):
+    [book] = _records("book", (DAY, [line]))
+    assert (book["title"], book["author"]) == (title, author)
+
+
+def test_still_reading_is_no_book_read():
+    assert _records("book", (DAY, ["I'm still reading Station Eleven, it's slow going."])) == []
+
+
+def test_an_author_named_in_the_next_sentence():
+    [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius, honestly."]))
+    assert (book["title"], book["author"]) == ("Piranesi", "Susanna Clarke")
+    # the sentence may say "book" too
+    [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius but that book is odd."]))
+    assert book["author"] == "Susanna Clarke"
+
+
+def test_an_author_sentence_gives_nothing_to_a_book_of_another_session_or_one_with_an_author():
+    books = _records(
+        "book",
+        (dt.date(2024, 2, 1), ["Finished Piranesi on the train yesterday."]),
+        (DAY, ["Susanna Clarke is a genius, honestly.", "I finished Stoner by John Williams.", "Ana Lopez is a genius at pub quizzes."]),
+    )
+    assert [(b["title"], b["author"]) for b in books] == [("Piranesi", None), ("Stoner", "John Williams")]
+    assert _records("book", (DAY, ["Rosa Diaz is a genius."])) == []
 
 
 # -- homes ---------------------------------------------------------------------------------

@@ -8,6 +8,12 @@ the verb (small words inside it allowed: "Lessons in Chemistry"); the author
 follows "by" or sits in "(the X one)"; ``finished`` is the fact's period when
 the verb says so ("finished", "read" with a date).
 
+In a chat the author is often told apart: after a comma ("read Piranesi on the
+train, Susanna Clarke, so strange") or in the next sentence of the same session
+("Susanna Clarke is a genius"), which gives the author to the book just told of
+(a sentence that follows no book gives nothing).  "I'm still reading Piranesi --
+finished it on the plane actually" is a book finished.
+
 Never a book: a plan or a wish ("want to read Circe", "should read"), a
 question, someone else's reading, a title that is a place or a month ("read
 Paris" is nothing), lower-case things ("finished the report", "read the news").
@@ -36,8 +42,16 @@ _TITLE_WORD = r"(?:[A-Z][\w'’.-]*|\d+)"
 TITLE = rf"(?P<title>{_TITLE_WORD}(?:,?\s+(?:{_SMALL}\s+)*{_TITLE_WORD})*)"
 _PERSON_NAME = r"(?:[A-Z][\w'’.-]*\.?)(?:\s+[A-Z][\w'’.-]*){0,3}"
 _VERB = re.compile(
-    rf"^(?i:just\s+|also\s+|finally\s+)?(?P<verb>(?i:finished|read|has\s+read|have\s+read|devoured|finished\s+reading|re-?read))\s+"
-    rf"(?:the\s+(?:book|novel)\s+)?{TITLE}"
+    rf"^(?i:just\s+|also\s+|finally\s+)?(?P<verb>(?i:finished|read|has\s+read|have\s+read|devoured|finished\s+reading|re-?read|"
+    rf"(?:is|am|are|was)\s+(?:still\s+)?reading))\s+(?:the\s+(?:book|novel)\s+)?{TITLE}"
+)
+#: "..., Andy Weir, that book is so fun": a writer's name of two or three words after a comma
+_COMMA_AUTHOR = re.compile(r"^[^.;!?]*?,\s+(?P<author>[A-Z][a-z]+(?:\s+[A-Z][\w'’.-]+){1,2})\s*(?=,|\s+[—–-]|[.!]|$)")
+#: "Susanna Clarke is a genius": the author of the book just told of, in a sentence of its own
+_AUTHOR_NEXT = re.compile(
+    r"^(?P<author>[A-Z][a-z]+(?:\s+[A-Z][\w'’.-]+){1,2})\s+(?:(?:is|was)\s+(?:(?:a|an|such\s+a|so|just|really|an\s+absolute)\s+)*"
+    r"(?:genius|brilliant|amazing|incredible|wonderful|fantastic|master|legend|talented|gifted|unreal|the\s+best)\b|"
+    r"(?:can|really\s+can)\s+(?:really\s+)?write\b|writes\s+(?:so|like|beautifully|brilliantly)\b)"
 )
 _BY = re.compile(rf"^\s*(?:,\s*)?(?:by\s+(?P<by>{_PERSON_NAME})|\(the\s+(?P<one>{_PERSON_NAME})\s+one\))")
 _NOT = re.compile(r"\b(?:want\w*|should|would|could|might|going\s+to|plan\w*|will|next|recommend\w*)\b", re.I)
@@ -67,29 +81,76 @@ def _clean_title(title: str) -> str | None:
     return title
 
 
+def _author_next(fact: "Fact") -> list[Sighting]:
+    said = p.speaker_words(fact)
+    if said is None:
+        return []
+    text = said[0]
+    if text.startswith(f"{fact.speaker} said: "):
+        text = text[len(f"{fact.speaker} said: ") :]
+    match = _AUTHOR_NEXT.match(text)
+    if match is None or _writer(match.group("author"), fact.speaker) is None:
+        return []
+    return [Sighting(NAME, fact.id, {"person": fact.speaker, "_author": match.group("author")}, None)]
+
+
+def _writer(name: str, person: str | None) -> str | None:
+    """A writer's name, or None for a place, the speaker, or words that name no one."""
+    name = name.rstrip(".,;!")
+    if is_place(name) or (person and person in name.split()) or name.split()[0].lower() in p.NOT_NAMES:
+        return None
+    return name
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     if CUE.search(fact.text) is None:
-        return []
+        return _author_next(fact)
     rest = _rest(fact)
     if rest is None:
-        return []
+        return _author_next(fact)
     match = _VERB.match(rest)
-    if match is None or _NOT.search(rest[: match.start("title")]) or tense(rest[: match.start("title")]) is True:
+    if match is None:
+        return _author_next(fact)
+    if _NOT.search(rest[: match.start("title")]) or tense(rest[: match.start("title")]) is True:
         return []
-    title = _clean_title(match.group("title"))
+    verb = " ".join(match.group("verb").lower().split())
+    after = rest[match.end() :]
+    if verb.endswith("reading") and not verb.startswith("finished") and re.search(r"\bfinished\s+it\b", after) is None:
+        return []  # still reading: not read yet
+    raw = match.group("title")
+    by = _BY.match(after)
+    author = (by.group("by") or by.group("one")).rstrip(".,;!") if by else None
+    if author is None:
+        # "Station Eleven, Emily Mandel —": the title ran on into its author's name
+        head, _, tail = raw.rpartition(", ")
+        named = _COMMA_AUTHOR.match(f", {tail}") if head else None
+        if named is not None and named.group("author") == tail and _writer(tail, fact.speaker):
+            raw, author = head, tail
+    if author is None:
+        comma = _COMMA_AUTHOR.match(after)
+        author = _writer(comma.group("author"), fact.speaker) if comma else None
+    title = _clean_title(raw)
     if title is None:
         return []
-    by = _BY.match(rest[match.end() :])
-    author = (by.group("by") or by.group("one")).rstrip(".,;!") if by else None
-    finished = p.when(fact) if match.group("verb").lower() in ("finished", "finished reading", "read", "devoured") else None
+    finished = p.when(fact) if verb in ("finished", "finished reading", "read", "devoured") or verb.endswith("reading") else None
     fields: dict[str, Any] = {"person": fact.speaker, "title": title, "author": author, "finished": finished}
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{title.lower()}")]
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     books: dict[str | None, dict[str, Any]] = {}
+    #: person -> (the book they told of last, its session)
+    latest: dict[str, tuple[str | None, str]] = {}
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]
+        if "_author" in sighting.fields:
+            # the author of the book the person told of last, in this session, if it has none yet
+            last, session = latest.get(sighting.fields["person"], (None, None))
+            if last in books and session == fact.session_id and books[last].get("author") is None:
+                books[last]["author"] = sighting.fields["_author"]
+                books[last]["sources"].append(fact.id)
+            continue
+        latest[sighting.fields["person"]] = (sighting.key, fact.session_id)
         record = books.get(sighting.key)
         if record is None:
             books[sighting.key] = {**sighting.fields, "said_on": fact.session_date, "sources": [fact.id]}

@@ -5,12 +5,17 @@ The speaker's own job, read anywhere in their sentence (the rule extractor has
 written "I" as the speaker's name):
 
 * *current*, in passing: "four years at Kestrel", "two weeks into Brightwater",
-  "my manager at Kestrel", "my team at Acme", "I'm on 46k at Kestrel";
+  "my manager at Kestrel", "my team at Acme", "I'm on 46k at Kestrel",
+  "between night shifts at Kestrel" (a shift is work: the name may also be a
+  town's);
 * *start*, an offer accepted: "Brightwater offered me the analytics lead job
   and I said yes", "I accepted the offer from Acme", "said yes to Initech's
-  offer", "my first day at Acme";
+  offer", "I said yes to Acme, I'm teaching there from May" (a yes to a name
+  in a sentence about work), "my first day at Acme", the news told as a list:
+  "Acme, data analyst, starting 4 March";
 * *end*, leaving: "my last day at Kestrel is Friday", "I handed in my notice
-  at Acme", "handing my notice in" (the current job, unnamed);
+  at Acme", "gave notice at Acme", "handing my notice in" (the current job,
+  unnamed);
 * *promotion*: "I got the promotion", "Acme promoted me to lead", "I was
   promoted to senior analyst" -- a new title at the current job, no new job.
 
@@ -43,12 +48,26 @@ class Mention:
 
 
 #: words without which none of these rules can match (a cheap first look)
-CUE = re.compile(r"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|office|salary|offer\w*|notice|promot\w*)\b|\bon\s+[£$€]?\d", re.I)
+CUE = re.compile(
+    r"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|"
+    r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*)\b|\bon\s+[£$€]?\d",
+    re.I,
+)
 
 _ORG = r"(?P<org>(?:[A-Z][\w&'’.-]*[\w&]|[A-Z]{2,})(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'’.-]*[\w&])*)"
 _ROLE = r"(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
 _SPAN = r"(?:(?:nearly|almost|over|about|just\s+over|just\s+under)\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a\s+few|a\s+couple\s+of|several)"
+#: a chat's opening word before the news ("ok two weeks at Acme and ...")
+_OPENER = r"(?:(?i:ok|okay|so|well|wow|honestly|already)\s+)?"
 _WORKPLACE = r"(?:manager|boss|team|colleagues?|coworkers?|office|salary|contract|desk|department|line\s+manager)"
+
+
+#: words of a sentence about work, beside a yes to a name ("said yes to Acme, teaching there in May")
+_WORK_WORDS = r"(?:teach\w*|job|role|position|offer|contract|instructor|lecturer|hired|shifts?|salary|start(?:s|ing)\s+(?:on|in|at|from|next))"
+#: not about the speaker: another person's, his, her
+_NOT_MINE = r"(?:(?![A-Z][a-z]+['’]s\b|\b(?:his|her|their)\b)[^.;])"
+#: the name may also be a place's when the rule itself says work ("shifts at Lakeside")
+WORKPLACE_EVENTS = ("shift", "notice")
 
 
 def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
@@ -57,6 +76,10 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return (
         (re.compile(rf"\b{mine}\s+last\s+day\s+(?:at|with)\s+{_ORG}"), "end"),
         (re.compile(rf"\b{me}\s+(?:has\s+|had\s+|is\s+)?(?:handed|handing|hands|handed\s+in|is\s+handing)\s+(?:in\s+)?{mine}\s+notice(?:\s+in)?(?:\s+(?:at|to)\s+{_ORG})?"), "end"),
+        (re.compile(rf"\b{me}\s+(?:has\s+|have\s+)?(?:gave|given|giving|put|puts|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice\s+(?:in\s+)?(?:at|to)\s+{_ORG}"), "notice"),
+        (re.compile(rf"^{me}\s+(?!said\b){_NOT_MINE}*?\b(?:\d+[- ]hour\s+|night\s+|day\s+|late\s+|early\s+|double\s+|long\s+|weekend\s+)?shifts?\s+(?:at|in)\s+{_ORG}"), "shift"),
+        (re.compile(rf"\b{me}\s+(?:said\s+yes|agreed)\s+to\s+{_ORG}(?=[,.;!]?\s[^.]*\b{_WORK_WORDS}\b)"), "start"),
+        (re.compile(rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|{me}\s+starts?|start\s+date)\b"), "start"),
         (re.compile(rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
         (re.compile(rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)"), "start"),
         (re.compile(rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}"), "start"),
@@ -66,8 +89,8 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (re.compile(rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b"), "promotion"),
         (re.compile(rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}"), "current"),
         (re.compile(rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}"), "current"),
-        (re.compile(rf"(?:^|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+(?:at|with)\s+{_ORG}"), "current"),
-        (re.compile(rf"(?:^|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+into\s+{_ORG}"), "current"),
+        (re.compile(rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+(?:at|with)\s+{_ORG}"), "current"),
+        (re.compile(rf"(?:^{_OPENER}|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+(?:into|at|with)\s+{_ORG}(?=\s+(?:and|now|so|but|already)\b|[,.;!]|$)"), "current"),
         # no job, only the employer's full name ("applied for a job at Brightwater Energy")
         (re.compile(rf"\b(?:applied|interview\w*|offer|recruiter|job|role|position)\b[^.;]{{0,30}}?\b(?:at|with|from)\s+{_ORG}"), "mention"),
     )
@@ -80,7 +103,7 @@ _NOT_ORGS = set(p.NOT_NAMES) | {"work", "home", "uni", "school"}
 _LEADING = _NOT_ORGS | {"week", "weeks", "month", "months", "year", "years", "day", "days", "and", "then"}
 
 
-def _org(name: str | None) -> str | None:
+def _org(name: str | None, place_ok: bool = False) -> str | None:
     if not name:
         return None
     name = name.strip().rstrip(".,;'’")
@@ -89,7 +112,7 @@ def _org(name: str | None) -> str | None:
     while len(words) > 1 and words[0].lower() in _LEADING:
         words = words[1:]  # "within a WEEK Kestrel came back"
     name = " ".join(words)
-    if not name or name.split()[0].lower() in _NOT_ORGS or is_place(name):
+    if not name or name.split()[0].lower() in _NOT_ORGS or (not place_ok and is_place(name)):
         return None
     return name
 
@@ -116,11 +139,12 @@ def mentions(fact: "Fact") -> list[Mention]:
             if event == "current" and _OTHERS.search(before[-25:]) and not before.rstrip().endswith(f"{person}'s"):
                 continue
             groups = match.groupdict()
-            org = _org(groups.get("org"))
+            org = _org(groups.get("org"), place_ok=event in WORKPLACE_EVENTS)
+            told = {"shift": "current", "notice": "end"}.get(event, event)
             role = " ".join(groups["role"].split()) if groups.get("role") else None
             if org is None and groups.get("org"):
                 continue
-            if org is None and event in ("current", "start") and role is None:
+            if org is None and told in ("current", "start") and role is None:
                 continue
-            out.append(Mention(org, role, event))
+            out.append(Mention(org, role, told))
     return out

@@ -119,7 +119,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 
         def matches(job: dict[str, Any]) -> bool:
             if employer is not None:
-                return same_value(job["employer"], employer)
+                return same_value(job["employer"], employer) or _short_for(job["employer"], employer)
             return fields["role"] is not None and job["role"] == fields["role"]
 
         if event == "end":
@@ -170,6 +170,15 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     for job in jobs:
         job["employer"] = _full_name(job["employer"], [n for who, n in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _short_for(one: str | None, other: str | None) -> bool:
+    """"Front Range" and "Front Range Health": one name the first words of the other."""
+    if not one or not other:
+        return False
+    a, b = one.lower().split(), other.lower().split()
+    short, full = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) < len(full) and full[: len(short)] == short
 
 
 def _full_name(employer: str | None, named: list[str]) -> str | None:

@@ -77,8 +77,14 @@ def _rule(body: str) -> re.Pattern[str]:
 _MEAL_WORD = re.compile(rf"\b(?:dinner|lunch|brunch|breakfast|supper|meal|menu|omakase|{_FOOD})\b", re.I)
 
 RULES: tuple[re.Pattern[str], ...] = (
-    # "went to Sakura Tei, the Japanese place in town": a restaurant by its description
-    _rule(rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME}),\s+(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b"),
+    # "went to Sakura Tei, the Japanese place in town": a restaurant by its description (its street
+    # and the occasion may come first: "went to Odessa on Main Street for Ana's birthday, the Georgian place")
+    _rule(
+        rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})(?:\s+(?:on|in)\s+{p.NAME})?(?:\s+for\s+[^,.;]{{1,40}}?)?,\s+"
+        rf"(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b"
+    ),
+    # "took Ana out to Kenji's Counter for her birthday, the tasting menu": a treat out, with a meal in the clause
+    _rule(rf"took\s+(?:[\w’'-]+\s+){{1,4}}?out\s+(?:to|at)\s+(?P<named>{p.NAME})(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
     # "had Dishoom on Saturday, the breakfast naan": a name eaten at (a meal or dish in the clause)
     _rule(rf"(?:had|grabbed|got)\s+(?P<named>{p.NAME})(?=\s+(?:on|for|last|this|with|again|yesterday|tonight)\b|,)(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
     # "had dinner at Nopa", "went out for lunch at a Thai place", "had a lovely brunch with Ana at Tartine"
@@ -118,11 +124,27 @@ def _place(match: re.Match[str], after: str, person: str, people: list[str] = ()
         if called is not None and not is_place(called.group("named")):
             named = called.group("named")
     if named:
-        named = _trim(p.clean_name(named, person))
+        named = _trim(p.clean_name(named, person) or _possessive_eatery(named))
         if named is not None and groups.get("eaten") is not None and (is_place(named) or named in people):
             return None, None
     place = named or (" ".join(described.split()) if described else None)
     return place, _cuisine(kind)
+
+
+#: the first word of a possessive that is someone's home, not a restaurant ("Uncle Bob's")
+_KIN = {"uncle", "aunt", "auntie", "grandma", "grandpa", "granny", "nan", "nana", "gran", "mum", "mom", "dad", "cousin", "the"}
+
+
+def _possessive_eatery(name: str) -> str | None:
+    """"Mama Nino's", "Joe Allen's": a name of several words in the possessive is a
+    restaurant's where a meal is eaten ("at Ana's" alone stays a home, and so does
+    "at Uncle Bob's")."""
+    words = name.strip().rstrip(".,;").split()
+    if len(words) < 2 or not re.search(r"['’]s$", words[-1]) or words[0].lower() in _KIN or words[0].lower() in p.NOT_NAMES:
+        return None
+    if any(re.search(r"['’]s$", w) for w in words[:-1]):
+        return None  # "Tom's mum's": someone's family
+    return " ".join(words)
 
 
 def _cuisine(text: str | None) -> str | None:
@@ -153,10 +175,18 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     name = re.escape(fact.speaker)
-    return [
+    out = [
         p.Clause(fact.speaker, bool(m.group(1)), text[m.end() :])
         for m in re.finditer(rf"(?<=\s){name}(\s+and\s+others)?\s+(?=had\b|went\b|ate\b|grabbed\b)", text)
     ]
+    # "Sam drove to the coast, walked for miles, and then had lunch at X": the subject goes on
+    opening = re.match(rf"{name}(\s+and\s+others)?\s+[a-z]+", text)
+    if opening is not None:
+        out += [
+            p.Clause(fact.speaker, bool(opening.group(1)), text[m.end() :])
+            for m in re.finditer(r"(?:,\s+|\s+)(?:and\s+)?then\s+(?=had\b|ate\b|grabbed\b)", text)
+        ]
+    return out
 
 
 #: "Sam's best meal was Sam's last night at X", "Sam's team dinner was at X": a meal as the subject
@@ -257,9 +287,28 @@ def _detect(fact: "Fact") -> list[Sighting]:
                 found = re.search(r"\b(dinner|lunch|brunch|breakfast|supper)\b", after, re.I)
                 meal = found.group(1).lower() if found else None
             # what the text says was paid ("£62 for the two of us", "£30 for my half")
-            out.append(_sighting(fact, clause.person, clause.rest, place, cuisine, " ".join(meal.split()) if meal else None))
+            sighting = _sighting(fact, clause.person, clause.rest, place, cuisine, " ".join(meal.split()) if meal else None)
+            twice = _TWICE.match(after)
+            if twice is None:
+                out.append(sighting)
+                break
+            # "ate at X twice, the second time was 85 lari": two meals, the amount the second's
+            second = after[twice.end() :]
+            paid = re.search(r"\b(?:the\s+)?(?:second|2nd|last)\s+time\b", second)
+            first = dict(sighting.fields, amount=None, currency=None)
+            if paid is None:
+                first = dict(first)
+                again = dict(first)
+            else:
+                again = dict(_sighting(fact, clause.person, second[paid.start() :], place, cuisine, sighting.fields["meal"]).fields)
+            out.append(Sighting(NAME, fact.id, first, sighting.key))
+            out.append(Sighting(NAME, fact.id, again, f"{sighting.key}#2"))
             break
     return out
+
+
+#: "ate at X twice", "ate at X in the old town twice": two meals
+_TWICE = re.compile(r"^(?:\s+(?:in|on|near|by)\s+(?:the\s+)?[\w’'-]+(?:\s+[\w’'-]+){0,2}?)?\s+twice\b")
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:

@@ -165,6 +165,10 @@ _SUBJECTLESS = re.compile(
 )
 
 
+#: the same, for the kinds that read a sentence's report beyond its first clause
+SUBJECTLESS = _SUBJECTLESS
+
+
 @lru_cache(maxsize=4096)
 def plain_cached(text: str, said_on: _dt.date | None) -> str:
     return plain(text, said_on)

@@ -60,7 +60,7 @@ _STOP = (
 )
 _ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
 _ITEM_TO_STOP = rf"{_ITEM}{_STOP}"
-_BUY = r"(?:bought|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for)"
+_BUY = r"(?:bought|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back)"
 _WHERE = re.compile(
     rf"\b(?:at|from|on)\s+(?P<where>(?:the\s+)?{p.NAME}|the\s+(?:[a-z]+\s+)?(?:market|store|shop|mall|supermarket|bakery|"
     rf"flea\s+market|farmers\s+market|thrift\s+store|airport|station|bookstore|pharmacy)|[a-z]+\.(?:com|co\.uk|de|fr))"
@@ -110,7 +110,14 @@ def _item(text: str, person: str) -> str | None:
     words = text.strip().rstrip(".,").split()
     while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper") or words[0] in (f"{person}'s", f"{person}’s")):
         words = words[1:]
+    # "a cast iron pan instead", "a new harness there": where or why, not the thing
+    while len(words) > 1 and words[-1].lower() in _TRAILING:
+        words = words[:-1]
     return " ".join(words) or None
+
+
+#: words that end an item's phrase without naming it
+_TRAILING = {"instead", "there", "here", "too", "again", "anyway", "online", "finally", "today", "yesterday", "afterwards"}
 
 
 #: the words before "of" that measure what follows it ("a pair of boots", "a set of bowls")
@@ -122,7 +129,7 @@ _MEASURES = set(
 
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
-    r"\b(?:bought|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated)\b",
+    r"\b(?:bought|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought)\b",
     re.I,
 )
 
@@ -177,9 +184,29 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
     return items or None
 
 
+#: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
+_GOES_ON = re.compile(rf",\s+(?:and\s+)?(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)")
+_OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
+
+
+def _going_on(fact: "Fact") -> list[p.Clause]:
+    """Clauses of the speaker's own report that go on after a comma without a subject
+    (the sentence opens with the speaker or with a past verb)."""
+    person = fact.speaker
+    if not person or p.is_question(fact) or CUE.search(fact.text) is None:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{person} said: "):
+        text = text[len(f"{person} said: ") :]
+    report = text[len(person) + 1 :] if text.startswith(f"{person} ") else text
+    if not (_OPENS_REPORT.match(report) or p.SUBJECTLESS.match(report)) or p.HEDGES.search(text):
+        return []
+    return [p.Clause(person, False, text[m.end() :]) for m in _GOES_ON.finditer(text)]
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
-    for clause in p.clauses(fact, CUE):
+    for clause in list(p.clauses(fact, CUE)) + _going_on(fact):
         several = _several(fact, clause)
         if several:
             where = _WHERE.search(clause.rest)
@@ -234,11 +261,15 @@ def _relative(fact: "Fact") -> list[Sighting]:
     from ...extract.money import find_amounts
 
     person = fact.speaker
-    if not person or p.is_question(fact) or f"{person} bought" not in fact.text and f"{person} ordered" not in fact.text:
+    if not person or p.is_question(fact) or all(f"{person} {verb}" not in fact.text for verb in ("bought", "ordered", "got")):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     match = re.search(
         rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b", text
+    ) or re.search(
+        # "returned the Sony headphones I got last month, $349": got, then given back -- still bought
+        rf"\b(?:returned|took\s+back|sent\s+back|gave\s+back)\s+(?:the|those|these|that)\s+(?P<item>[\w-]+(?:\s+[\w-]+){{0,4}})\s+"
+        rf"{re.escape(person)}\s+(?:bought|ordered|got)\b", text
     )
     if match is None or _NOT_BOUGHT.match(text[match.end() :].lstrip()):
         return []

@@ -59,6 +59,16 @@ _MODAL = (
     r"(?:is|are)\s+(?:planning|going|about|excited|set)\s+to|can't\s+wait\s+to|"
     r"(?:is|are)\s+(?:finally\s+)?going\s+to)"
 )
+#: an occasion a trip is for ("for a conference", "for Ana's wedding")
+_OCCASION = (
+    r"(?:conference|wedding|funeral|festival|reunion|summit|convention|workshop|course|training|meeting|stag(?:\s+do)?|"
+    r"hen(?:\s+do)?|bachelor(?:ette)?\s+party|graduation|christening|birthday|work\s+trip|business\s+trip)"
+)
+#: someone's family home: "Sam's parents'", "Ana's mum's place", "the in-laws'"
+_FAMILY = (
+    r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|grandparents|grandma|"
+    r"granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
+)
 _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
 
 
@@ -71,10 +81,16 @@ class _Rule:
     dated: str = "start"
     #: a cancellation that only closes an existing plan ("isn't going to Oslo after all")
     weak: bool = False
+    #: a visit to family ("to Sam's parents' in Truro"): a later "Christmas at mum and dad's was
+    #: lovely" reports it done
+    family: bool = False
+    #: a plan only when the fact dates it after the day it was said ("are at Ana's mum's in Leeds
+    #: the first weekend of August")
+    ahead: bool = False
 
 
-def _rule(body: str, status: str, dated: str = "start", weak: bool = False) -> _Rule:
-    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak)
+def _rule(body: str, status: str, dated: str = "start", weak: bool = False, family: bool = False, ahead: bool = False) -> _Rule:
+    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead)
 
 
 RULES: tuple[_Rule, ...] = (
@@ -109,6 +125,12 @@ RULES: tuple[_Rule, ...] = (
         "done",
     ),
     _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
+    # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
+    _rule(rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))", "done"),
+    # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
+    _rule(rf"(?:went|drove|flew|headed|travell?ed|got\s+the\s+train|took\s+the\s+train)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "done", family=True),
+    _rule(rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
+    _rule(rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True),
     _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
     # planned
     _rule(rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on)\s+(?:back\s+)?to\s+{_PLACES}", "planned"),
@@ -180,7 +202,7 @@ def _nights(value: str | None) -> int | None:
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
-    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not)\b",
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?in|parents|family|folks|in-laws)\b",
     re.I,
 )
 
@@ -217,18 +239,100 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             after = clause.rest[match.end() :]
             if raw and _attributive(raw, after):
                 continue
-            fields = _fields(fact, rule, places, activity, groups.get("nights"), clause, after)
+            nights = groups.get("nights")
+            if nights is None and rule.status != "cancelled":
+                # "flew to Rome for a wedding, three nights": the nights told after a comma
+                told = _NIGHTS_AFTER.search(after)
+                nights = told.group("nights") if told else None
+            fields = _fields(fact, rule, places, activity, nights, clause, after)
             fields["country"] = country
+            if rule.ahead and (fields["_when"] is None or fact.session_date is None or fields["_when"].start <= fact.session_date):
+                continue  # "is at Ana's mum's in Leeds" today, or undated: where someone is, not a trip planned
+            if rule.family:
+                fields["_family"] = True
             key = f"{clause.person}|{(places[0] if places else _activity(activity)).lower()}"
             if rule.weak:
                 fields["_weak"] = True
             out.append(Sighting(NAME, fact.id, fields, key))
             break
     if said and not out:
-        return _looking_back(fact)
+        out = _looking_back(fact)
+    elif not out and not p.is_question(fact):
+        out.extend(_back_from(fact) or _occasion_ahead(fact) or _owned_trips(fact))
     if not out and not p.is_question(fact):
-        out.extend(_owned_trips(fact))
+        out.extend(_back_home_visit(fact))
     return out
+
+
+#: "Christmas at mum and dad's was lovely", "the weekend at Ana's parents' was chaos": a family visit, looked back on
+_FAMILY_BACK = re.compile(
+    rf"\bat\s+(?:(?:{_FAMILY})|(?:[A-Z][\w’'-]*['’]s\s+)?(?:mum|mom)\s+and\s+dad['’]s)\s+(?:was|were)\b"
+    rf"|\b(?:stayed|was|were)\s+(?:at|with)\s+(?:(?:{_FAMILY})|(?:mum|mom)\s+and\s+dad['’]s?)\b"
+)
+
+
+def _back_home_visit(fact: "Fact") -> list[Sighting]:
+    """A family visit looked back on: weak, it only reports the person's planned visit to family done."""
+    if not fact.speaker or "'" not in fact.text and "’" not in fact.text:
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    if text.startswith(f"{fact.speaker} said: "):
+        text = text[len(f"{fact.speaker} said: ") :]
+    if not _FAMILY_BACK.search(text) or tense(text) is not False or p.HEDGES.search(text):
+        return []
+    owner = re.search(r"\b([A-Z][a-z]+)['’]s\s+(?:parents|family|folks|mum|mom|dad)", text)
+    if owner is not None and owner.group(1) != fact.speaker and fact.speaker not in text[: owner.start()]:
+        return []  # "at Tom's parents' was ..." told by someone with Tom: still theirs; told of Tom alone: not
+    fields = {"person": fact.speaker, "status": "done", "_family_back": True, "_weak": True, "_when": None}
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|@family")]
+
+
+def _back_from(fact: "Fact") -> list[Sighting]:
+    """"Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
+    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    back = _BACK_FROM.match(text[:1].lower() + text[1:])
+    if back is None:
+        return []
+    places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
+    if not places:
+        return []
+    rest = text[back.end() :]
+    nights = re.match(rf"^,\s+{_NIGHTS}\b", rest)
+    clause = p.Clause(fact.speaker, False, rest)
+    fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, nights.group("nights") if nights else None, clause, rest)
+    fields["country"] = country
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+#: "my cousin's wedding in Leeds, driving up on the Friday": an occasion somewhere, and the journey to it ahead
+_OCCASION_AHEAD = re.compile(
+    rf"\b(?P<purpose>{_OCCASION})\s+in\s+(?P<place>{p.PLACES})[,;]?\s+(?:and\s+)?(?:(?:[A-Z][a-z]+(?:\s+and\s+others)?)\s+"
+    rf"(?:is|are|am)\s+)?(?:flying|driving|heading|travell?ing|taking\s+the\s+train|getting\s+the\s+train)\b"
+)
+
+
+def _occasion_ahead(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or fact.speaker not in fact.text or p.HEDGES.search(fact.text):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = _OCCASION_AHEAD.search(text)
+    if match is None:
+        return []
+    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
+    if not places:
+        return []
+    rest = text[match.end() :]
+    clause = p.Clause(fact.speaker, False, rest)
+    nights = re.search(rf"\bfor\s+{_NIGHTS}\b", rest)
+    fields = _fields(fact, _Rule(_OCCASION_AHEAD, "planned"), places, None, nights.group("nights") if nights else None, clause, rest)
+    fields["country"] = country
+    fields["purpose"] = fields.get("purpose") or match.group("purpose")
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+_NIGHTS_AFTER = re.compile(rf"^[^.;!?]*?,\s+{_NIGHTS}\b")
 
 
 def _anywhere(fact: "Fact") -> list[p.Clause]:
@@ -307,7 +411,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
     country they share (None when they lie in several, or it is ambiguous)."""
-    from ...extract.places import lookup, lookup_lower
+    from ...extract.places import is_us_state, lookup, lookup_lower
 
     out: list[str] = []
     countries: list[str | None] = []
@@ -316,7 +420,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
         name = names[index]
         following = names[index + 1] if index + 1 < len(names) else None
         qualifier = lookup(following) if following else None
-        if qualifier is not None and qualifier.kind != "city":
+        if qualifier is not None and (qualifier.kind != "city" or is_us_state(following)):
             place = lookup(name, following)
             if place is not None and ", " in place.name:
                 out.append(f"{name}, {following}")
@@ -335,12 +439,24 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
 _BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+#: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
+_OFF_TO = re.compile(
+    rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+)
 
 
 def _looking_back(fact: "Fact") -> list[Sighting]:
     """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    ahead = _OFF_TO.match(text[:1].lower() + text[1:])
+    if ahead is not None and not p.HEDGES.search(text):
+        places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
+        if places:
+            clause = p.Clause(fact.speaker, False, text[ahead.end() :])
+            fields = _fields(fact, _Rule(_OFF_TO, "planned"), places, None, None, clause, clause.rest)
+            fields["country"] = country
+            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
     back = _BACK_FROM.match(text[:1].lower() + text[1:])
     if back is not None:
         places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
@@ -471,6 +587,8 @@ class _Trip:
     last_said: _dt.date | None = None
     #: the period of the sighting that dated it (a plan's month, a done trip's day)
     when: Period | None = None
+    #: a visit to family
+    family: bool = False
 
 
 _SLACK = _dt.timedelta(days=14)
@@ -503,9 +621,12 @@ def _same_done(trip: _Trip, when: Period | None, said: _dt.date | None) -> bool:
 
 def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | None, *, override: bool) -> None:
     """Fold a sighting into ``trip``: its values win where ``override`` (the done report
-    of a plan), else they fill gaps; companions are united."""
+    of a plan), else they fill gaps; companions are united.  A destination keeps the name
+    it was first given when the new one is the same place ("Mexico City", then "CDMX")."""
     for name, value in fields.items():
         if name.startswith("_") or name == "status":
+            continue
+        if name == "destination" and trip.fields.get(name) and value and _place_key(value) == _place_key(trip.fields[name]):
             continue
         if name == "companions":
             trip.fields[name] = trip.fields[name] + [c for c in value if c not in trip.fields[name]]
@@ -518,7 +639,51 @@ def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | N
     trip.last_said = said or trip.last_said
 
 
+def _place_key(destination: str) -> str:
+    """A destination as the gazetteer names it, folded ("CDMX" and "Mexico City" are one)."""
+    from ...extract.places import fold, lookup
+
+    place = lookup(destination) if destination[:1].isupper() else None
+    return fold(place.canonical if place is not None and place.canonical else destination)
+
+
+def _key(sighting: Sighting) -> str | None:
+    destination = sighting.fields.get("destination")
+    if sighting.key is None or not destination or " and " in destination or "," in destination:
+        return sighting.key
+    person = sighting.key.split("|", 1)[0]
+    return f"{person}|{_place_key(destination)}"
+
+
+def _holding(trips: list[_Trip], key: str | None, fields: dict[str, Any], when: Period | None, said: _dt.date | None) -> _Trip | None:
+    """The person's trip to a country or region that holds this sighting's city, or to a city
+    the sighting's country holds, told about the same time ("got back from Georgia", then
+    "six nights in Tbilisi"): one trip, named by the city."""
+    from ...extract.places import contains
+
+    destination = fields.get("destination")
+    if key is None or not destination or fields["status"] == "cancelled":
+        return None
+    person = key.split("|", 1)[0]
+    for trip in reversed(trips):
+        other = trip.fields.get("destination")
+        if trip.key is None or not other or trip.key.split("|", 1)[0] != person or trip.fields["status"] == "cancelled":
+            continue
+        if fields["status"] == "planned" and trip.fields["status"] == "done":
+            continue  # a plan is no part of a trip already taken
+        if not (contains(other, destination) or contains(destination, other)):
+            continue
+        near = _near(trip.when, when, _SLACK)
+        if near is None:
+            near = said is not None and trip.last_said is not None and abs((said - trip.last_said).days) <= 31
+        if near:
+            return trip
+    return None
+
+
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
+    from ...extract.places import contains
+
     trips: list[_Trip] = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]
@@ -526,7 +691,33 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         fields = dict(sighting.fields)
         status = fields["status"]
         when = fields.get("_when")
-        same = [t for t in trips if t.key == sighting.key]
+        if fields.get("_family_back"):
+            # "Christmas at mum and dad's was lovely": the person's latest family visit planned, once its time has come
+            person = fields["person"]
+            target = next((t for t in reversed(trips) if t.family and t.fields["status"] == "planned" and t.fields.get("person") == person
+                           and (t.when is None or said is None or t.when.start <= said)
+                           and (t.first_said is None or said is None or t.first_said < said)), None)
+            if target is not None:
+                target.fields["status"] = "done"
+                target.sources.append(fact.id)
+                target.last_said = said or target.last_said
+            continue
+        key = _key(sighting)
+        same = [t for t in trips if t.key == key]
+        if not same and not fields.get("_weak"):
+            holder = _holding(trips, key, fields, when, said)
+            if holder is not None:
+                city_first = contains(fields["destination"], holder.fields["destination"])
+                named = {k: v for k, v in fields.items() if k not in ("destination", "country")}
+                done = status == "done" or holder.fields["status"] == "done"
+                _merge(holder, named, fact.id, said, override=status == "done" and holder.fields["status"] == "planned")
+                if not city_first:
+                    holder.fields["destination"] = fields["destination"]
+                    holder.fields["country"] = fields.get("country") or holder.fields.get("country")
+                    holder.key = key
+                if done:
+                    holder.fields["status"] = "done"
+                continue
         plans = [t for t in same if t.fields["status"] == "planned"]
         if status == "cancelled":
             target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
@@ -567,6 +758,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             _merge(target, fields, fact.id, said, override=False)
         else:
             trips.append(_new(sighting, fields, said))
+    _been_there(trips, facts)
     out = []
     for trip in trips:
         values = {k: v for k, v in trip.fields.items() if not k.startswith("_")}
@@ -576,10 +768,41 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     return out
 
 
+#: "... at the weekend in Leeds ...": a place named in a sentence
+_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})")
+
+
+def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
+    """A dated plan whose time has come is done when its person later speaks, in the past
+    tense, of being in its place ("she said at the weekend in Leeds that ..." after the plan
+    for that weekend); nothing else makes a plan done without a report."""
+    plans = [t for t in trips if t.fields["status"] == "planned" and t.when is not None and t.fields.get("destination")
+             and t.fields.get("person") and t.first_said is not None]
+    if not plans:
+        return
+    for fact in sorted(facts.values(), key=p.order_key):
+        said = fact.session_date
+        if said is None or fact.speaker is None or p.is_question(fact):
+            continue
+        for trip in plans:
+            if trip.fields["status"] != "planned" or fact.speaker != trip.fields["person"] or said <= trip.first_said:
+                continue
+            if said < trip.when.start or trip.fields["destination"] not in fact.text:
+                continue
+            if tense(fact.text) is not False or p.HEDGES.search(fact.text):
+                continue
+            text = p.plain_cached(fact.text, said)
+            named = {_place_key(m.group("place")) for m in _IN_PLACE.finditer(text)}
+            if _place_key(trip.fields["destination"]) in named:
+                trip.fields["status"] = "done"
+                trip.sources.append(fact.id)
+                trip.last_said = said
+
+
 def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:
     values = {k: v for k, v in fields.items() if not k.startswith("_")}
     values["companions"] = list(values.get("companions") or [])
-    return _Trip(sighting.key, values, [sighting.fact_id], said, said, fields.get("_when"))
+    return _Trip(_key(sighting), values, [sighting.fact_id], said, said, fields.get("_when"), bool(fields.get("_family")))
 
 
 # -- the declaration ------------------------------------------------------------------------

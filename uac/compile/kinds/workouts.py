@@ -27,18 +27,39 @@ if TYPE_CHECKING:
 
 NAME = "workout"
 
-CUE = re.compile(r"\b(?:ran|run|jogged|swam|cycled|rode|did|finished|completed|marathon|parkrun|spin|yoga|pilates|class|lengths?|\d+\s*k\b|km|miles?)", re.I)
+CUE = re.compile(
+    r"\b(?:ran|run|jogged|swam|swim|cycled|rode|ride|did|finished|completed|marathon|parkrun|spin|yoga|pilates|class|lengths?|"
+    r"climbed|hiked|hike|bouldered|bouldering|climbing|hiking|\d+\s*k\b|km|miles?)",
+    re.I,
+)
 
 _CLASSES = r"(?:spin|yoga|pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
 _RACE = r"(?:half\s+marathon|marathon|parkrun|\d+(?:\.\d+)?\s*k(?:m)?\b)"
 #: verb -> activity
-_VERBS = {"ran": "run", "jogged": "run", "swam": "swim", "cycled": "cycle", "rode": "cycle"}
+_VERBS = {
+    "ran": "run", "jogged": "run", "swam": "swim", "cycled": "cycle", "rode": "cycle", "climbed": "climbing",
+    "hiked": "hike", "bouldered": "bouldering", "bouldering": "bouldering", "climbing": "climbing", "hiking": "hike",
+    "running": "run", "swimming": "swim", "cycling": "cycle", "for a run": "run", "for a swim": "swim", "for a hike": "hike",
+    "for a ride": "cycle", "for a bike ride": "cycle",
+}
+#: verbs that also say other things ("climbed the stairs", "hiked up the price"): a workout only with a distance or a time
+_LOOSE = ("run", "climbing", "hike")
 _VERB = re.compile(
-    rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode)\b|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
+    rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode|climbed|hiked|bouldered)\b"
+    rf"|went\s+(?P<went>bouldering|climbing|hiking|running|swimming|cycling|for\s+a\s+(?:run|swim|hike|ride|bike\s+ride))\b"
+    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|[A-Z][\w’'-]*['’]s)\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
     rf"|(?:finished|completed)\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?P<race2>{_RACE}))",
     re.I,
 )
 _PARKRUN = re.compile(r"^(?:parkrun)\b", re.I)
+#: "first real run yesterday, 3 miles, 31 minutes": a workout told as a noun, with a distance or a time
+_NOUN = re.compile(
+    r"^(?:(?:and|so|also|ok|okay)\s+)?(?:(?:a|an|another|my|first|second|real|proper|quick|long|short|easy|gentle|slow|morning|"
+    r"evening|lunch|lunchtime|tempo|recovery|hilly|decent)\s+)*(?P<noun>run|swim|bike\s+ride|ride|hike)\b(?!\s+(?:is|was|will|club|plan))",
+    re.I,
+)
+#: the report goes on: "drove to the hills and hiked 12 km"
+_GOES_ON = re.compile(r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|went\s+(?:bouldering|climbing|hiking))\b)")
 
 _KM = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>k|km|kms|kilomet(?:er|re)s?|miles?|mi)\b", re.I)
 _MINUTES = re.compile(r"(?<![\w.:])(?P<n>\d+(?:\.\d+)?)\s*(?:mins?|minutes)\b", re.I)
@@ -65,7 +86,30 @@ def _distance(text: str, race: str | None) -> float | None:
     return None
 
 
+_WORD_HOURS = re.compile(
+    r"\b(?:(?P<half>half\s+an\s+hour)|(?P<n>an|one|two|three|four|five)\s+hours?(?P<and>\s+and\s+a\s+half)?|"
+    r"(?P<n2>an|one|two|three|four|five)\s+and\s+a\s+half\s+hours)\b",
+    re.I,
+)
+_HOUR_WORDS = {"an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
 def _duration(text: str) -> float | None:
+    duration = _digit_duration(text)
+    if duration is not None:
+        return duration
+    # "like an hour and a half", "half an hour", "two hours"
+    match = _WORD_HOURS.search(text)
+    if match is None:
+        return None
+    if match.group("half"):
+        return 30.0
+    if match.group("n2"):
+        return _HOUR_WORDS[match.group("n2").lower()] * 60 + 30.0
+    return _HOUR_WORDS[match.group("n").lower()] * 60 + (30.0 if match.group("and") else 0.0)
+
+
+def _digit_duration(text: str) -> float | None:
     match = _HOURS.search(text)
     if match:
         return float(int(match.group("h")) * 60 + int(match.group("m") or 0))
@@ -91,8 +135,12 @@ def _rest(fact: "Fact") -> str | None:
     text, rest = said
     person = fact.speaker
     if rest is not None:
+        if not _VERB.match(rest):
+            goes_on = _GOES_ON.search(rest)
+            if goes_on is not None:
+                return rest[goes_on.end() :]
         return rest
-    if _VERB.match(text) or _PARKRUN.match(text):
+    if _VERB.match(text) or _PARKRUN.match(text) or _NOUN.match(text):
         return text  # "Just did 10k round the park in 54 mins and Sam's legs are jelly"
     # "in running news Sam did the Trafford 10k": the speaker mid-sentence, before a verb of exercise
     match = re.search(rf"(?<=\s){re.escape(person)}\s+(?=(?:just\s+|also\s+)?(?:did|ran|jogged|swam|cycled|rode)\b)", text)
@@ -103,19 +151,29 @@ def detect(fact: "Fact") -> list[Sighting]:
     if CUE.search(fact.text) is None:
         return []
     rest = _rest(fact)
-    if rest is None or _NOT.search(rest) or tense(rest) is True:
+    if rest is None or _NOT.search(rest) or tense(rest) is True or p.HEDGES.search(rest):
         return []
+    when = p.when(fact)
+    if when is not None and fact.session_date is not None and when.start > fact.session_date:
+        return []  # dated after it was said: a plan
     match = _VERB.match(rest)
     race = None
+    noun = None
     if match is not None:
-        verb, cls, race = match.group("verb"), match.group("cls"), match.group("race") or match.group("race2")
-        activity = _VERBS[verb.lower()] if verb else " ".join(cls.lower().split()) if cls else "run"
+        verb, cls, race = match.group("verb") or match.group("went"), match.group("cls"), match.group("race") or match.group("race2")
+        activity = _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else "run"
     elif _PARKRUN.match(rest):
         activity, race = "run", "parkrun"
+    elif (noun := _NOUN.match(rest)) is not None:
+        activity = {"ride": "cycle", "bike ride": "cycle"}.get(" ".join(noun.group("noun").lower().split()), noun.group("noun").lower())
+        if _KM.search(rest) is None and _duration(rest) is None:
+            return []  # "a run would be nice": no run told
+        match = noun
     else:
         return []
-    if activity == "run" and race is None and match is not None and _KM.search(rest) is None and _duration(rest) is None:
-        return []  # "ran into Ana", "ran late": no run told
+    loose = match is not None and (match.groupdict().get("verb") or noun is not None)
+    if activity in _LOOSE and race is None and loose and _KM.search(rest) is None and _duration(rest) is None:
+        return []  # "ran into Ana", "ran late", "climbed the stairs": no workout told
     after = rest[match.end() :] if match is not None else rest
     distance = _distance(rest, race)
     if activity == "swim":
@@ -126,7 +184,7 @@ def detect(fact: "Fact") -> list[Sighting]:
         "activity": activity,
         "distance_km": distance,
         "duration_min": _duration(after),
-        "when": p.when(fact),
+        "when": when,
     }
     return [Sighting(NAME, fact.id, fields, None)]
 
