@@ -204,12 +204,12 @@ def test_offline_view_scores_the_sets_it_is_named_and_refuses_an_unknown_one(tmp
         import bench_offline_view as bench
     finally:
         sys.path.remove(str(REPO / "benchmarks"))
-    for name in ("dev", "dev2", "heldout2"):
+    for name in ("dev", "dev2", "heldout"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "ledger.json").write_text("{}", encoding="utf-8")
     found = bench.find_histories(tmp_path)
-    assert [name for name, _ in found] == ["dev", "dev2", "heldout2"]
-    assert [name for name, _ in bench.select_histories(found, "dev, heldout2")] == ["dev", "heldout2"]
+    assert [name for name, _ in found] == ["dev", "dev2", "heldout"]
+    assert [name for name, _ in bench.select_histories(found, "dev, heldout")] == ["dev", "heldout"]
     assert bench.select_histories(found, None) == found
-    with pytest.raises(ValueError, match="the sets with a ledger are: dev, dev2, heldout2"):
+    with pytest.raises(ValueError, match="the sets with a ledger are: dev, dev2, heldout"):
         bench.select_histories(found, "dev,heldout")

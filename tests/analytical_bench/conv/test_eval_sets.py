@@ -1,6 +1,6 @@
-"""The hand-written evaluation sets: their ledgers load, name only sessions that exist,
-quote their distractors from those sessions, hold the events they are meant to, and every
-session ingests with the rules extractor."""
+"""The hand-written evaluation sets (dev, dev2 and the held-out heldout): their ledgers
+load, name only sessions that exist, quote their distractors from those sessions, hold the
+events they are meant to, and every session ingests with the rules extractor."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from uac import UserMemory
 COUNTS = {
     "dev": ({"trip": 12, "meal": 11, "purchase": 16, "job": 2, "workout": 8, "book": 6, "home": 2}, 28),
     "dev2": ({"trip": 12, "meal": 10, "purchase": 12, "job": 3, "workout": 8, "book": 3, "home": 2}, 22),
+    "heldout": ({"trip": 10, "meal": 8, "purchase": 10, "job": 3, "workout": 6, "book": 4, "home": 2}, 32),
 }
 
 
@@ -48,6 +49,19 @@ def test_a_set_holds_its_events_per_kind(name):
     assert statuses["done"] and statuses["planned"] and statuses["cancelled"]
 
 
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_a_set_holds_the_cases_a_reader_must_get_right(name):
+    ledger = load_ledger(ledger_path(SETS[name]))
+    purchases, meals = ledger.of_kind("purchase"), ledger.of_kind("meal")
+    assert any(p.get("returned") for p in purchases)
+    assert any(e.get("currency") not in (None, ledger.currency) for e in purchases + meals)
+    assert any(m.get("amount") is None for m in meals)  # someone else paid
+    for kind in ("job", "home"):
+        assert len([e for e in ledger.of_kind(kind) if e.current]) == 1, kind
+        assert len(ledger.of_kind(kind)) > 1, kind
+    assert {d.why for d in ledger.distractors} >= {"wish", "other_person", "looked_not_bought", "assistant"}
+
+
 def test_a_session_of_each_chat_is_dated_and_alternates_user_and_assistant():
     for name in COUNTS:
         for session in _sessions(name).values():
@@ -58,7 +72,7 @@ def test_a_session_of_each_chat_is_dated_and_alternates_user_and_assistant():
 
 
 @pytest.mark.slow
-def test_every_session_of_both_sets_ingests_with_the_rules_extractor(tmp_path):
+def test_every_session_of_every_set_ingests_with_the_rules_extractor(tmp_path):
     for name in COUNTS:
         memory = UserMemory.create(tmp_path / name, user_name=load_ledger(ledger_path(SETS[name])).user)
         try:
