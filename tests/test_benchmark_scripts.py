@@ -212,4 +212,4 @@ def test_offline_view_scores_the_sets_it_is_named_and_refuses_an_unknown_one(tmp
     assert [name for name, _ in bench.select_histories(found, "dev, heldout")] == ["dev", "heldout"]
     assert bench.select_histories(found, None) == found
     with pytest.raises(ValueError, match="the sets with a ledger are: dev, dev2, heldout"):
-        bench.select_histories(found, "dev,heldout")
+        bench.select_histories(found, "dev,elsewhere")
