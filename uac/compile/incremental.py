@@ -316,10 +316,39 @@ def run_batch(
         response.reject()
         if attempt < config.repair_rounds:
             messages.append(response.message())
-            messages.append(user(render_prompt("structure_ops_repair.j2", applied=len(outcome.applied), problems=problems[:30])))
+            messages.append(user(repair_prompt(work, total, len(outcome.applied), problems[:30], config.related_chars)))
     entry.ops_applied += len(total.applied)
     entry.ops_rejected += len(total.problems)
     return result
+
+
+def repair_prompt(work: DomainWork, total: BatchOutcome, applied: int, problems: list[str], budget: int) -> str:
+    """The repair request: the problems, then the domain as the operations applied so far
+    left it (its classes, collections and the records they touched, within ``budget``
+    characters) and the same operations and rules as the first prompt."""
+    touched: list[str] = []
+    used = 0
+    ids = sorted(total.touched, key=lambda i: (i.rsplit("-", 1)[0], int(i.rsplit("-", 1)[1]) if i.rsplit("-", 1)[-1].isdigit() else 0))
+    shown_ids = [i for i in ids if work.find(i) is not None]
+    for ident in shown_ids:
+        found = work.find(ident)
+        assert found is not None
+        line = record_line(found[1])
+        if touched and used + len(line) > budget:
+            break
+        touched.append(line)
+        used += len(line) + 1
+    return render_prompt(
+        "structure_ops_repair.j2",
+        applied=applied,
+        total_applied=len(total.applied),
+        problems=problems,
+        schema_lines=_schema_lines(work),
+        collections=work.collections(),
+        touched=touched,
+        touched_more=len(shown_ids) - len(touched),
+        retired=[r["id"] for r in total.retired][:30],
+    )
 
 
 def _merge(total: BatchOutcome, outcome: BatchOutcome) -> None:
@@ -641,4 +670,4 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "run_batch"]
+__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "repair_prompt", "run_batch"]
