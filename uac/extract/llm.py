@@ -55,7 +55,7 @@ FACTS_SCHEMA: dict[str, Any] = {
                     "text": {"type": "string"},
                     "evidence": {"type": "array", "items": {"type": "string"}},
                     "event_date": {"type": ["string", "null"]},
-                    "supersedes": {"type": ["string", "null"]},
+                    "supersedes": {"type": ["array", "null"], "items": {"type": "string"}},
                     "speaker": {"type": ["string", "null"]},
                 },
                 "required": ["text", "evidence", "event_date", "supersedes", "speaker"],

@@ -114,7 +114,7 @@ def make_extractor(ctx: MemoryContext, name: str | None) -> Extractor:
     )
 
 
-def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
+def to_facts(session: Session, extracted: Sequence[ExtractedFact], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
     facts: list[Fact] = []
     supersessions: list[Supersession] = []
     for number, item in enumerate(extracted, start):
@@ -130,8 +130,8 @@ def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tupl
             meta=dict(item.meta),
         )
         facts.append(fact)
-        if item.supersedes:
-            supersessions.append(Supersession(item.supersedes, fact.id, session.date, session.session_id))
+        for old in item.superseded_ids:  # one supersede line per pair
+            supersessions.append(Supersession(old, fact.id, session.date, session.session_id))
     return facts, supersessions
 
 

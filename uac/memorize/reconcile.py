@@ -404,16 +404,17 @@ class Reconciler:
 
         # 3. the extractor's own proposals that nothing above settled
         for number, item in enumerate(prepared.extracted):
-            old, new = item.supersedes, facts[number].id
-            if not old or any(key[1] == new and key[0] == old for key in links):
-                continue
-            if old in own and own[old] >= number:
-                stats.drop("later_fact", f"session {session.session_id}: {new} proposes to supersede {old}, a later fact")
-            elif not in_force(old):
-                stats.drop("not_in_force", f"session {session.session_id}: {new} proposes to supersede {old}, which is no longer in force")
-            else:
-                link(old, new, "supersedes")
-                stats.proposed += 1
+            new = facts[number].id
+            for old in item.superseded_ids:  # one fact may end several ("I left Acme": job, salary, search)
+                if (old, new) in links:
+                    continue
+                if old in own and own[old] >= number:
+                    stats.drop("later_fact", f"session {session.session_id}: {new} proposes to supersede {old}, a later fact")
+                elif not in_force(old):
+                    stats.drop("not_in_force", f"session {session.session_id}: {new} proposes to supersede {old}, which is no longer in force")
+                else:
+                    link(old, new, "supersedes")
+                    stats.proposed += 1
 
         ordered = sorted(links.items(), key=lambda pair: (own[pair[0][1]], self._where(pair[0][0])))
         out = []
