@@ -140,6 +140,8 @@ class DomainJob:
     revisit: list[str] = field(default_factory=list)
     #: superseded fact -> the fact that replaced it (shown as context)
     superseding: dict[str, str] = field(default_factory=dict)
+    #: superseded fact -> how the fact that replaced it changed it (the log's relation)
+    relations: dict[str, str] = field(default_factory=dict)
     #: the source hash of the files the working copy was loaded from
     loaded_hash: str | None = None
     #: (source hash, schema.py) of files swapped in without filling the load cache
@@ -410,7 +412,7 @@ def compile_domain_ops(
             related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
             shown_ids = {i for i, _ in related}
             revisit_lines = [
-                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
+                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations)}"
                 for ident in revisit_now
                 if ident in shown_ids and (found := job.work.find(ident)) is not None
             ]
@@ -543,12 +545,25 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
 
 
-def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
-    """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f4, which was removed``."""
+#: how a revisit names the change, by the relation of the supersede line (none: replaced)
+REVISIT_WORDS = {
+    "supersedes": "replaced by",
+    "corrects": "corrected by",
+    "cancels": "cancelled by",
+    "fulfils": "fulfilled by",
+}
+
+
+def _revisit_reason(
+    sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"], relations: dict[str, str] | None = None
+) -> str:
+    """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f3, corrected by
+    f9`` (a misstated value: nothing ended) / ``cites f4, which was removed``."""
     parts = []
     for source in sources:
         if source in superseding:
-            parts.append(f"cites {source}, replaced by {superseding[source]}")
+            words = REVISIT_WORDS.get((relations or {}).get(source) or "supersedes", "replaced by")
+            parts.append(f"cites {source}, {words} {superseding[source]}")
         elif source not in facts_by_id:
             parts.append(f"cites {source}, which was removed")
     return "; ".join(parts) or "a fact it came from was forgotten: check that it still holds"
@@ -605,6 +620,12 @@ def compile_incremental(
         considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
         new_facts = [f for f in facts if f.id not in recorded and f.id not in considered]
         # records citing facts superseded since: revisit them where they live
+        relations: dict[str, str] = {}
+        for sup in log_state.supersessions:  # the last line naming a fact decides, as in the fold
+            if sup.relation:
+                relations[sup.fact_id] = sup.relation
+            else:
+                relations.pop(sup.fact_id, None)
         for job in jobs.values():
             seen = set(job.ledger.superseded_seen)
             for _, _, record in job.work.iter_records():
@@ -612,6 +633,8 @@ def compile_incremental(
                     old = log_state.facts.get(source)
                     if old is not None and old.superseded_by and source not in seen:
                         job.superseding[source] = old.superseded_by
+                        if source in relations:
+                            job.relations[source] = relations[source]
                         job.revisit.append(record.id)
             job.revisit.extend(job.ledger.revisit)
         if new_facts or any(j.revisit for j in jobs.values()):

@@ -4,8 +4,9 @@ It reads the domain as the prompt shows it -- the classes with their fields,
 the collections, the records to revisit, the facts shown for reference and
 the NEW facts -- and answers ``{"operations": [...]}``:
 
-* for each record under REVISIT: an ``update`` from the fact that replaced
-  one of its sources (a trip takes the new trip's values when that fact is
+* for each record under REVISIT: a ``correct`` from the fact that corrected
+  one of its sources (a ``cite`` when no field fits), an ``update`` from the
+  fact that replaced one (a trip takes the new trip's values when that fact is
   about a trip too; a record with a ``text`` field, an event, takes the new
   text and day), else a ``retire`` with the reason;
 * ``add_class`` for ``Trip`` / ``Event`` (:mod:`.records`) when a new fact
@@ -48,7 +49,8 @@ _CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
 _FIELD = re.compile(r"^    (?P<name>[a-z_]\w*): ")
 _COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
 _REVISIT = re.compile(r'^- (?P<cls>\w+)\(id="(?P<id>[^"]+)"')
-_REPLACED = re.compile(r"replaced by ([^\s;,]+)")
+_REPLACED = re.compile(r"(?:replaced|corrected|cancelled|fulfilled) by ([^\s;,]+)")
+_CORRECTED = re.compile(r"corrected by ([^\s;,]+)")
 _UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
 _REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
 REMOVED = "the facts it came from were removed or forgotten"
@@ -198,7 +200,14 @@ def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], se
             continue
         newer = replacements[-1]
         changes = _changes(domain.classes.get(record.cls, []), record.cls, newer)
-        if changes:
+        if newer.fact_id in _CORRECTED.findall(record.reason):
+            # a misstated value: the record is put right (or, when nothing fits, only cited)
+            if changes:
+                ops.append({"op": "correct", "id": record.ident, "set": changes, "sources": [newer.fact_id], "note": newer.text})
+            else:
+                ops.append({"op": "cite", "id": record.ident, "sources": [newer.fact_id]})
+            used.add(newer.fact_id)
+        elif changes:
             ops.append({"op": "update", "id": record.ident, "set": changes, "sources": [newer.fact_id]})
             used.add(newer.fact_id)
         else:
