@@ -5,8 +5,8 @@ questions, names the speaker instead of "I"/"my", and dates a fact when its
 sentence gives a date ("on 7 May 2023", "May 7, 2023", "2023-05-07") or says
 "yesterday", "today" or "last night" (resolved against the session date).
 
-A sentence that ends something ("left", "quit", "no longer", "moved out of",
-"cancelled") supersedes every known fact shown with the prompt that names the
+A sentence that leaves something ("left", "quit", "resigned from", "no longer
+works at") supersedes every known fact shown with the prompt that names the
 same thing (a capitalised name of the sentence other than its speaker) and is
 about the same speaker: "I left Acme" ends Acme's job, salary and promotion
 hopes at once -- ``supersedes`` is then a list; otherwise it is null.
@@ -76,7 +76,8 @@ def third_person(sentence: str, speaker: str) -> str:
     return text
 
 
-_ENDING = re.compile(r"\b(?:left|leaving|quit|quitting|resigned|no longer|not any\s*more|moved out of|cancel\w*|called off|stopped)\b", re.I)
+#: leaving something (a job, a club, a flat): a change of plan is reconcile's to settle
+_ENDING = re.compile(r"\b(?:left|quit|resigned from|no longer (?:work|live|go)s? (?:at|in|to))\b", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
 _KNOWN_HEADING = 'Known facts (for "supersedes" only):'
 
