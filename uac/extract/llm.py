@@ -191,7 +191,7 @@ class _Unusable(Exception):
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, client: LLMClient, *, window_chars: int = 12_000, context_turns: int = 3, known_facts: int = 60) -> None:
+    def __init__(self, client: LLMClient, *, window_chars: int = 12_000, context_turns: int = 3, known_facts: int = 30) -> None:
         self.client = client
         self.window_chars = window_chars
         self.context_turns = context_turns
