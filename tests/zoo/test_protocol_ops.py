@@ -62,3 +62,21 @@ def test_a_corrected_fact_makes_the_protocol_model_correct_its_record(tmp_path):
     assert after.id == before.id and after.sources == ["s1-f1", "s2-f1"]  # put right, not retired and added again
     assert after.text == fixed.text and any(n.startswith("corrected by s2-f1: text was") for n in after.notes)
     memory.close()
+
+
+def test_the_same_trip_told_again_is_cited_on_its_record(tmp_path):
+    model = ProtocolModel()
+    memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
+    log = FactLog(memory.project.paths.facts)
+    day = dt.date(2023, 1, 5)
+    with memory.project.lock("test"):
+        log.append_session("s1", [Fact("s1-f1", "Alice flew to Oslo for a conference.", "s1", day, speaker="Alice")])
+    assert memory.compile().ok
+    again = Fact("s2-f1", "Alice flew to Oslo and loved the fjords.", "s2", dt.date(2023, 2, 1), speaker="Alice", event_date=day)
+    with memory.project.lock("test"):
+        log.append_session("s2", [again])
+    report = memory.compile()
+    assert report.ok and report.to_json()["totals"]["facts_pending"] == 0
+    (trip,) = memory.state["travel"]["trips"]
+    assert trip.id == "trip-1" and trip.sources == ["s1-f1", "s2-f1"] and trip.start_date == day
+    memory.close()
