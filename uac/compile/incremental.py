@@ -14,7 +14,8 @@ For every compile:
    answers with operations (:mod:`.ops`).  No reply grows with the size of the
    domain.
 3. uac checks each operation, applies the valid ones and sends every problem
-   of the reply back at once for at most ``[compile] repair_rounds`` rounds.
+   of the reply back at once for at most ``[compile] repair_rounds`` rounds,
+   with the domain as the applied operations left it (:func:`repair_prompt`).
    Facts still unaddressed stay *pending* and are sent again next time.
 4. After each batch, the ledger of the new state and then the domain's files
    (rendered by uac, validated and swapped in atomically) are written: a
@@ -330,12 +331,9 @@ def repair_prompt(work: DomainWork, total: BatchOutcome, applied: int, problems:
     characters) and the same operations and rules as the first prompt."""
     touched: list[str] = []
     used = 0
-    ids = sorted(total.touched, key=lambda i: (i.rsplit("-", 1)[0], int(i.rsplit("-", 1)[1]) if i.rsplit("-", 1)[-1].isdigit() else 0))
-    shown_ids = [i for i in ids if work.find(i) is not None]
-    for ident in shown_ids:
-        found = work.find(ident)
-        assert found is not None
-        line = record_line(found[1])
+    records = [record for _, _, record in work.iter_records() if record.id in total.touched]  # in the domain's order
+    for record in records:
+        line = record_line(record)
         if touched and used + len(line) > budget:
             break
         touched.append(line)
@@ -348,7 +346,7 @@ def repair_prompt(work: DomainWork, total: BatchOutcome, applied: int, problems:
         schema_lines=_schema_lines(work),
         collections=work.collections(),
         touched=touched,
-        touched_more=len(shown_ids) - len(touched),
+        touched_more=len(records) - len(touched),
         retired=[r["id"] for r in total.retired][:30],
     )
 
