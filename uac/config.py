@@ -75,7 +75,7 @@ class ExtractConfig:
 
     window_chars: int = 12_000
     context_turns: int = 3
-    known_facts: int = 60
+    known_facts: int = 30
     #: sessions of one input extracted side by side (their calls within [llm] concurrency):
     #: session n is shown the facts of the sessions up to n - parallel_sessions (and everything
     #: committed before the input), whatever the concurrency; what each new fact changes is

@@ -132,7 +132,8 @@ def test_valid_operations_are_kept_and_all_problems_go_back_at_once(scripted_mem
     entry = report.domain("travel")
     assert entry.repair_rounds == 1 and entry.facts_recorded == 3
     repair = scripted.requests[2].messages[-1].content
-    assert repair.count("\n- ") == 4  # three rejected operations and the unaddressed facts, in one message
+    problems = repair.split("\n\n(Operation numbers")[0]
+    assert problems.count("\n- ") == 4  # three rejected operations and the unaddressed facts, in one message
     assert "expects a date as \"YYYY-MM-DD\"" in repair and "sources f9999 are not facts of this batch" in repair
     assert "no record 'event-77'" in repair and "facts f0000, f0002 are not addressed yet" in repair
     assert scripted.requests[2].messages[-2].role == "assistant"

@@ -120,7 +120,10 @@ def test_a_repair_answers_only_what_is_left_on_the_domain_as_applied():
     sent[2]["values"]["start_date"] = "sometime"  # ... and got the Berlin trip's date wrong
     problems = ['operation 3 (add trips): start_date: expects a date as "YYYY-MM-DD", got \'sometime\'',
                 "facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"]
-    repair = render_prompt("structure_ops_repair.j2", applied=len(sent) - 1, problems=problems)
+    repair = render_prompt(
+        "structure_ops_repair.j2", applied=len(sent) - 1, total_applied=len(sent) - 1, problems=problems,
+        schema_lines="", collections=[], touched=[], touched_more=0, retired=[],
+    )
     request = ChatRequest(messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair)))
     assert call_kind(request) == "compile_repair"
     reply = respond(request)

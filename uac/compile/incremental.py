@@ -14,7 +14,8 @@ For every compile:
    answers with operations (:mod:`.ops`).  No reply grows with the size of the
    domain.
 3. uac checks each operation, applies the valid ones and sends every problem
-   of the reply back at once for at most ``[compile] repair_rounds`` rounds.
+   of the reply back at once for at most ``[compile] repair_rounds`` rounds,
+   with the domain as the applied operations left it (:func:`repair_prompt`).
    Facts still unaddressed stay *pending* and are sent again next time.
 4. After each batch, the ledger of the new state and then the domain's files
    (rendered by uac, validated and swapped in atomically) are written: a
@@ -140,6 +141,8 @@ class DomainJob:
     revisit: list[str] = field(default_factory=list)
     #: superseded fact -> the fact that replaced it (shown as context)
     superseding: dict[str, str] = field(default_factory=dict)
+    #: superseded fact -> how the fact that replaced it changed it (the log's relation)
+    relations: dict[str, str] = field(default_factory=dict)
     #: the source hash of the files the working copy was loaded from
     loaded_hash: str | None = None
     #: (source hash, schema.py) of files swapped in without filling the load cache
@@ -316,10 +319,36 @@ def run_batch(
         response.reject()
         if attempt < config.repair_rounds:
             messages.append(response.message())
-            messages.append(user(render_prompt("structure_ops_repair.j2", applied=len(outcome.applied), problems=problems[:30])))
+            messages.append(user(repair_prompt(work, total, len(outcome.applied), problems[:30], config.related_chars)))
     entry.ops_applied += len(total.applied)
     entry.ops_rejected += len(total.problems)
     return result
+
+
+def repair_prompt(work: DomainWork, total: BatchOutcome, applied: int, problems: list[str], budget: int) -> str:
+    """The repair request: the problems, then the domain as the operations applied so far
+    left it (its classes, collections and the records they touched, within ``budget``
+    characters) and the same operations and rules as the first prompt."""
+    touched: list[str] = []
+    used = 0
+    records = [record for _, _, record in work.iter_records() if record.id in total.touched]  # in the domain's order
+    for record in records:
+        line = record_line(record)
+        if touched and used + len(line) > budget:
+            break
+        touched.append(line)
+        used += len(line) + 1
+    return render_prompt(
+        "structure_ops_repair.j2",
+        applied=applied,
+        total_applied=len(total.applied),
+        problems=problems,
+        schema_lines=_schema_lines(work),
+        collections=work.collections(),
+        touched=touched,
+        touched_more=len(records) - len(touched),
+        retired=[r["id"] for r in total.retired][:30],
+    )
 
 
 def _merge(total: BatchOutcome, outcome: BatchOutcome) -> None:
@@ -381,7 +410,7 @@ def compile_domain_ops(
             related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
             shown_ids = {i for i, _ in related}
             revisit_lines = [
-                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
+                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations)}"
                 for ident in revisit_now
                 if ident in shown_ids and (found := job.work.find(ident)) is not None
             ]
@@ -514,12 +543,25 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
 
 
-def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
-    """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f4, which was removed``."""
+#: how a revisit names the change, by the relation of the supersede line (none: replaced)
+REVISIT_WORDS = {
+    "supersedes": "replaced by",
+    "corrects": "corrected by",
+    "cancels": "cancelled by",
+    "fulfils": "fulfilled by",
+}
+
+
+def _revisit_reason(
+    sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"], relations: dict[str, str] | None = None
+) -> str:
+    """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f3, corrected by
+    f9`` (a misstated value: nothing ended) / ``cites f4, which was removed``."""
     parts = []
     for source in sources:
         if source in superseding:
-            parts.append(f"cites {source}, replaced by {superseding[source]}")
+            words = REVISIT_WORDS.get((relations or {}).get(source) or "supersedes", "replaced by")
+            parts.append(f"cites {source}, {words} {superseding[source]}")
         elif source not in facts_by_id:
             parts.append(f"cites {source}, which was removed")
     return "; ".join(parts) or "a fact it came from was forgotten: check that it still holds"
@@ -576,6 +618,12 @@ def compile_incremental(
         considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
         new_facts = [f for f in facts if f.id not in recorded and f.id not in considered]
         # records citing facts superseded since: revisit them where they live
+        relations: dict[str, str] = {}
+        for sup in log_state.supersessions:  # the last line naming a fact decides, as in the fold
+            if sup.relation:
+                relations[sup.fact_id] = sup.relation
+            else:
+                relations.pop(sup.fact_id, None)
         for job in jobs.values():
             seen = set(job.ledger.superseded_seen)
             for _, _, record in job.work.iter_records():
@@ -583,6 +631,8 @@ def compile_incremental(
                     old = log_state.facts.get(source)
                     if old is not None and old.superseded_by and source not in seen:
                         job.superseding[source] = old.superseded_by
+                        if source in relations:
+                            job.relations[source] = relations[source]
                         job.revisit.append(record.id)
             job.revisit.extend(job.ledger.revisit)
         if new_facts or any(j.revisit for j in jobs.values()):
@@ -641,4 +691,4 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "run_batch"]
+__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "repair_prompt", "run_batch"]

@@ -17,6 +17,12 @@ one of:
 ``update``     ``{"op": "update", "id": "trip-3", "set": {...}, "sources":
                ["f14"], "note": "..."}`` -- change fields of a named record;
                the sources are added to the record's;
+``correct``    ``{"op": "correct", "id": "trip-3", "set": {"nights": 4}, "sources":
+               ["f42"], "note": "..."}`` -- a value was misstated: the fields
+               change, the record keeps the old fact and cites the new one, and
+               a note keeps what was said before; nothing ends;
+``cite``       ``{"op": "cite", "id": "trip-3", "sources": ["f50"]}`` -- a fact
+               supports a record without changing it (the fact is recorded);
 ``retire``     ``{"op": "retire", "id": "trip-4", "reason": "...", "sources":
                ["f20"]}`` -- the record no longer holds; it leaves the state
                (the ledger keeps it);
@@ -48,7 +54,7 @@ from ..dialect.spec import ClassSpec, FieldSpec
 from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
 from .work import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
 
-OP_KINDS = ("add_class", "add_field", "add", "update", "retire", "skip")
+OP_KINDS = ("add_class", "add_field", "add", "update", "correct", "cite", "retire", "skip")
 #: changes uac refuses because they would drop recorded data
 DROPPING = {
     "remove_field": "remove a field",
@@ -142,6 +148,8 @@ def _apply_one(work: DomainWork, op: Any, citable: set[str], outcome: BatchOutco
         "add_field": _add_field,
         "add": _add,
         "update": _update,
+        "correct": _correct,
+        "cite": _cite,
         "retire": _retire,
         "skip": _skip,
     }[kind]
@@ -371,6 +379,83 @@ def _update(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Ba
     merged = list(dict.fromkeys([*record.sources, *sources]))
     work.replace(record.id, dataclasses.replace(record, **changes, notes=notes, sources=merged))
     outcome.touched.add(record.id)
+    outcome.cited.update(sources)
+
+
+def _named_record(work: DomainWork, op: dict[str, Any], kind: str) -> Any:
+    """The record a correct or cite names; refused with the ids that exist."""
+    ident = op.get("id")
+    found = work.find(ident) if isinstance(ident, str) else None
+    if found is not None:
+        return found[1]
+    ids = [record.id for _, _, record in work.iter_records()]
+    if isinstance(ident, str) and "-" in ident:
+        prefix = ident.rsplit("-", 1)[0] + "-"
+        ids = [i for i in ids if i.startswith(prefix)] or ids
+    shown = ", ".join(ids[:12]) + (f" and {len(ids) - 12} more" if len(ids) > 12 else "")
+    where = f"records of this domain: {shown}" if ids else "the domain has no records yet: add one instead"
+    raise OpRejected(f"{kind} names no record {ident!r} ({where}); name the id of a record shown in the prompt")
+
+
+def _correct(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
+    """A misstated value put right: the record changes, its sources keep the fact that was
+    wrong beside the one that corrects it, and a note keeps the old value."""
+    record = _named_record(work, op, "correct")
+    spec = work.class_spec(type(record).__name__)
+    assert spec is not None
+    changes = op.get("set")
+    if not isinstance(changes, dict) or not changes:
+        raise OpRejected(
+            '"set" must name the corrected fields and their right values, e.g. {"nights": 4}; '
+            "a fact that changes nothing is a cite"
+        )
+    known = [f.name for f in spec.fields if f.name not in RESERVED_FIELDS]
+    unknown = [name for name in changes if name not in known]
+    if unknown:
+        raise OpRejected(
+            f"correct names no field {unknown[0]!r} of {record.id} (a {spec.name}: fields {', '.join(known)}); "
+            "correct one of these, or add_field first when the fact says something the record has no field for"
+        )
+    sources = _sources(op, citable)
+    values = _record_values(work, spec, changes, partial=True)
+    if all(getattr(record, name) == value for name, value in values.items()):
+        raise OpRejected(f"{record.id} already holds these values; cite the fact instead (op \"cite\")")
+    was = "; ".join(
+        f"{name} was {_shown(getattr(record, name))}" for name, value in values.items() if getattr(record, name) != value
+    )
+    notes = list(record.notes)
+    for note in (f"corrected by {', '.join(sources)}: {was}"[:MAX_TEXT], _note(op)):
+        if note and note not in notes:
+            notes.append(note)
+    merged = list(dict.fromkeys([*record.sources, *sources]))
+    work.replace(record.id, dataclasses.replace(record, **values, notes=notes, sources=merged))
+    outcome.touched.add(record.id)
+    outcome.cited.update(sources)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, Period):
+        return value.code
+    if isinstance(value, (_dt.date, _dt.time)):
+        return value.isoformat()
+    return repr(value)[:80]
+
+
+def _cite(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
+    """A fact supports a record without changing it: it joins the record's sources."""
+    record = _named_record(work, op, "cite")
+    for key in ("set", "values"):
+        if op.get(key):
+            raise OpRejected(f'cite changes nothing, so it takes no "{key}": use update (or correct, for a misstated value)')
+    sources = _sources(op, citable)
+    note = _note(op)
+    notes = list(record.notes) + ([note] if note and note not in record.notes else [])
+    merged = list(dict.fromkeys([*record.sources, *sources]))
+    if merged != list(record.sources) or notes != list(record.notes):
+        work.replace(record.id, dataclasses.replace(record, notes=notes, sources=merged))
+        outcome.touched.add(record.id)
     outcome.cited.update(sources)
 
 

@@ -296,6 +296,48 @@ class KnownFacts:
         return self.by_text.get(" ".join(str(value).lower().split()).strip())
 
 
+def _is_null(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and clean_id(value).lower() in _NULLS)
+
+
+def read_supersedes(value: Any, known: KnownFacts) -> tuple[list[str], list[str], bool]:
+    """The known facts an item's ``supersedes`` names, as models write it: null, one id
+    (bracketed or not) or the text of a known fact, a list of these, or several ids in one
+    string ("s1-f2, s1-f3").  Returns (the ids found, in order; what named no known fact;
+    whether it was read with a coercion)."""
+    if _is_null(value) or value == []:
+        return [], [], False
+    reshaped = False
+    if isinstance(value, (list, tuple)):
+        items = [v for v in value if not _is_null(v)]
+    elif isinstance(value, (str, int)):
+        items = [str(value)]
+    else:
+        return [], [str(value)[:60]], True
+    found: list[str] = []
+    unknown: list[str] = []
+    for item in items:
+        if not isinstance(item, (str, int)):
+            unknown.append(str(item)[:60])
+            continue
+        resolved = known.resolve(item)
+        if resolved is not None:
+            if resolved != item:
+                reshaped = True
+            found.append(resolved)
+            continue
+        parts = [p for p in re.split(r"\s*(?:[,;]|\band\b)\s*", str(item)) if p.strip()]
+        ids = [known.resolve(p) for p in parts]
+        if len(parts) > 1 and all(ids):
+            found.extend(i for i in ids if i is not None)
+            reshaped = True
+        else:
+            unknown.append(str(item)[:60])
+    if isinstance(value, str) and len(found) > 1:
+        reshaped = True
+    return list(dict.fromkeys(found)), unknown, reshaped
+
+
 def read_item(
     item: Any,
     where: str,
@@ -333,23 +375,26 @@ def read_item(
         meta.setdefault("cleared", []).append("event_date")
     if date.coerced:
         coerced.append("event_date")
-    supersedes = None
     #: a proposed link read with a coercion (or cleared): counted, but not marked in the
     #: fact's meta -- what an extraction is shown of earlier facts depends on how many
     #: sessions run side by side, and the facts written must not (the link itself is
     #: settled at the commit: uac.memorize.reconcile)
     linked: list[str] = []
-    raw_supersedes = item.get("supersedes")
-    if raw_supersedes is not None and clean_id(raw_supersedes).lower() not in _NULLS:
-        supersedes = known.resolve(raw_supersedes)
-        if supersedes is None:
-            if not final:
-                return ItemReading(
-                    None, problem=f"{where}.supersedes {raw_supersedes!r} is neither the id nor the text of a known fact"
-                )
-            linked.append("supersedes")
-        elif supersedes != raw_supersedes:
-            linked.append("supersedes")
+    found, unknown, reshaped = read_supersedes(item.get("supersedes"), known)
+    if unknown and not final:
+        return ItemReading(
+            None,
+            problem=f"{where}.supersedes {', '.join(repr(u) for u in unknown[:3])} "
+            f"{'is' if len(unknown) == 1 else 'are'} neither the id nor the text of a known fact "
+            "(give a list of the ids shown under Known facts, or [])",
+        )
+    if unknown or reshaped:
+        linked.append("supersedes")
+    supersedes: str | tuple[str, ...] | None = None
+    if len(found) == 1:
+        supersedes = found[0]
+    elif found:
+        supersedes = tuple(found)
     speaker = item.get("speaker")
     if speaker is not None and not isinstance(speaker, str):
         speaker = str(speaker)
@@ -367,4 +412,4 @@ def read_item(
     return ItemReading(fact, coerced=sorted(set(coerced + linked)))
 
 
-__all__ = ["DateReading", "EvidenceReading", "ItemReading", "KnownFacts", "TurnIds", "read_date", "read_evidence", "read_item"]
+__all__ = ["DateReading", "EvidenceReading", "ItemReading", "KnownFacts", "TurnIds", "read_date", "read_evidence", "read_item", "read_supersedes"]

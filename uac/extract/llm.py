@@ -55,7 +55,7 @@ FACTS_SCHEMA: dict[str, Any] = {
                     "text": {"type": "string"},
                     "evidence": {"type": "array", "items": {"type": "string"}},
                     "event_date": {"type": ["string", "null"]},
-                    "supersedes": {"type": ["string", "null"]},
+                    "supersedes": {"type": ["array", "null"], "items": {"type": "string"}},
                     "speaker": {"type": ["string", "null"]},
                 },
                 "required": ["text", "evidence", "event_date", "supersedes", "speaker"],
@@ -191,7 +191,7 @@ class _Unusable(Exception):
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, client: LLMClient, *, window_chars: int = 12_000, context_turns: int = 3, known_facts: int = 60) -> None:
+    def __init__(self, client: LLMClient, *, window_chars: int = 12_000, context_turns: int = 3, known_facts: int = 30) -> None:
         self.client = client
         self.window_chars = window_chars
         self.context_turns = context_turns

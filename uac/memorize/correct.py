@@ -8,9 +8,10 @@ the sandbox, the evidence chain) sees it without special cases:
   points at a real turn;
 * its fact is appended to the log with ``meta = {"correction": true,
   "corrected_at": <ISO time>, "supersedes": [...]}``;
-* each named fact gets a supersession record (``invalid_at`` = the day of the
-  correction, ``superseded_by`` = the new fact), so it stops being valid now
-  and the next compile revisits the records that cite it.
+* each named fact gets a supersession record with the relation ``corrects``
+  (``invalid_at`` = the day of the correction, ``superseded_by`` = the new
+  fact), so it stops being valid now and the next compile revisits the records
+  that cite it, told that a value was corrected.
 
 All of it is one session commit under the project lock: a crash leaves either
 the whole correction or none of it.
@@ -108,7 +109,7 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
             valid_from=now.date(),
             meta={CORRECTION: True, "corrected_at": now.isoformat(), "supersedes": wanted},
         )
-        supersessions = [Supersession(old, fact.id, now.date(), session_id) for old in wanted]
+        supersessions = [Supersession(old, fact.id, now.date(), session_id, "corrects") for old in wanted]
         archive.write(session)
         log.append_session(session_id, [fact], supersessions, session_hash=session.content_hash(), extractor=CORRECTION)
         catch_up(ctx.index, log.read(), archive, log, previous=before)

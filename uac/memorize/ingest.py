@@ -10,7 +10,8 @@ archived session, append its facts (and supersessions) with a commit line and
 fsync.  With a model, up to ``[extract] parallel_sessions`` sessions are
 extracted side by side (their calls within ``[llm] concurrency``;
 :mod:`.ordered`), session n shown the facts valid once session
-n - parallel_sessions was committed, and they are committed one by one in
+n - parallel_sessions was committed (those it mentions first: :mod:`.shown`),
+and they are committed one by one in
 input order; at each commit :mod:`.reconcile` settles what the new facts
 change among every fact committed before them (rules, then one small model
 call for the facts that look like a change, prepared as soon as the sessions
@@ -55,6 +56,7 @@ from ..llm import Usage
 from ..llm.progress import ProgressCallback, Tracker
 from .ordered import Submit, run_in_order
 from .reconcile import INDEXED_FACTS, Prepared, Reconciler
+from .shown import ShownFacts
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -114,7 +116,7 @@ def make_extractor(ctx: MemoryContext, name: str | None) -> Extractor:
     )
 
 
-def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
+def to_facts(session: Session, extracted: Sequence[ExtractedFact], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
     facts: list[Fact] = []
     supersessions: list[Supersession] = []
     for number, item in enumerate(extracted, start):
@@ -130,8 +132,8 @@ def to_facts(session: Session, extracted: Sequence[Any], start: int = 1) -> tupl
             meta=dict(item.meta),
         )
         facts.append(fact)
-        if item.supersedes:
-            supersessions.append(Supersession(item.supersedes, fact.id, session.date, session.session_id))
+        for old in item.superseded_ids:  # one supersede line per pair
+            supersessions.append(Supersession(old, fact.id, session.date, session.session_id))
     return facts, supersessions
 
 
@@ -217,6 +219,8 @@ def ingest_sessions(
         if reconciler is not None and pending:
             reconciler.start()
         loop_started = time.perf_counter()
+        #: the last session committed so far (what the next extractions may be shown)
+        last: list[str | None] = [None]
 
         def prepare(session: Session, extraction: Extraction, submit: Submit) -> Any:
             extracted, stats = extraction
@@ -252,6 +256,7 @@ def ingest_sessions(
                 chosen.merge_stats(stats)
             timings["write"] += time.perf_counter() - started
             report.sessions_added.append(session.session_id)
+            last[0] = session.session_id
             report.facts_appended += len(facts)
             report.supersessions += len(supersessions)
             tracker.advance()
@@ -260,7 +265,7 @@ def ingest_sessions(
             run_in_order(
                 pending,
                 extract=lambda session, known: _extract(chosen, session, known),
-                known=lambda: _known(chosen, log, log.head()),
+                known=lambda: reconciler.shown_after(last[0]) if reconciler is not None else _known(chosen, log, log.head()),
                 prepare=prepare,
                 commit=commit,
                 lag=lag,
@@ -289,9 +294,10 @@ Extraction = tuple[list[ExtractedFact], "ExtractionStats | None"]
 
 
 def _known(chosen: Extractor, log: FactLog, head: LogHead) -> list[Fact]:
-    """The earlier facts an extractor is shown: the last ``known_facts`` facts valid
-    now, for the model; for the rules, the facts in force that record a person's
-    state (employer, home), which a new statement may supersede."""
+    """The earlier facts an extractor is shown without reconcile's index: the last
+    ``known_facts`` facts valid now, for the model; for the rules, the facts in force
+    that record a person's state (employer, home), which a new statement may supersede.
+    (An LLM ingest shows the facts its session is about: :mod:`.shown`.)"""
     if not isinstance(chosen, LLMExtractor):
         return head.state_fact_list()
     if not chosen.known_facts:
@@ -299,7 +305,9 @@ def _known(chosen: Extractor, log: FactLog, head: LogHead) -> list[Fact]:
     return log.recent_valid(chosen.known_facts, head)
 
 
-def _extract(chosen: Extractor, session: Session, known: list[Fact]) -> Extraction:
+def _extract(chosen: Extractor, session: Session, known: "list[Fact] | ShownFacts") -> Extraction:
+    if isinstance(known, ShownFacts):
+        known = known.for_session(session, chosen.known_facts if isinstance(chosen, LLMExtractor) else 0)
     if isinstance(chosen, LLMExtractor):
         return chosen.extract_apart(session, known)
     return chosen.extract(session, known), None

@@ -50,6 +50,7 @@ from ..facts.model import Fact
 from ..llm import ChatResponse, LLMClient, Message, Usage, clean_id, parse_structured, strip_reasoning, system, user
 from ..sessions.model import Session
 from ..templating import render_prompt
+from .shown import ShownFacts
 from .topics import TopicIndex
 
 RELATIONS = ("supersedes", "corrects", "cancels", "fulfils")
@@ -245,6 +246,9 @@ class Reconciler:
         self._ended: set[str] = set()
         #: the sessions of this input, for telling a later session's fact from none
         self._order = {sid: number for number, sid in enumerate(later)}
+        #: session id -> the index's length once its facts were added (what was before it)
+        self._ends: dict[str, int] = {}
+        self._start: int | None = None
         self.stats = ReconcileStats()
 
     def start(self) -> None:
@@ -256,7 +260,9 @@ class Reconciler:
 
     def _build(self) -> None:
         try:
-            self._index = TopicIndex(f for f in self._earlier() if f.invalid_at is None)
+            index = TopicIndex(f for f in self._earlier() if f.invalid_at is None)
+            self._start = len(index)  # the facts in force before the ingest
+            self._index = index
         except BaseException as exc:  # noqa: BLE001 - raised where the index is needed
             self._failure = exc
 
@@ -274,6 +280,14 @@ class Reconciler:
         assert self._index is not None
         return self._index
 
+    def shown_after(self, committed: str | None) -> ShownFacts:
+        """What an extraction may be shown once session ``committed`` is committed (``None``:
+        before the first): the facts in force up to it (:mod:`.shown`).  Called on the
+        caller's thread, right after that commit."""
+        index = self.index
+        before = self._ends[committed] if committed is not None else self._start
+        return ShownFacts(index, before or 0, frozenset(self._ended))
+
     # -- before the commit ---------------------------------------------------------------
 
     def prepare(self, session: Session, facts: list[Fact], extracted: list[ExtractedFact], submit: Callable[..., Future]) -> Prepared:
@@ -286,6 +300,7 @@ class Reconciler:
                 if candidates and (looks_like_change(fact) or (not is_plan(fact) and any(is_plan(c) for c in candidates))):
                     questions.append(Question(fact, tuple(candidates)))
             index.add(fact)
+        self._ends[session.session_id] = len(index)
         prepared = Prepared(session, facts, extracted, questions)
         if questions:
             prepared.answer = submit(self._ask, session, questions)
@@ -404,16 +419,17 @@ class Reconciler:
 
         # 3. the extractor's own proposals that nothing above settled
         for number, item in enumerate(prepared.extracted):
-            old, new = item.supersedes, facts[number].id
-            if not old or any(key[1] == new and key[0] == old for key in links):
-                continue
-            if old in own and own[old] >= number:
-                stats.drop("later_fact", f"session {session.session_id}: {new} proposes to supersede {old}, a later fact")
-            elif not in_force(old):
-                stats.drop("not_in_force", f"session {session.session_id}: {new} proposes to supersede {old}, which is no longer in force")
-            else:
-                link(old, new, "supersedes")
-                stats.proposed += 1
+            new = facts[number].id
+            for old in item.superseded_ids:  # one fact may end several ("I left Acme": job, salary, search)
+                if (old, new) in links:
+                    continue
+                if old in own and own[old] >= number:
+                    stats.drop("later_fact", f"session {session.session_id}: {new} proposes to supersede {old}, a later fact")
+                elif not in_force(old):
+                    stats.drop("not_in_force", f"session {session.session_id}: {new} proposes to supersede {old}, which is no longer in force")
+                else:
+                    link(old, new, "supersedes")
+                    stats.proposed += 1
 
         ordered = sorted(links.items(), key=lambda pair: (own[pair[0][1]], self._where(pair[0][0])))
         out = []

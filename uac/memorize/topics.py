@@ -20,9 +20,10 @@ many sessions were extracted side by side.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Container, Iterable
 
 from ..facts.model import Fact
 
@@ -109,6 +110,8 @@ class TopicIndex:
         self.keys: list[Keys] = []
         self.position: dict[str, int] = {}
         self._postings: dict[str, list[int]] = {}
+        #: facts are added on one thread while extraction reads on others (:mod:`.shown`)
+        self._lock = threading.Lock()
         for fact in facts:
             self.add(fact)
 
@@ -121,28 +124,35 @@ class TopicIndex:
     def add(self, fact: Fact) -> None:
         if fact.id in self.position:
             return
-        number = len(self.facts)
         keys = fact_keys(fact)
-        self.facts.append(fact)
-        self.keys.append(keys)
-        self.position[fact.id] = number
-        for key in keys.all():
-            self._postings.setdefault(key, []).append(number)
+        with self._lock:
+            number = len(self.facts)
+            self.facts.append(fact)
+            self.keys.append(keys)
+            self.position[fact.id] = number
+            for key in keys.all():
+                self._postings.setdefault(key, []).append(number)
 
-    def candidates(self, fact: Fact, limit: int = MAX_CANDIDATES) -> list[Fact]:
-        """The earlier facts (already added) ``fact`` may change, best first."""
+    def candidates(
+        self, fact: Fact, limit: int = MAX_CANDIDATES, *, before: int | None = None, exclude: Container[str] = frozenset()
+    ) -> list[Fact]:
+        """The earlier facts (already added) ``fact`` may change, best first; ``before``:
+        only the first ``before`` facts added count, ``exclude``: ids that do not."""
         keys = fact_keys(fact)
         scores: dict[int, int] = {}
-        for key in keys.all():
-            postings = self._postings.get(key)
-            if not postings or len(postings) > COMMON_KEY:
-                continue
-            weight = ENTITY_WEIGHT if key.startswith("e:") else 1
-            for number in postings:
-                scores[number] = scores.get(number, 0) + weight
+        with self._lock:
+            end = len(self.facts) if before is None else min(before, len(self.facts))
+            for key in keys.all():
+                postings = self._postings.get(key)
+                if not postings or len(postings) > COMMON_KEY:
+                    continue
+                weight = ENTITY_WEIGHT if key.startswith("e:") else 1
+                for number in postings:
+                    if number < end:
+                        scores[number] = scores.get(number, 0) + weight
         found = []
         for number, score in scores.items():
-            if score < MIN_SCORE or self.facts[number].id == fact.id:
+            if score < MIN_SCORE or self.facts[number].id == fact.id or self.facts[number].id in exclude:
                 continue
             other = self.keys[number]
             if keys.subject is not None and other.subject is not None and other.subject != keys.subject:
@@ -152,6 +162,18 @@ class TopicIndex:
             found.append((-score, -number))
         found.sort()
         return [self.facts[-number] for _, number in found[:limit]]
+
+    def latest(self, count: int, *, before: int | None = None, exclude: Container[str] = frozenset()) -> list[Fact]:
+        """The last ``count`` facts added (of the first ``before``), latest first, ``exclude`` left out."""
+        with self._lock:
+            end = len(self.facts) if before is None else min(before, len(self.facts))
+        out: list[Fact] = []
+        for number in range(end - 1, -1, -1):
+            if len(out) >= count:
+                break
+            if self.facts[number].id not in exclude:
+                out.append(self.facts[number])
+        return out
 
 
 __all__ = ["COMMON_KEY", "Keys", "MAX_CANDIDATES", "TopicIndex", "fact_keys"]

@@ -4,15 +4,19 @@ It reads the domain as the prompt shows it -- the classes with their fields,
 the collections, the records to revisit, the facts shown for reference and
 the NEW facts -- and answers ``{"operations": [...]}``:
 
-* for each record under REVISIT: an ``update`` from the fact that replaced
-  one of its sources (a trip takes the new trip's values when that fact is
+* for each record under REVISIT: a ``correct`` from the fact that corrected
+  one of its sources (a ``cite`` when no field fits), an ``update`` from the
+  fact that replaced one (a trip takes the new trip's values when that fact is
   about a trip too; a record with a ``text`` field, an event, takes the new
   text and day), else a ``retire`` with the reason;
 * ``add_class`` for ``Trip`` / ``Event`` (:mod:`.records`) when a new fact
   needs one the domain lacks, ``add_field`` for a field an existing class of
   that name lacks (default null);
 * one ``add`` per new fact (naming the class only while its collection is
-  new); one ``skip`` for the facts too short to record.
+  new) -- a ``cite`` instead when the fact looks back on an earlier day and a
+  related record shown already holds every value it gives (the same trip
+  told again); one ``skip`` for the facts
+  too short to record.
 
 A repair request (``uac applied N of your operations. These problems
 remain: ...``) gets operations for the facts it names as not addressed yet,
@@ -48,7 +52,10 @@ _CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
 _FIELD = re.compile(r"^    (?P<name>[a-z_]\w*): ")
 _COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
 _REVISIT = re.compile(r'^- (?P<cls>\w+)\(id="(?P<id>[^"]+)"')
-_REPLACED = re.compile(r"replaced by ([^\s;,]+)")
+_RECORD = re.compile(r'^(?P<cls>\w+)\(id="(?P<id>[^"]+)"(?P<rest>.*)\)$')
+_VALUE = re.compile(r'(?P<name>[a-z_]\w*)=(?:"(?P<text>(?:[^"\\]|\\.)*)"|date\((?P<y>\d+), (?P<m>\d+), (?P<d>\d+)\))')
+_REPLACED = re.compile(r"(?:replaced|corrected|cancelled|fulfilled) by ([^\s;,]+)")
+_CORRECTED = re.compile(r"corrected by ([^\s;,]+)")
 _UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
 _REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
 REMOVED = "the facts it came from were removed or forgotten"
@@ -84,6 +91,8 @@ class Batch:
     revisit: list[Revisit]
     reference: list[FactLine]
     new: list[FactLine]
+    #: related records shown: (class, id, {field: JSON value}) of their text and date fields
+    related: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
 
     def fact(self, ident: str) -> FactLine | None:
         return next((f for f in (*self.new, *self.reference) if f.fact_id == ident), None)
@@ -93,6 +102,7 @@ def read_batch(prompt: str) -> Batch:
     match = _DOMAIN.match(prompt)
     domain = Domain()
     revisit: list[Revisit] = []
+    related: list[tuple[str, str, dict[str, str]]] = []
     facts: dict[str, list[FactLine]] = {"reference": [], "new": []}
     part, in_code, current = "", False, None
     for line in split_lines(prompt):
@@ -119,6 +129,16 @@ def read_batch(prompt: str) -> Batch:
             else:
                 for found in _COLLECTION.finditer(line):
                     domain.collections[found["name"]] = found["cls"]
+        elif part == "related":
+            found = _RECORD.match(line.strip())
+            if found:
+                values = {}
+                for value in _VALUE.finditer(found["rest"]):
+                    if value["text"] is not None:
+                        values[value["name"]] = value["text"]
+                    else:
+                        values[value["name"]] = f"{int(value['y']):04d}-{int(value['m']):02d}-{int(value['d']):02d}"
+                related.append((found["cls"], found["id"], values))
         elif part == "revisit":
             found = _REVISIT.match(line.strip())
             if found:
@@ -128,7 +148,7 @@ def read_batch(prompt: str) -> Batch:
             fact = parse_fact_line(line)
             if fact is not None:
                 facts[part].append(fact)
-    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"])
+    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"], related)
 
 
 # -- planning ---------------------------------------------------------------------------------
@@ -169,9 +189,31 @@ def add_op(domain: Domain, shape: Shape, values: dict[str, Any], fact_id: str) -
     return op
 
 
-def plan_facts(domain: Domain, facts: list[FactLine]) -> list[dict[str, Any]]:
-    """The classes the facts need, one ``add`` per fact, one ``skip`` for the rest."""
+def _told_again(plan: Planned, related: list[tuple[str, str, dict[str, str]]]) -> str | None:
+    """The id of a related record that already holds every value ``plan`` gives, if any."""
+    shape = SHAPES.get(plan.kind)
+    if shape is None or not plan.values:
+        return None
+    for cls, ident, values in related:
+        if cls == shape.name and all(values.get(k) == v for k, v in plan.values.items()):
+            return ident
+    return None
+
+
+def plan_facts(
+    domain: Domain, facts: list[FactLine], related: list[tuple[str, str, dict[str, str]]] | None = None
+) -> list[dict[str, Any]]:
+    """The classes the facts need, one ``add`` per fact (a ``cite`` where a related record
+    already says it all), one ``skip`` for the rest."""
     planned: list[tuple[FactLine, Planned]] = [(fact, classify(fact)) for fact in facts]
+    cites: list[dict[str, Any]] = []
+    for fact, plan in list(planned):
+        if fact.happened is None or fact.happened == fact.said:
+            continue  # only a fact that looks back on an earlier day can be that day told again
+        same = _told_again(plan, related or [])
+        if same is not None:
+            cites.append({"op": "cite", "id": same, "sources": [fact.fact_id]})
+            planned.remove((fact, plan))
     ops: list[dict[str, Any]] = []
     for kind, shape in SHAPES.items():
         if any(p.kind == kind for _, p in planned):
@@ -184,7 +226,7 @@ def plan_facts(domain: Domain, facts: list[FactLine]) -> list[dict[str, Any]]:
             ops.append(add_op(domain, SHAPES[plan.kind], plan.values, fact.fact_id))
     if skipped:
         ops.append({"op": "skip", "facts": skipped, "reason": TOO_SHORT})
-    return ops
+    return ops + cites
 
 
 def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], set[str]]:
@@ -198,7 +240,14 @@ def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], se
             continue
         newer = replacements[-1]
         changes = _changes(domain.classes.get(record.cls, []), record.cls, newer)
-        if changes:
+        if newer.fact_id in _CORRECTED.findall(record.reason):
+            # a misstated value: the record is put right (or, when nothing fits, only cited)
+            if changes:
+                ops.append({"op": "correct", "id": record.ident, "set": changes, "sources": [newer.fact_id], "note": newer.text})
+            else:
+                ops.append({"op": "cite", "id": record.ident, "sources": [newer.fact_id]})
+            used.add(newer.fact_id)
+        elif changes:
             ops.append({"op": "update", "id": record.ident, "set": changes, "sources": [newer.fact_id]})
             used.add(newer.fact_id)
         else:
@@ -225,7 +274,7 @@ def _changes(fields: list[str], cls: str, newer: FactLine) -> dict[str, Any]:
 def respond_compile(request: ChatRequest) -> Reply:
     batch = read_batch(first_user(request))
     ops, used = plan_revisit(batch.domain, batch)
-    ops += plan_facts(batch.domain, [f for f in batch.new if f.fact_id not in used])
+    ops += plan_facts(batch.domain, [f for f in batch.new if f.fact_id not in used], batch.related)
     return Reply("compile", {"operations": ops})
 
 

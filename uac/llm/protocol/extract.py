@@ -4,6 +4,12 @@ It reads the turns under "Turns to extract from", skips small talk and
 questions, names the speaker instead of "I"/"my", and dates a fact when its
 sentence gives a date ("on 7 May 2023", "May 7, 2023", "2023-05-07") or says
 "yesterday", "today" or "last night" (resolved against the session date).
+
+A sentence that leaves something ("left", "quit", "resigned from", "no longer
+works at") supersedes every known fact shown with the prompt that names the
+same thing (a capitalised name of the sentence other than its speaker) and is
+about the same speaker: "I left Acme" ends Acme's job, salary and promotion
+hopes at once -- ``supersedes`` is then a list; otherwise it is null.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import datetime as _dt
 import re
 
 from ..types import ChatRequest
-from .prompts import first_user, session_date, turn_lines
+from .prompts import fact_lines, first_user, session_date, turn_lines
 from .reply import Reply
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -70,6 +76,21 @@ def third_person(sentence: str, speaker: str) -> str:
     return text
 
 
+#: leaving something (a job, a club, a flat): a change of plan is reconcile's to settle
+_ENDING = re.compile(r"\b(?:left|quit|resigned from|no longer (?:work|live|go)s? (?:at|in|to))\b", re.I)
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+_KNOWN_HEADING = 'Known facts (for "supersedes" only):'
+
+
+def ended_by(sentence: str, speaker: str, known: list[tuple[str, str]]) -> list[str]:
+    """The known facts (id, text) a sentence ends: it says something ended, and they name a
+    thing it names (not its speaker) and the speaker."""
+    if not _ENDING.search(sentence):
+        return []
+    names = {n.split()[0] for n in _NAME.findall(sentence)} - {speaker, "I", *speaker.split()}
+    return [ident for ident, text in known if speaker in text and any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)]
+
+
 def informative(sentence: str) -> bool:
     return len(sentence.split()) >= 4 and not sentence.rstrip().endswith("?") and not _SMALL_TALK.match(sentence)
 
@@ -77,6 +98,7 @@ def informative(sentence: str) -> bool:
 def respond_extract(request: ChatRequest) -> Reply:
     prompt = first_user(request)
     session = session_date(prompt)
+    known = [(f.fact_id, f.text) for f in fact_lines(prompt, _KNOWN_HEADING, stop=("\n\n",))] if _KNOWN_HEADING in prompt else []
     facts = []
     for turn in turn_lines(prompt):
         captions = _IMAGE.findall(turn.text)
@@ -86,12 +108,13 @@ def respond_extract(request: ChatRequest) -> Reply:
             if not informative(sentence):
                 continue
             day = find_day(sentence, session)
+            ended = ended_by(sentence, turn.speaker, known)
             facts.append(
                 {
                     "text": third_person(sentence, turn.speaker),
                     "evidence": [turn.turn_id],
                     "event_date": day.isoformat() if day else None,
-                    "supersedes": None,
+                    "supersedes": ended or None,
                     "speaker": turn.speaker,
                 }
             )
@@ -108,4 +131,4 @@ def respond_extract(request: ChatRequest) -> Reply:
     return Reply("extract", {"facts": facts})
 
 
-__all__ = ["find_day", "respond_extract", "third_person"]
+__all__ = ["ended_by", "find_day", "respond_extract", "third_person"]
