@@ -67,3 +67,18 @@ def test_a_reply_that_does_not_parse_keeps_its_whole_pairs():
     whole = 'Sure: {"changes": [{"new": "s2-f1", "old": "s1-f1", "relation": "fulfils"}]} Done.'
     assert read_changes(whole) == ([{"new": "s2-f1", "old": "s1-f1", "relation": "fulfils"}], True, 0)
     assert read_changes("I cannot tell.") == ([], False, 0)
+
+
+def test_a_person_in_many_facts_does_not_alone_make_a_candidate():
+    """Tom is in a third of the facts: sharing only him says nothing about the topic, while a
+    fact that shares him and the thing itself still comes first."""
+    topics = ["dinner at Sakura Tei", "a walk by the canal", "the cinema", "a pub quiz", "brunch at Rijsel"]
+    earlier = [fact(n, f"Hannah went to {topics[n % len(topics)]} with Tom, evening {n}.", "Hannah") for n in range(40)]
+    earlier += [fact(100 + n, f"Hannah repotted plant number {n} on the balcony.", "Hannah") for n in range(80)]
+    earlier.append(fact(300, "Hannah and Tom's old kettle broke, they are looking at kettles.", "Hannah"))
+    index = TopicIndex(earlier)
+    found = [f.id for f in index.candidates(fact(400, "Hannah and Tom bought a new kettle for 40 pounds.", "Hannah"))]
+    assert found == ["s300-f1"]
+    # a rare name still makes a candidate by itself
+    rijsel = index.candidates(fact(401, "Hannah cancelled the Rijsel booking.", "Hannah"))
+    assert rijsel and all("Rijsel" in f.text for f in rijsel)

@@ -7,7 +7,11 @@ themselves left out: "camping" and "camp" are one key, "cancelled" is none).
 :class:`TopicIndex` keeps an inverted index from key to facts; the candidates
 of a new fact are the facts of the same subject sharing an entity or two
 content words with it, best first (shared entities weigh three words), the
-later fact first on a tie.
+later fact first on a tie.  A key many of the facts share (more than
+:data:`FREQUENT_SHARE` of them, and more than :data:`FREQUENT_FLOOR`) weighs a
+third as much: "Tom" in a memory where Tom is in every other fact does not by
+itself make a fact about Tom's sister's wedding a candidate for "Tom and I
+bought a kettle"; it still adds to a fact that shares something else.
 
 The cost is bounded whatever the size of the memory: a key held by more than
 :data:`COMMON_KEY` facts ("Maya", "today") says nothing about a topic and is
@@ -31,9 +35,14 @@ from ..facts.model import Fact
 MAX_CANDIDATES = 6
 #: a key shared by more facts than this is too common to find a topic by
 COMMON_KEY = 400
-#: the least score of a candidate (one shared entity, or two shared words)
-MIN_SCORE = 2
-ENTITY_WEIGHT = 3
+#: the least score of a candidate (one shared entity, or two shared words), in thirds
+MIN_SCORE = 6
+#: a shared entity and a shared content word, in thirds of a word
+ENTITY_WEIGHT = 9
+WORD_WEIGHT = 3
+#: a key held by more than this share of the facts (and more than FREQUENT_FLOOR facts) weighs a third
+FREQUENT_SHARE = 0.05
+FREQUENT_FLOOR = 12
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _STOP = set(
@@ -142,11 +151,14 @@ class TopicIndex:
         scores: dict[int, int] = {}
         with self._lock:
             end = len(self.facts) if before is None else min(before, len(self.facts))
+            frequent = max(FREQUENT_FLOOR, FREQUENT_SHARE * end)
             for key in keys.all():
                 postings = self._postings.get(key)
                 if not postings or len(postings) > COMMON_KEY:
                     continue
-                weight = ENTITY_WEIGHT if key.startswith("e:") else 1
+                weight = ENTITY_WEIGHT if key.startswith("e:") else WORD_WEIGHT
+                if len(postings) > frequent:
+                    weight //= 3
                 for number in postings:
                     if number < end:
                         scores[number] = scores.get(number, 0) + weight
