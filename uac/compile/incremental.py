@@ -62,12 +62,12 @@ from ..llm.progress import ProgressCallback, Tracker
 from ..templating import render_prompt
 from ..view import store
 from ..view.changes import offer
-from ..view.manifest import summarize, summary_line, write_manifest
+from ..view.manifest import write_manifest
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
-from .related import RecordIndex, record_line, select_related
+from .related import CrossIndex, RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
 from .work import DomainWork
@@ -144,6 +144,8 @@ class DomainJob:
     loaded_hash: str | None = None
     #: (source hash, schema.py) of files swapped in without filling the load cache
     uncached: tuple[str, str] | None = None
+    #: the other domains' records as the compile began (shown read-only, referred to by id)
+    cross: CrossIndex | None = None
 
 
 def _schema_lines(work: DomainWork) -> str:
@@ -350,7 +352,8 @@ def compile_domain_ops(
     index = RecordIndex(job.work)
     empty_prompt = render_prompt(
         "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
-        collections=job.work.collections(), related=[], revisit=[], context_facts=[], facts=[],
+        collections=job.work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[],
+        description=job.work.doc,
     )
     budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - len(empty_prompt) - config.related_chars)
     queue: list[list["Fact"]] = batch_facts(job.facts, budget, config.batch_facts)
@@ -378,7 +381,11 @@ def compile_domain_ops(
                     if newer and newer in facts_by_id and newer not in batch_ids:
                         context_ids.append(newer)
             context_ids = list(dict.fromkeys(context_ids))
-            related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
+            texts = [f.text for f in batch]
+            # the other domains' records get at most a third of the budget, and only what they use
+            elsewhere = job.cross.select(texts, exclude=job.name, budget=config.related_chars // 3) if job.cross else []
+            own_budget = config.related_chars - sum(len(line) + 1 for _, line in elsewhere)
+            related = select_related(job.work, index, texts, must=revisit_now, budget=own_budget)
             shown_ids = {i for i, _ in related}
             revisit_lines = [
                 f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id)}"
@@ -395,6 +402,8 @@ def compile_domain_ops(
                 schema_lines=_schema_lines(job.work),
                 collections=job.work.collections(),
                 related=related,
+                elsewhere=[line for _, line in elsewhere],
+                description=job.work.doc,
                 revisit=revisit_lines,
                 context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
                 facts=[fact_line(f) for f in batch],
@@ -552,15 +561,18 @@ def compile_incremental(
         jobs: dict[str, DomainJob] = {}
         broken: dict[str, str] = {}
         summaries: dict[str, str] = {}
+        #: domain -> facts it left pending last time (sent to it again even if settled elsewhere)
+        carried: dict[str, list[str]] = {}
         for name in store.domain_names(project):
             try:
                 loaded = store.load_domain(project, name)
             except CodeRejected as exc:
                 broken[name] = exc.message
                 continue
-            summaries[name] = summary_line(summarize(loaded))
+            summaries[name] = domain_brief(loaded)
             work = DomainWork.from_loaded(loaded)
             ledger = _ledger_for(project, loaded, name)
+            carried[name] = list(ledger.pending)
             ledger.pending = []  # every unsettled fact is routed again below
             for prefix, number in ledger.next_ids.items():
                 work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
@@ -570,11 +582,21 @@ def compile_incremental(
                 # a domain whose batches only left facts out: no files, a ledger
                 ledger = load_ledger(project.paths.internal, name, EMPTY_HASH)
                 if ledger.matched:
+                    carried[name] = list(ledger.pending)
                     ledger.pending = []
                     jobs[name] = DomainJob(name, DomainWork.empty(name), ledger, DomainReport(name))
         recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) if jobs else set()
         considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
         new_facts = [f for f in facts if f.id not in recorded and f.id not in considered]
+        # a fact settled in one of its domains and still pending in another goes back to that one
+        for name, pending_ids in carried.items():
+            job = jobs[name]
+            here = job.work.cited_ids() | set(job.ledger.considered)
+            job.facts.extend(facts_by_id[i] for i in pending_ids if i in facts_by_id and i not in here and (i in recorded or i in considered))
+        cross = CrossIndex({name: job.work for name, job in jobs.items() if job.work.record_count()})
+        for job in jobs.values():
+            job.cross = cross
+            job.work.refs = cross
         # records citing facts superseded since: revisit them where they live
         for job in jobs.values():
             seen = set(job.ledger.superseded_seen)
@@ -596,11 +618,12 @@ def compile_incremental(
         for call in routing.calls:
             append_history(project.paths.internal, {"mode": "incremental", "domain": None, **call})
         for fact in new_facts:
-            name = routing.routes[fact.id]
-            if name not in jobs and name not in broken:
-                jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name))
-            if name in jobs:
-                jobs[name].facts.append(fact)
+            for name in routing.domains_of(fact.id):
+                if name not in jobs and name not in broken:
+                    jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross)
+                    jobs[name].work.refs = cross
+                if name in jobs and fact not in jobs[name].facts:
+                    jobs[name].facts.append(fact)
         user_name = project.config.user.name or "the user"
         todo: list[DomainJob] = []
         for name in sorted(set(jobs) | set(broken)):
@@ -623,9 +646,29 @@ def compile_incremental(
         for name in sorted(jobs):
             _count(jobs[name], facts_by_id)
         write_manifest(project)
-    report.facts_covered = sum(d.facts_recorded + d.facts_considered for d in report.domains)
+    # a fact may live in several domains: counted once, recorded if any domain records it
+    recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(facts_by_id) if jobs else set()
+    considered_now = (set().union(*(j.ledger.considered for j in jobs.values())) & set(facts_by_id)) - recorded_now if jobs else set()
+    report.facts_covered = len(recorded_now | considered_now)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def domain_brief(loaded: LoadedDomain) -> str:
+    """What the router is shown of an existing domain: its description (the schema
+    docstring the model wrote) and its collections with their record counts."""
+    parts = []
+    for name, value in loaded.values.items():
+        spec = loaded.types[name]
+        if spec.kind == "list" and spec.args and spec.args[0].kind == "class":
+            parts.append(f"{name} ({len(value)} × {spec.args[0].name})")
+        elif isinstance(value, (list, dict, tuple, set)):
+            parts.append(f"{name} ({len(value)})")
+        else:
+            parts.append(f"{name}: {spec.source()}")
+    doc = " ".join((loaded.schema.doc or "").split()).rstrip(".")
+    held = ", ".join(parts[:8]) + (f", +{len(parts) - 8} more" if len(parts) > 8 else "")
+    return f"{doc}. Holds {held or 'nothing yet'}" if doc else f"holds {held or 'nothing yet'}"
 
 
 def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
@@ -641,4 +684,4 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "run_batch"]
+__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "domain_brief", "run_batch"]
