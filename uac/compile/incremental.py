@@ -66,6 +66,7 @@ from ..view.manifest import write_manifest
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
+from .duplicates import find_duplicates
 from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import CrossIndex, RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
@@ -146,6 +147,8 @@ class DomainJob:
     uncached: tuple[str, str] | None = None
     #: the other domains' records as the compile began (shown read-only, referred to by id)
     cross: CrossIndex | None = None
+    #: fact id -> every domain it was routed to, its main one first (facts of several domains)
+    routed: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _schema_lines(work: DomainWork) -> str:
@@ -352,7 +355,7 @@ def compile_domain_ops(
     index = RecordIndex(job.work)
     empty_prompt = render_prompt(
         "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
-        collections=job.work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[],
+        collections=job.work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[], shared=[],
         description=job.work.doc,
     )
     budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - len(empty_prompt) - config.related_chars)
@@ -407,6 +410,7 @@ def compile_domain_ops(
                 revisit=revisit_lines,
                 context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
                 facts=[fact_line(f) for f in batch],
+                shared=[_shared_line(f.id, job.name, job.routed[f.id]) for f in batch if len(job.routed.get(f.id, ())) > 1],
             )
             candidate = job.work.copy()
             history: list[dict[str, Any]] = []
@@ -523,6 +527,14 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
 
 
+def _shared_line(fact_id: str, here: str, domains: list[str]) -> str:
+    """``f12: also travel (its main domain)`` / ``f12: also relationships (this domain is its main one)``."""
+    others = [d for d in domains if d != here]
+    if domains[0] == here:
+        return f"{fact_id}: also {', '.join(others)} (this domain is its main one)"
+    return f"{fact_id}: also {', '.join(others)} ({domains[0]} is its main domain)"
+
+
 def _revisit_reason(sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"]) -> str:
     """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f4, which was removed``."""
     parts = []
@@ -624,6 +636,8 @@ def compile_incremental(
                     jobs[name].work.refs = cross
                 if name in jobs and fact not in jobs[name].facts:
                     jobs[name].facts.append(fact)
+                    if len(routing.domains_of(fact.id)) > 1:
+                        jobs[name].routed[fact.id] = routing.domains_of(fact.id)
         user_name = project.config.user.name or "the user"
         todo: list[DomainJob] = []
         for name in sorted(set(jobs) | set(broken)):
@@ -645,6 +659,7 @@ def compile_incremental(
             map_ordered(client, compile_one, todo, name="uac-compile")
         for name in sorted(jobs):
             _count(jobs[name], facts_by_id)
+        report.duplicates = [d.to_json() for d in find_duplicates({n: j.work for n, j in jobs.items()})]
         write_manifest(project)
     # a fact may live in several domains: counted once, recorded if any domain records it
     recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(facts_by_id) if jobs else set()

@@ -92,6 +92,8 @@ class CompileReport:
     usage: "Usage | None" = None
     #: offline mode: kind name -> {"domain", "collection", "class", "status", "facts", "records", "reason"}
     kinds: dict[str, dict[str, Any]] | None = None
+    #: likely duplicates across domains: {"kind", "records": [a, b], "value", "fix"} (:mod:`.duplicates`)
+    duplicates: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -140,6 +142,7 @@ class CompileReport:
         }
         if self.kinds is not None:
             data["kinds"] = self.kinds
+        data["duplicates"] = list(self.duplicates)
         return data
 
 

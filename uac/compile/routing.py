@@ -152,16 +152,15 @@ def route_names(item: dict[str, Any]) -> list[str]:
     for key in ("domains", "domain"):
         value = item.get(key)
         if isinstance(value, str):
-            given.extend(value.split(","))
+            given.append(value)
         elif isinstance(value, list):
             given.extend(value)
     names: list[str] = []
     for value in given:
-        if not isinstance(value, str):
-            continue
-        name = clean_id(value).lower()
-        if DOMAIN_RE.match(name) and name not in names:
-            names.append(name)
+        for part in value.split(",") if isinstance(value, str) else ():
+            name = clean_id(part).lower()
+            if DOMAIN_RE.match(name) and name not in names:
+                names.append(name)
     return names[:MAX_DOMAINS]
 
 

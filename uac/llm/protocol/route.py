@@ -1,4 +1,9 @@
-"""The routing responder: a keyword table, every fact id answered."""
+"""The routing responder: a keyword table, every fact id answered.
+
+A fact goes to the domain with the most word hits and, when it also hits the
+words of others, to up to two of those as well (``"domains": [...]``, the best
+first): "the wedding in Bristol after the trip" concerns travel and
+relationships."""
 
 from __future__ import annotations
 
@@ -19,22 +24,34 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
     "work": ("job", "work", "office", "boss", "colleague", "project", "promotion", "interview", "career"),
     "hobbies": ("paint", "guitar", "piano", "book", "novel", "hike", "hiking", "garden", "pottery", "photograph"),
     "pets": ("dog", "cat", "puppy", "kitten", "vet "),
+    "relationships": ("wedding", "married", "partner", "wife", "husband", "girlfriend", "boyfriend"),
 }
+#: the most domains one fact is routed to
+MAX_DOMAINS = 3
+
+
+def domains_of(text: str) -> list[str]:
+    """Every domain whose words the text hits, the most hits first (ties: table order)."""
+    lowered = " " + text.lower() + " "
+    scored = []
+    for position, (domain, words) in enumerate(DOMAIN_WORDS.items()):
+        hits = sum(1 for w in words if re.search(r"\b" + re.escape(w), lowered))
+        if hits:
+            scored.append((-hits, position, domain))
+    return [domain for _, _, domain in sorted(scored)][:MAX_DOMAINS] or ["general"]
 
 
 def domain_of(text: str) -> str:
-    lowered = " " + text.lower() + " "
-    best, score = "general", 0
-    for domain, words in DOMAIN_WORDS.items():
-        hits = sum(1 for w in words if re.search(r"\b" + re.escape(w), lowered))
-        if hits > score:
-            best, score = domain, hits
-    return best
+    return domains_of(text)[0]
 
 
 def respond_route(request: ChatRequest) -> Reply:
     facts = fact_lines(first_user(request), FACTS_HEADING)
-    return Reply("route", {"routes": [{"id": f.fact_id, "domain": domain_of(f.text)} for f in facts]})
+    routes = []
+    for fact in facts:
+        names = domains_of(fact.text)
+        routes.append({"id": fact.fact_id, "domains": names} if len(names) > 1 else {"id": fact.fact_id, "domain": names[0]})
+    return Reply("route", {"routes": routes})
 
 
-__all__ = ["DOMAIN_WORDS", "FACTS_HEADING", "domain_of", "respond_route"]
+__all__ = ["DOMAIN_WORDS", "FACTS_HEADING", "MAX_DOMAINS", "domain_of", "domains_of", "respond_route"]
