@@ -634,7 +634,7 @@ def compile_incremental(
                 if name not in jobs and name not in broken:
                     jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross)
                     jobs[name].work.refs = cross
-                if name in jobs and fact not in jobs[name].facts:
+                if name in jobs:
                     jobs[name].facts.append(fact)
                     if len(routing.domains_of(fact.id)) > 1:
                         jobs[name].routed[fact.id] = routing.domains_of(fact.id)

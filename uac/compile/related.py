@@ -22,6 +22,7 @@ import datetime as _dt
 import heapq
 import math
 import re
+import threading
 from collections import defaultdict
 from typing import Any, Iterable, Mapping
 
@@ -173,11 +174,22 @@ def select_related(
 
 class CrossIndex:
     """One :class:`RecordIndex` per domain, over the domains as they were when the compile
-    began (a snapshot: the domains compile side by side, each changing only its own copy)."""
+    began (a snapshot: the domains compile side by side, each changing only its own copy).
+    A domain's index is built once, the first time a batch asks (a compile with nothing
+    new builds none), and shared by every batch of every domain after that."""
 
     def __init__(self, domains: Mapping[str, DomainWork]) -> None:
         self.works = {name: work.copy() for name, work in domains.items()}
-        self.indexes = {name: RecordIndex(work) for name, work in self.works.items()}
+        self._indexes: dict[str, RecordIndex] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def indexes(self) -> dict[str, RecordIndex]:
+        with self._lock:  # domains compile on threads of their own: build each index once
+            for name, work in self.works.items():
+                if name not in self._indexes:
+                    self._indexes[name] = RecordIndex(work)
+            return self._indexes
 
     def find(self, domain: str, ident: str) -> Any | None:
         work = self.works.get(domain)
