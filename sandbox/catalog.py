@@ -17,6 +17,7 @@ from typing import Any, Mapping
 _TAG_KINDS = {
     "$date": "date",
     "$period": "Period",
+    "$ref": "Ref",
     "$datetime": "datetime",
     "$time": "time",
     "$timedelta": "timedelta",

@@ -53,6 +53,7 @@ import math
 from typing import Any, Iterable, Mapping
 
 from .period import Period
+from .refs import Ref, RefTable
 
 FORMAT = "uac-sandbox-state/1"
 
@@ -128,6 +129,8 @@ class _Encoder:
             return {"$decimal": str(obj)}
         if _is_host_period(obj):
             return {"$period": [obj.start.isoformat(), obj.end.isoformat()]}
+        if isinstance(obj, Ref) or _is_host_ref(obj):
+            return {"$ref": f"{obj.domain}/{obj.id}"}
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             key, fields = self.type_key(type(obj))
             return {"$record": key, "values": self.record_row(obj, fields, path)}
@@ -162,6 +165,15 @@ _HOST_PERIOD = ("uac.dates", "Period")
 def _is_host_period(obj: object) -> bool:
     cls = type(obj)
     return (cls.__module__, cls.__name__) == _HOST_PERIOD and isinstance(getattr(obj, "start", None), _dt.date) and isinstance(getattr(obj, "end", None), _dt.date)
+
+
+#: the host's reference type (``uac.refs.Ref``), sent as a Ref
+_HOST_REF = ("uac.refs", "Ref")
+
+
+def _is_host_ref(obj: object) -> bool:
+    cls = type(obj)
+    return (cls.__module__, cls.__name__) == _HOST_REF and isinstance(getattr(obj, "domain", None), str) and isinstance(getattr(obj, "id", None), str)
 
 
 _FACT_DATE_FIELDS = ("session_date", "valid_from", "invalid_at")
@@ -271,7 +283,10 @@ class _Decoder:
             "$record": self._record,
             "$table": self._table,
             "$enum": self._enum,
+            "$ref": self._ref,
         }
+        #: what ``Ref.resolve()`` looks records up in (filled once the domains are decoded)
+        self.refs = RefTable()
 
     # Scalars and lists are by far the most common values: keep this tight.
     def value(self, v: Any) -> Any:
@@ -299,6 +314,15 @@ class _Decoder:
 
     def _date(self, v: dict) -> _dt.date:
         return _dt.date.fromisoformat(v["$date"])
+
+    def _ref(self, v: dict) -> Ref:
+        target = v["$ref"]
+        if type(target) is not str or len(target) > 200:
+            raise StateFormatError("a $ref value must be a '<domain>/<id>' string")
+        try:
+            return Ref(target, self.refs)
+        except ValueError as exc:
+            raise StateFormatError(str(exc)) from None
 
     def _period(self, v: dict) -> Period:
         start, end = v["$period"]
@@ -447,6 +471,7 @@ def decode_state(payload: Mapping[str, Any] | None, reserved: Iterable[str] = ()
             items[cname] = value
             seen[cname] = seen.get(cname, 0) + 1
             values[cname] = value
+        dec.refs.domains[dname] = items
         namespace = DomainNamespace(dname, items)
         own = items.get(dname)
         domains[dname] = DomainCollection(own, namespace) if isinstance(own, ReadOnlyList) else namespace

@@ -7,7 +7,7 @@ Rules (documented in docs/sandbox.md):
 * ``date``/``datetime``/``time`` become ISO strings, ``timedelta`` becomes
   ``str(td)`` (e.g. ``"3 days, 4:00:00"``), ``Decimal`` and ``Fraction``
   become strings;
-* enum members become their value;
+* enum members become their value; a ``Ref`` its ``domain/id`` string;
 * state records become ``{field: value}`` dicts;
 * lists, tuples (named tuples too), deques, ranges and read-only
   collections become arrays; sets become arrays, sorted when the items
@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .period import Period
+from .refs import Ref
 from .records import Record
 
 
@@ -58,7 +59,7 @@ class _Converter:
             return "false"
         if isinstance(k, (_dt.date, _dt.time)):
             return k.isoformat()
-        if isinstance(k, Period):
+        if isinstance(k, (Period, Ref)):
             return k.code
         value = self.value(k)
         return value if isinstance(value, str) else str(k)
@@ -82,6 +83,9 @@ class _Converter:
             return v.isoformat()
         if isinstance(v, Period):
             self.spend(26)
+            return v.code
+        if isinstance(v, Ref):
+            self.spend(len(v.code) + 2)
             return v.code
         if isinstance(v, _dt.timedelta):
             self.spend(26)

@@ -54,6 +54,18 @@ PERIOD_LINE = (
 )
 
 
+#: what the description says about references, when the state holds any
+REF_LINE = (
+    "- a `Ref` (the fields of kind Ref above) names a record of a domain by id: `r.domain`, `r.id`, and "
+    "`r.resolve()` returns that record (LookupError if the state holds none); `str(r)` is \"<domain>/<id>\""
+)
+
+
+def _holds_refs(info: StateCatalog) -> bool:
+    kinds = [kind for item in info.collections[:MAX_LISTED] for _name, kind in item.fields]
+    return "Ref" in kinds
+
+
 def _holds_periods(info: StateCatalog) -> bool:
     kinds = [kind for item in info.collections[:MAX_LISTED] for _name, kind in item.fields]
     kinds += [item.kind for item in info.collections[:MAX_LISTED] if item.kind]
@@ -90,6 +102,8 @@ def _state_lines(info: StateCatalog) -> list[str]:
         )
     if _holds_periods(info):
         lines.append(PERIOD_LINE)
+    if _holds_refs(info):
+        lines.append(REF_LINE)
     for name, members in info.enums.items():
         where = f" (the global `{name}`)" if name in info.enum_globals else ""
         lines.append(

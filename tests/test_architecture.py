@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: low to high; a module belongs to the first entry whose name is it or its package
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.fsutil", "uac.filestamp", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
+    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.refs", "uac.fsutil", "uac.filestamp", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
@@ -30,7 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 #: packages that may use only these parts of uac (besides themselves)
 ONLY_USES: dict[str, tuple[str, ...]] = {
     # the generated-code dialect: the language, never the pipelines or the data
-    "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names", "uac.dates"),
+    "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names", "uac.dates", "uac.refs"),
     # the view on disk: the dialect and the project, never the compile pipelines
     "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock", "uac.failpoints"),
     # the fact log and the archive know nothing above them

@@ -36,6 +36,7 @@ from sandbox.modules import ALLOWED_MODULES
 from sandbox.period import Period
 from sandbox.policy import CompileFailure, attribute_read, compile_agent_code
 from sandbox.records import DomainNamespace
+from sandbox.refs import Ref
 from sandbox.worker import Worker
 from sandbox_support import DOMAINS, FACTS, submodule_candidates
 
@@ -55,6 +56,12 @@ HOST_MODULES = (
 class Span:
     label: str
     when: Period
+
+
+@dataclass
+class Link:
+    id: str
+    target: Ref
 
 
 SEED = """
@@ -115,6 +122,8 @@ fields = record_fields(record)
 as_dict = record_dict(record)
 span = spans[0]
 period = span.when
+link = links[0].target
+linked = link.resolve()
 fact = facts[0]
 members = list(Purpose)
 names = repl_names()
@@ -152,7 +161,13 @@ def submodule_imports() -> str:
 def build_agent_namespace():
     """A worker's agent namespace after the seed code ran: ``(worker, namespace)``."""
     state = encode_state(
-        {**DOMAINS, "plans": {"spans": [Span("trip", Period(dt.date(2024, 5, 1), dt.date(2024, 5, 31)))]}},
+        {
+            **DOMAINS,
+            "plans": {
+                "spans": [Span("trip", Period(dt.date(2024, 5, 1), dt.date(2024, 5, 31)))],
+                "links": [Link("link-1", Ref("plans/link-1"))],
+            },
+        },
         facts=[{**FACTS[0], "event_date": Period(dt.date(2024, 5, 4), dt.date(2024, 5, 5))}, FACTS[1]],
     )
     worker = Worker(Limits().to_wire(), -1, False)
@@ -184,7 +199,9 @@ def _danger_index() -> tuple[dict[int, str], dict[int, str]]:
             if callable(value) and getattr(value, "__module__", None) != name:
                 continue  # re-exported from elsewhere (judged where it is defined)
             danger.setdefault(id(value), f"{name}.{key}")
-    namespaces = {id(vars(m)): f"the namespace of {name}" for name, m in list(sys.modules.items()) if m is not None}
+    # real modules only: vars() of a stand-in (typing.io is a class) is a fresh mappingproxy whose
+    # id is free again at once, so a later object could take it and be reported by mistake
+    namespaces = {id(vars(m)): f"the namespace of {name}" for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType)}
     return danger, namespaces
 
 
@@ -282,7 +299,7 @@ def test_the_walk_covers_what_it_claims(agent_namespace, walked):
         for name in dir(proxy):
             if not name.startswith("_"):
                 assert id(getattr(proxy, name)) in ids, f"{module}.{name}"
-    for name in ("record", "period", "fact", "match", "partial", "context", "errors", "gen_object", "mine"):
+    for name in ("record", "period", "link", "linked", "fact", "match", "partial", "context", "errors", "gen_object", "mine"):
         assert id(namespace[name]) in ids
     assert id(namespace["fact"].event_date) in ids and id(namespace["partial"].func) in ids
 

@@ -118,12 +118,15 @@ def sloppy_data(kind: str | None, data: Any, prompt: str) -> Any:
     if kind == "extract":
         return sloppy_extract(data, prompt)
     if kind == "route":
-        return {
-            "routes": [
-                {"id": f"[{r['id']}]" if i % 2 else r["id"], "domain": r["domain"].title() if i % 3 == 0 else r["domain"]}
-                for i, r in enumerate(data["routes"])
-            ]
-        }
+        routes = []
+        for i, r in enumerate(data["routes"]):
+            ident = f"[{r['id']}]" if i % 2 else r["id"]
+            if "domains" in r:  # several domains: sometimes as one comma-separated string
+                names = [d.title() if i % 3 == 0 else d for d in r["domains"]]
+                routes.append({"id": ident, "domains": ", ".join(names) if i % 2 else names})
+            else:
+                routes.append({"id": ident, "domain": r["domain"].title() if i % 3 == 0 else r["domain"]})
+        return {"routes": routes}
     if kind == "decide":
         return {"selected": [f"[{s}]" for s in data["selected"]], "follow_up_queries": [], "sufficient": "true"}
     return data

@@ -65,5 +65,7 @@ def register(app: typer.Typer) -> None:
                 echo("    " + represented_line(d))
                 if d["rejection"]:
                     echo(f"    rejected: {d['rejection']}")
+            for dup in data.get("duplicates", [])[:10]:
+                echo(f"  warning: {dup['fix']}")
         if not report.ok:
             raise typer.Exit(1)

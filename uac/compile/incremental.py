@@ -63,12 +63,13 @@ from ..llm.progress import ProgressCallback, Tracker
 from ..templating import render_prompt
 from ..view import store
 from ..view.changes import offer
-from ..view.manifest import summarize, summary_line, write_manifest
+from ..view.manifest import write_manifest
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
+from .duplicates import find_duplicates
 from .ops import OP_KINDS, BatchOutcome, apply_operations
-from .related import RecordIndex, record_line, select_related
+from .related import CrossIndex, RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
 from .work import DomainWork
@@ -147,6 +148,10 @@ class DomainJob:
     loaded_hash: str | None = None
     #: (source hash, schema.py) of files swapped in without filling the load cache
     uncached: tuple[str, str] | None = None
+    #: the other domains' records as the compile began (shown read-only, referred to by id)
+    cross: CrossIndex | None = None
+    #: fact id -> every domain it was routed to, its main one first (facts of several domains)
+    routed: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _schema_lines(work: DomainWork) -> str:
@@ -379,7 +384,8 @@ def compile_domain_ops(
     index = RecordIndex(job.work)
     empty_prompt = render_prompt(
         "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
-        collections=job.work.collections(), related=[], revisit=[], context_facts=[], facts=[],
+        collections=job.work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[], shared=[],
+        description=job.work.doc,
     )
     budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - len(empty_prompt) - config.related_chars)
     queue: list[list["Fact"]] = batch_facts(job.facts, budget, config.batch_facts)
@@ -407,7 +413,11 @@ def compile_domain_ops(
                     if newer and newer in facts_by_id and newer not in batch_ids:
                         context_ids.append(newer)
             context_ids = list(dict.fromkeys(context_ids))
-            related = select_related(job.work, index, [f.text for f in batch], must=revisit_now, budget=config.related_chars)
+            texts = [f.text for f in batch]
+            # the other domains' records get at most a third of the budget, and only what they use
+            elsewhere = job.cross.select(texts, exclude=job.name, budget=config.related_chars // 3) if job.cross else []
+            own_budget = config.related_chars - sum(len(line) + 1 for _, line in elsewhere)
+            related = select_related(job.work, index, texts, must=revisit_now, budget=own_budget)
             shown_ids = {i for i, _ in related}
             revisit_lines = [
                 f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations)}"
@@ -424,9 +434,12 @@ def compile_domain_ops(
                 schema_lines=_schema_lines(job.work),
                 collections=job.work.collections(),
                 related=related,
+                elsewhere=[line for _, line in elsewhere],
+                description=job.work.doc,
                 revisit=revisit_lines,
                 context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
                 facts=[fact_line(f) for f in batch],
+                shared=[_shared_line(f.id, job.name, job.routed[f.id]) for f in batch if len(job.routed.get(f.id, ())) > 1],
             )
             candidate = job.work.copy()
             history: list[dict[str, Any]] = []
@@ -543,6 +556,14 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
 
 
+def _shared_line(fact_id: str, here: str, domains: list[str]) -> str:
+    """``f12: also travel (its main domain)`` / ``f12: also relationships (this domain is its main one)``."""
+    others = [d for d in domains if d != here]
+    if domains[0] == here:
+        return f"{fact_id}: also {', '.join(others)} (this domain is its main one)"
+    return f"{fact_id}: also {', '.join(others)} ({domains[0]} is its main domain)"
+
+
 #: how a revisit names the change, by the relation of the supersede line (none: replaced)
 REVISIT_WORDS = {
     "supersedes": "replaced by",
@@ -594,15 +615,18 @@ def compile_incremental(
         jobs: dict[str, DomainJob] = {}
         broken: dict[str, str] = {}
         summaries: dict[str, str] = {}
+        #: domain -> facts it left pending last time (sent to it again even if settled elsewhere)
+        carried: dict[str, list[str]] = {}
         for name in store.domain_names(project):
             try:
                 loaded = store.load_domain(project, name)
             except CodeRejected as exc:
                 broken[name] = exc.message
                 continue
-            summaries[name] = summary_line(summarize(loaded))
+            summaries[name] = domain_brief(loaded)
             work = DomainWork.from_loaded(loaded)
             ledger = _ledger_for(project, loaded, name)
+            carried[name] = list(ledger.pending)
             ledger.pending = []  # every unsettled fact is routed again below
             for prefix, number in ledger.next_ids.items():
                 work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
@@ -612,11 +636,21 @@ def compile_incremental(
                 # a domain whose batches only left facts out: no files, a ledger
                 ledger = load_ledger(project.paths.internal, name, EMPTY_HASH)
                 if ledger.matched:
+                    carried[name] = list(ledger.pending)
                     ledger.pending = []
                     jobs[name] = DomainJob(name, DomainWork.empty(name), ledger, DomainReport(name))
         recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) if jobs else set()
         considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
         new_facts = [f for f in facts if f.id not in recorded and f.id not in considered]
+        # a fact settled in one of its domains and still pending in another goes back to that one
+        for name, pending_ids in carried.items():
+            job = jobs[name]
+            here = job.work.cited_ids() | set(job.ledger.considered)
+            job.facts.extend(facts_by_id[i] for i in pending_ids if i in facts_by_id and i not in here and (i in recorded or i in considered))
+        cross = CrossIndex({name: job.work for name, job in jobs.items() if job.work.record_count()})
+        for job in jobs.values():
+            job.cross = cross
+            job.work.refs = cross
         # records citing facts superseded since: revisit them where they live
         relations: dict[str, str] = {}
         for sup in log_state.supersessions:  # the last line naming a fact decides, as in the fold
@@ -646,11 +680,14 @@ def compile_incremental(
         for call in routing.calls:
             append_history(project.paths.internal, {"mode": "incremental", "domain": None, **call})
         for fact in new_facts:
-            name = routing.routes[fact.id]
-            if name not in jobs and name not in broken:
-                jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name))
-            if name in jobs:
-                jobs[name].facts.append(fact)
+            for name in routing.domains_of(fact.id):
+                if name not in jobs and name not in broken:
+                    jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross)
+                    jobs[name].work.refs = cross
+                if name in jobs:
+                    jobs[name].facts.append(fact)
+                    if len(routing.domains_of(fact.id)) > 1:
+                        jobs[name].routed[fact.id] = routing.domains_of(fact.id)
         user_name = project.config.user.name or "the user"
         todo: list[DomainJob] = []
         for name in sorted(set(jobs) | set(broken)):
@@ -672,10 +709,31 @@ def compile_incremental(
             map_ordered(client, compile_one, todo, name="uac-compile")
         for name in sorted(jobs):
             _count(jobs[name], facts_by_id)
+        report.duplicates = [d.to_json() for d in find_duplicates({n: j.work for n, j in jobs.items()})]
         write_manifest(project)
-    report.facts_covered = sum(d.facts_recorded + d.facts_considered for d in report.domains)
+    # a fact may live in several domains: counted once, recorded if any domain records it
+    recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(facts_by_id) if jobs else set()
+    considered_now = (set().union(*(j.ledger.considered for j in jobs.values())) & set(facts_by_id)) - recorded_now if jobs else set()
+    report.facts_covered = len(recorded_now | considered_now)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def domain_brief(loaded: LoadedDomain) -> str:
+    """What the router is shown of an existing domain: its description (the schema
+    docstring the model wrote) and its collections with their record counts."""
+    parts = []
+    for name, value in loaded.values.items():
+        spec = loaded.types[name]
+        if spec.kind == "list" and spec.args and spec.args[0].kind == "class":
+            parts.append(f"{name} ({len(value)} × {spec.args[0].name})")
+        elif isinstance(value, (list, dict, tuple, set)):
+            parts.append(f"{name} ({len(value)})")
+        else:
+            parts.append(f"{name}: {spec.source()}")
+    doc = " ".join((loaded.schema.doc or "").split()).rstrip(".")
+    held = ", ".join(parts[:8]) + (f", +{len(parts) - 8} more" if len(parts) > 8 else "")
+    return f"{doc}. Holds {held or 'nothing yet'}" if doc else f"holds {held or 'nothing yet'}"
 
 
 def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
@@ -691,4 +749,4 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "repair_prompt", "run_batch"]
+__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "domain_brief", "repair_prompt", "run_batch"]

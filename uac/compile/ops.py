@@ -26,6 +26,9 @@ one of:
 ``retire``     ``{"op": "retire", "id": "trip-4", "reason": "...", "sources":
                ["f20"]}`` -- the record no longer holds; it leaves the state
                (the ledger keeps it);
+``describe``   ``{"op": "describe", "doc": "Trips the user took or planned."}`` --
+               the domain's description (its schema docstring, shown to the
+               router and to compile; one line, 1 to 300 characters);
 ``skip``       ``{"op": "skip", "facts": ["f15"], "reason": "..."}`` -- facts
                considered and left out, with a one-line reason.
 
@@ -49,12 +52,13 @@ from typing import Any
 from sandbox.pyparse import parse
 
 from ..dates import Period, parse_period
+from ..refs import Ref, parse_ref
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
 from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
 from .work import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
 
-OP_KINDS = ("add_class", "add_field", "add", "update", "correct", "cite", "retire", "skip")
+OP_KINDS = ("add_class", "add_field", "add", "update", "correct", "cite", "retire", "skip", "describe")
 #: changes uac refuses because they would drop recorded data
 DROPPING = {
     "remove_field": "remove a field",
@@ -71,7 +75,7 @@ DROPPING = {
     "remove": "delete a record",
 }
 #: names an annotation may use besides the domain's classes
-ANNOTATION_NAMES = {"date", "datetime", "time", "timedelta", "Period", "Any", "Optional", "Union", "List", "Dict", "Tuple", "Set"}
+ANNOTATION_NAMES = {"date", "datetime", "time", "timedelta", "Period", "Ref", "Any", "Optional", "Union", "List", "Dict", "Tuple", "Set"}
 _CLASS_NAME = re.compile(r"\A[A-Z][A-Za-z0-9]*\Z")
 _FIELD_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 _MEMBER_NAME = re.compile(r"\A[A-Z][A-Z0-9_]*\Z")
@@ -152,6 +156,7 @@ def _apply_one(work: DomainWork, op: Any, citable: set[str], outcome: BatchOutco
         "cite": _cite,
         "retire": _retire,
         "skip": _skip,
+        "describe": _describe,
     }[kind]
     handler(work, op, citable, outcome)
 
@@ -164,6 +169,8 @@ def _check_class_name(work: DomainWork, name: Any) -> str:
         raise OpRejected(f"class name {name!r} must be CamelCase ASCII letters and digits, e.g. \"Trip\"")
     if name == "Period":
         raise OpRejected("Period is the field type of a date with its precision; name the class otherwise (e.g. \"Phase\")")
+    if name == "Ref":
+        raise OpRejected("Ref is the field type of a reference to a record; name the class otherwise")
     if work.class_spec(name) is not None:
         raise OpRejected(f"class {name} already exists; use add_field to extend it")
     return name
@@ -192,8 +199,8 @@ def parse_type(work: DomainWork, text: Any) -> TypeSpec:
         target = work.class_spec(name)
         if target is not None and target.kind != "enum":
             raise OpRejected(
-                f"type {text!r} names the record class {name}; records stay flat: store its id "
-                f"(e.g. \"{name[0].lower()}{name[1:]}_id: str\") or a separate collection instead"
+                f"type {text!r} names the record class {name}; records stay flat: refer to one by id "
+                f"with type \"Ref | None\" (a value {{\"ref\": \"<domain>/<id>\"}}) or keep a separate collection"
             )
     return spec
 
@@ -212,7 +219,7 @@ def _default_for(work: DomainWork, spec: TypeSpec, value: Any, has_default: bool
     converted = coerce(work, value, spec, "default")
     if isinstance(converted, (list, dict, set, tuple)) or dataclasses.is_dataclass(converted):
         raise OpRejected("a default must be a single value, null, [] or {}")
-    if isinstance(converted, (Period, _dt.date, _dt.time, _dt.timedelta)):
+    if isinstance(converted, (Period, Ref, _dt.date, _dt.time, _dt.timedelta)):
         raise OpRejected(f"a {spec.source()} field takes no default but null: use type \"{spec.source()} | None\" with default null")
     if isinstance(converted, enum.Enum):
         raise OpRejected(
@@ -374,6 +381,7 @@ def _update(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Ba
     assert spec is not None
     sources = _sources(op, citable)
     changes = _record_values(work, spec, op.get("set", {}), partial=True)
+    check_ref_cycle(work, record.id, changes)
     note = _note(op)
     notes = list(record.notes) + ([note] if note and note not in record.notes else [])
     merged = list(dict.fromkeys([*record.sources, *sources]))
@@ -491,6 +499,95 @@ def _skip(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batc
         outcome.skipped[fact] = reason.strip()[:300]
 
 
+# -- domain descriptions ---------------------------------------------------------------------------
+
+#: a domain's description is one line the router and compile read: bounded, never empty
+MAX_DESCRIPTION = 300
+
+
+def _describe(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
+    """``{"op": "describe", "doc": "..."}``: the domain's description (its schema docstring)."""
+    doc = op.get("doc")
+    if not isinstance(doc, str) or not doc.strip():
+        raise OpRejected("\"doc\" must describe in one line what this domain holds, e.g. \"Trips the user took or planned, with dates and who came\"")
+    text = " ".join(doc.split())
+    if len(text) > MAX_DESCRIPTION:
+        raise OpRejected(f"\"doc\" is {len(text)} characters; a description is one line of at most {MAX_DESCRIPTION}: say what the domain holds, not every record")
+    work.doc = text
+
+
+# -- references ------------------------------------------------------------------------------------
+
+#: how far a chain of references is followed when looking for a cycle
+MAX_REF_DEPTH = 50
+
+
+def coerce_ref(work: DomainWork, value: Any, where: str) -> Ref:
+    """A reference from ``{"ref": "relationships/person-2"}`` or ``"relationships/person-2"``
+    (a bare id names a record of this domain); the record must exist."""
+    target = value.get("ref") if isinstance(value, dict) and set(value) == {"ref"} else value
+    if isinstance(target, str) and "/" not in target and target.strip():
+        target = f"{work.name}/{target.strip()}"
+    try:
+        if not isinstance(target, str) or len(target) > 80:
+            raise ValueError
+        domain, ident = parse_ref(target)
+    except ValueError:
+        raise OpRejected(
+            f"{where}: a reference is {{\"ref\": \"<domain>/<record id>\"}}, e.g. {{\"ref\": \"relationships/person-2\"}}; got {str(value)[:60]!r}"
+        ) from None
+    if _ref_target(work, domain, ident) is None:
+        raise OpRejected(
+            f"{where}: {domain}/{ident} is not a record: refer only to records shown in the prompt "
+            "(this domain's, or those of other domains with their domain/id), or add the record first"
+        )
+    return Ref(f"{domain}/{ident}")
+
+
+def _ref_target(work: DomainWork, domain: str, ident: str) -> Any | None:
+    if domain == work.name:
+        found = work.find(ident)
+        return found[1] if found is not None else None
+    others = work.refs
+    return others.find(domain, ident) if others is not None else None
+
+
+def _refs_of(record: Any) -> list[Ref]:
+    out: list[Ref] = []
+    for value in record.__dict__.values():
+        for item in value if isinstance(value, (list, tuple, set)) else (value,):
+            if type(item) is Ref:
+                out.append(item)
+    return out
+
+
+def check_ref_cycle(work: DomainWork, ident: str, changes: dict[str, Any]) -> None:
+    """Refuse changes to record ``ident`` whose references lead back to it."""
+    start = Ref(f"{work.name}/{ident}")
+    stack = [r for value in changes.values() for r in _refs_of(_Holder(value))]
+    seen: set[Ref] = set()
+    while stack:
+        ref = stack.pop()
+        if ref == start:
+            raise OpRejected(
+                f"a reference from {start.code} leads back to it ({start.code} -> ... -> {start.code}); "
+                "references must not form a cycle: keep the link on one side only"
+            )
+        if ref in seen or len(seen) > MAX_REF_DEPTH:
+            continue
+        seen.add(ref)
+        target = _ref_target(work, ref.domain, ref.id)
+        if target is not None:
+            stack.extend(_refs_of(target))
+
+
+class _Holder:
+    """A value seen as a record with one field (to walk it like one)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
 # -- values ---------------------------------------------------------------------------------------
 
 _DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%d %B %Y", "%B %d, %Y", "%B %d %Y", "%d %b %Y", "%b %d, %Y", "%b %d %Y", "%d.%m.%Y")
@@ -579,7 +676,7 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
             try:
                 return coerce(work, value, member, where)
             except OpRejected as exc:
-                if member.kind in ("date", "datetime", "time", "timedelta", "period") or member.kind == "class":
+                if member.kind in ("date", "datetime", "time", "timedelta", "period", "ref") or member.kind == "class":
                     hints.append(str(exc))  # says the expected form
         if hints:
             raise OpRejected(hints[0])
@@ -632,6 +729,8 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
             f"{where}: expects a period: \"2023-05-07\" (a day), \"2023-05\" or \"May 2023\" (a month), "
             f"\"2023-summer\", \"2023\" or \"2023-06-02/2023-06-08\" (a range); got {value!r}"
         )
+    elif kind == "ref":
+        return coerce_ref(work, value, where)
     elif kind == "datetime":
         if isinstance(value, str):
             try:

@@ -2,23 +2,41 @@
 
 The model never sees a whole domain: for each batch it sees the records that
 share words, names or dates with the batch's facts, ranked by the weight of
-what they share (rare words count more, like BM25's idf), plus the records it
-must revisit, within a character budget.  The index is an inverted map from
-token to record ids, kept up to date as operations add, change and retire
-records, so ranking a batch costs what the batch's words touch, not the size
-of the domain.
+what they share (rare words count more, like BM25's idf; a name -- a word the
+facts capitalize -- counts double, and a month the facts name meets the
+records whose dates fall in it), plus the records it must revisit and those
+whose ids the facts name, within a character budget.  The index is an
+inverted map from token to record ids, kept up to date as operations add,
+change and retire records, so ranking a batch costs what the batch's words
+touch, not the size of the domain.
+
+:class:`CrossIndex` holds one such index per domain, built once per compile
+from the domains as they were when it began: a batch is also shown the best
+records of the *other* domains (read-only, with their ``domain/id``), so the
+model can refer to a thing that already exists instead of copying it.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import heapq
 import math
+import re
+import threading
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
+from ..dates import Period
 from ..dialect.render import flat
 from ..index.tokens import tokenize
 from .work import DomainWork
+
+#: a record id as uac writes them (``trip-3``), alone or qualified (``travel/trip-3``)
+RECORD_ID = re.compile(r"\b(?:(?P<domain>[a-z][a-z0-9_]*)/)?(?P<id>[a-z][a-z0-9_]*-[0-9]+)\b")
+_ISO_MONTH = re.compile(r"\b((?:19|20)[0-9]{2})-(0[1-9]|1[0-2])\b")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z'\-]+")
+#: a name shared with a record weighs this many times a plain word
+NAME_WEIGHT = 2.0
 
 
 def record_line(record: Any) -> str:
@@ -30,10 +48,53 @@ def _tokens(text: str) -> set[str]:
     return {t for t in tokenize(text) if len(t) > 1}
 
 
-def _record_text(record: Any) -> str:
+def _month_terms(value: Any) -> set[str]:
+    """``@2023-05`` for each month a date or period value falls in (at most a year of them)."""
+    if isinstance(value, Period):
+        first, last = value.start, value.end
+    elif isinstance(value, _dt.date):
+        first = last = value
+    else:
+        return set()
+    terms, year, month = set(), first.year, first.month
+    while (year, month) <= (last.year, last.month) and len(terms) < 12:
+        terms.add(f"@{year:04d}-{month:02d}")
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return terms
+
+
+def _record_terms(record: Any) -> set[str]:
     # what identifies a record: its values, not the fact ids it cites
-    values = {k: v for k, v in record.__dict__.items() if k not in ("sources", "notes", "id")}
-    return " ".join(str(v) for v in values.values())
+    values = [v for k, v in record.__dict__.items() if k not in ("sources", "notes", "id")]
+    terms = _tokens(" ".join(str(v) for v in values))
+    for value in values:
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            terms |= _month_terms(item)
+    return terms
+
+
+def query_terms(texts: Iterable[str]) -> dict[str, float]:
+    """What the facts are about, term -> weight: their words, names (capitalized words)
+    at :data:`NAME_WEIGHT`, and the months their ISO dates name (``@2023-05``)."""
+    terms: dict[str, float] = {}
+    for text in texts:
+        for term in _tokens(text):
+            terms.setdefault(term, 1.0)
+        for name in _NAME.findall(text):
+            for term in _tokens(name):
+                terms[term] = NAME_WEIGHT
+        for year, month in _ISO_MONTH.findall(text):
+            terms[f"@{year}-{month}"] = NAME_WEIGHT
+    return terms
+
+
+def named_ids(texts: Iterable[str]) -> list[tuple[str | None, str]]:
+    """(domain or None, record id) of each record id the texts name."""
+    found: list[tuple[str | None, str]] = []
+    for text in texts:
+        for match in RECORD_ID.finditer(text):
+            found.append((match.group("domain"), match.group("id")))
+    return list(dict.fromkeys(found))
 
 
 class RecordIndex:
@@ -47,7 +108,7 @@ class RecordIndex:
 
     def put(self, record: Any) -> None:
         self.drop(record.id)
-        terms = _tokens(_record_text(record))
+        terms = _record_terms(record)
         self.terms[record.id] = terms
         for term in terms:
             self.postings[term].add(record.id)
@@ -59,18 +120,22 @@ class RecordIndex:
                 holders.discard(ident)
 
     def rank(self, texts: Iterable[str], limit: int = 200) -> list[str]:
-        """Record ids sharing tokens with ``texts``, best first."""
+        """Record ids sharing what ``texts`` are about, best first."""
+        return [i for i, _ in self.scored(query_terms(texts), limit)]
+
+    def scored(self, terms: Mapping[str, float], limit: int = 200) -> list[tuple[str, float]]:
+        """(record id, score) of the records sharing ``terms`` (see :func:`query_terms`), best first."""
         total = max(1, len(self.terms))
         scores: dict[str, float] = defaultdict(float)
-        for term in set().union(*(_tokens(t) for t in texts)) if texts else set():
+        for term, boost in terms.items():
             holders = self.postings.get(term)
             if not holders or len(holders) > total / 2 + 1:
                 continue  # a word most records share says nothing about which one
-            weight = math.log(1 + total / len(holders))
+            weight = boost * math.log(1 + total / len(holders))
             for ident in holders:
                 scores[ident] += weight
         # the best ``limit`` without sorting every record that shares a word (same order as a sort)
-        return [i for i, _ in heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def select_related(
@@ -83,11 +148,13 @@ def select_related(
 ) -> list[tuple[str, str]]:
     """(record id, line) of the records to show with a batch, within ``budget`` characters.
 
-    ``must`` (records to revisit) come first, then the best-ranked ones.
+    ``must`` (records to revisit) come first, then the records whose ids the facts name,
+    then the best-ranked ones.
     """
     chosen: list[tuple[str, str]] = []
     seen: set[str] = set()
     used = 0
+    must = [*must, *(i for d, i in named_ids(fact_texts) if d in (None, work.name))]
     for ident in [*must, *index.rank(fact_texts)]:
         if ident in seen:
             continue
@@ -105,4 +172,65 @@ def select_related(
     return chosen
 
 
-__all__ = ["RecordIndex", "record_line", "select_related"]
+class CrossIndex:
+    """One :class:`RecordIndex` per domain, over the domains as they were when the compile
+    began (a snapshot: the domains compile side by side, each changing only its own copy).
+    A domain's index is built once, the first time a batch asks (a compile with nothing
+    new builds none), and shared by every batch of every domain after that."""
+
+    def __init__(self, domains: Mapping[str, DomainWork]) -> None:
+        self.works = {name: work.copy() for name, work in domains.items()}
+        self._indexes: dict[str, RecordIndex] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def indexes(self) -> dict[str, RecordIndex]:
+        with self._lock:  # domains compile on threads of their own: build each index once
+            for name, work in self.works.items():
+                if name not in self._indexes:
+                    self._indexes[name] = RecordIndex(work)
+            return self._indexes
+
+    def find(self, domain: str, ident: str) -> Any | None:
+        work = self.works.get(domain)
+        found = work.find(ident) if work is not None else None
+        return found[1] if found is not None else None
+
+    def exists(self, domain: str, ident: str) -> bool:
+        return self.find(domain, ident) is not None
+
+    def select(self, fact_texts: list[str], *, exclude: str, budget: int, limit: int = 50) -> list[tuple[str, str]]:
+        """(``domain/id``, line) of the other domains' records best matching ``fact_texts``,
+        within ``budget`` characters: records the facts name by id first, then by score
+        across domains."""
+        if budget <= 0:
+            return []
+        wanted: list[tuple[str, str]] = []
+        for domain, ident in named_ids(fact_texts):
+            homes = [domain] if domain else [n for n in self.works if n != exclude]
+            wanted.extend((n, ident) for n in homes if n != exclude and self.exists(n, ident))
+        terms = query_terms(fact_texts)
+        ranked: list[tuple[float, str, str]] = []
+        for name, index in self.indexes.items():
+            if name != exclude:
+                ranked.extend((score, name, ident) for ident, score in index.scored(terms, limit))
+        ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
+        chosen: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        used = 0
+        for name, ident in [*wanted, *((n, i) for _, n, i in ranked[:limit])]:
+            if (name, ident) in seen:
+                continue
+            record = self.find(name, ident)
+            if record is None:
+                continue
+            line = f"{name}/{ident}: {record_line(record)}"
+            if used + len(line) + 1 > budget:
+                break
+            chosen.append((f"{name}/{ident}", line))
+            seen.add((name, ident))
+            used += len(line) + 1
+        return chosen
+
+
+__all__ = ["CrossIndex", "RecordIndex", "named_ids", "query_terms", "record_line", "select_related"]

@@ -116,6 +116,8 @@ class CompileReport:
     #: over the whole view, each fact once (:func:`.coverage.fact_coverage`): represented, timeline,
     #: left_out, not_compiled
     view_totals: dict[str, int] = field(default_factory=dict)
+    #: likely duplicates across domains: {"kind", "records": [a, b], "value", "fix"} (:mod:`.duplicates`)
+    duplicates: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -176,6 +178,7 @@ class CompileReport:
         }
         if self.kinds is not None:
             data["kinds"] = self.kinds
+        data["duplicates"] = list(self.duplicates)
         return data
 
 

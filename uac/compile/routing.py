@@ -5,8 +5,10 @@
   word prefix) in the fact's text; the best score wins, ties go to the earlier
   domain in the table, no hit means ``general``.  A ``meta["domain"]`` or
   ``meta["topic"]`` hint naming a known domain wins outright.
-* :func:`route_with_model` -- the LLM routing call, in batches; ids the model
-  misses (or routes to an invalid name) fall back to :func:`classify`.
+* :func:`route_with_model` -- the LLM routing call, in batches; a fact may go to
+  up to :data:`MAX_DOMAINS` domains (``"domains": [...]``; the single
+  ``"domain": "x"`` form is read too); ids the model misses (or routes only to
+  invalid names) fall back to :func:`classify`, which gives one domain.
 * :func:`route_offline` -- without a model: by meaning with the bundled
   embedding model (:mod:`uac.compile.meaning`), the keywords breaking ties.
 """
@@ -91,9 +93,16 @@ def classify_fact(fact: "Fact") -> str:
     return classify(fact.text, fact.meta)
 
 
+#: the most domains one fact is sent to
+MAX_DOMAINS = 3
+
+
 @dataclass
 class Routing:
+    #: fact id -> its first (main) domain
     routes: dict[str, str] = field(default_factory=dict)
+    #: fact id -> the further domains the model gave it (at most MAX_DOMAINS - 1)
+    also: dict[str, list[str]] = field(default_factory=dict)
     by_model: int = 0
     by_keywords: int = 0
     #: offline: routed by the embedding model's similarity to the domains' descriptions
@@ -104,6 +113,11 @@ class Routing:
     completion_tokens: int = 0
     calls: list[dict[str, Any]] = field(default_factory=list)
 
+    def domains_of(self, fact_id: str) -> list[str]:
+        """Every domain a fact goes to, its main one first."""
+        first = self.routes.get(fact_id)
+        return [first, *self.also.get(fact_id, [])] if first else []
+
 
 ROUTE_SCHEMA = {
     "type": "object",
@@ -112,8 +126,12 @@ ROUTE_SCHEMA = {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"id": {"type": "string"}, "domain": {"type": "string"}},
-                "required": ["id", "domain"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "domains": {"type": "array", "items": {"type": "string"}},
+                    "domain": {"type": "string"},
+                },
+                "required": ["id"],
                 "additionalProperties": False,
             },
         }
@@ -123,6 +141,29 @@ ROUTE_SCHEMA = {
 }
 
 
+def route_names(item: dict[str, Any]) -> list[str]:
+    """The domain names of one answered route, in order, at most :data:`MAX_DOMAINS`:
+    ``{"domains": ["travel", "relationships"]}`` or the single ``{"domain": "travel"}``
+    (a list there, or a comma-separated string, is read too); invalid names are dropped."""
+    from ..llm import clean_id
+    from ..view.store import DOMAIN_RE
+
+    given: list[Any] = []
+    for key in ("domains", "domain"):
+        value = item.get(key)
+        if isinstance(value, str):
+            given.append(value)
+        elif isinstance(value, list):
+            given.extend(value)
+    names: list[str] = []
+    for value in given:
+        for part in value.split(",") if isinstance(value, str) else ():
+            name = clean_id(part).lower()
+            if DOMAIN_RE.match(name) and name not in names:
+                names.append(name)
+    return names[:MAX_DOMAINS]
+
+
 def route_with_model(
     client: "LLMClient",
     facts: list["Fact"],
@@ -130,27 +171,30 @@ def route_with_model(
     *,
     max_chars: int,
 ) -> Routing:
-    """Route ``facts`` with the model; ``domains`` maps existing names to summaries."""
+    """Route ``facts`` with the model; ``domains`` maps existing names to what the router
+    is shown of them (their description and collections with counts)."""
     import hashlib
 
     from ..errors import ContextOverflow, ModelError
     from ..llm import clean_id, system, user
     from ..templating import render_prompt
-    from ..view.store import DOMAIN_RE
-
     routing = Routing()
     known = dict(domains)
+    #: domains first named in this run: shown as such, never as "new domain" once facts go there
+    created: dict[str, int] = {}
     for batch in batch_facts(facts, max_chars):
         ids = {f.id for f in batch}
         prompt = render_prompt(
             "structure_route.j2",
-            domains=[{"name": n, "summary": s} for n, s in sorted(known.items())],
+            domains=[{"name": n, "summary": s} for n, s in sorted(known.items())]
+            + [{"name": n, "summary": f"created in this compile; {c} fact(s) so far"} for n, c in sorted(created.items())],
             defaults=list(DOMAINS),
+            max_domains=MAX_DOMAINS,
             facts=[fact_line(f) for f in batch],
         )
         messages = [system(render_prompt("system_json.j2", schema_name="routes")), user(prompt)]
         outcome = "ok"
-        answer: dict[str, str] = {}
+        answer: dict[str, list[str]] = {}
         try:
             data, response = client.chat_json(messages, json_schema=ROUTE_SCHEMA, schema_name="routes", purpose="structure.route")
             routing.prompt_tokens += response.usage.prompt_tokens
@@ -159,9 +203,9 @@ def route_with_model(
             for item in (data or {}).get("routes", []) if isinstance(data, dict) else []:
                 if not isinstance(item, dict):
                     continue
-                fid, name = clean_id(item.get("id", "")), clean_id(item.get("domain", "")).lower()
-                if fid in ids and DOMAIN_RE.match(name):
-                    answer[fid] = name
+                fid, names = clean_id(item.get("id", "")), route_names(item)
+                if fid in ids and names:
+                    answer[fid] = list(dict.fromkeys([*answer.get(fid, []), *names]))[:MAX_DOMAINS]
         except ContextOverflow:
             raise  # the server cut the prompt: the user must fix the setting it names
         except ModelError as exc:
@@ -169,9 +213,14 @@ def route_with_model(
             usage = {"prompt_tokens": 0, "completion_tokens": 0}
         for fact in batch:
             if fact.id in answer:
-                routing.routes[fact.id] = answer[fact.id]
+                first, *rest = answer[fact.id]
+                routing.routes[fact.id] = first
+                if rest:
+                    routing.also[fact.id] = rest
                 routing.by_model += 1
-                known.setdefault(answer[fact.id], "new domain")
+                for name in answer[fact.id]:
+                    if name not in known:
+                        created[name] = created.get(name, 0) + 1
             else:
                 routing.routes[fact.id] = classify_fact(fact)
                 routing.by_keywords += 1

@@ -77,6 +77,8 @@ class DomainWork:
         self._index: dict[str, tuple[str, int]] | None = None
         #: rendered lines per record object, shared by copies (records are immutable)
         self._chunks: render.ChunkCache = {}
+        #: the other domains' records a reference may name (a :class:`~.related.CrossIndex`)
+        self.refs: Any = None
 
     # -- construction ------------------------------------------------------------
 
@@ -256,6 +258,7 @@ class DomainWork:
         twin._classes = self._classes
         twin._index = dict(self._index) if self._index is not None else None
         twin._chunks = self._chunks
+        twin.refs = self.refs
         return twin
 
     # -- rendering ----------------------------------------------------------------------

@@ -14,6 +14,7 @@ import enum
 from typing import Any, Mapping
 
 from ..dates import Period
+from ..refs import Ref
 from ..errors import CompileError
 from .spec import ClassSpec, SchemaSpec
 from .types import TypeSpec, python_type
@@ -66,7 +67,7 @@ def rebuild(value: Any, classes: dict[str, type]) -> Any:
     A field the new class gained takes its default; one without a default is
     set to ``""`` (the caller fills it, e.g. a record id)."""
     kind = type(value)
-    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta, Period):
+    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta, Period, Ref):
         return value
     if isinstance(value, enum.Enum):
         return classes[kind.__name__][value.name]

@@ -17,6 +17,7 @@ import functools
 from typing import Any, Callable, Mapping
 
 from ..dates import Period, parse_period
+from ..refs import Ref
 from .classes import field_specs
 from .types import TypeSpec
 
@@ -52,6 +53,8 @@ class StateCodec:
             return lambda v: [v.days, v.seconds, v.microseconds]
         if kind == "period":
             return _period_code
+        if kind == "ref":
+            return _ref_code
         if kind == "class":
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
@@ -100,6 +103,8 @@ class StateCodec:
             return {"$timedelta": [value.days, value.seconds, value.microseconds]}
         if type(value) is Period:
             return {"$period": value.code}
+        if type(value) is Ref:
+            return {"$ref": value.code}
         if type(value) is list:
             return [self.tagged(v) for v in value]
         if type(value) is tuple:
@@ -139,6 +144,8 @@ class StateCodec:
             return lambda v: _dt.timedelta(days=v[0], seconds=v[1], microseconds=v[2])
         if kind == "period":
             return _read_period
+        if kind == "ref":
+            return Ref
         if kind == "class":
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
@@ -199,6 +206,8 @@ class StateCodec:
             return _dt.timedelta(days=payload[0], seconds=payload[1], microseconds=payload[2])
         if tag == "$period":
             return _read_period(payload)
+        if tag == "$ref":
+            return Ref(payload)
         if tag == "$tuple":
             return tuple(self.untagged(v) for v in payload)
         if tag == "$set":
@@ -216,6 +225,10 @@ class StateCodec:
 
 @functools.lru_cache(maxsize=4096)
 def _period_code(value: Period) -> str:
+    return value.code
+
+
+def _ref_code(value: Ref) -> str:
     return value.code
 
 

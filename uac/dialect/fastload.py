@@ -40,12 +40,13 @@ from typing import Any, Mapping
 from sandbox.pyparse import locked, parse
 
 from ..dates import Period, parse_period
+from ..refs import REF_FORM, Ref
 from . import limits
 from .interpret import StateInterpreter
 from .precheck import check_depth
 from .problems import CodeRejected
 from .spec import SchemaSpec
-from .types import PERIOD_NAME, Mismatch, TypeSpec, check_value
+from .types import PERIOD_NAME, REF_NAME, Mismatch, TypeSpec, check_value
 
 _HEADER = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^=\n\x00]*?)[ \t]*=[ \t]*", re.M)
 _JSON_WORDS = ("true", "false", "null", "NaN", "Infinity")
@@ -167,6 +168,8 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
     callables = {c.name for c in schema.classes if c.kind == "dataclass"} | set(_TEMPORAL)
     if PERIOD_NAME not in schema.names:
         callables.add(PERIOD_NAME)
+    if REF_NAME not in schema.names:
+        callables.add(REF_NAME)
     for name in sorted(callables, key=len, reverse=True):
         body = body.replace(name + "(", '["' + CALL_JSON + name + '",')
     body = body.replace("(", '["' + CALL_JSON + '",').replace(")", "]")
@@ -338,7 +341,15 @@ class Builder:
             return self.temporal(name, args)
         if name == PERIOD_NAME:
             return self.period(args)
+        if name == REF_NAME:
+            return self.ref(args)
         raise _Fallback("call")
+
+    def ref(self, args: list[Any]) -> Ref:
+        if len(args) != 1 or type(args[0]) is not str or len(args[0]) > 80 or not REF_FORM.match(args[0]):
+            raise _Fallback("ref")
+        self.used.add(REF_NAME)
+        return Ref(args[0])
 
     def period(self, args: list[Any]) -> Period:
         if len(args) != 1 or type(args[0]) is not str:

@@ -12,7 +12,7 @@ import ast
 import keyword
 
 from .problems import Problem
-from .types import PERIOD_MODULE, PERIOD_NAME, SCALARS, TEMPORAL
+from .types import PERIOD_MODULE, PERIOD_NAME, REF_MODULE, REF_NAME, SCALARS, TEMPORAL
 
 #: module -> names that may be imported from it (never with ``as``)
 ALLOWED_IMPORTS: dict[str, frozenset[str]] = {
@@ -22,12 +22,13 @@ ALLOWED_IMPORTS: dict[str, frozenset[str]] = {
     "typing": frozenset({"Optional", "Any", "Union", "List", "Dict", "Tuple", "Set"}),
     "enum": frozenset({"Enum"}),
     PERIOD_MODULE: frozenset({PERIOD_NAME}),
+    REF_MODULE: frozenset({REF_NAME}),
 }
 #: names generated code may never bind (imports, builtins used in annotations);
 #: ``Period`` is not among them, so a schema written before it was a type, with
-#: its own class ``Period``, still loads (it cannot also import the type)
+#: its own class ``Period``, still loads (it cannot also import the type); ``Ref`` likewise
 RESERVED_NAMES = (
-    frozenset().union(*(names for module, names in ALLOWED_IMPORTS.items() if module != PERIOD_MODULE))
+    frozenset().union(*(names for module, names in ALLOWED_IMPORTS.items() if module not in (PERIOD_MODULE, REF_MODULE)))
     | frozenset(SCALARS)
     | frozenset({"list", "dict", "tuple", "set", "None", "True", "False", "object", "type"})
 )

@@ -15,6 +15,8 @@ import ...`` (allowlisted names, no ``as``), ``from .schema import A, B`` and
 * ``Period("2023-05")`` (``from uac.dates import Period``) with one string
   literal in the stored form of a period (``2023-05-07``, ``2023-05``,
   ``2022``, ``2023-summer``, ``2023-06-02/2023-06-08``);
+* ``Ref("relationships/person-2")`` (``from uac.refs import Ref``) with one
+  string literal ``<domain>/<record id>``;
 * ``EnumClass.MEMBER`` for an enum of the schema.
 
 Anything else -- names, attribute access on other objects, operators,
@@ -31,11 +33,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..dates import Period, parse_period
+from ..refs import Ref, parse_ref
 from . import limits
 from .grammar import RESERVED_NAMES, check_identifier, imported_names
 from .problems import CodeRejected, Problem, reject
 from .spec import ClassSpec, SchemaSpec
-from .types import PERIOD_MODULE, PERIOD_NAME, AnnotationError, Mismatch, TypeSpec, check_value, describe, parse_annotation
+from .types import PERIOD_MODULE, PERIOD_NAME, REF_MODULE, REF_NAME, AnnotationError, Mismatch, TypeSpec, check_value, describe, parse_annotation
 
 _TEMPORAL_CALLS = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 _TIMEDELTA_KEYWORDS = {"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}
@@ -153,7 +156,7 @@ class StateInterpreter:
 
     def _require_scope(self, name: str, line: int) -> None:
         if name not in self.scope:
-            origin = "datetime" if name in _TEMPORAL_CALLS else PERIOD_MODULE if name == PERIOD_NAME else ".schema"
+            origin = "datetime" if name in _TEMPORAL_CALLS else PERIOD_MODULE if name == PERIOD_NAME else REF_MODULE if name == REF_NAME else ".schema"
             raise reject(self.path, line, f"{name!r} is used but not imported (add it to `from {origin} import ...`)")
 
     # -- values ------------------------------------------------------------------------
@@ -245,7 +248,7 @@ class StateInterpreter:
     def _call(self, node: ast.Call) -> Any:
         func = node.func
         if not isinstance(func, ast.Name):
-            raise reject(self.path, node.lineno, "only calls of schema classes, date/datetime/time/timedelta and Period are allowed")
+            raise reject(self.path, node.lineno, "only calls of schema classes, date/datetime/time/timedelta, Period and Ref are allowed")
         name = func.id
         record = self._records.get(name)
         if record is not None:
@@ -254,7 +257,9 @@ class StateInterpreter:
             return self._temporal(node, name)
         if name == PERIOD_NAME:
             return self._period(node)
-        raise reject(self.path, node.lineno, f"call of {name!r} is not allowed (only schema classes, date/datetime/time/timedelta and Period)")
+        if name == REF_NAME:
+            return self._ref(node)
+        raise reject(self.path, node.lineno, f"call of {name!r} is not allowed (only schema classes, date/datetime/time/timedelta, Period and Ref)")
 
     def _record(self, node: ast.Call, name: str, record: _Record) -> Any:
         self._require_scope(name, node.lineno)
@@ -313,6 +318,12 @@ class StateInterpreter:
             raise reject(self.path, node.lineno, 'Period(...) takes one string literal, its stored form, e.g. Period("2023-05")')
         return period_literal(node.args[0].value, self.path, node.lineno)
 
+    def _ref(self, node: ast.Call) -> Ref:
+        self._require_scope(REF_NAME, node.lineno)
+        if node.keywords or len(node.args) != 1 or type(node.args[0]) is not ast.Constant or type(node.args[0].value) is not str:
+            raise reject(self.path, node.lineno, 'Ref(...) takes one string literal, "<domain>/<record id>", e.g. Ref("relationships/person-2")')
+        return ref_literal(node.args[0].value, self.path, node.lineno)
+
 
 def period_literal(code: str, path: str, line: int) -> Period:
     """The period a ``Period("...")`` literal names, or a rejection saying the forms."""
@@ -327,6 +338,18 @@ def period_literal(code: str, path: str, line: int) -> Period:
             f"Period({code[:40]!r}) is not a period; write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END",
         )
     return period
+
+
+def ref_literal(code: str, path: str, line: int) -> Ref:
+    """The reference a ``Ref("...")`` literal names, or a rejection saying the form."""
+    try:
+        parse_ref(code) if len(code) <= 80 else None
+    except ValueError:
+        pass
+    else:
+        if len(code) <= 80:
+            return Ref(code)
+    raise reject(path, line, f"Ref({code[:40]!r}) is not a reference; write \"<domain>/<record id>\", e.g. \"relationships/person-2\"")
 
 
 def _int_literal(node: ast.expr) -> int | None:

@@ -18,8 +18,9 @@ import threading
 from typing import Any, Iterable
 
 from ..dates import Period
+from ..refs import Ref
 from .spec import SchemaSpec
-from .types import PERIOD_MODULE, PERIOD_NAME, TypeSpec
+from .types import PERIOD_MODULE, PERIOD_NAME, REF_MODULE, REF_NAME, TypeSpec
 
 LINE_LENGTH = 88
 INDENT = "    "
@@ -102,6 +103,8 @@ def flat(value: Any) -> str:
         return _temporal(value)
     if kind is Period:
         return f"{PERIOD_NAME}({string_literal(value.code)})"
+    if kind is Ref:
+        return f"{REF_NAME}({string_literal(value.code)})"
     if isinstance(value, enum.Enum):
         return f"{kind.__name__}.{value.name}"
     if kind is list:
@@ -206,6 +209,8 @@ def _used(values: Iterable[Any]) -> tuple[set[str], set[str]]:
             temporal.add(kind.__name__)
         elif kind is Period:
             temporal.add(PERIOD_NAME)
+        elif kind is Ref:
+            temporal.add(REF_NAME)
         elif isinstance(value, enum.Enum):
             classes.add(kind.__name__)
         elif kind in (list, tuple, set):
@@ -231,6 +236,8 @@ def _annotation_names(spec: TypeSpec) -> tuple[set[str], set[str]]:
             temporal.add("Any")
         if current.kind == "period":
             temporal.add(PERIOD_NAME)
+        if current.kind == "ref":
+            temporal.add(REF_NAME)
         stack.extend(current.args)
     return classes, temporal
 
@@ -342,7 +349,7 @@ def state_source(
         statements.append(statement)
     lines = [f'"""{_docstring(doc)}"""']
     datetime_names = [n for n in ("date", "datetime", "time", "timedelta") if n in temporal]
-    if datetime_names or "Any" in temporal or PERIOD_NAME in temporal:
+    if datetime_names or "Any" in temporal or PERIOD_NAME in temporal or REF_NAME in temporal:
         lines.append("")
     if datetime_names:
         lines.append(import_line("datetime", datetime_names))
@@ -350,6 +357,8 @@ def state_source(
         lines.append("from typing import Any")
     if PERIOD_NAME in temporal:
         lines.append(f"from {PERIOD_MODULE} import {PERIOD_NAME}")
+    if REF_NAME in temporal:
+        lines.append(f"from {REF_MODULE} import {REF_NAME}")
     schema_names = [n for n in schema.names if n in classes]
     if schema_names:
         lines.append("")
@@ -424,7 +433,11 @@ def _render_schema(schema: SchemaSpec) -> str:
         typing_names=typing_names,
         has_factory=has_factory,
         has_enum=any(c.kind == "enum" for c in schema.classes),
-        period_import=f"from {PERIOD_MODULE} import {PERIOD_NAME}" if PERIOD_NAME in _schema_temporal(schema) else "",
+        period_import="\n".join(
+            f"from {module} import {name}"
+            for module, name in ((PERIOD_MODULE, PERIOD_NAME), (REF_MODULE, REF_NAME))
+            if name in _schema_temporal(schema)
+        ),
         classes=classes,
     )
     return black_format(text)

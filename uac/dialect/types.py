@@ -6,6 +6,7 @@ node, never evaluated) into a :class:`TypeSpec`.  The accepted grammar::
     T := str | int | float | bool | None | Any
        | date | datetime | time | timedelta
        | Period                         (a date with its precision, uac.dates.Period)
+       | Ref                            (a record of a domain by id, uac.refs.Ref)
        | list[T] | set[T] | dict[T, T] | tuple[T, ...] | tuple[T, T, ...]
        | List[T] | Set[T] | Dict[T, T] | Tuple[...]          (typing spellings)
        | Optional[T] | Union[T, T, ...] | T | T
@@ -17,7 +18,8 @@ expected becomes the period of that one day; ``bool`` is not an ``int``).
 
 ``Period`` is imported in generated code as ``from uac.dates import Period``;
 a schema that defines its own class ``Period`` (and does not import it) keeps
-meaning that class.
+meaning that class.  ``Ref`` (``from uac.refs import Ref``) is the same kind of
+value type.
 """
 
 from __future__ import annotations
@@ -30,12 +32,16 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..dates import Period
+from ..refs import Ref
 
 SCALARS = {"str": str, "int": int, "float": float, "bool": bool}
 TEMPORAL = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 #: the date-with-precision type: its name in annotations and the module it is imported from
 PERIOD_NAME = "Period"
 PERIOD_MODULE = "uac.dates"
+#: the typed reference to a record by ``domain/id``: its name and module (like Period's)
+REF_NAME = "Ref"
+REF_MODULE = "uac.refs"
 GENERIC = {"list": "list", "List": "list", "set": "set", "Set": "set", "dict": "dict", "Dict": "dict", "tuple": "tuple", "Tuple": "tuple"}
 
 
@@ -86,6 +92,8 @@ class TypeSpec:
             return "Any"
         if self.kind == "period":
             return PERIOD_NAME
+        if self.kind == "ref":
+            return REF_NAME
         if self.kind in ("list", "set"):
             return f"{self.kind}[{self.args[0].source()}]"
         if self.kind == "dict":
@@ -146,13 +154,17 @@ def parse_annotation(node: ast.expr, class_names: set[str], names: set[str]) -> 
             if ident not in names:
                 raise AnnotationError(f"'{ident}' is used but not imported (add `from {PERIOD_MODULE} import {ident}`)", node)
             return TypeSpec("period")
+        if ident == REF_NAME:
+            if ident not in names:
+                raise AnnotationError(f"'{ident}' is used but not imported (add `from {REF_MODULE} import {ident}`)", node)
+            return TypeSpec("ref")
         if ident == "Any":
             if "Any" not in names:
                 raise AnnotationError("'Any' is used but not imported from typing", node)
             return TypeSpec("any")
         if ident in GENERIC:
             return TypeSpec(GENERIC[ident], (TypeSpec("any"),) * (2 if GENERIC[ident] == "dict" else 1), variadic=GENERIC[ident] == "tuple")
-        raise AnnotationError(f"unknown type '{ident}' (allowed: builtin scalars, date/datetime/time/timedelta, Period, list/dict/tuple/set, Optional/Union/Any, classes of this schema)", node)
+        raise AnnotationError(f"unknown type '{ident}' (allowed: builtin scalars, date/datetime/time/timedelta, Period, Ref, list/dict/tuple/set, Optional/Union/Any, classes of this schema)", node)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return union([parse_annotation(node.left, class_names, names), parse_annotation(node.right, class_names, names)])
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -201,6 +213,8 @@ def python_type(spec: TypeSpec, classes: Mapping[str, type]) -> Any:
         return TEMPORAL[kind]
     if kind == "period":
         return Period
+    if kind == "ref":
+        return Ref
     if kind == "none":
         return type(None)
     if kind == "any":
@@ -252,6 +266,9 @@ def check_value(value: Any, spec: TypeSpec, classes: Mapping[str, type], where: 
             return value
         if type(value) is _dt.date:
             return Period(value, value)
+    elif kind == "ref":
+        if type(value) is Ref:
+            return value
     elif kind == "class":
         if type(value) is classes.get(spec.name):
             return value

@@ -2,7 +2,7 @@
 
 Each check is a function ``(ctx, repair) -> CheckResult`` listed in
 :data:`CHECKS`, one module per thing checked (:mod:`.environment`,
-:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`, :mod:`.records`,
+:mod:`.fact_log`, :mod:`.indexes`, :mod:`.view`, :mod:`.duplicates`, :mod:`.records`,
 :mod:`.privacy`; :mod:`.model` only on request, as it calls the model
 endpoint); they import their heavy dependencies inside the function, so
 doctor starts light.  Repairs rebuild derived data (and make the project
@@ -26,6 +26,7 @@ from typing import Any, Callable
 from .._version import __version__
 from ..progress import step
 from ..context import MemoryContext
+from .duplicates import check_duplicates
 from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
 from .fact_log import check_fact_log
 from .history import check_history
@@ -79,6 +80,7 @@ CHECKS: list[Check] = [
     check_fact_log,
     check_indexes,
     check_view,
+    check_duplicates,
     check_records_index,
     check_history,
     check_privacy,

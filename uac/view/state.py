@@ -2,7 +2,8 @@
 
 ``memory.state["travel"].trips`` is a tuple of frozen dataclass instances;
 ``memory.state.travel.trips`` works too.  Values other than top-level lists
-are returned as loaded.
+are returned as loaded.  ``memory.state.resolve(ref)`` returns the record a
+:class:`~uac.refs.Ref` (or its ``"domain/id"`` text) names.
 """
 
 from __future__ import annotations
@@ -84,3 +85,23 @@ class StateView(Mapping[str, DomainState]):
 
     def __repr__(self) -> str:
         return f"<state: {', '.join(self._domains) or 'no domains'}>"
+
+    def resolve(self, ref: Any) -> Any:
+        """The record a reference names: a :class:`~uac.refs.Ref` or ``"relationships/person-2"``.
+        Raises :class:`~uac.errors.NotFound` when no such record is in the view."""
+        from ..errors import DomainNotFound, InputError, NotFound
+
+        if isinstance(ref, str) and ref.count("/") == 1:
+            domain, ident = ref.split("/")
+        elif isinstance(getattr(ref, "domain", None), str) and isinstance(getattr(ref, "id", None), str):
+            domain, ident = ref.domain, ref.id
+        else:
+            raise InputError(f"{ref!r} is not a reference", hint='Give a Ref or "<domain>/<record id>", e.g. "relationships/person-2".')
+        if domain not in self._domains:
+            raise DomainNotFound(f"{domain}/{ident}: there is no domain {domain!r}", hint="Run `uac compile`, or check the reference.")
+        for value in self._domains[domain].values():
+            if isinstance(value, tuple):
+                for record in value:
+                    if getattr(record, "id", None) == ident:
+                        return record
+        raise NotFound(f"{domain}/{ident}: domain {domain!r} holds no record {ident!r}", hint="The record was retired, or the reference is wrong.")

@@ -15,8 +15,11 @@ the NEW facts -- and answers ``{"operations": [...]}``:
 * one ``add`` per new fact (naming the class only while its collection is
   new) -- a ``cite`` instead when the fact looks back on an earlier day and a
   related record shown already holds every value it gives (the same trip
-  told again); one ``skip`` for the facts
-  too short to record.
+  told again); one ``skip`` for the facts too short to record;
+* an event whose text names a record the prompt shows from another domain
+  (the destination of a trip, the name of a person) refers to it: an
+  ``about: Ref | None`` field (added when the class lacks it) set to
+  ``{"ref": "<domain>/<id>"}``.
 
 A repair request (``uac applied N of your operations. These problems
 remain: ...``) gets operations for the facts it names as not addressed yet,
@@ -35,7 +38,7 @@ from ...fsutil import split_lines
 from ..structured import parse_structured
 from ..types import ChatRequest
 from .prompts import FactLine, first_user, parse_fact_line
-from .records import SHAPES, TOO_SHORT, TRIP_SHAPE, Planned, Shape, classify
+from .records import EVENT_SHAPE, SHAPES, TOO_SHORT, TRIP_SHAPE, Planned, Shape, classify
 from .reply import Reply
 
 _DOMAIN = re.compile(r'\s*You maintain the "([^"\n]+)" domain')
@@ -43,9 +46,11 @@ _DOMAIN = re.compile(r'\s*You maintain the "([^"\n]+)" domain')
 _PARTS = (
     ("## The domain now", "domain"),
     ("Existing records that may matter", "related"),
+    ("Records of other domains", "elsewhere"),
     ("REVISIT:", "revisit"),
     ("Facts shown for reference", "reference"),
     ("## NEW facts", "new"),
+    ("These facts also went to other domains", "shared"),
     ("## What to answer", "end"),
 )
 _CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
@@ -58,6 +63,11 @@ _REPLACED = re.compile(r"(?:replaced|corrected|cancelled|fulfilled) by ([^\s;,]+
 _CORRECTED = re.compile(r"corrected by ([^\s;,]+)")
 _UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
 _REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
+_ELSEWHERE = re.compile(r'^(?P<ref>[a-z][a-z0-9_]*/[a-z][a-z0-9_]*-[0-9]+): \w+\((?P<body>.*)\)$')
+_SHARED = re.compile(r"^- (?P<id>\S+): also .*\((?P<main>[a-z][a-z0-9_]*) is its main domain\)$")
+_NAMING = re.compile(r'\b(?:destination|name|place|city)="(?P<value>[A-Z][^"]{1,60})"')
+#: the field an event refers to another domain's record by
+ABOUT = "about"
 REMOVED = "the facts it came from were removed or forgotten"
 
 
@@ -93,6 +103,10 @@ class Batch:
     new: list[FactLine]
     #: related records shown: (class, id, {field: JSON value}) of their text and date fields
     related: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    #: other domains' records shown: (the name they go by, "domain/id")
+    elsewhere: list[tuple[str, str]] = field(default_factory=list)
+    #: facts whose main domain is another one (they record their side here, not the thing)
+    secondary: set[str] = field(default_factory=set)
 
     def fact(self, ident: str) -> FactLine | None:
         return next((f for f in (*self.new, *self.reference) if f.fact_id == ident), None)
@@ -103,6 +117,8 @@ def read_batch(prompt: str) -> Batch:
     domain = Domain()
     revisit: list[Revisit] = []
     related: list[tuple[str, str, dict[str, str]]] = []
+    elsewhere: list[tuple[str, str]] = []
+    secondary: set[str] = set()
     facts: dict[str, list[FactLine]] = {"reference": [], "new": []}
     part, in_code, current = "", False, None
     for line in split_lines(prompt):
@@ -139,6 +155,14 @@ def read_batch(prompt: str) -> Batch:
                     else:
                         values[value["name"]] = f"{int(value['y']):04d}-{int(value['m']):02d}-{int(value['d']):02d}"
                 related.append((found["cls"], found["id"], values))
+        elif part == "shared":
+            found = _SHARED.match(line.strip())
+            if found:
+                secondary.add(found["id"])
+        elif part == "elsewhere":
+            found = _ELSEWHERE.match(line.strip())
+            if found:
+                elsewhere.extend((m["value"], found["ref"]) for m in _NAMING.finditer(found["body"]))
         elif part == "revisit":
             found = _REVISIT.match(line.strip())
             if found:
@@ -148,7 +172,7 @@ def read_batch(prompt: str) -> Batch:
             fact = parse_fact_line(line)
             if fact is not None:
                 facts[part].append(fact)
-    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"], related)
+    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"], related, elsewhere, secondary)
 
 
 # -- planning ---------------------------------------------------------------------------------
@@ -197,15 +221,29 @@ def _told_again(plan: Planned, related: list[tuple[str, str, dict[str, str]]]) -
     for cls, ident, values in related:
         if cls == shape.name and all(values.get(k) == v for k, v in plan.values.items()):
             return ident
+
+
+def referred(fact: FactLine, elsewhere: list[tuple[str, str]]) -> str | None:
+    """The ``domain/id`` of another domain's record the fact names, if any."""
+    for name, ref in elsewhere:
+        if re.search(r"\b" + re.escape(name) + r"\b", fact.text):
+            return ref
     return None
 
 
 def plan_facts(
-    domain: Domain, facts: list[FactLine], related: list[tuple[str, str, dict[str, str]]] | None = None
+    domain: Domain,
+    facts: list[FactLine],
+    related: list[tuple[str, str, dict[str, str]]] | None = None,
+    elsewhere: list[tuple[str, str]] = (),
+    secondary: set[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """The classes the facts need, one ``add`` per fact (a ``cite`` where a related record
-    already says it all), one ``skip`` for the rest."""
-    planned: list[tuple[FactLine, Planned]] = [(fact, classify(fact)) for fact in facts]
+    already says it all), one ``skip`` for the rest; a fact whose main domain is another one
+    is this domain's side of it, an event, never a second trip."""
+    planned: list[tuple[FactLine, Planned]] = [
+        (fact, classify(fact) if fact.fact_id not in secondary else _as_event(fact)) for fact in facts
+    ]
     cites: list[dict[str, Any]] = []
     for fact, plan in list(planned):
         if fact.happened is None or fact.happened == fact.said:
@@ -218,15 +256,29 @@ def plan_facts(
     for kind, shape in SHAPES.items():
         if any(p.kind == kind for _, p in planned):
             ops += ensure_class(domain, shape)
+    refs = {fact.fact_id: ref for fact, plan in planned if plan.kind == "event" and (ref := referred(fact, list(elsewhere)))}
+    event = EVENT_SHAPE.name
+    if refs and ABOUT not in domain.classes.get(event, []):
+        ops.append({"op": "add_field", "class": event, "name": ABOUT, "type": "Ref | None", "default": None})
+        domain.classes.setdefault(event, []).append(ABOUT)
     skipped = []
     for fact, plan in planned:
         if plan.kind == "skip":
             skipped.append(fact.fact_id)
         else:
-            ops.append(add_op(domain, SHAPES[plan.kind], plan.values, fact.fact_id))
+            values = {**plan.values, ABOUT: {"ref": refs[fact.fact_id]}} if fact.fact_id in refs else plan.values
+            ops.append(add_op(domain, SHAPES[plan.kind], values, fact.fact_id))
     if skipped:
         ops.append({"op": "skip", "facts": skipped, "reason": TOO_SHORT})
     return ops + cites
+
+
+def _as_event(fact: FactLine) -> Planned:
+    plan = classify(fact)
+    if plan.kind != "trip":
+        return plan
+    day = fact.day.isoformat() if fact.day else None
+    return Planned("event", {k: v for k, v in {"text": fact.text, "day": day, "speaker": fact.speaker}.items() if v is not None})
 
 
 def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], set[str]]:
@@ -274,7 +326,7 @@ def _changes(fields: list[str], cls: str, newer: FactLine) -> dict[str, Any]:
 def respond_compile(request: ChatRequest) -> Reply:
     batch = read_batch(first_user(request))
     ops, used = plan_revisit(batch.domain, batch)
-    ops += plan_facts(batch.domain, [f for f in batch.new if f.fact_id not in used], batch.related)
+    ops += plan_facts(batch.domain, [f for f in batch.new if f.fact_id not in used], batch.related, batch.elsewhere, batch.secondary)
     return Reply("compile", {"operations": ops})
 
 
@@ -323,7 +375,7 @@ def respond_repair(request: ChatRequest) -> Reply:
     wanted = _UNADDRESSED.search(messages[-1].content or "")
     ids = wanted.group(1).split(", ") if wanted else []
     facts = [f for i in ids if (f := batch.fact(i)) is not None]
-    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts)})
+    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.elsewhere, batch.secondary)})
 
 
 __all__ = [

@@ -23,7 +23,7 @@ KINDS = ("extract", "reconcile", "route", "compile", "compile_repair", "compile_
 _OPENINGS = (
     ("extract", re.compile(r"Extract every individual fact from this conversation excerpt")),
     ("reconcile", re.compile(r"Decide what each new fact changes among the earlier facts")),
-    ("route", re.compile(r"Route each fact below to one life domain")),
+    ("route", re.compile(r"Route each fact below to (?:one life domain|the life domains)")),
     ("compile", re.compile(r'You maintain the "[^"\n]+" domain of [^\n]*memory: typed records')),
     ("compile_bounded", re.compile(r"Organize the user's facts below into typed Python code")),
     ("decide", re.compile(r"You select evidence from a user's memory")),
