@@ -4,8 +4,9 @@ each fact stands (recorded, considered, pending, not compiled yet)."""
 from __future__ import annotations
 
 from ..compile.coverage import fact_coverage
+from ..compile.follow import current_fact_ids
 from ..context import MemoryContext
-from ..errors import StoreError, UacError, UnsafePath
+from ..errors import UacError
 from .result import FAIL, OK, WARN, CheckResult
 
 
@@ -27,16 +28,9 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
         view[name] = loaded
         records[name] = loaded.record_count()
     data: dict = {"domains": names, "records": records, "problems": problems}
-    try:
-        if deep:
-            current = [f.id for f in ctx.read_log().facts.values() if f.invalid_at is None]
-        else:  # the log's saved table of validity: the same ids, without folding the log
-            from ..facts.table import OPEN
-
-            table = ctx.fact_table()
-            current = [i for i, end in zip(table.ids, table.end.tolist() if hasattr(table.end, "tolist") else table.end) if end == OPEN]
-    except (StoreError, UnsafePath):
-        current = None  # the fact_log check reports it
+    # deep: the folded log; else the log's saved table of validity (the same ids).
+    # None: the log cannot be read, which the fact_log check reports
+    current = current_fact_ids(ctx, deep=deep)
     if current is not None:
         coverage = fact_coverage(project, current, view)
         data["facts"] = coverage.to_json()
