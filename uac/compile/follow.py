@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 import time
 from contextlib import contextmanager
@@ -177,11 +178,24 @@ class CatchUp:
         return f"View: not brought up to date ({self.reason}); {lagging}: run 'uac compile'."
 
 
+#: overrides ``[compile] auto`` for every project a process opens (a bulk-load script, a test suite)
+AUTO_ENV = "UAC_COMPILE_AUTO"
+_SWITCH = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
 def wanted(project: Project, compile: bool | None) -> tuple[bool, str | None]:
-    """Whether to catch up after an ingest, and why not."""
+    """Whether to catch up after an ingest, and why not: the call's ``compile``, else
+    ``UAC_COMPILE_AUTO``, else ``[compile] auto``."""
     if compile is False:
         return False, "turned off for this ingest"
-    if compile is None and not project.config.compile.auto:
+    if compile is True:
+        return True, None
+    value = os.environ.get(AUTO_ENV, "").strip().lower()
+    if value:
+        if value not in _SWITCH:
+            return False, f"{AUTO_ENV}={value!r} is not one of 1, 0, true, false"
+        return (True, None) if _SWITCH[value] else (False, f"{AUTO_ENV}={value} in the environment")
+    if not project.config.compile.auto:
         return False, "[compile] auto = false in uac.toml"
     return True, None
 
