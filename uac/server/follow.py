@@ -114,13 +114,13 @@ class ViewFollower:
     def _run(self, name: str, turn: _Turn) -> None:
         try:
             while True:
-                with self._guard:
-                    turn.again = False
                 self._once(name)
                 with self._guard:
+                    # ingests that arrived during this run ask for one more, which reads the log afresh
                     if not turn.again or self._stopping.is_set():
                         self._turns.pop(name, None)
                         return
+                    turn.again = False
         except Exception:  # a project removed meanwhile, a broken config: logged, the next ingest retries
             log.exception("the background catch-up of project %s failed", name)
             with self._guard:
