@@ -109,9 +109,10 @@ def test_the_incremental_catch_up_compiles_only_the_new_facts(tmp_path):
     second = memory.add_session(LIMA, extractor="rules")
     assert second.view.status == "compiled" and second.view.lag == 0, second.view
     assert "Lima" in json.dumps(memory.sandbox_state(), default=str)
-    # the second catch-up sent only the new fact: the Oslo fact is already recorded
-    assert seen and all("Oslo on Friday" not in prompt.split("Facts", 1)[-1] or "Lima" not in prompt for prompt in seen)
-    assert any("Lima" in prompt for prompt in seen)
+    # the second catch-up routed only the new fact: the first one is already recorded
+    routes = [prompt.split("Facts (one per line", 1)[1] for prompt in seen if "Route each fact" in prompt]
+    old_id, new_id = f"{first.sessions_added[0]}-f1", f"{second.sessions_added[0]}-f1"
+    assert routes and all(old_id not in listed for listed in routes) and any(new_id in listed for listed in routes)
     memory.close()
 
 
