@@ -37,10 +37,14 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
     if problems:
         detail = "; ".join(f"{n}: {m}" for n, m in problems.items())
         return CheckResult("view", FAIL, f"{len(problems)} domain(s) do not validate: {detail} (recompile with 'uac compile')", data=data)
-    if not names:
-        return CheckResult("view", OK, "no domains yet", data=data)
-    detail = f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names)
     facts = data.get("facts")
+    behind = bool(facts) and (facts["not_compiled"] or any(d["pending"] for d in facts["domains"].values()))
+    if not names and not behind:
+        return CheckResult("view", OK, "no domains yet", data=data)
+    # no domain yet is no excuse: facts ingested and never compiled are a view that lags
+    detail = "no domains yet" if not names else (
+        f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names)
+    )
     if facts:
         counts = {k: sum(d[k] for d in facts["domains"].values()) for k in ("recorded", "considered", "pending")}
         detail += (
