@@ -102,7 +102,11 @@ def domain_names(project: "Project") -> list[str]:
 def _recover_if_free(project: "Project") -> None:
     """:func:`recover`, by the lock's holder or while no one holds it: a reader (ask, a
     search, doctor) lists the domains without the lock, and must not remove the directory
-    of a swap another thread or process has in progress."""
+    of a swap another thread or process has in progress.  Nothing to clear: no lock taken
+    (a read writes nothing, not even the lock file)."""
+    root = project.paths.domains
+    if not root.is_dir() or not (any(root.glob(".new-*")) or any(root.glob(".old-*"))):
+        return
     try:
         with project.lock("recover", timeout=0):
             recover(project)
