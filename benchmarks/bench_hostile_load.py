@@ -97,7 +97,7 @@ def build_root(root: Path, users: int) -> dict[str, str]:
         lines = [{"role": "user", "content": f"On day {d} I walked my dog Rex {d % 5 + 1} km and cooked risotto."}
                  for d in range(40)]
         path.write_text(json.dumps({"date": "2023-05-08", "messages": lines}))
-        memory.ingest(path)
+        memory.ingest(path, compile=False)
         memory.close()
         done = subprocess.run([sys.executable, "-m", "uac", "token", "create", str(root / name), "--json"],
                               cwd=REPO, env=_env(), capture_output=True, text=True, check=True)

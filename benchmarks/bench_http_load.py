@@ -117,7 +117,7 @@ def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]
         memory = UserMemory.create(root / name, user_name=f"User{u}")
         path = root.parent / f"{name}.jsonl"
         path.write_text("\n".join(json.dumps(_session(u, n, n)) for n in range(sessions_per_user)) + "\n")
-        memory.ingest(path)
+        memory.ingest(path, compile=False)
         trips = [{"city": c, "date": f"2024-{1 + i % 12:02d}-10", "cost": 50 + 10 * i}
                  for i, c in enumerate(["Lisbon", "Rome", "Oslo", "Kyoto", "Lima", "Cairo"] * 5)]
         records = root.parent / f"{name}-trips.json"

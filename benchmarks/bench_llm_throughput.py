@@ -130,7 +130,7 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
         project.save_config(project.config.with_section("compile", batch_facts=5))
         server.peak = 0
         before = server.count()
-        report = memory.ingest(source, extractor="llm")
+        report = memory.ingest(source, extractor="llm", compile=False)
         ingest_calls = server.count() - before
         ingest_peak = server.peak
         ingest_seconds = report.timings["extract"] + report.timings["write"]
@@ -173,7 +173,7 @@ def ingest_with_defaults(server: FakeEndpoint, source: Path, root: Path) -> dict
     try:
         server.peak = 0
         before = server.count()
-        report = memory.ingest(source, extractor="llm")
+        report = memory.ingest(source, extractor="llm", compile=False)
         return {"seconds": round(report.timings["extract"] + report.timings["write"], 3), "calls": server.count() - before,
                 "peak_in_flight": server.peak, "sessions": len(report.sessions_added),
                 "reconcile_calls": (report.reconcile or {}).get("calls", 0)}

@@ -124,7 +124,7 @@ def build_templates(folder: Path, count: int) -> tuple[list[Path], str]:
         memory = UserMemory.create(path, user_name=f"User{t}")
         sessions = folder / f"template{t}.jsonl"
         sessions.write_text("\n".join(json.dumps(_session(t, n)) for n in range(2)) + "\n")
-        memory.ingest(sessions)
+        memory.ingest(sessions, compile=False)
         memory.search(QUERIES[0], k=5)  # a project in use has its search tables saved: copies carry them
         memory.close()
         templates.append(path)

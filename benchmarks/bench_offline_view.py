@@ -109,7 +109,7 @@ def score_history(directory: Path, work: Path) -> dict[str, Any]:
     ledger = load_ledger(directory / "ledger.json")
     memory = _new_memory(work, directory.name, ledger.user)
     for path in chat_files(directory):
-        memory.ingest(path, extractor="rules")
+        memory.ingest(path, extractor="rules", compile=False)
     report = memory.compile(mode="offline")
     facts = memory.facts()
     scores = score_view(memory.state, ledger)
@@ -197,7 +197,7 @@ def timed_run(histories: list[tuple[str, Path]], sessions: int, work: Path) -> d
     path.write_text(json.dumps(picked), encoding="utf-8")
     memory = _new_memory(work, "timed", "User")
     started = time.perf_counter()
-    memory.ingest(path, extractor="rules")
+    memory.ingest(path, extractor="rules", compile=False)
     memory.compile(mode="offline")
     seconds = time.perf_counter() - started
     return {

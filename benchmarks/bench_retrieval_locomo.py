@@ -111,7 +111,7 @@ def run_conversation(conversation, data_path: Path, workdir: Path, embedder, sco
         embed_times.append(time.perf_counter() - started)
         memory = UserMemory.create(workdir / f"{sample}-{attempt}", user_name=sample)
         started = time.perf_counter()
-        memory.ingest(data_path, format="locomo", sample_id=sample, extractor="rules")
+        memory.ingest(data_path, format="locomo", sample_id=sample, extractor="rules", compile=False)
         ingest_times.append(time.perf_counter() - started)
     if timing_rounds:
         timings.setdefault("ingest", []).append(min(ingest_times))
@@ -172,7 +172,7 @@ def scale_latency(workdir: Path, texts: list[str], n: int = 100_000, queries: li
     for first in range(0, len(sessions), per_call):
         batch = workdir / "scale-batch.jsonl"
         batch.write_text("".join(json.dumps(s) + "\n" for s in sessions[first : first + per_call]), "utf-8")
-        memory.ingest(batch, format="messages", extractor="rules")
+        memory.ingest(batch, format="messages", extractor="rules", compile=False)
         print(f"scale: {min(n, (first + per_call) * 50):,} of {n:,} turns ingested "
               f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
     build = time.perf_counter() - started

@@ -20,12 +20,24 @@ _LLM_ENV = [name for name in os.environ if name.startswith("UAC_")] + ["OPENAI_A
 def _offline_environment():
     saved = {name: os.environ.pop(name) for name in _LLM_ENV if name in os.environ}
     os.environ["UAC_BLOCK_NETWORK"] = "1"
+    os.environ["UAC_COMPILE_AUTO"] = "0"  # see _catch_up_only_where_tested
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ["ANONYMIZED_TELEMETRY"] = "False"
     yield
     os.environ.pop("UAC_BLOCK_NETWORK", None)
+    os.environ.pop("UAC_COMPILE_AUTO", None)
     os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
+def _catch_up_only_where_tested(request, monkeypatch):
+    """The view's catch-up after an ingest is off (``UAC_COMPILE_AUTO=0``, set for the whole
+    session and inherited by the commands tests start) except in the tests marked
+    ``follows_log``: most tests ingest to check the log, the indexes or a compile of their
+    own, and an offline compile after each ingest would cost the suite minutes."""
+    if request.node.get_closest_marker("follows_log") is not None:
+        monkeypatch.delenv("UAC_COMPILE_AUTO", raising=False)
 
 
 @pytest.fixture(autouse=True, scope="session")

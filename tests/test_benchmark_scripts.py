@@ -18,6 +18,7 @@ FLAGS = {
     "bench_retrieval_locomo.py": ["--data", "--conversations", "--out", "--skip-scale", "--scale-facts",
                                   "--timed-conversations"],
     "bench_structure.py": ["--records", "--repeat", "--json"],
+    "bench_follow.py": ["--sessions"],
     "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--json"],
     "bench_history.py": ["--sessions", "--repeat", "--changes", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from .browse import DomainTables, FactDetail, Overview, RecordDetail, RecordRow, TurnDetail
     from .changelog import ChangeEntry, DiffReport, DomainAt, HistoryReport, RecordDiff
     from .compile.records import ImportReport
+    from .compile.follow import CatchUp, ViewLag
     from .compile.report import CompileReport
     from .doctor import DoctorReport
     from .export import ExportReport
@@ -131,6 +132,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ForgetReport": ("uac.memorize.forget", "ForgetReport"),
     "CorrectionReport": ("uac.memorize.correct", "CorrectionReport"),
     "CompileReport": ("uac.compile.report", "CompileReport"),
+    "CatchUp": ("uac.compile.follow", "CatchUp"),
+    "ViewLag": ("uac.compile.follow", "ViewLag"),
     "ImportReport": ("uac.compile.records", "ImportReport"),
     "DoctorReport": ("uac.doctor", "DoctorReport"),
     "ExportReport": ("uac.export", "ExportReport"),
@@ -236,6 +239,8 @@ __all__ = [
     "ForgetReport",
     "CorrectionReport",
     "CompileReport",
+    "CatchUp",
+    "ViewLag",
     "ImportReport",
     "DoctorReport",
     "ExportReport",

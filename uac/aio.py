@@ -35,7 +35,7 @@ OFFLOADED = (
     "doctor", "compile", "import_records", "load_state", "sandbox_state",
     "ingest", "add_session", "search", "search_many", "facts", "sessions", "session",
     "forget", "correct", "overview", "domain_tables", "record", "fact", "records_citing",
-    "turn", "history", "changed_domains", "diff", "view_at", "export", "ask", "run",
+    "turn", "history", "changed_domains", "diff", "view_at", "export", "ask", "run", "view_lag",
 )
 
 

@@ -93,6 +93,8 @@ class CompileConfig:
     #: incremental mode: most facts in one batch, and characters of related records shown with it
     batch_facts: int = 25
     related_chars: int = 4_000
+    #: after an ingest, bring the view up to date by itself (uac.compile.follow)
+    auto: bool = True
 
 
 @dataclass(frozen=True)

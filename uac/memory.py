@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from . import browse as _browse
     from . import changelog as _changelog
     from . import llm as _llm
+    from .compile import follow as _follow
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .compile.records import ImportReport
@@ -211,13 +212,16 @@ class UserMemory:
         date: str | None = None,
         extractor: str | None = None,
         progress: "ProgressCallback | None" = None,
+        compile: bool | None = None,
     ) -> IngestReport:
-        """Read a session file, archive its sessions, append their facts, index them.
+        """Read a session file, archive its sessions, append their facts, index them,
+        then bring the view up to date (the report's ``view`` says what that did).
 
         ``extractor``: ``rules``, ``llm`` or ``None`` (the LLM when a model is
         configured, else rules).  ``progress`` is called with a
         :class:`uac.llm.progress.Progress` as sessions are committed (and while
-        model calls run).
+        model calls run).  ``compile``: ``False`` leaves the view as it is (bulk
+        loads: compile once at the end), ``None`` follows ``[compile] auto``.
         """
         from .memorize.ingest import ingest_sessions
         from .sessions import load_sessions
@@ -226,22 +230,39 @@ class UserMemory:
         sessions = load_sessions(
             path, format=format, sample_id=sample_id, date=date, user_name=user.name, timezone=user.timezone
         )
-        return ingest_sessions(
+        report = ingest_sessions(
             self.context, sessions, extractor=extractor, file=path, format=sessions[0].source, progress=progress
         )
+        return self._catch_up(report, compile)
+
+    def _catch_up(self, report: IngestReport, compile: bool | None) -> IngestReport:
+        """The view's catch-up after an ingest (never turns the ingest into a failure)."""
+        from .compile.follow import catch_up_view
+
+        report.view = catch_up_view(self.context, compile=compile, added=bool(report.sessions_added))
+        return report
+
+    def view_lag(self) -> "_follow.ViewLag":
+        """How many facts valid now the typed view does not include yet (``ask``, ``repl``
+        and the servers' tools report it), and whether a catch-up runs in this process."""
+        from .compile.follow import view_lag
+
+        return view_lag(self.context)
 
     def add_session(
         self,
         session: "Session | dict[str, Any] | list[Any] | str | Path",
         *,
         extractor: str | None = None,
+        compile: bool | None = None,
         **read_options: Any,
     ) -> IngestReport:
         """Add one conversation: a :class:`~uac.Session`, a JSON value as a session file
         holds (``{"date": "2024-05-02", "messages": [{"role": "user", "content": "..."}]}``,
         a list of such messages, or a LoCoMo conversation), or a file path (as :meth:`ingest`).
 
-        ``read_options`` are :meth:`ingest`'s (``format``, ``sample_id``, ``date``)."""
+        ``read_options`` are :meth:`ingest`'s (``format``, ``sample_id``, ``date``); ``compile``
+        as for :meth:`ingest`."""
         from .errors import InputError
         from .memorize.ingest import ingest_sessions
         from .sessions import Session
@@ -250,7 +271,7 @@ class UserMemory:
         if isinstance(session, Session):
             if read_options:
                 raise InputError(f"add_session: {', '.join(sorted(read_options))} apply to files and JSON values, not to a Session.")
-            return ingest_sessions(self.context, [session], extractor=extractor, format=session.source)
+            return self._catch_up(ingest_sessions(self.context, [session], extractor=extractor, format=session.source), compile)
         if isinstance(session, (dict, list)):
             unknown = set(read_options) - {"format", "sample_id", "date"}
             if unknown:
@@ -259,9 +280,9 @@ class UserMemory:
             user = self.project.config.user
             sessions = sessions_from_value(session, label="the session given to add_session", user_name=user.name,
                                            timezone=user.timezone, **read_options)
-            return ingest_sessions(self.context, sessions, extractor=extractor, format=sessions[0].source)
+            return self._catch_up(ingest_sessions(self.context, sessions, extractor=extractor, format=sessions[0].source), compile)
         if isinstance(session, (str, Path)):
-            return self.ingest(session, extractor=extractor, **read_options)
+            return self.ingest(session, extractor=extractor, compile=compile, **read_options)
         raise InputError(
             f"add_session takes a Session, a dict or list of chat messages, or a file path; got {type(session).__name__}.",
             hint="Pass {'date': 'YYYY-MM-DD', 'messages': [{'role': 'user', 'content': '...'}]}.",

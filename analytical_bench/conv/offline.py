@@ -39,7 +39,7 @@ def build_offline(history: History, data_dir: Path, project: Path) -> tuple[Any,
     sessions = history.save(data_dir)
     started = time.perf_counter()
     memory = UserMemory.create(project, user_name=history.ledger.user)
-    ingest = memory.ingest(sessions, format="messages", extractor="rules")
+    ingest = memory.ingest(sessions, format="messages", extractor="rules", compile=False)
     ingest_seconds = time.perf_counter() - started
     memory.compile(mode="offline")
     return memory, {"facts": ingest.to_json().get("facts", None), "ingest_seconds": round(ingest_seconds, 3),

@@ -84,7 +84,7 @@ class _Projects:
             started = time.perf_counter()
             memory = UserMemory.create(out / "projects" / safe / "model", user_name=history.ledger.user, llm=self.llm)
             self.memories[history.name] = memory
-            ingest = memory.ingest(sessions, format="messages", extractor="llm")
+            ingest = memory.ingest(sessions, format="messages", extractor="llm", compile=False)
             compiled = memory.compile("incremental")
             spent = self.llm.usage.minus(before)
             build = {"history": history.name, "facts": ingest.facts_appended, "seconds": round(time.perf_counter() - started, 2),

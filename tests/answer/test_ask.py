@@ -215,7 +215,9 @@ def test_repl_json_and_api(sample_project, capsys, trips_rows):
     code = main(["repl", str(sample_project), "-c", COUNT_2024, "--json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
+    view = data.pop("view")  # how far the view lags the log: the sample's sessions were never compiled
     assert data == {"ok": True, "result": trips_in(trips_rows, 2024), "stdout": "", "error": None}
+    assert set(view) == {"facts_not_included", "catching_up"} and view["catching_up"] is False
     memory = opened(sample_project)
     assert memory.run("result = len(travel.trips) == len(trips)").result is True
     failed = memory.run("result = 1/0")

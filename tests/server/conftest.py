@@ -103,7 +103,7 @@ def free_port() -> int:
 
 
 def child_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_") or k == "UAC_COMPILE_AUTO"}
     env.update({"UAC_BLOCK_NETWORK": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
                 "ANONYMIZED_TELEMETRY": "False", "TYPER_USE_RICH": "0"})
     env.update(extra)

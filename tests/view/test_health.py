@@ -33,3 +33,13 @@ def test_doctor_warns_while_the_view_lags_the_log(tmp_path):
     memory.compile(mode="offline")
     assert memory.doctor().check("view").status == "ok"
     memory.close()
+
+
+def test_doctor_warns_when_facts_were_ingested_and_no_domain_was_ever_compiled(tmp_path):
+    memory = UserMemory.create(tmp_path / "maya", user_name="Maya")
+    assert memory.doctor().check("view").detail == "no domains yet"
+    memory.add_session({"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]}, compile=False)
+    check = memory.doctor().check("view")
+    assert check.status == "warn" and check.detail.startswith("no domains yet")
+    assert "does not include 1 fact(s) yet: run 'uac compile'" in check.detail
+    memory.close()

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..llm import Usage
+
+if TYPE_CHECKING:
+    from ..compile.follow import ViewLag
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ class Answer:
     reasoning: str | None = None
     #: step by step: the whole reply, whose last line is the answer
     reasoning_text: str | None = None
+    #: how far the view lags the log (:class:`uac.compile.follow.ViewLag`; ``None``: not measured)
+    view_lag: "ViewLag | None" = None
 
     def to_json(self, *, include_context: bool | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -141,6 +146,8 @@ class Answer:
             data["iterative"] = self.iterative
         if self.reasoning_text is not None:
             data["reasoning_text"] = self.reasoning_text
+        if self.view_lag is not None:
+            data["view"] = self.view_lag.to_json()
         if self.include_context if include_context is None else include_context:
             data["context"] = self.context
         return data

@@ -16,6 +16,7 @@ import json
 import time
 from typing import Sequence
 
+from ..compile.follow import view_lag
 from ..context import MemoryContext
 from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UserError
 from ..llm import ChatResponse, LLMClient, Message, ToolCall
@@ -82,11 +83,14 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     started = time.perf_counter()
     llm = ctx.llm
     if llm is None:
-        return _answer(ctx, None, question, options, started)
-    with llm.metered() as usage:
-        answer = _answer(ctx, llm, question, options, started)
-    answer.usage = usage
-    answer.prompt_tokens, answer.completion_tokens = usage.prompt_tokens, usage.completion_tokens
+        answer = _answer(ctx, None, question, options, started)
+    else:
+        with llm.metered() as usage:
+            answer = _answer(ctx, llm, question, options, started)
+        answer.usage = usage
+        answer.prompt_tokens, answer.completion_tokens = usage.prompt_tokens, usage.completion_tokens
+    # the STATE channel is the view: say when it lags the log
+    answer.view_lag = view_lag(ctx)
     return answer
 
 

@@ -65,6 +65,9 @@ def show_answer(answer: Answer) -> None:
             echo(f"[{title}]")
             for item in items[: 10 if answer.mode == "evidence" else 5]:
                 echo("  " + item.line())
+    lag = answer.view_lag.line() if answer.view_lag is not None else None
+    if lag:
+        echo(f"\n[VIEW] {lag}")
     if answer.include_context and answer.context:
         echo("\n--- context ---\n" + answer.context)
     if answer.mode == "llm":

@@ -18,18 +18,24 @@ def register(app: typer.Typer) -> None:
         extractor: str = typer.Option(
             "auto", "--extractor", help="auto (the LLM if one is configured, else rules) | rules | llm."
         ),
+        no_compile: bool = typer.Option(
+            False, "--no-compile", help="Leave the view as it is (bulk loads: run 'uac compile' once at the end)."
+        ),
         as_json: bool = JSON_OPTION,
     ) -> None:
-        """Archive a file's sessions, extract their facts into the log and index them."""
+        """Archive a file's sessions, extract their facts into the log and index them, then bring the view up to date."""
         with progress_bar("ingest", as_json=as_json) as on_progress:
             report = open_memory(project).ingest(
-                file, format=format, sample_id=sample_id, date=date, extractor=extractor, progress=on_progress
+                file, format=format, sample_id=sample_id, date=date, extractor=extractor, progress=on_progress,
+                compile=False if no_compile else None,
             )
         if as_json:
             print_json(report.to_json())
             return
         if report.skipped:
             echo(f"Already ingested: {', '.join(report.sessions_skipped)} -- nothing to do.")
+            if report.view is not None and report.view.status != "current":
+                echo(report.view.line())
             return
         echo(
             f"Ingested {len(report.sessions_added)} session(s) from {file} ({report.format}, "
@@ -61,3 +67,5 @@ def register(app: typer.Typer) -> None:
             )
         if report.sessions_skipped:
             echo(f"Skipped {len(report.sessions_skipped)} session(s) already ingested: {', '.join(report.sessions_skipped)}.")
+        if report.view is not None:
+            echo(report.view.line())

@@ -76,13 +76,20 @@ def register(app: typer.Typer) -> None:
 
             counts = ", ".join(f"{n} ({d}.{n}, {c})" for d, n, c in iter_record_counts(memory.sandbox_state()))
             banner = f"uac sandbox over {memory.root}\ncollections: {counts or 'none'}\nset `result` to see a value; Ctrl-D leaves."
+            lag = memory.view_lag().line()
+            if lag:
+                banner += f"\n{lag}"
             with memory.sandbox_session(as_of=as_of, include_facts=facts) as session:
                 _interactive(session, banner)
             return
         data = memory.run(code, as_of=as_of, include_facts=facts).to_json()
+        # the sandbox reads the view: say when it lags the log
+        lag = memory.view_lag()
         if as_json:
-            print_json(data)
+            print_json({**data, "view": lag.to_json()})
         else:
             _print_result(data)
+            if lag.line():
+                echo(f"[view] {lag.line()}", err=True)
         if not data.get("ok"):
             raise typer.Exit(1)

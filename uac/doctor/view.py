@@ -5,8 +5,9 @@ them: represented by a record, only on the timeline, left out with the reason)."
 from __future__ import annotations
 
 from ..compile.coverage import fact_coverage
+from ..compile.follow import current_fact_ids
 from ..context import MemoryContext
-from ..errors import StoreError, UacError, UnsafePath
+from ..errors import UacError
 from .result import FAIL, OK, WARN, CheckResult
 
 
@@ -47,26 +48,23 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
         view[name] = loaded
         records[name] = loaded.record_count()
     data: dict = {"domains": names, "records": records, "problems": problems}
-    try:
-        if deep:
-            current = [f.id for f in ctx.read_log().facts.values() if f.invalid_at is None]
-        else:  # the log's saved table of validity: the same ids, without folding the log
-            from ..facts.table import OPEN
-
-            table = ctx.fact_table()
-            current = [i for i, end in zip(table.ids, table.end.tolist() if hasattr(table.end, "tolist") else table.end) if end == OPEN]
-    except (StoreError, UnsafePath):
-        current = None  # the fact_log check reports it
+    # deep: the folded log; else the log's saved table of validity (the same ids).
+    # None: the log cannot be read, which the fact_log check reports
+    current = current_fact_ids(ctx, deep=deep)
     if current is not None:
         coverage = fact_coverage(project, current, view)
         data["facts"] = coverage.to_json()
     if problems:
         detail = "; ".join(f"{n}: {m}" for n, m in problems.items())
         return CheckResult("view", FAIL, f"{len(problems)} domain(s) do not validate: {detail} (recompile with 'uac compile')", data=data)
-    if not names:
-        return CheckResult("view", OK, "no domains yet", data=data)
-    detail = f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names)
     facts = data.get("facts")
+    behind = bool(facts) and (facts["not_compiled"] or any(d["pending"] for d in facts["domains"].values()))
+    if not names and not behind:
+        return CheckResult("view", OK, "no domains yet", data=data)
+    # no domain yet is no excuse: facts ingested and never compiled are a view that lags
+    detail = "no domains yet" if not names else (
+        f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names)
+    )
     if facts:
         counts = {k: sum(d[k] for d in facts["domains"].values()) for k in ("recorded", "considered", "pending")}
         detail += (

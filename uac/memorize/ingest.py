@@ -38,7 +38,7 @@ import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..context import MemoryContext
 from ..errors import InputError, SessionConflict
@@ -57,6 +57,9 @@ from ..llm.progress import ProgressCallback, Tracker
 from .ordered import Submit, run_in_order
 from .reconcile import INDEXED_FACTS, Prepared, Reconciler
 from .shown import ShownFacts
+
+if TYPE_CHECKING:
+    from ..compile.follow import CatchUp
 
 EXTRACTORS = ("auto", "rules", "llm")
 
@@ -77,6 +80,8 @@ class IngestReport:
     #: what reconcile did at the commits (``None`` for the rules): links, drops, its calls and tokens
     reconcile: dict[str, Any] | None = None
     usage: Usage = field(default_factory=Usage)
+    #: what the view's catch-up after the ingest did (:class:`uac.compile.follow.CatchUp`), ``None``: not asked
+    view: "CatchUp | None" = None
 
     @property
     def skipped(self) -> bool:
@@ -98,6 +103,7 @@ class IngestReport:
             "reconcile": self.reconcile,
             "usage": self.usage.report(),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "view": None if self.view is None else self.view.to_json(),
         }
 
 

@@ -1,7 +1,7 @@
 """The MCP server: uac's memory as tools and resources for agents.
 
 Tools: ``search_memory``, ``ask``, ``run_python`` (the sandbox),
-``read_manifest``, ``read_domain``, ``add_session``; resource
+``read_manifest``, ``read_domain``, ``add_session``, ``compile``; resource
 ``uac://{project}/manifest``.  Every tool takes an optional ``project``
 argument; with ``--project`` the server is pinned to that one project.
 
@@ -45,7 +45,9 @@ first (read_manifest or the uac://{project}/manifest resource): one line per
 life domain of the user's typed state. Use search_memory for facts and
 conversation excerpts, run_python for exact counts, sums and joins over the
 typed state (each collection is a global, e.g. `trips`; set `result`), and ask
-for an answer composed from all channels. add_session stores a new conversation.
+for an answer composed from all channels. add_session stores a new conversation;
+the typed state then catches up in the background (compile does it at once). Results
+of ask and run_python say in `view` how many facts the typed state does not include yet.
 memory_changes says what the memory learned or changed, and from which sentences.
 """
 
@@ -188,7 +190,8 @@ def build_server(
         code: str, ctx: Context, as_of: str | None = None, include_facts: bool = False, project: str | None = None
     ) -> Annotated[CallToolResult, dict[str, Any]]:
         def work(memory: Any) -> dict[str, Any]:
-            return memory.run(code, as_of=as_of, include_facts=include_facts).to_json()
+            # the sandbox reads the view: say when it lags the log
+            return {**memory.run(code, as_of=as_of, include_facts=include_facts).to_json(), "view": memory.view_lag().to_json()}
 
         result = await call(ctx, project, lambda name: workspace.run_sandbox(name, work))
         if result["ok"]:
@@ -231,15 +234,18 @@ def build_server(
         text: str | None = None,
         format: Literal["auto", "locomo", "messages", "transcript"] = "auto",
         date: str | None = None,
+        compile: bool | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
         from .http.bodies import body_file
 
-        def work(memory: Any) -> dict[str, Any]:
+        def work(name: str, memory: Any) -> dict[str, Any]:
             # ASCII escapes: a lone surrogate reaches the session reader, which names its spot
             data, suffix = (json.dumps(session), ".json") if text is None else (text, ".txt")
             with body_file(data, suffix, "the session argument") as path:
-                report = memory.ingest(path, format=format, date=date)
+                report = memory.ingest(path, format=format, date=date, compile=False)
+            # the view catches up in the background once the facts are durable
+            workspace.follower.after_ingest(name, memory, report, compile)
             result = report.to_json()
             result["file"] = None
             return result
@@ -247,9 +253,25 @@ def build_server(
         async def admitted(name: str) -> dict[str, Any]:
             if (session is None) == (text is None):
                 raise InputError("give exactly one of 'session' (JSON) and 'text' (a transcript).")
-            return await workspace.write(name, "ingest", work)
+            return await workspace.write(name, "ingest", lambda memory: work(name, memory))
 
         return await call(ctx, project, admitted)
+
+    @server.tool(
+        description="Compile the facts into the typed state now (add_session already does it in the background "
+        "unless turned off): `mode` incremental or bounded (need a model), offline; default: the project's setting. "
+        "Returns what the compile did per domain and how many facts the view still does not include."
+    )
+    async def compile(
+        ctx: Context,
+        mode: Literal["incremental", "bounded", "offline"] | None = None,
+        project: str | None = None,
+    ) -> dict[str, Any]:
+        def work(memory: Any) -> dict[str, Any]:
+            data = memory.compile(mode=mode).to_json()
+            return {**data, "view": memory.view_lag().to_json()}
+
+        return await call(ctx, project, lambda name: workspace.write(name, "compile", work))
 
     @server.tool(
         description="Record a correction the user made: `text` is the corrected statement; `supersedes` "
@@ -314,7 +336,10 @@ def serve(
     workspace = ServedWorkspace(root, limits=limits)
     server = build_server(root, project=project, transport=transport, workspace=workspace)
     if transport == "stdio":
-        server.run("stdio")
+        try:
+            server.run("stdio")
+        finally:
+            workspace.close()  # a running catch-up of the view is waited for (or abandoned, within bounds)
         return
     import uvicorn
 
@@ -323,4 +348,7 @@ def serve(
     app = server.streamable_http_app(host=host, session_idle_timeout=2 * sessions.idle_seconds,
                                      max_sessions=sessions.total + 64)
     gate = SessionGate(app, workspace, pinned=project, limits=sessions, readiness=readiness)
-    uvicorn.run(gate, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    try:
+        uvicorn.run(gate, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    finally:
+        workspace.close()

@@ -33,8 +33,9 @@ from ..llm import LLMClient
 from ..memory import UserMemory
 from ..project import Project, is_project
 from ..workspace import validate_project_name
-from .admission import Admission, ServerLimits
+from .admission import SHUTDOWN_SECONDS, Admission, ServerLimits
 from .capacity import open_file_limit
+from .follow import ViewFollower
 from .warm import Sweeper, WarmProject, WarmSet
 from .tokens import TokenStore, admin_token_valid, well_formed
 
@@ -115,6 +116,8 @@ class ServedWorkspace:
         self.warm = WarmSet(self.limits.warm_projects, self.limits.idle_seconds or float("inf"))
         period = min(60.0, max(1.0, self.limits.idle_seconds / 4)) if self.limits.idle_seconds else 3600.0
         self.sweeper = Sweeper(self.warm, period)
+        #: the view's catch-up after an ingest, in the background (uac.server.follow)
+        self.follower = ViewFollower(self.writer, self.path_of)
 
     # -- names and paths --------------------------------------------------------
 
@@ -233,7 +236,9 @@ class ServedWorkspace:
         }
 
     def close(self) -> None:
-        """Release the warm projects' index clients and the shared Chroma clients (at shutdown)."""
+        """Release the warm projects' index clients and the shared Chroma clients (at shutdown),
+        once the running catch-ups of the view are done or abandoned."""
+        self.follower.shutdown(SHUTDOWN_SECONDS)
         self.sweeper.stop()
         self.warm.clear()
         from ..index.client import close_shared_clients

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Iterator
 from ..dialect.loader import LoadedDomain, load_sources, source_hash
 from ..dialect.problems import CodeRejected, Problem
 from ..dialect.validate import check_init
-from ..errors import StoreError
+from ..errors import StoreError, UacError
 from ..fsutil import fsync_dir, make_private_dirs, read_regular, resolve_inside, write_private
 from ..names import DOMAIN_NAME
 from . import changes
@@ -95,8 +95,23 @@ def load_domain(project: "Project", name: str, *, cache: bool = True) -> LoadedD
 
 
 def domain_names(project: "Project") -> list[str]:
-    recover(project)
+    _recover_if_free(project)
     return [p.name for p in domain_dirs(project.paths.domains)]
+
+
+def _recover_if_free(project: "Project") -> None:
+    """:func:`recover`, by the lock's holder or while no one holds it: a reader (ask, a
+    search, doctor) lists the domains without the lock, and must not remove the directory
+    of a swap another thread or process has in progress.  Nothing to clear: no lock taken
+    (a read writes nothing, not even the lock file)."""
+    root = project.paths.domains
+    if not root.is_dir() or not (any(root.glob(".new-*")) or any(root.glob(".old-*"))):
+        return
+    try:
+        with project.lock("recover", timeout=0):
+            recover(project)
+    except (UacError, OSError):
+        pass  # a writer is at work (it recovers before its own swap), or the project is read-only
 
 
 def load_view(project: "Project", *, cache: bool = True) -> dict[str, LoadedDomain]:

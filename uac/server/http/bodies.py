@@ -14,7 +14,7 @@ import json
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ...errors import InputError, UacError
 
@@ -70,8 +70,11 @@ def body_file(data: bytes | str, suffix: str, label: str = "the request body") -
             raise renamed from exc
 
 
-def ingest_body(memory: "UserMemory", value: Any, options: "AddSessionRequest") -> dict[str, Any]:
-    """Ingest a session given as JSON value, transcript text or raw uploaded bytes."""
+def ingest_body(
+    memory: "UserMemory", value: Any, options: "AddSessionRequest", after: "Callable[[UserMemory, Any], None] | None" = None
+) -> dict[str, Any]:
+    """Ingest a session given as JSON value, transcript text or raw uploaded bytes; ``after``
+    (the server's background catch-up of the view) runs in place of the catch-up in line."""
     if isinstance(value, bytes):
         data, suffix = value, ".upload"
     elif isinstance(value, str):
@@ -86,7 +89,10 @@ def ingest_body(memory: "UserMemory", value: Any, options: "AddSessionRequest") 
             sample_id=options.sample_id,
             date=options.date,
             extractor=options.extractor,
+            compile=False if after is not None else options.compile,
         )
+    if after is not None:
+        after(memory, report)
     result = report.to_json()
     result["file"] = None
     return result

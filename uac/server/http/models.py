@@ -120,6 +120,11 @@ class AddSessionRequest(_Request):
     date: str | None = Field(None, max_length=64, description="Session date when the input has none.")
     sample_id: str | None = Field(None, max_length=200)
     extractor: Extractor | None = None
+    compile: bool | None = Field(
+        None,
+        description="Bring the view up to date afterwards (in the background): false leaves it as it is "
+        "(bulk loads: compile once at the end); default: the project's [compile] auto.",
+    )
 
 
 class IngestResult(BaseModel):
@@ -258,6 +263,9 @@ class ReplResponse(BaseModel):
     result: Any = None
     stdout: str
     error: ReplError | None = None
+    view: dict[str, Any] | None = Field(
+        None, description="How far the view lags the log: {facts_not_included, catching_up}."
+    )
 
 
 # --- reading the project -------------------------------------------------------------

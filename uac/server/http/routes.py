@@ -144,7 +144,9 @@ async def add_session(body: m.AddSessionRequest, request: Request, project: str 
     if (body.session is None) == (body.text is None):
         raise InputError("give exactly one of 'session' (JSON) and 'text' (a transcript).")
     value = body.session if body.text is None else body.text
-    return await served(request).write(project, "ingest", lambda memory: ingest_body(memory, value, body))
+    workspace = served(request)
+    after = workspace.follower.ingested(project, body.compile)
+    return await workspace.write(project, "ingest", lambda memory: ingest_body(memory, value, body, after))
 
 
 @router.post(
@@ -161,10 +163,13 @@ async def upload_session(
     date: str | None = Query(None, max_length=64),
     sample_id: str | None = Query(None, max_length=200),
     extractor: m.Extractor | None = Query(None),
+    compile: bool | None = Query(None, description="false: leave the view as it is; default: the project's [compile] auto."),
 ) -> dict[str, Any]:
     data = await request.body()
-    options = m.AddSessionRequest(format=format, date=date, sample_id=sample_id, extractor=extractor)
-    return await served(request).write(project, "ingest", lambda memory: ingest_body(memory, data, options))
+    options = m.AddSessionRequest(format=format, date=date, sample_id=sample_id, extractor=extractor, compile=compile)
+    workspace = served(request)
+    after = workspace.follower.ingested(project, compile)
+    return await workspace.write(project, "ingest", lambda memory: ingest_body(memory, data, options, after))
 
 
 @router.post("/projects/{project}/records", tags=["memorize"], summary="Import structured records into a domain.")
@@ -292,7 +297,9 @@ async def ask(body: m.AskRequest, request: Request, project: str = Access) -> di
 @router.post("/projects/{project}/repl", tags=["recall"], response_model=m.ReplResponse, summary="Run Python in the sandbox over the typed state.")
 async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: Any) -> dict[str, Any]:
-        return memory.run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json()
+        # the sandbox reads the view: say when it lags the log
+        return {**memory.run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json(),
+                "view": memory.view_lag().to_json()}
 
     return await served(request).run_sandbox(project, work)
 

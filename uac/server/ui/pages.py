@@ -261,13 +261,13 @@ async def signout(request: Request) -> Response:
 async def overview(project: str, request: Request) -> Response:
     signed = _signed_in(request, project)
     ws = _ws(request)
-    view = await ws.read(project, lambda memory: memory.overview())
+    view, lag = await ws.read(project, lambda memory: (memory.overview(), memory.view_lag()))
     doctor = await ws.fresh(project, lambda memory: memory.doctor())
     per_month = charts.column_chart(view.facts_per_month, title="Facts per month")
     per_domain = charts.bar_chart(view.records_per_domain, title="Records per domain")
     notice = {"forgotten": "The fact was forgotten."}.get(request.query_params.get("done", ""))
     return page("overview.html", **_base(signed, "overview", view=view, doctor=doctor, per_month=per_month,
-                                          per_domain=per_domain, notice=notice))
+                                          per_domain=per_domain, notice=notice, lag=lag))
 
 
 # --- domains and records ---------------------------------------------------------------------
@@ -354,15 +354,15 @@ async def changes(project: str, request: Request) -> Response:
     if chosen is not None:
         DOMAIN_NAME.check(chosen)
 
-    def work(memory: Any) -> tuple[Any, list[str]]:
+    def work(memory: Any) -> tuple[Any, list[str], Any]:
         report = memory.history(domain=chosen, limit=CHANGE_ROWS)
         domains = memory.changed_domains()
-        return report, domains
+        return report, domains, memory.view_lag()
 
-    report, domains = await _ws(request).read(project, work)
+    report, domains, lag = await _ws(request).read(project, work)
     rows = [entry.to_json() for entry in reversed(report.changes)]
     return page("changes.html", **_base(signed, "changes", rows=rows, total=report.total, domains=domains, chosen=chosen,
-                                         damaged=report.damaged_lines, **_links(project)))
+                                         damaged=report.damaged_lines, lag=lag, **_links(project)))
 
 
 @router.post("/p/{project}/facts")
