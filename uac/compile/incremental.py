@@ -54,7 +54,7 @@ from ..dialect.problems import CodeRejected
 from ..dialect.render import render_schema
 from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
-from ..facts.log import FactLog
+from ..facts.log import FactLog, LogState
 from ..failpoints import crash_point
 from ..llm import Message, system, user
 from ..llm.structured import parse_structured
@@ -152,6 +152,8 @@ class DomainJob:
     cross: CrossIndex | None = None
     #: fact id -> every domain it was routed to, its main one first (facts of several domains)
     routed: dict[str, list[str]] = field(default_factory=dict)
+    #: facts no longer in force compiled for the record of their time -> ``cancelled by s6-f2``
+    ended: dict[str, str] = field(default_factory=dict)
 
 
 def _schema_lines(work: DomainWork) -> str:
@@ -412,6 +414,10 @@ def compile_domain_ops(
                     newer = job.superseding.get(source)
                     if newer and newer in facts_by_id and newer not in batch_ids:
                         context_ids.append(newer)
+            for fact in batch:
+                newer = fact.superseded_by if fact.id in job.ended else None
+                if newer and newer in facts_by_id and newer not in batch_ids:
+                    context_ids.append(newer)  # what ended it, so the record can say how
             context_ids = list(dict.fromkeys(context_ids))
             texts = [f.text for f in batch]
             # the other domains' records get at most a third of the budget, and only what they use
@@ -440,6 +446,7 @@ def compile_domain_ops(
                 context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
                 facts=[fact_line(f) for f in batch],
                 shared=[_shared_line(f.id, job.name, job.routed[f.id]) for f in batch if len(job.routed.get(f.id, ())) > 1],
+                ended=[f"{f.id}: {job.ended[f.id]}" for f in batch if f.id in job.ended],
             )
             candidate = job.work.copy()
             history: list[dict[str, Any]] = []
@@ -474,7 +481,7 @@ def compile_domain_ops(
             ledger.revisit = [r for r in revisit if r not in handled]
             ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
                 s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
-            })
+            } | {i for i in batch_ids if i in job.ended})  # shown as ended: nothing to revisit
             ledger.next_ids = dict(candidate.next_ids)
             step = DomainJob(job.name, candidate, ledger, entry)
             if trusting is not None:
@@ -609,8 +616,12 @@ def compile_incremental(
 ) -> CompileReport:
     started = time.perf_counter()
     report = CompileReport(mode="incremental", facts_total=len(facts))
-    facts_by_id = {f.id: f for f in facts}
+    current = {f.id: f for f in facts}
     log_state = FactLog(project.paths.facts).read()
+    relations = _relations(log_state)
+    ended = ended_facts(log_state, current)
+    # the facts compiled: those given and the ones that led to them (shown as ended)
+    facts_by_id = {**current, **ended}
     with project.lock("compile"):
         jobs: dict[str, DomainJob] = {}
         broken: dict[str, str] = {}
@@ -641,7 +652,9 @@ def compile_incremental(
                     jobs[name] = DomainJob(name, DomainWork.empty(name), ledger, DomainReport(name))
         recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) if jobs else set()
         considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
-        new_facts = [f for f in facts if f.id not in recorded and f.id not in considered]
+        order = {ident: number for number, ident in enumerate(log_state.facts)}
+        compiled = sorted(facts_by_id.values(), key=lambda f: order.get(f.id, len(order)))
+        new_facts = [f for f in compiled if f.id not in recorded and f.id not in considered]
         # a fact settled in one of its domains and still pending in another goes back to that one
         for name, pending_ids in carried.items():
             job = jobs[name]
@@ -652,12 +665,6 @@ def compile_incremental(
             job.cross = cross
             job.work.refs = cross
         # records citing facts superseded since: revisit them where they live
-        relations: dict[str, str] = {}
-        for sup in log_state.supersessions:  # the last line naming a fact decides, as in the fold
-            if sup.relation:
-                relations[sup.fact_id] = sup.relation
-            else:
-                relations.pop(sup.fact_id, None)
         for job in jobs.values():
             seen = set(job.ledger.superseded_seen)
             for _, _, record in job.work.iter_records():
@@ -686,6 +693,8 @@ def compile_incremental(
                     jobs[name].work.refs = cross
                 if name in jobs:
                     jobs[name].facts.append(fact)
+                    if fact.id in ended:
+                        jobs[name].ended[fact.id] = f"{REVISIT_WORDS.get(relations.get(fact.id) or 'supersedes', 'replaced by')} {fact.superseded_by}"
                     if len(routing.domains_of(fact.id)) > 1:
                         jobs[name].routed[fact.id] = routing.domains_of(fact.id)
         user_name = project.config.user.name or "the user"
@@ -708,12 +717,12 @@ def compile_incremental(
 
             map_ordered(client, compile_one, todo, name="uac-compile")
         for name in sorted(jobs):
-            _count(jobs[name], facts_by_id)
+            _count(jobs[name], current)
         report.duplicates = [d.to_json() for d in find_duplicates({n: j.work for n, j in jobs.items()})]
         write_manifest(project)
     # a fact may live in several domains: counted once, recorded if any domain records it
-    recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(facts_by_id) if jobs else set()
-    considered_now = (set().union(*(j.ledger.considered for j in jobs.values())) & set(facts_by_id)) - recorded_now if jobs else set()
+    recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(current) if jobs else set()
+    considered_now = (set().union(*(j.ledger.considered for j in jobs.values())) & set(current)) - recorded_now if jobs else set()
     report.facts_covered = len(recorded_now | considered_now)
     report.seconds = time.perf_counter() - started
     return report
@@ -734,6 +743,39 @@ def domain_brief(loaded: LoadedDomain) -> str:
     doc = " ".join((loaded.schema.doc or "").split()).rstrip(".")
     held = ", ".join(parts[:8]) + (f", +{len(parts) - 8} more" if len(parts) > 8 else "")
     return f"{doc}. Holds {held or 'nothing yet'}" if doc else f"holds {held or 'nothing yet'}"
+
+
+def _relations(log_state: "LogState") -> dict[str, str]:
+    """Superseded fact -> the relation of the line that ended it (the last line naming a fact
+    decides, as in the fold)."""
+    relations: dict[str, str] = {}
+    for sup in log_state.supersessions:
+        if sup.relation:
+            relations[sup.fact_id] = sup.relation
+        else:
+            relations.pop(sup.fact_id, None)
+    return relations
+
+
+def ended_facts(log_state: "LogState", current: dict[str, "Fact"]) -> dict[str, "Fact"]:
+    """The facts no longer in force whose line of replacements ends in one of ``current``
+    (the old job of the current one, the plan a cancellation ended, a value since corrected):
+    compiled with them, so the view keeps the record of their time.  Facts ended by facts
+    outside ``current`` (a compile of a subset) are left out."""
+    out: dict[str, "Fact"] = {}
+    facts = log_state.facts
+    for fact in facts.values():
+        if not fact.superseded_by or fact.id in current:
+            continue
+        newer, steps = fact.superseded_by, 0
+        while newer not in current and steps < 64:
+            later = facts.get(newer)
+            if later is None or not later.superseded_by:
+                break
+            newer, steps = later.superseded_by, steps + 1
+        if newer in current:
+            out[fact.id] = fact
+    return out
 
 
 def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:

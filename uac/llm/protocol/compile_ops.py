@@ -51,6 +51,7 @@ _PARTS = (
     ("Facts shown for reference", "reference"),
     ("## NEW facts", "new"),
     ("These facts also went to other domains", "shared"),
+    ("These NEW facts are no longer in force", "ended"),
     ("## What to answer", "end"),
 )
 _CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
@@ -64,11 +65,13 @@ _CORRECTED = re.compile(r"corrected by ([^\s;,]+)")
 _UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
 _REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
 _ELSEWHERE = re.compile(r'^(?P<ref>[a-z][a-z0-9_]*/[a-z][a-z0-9_]*-[0-9]+): \w+\((?P<body>.*)\)$')
+_ENDED = re.compile(r"^- (?P<id>\S+): \w+ by \S+$")
 _SHARED = re.compile(r"^- (?P<id>\S+): also .*\((?P<main>[a-z][a-z0-9_]*) is its main domain\)$")
 _NAMING = re.compile(r'\b(?:destination|name|place|city)="(?P<value>[A-Z][^"]{1,60})"')
 #: the field an event refers to another domain's record by
 ABOUT = "about"
 REMOVED = "the facts it came from were removed or forgotten"
+ENDED = "no longer in force; the fact that ended it is recorded"
 
 
 @dataclass
@@ -107,6 +110,8 @@ class Batch:
     elsewhere: list[tuple[str, str]] = field(default_factory=list)
     #: facts whose main domain is another one (they record their side here, not the thing)
     secondary: set[str] = field(default_factory=set)
+    #: new facts shown as no longer in force (a plan since cancelled, a job since left)
+    ended: set[str] = field(default_factory=set)
 
     def fact(self, ident: str) -> FactLine | None:
         return next((f for f in (*self.new, *self.reference) if f.fact_id == ident), None)
@@ -119,6 +124,7 @@ def read_batch(prompt: str) -> Batch:
     related: list[tuple[str, str, dict[str, str]]] = []
     elsewhere: list[tuple[str, str]] = []
     secondary: set[str] = set()
+    ended: set[str] = set()
     facts: dict[str, list[FactLine]] = {"reference": [], "new": []}
     part, in_code, current = "", False, None
     for line in split_lines(prompt):
@@ -155,6 +161,10 @@ def read_batch(prompt: str) -> Batch:
                     else:
                         values[value["name"]] = f"{int(value['y']):04d}-{int(value['m']):02d}-{int(value['d']):02d}"
                 related.append((found["cls"], found["id"], values))
+        elif part == "ended":
+            found = _ENDED.match(line.strip())
+            if found:
+                ended.add(found["id"])
         elif part == "shared":
             found = _SHARED.match(line.strip())
             if found:
@@ -172,7 +182,7 @@ def read_batch(prompt: str) -> Batch:
             fact = parse_fact_line(line)
             if fact is not None:
                 facts[part].append(fact)
-    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"], related, elsewhere, secondary)
+    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"], related, elsewhere, secondary, ended)
 
 
 # -- planning ---------------------------------------------------------------------------------
@@ -326,7 +336,11 @@ def _changes(fields: list[str], cls: str, newer: FactLine) -> dict[str, Any]:
 def respond_compile(request: ChatRequest) -> Reply:
     batch = read_batch(first_user(request))
     ops, used = plan_revisit(batch.domain, batch)
-    ops += plan_facts(batch.domain, [f for f in batch.new if f.fact_id not in used], batch.related, batch.elsewhere, batch.secondary)
+    fresh = [f for f in batch.new if f.fact_id not in used and f.fact_id not in batch.ended]
+    ops += plan_facts(batch.domain, fresh, batch.related, batch.elsewhere, batch.secondary)
+    if batch.ended:
+        # the rules cannot tell what a fact no longer in force leaves of its time: they leave it out
+        ops.append({"op": "skip", "facts": sorted(batch.ended - used), "reason": ENDED})
     return Reply("compile", {"operations": ops})
 
 
