@@ -45,7 +45,11 @@ def test_a_correction_supersedes_and_is_a_fact_with_its_own_evidence(alice):
     valid = {f.id for f in alice.facts()}
     assert rex.id not in valid and fact.id in valid
     old = alice.fact(rex.id)
-    assert old.fact.superseded_by == fact.id and old.fact.invalid_at == fact.session_date
+    # a misstated fact was never in force: it ends where it began, and the correction holds
+    # from then on, so the memory as of any day before the correction says "labrador" too
+    began = rex.valid_from or rex.session_date
+    assert old.fact.superseded_by == fact.id and old.fact.invalid_at == began and fact.valid_from == began
+    assert [f.id for f in alice.facts(as_of=began) if f.id in (rex.id, fact.id)] == [fact.id]
     assert old.superseded_by.id == fact.id
     # the evidence chain of the correction leads to a real turn of a real session
     detail = alice.fact(fact.id)

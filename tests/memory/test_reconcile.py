@@ -64,8 +64,11 @@ def test_side_by_side_ingest_writes_the_log_of_a_sequential_ingest(tmp_path, sou
               "Maya went to Kyoto in June 2023 and found the temples amazing."), None, "fulfils"),
         (*ids("Maya plans to run the Berlin marathon in September 2023.",
               "Maya cancelled the Berlin marathon because her knee hurts."), "2023-07-06", "cancels"),
-        (*ids("Maya's sister Lena is a nurse in Porto.", "Maya's sister Lena is actually a doctor, not a nurse."), "2023-07-13", "corrects"),
+        # a misstated fact was never in force: it ends where it began (said on 6 July, put
+        # right on 13 July), and the statement that corrects it holds from then on
+        (*ids("Maya's sister Lena is a nurse in Porto.", "Maya's sister Lena is actually a doctor, not a nurse."), "2023-07-06", "corrects"),
     ]
+    assert facts[by_text["Maya's sister Lena is actually a doctor, not a nurse."]]["valid_from"] == "2023-07-06"
     # ids and order: every session's facts numbered from 1, the sessions in input order
     commits = [r["session_id"] for r in rows if r["kind"] == "commit"]
     assert commits == [f"rec_s{n}" for n in range(1, 8)]

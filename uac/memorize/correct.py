@@ -99,6 +99,10 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
             source=CORRECTION,
             meta={CORRECTION: True, "supersedes": wanted},
         )
+        # what was misstated was never in force: each old fact ends where it began, and the
+        # correction holds from the earliest of them (a fact with no date ends today)
+        starts = {fact_id: before.facts[fact_id].valid_from or before.facts[fact_id].session_date for fact_id in wanted}
+        begins = min([now.date(), *(d for d in starts.values() if d is not None)])
         fact = Fact(
             id=f"{session_id}-f1",
             text=text,
@@ -106,10 +110,10 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
             session_date=now.date(),
             evidence=(turn.turn_id,),
             speaker=speaker,
-            valid_from=now.date(),
+            valid_from=begins,
             meta={CORRECTION: True, "corrected_at": now.isoformat(), "supersedes": wanted},
         )
-        supersessions = [Supersession(old, fact.id, now.date(), session_id, "corrects") for old in wanted]
+        supersessions = [Supersession(old, fact.id, starts[old] or now.date(), session_id, "corrects") for old in wanted]
         archive.write(session)
         log.append_session(session_id, [fact], supersessions, session_hash=session.content_hash(), extractor=CORRECTION)
         catch_up(ctx.index, log.read(), archive, log, previous=before)

@@ -434,10 +434,29 @@ class Reconciler:
         ordered = sorted(links.items(), key=lambda pair: (own[pair[0][1]], self._where(pair[0][0])))
         out = []
         for (old, new), relation in ordered:
-            out.append(Supersession(old, new, session.date if relation in ENDING else None, session.session_id, relation))
+            end = session.date if relation in ENDING else None
+            if relation == "corrects":
+                # a misstated value was never in force: the old fact ends where it began, and the
+                # statement that puts it right holds from then on (not only from today)
+                start = self._begin_of(facts[own[old]] if old in own else self._known_fact(old))
+                if start is not None:
+                    end = start
+                    fixed = facts[own[new]]
+                    begun = fixed.valid_from or fixed.session_date
+                    if begun is None or start < begun:
+                        facts[own[new]] = fixed.replace(valid_from=start)
+            out.append(Supersession(old, new, end, session.session_id, relation))
             stats.relations[relation] = stats.relations.get(relation, 0) + 1
         self._ended |= ended
         return facts, out
+
+    def _known_fact(self, fact_id: str) -> Fact | None:
+        position = self.index.position.get(fact_id)
+        return self.index.facts[position] if position is not None else None
+
+    @staticmethod
+    def _begin_of(fact: Fact | None) -> "_dt.date | None":
+        return None if fact is None else (fact.valid_from or fact.session_date)
 
     def _where(self, fact_id: str) -> int:
         return self.index.position.get(fact_id, -1)
