@@ -23,6 +23,7 @@ def built_root(tmp_path_factory) -> Path:
     with UserMemory.create(root / "maya", user_name="Maya") as maya:
         maya.ingest(DEMO / "conversation.json")
         maya.import_records(DEMO / "trips.csv", domain="travel", collection="bookings")
+        maya.compile(mode="offline")  # as after an ingest that caught the view up
     with UserMemory.create(root / "bob", user_name="Bob") as bob:
         bob.add_session([{"role": "user", "content": BOB_SECRET}], date="2024-06-01")
     return root

@@ -139,3 +139,13 @@ def test_a_conversation_is_kept_once_and_continued(root):
     assert later["turns_added"] == 1 and later["session_ids"] == [base_session_id("thread 1/a") + ".2"]
     with UserMemory.open(root / "maya") as memory:
         assert [t.text for t in memory.session(later["session_ids"][0]).turns] == ["I also adopted a parrot named Kiwi."]
+
+
+def test_run_python_and_ask_say_when_the_view_does_not_include_facts_yet(root, monkeypatch):
+    monkeypatch.setenv("UAC_COMPILE_AUTO", "0")  # remember ingests; the view is not caught up
+    tools = MemoryTools("maya", root=root, output_chars=600)
+    assert "view" not in tools.call_sync("run_python", {"code": "result = 1"})
+    tools.call_sync("remember", {"note": "Maya adopted a second cat called Byte.", "date": "2024-06-02"})
+    run = tools.call_sync("run_python", {"code": "result = ['x' * 50 for _ in range(500)]"})
+    assert run["view"]["facts_not_included"] >= 1 and len(json.dumps(run)) <= 600
+    assert tools.call_sync("ask_memory", {"question": "What are the cats called?"})["view"]["facts_not_included"] >= 1

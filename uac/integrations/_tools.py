@@ -407,14 +407,19 @@ class MemoryTools:
         from sandbox.tool import cap_output
 
         run = memory.run(args.code, as_of=args.as_of, include_facts=args.include_facts).to_json()
-        text = cap_output(run, self.output_chars())
+        lag = memory.view_lag()
+        view = {"view": lag.to_json()} if lag.lags else {}  # facts the state does not hold yet
+        text = cap_output(run, self.output_chars() - (len(json.dumps(view)) + 2 if view else 0))
         if not run["ok"]:  # the code raised, was refused by the sandbox, or hit a limit
             raise ToolError(text, code="code_error", retry=True)
-        return json.loads(text)
+        return {**json.loads(text), **view}
 
     def _ask_memory(self, memory: UserMemory, args: AskArguments) -> dict[str, Any]:
         answer = memory.ask(args.question, as_of=args.as_of)
         data: dict[str, Any] = {"answer": answer.answer, "mode": answer.mode}
+        lag = memory.view_lag()
+        if lag.lags:
+            data["view"] = lag.to_json()
         if answer.as_of is not None:
             data["as_of"] = answer.as_of.isoformat()
         if answer.truncated:
