@@ -111,6 +111,8 @@ def test_a_fact_of_two_domains_is_compiled_in_both_and_counted_once(scripted_mem
     assert (travel.facts_new, relationships.facts_new) == (2, 1)
     assert {s for d in ("travel", "relationships") for v in scripted_memory.state[d].values() for r in v for s in r.sources} == {"f1", "f2"}
     assert report.facts_covered == 2 and report.coverage == 1.0
+    totals = report.to_json()["totals"]  # each fact once, not once per domain it went to
+    assert (totals["facts_recorded"], totals["facts_considered"], totals["facts_pending"]) == (2, 0, 0)
     scripted.requests.clear()
     again = scripted_memory.compile(facts=facts)
     assert scripted.requests == [] and again.facts_covered == 2
@@ -122,6 +124,8 @@ def test_recorded_in_one_domain_and_skipped_in_the_other_is_recorded_and_settled
     report = scripted_memory.compile(facts=facts)
     assert report.domain("relationships").facts_considered == 1 and report.domain("travel").facts_recorded == 1
     assert report.facts_covered == 1 and report.coverage == 1.0
+    totals = report.to_json()["totals"]  # recorded in one domain: recorded, not also considered
+    assert (totals["facts_recorded"], totals["facts_considered"]) == (1, 0)
     scripted.requests.clear()
     assert scripted_memory.compile(facts=facts).facts_covered == 1 and scripted.requests == []
 

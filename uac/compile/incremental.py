@@ -724,6 +724,8 @@ def compile_incremental(
     recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(current) if jobs else set()
     considered_now = (set().union(*(j.ledger.considered for j in jobs.values())) & set(current)) - recorded_now if jobs else set()
     report.facts_covered = len(recorded_now | considered_now)
+    pending_now = (set().union(*(j.ledger.pending for j in jobs.values())) & set(current)) - recorded_now - considered_now if jobs else set()
+    report.facts_once = {"recorded": len(recorded_now), "considered": len(considered_now), "pending": len(pending_now)}
     report.seconds = time.perf_counter() - started
     return report
 

@@ -118,6 +118,9 @@ class CompileReport:
     view_totals: dict[str, int] = field(default_factory=dict)
     #: likely duplicates across domains: {"kind", "records": [a, b], "value", "fix"} (:mod:`.duplicates`)
     duplicates: list[dict[str, Any]] = field(default_factory=list)
+    #: recorded / considered / pending over the whole compile, each fact once (a fact routed to
+    #: several domains is recorded if any records it); empty: the sums of the domains
+    facts_once: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -159,9 +162,9 @@ class CompileReport:
                 "facts_in_prompt": self.facts_in_prompt,
                 "facts_covered": self.facts_covered,
                 "coverage": round(self.coverage, 4),
-                "facts_recorded": sum(d.facts_recorded for d in self.domains),
-                "facts_considered": sum(d.facts_considered for d in self.domains),
-                "facts_pending": sum(d.facts_pending for d in self.domains),
+                "facts_recorded": self.facts_once.get("recorded", sum(d.facts_recorded for d in self.domains)),
+                "facts_considered": self.facts_once.get("considered", sum(d.facts_considered for d in self.domains)),
+                "facts_pending": self.facts_once.get("pending", sum(d.facts_pending for d in self.domains)),
                 "facts_represented": self.view_totals.get("represented", 0),
                 "facts_timeline": self.view_totals.get("timeline", 0),
                 "facts_left_out": self.view_totals.get("left_out", 0),
