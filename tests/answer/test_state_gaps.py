@@ -79,9 +79,11 @@ CAREER_STATE = (
 
 def test_a_question_matching_no_domain_gets_the_manifest_and_the_descriptions(tmp_path):
     root = make_project(tmp_path, {"career": (CAREER_SCHEMA, CAREER_STATE, "jobs (40 × Job)")})
-    channel = build_state_channel(root, "Where was I working in March 2023?", loading="modular", budget=1_000)
+    channel = build_state_channel(root, "Where was I in March 2023?", loading="modular", budget=1_000)
     assert channel.domains == []
     assert "- career: jobs (40 × Job)" in channel.text
     assert "Where Sam has worked: employers, roles and when each job began and ended; the job search." in channel.text
     assert "classes: Job(employer, role)" in channel.text
     assert not channel.truncated
+    # "working" meets the description's "worked": that question finds its domain
+    assert build_state_channel(root, "Where was I working in March 2023?", loading="modular", budget=1_000).domains == ["career"]

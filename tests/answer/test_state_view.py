@@ -174,3 +174,16 @@ def test_as_of_rerenders_only_affected_domains(tmp_path):
     assert "trips = []" in channel.text and "Lisbon" not in channel.text
     assert 'Meal(restaurant="Casa"' in channel.text
     assert channel.records_excluded_as_of == 1
+
+
+def test_a_question_in_the_past_tense_meets_its_domain_first():
+    from uac.answer.state_view import DomainView, words
+
+    assert {"travel", "plan", "shop", "study", "cook"} <= words("travelled planned shopping studied cooked")
+    assert {"need", "speed"} <= words("need speed")
+    places = '@dataclass(frozen=True)\nclass Place:\n    name: str\n    visited_with: str | None = None\n'
+    views = [
+        DomainView("general", "places and people", places, 'places: list[Place] = [Place(name="Leeds")]\n'),
+        DomainView("travel", "trips", SCHEMA_TRAVEL, STATE_TRAVEL),
+    ]
+    assert select_domains("Which places have I travelled to?", views)[0].name == "travel"

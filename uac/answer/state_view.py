@@ -44,8 +44,28 @@ _STOP = frozenset(
 TRUNCATION_MARK = "\n# ... [STATE truncated: {rest} more characters; query the full state with the python tool]\n"
 
 
+def _fold_tense(word: str) -> str:
+    """travelled / travelling -> travel, studied -> study, cooked -> cook (both sides of a
+    comparison are folded alike, so an odd stem still meets itself)."""
+    for ending in ("ing", "ed"):
+        if not word.endswith(ending) or len(word) - len(ending) < 3:
+            continue
+        base = word[: -len(ending)]
+        if base.endswith("e"):
+            return word  # need, speed, bleed
+        if ending == "ed" and base.endswith("i"):
+            return base[:-1] + "y"
+        if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiouls":
+            base = base[:-1]  # planned -> plan, shopping -> shop
+        elif base.endswith("ll"):
+            base = base[:-1]  # travelled -> travel
+        return base
+    return word
+
+
 def words(text: str) -> set[str]:
-    """Lower-case content words with a light plural fold (trips -> trip)."""
+    """Lower-case content words with a light plural and tense fold (trips -> trip, travelled
+    -> travel)."""
     out = set()
     for raw in _IDENT.findall(text):
         for part in _CAMEL.findall(raw) or [raw]:
@@ -56,7 +76,7 @@ def words(text: str) -> set[str]:
                 word = word[:-3] + "y"
             elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
                 word = word[:-1]
-            out.add(word)
+            out.add(_fold_tense(word))
     return out
 
 
