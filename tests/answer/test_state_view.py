@@ -187,3 +187,15 @@ def test_a_question_in_the_past_tense_meets_its_domain_first():
         DomainView("travel", "trips", SCHEMA_TRAVEL, STATE_TRAVEL),
     ]
     assert select_domains("Which places have I travelled to?", views)[0].name == "travel"
+
+
+def test_a_name_the_records_hold_brings_their_domain_first():
+    from uac.answer.state_view import DomainView, named_things
+
+    assert named_things("How many times have I eaten at Pho Hoa with Tom?") == ["pho hoa", "tom"]
+    health = '@dataclass(frozen=True)\nclass Run:\n    minutes: int\n    times: int | None = None\n'
+    views = [
+        DomainView("health", "runs", health, "runs: list[Run] = [Run(minutes=30, times=2)]\n"),
+        DomainView("food", "meals", SCHEMA_FOOD, STATE_FOOD.replace("]", ', Meal(restaurant="Pho Hoa", cuisine="Vietnamese", spend=31.0)]', 1)),
+    ]
+    assert select_domains("How many times have I eaten at Pho Hoa?", views)[0].name == "food"

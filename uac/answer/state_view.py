@@ -196,13 +196,27 @@ def unrepresented_note(counts: dict[str, int]) -> str:
     )
 
 
+_NAME = re.compile(r"(?<=[\w,;:] )[A-Z][\w'’&-]+(?: [A-Z][\w'’&-]+)*")
+
+
+def named_things(question: str) -> list[str]:
+    """The names a question gives (capitalised words past its first: "Pho Hoa", "Tom")."""
+    return [m.group(0).lower() for m in _NAME.finditer(question) if m.group(0).lower() not in _STOP]
+
+
 def select_domains(question: str, views: list[DomainView]) -> list[DomainView]:
-    """The domains whose vocabulary overlaps the question, best first (ties by name)."""
+    """The domains whose vocabulary overlaps the question, best first (ties by name); a
+    name the question gives that a domain's records hold ("Pho Hoa" in a meal) weighs as
+    much as the domain's own name."""
     asked = words(question)
+    names = named_things(question)
     scored = []
     for view in views:
         overlap = len(asked & view.vocabulary())
         name_hit = 2 if words(view.name) & asked else 0
+        if names:
+            held = view.state_text.lower()
+            name_hit += 2 * sum(1 for name in names if name in held)
         if overlap or name_hit:
             scored.append((-(overlap + name_hit), view.name, view))
     return [view for _, _, view in sorted(scored, key=lambda t: (t[0], t[1]))]
