@@ -118,9 +118,8 @@ def conv_command(
 
     from .conv.dataset import DEFAULT_SIZES, generate, hand_written_sets, spread_questions
     from .conv.run import run_conv
-    from .harness import progress_bar
-
     from .conv.systems import MODEL_SYSTEMS
+    from .harness import progress_bar
 
     if context_tokens < 1:
         raise UserError(f"--context-tokens {context_tokens} must be at least 1.")

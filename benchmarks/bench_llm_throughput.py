@@ -45,7 +45,6 @@ import typer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_endpoint import FakeEndpoint  # noqa: E402
-
 from uac import LLMSettings, ProtocolModel, UserMemory, build_client  # noqa: E402
 
 #: a fact line of uac's prompts: ``[id] (said D; happened D) speaker: text``

@@ -313,7 +313,7 @@ def main(
     deadline_seconds: float = typer.Option(3600.0, "--deadline", help="seconds for the load phases"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the results here"),
 ) -> None:
-    import httpx
+    import httpx  # noqa: F401 - fail at once when the serve extra is missing
 
     hot = min(hot, projects)
     load_start = [round(x, 2) for x in os.getloadavg()]

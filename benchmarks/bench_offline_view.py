@@ -258,7 +258,7 @@ def main(
         histories = select_histories(find_histories(sets), only)
     except ValueError as error:
         typer.echo(str(error), err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if not histories:
         typer.echo(f"no ledger.json under {sets}", err=True)
         raise typer.Exit(2)

@@ -27,7 +27,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 from typing import Any, Callable
 
-
 _PIECES = re.compile(r"\w+|[^\w\s]+")
 
 

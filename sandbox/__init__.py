@@ -34,7 +34,7 @@ _EXPORTS = {
     "encode_state": "codec",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = list(sorted(_EXPORTS))
 
 
 def __getattr__(name: str) -> Any:

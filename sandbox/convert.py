@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .period import Period
-from .refs import Ref
 from .records import Record
+from .refs import Ref
 
 
 class ResultTooLarge(Exception):

@@ -112,7 +112,7 @@ def jail_command(bwrap: str, limits_json: str, *, map_uid: bool, unrestricted: b
         cmd += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
     for path in _python_binds():
         cmd += ["--ro-bind", path, path]
-    for link, target in (("/lib", "usr/lib"), ("/lib64", "usr/lib64"), ("/bin", "usr/bin")):
+    for link, _target in (("/lib", "usr/lib"), ("/lib64", "usr/lib64"), ("/bin", "usr/bin")):
         if os.path.islink(link):
             cmd += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link) and link != "/bin":

@@ -29,8 +29,8 @@ from RestrictedPython import compile_restricted_exec
 from RestrictedPython.transformer import RestrictingNodeTransformer
 
 from .builtins import ATTRIBUTE_ALTERNATIVES
-from .pyparse import locked, parse
 from .guards import SENSITIVE_ATTRIBUTES
+from .pyparse import locked, parse
 
 try:  # RestrictedPython >= 8.1
     from RestrictedPython.transformer import INSPECT_ATTRIBUTES as _RP_INSPECT

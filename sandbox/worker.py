@@ -42,8 +42,8 @@ import sys
 from typing import Any
 
 from . import audit, framing
-from .pyparse import compile_code
-from .codec import StateFormatError, decode_state
+from .builtins import ALTERNATIVES, FORBIDDEN_BUILTINS, HELPERS, make_builtins
+from .codec import DecodedState, StateFormatError, decode_state
 from .convert import ResultTooLarge, to_json_value
 from .guards import (
     AgentClassMeta,
@@ -59,10 +59,9 @@ from .guards import (
     guarded_unpack_sequence,
     guarded_write,
 )
-from .builtins import ALTERNATIVES, FORBIDDEN_BUILTINS, HELPERS, make_builtins
-from .codec import DecodedState
 from .modules import ALLOWED_MODULES, ModuleProxy
 from .policy import FILENAME, CompileFailure, compile_agent_code
+from .pyparse import compile_code
 from .records import DomainCollection, DomainNamespace, Record, missing_field_message
 
 UNRESTRICTED_FLAG = "--unrestricted-for-tests"

@@ -43,6 +43,7 @@ from .errors import (  # noqa: E402
     ProjectExists,
     ProjectLocked,
     ProjectNotFound,
+    RateLimited,
     ReplyCutOff,
     RuntimeFailure,
     SandboxError,
@@ -52,7 +53,6 @@ from .errors import (  # noqa: E402
     SessionNotFound,
     StoreError,
     TransientModelError,
-    RateLimited,
     UacError,
     UnsafePath,
     UserError,
@@ -62,28 +62,23 @@ if TYPE_CHECKING:
     from sandbox.result import RunResult
     from sandbox.session import Session as SandboxSession
 
-    from .browse import DomainTables, FactDetail, Overview, RecordDetail, RecordRow, TurnDetail
-    from .changelog import ChangeEntry, DiffReport, DomainAt, HistoryReport, RecordDiff
-    from .compile.records import ImportReport
-    from .compile.follow import CatchUp, ViewLag
-    from .compile.report import CompileReport
-    from .doctor import DoctorReport
-    from .export import ExportReport
-    from .index.store import MemoryIndex
-    from .llm.progress import Progress
-    from .memorize.correct import CorrectionReport
-    from .memorize.forget import ForgetReport
-    from .memorize.ingest import IngestReport
-    from .project import Project
-    from .view.state import StateView
+    from .aio import AsyncUserMemory
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .answer.style import REASONING_MODES, AnswerStyle, final_answer_line
+    from .browse import DomainTables, FactDetail, Overview, RecordDetail, RecordRow, TurnDetail
+    from .changelog import ChangeEntry, DiffReport, DomainAt, HistoryReport, RecordDiff
+    from .compile.follow import CatchUp, ViewLag
     from .compile.kinds import registry as offline_kinds
+    from .compile.records import ImportReport
+    from .compile.report import CompileReport
     from .dates import Period
+    from .doctor import DoctorReport
+    from .export import ExportReport
     from .facts.model import Fact
     from .index.embeddings import Embedder, get_embedder
     from .index.search import SearchHit, rrf
+    from .index.store import MemoryIndex
     from .index.tokens import tokenize
     from .llm import (
         ChatRequest,
@@ -98,9 +93,13 @@ if TYPE_CHECKING:
         resolve_settings,
     )
     from .llm import require as require_llm
+    from .llm.progress import Progress
     from .llm.protocol import ProtocolModel
-    from .aio import AsyncUserMemory
+    from .memorize.correct import CorrectionReport
+    from .memorize.forget import ForgetReport
+    from .memorize.ingest import IngestReport
     from .memory import UserMemory
+    from .project import Project
     from .sessions.locomo import (
         LOCOMO_ANSWERABLE,
         LOCOMO_CATEGORIES,
@@ -111,6 +110,7 @@ if TYPE_CHECKING:
         turn_session_number,
     )
     from .sessions.model import Session, Turn
+    from .view.state import StateView
 
 #: public name -> (module, attribute), imported on first access
 _LAZY: dict[str, tuple[str, str]] = {

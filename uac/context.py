@@ -21,9 +21,9 @@ from .project import Project
 
 if TYPE_CHECKING:
     from . import llm as _llm
+    from .dialect.loader import LoadedDomain
     from .facts.table import FactTable
     from .index.store import MemoryIndex
-    from .dialect.loader import LoadedDomain
 
 
 class WorkSlots(Protocol):

@@ -10,7 +10,6 @@ import tempfile
 from pathlib import Path
 from typing import AnyStr
 
-
 # --- private to the owner ------------------------------------------------------------
 #
 # A user's memory is private to its owner: every directory uac makes in a project

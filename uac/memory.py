@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     from . import browse as _browse
     from . import changelog as _changelog
     from . import llm as _llm
-    from .compile import follow as _follow
     from .answer.model import Answer
     from .answer.options import AskOptions
+    from .compile import follow as _follow
     from .compile.records import ImportReport
     from .compile.report import CompileReport
     from .dates import Period
@@ -35,14 +35,13 @@ if TYPE_CHECKING:
     from .export import ExportReport
     from .facts.model import Fact
     from .index.search import SearchHit
+    from .index.store import MemoryIndex
+    from .llm.progress import ProgressCallback
     from .memorize.correct import CorrectionReport
     from .memorize.forget import ForgetReport
     from .memorize.ingest import IngestReport
     from .sessions import Session
     from .view.state import StateView
-
-    from .index.store import MemoryIndex
-    from .llm.progress import ProgressCallback
 
 
 class UserMemory:

@@ -25,8 +25,8 @@ from . import migrations as _migrations
 from .config import CONFIG_NAME, FORMAT_VERSION, ProjectConfig, UserSettings, dump_config, load_config
 from .errors import ConfigError, FormatVersionError, NotAProject, ProjectExists, ProjectNotFound
 from .fsutil import PRIVATE_DIR, atomic_write_text, make_private, make_private_dirs, read_regular, resolve_inside
-from .safejson import check_text
 from .lock import project_lock
+from .safejson import check_text
 from .workspace import resolve_project
 
 log = logging.getLogger(__name__)

@@ -7,9 +7,9 @@ import datetime as _dt
 from typing import TYPE_CHECKING
 
 from .context import MemoryContext
+from .dates import Period
 from .facts.model import Fact
 from .index.catchup import ensure_current
-from .dates import Period
 from .index.search import SearchHit, asks_about_now, hybrid_search, parse_as_of, parse_happened, query_focus
 
 if TYPE_CHECKING:

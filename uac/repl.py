@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from .answer.state_view import filter_state_as_of
 from .context import MemoryContext
 from .errors import SandboxError
-from .safejson import check_text
 from .recall import list_facts
+from .safejson import check_text
 
 if TYPE_CHECKING:
     import sandbox as _sandbox

@@ -5,12 +5,12 @@
 With a real model, use it bound to the tools: ChatOpenAI(model="gpt-4o-mini").bind_tools(tools).
 """
 
+from _demo_project import demo_root
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
-from _demo_project import demo_root
 from uac.integrations.langgraph import UacStore, memory_tools
 
 

@@ -8,10 +8,10 @@ With a real model, drop ``model=`` (the SDK's default OpenAI model) or pass your
 import asyncio
 import json
 
+from _demo_project import demo_root
 from agents import Agent, RunConfig, Runner, SQLiteSession
 from agents.testing import ModelStep, ScriptedModel, assistant_message, function_call
 
-from _demo_project import demo_root
 from uac.integrations.openai_agents import remember_session, with_memory
 
 

@@ -5,11 +5,11 @@
 With a real model, give its name instead: Agent("openai:gpt-4o-mini", ...).
 """
 
+from _demo_project import demo_root
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import FunctionModel
 
-from _demo_project import demo_root
 from uac.integrations.pydantic_ai import MemoryDeps, memory_toolset
 
 

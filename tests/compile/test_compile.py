@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from uac.errors import ModelNotConfigured
-from uac.facts.model import Fact
 from uac.compile import routing
 from uac.compile.bounded import bounded_prefix
 from uac.compile.llm_shared import fact_line
+from uac.errors import ModelNotConfigured
+from uac.facts.model import Fact
 
 from .helpers import make_facts, prompt_of
 

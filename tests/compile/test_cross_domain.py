@@ -5,15 +5,14 @@ finding related records at 10,000 records."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 
 import pytest
 
 from uac.compile import routing
+from uac.compile.ops import apply_operations
 from uac.compile.related import CrossIndex, RecordIndex, query_terms, select_related
 from uac.compile.work import DomainWork
-from uac.compile.ops import apply_operations
 from uac.facts.model import Fact
 from uac.llm import LLMClient, ScriptedProvider
 

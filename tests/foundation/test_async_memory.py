@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from uac import AsyncUserMemory, InputError, IngestReport, SearchHit, UserMemory
+from uac import AsyncUserMemory, IngestReport, InputError, SearchHit, UserMemory
 from uac.aio import OFFLOADED
 
 CHAT = {"date": "2024-05-02", "messages": [{"role": "user", "content": "I booked a trip to Kyoto for June."}]}

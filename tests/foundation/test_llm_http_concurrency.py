@@ -13,8 +13,8 @@ import pytest
 from uac.errors import RateLimited
 from uac.llm import LLMSettings, build_client, user
 from uac.llm.limits import Limits
-from uac.llm.parallel import map_ordered
 from uac.llm.openai_provider import retry_after_seconds
+from uac.llm.parallel import map_ordered
 
 from .throttle_watch import watch_throttle
 

@@ -11,7 +11,15 @@ import pytest
 from uac.cli.vocabulary import CLI
 from uac.config import LLMConfig
 from uac.errors import CapabilityUnsupported, ContextOverflow, InvalidReply, ModelError, ReplyCutOff
-from uac.llm import CapabilityStore, Limits, LLMClient, ResponseCache, ScriptedProvider, purpose_kind, resolve_settings, user
+from uac.llm import (
+    CapabilityStore,
+    Limits,
+    LLMClient,
+    ResponseCache,
+    purpose_kind,
+    resolve_settings,
+    user,
+)
 from uac.llm.limits import check_prompt_tokens, count_prompt_pieces
 from uac.llm.openai_provider import OpenAIProvider
 

@@ -8,8 +8,6 @@ import textwrap
 import threading
 import time
 
-import pytest
-
 from uac.errors import ProjectLocked
 from uac.lock import lock_is_held
 from uac.project import Project

@@ -98,7 +98,7 @@ def test_concurrent_first_use_exports_once_and_atomically(tmp_path, onnx_embedde
         for _ in range(3)
     ]
     outputs = [p.communicate(timeout=600) for p in procs]
-    for proc, (out, err) in zip(procs, outputs):
+    for proc, (_out, err) in zip(procs, outputs):
         assert proc.returncode == 0, err
     paths = {out.splitlines()[0] for out, _ in outputs}
     assert len(paths) == 1

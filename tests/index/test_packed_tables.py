@@ -14,10 +14,10 @@ import pytest
 
 from uac import packed
 from uac.facts import table as table_module
+from uac.facts.table import FactTable
 from uac.index import bm25 as bm25_module
 from uac.index.bm25 import BM25
 from uac.index.corpus import CorpusTable
-from uac.facts.table import FactTable
 from uac.memory import UserMemory
 
 

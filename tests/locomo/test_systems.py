@@ -1,8 +1,8 @@
 import pytest
 
-from uac import load_locomo
 from analytical_bench.locomo.runner import RunConfig, Runner, select_questions
 from analytical_bench.locomo.systems import FullContextSystem, strip_citations
+from uac import load_locomo
 from uac.errors import InputError, ModelNotConfigured
 
 

@@ -87,7 +87,9 @@ def test_superseded_facts_stay_findable_with_their_validity(dated):
     assert hit.invalid_at == "2023-07-02" and hit.validity() == "until 2023-07-02"
     assert set(hit.to_json()) == {"id", "channel", "text", "score", "session_id", "session_date", "evidence"}
     # only as_of filters by time: by when things were said, and what was in force then
-    ids = lambda **kw: {h.id for h in dated.search("Melanie lives Denver Boston", k=20, channel="facts", **kw)}
+    def ids(**kw):
+        return {h.id for h in dated.search("Melanie lives Denver Boston", k=20, channel="facts", **kw)}
+
     assert denver.id not in ids(as_of="2023-07-05")
     assert denver.id in ids(as_of="2023-06-01")
     moved = _by_text(dated, "Melanie moved to Boston")

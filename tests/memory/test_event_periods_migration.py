@@ -57,7 +57,7 @@ def test_stand_in_days_become_periods_and_exact_days_stay(tmp_path):
     assert all("date_precision" not in f.meta for f in facts.values())
     # the log stays valid: every line's checksum matches, the exact days are byte-identical
     lines = [json.loads(line) for line in split_lines(read_utf8(root / "memory" / "facts.jsonl"))]
-    assert [l["event_date"] for l in lines if l["kind"] == "fact"] == [
+    assert [line["event_date"] for line in lines if line["kind"] == "fact"] == [
         "2022", "2023-07", "2023-05-15/2023-05-21", "2023-06-03/2023-06-04", "2023-06-08", "2023-05-02", None]
 
 

@@ -52,7 +52,7 @@ def plant_in_chroma_files(root: Path, needle: str) -> int:
 
 @pytest.fixture
 def cached_memory(project_dir):
-    memory = UserMemory.create(project_dir, user_name="Alice")
+    UserMemory.create(project_dir, user_name="Alice").close()
     cache = ResponseCache(project_dir / ".uac" / "llm-cache.sqlite")
     provider = ScriptedProvider(handler=protocol_handler)
     return UserMemory.open(project_dir, llm=LLMClient(provider, cache=cache, sleep=lambda _s: None))

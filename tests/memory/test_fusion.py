@@ -5,8 +5,18 @@ from __future__ import annotations
 import pytest
 
 from uac.facts.table import NONE, OPEN, FactTable
-from uac.index.search import OTHER_SPEAKER_FACTOR, RRF_K, QUESTION_FACTOR, REPEAT_PENALTY, _diversify, _prefer_named_speaker, named_speaker, query_focus, rrf
 from uac.index.entry import Entry
+from uac.index.search import (
+    OTHER_SPEAKER_FACTOR,
+    QUESTION_FACTOR,
+    REPEAT_PENALTY,
+    RRF_K,
+    _diversify,
+    _prefer_named_speaker,
+    named_speaker,
+    query_focus,
+    rrf,
+)
 from uac.index.tokens import tokenize
 
 

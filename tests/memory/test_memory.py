@@ -11,7 +11,6 @@ import pytest
 
 from uac.cli import main
 from uac.errors import FactNotFound, InputError, ModelNotConfigured, SessionNotFound
-from uac.facts.log import FactLog
 from uac.memory import UserMemory
 
 from .conftest import tree_hash

@@ -6,8 +6,6 @@ import datetime as dt
 import enum
 from dataclasses import dataclass, field
 
-import sandbox
-from sandbox.codec import encode_state
 from sandbox.limits import Limits
 
 

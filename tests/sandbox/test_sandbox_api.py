@@ -6,13 +6,12 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from sandbox_support import run_ok
 
 import sandbox
 from sandbox import jail
 from sandbox.codec import FORMAT, decode_state, encode_state
 from sandbox.tool import PYTHON_TOOL, execute_tool_call
-
-from sandbox_support import run_ok
 
 
 def test_one_shot_run(state):

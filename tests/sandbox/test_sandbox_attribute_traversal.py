@@ -1,7 +1,6 @@
 """Attack class: attribute and dunder traversal, frames, str.format family."""
 
 import pytest
-
 from sandbox_support import run_err, run_ok
 
 

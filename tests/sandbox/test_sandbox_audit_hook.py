@@ -10,10 +10,9 @@ the hook off.  (Threads are stopped by the seccomp filter: ``clone`` fails.)
 
 from __future__ import annotations
 
-
-import sandbox
-from sandbox.audit import ALLOWED_EVENTS
 from sandbox_support import SECURITY_LIMITS, run_ok
+
+from sandbox.audit import ALLOWED_EVENTS
 
 ATTEMPTS = {
     "open": "open(SECRET).read()",
@@ -90,13 +89,13 @@ def test_without_the_hook_the_same_worker_reads_and_lists(breach_session):
 
 
 def test_the_hook_cannot_be_switched_off(breach_session):
-    code = f"""
+    code = """
 import builtins, sys
 import sandbox.audit as audit
 audit.ALLOWED_EVENTS = frozenset(['open'])   # the hook bound its own copy
 audit._installed = False
 builtins.PermissionError = None              # and its exception type
-out = {{}}
+out = {}
 seen = []
 audit.install()                              # the interpreter drops the new hook...
 sys.addaudithook(lambda *event: seen.append(event))

@@ -1,7 +1,6 @@
 """Attack class: eval/exec/compile and other dangerous builtins."""
 
 import pytest
-
 from sandbox_support import run_err, run_ok
 
 

@@ -1,7 +1,6 @@
 """Attack class: imports, module monkeypatching and Unicode-normalised names."""
 
 import pytest
-
 from sandbox_support import run_err, run_ok
 
 

@@ -9,10 +9,9 @@ import os
 import socket
 
 import pytest
+from sandbox_support import SECURITY_LIMITS, run_err
 
 import sandbox
-
-from sandbox_support import SECURITY_LIMITS, run_err
 
 
 class TestPolicyLevel:

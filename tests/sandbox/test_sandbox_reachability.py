@@ -27,6 +27,7 @@ import types
 from dataclasses import dataclass
 
 import pytest
+from sandbox_support import DOMAINS, FACTS, submodule_candidates
 
 from sandbox.builtins import FORBIDDEN_BUILTINS
 from sandbox.codec import encode_state
@@ -38,7 +39,6 @@ from sandbox.policy import CompileFailure, attribute_read, compile_agent_code
 from sandbox.records import DomainNamespace
 from sandbox.refs import Ref
 from sandbox.worker import Worker
-from sandbox_support import DOMAINS, FACTS, submodule_candidates
 
 DEPTH = 6
 ITEMS = 30  # items followed per container

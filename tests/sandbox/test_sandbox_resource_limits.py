@@ -1,11 +1,10 @@
 """Attack classes: CPU, memory, recursion, output floods, result size, compile bombs."""
 
 import pytest
+from sandbox_support import run_err, run_ok
 
 import sandbox
 from sandbox.limits import Limits
-
-from sandbox_support import run_err, run_ok
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """Attack class: mutation of the shared state."""
 
 import pytest
-
 from sandbox_support import run_err, run_ok
 
 

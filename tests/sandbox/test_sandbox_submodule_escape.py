@@ -15,10 +15,10 @@ import textwrap
 import unicodedata
 
 import pytest
+from sandbox_support import SECURITY_LIMITS, run_err, run_ok, submodule_candidates
 
 from sandbox.modules import ALLOWED_MODULES, exposed_names, guarded_import, module_proxy
 from sandbox.policy import CompileFailure, compile_agent_code
-from sandbox_support import SECURITY_LIMITS, run_err, run_ok, submodule_candidates
 
 CANDIDATES = {module: submodule_candidates(module) for module in ALLOWED_MODULES}
 

@@ -181,9 +181,8 @@ def test_output_sent_back_is_capped_with_a_marker(session):
 
 
 def test_the_period_line_comes_with_a_period_field_or_a_dated_fact_only():
-    from uac.dates import Period
-
     from sandbox.tool import PERIOD_LINE
+    from uac.dates import Period
 
     undated = encode_state({"pets": {"pets": [{"name": "Rex"}]}}, facts=[{"id": "f1", "text": "Rex barks.", "event_date": None}])
     assert PERIOD_LINE not in describe_python_tool(undated)

@@ -5,10 +5,10 @@ other files of this suite (bubblewrap is installed here); these force the proces
 import os
 
 import pytest
+from sandbox_support import SECURITY_LIMITS
 
 import sandbox
 import sandbox.jail
-from sandbox_support import SECURITY_LIMITS
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid drop applies when the host runs as root")
 

@@ -8,8 +8,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from uac.server.http import create_app
-from uac.server.http import docs
+from uac.server.http import create_app, docs
 
 
 @pytest.fixture(scope="module")

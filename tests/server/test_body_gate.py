@@ -11,7 +11,7 @@ import time
 import pytest
 
 from uac.errors import ServerBusy
-from uac.server.admission import ByteBudget, ServerLimits
+from uac.server.admission import ByteBudget
 
 from .serving import resident_mb, server_process
 

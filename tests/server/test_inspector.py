@@ -57,7 +57,9 @@ def test_wrong_tokens_and_unknown_projects_get_the_same_answer(ui):
     wrong = sign_in(client, "alice", root.tokens["bob"])
     missing = sign_in(client, "carol", root.tokens["bob"])
     assert wrong.status_code == missing.status_code == 401
-    strip = lambda text: re.sub(r'value="[^"]*"', "", text)
+    def strip(text):
+        return re.sub(r'value="[^"]*"', "", text)
+
     assert strip(wrong.text).replace("carol", "alice") == strip(missing.text).replace("carol", "alice")
     assert COOKIE not in client.cookies
 

@@ -154,7 +154,7 @@ def no_alert(driver) -> bool:
     from selenium.common.exceptions import NoAlertPresentException
 
     try:
-        driver.switch_to.alert
+        driver.switch_to.alert  # noqa: B018 - raises while no alert is open
     except NoAlertPresentException:
         return True
     return False

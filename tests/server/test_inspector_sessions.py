@@ -215,7 +215,7 @@ def test_the_store_is_bounded_per_token_per_project_and_in_all():
     clock = Clock()
     store = SessionStore(SessionLimits(max_sessions=10, max_per_project=6, max_per_token=3), clock=clock)
     ids = []
-    for n in range(4):
+    for _ in range(4):
         clock.now += 1
         ids.append(store.create("alice", "t1", "d1"))
     # the fourth sign-in with token t1 ended the least recently used one
@@ -224,7 +224,7 @@ def test_the_store_is_bounded_per_token_per_project_and_in_all():
     assert store.get(ids[1])  # now the most recently used: the next to go is ids[2]
     store.create("alice", "t1", "d1")
     assert store.get(ids[2]) is None and store.get(ids[1]) is not None
-    for n in range(3):
+    for _ in range(3):
         store.create("alice", "t2", "d2")
     assert len(store) == 6  # the project's bound
     store.create("alice", "t3", "d3")

@@ -178,10 +178,9 @@ def test_projects_take_turns_in_the_job_queue(fresh_root):
 
 
 def test_compile_jobs_over_http_are_bounded_per_project_and_fair(fresh_root):
-    from uac.server.admission import ServerLimits
-
     from fastapi.testclient import TestClient
 
+    from uac.server.admission import ServerLimits
     from uac.server.http import create_app
 
     alice, bob = fresh_root.auth("alice"), fresh_root.auth("bob")

@@ -80,6 +80,6 @@ def test_load_view_and_state_api(memory):
     with pytest.raises(AttributeError, match="read-only"):
         state.travel.trips = ()
     with pytest.raises(AttributeError, match="has no 'meals'"):
-        state.travel.meals
+        state.travel.meals  # noqa: B018 - the lookup is what raises
     sandbox = memory.sandbox_state()
     assert list(sandbox) == ["travel"] and sandbox["travel"]["trips"][0].start == dt.date(2023, 5, 7)

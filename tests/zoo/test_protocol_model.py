@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from uac.answer.reader import reader_system_prompt
+from uac.answer.style import AnswerStyle
 from uac.compile.ops import apply_operations
 from uac.compile.work import DomainWork
 from uac.facts.log import FactLog, Supersession
@@ -14,8 +16,6 @@ from uac.llm.protocol import ProtocolModel, call_kind, respond, respond_entry
 from uac.llm.types import ChatRequest
 from uac.memory import UserMemory
 from uac.sessions.model import Session, Turn
-from uac.answer.reader import reader_system_prompt
-from uac.answer.style import AnswerStyle
 from uac.templating import render_prompt
 
 

@@ -12,8 +12,6 @@ import json
 
 import pytest
 
-from uac.memory import UserMemory
-
 from .conversation import ANSWER
 from .profiles import PROFILES
 

@@ -33,6 +33,7 @@ from .state_view import build_state_channel, filter_state_as_of
 from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
 
+
 def _state_channel(ctx: MemoryContext, question: str, options: AskOptions, gaps: Gaps) -> StateChannel:
     as_of_state = excluded = None
     if options.as_of is not None:

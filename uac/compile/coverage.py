@@ -166,8 +166,8 @@ def share(represented: int, timeline: int, left_out: int) -> float:
 
 def add_view_coverage(project: Project, report: "CompileReport", facts: Iterable[Any]) -> None:
     """Fill the report's represented / timeline / left-out counts from the view as it is now."""
-    from ..view.store import domain_names, load_domain
     from ..errors import UacError
+    from ..view.store import domain_names, load_domain
 
     view = {}
     for name in domain_names(project):

@@ -57,17 +57,17 @@ from ..errors import ModelError, UacError
 from ..facts.log import FactLog, LogState
 from ..failpoints import crash_point
 from ..llm import Message, system, user
-from ..llm.structured import parse_structured
 from ..llm.parallel import map_ordered
 from ..llm.progress import ProgressCallback, Tracker
+from ..llm.structured import parse_structured
 from ..templating import render_prompt
 from ..view import store
 from ..view.changes import offer
 from ..view.manifest import write_manifest
+from .duplicates import find_duplicates
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
-from .duplicates import find_duplicates
 from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import CrossIndex, RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history

@@ -52,10 +52,10 @@ from typing import Any
 from sandbox.pyparse import parse
 
 from ..dates import Period, parse_period
-from ..refs import Ref, parse_ref
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
 from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
+from ..refs import Ref, parse_ref
 from .work import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
 
 OP_KINDS = ("add_class", "add_field", "add", "update", "correct", "cite", "retire", "skip", "describe")

@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import safejson
 from ..dates import Period
-from ..progress import step
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
 from ..errors import DomainNotFound, InputError, NotFound, UserError
 from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
+from ..progress import step
 from .records_evolve import FieldChange, evolve, widen_values
 
 if TYPE_CHECKING:

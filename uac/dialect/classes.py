@@ -14,8 +14,8 @@ import enum
 from typing import Any, Mapping
 
 from ..dates import Period
-from ..refs import Ref
 from ..errors import CompileError
+from ..refs import Ref
 from .spec import ClassSpec, SchemaSpec
 from .types import TypeSpec, python_type
 

@@ -38,7 +38,18 @@ from . import limits
 from .grammar import RESERVED_NAMES, check_identifier, imported_names
 from .problems import CodeRejected, Problem, reject
 from .spec import ClassSpec, SchemaSpec
-from .types import PERIOD_MODULE, PERIOD_NAME, REF_MODULE, REF_NAME, AnnotationError, Mismatch, TypeSpec, check_value, describe, parse_annotation
+from .types import (
+    PERIOD_MODULE,
+    PERIOD_NAME,
+    REF_MODULE,
+    REF_NAME,
+    AnnotationError,
+    Mismatch,
+    TypeSpec,
+    check_value,
+    describe,
+    parse_annotation,
+)
 
 _TEMPORAL_CALLS = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 _TIMEDELTA_KEYWORDS = {"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}

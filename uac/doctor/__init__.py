@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from .._version import __version__
-from ..progress import step
 from ..context import MemoryContext
+from ..progress import step
 from .duplicates import check_duplicates
 from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
 from .fact_log import check_fact_log

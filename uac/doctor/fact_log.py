@@ -9,10 +9,10 @@ line by line (every checksum).
 
 from __future__ import annotations
 
-from .result import FAIL, OK, WARN, CheckResult
 from ..context import MemoryContext
 from ..errors import StoreError, UnsafePath
 from ..sessions.archive import Archive
+from .result import FAIL, OK, WARN, CheckResult
 
 
 def check_fact_log(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckResult:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from .result import FAIL, OK, CheckResult
 from ..context import MemoryContext
 from ..errors import StoreError, UnsafePath
 from ..sessions.archive import Archive
+from .result import FAIL, OK, CheckResult
 
 #: saved tables of earlier versions (numpy zip files, each member with its CRC-32);
 #: the packed tables (``*.pack``) keep a CRC-32 per array

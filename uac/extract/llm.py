@@ -321,7 +321,7 @@ class LLMExtractor:
             kept, bad = self._read(items, turns, facts_known, session, final=True)
             if not kept and bad:
                 second.reject()
-                raise _Unusable("the answer held no usable fact" + (f" ({bad[0]})" if bad else ""))
+                raise _Unusable("the answer held no usable fact" + (f" ({bad[0]})" if bad else "")) from exc
             second.accept()
             self.stats.items += len(items)
             self.stats.dropped += len(bad)

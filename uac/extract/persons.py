@@ -43,7 +43,7 @@ _IRREGULAR_3SG = {"am": "is", "are": "is", "have": "has", "do": "does", "don't":
 _NOT_VERBS = set(
     """and or but so because if when then that the a an to of in on at for with as not no""".split()
 )
-_CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd": "{n} would", "i'm": "{n} is"}
+_CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd": "{n} would"}
 _CONTRACTIONS_YOU = {"you're": "{n} is", "you've": "{n} has", "you'll": "{n} will", "you'd": "{n} would"}
 _INVERTED = {"am": "is", "are": "is", "have": "has", "do": "does", "were": "was", "aren't": "isn't",
              "don't": "doesn't", "haven't": "hasn't", "weren't": "wasn't"}

@@ -32,7 +32,6 @@ from .persons import rewrite_persons
 from .sentences import is_contentless, split_sentences
 from .states import link_states
 
-
 _INTERJECTION = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|no|nope|wow|whoa|oh|ah|aw+|haha+|lol|omg|well|so|hey|hi|ok|okay|sure|"
     r"thanks|thank you|totally|absolutely|definitely|cool|awesome|great|nice|congrats|congratulations|sorry)"

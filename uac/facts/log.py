@@ -31,7 +31,15 @@ from ..caches import BoundedCache
 from ..errors import StoreError, UnsafePath
 from ..failpoints import crash_point
 from ..filestamp import FileStamp
-from ..fsutil import atomic_write_bytes, make_private_dirs, open_private, open_regular, read_regular, resolve_inside, split_lines_kept
+from ..fsutil import (
+    atomic_write_bytes,
+    make_private_dirs,
+    open_private,
+    open_regular,
+    read_regular,
+    resolve_inside,
+    split_lines_kept,
+)
 from .model import Fact
 
 if TYPE_CHECKING:

@@ -159,7 +159,6 @@ def build_client(settings: ChromaSettings, chroma_path: Path) -> Any:
         require("chromadb", "chroma", what=what)  # fails, naming the extra
     heavy.load("chroma")  # never beside another thread's import of numpy or onnxruntime
     import chromadb
-
     from chromadb.config import Settings
 
     options = Settings(anonymized_telemetry=False, allow_reset=True)

@@ -48,9 +48,9 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..dates import Period, parse_day, parse_period
 from ..errors import InputError
-from ..safejson import check_text
 from ..facts.log import LogState
 from ..facts.table import FactTable
+from ..safejson import check_text
 from .store import ChannelIndex, MemoryIndex
 from .tokens import tokenize
 

@@ -25,26 +25,13 @@ from ..errors import NO_MODEL_HINT, ModelNotConfigured
 
 if TYPE_CHECKING:
     from .cache import ResponseCache
-    from .capabilities import CapabilityStore
-    from .capabilities import EndpointCapabilities
-    from .client import LLMClient
-    from .client import Provider
-    from .limits import Limits
-    from .limits import purpose_kind
+    from .capabilities import CapabilityStore, EndpointCapabilities
+    from .client import LLMClient, Provider
+    from .limits import Limits, purpose_kind
     from .scripted import ScriptedProvider
-    from .settings import LLMSettings
-    from .settings import resolve_settings
-    from .structured import clean_id
-    from .structured import parse_structured
-    from .structured import strip_reasoning
-    from .types import ChatRequest
-    from .types import ChatResponse
-    from .types import Message
-    from .types import ToolCall
-    from .types import Usage
-    from .types import read_json
-    from .types import system
-    from .types import user
+    from .settings import LLMSettings, resolve_settings
+    from .structured import clean_id, parse_structured, strip_reasoning
+    from .types import ChatRequest, ChatResponse, Message, ToolCall, Usage, read_json, system, user
 
 # The names below are imported on first use (PEP 562): opening a project, or a
 # command line that searches, must not pay for the HTTP client and its helpers.

@@ -45,15 +45,15 @@ from ..errors import InputError, SessionConflict
 from ..extract.base import ExtractedFact, Extractor
 from ..extract.llm import ExtractionStats, LLMExtractor
 from ..extract.rules import RuleExtractor
-from ..failpoints import crash_point
-from ..index.catchup import catch_up
-from ..sessions.archive import Archive, check_turn_ids
-from ..sessions.model import Session
 from ..facts.head import LogHead
 from ..facts.log import FactLog, LogState, Supersession
 from ..facts.model import Fact
+from ..failpoints import crash_point
+from ..index.catchup import catch_up
 from ..llm import Usage
 from ..llm.progress import ProgressCallback, Tracker
+from ..sessions.archive import Archive, check_turn_ids
+from ..sessions.model import Session
 from .ordered import Submit, run_in_order
 from .reconcile import INDEXED_FACTS, Prepared, Reconciler
 from .shown import ShownFacts

@@ -25,7 +25,6 @@ from typing import AsyncIterator, Callable, Iterator
 
 from ..errors import UacError
 
-
 #: seconds a stopping server (SIGTERM) waits for open requests and event streams before it closes them
 SHUTDOWN_SECONDS = 5
 

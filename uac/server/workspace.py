@@ -36,8 +36,8 @@ from ..workspace import validate_project_name
 from .admission import SHUTDOWN_SECONDS, Admission, ServerLimits
 from .capacity import open_file_limit
 from .follow import ViewFollower
-from .warm import Sweeper, WarmProject, WarmSet
 from .tokens import TokenStore, admin_token_valid, well_formed
+from .warm import Sweeper, WarmProject, WarmSet
 
 if TYPE_CHECKING:
     from ..llm.types import ChatRequest, ChatResponse

@@ -29,8 +29,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import InputError
-from .dates import parse_date
 from .archive import check_session_id
+from .dates import parse_date
 from .model import Session, Turn, content_session_id
 from .reader import check_turn_size
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from uac.compile.kinds import assemble, detect, doubt, registry
 from uac.dates import Period
 
-from .conftest import facts_of, fact_of
+from .conftest import fact_of, facts_of
 
 KINDS = {k.name: k for k in registry()}
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uac.compile.kinds import assemble, detect, doubt, registry, trips
+from uac.compile.kinds import assemble, detect, doubt, registry
 from uac.dates import Period
 
-from .conftest import facts_of, fact_of
+from .conftest import fact_of, facts_of
 
 TRIP = next(k for k in registry() if k.name == "trip")
 

@@ -185,7 +185,7 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
 
 
 #: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
-_GOES_ON = re.compile(rf",\s+(?:and\s+)?(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)")
+_GOES_ON = re.compile(r",\s+(?:and\s+)?(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)")
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
 
 

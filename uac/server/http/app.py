@@ -64,12 +64,12 @@ def create_app(
     from fastapi.responses import JSONResponse
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
+    from ..ui.pages import router as ui_router
+    from ..ui.sessions import InspectorState
     from .auth import ApiError
     from .docs import router as docs_router
     from .jobs import JobRunner, JobStore
     from .limits import BodyGate
-    from ..ui.pages import router as ui_router
-    from ..ui.sessions import InspectorState
     from .routes import router
 
     workspace = ServedWorkspace(root, llm_factory=llm_factory, limits=limits)

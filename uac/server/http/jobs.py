@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ...errors import UacError
-from ...progress import reporting
 from ...fsutil import atomic_write_text
-from ..fairqueue import FairQueue
+from ...progress import reporting
 from ..errors import envelope, envelope_for
+from ..fairqueue import FairQueue
 
 log = logging.getLogger(__name__)
 

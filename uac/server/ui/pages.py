@@ -24,8 +24,8 @@ from starlette.responses import Response
 
 from ... import errors as e
 from ...answer.options import AskOptions
-from ...names import DOMAIN_NAME, ITEM_ID, PROJECT_NAME, SESSION_ID, TURN_ID
 from ...index.search import SEARCH_CHANNELS as CHANNELS
+from ...names import DOMAIN_NAME, ITEM_ID, PROJECT_NAME, SESSION_ID, TURN_ID
 from ..workspace import ServedWorkspace
 from . import charts
 from .render import error_page, page, redirect, secure, uac_error_page
