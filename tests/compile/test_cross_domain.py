@@ -298,3 +298,30 @@ def test_the_protocol_model_routes_to_several_domains_and_refers_to_records_else
     events = scripted_memory.state["relationships"].events
     assert events[-1].sources == ["f2"] and events[-1].about.code == "travel/trip-1"
     assert scripted_memory.state.resolve(events[-1].about).destination == "Bristol"
+
+
+def test_a_domain_compiled_later_in_the_same_compile_sees_what_the_others_made(project_dir):
+    """The first compile of a history: no domain has records when it begins, and the
+    domains compiled after the first are shown its records (one at a time here, so the
+    order is known: holidays before relationships)."""
+    from uac.memory import UserMemory
+
+    provider = ScriptedProvider(handler=handler_for(lambda i: "holidays" if i == "f1" else "relationships"))
+    with UserMemory.create(project_dir, user_name="Alice", llm=LLMClient(provider, sleep=lambda _s: None, concurrency=1)) as memory:
+        memory.compile(facts=[fact("f1", "Alice flew to Bristol on 14 June 2024."), fact("f2", "Tom's wedding in Bristol was lovely.")])
+    prompt = next(prompt_of(r) for r in provider.requests if domain_of_prompt(prompt_of(r)) == "relationships")
+    section = prompt.split("Records of other domains", 1)[1].split("## NEW facts", 1)[0]
+    assert 'holidays/trip-1: Trip(id="trip-1", destination="Bristol"' in section
+
+
+def test_a_published_batch_is_found_and_a_reset_forgets_it():
+    cross = CrossIndex({})
+    assert cross.select(["Bristol"], exclude="relationships", budget=1_000) == []
+    work = domain_with("travel", "Trip", "trips", [{"destination": "Bristol", "note": "a wedding"}])
+    (ident,) = [r.id for _, _, r in work.iter_records()]
+    cross.select(["Bristol"], exclude="relationships", budget=1_000)  # builds the (empty) indexes
+    cross.publish("travel", work, [ident])
+    assert [ref for ref, _ in cross.select(["Bristol"], exclude="relationships", budget=1_000)] == [f"travel/{ident}"]
+    assert cross.exists("travel", ident)
+    cross.reset("travel", DomainWork.empty("travel"))
+    assert cross.select(["Bristol"], exclude="relationships", budget=1_000) == [] and not cross.exists("travel", ident)

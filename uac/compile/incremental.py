@@ -493,6 +493,8 @@ def compile_domain_ops(
                 # batch (planned on its records) is planned again
                 pending, revisit = _lost_batch(job, entry, lost)
                 index = RecordIndex(job.work)
+                if job.cross is not None:
+                    job.cross.reset(job.name, job.work)
                 queue.insert(0, batch)
                 continue
             if outcome.changed:
@@ -507,6 +509,9 @@ def compile_domain_ops(
                     pending |= set(batch_ids)
                     continue
             job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
+            if job.cross is not None and outcome.changed:
+                # the other domains see this batch's records from their next batch on
+                job.cross.publish(job.name, candidate, outcome.touched, [r["id"] for r in outcome.retired])
             for ident in outcome.touched:
                 found = candidate.find(ident)
                 if found is not None:
@@ -523,6 +528,8 @@ def compile_domain_ops(
     lost = writer.wait()
     if lost is not None:
         pending, revisit = _lost_batch(job, entry, lost)
+        if job.cross is not None:
+            job.cross.reset(job.name, job.work)
     job.uncached = writer.uncached
     unsettled = sorted((pending | set(job.ledger.pending)) & set(facts_by_id) - job.work.cited_ids() - set(job.ledger.considered))
     if unsettled != sorted(set(job.ledger.pending)):

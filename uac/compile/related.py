@@ -173,10 +173,15 @@ def select_related(
 
 
 class CrossIndex:
-    """One :class:`RecordIndex` per domain, over the domains as they were when the compile
-    began (a snapshot: the domains compile side by side, each changing only its own copy).
-    A domain's index is built once, the first time a batch asks (a compile with nothing
-    new builds none), and shared by every batch of every domain after that."""
+    """One :class:`RecordIndex` per domain, over the other domains' records as committed.
+
+    It starts from the domains as they were when the compile began, and each domain
+    *publishes* every batch it commits (:meth:`publish`: its new working copy, which
+    nothing changes after the commit, and the records the batch touched or retired), so a
+    domain compiled later in the same compile -- the first compile of a long history
+    included -- is shown the records the others have made so far.  A domain's index is
+    built once, the first time a batch asks, and kept current by the published changes
+    (a record put or dropped, never a rebuild)."""
 
     def __init__(self, domains: Mapping[str, DomainWork]) -> None:
         self.works = {name: work.copy() for name, work in domains.items()}
@@ -189,7 +194,28 @@ class CrossIndex:
             for name, work in self.works.items():
                 if name not in self._indexes:
                     self._indexes[name] = RecordIndex(work)
-            return self._indexes
+            return dict(self._indexes)
+
+    def publish(self, domain: str, work: DomainWork, touched: Iterable[str] = (), retired: Iterable[str] = ()) -> None:
+        """``domain`` committed ``work`` (not to be changed after): its touched records are
+        put in its index, its retired ones dropped."""
+        with self._lock:
+            self.works[domain] = work
+            index = self._indexes.get(domain)
+            if index is None:
+                return
+            for ident in touched:
+                found = work.find(ident)
+                if found is not None:
+                    index.put(found[1])
+            for ident in retired:
+                index.drop(ident)
+
+    def reset(self, domain: str, work: DomainWork) -> None:
+        """``domain`` went back to ``work`` (a batch could not be written): its index is built again."""
+        with self._lock:
+            self.works[domain] = work
+            self._indexes.pop(domain, None)
 
     def find(self, domain: str, ident: str) -> Any | None:
         work = self.works.get(domain)
@@ -211,9 +237,11 @@ class CrossIndex:
             wanted.extend((n, ident) for n in homes if n != exclude and self.exists(n, ident))
         terms = query_terms(fact_texts)
         ranked: list[tuple[float, str, str]] = []
-        for name, index in self.indexes.items():
-            if name != exclude:
-                ranked.extend((score, name, ident) for ident, score in index.scored(terms, limit))
+        indexes = self.indexes
+        with self._lock:  # a publish may change an index meanwhile
+            for name, index in indexes.items():
+                if name != exclude:
+                    ranked.extend((score, name, ident) for ident, score in index.scored(terms, limit))
         ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
         chosen: list[tuple[str, str]] = []
         seen: set[tuple[str, str]] = set()
