@@ -484,12 +484,12 @@ class UserMemory:
         (``result`` is the JSON value of the variable ``result``).  For many
         calls keep a warm session with :meth:`sandbox_session`.
         """
-        from .repl import run_code
+        from .sandbox_bridge import run_code
 
         return run_code(self.context, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
 
     def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.Session":
         """A warm sandbox session over the state; variables persist between ``run`` calls."""
-        from .repl import open_session
+        from .sandbox_bridge import open_session
 
         return open_session(self.context, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)

@@ -1,7 +1,7 @@
 """Sentences a person says in a chat, each with the life domain it belongs to.
 
 The labelled set behind the routing accuracy figures (``docs/structure.md``)
-and the threshold of :mod:`uac.compile.meaning`.  Several per domain, and hard
+and the threshold of :mod:`uac.compile.route_meaning`.  Several per domain, and hard
 ones on purpose: travel without the word "trip", meals without "food",
 sentences whose keywords point at the wrong domain.
 """

@@ -12,7 +12,7 @@ import pytest
 from uac.compile import routing
 from uac.compile.ops import apply_operations
 from uac.compile.related import CrossIndex, RecordIndex, query_terms, select_related
-from uac.compile.work import DomainWork
+from uac.compile.working_copy import DomainWork
 from uac.facts.model import Fact
 from uac.llm import LLMClient, ScriptedProvider
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from uac.compile.duplicates import find_duplicates
 from uac.compile.ops import apply_operations
 from uac.compile.related import CrossIndex
-from uac.compile.work import DomainWork
+from uac.compile.working_copy import DomainWork
 from uac.doctor import WARN
 from uac.view import store
 

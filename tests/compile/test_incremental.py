@@ -350,7 +350,7 @@ def test_a_batch_that_cannot_be_written_leaves_its_facts_pending(scripted_memory
 
 def test_enum_fields_take_no_enum_default(scripted_memory, scripted):
     from uac.compile.ops import apply_operations
-    from uac.compile.work import DomainWork
+    from uac.compile.working_copy import DomainWork
 
     work = DomainWork.empty("health")
     outcome = apply_operations(

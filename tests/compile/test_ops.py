@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from uac.compile.ops import apply_operations
-from uac.compile.work import DomainWork, is_managed
+from uac.compile.working_copy import DomainWork, is_managed
 from uac.dialect.loader import load_sources
 
 TRIP = {

@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from uac.compile import meaning, routing
+from uac.compile import route_meaning as meaning
+from uac.compile import routing
 from uac.facts.model import Fact
 
 from .routing_sentences import HELD_OUT, LABELLED

@@ -122,7 +122,7 @@ def test_a_ref_is_read_only_and_checks_its_form():
 def _project_with_a_ref(tmp_path):
     from uac.compile.ops import apply_operations
     from uac.compile.related import CrossIndex
-    from uac.compile.work import DomainWork
+    from uac.compile.working_copy import DomainWork
     from uac.memory import UserMemory
     from uac.view import store
 

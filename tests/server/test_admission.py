@@ -231,12 +231,12 @@ def test_concurrent_writes_to_one_project_take_turns_and_all_land(fresh_root):
 
 @pytest.mark.embeddings
 def test_sandbox_workers_are_bounded_per_project_and_overall(fresh_root, monkeypatch):
-    import uac.repl
+    import uac.sandbox_bridge
 
     open_now: dict[str, int] = {}
     peak: dict[str, int] = {"alice": 0, "bob": 0, "all": 0}
     guard = threading.Lock()
-    real_open = uac.repl.open_session
+    real_open = uac.sandbox_bridge.open_session
 
     class Counted:
         def __init__(self, session, name):
@@ -254,7 +254,7 @@ def test_sandbox_workers_are_bounded_per_project_and_overall(fresh_root, monkeyp
                 open_now[self.name] -= 1
             return self.session.__exit__(*exc)
 
-    monkeypatch.setattr(uac.repl, "open_session", lambda ctx, **kw: Counted(real_open(ctx, **kw), ctx.root.name))
+    monkeypatch.setattr(uac.sandbox_bridge, "open_session", lambda ctx, **kw: Counted(real_open(ctx, **kw), ctx.root.name))
     code = {"code": "result = sum(i * i for i in range(300000))"}
     with _client(fresh_root.root, sandbox_workers=2, sandbox_workers_per_project=1) as client:
         def run(user: str) -> int:

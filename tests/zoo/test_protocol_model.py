@@ -8,7 +8,7 @@ import json
 from uac.answer.reader import reader_system_prompt
 from uac.answer.style import AnswerStyle
 from uac.compile.ops import apply_operations
-from uac.compile.work import DomainWork
+from uac.compile.working_copy import DomainWork
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.llm import LLMClient, Message, system, user

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from ..context import MemoryContext
-from ..repl import encoded_state, open_session
+from ..sandbox_bridge import encoded_state, open_session
 from .model import ToolRun
 from .state_view import iter_record_counts
 

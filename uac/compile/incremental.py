@@ -72,7 +72,7 @@ from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import CrossIndex, RecordIndex, record_line, select_related
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
-from .work import DomainWork
+from .working_copy import DomainWork
 
 if TYPE_CHECKING:
     from ..config import CompileConfig

@@ -1,6 +1,6 @@
 """The model-free view: kinds of records, and a timeline per life domain for the rest.
 
-Facts are routed by meaning (:mod:`uac.compile.meaning`: the bundled
+Facts are routed by meaning (:mod:`uac.compile.route_meaning`: the bundled
 embedding model against short descriptions of each domain, the vectors the
 search index already holds, the keyword classifier breaking ties).  The
 rules of :mod:`.kinds` turn what they recognise into records of a few kinds
@@ -194,7 +194,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
 
     started = time.perf_counter()
     report = CompileReport(mode="offline", facts_total=len(facts))
-    from .meaning import stored_vectors
+    from .route_meaning import stored_vectors
 
     routing = route_offline(facts, stored_vectors(project, facts))
     report.routed_by_keywords = routing.by_keywords

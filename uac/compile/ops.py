@@ -56,7 +56,7 @@ from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
 from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
 from ..refs import Ref, parse_ref
-from .work import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
+from .working_copy import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
 
 OP_KINDS = ("add_class", "add_field", "add", "update", "correct", "cite", "retire", "skip", "describe")
 #: changes uac refuses because they would drop recorded data

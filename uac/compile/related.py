@@ -29,7 +29,7 @@ from typing import Any, Iterable, Mapping
 from ..dates import Period
 from ..dialect.render import flat
 from ..index.tokens import tokenize
-from .work import DomainWork
+from .working_copy import DomainWork
 
 #: a record id as uac writes them (``trip-3``), alone or qualified (``travel/trip-3``)
 RECORD_ID = re.compile(r"\b(?:(?P<domain>[a-z][a-z0-9_]*)/)?(?P<id>[a-z][a-z0-9_]*-[0-9]+)\b")

@@ -10,7 +10,7 @@
   ``"domain": "x"`` form is read too); ids the model misses (or routes only to
   invalid names) fall back to :func:`classify`, which gives one domain.
 * :func:`route_offline` -- without a model: by meaning with the bundled
-  embedding model (:mod:`uac.compile.meaning`), the keywords breaking ties.
+  embedding model (:mod:`uac.compile.route_meaning`), the keywords breaking ties.
 """
 
 from __future__ import annotations
@@ -238,9 +238,9 @@ def route_with_model(
 
 
 def route_offline(facts: list["Fact"], stored: "dict[str, Any] | None" = None) -> Routing:
-    """Route without a model: by meaning (:func:`uac.compile.meaning.route_by_meaning`),
+    """Route without a model: by meaning (:func:`uac.compile.route_meaning.route_by_meaning`),
     reusing the vectors in ``stored`` (fact id -> the index's vector)."""
-    from .meaning import route_by_meaning
+    from .route_meaning import route_by_meaning
 
     return route_by_meaning(facts, stored)
 

@@ -27,11 +27,11 @@ from .._version import __version__
 from ..context import MemoryContext
 from ..progress import step
 from .duplicates import check_duplicates
+from .endpoint import check_model
 from .environment import check_format, check_layout, check_llm, check_lock, check_sandbox
 from .fact_log import check_fact_log
 from .history import check_history
 from .indexes import check_indexes
-from .model import check_model
 from .privacy import check_privacy
 from .records import check_records_index
 from .result import FAIL, OK, WARN, CheckResult
