@@ -6,6 +6,7 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
+from typing import Callable
 
 from .errors import InputError
 
@@ -351,3 +352,192 @@ def parse_period(value: "Period | _dt.date | str | None") -> Period | None:
         monday = _dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
         return Period(monday, monday + _dt.timedelta(days=6))
     raise ValueError(f"{value!r} is not a period (write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END)")
+
+
+# -- reading the dates and periods a model writes ----------------------------------------
+
+#: month names and their abbreviations (``sept`` too), lower case, to their numbers
+MONTHS: dict[str, int] = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
+MONTHS["sept"] = 9
+#: the twelve full month names, January first
+MONTH_NAMES: tuple[str, ...] = tuple(calendar.month_name)[1:]
+
+#: what a model writes for "no date"
+NO_DATE = frozenset(
+    {"", "null", "none", "n/a", "na", "nil", "unknown", "not specified", "unspecified", "-", "--", "?", "no date", "undated"}
+)
+_MAX_TEXT = 200
+
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_WEEKDAY = r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+)?"
+_ORD = r"(?:st|nd|rd|th)?"
+_DAY_FORMS = (
+    re.compile(rf"^{_WEEKDAY}(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH},?\s+(?P<year>\d{{4}})$", re.I),
+    re.compile(rf"^{_WEEKDAY}{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD},?\s+(?P<year>\d{{4}})$", re.I),
+    re.compile(r"^(?P<year>\d{4})[/.](?P<month>\d{1,2})[/.](?P<day>\d{1,2})$"),
+    re.compile(r"^(?P<year>\d{4})(?P<month>\d{2})(?P<day>\d{2})$"),
+    # day first when dotted: 07.05.2023 is 7 May
+    re.compile(r"^(?P<day>\d{1,2})\.(?P<month>\d{1,2})\.(?P<year>\d{4})$"),
+)
+_MONTH_FORMS = (
+    re.compile(rf"^(?:in\s+)?{_MONTH},?\s+(?P<year>\d{{4}})$", re.I),
+    re.compile(rf"^(?P<year>\d{{4}}),?\s+{_MONTH}$", re.I),
+)
+_YEAR_FORM = re.compile(r"^(?:in\s+)?(?:the\s+year\s+)?(?P<year>\d{4})$", re.I)
+_NUMERIC = re.compile(r"^(?P<a>\d{1,2})[/-](?P<b>\d{1,2})[/-](?P<year>\d{4})$")
+_ISO_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}\S*)?$")
+_WEEK_WORDS = re.compile(r"^(?:the\s+)?(?P<how>week before|week of|weekend of)\s+(?P<day>.+)$", re.I)
+_SAME_MONTH_SPAN = re.compile(rf"^{_MONTH}\s+(?P<d1>\d{{1,2}})\s*(?:-|\u2013|to)\s*(?P<d2>\d{{1,2}}),?\s+(?P<year>\d{{4}})$", re.I)
+_BETWEEN = re.compile(r"^(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till|through|-|\u2013)\s+(?P<b>.+)$", re.I)
+_SPAN = re.compile(
+    r"^(?P<a>.+?)\s*(?:/|\.\.|\u2013|\u2014|\s+to\s+|\s+through\s+|\s+until\s+|\s+and\s+|\s+-\s+)\s*(?P<b>.+)$", re.I
+)
+
+
+def _month_number(text: str) -> int:
+    text = text.lower().rstrip(".")
+    return int(text) if text.isdigit() else MONTHS[text]
+
+
+def read_day(text: str) -> _dt.date | None:
+    """The exact day ``text`` names in a form a model writes (``2023-05-07``,
+    ``2023-05-07T18:00Z``, ``7 May 2023``, ``Sunday, the 7th of May 2023``,
+    ``May 7, 2023``, ``Sept 3 2023``, ``2023/05/07``, ``20230507``,
+    ``07.05.2023``, ``25/05/2023``); ``None`` when it is no such form.
+
+    A form that names no real day (``2023-02-30``) or could be two
+    (``05/06/2023``) is a :class:`ValueError` that says so.
+    """
+    text = " ".join(str(text).split())
+    if _ISO_PREFIX.match(text):
+        try:
+            return _dt.date.fromisoformat(text[:10])
+        except ValueError:
+            raise ValueError(f"{text!r} is not a real date") from None
+    for pattern in _DAY_FORMS:
+        match = pattern.match(text)
+        if match:
+            try:
+                return _dt.date(int(match["year"]), _month_number(match["month"]), int(match["day"]))
+            except ValueError:
+                raise ValueError(f"{text!r} is not a real date") from None
+    numeric = _NUMERIC.match(text)
+    if numeric:
+        a, b, year = int(numeric["a"]), int(numeric["b"]), int(numeric["year"])
+        readings = set()
+        for month, day in ((a, b), (b, a)):
+            try:
+                readings.add(_dt.date(year, month, day))
+            except ValueError:
+                continue
+        if len(readings) == 1:
+            return readings.pop()
+        raise ValueError(f"{text!r} is ambiguous (day/month or month/day?); write YYYY-MM-DD")
+    try:
+        return _dt.datetime.fromisoformat(text).date()
+    except ValueError:
+        return None
+
+
+def read_period(
+    value: object, *, relative: "Callable[[str], Period | None] | None" = None
+) -> Period | None:
+    """The period a model wrote, in any form it writes one; ``None`` for no date
+    (``None``, ``""``, ``"N/A"``, ``"unknown"``, ...).
+
+    Read: the stored forms (:func:`parse_period`), an exact day (:func:`read_day`),
+    ``May 2023``, ``in May, 2023``, ``2023 May``, ``in the year 2022``, ``summer 2023``,
+    ``the week before 9 June 2023``, ``the week of 5 June 2023``, ``the weekend of
+    27 May 2023``, ``May 3-9, 2023``, ranges (``between A and B``, ``from A until B``,
+    ``A to B``, ``A - B``, ``A..B``, ``A/B``) and ``{"start": ..., "end": ...}``
+    (also ``from``/``date`` and ``to``/``until``; a missing end is the start's own period).
+    ``relative`` reads what the reader cannot alone ("yesterday", "last year") into
+    a period, or ``None``.  Anything else is a :class:`ValueError` that says why.
+    """
+    if value is None or isinstance(value, Period):
+        return value
+    if isinstance(value, _dt.date):
+        return as_period(value)
+    if isinstance(value, dict):
+        return _read_bounds(value, relative)
+    raw = str(value)
+    text = " ".join(raw.split()).strip().strip(".")
+    if text.lower() in NO_DATE:
+        return None
+    if len(text) > _MAX_TEXT:
+        raise ValueError(f"{raw[:40]!r}... is too long for a date")
+    try:
+        period = parse_period(text)
+    except ValueError:
+        period = None
+    if period is not None:
+        return period
+    day = read_day(text)
+    if day is not None:
+        return Period.day(day)
+    period = _read_month_or_year(text)
+    if period is None and relative is not None:
+        period = relative(text)
+    if period is None:
+        period = _read_week(text)
+    if period is None:
+        period = _read_span(text, relative)
+    if period is None:
+        raise ValueError(f"{raw!r} is not a date; write YYYY-MM-DD, YYYY-MM, YYYY, START/END or null")
+    return period
+
+
+def _read_month_or_year(text: str) -> Period | None:
+    for pattern in _MONTH_FORMS:
+        match = pattern.match(text)
+        if match:
+            return Period.month(int(match["year"]), _month_number(match["month"]))
+    match = _YEAR_FORM.match(text)
+    return Period.year(int(match["year"])) if match else None
+
+
+def _read_week(text: str) -> Period | None:
+    match = _WEEK_WORDS.match(text)
+    if not match:
+        return None
+    day = read_day(match["day"])
+    if day is None:
+        return None
+    how = match["how"].lower()
+    if how == "week before":
+        return Period.week_before(day)
+    return Period(day, day + _dt.timedelta(days=6 if how == "week of" else 1))
+
+
+def _read_span(text: str, relative: "Callable[[str], Period | None] | None") -> Period | None:
+    same_month = _SAME_MONTH_SPAN.match(text)
+    if same_month:
+        year, month = int(same_month["year"]), _month_number(same_month["month"])
+        try:
+            return Period(_dt.date(year, month, int(same_month["d1"])), _dt.date(year, month, int(same_month["d2"])))
+        except ValueError:
+            raise ValueError(f"{text!r} is not a real date range") from None
+    for pattern in (_BETWEEN, _SPAN):
+        match = pattern.match(text)
+        if not match:
+            continue
+        try:
+            first, last = read_period(match["a"], relative=relative), read_period(match["b"], relative=relative)
+        except ValueError:
+            continue
+        if first is not None and last is not None and first.start <= last.end:
+            return Period(first.start, last.end)
+    return None
+
+
+def _read_bounds(value: dict, relative: "Callable[[str], Period | None] | None") -> Period | None:
+    lowered = {str(key).lower(): item for key, item in value.items()}
+    first = read_period(lowered.get("start") or lowered.get("from") or lowered.get("date"), relative=relative)
+    last = read_period(lowered.get("end") or lowered.get("to") or lowered.get("until"), relative=relative)
+    if first is None and last is None:
+        return None
+    start, end = (first or last).start, (last or first).end  # type: ignore[union-attr]
+    if end < start:
+        raise ValueError(f"{value!r} ends before it starts")
+    return Period(start, end)

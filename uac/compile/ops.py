@@ -39,7 +39,6 @@ and the valid ones are applied.  Nothing here calls a model.
 
 from __future__ import annotations
 
-import calendar
 import dataclasses
 import datetime as _dt
 import enum
@@ -51,7 +50,7 @@ from typing import Any
 
 from sandbox.pyparse import parse
 
-from ..dates import Period, parse_period
+from ..dates import Period, read_day, read_period
 from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
 from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
@@ -590,74 +589,24 @@ class _Holder:
 
 # -- values ---------------------------------------------------------------------------------------
 
-_DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%d %B %Y", "%B %d, %Y", "%B %d %Y", "%d %b %Y", "%b %d, %Y", "%b %d %Y", "%d.%m.%Y")
-
-
-def _parse_date(text: str) -> _dt.date | None:
-    text = text.strip()
-    for form in _DATE_FORMATS:
-        try:
-            return _dt.datetime.strptime(text, form).date()
-        except ValueError:
-            continue
+def _read_day(value: Any) -> _dt.date | None:
+    """An exact day in a form :func:`uac.dates.read_day` reads, else ``None``."""
+    if not isinstance(value, str):
+        return None
     try:
-        return _dt.datetime.fromisoformat(text).date()
+        return read_day(value)
     except ValueError:
         return None
 
 
-_MONTH_NAMES = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
-_MONTH_NAMES.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
-_MONTH_NAMES["sept"] = 9
-_MONTH_YEAR = re.compile(r"([A-Za-z]+)\.?,?\s+(\d{4})")
-_YEAR_MONTH = re.compile(r"(\d{4}),?\s+([A-Za-z]+)")
-_WEEK_WORDS = re.compile(r"(?:the\s+)?(week before|week of|weekend of)\s+(.+)", re.I)
-_RANGE_WORDS = re.compile(r"(?:from\s+|between\s+)?(.+?)\s+(?:to|until|through|and|-|–)\s+(.+)", re.I)
-
-
-def _parse_period_value(value: Any) -> Period | None:
-    """A period from what a model writes: the stored forms (``2023-05``, ``2023-summer``,
-    ``2022``, ``2023-06-02/2023-06-08``), an exact day in the forms dates take, ``May 2023``,
-    ``summer 2023``, ``the week before 9 June 2023``, ``2023-06-02 to 2023-06-08`` or
-    ``{"start": ..., "end": ...}``; ``None`` when it is none of these."""
-    if isinstance(value, dict) and set(value) == {"start", "end"}:
-        first, last = _parse_period_value(value["start"]), _parse_period_value(value["end"])
-        if first is None or last is None or last.end < first.start:
-            return None
-        return Period(first.start, last.end)
-    if not isinstance(value, str) or not value.strip() or len(value) > 80:
+def _read_period(value: Any) -> Period | None:
+    """A period in a form :func:`uac.dates.read_period` reads, else ``None``."""
+    if not isinstance(value, (str, dict)):
         return None
-    text = " ".join(value.strip().split())
     try:
-        period = parse_period(text)
+        return read_period(value)
     except ValueError:
-        period = None
-    if period is not None:
-        return period
-    day = _parse_date(text)
-    if day is not None:
-        return Period.day(day)
-    for pattern, month_group, year_group in ((_MONTH_YEAR, 1, 2), (_YEAR_MONTH, 2, 1)):
-        match = pattern.fullmatch(text)
-        if match and match[month_group].lower() in _MONTH_NAMES:
-            return Period.month(int(match[year_group]), _MONTH_NAMES[match[month_group].lower()])
-    match = _WEEK_WORDS.fullmatch(text)
-    if match:
-        day = _parse_date(match[2])
-        if day is None:
-            return None
-        how = match[1].lower()
-        if how == "week before":
-            return Period.week_before(day)
-        if how == "week of":
-            return Period(day, day + _dt.timedelta(days=6))
-        return Period(day, day + _dt.timedelta(days=1))
-    match = _RANGE_WORDS.fullmatch(text)
-    if match:
-        first, last = _parse_period_value(match[1]), _parse_period_value(match[2])
-        if first is not None and last is not None and first.start <= last.end:
-            return Period(first.start, last.end)
-    return None
+        return None
 
 
 def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
@@ -715,14 +664,15 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
             if math.isfinite(number):
                 return number
     elif kind == "date":
-        if isinstance(value, str) and _parse_date(value) is not None:
-            return _parse_date(value)
+        day = _read_day(value)
+        if day is not None:
+            return day
         hint = ""
-        if isinstance(value, (str, dict)) and _parse_period_value(value) is not None:
+        if _read_period(value) is not None:
             hint = " (this field is a date; a month, season, year or range needs a new field of type \"Period | None\")"
         raise OpRejected(f"{where}: expects a date as \"YYYY-MM-DD\", got {value!r}{hint}")
     elif kind == "period":
-        period = _parse_period_value(value)
+        period = _read_period(value)
         if period is not None:
             return period
         raise OpRejected(

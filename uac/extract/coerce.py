@@ -14,36 +14,17 @@ item it cannot read comes back with the problem, for the repair round.  With
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..dates import Period, parse_period
+from ..dates import NO_DATE, Period, read_period
 from ..facts.model import Fact
 from ..llm import clean_id
 from .base import ExtractedFact
 from .dates import find_relative_dates
 
-_NULLS = {"", "null", "none", "n/a", "na", "nil", "unknown", "not specified", "unspecified", "-", "--", "?", "no date", "undated"}
-_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
-_MONTHS["sept"] = 9
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_WEEKDAY = r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+)?"
-_ORD = r"(?:st|nd|rd|th)?"
-_DATE_FORMS = [
-    ("day", re.compile(rf"^{_WEEKDAY}(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH},?\s+(?P<year>\d{{4}})$", re.I)),
-    ("day", re.compile(rf"^{_WEEKDAY}{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD},?\s+(?P<year>\d{{4}})$", re.I)),
-    ("day", re.compile(r"^(?P<year>\d{4})[/.](?P<month>\d{1,2})[/.](?P<day>\d{1,2})$")),
-    ("day", re.compile(r"^(?P<year>\d{4})(?P<month>\d{2})(?P<day>\d{2})$")),
-    ("month", re.compile(rf"^(?:in\s+)?{_MONTH},?\s+(?P<year>\d{{4}})$", re.I)),
-    ("month", re.compile(r"^(?P<year>\d{4})-(?P<month>\d{1,2})$")),
-    ("year", re.compile(r"^(?:in\s+)?(?:the\s+year\s+)?(?P<year>\d{4})$", re.I)),
-]
-_NUMERIC = re.compile(r"^(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>\d{4})$")
-_ISO_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}\S*)?$")
 _RANGE_SEPARATORS = ("..", "\u2013", "\u2014", " to ", " through ", "-")
 _LIST_SPLIT = re.compile(r"\s*(?:[,;|]|\band\b|\s)\s*")
 
@@ -64,106 +45,27 @@ class DateReading:
         return None if self.period is None else self.period.precision
 
 
-def _month_number(text: str) -> int | None:
-    text = text.lower().rstrip(".")
-    if text.isdigit():
-        return int(text)
-    return _MONTHS.get(text)
-
-
-_BETWEEN = re.compile(r"^(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till)\s+(?P<b>.+)$", re.I)
-_SPAN = re.compile(r"^(?P<a>.+?)\s*(?:/|\.\.|\u2013|\u2014|\s+to\s+|\s+through\s+|\s+-\s+)\s*(?P<b>.+)$", re.I)
-_SAME_MONTH_SPAN = re.compile(rf"^{_MONTH}\s+(?P<d1>\d{{1,2}})\s*(?:-|\u2013|to)\s*(?P<d2>\d{{1,2}}),?\s+(?P<year>\d{{4}})$", re.I)
-
-
 def read_date(value: Any, session_date: _dt.date) -> DateReading:
-    """An ``event_date`` as a model wrote it (see the module docstring)."""
+    """An ``event_date`` as a model wrote it (see the module docstring and
+    :func:`uac.dates.read_period`, which reads it; relative dates are read against
+    ``session_date``)."""
     if value is None:
         return DateReading()
-    if isinstance(value, dict):
-        return _read_bounds(value, session_date)
-    text = " ".join(str(value).split()).strip().strip(".")
-    if text.lower() in _NULLS:
-        return DateReading(coerced=value != "")
     try:
-        period = parse_period(text)
-    except ValueError:
-        period = None
-    if period is not None:
-        return DateReading(period, coerced=period.code != text)
-    if _ISO_PREFIX.match(text):
-        try:
-            day = _dt.date.fromisoformat(text[:10])
-        except ValueError:
-            return DateReading(problem=f"event_date {value!r} is not a real date")
-        return DateReading(Period.day(day), coerced=True)
-    reading = _read_form(text, session_date)
-    if reading is not None:
-        return reading
-    same_month = _SAME_MONTH_SPAN.match(text)
-    if same_month:
-        month = _month_number(same_month["month"]) or 0
-        try:
-            first = _dt.date(int(same_month["year"]), month, int(same_month["d1"]))
-            last = _dt.date(int(same_month["year"]), month, int(same_month["d2"]))
-            return DateReading(Period(first, last), coerced=True)
-        except ValueError:
-            return DateReading(problem=f"event_date {value!r} is not a real date range")
-    for pattern in (_BETWEEN, _SPAN):
-        match = pattern.match(text)
-        if match:
-            first, last = read_date(match["a"], session_date), read_date(match["b"], session_date)
-            if first.period is not None and last.period is not None and first.period.start <= last.period.end:
-                return DateReading(Period(first.period.start, last.period.end), coerced=True)
-    return DateReading(problem=f"event_date {value!r} is not a date; write YYYY-MM-DD, YYYY-MM, YYYY, START/END or null")
+        period = read_period(value, relative=lambda text: _relative(text, session_date))
+    except ValueError as exc:
+        return DateReading(problem=f"event_date {exc}")
+    if period is None:
+        return DateReading(coerced=value != "")
+    text = " ".join(str(value).split()) if isinstance(value, str) else None
+    return DateReading(period, coerced=period.code != text)
 
 
-def _read_bounds(value: dict[str, Any], session_date: _dt.date) -> DateReading:
-    """``{"start": ..., "end": ...}`` (``end`` may be missing: the start's own period)."""
-    lowered = {str(k).lower(): v for k, v in value.items()}
-    first = read_date(lowered.get("start") or lowered.get("from") or lowered.get("date"), session_date)
-    last = read_date(lowered.get("end") or lowered.get("to") or lowered.get("until"), session_date)
-    if first.problem or last.problem:
-        return DateReading(problem=(first.problem or last.problem))
-    if first.period is None and last.period is None:
-        return DateReading(coerced=True)
-    start = (first.period or last.period).start  # type: ignore[union-attr]
-    end = (last.period or first.period).end  # type: ignore[union-attr]
-    if end < start:
-        return DateReading(problem=f"event_date {value!r} ends before it starts")
-    return DateReading(Period(start, end), coerced=True)
-
-
-def _read_form(text: str, session_date: _dt.date) -> DateReading | None:
-    for precision, pattern in _DATE_FORMS:
-        match = pattern.match(text)
-        if not match:
-            continue
-        parts = match.groupdict()
-        month = _month_number(parts["month"]) if parts.get("month") else 1
-        try:
-            if precision == "year":
-                return DateReading(Period.year(int(parts["year"])), coerced=True)
-            if precision == "month":
-                return DateReading(Period.month(int(parts["year"]), month or 0), coerced=True)
-            return DateReading(Period.day(_dt.date(int(parts["year"]), month or 0, int(parts["day"]))), coerced=True)
-        except ValueError:
-            return DateReading(problem=f"event_date {text!r} is not a real date")
-    numeric = _NUMERIC.match(text)
-    if numeric:
-        a, b, year = int(numeric["a"]), int(numeric["b"]), int(numeric["year"])
-        readings = set()
-        for month, day in ((a, b), (b, a)):
-            try:
-                readings.add(_dt.date(year, month, day))
-            except ValueError:
-                continue
-        if len(readings) == 1:
-            return DateReading(Period.day(readings.pop()), coerced=True)
-        return DateReading(problem=f"event_date {text!r} is ambiguous (day/month or month/day?); write YYYY-MM-DD")
-    relative = find_relative_dates(text, session_date)
-    if relative and len(relative[0].phrase) >= len(text) - 3:
-        return DateReading(relative[0].period, coerced=True)
+def _relative(text: str, session_date: _dt.date) -> Period | None:
+    """A relative phrase (``yesterday``, ``last year``) that is the whole text."""
+    found = find_relative_dates(text, session_date)
+    if found and len(found[0].phrase) >= len(text) - 3:
+        return found[0].period
     return None
 
 
@@ -297,7 +199,7 @@ class KnownFacts:
 
 
 def _is_null(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and clean_id(value).lower() in _NULLS)
+    return value is None or (isinstance(value, str) and clean_id(value).lower() in NO_DATE)
 
 
 def read_supersedes(value: Any, known: KnownFacts) -> tuple[list[str], list[str], bool]:
