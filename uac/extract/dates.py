@@ -27,12 +27,9 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
-from ..dates import Period, format_day
+from ..dates import MONTH_NAMES, MONTHS, Period, format_day
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
-MONTHS["sept"] = 9
 
 NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -48,8 +45,8 @@ _WEEKDAY_WORD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _REL = r"(?P<rel>last|next|this|this past|this coming|past|coming)"
 # month names are matched capitalised: "may" is a verb, "march" too; chats write the others in
 # lower case as well ("the first weekend of august"), which no English word spells
-_MONTH_WORDS = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
-_LOWER_MONTHS = "january|february|april|june|july|august|september|october|november|december"
+_MONTH_WORDS = "|".join(sorted((name.capitalize() for name in MONTHS), key=len, reverse=True))
+_LOWER_MONTHS = "|".join(name.lower() for name in MONTH_NAMES if name not in ("March", "May"))
 
 
 def _month_name(name: str = "month") -> str:

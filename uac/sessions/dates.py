@@ -10,27 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ],
-        start=1,
-    )
-    for name in names
-}
+from ..dates import MONTHS
 
 _MONTH = r"(?P<month>[A-Za-z]{3,9})\.?"
 _DAY_FIRST = re.compile(rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(?P<year>\d{{4}})")

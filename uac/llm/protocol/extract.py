@@ -14,10 +14,10 @@ hopes at once -- ``supersedes`` is then a list; otherwise it is null.
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import re
 
+from ...dates import MONTH_NAMES, MONTHS
 from ..types import ChatRequest
 from .prompts import fact_lines, first_user, session_date, turn_lines
 from .reply import Reply
@@ -25,8 +25,7 @@ from .reply import Reply
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _IMAGE = re.compile(r"\s*\[image: ([^\]]*)\]")
 _SMALL_TALK = re.compile(r"^(hi|hey|hello|thanks|thank you|bye|goodbye|good night|wow|cool|great|nice|haha|lol|ok|okay|sure)\b", re.I)
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTH = "(" + "|".join(_MONTHS) + ")"
+_MONTH = "(" + "|".join(MONTH_NAMES) + ")"
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}}) {_MONTH},? (\d{{4}})\b", re.I)
 _MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH} (\d{{1,2}}),? (\d{{4}})\b", re.I)
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -50,7 +49,7 @@ def find_day(sentence: str, session: _dt.date | None) -> _dt.date | None:
             parts = match.groups()
             day, month = (parts[0], parts[1]) if order == "dmy" else (parts[1], parts[0])
             try:
-                return _dt.date(int(parts[2]), _MONTHS[month.lower()], int(day))
+                return _dt.date(int(parts[2]), MONTHS[month.lower()], int(day))
             except ValueError:
                 return None
     match = _ISO.search(sentence)
