@@ -155,6 +155,13 @@ class Period:
             return f"the week before {_day_text(end + _dt.timedelta(days=1))}"
         if precision == "weekend":
             return f"the weekend of {_day_text(start)}"
+        if (start.month, start.day, end.month, end.day) == (1, 1, 12, 31):
+            return f"between {start.year} and {end.year}"
+        if start.day == 1 and end == _month_end(end.year, end.month):
+            first = calendar.month_name[start.month] + ("" if start.year == end.year else f" {start.year}")
+            return f"between {first} and {calendar.month_name[end.month]} {end.year}"
+        if (start.year, start.month) == (end.year, end.month):
+            return f"between {start.day} and {_day_text(end)}"
         return f"between {_day_text(start)} and {_day_text(end)}"
 
     def __repr__(self) -> str:
