@@ -1,5 +1,6 @@
-"""Dates: parsing the days users type (``--as-of``, ``--date``), and :class:`Period`,
-a date with its precision (a day, a week, a month, a season, a year or a range)."""
+"""Dates: parsing the days users type (``--as-of``, ``--date``), :class:`Period`,
+a date with its precision (a day, a week, a month, a season, a year or a range),
+and :func:`read_period`, the one reader of the dates and periods a model writes."""
 
 from __future__ import annotations
 
