@@ -338,9 +338,10 @@ def respond_compile(request: ChatRequest) -> Reply:
     ops, used = plan_revisit(batch.domain, batch)
     fresh = [f for f in batch.new if f.fact_id not in used and f.fact_id not in batch.ended]
     ops += plan_facts(batch.domain, fresh, batch.related, batch.elsewhere, batch.secondary)
-    if batch.ended:
+    left_out = sorted(batch.ended - used)
+    if left_out:
         # the rules cannot tell what a fact no longer in force leaves of its time: they leave it out
-        ops.append({"op": "skip", "facts": sorted(batch.ended - used), "reason": ENDED})
+        ops.append({"op": "skip", "facts": left_out, "reason": ENDED})
     return Reply("compile", {"operations": ops})
 
 
