@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .compile import follow as _follow
-    from .compile.records import ImportReport
+    from .records.importer import ImportReport
     from .compile.report import CompileReport
     from .dates import Period
     from .doctor import DoctorReport
@@ -174,7 +174,7 @@ class UserMemory:
         collection with the file's records.  Undo with ``forget(domain=...,
         collection=...)``.
         """
-        from .compile.records import import_records
+        from .records.importer import import_records
 
         return import_records(
             self.project, path, domain=domain, collection=collection, record_type=record_type, replace=replace

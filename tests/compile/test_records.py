@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uac.compile.records import field_names, record_type_name
+from uac.records.importer import field_names, record_type_name
 from uac.errors import InputError, InvalidName, UserError
 from uac.memory import UserMemory
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uac.compile.records import read_records
+from uac.records.importer import read_records
 from uac.compile.report import append_history, read_history
 from uac.errors import InputError
 from uac.llm.scripted import load_script

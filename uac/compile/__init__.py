@@ -10,6 +10,5 @@ speak the dialect (:mod:`uac.dialect`) with the model:
   checks, the repair loop;
 * :mod:`.routing` -- facts to domains: the keyword classifier and the LLM routing;
 * :mod:`.offline` -- the model-free mode, a dated event timeline per domain;
-* :mod:`.records` -- ``uac import-records``, structured records to typed packages;
 * :mod:`.report` -- what a compile did, and the compile history.
 """

@@ -26,8 +26,8 @@ from ..project import Project
 from ..view import store
 from ..view.changes import compile_scope, purge
 from ..view.manifest import write_manifest
-from .ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
-from .working_copy import DomainWork
+from ..compile.ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
+from ..compile.working_copy import DomainWork
 
 
 @dataclass

@@ -41,7 +41,7 @@ from ..errors import DomainNotFound, InputError, NotFound, UserError
 from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 from ..progress import step
-from .records_evolve import FieldChange, evolve, widen_values
+from .evolve import FieldChange, evolve, widen_values
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -664,7 +664,7 @@ def import_records(
             "schema.py": render.render_schema(schema),
             "state.py": render.render_state(doc, schema, new_entries),
         }
-        from .record_search import sync_record_index
+        from .search import sync_record_index
 
         # the new files, the manifest and the search index of imported records, whole or not at all
         with store.undone_on_failure(project, domain):
@@ -713,7 +713,7 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
     from ..dialect.classes import build_classes, rebuild
     from ..view import store
     from ..view.manifest import write_manifest
-    from .record_search import sync_record_index
+    from .search import sync_record_index
 
     store.check_domain_name(domain)
     if collection is not None:
