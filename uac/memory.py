@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .compile import follow as _follow
-    from .records.importer import ImportReport
     from .compile.report import CompileReport
     from .dates import Period
     from .doctor import DoctorReport
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     from .memorize.correct import CorrectionReport
     from .memorize.forget import ForgetReport
     from .memorize.ingest import IngestReport
+    from .records.importer import ImportReport
     from .sessions import Session
     from .view.state import StateView
 

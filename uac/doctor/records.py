@@ -10,9 +10,9 @@ the view's imported ones.  ``repair`` makes it again from the view.
 
 from __future__ import annotations
 
-from ..records.search import imported_entries, in_step, record_index, sync_record_index, view_stamps
 from ..context import MemoryContext
 from ..errors import UacError
+from ..records.search import imported_entries, in_step, record_index, sync_record_index, view_stamps
 from .result import FAIL, OK, CheckResult
 
 #: the index's files under ``.uac/index/``

@@ -29,13 +29,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..records.forget import forget_in_view
-from ..records.search import sync_record_index
 from ..context import MemoryContext
 from ..errors import FactNotFound, InputError, SessionNotFound
 from ..index.catchup import coverage
 from ..index.store import CHANNELS
 from ..llm.cache import ResponseCache
+from ..records.forget import forget_in_view
+from ..records.search import sync_record_index
 from ..sessions.archive import Archive, check_session_id
 
 

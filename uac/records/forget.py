@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..compile.ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
+from ..compile.working_copy import DomainWork
 from ..dialect.loader import source_hash
 from ..dialect.problems import CodeRejected
 from ..fsutil import atomic_write_text, read_utf8, split_lines
@@ -26,8 +28,6 @@ from ..project import Project
 from ..view import store
 from ..view.changes import compile_scope, purge
 from ..view.manifest import write_manifest
-from ..compile.ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
-from ..compile.working_copy import DomainWork
 
 
 @dataclass
