@@ -42,11 +42,10 @@ in name order whatever order they finished in.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..dialect.loader import LoadedDomain, source_hash
 from ..dialect.partial import check_files, preload
@@ -56,10 +55,8 @@ from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog, LogState
 from ..failpoints import crash_point
-from ..llm import Message, system, user
 from ..llm.parallel import map_ordered
 from ..llm.progress import ProgressCallback, Tracker
-from ..llm.structured import parse_structured
 from ..templating import render_prompt
 from ..view import store
 from ..view.changes import offer
@@ -70,6 +67,7 @@ from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_led
 from .llm_shared import batch_facts, fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import CrossIndex, RecordIndex, record_line, select_related
+from .repair import Exchange, RepairPolicy, Verdict, call_with_repair
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
 from .working_copy import DomainWork
@@ -118,16 +116,19 @@ OPS_SCHEMA = {
 MIN_FACT_CHARS = 1_000
 
 
-class EndpointFailed(Exception):
-    """The model endpoint failed for a domain (internal: stops that domain)."""
-
-
-@dataclass
+@dataclass(frozen=True)
 class BatchResult:
+    """What a batch did: the sum of its operations, the facts none addressed, and its
+    repaired call (history lines, tokens, a cut-off, an endpoint error)."""
+
     outcome: BatchOutcome
     #: facts of the batch that no operation addressed
-    unaddressed: list[str] = field(default_factory=list)
-    cut_off: bool = False
+    unaddressed: list[str]
+    exchange: Exchange
+
+    @property
+    def cut_off(self) -> bool:
+        return self.exchange.cut_off
 
 
 @dataclass
@@ -254,82 +255,75 @@ def _remember(project: "Project", job: DomainJob) -> None:
     job.uncached = None
 
 
-def run_batch(
-    client: "LLMClient",
-    work: DomainWork,
-    prompt: str,
-    batch_ids: list[str],
-    citable: set[str],
-    config: "CompileConfig",
-    entry: DomainReport,
-    history: list[dict[str, Any]],
-    purpose: str,
-) -> BatchResult:
-    """One batch: call, apply the valid operations, send all problems back (bounded rounds)."""
-    messages: list[Message] = [system(render_prompt("system_json.j2", schema_name="operations")), user(prompt)]
-    total = BatchOutcome()
-    result = BatchResult(total)
-    for attempt in range(config.repair_rounds + 1):
-        text = "\n".join(m.content or "" for m in messages)
-        try:
-            response = client.chat(messages, json_schema=OPS_SCHEMA, schema_name="operations", purpose=purpose)
-        except ModelError as exc:
-            history.append({"purpose": purpose, "attempt": attempt, "outcome": f"endpoint error: {exc.message}"[:500]})
-            raise EndpointFailed(exc.message) from exc
-        usage = response.usage
-        entry.prompt_tokens += usage.prompt_tokens
-        entry.completion_tokens += usage.completion_tokens
-        entry.calls += 1
-        entry.largest_completion = max(entry.largest_completion, usage.completion_tokens)
-        if attempt:
-            entry.repair_rounds += 1
-        record: dict[str, Any] = {
-            "purpose": purpose,
-            "attempt": attempt,
-            "prompt_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            "prompt_chars": len(text),
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "finish_reason": response.finish_reason,
-        }
-        if response.finish_reason == "length":
-            record["outcome"] = "cut off at the token limit"
-            history.append(record)
-            if attempt == 0 and len(batch_ids) > 1:
-                result.cut_off = True
-                return result
-        try:
-            # read leniently: each operation is checked on its own (apply_operations), so one
-            # bad operation does not sink the valid ones beside it
-            data = parse_structured(response.content).value
-        except ModelError as exc:
-            problems = [exc.message]
-            outcome = BatchOutcome(problems=problems)
+@dataclass(frozen=True)
+class Batch:
+    """What one batch reads: the working copy its operations apply to (a copy of the
+    domain, changed in place), the prompt, the facts it must address, the fact ids a
+    record may cite, and the policy of its repaired call."""
+
+    work: DomainWork
+    prompt: str
+    fact_ids: tuple[str, ...]
+    citable: frozenset[str]
+    policy: RepairPolicy
+    #: the repair request shows the records the operations touched within this budget
+    related_chars: int
+
+
+def batch_policy(domain: str, config: "CompileConfig", facts: int) -> RepairPolicy:
+    """Operations are read leniently (each is checked on its own, so one bad operation
+    does not sink the valid ones beside it); a first reply cut off at the token limit
+    splits a batch of more than one fact."""
+    return RepairPolicy(
+        purpose=f"structure.ops:{domain}",
+        schema_name="operations",
+        json_schema=OPS_SCHEMA,
+        rounds=config.repair_rounds,
+        lenient=True,
+        split_cut_off=facts > 1,
+    )
+
+
+class OpsJudge:
+    """Judges a reply of operations: applies the valid ones to the batch's working copy,
+    keeps the sum of what every reply of the batch did, and asks for the rest (the
+    problems, and the facts no operation addressed yet)."""
+
+    def __init__(self, batch: Batch) -> None:
+        self.batch = batch
+        self.total = BatchOutcome()
+        self.unaddressed: list[str] = []
+        self._applied = 0
+
+    def judge(self, data: Any, error: ModelError | None) -> Verdict:
+        if error is not None:
+            outcome = BatchOutcome(problems=[error.message])
         else:
             operations = data.get("operations") if isinstance(data, dict) else data
-            outcome = apply_operations(work, operations, citable)
-        _merge(total, outcome)
+            outcome = apply_operations(self.batch.work, operations, set(self.batch.citable))
+        _merge(self.total, outcome)
+        total = self.total
         addressed = total.cited | set(total.skipped) | {s for r in total.retired for s in r["sources"]}
-        result.unaddressed = [f for f in batch_ids if f not in addressed]
+        self.unaddressed = [f for f in self.batch.fact_ids if f not in addressed]
+        self._applied = len(outcome.applied)
         problems = list(outcome.problems)
-        if result.unaddressed:
+        if self.unaddressed:
             problems.append(
-                f"facts {', '.join(result.unaddressed[:20])} are not addressed yet: cite each in an add, update or "
+                f"facts {', '.join(self.unaddressed[:20])} are not addressed yet: cite each in an add, update or "
                 "retire, or skip it with a reason"
             )
-        record["outcome"] = "ok" if not problems else f"{len(outcome.applied)} applied; problems: " + "; ".join(problems)[:500]
-        record["applied"] = len(outcome.applied)
-        history.append(record)
-        if not problems:
-            response.accept()  # only a reply that needed no repair is worth a cache entry
-            break
-        response.reject()
-        if attempt < config.repair_rounds:
-            messages.append(response.message())
-            messages.append(user(repair_prompt(work, total, len(outcome.applied), problems[:30], config.related_chars)))
-    entry.ops_applied += len(total.applied)
-    entry.ops_rejected += len(total.problems)
-    return result
+        said = "ok" if not problems else f"{len(outcome.applied)} applied; problems: " + "; ".join(problems)[:500]
+        return Verdict(tuple(problems), outcome=said, details={"applied": len(outcome.applied)})
+
+    def repair_request(self, problems: list[str]) -> str:
+        return repair_prompt(self.batch.work, self.total, self._applied, problems, self.batch.related_chars)
+
+
+def run_batch(client: "LLMClient", batch: Batch) -> BatchResult:
+    """One batch: call, apply the valid operations, send all problems back (bounded rounds)."""
+    judge = OpsJudge(batch)
+    exchange = call_with_repair(client, batch.prompt, batch.policy, judge)
+    return BatchResult(judge.total, list(judge.unaddressed), exchange)
 
 
 def repair_prompt(work: DomainWork, total: BatchOutcome, applied: int, problems: list[str], budget: int) -> str:
@@ -449,17 +443,18 @@ def compile_domain_ops(
                 ended=[f"{f.id}: {job.ended[f.id]}" for f in batch if f.id in job.ended],
             )
             candidate = job.work.copy()
-            history: list[dict[str, Any]] = []
-            try:
-                result = run_batch(
-                    client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
-                )
-            except EndpointFailed as exc:
+            result = run_batch(
+                client,
+                Batch(candidate, prompt, tuple(batch_ids), frozenset(citable), batch_policy(job.name, config, len(batch_ids)), config.related_chars),
+            )
+            entry.count_calls(result.exchange.usage)
+            _log(project, job, result.exchange.history)
+            if result.exchange.endpoint_error is not None:
                 failed = True
-                entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
-                _log(project, job, history)
+                entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {result.exchange.endpoint_error.message}"
                 break
-            _log(project, job, history)
+            entry.ops_applied += len(result.outcome.applied)
+            entry.ops_rejected += len(result.outcome.problems)
             if result.cut_off:
                 half = len(batch) // 2
                 queue[:0] = [batch[:half], batch[half:]]
@@ -608,7 +603,7 @@ def _cited_superseded(job: DomainJob, ident: str) -> list[str]:
     return [s for s in sources if s in job.superseding]
 
 
-def _log(project: "Project", job: DomainJob, history: list[dict[str, Any]]) -> None:
+def _log(project: "Project", job: DomainJob, history: Sequence[dict[str, Any]]) -> None:
     for record in history:
         append_history(project.paths.internal, {"mode": "incremental", "domain": job.name, **record})
 
@@ -800,4 +795,4 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "domain_brief", "repair_prompt", "run_batch"]
+__all__ = ["OPS_SCHEMA", "Batch", "OpsJudge", "batch_policy", "compile_domain_ops", "compile_incremental", "domain_brief", "repair_prompt", "run_batch"]

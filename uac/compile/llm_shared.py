@@ -1,4 +1,4 @@
-"""What the LLM compile modes share: prompt budgets and the repair loop.
+"""What the LLM compile modes share: prompt budgets and candidate checks.
 
 Used by the model routing (:mod:`.routing`), the incremental mode
 (:mod:`.incremental`) and the bounded mode (:mod:`.bounded`):
@@ -8,25 +8,19 @@ Used by the model routing (:mod:`.routing`), the incremental mode
 * candidates -- :func:`check_candidate` validates and loads a model's
   ``schema.py``/``state.py`` with compile-level rules on top of the dialect,
   and :func:`canonical_files` re-renders what was accepted;
-* the repair loop -- :func:`call_with_repair` calls the model, validates the
-  reply and sends the validator's messages back, at most ``rounds`` times,
-  then raises :class:`DomainFailed`.
+* the repair loop is :mod:`.repair`'s, one for every mode.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..dialect.loader import LoadedDomain, load_sources
 from ..dialect.problems import CodeRejected, Problem
-from ..errors import ModelError
-from .report import DomainReport
 
 if TYPE_CHECKING:
     from ..facts.model import Fact
-    from ..llm import LLMClient
 
 
 def fact_line(fact: "Fact") -> str:
@@ -62,18 +56,10 @@ def batch_facts(facts: list["Fact"], max_chars: int, max_facts: int | None = Non
     return batches
 
 
-class DomainFailed(Exception):
-    """A domain could not be compiled within the repair budget (internal)."""
-
-
 @dataclass
 class Candidate:
     loaded: LoadedDomain
     files: dict[str, str]
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def canonical_files(domain: str, loaded: LoadedDomain) -> dict[str, str]:
@@ -111,73 +97,10 @@ def check_candidate(domain: str, schema_py: Any, state_py: Any, known_ids: set[s
     return Candidate(loaded, canonical_files(domain, loaded))
 
 
-def problems_of(exc: Exception) -> list[str]:
-    if isinstance(exc, CodeRejected):
-        return [str(p) for p in exc.problems[:30]]
-    return [str(exc)]
-
-
-def call_with_repair(
-    client: "LLMClient",
-    prompt: str,
-    *,
-    json_schema: dict[str, Any],
-    schema_name: str,
-    shape: str,
-    accept: Any,
-    rounds: int,
-    entry: DomainReport | None,
-    history: list[dict[str, Any]],
-    purpose: str,
-) -> Any:
-    """Call, validate with ``accept(data)``, repair up to ``rounds`` times."""
-    from ..llm import Message, system, user
-    from ..templating import render_prompt
-
-    messages: list[Message] = [system(render_prompt("system_json.j2", schema_name=schema_name)), user(prompt)]
-    last_error: Exception | None = None
-    for attempt in range(rounds + 1):
-        text = "\n".join(m.content or "" for m in messages)
-        response = client.chat(messages, json_schema=json_schema, schema_name=schema_name, purpose=purpose)
-        usage = response.usage
-        if entry is not None:
-            entry.prompt_tokens += usage.prompt_tokens
-            entry.completion_tokens += usage.completion_tokens
-            entry.calls += 1
-            if attempt:
-                entry.repair_rounds += 1
-        record = {
-            "purpose": purpose,
-            "attempt": attempt,
-            "prompt_sha256": _sha(text),
-            "prompt_chars": len(text),
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-        }
-        try:
-            data = response.json()
-            result = accept(data)
-        except (CodeRejected, ModelError) as exc:
-            response.reject()  # a rejected reply never stays in the response cache
-            last_error = exc
-            record["outcome"] = "rejected: " + "; ".join(problems_of(exc))[:500]
-            history.append(record)
-            messages.append(response.message())
-            messages.append(user(render_prompt("structure_repair.j2", problems=problems_of(exc), shape=shape)))
-            continue
-        record["outcome"] = "ok"
-        history.append(record)
-        return result
-    raise DomainFailed("; ".join(problems_of(last_error))[:2000] if last_error else "no valid reply")
-
-
 __all__ = [
     "Candidate",
-    "DomainFailed",
     "batch_facts",
-    "call_with_repair",
     "canonical_files",
     "check_candidate",
     "fact_line",
-    "problems_of",
 ]
