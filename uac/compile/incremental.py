@@ -187,7 +187,7 @@ def _commit(
         save_ledger(project.paths.internal, job.ledger, digest)
         prune_ledgers(project.paths.internal, job.name, digest)
         return
-    digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+    digest = store.files_digest(files)
     save_ledger(project.paths.internal, job.ledger, digest)
     crash_point("compile:ledger")
     if checked:
@@ -562,7 +562,7 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     _commit(project, job, files, checked=checked, values=values)
     if not checked:
         return None  # the full load filled the cache
-    return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
+    return store.files_digest(files), files["schema.py"]
 
 
 def _shared_line(fact_id: str, here: str, domains: list[str]) -> str:
