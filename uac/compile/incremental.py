@@ -392,21 +392,24 @@ class _Planned:
     citable: set[str]
 
 
+@dataclass
 class _DomainRun:
-    """One domain's batches: the queue of batches, the facts still pending, the records to
+    """One domain's batches: what they read (the project, the model, the job, the facts
+    compiled, the settings), the queue of batches, the facts still pending, the records to
     revisit, the records index the prompts select from and the writer thread."""
 
-    def __init__(
-        self,
-        project: "Project",
-        client: "LLMClient",
-        job: DomainJob,
-        facts_by_id: dict[str, "Fact"],
-        config: "CompileConfig",
-        user_name: str,
-    ) -> None:
-        self.project, self.client, self.job, self.facts_by_id = project, client, job, facts_by_id
-        self.config, self.user_name, self.entry = config, user_name, job.entry
+    project: "Project"
+    client: "LLMClient"
+    job: DomainJob
+    facts_by_id: dict[str, "Fact"]
+    config: "CompileConfig"
+    user_name: str
+    failed: bool = False
+    number: int = 0
+
+    def __post_init__(self) -> None:
+        job = self.job
+        self.entry = job.entry
         self.trusting: threading.Thread | None = None
         if job.loaded_hash is not None:
             # rendering the loaded records (to know their lines need no check) overlaps the first
@@ -414,13 +417,11 @@ class _DomainRun:
             self.trusting = threading.Thread(target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True)
             self.trusting.start()
         self.index = RecordIndex(job.work)
-        self.queue: list[list["Fact"]] = batch_facts(job.facts, self._fact_budget(), config.batch_facts)
+        self.queue: list[list["Fact"]] = batch_facts(job.facts, self._fact_budget(), self.config.batch_facts)
         self.revisit = [r for r in dict.fromkeys(job.revisit) if job.work.find(r) is not None]
         if not self.queue and self.revisit:
             self.queue = [[]]
-        self.pending: set[str] = (set(job.ledger.pending) & set(facts_by_id)) | {f.id for f in job.facts}
-        self.failed = False
-        self.number = 0
+        self.pending: set[str] = (set(job.ledger.pending) & set(self.facts_by_id)) | {f.id for f in job.facts}
         self.writer = _Writer(job.uncached)
 
     def _fact_budget(self) -> int:
