@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
-    ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.answer", "uac.sandbox_bridge", "uac.doctor", "uac.export", "uac.browse", "uac.changelog")),
+    ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.records", "uac.answer", "uac.sandbox_bridge", "uac.doctor", "uac.export", "uac.browse", "uac.changelog")),
     ("facade", ("uac.memory", "uac.aio")),
     ("adapters", ("uac.cli", "uac.server", "uac.integrations", "uac.demo", "uac.__main__", "uac")),
 ]

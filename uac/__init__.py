@@ -70,7 +70,6 @@ if TYPE_CHECKING:
     from .changelog import ChangeEntry, DiffReport, DomainAt, HistoryReport, RecordDiff
     from .compile.follow import CatchUp, ViewLag
     from .compile.kinds import registry as offline_kinds
-    from .compile.records import ImportReport
     from .compile.report import CompileReport
     from .dates import Period
     from .doctor import DoctorReport
@@ -100,6 +99,7 @@ if TYPE_CHECKING:
     from .memorize.ingest import IngestReport
     from .memory import UserMemory
     from .project import Project
+    from .records.importer import ImportReport
     from .sessions.locomo import (
         LOCOMO_ANSWERABLE,
         LOCOMO_CATEGORIES,
@@ -134,7 +134,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "CompileReport": ("uac.compile.report", "CompileReport"),
     "CatchUp": ("uac.compile.follow", "CatchUp"),
     "ViewLag": ("uac.compile.follow", "ViewLag"),
-    "ImportReport": ("uac.compile.records", "ImportReport"),
+    "ImportReport": ("uac.records.importer", "ImportReport"),
     "DoctorReport": ("uac.doctor", "DoctorReport"),
     "ExportReport": ("uac.export", "ExportReport"),
     "StateView": ("uac.view.state", "StateView"),

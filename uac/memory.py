@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from .answer.model import Answer
     from .answer.options import AskOptions
     from .compile import follow as _follow
-    from .compile.records import ImportReport
     from .compile.report import CompileReport
     from .dates import Period
     from .doctor import DoctorReport
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     from .memorize.correct import CorrectionReport
     from .memorize.forget import ForgetReport
     from .memorize.ingest import IngestReport
+    from .records.importer import ImportReport
     from .sessions import Session
     from .view.state import StateView
 
@@ -174,7 +174,7 @@ class UserMemory:
         collection with the file's records.  Undo with ``forget(domain=...,
         collection=...)``.
         """
-        from .compile.records import import_records
+        from .records.importer import import_records
 
         return import_records(
             self.project, path, domain=domain, collection=collection, record_type=record_type, replace=replace

@@ -83,7 +83,7 @@ class Project:
         self.paths = ProjectPaths(root)
         self.config = config
         #: derived readers kept for the life of this object (e.g. the records index:
-        #: see :func:`uac.compile.record_search.record_index`), by name
+        #: see :func:`uac.records.search.record_index`), by name
         self.kept: dict[str, object] = {}
 
     def __repr__(self) -> str:

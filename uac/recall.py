@@ -98,7 +98,7 @@ def _records(ctx: MemoryContext, channel: str) -> "RecordIndex | None":
     (a few ``stat`` calls when it is not); ``None`` when the channel does not need it."""
     if channel not in ("all", "records"):
         return None
-    from .compile.record_search import in_step, record_index, sync_record_index
+    from .records.search import in_step, record_index, sync_record_index
 
     if not in_step(ctx.project):
         with ctx.project.lock("records index"):

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uac.compile.records import field_names, record_type_name
 from uac.errors import InputError, InvalidName, UserError
 from uac.memory import UserMemory
+from uac.records.importer import field_names, record_type_name
 
 TRIPS = [
     {"destination": "Lisbon", "start": "2023-05-07", "nights": 4, "cost": 812.5, "tags": ["work"], "booked": "2023-04-01T09:30:00"},

@@ -78,7 +78,7 @@ def test_non_text_is_refused():
 
 
 def test_every_entry_point_refuses_a_trailing_newline(tmp_path, memory):
-    from uac.compile.records import check_collection_name, check_record_type
+    from uac.records.importer import check_collection_name, check_record_type
     from uac.sessions.archive import check_session_id
     from uac.view.store import check_domain_name
     from uac.workspace import resolve_project

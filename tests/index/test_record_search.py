@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from uac.compile.record_search import in_step, record_text
 from uac.index.search import asks_about_now
+from uac.records.search import in_step, record_text
 
 TRIPS = "trip_id,city,start date,companions\nT1,Kyoto,2023-04-02,Ana\nT2,Zanzibar,2023-08-10,Leo\nT3,Oslo,2024-01-05,\n"
 

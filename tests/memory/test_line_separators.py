@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uac.compile.records import read_records
 from uac.compile.report import append_history, read_history
 from uac.errors import InputError
 from uac.llm.scripted import load_script
 from uac.memory import UserMemory
+from uac.records.importer import read_records
 from uac.sessions import load_sessions
 from uac.sessions.reader import parse_jsonl
 

@@ -2,8 +2,9 @@
 
 One call over the first ``[compile] bounded_chars`` characters of the
 serialized fact list, producing every domain at once; facts beyond the prefix
-are not seen.  The reply goes through the same checks and repair loop as the
-incremental mode (:mod:`.llm_shared`).
+are not seen.  The reply's files are checked as the incremental mode checks
+its candidates (:mod:`.llm_shared`) and repaired by the one repair loop
+(:mod:`.repair`), judged whole (:class:`~.repair.FilesJudge`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..dialect.problems import CodeRejected, Problem
 from ..errors import InvalidName
-from .llm_shared import Candidate, DomainFailed, call_with_repair, check_candidate, fact_line
+from .llm_shared import Candidate, check_candidate, fact_line
+from .repair import FilesJudge, RepairPolicy, call_with_repair
 from .report import CompileReport, DomainReport, append_history
 
 if TYPE_CHECKING:
@@ -64,7 +66,6 @@ def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient"
     report.facts_in_prompt = len(prefix)
     prompt = render_prompt("structure_bounded.j2", facts=[fact_line(f) for f in prefix])
     entry = DomainReport("*")
-    history: list[dict[str, Any]] = []
     accepted: dict[str, Candidate] = {}
     failures: dict[str, str] = {}
 
@@ -90,21 +91,18 @@ def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient"
         return accepted
 
     with project.lock("compile"):
-        try:
-            call_with_repair(
-                client,
-                prompt,
-                json_schema=BOUNDED_SCHEMA,
-                schema_name="domains",
-                shape='{"domains": [{"name": "...", "schema_py": "...", "state_py": "..."}]}',
-                accept=accept,
-                rounds=config.repair_rounds,
-                entry=entry,
-                history=history,
-                purpose="structure.bounded",
-            )
-        except DomainFailed:
-            pass  # the domains that validated in the last reply are still written; failures are reported
+        policy = RepairPolicy(
+            purpose="structure.bounded", schema_name="domains", json_schema=BOUNDED_SCHEMA, rounds=config.repair_rounds
+        )
+        judge = FilesJudge(accept, shape='{"domains": [{"name": "...", "schema_py": "...", "state_py": "..."}]}')
+        exchange = call_with_repair(client, prompt, policy, judge)
+        entry.count_calls(exchange.usage)
+        history = list(exchange.history)
+        if exchange.endpoint_error is not None:
+            _log(project, history, len(prefix))
+            raise exchange.endpoint_error
+        # a reply still rejected after the last round: the domains that validated in it are
+        # still written; the failures are reported
         covered: set[str] = set()
         for name in sorted(set(accepted) | set(failures)):
             domain_entry = DomainReport(name)
@@ -124,12 +122,16 @@ def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient"
             first.calls, first.repair_rounds = entry.calls, entry.repair_rounds
         else:
             report.domains.append(DomainReport("*", status="failed", rejection="no domain in the reply", prompt_tokens=entry.prompt_tokens, completion_tokens=entry.completion_tokens, calls=entry.calls, repair_rounds=entry.repair_rounds))
-        for record in history:
-            append_history(project.paths.internal, {"mode": "bounded", "domain": None, "facts_in_prompt": len(prefix), **record})
+        _log(project, history, len(prefix))
         write_manifest(project)
     report.facts_covered = len(covered)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _log(project: "Project", history: list[dict[str, Any]], facts_in_prompt: int) -> None:
+    for record in history:
+        append_history(project.paths.internal, {"mode": "bounded", "domain": None, "facts_in_prompt": facts_in_prompt, **record})
 
 
 __all__ = ["BOUNDED_SCHEMA", "bounded_prefix", "compile_bounded"]

@@ -42,11 +42,10 @@ in name order whatever order they finished in.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..dialect.loader import LoadedDomain, source_hash
 from ..dialect.partial import check_files, preload
@@ -56,10 +55,8 @@ from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog, LogState
 from ..failpoints import crash_point
-from ..llm import Message, system, user
 from ..llm.parallel import map_ordered
 from ..llm.progress import ProgressCallback, Tracker
-from ..llm.structured import parse_structured
 from ..templating import render_prompt
 from ..view import store
 from ..view.changes import offer
@@ -70,6 +67,7 @@ from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_led
 from .llm_shared import batch_facts, fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
 from .related import CrossIndex, RecordIndex, record_line, select_related
+from .repair import Exchange, RepairPolicy, Verdict, call_with_repair
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
 from .working_copy import DomainWork
@@ -118,16 +116,19 @@ OPS_SCHEMA = {
 MIN_FACT_CHARS = 1_000
 
 
-class EndpointFailed(Exception):
-    """The model endpoint failed for a domain (internal: stops that domain)."""
-
-
-@dataclass
+@dataclass(frozen=True)
 class BatchResult:
+    """What a batch did: the sum of its operations, the facts none addressed, and its
+    repaired call (history lines, tokens, a cut-off, an endpoint error)."""
+
     outcome: BatchOutcome
     #: facts of the batch that no operation addressed
-    unaddressed: list[str] = field(default_factory=list)
-    cut_off: bool = False
+    unaddressed: list[str]
+    exchange: Exchange
+
+    @property
+    def cut_off(self) -> bool:
+        return self.exchange.cut_off
 
 
 @dataclass
@@ -186,7 +187,7 @@ def _commit(
         save_ledger(project.paths.internal, job.ledger, digest)
         prune_ledgers(project.paths.internal, job.name, digest)
         return
-    digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+    digest = store.files_digest(files)
     save_ledger(project.paths.internal, job.ledger, digest)
     crash_point("compile:ledger")
     if checked:
@@ -254,82 +255,75 @@ def _remember(project: "Project", job: DomainJob) -> None:
     job.uncached = None
 
 
-def run_batch(
-    client: "LLMClient",
-    work: DomainWork,
-    prompt: str,
-    batch_ids: list[str],
-    citable: set[str],
-    config: "CompileConfig",
-    entry: DomainReport,
-    history: list[dict[str, Any]],
-    purpose: str,
-) -> BatchResult:
-    """One batch: call, apply the valid operations, send all problems back (bounded rounds)."""
-    messages: list[Message] = [system(render_prompt("system_json.j2", schema_name="operations")), user(prompt)]
-    total = BatchOutcome()
-    result = BatchResult(total)
-    for attempt in range(config.repair_rounds + 1):
-        text = "\n".join(m.content or "" for m in messages)
-        try:
-            response = client.chat(messages, json_schema=OPS_SCHEMA, schema_name="operations", purpose=purpose)
-        except ModelError as exc:
-            history.append({"purpose": purpose, "attempt": attempt, "outcome": f"endpoint error: {exc.message}"[:500]})
-            raise EndpointFailed(exc.message) from exc
-        usage = response.usage
-        entry.prompt_tokens += usage.prompt_tokens
-        entry.completion_tokens += usage.completion_tokens
-        entry.calls += 1
-        entry.largest_completion = max(entry.largest_completion, usage.completion_tokens)
-        if attempt:
-            entry.repair_rounds += 1
-        record: dict[str, Any] = {
-            "purpose": purpose,
-            "attempt": attempt,
-            "prompt_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            "prompt_chars": len(text),
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "finish_reason": response.finish_reason,
-        }
-        if response.finish_reason == "length":
-            record["outcome"] = "cut off at the token limit"
-            history.append(record)
-            if attempt == 0 and len(batch_ids) > 1:
-                result.cut_off = True
-                return result
-        try:
-            # read leniently: each operation is checked on its own (apply_operations), so one
-            # bad operation does not sink the valid ones beside it
-            data = parse_structured(response.content).value
-        except ModelError as exc:
-            problems = [exc.message]
-            outcome = BatchOutcome(problems=problems)
+@dataclass(frozen=True)
+class Batch:
+    """What one batch reads: the working copy its operations apply to (a copy of the
+    domain, changed in place), the prompt, the facts it must address, the fact ids a
+    record may cite, and the policy of its repaired call."""
+
+    work: DomainWork
+    prompt: str
+    fact_ids: tuple[str, ...]
+    citable: frozenset[str]
+    policy: RepairPolicy
+    #: the repair request shows the records the operations touched within this budget
+    related_chars: int
+
+
+def batch_policy(domain: str, config: "CompileConfig", facts: int) -> RepairPolicy:
+    """Operations are read leniently (each is checked on its own, so one bad operation
+    does not sink the valid ones beside it); a first reply cut off at the token limit
+    splits a batch of more than one fact."""
+    return RepairPolicy(
+        purpose=f"structure.ops:{domain}",
+        schema_name="operations",
+        json_schema=OPS_SCHEMA,
+        rounds=config.repair_rounds,
+        lenient=True,
+        split_cut_off=facts > 1,
+    )
+
+
+class OpsJudge:
+    """Judges a reply of operations: applies the valid ones to the batch's working copy,
+    keeps the sum of what every reply of the batch did, and asks for the rest (the
+    problems, and the facts no operation addressed yet)."""
+
+    def __init__(self, batch: Batch) -> None:
+        self.batch = batch
+        self.total = BatchOutcome()
+        self.unaddressed: list[str] = []
+        self._applied = 0
+
+    def judge(self, data: Any, error: ModelError | None) -> Verdict:
+        if error is not None:
+            outcome = BatchOutcome(problems=[error.message])
         else:
             operations = data.get("operations") if isinstance(data, dict) else data
-            outcome = apply_operations(work, operations, citable)
-        _merge(total, outcome)
+            outcome = apply_operations(self.batch.work, operations, set(self.batch.citable))
+        _merge(self.total, outcome)
+        total = self.total
         addressed = total.cited | set(total.skipped) | {s for r in total.retired for s in r["sources"]}
-        result.unaddressed = [f for f in batch_ids if f not in addressed]
+        self.unaddressed = [f for f in self.batch.fact_ids if f not in addressed]
+        self._applied = len(outcome.applied)
         problems = list(outcome.problems)
-        if result.unaddressed:
+        if self.unaddressed:
             problems.append(
-                f"facts {', '.join(result.unaddressed[:20])} are not addressed yet: cite each in an add, update or "
+                f"facts {', '.join(self.unaddressed[:20])} are not addressed yet: cite each in an add, update or "
                 "retire, or skip it with a reason"
             )
-        record["outcome"] = "ok" if not problems else f"{len(outcome.applied)} applied; problems: " + "; ".join(problems)[:500]
-        record["applied"] = len(outcome.applied)
-        history.append(record)
-        if not problems:
-            response.accept()  # only a reply that needed no repair is worth a cache entry
-            break
-        response.reject()
-        if attempt < config.repair_rounds:
-            messages.append(response.message())
-            messages.append(user(repair_prompt(work, total, len(outcome.applied), problems[:30], config.related_chars)))
-    entry.ops_applied += len(total.applied)
-    entry.ops_rejected += len(total.problems)
-    return result
+        said = "ok" if not problems else f"{len(outcome.applied)} applied; problems: " + "; ".join(problems)[:500]
+        return Verdict(tuple(problems), outcome=said, details={"applied": len(outcome.applied)})
+
+    def repair_request(self, problems: list[str]) -> str:
+        return repair_prompt(self.batch.work, self.total, self._applied, problems, self.batch.related_chars)
+
+
+def run_batch(client: "LLMClient", batch: Batch) -> BatchResult:
+    """One batch: call, apply the valid operations, send all problems back (bounded rounds)."""
+    judge = OpsJudge(batch)
+    exchange = call_with_repair(client, batch.prompt, batch.policy, judge)
+    return BatchResult(judge.total, list(judge.unaddressed), exchange)
 
 
 def repair_prompt(work: DomainWork, total: BatchOutcome, applied: int, problems: list[str], budget: int) -> str:
@@ -376,171 +370,253 @@ def compile_domain_ops(
     user_name: str,
 ) -> None:
     """Compile one domain's routed facts and revisits, batch by batch (see the module docstring)."""
-    entry = job.entry
-    trusting = None
-    if job.loaded_hash is not None:
-        # rendering the loaded records (to know their lines need no check) overlaps the first
-        # model call; it only fills the chunk cache, which nothing else touches before join()
-        trusting = threading.Thread(target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True)
-        trusting.start()
-    index = RecordIndex(job.work)
-    empty_prompt = render_prompt(
-        "structure_ops.j2", domain=job.name, user_name=user_name, schema_lines=_schema_lines(job.work),
-        collections=job.work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[], shared=[],
-        description=job.work.doc,
-    )
-    budget = max(MIN_FACT_CHARS, config.domain_prompt_chars - len(empty_prompt) - config.related_chars)
-    queue: list[list["Fact"]] = batch_facts(job.facts, budget, config.batch_facts)
-    revisit = [r for r in dict.fromkeys(job.revisit) if job.work.find(r) is not None]
-    if not queue and revisit:
-        queue = [[]]
-    pending: set[str] = set(job.ledger.pending) & set(facts_by_id)
-    pending |= {f.id for f in job.facts}
-    failed = False
-    number = 0
-    writer = _Writer(job.uncached)
+    run = _DomainRun(project, client, job, facts_by_id, config, user_name)
     try:
-        while queue:
-            batch = queue.pop(0)
-            number += 1
-            batch_ids = [f.id for f in batch]
-            revisit_now = revisit[:20]
-            context_ids: list[str] = []
-            for ident in revisit_now:
-                found = job.work.find(ident)
-                if found is None:
-                    continue
-                for source in found[1].sources:
-                    newer = job.superseding.get(source)
-                    if newer and newer in facts_by_id and newer not in batch_ids:
-                        context_ids.append(newer)
-            for fact in batch:
-                newer = fact.superseded_by if fact.id in job.ended else None
-                if newer and newer in facts_by_id and newer not in batch_ids:
-                    context_ids.append(newer)  # what ended it, so the record can say how
-            context_ids = list(dict.fromkeys(context_ids))
-            texts = [f.text for f in batch]
-            # the other domains' records get at most a third of the budget, and only what they use
-            elsewhere = job.cross.select(texts, exclude=job.name, budget=config.related_chars // 3) if job.cross else []
-            own_budget = config.related_chars - sum(len(line) + 1 for _, line in elsewhere)
-            related = select_related(job.work, index, texts, must=revisit_now, budget=own_budget)
-            shown_ids = {i for i, _ in related}
-            revisit_lines = [
-                f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations)}"
-                for ident in revisit_now
-                if ident in shown_ids and (found := job.work.find(ident)) is not None
-            ]
-            related = [(i, line) for i, line in related if i not in set(revisit_now)]
-            cited_by_shown = {s for i in shown_ids if (found := job.work.find(i)) is not None for s in found[1].sources}
-            citable = set(batch_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
-            prompt = render_prompt(
-                "structure_ops.j2",
-                domain=job.name,
-                user_name=user_name,
-                schema_lines=_schema_lines(job.work),
-                collections=job.work.collections(),
-                related=related,
-                elsewhere=[line for _, line in elsewhere],
-                description=job.work.doc,
-                revisit=revisit_lines,
-                context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
-                facts=[fact_line(f) for f in batch],
-                shared=[_shared_line(f.id, job.name, job.routed[f.id]) for f in batch if len(job.routed.get(f.id, ())) > 1],
-                ended=[f"{f.id}: {job.ended[f.id]}" for f in batch if f.id in job.ended],
-            )
+        run.batches()
+    finally:
+        run.join()  # never leave a thread running past the domain (an error is on its way up)
+    run.finish()
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """One batch as the model is shown it."""
+
+    prompt: str
+    fact_ids: list[str]
+    #: the records to revisit shown in this batch
+    revisit: list[str]
+    #: the records the prompt shows (revisits and related records)
+    shown: set[str]
+    #: the fact ids a record may cite in this batch
+    citable: set[str]
+
+
+@dataclass
+class _DomainRun:
+    """One domain's batches: what they read (the project, the model, the job, the facts
+    compiled, the settings), the queue of batches, the facts still pending, the records to
+    revisit, the records index the prompts select from and the writer thread."""
+
+    project: "Project"
+    client: "LLMClient"
+    job: DomainJob
+    facts_by_id: dict[str, "Fact"]
+    config: "CompileConfig"
+    user_name: str
+    failed: bool = False
+    number: int = 0
+
+    def __post_init__(self) -> None:
+        job = self.job
+        self.entry = job.entry
+        self.trusting: threading.Thread | None = None
+        if job.loaded_hash is not None:
+            # rendering the loaded records (to know their lines need no check) overlaps the first
+            # model call; it only fills the chunk cache, which nothing else touches before join()
+            self.trusting = threading.Thread(target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True)
+            self.trusting.start()
+        self.index = RecordIndex(job.work)
+        self.queue: list[list["Fact"]] = batch_facts(job.facts, self._fact_budget(), self.config.batch_facts)
+        self.revisit = [r for r in dict.fromkeys(job.revisit) if job.work.find(r) is not None]
+        if not self.queue and self.revisit:
+            self.queue = [[]]
+        self.pending: set[str] = (set(job.ledger.pending) & set(self.facts_by_id)) | {f.id for f in job.facts}
+        self.writer = _Writer(job.uncached)
+
+    def _fact_budget(self) -> int:
+        """The characters a batch's facts may take: the prompt's budget less the prompt
+        without facts and the related records' share."""
+        work = self.job.work
+        empty_prompt = render_prompt(
+            "structure_ops.j2", domain=self.job.name, user_name=self.user_name, schema_lines=_schema_lines(work),
+            collections=work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[], shared=[],
+            description=work.doc,
+        )
+        return max(MIN_FACT_CHARS, self.config.domain_prompt_chars - len(empty_prompt) - self.config.related_chars)
+
+    def batches(self) -> None:
+        job, entry = self.job, self.entry
+        while self.queue:
+            batch = self.queue.pop(0)
+            self.number += 1
+            planned = self._plan(batch)
             candidate = job.work.copy()
-            history: list[dict[str, Any]] = []
-            try:
-                result = run_batch(
-                    client, candidate, prompt, batch_ids, citable, config, entry, history, f"structure.ops:{job.name}"
-                )
-            except EndpointFailed as exc:
-                failed = True
-                entry.status, entry.rejection = "failed", f"the model endpoint failed in batch {number}: {exc}"
-                _log(project, job, history)
+            policy = batch_policy(job.name, self.config, len(planned.fact_ids))
+            result = run_batch(
+                self.client,
+                Batch(candidate, planned.prompt, tuple(planned.fact_ids), frozenset(planned.citable), policy, self.config.related_chars),
+            )
+            entry.count_calls(result.exchange.usage)
+            _log(self.project, job, result.exchange.history)
+            if result.exchange.endpoint_error is not None:
+                self.failed = True
+                entry.status = "failed"
+                entry.rejection = f"the model endpoint failed in batch {self.number}: {result.exchange.endpoint_error.message}"
                 break
-            _log(project, job, history)
+            entry.ops_applied += len(result.outcome.applied)
+            entry.ops_rejected += len(result.outcome.problems)
             if result.cut_off:
                 half = len(batch) // 2
-                queue[:0] = [batch[:half], batch[half:]]
+                self.queue[:0] = [batch[:half], batch[half:]]
                 entry.batches_split += 1
                 continue
-            outcome = result.outcome
-            ledger = Ledger(**{**job.ledger.__dict__})
-            ledger.considered = {**job.ledger.considered, **outcome.skipped}
-            for retired in outcome.retired:
-                ledger.retired = [*ledger.retired, retired]
-                still = candidate.cited_ids()
-                for source in retired["cited"]:
-                    if source not in still and source in facts_by_id:
-                        ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
-            settled = set(outcome.cited) | set(outcome.skipped)
-            pending_now = (pending - settled) | set(result.unaddressed)
-            ledger.pending = sorted(pending_now & set(facts_by_id))
-            handled = [r for r in revisit_now if r in outcome.touched or candidate.find(r) is None or r in shown_ids]
-            ledger.revisit = [r for r in revisit if r not in handled]
-            ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
-                s for r in revisit_now if r in handled for s in _cited_superseded(job, r)
-            } | {i for i in batch_ids if i in job.ended})  # shown as ended: nothing to revisit
-            ledger.next_ids = dict(candidate.next_ids)
-            step = DomainJob(job.name, candidate, ledger, entry)
-            if trusting is not None:
-                trusting.join()
-                trusting = None
-            lost = writer.wait()
-            if lost is not None:
-                # the batch before could not be written: back to the state before it, and this
-                # batch (planned on its records) is planned again
-                pending, revisit = _lost_batch(job, entry, lost)
-                index = RecordIndex(job.work)
-                if job.cross is not None:
-                    job.cross.reset(job.name, job.work)
-                queue.insert(0, batch)
+            ledger, pending_now = self._next_ledger(candidate, result, planned)
+            if self._commit(batch, DomainJob(job.name, candidate, ledger, entry), result, pending_now):
+                self._publish(candidate, result)
+
+    def _context_ids(self, batch: list["Fact"], fact_ids: list[str], revisit_now: list[str]) -> list[str]:
+        """The facts shown as context: what replaced the facts a revisited record cites, and
+        what ended a fact of the batch (so the record can say how)."""
+        job, facts_by_id = self.job, self.facts_by_id
+        context_ids: list[str] = []
+        for ident in revisit_now:
+            found = job.work.find(ident)
+            if found is None:
                 continue
-            if outcome.changed:
-                before = (job.work, job.ledger, set(pending), list(revisit), bool(result.unaddressed or outcome.problems))
-                writer.start(lambda step=step: _write_batch(project, step), number, before)
-            else:
-                try:
-                    _commit(project, step, None)
-                except UacError as exc:
-                    entry.rejection = f"batch {number} could not be written: {exc}"[:2000]
-                    entry.batches_failed += 1
-                    pending |= set(batch_ids)
-                    continue
-            job.work, job.ledger, pending, revisit = candidate, ledger, pending_now, ledger.revisit
-            if job.cross is not None and outcome.changed:
-                # the other domains see this batch's records from their next batch on
-                job.cross.publish(job.name, candidate, outcome.touched, [r["id"] for r in outcome.retired])
-            for ident in outcome.touched:
-                found = candidate.find(ident)
-                if found is not None:
-                    index.put(found[1])
-            for retired in outcome.retired:
-                index.drop(retired["id"])
-            entry.batches += 1
-            if result.unaddressed or outcome.problems:
-                entry.batches_partial += 1
-    finally:
-        if trusting is not None:
-            trusting.join()
-        writer.join()  # never leave a write running past the domain (an error is on its way up)
-    lost = writer.wait()
-    if lost is not None:
-        pending, revisit = _lost_batch(job, entry, lost)
-        if job.cross is not None:
-            job.cross.reset(job.name, job.work)
-    job.uncached = writer.uncached
-    unsettled = sorted((pending | set(job.ledger.pending)) & set(facts_by_id) - job.work.cited_ids() - set(job.ledger.considered))
-    if unsettled != sorted(set(job.ledger.pending)):
-        # facts of failed batches (or never reached) are counted, never lost
-        job.ledger.pending = unsettled
-        _commit(project, job, None)
-    _remember(project, job)
-    if not failed and entry.batches:
-        entry.status = "compiled"
-    elif entry.batches_failed and not entry.batches:
-        entry.status = "failed"
+            for source in found[1].sources:
+                newer = job.superseding.get(source)
+                if newer and newer in facts_by_id and newer not in fact_ids:
+                    context_ids.append(newer)
+        for fact in batch:
+            newer = fact.superseded_by if fact.id in job.ended else None
+            if newer and newer in facts_by_id and newer not in fact_ids:
+                context_ids.append(newer)
+        return list(dict.fromkeys(context_ids))
+
+    def _plan(self, batch: list["Fact"]) -> _Planned:
+        job, work, facts_by_id, related_chars = self.job, self.job.work, self.facts_by_id, self.config.related_chars
+        fact_ids = [f.id for f in batch]
+        revisit_now = self.revisit[:20]
+        context_ids = self._context_ids(batch, fact_ids, revisit_now)
+        texts = [f.text for f in batch]
+        # the other domains' records get at most a third of the budget, and only what they use
+        elsewhere = job.cross.select(texts, exclude=job.name, budget=related_chars // 3) if job.cross else []
+        own_budget = related_chars - sum(len(line) + 1 for _, line in elsewhere)
+        related = select_related(work, self.index, texts, must=revisit_now, budget=own_budget)
+        shown_ids = {i for i, _ in related}
+        revisit_lines = [
+            f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations)}"
+            for ident in revisit_now
+            if ident in shown_ids and (found := work.find(ident)) is not None
+        ]
+        related = [(i, line) for i, line in related if i not in set(revisit_now)]
+        cited_by_shown = {s for i in shown_ids if (found := work.find(i)) is not None for s in found[1].sources}
+        prompt = render_prompt(
+            "structure_ops.j2",
+            domain=job.name,
+            user_name=self.user_name,
+            schema_lines=_schema_lines(work),
+            collections=work.collections(),
+            related=related,
+            elsewhere=[line for _, line in elsewhere],
+            description=work.doc,
+            revisit=revisit_lines,
+            context_facts=[fact_line(facts_by_id[i]) for i in context_ids],
+            facts=[fact_line(f) for f in batch],
+            shared=[_shared_line(f.id, job.name, job.routed[f.id]) for f in batch if len(job.routed.get(f.id, ())) > 1],
+            ended=[f"{f.id}: {job.ended[f.id]}" for f in batch if f.id in job.ended],
+        )
+        citable = set(fact_ids) | set(context_ids) | (cited_by_shown & set(facts_by_id))
+        return _Planned(prompt, fact_ids, revisit_now, shown_ids, citable)
+
+    def _next_ledger(self, candidate: DomainWork, result: BatchResult, planned: _Planned) -> tuple[Ledger, set[str]]:
+        """The domain's ledger after the batch, and the facts pending after it."""
+        job, outcome, facts_by_id = self.job, result.outcome, self.facts_by_id
+        ledger = Ledger(**{**job.ledger.__dict__})
+        ledger.considered = {**job.ledger.considered, **outcome.skipped}
+        for retired in outcome.retired:
+            ledger.retired = [*ledger.retired, retired]
+            still = candidate.cited_ids()
+            for source in retired["cited"]:
+                if source not in still and source in facts_by_id:
+                    ledger.considered.setdefault(source, f"record {retired['id']} retired: {retired['reason']}"[:300])
+        settled = set(outcome.cited) | set(outcome.skipped)
+        pending_now = (self.pending - settled) | set(result.unaddressed)
+        ledger.pending = sorted(pending_now & set(facts_by_id))
+        handled = [r for r in planned.revisit if r in outcome.touched or candidate.find(r) is None or r in planned.shown]
+        ledger.revisit = [r for r in self.revisit if r not in handled]
+        ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
+            s for r in planned.revisit if r in handled for s in _cited_superseded(job, r)
+        } | {i for i in planned.fact_ids if i in job.ended})  # shown as ended: nothing to revisit
+        ledger.next_ids = dict(candidate.next_ids)
+        return ledger, pending_now
+
+    def _commit(self, batch: list["Fact"], step: DomainJob, result: BatchResult, pending_now: set[str]) -> bool:
+        """Hand the batch to the writer (or save its ledger alone when nothing changed) and
+        make it the domain's state; False when it was not (it is planned again, or its
+        facts stay pending)."""
+        job, entry, outcome = self.job, self.entry, result.outcome
+        if self.trusting is not None:
+            self.trusting.join()
+            self.trusting = None
+        lost = self.writer.wait()
+        if lost is not None:
+            # the batch before could not be written: back to the state before it, and this
+            # batch (planned on its records) is planned again
+            self.pending, self.revisit = _lost_batch(job, entry, lost)
+            self.index = RecordIndex(job.work)
+            if job.cross is not None:
+                job.cross.reset(job.name, job.work)
+            self.queue.insert(0, batch)
+            return False
+        if outcome.changed:
+            before = (job.work, job.ledger, set(self.pending), list(self.revisit), bool(result.unaddressed or outcome.problems))
+            self.writer.start(lambda: _write_batch(self.project, step), self.number, before)
+        else:
+            try:
+                _commit(self.project, step, None)
+            except UacError as exc:
+                entry.rejection = f"batch {self.number} could not be written: {exc}"[:2000]
+                entry.batches_failed += 1
+                self.pending |= {f.id for f in batch}
+                return False
+        job.work, job.ledger, self.pending, self.revisit = step.work, step.ledger, pending_now, step.ledger.revisit
+        return True
+
+    def _publish(self, candidate: DomainWork, result: BatchResult) -> None:
+        """The batch's records reach the other domains and the records index; the batch is counted."""
+        job, outcome = self.job, result.outcome
+        if job.cross is not None and outcome.changed:
+            # the other domains see this batch's records from their next batch on
+            job.cross.publish(job.name, candidate, outcome.touched, [r["id"] for r in outcome.retired])
+        for ident in outcome.touched:
+            found = candidate.find(ident)
+            if found is not None:
+                self.index.put(found[1])
+        for retired in outcome.retired:
+            self.index.drop(retired["id"])
+        self.entry.batches += 1
+        if result.unaddressed or outcome.problems:
+            self.entry.batches_partial += 1
+
+    def join(self) -> None:
+        if self.trusting is not None:
+            self.trusting.join()
+        self.writer.join()
+
+    def finish(self) -> None:
+        """After the last batch: a last write that failed is undone, the facts left unsettled
+        stay pending, the load cache is filled and the domain's status set."""
+        job, entry = self.job, self.entry
+        lost = self.writer.wait()
+        if lost is not None:
+            self.pending, self.revisit = _lost_batch(job, entry, lost)
+            if job.cross is not None:
+                job.cross.reset(job.name, job.work)
+        job.uncached = self.writer.uncached
+        unsettled = sorted(
+            (self.pending | set(job.ledger.pending)) & set(self.facts_by_id) - job.work.cited_ids() - set(job.ledger.considered)
+        )
+        if unsettled != sorted(set(job.ledger.pending)):
+            # facts of failed batches (or never reached) are counted, never lost
+            job.ledger.pending = unsettled
+            _commit(self.project, job, None)
+        _remember(self.project, job)
+        if not self.failed and entry.batches:
+            entry.status = "compiled"
+        elif entry.batches_failed and not entry.batches:
+            entry.status = "failed"
 
 
 def _lost_batch(job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]) -> tuple[set[str], list[str]]:
@@ -567,7 +643,7 @@ def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     _commit(project, job, files, checked=checked, values=values)
     if not checked:
         return None  # the full load filled the cache
-    return source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8")), files["schema.py"]
+    return store.files_digest(files), files["schema.py"]
 
 
 def _shared_line(fact_id: str, here: str, domains: list[str]) -> str:
@@ -608,7 +684,7 @@ def _cited_superseded(job: DomainJob, ident: str) -> list[str]:
     return [s for s in sources if s in job.superseding]
 
 
-def _log(project: "Project", job: DomainJob, history: list[dict[str, Any]]) -> None:
+def _log(project: "Project", job: DomainJob, history: Sequence[dict[str, Any]]) -> None:
     for record in history:
         append_history(project.paths.internal, {"mode": "incremental", "domain": job.name, **record})
 
@@ -630,92 +706,27 @@ def compile_incremental(
     # the facts compiled: those given and the ones that led to them (shown as ended)
     facts_by_id = {**current, **ended}
     with project.lock("compile"):
-        jobs: dict[str, DomainJob] = {}
-        broken: dict[str, str] = {}
-        summaries: dict[str, str] = {}
-        #: domain -> facts it left pending last time (sent to it again even if settled elsewhere)
-        carried: dict[str, list[str]] = {}
-        for name in store.domain_names(project):
-            try:
-                loaded = store.load_domain(project, name)
-            except CodeRejected as exc:
-                broken[name] = exc.message
-                continue
-            summaries[name] = domain_brief(loaded)
-            work = DomainWork.from_loaded(loaded)
-            ledger = _ledger_for(project, loaded, name)
-            carried[name] = list(ledger.pending)
-            ledger.pending = []  # every unsettled fact is routed again below
-            for prefix, number in ledger.next_ids.items():
-                work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
-            jobs[name] = DomainJob(name, work, ledger, DomainReport(name), loaded_hash=loaded.source_hash)
-        for name in ledger_domains(project.paths.internal):
-            if name not in jobs and name not in broken:
-                # a domain whose batches only left facts out: no files, a ledger
-                ledger = load_ledger(project.paths.internal, name, EMPTY_HASH)
-                if ledger.matched:
-                    carried[name] = list(ledger.pending)
-                    ledger.pending = []
-                    jobs[name] = DomainJob(name, DomainWork.empty(name), ledger, DomainReport(name))
-        recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) if jobs else set()
-        considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
-        order = {ident: number for number, ident in enumerate(log_state.facts)}
-        compiled = sorted(facts_by_id.values(), key=lambda f: order.get(f.id, len(order)))
-        new_facts = [f for f in compiled if f.id not in recorded and f.id not in considered]
-        # a fact settled in one of its domains and still pending in another goes back to that one
-        for name, pending_ids in carried.items():
-            job = jobs[name]
-            here = job.work.cited_ids() | set(job.ledger.considered)
-            job.facts.extend(facts_by_id[i] for i in pending_ids if i in facts_by_id and i not in here and (i in recorded or i in considered))
+        view = _open_domains(project)
+        jobs = view.jobs
+        new_facts = _facts_to_route(view, facts_by_id, log_state)
         cross = CrossIndex({name: job.work for name, job in jobs.items() if job.work.record_count()})
         for job in jobs.values():
             job.cross = cross
             job.work.refs = cross
-        # records citing facts superseded since: revisit them where they live
-        for job in jobs.values():
-            seen = set(job.ledger.superseded_seen)
-            for _, _, record in job.work.iter_records():
-                for source in record.sources:
-                    old = log_state.facts.get(source)
-                    if old is not None and old.superseded_by and source not in seen:
-                        job.superseding[source] = old.superseded_by
-                        if source in relations:
-                            job.relations[source] = relations[source]
-                        job.revisit.append(record.id)
-            job.revisit.extend(job.ledger.revisit)
+        _queue_revisits(jobs, log_state, relations)
         if new_facts or any(j.revisit for j in jobs.values()):
             # the imports a domain's first batch needs load while the routing call is in flight
             threading.Thread(target=preload, name="uac-compile-preload", daemon=True).start()
         routing = Routing()
         if new_facts:
-            routing = route_with_model(client, new_facts, summaries, max_chars=config.domain_prompt_chars)
+            routing = route_with_model(client, new_facts, view.summaries, max_chars=config.domain_prompt_chars)
         report.routed_by_model, report.routed_by_keywords = routing.by_model, routing.by_keywords
         report.routing_tokens = {"prompt_tokens": routing.prompt_tokens, "completion_tokens": routing.completion_tokens}
         for call in routing.calls:
             append_history(project.paths.internal, {"mode": "incremental", "domain": None, **call})
-        for fact in new_facts:
-            for name in routing.domains_of(fact.id):
-                if name not in jobs and name not in broken:
-                    jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross)
-                    jobs[name].work.refs = cross
-                if name in jobs:
-                    jobs[name].facts.append(fact)
-                    if fact.id in ended:
-                        jobs[name].ended[fact.id] = f"{REVISIT_WORDS.get(relations.get(fact.id) or 'supersedes', 'replaced by')} {fact.superseded_by}"
-                    if len(routing.domains_of(fact.id)) > 1:
-                        jobs[name].routed[fact.id] = routing.domains_of(fact.id)
+        _assign_routes(project, view, routing, new_facts, cross, ended, relations)
+        todo = _report_entries(report, view)
         user_name = project.config.user.name or "the user"
-        todo: list[DomainJob] = []
-        for name in sorted(set(jobs) | set(broken)):
-            if name in broken:
-                entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {broken[name]}")
-                report.domains.append(entry)
-                continue
-            job = jobs[name]
-            report.domains.append(job.entry)
-            job.entry.facts_new = len(job.facts)
-            if job.facts or job.revisit:
-                todo.append(job)
         with Tracker(progress, client, stage="compile", unit="domains", total=len(todo)) as tracker:
 
             def compile_one(job: DomainJob) -> None:
@@ -727,14 +738,131 @@ def compile_incremental(
             _count(jobs[name], current)
         report.duplicates = [d.to_json() for d in find_duplicates({n: j.work for n, j in jobs.items()})]
         write_manifest(project)
-    # a fact may live in several domains: counted once, recorded if any domain records it
-    recorded_now = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(current) if jobs else set()
-    considered_now = (set().union(*(j.ledger.considered for j in jobs.values())) & set(current)) - recorded_now if jobs else set()
-    report.facts_covered = len(recorded_now | considered_now)
-    pending_now = (set().union(*(j.ledger.pending for j in jobs.values())) & set(current)) - recorded_now - considered_now if jobs else set()
-    report.facts_once = {"recorded": len(recorded_now), "considered": len(considered_now), "pending": len(pending_now)}
+    _count_once(report, jobs, current)
     report.seconds = time.perf_counter() - started
     return report
+
+
+@dataclass
+class _OpenDomains:
+    """The view as a compile begins: a job per domain, the domains that do not validate,
+    what the router is shown of each, and the facts each left pending last time."""
+
+    jobs: dict[str, DomainJob] = field(default_factory=dict)
+    broken: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, str] = field(default_factory=dict)
+    #: domain -> facts it left pending last time (sent to it again even if settled elsewhere)
+    carried: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _open_domains(project: "Project") -> _OpenDomains:
+    view = _OpenDomains()
+    for name in store.domain_names(project):
+        try:
+            loaded = store.load_domain(project, name)
+        except CodeRejected as exc:
+            view.broken[name] = exc.message
+            continue
+        view.summaries[name] = domain_brief(loaded)
+        work = DomainWork.from_loaded(loaded)
+        ledger = _ledger_for(project, loaded, name)
+        view.carried[name] = list(ledger.pending)
+        ledger.pending = []  # every unsettled fact is routed again
+        for prefix, number in ledger.next_ids.items():
+            work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
+        view.jobs[name] = DomainJob(name, work, ledger, DomainReport(name), loaded_hash=loaded.source_hash)
+    for name in ledger_domains(project.paths.internal):
+        if name not in view.jobs and name not in view.broken:
+            # a domain whose batches only left facts out: no files, a ledger
+            ledger = load_ledger(project.paths.internal, name, EMPTY_HASH)
+            if ledger.matched:
+                view.carried[name] = list(ledger.pending)
+                ledger.pending = []
+                view.jobs[name] = DomainJob(name, DomainWork.empty(name), ledger, DomainReport(name))
+    return view
+
+
+def _facts_to_route(view: _OpenDomains, facts_by_id: dict[str, "Fact"], log_state: "LogState") -> list["Fact"]:
+    """The facts neither recorded nor considered anywhere, in the log's order; a fact settled
+    in one of its domains and still pending in another goes back to that one."""
+    jobs = view.jobs
+    recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) if jobs else set()
+    considered = set().union(*(j.ledger.considered for j in jobs.values())) if jobs else set()
+    order = {ident: number for number, ident in enumerate(log_state.facts)}
+    compiled = sorted(facts_by_id.values(), key=lambda f: order.get(f.id, len(order)))
+    for name, pending_ids in view.carried.items():
+        job = jobs[name]
+        here = job.work.cited_ids() | set(job.ledger.considered)
+        job.facts.extend(facts_by_id[i] for i in pending_ids if i in facts_by_id and i not in here and (i in recorded or i in considered))
+    return [f for f in compiled if f.id not in recorded and f.id not in considered]
+
+
+def _queue_revisits(jobs: dict[str, DomainJob], log_state: "LogState", relations: dict[str, str]) -> None:
+    """Records citing facts superseded since: revisit them where they live."""
+    for job in jobs.values():
+        seen = set(job.ledger.superseded_seen)
+        for _, _, record in job.work.iter_records():
+            for source in record.sources:
+                old = log_state.facts.get(source)
+                if old is not None and old.superseded_by and source not in seen:
+                    job.superseding[source] = old.superseded_by
+                    if source in relations:
+                        job.relations[source] = relations[source]
+                    job.revisit.append(record.id)
+        job.revisit.extend(job.ledger.revisit)
+
+
+def _assign_routes(
+    project: "Project",
+    view: _OpenDomains,
+    routing: Routing,
+    new_facts: list["Fact"],
+    cross: CrossIndex,
+    ended: dict[str, "Fact"],
+    relations: dict[str, str],
+) -> None:
+    """Each new fact to the jobs of its domains (a domain new to the view gets a job)."""
+    jobs = view.jobs
+    for fact in new_facts:
+        for name in routing.domains_of(fact.id):
+            if name not in jobs and name not in view.broken:
+                jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross)
+                jobs[name].work.refs = cross
+            if name in jobs:
+                jobs[name].facts.append(fact)
+                if fact.id in ended:
+                    jobs[name].ended[fact.id] = f"{REVISIT_WORDS.get(relations.get(fact.id) or 'supersedes', 'replaced by')} {fact.superseded_by}"
+                if len(routing.domains_of(fact.id)) > 1:
+                    jobs[name].routed[fact.id] = routing.domains_of(fact.id)
+
+
+def _report_entries(report: CompileReport, view: _OpenDomains) -> list[DomainJob]:
+    """Every domain's entry in the report, in name order; returns the jobs with work to do."""
+    todo: list[DomainJob] = []
+    for name in sorted(set(view.jobs) | set(view.broken)):
+        if name in view.broken:
+            entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {view.broken[name]}")
+            report.domains.append(entry)
+            continue
+        job = view.jobs[name]
+        report.domains.append(job.entry)
+        job.entry.facts_new = len(job.facts)
+        if job.facts or job.revisit:
+            todo.append(job)
+    return todo
+
+
+def _count_once(report: CompileReport, jobs: dict[str, DomainJob], current: dict[str, "Fact"]) -> None:
+    """A fact may live in several domains: counted once, recorded if any domain records it."""
+    if not jobs:
+        report.facts_covered = 0
+        report.facts_once = {"recorded": 0, "considered": 0, "pending": 0}
+        return
+    recorded = set().union(*(j.work.cited_ids() for j in jobs.values())) & set(current)
+    considered = (set().union(*(j.ledger.considered for j in jobs.values())) & set(current)) - recorded
+    pending = (set().union(*(j.ledger.pending for j in jobs.values())) & set(current)) - recorded - considered
+    report.facts_covered = len(recorded | considered)
+    report.facts_once = {"recorded": len(recorded), "considered": len(considered), "pending": len(pending)}
 
 
 def domain_brief(loaded: LoadedDomain) -> str:
@@ -800,4 +928,4 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "compile_domain_ops", "compile_incremental", "domain_brief", "repair_prompt", "run_batch"]
+__all__ = ["OPS_SCHEMA", "Batch", "OpsJudge", "batch_policy", "compile_domain_ops", "compile_incremental", "domain_brief", "repair_prompt", "run_batch"]

@@ -57,35 +57,32 @@ _OPT_STR = TypeSpec("union", (TypeSpec("str"), TypeSpec("none")))
 _OPT_DATE = TypeSpec("union", (TypeSpec("date"), TypeSpec("none")))
 _OPT_PERIOD = TypeSpec("union", (TypeSpec("period"), TypeSpec("none")))
 _LIST_STR = TypeSpec("list", (TypeSpec("str"),))
-EVENT = ClassSpec(
-    "Event",
-    "dataclass",
-    (
+
+
+def _event_spec(dates: tuple[FieldSpec, ...], doc: str) -> ClassSpec:
+    """The timeline's ``Event`` with its date fields (``text``, ``session_id`` and
+    ``actor`` before them, ``notes`` and ``sources`` after)."""
+    fields = (
         FieldSpec("text", TypeSpec("str")),
         FieldSpec("session_id", TypeSpec("str")),
         FieldSpec("actor", _OPT_STR, "value", None),
-        FieldSpec("when", _OPT_PERIOD, "value", None),
-        FieldSpec("said_on", _OPT_DATE, "value", None),
+        *dates,
         FieldSpec("notes", _LIST_STR, "list"),
         FieldSpec("sources", _LIST_STR, "list"),
-    ),
+    )
+    return ClassSpec("Event", "dataclass", fields, doc=doc)
+
+
+EVENT = _event_spec(
+    (FieldSpec("when", _OPT_PERIOD, "value", None), FieldSpec("said_on", _OPT_DATE, "value", None)),
     doc=(
         "One event or statement from the conversations: when it happened (only when the text dates it) "
         f"apart from when it was said. {OFFLINE_MARK}"
     ),
 )
 #: ``Event`` as earlier offline compiles wrote it (one ``date``: the event date, else the session date)
-EVENT_WITH_ONE_DATE = ClassSpec(
-    "Event",
-    "dataclass",
-    (
-        FieldSpec("text", TypeSpec("str")),
-        FieldSpec("session_id", TypeSpec("str")),
-        FieldSpec("actor", _OPT_STR, "value", None),
-        FieldSpec("date", _OPT_DATE, "value", None),
-        FieldSpec("notes", _LIST_STR, "list"),
-        FieldSpec("sources", _LIST_STR, "list"),
-    ),
+EVENT_WITH_ONE_DATE = _event_spec(
+    (FieldSpec("date", _OPT_DATE, "value", None),),
     doc="One dated event or statement from the conversations (offline timeline).",
 )
 EVENTS_TYPE = TypeSpec("list", (TypeSpec("class", name="Event"),))
@@ -186,16 +183,11 @@ class _DomainPlan:
 
 def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     """Write the kinds' records and the event timeline of every domain that has facts."""
-    from ..dialect import render
-    from ..dialect.classes import rebuild
-    from ..view import store
     from ..view.manifest import write_manifest
-    from .coverage import save_offline_left_out
+    from .route_meaning import stored_vectors
 
     started = time.perf_counter()
     report = CompileReport(mode="offline", facts_total=len(facts))
-    from .route_meaning import stored_vectors
-
     routing = route_offline(facts, stored_vectors(project, facts))
     report.routed_by_keywords = routing.by_keywords
     report.routed_by_meaning = routing.by_meaning
@@ -212,17 +204,9 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
         for plan in plans.values():
             for outcome in plan.outcomes:
                 outcomes[outcome.kind.name] = outcome
-        # a fact that became part of a kind's record belongs to that kind's domain; the rest stay where routed
-        route = dict(routing.routes)
-        for outcome in outcomes.values():
-            if outcome.status == "written":
-                for fact_id in outcome.facts:
-                    route[fact_id] = outcome.kind.domain
         claimed = {fact_id for o in outcomes.values() if o.status == "written" for fact_id in o.facts}
         unclear = _unclear_reasons(registry, seen_and_doubts, claimed)
-        grouped: dict[str, list["Fact"]] = {}
-        for fact in facts:
-            grouped.setdefault(route[fact.id], []).append(fact)
+        grouped = _facts_by_final_domain(facts, routing.routes, outcomes)
         domains = [
             name
             for name in candidates
@@ -231,41 +215,87 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
         step(0, len(domains), "domains")
         for number, domain in enumerate(domains, 1):
             step(number - 1, len(domains), "domains")
-            plan = plans[domain]
-            domain_facts = grouped.get(domain, [])
-            entry = DomainReport(domain, facts_routed=len(domain_facts), facts_new=len(domain_facts))
+            entry = DomainReport(domain)
             report.domains.append(entry)
-            if plan.failure is not None:
-                entry.status, entry.rejection = "failed", plan.failure
-                continue
-            assert plan.schema is not None
-            built = plan.built
-            entries: list[tuple[str, TypeSpec, Any]] = [
-                (name, plan.existing.types[name], rebuild(value, built)) for name, value in plan.kept_values.items()
-            ] if plan.existing is not None else []
-            for outcome in plan.outcomes:
-                if outcome.status == "written":
-                    spec = TypeSpec("list", (TypeSpec("class", name=outcome.kind.cls.name),))
-                    entries.append((outcome.kind.collection, spec, outcome.records))
-            timeline = [fact for fact in domain_facts if fact.id not in claimed]
-            entries.append(("events", EVENTS_TYPE, _events(built["Event"], timeline, order)))
-            schema = plan.schema
-            files = {
-                "__init__.py": render.render_init(f"The {domain} domain of this user project.", schema, [n for n, _, _ in entries]),
-                "schema.py": render.render_schema(schema),
-                "state.py": render.render_state(f"State of the {domain} domain (generated by uac; do not edit by hand).", schema, entries),
-            }
-            loaded = store.write_domain(project, domain, files)
-            save_offline_left_out(
-                project, domain, loaded.source_hash, {f.id: unclear[f.id] for f in domain_facts if f.id in unclear}
-            )
-            cited = loaded.cited_ids()
-            entry.status = "compiled"
-            entry.records = loaded.record_count()
-            entry.facts_covered = sum(1 for f in domain_facts if f.id in cited)
-            covered |= cited
+            written = _TimelineWrite(plans[domain], grouped.get(domain, []), claimed, unclear, order)
+            covered |= written.write(project, entry)
         step(len(domains), len(domains), "domains")
         write_manifest(project)
+    report.kinds = _kinds_report(registry, outcomes, seen_and_doubts)
+    report.facts_covered = sum(1 for f in facts if f.id in covered)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _facts_by_final_domain(
+    facts: list["Fact"], routes: dict[str, str], outcomes: dict[str, KindOutcome]
+) -> dict[str, list["Fact"]]:
+    """Domain -> its facts: a fact that became part of a kind's record belongs to that
+    kind's domain; the rest stay where they were routed."""
+    route = dict(routes)
+    for outcome in outcomes.values():
+        if outcome.status == "written":
+            for fact_id in outcome.facts:
+                route[fact_id] = outcome.kind.domain
+    grouped: dict[str, list["Fact"]] = {}
+    for fact in facts:
+        grouped.setdefault(route[fact.id], []).append(fact)
+    return grouped
+
+
+@dataclass(frozen=True)
+class _TimelineWrite:
+    """One domain of an offline compile: its plan, its facts, the facts the kinds' records
+    claimed (the rest go on the timeline) and why facts were left out."""
+
+    plan: _DomainPlan
+    facts: list["Fact"]
+    claimed: set[str]
+    unclear: dict[str, str]
+    order: dict[str, int]
+
+    def entries(self) -> list[tuple[str, TypeSpec, Any]]:
+        """What the domain holds: the values kept, the kinds' records, the timeline."""
+        from ..dialect.classes import rebuild
+
+        plan, built = self.plan, self.plan.built
+        entries: list[tuple[str, TypeSpec, Any]] = [
+            (name, plan.existing.types[name], rebuild(value, built)) for name, value in plan.kept_values.items()
+        ] if plan.existing is not None else []
+        for outcome in plan.outcomes:
+            if outcome.status == "written":
+                spec = TypeSpec("list", (TypeSpec("class", name=outcome.kind.cls.name),))
+                entries.append((outcome.kind.collection, spec, outcome.records))
+        timeline = [fact for fact in self.facts if fact.id not in self.claimed]
+        entries.append(("events", EVENTS_TYPE, _events(built["Event"], timeline, self.order)))
+        return entries
+
+    def write(self, project: "Project", entry: DomainReport) -> set[str]:
+        """Write the domain and fill its report entry; returns the fact ids it cites."""
+        from ..view import store
+        from .coverage import save_offline_left_out
+
+        entry.facts_routed = entry.facts_new = len(self.facts)
+        if self.plan.failure is not None:
+            entry.status, entry.rejection = "failed", self.plan.failure
+            return set()
+        assert self.plan.schema is not None
+        loaded = store.write_records(project, entry.domain, self.plan.schema, self.entries())
+        left_out = {f.id: self.unclear[f.id] for f in self.facts if f.id in self.unclear}
+        save_offline_left_out(project, entry.domain, loaded.source_hash, left_out)
+        cited = loaded.cited_ids()
+        entry.status = "compiled"
+        entry.records = loaded.record_count()
+        entry.facts_covered = sum(1 for f in self.facts if f.id in cited)
+        return cited
+
+
+def _kinds_report(
+    registry: list["kind_rules.Kind"],
+    outcomes: dict[str, KindOutcome],
+    seen_and_doubts: tuple[dict[str, set[str]], dict[str, dict[str, str]]],
+) -> dict[str, Any]:
+    """Per kind: what it wrote, saw and doubted (a kind that wrote nothing is ``empty``)."""
     seen, doubts = seen_and_doubts
     claimed_all = {fact_id for o in outcomes.values() if o.status == "written" for fact_id in o.facts}
     for kind in registry:
@@ -273,10 +303,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
         outcomes[kind.name].seen = seen.get(kind.name, set())
         outcomes[kind.name].doubts = doubts.get(kind.name, {})
         outcomes[kind.name].claimed = claimed_all
-    report.kinds = {kind.name: outcomes[kind.name].to_json() for kind in registry}
-    report.facts_covered = sum(1 for f in facts if f.id in covered)
-    report.seconds = time.perf_counter() - started
-    return report
+    return {kind.name: outcomes[kind.name].to_json() for kind in registry}
 
 
 def _unclear_reasons(

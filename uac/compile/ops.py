@@ -46,7 +46,7 @@ import keyword
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from sandbox.pyparse import parse
 
@@ -609,6 +609,12 @@ def _read_period(value: Any) -> Period | None:
         return None
 
 
+#: what a converter answers for a value that does not fit its type (the plain error follows)
+_NO_FIT = object()
+#: the kinds whose errors say the form expected (kept when a union's members all refuse)
+_FORM_KINDS = ("date", "datetime", "time", "timedelta", "period", "ref", "class")
+
+
 def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
     """A JSON value converted to ``spec`` (dates from ISO text, periods from their usual
     spellings, enums by name), or :class:`OpRejected`."""
@@ -616,119 +622,182 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
     if kind == "any":
         return value
     if kind == "union":
-        if value is None and spec.optional:
-            return None
-        hints = []
-        for member in spec.args:
-            if member.kind == "none":
-                continue
-            try:
-                return coerce(work, value, member, where)
-            except OpRejected as exc:
-                if member.kind in ("date", "datetime", "time", "timedelta", "period", "ref") or member.kind == "class":
-                    hints.append(str(exc))  # says the expected form
-        if hints:
-            raise OpRejected(hints[0])
-        raise OpRejected(f"{where}: expects {spec.source()}, got {type(value).__name__} {str(value)[:40]!r}")
+        return _as_union(work, value, spec, where)
     if value is None:
         if kind == "none":
             return None
         raise OpRejected(f"{where}: null is not allowed for {spec.source()}; make the field optional or give a value")
-    if kind == "str":
-        if isinstance(value, str):
-            if len(value) > 20 * MAX_TEXT:
-                raise OpRejected(f"{where}: text too long")
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value)
-    elif kind == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-    elif kind == "int":
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
-            return int(value.strip())
-    elif kind == "float":
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                number = float(value.strip().replace(",", ""))
-            except ValueError:
-                number = math.nan
-            if math.isfinite(number):
-                return number
-    elif kind == "date":
-        day = _read_day(value)
-        if day is not None:
-            return day
-        hint = ""
-        if _read_period(value) is not None:
-            hint = " (this field is a date; a month, season, year or range needs a new field of type \"Period | None\")"
-        raise OpRejected(f"{where}: expects a date as \"YYYY-MM-DD\", got {value!r}{hint}")
-    elif kind == "period":
-        period = _read_period(value)
-        if period is not None:
-            return period
-        raise OpRejected(
-            f"{where}: expects a period: \"2023-05-07\" (a day), \"2023-05\" or \"May 2023\" (a month), "
-            f"\"2023-summer\", \"2023\" or \"2023-06-02/2023-06-08\" (a range); got {value!r}"
-        )
-    elif kind == "ref":
-        return coerce_ref(work, value, where)
-    elif kind == "datetime":
-        if isinstance(value, str):
-            try:
-                parsed = _dt.datetime.fromisoformat(value.strip().replace("Z", ""))
-            except ValueError:
-                parsed = None
-            if parsed is not None:
-                return parsed.replace(tzinfo=None)
-        raise OpRejected(f"{where}: expects a datetime as \"YYYY-MM-DDTHH:MM\", got {value!r}")
-    elif kind == "time":
-        if isinstance(value, str):
-            try:
-                return _dt.time.fromisoformat(value.strip())
-            except ValueError:
-                pass
-        raise OpRejected(f"{where}: expects a time as \"HH:MM\", got {value!r}")
-    elif kind == "timedelta":
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return _dt.timedelta(days=value)
-        if isinstance(value, dict) and set(value) <= {"days", "seconds", "hours", "minutes"}:
-            try:
-                return _dt.timedelta(**{k: float(v) for k, v in value.items()})
-            except (TypeError, ValueError):
-                pass
-        raise OpRejected(f"{where}: expects a duration as a number of days or {{\"days\": N, \"hours\": N}}")
-    elif kind in ("list", "set", "tuple"):
-        items = value if isinstance(value, list) else [value]
-        if kind == "tuple" and not spec.variadic:
-            if len(items) != len(spec.args):
-                raise OpRejected(f"{where}: expects {len(spec.args)} items")
-            return tuple(coerce(work, v, s, where) for v, s in zip(items, spec.args))
-        converted = [coerce(work, v, spec.args[0], where) for v in items]
-        if kind == "set":
-            return set(converted)
-        return tuple(converted) if kind == "tuple" else converted
-    elif kind == "dict":
-        if isinstance(value, dict):
-            return {coerce(work, k, spec.args[0], where): coerce(work, v, spec.args[1], where) for k, v in value.items()}
-    elif kind == "class":
-        target = work.classes.get(spec.name)
-        if isinstance(target, type) and issubclass(target, enum.Enum) and isinstance(value, str):
-            wanted = value.strip()
-            for member in target:
-                if wanted in (member.name, member.value) or wanted.upper() == member.name:
-                    return member
-            names = ", ".join(m.name for m in target)
-            raise OpRejected(f"{where}: {value!r} is not a member of {spec.name} ({names}); add it with a new enum or use one")
+    converter = _CONVERTERS.get(kind)
+    converted = converter(work, value, spec, where) if converter is not None else _NO_FIT
+    if converted is _NO_FIT:
+        raise OpRejected(f"{where}: expects {spec.source()}, got {type(value).__name__} {str(value)[:40]!r}")
+    return converted
+
+
+def _as_union(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if value is None and spec.optional:
+        return None
+    hints = []
+    for member in spec.args:
+        if member.kind == "none":
+            continue
+        try:
+            return coerce(work, value, member, where)
+        except OpRejected as exc:
+            if member.kind in _FORM_KINDS:
+                hints.append(str(exc))  # says the expected form
+    if hints:
+        raise OpRejected(hints[0])
     raise OpRejected(f"{where}: expects {spec.source()}, got {type(value).__name__} {str(value)[:40]!r}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _as_str(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if isinstance(value, str):
+        if len(value) > 20 * MAX_TEXT:
+            raise OpRejected(f"{where}: text too long")
+        return value
+    return str(value) if _is_number(value) else _NO_FIT
+
+
+def _as_bool(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return _NO_FIT
+
+
+def _as_int(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
+        return int(value.strip())
+    return _NO_FIT
+
+
+def _as_float(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if _is_number(value) and math.isfinite(value):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            number = float(value.strip().replace(",", ""))
+        except ValueError:
+            number = math.nan
+        if math.isfinite(number):
+            return number
+    return _NO_FIT
+
+
+def _as_date(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    day = _read_day(value)
+    if day is not None:
+        return day
+    hint = ""
+    if _read_period(value) is not None:
+        hint = " (this field is a date; a month, season, year or range needs a new field of type \"Period | None\")"
+    raise OpRejected(f"{where}: expects a date as \"YYYY-MM-DD\", got {value!r}{hint}")
+
+
+def _as_period(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    period = _read_period(value)
+    if period is not None:
+        return period
+    raise OpRejected(
+        f"{where}: expects a period: \"2023-05-07\" (a day), \"2023-05\" or \"May 2023\" (a month), "
+        f"\"2023-summer\", \"2023\" or \"2023-06-02/2023-06-08\" (a range); got {value!r}"
+    )
+
+
+def _as_ref(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    return coerce_ref(work, value, where)
+
+
+def _as_datetime(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if isinstance(value, str):
+        try:
+            parsed = _dt.datetime.fromisoformat(value.strip().replace("Z", ""))
+        except ValueError:
+            parsed = None
+        if parsed is not None:
+            return parsed.replace(tzinfo=None)
+    raise OpRejected(f"{where}: expects a datetime as \"YYYY-MM-DDTHH:MM\", got {value!r}")
+
+
+def _as_time(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if isinstance(value, str):
+        try:
+            return _dt.time.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise OpRejected(f"{where}: expects a time as \"HH:MM\", got {value!r}")
+
+
+def _as_timedelta(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if _is_number(value):
+        return _dt.timedelta(days=value)
+    if isinstance(value, dict) and set(value) <= {"days", "seconds", "hours", "minutes"}:
+        try:
+            return _dt.timedelta(**{k: float(v) for k, v in value.items()})
+        except (TypeError, ValueError):
+            pass
+    raise OpRejected(f"{where}: expects a duration as a number of days or {{\"days\": N, \"hours\": N}}")
+
+
+def _as_sequence(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    items = value if isinstance(value, list) else [value]
+    if spec.kind == "tuple" and not spec.variadic:
+        if len(items) != len(spec.args):
+            raise OpRejected(f"{where}: expects {len(spec.args)} items")
+        return tuple(coerce(work, v, s, where) for v, s in zip(items, spec.args))
+    converted = [coerce(work, v, spec.args[0], where) for v in items]
+    if spec.kind == "set":
+        return set(converted)
+    return tuple(converted) if spec.kind == "tuple" else converted
+
+
+def _as_dict(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    if not isinstance(value, dict):
+        return _NO_FIT
+    return {coerce(work, k, spec.args[0], where): coerce(work, v, spec.args[1], where) for k, v in value.items()}
+
+
+def _as_member(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
+    """An enum member by name or value (another class takes no JSON value here)."""
+    target = work.classes.get(spec.name)
+    if not (isinstance(target, type) and issubclass(target, enum.Enum) and isinstance(value, str)):
+        return _NO_FIT
+    wanted = value.strip()
+    for member in target:
+        if wanted in (member.name, member.value) or wanted.upper() == member.name:
+            return member
+    names = ", ".join(m.name for m in target)
+    raise OpRejected(f"{where}: {value!r} is not a member of {spec.name} ({names}); add it with a new enum or use one")
+
+
+#: kind -> its converter: the value converted, :data:`_NO_FIT`, or :class:`OpRejected` naming the form
+_CONVERTERS: dict[str, Callable[[DomainWork, Any, TypeSpec, str], Any]] = {
+    "str": _as_str,
+    "bool": _as_bool,
+    "int": _as_int,
+    "float": _as_float,
+    "date": _as_date,
+    "period": _as_period,
+    "ref": _as_ref,
+    "datetime": _as_datetime,
+    "time": _as_time,
+    "timedelta": _as_timedelta,
+    "list": _as_sequence,
+    "set": _as_sequence,
+    "tuple": _as_sequence,
+    "dict": _as_dict,
+    "class": _as_member,
+}
 
 
 __all__ = ["OP_KINDS", "BatchOutcome", "OpRejected", "apply_operations", "coerce", "describe_op", "parse_type"]

@@ -16,6 +16,7 @@ from ..fsutil import make_private_dirs, open_private, read_utf8, split_lines
 if TYPE_CHECKING:
     from ..llm import Usage
     from ..project import Project
+    from .repair import CallUsage
 
 
 @dataclass
@@ -55,6 +56,14 @@ class DomainReport:
     @property
     def coverage(self) -> float:
         return self.facts_covered / self.facts_routed if self.facts_routed else 1.0
+
+    def count_calls(self, usage: "CallUsage") -> None:
+        """Add what a repaired call cost (:class:`~.repair.CallUsage`)."""
+        self.prompt_tokens += usage.prompt_tokens
+        self.completion_tokens += usage.completion_tokens
+        self.calls += usage.calls
+        self.repair_rounds += usage.repair_rounds
+        self.largest_completion = max(self.largest_completion, usage.largest_completion)
 
     @property
     def represented_share(self) -> float:

@@ -1,6 +1,6 @@
 """``doctor`` check of the search index of imported records (``.uac/index/records.*``).
 
-The index follows the view (:mod:`uac.compile.record_search`): after a compile or
+The index follows the view (:mod:`uac.records.search`): after a compile or
 a hand edit it is behind until the next search brings it up to date, which is no
 fault.  A fault is an index that cannot be read -- a line of ``records.jsonl``
 that is not an entry, vectors that do not fit the entries -- or, in the deep
@@ -10,9 +10,9 @@ the view's imported ones.  ``repair`` makes it again from the view.
 
 from __future__ import annotations
 
-from ..compile.record_search import imported_entries, in_step, record_index, sync_record_index, view_stamps
 from ..context import MemoryContext
 from ..errors import UacError
+from ..records.search import imported_entries, in_step, record_index, sync_record_index, view_stamps
 from .result import FAIL, OK, CheckResult
 
 #: the index's files under ``.uac/index/``

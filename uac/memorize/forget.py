@@ -6,20 +6,20 @@ Under the project lock:
   and every supersession naming it; for a session, all its records including
   its commit) and, for a session, its archive file is deleted;
 * the indexes drop the same entries (the index of imported records follows
-  the view: :mod:`uac.compile.record_search`); an embedded Chroma store is
+  the view: :mod:`uac.records.search`); an embedded Chroma store is
   deleted whole, to be rebuilt from the flat vector copies when it is next
   opened, as its files keep more than their entries
   (:meth:`uac.index.store.MemoryIndex.drop_embedded_store`);
 * the compiled view: records citing only forgotten facts are removed, records
   citing some lose those citations and are revisited by the next compile; the
   compile ledgers and history drop what they kept of them
-  (:mod:`uac.compile.forget_view`);
+  (:mod:`uac.records.forget`);
 * the LLM response cache drops every entry whose prompt or reply held a word
   that only the forgotten text used, and is compacted.
 
 Afterwards no file of the project holds the forgotten text.  A domain (or one
 collection of it) is taken out of the typed view
-(:func:`uac.compile.records.remove_records`): that is how imported records are
+(:func:`uac.records.importer.remove_records`): that is how imported records are
 undone; their entries leave the search index of imported records with them.
 """
 
@@ -29,13 +29,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..compile.forget_view import forget_in_view
-from ..compile.record_search import sync_record_index
 from ..context import MemoryContext
 from ..errors import FactNotFound, InputError, SessionNotFound
 from ..index.catchup import coverage
 from ..index.store import CHANNELS
 from ..llm.cache import ResponseCache
+from ..records.forget import forget_in_view
+from ..records.search import sync_record_index
 from ..sessions.archive import Archive, check_session_id
 
 
@@ -167,7 +167,7 @@ def forget(
 
 
 def _forget_view_data(ctx: MemoryContext, domain: str, collection: str | None) -> ForgetReport:
-    from ..compile.records import remove_records
+    from ..records.importer import remove_records
     from ..view.changes import compile_scope, purge_collection
 
     with ctx.project.lock("forget"):

@@ -45,7 +45,7 @@ def stacks() -> tuple[str, ...]:
 MODULES = (
     "uac.recall", "uac.index.search", "uac.index.store", "uac.index.flat", "uac.index.bm25",
     "uac.facts.table", "uac.memorize.ingest", "uac.memorize.forget", "uac.memorize.correct",
-    "uac.compile.dispatch", "uac.compile.records", "uac.answer.reader", "uac.sandbox_bridge", "uac.doctor",
+    "uac.compile.dispatch", "uac.records.importer", "uac.answer.reader", "uac.sandbox_bridge", "uac.doctor",
     "uac.browse", "uac.export", "uac.view.state", "sandbox",
 )
 

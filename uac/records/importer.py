@@ -41,9 +41,10 @@ from ..errors import DomainNotFound, InputError, NotFound, UserError
 from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 from ..progress import step
-from .records_evolve import FieldChange, evolve, widen_values
+from .evolve import FieldChange, evolve, widen_values
 
 if TYPE_CHECKING:
+    from ..dialect.loader import LoadedDomain
     from ..project import Project
 
 ANY = TypeSpec("any")
@@ -526,168 +527,233 @@ def import_records(
     collection for the file's records (and lets its type change when no other
     collection uses it).
     """
-    from ..dialect import render
-    from ..dialect.classes import build_classes, rebuild
-    from ..dialect.problems import CodeRejected
-    from ..view import store
-    from ..view.manifest import write_manifest
+    from ..dialect.classes import build_classes
+    from ..view.changes import compile_scope
 
     started = time.perf_counter()
     path = Path(path)
+    record_type = _checked_names(domain, collection, record_type)
+    records, fmt = _read_import(path)
+    with project.lock("import-records"), compile_scope(project, "import"):
+        existing = _existing_domain(project, domain)
+        prior = _prior_state(existing, domain, collection, record_type, replace, path.name)
+        step(0, len(records), "records")
+        compiled = compile_records(records, record_type, path.name, fmt, prior.start_index)
+        step(len(records) // 2, len(records), "records")
+        merged = _merged_type(prior, compiled, (records, path.name, fmt), domain, collection)
+        doc = existing.schema.doc if existing is not None else f"Records of the {domain} domain."
+        schema = SchemaSpec(tuple(merged.classes), doc, ())
+        built = build_classes(schema, f"uac_domains.{domain}")
+        rebuilt_old = [_widened(v, built, record_type, merged, f"{domain}.{collection}") for v in prior.old_values]
+        fresh = [built[record_type](**row) for row in merged.compiled.values]
+        added = _not_imported_before(fresh, rebuilt_old, [f.name for f in merged.spec.fields if f.name not in OWN_FIELDS], path.name)
+        skipped = len(fresh) - len(added)
+        report = ImportReport(
+            domain=domain, collection=collection, record_type=record_type, file=str(path),
+            records_added=len(added), records_total=0, records_skipped=skipped,
+            renamed={k: v for k, v in merged.compiled.mapping.items() if k != v},
+        )
+        if not added and not replace and prior.holds(collection):
+            step(len(records), len(records), "records")
+            report.records_total = len(prior.old_values)
+            report.fields = _fields_of(merged.old_class or merged.spec)
+            report.seconds = time.perf_counter() - started
+            return report
+        if skipped:  # renumber the sources of the records that are really new
+            added = _renumbered(added, built[record_type], merged.spec, path.name, prior.start_index)
+        entries = _with_collection(prior.entries, collection, record_type, rebuilt_old + added, built, merged, domain)
+        loaded = _write_import(project, domain, schema, entries)
+        step(len(records), len(records), "records")
+    report.records_total = len(loaded.values[collection])
+    report.records_removed = prior.removed
+    report.replaced = replace and prior.removed > 0
+    report.fields = _fields_of(merged.spec)
+    report.appended = merged.appended and bool(added)
+    report.schema_changes = [c.to_json() for c in merged.changes]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _checked_names(domain: str, collection: str, record_type: str | None) -> str:
+    """Check the names an import is given; returns the record type (named for the
+    collection when none is given)."""
+    from ..view import store
+
     store.check_domain_name(domain)
     check_collection_name(collection)
-    record_type = check_record_type(record_type) if record_type else record_type_name(collection)
-    check_record_type(record_type)
+    return check_record_type(record_type) if record_type else check_record_type(record_type_name(collection))
+
+
+def _read_import(path: Path) -> tuple[list[dict[str, Any]], str]:
     records, fmt = read_records(path)
     if not records:
         raise InputError(f"{path} holds no records.")
     refuse_conversation(records, path)
-    from ..view.changes import compile_scope
+    return records, fmt
 
-    with project.lock("import-records"), compile_scope(project, "import"):
-        existing = None
-        if (project.paths.domains / domain / "schema.py").exists():
-            try:
-                existing = store.load_domain(project, domain)
-            except CodeRejected as exc:
-                raise UserError(
-                    f"domain {domain!r} exists but does not validate: {exc.message}",
-                    hint=f"Fix or remove domains/{domain}/ first; {{do:doctor}}.",
-                ) from None
-        start_index = 0
-        old_values: list[Any] = []
-        removed = 0
-        classes_before: list[ClassSpec] = []
-        entries: list[tuple[str, TypeSpec, Any]] = []
-        if existing is not None:
-            classes_before = list(existing.schema.classes)
-            entries = [(n, existing.types[n], v) for n, v in existing.values.items()]
-            if collection in existing.values:
-                old_spec = existing.types[collection]
-                if not (old_spec.kind == "list" and old_spec.args[0].kind == "class"):
-                    raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another collection ({opt:collection}).")
-                old_type = old_spec.args[0].name
-                if replace:
-                    removed = len(existing.values[collection])
-                    if not _used_elsewhere(old_type, collection, entries, classes_before):
-                        classes_before = [c for c in classes_before if c.name != old_type]
-                elif old_type != record_type:
-                    raise UserError(
-                        f"{domain}.{collection} holds {old_type} records, not {record_type}.",
-                        hint=f"Give {{opt:record_type}} {old_type} to append, {{opt:replace}} to replace the collection, "
-                        "or choose another collection ({opt:collection}).",
-                    )
-                else:
-                    old_values = list(existing.values[collection])
-                    start_index = sum(1 for v in old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{path.name}#"))
-        step(0, len(records), "records")
-        compiled = compile_records(records, record_type, path.name, fmt, start_index)
-        step(len(records) // 2, len(records), "records")
-        new_class = compiled.spec
-        old_class = next((c for c in classes_before if c.name == record_type), None)
-        appended = False
-        changes: tuple[FieldChange, ...] = ()
-        if old_class is not None:
-            in_use = collection in dict((n, 0) for n, _, _ in entries)
-            evolution = evolve(old_class, new_class, csv=fmt == "csv", own=OWN_FIELDS, file_name=path.name)
-            if evolution.conflicts:
-                where = f"{domain}.{collection}" if in_use else f"class {record_type} in domain {domain}"
-                raise UserError(
-                    f"{path.name} does not fit the type {record_type} of {where} without reinterpreting data: "
-                    f"{'; '.join(evolution.conflicts)}.",
-                    hint="Import into a new collection ({opt:collection}, with {opt:record_type}), give {opt:replace} "
-                    "to replace the collection, or make the file's values match the collection's types.",
-                )
-            new_class, changes = evolution.spec, evolution.changes
-            # the file's values as the merged class holds them
-            compiled = compile_records(records, record_type, path.name, fmt, start_index, force=new_class)
-            appended = bool(old_values)
-            classes = [new_class if c.name == record_type else c for c in classes_before]
-        else:
-            classes = classes_before + [new_class]
-        schema = SchemaSpec(
-            tuple(classes),
-            existing.schema.doc if existing is not None else f"Records of the {domain} domain.",
-            (),
+
+def _existing_domain(project: "Project", domain: str) -> "LoadedDomain | None":
+    """The domain as it is, if it exists (one that does not validate is refused)."""
+    from ..dialect.problems import CodeRejected
+    from ..view import store
+
+    if not (project.paths.domains / domain / "schema.py").exists():
+        return None
+    try:
+        return store.load_domain(project, domain)
+    except CodeRejected as exc:
+        raise UserError(
+            f"domain {domain!r} exists but does not validate: {exc.message}",
+            hint=f"Fix or remove domains/{domain}/ first; {{do:doctor}}.",
+        ) from None
+
+
+@dataclass
+class _Prior:
+    """What the domain held before the import: its classes and entries, the collection's
+    records kept (appended to), how many the file imported before, and how many go."""
+
+    classes: list[ClassSpec] = field(default_factory=list)
+    entries: list[tuple[str, TypeSpec, Any]] = field(default_factory=list)
+    old_values: list[Any] = field(default_factory=list)
+    start_index: int = 0
+    removed: int = 0
+
+    def holds(self, collection: str) -> bool:
+        return any(name == collection for name, _, _ in self.entries)
+
+
+def _prior_state(
+    existing: "LoadedDomain | None", domain: str, collection: str, record_type: str, replace: bool, file_name: str
+) -> _Prior:
+    prior = _Prior()
+    if existing is None:
+        return prior
+    prior.classes = list(existing.schema.classes)
+    prior.entries = [(n, existing.types[n], v) for n, v in existing.values.items()]
+    if collection not in existing.values:
+        return prior
+    old_spec = existing.types[collection]
+    if not (old_spec.kind == "list" and old_spec.args[0].kind == "class"):
+        raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another collection ({opt:collection}).")
+    old_type = old_spec.args[0].name
+    if replace:
+        prior.removed = len(existing.values[collection])
+        if not _used_elsewhere(old_type, collection, prior.entries, prior.classes):
+            prior.classes = [c for c in prior.classes if c.name != old_type]
+    elif old_type != record_type:
+        raise UserError(
+            f"{domain}.{collection} holds {old_type} records, not {record_type}.",
+            hint=f"Give {{opt:record_type}} {old_type} to append, {{opt:replace}} to replace the collection, "
+            "or choose another collection ({opt:collection}).",
         )
-        built = build_classes(schema, f"uac_domains.{domain}")
-        cls = built[record_type]
-        widened = {c.field: new_class.field(c.field).type for c in changes if c.change == "widened"}
-        rebuilt_old = [widen_values(rebuild(v, built), record_type, widened, f"{domain}.{collection}") for v in old_values]
-        fresh = [cls(**row) for row in compiled.values]
-        # records imported before from a file of this name, by value (a multiset)
-        compared = [f.name for f in new_class.fields if f.name not in OWN_FIELDS]
-        before: dict[str, int] = {}
-        for value in rebuilt_old:
-            if any(s.startswith(f"record:{path.name}#") for s in getattr(value, "sources", ())):
-                key = _value_key(value, compared)
-                before[key] = before.get(key, 0) + 1
-        added = []
-        for value in fresh:
-            key = _value_key(value, compared)
-            if before.get(key):
-                before[key] -= 1
-            else:
-                added.append(value)
-        skipped = len(fresh) - len(added)
-        if not added and not replace and collection in dict((n, 0) for n, _, _ in entries):
-            step(len(records), len(records), "records")
-            return ImportReport(
-                domain=domain, collection=collection, record_type=record_type, file=str(path),
-                records_added=0, records_total=len(old_values), records_skipped=skipped,
-                fields=[{"name": f.name, "type": f.type.source()} for f in (old_class or new_class).fields],
-                renamed={k: v for k, v in compiled.mapping.items() if k != v}, appended=False,
-                seconds=time.perf_counter() - started,
-            )
-        if skipped:
-            # renumber the sources of the records that are really new
-            fields = [f.name for f in new_class.fields]
-            added = [
-                cls(**{**{n: getattr(v, n) for n in fields}, "sources": [f"record:{path.name}#{start_index + i}"]})
-                for i, v in enumerate(added)
-            ]
-        instances = rebuilt_old + added
-        list_spec = TypeSpec("list", (TypeSpec("class", name=record_type),))
-        new_entries = []
-        placed = False
-        for name, spec, value in entries:
-            if name == collection:
-                new_entries.append((name, list_spec, instances))
-                placed = True
-            else:
-                new_entries.append((name, spec, widen_values(rebuild(value, built), record_type, widened, f"{domain}.{name}")))
-        if not placed:
-            new_entries.append((collection, list_spec, instances))
-        doc = f"State of the {domain} domain (generated by uac; do not edit by hand)."
-        files = {
-            "__init__.py": render.render_init(f"The {domain} domain of this user project.", schema, [n for n, _, _ in new_entries]),
-            "schema.py": render.render_schema(schema),
-            "state.py": render.render_state(doc, schema, new_entries),
-        }
-        from .record_search import sync_record_index
+    else:
+        prior.old_values = list(existing.values[collection])
+        prior.start_index = sum(1 for v in prior.old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{file_name}#"))
+    return prior
 
-        # the new files, the manifest and the search index of imported records, whole or not at all
-        with store.undone_on_failure(project, domain):
-            loaded = store.write_domain(project, domain, files)
-            write_manifest(project)
-            sync_record_index(project)
-        step(len(records), len(records), "records")
-    return ImportReport(
-        domain=domain,
-        collection=collection,
-        record_type=record_type,
-        file=str(path),
-        records_added=len(added),
-        records_total=len(loaded.values[collection]),
-        records_skipped=skipped,
-        records_removed=removed,
-        replaced=replace and removed > 0,
-        fields=[{"name": f.name, "type": f.type.source()} for f in new_class.fields],
-        renamed={k: v for k, v in compiled.mapping.items() if k != v},
-        appended=appended and bool(added),
-        schema_changes=[c.to_json() for c in changes],
-        seconds=time.perf_counter() - started,
-    )
+
+@dataclass(frozen=True)
+class _MergedType:
+    """The record class after an import (the file's, or the collection's evolved to hold
+    it), the file's records compiled to it, the domain's classes, and what changed."""
+
+    spec: ClassSpec
+    old_class: ClassSpec | None
+    classes: list[ClassSpec]
+    compiled: CompiledRecords
+    changes: tuple[FieldChange, ...] = ()
+    appended: bool = False
+
+    def widened(self) -> dict[str, TypeSpec]:
+        return {c.field: self.spec.field(c.field).type for c in self.changes if c.change == "widened"}
+
+
+def _merged_type(
+    prior: _Prior, compiled: CompiledRecords, read: tuple[list[dict[str, Any]], str, str], domain: str, collection: str
+) -> _MergedType:
+    """``read``: the file's records, its name and its format."""
+    records, file_name, fmt = read
+    record_type = compiled.spec.name
+    old_class = next((c for c in prior.classes if c.name == record_type), None)
+    if old_class is None:
+        return _MergedType(compiled.spec, None, prior.classes + [compiled.spec], compiled)
+    evolution = evolve(old_class, compiled.spec, csv=fmt == "csv", own=OWN_FIELDS, file_name=file_name)
+    if evolution.conflicts:
+        place = f"{domain}.{collection}" if prior.holds(collection) else f"class {record_type} in domain {domain}"
+        raise UserError(
+            f"{file_name} does not fit the type {record_type} of {place} without reinterpreting data: "
+            f"{'; '.join(evolution.conflicts)}.",
+            hint="Import into a new collection ({opt:collection}, with {opt:record_type}), give {opt:replace} "
+            "to replace the collection, or make the file's values match the collection's types.",
+        )
+    # the file's values as the merged class holds them
+    again = compile_records(records, record_type, file_name, fmt, prior.start_index, force=evolution.spec)
+    classes = [evolution.spec if c.name == record_type else c for c in prior.classes]
+    return _MergedType(evolution.spec, old_class, classes, again, evolution.changes, bool(prior.old_values))
+
+
+def _widened(value: Any, built: dict[str, type], record_type: str, merged: _MergedType, where: str) -> Any:
+    from ..dialect.classes import rebuild
+
+    return widen_values(rebuild(value, built), record_type, merged.widened(), where)
+
+
+def _not_imported_before(fresh: list[Any], old: list[Any], compared: list[str], file_name: str) -> list[Any]:
+    """The file's records not imported before from a file of this name (by value, as a multiset)."""
+    before: dict[str, int] = {}
+    for value in old:
+        if any(s.startswith(f"record:{file_name}#") for s in getattr(value, "sources", ())):
+            key = _value_key(value, compared)
+            before[key] = before.get(key, 0) + 1
+    added = []
+    for value in fresh:
+        key = _value_key(value, compared)
+        if before.get(key):
+            before[key] -= 1
+        else:
+            added.append(value)
+    return added
+
+
+def _renumbered(added: list[Any], cls: type, spec: ClassSpec, file_name: str, start_index: int) -> list[Any]:
+    fields = [f.name for f in spec.fields]
+    return [
+        cls(**{**{n: getattr(v, n) for n in fields}, "sources": [f"record:{file_name}#{start_index + i}"]})
+        for i, v in enumerate(added)
+    ]
+
+
+def _with_collection(
+    entries: list[tuple[str, TypeSpec, Any]], collection: str, record_type: str, instances: list[Any],
+    built: dict[str, type], merged: _MergedType, domain: str,
+) -> list[tuple[str, TypeSpec, Any]]:
+    """The domain's entries with the collection's records (placed where it was, else last)."""
+    list_spec = TypeSpec("list", (TypeSpec("class", name=record_type),))
+    out = [
+        (name, list_spec, instances) if name == collection else (name, spec, _widened(value, built, record_type, merged, f"{domain}.{name}"))
+        for name, spec, value in entries
+    ]
+    if not any(name == collection for name, _, _ in entries):
+        out.append((collection, list_spec, instances))
+    return out
+
+
+def _write_import(project: "Project", domain: str, schema: SchemaSpec, entries: list[tuple[str, TypeSpec, Any]]) -> "LoadedDomain":
+    """The new files, the manifest and the search index of imported records, whole or not at all."""
+    from ..view import store
+    from ..view.manifest import write_manifest
+    from .search import sync_record_index
+
+    with store.undone_on_failure(project, domain):
+        loaded = store.write_records(project, domain, schema, entries)
+        write_manifest(project)
+        sync_record_index(project)
+    return loaded
+
+
+def _fields_of(spec: ClassSpec) -> list[dict[str, str]]:
+    return [{"name": f.name, "type": f.type.source()} for f in spec.fields]
 
 
 @dataclass
@@ -709,11 +775,10 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
     the project lock.  The view, the manifest and the search index of imported
     records change whole or not at all (:func:`uac.view.store.undone_on_failure`).
     """
-    from ..dialect import render
     from ..dialect.classes import build_classes, rebuild
     from ..view import store
     from ..view.manifest import write_manifest
-    from .record_search import sync_record_index
+    from .search import sync_record_index
 
     store.check_domain_name(domain)
     if collection is not None:
@@ -749,12 +814,7 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
         schema = SchemaSpec(tuple(c for c in classes if c.name in used), loaded.schema.doc, ())
         built = build_classes(schema, f"uac_domains.{domain}")
         entries = [(n, spec, rebuild(v, built)) for n, spec, v in entries]
-        doc = f"State of the {domain} domain (generated by uac; do not edit by hand)."
-        files = {
-            "__init__.py": render.render_init(f"The {domain} domain of this user project.", schema, [n for n, _, _ in entries]),
-            "schema.py": render.render_schema(schema),
-            "state.py": render.render_state(doc, schema, entries),
-        }
+        files = store.render_domain(domain, schema, entries).files
     with store.undone_on_failure(project, domain):
         if files is not None:
             store.write_domain(project, domain, files)

@@ -19,15 +19,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialect.loader import source_hash
+from ..compile.ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
+from ..compile.working_copy import DomainWork
 from ..dialect.problems import CodeRejected
 from ..fsutil import atomic_write_text, read_utf8, split_lines
 from ..project import Project
 from ..view import store
 from ..view.changes import compile_scope, purge
 from ..view.manifest import write_manifest
-from .ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
-from .working_copy import DomainWork
 
 
 @dataclass
@@ -115,7 +114,7 @@ def _forget_domains(project: Project, doomed: set[str], words: set[str], report:
                 ledger.revisit = sorted(set(ledger.revisit) | set(trimmed))
                 files = work.files()
         if files is not None:
-            digest = source_hash(files["schema.py"].encode("utf-8"), files["state.py"].encode("utf-8"))
+            digest = store.files_digest(files)
             save_ledger(internal, ledger, digest)
             store.write_domain(project, name, files)
             prune_ledgers(internal, name, digest)
