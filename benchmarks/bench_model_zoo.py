@@ -2,7 +2,7 @@
 
     python benchmarks/bench_model_zoo.py [--profiles strict,sloppy,...] [--json OUT.json]
 
-Starts a local OpenAI-compatible server per profile (``tests/zoo``): strict
+Starts a local OpenAI-compatible server per profile (``tests/e2e/zoo``): strict
 OpenAI, Ollama-like (prompts cut at 2,048 tokens), vLLM without a tool parser,
 llama.cpp-like (no json_schema), sloppy (prose, ``<think>``, fences, odd
 dates and ids), truncating (``length`` at 3,000 tokens) and flaky (a 503 or a
@@ -44,9 +44,9 @@ def main(
     profiles: Optional[str] = typer.Option(None, "--profiles", help="comma-separated profiles (strict always runs first; default: all)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the rows as JSON"),
 ) -> None:
-    from tests.zoo.conversation import ANSWER, write_conversation
-    from tests.zoo.profiles import PROFILES
-    from tests.zoo.run import run_profile
+    from tests.e2e.zoo.conversation import ANSWER, write_conversation
+    from tests.e2e.zoo.profiles import PROFILES
+    from tests.e2e.zoo.run import run_profile
 
     wanted = profiles.split(",") if profiles else list(PROFILES)
     names = ["strict"] + [n for n in wanted if n and n != "strict"]

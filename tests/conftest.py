@@ -10,6 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.conversations import (  # noqa: F401 - fixtures for every test directory
+    embedder,
+    locomo_file,
+    messages_file,
+    transcript_file,
+)
 from uac.llm import LLMClient, ScriptedProvider
 from uac.memory import UserMemory
 

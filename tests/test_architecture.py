@@ -4,6 +4,7 @@ The import graph is read with ``ast`` and counts every import: module level,
 inside functions and under ``TYPE_CHECKING``.  A module may import modules of
 its own layer or of lower layers only; a few packages have stricter rules; no
 import circle may span more than one package; ``sandbox/`` never imports uac.
+Classes stay small, and ``tests/`` mirrors the package tree (``tests/README.md``).
 """
 
 from __future__ import annotations
@@ -228,3 +229,54 @@ def test_classes_stay_small():
     ]
     assert not wrong, "classes grown past their size (split them into pieces of their own):\n" + "\n".join(wrong)
     assert LARGE_CLASSES <= set(sizes), f"listed but gone: {sorted(LARGE_CLASSES - set(sizes))}"
+
+
+#: directories of tests/ named for what they hold rather than for a package (tests/README.md):
+#: the top-level modules of uac, the tests that cross packages, the shared data
+TEST_DIRS_OF_THEIR_OWN = ("core", "e2e", "fixtures")
+#: the packages besides uac whose tree tests/ mirrors
+MIRRORED_ROOTS = ("sandbox", "analytical_bench")
+
+
+def _holds_python(directory: Path) -> bool:
+    return any(directory.glob("*.py"))
+
+
+def misplaced_test_dirs(tests: Path, repo: Path) -> list[str]:
+    """The directories under ``tests`` holding Python files that mirror no package directory:
+    ``tests/x/y`` must be ``uac/x/y`` (or ``sandbox/...``, ``analytical_bench/...``) or lie in
+    one of TEST_DIRS_OF_THEIR_OWN.  Directories of data alone (no ``.py``) are free."""
+    wrong = []
+    for directory in sorted(path for path in tests.rglob("*") if path.is_dir()):
+        parts = directory.relative_to(tests).parts
+        if "__pycache__" in parts or parts[0] in TEST_DIRS_OF_THEIR_OWN or not _holds_python(directory):
+            continue
+        source = repo.joinpath(*parts) if parts[0] in MIRRORED_ROOTS else repo.joinpath("uac", *parts)
+        if not (source.is_dir() and _holds_python(source)):
+            wrong.append(f"tests/{'/'.join(parts)} (no {source.relative_to(repo)}/)")
+    return wrong
+
+
+def test_tests_mirror_the_package_tree():
+    wrong = misplaced_test_dirs(REPO / "tests", REPO)
+    assert not wrong, (
+        "test directories named for no package: put each test file in tests/<package>/ for the module "
+        f"it tests, or in one of {', '.join(TEST_DIRS_OF_THEIR_OWN)} (tests/README.md):\n" + "\n".join(wrong)
+    )
+
+
+def test_the_mirror_check_names_a_directory_of_no_package(tmp_path):
+    for source in ("uac/index", "uac/compile/kinds", "sandbox", "analytical_bench/conv", "uac/prompts"):
+        (tmp_path / source).mkdir(parents=True)
+        if source != "uac/prompts":  # templates only: no package to mirror
+            (tmp_path / source / "__init__.py").write_text("")
+    mirrors = ("index", "compile/kinds", "sandbox", "analytical_bench/conv", "core", "e2e/zoo")
+    for test_dir in (*mirrors, "memory", "compile/helpers_dir", "prompts", "index/data"):
+        (tmp_path / "tests" / test_dir).mkdir(parents=True, exist_ok=True)
+        if test_dir != "index/data":
+            (tmp_path / "tests" / test_dir / "test_x.py").write_text("")
+    assert misplaced_test_dirs(tmp_path / "tests", tmp_path) == [
+        "tests/compile/helpers_dir (no uac/compile/helpers_dir/)",
+        "tests/memory (no uac/memory/)",
+        "tests/prompts (no uac/prompts/)",
+    ]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-MINI_LOCOMO = REPO / "tests" / "locomo" / "data" / "mini_locomo.json"
+MINI_LOCOMO = REPO / "tests" / "analytical_bench" / "locomo" / "data" / "mini_locomo.json"
 
 FLAGS = {
     "bench_retrieval_locomo.py": ["--data", "--conversations", "--out", "--skip-scale", "--scale-facts",

@@ -237,7 +237,7 @@ def test_repl_warm_session_keeps_variables(sample_project):
 def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample_project, capsys, monkeypatch, trips_rows):
     """Environment variables alone point `uac ask` at an OpenAI-compatible server
     (here a local fake speaking the chat-completions protocol, tool calls included)."""
-    from tests.foundation.fake_openai import FakeOpenAI, completion
+    from tests.llm.fake_openai import FakeOpenAI, completion
 
     expected = trips_in(trips_rows, 2024)
     with FakeOpenAI() as server:

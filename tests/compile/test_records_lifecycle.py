@@ -90,7 +90,7 @@ def test_a_conversation_is_refused_with_a_hint(memory, tmp_path):
     chat.write_text(json.dumps([{"messages": [{"role": "user", "content": "hi"}], "date": "2024-01-01"}]))
     lines = tmp_path / "chat.jsonl"
     lines.write_text('{"role": "user", "content": "hi"}\n{"role": "assistant", "content": "hello"}\n')
-    locomo = Path(__file__).resolve().parents[1] / "locomo" / "data" / "mini_locomo.json"
+    locomo = Path(__file__).resolve().parents[1] / "analytical_bench" / "locomo" / "data" / "mini_locomo.json"
     for path in (chat, lines, locomo):
         with pytest.raises(InputError) as info:
             memory.import_records(path, domain="travel", collection="trips")

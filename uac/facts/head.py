@@ -24,7 +24,7 @@ records.  A writer saves the head again only when more than
 session leaves the file as it is, and the next reader parses that session's
 records after it.  The file is derived data: deleting it costs one full fold.  The
 answers are those of :meth:`~uac.facts.log.FactLog.read`;
-``tests/memory/test_log_head.py`` checks that.
+``tests/memorize/test_incremental_ingest.py`` checks that.
 """
 
 from __future__ import annotations

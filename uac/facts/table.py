@@ -24,7 +24,7 @@ Reading it is:
 * anything else (a rewrite by ``forget``, a restored copy): fold the whole log.
 
 The answers are exactly :meth:`uac.facts.model.Fact.is_valid_at` over the
-folded log; ``tests/memory/test_fact_table.py`` checks that.  The file is
+folded log; ``tests/facts/test_fact_table.py`` checks that.  The file is
 derived data: deleting it costs one full fold.
 """
 

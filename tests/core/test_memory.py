@@ -9,11 +9,10 @@ import shutil
 
 import pytest
 
+from tests.fixtures.conversations import tree_hash
 from uac.cli import main
 from uac.errors import FactNotFound, InputError, ModelNotConfigured, SessionNotFound
 from uac.memory import UserMemory
-
-from .conftest import tree_hash
 
 pytestmark = pytest.mark.embeddings
 

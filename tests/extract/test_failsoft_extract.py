@@ -212,7 +212,7 @@ def test_the_ingest_report_counts_tokens_and_cache_hits(tmp_path, locomo_file, e
 
 
 def test_a_cut_prompt_stops_the_ingest_and_writes_nothing_of_that_session(tmp_path, locomo_file, embedder):
-    from tests.foundation.fake_openai import FakeOpenAI, completion
+    from tests.llm.fake_openai import FakeOpenAI, completion
     from uac.config import LLMConfig
     from uac.llm import resolve_settings
     from uac.llm.openai_provider import OpenAIProvider

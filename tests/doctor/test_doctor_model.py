@@ -6,10 +6,9 @@ import json
 
 import pytest
 
+from tests.e2e.zoo.profiles import PROFILES
+from tests.e2e.zoo.server import ZooServer
 from uac.cli import main
-
-from .profiles import PROFILES
-from .server import ZooServer
 
 
 def doctor_model(capsys, monkeypatch, tmp_path, name):

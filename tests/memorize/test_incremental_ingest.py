@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.fixtures.conversations import SECOND
 from uac.errors import StoreError
 from uac.facts import log as log_module
 from uac.facts.head import LogHead
@@ -22,8 +23,6 @@ from uac.fsutil import read_utf8, split_lines
 from uac.index.maintain import rebuild
 from uac.memory import UserMemory
 from uac.sessions.archive import Archive
-
-from .conftest import SECOND
 
 pytestmark = pytest.mark.embeddings
 

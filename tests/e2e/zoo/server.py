@@ -3,7 +3,7 @@
 ``ZooServer(profile)`` serves ``POST /v1/chat/completions`` on 127.0.0.1.  It
 turns the request body into a :class:`uac.llm.ChatRequest`, asks the protocol
 model (:func:`uac.llm.protocol.respond`) for the content, and gives the reply
-the form and the limits of its :class:`~tests.zoo.profiles.Profile`.  Every
+the form and the limits of its :class:`~tests.e2e.zoo.profiles.Profile`.  Every
 request is recorded with the status it got.
 """
 

@@ -195,7 +195,7 @@ def test_diffs_name_corrections():
 CRASH_CHILD = """
 import sys
 sys.path.insert(0, {repo!r})
-from tests.history.conftest import open_scripted, write_session
+from tests.view.conftest import open_scripted, write_session
 from pathlib import Path
 memory = open_scripted(Path({root!r}))
 memory.ingest(write_session(Path({root!r}).parent / "c.json", "2024-05-01", ["I flew to Oslo for a ski trip."]), extractor="rules")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.memory.reconcile_model import Jittery, RealisticModel, locomo
+from tests.memorize.reconcile_model import Jittery, RealisticModel, locomo
 from uac.fsutil import read_utf8, split_lines
 from uac.llm import LLMClient
 from uac.memory import UserMemory

@@ -6,11 +6,10 @@ import json
 
 import pytest
 
+from tests.fixtures.conversations import tree_hash
 from uac.cli import main
 from uac.errors import SessionConflict
 from uac.memory import UserMemory
-
-from .conftest import tree_hash
 
 
 def _session(path, text: str, session_id: str = "chat-1"):

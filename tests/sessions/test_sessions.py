@@ -7,14 +7,13 @@ import json
 
 import pytest
 
+from tests.fixtures.conversations import SEPARATOR_TURN
 from uac.cli.vocabulary import CLI
 from uac.errors import InputError
 from uac.sessions import detect_format, load_sessions
 from uac.sessions.dates import parse_date
 from uac.sessions.model import Session
 from uac.sessions.reader import MAX_TURN_CHARS
-
-from .conftest import SEPARATOR_TURN
 
 
 def test_locomo_sessions_dates_turn_ids_and_images(locomo_file):
