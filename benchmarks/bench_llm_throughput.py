@@ -4,8 +4,8 @@
         [--concurrency 1,4,8] [--default-sessions 12] [--default-latency 1.0] [--changes 0] [--json OUT.json]
 
 A local OpenAI-compatible server (``fake_endpoint.py``) answers every request
-after ``--latency`` seconds with the replies of the benchmark's protocol model
-(uac's protocol model, ``uac.ProtocolModel``: one fact per turn; one record per fact).  For each
+after ``--latency`` seconds with the replies of the benchmark's rule model
+(uac's rule model, ``uac.RuleModel``: one fact per turn; one record per fact).  For each
 concurrency a fresh project ingests ``--sessions`` one-window sessions through
 the real OpenAI client, then compiles their facts (spread evenly over
 ``--domains`` domains, a few batches each) in incremental mode.
@@ -45,11 +45,11 @@ import typer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_endpoint import FakeEndpoint  # noqa: E402
-from uac import LLMSettings, ProtocolModel, UserMemory, build_client  # noqa: E402
+from uac import LLMSettings, RuleModel, UserMemory, build_client  # noqa: E402
 
 #: a fact line of uac's prompts: ``[id] (said D; happened D) speaker: text``
 FACT_LINE = re.compile(r"^\[(?P<id>[^\]]+)\](?: \([^)]*\))?(?: (?P<speaker>[^:\n]{1,40}):)? (?P<text>.*)$", re.M)
-MODEL = ProtocolModel()
+MODEL = RuleModel()
 
 #: topic -> (domain, a marker word that routes a fact there)
 TOPICS = [

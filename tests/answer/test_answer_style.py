@@ -172,9 +172,9 @@ def test_cli_flags_for_the_style(sample_project, capsys):
 
 def test_the_protocol_model_follows_the_style(sample_project):
     from uac.llm import LLMClient
-    from uac.llm.protocol import ProtocolModel
+    from uac.llm.rule_model import RuleModel
 
-    llm = LLMClient(ProtocolModel(), sleep=lambda _s: None)
+    llm = LLMClient(RuleModel(), sleep=lambda _s: None)
     memory = opened(sample_project, llm)
     answer = memory.ask("Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, refusal="Unknown.")
     assert answer.answer == "Unknown."

@@ -34,6 +34,19 @@ def test_model_env_alone_implies_openai_and_none_is_default():
     assert llm.build_client(resolve_settings(LLMConfig(), env={})) is None
 
 
+@pytest.mark.parametrize("name", ["rules", "protocol"])
+def test_the_rule_model_answers_to_its_name_and_to_its_old_name(name, tmp_path):
+    from uac.llm.rule_model import RuleModel
+
+    settings = resolve_settings(LLMConfig(), env={"UAC_LLM_PROVIDER": name})
+    assert isinstance(llm.build_client(settings).provider, RuleModel)
+    assert settings.describe().startswith(f"{name} (the rule-based stand-in model")
+    (tmp_path / "uac.toml").write_text(f'format_version = 1\n[llm]\nprovider = "{name}"\n')
+    from uac.config import load_config
+
+    assert load_config(tmp_path / "uac.toml").llm.provider == name
+
+
 def test_bad_env_settings_are_config_errors():
     with pytest.raises(ConfigError, match="provider"):
         resolve_settings(LLMConfig(), env={"UAC_LLM_PROVIDER": "gpt"})

@@ -12,7 +12,7 @@ from uac.extract.base import ExtractedFact
 from uac.extract.coerce import KnownFacts, TurnIds, read_item, read_supersedes
 from uac.facts.log import FactLog
 from uac.facts.model import Fact
-from uac.llm.protocol import respond_entry
+from uac.llm.rule_model import respond_entry
 
 KNOWN = KnownFacts([
     Fact("s1-f1", "Sam works at Acme Corp as an engineer.", "s1", dt.date(2024, 1, 10)),

@@ -1,6 +1,6 @@
 """The zoo's server profiles: how real servers and models differ, in form only.
 
-Content always comes from the protocol model (:mod:`uac.llm.protocol`); a
+Content always comes from the rule model (:mod:`uac.llm.rule_model`); a
 profile changes what the server accepts and how the reply is dressed:
 
 * ``strict`` -- OpenAI: ``json_schema`` and tools, clean replies;
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from uac.llm.protocol.prompts import TURN_LINE, section
+from uac.llm.rule_model.prompts import TURN_LINE, section
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 ``ZooServer(profile)`` serves ``POST /v1/chat/completions`` on 127.0.0.1.  It
 turns the request body into a :class:`uac.llm.ChatRequest`, asks the protocol
-model (:func:`uac.llm.protocol.respond`) for the content, and gives the reply
+model (:func:`uac.llm.rule_model.respond`) for the content, and gives the reply
 the form and the limits of its :class:`~tests.zoo.profiles.Profile`.  Every
 request is recorded with the status it got.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from uac.llm.protocol import respond
+from uac.llm.rule_model import respond
 from uac.llm.types import ChatRequest, Message, ToolCall
 
 from .profiles import Profile, dress_json, dress_text, sloppy_data, tokens, tool_call_text

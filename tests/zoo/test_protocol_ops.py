@@ -1,4 +1,4 @@
-"""The protocol model answers the new operations where its rules can tell: a list of
+"""The rule model answers the new operations where its rules can tell: a list of
 supersessions from a sentence that ends several known facts, and ``correct`` for a record
 whose fact was corrected (the record stays, citing both facts)."""
 
@@ -9,7 +9,7 @@ import datetime as dt
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.llm import LLMClient, system, user
-from uac.llm.protocol import ProtocolModel, respond
+from uac.llm.rule_model import RuleModel, respond
 from uac.llm.types import ChatRequest
 from uac.memory import UserMemory
 from uac.sessions.model import Session, Turn
@@ -43,7 +43,7 @@ def test_a_sentence_that_ends_something_supersedes_every_known_fact_about_it():
 
 
 def test_a_corrected_fact_makes_the_protocol_model_correct_its_record(tmp_path):
-    model = ProtocolModel()
+    model = RuleModel()
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
     log = FactLog(memory.project.paths.facts)
     curry = Fact("s1-f1", "Alice cooked a Thai curry for six friends.", "s1", dt.date(2023, 1, 5), speaker="Alice")
@@ -65,7 +65,7 @@ def test_a_corrected_fact_makes_the_protocol_model_correct_its_record(tmp_path):
 
 
 def test_the_same_trip_told_again_is_cited_on_its_record(tmp_path):
-    model = ProtocolModel()
+    model = RuleModel()
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
     log = FactLog(memory.project.paths.facts)
     day = dt.date(2023, 1, 5)

@@ -1,9 +1,9 @@
-"""The protocol model: a deterministic model that reads uac's real prompts and answers by rule.
+"""The rule model: a deterministic model that reads uac's real prompts and answers by rule.
 
 Tests, the model zoo and demos need a model whose *content* is right and
 predictable while the *form* of its replies varies (a fake server changes
 that); the scripted provider needs every reply written in advance.  The
-protocol model recognises the kind of each call from the request itself
+rule model recognises the kind of each call from the request itself
 (:func:`.prompts.call_kind`: how the prompt begins, else the JSON schema
 name) and answers with one responder per kind:
 
@@ -19,11 +19,11 @@ name) and answers with one responder per kind:
 ``check``                 :mod:`.check` -- the probes of ``uac doctor --model``
 ========================  ==============================================
 
-:class:`ProtocolModel` is a provider like the scripted one
-(``UAC_LLM_PROVIDER=protocol``).  :func:`respond` gives the reply before any
+:class:`RuleModel` is a provider like the scripted one
+(``UAC_LLM_PROVIDER=rules``, or ``protocol``, its old name).  :func:`respond` gives the reply before any
 form is applied (what a fake server dresses up); :func:`respond_entry` gives
 it as a :class:`~uac.llm.ScriptedProvider` entry, for a handler that alters
-some replies of the protocol model.
+some replies of the rule model.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ UNKNOWN_REPLY = "I cannot tell what this request asks for."
 
 
 def respond(request: ChatRequest) -> Reply:
-    """The protocol model's reply to ``request`` (content only, no form)."""
+    """The rule model's reply to ``request`` (content only, no form)."""
     kind = "check" if is_check(request) else call_kind(request)
     responder = RESPONDERS.get(kind or "")
     if responder is None:
@@ -73,12 +73,12 @@ def respond_entry(request: ChatRequest) -> dict[str, Any]:
     return respond(request).entry()
 
 
-class ProtocolModel:
+class RuleModel:
     """A :class:`~uac.llm.client.Provider` answering every uac call by rule."""
 
-    name = "protocol"
+    name = "rules"
 
-    def __init__(self, model: str = "protocol") -> None:
+    def __init__(self, model: str = "rules") -> None:
         self.model = model
         self._lock = threading.Lock()
         #: every request received, with the kind it was recognised as
@@ -108,4 +108,8 @@ class ProtocolModel:
         )
 
 
-__all__ = ["RESPONDERS", "ProtocolModel", "Reply", "call_kind", "respond", "respond_entry"]
+#: the old name of :class:`RuleModel` (``uac.ProtocolModel``), kept for code that imports it
+ProtocolModel = RuleModel
+
+
+__all__ = ["RESPONDERS", "ProtocolModel", "RuleModel", "Reply", "call_kind", "respond", "respond_entry"]

@@ -1,8 +1,8 @@
-"""Reading uac's own prompts back: what the protocol model's responders see.
+"""Reading uac's own prompts back: what the rule model's responders see.
 
 Everything here parses the text uac renders from ``uac/prompts/*.j2``: the
 kind of call, the turns of an extraction window, fact lines, the question and
-the channels of an answer.  The protocol model recognises a call from the
+the channels of an answer.  The rule model recognises a call from the
 request alone (the prompt text, and the JSON schema name when the endpoint
 passes it), so it works behind an HTTP server as well as in process.
 """
