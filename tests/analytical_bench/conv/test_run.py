@@ -12,7 +12,7 @@ from analytical_bench.conv.dataset import generate, load_history
 from analytical_bench.conv.run import run_conv
 from uac.llm import ChatRequest, LLMClient, ScriptedProvider
 from uac.llm.rule_model import respond_entry
-from uac.llm.rule_model.prompts import call_kind
+from uac.llm.rule_model.request import call_kind
 
 
 def _read(path):

@@ -1,6 +1,6 @@
 """The reconcile responder: what each new fact changes, by a few words.
 
-It reads the new facts and the earlier facts listed under each, and names a
+It reads each ``new_fact`` block and the ``earlier_facts`` block after it, and names a
 pair only where the new fact says so: "cancelled", "called off", "won't" cancel
 the first earlier plan; "actually", "wrong", "mistake" correct the first earlier
 fact; "no longer", "instead", "now" supersede it; a new fact that is no plan
@@ -12,46 +12,46 @@ from __future__ import annotations
 import re
 
 from ..types import ChatRequest
-from .prompts import first_user, parse_fact_line
+from .request import blocks, first_user, parse_fact_line
 from .reply import Reply
 
-_NEW = re.compile(r"^New fact \[(?P<id>[^\]]+)\] (?P<text>.*)$")
 _CANCEL = re.compile(r"\b(?:cancel\w*|called off|calls? off|won't|will not|fell through|not going)\b", re.I)
 _CORRECT = re.compile(r"\b(?:actually|wrong|mistake\w*|correct\w*)\b", re.I)
 _SUPERSEDE = re.compile(r"\b(?:no longer|not any\s*more|instead|now)\b", re.I)
 _PLAN = re.compile(r"\b(?:plans?|planned|planning|going to|will|wants? to|thinking (?:of|about)|next)\b", re.I)
 
 
+def decide(new: tuple[str, str], earlier: list[tuple[str, str]]) -> dict[str, str] | None:
+    """The change one new fact (id, text) makes among its earlier facts, if any."""
+    if not earlier:
+        return None
+    ident, text = new
+    plans = [e for e in earlier if _PLAN.search(e[1])]
+    if _CANCEL.search(text) and plans:
+        return {"new": ident, "old": plans[0][0], "relation": "cancels"}
+    if _CORRECT.search(text):
+        return {"new": ident, "old": earlier[0][0], "relation": "corrects"}
+    if _SUPERSEDE.search(text):
+        return {"new": ident, "old": earlier[0][0], "relation": "supersedes"}
+    if plans and not _PLAN.search(text):
+        return {"new": ident, "old": plans[0][0], "relation": "fulfils"}
+    return None
+
+
 def respond_reconcile(request: ChatRequest) -> Reply:
+    """Each ``new_fact`` block is followed by the ``earlier_facts`` block of its candidates."""
     changes = []
     new: tuple[str, str] | None = None
-    earlier: list[tuple[str, str]] = []
-
-    def decide() -> None:
-        if new is None or not earlier:
-            return
-        ident, text = new
-        plans = [e for e in earlier if _PLAN.search(e[1])]
-        if _CANCEL.search(text) and plans:
-            changes.append({"new": ident, "old": plans[0][0], "relation": "cancels"})
-        elif _CORRECT.search(text):
-            changes.append({"new": ident, "old": earlier[0][0], "relation": "corrects"})
-        elif _SUPERSEDE.search(text):
-            changes.append({"new": ident, "old": earlier[0][0], "relation": "supersedes"})
-        elif plans and not _PLAN.search(text):
-            changes.append({"new": ident, "old": plans[0][0], "relation": "fulfils"})
-
-    for line in first_user(request).split("\n"):
-        match = _NEW.match(line.strip())
-        if match:
-            decide()
-            new, earlier = (match["id"], match["text"]), []
-            continue
-        fact = parse_fact_line(line) if new is not None and line.startswith("[") else None
-        if fact is not None:
-            earlier.append((fact.fact_id, fact.text))
-    decide()
+    for name, lines in blocks(first_user(request)):
+        facts = [fact for line in lines if (fact := parse_fact_line(line)) is not None]
+        if name == "new_fact" and facts:
+            new = (facts[0].fact_id, facts[0].text)
+        elif name == "earlier_facts" and new is not None:
+            change = decide(new, [(f.fact_id, f.text) for f in facts])
+            if change is not None:
+                changes.append(change)
+            new = None
     return Reply("reconcile", {"changes": changes})
 
 
-__all__ = ["respond_reconcile"]
+__all__ = ["decide", "respond_reconcile"]

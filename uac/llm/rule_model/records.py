@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .prompts import FactLine
+from .request import FactLine
 
 TRIP = re.compile(
     r"(?:\b(?P<who>[A-Z][a-z]+) (?:also |just |finally )?)?"
