@@ -379,7 +379,7 @@ def respond_repair(request: ChatRequest) -> Reply:
     wanted = _UNADDRESSED.search(_problems(messages[-1]))
     ids = wanted.group(1).split(", ") if wanted else []
     facts = [f for i in ids if (f := batch.fact(i)) is not None]
-    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.elsewhere, batch.secondary)})
+    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.related, batch.elsewhere, batch.secondary)})
 
 
 __all__ = [
