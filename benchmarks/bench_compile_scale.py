@@ -3,7 +3,7 @@
 A synthetic history of N sessions (about 20 facts each: trips, meals, work,
 health and small talk, with recurring people and places) is compiled
 incrementally, every ``--step`` sessions, as a user's agent would, by the
-deterministic protocol model (``uac.ProtocolModel``: it reads the real prompts
+deterministic rule model (``uac.RuleModel``: it reads the real prompts
 and answers by rule -- a keyword table routes, and each batch gets one ``add``
 per fact, a ``Trip`` or an ``Event``).  For each N it reports:
 
@@ -36,7 +36,7 @@ from typing import Any, Optional
 
 import typer
 
-from uac import ChatRequest, ChatResponse, Fact, LLMClient, ProtocolModel, UserMemory
+from uac import ChatRequest, ChatResponse, Fact, LLMClient, RuleModel, UserMemory
 
 CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul", "Denver", "Riga"]
 PEOPLE = ["Maya", "Leo", "Sam", "Ines", "Tom", "Ana", "Kofi", "Yuki"]
@@ -77,10 +77,10 @@ def synthetic_facts(sessions: int, per_session: int = 20, seed: int = 7) -> list
 
 
 class TimedModel:
-    """The protocol model as a provider, timing its own work (kept apart from uac's)."""
+    """The rule model as a provider, timing its own work (kept apart from uac's)."""
 
     def __init__(self) -> None:
-        self.inner = ProtocolModel()
+        self.inner = RuleModel()
         self.name, self.model = self.inner.name, self.inner.model
         self.seconds = 0.0
 

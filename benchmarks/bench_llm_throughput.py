@@ -3,9 +3,9 @@
     python benchmarks/bench_llm_throughput.py [--sessions 50] [--domains 8] [--latency 0.5]
         [--concurrency 1,4,8] [--default-sessions 12] [--default-latency 1.0] [--changes 0] [--json OUT.json]
 
-A local OpenAI-compatible server (``fake_endpoint.py``) answers every request
-after ``--latency`` seconds with the replies of the benchmark's protocol model
-(uac's protocol model, ``uac.ProtocolModel``: one fact per turn; one record per fact).  For each
+A local OpenAI-compatible server (``tests/fixtures/fake_openai_server.py``) answers every request
+after ``--latency`` seconds with the replies of the benchmark's rule model
+(uac's rule model, ``uac.RuleModel``: one fact per turn; one record per fact).  For each
 concurrency a fresh project ingests ``--sessions`` one-window sessions through
 the real OpenAI client, then compiles their facts (spread evenly over
 ``--domains`` domains, a few batches each) in incremental mode.
@@ -43,13 +43,13 @@ from typing import Any, Optional
 
 import typer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fake_endpoint import FakeEndpoint  # noqa: E402
-from uac import LLMSettings, ProtocolModel, UserMemory, build_client  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, Quirks, text_handler  # noqa: E402
+from uac import ChatRequest, LLMSettings, RuleModel, UserMemory, build_client  # noqa: E402
 
 #: a fact line of uac's prompts: ``[id] (said D; happened D) speaker: text``
 FACT_LINE = re.compile(r"^\[(?P<id>[^\]]+)\](?: \([^)]*\))?(?: (?P<speaker>[^:\n]{1,40}):)? (?P<text>.*)$", re.M)
-MODEL = ProtocolModel()
+MODEL = RuleModel()
 
 #: topic -> (domain, a marker word that routes a fact there)
 TOPICS = [
@@ -91,8 +91,9 @@ def conversation(sessions: int, domains: int, turns: int, changes: int = 0) -> d
 
 
 def route_by_marker(prompt: str) -> dict[str, Any]:
+    """Routes for the fact lines of the prompt's ``<facts>`` block."""
     routes = []
-    section = prompt.split("Facts (one per line", 1)[-1].split("Answer with JSON", 1)[0]
+    section = prompt.split("\n<facts>\n", 1)[-1].split("\n</facts>", 1)[0]
     for match in FACT_LINE.finditer(section):
         text = match.group("text").lower()
         domain = next((name for name, word in TOPICS if f" {word} " in f" {text} "), "life")
@@ -100,11 +101,17 @@ def route_by_marker(prompt: str) -> dict[str, Any]:
     return {"routes": routes}
 
 
-def responder(request: Any) -> str:
-    prompt = "\n".join(m.content or "" for m in request.messages)
-    if "Route each fact" in prompt:
+def responder(request: ChatRequest) -> str:
+    """Routing by the marker words (the reply asked for by the schema ``routes``), else the rule model."""
+    if request.json_schema is not None and request.schema_name == "routes":
+        prompt = "\n".join(m.content or "" for m in request.messages)
         return json.dumps(route_by_marker(prompt))
     return MODEL.complete(request).content or ""
+
+
+def endpoint(latency: float) -> FakeOpenAIServer:
+    """The local endpoint: the responder's replies after ``latency`` seconds."""
+    return FakeOpenAIServer(text_handler(responder), quirks=Quirks(latency=latency))
 
 
 def digest(root: Path, *parts: str) -> str:
@@ -119,7 +126,7 @@ def digest(root: Path, *parts: str) -> str:
     return sha.hexdigest()[:16]
 
 
-def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, latency: float) -> dict[str, Any]:
+def run_once(server: FakeOpenAIServer, source: Path, root: Path, concurrency: int, latency: float) -> dict[str, Any]:
     settings = LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none",
                            max_retries=2, concurrency=concurrency)
     client = build_client(settings)
@@ -164,7 +171,7 @@ def run_once(server: FakeEndpoint, source: Path, root: Path, concurrency: int, l
         memory.close()
 
 
-def ingest_with_defaults(server: FakeEndpoint, source: Path, root: Path) -> dict[str, Any]:
+def ingest_with_defaults(server: FakeOpenAIServer, source: Path, root: Path) -> dict[str, Any]:
     """One ingest with every setting at its default: seconds (without indexing), calls, most in flight."""
     client = build_client(LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none",
                                       max_retries=2))
@@ -184,7 +191,7 @@ def defaults_row(tmp: Path, sessions: int, latency: float, changes: int) -> dict
     """``sessions`` one-window sessions with the default settings, against an instant and a slow endpoint."""
     source = tmp / "defaults.json"
     source.write_text(json.dumps(conversation(sessions, len(TOPICS), 4, changes)), "utf-8")
-    with FakeEndpoint(responder, latency=0.0) as instant, FakeEndpoint(responder, latency=latency) as slow:
+    with endpoint(0.0) as instant, endpoint(latency) as slow:
         fast = ingest_with_defaults(instant, source, tmp / "defaults-instant")
         timed = ingest_with_defaults(slow, source, tmp / "defaults-slow")
     added = round(timed["seconds"] - fast["seconds"], 3)
@@ -210,7 +217,7 @@ def main(
         raise typer.BadParameter(f"between 1 and {len(TOPICS)}", param_hint="--domains")
     logging.getLogger("uac").setLevel(logging.ERROR)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp, FakeEndpoint(responder, latency=latency) as server:
+    with tempfile.TemporaryDirectory() as tmp, endpoint(latency) as server:
         source = Path(tmp) / "conversation.json"
         source.write_text(json.dumps(conversation(sessions, domains, turns, changes)), "utf-8")
         for level in levels:

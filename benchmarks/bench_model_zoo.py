@@ -6,7 +6,7 @@ Starts a local OpenAI-compatible server per profile (``tests/e2e/zoo``): strict
 OpenAI, Ollama-like (prompts cut at 2,048 tokens), vLLM without a tool parser,
 llama.cpp-like (no json_schema), sloppy (prose, ``<think>``, fences, odd
 dates and ids), truncating (``length`` at 3,000 tokens) and flaky (a 503 or a
-timeout every 4th request).  Content comes from the protocol model, so every
+timeout every 4th request).  Content comes from the rule model, so every
 profile should keep the strict profile's facts and give the same answer; the
 table shows what it cost to get there.
 

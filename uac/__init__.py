@@ -93,7 +93,7 @@ if TYPE_CHECKING:
     )
     from .llm import require as require_llm
     from .llm.progress import Progress
-    from .llm.protocol import ProtocolModel
+    from .llm.rule_model import ProtocolModel, RuleModel
     from .memorize.correct import CorrectionReport
     from .memorize.forget import ForgetReport
     from .memorize.ingest import IngestReport
@@ -163,7 +163,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ChatRequest": ("uac.llm", "ChatRequest"),
     "ChatResponse": ("uac.llm", "ChatResponse"),
     "ScriptedProvider": ("uac.llm", "ScriptedProvider"),
-    "ProtocolModel": ("uac.llm.protocol", "ProtocolModel"),
+    "RuleModel": ("uac.llm.rule_model", "RuleModel"),
+    # the old name of RuleModel, kept for code that imports it
+    "ProtocolModel": ("uac.llm.rule_model", "ProtocolModel"),
     "build_client": ("uac.llm", "build_client"),
     "resolve_settings": ("uac.llm", "resolve_settings"),
     "require_llm": ("uac.llm", "require"),
@@ -269,6 +271,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ScriptedProvider",
+    "RuleModel",
     "ProtocolModel",
     "build_client",
     "resolve_settings",

@@ -46,7 +46,7 @@ class UserSettings:
 class LLMConfig:
     """Model settings stored in the project (environment variables override them)."""
 
-    provider: str = "none"  # none | openai | scripted | protocol
+    provider: str = "none"  # none | openai | scripted | rules (or protocol, its old name)
     model: str = ""
     base_url: str = ""
     api_key_env: str = "OPENAI_API_KEY"
@@ -131,7 +131,7 @@ class SandboxConfig:
 
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("llm", "provider"): ("none", "openai", "scripted", "protocol"),
+    ("llm", "provider"): ("none", "openai", "scripted", "rules", "protocol"),
     ("llm", "json_mode"): ("schema", "object", "none"),
     ("compile", "mode"): ("incremental", "bounded"),
     ("answer", "loading"): ("monolithic", "modular", "manifest"),

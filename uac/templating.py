@@ -4,6 +4,7 @@ string literals scattered through the code."""
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -12,14 +13,27 @@ from typing import Any
 def _environment(folder: str):
     import jinja2
 
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("uac", folder),
+    return configured(jinja2.PackageLoader("uac", folder))
+
+
+def configured(loader: Any) -> Any:
+    """The Jinja environment uac renders with, over ``loader``.
+
+    The ``json`` filter writes a value as one line of JSON (non-ASCII kept), for
+    the data blocks of prompts (``<name>`` ... ``</name>``): what uac tells a model
+    as data, beside the prose that tells it what to do."""
+    import jinja2
+
+    environment = jinja2.Environment(
+        loader=loader,
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.filters["json"] = lambda value: json.dumps(value, ensure_ascii=False)
+    return environment
 
 
 def render_template(name: str, **context: Any) -> str:

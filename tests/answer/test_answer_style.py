@@ -47,7 +47,8 @@ def test_the_citation_example_names_ids_of_this_prompt(sample_project, scripted,
     assert example, system
     assert example.group(1) == answer.facts[0].id and example.group(2) == answer.archive[0].id
     assert {example.group(1), example.group(2)} <= _ids(context)
-    assert "[F12]" not in system and system.count("Not mentioned in memory.") == 1
+    prose = system.replace('"refusal": "Not mentioned in memory."', "")  # the answer_format data block restates it
+    assert "[F12]" not in system and prose.count("Not mentioned in memory.") == 1
 
 
 def test_the_benchmark_style_says_one_thing(sample_project, scripted, scripted_llm):
@@ -172,9 +173,9 @@ def test_cli_flags_for_the_style(sample_project, capsys):
 
 def test_the_protocol_model_follows_the_style(sample_project):
     from uac.llm import LLMClient
-    from uac.llm.protocol import ProtocolModel
+    from uac.llm.rule_model import RuleModel
 
-    llm = LLMClient(ProtocolModel(), sleep=lambda _s: None)
+    llm = LLMClient(RuleModel(), sleep=lambda _s: None)
     memory = opened(sample_project, llm)
     answer = memory.ask("Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, refusal="Unknown.")
     assert answer.answer == "Unknown."

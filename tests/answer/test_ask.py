@@ -237,10 +237,10 @@ def test_repl_warm_session_keeps_variables(sample_project):
 def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample_project, capsys, monkeypatch, trips_rows):
     """Environment variables alone point `uac ask` at an OpenAI-compatible server
     (here a local fake speaking the chat-completions protocol, tool calls included)."""
-    from tests.llm.fake_openai import FakeOpenAI, completion
+    from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 
     expected = trips_in(trips_rows, 2024)
-    with FakeOpenAI() as server:
+    with FakeOpenAIServer() as server:
         server.reply(completion(None, tool_calls=[("python", {"code": COUNT_2024})], prompt_tokens=9000, completion_tokens=30))
         server.reply(completion(f"{expected} trips in 2024.", prompt_tokens=9500, completion_tokens=8))
         monkeypatch.setenv("UAC_LLM_PROVIDER", "openai")
@@ -254,7 +254,7 @@ def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample
     assert data["tool_calls"][0]["result"]["result"] == expected
     assert (data["usage"]["prompt_tokens"], data["usage"]["completion_tokens"]) == (18500, 38)
     assert data["usage"]["calls"] == 2 and data["usage"]["cached"]["calls"] == 0
-    first, second = (r["body"] for r in server.requests)
+    first, second = (r.body for r in server.received)
     assert first["model"] == "llama3.1" and first["tools"][0]["function"]["name"] == "python"
     assert second["messages"][-1]["role"] == "tool"
     assert json.loads(second["messages"][-1]["content"])["result"] == expected

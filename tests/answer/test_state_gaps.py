@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from uac.answer.state_view import build_state_channel
+from uac.llm.rule_model.request import block, block_text
 from uac.memory import UserMemory
 
 from .test_state_view import make_project
@@ -36,9 +37,9 @@ def test_the_prompt_marks_the_facts_no_record_holds(four_trips, scripted):
     scripted.enqueue("Four trips.")
     answer = four_trips.ask("How many trips did I take?", tool_mode="off", top_archive=0)
     system, context = (m.content for m in scripted.requests[0].messages[:2])
-    state = context.split("[STATE]\n")[1].split("\n\n[FACTS]")[0]
+    state = block_text(context, "state")
     assert state.startswith("# Facts no typed record below holds (at most a timeline entry), by domain: travel 3.")
-    facts = context.split("[FACTS]\n")[1].split("\n\n")[0].splitlines()
+    facts = block(context, "facts")
     marked = [line for line in facts if "| not in STATE]" in line]
     assert len(marked) == 3 and not any("Lisbon" in line for line in marked)
     assert any("Lisbon" in line and "not in STATE" not in line for line in facts)

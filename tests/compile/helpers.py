@@ -1,5 +1,5 @@
 """Shared builders for the compile tests: facts, and a scripted handler that answers the
-operations protocol by rule (the protocol model of :mod:`uac.llm.protocol`, reading the real
+operations protocol by rule (the rule model of :mod:`uac.llm.rule_model`, reading the real
 prompts: a ``Trip`` per fact about a trip, an ``Event`` per other fact)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import re
 
 from uac.facts.model import Fact
-from uac.llm.protocol import respond_entry
+from uac.llm.rule_model import respond_entry
 
 TOPICS = [
     ("travel", "I took a trip to {place} and stayed in a hotel near the beach"),
@@ -42,7 +42,7 @@ def make_facts(n: int, *, sessions: int = 10, pad: int = 0) -> list[Fact]:
 
 
 FACT_ID = re.compile(r"^\[([^\]]+)\]", re.MULTILINE)
-#: a ScriptedProvider handler: the protocol model's reply to every call (routing included)
+#: a ScriptedProvider handler: the rule model's reply to every call (routing included)
 protocol_handler = respond_entry
 
 
@@ -62,7 +62,7 @@ def route_reply(prompt: str, domain_of=None) -> dict:
 
 def handler_for(domain_of=None, *, failing_domains=(), wrap=None):
     """A ScriptedProvider handler: routes with ``domain_of``, then answers each batch (and
-    each repair request) with the protocol model's operations (one record per fact).
+    each repair request) with the rule model's operations (one record per fact).
     ``failing_domains``: the endpoint fails for them; ``wrap(request, reply) -> reply`` may
     alter a reply."""
 

@@ -80,7 +80,7 @@ def test_the_router_is_shown_each_domain_s_description_and_collections(scripted_
 
 
 def two_domain_handler(skip_in=None):
-    """Routes f1 to travel and relationships; answers with the protocol model, except that the
+    """Routes f1 to travel and relationships; answers with the rule model, except that the
     domain ``skip_in`` skips every fact."""
     base = handler_for(lambda _i: "travel")
 
@@ -281,7 +281,7 @@ def test_a_description_is_stored_as_the_schema_docstring_and_bounded():
     assert work.files()["schema.py"].startswith('"""Trips the user took or planned, with dates."""')
 
 
-# -- the protocol model -------------------------------------------------------------------------------
+# -- the rule model -------------------------------------------------------------------------------
 
 
 def test_the_protocol_model_routes_to_several_domains_and_refers_to_records_elsewhere(scripted_memory, scripted):

@@ -43,7 +43,7 @@ CHILD = textwrap.dedent(
 
 
 def model_of(incremental: bool):
-    """The scripted protocol model (routing by the fact's place) for the incremental catch-up, else none."""
+    """The scripted rule model (routing by the fact's place) for the incremental catch-up, else none."""
     if not incremental:
         return None
     from uac.llm import LLMClient, ScriptedProvider

@@ -1,4 +1,4 @@
-"""A whole LoCoMo conversation compiled incrementally by the protocol model: every fact of
+"""A whole LoCoMo conversation compiled incrementally by the rule model: every fact of
 the rules extractor ends up recorded or considered (needs the dataset: set UAC_LOCOMO_DATA)."""
 
 from __future__ import annotations

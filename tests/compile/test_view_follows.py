@@ -92,7 +92,7 @@ def test_a_batch_the_model_fails_counts_as_not_included(tmp_path):
 
 
 def test_the_incremental_catch_up_compiles_only_the_new_facts(tmp_path):
-    from uac.llm.protocol import respond_entry
+    from uac.llm.rule_model import respond_entry
 
     seen: list[str] = []
 

@@ -12,7 +12,8 @@ from uac.extract.base import ExtractedFact
 from uac.extract.coerce import KnownFacts, TurnIds, read_item, read_supersedes
 from uac.facts.log import FactLog
 from uac.facts.model import Fact
-from uac.llm.protocol import respond_entry
+from uac.llm.rule_model import respond_entry
+from uac.llm.rule_model.request import block, turn_lines
 
 KNOWN = KnownFacts([
     Fact("s1-f1", "Sam works at Acme Corp as an engineer.", "s1", dt.date(2024, 1, 10)),
@@ -56,7 +57,7 @@ SESSIONS = [
 
 
 def _extraction(prompt: str) -> dict:
-    turns = [line.split("]", 1)[0][1:] for line in prompt.split("Turns to extract from:", 1)[1].strip().split("\n")]
+    turns = [turn.turn_id for turn in turn_lines(block(prompt, "turns"))]
     if "Session s1," in prompt:
         texts = ["Sam works at Acme Corp as an engineer.", "Sam earns 80,000 a year at Acme.", "Sam hopes for a promotion to team lead at Acme."]
         return {"facts": [{"text": t, "evidence": [turns[0]], "event_date": None, "supersedes": None, "speaker": "Sam"} for t in texts]}

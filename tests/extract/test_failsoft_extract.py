@@ -212,14 +212,14 @@ def test_the_ingest_report_counts_tokens_and_cache_hits(tmp_path, locomo_file, e
 
 
 def test_a_cut_prompt_stops_the_ingest_and_writes_nothing_of_that_session(tmp_path, locomo_file, embedder):
-    from tests.llm.fake_openai import FakeOpenAI, completion
+    from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
     from uac.config import LLMConfig
     from uac.llm import resolve_settings
     from uac.llm.openai_provider import OpenAIProvider
     from uac.memory import UserMemory
 
     good = json.dumps({"facts": [fact("Caroline went to a support group.", ["D1:3"])]})
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion(good, prompt_tokens=900))
         fake.reply(completion(good, prompt_tokens=20))
         settings = resolve_settings(LLMConfig(provider="openai", model="m", base_url=fake.base_url), env={})

@@ -11,7 +11,7 @@ from uac.llm import LLMClient, ResponseCache, ScriptedProvider, resolve_settings
 from uac.llm.openai_provider import OpenAIProvider
 from uac.templating import render_prompt
 
-from .fake_openai import FakeOpenAI, completion
+from ..fake_openai_server import FakeOpenAIServer, completion
 
 NO_SLEEP = {"sleep": lambda _s: None}
 
@@ -32,6 +32,19 @@ def test_model_env_alone_implies_openai_and_none_is_default():
     assert resolve_settings(LLMConfig(), env={}).provider == "none"
     assert resolve_settings(LLMConfig(), env={"UAC_LLM_MODEL": "m"}).provider == "openai"
     assert llm.build_client(resolve_settings(LLMConfig(), env={})) is None
+
+
+@pytest.mark.parametrize("name", ["rules", "protocol"])
+def test_the_rule_model_answers_to_its_name_and_to_its_old_name(name, tmp_path):
+    from uac.llm.rule_model import RuleModel
+
+    settings = resolve_settings(LLMConfig(), env={"UAC_LLM_PROVIDER": name})
+    assert isinstance(llm.build_client(settings).provider, RuleModel)
+    assert settings.describe().startswith(f"{name} (the rule-based stand-in model")
+    (tmp_path / "uac.toml").write_text(f'format_version = 1\n[llm]\nprovider = "{name}"\n')
+    from uac.config import load_config
+
+    assert load_config(tmp_path / "uac.toml").llm.provider == name
 
 
 def test_bad_env_settings_are_config_errors():
@@ -172,55 +185,55 @@ def _openai_client(url, **settings):
 
 
 def test_openai_provider_chat_usage_and_request_shape():
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion("hi there", prompt_tokens=42, completion_tokens=7))
         client = _openai_client(fake.base_url)
         reply = client.chat([system("sys"), user("hello")], temperature=0.0, max_tokens=50)
     assert reply.content == "hi there"
     assert (client.usage.prompt_tokens, client.usage.completion_tokens) == (42, 7)
-    body = fake.requests[0]["body"]
-    assert fake.requests[0]["path"] == "/v1/chat/completions"
+    body = fake.received[0].body
+    assert fake.received[0].path == "/v1/chat/completions"
     assert body["model"] == "fake-model" and body["max_tokens"] == 50
     assert body["messages"] == [{"role": "system", "content": "sys"}, {"role": "user", "content": "hello"}]
-    assert {k.lower(): v for k, v in fake.headers[0].items()}["authorization"] == "Bearer not-needed"
+    assert {k.lower(): v for k, v in fake.received[0].headers.items()}["authorization"] == "Bearer not-needed"
 
 
 def test_openai_provider_json_schema_and_tools():
     schema = {"type": "object", "properties": {"x": {"type": "integer"}}}
     tool = {"type": "function", "function": {"name": "python", "parameters": {"type": "object"}}}
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion('{"x": 3}'))
         fake.reply(completion(None, tool_calls=[("python", {"code": "result = 2"})]))
         client = _openai_client(fake.base_url)
         value, _ = client.chat_json([user("q")], json_schema=schema, schema_name="thing")
         reply = client.chat([user("q2")], tools=[tool])
     assert value == {"x": 3}
-    assert fake.requests[0]["body"]["response_format"] == {
+    assert fake.received[0].body["response_format"] == {
         "type": "json_schema",
         "json_schema": {"name": "thing", "schema": schema, "strict": False},
     }
-    assert fake.requests[1]["body"]["tools"] == [tool]
+    assert fake.received[1].body["tools"] == [tool]
     assert reply.tool_calls[0].parsed_arguments() == {"code": "result = 2"}
 
 
 def test_openai_provider_json_object_mode():
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion("{}"))
         _openai_client(fake.base_url, json_mode="object").chat_json([user("q")], json_schema={"type": "object"})
-    assert fake.requests[0]["body"]["response_format"] == {"type": "json_object"}
+    assert fake.received[0].body["response_format"] == {"type": "json_object"}
 
 
 def test_openai_provider_retries_5xx_and_429():
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": "boom"}}, status=500)
         fake.reply({"error": {"message": "slow down"}}, status=429)
         fake.reply(completion("recovered"))
         reply = _openai_client(fake.base_url).chat([user("q")])
-    assert reply.content == "recovered" and len(fake.requests) == 3
+    assert reply.content == "recovered" and len(fake.received) == 3
 
 
 def test_openai_provider_gives_up_with_clear_error():
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         for _ in range(3):
             fake.reply({"error": {"message": "down"}}, status=503)
         with pytest.raises(ModelError, match="after 3 attempt"):
@@ -228,18 +241,18 @@ def test_openai_provider_gives_up_with_clear_error():
 
 
 def test_openai_provider_auth_and_bad_request_not_retried():
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": "bad key"}}, status=401)
         with pytest.raises(ModelError, match="API key"):
             _openai_client(fake.base_url).chat([user("q")])
         fake.reply({"error": {"message": "bad"}}, status=400)
         with pytest.raises(ModelError, match="refused"):
             _openai_client(fake.base_url).chat([user("q")])
-    assert len(fake.requests) == 2
+    assert len(fake.received) == 2
 
 
 def test_openai_provider_timeout_is_transient():
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion("late"), delay=1.5)
         fake.reply(completion("on time"))
         reply = _openai_client(fake.base_url, timeout_seconds=0.5).chat([user("q")])
@@ -247,7 +260,7 @@ def test_openai_provider_timeout_is_transient():
 
 
 def test_openai_provider_with_cache(tmp_path):
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion("cached answer"))
         s = resolve_settings(
             LLMConfig(provider="openai", model="fake-model", base_url=fake.base_url),
@@ -257,7 +270,7 @@ def test_openai_provider_with_cache(tmp_path):
         first = llm.build_client(s).chat([user("same")])
         second = llm.build_client(s).chat([user("same")])
     assert (first.cached, second.cached, second.content) == (False, True, "cached answer")
-    assert len(fake.requests) == 1
+    assert len(fake.received) == 1
 
 
 def test_guard_blocks_real_endpoints():

@@ -3,10 +3,7 @@ Retry-After honoured by every worker, a stalled request stalls no other."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +13,8 @@ from uac.llm.limits import Limits
 from uac.llm.openai_provider import retry_after_seconds
 from uac.llm.parallel import map_ordered
 
+from ..fake_openai_server import FakeOpenAIServer, Quirks, text_handler
 from .throttle_watch import watch_throttle
-
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "fake_endpoint.py"
-_spec = importlib.util.spec_from_file_location("uac_bench_fake_endpoint", _PATH)
-fake_endpoint = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = fake_endpoint  # its dataclasses look their module up
-_spec.loader.exec_module(fake_endpoint)
 
 
 def echo(request) -> str:
@@ -41,7 +33,7 @@ def client_for(server, tmp_path, *, concurrency=4, timeout=10.0, retries=3):
 
 
 def test_retry_after_from_a_429_pauses_every_worker(tmp_path, monkeypatch):
-    with fake_endpoint.FakeEndpoint(echo, latency=0.05, refuse=lambda n: 0.6 if n == 3 else None) as server:
+    with FakeOpenAIServer(text_handler(echo), quirks=Quirks(latency=0.05, refuse=lambda n: 0.6 if n == 3 else None)) as server:
         client = client_for(server, tmp_path)
         watch = watch_throttle(monkeypatch, client.throttle)
         with client.metered() as usage:
@@ -56,7 +48,7 @@ def test_retry_after_from_a_429_pauses_every_worker(tmp_path, monkeypatch):
 
 
 def test_an_endpoint_that_keeps_refusing_names_the_limits(tmp_path):
-    with fake_endpoint.FakeEndpoint(echo, refuse=lambda n: 0.05) as server:
+    with FakeOpenAIServer(text_handler(echo), quirks=Quirks(refuse=lambda n: 0.05)) as server:
         client = client_for(server, tmp_path, retries=2)
         with pytest.raises(RateLimited) as caught:
             client.chat([user("q")])
@@ -65,7 +57,7 @@ def test_an_endpoint_that_keeps_refusing_names_the_limits(tmp_path):
 
 
 def test_a_stalled_request_does_not_hold_the_others(tmp_path):
-    with fake_endpoint.FakeEndpoint(echo, latency=0.05, stall=lambda n: 5.0 if n == 1 else 0.0) as server:
+    with FakeOpenAIServer(text_handler(echo), quirks=Quirks(latency=0.05, stall=lambda n: 5.0 if n == 1 else 0.0)) as server:
         client = client_for(server, tmp_path, concurrency=3, timeout=1.0)
         started = time.monotonic()
         replies = map_ordered(client, lambda n: client.chat([user(f"q{n}")]).content, list(range(9)))

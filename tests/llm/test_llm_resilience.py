@@ -23,7 +23,7 @@ from uac.llm import (
 from uac.llm.limits import check_prompt_tokens, count_prompt_pieces
 from uac.llm.openai_provider import OpenAIProvider
 
-from .fake_openai import FakeOpenAI, completion
+from ..fake_openai_server import FakeOpenAIServer, completion
 
 SCHEMA = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
 TOOL = {"type": "function", "function": {"name": "python", "parameters": {"type": "object"}}}
@@ -83,7 +83,7 @@ def test_purpose_kinds():
 
 
 def test_max_tokens_and_timeouts_per_purpose_reach_the_endpoint(tmp_path):
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion("late"), delay=1.2)
         fake.reply(completion("on time"))
         fake.reply(completion("slow but allowed"), delay=1.2)
@@ -92,7 +92,7 @@ def test_max_tokens_and_timeouts_per_purpose_reach_the_endpoint(tmp_path):
         )
         assert client.chat([user("q")], purpose="answer").content == "on time"
         assert client.chat([user("q")], purpose="extract window 1").content == "slow but allowed"
-    bodies = [r["body"] for r in fake.requests]
+    bodies = [r.body for r in fake.received]
     assert [b["max_tokens"] for b in bodies] == [300, 300, 8192]
     assert client.usage.retries == 1
 
@@ -129,7 +129,7 @@ def test_far_fewer_prompt_tokens_than_sent_stops_with_the_setting_to_change():
 
 def test_the_client_checks_endpoint_usage_and_can_be_told_not_to(tmp_path):
     prompt = "word " * 4000
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion("cut", prompt_tokens=2048))
         with pytest.raises(ContextOverflow):
             openai_client(fake.base_url, tmp_path).chat([user(prompt)], purpose="extract w1")
@@ -140,23 +140,23 @@ def test_the_client_checks_endpoint_usage_and_can_be_told_not_to(tmp_path):
 
 def test_a_refusal_for_length_is_a_context_overflow(tmp_path):
     message = "This model's maximum context length is 8192 tokens. However, you requested 12000 tokens."
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": message}}, status=400)
         with pytest.raises(ContextOverflow, match="--max-model-len"):
             openai_client(fake.base_url, tmp_path).chat([user("q")], purpose="structure.domain:x")
-    assert len(fake.requests) == 1
+    assert len(fake.received) == 1
 
 
 def test_a_completion_limit_too_large_for_the_context_is_lowered(tmp_path):
     old_vllm = ("This model's maximum context length is 8192 tokens. However, you requested 11692 tokens "
                 "(3500 in the messages, 8192 in the completion).")
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": old_vllm}}, status=400)
         fake.reply(completion("fits now"))
         client = openai_client(fake.base_url, tmp_path)
         reply = client.chat([user("q")], purpose="structure.domain:x")
     assert reply.content == "fits now" and reply.max_tokens == 4676
-    assert [r["body"]["max_tokens"] for r in fake.requests] == [8192, 4676]
+    assert [r.body["max_tokens"] for r in fake.received] == [8192, 4676]
     assert client.usage.fallbacks == 1
     new_vllm = ("'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum context length is "
                 "8192 tokens and your request has 8000 input tokens (8192 > 8192 - 8000).")
@@ -197,20 +197,20 @@ def test_meters_collect_the_calls_of_their_block_and_cache_hits_apart(tmp_path, 
 
 
 def test_json_schema_refused_steps_down_and_is_remembered(tmp_path):
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": "response_format type json_schema is not supported"}}, status=400)
         fake.reply(completion('{"x": 1}'))
         fake.reply(completion('{"x": 2}'))
         client = openai_client(fake.base_url, tmp_path)
         assert client.chat_json([user("a")], json_schema=SCHEMA)[0] == {"x": 1}
         assert client.chat_json([user("b")], json_schema=SCHEMA)[0] == {"x": 2}
-    formats = [r["body"].get("response_format", {}).get("type") for r in fake.requests]
+    formats = [r.body.get("response_format", {}).get("type") for r in fake.received]
     assert formats == ["json_schema", "json_object", "json_object"]
     assert client.usage.fallbacks == 1
     saved = json.loads((tmp_path / ".uac" / "llm-endpoints.json").read_text())
     assert [e["json_mode"] for e in saved["endpoints"].values()] == ["object"]
     CapabilityStore.forget_all()  # a new process reads what was learnt from the project
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(completion('{"x": 3}'))
         store = CapabilityStore(tmp_path / ".uac" / "llm-endpoints.json")
         saved_url = next(iter(saved["endpoints"])).split("|")[0]
@@ -218,17 +218,17 @@ def test_json_schema_refused_steps_down_and_is_remembered(tmp_path):
 
 
 def test_no_response_format_at_all_then_the_tolerant_reader(tmp_path):
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": "unknown field response_format"}}, status=400)
         fake.reply({"error": {"message": "unknown field response_format"}}, status=400)
         fake.reply(completion('Sure: ```json\n{"x": 5}\n```'))
         value, _ = openai_client(fake.base_url, tmp_path).chat_json([user("a")], json_schema=SCHEMA)
     assert value == {"x": 5}
-    assert "response_format" not in fake.requests[2]["body"]
+    assert "response_format" not in fake.received[2].body
 
 
 def test_a_refusal_that_is_not_about_the_format_surfaces(tmp_path):
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         for _ in range(3):
             fake.reply({"error": {"message": "temperature must be at most 1"}}, status=400)
         with pytest.raises(ModelError, match="temperature must be at most 1") as info:
@@ -241,7 +241,7 @@ def test_a_refusal_that_is_not_about_the_format_surfaces(tmp_path):
 
 def test_tools_refused_is_capability_unsupported_and_remembered(tmp_path):
     refusal = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": refusal}}, status=400)
         client = openai_client(fake.base_url, tmp_path)
         with pytest.raises(CapabilityUnsupported) as info:
@@ -250,7 +250,7 @@ def test_tools_refused_is_capability_unsupported_and_remembered(tmp_path):
         assert client.capabilities.tools is False
         with pytest.raises(CapabilityUnsupported):  # known now: not sent again
             client.chat([user("q")], tools=[TOOL], purpose="answer")
-    assert len(fake.requests) == 1 and client.usage.fallbacks == 2
+    assert len(fake.received) == 1 and client.usage.fallbacks == 2
 
 
 def test_reasoning_content_and_odd_tool_calls_from_servers(tmp_path):
@@ -258,7 +258,7 @@ def test_reasoning_content_and_odd_tool_calls_from_servers(tmp_path):
     body["choices"][0]["message"]["reasoning_content"] = "2 + 2 is 4"
     odd = completion(None)
     odd["choices"][0]["message"]["tool_calls"] = [{"type": "function", "function": {"name": "python", "arguments": {"code": "x = 1"}}}]
-    with FakeOpenAI() as fake:
+    with FakeOpenAIServer() as fake:
         fake.reply(body)
         fake.reply(odd)
         fake.reply("<html>not an API</html>")

@@ -1,4 +1,4 @@
-"""The protocol model reads uac's real prompts and answers each kind of call by rule."""
+"""The rule model reads uac's real prompts and answers each kind of call by rule."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from uac.compile.working_copy import DomainWork
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.llm import LLMClient, Message, system, user
-from uac.llm.protocol import ProtocolModel, call_kind, respond, respond_entry
+from uac.llm.rule_model import RuleModel, call_kind, respond, respond_entry
 from uac.llm.types import ChatRequest
 from uac.memory import UserMemory
 from uac.sessions.model import Session, Turn
@@ -136,7 +136,7 @@ def test_a_repair_answers_only_what_is_left_on_the_domain_as_applied():
 
 
 def test_compile_end_to_end_revisits_a_replaced_trip(tmp_path):
-    model = ProtocolModel()
+    model = RuleModel()
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
     log = FactLog(memory.project.paths.facts)
     oslo = Fact("s1-f1", "Alice flew to Oslo for a conference.", "s1", dt.date(2023, 1, 5), speaker="Alice")
@@ -194,7 +194,7 @@ def test_the_kind_comes_from_the_prompt_not_from_what_it_quotes():
 def test_protocol_provider_runs_the_whole_extractor(tmp_path):
     from uac.extract.llm import LLMExtractor
 
-    model = ProtocolModel()
+    model = RuleModel()
     facts = LLMExtractor(LLMClient(model)).extract(SESSION, [Fact("f0", "Alice lives in Paris.", "s0", dt.date(2023, 1, 1), ("D0:1",))])
     assert [f.event_date for f in facts][:2] == [dt.date(2023, 6, 14), dt.date(2023, 3, 2)]
     assert model.requests[0][0] == "extract"

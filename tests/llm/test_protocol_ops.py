@@ -1,4 +1,4 @@
-"""The protocol model answers the new operations where its rules can tell: a list of
+"""The rule model answers the new operations where its rules can tell: a list of
 supersessions from a sentence that ends several known facts, and ``correct`` for a record
 whose fact was corrected (the record stays, citing both facts)."""
 
@@ -8,8 +8,8 @@ import datetime as dt
 
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
-from uac.llm import LLMClient, system, user
-from uac.llm.protocol import ProtocolModel, respond
+from uac.llm import LLMClient, Message, system, user
+from uac.llm.rule_model import RuleModel, respond
 from uac.llm.types import ChatRequest
 from uac.memory import UserMemory
 from uac.sessions.model import Session, Turn
@@ -43,7 +43,7 @@ def test_a_sentence_that_ends_something_supersedes_every_known_fact_about_it():
 
 
 def test_a_corrected_fact_makes_the_protocol_model_correct_its_record(tmp_path):
-    model = ProtocolModel()
+    model = RuleModel()
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
     log = FactLog(memory.project.paths.facts)
     curry = Fact("s1-f1", "Alice cooked a Thai curry for six friends.", "s1", dt.date(2023, 1, 5), speaker="Alice")
@@ -65,7 +65,7 @@ def test_a_corrected_fact_makes_the_protocol_model_correct_its_record(tmp_path):
 
 
 def test_the_same_trip_told_again_is_cited_on_its_record(tmp_path):
-    model = ProtocolModel()
+    model = RuleModel()
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))
     log = FactLog(memory.project.paths.facts)
     day = dt.date(2023, 1, 5)
@@ -80,3 +80,28 @@ def test_the_same_trip_told_again_is_cited_on_its_record(tmp_path):
     (trip,) = memory.state["travel"]["trips"]
     assert trip.id == "trip-1" and trip.sources == ["s1-f1", "s2-f1"] and trip.start_date == day
     memory.close()
+
+
+def test_a_repair_plans_against_the_records_shown_and_refers_to_other_domains():
+    facts = [
+        "[f1] (said 2023-06-15; happened 2023-06-10) Alice: Alice flew to Berlin.",
+        "[f2] (said 2023-06-15) Alice: Alice met Clara at the airport.",
+    ]
+    first = ChatRequest(messages=(
+        system(render_prompt("system_json.j2", schema_name="operations")),
+        user(render_prompt(
+            "structure_ops.j2", domain="travel", user_name="Alice", schema_lines="", collections=[], revisit=[],
+            context_facts=[], facts=facts, related=[("trip-1", 'Trip(id="trip-1", destination="Berlin", start_date=date(2023, 6, 10), traveller="Alice")')],
+            elsewhere=['relationships/person-1: Person(id="person-1", name="Clara")'],
+        )),
+    ))
+    repair = render_prompt(
+        "structure_ops_repair.j2", applied=0, total_applied=0, schema_lines="", collections=[], touched=[], touched_more=0,
+        retired=[], problems=["facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"],
+    )
+    request = ChatRequest(messages=(*first.messages, Message("assistant", '{"operations": []}'), user(repair)))
+    ops = respond(request).data["operations"]
+    # the Berlin trip told again is cited, not added twice; the event refers to Clara in her own domain
+    assert {"op": "cite", "id": "trip-1", "sources": ["f1"]} in ops
+    (event,) = [op for op in ops if op["op"] == "add"]
+    assert event["sources"] == ["f2"] and event["values"]["about"] == {"ref": "relationships/person-1"}

@@ -19,6 +19,7 @@ import threading
 import time
 
 from uac.llm import ScriptedProvider
+from uac.llm.rule_model.request import block, blocks
 
 #: (session, speaker, what was said, the facts a model writes for it)
 CONVERSATION = [
@@ -81,7 +82,7 @@ def locomo(sample: str = "rec") -> dict:
 _FACTS_OF = {text: facts for _day, turns in CONVERSATION for _speaker, text, facts in turns}
 _TURN = re.compile(r"^\[(?P<id>D\d+:\d+)\] (?P<speaker>\w+): (?P<text>.*)$", re.M)
 _KNOWN = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<text>.*)$", re.M)
-_NEW = re.compile(r"^New fact \[(?P<id>[^\]]+)\] (?:\w+: )?(?P<text>.*)$")
+_NEW = re.compile(r"^\[(?P<id>[^\]]+)\] (?:\w+: )?(?P<text>.*)$")
 _OLD = re.compile(r"^\[(?P<id>[^\]]+)\] \(said [^)]*\) (?:\w+: )?(?P<text>.*)$")
 
 
@@ -95,9 +96,9 @@ def _session_number(prompt: str) -> int:
 
 def extraction(prompt: str) -> dict:
     """What the model finds in the turns, linking a changed state to a known fact it was shown."""
-    known_block = prompt.split("Known facts (for \"supersedes\" only):", 1)[1].split("\n\n", 1)[0] if "Known facts" in prompt else ""
+    known_block = "\n".join(block(prompt, "known_facts") or [])
     known = {m["text"].strip(): m["id"] for m in _KNOWN.finditer(known_block)}
-    turns = prompt.split("Turns to extract from:", 1)[1].split("\nAnswer with JSON", 1)[0]
+    turns = "\n".join(block(prompt, "turns") or [])
     facts = []
     for turn in _TURN.finditer(turns):
         for text in _FACTS_OF.get(turn["text"].strip(), []):
@@ -117,17 +118,17 @@ def reconcile(prompt: str) -> dict:
     """The pairs the model sees among the new and the earlier facts listed."""
     changes = []
     new = None
-    for line in prompt.split("\n"):
-        line = line.strip()
-        match = _NEW.match(line)
-        if match:
-            new = (match["id"], match["text"])
-            continue
-        old = _OLD.match(line)
-        if old and new is not None:
-            for a, b, relation in CHANGES:
-                if new[1] == a and old["text"] == b:
-                    changes.append({"new": new[0], "old": old["id"], "relation": relation})
+    for name, lines in blocks(prompt):
+        for line in lines:
+            line = line.strip()
+            match = _NEW.match(line) if name == "new_fact" else None
+            if match:
+                new = (match["id"], match["text"])
+            old = _OLD.match(line) if name == "earlier_facts" else None
+            if old and new is not None:
+                for a, b, relation in CHANGES:
+                    if new[1] == a and old["text"] == b:
+                        changes.append({"new": new[0], "old": old["id"], "relation": relation})
     return {"changes": changes}
 
 

@@ -154,7 +154,7 @@ def test_kill_9_mid_ingest_then_one_command_leaves_a_healthy_findable_memory(tmp
     _assert_every_fact_findable(root)
 
 
-#: the LLM extractor with calls side by side (the protocol model, 4 at once): (crash point, then, prior)
+#: the LLM extractor with calls side by side (the rule model, 4 at once): (crash point, then, prior)
 PARALLEL_CASES = [
     ("ingest:extracted@2", "ingest-same", False),
     ("log:records@2", "ingest-same", True),

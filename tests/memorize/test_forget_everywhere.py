@@ -24,7 +24,7 @@ def write_session(path: Path, date: str, lines: list[str]) -> Path:
 
 
 def all_records(memory) -> list:
-    """Every record of every domain (the protocol model writes trips and events)."""
+    """Every record of every domain (the rule model writes trips and events)."""
     return [r for domain in memory.state for r in records(memory, domain)]
 
 

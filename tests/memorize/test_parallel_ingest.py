@@ -32,7 +32,7 @@ def conversation(sessions: int, turns: int = 6) -> dict:
 
 
 class Endpoint:
-    """The protocol model behind a scripted provider, answering after a random delay;
+    """The rule model behind a scripted provider, answering after a random delay;
     replies for the turns in ``garbage`` are unreadable (the window falls back to the rules)."""
 
     def __init__(self, *, garbage: tuple[str, ...] = (), fail_session: int | None = None, seed: int = 0) -> None:

@@ -9,7 +9,7 @@ import json
 
 from uac.facts.log import FactLog
 from uac.facts.model import Fact
-from uac.llm.protocol import respond_entry
+from uac.llm.rule_model import respond_entry
 from uac.memorize.reconcile import Reconciler
 from uac.memorize.shown import SHOWN_CHARS
 from uac.sessions.model import Session, Turn

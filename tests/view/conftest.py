@@ -1,4 +1,4 @@
-"""A project compiled three times (incremental mode, the protocol model): the fixture whose
+"""A project compiled three times (incremental mode, the rule model): the fixture whose
 change log the history tests read line by line."""
 
 from __future__ import annotations

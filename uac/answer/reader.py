@@ -206,6 +206,7 @@ def reader_system_prompt(
         tool_description=tool_description,
         facts_outside_state=facts_outside_state,
         step_by_step=style.step_by_step,
+        refusal=style.refusal,
         style_lines=style.instructions(fact_ids, archive_ids),
         instructions=(instructions or "").strip(),
     )

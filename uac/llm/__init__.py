@@ -4,8 +4,9 @@
   (or ``None`` when no model is configured);
 * providers: ``openai`` (any OpenAI-compatible endpoint, with capability
   negotiation), ``scripted`` (the test double, also usable from the CLI via
-  ``UAC_LLM_SCRIPT``) and ``protocol`` (:mod:`.protocol`, a deterministic model
-  that reads uac's own prompts and answers by rule);
+  ``UAC_LLM_SCRIPT``) and ``rules`` (:mod:`.rule_model`, the rule-based stand-in
+  model that reads the structure of uac's requests and answers by rule; ``protocol``
+  is its old name, still accepted);
 * :mod:`.structured`: the tolerant reader every structured reply goes through
   (:meth:`ChatResponse.json`, :func:`read_json`); it raises
   :class:`~uac.errors.InvalidReply`, or :class:`~uac.errors.ReplyCutOff` when
@@ -101,6 +102,7 @@ def build_client(settings: LLMSettings) -> LLMClient | None:
     from .cache import ResponseCache
     from .client import LLMClient
     from .scripted import ScriptedProvider
+    from .settings import RULE_MODEL_PROVIDERS
 
     if settings.provider == "none":
         return None
@@ -109,10 +111,10 @@ def build_client(settings: LLMSettings) -> LLMClient | None:
             ScriptedProvider.from_file(settings.script) if settings.script else ScriptedProvider()
         )
         cache = None  # replaying a script must consume it, not hit a cache
-    elif settings.provider == "protocol":
-        from .protocol import ProtocolModel
+    elif settings.provider in RULE_MODEL_PROVIDERS:
+        from .rule_model import RuleModel
 
-        provider = ProtocolModel()
+        provider = RuleModel()
         cache = None
     else:
         from .openai_provider import OpenAIProvider

@@ -38,7 +38,7 @@ _ADD_TOOL = {
         },
     },
 }
-#: the probe prompts (the protocol model answers them too)
+#: the probe prompts (the rule model answers them too)
 PLAIN_PROMPT = "Reply with the single word: ok"
 JSON_PROMPT = 'Reply with this JSON and nothing else: {"ok": true}'
 TOOL_PROMPT = "Use the add tool to add 2 and 3."

@@ -3,7 +3,8 @@
 Environment variables (all optional):
 
 ==========================  ==================================================
-``UAC_LLM_PROVIDER``        ``openai``, ``scripted``, ``protocol`` or ``none``
+``UAC_LLM_PROVIDER``        ``openai``, ``scripted``, ``rules`` or ``none`` (``protocol``, the
+                            old name of ``rules``, is still accepted)
 ``UAC_LLM_MODEL``           model name (setting it alone implies ``openai``)
 ``UAC_LLM_BASE_URL``        OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp)
 ``UAC_LLM_API_KEY``         API key (else the variable named by ``api_key_env``,
@@ -30,8 +31,10 @@ from ..config import DEFAULT_MAX_TOKENS, LLMConfig
 from ..errors import ConfigError
 from .limits import Limits
 
-#: ``protocol`` is the deterministic rule model of :mod:`uac.llm.protocol`
-PROVIDERS = ("none", "openai", "scripted", "protocol")
+#: the names of the rule-based stand-in model (:mod:`uac.llm.rule_model`): ``rules``, and
+#: ``protocol``, its name before it was renamed, which configurations may still use
+RULE_MODEL_PROVIDERS = ("rules", "protocol")
+PROVIDERS = ("none", "openai", "scripted", *RULE_MODEL_PROVIDERS)
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,8 @@ class LLMSettings:
             return "none (LLM-free paths only)"
         if self.provider == "scripted":
             return f"scripted ({self.script or 'in-memory queue'})"
-        if self.provider == "protocol":
-            return "protocol (the deterministic rule model shipped with uac)"
+        if self.provider in RULE_MODEL_PROVIDERS:
+            return f"{self.provider} (the rule-based stand-in model shipped with uac)"
         where = self.base_url or "api.openai.com"
         return f"openai-compatible: model {self.model or '?'} at {where}"
 
@@ -109,7 +112,7 @@ def resolve_settings(
     if provider not in PROVIDERS:
         raise ConfigError(
             f"UAC_LLM_PROVIDER={provider!r} is not a provider.",
-            hint="Use openai, scripted, protocol or none.",
+            hint="Use openai, scripted, rules or none.",
         )
     json_mode = env.get("UAC_LLM_JSON_MODE", "").strip() or config.json_mode
     if json_mode not in ("schema", "object", "none"):

@@ -1,5 +1,5 @@
 """``python -m analytical_bench conv`` end to end: the offline rows (CLI and library), and the model
-systems with a scripted model that answers the way models do and with the protocol model."""
+systems with a scripted model that answers the way models do and with the rule model."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from analytical_bench.cli import main
 from analytical_bench.conv.dataset import generate, load_history
 from analytical_bench.conv.run import run_conv
 from uac.llm import ChatRequest, LLMClient, ScriptedProvider
-from uac.llm.protocol import respond_entry
-from uac.llm.protocol.prompts import call_kind
+from uac.llm.rule_model import respond_entry
+from uac.llm.rule_model.request import call_kind
 
 
 def _read(path):
@@ -63,7 +63,7 @@ def _answer_like_a_model(question) -> str:
 
 
 def scripted_client(history, failing: str):
-    """The protocol model for ingest and compile; the answers written as a model writes them;
+    """The rule model for ingest and compile; the answers written as a model writes them;
     question ``failing`` gets an error from the endpoint."""
     by_text = sorted(history.questions, key=lambda q: -len(q.text))
 

@@ -1,6 +1,6 @@
 """The zoo's server profiles: how real servers and models differ, in form only.
 
-Content always comes from the protocol model (:mod:`uac.llm.protocol`); a
+Content always comes from the rule model (:mod:`uac.llm.rule_model`); a
 profile changes what the server accepts and how the reply is dressed:
 
 * ``strict`` -- OpenAI: ``json_schema`` and tools, clean replies;
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from uac.llm.protocol.prompts import TURN_LINE, section
+from uac.llm.rule_model.request import block, turn_lines
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,7 @@ def _sloppy_date(value: str | None, index: int) -> Any:
 
 
 def _context_ids(prompt: str) -> list[str]:
-    block = section(prompt, "Earlier turns (context only, do not cite):", stop=("\n\nTurns to extract from",))
-    return [m["id"] for m in (TURN_LINE.match(line.strip()) for line in block.splitlines()) if m]
+    return [turn.turn_id for turn in turn_lines(block(prompt, "context_turns"))]
 
 
 def sloppy_extract(data: dict[str, Any], prompt: str) -> dict[str, Any]:

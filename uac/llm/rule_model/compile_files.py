@@ -1,6 +1,6 @@
 """The compile responder for the bounded whole-file protocol (``structure_bounded.j2``).
 
-Every fact of the prompt goes to the domain :mod:`.route` picks for it and
+Every fact of the prompt's ``facts`` block goes to the domain :mod:`.route` picks for it and
 becomes a ``Trip`` or an ``Event`` record (:mod:`.records`: the rules of the
 operations responder; the bounded protocol cannot leave a fact out, so short
 facts are events too).  The answer is ``{"domains": [{"name", "schema_py",
@@ -13,10 +13,10 @@ import datetime as _dt
 from typing import Any
 
 from ..types import ChatRequest
-from .prompts import fact_lines, first_user
+from .request import block, fact_lines, first_user
 from .records import SHAPES, Planned, Shape, classify
 from .reply import Reply
-from .route import FACTS_HEADING, domain_of
+from .route import domain_of
 
 _SCHEMA_HEAD = '''"""Typed records of the {domain} domain."""
 
@@ -63,7 +63,7 @@ def render_files(domain: str, records: list[tuple[str, Planned]]) -> dict[str, s
 
 def respond_bounded(request: ChatRequest) -> Reply:
     grouped: dict[str, list[tuple[str, Planned]]] = {}
-    for fact in fact_lines(first_user(request), FACTS_HEADING):
+    for fact in fact_lines(block(first_user(request), "facts")):
         grouped.setdefault(domain_of(fact.text), []).append((fact.fact_id, classify(fact, may_skip=False)))
     domains = [{"name": name, **render_files(name, records)} for name, records in sorted(grouped.items())]
     return Reply("compile_bounded", {"domains": domains})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..probe import JSON_PROMPT, PLAIN_PROMPT, TOOL_PROMPT
 from ..types import ChatRequest
-from .prompts import first_user
+from .request import first_user
 from .reply import Reply
 
 

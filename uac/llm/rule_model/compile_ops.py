@@ -1,8 +1,8 @@
 """The compile responder for the operations protocol (``structure_ops.j2`` and its repair).
 
-It reads the domain as the prompt shows it -- the classes with their fields,
-the collections, the records to revisit, the facts shown for reference and
-the NEW facts -- and answers ``{"operations": [...]}``:
+It reads the domain from the prompt's data blocks -- the classes with their
+fields, the collections, the related records, the records to revisit, the
+facts shown for reference and the new facts -- and answers ``{"operations": [...]}``:
 
 * for each record under REVISIT: a ``correct`` from the fact that corrected
   one of its sources (a ``cite`` when no field fits), an ``update`` from the
@@ -21,10 +21,10 @@ the NEW facts -- and answers ``{"operations": [...]}``:
   ``about: Ref | None`` field (added when the class lacks it) set to
   ``{"ref": "<domain>/<id>"}``.
 
-A repair request (``uac applied N of your operations. These problems
-remain: ...``) gets operations for the facts it names as not addressed yet,
-planned against the domain as the applied operations of the earlier answers
-left it (the rejected ones are those the problems name by number).
+A repair request (an answer, then uac's reply with a ``problems`` block) gets
+operations for the facts the problems name as not addressed yet, planned
+against the domain as the applied operations of the earlier answers left it
+(the rejected ones are those the problems name by number).
 """
 
 from __future__ import annotations
@@ -34,26 +34,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InvalidReply
-from ...fsutil import split_lines
 from ..structured import parse_structured
-from ..types import ChatRequest
-from .prompts import FactLine, first_user, parse_fact_line
+from ..types import ChatRequest, Message
+from .request import FactLine, block, fact_lines, first_user
 from .records import EVENT_SHAPE, SHAPES, TOO_SHORT, TRIP_SHAPE, Planned, Shape, classify
 from .reply import Reply
 
-_DOMAIN = re.compile(r'\s*You maintain the "([^"\n]+)" domain')
-#: headings of the prompt's parts, in the order the template writes them
-_PARTS = (
-    ("## The domain now", "domain"),
-    ("Existing records that may matter", "related"),
-    ("Records of other domains", "elsewhere"),
-    ("REVISIT:", "revisit"),
-    ("Facts shown for reference", "reference"),
-    ("## NEW facts", "new"),
-    ("These facts also went to other domains", "shared"),
-    ("These NEW facts are no longer in force", "ended"),
-    ("## What to answer", "end"),
-)
+#: the data blocks of an operations prompt besides the domain's classes and collections
+_PARTS = ("related_records", "other_domain_records", "revisit", "reference_facts", "new_facts", "ended_facts", "shared_facts")
 _CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
 _FIELD = re.compile(r"^    (?P<name>[a-z_]\w*): ")
 _COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
@@ -99,7 +87,6 @@ class Revisit:
 class Batch:
     """One operations prompt, read back."""
 
-    domain_name: str
     domain: Domain
     revisit: list[Revisit]
     reference: list[FactLine]
@@ -117,72 +104,69 @@ class Batch:
         return next((f for f in (*self.new, *self.reference) if f.fact_id == ident), None)
 
 
-def read_batch(prompt: str) -> Batch:
-    match = _DOMAIN.match(prompt)
+def read_domain(prompt: str) -> Domain:
+    """The record classes (``classes`` block: Python source) and collections (``collections``)."""
     domain = Domain()
-    revisit: list[Revisit] = []
-    related: list[tuple[str, str, dict[str, str]]] = []
-    elsewhere: list[tuple[str, str]] = []
-    secondary: set[str] = set()
-    ended: set[str] = set()
-    facts: dict[str, list[FactLine]] = {"reference": [], "new": []}
-    part, in_code, current = "", False, None
-    for line in split_lines(prompt):
-        heading = next((name for start, name in _PARTS if line.startswith(start)), None)
-        if heading is not None and not in_code:
-            part = heading
-            if part == "domain":
-                continue
-        if part == "domain":
-            if line.startswith("```"):
-                in_code = not in_code
-                continue
-            if in_code:
-                found = _CLASS.match(line)
-                if found:
-                    current = found["name"]
-                    if "Enum" in (found["bases"] or ""):
-                        domain.enums.add(current)
-                        current = None
-                    else:
-                        domain.classes[current] = []
-                elif current and (found := _FIELD.match(line)):
-                    domain.classes[current].append(found["name"])
+    current = None
+    for line in block(prompt, "classes") or []:
+        found = _CLASS.match(line)
+        if found:
+            current = found["name"]
+            if "Enum" in (found["bases"] or ""):
+                domain.enums.add(current)
+                current = None
             else:
-                for found in _COLLECTION.finditer(line):
-                    domain.collections[found["name"]] = found["cls"]
-        elif part == "related":
-            found = _RECORD.match(line.strip())
-            if found:
-                values = {}
-                for value in _VALUE.finditer(found["rest"]):
-                    if value["text"] is not None:
-                        values[value["name"]] = value["text"]
-                    else:
-                        values[value["name"]] = f"{int(value['y']):04d}-{int(value['m']):02d}-{int(value['d']):02d}"
-                related.append((found["cls"], found["id"], values))
-        elif part == "ended":
-            found = _ENDED.match(line.strip())
-            if found:
-                ended.add(found["id"])
-        elif part == "shared":
-            found = _SHARED.match(line.strip())
-            if found:
-                secondary.add(found["id"])
-        elif part == "elsewhere":
-            found = _ELSEWHERE.match(line.strip())
-            if found:
-                elsewhere.extend((m["value"], found["ref"]) for m in _NAMING.finditer(found["body"]))
-        elif part == "revisit":
-            found = _REVISIT.match(line.strip())
-            if found:
-                reason = line.rsplit("  <- ", 1)[1] if "  <- " in line else ""
-                revisit.append(Revisit(found["id"], found["cls"], reason.strip()))
-        elif part in facts:
-            fact = parse_fact_line(line)
-            if fact is not None:
-                facts[part].append(fact)
-    return Batch(match.group(1) if match else "general", domain, revisit, facts["reference"], facts["new"], related, elsewhere, secondary, ended)
+                domain.classes[current] = []
+        elif current and (found := _FIELD.match(line)):
+            domain.classes[current].append(found["name"])
+    for line in block(prompt, "collections") or []:
+        for found in _COLLECTION.finditer(line):
+            domain.collections[found["name"]] = found["cls"]
+    return domain
+
+
+def _related(lines: list[str]) -> list[tuple[str, str, dict[str, str]]]:
+    related = []
+    for line in lines:
+        found = _RECORD.match(line.strip())
+        if found:
+            values = {}
+            for value in _VALUE.finditer(found["rest"]):
+                if value["text"] is not None:
+                    values[value["name"]] = value["text"]
+                else:
+                    values[value["name"]] = f"{int(value['y']):04d}-{int(value['m']):02d}-{int(value['d']):02d}"
+            related.append((found["cls"], found["id"], values))
+    return related
+
+
+def _matching(lines: list[str], pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    return [found for line in lines if (found := pattern.match(line.strip()))]
+
+
+def read_batch(prompt: str) -> Batch:
+    """The operations prompt, from its data blocks."""
+    part = {name: block(prompt, name) or [] for name in _PARTS}
+    revisit = [
+        Revisit(found["id"], found["cls"], line.rsplit("  <- ", 1)[1].strip() if "  <- " in line else "")
+        for line in part["revisit"]
+        if (found := _REVISIT.match(line.strip()))
+    ]
+    elsewhere = [
+        (naming["value"], found["ref"])
+        for found in _matching(part["other_domain_records"], _ELSEWHERE)
+        for naming in _NAMING.finditer(found["body"])
+    ]
+    return Batch(
+        read_domain(prompt),
+        revisit,
+        fact_lines(part["reference_facts"]),
+        fact_lines(part["new_facts"]),
+        _related(part["related_records"]),
+        elsewhere,
+        {found["id"] for found in _matching(part["shared_facts"], _SHARED)},
+        {found["id"] for found in _matching(part["ended_facts"], _ENDED)},
+    )
 
 
 # -- planning ---------------------------------------------------------------------------------
@@ -376,6 +360,11 @@ def replay(domain: Domain, op: Any) -> None:
             domain.collections[op["collection"]] = op["class"]
 
 
+def _problems(message: Message | None) -> str:
+    """The ``problems`` block of uac's reply to an answer."""
+    return "\n".join(block(message.content or "", "problems") or []) if message is not None else ""
+
+
 def respond_repair(request: ChatRequest) -> Reply:
     batch = read_batch(first_user(request))
     messages = request.messages
@@ -383,14 +372,14 @@ def respond_repair(request: ChatRequest) -> Reply:
         if message.role != "assistant":
             continue
         answer = next((m for m in messages[position + 1 :] if m.role == "user"), None)
-        rejected = {int(n) for n in _REJECTED.findall(answer.content or "")} if answer is not None else set()
+        rejected = {int(n) for n in _REJECTED.findall(_problems(answer))}
         for number, op in enumerate(operations_of(message.content), 1):
             if number not in rejected:
                 replay(batch.domain, op)
-    wanted = _UNADDRESSED.search(messages[-1].content or "")
+    wanted = _UNADDRESSED.search(_problems(messages[-1]))
     ids = wanted.group(1).split(", ") if wanted else []
     facts = [f for i in ids if (f := batch.fact(i)) is not None]
-    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.elsewhere, batch.secondary)})
+    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.related, batch.elsewhere, batch.secondary)})
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The routing responder: a keyword table, every fact id answered.
+"""The routing responder: a keyword table, every fact id of the ``facts`` block answered.
 
 A fact goes to the domain with the most word hits; one that also names a
 relationship (a wedding, a partner) goes to ``relationships`` as well
@@ -11,11 +11,8 @@ from __future__ import annotations
 import re
 
 from ..types import ChatRequest
-from .prompts import fact_lines, first_user
+from .request import block, fact_lines, first_user
 from .reply import Reply
-
-#: the facts follow the line that starts so
-FACTS_HEADING = "Facts (one per line"
 
 #: domain -> word starts; the first domain with the most hits wins, none means "general"
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
@@ -57,7 +54,7 @@ def domains_of(text: str) -> list[str]:
 
 
 def respond_route(request: ChatRequest) -> Reply:
-    facts = fact_lines(first_user(request), FACTS_HEADING)
+    facts = fact_lines(block(first_user(request), "facts"))
     routes = []
     for fact in facts:
         names = domains_of(fact.text)
@@ -65,4 +62,4 @@ def respond_route(request: ChatRequest) -> Reply:
     return Reply("route", {"routes": routes})
 
 
-__all__ = ["ALSO_DOMAIN", "ALSO_WORDS", "DOMAIN_WORDS", "FACTS_HEADING", "MAX_DOMAINS", "domain_of", "domains_of", "respond_route"]
+__all__ = ["ALSO_DOMAIN", "ALSO_WORDS", "DOMAIN_WORDS", "MAX_DOMAINS", "domain_of", "domains_of", "respond_route"]

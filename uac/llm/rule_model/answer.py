@@ -1,16 +1,18 @@
 """The answering responders: the reader (with the python tool) and the iterative decider.
 
-The reader answers "How many <things> ... [in <year>]?" by computing: it finds
-the collection named like <things> in [STATE], the first ``date`` field of its
-class, and writes the code -- as a native tool call when the request offers
-the ``python`` tool, as a fenced block when the system prompt asks for one.
-Given the result it answers with the number.  Any other question is answered
-with the [FACTS] line sharing most words with it, or the refusal the system
-prompt names ("Not mentioned in memory." by default).  Told to think step by
-step, it writes one line of reasoning and then ``Answer: ...`` on the last line.
+The reader answers the ``question`` block's "How many <things> ... [in <year>]?"
+by computing: it finds the collection named like <things> in the ``state``
+block, the first ``date`` field of its class, and writes the code -- as a
+native tool call when the request offers the ``python`` tool, as a fenced block
+when the ``answer_format`` block of the system message says ``"code":
+"codeblock"``.  Given the result (a ``tool`` message, or a ``code_result``
+block) it answers with the number.  Any other question is answered with the
+line of the ``facts`` block sharing most words with it, or the block's
+``refusal``.  With ``"step_by_step": true`` it writes one line of reasoning and
+then ``Answer: ...`` on the last line.
 
-The decider selects the candidates sharing a word with the question, asks no
-follow-up query and says the evidence suffices.
+The decider selects the lines of the ``candidates`` block sharing a word with
+the ``question`` block, asks no follow-up query and says the evidence suffices.
 """
 
 from __future__ import annotations
@@ -19,14 +21,13 @@ import json
 import re
 from typing import Any
 
-from ...fsutil import split_lines
 from ..types import ChatRequest
-from .prompts import first_user, section, system_text
+from .request import block, block_json, block_text, first_user, system_text
 from .reply import Reply
 
 _WORD = re.compile(r"[a-z0-9]{4,}")
 _STOP = {"what", "when", "where", "which", "does", "with", "that", "this", "have", "from", "many", "much", "about", "there", "their", "take", "took"}
-_RESULT_PREFIX = "Result of your code (JSON):"
+DEFAULT_REFUSAL = "Not mentioned in memory."
 _EVIDENCE_LINE = re.compile(r"^- \[(?P<id>[^\]|]+?)\s*\|[^\]]*\] (?P<text>.*)$")
 
 
@@ -35,8 +36,7 @@ def _words(text: str) -> set[str]:
 
 
 def question_of(context: str) -> str:
-    found = re.findall(r"^Question: (.*)$", context, re.M)
-    return found[-1].strip() if found else ""
+    return block_text(context, "question").strip()
 
 
 def counting_code(question: str, state: str) -> str | None:
@@ -59,7 +59,8 @@ def counting_code(question: str, state: str) -> str | None:
 
 
 def _tool_result(request: ChatRequest) -> dict[str, Any] | None:
-    """The last code result in the conversation (a tool message or a result prompt)."""
+    """The last code result in the conversation (a ``tool`` message or a ``code_result`` block),
+    looking back to the message that asked the question."""
     for message in reversed(request.messages):
         text = message.content or ""
         if message.role == "tool":
@@ -67,36 +68,36 @@ def _tool_result(request: ChatRequest) -> dict[str, Any] | None:
                 return json.loads(text)
             except json.JSONDecodeError:
                 return {"ok": False}
-        if message.role == "user" and text.startswith(_RESULT_PREFIX):
-            body = text[len(_RESULT_PREFIX) :].strip().split("\n", 1)[0]
+        if message.role != "user":
+            continue
+        result = block(text, "code_result")
+        if result is not None:
             try:
-                value = json.loads(body)
+                value = json.loads(result[0] if result else "")
             except json.JSONDecodeError:
                 return {"ok": False}
             return value[0] if isinstance(value, list) and value else value
-        if message.role == "user" and not text.startswith("You have used all computation steps"):
+        if block(text, "question") is not None:
             return None
     return None
 
 
-_REFUSAL = re.compile(r"does not contain the answer, (?:reply exactly|the last line is exactly): (?:Answer: )?(.+)$", re.M)
-
-
-def _refusal(system: str) -> str:
-    found = _REFUSAL.search(system)
-    return found.group(1).strip() if found else "Not mentioned in memory."
+def answer_format(request: ChatRequest) -> dict[str, Any]:
+    """The reader's answer settings: the ``answer_format`` block of the system message."""
+    found = block_json(system_text(request), "answer_format")
+    return found if isinstance(found, dict) else {}
 
 
 def _styled(request: ChatRequest, text: str) -> str:
-    if "Think step by step" in system_text(request):
+    if answer_format(request).get("step_by_step"):
         return f"Reading the memory for the question.\nAnswer: {text}"
     return text
 
 
-def _best_fact(question: str, context: str, refusal: str = "Not mentioned in memory.") -> str:
+def _best_fact(question: str, context: str, refusal: str = DEFAULT_REFUSAL) -> str:
     asked = _words(question)
     best, best_score = None, 0
-    for line in split_lines(section(context, "[FACTS]", stop=("\n\n[", "\nQuestion:"))):
+    for line in block(context, "facts") or []:
         match = _EVIDENCE_LINE.match(line.strip())
         if not match:
             continue
@@ -114,22 +115,22 @@ def respond_answer(request: ChatRequest) -> Reply:
         return Reply("answer", text=_styled(request, "I could not compute that from the memory."))
     context = first_user(request)
     question = question_of(context)
+    settings = answer_format(request)
     native = any((t.get("function") or {}).get("name") == "python" for t in request.tools)
-    codeblock = "fenced ```python code block" in system_text(request)
-    code = counting_code(question, section(context, "[STATE]", stop=("\n[FACTS]", "\n[ARCHIVE]", "\nQuestion:")))
+    code = counting_code(question, block_text(context, "state"))
     if code and native:
         return Reply("answer", tool_calls=[("python", {"code": code})])
-    if code and codeblock:
+    if code and settings.get("code") == "codeblock":
         return Reply("answer", text=f"```python\n{code}\n```")
-    return Reply("answer", text=_styled(request, _best_fact(question, context, _refusal(system_text(request)))))
+    refusal = settings.get("refusal") or DEFAULT_REFUSAL
+    return Reply("answer", text=_styled(request, _best_fact(question, context, refusal)))
 
 
 def respond_decide(request: ChatRequest) -> Reply:
     prompt = first_user(request)
-    question = re.search(r"^Question: (.*)$", prompt, re.M)
-    asked = _words(question.group(1) if question else "")
+    asked = _words(question_of(prompt))
     selected = []
-    for line in split_lines(section(prompt, "New candidates:", stop=("\n\nReply with JSON",))):
+    for line in block(prompt, "candidates") or []:
         match = _EVIDENCE_LINE.match(line.strip())
         if match and asked & _words(match["text"]):
             selected.append(match["id"].strip())

@@ -1,4 +1,4 @@
-"""What the protocol model records for one fact when it compiles: a trip, an event, or nothing.
+"""What the rule model records for one fact when it compiles: a trip, an event, or nothing.
 
 A fact saying someone flew, travelled, drove or went to a capitalised place
 is a *trip* (its destination, the day it happened and who travelled: the name
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .prompts import FactLine
+from .request import FactLine
 
 TRIP = re.compile(
     r"(?:\b(?P<who>[A-Z][a-z]+) (?:also |just |finally )?)?"
@@ -32,7 +32,7 @@ MIN_WORDS = 3
 
 @dataclass(frozen=True)
 class Shape:
-    """A record class the protocol model creates: its name, collection and fields."""
+    """A record class the rule model creates: its name, collection and fields."""
 
     kind: str
     name: str

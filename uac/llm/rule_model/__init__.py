@@ -1,11 +1,14 @@
-"""The protocol model: a deterministic model that reads uac's real prompts and answers by rule.
+"""The rule model: a deterministic stand-in model that answers every uac call by rule.
 
 Tests, the model zoo and demos need a model whose *content* is right and
 predictable while the *form* of its replies varies (a fake server changes
-that); the scripted provider needs every reply written in advance.  The
-protocol model recognises the kind of each call from the request itself
-(:func:`.prompts.call_kind`: how the prompt begins, else the JSON schema
-name) and answers with one responder per kind:
+that); the scripted provider needs every reply written in advance.  The rule
+model recognises the kind of each call from the structure uac gives the
+request (:func:`.request.call_kind`: the name of the JSON schema the reply must
+match, else the reader's answer settings in the system message) and reads its
+inputs from the data blocks uac writes into the prompt (:data:`.request.BLOCKS`),
+never from the prose around them, so a template may be reworded freely.  One
+responder per kind:
 
 ========================  ==============================================
 ``extract``               :mod:`.extract` -- one fact per informative sentence
@@ -19,11 +22,11 @@ name) and answers with one responder per kind:
 ``check``                 :mod:`.check` -- the probes of ``uac doctor --model``
 ========================  ==============================================
 
-:class:`ProtocolModel` is a provider like the scripted one
-(``UAC_LLM_PROVIDER=protocol``).  :func:`respond` gives the reply before any
-form is applied (what a fake server dresses up); :func:`respond_entry` gives
-it as a :class:`~uac.llm.ScriptedProvider` entry, for a handler that alters
-some replies of the protocol model.
+:class:`RuleModel` is a provider like the scripted one
+(``UAC_LLM_PROVIDER=rules``, or ``protocol``, its old name).  :func:`respond`
+gives the reply before any form is applied (what a fake server dresses up);
+:func:`respond_entry` gives it as a :class:`~uac.llm.ScriptedProvider` entry,
+for a handler that alters some replies of the rule model.
 """
 
 from __future__ import annotations
@@ -38,12 +41,12 @@ from .check import is_check, respond_check
 from .compile_files import respond_bounded
 from .compile_ops import respond_compile, respond_repair
 from .extract import respond_extract
-from .prompts import call_kind
+from .request import call_kind
 from .reconcile import respond_reconcile
 from .reply import Reply
 from .route import respond_route
 
-#: kind -> responder; a new protocol of a call replaces its entry
+#: kind -> responder; a call whose protocol changes gets a new entry
 RESPONDERS: dict[str, Callable[[ChatRequest], Reply]] = {
     "extract": respond_extract,
     "route": respond_route,
@@ -60,7 +63,7 @@ UNKNOWN_REPLY = "I cannot tell what this request asks for."
 
 
 def respond(request: ChatRequest) -> Reply:
-    """The protocol model's reply to ``request`` (content only, no form)."""
+    """The rule model's reply to ``request`` (content only, no form)."""
     kind = "check" if is_check(request) else call_kind(request)
     responder = RESPONDERS.get(kind or "")
     if responder is None:
@@ -73,12 +76,12 @@ def respond_entry(request: ChatRequest) -> dict[str, Any]:
     return respond(request).entry()
 
 
-class ProtocolModel:
+class RuleModel:
     """A :class:`~uac.llm.client.Provider` answering every uac call by rule."""
 
-    name = "protocol"
+    name = "rules"
 
-    def __init__(self, model: str = "protocol") -> None:
+    def __init__(self, model: str = "rules") -> None:
         self.model = model
         self._lock = threading.Lock()
         #: every request received, with the kind it was recognised as
@@ -108,4 +111,8 @@ class ProtocolModel:
         )
 
 
-__all__ = ["RESPONDERS", "ProtocolModel", "Reply", "call_kind", "respond", "respond_entry"]
+#: the old name of :class:`RuleModel` (``uac.ProtocolModel``), kept for code that imports it
+ProtocolModel = RuleModel
+
+
+__all__ = ["RESPONDERS", "ProtocolModel", "RuleModel", "Reply", "call_kind", "respond", "respond_entry"]

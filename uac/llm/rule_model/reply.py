@@ -1,4 +1,4 @@
-"""What a responder of the protocol model returns."""
+"""What a responder of the rule model returns."""
 
 from __future__ import annotations
 

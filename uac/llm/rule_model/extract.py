@@ -1,13 +1,13 @@
 """The extraction responder: one fact per informative sentence of each turn.
 
-It reads the turns under "Turns to extract from", skips small talk and
+It reads the turns of the ``turns`` block, skips small talk and
 questions, names the speaker instead of "I"/"my", and dates a fact when its
 sentence gives a date ("on 7 May 2023", "May 7, 2023", "2023-05-07") or says
-"yesterday", "today" or "last night" (resolved against the session date).
+"yesterday", "today" or "last night" (resolved against the date of the ``session`` block).
 
 A sentence that leaves something ("left", "quit", "resigned from", "no longer
 works at") supersedes every known fact shown with the prompt that names the
-same thing (a capitalised name of the sentence other than its speaker) and is
+same thing (the ``known_facts`` block; a capitalised name of the sentence other than its speaker) and is
 about the same speaker: "I left Acme" ends Acme's job, salary and promotion
 hopes at once -- ``supersedes`` is then a list; otherwise it is null.
 """
@@ -19,7 +19,7 @@ import re
 
 from ...dates import MONTH_NAMES, MONTHS
 from ..types import ChatRequest
-from .prompts import fact_lines, first_user, session_date, turn_lines
+from .request import block, fact_lines, first_user, session_date, turn_lines
 from .reply import Reply
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -78,7 +78,6 @@ def third_person(sentence: str, speaker: str) -> str:
 #: leaving something (a job, a club, a flat): a change of plan is reconcile's to settle
 _ENDING = re.compile(r"\b(?:left|quit|resigned from|no longer (?:work|live|go)s? (?:at|in|to))\b", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
-_KNOWN_HEADING = 'Known facts (for "supersedes" only):'
 
 
 def ended_by(sentence: str, speaker: str, known: list[tuple[str, str]]) -> list[str]:
@@ -97,9 +96,9 @@ def informative(sentence: str) -> bool:
 def respond_extract(request: ChatRequest) -> Reply:
     prompt = first_user(request)
     session = session_date(prompt)
-    known = [(f.fact_id, f.text) for f in fact_lines(prompt, _KNOWN_HEADING, stop=("\n\n",))] if _KNOWN_HEADING in prompt else []
+    known = [(f.fact_id, f.text) for f in fact_lines(block(prompt, "known_facts"))]
     facts = []
-    for turn in turn_lines(prompt):
+    for turn in turn_lines(block(prompt, "turns")):
         captions = _IMAGE.findall(turn.text)
         body = _IMAGE.sub("", turn.text)
         for sentence in _SENTENCE.split(body.strip()):
