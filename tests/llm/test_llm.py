@@ -11,7 +11,7 @@ from uac.llm import LLMClient, ResponseCache, ScriptedProvider, resolve_settings
 from uac.llm.openai_provider import OpenAIProvider
 from uac.templating import render_prompt
 
-from ..fake_openai_server import FakeOpenAIServer, completion
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 
 NO_SLEEP = {"sleep": lambda _s: None}
 

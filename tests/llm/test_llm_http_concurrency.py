@@ -13,7 +13,7 @@ from uac.llm.limits import Limits
 from uac.llm.openai_provider import retry_after_seconds
 from uac.llm.parallel import map_ordered
 
-from ..fake_openai_server import FakeOpenAIServer, Quirks, text_handler
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, Quirks, text_handler
 from .throttle_watch import watch_throttle
 
 

@@ -23,7 +23,7 @@ from uac.llm import (
 from uac.llm.limits import check_prompt_tokens, count_prompt_pieces
 from uac.llm.openai_provider import OpenAIProvider
 
-from ..fake_openai_server import FakeOpenAIServer, completion
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 
 SCHEMA = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
 TOOL = {"type": "function", "function": {"name": "python", "parameters": {"type": "object"}}}

@@ -18,7 +18,7 @@ from typing import Any
 from uac.llm.rule_model import respond
 from uac.llm.types import ChatRequest, Message
 
-from ..fake_openai_server import Answer, FakeOpenAIServer, Quirks, Received, completion, to_request
+from tests.fixtures.fake_openai_server import Answer, FakeOpenAIServer, Quirks, Received, completion, to_request
 from .profiles import Profile, dress_json, dress_text, sloppy_data, tokens, tool_call_text
 
 
