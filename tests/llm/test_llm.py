@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 from uac import llm
 from uac.config import LLMConfig
 from uac.errors import ConfigError, ModelError, ModelNotConfigured, NetworkBlocked, ScriptExhausted
 from uac.llm import LLMClient, ResponseCache, ScriptedProvider, resolve_settings, system, user
 from uac.llm.openai_provider import OpenAIProvider
 from uac.templating import render_prompt
-
-from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 
 NO_SLEEP = {"sleep": lambda _s: None}
 

@@ -7,13 +7,13 @@ import time
 
 import pytest
 
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, Quirks, text_handler
 from uac.errors import RateLimited
 from uac.llm import LLMSettings, build_client, user
 from uac.llm.limits import Limits
 from uac.llm.openai_provider import retry_after_seconds
 from uac.llm.parallel import map_ordered
 
-from tests.fixtures.fake_openai_server import FakeOpenAIServer, Quirks, text_handler
 from .throttle_watch import watch_throttle
 
 

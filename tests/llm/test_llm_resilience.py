@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 from uac.cli.vocabulary import CLI
 from uac.config import LLMConfig
 from uac.errors import CapabilityUnsupported, ContextOverflow, InvalidReply, ModelError, ReplyCutOff
@@ -22,8 +23,6 @@ from uac.llm import (
 )
 from uac.llm.limits import check_prompt_tokens, count_prompt_pieces
 from uac.llm.openai_provider import OpenAIProvider
-
-from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 
 SCHEMA = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
 TOOL = {"type": "function", "function": {"name": "python", "parameters": {"type": "object"}}}

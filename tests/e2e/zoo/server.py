@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.fixtures.fake_openai_server import Answer, FakeOpenAIServer, Quirks, Received, completion, to_request
 from uac.llm.rule_model import respond
 from uac.llm.types import ChatRequest, Message
 
-from tests.fixtures.fake_openai_server import Answer, FakeOpenAIServer, Quirks, Received, completion, to_request
 from .profiles import Profile, dress_json, dress_text, sloppy_data, tokens, tool_call_text
 
 

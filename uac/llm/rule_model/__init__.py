@@ -41,9 +41,9 @@ from .check import is_check, respond_check
 from .compile_files import respond_bounded
 from .compile_ops import respond_compile, respond_repair
 from .extract import respond_extract
-from .request import call_kind
 from .reconcile import respond_reconcile
 from .reply import Reply
+from .request import call_kind
 from .route import respond_route
 
 #: kind -> responder; a call whose protocol changes gets a new entry

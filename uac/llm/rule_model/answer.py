@@ -22,8 +22,8 @@ import re
 from typing import Any
 
 from ..types import ChatRequest
-from .request import block, block_json, block_text, first_user, system_text
 from .reply import Reply
+from .request import block, block_json, block_text, first_user, system_text
 
 _WORD = re.compile(r"[a-z0-9]{4,}")
 _STOP = {"what", "when", "where", "which", "does", "with", "that", "this", "have", "from", "many", "much", "about", "there", "their", "take", "took"}

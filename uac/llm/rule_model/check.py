@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..probe import JSON_PROMPT, PLAIN_PROMPT, TOOL_PROMPT
 from ..types import ChatRequest
-from .request import first_user
 from .reply import Reply
+from .request import first_user
 
 
 def is_check(request: ChatRequest) -> bool:

@@ -13,9 +13,9 @@ import datetime as _dt
 from typing import Any
 
 from ..types import ChatRequest
-from .request import block, fact_lines, first_user
 from .records import SHAPES, Planned, Shape, classify
 from .reply import Reply
+from .request import block, fact_lines, first_user
 from .route import domain_of
 
 _SCHEMA_HEAD = '''"""Typed records of the {domain} domain."""

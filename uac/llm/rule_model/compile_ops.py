@@ -36,9 +36,9 @@ from typing import Any
 from ...errors import InvalidReply
 from ..structured import parse_structured
 from ..types import ChatRequest, Message
-from .request import FactLine, block, fact_lines, first_user
 from .records import EVENT_SHAPE, SHAPES, TOO_SHORT, TRIP_SHAPE, Planned, Shape, classify
 from .reply import Reply
+from .request import FactLine, block, fact_lines, first_user
 
 #: the data blocks of an operations prompt besides the domain's classes and collections
 _PARTS = ("related_records", "other_domain_records", "revisit", "reference_facts", "new_facts", "ended_facts", "shared_facts")

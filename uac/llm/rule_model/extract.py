@@ -19,8 +19,8 @@ import re
 
 from ...dates import MONTH_NAMES, MONTHS
 from ..types import ChatRequest
-from .request import block, fact_lines, first_user, session_date, turn_lines
 from .reply import Reply
+from .request import block, fact_lines, first_user, session_date, turn_lines
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _IMAGE = re.compile(r"\s*\[image: ([^\]]*)\]")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 
 from ..types import ChatRequest
-from .request import blocks, first_user, parse_fact_line
 from .reply import Reply
+from .request import blocks, first_user, parse_fact_line
 
 _CANCEL = re.compile(r"\b(?:cancel\w*|called off|calls? off|won't|will not|fell through|not going)\b", re.I)
 _CORRECT = re.compile(r"\b(?:actually|wrong|mistake\w*|correct\w*)\b", re.I)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ..types import ChatRequest
-from .request import block, fact_lines, first_user
 from .reply import Reply
+from .request import block, fact_lines, first_user
 
 #: domain -> word starts; the first domain with the most hits wins, none means "general"
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
