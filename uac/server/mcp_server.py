@@ -127,10 +127,7 @@ class _Tools:
     def __init__(self, server: Any, workspace: ServedWorkspace, access: _Access, transport: str) -> None:
         from mcp.server.mcpserver.exceptions import ToolError
 
-        self.server = server
-        self.workspace = workspace
-        self.access = access
-        self.transport = transport
+        self.server, self.workspace, self.access, self.transport = server, workspace, access, transport
         self.tool_error = ToolError
 
     def headers(self, ctx: Any) -> Any:
