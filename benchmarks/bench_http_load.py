@@ -45,6 +45,7 @@ from types import SimpleNamespace
 from typing import Optional
 
 import typer
+
 from _common import free_port, offline_env, percentile, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

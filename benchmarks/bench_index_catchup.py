@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
 from _common import best_time  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+
 from _common import free_port, offline_env, percentile, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

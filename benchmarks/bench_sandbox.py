@@ -32,8 +32,8 @@ import typer
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import sandbox  # noqa: E402
-from sandbox.codec import encode_state  # noqa: E402
 from _common import median_time  # noqa: E402
+from sandbox.codec import encode_state  # noqa: E402
 
 
 @dataclass

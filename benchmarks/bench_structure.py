@@ -40,6 +40,7 @@ from types import SimpleNamespace
 from typing import Optional
 
 import typer
+
 from _common import best_time  # noqa: E402
 
 CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
