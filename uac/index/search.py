@@ -315,11 +315,7 @@ def hybrid_search(
     valid = _fact_filter(state, as_of, happened)
     fact_lists = _fact_lists(channels, per_channel, valid, n, around=fuse_around)
     if channel in ("all", "archive"):
-        chunk_lists = per_channel["archive"]
-        if happened is not None:
-            chunks = channels.channel("archive")
-            chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
-        other_lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
+        other_lists.extend(_archive_lists(channels, per_channel["archive"], happened))
     if channel in ("all", "records") and records is not None and as_of is None and happened is None:
         other_lists.append([("records", i) for i in records.dense(query_vector, n)])
         other_lists.append([("records", i) for i in records.lexical(tokens, n)])
@@ -377,6 +373,16 @@ def _fact_lists(
         near = [i for i in channels.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
         fact_lists.extend([near[:n]] * AROUND_WEIGHT)
     return fact_lists
+
+
+def _archive_lists(
+    channels: _OpenedChannels, chunk_lists: list[list[str]], happened: Period | None
+) -> list[list[tuple[str, str]]]:
+    """The archive's ranked lists as ``(channel, id)`` pairs, only sessions within ``happened``."""
+    if happened is not None:
+        chunks = channels.channel("archive")
+        chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
+    return [[("archive", i) for i in ranked] for ranked in chunk_lists]
 
 
 def _hits(
