@@ -74,6 +74,20 @@ def _by_pattern_table(rows: list[dict[str, Any]], labels: dict[str, str], value)
     return _table(header, body)
 
 
+def _tables_by_suite_and_pattern(
+    rows: list[dict[str, Any]], labels: dict[str, str], value, by_n_title: str, by_pattern_title: str
+) -> list[str]:
+    """One table by record count per suite, then one by pattern over all the rows."""
+    lines: list[str] = []
+    for suite in _suites(rows):
+        mine = [row for row in rows if row["suite"] == suite]
+        lines += [f"## {by_n_title}: {SUITE_TITLES.get(suite, suite)}", ""]
+        lines += _by_n_table(mine, labels, value) + [""]
+    lines += [f"## {by_pattern_title} by pattern (all cases in the run)", ""]
+    lines += _by_pattern_table(rows, labels, value) + [""]
+    return lines
+
+
 def _series(rows: list[dict[str, Any]], labels: dict[str, str], value) -> dict[str, dict[int, float]]:
     out: dict[str, dict[int, float]] = {}
     for key, label in labels.items():
@@ -113,12 +127,7 @@ def model_report(
         *_dataset_lines(dataset, selected),
         "",
     ]
-    for suite in _suites(rows):
-        mine = [row for row in rows if row["suite"] == suite]
-        lines += [f"## Accuracy (%) by record count N: {SUITE_TITLES.get(suite, suite)}", ""]
-        lines += _by_n_table(mine, labels, correct) + [""]
-    lines += ["## Accuracy (%) by pattern (all cases in the run)", ""]
-    lines += _by_pattern_table(rows, labels, correct) + [""]
+    lines += _tables_by_suite_and_pattern(rows, labels, correct, "Accuracy (%) by record count N", "Accuracy (%)")
     if plot:
         lines += [f"![accuracy against N]({plot})", ""]
     lines += ["## Tokens and cost", ""]
@@ -187,12 +196,9 @@ def offline_report(rows: list[dict[str, Any]], dataset: Dataset, *, selected: in
     problems = [(row["case_id"], p) for row in rows for p in row["fidelity"]["problems"]]
     if problems:
         lines += ["First fidelity problems:", ""] + [f"- `{cid}`: {p}" for cid, p in problems[:10]] + [""]
-    for suite in _suites(flat):
-        mine = [row for row in flat if row["suite"] == suite]
-        lines += [f"## Answerability ceiling (% of support records available) by N: {SUITE_TITLES.get(suite, suite)}", ""]
-        lines += _by_n_table(mine, OFFLINE_SYSTEMS, value) + [""]
-    lines += ["## Answerability ceiling (%) by pattern (all cases in the run)", ""]
-    lines += _by_pattern_table(flat, OFFLINE_SYSTEMS, value) + [""]
+    lines += _tables_by_suite_and_pattern(
+        flat, OFFLINE_SYSTEMS, value, "Answerability ceiling (% of support records available) by N", "Answerability ceiling (%)"
+    )
     full = {
         key: sum(1 for row in flat if row["system"] == key and row["value"] >= 1.0) for key in OFFLINE_SYSTEMS
     }

@@ -50,6 +50,8 @@ from typing import Callable, Optional
 
 import typer
 
+from _common import free_port, offline_env, percentile  # noqa: E402
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -60,23 +62,6 @@ SCENARIOS = ("bodies", "jobs", "reads", "compile", "mcp", "burst")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
-    env.update(UAC_BLOCK_NETWORK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
-    return env
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))] if ordered else 0.0
 
 
 def _rss_mb(pid: int) -> float:
@@ -100,7 +85,7 @@ def build_root(root: Path, users: int) -> dict[str, str]:
         memory.ingest(path, compile=False)
         memory.close()
         done = subprocess.run([sys.executable, "-m", "uac", "token", "create", str(root / name), "--json"],
-                              cwd=REPO, env=_env(), capture_output=True, text=True, check=True)
+                              cwd=REPO, env=offline_env(), capture_output=True, text=True, check=True)
         tokens[name] = json.loads(done.stdout)["token"]
     return tokens
 
@@ -109,13 +94,13 @@ class Server:
     """``uac serve KIND`` in a subprocess, its log in a file."""
 
     def __init__(self, root: Path, log: Path, *args: str, kind: str = "http", ready: Optional[str] = "/v1/health") -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "uac", "serve", kind, "--root", str(root), "--port", str(self.port), *args]
         if kind == "mcp":
             command += ["--transport", "http"]
         with open(log, "w") as handle:
-            self.proc = subprocess.Popen(command, cwd=REPO, env=_env(), stdout=handle, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(command, cwd=REPO, env=offline_env(), stdout=handle, stderr=subprocess.STDOUT)
         self._wait(ready, log)
 
     def _wait(self, ready: Optional[str], log: Path) -> None:
@@ -173,9 +158,9 @@ def _under_load(load: Callable[[threading.Event], None], workers: int, quiet: Ca
 
 
 def _quiet_target(alone: list[float], during: list[float]) -> dict:
-    p99_alone, p99_during = _pct(alone, 0.99), _pct(during, 0.99)
-    return {"quiet_p50_ms_alone": round(1000 * _pct(alone, 0.5), 1), "quiet_p99_ms_alone": round(1000 * p99_alone, 1),
-            "quiet_p50_ms_during": round(1000 * _pct(during, 0.5), 1), "quiet_p99_ms_during": round(1000 * p99_during, 1),
+    p99_alone, p99_during = percentile(alone, 0.99, empty=0.0), percentile(during, 0.99, empty=0.0)
+    return {"quiet_p50_ms_alone": round(1000 * percentile(alone, 0.5, empty=0.0), 1), "quiet_p99_ms_alone": round(1000 * p99_alone, 1),
+            "quiet_p50_ms_during": round(1000 * percentile(during, 0.5, empty=0.0), 1), "quiet_p99_ms_during": round(1000 * p99_during, 1),
             "target_met": p99_during <= 2 * p99_alone + 0.25}
 
 

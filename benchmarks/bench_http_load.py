@@ -33,7 +33,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -46,6 +45,8 @@ from types import SimpleNamespace
 from typing import Optional
 
 import typer
+
+from _common import free_port, offline_env, percentile, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -69,17 +70,6 @@ REPL_CODE = "result = {'n': len(trips), 'total': sum(t.cost for t in trips), 'ci
 HEAVY_REPL = "big = [i * i for i in range(2_000_000)]\nresult = len(big) + sum(big[:10])"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def _session(user: int, n: int, day: int) -> dict:
     _, text = TOPICS[(user + n) % len(TOPICS)]
     return {
@@ -93,17 +83,11 @@ def _session(user: int, n: int, day: int) -> dict:
     }
 
 
-def _server_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
-    env.update(UAC_BLOCK_NETWORK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
-    return env
-
-
 def create_token(project: Path) -> str:
     """A bearer token for ``project``, made as an operator makes one: ``uac token create``."""
     done = subprocess.run(
         [sys.executable, "-m", "uac", "token", "create", str(project), "--name", "load test", "--json"],
-        cwd=REPO, env=_server_env(), capture_output=True, text=True, check=True,
+        cwd=REPO, env=offline_env(), capture_output=True, text=True, check=True,
     )
     return json.loads(done.stdout)["token"]
 
@@ -129,27 +113,12 @@ def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]
 
 
 def start_server(root: Path, port: int) -> subprocess.Popen:
-    env = _server_env()
+    env = offline_env()
     return subprocess.Popen(
         [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
-
-
-def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
-    import httpx
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
-        try:
-            if httpx.get(base + "/v1/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise SystemExit("server did not start in time")
 
 
 def drive(name: str, calls: list, concurrency: int, deadline: float, kinds: list[str] | None = None) -> dict:
@@ -182,16 +151,16 @@ def drive(name: str, calls: list, concurrency: int, deadline: float, kinds: list
     with ThreadPoolExecutor(concurrency) as pool:
         list(pool.map(one, range(len(calls))))
     wall = time.perf_counter() - started
-    per_kind = {kind: {"n": len(values), "p50_ms": round(1000 * _pct(values, 0.50), 1),
-                       "p99_ms": round(1000 * _pct(values, 0.99), 1)} for kind, values in sorted(by_kind.items())}
+    per_kind = {kind: {"n": len(values), "p50_ms": round(1000 * percentile(values, 0.50), 1),
+                       "p99_ms": round(1000 * percentile(values, 0.99), 1)} for kind, values in sorted(by_kind.items())}
     return {
         "name": name,
         "requests": len(calls),
         "concurrency": concurrency,
         "seconds": round(wall, 3),
         "throughput_rps": round(len(latencies) / wall, 1) if wall else 0.0,
-        "p50_ms": round(1000 * _pct(latencies, 0.50), 1) if latencies else None,
-        "p99_ms": round(1000 * _pct(latencies, 0.99), 1) if latencies else None,
+        "p50_ms": round(1000 * percentile(latencies, 0.50), 1) if latencies else None,
+        "p99_ms": round(1000 * percentile(latencies, 0.99), 1) if latencies else None,
         "errors": len(errors),
         "error_examples": errors[:3],
         **({"by_kind": per_kind} if per_kind else {}),
@@ -346,7 +315,7 @@ def main(
         tokens = build_root(root, args.users, args.sessions)
         base_line = None if args.only_noisy else baseline(root, args.users, min(args.search_requests, 100),
                                                            min(args.repl_requests, 20))
-        port = _free_port()
+        port = free_port()
         proc = start_server(root, port)
         base = f"http://127.0.0.1:{port}"
         results: list[dict] = []

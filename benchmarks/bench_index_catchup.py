@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import best_time  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -101,15 +103,6 @@ def build(root: Path, facts: int, per_session: int, seed: int = 11) -> None:
     memory.close()
 
 
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--facts", type=int, default=100_000)
@@ -139,15 +132,15 @@ def main() -> int:
             log_module._CACHE.clear()
             return fact_log.read()
 
-        baseline = best(fresh_read, args.repeat)
+        baseline = best_time(fresh_read, args.repeat)
         state = fact_log.read()
         index = ctx.index
         assert coverage(index, state, fact_log) == "current"
         results = {"baseline: read the log": baseline}
-        results["check (current)"] = best(lambda: coverage(index, state, fact_log), args.repeat * 20)
-        results["ensure_current (current)"] = best(lambda: ensure_current(ctx), args.repeat * 20)
+        results["check (current)"] = best_time(lambda: coverage(index, state, fact_log), args.repeat * 20)
+        results["ensure_current (current)"] = best_time(lambda: ensure_current(ctx), args.repeat * 20)
         archive = Archive(memory.project.paths.sessions)
-        results["entry-by-entry comparison"] = best(lambda: index_problems(index, state, archive), max(1, args.repeat // 2))
+        results["entry-by-entry comparison"] = best_time(lambda: index_problems(index, state, archive), max(1, args.repeat // 2))
         assert index_problems(index, state, archive) == []
 
         # one session committed behind the indexes' back
@@ -162,7 +155,7 @@ def main() -> int:
             fact_log.append_session("late", [Fact("late-f1", "Maya bought a red kayak named Otter.", "late", day, ("late:1",), valid_from=day)],
                                     session_hash=session.content_hash())
         grown = fact_log.read()
-        results["check (grown)"] = best(lambda: coverage(index, grown, fact_log), args.repeat)
+        results["check (grown)"] = best_time(lambda: coverage(index, grown, fact_log), args.repeat)
         with memory.project.lock("bench"):
             started = time.perf_counter()
             report = catch_up(index, grown, archive, fact_log)

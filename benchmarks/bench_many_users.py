@@ -38,7 +38,6 @@ import os
 import random
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,8 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+
+from _common import free_port, offline_env, percentile, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -76,19 +77,6 @@ QUERIES = ["dog walk", "what did I cook", "flight booking", "music practice", "r
            "garden plants"]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _pct(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def _ms(value: float | None) -> float | None:
     return None if value is None else round(1000 * value, 1)
 
@@ -98,10 +86,7 @@ ADMIN_TOKEN = "bench-admin-" + secrets.token_urlsafe(16)
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
-    env.update(UAC_BLOCK_NETWORK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False",
-               UAC_ADMIN_TOKEN=ADMIN_TOKEN)
-    return env
+    return offline_env(UAC_ADMIN_TOKEN=ADMIN_TOKEN)
 
 
 def _session(template: int, n: int) -> dict:
@@ -161,21 +146,6 @@ def start_server(root: Path, port: int, extra: list[str]) -> subprocess.Popen:
          "--port", str(port), "--log-level", "warning", *extra],
         cwd=REPO, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-
-
-def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 120.0) -> None:
-    import httpx
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
-        try:
-            if httpx.get(base + "/v1/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise SystemExit("server did not start in time")
 
 
 def usage(pid: int) -> dict[str, int]:
@@ -240,8 +210,8 @@ def baseline(root: Path, names: list[str], repeat: int) -> dict:
         memory.search(QUERIES[n % len(QUERIES)], k=5)
         warm.append(time.perf_counter() - started)
     memory.close()
-    return {"cold_p50_ms": _ms(_pct(cold, 0.5)), "cold_p95_ms": _ms(_pct(cold, 0.95)), "cold_p99_ms": _ms(_pct(cold, 0.99)),
-            "warm_p50_ms": _ms(_pct(warm, 0.5)), "warm_p95_ms": _ms(_pct(warm, 0.95)), "warm_p99_ms": _ms(_pct(warm, 0.99))}
+    return {"cold_p50_ms": _ms(percentile(cold, 0.5)), "cold_p95_ms": _ms(percentile(cold, 0.95)), "cold_p99_ms": _ms(percentile(cold, 0.99)),
+            "warm_p50_ms": _ms(percentile(warm, 0.5)), "warm_p95_ms": _ms(percentile(warm, 0.95)), "warm_p99_ms": _ms(percentile(warm, 0.99))}
 
 
 def drive(base: str, token: str, plan: list[str], concurrency: int, deadline: float) -> tuple[list[float | None], list[str]]:
@@ -331,7 +301,7 @@ def main(
         base_line = baseline(root, names, baseline_repeat)
         print(f"baseline (library, this process): {base_line}", flush=True)
 
-        port = _free_port()
+        port = free_port()
         extra = []
         if warm_projects is not None:
             extra += ["--warm-projects", str(warm_projects)]
@@ -339,7 +309,7 @@ def main(
             extra += ["--idle-seconds", str(idle_seconds)]
         proc = start_server(root, port, extra)
         base = f"http://127.0.0.1:{port}"
-        wait_ready(base, proc)
+        wait_ready(base, proc, timeout=120.0, poll=0.2)
         admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
         idle = usage(proc.pid)
         deadline = time.monotonic() + deadline_seconds
@@ -379,8 +349,8 @@ def main(
             "after_mixed": after_mixed,
             "peak_while_mixed": mixed_sampler.peak,
             "server_counters": {k: server_after.get(k) for k in ("warm", "opened", "evicted")},
-            "touch": {"n": len(touch_lat), "p50_ms": _ms(_pct(touch_lat, 0.5)), "p95_ms": _ms(_pct(touch_lat, 0.95)),
-                      "p99_ms": _ms(_pct(touch_lat, 0.99)), "errors": len(touch_errors),
+            "touch": {"n": len(touch_lat), "p50_ms": _ms(percentile(touch_lat, 0.5)), "p95_ms": _ms(percentile(touch_lat, 0.95)),
+                      "p99_ms": _ms(percentile(touch_lat, 0.99)), "errors": len(touch_errors),
                       "error_examples": touch_errors[:3]},
             "mixed": {"n": len(warm_lat) + len(cold_lat), "errors": len(mixed_errors), "error_examples": mixed_errors[:3],
                       "warm": _latencies(warm_lat), "cold": _latencies(cold_lat)},
@@ -399,8 +369,8 @@ def main(
 
 
 def _latencies(values: list[float]) -> dict:
-    return {"n": len(values), "p50_ms": _ms(_pct(values, 0.5)), "p95_ms": _ms(_pct(values, 0.95)),
-            "p99_ms": _ms(_pct(values, 0.99))}
+    return {"n": len(values), "p50_ms": _ms(percentile(values, 0.5)), "p95_ms": _ms(percentile(values, 0.95)),
+            "p99_ms": _ms(percentile(values, 0.99))}
 
 
 def _ratio(a: float | None, b: float | None) -> str:

@@ -22,9 +22,7 @@ import datetime as dt
 import json
 import os
 import random
-import statistics
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -34,6 +32,7 @@ import typer
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import sandbox  # noqa: E402
+from _common import median_time  # noqa: E402
 from sandbox.codec import encode_state  # noqa: E402
 
 
@@ -71,15 +70,6 @@ def make_trips(n: int) -> list[Trip]:
         )
         for _ in range(n)
     ]
-
-
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def plain(code: str, trips: list[Trip]):

@@ -41,6 +41,8 @@ from typing import Optional
 
 import typer
 
+from _common import best_time  # noqa: E402
+
 CITIES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
 PURPOSES = ["work", "leisure", "family", "conference"]
 
@@ -62,15 +64,6 @@ def make_records(n: int, seed: int = 7) -> list[dict]:
             record["note"] = f"trip {i} booked online"
         records.append(record)
     return records
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
@@ -97,7 +90,7 @@ def main(
             with open(source, encoding="utf-8") as handle:
                 json.load(handle)
 
-        base = best(baseline, args.repeat)
+        base = best_time(baseline, args.repeat)
 
         def baseline_gc_paused() -> None:
             gc.disable()
@@ -106,7 +99,7 @@ def main(
             finally:
                 gc.enable()
 
-        base_paused = best(baseline_gc_paused, args.repeat)
+        base_paused = best_time(baseline_gc_paused, args.repeat)
         started = time.perf_counter()
         report = memory.import_records(source, domain="travel", collection="trips")
         import_seconds = time.perf_counter() - started
@@ -122,9 +115,9 @@ def main(
         def reopen() -> None:
             assert len(copy.state["travel"].trips) == args.records
 
-        warm_seconds = best(warm, args.repeat)
-        cold_seconds = best(cold, args.repeat)
-        reopen_seconds = best(reopen, 1)
+        warm_seconds = best_time(warm, args.repeat)
+        cold_seconds = best_time(cold, args.repeat)
+        reopen_seconds = best_time(reopen, 1)
         state_bytes = (memory.root / "domains" / "travel" / "state.py").stat().st_size
         rows = [
             ("json.load baseline", base, None, None, None),

@@ -156,18 +156,8 @@ def _conversation_records_step(memory: UserMemory) -> None:
             or "(no current job found)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    if argv and argv[0] == "--inspector-hint":
-        print(inspector_hint(resolve_project(argv[1] if len(argv) > 1 else "demo")))
-        return 0
-    target = resolve_project(argv[0] if argv else "demo")
-    if target.exists():
-        shutil.rmtree(target)
-
-    _title("1. Maya's memory: a project for Maya, who chats with her friend Leo")
-    memory = UserMemory.create(target, user_name="Maya", timezone="Europe/Lisbon")
-    print(f"  created {memory.root} (user: Maya)")
-
+def _memorize_step(memory: UserMemory) -> None:
+    """Ingest the example chat and search its facts."""
     _title("2. memorize: ingest three sessions of Maya's chat with Leo (rule-based extractor, no model)")
     report = _timed("ingest", memory.ingest, EXAMPLES / "conversation.json", extractor="rules")
     print(_indent(json.dumps(report.to_json(), indent=1)[:600]))
@@ -179,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     (hit,) = memory.search("What did Maya say about Lisbon?", k=1, channel="facts")
     _answer(f"{hit.text}  (said {hit.session_date}, turns {', '.join(hit.evidence)})")
 
+
+def _structure_step(memory: UserMemory) -> None:
+    """Import the example records and compile the typed domains."""
     _title("3. structure: import Maya's trips and meals, compile the facts into typed domains")
     for path, domain, collection in (
         # the travel app's bookings and the restaurant bills: records of their own, beside the
@@ -203,9 +196,15 @@ def main(argv: list[str] | None = None) -> int:
     print("  domains/travel/schema.py:")
     print(_indent(schema, "    "))
 
+
+def _search_step(memory: UserMemory) -> None:
+    """Questions answered by search."""
     _title("4. questions answered by search (facts, archive and imported records; dense + BM25, RRF)")
     _kyoto_from_records(memory)
 
+
+def _sandbox_step(memory: UserMemory) -> None:
+    """Questions answered exactly over the typed state."""
     _title("5. questions answered by computing exactly over the typed state in the sandbox")
     _ask("How many trips did I take in 2024?")
     print(_indent(TRIPS_2024, "     >>> "))
@@ -215,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     _answer(json.dumps(memory.run(SPEND_BY_CUISINE).to_json()["result"]))
     _conversation_records_step(memory)
 
+
+def _ask_step(memory: UserMemory) -> None:
+    """Ask without a model."""
     _title("6. ask without a model: ranked evidence from every channel")
     _ask("Who went to Kyoto with Maya?")
     answer = memory.ask("Who went to Kyoto with Maya?", top_facts=3, top_archive=1)
@@ -223,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     for item in answer.facts + answer.archive:
         print(_indent(item.line(), "  "))
 
+
+def _scripted_model_step(memory: UserMemory) -> None:
+    """The answering loop with a scripted model."""
     _title("7. the answering loop with a scripted model (canned replies, no real model)")
     from .llm import LLMClient, ScriptedProvider
 
@@ -238,12 +243,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"     (evidence: facts {[i.id for i in answer.facts[:3]]}, {answer.steps} step(s))")
     print("  Point UAC_LLM_PROVIDER/UAC_LLM_MODEL at a real model to answer for real (README: Configuration).")
 
+
+def _health_step(memory: UserMemory) -> None:
+    """The project's health and files."""
     _title("8. health and layout")
     for check in memory.doctor().checks:
         print(f"  [{check.status}] {check.name}: {check.detail}")
     _show_tree(memory.root)
     print(f"\nDone. Try: .venv/bin/uac search {memory.root} 'Who went to Kyoto?' --k 5")
     print(f"      .venv/bin/uac repl {memory.root} -c \"{TRIPS_2024}\" --json")
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv and argv[0] == "--inspector-hint":
+        print(inspector_hint(resolve_project(argv[1] if len(argv) > 1 else "demo")))
+        return 0
+    target = resolve_project(argv[0] if argv else "demo")
+    if target.exists():
+        shutil.rmtree(target)
+
+    _title("1. Maya's memory: a project for Maya, who chats with her friend Leo")
+    memory = UserMemory.create(target, user_name="Maya", timezone="Europe/Lisbon")
+    print(f"  created {memory.root} (user: Maya)")
+    _memorize_step(memory)
+    _structure_step(memory)
+    _search_step(memory)
+    _sandbox_step(memory)
+    _ask_step(memory)
+    _scripted_model_step(memory)
+    _health_step(memory)
     return 0
 
 

@@ -8,7 +8,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import AnyStr
+from typing import AnyStr, Callable
 
 # --- private to the owner ------------------------------------------------------------
 #
@@ -183,12 +183,7 @@ def open_regular(root: Path, path: Path) -> int:
     """
     real = resolve_inside(root, path)
     fd = os.open(real, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _unsafe(f"{_shown(Path(root), Path(path))} in the project is not a regular file.")
-    except BaseException:
-        os.close(fd)
-        raise
+    _regular_or_closed(fd, lambda: f"{_shown(Path(root), Path(path))} in the project is not a regular file.")
     if _NONBLOCK:
         os.set_blocking(fd, True)
     return fd
@@ -218,13 +213,18 @@ def open_nofollow(path: Path, flags: int, mode: int = 0o600) -> int:
         if exc.errno == errno.ELOOP:
             raise _unsafe(f"{Path(path).name} is a symbolic link; uac does not write through links.") from None
         raise
+    _regular_or_closed(fd, lambda: f"{Path(path).name} is not a regular file.")
+    return fd
+
+
+def _regular_or_closed(fd: int, what: Callable[[], str]) -> None:
+    """Refuse ``fd`` (closed, :class:`~uac.errors.UnsafePath` saying ``what()``) unless it is a regular file."""
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _unsafe(f"{Path(path).name} is not a regular file.")
+            raise _unsafe(what())
     except BaseException:
         os.close(fd)
         raise
-    return fd
 
 
 # --- lines ----------------------------------------------------------------------------

@@ -59,6 +59,92 @@ def _key(item: EvidenceItem) -> tuple[str, str]:
     return (item.channel, item.id)
 
 
+class _Pool:
+    """What the rounds found: every item at its best score, in order of discovery; the core
+    the decider selected; and one reservation per query (its first hit not yet core)."""
+
+    def __init__(self, reservation_cap: int) -> None:
+        self.best: dict[tuple[str, str], EvidenceItem] = {}
+        self.order: list[tuple[str, str]] = []
+        self.core: dict[tuple[str, str], EvidenceItem] = {}
+        self.reservations: dict[tuple[str, str], EvidenceItem] = {}
+        self.reserved_queries: set[str] = set()
+        self.reservation_cap = reservation_cap
+
+    def gather(self, query: str, found: list[EvidenceItem]) -> None:
+        """Keep what ``query`` found (``found``, best first)."""
+        for item in found:
+            key = _key(item)
+            if key not in self.best:
+                self.order.append(key)
+                self.best[key] = item
+            elif item.score > self.best[key].score:
+                self.best[key] = item
+        if found and query not in self.reserved_queries and len(self.reservations) < self.reservation_cap:
+            lead = found[0]
+            if _key(lead) not in self.core:
+                self.reservations[_key(lead)] = lead
+                self.reserved_queries.add(query)
+
+    def candidates(self, block: list[EvidenceItem], most: int) -> list[EvidenceItem]:
+        """The round's items not yet core, once each at their best score, the first ``most``."""
+        seen: set[tuple[str, str]] = set()
+        candidates = []
+        for item in block:
+            key = _key(item)
+            if key in seen or key in self.core:
+                continue
+            seen.add(key)
+            candidates.append(self.best[key])
+        return candidates[:most]
+
+    def adopt(self, selected_ids: list[str], candidates: list[EvidenceItem]) -> bool:
+        """Add the selected candidates to the core; did it grow?"""
+        by_id = {c.id: c for c in candidates}
+        grew = False
+        for item_id in selected_ids:
+            item = by_id.get(item_id)
+            if item is not None and _key(item) not in self.core:
+                self.core[_key(item)] = item
+                grew = True
+        return grew
+
+    def ranked_core(self) -> list[tuple[str, str]]:
+        return sorted(self.core, key=lambda key: -self.best[key].score)
+
+    def packed(self, k: int) -> list[EvidenceItem]:
+        """The core (by best score), then the reservations, then the rest, each once, at most ``k``."""
+        best = self.best
+        packed: list[EvidenceItem] = []
+        used: set[tuple[str, str]] = set()
+        for key in [*self.ranked_core(), *self.reservations, *sorted(self.order, key=lambda key: -best[key].score)]:
+            if key in used:
+                continue
+            used.add(key)
+            packed.append(best[key])
+            if len(packed) >= k:
+                break
+        return packed
+
+
+def _search_all(search: SearchFn, query: str, channels: list[tuple[str, int]]) -> list[EvidenceItem]:
+    found: list[EvidenceItem] = []
+    for channel, per_channel in channels:
+        found.extend(search(query, channel, per_channel))
+    found.sort(key=lambda item: -item.score)
+    return found
+
+
+def _read_decision(decision: dict[str, Any] | None, candidates: list[EvidenceItem], fallback: int) -> tuple[list[str], list[str], bool]:
+    """The selected ids, the follow-up queries and whether the evidence suffices (without a
+    decision: the ``fallback`` best candidates, nothing more to ask)."""
+    if decision is None:
+        return [c.id for c in candidates[:fallback]], [], False
+    selected_ids = [clean_id(s) for s in decision.get("selected", [])]
+    follow_ups = [str(q).strip() for q in decision.get("follow_up_queries", []) if str(q).strip()]
+    return selected_ids, follow_ups, bool(decision.get("sufficient"))
+
+
 def select_evidence(
     llm: LLMClient,
     question: str,
@@ -74,84 +160,34 @@ def select_evidence(
     retries: int = 1,
 ) -> Selection:
     """Run the rounds and return the packed evidence (see module docstring)."""
-    best: dict[tuple[str, str], EvidenceItem] = {}
-    order: list[tuple[str, str]] = []
-    core: dict[tuple[str, str], EvidenceItem] = {}
-    reservations: dict[tuple[str, str], EvidenceItem] = {}
-    reserved_queries: set[str] = set()
+    pool = _Pool(max(1, queries_per_round) * max(1, rounds))
     asked: list[str] = []
     pending = [question]
     no_progress = 0
     failures = 0
     trace: list[dict[str, Any]] = []
-    reservation_cap = max(1, queries_per_round) * max(1, rounds)
     done_rounds = 0
     for round_no in range(1, max(1, rounds) + 1):
         block: list[EvidenceItem] = []
         for query in pending:
             asked.append(query)
-            found: list[EvidenceItem] = []
-            for channel, per_channel in channels:
-                found.extend(search(query, channel, per_channel))
-            found.sort(key=lambda item: -item.score)
-            for item in found:
-                key = _key(item)
-                if key not in best:
-                    order.append(key)
-                    best[key] = item
-                elif item.score > best[key].score:
-                    best[key] = item
-            if found and query not in reserved_queries and len(reservations) < reservation_cap:
-                lead = found[0]
-                if _key(lead) not in core:
-                    reservations[_key(lead)] = lead
-                    reserved_queries.add(query)
+            found = _search_all(search, query, channels)
+            pool.gather(query, found)
             block.extend(found)
-        seen: set[tuple[str, str]] = set()
-        candidates = []
-        for item in block:
-            key = _key(item)
-            if key in seen or key in core:
-                continue
-            seen.add(key)
-            candidates.append(best[key])
-        candidates = candidates[:candidates_per_round]
-        decision = _decide(llm, question, list(core.values()), candidates, retries)
+        candidates = pool.candidates(block, candidates_per_round)
+        decision = _decide(llm, question, list(pool.core.values()), candidates, retries)
         done_rounds = round_no
         if decision is None:
             failures += 1
-            selected_ids = [c.id for c in candidates[:fallback]]
-            follow_ups: list[str] = []
-            sufficient = False
-        else:
-            selected_ids = [clean_id(s) for s in decision.get("selected", [])]
-            follow_ups = [str(q).strip() for q in decision.get("follow_up_queries", []) if str(q).strip()]
-            sufficient = bool(decision.get("sufficient"))
-        by_id = {c.id: c for c in candidates}
-        grew = False
-        for item_id in selected_ids:
-            item = by_id.get(item_id)
-            if item is not None and _key(item) not in core:
-                core[_key(item)] = item
-                grew = True
-        no_progress = 0 if grew else no_progress + 1
+        selected_ids, follow_ups, sufficient = _read_decision(decision, candidates, fallback)
+        no_progress = 0 if pool.adopt(selected_ids, candidates) else no_progress + 1
         pending = [q for q in follow_ups if q not in asked][: max(0, queries_per_round)]
         trace.append(
             {"round": round_no, "candidates": [c.id for c in candidates], "selected": selected_ids, "follow_up_queries": pending, "sufficient": sufficient}
         )
         if sufficient or not pending or no_progress >= patience:
             break
-    ranked_core = sorted(core, key=lambda key: -best[key].score)
-    packed: list[EvidenceItem] = []
-    used: set[tuple[str, str]] = set()
-    for key in [*ranked_core, *reservations, *sorted(order, key=lambda key: -best[key].score)]:
-        if key in used:
-            continue
-        used.add(key)
-        packed.append(best[key])
-        if len(packed) >= k:
-            break
-    return Selection(packed, done_rounds, asked, [key[1] for key in ranked_core], failures, trace)
+    return Selection(pool.packed(k), done_rounds, asked, [key[1] for key in pool.ranked_core()], failures, trace)
 
 
 def _decide(

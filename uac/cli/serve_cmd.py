@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import ipaddress
 import json
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import typer
 
@@ -33,19 +35,50 @@ READS = typer.Option(4, "--reads-per-project", help="Plain reads of one project 
                      "domains, job status, the inspector's pages).")
 
 
-def _limits(lock_wait: float, busy_wait: float, queue: int, workers: int, workers_per: int, model: int, model_per: int,
-            warm: int, idle: float, threads: int, writes: int, reads: int, **more):
+#: the server limits ``serve http`` and ``serve mcp`` both take: parameter -> (type, option, ServerLimits field)
+SERVER_LIMIT_OPTIONS: dict[str, tuple[type, Any, str]] = {
+    "lock_wait": (float, LOCK_WAIT, "lock_wait_seconds"),
+    "busy_wait": (float, BUSY_WAIT, "busy_wait_seconds"),
+    "queue": (int, QUEUE, "queued_per_project"),
+    "workers": (int, WORKERS, "sandbox_workers"),
+    "workers_per": (int, WORKERS_PER, "sandbox_workers_per_project"),
+    "model": (int, MODEL, "model_calls"),
+    "model_per": (int, MODEL_PER, "model_calls_per_project"),
+    "warm": (int, WARM, "warm_projects"),
+    "idle": (float, IDLE, "idle_seconds"),
+    "threads": (int, THREADS, "threads"),
+    "writes": (int, WRITES, "writes"),
+    "reads": (int, READS, "reads_per_project"),
+}
+#: limits whose 0 means "the default of ServerLimits" (it depends on the machine)
+_ZERO_IS_DEFAULT = ("workers", "workers_per")
+
+
+def takes_server_limits(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``command`` with every option of :data:`SERVER_LIMIT_OPTIONS` after its own; it receives
+    their values as one dict, ``limit_values``."""
+    own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "limit_values"]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+             for name, (kind, option, _) in SERVER_LIMIT_OPTIONS.items()]
+
+    def with_limits(**kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name) for name in SERVER_LIMIT_OPTIONS}
+        return command(**kwargs, limit_values=values)
+
+    with_limits.__name__ = command.__name__
+    with_limits.__doc__ = command.__doc__
+    with_limits.__signature__ = inspect.Signature(own + added)  # type: ignore[attr-defined]
+    return with_limits
+
+
+def _limits(values: dict[str, Any], **more: Any):
     from ..errors import ConfigError
     from ..server.admission import ServerLimits
 
-    extra = {"sandbox_workers": workers} if workers else {}
-    if workers_per:
-        extra["sandbox_workers_per_project"] = workers_per
+    fields = {SERVER_LIMIT_OPTIONS[name][2]: value for name, value in values.items()
+              if value or name not in _ZERO_IS_DEFAULT}
     try:
-        return ServerLimits(lock_wait_seconds=lock_wait, busy_wait_seconds=busy_wait, queued_per_project=queue,
-                            model_calls=model, model_calls_per_project=model_per, warm_projects=warm,
-                            idle_seconds=idle, threads=threads, writes=writes, reads_per_project=reads,
-                            **extra, **more)
+        return ServerLimits(**fields, **more)
     except ValueError as exc:
         raise ConfigError(f"invalid server limit: {exc}.", hint="Give positive numbers.") from None
 
@@ -93,11 +126,19 @@ def mcp_client_config(root: Path, *, project: str | None, transport: str, host: 
     return {"mcpServers": {name: {"command": sys.executable, "args": args}}}
 
 
-def register(app: typer.Typer) -> None:
-    serve_app = typer.Typer(name="serve", help="Serve user projects over HTTP or MCP.", no_args_is_help=True)
-    app.add_typer(serve_app, name="serve")
+def _session_limits(total: int, per_token: int, per_project: int, idle_seconds: float):
+    from ..errors import ConfigError
+    from ..server.mcp_sessions import SessionLimits
 
+    try:
+        return SessionLimits(total=total, per_token=per_token, per_project=per_project, idle_seconds=idle_seconds)
+    except ValueError as exc:
+        raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
+
+
+def _register_http(serve_app: typer.Typer) -> None:
     @serve_app.command("http")
+    @takes_server_limits
     def http(
         root: Path = typer.Option(..., "--root", help=ROOT_HELP),
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: loopback only)."),
@@ -107,18 +148,7 @@ def register(app: typer.Typer) -> None:
                                              "(a quarter, at least one largest body, per project); beyond, 503 server_busy."),
         job_workers: int = typer.Option(2, "--job-workers", help="Parallel background jobs (compile)."),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
-        lock_wait: float = LOCK_WAIT,
-        busy_wait: float = BUSY_WAIT,
-        queue: int = QUEUE,
-        workers: int = WORKERS,
-        workers_per: int = WORKERS_PER,
-        model: int = MODEL,
-        model_per: int = MODEL_PER,
-        warm: int = WARM,
-        idle: float = IDLE,
-        threads: int = THREADS,
-        writes: int = WRITES,
-        reads: int = READS,
+        limit_values: dict[str, Any] | None = None,
     ) -> None:
         """Serve the HTTP API (OpenAPI docs at /docs) for every project under --root."""
         from ..server.extras import require_http
@@ -127,8 +157,7 @@ def register(app: typer.Typer) -> None:
         require_http()
         import uvicorn
 
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes, reads,
-                         body_buffer_bytes=max(1, int(body_buffer_mb * 1024 * 1024)))
+        limits = _limits(limit_values or {}, body_buffer_bytes=max(1, int(body_buffer_mb * 1024 * 1024)))
         _check_open_files(limits, job_workers)
         application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
         _warn_if_public(host)
@@ -137,6 +166,8 @@ def register(app: typer.Typer) -> None:
 
         uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_SECONDS)
 
+
+def _register_mcp(serve_app: typer.Typer) -> None:
     from ..server.mcp_names import TOOLS as MCP_TOOLS
 
     @serve_app.command(
@@ -145,6 +176,7 @@ def register(app: typer.Typer) -> None:
         "under --root; over HTTP at /mcp?project=NAME (or /mcp with --project), with a token of that project. "
         "--print-config prints a client configuration that starts this server.",
     )
+    @takes_server_limits
     def mcp(
         root: Path = typer.Option(..., "--root", help=ROOT_HELP),
         transport: str = typer.Option("stdio", "--transport", help="stdio | http (streamable HTTP at /mcp)."),
@@ -163,18 +195,7 @@ def register(app: typer.Typer) -> None:
                                                  "tokens; one more closes its least recently used."),
         session_idle: float = typer.Option(600.0, "--session-idle", help="Close a session no request used for this "
                                            "many seconds."),
-        lock_wait: float = LOCK_WAIT,
-        busy_wait: float = BUSY_WAIT,
-        queue: int = QUEUE,
-        workers: int = WORKERS,
-        workers_per: int = WORKERS_PER,
-        model: int = MODEL,
-        model_per: int = MODEL_PER,
-        warm: int = WARM,
-        idle: float = IDLE,
-        threads: int = THREADS,
-        writes: int = WRITES,
-        reads: int = READS,
+        limit_values: dict[str, Any] | None = None,
     ) -> None:
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("--transport must be stdio or http.")
@@ -190,15 +211,14 @@ def register(app: typer.Typer) -> None:
             where = f"/mcp?project={project}" if project else "/mcp?project=NAME"
             print(f"uac: MCP over streamable HTTP on http://{host}:{port}{where} (a bearer token of that project required)",
                   file=sys.stderr)
-        limits = _limits(lock_wait, busy_wait, queue, workers, workers_per, model, model_per, warm, idle, threads, writes,
-                         reads)
+        limits = _limits(limit_values or {})
         _check_open_files(limits, 0)
-        from ..errors import ConfigError
-        from ..server.mcp_sessions import SessionLimits
-
-        try:
-            session_limits = SessionLimits(total=sessions, per_token=sessions_per_token, per_project=sessions_per_project,
-                                           idle_seconds=session_idle)
-        except ValueError as exc:
-            raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
+        session_limits = _session_limits(sessions, sessions_per_token, sessions_per_project, session_idle)
         serve(root, transport=transport, project=project, host=host, port=port, limits=limits, sessions=session_limits)
+
+
+def register(app: typer.Typer) -> None:
+    serve_app = typer.Typer(name="serve", help="Serve user projects over HTTP or MCP.", no_args_is_help=True)
+    app.add_typer(serve_app, name="serve")
+    _register_http(serve_app)
+    _register_mcp(serve_app)

@@ -15,7 +15,7 @@ import datetime as _dt
 import enum
 import json
 import threading
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..dates import Period
 from ..refs import Ref
@@ -398,12 +398,17 @@ _SCHEMA_TEXT: dict[str, str] = {}
 def render_schema(schema: SchemaSpec) -> str:
     """``schema.py`` from a spec (black-formatted; the same spec renders once per process)."""
     key = json.dumps(schema.to_json(), sort_keys=True, default=repr)
-    text = _SCHEMA_TEXT.get(key)
+    return _remembered(_SCHEMA_TEXT, key, lambda: _render_schema(schema))
+
+
+def _remembered(cache: dict[str, str], key: str, render: Callable[[], str]) -> str:
+    """``render()``, kept in ``cache`` under ``key`` (emptied when it passes 256 texts)."""
+    text = cache.get(key)
     if text is None:
-        text = _render_schema(schema)
-        if len(_SCHEMA_TEXT) > 256:
-            _SCHEMA_TEXT.clear()
-        _SCHEMA_TEXT[key] = text
+        text = render()
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = text
     return text
 
 
@@ -462,13 +467,7 @@ def render_init(doc: str, schema: SchemaSpec, names: list[str]) -> str:
     if names:
         lines.append(import_line(".state", names))
     source = "\n".join(lines) + "\n"
-    text = _INIT_TEXT.get(source)
-    if text is None:
-        text = black_format(source)
-        if len(_INIT_TEXT) > 256:
-            _INIT_TEXT.clear()
-        _INIT_TEXT[source] = text
-    return text
+    return _remembered(_INIT_TEXT, source, lambda: black_format(source))
 
 
 _BLACK_IMPORT = threading.Lock()

@@ -29,45 +29,45 @@ def import_libcst() -> Any:
     return libcst
 
 
-def cst_problems(text: str, path: str) -> list[Problem]:
-    cst = import_libcst()
-    from libcst.metadata import MetadataWrapper, PositionProvider
+class _SchemaChecker:
+    """The allowlist's checks over one parsed ``schema.py``; each problem found lands in :attr:`problems`."""
 
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(text))
-    except cst.ParserSyntaxError as exc:
-        return [Problem(path, exc.raw_line, f"syntax error: {exc.message}")]
-    positions = wrapper.resolve(PositionProvider)
-    module = wrapper.module
-    problems: list[Problem] = []
+    def __init__(self, cst: Any, positions: Any, path: str) -> None:
+        self.cst = cst
+        self.positions = positions
+        self.path = path
+        self.problems: list[Problem] = []
 
-    def line(node: Any) -> int:
-        pos = positions.get(node)
+    def line(self, node: Any) -> int:
+        pos = self.positions.get(node)
         return pos.start.line if pos is not None else 0
 
-    def bad(node: Any, message: str) -> None:
-        problems.append(Problem(path, line(node), message))
+    def bad(self, node: Any, message: str) -> None:
+        self.problems.append(Problem(self.path, self.line(node), message))
 
-    def is_name(node: Any, value: str) -> bool:
+    def is_name(self, node: Any, value: str) -> bool:
+        cst = self.cst
         return isinstance(node, cst.Name) and node.value == value
 
-    def literal(node: Any) -> bool:
+    def literal(self, node: Any) -> bool:
+        cst = self.cst
         if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
             return not (isinstance(node, cst.SimpleString) and "f" in node.prefix.lower())
         if isinstance(node, cst.ConcatenatedString):
-            return literal(node.left) and literal(node.right)
+            return self.literal(node.left) and self.literal(node.right)
         if isinstance(node, cst.Name):
             return node.value in ("None", "True", "False")
         if isinstance(node, cst.UnaryOperation):
             return isinstance(node.operator, cst.Minus) and isinstance(node.expression, (cst.Integer, cst.Float))
         if isinstance(node, cst.Tuple):
-            return all(not isinstance(e, cst.StarredElement) and literal(e.value) for e in node.elements)
+            return all(not isinstance(e, cst.StarredElement) and self.literal(e.value) for e in node.elements)
         return False
 
-    def check_default(node: Any) -> None:
-        if literal(node):
+    def check_default(self, node: Any) -> None:
+        cst = self.cst
+        if self.literal(node):
             return
-        if isinstance(node, cst.Call) and is_name(node.func, "field"):
+        if isinstance(node, cst.Call) and self.is_name(node.func, "field"):
             ok = (
                 len(node.args) == 1
                 and node.args[0].keyword is not None
@@ -77,27 +77,28 @@ def cst_problems(text: str, path: str) -> list[Problem]:
                 and node.args[0].value.value in ("list", "dict")
             )
             if not ok:
-                bad(node, "field(...) is only allowed as field(default_factory=list) or field(default_factory=dict)")
+                self.bad(node, "field(...) is only allowed as field(default_factory=list) or field(default_factory=dict)")
             return
         if isinstance(node, cst.Lambda):
-            bad(node, "lambdas are not allowed")
+            self.bad(node, "lambdas are not allowed")
         elif isinstance(node, (cst.FormattedString,)):
-            bad(node, "f-strings are not allowed")
+            self.bad(node, "f-strings are not allowed")
         elif isinstance(node, cst.Call):
-            bad(node, "calls are not allowed in defaults (only field(default_factory=list/dict))")
+            self.bad(node, "calls are not allowed in defaults (only field(default_factory=list/dict))")
         elif isinstance(node, (cst.List, cst.Dict, cst.Set)):
-            bad(node, "mutable defaults are not allowed; use field(default_factory=list) or field(default_factory=dict)")
+            self.bad(node, "mutable defaults are not allowed; use field(default_factory=list) or field(default_factory=dict)")
         else:
-            bad(node, f"default must be a literal, not {type(node).__name__}")
+            self.bad(node, f"default must be a literal, not {type(node).__name__}")
 
-    def check_decorators(node: Any) -> None:
+    def check_decorators(self, node: Any) -> None:
+        cst = self.cst
         if len(node.decorators) != 1:
-            bad(node, f"class {node.name.value} needs exactly one decorator, a literal @dataclass")
+            self.bad(node, f"class {node.name.value} needs exactly one decorator, a literal @dataclass")
             return
         deco = node.decorators[0].decorator
-        if is_name(deco, "dataclass"):
+        if self.is_name(deco, "dataclass"):
             return
-        if isinstance(deco, cst.Call) and is_name(deco.func, "dataclass"):
+        if isinstance(deco, cst.Call) and self.is_name(deco.func, "dataclass"):
             args = deco.args
             if (
                 len(args) == 1
@@ -107,43 +108,45 @@ def cst_problems(text: str, path: str) -> list[Problem]:
                 and args[0].value.value == "True"
             ):
                 return
-        bad(deco, "only a literal @dataclass or @dataclass(frozen=True) decorator is allowed")
+        self.bad(deco, "only a literal @dataclass or @dataclass(frozen=True) decorator is allowed")
 
-    def annotation_names(node: Any) -> None:
+    def annotation_names(self, node: Any) -> None:
+        cst = self.cst
         # annotations may only contain names, subscripts, `|`, None and `...`
         allowed = (cst.Name, cst.Subscript, cst.SubscriptElement, cst.Index, cst.BinaryOperation, cst.BitOr, cst.Ellipsis)
         for child in _cst_walk(node, cst):
             if isinstance(child, cst.BinaryOperation) and not isinstance(child.operator, cst.BitOr):
-                bad(child, "only `|` may combine types in an annotation")
+                self.bad(child, "only `|` may combine types in an annotation")
             elif isinstance(child, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-                bad(child, "string (forward-reference) annotations are not allowed; name the type directly")
+                self.bad(child, "string (forward-reference) annotations are not allowed; name the type directly")
             elif not isinstance(child, allowed) and not isinstance(child, (cst.LeftSquareBracket, cst.RightSquareBracket, cst.Comma, cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Newline, cst.Comment, cst.EmptyLine, cst.LeftParen, cst.RightParen)):
-                bad(child, f"{type(child).__name__} is not allowed in an annotation")
+                self.bad(child, f"{type(child).__name__} is not allowed in an annotation")
 
-    def check_class(node: Any) -> None:
+    def check_class(self, node: Any) -> None:
+        cst = self.cst
         name = node.name.value
-        problem = check_identifier(name, path, line(node), "class name")
+        problem = check_identifier(name, self.path, self.line(node), "class name")
         if problem:
-            problems.append(problem)
+            self.problems.append(problem)
         if node.keywords:
-            bad(node, f"class {name}: keywords (metaclass=...) are not allowed")
-        is_enum = len(node.bases) == 1 and is_name(node.bases[0].value, "Enum") and node.bases[0].keyword is None
+            self.bad(node, f"class {name}: keywords (metaclass=...) are not allowed")
+        is_enum = len(node.bases) == 1 and self.is_name(node.bases[0].value, "Enum") and node.bases[0].keyword is None
         if node.bases and not is_enum:
-            bad(node, f"class {name}: base classes are not allowed (only `class X(Enum)` for enums)")
+            self.bad(node, f"class {name}: base classes are not allowed (only `class X(Enum)` for enums)")
         if is_enum:
             if node.decorators:
-                bad(node, f"enum {name} must not be decorated")
+                self.bad(node, f"enum {name} must not be decorated")
         else:
-            check_decorators(node)
+            self.check_decorators(node)
         if not isinstance(node.body, cst.IndentedBlock):
-            bad(node, f"class {name}: put each field on its own line")
+            self.bad(node, f"class {name}: put each field on its own line")
             return
         for index, statement in enumerate(node.body.body):
             if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
                 what = type(statement).__name__
                 if isinstance(statement, cst.FunctionDef):
                     what = f"method {statement.name.value}()"
-                bad(statement, f"class {name}: only annotated fields are allowed in a class body, not {what}")
+                self.bad(statement, f"class {name}: only annotated fields are allowed in a class body, not {what}")
                 continue
             small = statement.body[0]
             if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
@@ -157,40 +160,54 @@ def cst_problems(text: str, path: str) -> list[Problem]:
                     and not (isinstance(small.value, cst.SimpleString) and "f" in small.value.prefix.lower())
                 ):
                     member = small.targets[0].target.value
-                    problem = check_identifier(member, path, line(small), f"enum member {name}.")
+                    problem = check_identifier(member, self.path, self.line(small), f"enum member {name}.")
                     if problem:
-                        problems.append(problem)
+                        self.problems.append(problem)
                     continue
-                bad(small, f"enum {name}: members must be `NAME = \"literal\"` or `NAME = 123`")
+                self.bad(small, f"enum {name}: members must be `NAME = \"literal\"` or `NAME = 123`")
                 continue
             if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
-                bad(small, f"class {name}: only annotated fields (`name: type = default`) are allowed, not {type(small).__name__}")
+                self.bad(small, f"class {name}: only annotated fields (`name: type = default`) are allowed, not {type(small).__name__}")
                 continue
-            problem = check_identifier(small.target.value, path, line(small), f"field {name}.")
+            problem = check_identifier(small.target.value, self.path, self.line(small), f"field {name}.")
             if problem:
-                problems.append(problem)
-            annotation_names(small.annotation.annotation)
+                self.problems.append(problem)
+            self.annotation_names(small.annotation.annotation)
             if small.value is not None:
-                check_default(small.value)
+                self.check_default(small.value)
 
-    for index, statement in enumerate(module.body):
-        if isinstance(statement, cst.ClassDef):
-            check_class(statement)
-            continue
-        if not isinstance(statement, cst.SimpleStatementLine):
-            bad(statement, f"only imports and class definitions are allowed at module level, not {type(statement).__name__}")
-            continue
-        for small in statement.body:
-            if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+    def check_module(self, module: Any) -> None:
+        cst = self.cst
+        for index, statement in enumerate(module.body):
+            if isinstance(statement, cst.ClassDef):
+                self.check_class(statement)
                 continue
-            if isinstance(small, cst.ImportFrom):
-                _cst_import_problems(small, bad, cst, allow_relative=False)
+            if not isinstance(statement, cst.SimpleStatementLine):
+                self.bad(statement, f"only imports and class definitions are allowed at module level, not {type(statement).__name__}")
                 continue
-            if isinstance(small, cst.Import):
-                bad(small, "`import module` is not allowed; use `from <allowed module> import <name>`")
-                continue
-            bad(small, f"only imports and class definitions are allowed at module level, not {type(small).__name__}")
-    return problems
+            for small in statement.body:
+                if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+                    continue
+                if isinstance(small, cst.ImportFrom):
+                    _cst_import_problems(small, self.bad, cst, allow_relative=False)
+                    continue
+                if isinstance(small, cst.Import):
+                    self.bad(small, "`import module` is not allowed; use `from <allowed module> import <name>`")
+                    continue
+                self.bad(small, f"only imports and class definitions are allowed at module level, not {type(small).__name__}")
+
+
+def cst_problems(text: str, path: str) -> list[Problem]:
+    cst = import_libcst()
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text))
+    except cst.ParserSyntaxError as exc:
+        return [Problem(path, exc.raw_line, f"syntax error: {exc.message}")]
+    checker = _SchemaChecker(cst, wrapper.resolve(PositionProvider), path)
+    checker.check_module(wrapper.module)
+    return checker.problems
 
 
 def _cst_walk(node: Any, cst: Any):

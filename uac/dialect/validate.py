@@ -120,22 +120,33 @@ def _extract_class(node: ast.ClassDef, path: str, problems: list[Problem], class
         doc = body.pop(0).value.value
     is_enum = len(node.bases) == 1 and isinstance(node.bases[0], ast.Name) and node.bases[0].id == "Enum"
     if is_enum:
-        if "Enum" not in names:
-            problems.append(Problem(path, node.lineno, "Enum is used but not imported from enum"))
-        members: list[tuple[str, Any]] = []
-        for statement in body:
-            if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Constant) and type(statement.value.value) in (str, int)):
-                problems.append(Problem(path, getattr(statement, "lineno", node.lineno), f"enum {node.name}: members must be `NAME = literal`"))
-                continue
-            member = statement.targets[0].id
-            if any(m == member for m, _ in members):
-                problems.append(Problem(path, statement.lineno, f"enum {node.name}: member {member} defined twice"))
-            if any(v == statement.value.value for _, v in members):
-                problems.append(Problem(path, statement.lineno, f"enum {node.name}: value {statement.value.value!r} used twice"))
-            members.append((member, statement.value.value))
-        if not members:
-            problems.append(Problem(path, node.lineno, f"enum {node.name} has no members"))
-        return ClassSpec(node.name, "enum", members=tuple(members), doc=doc)
+        return _enum_class(node, body, doc, path, problems, names)
+    frozen = _dataclass_decorator(node, path, problems, names)
+    fields = _dataclass_fields(node, body, path, problems, class_names, names, future)
+    return ClassSpec(node.name, "dataclass", tuple(fields), frozen=frozen, doc=doc)
+
+
+def _enum_class(node: ast.ClassDef, body: list[ast.stmt], doc: str, path: str, problems: list[Problem], names: set[str]) -> ClassSpec:
+    if "Enum" not in names:
+        problems.append(Problem(path, node.lineno, "Enum is used but not imported from enum"))
+    members: list[tuple[str, Any]] = []
+    for statement in body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Constant) and type(statement.value.value) in (str, int)):
+            problems.append(Problem(path, getattr(statement, "lineno", node.lineno), f"enum {node.name}: members must be `NAME = literal`"))
+            continue
+        member = statement.targets[0].id
+        if any(m == member for m, _ in members):
+            problems.append(Problem(path, statement.lineno, f"enum {node.name}: member {member} defined twice"))
+        if any(v == statement.value.value for _, v in members):
+            problems.append(Problem(path, statement.lineno, f"enum {node.name}: value {statement.value.value!r} used twice"))
+        members.append((member, statement.value.value))
+    if not members:
+        problems.append(Problem(path, node.lineno, f"enum {node.name} has no members"))
+    return ClassSpec(node.name, "enum", members=tuple(members), doc=doc)
+
+
+def _dataclass_decorator(node: ast.ClassDef, path: str, problems: list[Problem], names: set[str]) -> bool:
+    """Check the class's bases and its one ``@dataclass`` decorator; is it frozen?"""
     if node.bases or node.keywords:
         problems.append(Problem(path, node.lineno, f"class {node.name}: no base classes or keywords allowed"))
     frozen = False
@@ -150,6 +161,12 @@ def _extract_class(node: ast.ClassDef, path: str, problems: list[Problem], class
             problems.append(Problem(path, node.lineno, f"class {node.name}: only @dataclass is allowed as decorator"))
         elif "dataclass" not in names:
             problems.append(Problem(path, node.lineno, "dataclass is used but not imported from dataclasses"))
+    return frozen
+
+
+def _dataclass_fields(
+    node: ast.ClassDef, body: list[ast.stmt], path: str, problems: list[Problem], class_names: set[str], names: set[str], future: bool
+) -> list[FieldSpec]:
     fields: list[FieldSpec] = []
     seen_default = None
     shadow = {"field", "dataclass", "Enum"} | class_names | (set() if future else RESERVED_NAMES)
@@ -205,7 +222,7 @@ def _extract_class(node: ast.ClassDef, path: str, problems: list[Problem], class
             problems.append(Problem(path, line, f"{node.name}.{name}: default {default!r} does not match {spec.source()}"))
             continue
         fields.append(FieldSpec(name, spec, "value", default))
-    return ClassSpec(node.name, "dataclass", tuple(fields), frozen=frozen, doc=doc)
+    return fields
 
 
 def _check_references(spec: SchemaSpec, nodes: list[ast.ClassDef], path: str) -> None:

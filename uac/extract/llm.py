@@ -111,6 +111,20 @@ def split_window(window: Window, context_turns: int) -> tuple[Window, Window]:
 
 
 @dataclass
+class _WindowRequest:
+    """One window's extraction request: the messages, and what a reply is checked against."""
+
+    session: Session
+    window: Window
+    messages: list[Message]
+    turns: TurnIds
+    known: KnownFacts
+    #: the ids of the window's own turns (the only evidence a fact may cite)
+    allowed: list[str]
+    purpose: str
+
+
+@dataclass
 class ExtractionStats:
     """What the extractor did with the model's replies (the ``extraction`` block of an ingest report)."""
 
@@ -284,7 +298,7 @@ class LLMExtractor:
             raise
         return list(value["facts"])
 
-    def _extract(self, session: Session, window: Window, known: list[Fact]) -> list[ExtractedFact]:
+    def _request(self, session: Session, window: Window, known: list[Fact]) -> _WindowRequest:
         prompt = render_prompt(
             "extract_facts.j2",
             session_id=session.session_id,
@@ -295,68 +309,35 @@ class LLMExtractor:
             context=list(window.context),
             turns=list(window.turns),
         )
-        messages: list[Message] = [system(render_prompt("system_json.j2", schema_name="facts")), user(prompt)]
-        turns = TurnIds(tuple(t.turn_id for t in window.turns), tuple(t.turn_id for t in window.context))
-        facts_known = KnownFacts(known)
-        allowed = [t.turn_id for t in window.turns]
-        purpose = f"extract {window.describe(session)}"
+        return _WindowRequest(
+            session,
+            window,
+            [system(render_prompt("system_json.j2", schema_name="facts")), user(prompt)],
+            TurnIds(tuple(t.turn_id for t in window.turns), tuple(t.turn_id for t in window.context)),
+            KnownFacts(known),
+            [t.turn_id for t in window.turns],
+            f"extract {window.describe(session)}",
+        )
 
-        response = self._call(messages, purpose)
+    def _extract(self, session: Session, window: Window, known: list[Fact]) -> list[ExtractedFact]:
+        ask = self._request(session, window, known)
+        response = self._call(ask.messages, ask.purpose)
         try:
             items = self._items(response)
         except ReplyCutOff:
             raise
         except InvalidReply as exc:
-            # Nothing readable: ask once for the whole answer again.
-            self.stats.note([f"{window.describe(session)}: {exc.message}"])
-            repair = render_prompt("extract_repair.j2", problems=exc.problems or [exc.message], allowed=allowed, partial=False)
-            second = self._call(messages + [_echo(response), user(repair)], purpose + " (repair)")
-            self.stats.repair_calls += 1
-            try:
-                items = self._items(second)
-            except InvalidReply as again:  # ReplyCutOff included: the caller splits
-                if isinstance(again, ReplyCutOff):
-                    raise
-                raise _Unusable(again.message) from again
-            kept, bad = self._read(items, turns, facts_known, session, final=True)
-            if not kept and bad:
-                second.reject()
-                raise _Unusable("the answer held no usable fact" + (f" ({bad[0]})" if bad else "")) from exc
-            second.accept()
-            self.stats.items += len(items)
-            self.stats.dropped += len(bad)
-            self.stats.note(bad)
-            self._count(kept)
-            return [fact for fact, _ in kept]
+            return self._ask_again(ask, response, exc)
 
         self.stats.items += len(items)
-        kept, bad = self._read(items, turns, facts_known, session, final=False)
+        kept, bad = self._read(items, ask.turns, ask.known, session, final=False)
         if not bad:
             response.accept()
             self._count(kept)
             return [fact for fact, _ in kept]
         response.reject()  # never cache a reply that failed validation
         self.stats.note(bad)
-        repair = render_prompt("extract_repair.j2", problems=bad, allowed=allowed, partial=True)
-        self.stats.repair_calls += 1
-        recovered: list[tuple[ExtractedFact, list[str]]] = []
-        try:
-            second = self._call(messages + [_echo(response), user(repair)], purpose + " (repair)")
-            more = self._items(second)
-        except InvalidReply as exc:  # a cut-off repair too: keep what the first reply gave
-            self.stats.note([f"{window.describe(session)} repair: {exc.message}"])
-        else:
-            seen = {_key(f.text) for f, _ in kept}
-            fixed, _still_bad = self._read(more, turns, facts_known, session, final=True)
-            for fact, coerced in fixed:
-                if _key(fact.text) not in seen:
-                    seen.add(_key(fact.text))
-                    recovered.append((fact, coerced))
-            recovered = recovered[: len(bad)]
-            if fixed:
-                second.accept()
-            else:
-                second.reject()
+        recovered = self._repair(ask, response, kept, bad)
         merged = kept + recovered
         if not merged:
             self.stats.items -= len(items)  # the rules stand in for all of them
@@ -364,9 +345,58 @@ class LLMExtractor:
         self.stats.repaired += len(recovered)
         self.stats.dropped += len(bad) - len(recovered)
         self._count(merged)
-        position = {turn: i for i, turn in enumerate(allowed)}
+        position = {turn: i for i, turn in enumerate(ask.allowed)}
         merged.sort(key=lambda pair: min(position[e] for e in pair[0].evidence))  # stable: the turns' order
         return [fact for fact, _ in merged]
+
+    def _ask_again(self, ask: _WindowRequest, response: ChatResponse, exc: InvalidReply) -> list[ExtractedFact]:
+        """Nothing of the first reply was readable: ask once for the whole answer again."""
+        session, window = ask.session, ask.window
+        self.stats.note([f"{window.describe(session)}: {exc.message}"])
+        repair = render_prompt("extract_repair.j2", problems=exc.problems or [exc.message], allowed=ask.allowed, partial=False)
+        second = self._call(ask.messages + [_echo(response), user(repair)], ask.purpose + " (repair)")
+        self.stats.repair_calls += 1
+        try:
+            items = self._items(second)
+        except InvalidReply as again:  # ReplyCutOff included: the caller splits
+            if isinstance(again, ReplyCutOff):
+                raise
+            raise _Unusable(again.message) from again
+        kept, bad = self._read(items, ask.turns, ask.known, session, final=True)
+        if not kept and bad:
+            second.reject()
+            raise _Unusable("the answer held no usable fact" + (f" ({bad[0]})" if bad else "")) from exc
+        second.accept()
+        self.stats.items += len(items)
+        self.stats.dropped += len(bad)
+        self.stats.note(bad)
+        self._count(kept)
+        return [fact for fact, _ in kept]
+
+    def _repair(
+        self, ask: _WindowRequest, response: ChatResponse, kept: list[tuple[ExtractedFact, list[str]]], bad: list[str]
+    ) -> list[tuple[ExtractedFact, list[str]]]:
+        """Ask for the items that failed again; the new facts it recovers (at most one per bad item)."""
+        repair = render_prompt("extract_repair.j2", problems=bad, allowed=ask.allowed, partial=True)
+        self.stats.repair_calls += 1
+        recovered: list[tuple[ExtractedFact, list[str]]] = []
+        try:
+            second = self._call(ask.messages + [_echo(response), user(repair)], ask.purpose + " (repair)")
+            more = self._items(second)
+        except InvalidReply as exc:  # a cut-off repair too: keep what the first reply gave
+            self.stats.note([f"{ask.window.describe(ask.session)} repair: {exc.message}"])
+            return recovered
+        seen = {_key(f.text) for f, _ in kept}
+        fixed, _still_bad = self._read(more, ask.turns, ask.known, ask.session, final=True)
+        for fact, coerced in fixed:
+            if _key(fact.text) not in seen:
+                seen.add(_key(fact.text))
+                recovered.append((fact, coerced))
+        if fixed:
+            second.accept()
+        else:
+            second.reject()
+        return recovered[: len(bad)]
 
     def _read(
         self, items: list[Any], turns: TurnIds, known: KnownFacts, session: Session, *, final: bool

@@ -50,22 +50,8 @@ class Fact:
             return False
         return self.invalid_at is None or day < self.invalid_at
 
-    def content_checksum(self) -> str:
-        """sha256 over the fact's identity and content (not its validity interval)."""
-        payload = {
-            "id": self.id,
-            "text": self.text,
-            "session_id": self.session_id,
-            "session_date": _iso(self.session_date),
-            "evidence": list(self.evidence),
-            "speaker": self.speaker,
-            "event_date": _code(self.event_date),
-            "valid_from": _iso(self.valid_from),
-        }
-        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-    def to_json(self) -> dict[str, Any]:
+    def _identity(self) -> dict[str, Any]:
+        """The fact's identity and content (not its validity interval), as stored."""
         return {
             "id": self.id,
             "text": self.text,
@@ -75,6 +61,16 @@ class Fact:
             "speaker": self.speaker,
             "event_date": _code(self.event_date),
             "valid_from": _iso(self.valid_from),
+        }
+
+    def content_checksum(self) -> str:
+        """sha256 over the fact's identity and content (not its validity interval)."""
+        text = json.dumps(self._identity(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self._identity(),
             "invalid_at": _iso(self.invalid_at),
             "superseded_by": self.superseded_by,
             "meta": dict(self.meta),

@@ -116,69 +116,86 @@ def _check_config(config: dict[str, Any]) -> tuple[int, int, int, int, float]:
     return hidden, heads, int(config["num_hidden_layers"]), int(config["intermediate_size"]), float(config.get("layer_norm_eps", 1e-12))
 
 
-def build_model(source: Path) -> Any:
-    """The ONNX ``ModelProto`` of the BERT model in ``source`` (``config.json``, ``model.safetensors``)."""
-    import numpy as np
-    from onnx import TensorProto, checker, helper
-
+def _read_config(source: Path) -> tuple[int, int, int, int, float]:
     try:
         config = json.loads((source / "config.json").read_text("utf-8"))
-        hidden, heads, layers, _inner, eps = _check_config(config)
+        return _check_config(config)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise StoreError(
             f"cannot read the configuration of the embedding model ({source / 'config.json'}): {exc}.",
             hint="Reinstall the package user-as-code-minilm.",
         ) from exc
-    weights = read_safetensors(source / "model.safetensors")
-    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in weights else ""
 
-    def weight(name: str) -> "numpy.ndarray":
+
+class _BertGraph:
+    """Writes the graph of one BERT encoder, node by node, from its weights."""
+
+    def __init__(self, weights: dict[str, Any], hidden: int, heads: int, eps: float) -> None:
+        import numpy as np
+
+        self.np = np
+        self.weights = weights
+        self.prefix = "bert." if "bert.embeddings.word_embeddings.weight" in weights else ""
+        self.hidden, self.heads, self.eps = hidden, heads, eps
+        self.g = _Graph()
+        self._constants()
+
+    def _constants(self) -> None:
+        np, g, head = self.np, self.g, self.hidden // self.heads
+        g.const("axes_last", np.array([-1], dtype=np.int64))
+        g.const("axes_mask", np.array([1, 2], dtype=np.int64))
+        g.const("zero", np.array(0, dtype=np.int64))
+        g.const("one", np.array(1, dtype=np.int64))
+        g.const("one_f", np.array(1.0, dtype=np.float32))
+        g.const("half_f", np.array(0.5, dtype=np.float32))
+        g.const("sqrt2_f", np.array(math.sqrt(2.0), dtype=np.float32))
+        g.const("mask_min", np.array(np.finfo(np.float32).min, dtype=np.float32))
+        g.const("split_shape", np.array([0, 0, self.heads, head], dtype=np.int64))
+        g.const("merge_shape", np.array([0, 0, self.hidden], dtype=np.int64))
+        g.const("scale", np.array(1.0 / math.sqrt(head), dtype=np.float32))
+        g.const("index_1", np.array([1], dtype=np.int64))
+
+    def weight(self, name: str) -> "numpy.ndarray":
         try:
-            return np.ascontiguousarray(weights[prefix + name], dtype=np.float32)
+            return self.np.ascontiguousarray(self.weights[self.prefix + name], dtype=self.np.float32)
         except KeyError:
             raise StoreError(
-                f"the embedding model has no tensor {prefix + name!r}.",
+                f"the embedding model has no tensor {self.prefix + name!r}.",
                 hint="Reinstall the package user-as-code-minilm.",
             ) from None
 
-    head = hidden // heads
-    g = _Graph()
-    g.const("axes_last", np.array([-1], dtype=np.int64))
-    g.const("axes_mask", np.array([1, 2], dtype=np.int64))
-    g.const("zero", np.array(0, dtype=np.int64))
-    g.const("one", np.array(1, dtype=np.int64))
-    g.const("one_f", np.array(1.0, dtype=np.float32))
-    g.const("half_f", np.array(0.5, dtype=np.float32))
-    g.const("sqrt2_f", np.array(math.sqrt(2.0), dtype=np.float32))
-    g.const("mask_min", np.array(np.finfo(np.float32).min, dtype=np.float32))
-    g.const("split_shape", np.array([0, 0, heads, head], dtype=np.int64))
-    g.const("merge_shape", np.array([0, 0, hidden], dtype=np.int64))
-    g.const("scale", np.array(1.0 / math.sqrt(head), dtype=np.float32))
-    g.const("index_1", np.array([1], dtype=np.int64))
-
-    def linear(x: str, name: str) -> str:
-        w = g.const(f"{name}.weight_t", np.ascontiguousarray(weight(f"{name}.weight").T))
-        b = g.const(f"{name}.bias", weight(f"{name}.bias"))
+    def linear(self, x: str, name: str) -> str:
+        g = self.g
+        w = g.const(f"{name}.weight_t", self.np.ascontiguousarray(self.weight(f"{name}.weight").T))
+        b = g.const(f"{name}.bias", self.weight(f"{name}.bias"))
         return g.op("Add", [g.op("MatMul", [x, w]), b])
 
-    def layer_norm(x: str, name: str) -> str:
-        scale = g.const(f"{name}.weight", weight(f"{name}.weight"))
-        bias = g.const(f"{name}.bias", weight(f"{name}.bias"))
-        return g.op("LayerNormalization", [x, scale, bias], axis=-1, epsilon=eps)
+    def layer_norm(self, x: str, name: str) -> str:
+        g = self.g
+        scale = g.const(f"{name}.weight", self.weight(f"{name}.weight"))
+        bias = g.const(f"{name}.bias", self.weight(f"{name}.bias"))
+        return g.op("LayerNormalization", [x, scale, bias], axis=-1, epsilon=self.eps)
 
-    # embeddings: word + position + token type, then layer norm
-    words = g.op("Gather", [g.const("word_embeddings", weight("embeddings.word_embeddings.weight")), "input_ids"], axis=0)
-    length = g.op("Gather", [g.op("Shape", ["input_ids"]), "index_1"], axis=0)
-    positions = g.op("Range", ["zero", g.op("Squeeze", [length]), "one"])
-    placed = g.op("Gather", [g.const("position_embeddings", weight("embeddings.position_embeddings.weight")), positions], axis=0)
-    typed = g.op("Gather", [g.const("token_type_embeddings", weight("embeddings.token_type_embeddings.weight")), "token_type_ids"], axis=0)
-    state = layer_norm(g.op("Add", [g.op("Add", [words, placed]), typed]), "embeddings.LayerNorm")
+    def embeddings(self) -> str:
+        """Word + position + token type, then layer norm."""
+        g, weight = self.g, self.weight
+        words = g.op("Gather", [g.const("word_embeddings", weight("embeddings.word_embeddings.weight")), "input_ids"], axis=0)
+        length = g.op("Gather", [g.op("Shape", ["input_ids"]), "index_1"], axis=0)
+        positions = g.op("Range", ["zero", g.op("Squeeze", [length]), "one"])
+        placed = g.op("Gather", [g.const("position_embeddings", weight("embeddings.position_embeddings.weight")), positions], axis=0)
+        typed = g.op("Gather", [g.const("token_type_embeddings", weight("embeddings.token_type_embeddings.weight")), "token_type_ids"], axis=0)
+        return self.layer_norm(g.op("Add", [g.op("Add", [words, placed]), typed]), "embeddings.LayerNorm")
 
-    # the padding mask as an additive bias of shape [batch, 1, 1, tokens]
-    mask = g.op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
-    bias = g.op("Mul", [g.op("Sub", ["one_f", g.op("Unsqueeze", [mask, "axes_mask"])]), "mask_min"])
+    def mask_bias(self) -> str:
+        """The padding mask as an additive bias of shape [batch, 1, 1, tokens]."""
+        from onnx import TensorProto
 
-    for number in range(layers):
+        g = self.g
+        mask = g.op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
+        return g.op("Mul", [g.op("Sub", ["one_f", g.op("Unsqueeze", [mask, "axes_mask"])]), "mask_min"])
+
+    def encoder_layer(self, number: int, state: str, bias: str) -> str:
+        g, linear, layer_norm = self.g, self.linear, self.layer_norm
         base = f"encoder.layer.{number}"
 
         def split(x: str) -> str:  # [batch, tokens, hidden] -> [batch, heads, tokens, head]
@@ -194,17 +211,35 @@ def build_model(source: Path) -> Any:
         inner = linear(attended, f"{base}.intermediate.dense")
         # exact GELU, as Hugging Face's "gelu": 0.5 * x * (1 + erf(x / sqrt(2)))
         gelu = g.op("Mul", [g.op("Mul", [inner, "half_f"]), g.op("Add", ["one_f", g.op("Erf", [g.op("Div", [inner, "sqrt2_f"])])])])
-        state = layer_norm(g.op("Add", [linear(gelu, f"{base}.output.dense"), attended]), f"{base}.output.LayerNorm")
+        return layer_norm(g.op("Add", [linear(gelu, f"{base}.output.dense"), attended]), f"{base}.output.LayerNorm")
 
-    g.nodes.append(helper.make_node("Identity", [state], [OUTPUT], name="output"))
-    graph = helper.make_graph(
-        g.nodes,
-        "token_embeddings",
-        [helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "tokens"]) for name in INPUTS],
-        [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", "tokens", hidden])],
-        initializer=g.initializers,
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="uac")
-    model.ir_version = 8  # readable by every onnxruntime release uac supports
-    checker.check_model(model, full_check=False)
-    return model
+    def model(self, state: str) -> Any:
+        """The checked ``ModelProto`` whose output is ``state``."""
+        from onnx import TensorProto, checker, helper
+
+        g = self.g
+        g.nodes.append(helper.make_node("Identity", [state], [OUTPUT], name="output"))
+        graph = helper.make_graph(
+            g.nodes,
+            "token_embeddings",
+            [helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "tokens"]) for name in INPUTS],
+            [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", "tokens", self.hidden])],
+            initializer=g.initializers,
+        )
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="uac")
+        model.ir_version = 8  # readable by every onnxruntime release uac supports
+        checker.check_model(model, full_check=False)
+        return model
+
+
+def build_model(source: Path) -> Any:
+    """The ONNX ``ModelProto`` of the BERT model in ``source`` (``config.json``, ``model.safetensors``)."""
+    import onnx  # noqa: F401  (without onnx, fail before reading the model)
+
+    hidden, heads, layers, _inner, eps = _read_config(source)
+    bert = _BertGraph(read_safetensors(source / "model.safetensors"), hidden, heads, eps)
+    state = bert.embeddings()
+    bias = bert.mask_bias()
+    for number in range(layers):
+        state = bert.encoder_layer(number, state, bias)
+    return bert.model(state)

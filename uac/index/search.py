@@ -291,13 +291,7 @@ def hybrid_search(
     (callers that search many queries embed them in one batch).  ``records``: the
     imported records' index (no records channel without it); ``prefer_valid``:
     rank superseded facts after the rest (default: when the query asks about now)."""
-    if channel not in SEARCH_CHANNELS:
-        raise InputError(f"unknown channel {channel!r}.", hint=f"Use one of: {', '.join(SEARCH_CHANNELS)}.")
-    if k < 1:
-        raise InputError(f"k must be at least 1, got {k}.")
-    if not query.strip():
-        raise InputError("the search query is empty.")
-    check_text(query, "the search query")
+    _check_search(query, k, channel)
     channels = _OpenedChannels(index)
     text, person = query_focus(state, query, channel)
     if query_vector is None:
@@ -317,25 +311,11 @@ def hybrid_search(
         dense = ci.dense(query_vector, n, max_ordinal=max_ordinal)
         lexical = ci.lexical(tokens, n, max_ordinal=max_ordinal)
         per_channel[name] = [dense, lexical]
-    fact_lists: list[list[str]] = []
     other_lists: list[list[tuple[str, str]]] = []
     valid = _fact_filter(state, as_of, happened)
-    if "facts" in per_channel:
-        fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
-        fact_lists[1:1] = [fact_lists[0]] * (DENSE_WEIGHT - 1)
-        if fuse_around:
-            # the facts of the turns in the best archive excerpts, in excerpt order:
-            # lets the conversation around a fact vote for it
-            chunk_order = [item for item, _ in rrf(per_channel["archive"])][:n]
-            chunks = channels.channel("archive")
-            around = [i for i in channels.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
-            fact_lists.extend([around[:n]] * AROUND_WEIGHT)
+    fact_lists = _fact_lists(channels, per_channel, valid, n, around=fuse_around)
     if channel in ("all", "archive"):
-        chunk_lists = per_channel["archive"]
-        if happened is not None:
-            chunks = channels.channel("archive")
-            chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
-        other_lists.extend([("archive", i) for i in ranked] for ranked in chunk_lists)
+        other_lists.extend(_archive_lists(channels, per_channel["archive"], happened))
     if channel in ("all", "records") and records is not None and as_of is None and happened is None:
         other_lists.append([("records", i) for i in records.dense(query_vector, n)])
         other_lists.append([("records", i) for i in records.lexical(tokens, n)])
@@ -363,8 +343,54 @@ def hybrid_search(
         prefer_valid = as_of is None and asks_about_now(query)
     if prefer_valid:
         fused = _valid_first(state, fused)
+    return _hits(channels, state, records, fused[:k])
+
+
+def _check_search(query: str, k: int, channel: str) -> None:
+    if channel not in SEARCH_CHANNELS:
+        raise InputError(f"unknown channel {channel!r}.", hint=f"Use one of: {', '.join(SEARCH_CHANNELS)}.")
+    if k < 1:
+        raise InputError(f"k must be at least 1, got {k}.")
+    if not query.strip():
+        raise InputError("the search query is empty.")
+    check_text(query, "the search query")
+
+
+def _fact_lists(
+    channels: _OpenedChannels, per_channel: dict[str, list[list[str]]], valid: Callable[[str], bool], n: int, *, around: bool
+) -> list[list[str]]:
+    """The ranked lists of fact ids that vote in the fusion: dense (weighted), lexical and, with
+    ``around``, the facts of the best archive excerpts."""
+    if "facts" not in per_channel:
+        return []
+    fact_lists = [[i for i in ranked if valid(i)] for ranked in per_channel["facts"]]
+    fact_lists[1:1] = [fact_lists[0]] * (DENSE_WEIGHT - 1)
+    if around:
+        # the facts of the turns in the best archive excerpts, in excerpt order:
+        # lets the conversation around a fact vote for it
+        chunk_order = [item for item, _ in rrf(per_channel["archive"])][:n]
+        chunks = channels.channel("archive")
+        near = [i for i in channels.channel("facts").facts_of_chunks(chunks, chunk_order) if valid(i)]
+        fact_lists.extend([near[:n]] * AROUND_WEIGHT)
+    return fact_lists
+
+
+def _archive_lists(
+    channels: _OpenedChannels, chunk_lists: list[list[str]], happened: Period | None
+) -> list[list[tuple[str, str]]]:
+    """The archive's ranked lists as ``(channel, id)`` pairs, only sessions within ``happened``."""
+    if happened is not None:
+        chunks = channels.channel("archive")
+        chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
+    return [[("archive", i) for i in ranked] for ranked in chunk_lists]
+
+
+def _hits(
+    channels: _OpenedChannels, state: LogState | FactTable, records: "RecordIndex | None", ranked: list[tuple[Any, float]]
+) -> list[SearchHit]:
+    """The ranked ``(channel, id)`` pairs as search hits, with their texts and dates."""
     hits = []
-    for (name, item), score in fused[:k]:
+    for (name, item), score in ranked:
         if name == "records":
             assert records is not None
             found = records.entry(item)

@@ -463,3 +463,14 @@ class MemoryTools:
             "facts_added": report.facts_appended,
             "date": day.isoformat(),
         }
+
+
+def tools_of(project: "MemoryTools | UserMemory | str | Path", **options: Any) -> MemoryTools:
+    """``project`` itself when it is a :class:`MemoryTools` (then no option may be given), else
+    the tools over that project with the ``options`` that are not ``None``."""
+    options = {name: value for name, value in options.items() if value is not None}
+    if isinstance(project, MemoryTools):
+        if options:
+            raise TypeError(f"options {', '.join(sorted(options))} apply to a project, not to a MemoryTools")
+        return project
+    return MemoryTools(project, **options)

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 from ..extras import require
 from ..memory import UserMemory
 from ._items import ItemStore, StoredItem
-from ._tools import MemoryTools, ToolError, ToolSpec
+from ._tools import MemoryTools, ToolError, ToolSpec, tools_of
 
 require("langgraph.store.base", "langgraph", what="the LangGraph store")
 require("langchain_core.tools", "langgraph", what="the LangChain tools")
@@ -45,14 +45,6 @@ from langgraph.store.base import (  # noqa: E402
 )
 
 __all__ = ["MemoryTools", "UacStore", "memory_tools", "remember_messages"]
-
-
-def _memory_tools(project: "MemoryTools | UserMemory | str | Path", **options: Any) -> MemoryTools:
-    if isinstance(project, MemoryTools):
-        if options:
-            raise TypeError(f"options {', '.join(sorted(options))} apply to a project, not to a MemoryTools")
-        return project
-    return MemoryTools(project, **options)
 
 
 def _tool(tools: MemoryTools, spec: ToolSpec) -> StructuredTool:
@@ -90,9 +82,7 @@ def memory_tools(
     """The four tools over one project: a :class:`MemoryTools`, an open
     :class:`~uac.UserMemory`, a path, or a name (under ``root``, else ``$UAC_HOME``).
     ``create``, ``user_name``, ``llm`` and ``output_chars`` are :class:`MemoryTools`'."""
-    options = {k: v for k, v in dict(root=root, create=create or None, user_name=user_name, llm=llm,
-                                      output_chars=output_chars).items() if v is not None}
-    tools = _memory_tools(project, **options)
+    tools = tools_of(project, root=root, create=create or None, user_name=user_name, llm=llm, output_chars=output_chars)
     return [_tool(tools, spec) for spec in tools.specs]
 
 
@@ -118,7 +108,7 @@ async def remember_messages(
     """Add a thread's human and AI messages (LangChain messages or ``{role, content}``
     dicts) to the memory; with ``thread_id``, only those not kept from the thread before.
     Returns ``{"stored", "session_ids", "turns_added", "facts_added"}``."""
-    tools = _memory_tools(project, **({"root": root} if root is not None else {}))
+    tools = tools_of(project, root=root)
     return await tools.remember_conversation([_message_dict(m) for m in messages], conversation_id=thread_id, date=date)
 
 

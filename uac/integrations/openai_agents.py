@@ -26,21 +26,13 @@ from typing import Any, Iterable
 
 from ..extras import require
 from ..memory import UserMemory
-from ._tools import MemoryTools, ToolError, ToolSpec
+from ._tools import MemoryTools, ToolError, ToolSpec, tools_of
 
 require("agents", "openai-agents", what="the OpenAI Agents SDK tools")
 
 from agents import Agent, FunctionTool, RunContextWrapper  # noqa: E402
 
 __all__ = ["MemoryTools", "memory_tools", "remember_session", "session_messages", "with_memory"]
-
-
-def _memory_tools(project: "MemoryTools | UserMemory | str | Path", **options: Any) -> MemoryTools:
-    if isinstance(project, MemoryTools):
-        if options:
-            raise TypeError(f"options {', '.join(sorted(options))} apply to a project, not to a MemoryTools")
-        return project
-    return MemoryTools(project, **options)
 
 
 def _function_tool(tools: MemoryTools, spec: ToolSpec) -> FunctionTool:
@@ -74,9 +66,7 @@ def memory_tools(
     ``create`` makes the project on first use when it does not exist (named ``user_name``);
     ``llm`` is the model ``ask_memory`` answers with (default: the project's own);
     ``output_chars`` caps each result (default: the project's ``[answer] tool_output_chars``)."""
-    options = {k: v for k, v in dict(root=root, create=create or None, user_name=user_name, llm=llm,
-                                      output_chars=output_chars).items() if v is not None}
-    tools = _memory_tools(project, **options)
+    tools = tools_of(project, root=root, create=create or None, user_name=user_name, llm=llm, output_chars=output_chars)
     return [_function_tool(tools, spec) for spec in tools.specs]
 
 
@@ -84,8 +74,7 @@ def with_memory(agent: Agent[Any], project: "MemoryTools | UserMemory | str | Pa
     """A copy of ``agent`` with the memory tools added and, after its own instructions, what
     the memory is for and holds (the manifest, read at each run).  ``options`` are
     :func:`memory_tools`'."""
-    options = {k: v for k, v in options.items() if v is not None}
-    tools = _memory_tools(project, **options)
+    tools = tools_of(project, **options)
     own = agent.instructions
 
     async def instructions(context: RunContextWrapper[Any], current: Agent[Any]) -> str:
@@ -155,5 +144,5 @@ async def remember_session(
         conversation_id = conversation_id or getattr(session, "session_id", None)
     else:
         items = list(session)
-    tools = _memory_tools(project, **({"root": root} if root is not None else {}))
+    tools = tools_of(project, root=root)
     return await tools.remember_conversation(session_messages(items), conversation_id=conversation_id, date=date)

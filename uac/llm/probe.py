@@ -97,21 +97,28 @@ def _request(text: str, **kwargs: Any) -> ChatRequest:
     return ChatRequest(messages=(Message("user", text),), temperature=0.0, purpose="check", **kwargs)
 
 
-def probe_endpoint(provider: Any, *, context_chars: int = 28_000, timeout: float | None = None) -> EndpointReport:
-    """Probe an :class:`~uac.llm.openai_provider.OpenAIProvider` (see the module docstring)."""
-    from .openai_provider import _Refused
+class _Prober:
+    """Sends one probe after another to a provider, each answer or failure noted in the report."""
 
-    report = EndpointReport(provider.base_url, provider.model)
+    def __init__(self, provider: Any, timeout: float | None) -> None:
+        self.provider = provider
+        self.timeout = timeout
+        self.report = EndpointReport(provider.base_url, provider.model)
+        #: probe name -> the refusal's message
+        self.refused: dict[str, str] = {}
 
-    def call(name: str, request: ChatRequest, rung: str = "none") -> tuple[Any, float]:
+    def call(self, name: str, request: ChatRequest, rung: str = "none") -> tuple[Any, float]:
+        from .openai_provider import _Refused
+
+        provider, report = self.provider, self.report
         kwargs = provider._kwargs(request, rung)
-        if timeout is not None:
-            kwargs["timeout"] = timeout
+        if self.timeout is not None:
+            kwargs["timeout"] = self.timeout
         started = time.perf_counter()
         try:
             response = provider._response(provider._send(kwargs), fallbacks=0)
         except _Refused as refusal:
-            refused[name] = refusal.message
+            self.refused[name] = refusal.message
             report.probes.append(Probe(name, False, f"refused (HTTP {refusal.status}): {refusal.message[:160]}", time.perf_counter() - started))
             return None, 0.0
         except ModelError as exc:
@@ -121,62 +128,79 @@ def probe_endpoint(provider: Any, *, context_chars: int = 28_000, timeout: float
             report.reasoning = True
         return response, time.perf_counter() - started
 
-    refused: dict[str, str] = {}
-    plain, seconds = call("plain reply", _request(PLAIN_PROMPT, max_tokens=16))
-    if plain is None:
+    def plain(self) -> bool:
+        plain, seconds = self.call("plain reply", _request(PLAIN_PROMPT, max_tokens=16))
+        if plain is None:
+            return False
+        self.report.served_model = plain.model
+        self.report.probes.append(Probe("plain reply", True, f"answered {strip_reasoning(plain.content)[:40]!r}", seconds))
+        return True
+
+    def json_modes(self) -> None:
+        report = self.report
+        accepted: list[str] = []
+        for rung, label in (("schema", "json_schema"), ("object", "json_object")):
+            request = _request(JSON_PROMPT, json_schema=_CHECK_SCHEMA, schema_name="check", max_tokens=64)
+            response, seconds = self.call(label, request, rung)
+            if response is None:
+                continue
+            try:
+                parse_structured(response.content, _CHECK_SCHEMA)
+            except ModelError as exc:
+                report.probes.append(Probe(label, True, f"accepted, but the reply did not read as the JSON asked for ({exc.message[:80]})", seconds))
+            else:
+                report.probes.append(Probe(label, True, "accepted and answered with valid JSON", seconds))
+            accepted.append(rung)
+        report.json_mode = accepted[0] if accepted else "none"
+
+    def tools(self) -> None:
+        report = self.report
+        tools, seconds = self.call("tool call", _request(TOOL_PROMPT, tools=(_ADD_TOOL,), max_tokens=128))
+        if tools is None:
+            report.tools = "none"
+        elif tools.tool_calls:
+            report.tools = "native"
+            report.probes.append(Probe("tool call", True, f"native call of {tools.tool_calls[0].name!r}", seconds))
+        elif text_tool_calls(tools.content):
+            report.tools = "text"
+            report.probes.append(Probe("tool call", True, "accepted; the call came as text (uac runs it)", seconds))
+        else:
+            report.tools = "native"
+            report.probes.append(Probe("tool call", True, "accepted; the model answered without calling the tool", seconds))
+
+    def long_prompt(self, context_chars: int) -> None:
+        report = self.report
+        filler = (_FILLER * (context_chars // len(_FILLER) + 1))[:context_chars]
+        text = filler + "\n\n" + PLAIN_PROMPT
+        report.context_sent = count_prompt_pieces([text])
+        long, seconds = self.call("long prompt", _request(text, max_tokens=8))
+        if long is None and "long prompt" in self.refused:
+            report.context_reported = 0  # refused as too long: as good as cut
+            report.probes[-1].detail += " (a prompt as long as uac's longest does not fit: raise the server's context window)"
+        elif long is not None:
+            report.context_reported = long.usage.prompt_tokens or None
+            if report.context_reported is None:
+                detail = f"answered; the endpoint reports no usage, so a cut prompt cannot be seen (sent at least {report.context_sent:,} tokens)"
+            elif report.context_cut:
+                detail = (
+                    f"CUT: the endpoint read {report.context_reported:,} of at least {report.context_sent:,} tokens: "
+                    "raise its context window (Ollama: OLLAMA_CONTEXT_LENGTH or num_ctx; llama.cpp: --ctx-size; "
+                    "vLLM: --max-model-len)"
+                )
+            else:
+                detail = f"read in full ({report.context_reported:,} tokens reported, at least {report.context_sent:,} sent)"
+            report.probes.append(Probe("long prompt", not report.context_cut, detail, seconds))
+
+
+def probe_endpoint(provider: Any, *, context_chars: int = 28_000, timeout: float | None = None) -> EndpointReport:
+    """Probe an :class:`~uac.llm.openai_provider.OpenAIProvider` (see the module docstring)."""
+    prober = _Prober(provider, timeout)
+    report = prober.report
+    if not prober.plain():
         return report
-    report.served_model = plain.model
-    report.probes.append(Probe("plain reply", True, f"answered {strip_reasoning(plain.content)[:40]!r}", seconds))
-
-    accepted: list[str] = []
-    for rung, label in (("schema", "json_schema"), ("object", "json_object")):
-        request = _request(JSON_PROMPT, json_schema=_CHECK_SCHEMA, schema_name="check", max_tokens=64)
-        response, seconds = call(label, request, rung)
-        if response is None:
-            continue
-        try:
-            parse_structured(response.content, _CHECK_SCHEMA)
-        except ModelError as exc:
-            report.probes.append(Probe(label, True, f"accepted, but the reply did not read as the JSON asked for ({exc.message[:80]})", seconds))
-        else:
-            report.probes.append(Probe(label, True, "accepted and answered with valid JSON", seconds))
-        accepted.append(rung)
-    report.json_mode = accepted[0] if accepted else "none"
-
-    tools, seconds = call("tool call", _request(TOOL_PROMPT, tools=(_ADD_TOOL,), max_tokens=128))
-    if tools is None:
-        report.tools = "none"
-    elif tools.tool_calls:
-        report.tools = "native"
-        report.probes.append(Probe("tool call", True, f"native call of {tools.tool_calls[0].name!r}", seconds))
-    elif text_tool_calls(tools.content):
-        report.tools = "text"
-        report.probes.append(Probe("tool call", True, "accepted; the call came as text (uac runs it)", seconds))
-    else:
-        report.tools = "native"
-        report.probes.append(Probe("tool call", True, "accepted; the model answered without calling the tool", seconds))
-
-    filler = (_FILLER * (context_chars // len(_FILLER) + 1))[:context_chars]
-    text = filler + "\n\n" + PLAIN_PROMPT
-    report.context_sent = count_prompt_pieces([text])
-    long, seconds = call("long prompt", _request(text, max_tokens=8))
-    if long is None and "long prompt" in refused:
-        report.context_reported = 0  # refused as too long: as good as cut
-        report.probes[-1].detail += " (a prompt as long as uac's longest does not fit: raise the server's context window)"
-    elif long is not None:
-        report.context_reported = long.usage.prompt_tokens or None
-        if report.context_reported is None:
-            detail = f"answered; the endpoint reports no usage, so a cut prompt cannot be seen (sent at least {report.context_sent:,} tokens)"
-        elif report.context_cut:
-            detail = (
-                f"CUT: the endpoint read {report.context_reported:,} of at least {report.context_sent:,} tokens: "
-                "raise its context window (Ollama: OLLAMA_CONTEXT_LENGTH or num_ctx; llama.cpp: --ctx-size; "
-                "vLLM: --max-model-len)"
-            )
-        else:
-            detail = f"read in full ({report.context_reported:,} tokens reported, at least {report.context_sent:,} sent)"
-        report.probes.append(Probe("long prompt", not report.context_cut, detail, seconds))
-
+    prober.json_modes()
+    prober.tools()
+    prober.long_prompt(context_chars)
     provider.store.update(
         provider.base_url,
         provider.model,

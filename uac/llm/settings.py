@@ -37,24 +37,30 @@ RULE_MODEL_PROVIDERS = ("rules", "protocol")
 PROVIDERS = ("none", "openai", "scripted", *RULE_MODEL_PROVIDERS)
 
 
+#: the defaults of the project's [llm] table, which the settings share
+_CONFIG = LLMConfig()
+
+
 @dataclass(frozen=True)
 class LLMSettings:
-    provider: str = "none"
-    model: str = ""
-    base_url: str = ""
+    """The model settings in force: the project's [llm] table with the environment over it."""
+
+    provider: str = _CONFIG.provider
+    model: str = _CONFIG.model
+    base_url: str = _CONFIG.base_url
     api_key: str = ""
-    timeout_seconds: float = 60.0
-    max_retries: int = 3
-    temperature: float = 0.0
-    json_mode: str = "schema"
+    timeout_seconds: float = _CONFIG.timeout_seconds
+    max_retries: int = _CONFIG.max_retries
+    temperature: float = _CONFIG.temperature
+    json_mode: str = _CONFIG.json_mode
     cache_path: Path | None = None
-    script: str = ""
+    script: str = _CONFIG.script
     #: where what the endpoint supports is remembered (``None``: in memory only)
     capabilities_path: Path | None = None
     limits: Limits = field(default_factory=Limits)
-    concurrency: int = 4
-    requests_per_minute: int = 0
-    tokens_per_minute: int = 0
+    concurrency: int = _CONFIG.concurrency
+    requests_per_minute: int = _CONFIG.requests_per_minute
+    tokens_per_minute: int = _CONFIG.tokens_per_minute
 
     @property
     def configured(self) -> bool:

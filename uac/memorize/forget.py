@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..context import MemoryContext
 from ..errors import FactNotFound, InputError, SessionNotFound
+from ..facts.log import LogState
 from ..index.catchup import coverage
 from ..index.store import CHANNELS
 from ..llm.cache import ResponseCache
@@ -103,54 +104,16 @@ def forget(
     with project.lock("forget"):
         state = log.read()
         if fact is not None:
-            if fact not in state.facts:
-                raise FactNotFound(f"no fact {fact!r} in this project's log.", hint="{do:find_facts}.")
-            doomed = {fact}
-
-            def keep(record: dict[str, Any]) -> bool:
-                if record["kind"] == "fact":
-                    return record["id"] not in doomed
-                if record["kind"] == "supersede":
-                    return record["id"] not in doomed and record["superseded_by"] not in doomed
-                return True
-
+            doomed, keep = _fact_to_forget(state, fact)
         else:
             assert session is not None
-            check_session_id(session)
-            if session not in state.sessions and not archive.has(session):
-                raise SessionNotFound(f"no session {session!r} in this project.", hint="{do:find_sessions}.")
-            doomed = {f.id for f in state.facts.values() if f.session_id == session}
-
-            def keep(record: dict[str, Any]) -> bool:
-                if record.get("session_id") == session:
-                    return False
-                if record["kind"] == "supersede":
-                    return record["id"] not in doomed and record["superseded_by"] not in doomed
-                return True
-
+            doomed, keep = _session_to_forget(state, archive, session)
         gone_texts = [state.facts[i].text for i in doomed]
         if session is not None and archive.has(session):
             gone_texts += [t.full_text for t in archive.read(session).turns]
         index = ctx.index
         in_step = coverage(index, state, log) == "current"
-        # an embedded Chroma store is deleted whole rather than edited (its files keep
-        # deleted entries and stray heap bytes: see MemoryIndex.drop_embedded_store);
-        # it is rebuilt from the flat copies, so those are brought in step first
-        embedded = index.backend != "http"
-        if embedded:
-            for name in CHANNELS:
-                index.channel(name).flat_from_chroma()
-        new_state = log.rewrite(keep)
-        report.facts_removed = sorted(doomed)
-        facts_index = index.channel("facts")
-        facts_index.remove(doomed, from_chroma=not embedded)
-        if session is not None:
-            report.sessions_removed = [session]
-            report.archive_deleted = archive.delete(session)
-            chunks = index.channel("archive")
-            chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session], from_chroma=not embedded)
-        if embedded:
-            index.drop_embedded_store()
+        new_state = _rewrite_and_unindex(index, log, archive, keep, doomed, session, report)
         kept_texts = [f.text for f in new_state.facts.values()]
         for other in archive.ids():
             kept_texts += [t.full_text for t in archive.read(other).turns]
@@ -164,6 +127,68 @@ def forget(
             index.write_manifest((new_state.good_bytes, new_state.digest))
         sync_record_index(project)  # the view changed: the imported records' index follows
     return report
+
+
+_Keep = Callable[[dict[str, Any]], bool]
+
+
+def _fact_to_forget(state: LogState, fact: str) -> tuple[set[str], _Keep]:
+    """The fact ids to forget, and which log records stay, for one fact."""
+    if fact not in state.facts:
+        raise FactNotFound(f"no fact {fact!r} in this project's log.", hint="{do:find_facts}.")
+    doomed = {fact}
+
+    def keep(record: dict[str, Any]) -> bool:
+        if record["kind"] == "fact":
+            return record["id"] not in doomed
+        if record["kind"] == "supersede":
+            return record["id"] not in doomed and record["superseded_by"] not in doomed
+        return True
+
+    return doomed, keep
+
+
+def _session_to_forget(state: LogState, archive: Archive, session: str) -> tuple[set[str], _Keep]:
+    """The fact ids to forget, and which log records stay, for one session."""
+    check_session_id(session)
+    if session not in state.sessions and not archive.has(session):
+        raise SessionNotFound(f"no session {session!r} in this project.", hint="{do:find_sessions}.")
+    doomed = {f.id for f in state.facts.values() if f.session_id == session}
+
+    def keep(record: dict[str, Any]) -> bool:
+        if record.get("session_id") == session:
+            return False
+        if record["kind"] == "supersede":
+            return record["id"] not in doomed and record["superseded_by"] not in doomed
+        return True
+
+    return doomed, keep
+
+
+def _rewrite_and_unindex(
+    index: Any, log: Any, archive: Archive, keep: _Keep, doomed: set[str], session: str | None, report: ForgetReport
+) -> Any:
+    """Rewrite the log without the forgotten records and take them out of the indexes
+    (and the session out of the archive); the rewritten log's state."""
+    # an embedded Chroma store is deleted whole rather than edited (its files keep
+    # deleted entries and stray heap bytes: see MemoryIndex.drop_embedded_store);
+    # it is rebuilt from the flat copies, so those are brought in step first
+    embedded = index.backend != "http"
+    if embedded:
+        for name in CHANNELS:
+            index.channel(name).flat_from_chroma()
+    new_state = log.rewrite(keep)
+    report.facts_removed = sorted(doomed)
+    facts_index = index.channel("facts")
+    facts_index.remove(doomed, from_chroma=not embedded)
+    if session is not None:
+        report.sessions_removed = [session]
+        report.archive_deleted = archive.delete(session)
+        chunks = index.channel("archive")
+        chunks.remove([e.id for e in chunks.entries.values() if e.session_id == session], from_chroma=not embedded)
+    if embedded:
+        index.drop_embedded_store()
+    return new_state
 
 
 def _forget_view_data(ctx: MemoryContext, domain: str, collection: str | None) -> ForgetReport:

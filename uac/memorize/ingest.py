@@ -180,6 +180,96 @@ def check_conflicts(sessions: Sequence[Session], state: LogState | LogHead, arch
                 )
 
 
+def _pending(sessions: Sequence[Session], before: LogHead, report: IngestReport) -> list[Session]:
+    """The sessions the log does not hold yet, each once and in order (the others are reported skipped)."""
+    pending: list[Session] = []
+    taken = set(before.sessions)
+    for session in sessions:
+        if session.session_id in taken:
+            report.sessions_skipped.append(session.session_id)
+        else:
+            taken.add(session.session_id)
+            pending.append(session)
+    return pending
+
+
+class _SessionWriter:
+    """Prepares each extracted session and commits it, in order: its facts and supersessions to the
+    log, the session to the archive, and the counts to the report."""
+
+    def __init__(self, chosen: Any, log: Any, archive: Archive, reconciler: Reconciler | None,
+                 report: IngestReport, timings: dict[str, float]) -> None:
+        self.chosen, self.log, self.archive, self.reconciler = chosen, log, archive, reconciler
+        self.report, self.timings = report, timings
+        #: the last session committed so far (what the next extractions may be shown)
+        self.last: str | None = None
+        self.tracker: Any = None
+
+    def prepare(self, session: Session, extraction: Extraction, submit: Submit) -> Any:
+        extracted, stats = extraction
+        facts, proposals = to_facts(session, extracted)
+        if self.reconciler is None:
+            return facts, proposals, stats
+        return self.reconciler.prepare(session, facts, extracted, submit), None, stats
+
+    def _facts_and_supersessions(self, work: Any, proposals: Any, head: Any) -> tuple[list[Any], list[Any]]:
+        if self.reconciler is not None:
+            return self.reconciler.resolve(work, head)
+        facts = work
+        # an earlier fact, or one said earlier in this session ("I'm leaving Acme. I now work at Initech.")
+        own = {f.id for f in facts}
+        supersessions = [
+            s for s in proposals if (s.fact_id in head.fact_ids or s.fact_id in own) and s.fact_id != s.superseded_by
+        ]
+        return facts, supersessions
+
+    def commit(self, session: Session, prepared: Any) -> None:
+        started = time.perf_counter()
+        head = self.log.head()
+        work, proposals, stats = prepared
+        facts, supersessions = self._facts_and_supersessions(work, proposals, head)
+        crash_point("ingest:extracted")
+        self.archive.write(session)
+        self.log.append_session(
+            session.session_id,
+            facts,
+            supersessions,
+            session_hash=session.content_hash(),
+            extractor=self.chosen.name,
+            base=head,
+        )
+        if stats is not None and isinstance(self.chosen, LLMExtractor):
+            self.chosen.merge_stats(stats)
+        self.timings["write"] += time.perf_counter() - started
+        self.report.sessions_added.append(session.session_id)
+        self.last = session.session_id
+        self.report.facts_appended += len(facts)
+        self.report.supersessions += len(supersessions)
+        self.tracker.advance()
+
+
+def _extract_and_write(writer: _SessionWriter, pending: list[Session], client: Any, lag: int,
+                       progress: ProgressCallback | None) -> None:
+    """Extract the pending sessions (``lag`` ahead at most) while the writer commits them in order."""
+    chosen, log, reconciler = writer.chosen, writer.log, writer.reconciler
+    loop_started = time.perf_counter()
+    with Tracker(progress, client, stage="extract", unit="sessions", total=len(pending)) as tracker:
+        writer.tracker = tracker
+        run_in_order(
+            pending,
+            extract=lambda session, known: _extract(chosen, session, known),
+            known=lambda: reconciler.shown_after(writer.last) if reconciler is not None else _known(chosen, log, log.head()),
+            prepare=writer.prepare,
+            commit=writer.commit,
+            lag=lag,
+            workers=min(lag, client.concurrency) if client is not None else 1,
+            carry=client.carry if client is not None else None,
+            started=lambda prepared: prepared[0].answer if isinstance(prepared[0], Prepared) else None,
+        )
+    # extraction runs side by side with the writes: its share is the rest of the loop
+    writer.timings["extract"] = time.perf_counter() - loop_started - writer.timings["write"]
+
+
 def ingest_sessions(
     ctx: MemoryContext,
     sessions: Sequence[Session],
@@ -204,14 +294,7 @@ def ingest_sessions(
         # what this costs grows with the new sessions, not with the memory
         before = log.head()
         check_conflicts(sessions, before, archive)
-        pending: list[Session] = []
-        taken = set(before.sessions)
-        for session in sessions:
-            if session.session_id in taken:
-                report.sessions_skipped.append(session.session_id)
-            else:
-                taken.add(session.session_id)
-                pending.append(session)
+        pending = _pending(sessions, before, report)
         if pending:
             from ..index.embeddings import preload
 
@@ -224,63 +307,8 @@ def ingest_sessions(
         )
         if reconciler is not None and pending:
             reconciler.start()
-        loop_started = time.perf_counter()
-        #: the last session committed so far (what the next extractions may be shown)
-        last: list[str | None] = [None]
-
-        def prepare(session: Session, extraction: Extraction, submit: Submit) -> Any:
-            extracted, stats = extraction
-            facts, proposals = to_facts(session, extracted)
-            if reconciler is None:
-                return facts, proposals, stats
-            return reconciler.prepare(session, facts, extracted, submit), None, stats
-
-        def commit(session: Session, prepared: Any) -> None:
-            started = time.perf_counter()
-            head = log.head()
-            work, proposals, stats = prepared
-            if reconciler is not None:
-                facts, supersessions = reconciler.resolve(work, head)
-            else:
-                facts = work
-                # an earlier fact, or one said earlier in this session ("I'm leaving Acme. I now work at Initech.")
-                own = {f.id for f in facts}
-                supersessions = [
-                    s for s in proposals if (s.fact_id in head.fact_ids or s.fact_id in own) and s.fact_id != s.superseded_by
-                ]
-            crash_point("ingest:extracted")
-            archive.write(session)
-            log.append_session(
-                session.session_id,
-                facts,
-                supersessions,
-                session_hash=session.content_hash(),
-                extractor=chosen.name,
-                base=head,
-            )
-            if stats is not None and isinstance(chosen, LLMExtractor):
-                chosen.merge_stats(stats)
-            timings["write"] += time.perf_counter() - started
-            report.sessions_added.append(session.session_id)
-            last[0] = session.session_id
-            report.facts_appended += len(facts)
-            report.supersessions += len(supersessions)
-            tracker.advance()
-
-        with Tracker(progress, client, stage="extract", unit="sessions", total=len(pending)) as tracker:
-            run_in_order(
-                pending,
-                extract=lambda session, known: _extract(chosen, session, known),
-                known=lambda: reconciler.shown_after(last[0]) if reconciler is not None else _known(chosen, log, log.head()),
-                prepare=prepare,
-                commit=commit,
-                lag=lag,
-                workers=min(lag, client.concurrency) if client is not None else 1,
-                carry=client.carry if client is not None else None,
-                started=lambda prepared: prepared[0].answer if isinstance(prepared[0], Prepared) else None,
-            )
-        # extraction runs side by side with the writes: its share is the rest of the loop
-        timings["extract"] = time.perf_counter() - loop_started - timings["write"]
+        writer = _SessionWriter(chosen, log, archive, reconciler, report, timings)
+        _extract_and_write(writer, pending, client, lag, progress)
         # index what the log has and the indexes lack: the new sessions, and
         # whatever an earlier run that crashed left unindexed (usually nothing)
         started = time.perf_counter()

@@ -368,70 +368,23 @@ class Reconciler:
     def resolve(self, prepared: Prepared, head: LogHead) -> tuple[list[Fact], list[Supersession]]:
         """The session's facts (state keys added) and its links, against the log as
         committed now (``head``).  Called in input order, one session at a time."""
-        session, facts = prepared.session, list(prepared.facts)
-        stats = self.stats
-        stats.facts += len(facts)
-        stats.asked += len(prepared.questions)
-        own = {fact.id: number for number, fact in enumerate(facts)}
-        links: dict[tuple[str, str], str] = {}
-        ended: set[str] = set()
+        facts = list(prepared.facts)
+        self.stats.facts += len(facts)
+        self.stats.asked += len(prepared.questions)
+        links = _SessionLinks(self, prepared.session.session_id, facts, head)
+        links.by_rules(prepared, facts)  # 1. the rules: employer and home, against the states in force now
+        if prepared.answer is not None:  # 2. the model's pairs, checked against what is committed and in force
+            links.by_model(prepared.answer.result())
+        links.by_proposals(prepared, facts)  # 3. the extractor's own proposals that nothing above settled
+        out = self._supersessions(prepared.session, facts, links)
+        self._ended |= links.ended
+        return facts, out
 
-        def in_force(fact_id: str) -> bool:
-            # in force before the ingest: indexed, or an employer or home fact the head keeps
-            known = fact_id in self.index or fact_id in head.states
-            committed = fact_id in own or (fact_id in head.fact_ids and known)
-            return committed and fact_id not in self._ended and fact_id not in ended
-
-        def link(old: str, new: str, relation: str) -> None:
-            links[(old, new)] = relation
-            if relation in ENDING:
-                ended.add(old)
-
-        # 1. the rules: employer and home, against the states in force now
-        cleared = [ExtractedFact(e.text, e.evidence, e.speaker, e.event_date, None, e.meta) for e in prepared.extracted]
-        ruled = link_states(session.session_id, cleared, head.state_fact_list())
-        for number, item in enumerate(ruled):
-            if item.meta != facts[number].meta:
-                facts[number] = facts[number].replace(meta=dict(item.meta))
-            if item.supersedes and in_force(item.supersedes):
-                link(item.supersedes, facts[number].id, "supersedes")
-                stats.by_rules += 1
-
-        # 2. the model's pairs, checked against what is committed and in force
-        if prepared.answer is not None:
-            answer = prepared.answer.result()
-            stats.calls += answer.calls
-            stats.cut_off += answer.cut_off
-            stats.unreadable += answer.unreadable
-            stats.usage.add(answer.usage)
-            for reason, detail in answer.problems:
-                if reason in ("cut_off_note", "unreadable"):
-                    stats.note(detail)
-                else:
-                    stats.drop(reason, detail)
-            for new, old, relation in sorted(answer.changes, key=lambda c: (own.get(c[0], -1), self._where(c[1]))):
-                problem = self._problem(session.session_id, new, old, own, head, in_force)
-                if problem is not None:
-                    stats.drop(problem[0], f"session {session.session_id}: {new} {relation} {old}: {problem[1]}")
-                elif (old, new) not in links:
-                    link(old, new, relation)
-                    stats.by_model += 1
-
-        # 3. the extractor's own proposals that nothing above settled
-        for number, item in enumerate(prepared.extracted):
-            new = facts[number].id
-            for old in item.superseded_ids:  # one fact may end several ("I left Acme": job, salary, search)
-                if (old, new) in links:
-                    continue
-                if old in own and own[old] >= number:
-                    stats.drop("later_fact", f"session {session.session_id}: {new} proposes to supersede {old}, a later fact")
-                elif not in_force(old):
-                    stats.drop("not_in_force", f"session {session.session_id}: {new} proposes to supersede {old}, which is no longer in force")
-                else:
-                    link(old, new, "supersedes")
-                    stats.proposed += 1
-
-        ordered = sorted(links.items(), key=lambda pair: (own[pair[0][1]], self._where(pair[0][0])))
+    def _supersessions(self, session: Session, facts: list[Fact], links: "_SessionLinks") -> list[Supersession]:
+        """The links as the log's supersessions, in the order of the new facts (a correction
+        moves the new fact's start back to where the misstated one began)."""
+        own, stats = links.own, self.stats
+        ordered = sorted(links.links.items(), key=lambda pair: (own[pair[0][1]], self._where(pair[0][0])))
         out = []
         for (old, new), relation in ordered:
             end = session.date if relation in ENDING else None
@@ -447,8 +400,7 @@ class Reconciler:
                         facts[own[new]] = fixed.replace(valid_from=start)
             out.append(Supersession(old, new, end, session.session_id, relation))
             stats.relations[relation] = stats.relations.get(relation, 0) + 1
-        self._ended |= ended
-        return facts, out
+        return out
 
     def _known_fact(self, fact_id: str) -> Fact | None:
         position = self.index.position.get(fact_id)
@@ -482,3 +434,71 @@ class Reconciler:
 
 
 __all__ = ["ENDING", "INDEXED_FACTS", "RELATIONS", "Prepared", "ReconcileStats", "Reconciler", "is_plan", "looks_like_change", "read_changes"]
+
+
+class _SessionLinks:
+    """The links one session's facts make to older facts (or earlier ones of the session),
+    gathered at its commit: ``(old, new) -> relation``."""
+
+    def __init__(self, reconciler: Reconciler, session_id: str, facts: list[Fact], head: LogHead) -> None:
+        self.reconciler = reconciler
+        self.session_id = session_id
+        self.head = head
+        self.own = {fact.id: number for number, fact in enumerate(facts)}
+        self.links: dict[tuple[str, str], str] = {}
+        self.ended: set[str] = set()
+
+    def in_force(self, fact_id: str) -> bool:
+        # in force before the ingest: indexed, or an employer or home fact the head keeps
+        known = fact_id in self.reconciler.index or fact_id in self.head.states
+        committed = fact_id in self.own or (fact_id in self.head.fact_ids and known)
+        return committed and fact_id not in self.reconciler._ended and fact_id not in self.ended
+
+    def link(self, old: str, new: str, relation: str) -> None:
+        self.links[(old, new)] = relation
+        if relation in ENDING:
+            self.ended.add(old)
+
+    def by_rules(self, prepared: Prepared, facts: list[Fact]) -> None:
+        cleared = [ExtractedFact(e.text, e.evidence, e.speaker, e.event_date, None, e.meta) for e in prepared.extracted]
+        ruled = link_states(self.session_id, cleared, self.head.state_fact_list())
+        for number, item in enumerate(ruled):
+            if item.meta != facts[number].meta:
+                facts[number] = facts[number].replace(meta=dict(item.meta))
+            if item.supersedes and self.in_force(item.supersedes):
+                self.link(item.supersedes, facts[number].id, "supersedes")
+                self.reconciler.stats.by_rules += 1
+
+    def by_model(self, answer: Answer) -> None:
+        reconciler, stats, sid = self.reconciler, self.reconciler.stats, self.session_id
+        stats.calls += answer.calls
+        stats.cut_off += answer.cut_off
+        stats.unreadable += answer.unreadable
+        stats.usage.add(answer.usage)
+        for reason, detail in answer.problems:
+            if reason in ("cut_off_note", "unreadable"):
+                stats.note(detail)
+            else:
+                stats.drop(reason, detail)
+        for new, old, relation in sorted(answer.changes, key=lambda c: (self.own.get(c[0], -1), reconciler._where(c[1]))):
+            problem = reconciler._problem(sid, new, old, self.own, self.head, self.in_force)
+            if problem is not None:
+                stats.drop(problem[0], f"session {sid}: {new} {relation} {old}: {problem[1]}")
+            elif (old, new) not in self.links:
+                self.link(old, new, relation)
+                stats.by_model += 1
+
+    def by_proposals(self, prepared: Prepared, facts: list[Fact]) -> None:
+        stats, sid, own = self.reconciler.stats, self.session_id, self.own
+        for number, item in enumerate(prepared.extracted):
+            new = facts[number].id
+            for old in item.superseded_ids:  # one fact may end several ("I left Acme": job, salary, search)
+                if (old, new) in self.links:
+                    continue
+                if old in own and own[old] >= number:
+                    stats.drop("later_fact", f"session {sid}: {new} proposes to supersede {old}, a later fact")
+                elif not self.in_force(old):
+                    stats.drop("not_in_force", f"session {sid}: {new} proposes to supersede {old}, which is no longer in force")
+                else:
+                    self.link(old, new, "supersedes")
+                    stats.proposed += 1

@@ -339,20 +339,10 @@ class Admission:
                            refuse=self._busy("turn to read"))
         self.checks = Slots("checks", per_key=1, total=limits.writes, max_waiting=queue,
                             refuse=self._busy("turn for a health check"))
-        self.sandbox = Slots(
-            "sandbox workers",
-            per_key=limits.sandbox_workers_per_project,
-            total=limits.sandbox_workers,
-            max_waiting=queue,
-            refuse=self._busy("sandbox worker"),
-        )
-        self.model = Slots(
-            "model calls",
-            per_key=limits.model_calls_per_project,
-            total=limits.model_calls,
-            max_waiting=queue,
-            refuse=self._busy("model slot"),
-        )
+        self.sandbox = Slots("sandbox workers", per_key=limits.sandbox_workers_per_project, total=limits.sandbox_workers,
+                             max_waiting=queue, refuse=self._busy("sandbox worker"))
+        self.model = Slots("model calls", per_key=limits.model_calls_per_project, total=limits.model_calls,
+                           max_waiting=queue, refuse=self._busy("model slot"))
         self.bodies = ByteBudget(
             limits.body_buffer_bytes,
             max(limits.body_buffer_bytes // 4, 1),

@@ -22,7 +22,7 @@ worker, a model slot) as the HTTP API does, within the same bounds.
 """
 
 # no ``from __future__ import annotations``: the mcp package reads the tools'
-# annotations at registration, and ``Context`` is imported inside build_server.
+# annotations at registration, and ``Context`` is imported inside the registering functions.
 
 import datetime as _dt
 import inspect
@@ -121,34 +121,36 @@ def ask_option_parameters() -> list[inspect.Parameter]:
     return params
 
 
-def build_server(
-    root: str | Path,
-    *,
-    project: str | None = None,
-    transport: Literal["stdio", "http"] = "stdio",
-    llm_factory: Callable | None = None,
-    limits: ServerLimits | None = None,
-    workspace: ServedWorkspace | None = None,
-) -> Any:
-    """The :class:`mcp.server.mcpserver.MCPServer` for the projects under ``root``
-    (served through ``workspace`` when given, else a new one)."""
-    require_mcp()
-    from mcp.server.mcpserver import Context, MCPServer
-    from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-    from mcp.types import CallToolResult, TextContent
+class _Tools:
+    """What every tool of one server shares: the workspace, the access check, the error type."""
 
-    workspace = workspace or ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
-    if project is not None:
-        workspace.reader(project)  # fail at start, not at the first call, if it does not exist
-    access = _Access(workspace, project, needs_token=transport == "http")
-    server = MCPServer("uac", instructions=INSTRUCTIONS)
+    def __init__(self, server: Any, workspace: ServedWorkspace, access: _Access, transport: str) -> None:
+        from mcp.server.mcpserver.exceptions import ToolError
 
-    async def call(ctx: Any, requested: str | None, work: Callable[[str], Any]) -> Any:
+        self.server, self.workspace, self.access, self.transport = server, workspace, access, transport
+        self.tool_error = ToolError
+
+    def headers(self, ctx: Any) -> Any:
+        return ctx.headers if self.transport == "http" else None
+
+    async def call(self, ctx: Any, requested: str | None, work: Callable[[str], Any]) -> Any:
         try:
-            name = access.project(requested, ctx.headers if transport == "http" else None)
+            name = self.access.project(requested, self.headers(ctx))
             return await work(name)
         except UacError as exc:
-            raise ToolError(tool_error_text(exc, root=workspace.root)) from exc
+            raise self.tool_error(tool_error_text(exc, root=self.workspace.root)) from exc
+
+
+def _manifest_text(memory: Any) -> str:
+    return memory.project.read_text("MANIFEST.md") or ""
+
+
+def _register_answering_tools(tools: _Tools) -> None:
+    """``search_memory``, ``ask`` and ``run_python``: the three ways to get an answer."""
+    from mcp.server.mcpserver import Context
+    from mcp.types import CallToolResult, TextContent
+
+    server, workspace, call = tools.server, tools.workspace, tools.call
 
     @server.tool(
         description="Hybrid search (dense + BM25) over the user's facts, conversation excerpts and imported records; best first."
@@ -203,17 +205,21 @@ def build_server(
             is_error=True,
         )
 
-    def manifest_text(memory: Any) -> str:
-        return memory.project.read_text("MANIFEST.md") or ""
+
+def _register_reading_tools(tools: _Tools) -> None:
+    """``read_manifest`` and ``read_domain``: the project's files as they are."""
+    from mcp.server.mcpserver import Context
+
+    server, workspace, call = tools.server, tools.workspace, tools.call
 
     @server.tool(description="The project's MANIFEST.md: one line per domain of the typed state. Read it first.")
     async def read_manifest(ctx: Context, project: str | None = None) -> str:
-        return await call(ctx, project, lambda name: workspace.read(name, manifest_text))
+        return await call(ctx, project, lambda name: workspace.read(name, _manifest_text))
 
     @server.tool(description="The generated code of one domain: schema.py (dataclasses) and state.py (the data).")
     async def read_domain(domain: str, ctx: Context, project: str | None = None) -> dict[str, Any]:
         if not DOMAIN_NAME.ok(domain):
-            raise ToolError(tool_error_text(InvalidName(f"invalid domain name {domain!r}.")))
+            raise tools.tool_error(tool_error_text(InvalidName(f"invalid domain name {domain!r}.")))
 
         def work(memory: Any) -> dict[str, Any]:
             read = memory.project.read_text
@@ -223,6 +229,13 @@ def build_server(
             return {"domain": domain, "files": files}
 
         return await call(ctx, project, lambda name: workspace.read(name, work))
+
+
+def _register_writing_tools(tools: _Tools) -> None:
+    """``add_session``, ``compile`` and ``correct_memory``: the tools that change the memory."""
+    from mcp.server.mcpserver import Context
+
+    server, workspace, call = tools.server, tools.workspace, tools.call
 
     @server.tool(
         description="Store a conversation session: `session` as chat messages JSON "
@@ -285,6 +298,13 @@ def build_server(
 
         return await call(ctx, project, lambda name: workspace.write(name, "correct", work))
 
+
+def _register_history_tool(tools: _Tools) -> None:
+    """``memory_changes``: what the typed state learned or changed, and from which sentences."""
+    from mcp.server.mcpserver import Context
+
+    server, workspace, call = tools.server, tools.workspace, tools.call
+
     @server.tool(
         description="What changed in the typed state and why: the newest changes (added, updated, corrected, "
         "retired records), each with its compile, time and the sentences of the facts that caused it. "
@@ -304,15 +324,48 @@ def build_server(
 
         return await call(ctx, project, lambda name: workspace.read(name, work))
 
-    @server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
-                     description="The project's MANIFEST.md (read it first).")
+
+def _register_manifest_resource(tools: _Tools) -> None:
+    """The resource ``uac://{project}/manifest``."""
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver.exceptions import ResourceError
+
+    workspace = tools.workspace
+
+    @tools.server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
+                           description="The project's MANIFEST.md (read it first).")
     async def manifest_resource(project: str, ctx: Context) -> str:
         try:
-            name = access.project(project, ctx.headers if transport == "http" else None)
-            return await workspace.read(name, manifest_text)
+            name = tools.access.project(project, tools.headers(ctx))
+            return await workspace.read(name, _manifest_text)
         except UacError as exc:
             raise ResourceError(tool_error_text(exc, root=workspace.root)) from exc
 
+
+def build_server(
+    root: str | Path,
+    *,
+    project: str | None = None,
+    transport: Literal["stdio", "http"] = "stdio",
+    llm_factory: Callable | None = None,
+    limits: ServerLimits | None = None,
+    workspace: ServedWorkspace | None = None,
+) -> Any:
+    """The :class:`mcp.server.mcpserver.MCPServer` for the projects under ``root``
+    (served through ``workspace`` when given, else a new one)."""
+    require_mcp()
+    from mcp.server.mcpserver import MCPServer
+
+    workspace = workspace or ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
+    if project is not None:
+        workspace.reader(project)  # fail at start, not at the first call, if it does not exist
+    server = MCPServer("uac", instructions=INSTRUCTIONS)
+    tools = _Tools(server, workspace, _Access(workspace, project, needs_token=transport == "http"), transport)
+    _register_answering_tools(tools)
+    _register_reading_tools(tools)
+    _register_writing_tools(tools)
+    _register_history_tool(tools)
+    _register_manifest_resource(tools)
     return server
 
 

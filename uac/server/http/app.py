@@ -59,14 +59,10 @@ def create_app(
     ``/v1/health`` (:class:`~uac.server.readiness.Readiness`).
     """
     require_http()
-    from fastapi import FastAPI, Request
-    from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import JSONResponse
-    from starlette.exceptions import HTTPException as StarletteHTTPException
+    from fastapi import FastAPI
 
     from ..ui.pages import router as ui_router
     from ..ui.sessions import InspectorState
-    from .auth import ApiError
     from .docs import router as docs_router
     from .jobs import JobRunner, JobStore
     from .limits import BodyGate
@@ -98,6 +94,19 @@ def create_app(
     app.include_router(ui_router)
     app.include_router(docs_router)
     app.add_middleware(BodyGate, workspace=workspace, max_bytes=max_body_bytes)
+
+    _add_error_handlers(app, workspace)
+    return app
+
+
+def _add_error_handlers(app: "FastAPI", workspace: ServedWorkspace) -> None:
+    """Every error a request can end in, as the one envelope ``{"error": {"code", "message", "hint"}}``."""
+    from fastapi import Request
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    from .auth import ApiError
 
     @app.exception_handler(UacError)
     async def _uac_error(request: Request, exc: UacError) -> JSONResponse:
@@ -151,5 +160,3 @@ def create_app(
             envelope("internal_error", f"the server failed unexpectedly ({type(exc).__name__}); see its log."),
             status_code=500,
         )
-
-    return app
