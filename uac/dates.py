@@ -7,7 +7,7 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import InputError
 
@@ -532,7 +532,7 @@ def _read_span(text: str, relative: "Callable[[str], Period | None] | None") -> 
     return None
 
 
-def _read_bounds(value: dict, relative: "Callable[[str], Period | None] | None") -> Period | None:
+def _read_bounds(value: dict[str, Any], relative: "Callable[[str], Period | None] | None") -> Period | None:
     lowered = {str(key).lower(): item for key, item in value.items()}
     first = read_period(lowered.get("start") or lowered.get("from") or lowered.get("date"), relative=relative)
     last = read_period(lowered.get("end") or lowered.get("to") or lowered.get("until"), relative=relative)

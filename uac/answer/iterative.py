@@ -130,9 +130,9 @@ def select_evidence(
         by_id = {c.id: c for c in candidates}
         grew = False
         for item_id in selected_ids:
-            item = by_id.get(item_id)
-            if item is not None and _key(item) not in core:
-                core[_key(item)] = item
+            chosen = by_id.get(item_id)
+            if chosen is not None and _key(chosen) not in core:
+                core[_key(chosen)] = chosen
                 grew = True
         no_progress = 0 if grew else no_progress + 1
         pending = [q for q in follow_ups if q not in asked][: max(0, queries_per_round)]

@@ -6,6 +6,7 @@ import ipaddress
 import json
 import sys
 from pathlib import Path
+from typing import Literal
 
 import typer
 
@@ -201,4 +202,5 @@ def register(app: typer.Typer) -> None:
                                            idle_seconds=session_idle)
         except ValueError as exc:
             raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
-        serve(root, transport=transport, project=project, host=host, port=port, limits=limits, sessions=session_limits)
+        mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"  # checked above
+        serve(root, transport=mode, project=project, host=host, port=port, limits=limits, sessions=session_limits)

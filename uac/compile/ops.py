@@ -334,9 +334,9 @@ def _add(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batch
         if collection in work.values:
             raise OpRejected(f"{collection!r} is not a list of records in this domain")
         cls_name = op.get("class")
-        if not isinstance(cls_name, str) or work.class_spec(cls_name) is None:
+        if not isinstance(cls_name, str) or (cls_spec := work.class_spec(cls_name)) is None:
             raise OpRejected(f"new collection {collection!r} needs \"class\": a record class of this domain (add_class first)")
-        if work.class_spec(cls_name).kind != "dataclass":
+        if cls_spec.kind != "dataclass":
             raise OpRejected(f"{cls_name} is an enum; a collection holds records of a record class")
     elif op.get("class") not in (None, cls_name):
         raise OpRejected(f"collection {collection!r} holds {cls_name} records, not {op.get('class')}")
@@ -723,9 +723,9 @@ def coerce(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
         target = work.classes.get(spec.name)
         if isinstance(target, type) and issubclass(target, enum.Enum) and isinstance(value, str):
             wanted = value.strip()
-            for member in target:
-                if wanted in (member.name, member.value) or wanted.upper() == member.name:
-                    return member
+            for choice in target:
+                if wanted in (choice.name, choice.value) or wanted.upper() == choice.name:
+                    return choice
             names = ", ".join(m.name for m in target)
             raise OpRejected(f"{where}: {value!r} is not a member of {spec.name} ({names}); add it with a new enum or use one")
     raise OpRejected(f"{where}: expects {spec.source()}, got {type(value).__name__} {str(value)[:40]!r}")

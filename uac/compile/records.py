@@ -612,7 +612,7 @@ def import_records(
         )
         built = build_classes(schema, f"uac_domains.{domain}")
         cls = built[record_type]
-        widened = {c.field: new_class.field(c.field).type for c in changes if c.change == "widened"}
+        widened = {c.field: field_spec.type for c in changes if c.change == "widened" and (field_spec := new_class.field(c.field)) is not None}
         rebuilt_old = [widen_values(rebuild(v, built), record_type, widened, f"{domain}.{collection}") for v in old_values]
         fresh = [cls(**row) for row in compiled.values]
         # records imported before from a file of this name, by value (a multiset)

@@ -437,6 +437,7 @@ class MemoryTools:
         return data
 
     def _today(self, memory: UserMemory) -> _dt.date:
+        zone: _dt.tzinfo
         try:
             zone = ZoneInfo(memory.project.config.user.timezone or "UTC")
         except (ZoneInfoNotFoundError, ValueError):

@@ -393,9 +393,10 @@ class Reconciler:
         for number, item in enumerate(ruled):
             if item.meta != facts[number].meta:
                 facts[number] = facts[number].replace(meta=dict(item.meta))
-            if item.supersedes and in_force(item.supersedes):
-                link(item.supersedes, facts[number].id, "supersedes")
-                stats.by_rules += 1
+            for old in item.superseded_ids:
+                if in_force(old):
+                    link(old, facts[number].id, "supersedes")
+                    stats.by_rules += 1
 
         # 2. the model's pairs, checked against what is committed and in force
         if prepared.answer is not None:

@@ -113,9 +113,9 @@ def ask_option_parameters() -> list[inspect.Parameter]:
     for spec in ask_option_specs():
         kind: Any = str if spec.kind is _dt.date else spec.kind
         if spec.choices:
-            kind = Literal[spec.choices]  # type: ignore[valid-type]
+            kind = Literal[spec.choices]
         field = Field(description=spec.help, ge=spec.minimum, le=spec.maximum, max_length=spec.max_length)
-        annotation = Annotated[kind if spec.kind is bool else Optional[kind], field]
+        annotation: Any = Annotated[kind if spec.kind is bool else Optional[kind], field]
         default = spec.default if spec.kind is bool else None
         params.append(inspect.Parameter(spec.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation))
     return params

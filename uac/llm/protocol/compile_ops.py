@@ -30,6 +30,8 @@ left it (the rejected ones are those the problems name by number).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,6 +233,7 @@ def _told_again(plan: Planned, related: list[tuple[str, str, dict[str, str]]]) -
     for cls, ident, values in related:
         if cls == shape.name and all(values.get(k) == v for k, v in plan.values.items()):
             return ident
+    return None
 
 
 def referred(fact: FactLine, elsewhere: list[tuple[str, str]]) -> str | None:
@@ -245,8 +248,8 @@ def plan_facts(
     domain: Domain,
     facts: list[FactLine],
     related: list[tuple[str, str, dict[str, str]]] | None = None,
-    elsewhere: list[tuple[str, str]] = (),
-    secondary: set[str] = frozenset(),
+    elsewhere: Sequence[tuple[str, str]] = (),
+    secondary: AbstractSet[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """The classes the facts need, one ``add`` per fact (a ``cite`` where a related record
     already says it all), one ``skip`` for the rest; a fact whose main domain is another one
@@ -390,7 +393,7 @@ def respond_repair(request: ChatRequest) -> Reply:
     wanted = _UNADDRESSED.search(messages[-1].content or "")
     ids = wanted.group(1).split(", ") if wanted else []
     facts = [f for i in ids if (f := batch.fact(i)) is not None]
-    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.elsewhere, batch.secondary)})
+    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, elsewhere=batch.elsewhere, secondary=batch.secondary)})
 
 
 __all__ = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable, Coroutine
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
@@ -54,7 +54,7 @@ class _Refused(Exception):
 class UiRoute(APIRoute):
     """Turns the inspector's exceptions into pages and redirects."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def run(request: Request) -> Response:
@@ -401,7 +401,7 @@ async def session(project: str, request: Request) -> Response:
         found = memory.session(session_id) if session_id in {s for s in _session_ids(memory)} else None
         if found is None:
             raise e.SessionNotFound(f"no session {session_id!r} in this project.", hint="{do:find_sessions}.")
-        cited = {}
+        cited: dict[str, list[Any]] = {}
         for f in memory.facts(include_superseded=True):
             if f.session_id == session_id:
                 for turn_id in f.evidence:
