@@ -37,7 +37,7 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -47,6 +47,9 @@ from ..errors import InputError, InvalidName, NotFound, UacError, Vocabulary
 from ..memory import UserMemory
 from ..server.errors import code_for, scrub
 from ..workspace import validate_project_name
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
 
 #: characters of each hit's text a search returns
 HIT_CHARS = 600
@@ -257,7 +260,7 @@ class MemoryTools:
         create: bool = False,
         user_name: str | None = None,
         timezone: str = "UTC",
-        llm: Any = None,
+        llm: LLMClient | None = None,
         output_chars: int | None = None,
     ) -> None:
         if output_chars is not None and (isinstance(output_chars, bool) or not isinstance(output_chars, int)

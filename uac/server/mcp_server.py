@@ -28,7 +28,7 @@ import datetime as _dt
 import inspect
 import json
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Literal, Optional
 
 from ..answer.options import ask_option_specs
 from ..errors import AccessDenied, DomainNotFound, InputError, InvalidName, UacError
@@ -38,6 +38,9 @@ from .errors import tool_error_text
 from .extras import require_mcp
 from .mcp_sessions import PROJECT_HEADER, SessionGate, SessionLimits
 from .workspace import ServedWorkspace
+
+if TYPE_CHECKING:
+    from ..memory import UserMemory
 
 INSTRUCTIONS = """\
 Long-term memory of a user, compiled by uac (User as Code). Read the manifest
@@ -162,7 +165,7 @@ def build_server(
         happened: str | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of, happened=happened)
             return {"results": [h.to_json() for h in hits]}
 
@@ -189,7 +192,7 @@ def build_server(
     async def run_python(
         code: str, ctx: Context, as_of: str | None = None, include_facts: bool = False, project: str | None = None
     ) -> Annotated[CallToolResult, dict[str, Any]]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             # the sandbox reads the view: say when it lags the log
             return {**memory.run(code, as_of=as_of, include_facts=include_facts).to_json(), "view": memory.view_lag().to_json()}
 
@@ -203,7 +206,7 @@ def build_server(
             is_error=True,
         )
 
-    def manifest_text(memory: Any) -> str:
+    def manifest_text(memory: "UserMemory") -> str:
         return memory.project.read_text("MANIFEST.md") or ""
 
     @server.tool(description="The project's MANIFEST.md: one line per domain of the typed state. Read it first.")
@@ -215,7 +218,7 @@ def build_server(
         if not DOMAIN_NAME.ok(domain):
             raise ToolError(tool_error_text(InvalidName(f"invalid domain name {domain!r}.")))
 
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             read = memory.project.read_text
             files = {f: text for f in ("schema.py", "state.py") if (text := read(f"domains/{domain}/{f}")) is not None}
             if not files:
@@ -239,7 +242,7 @@ def build_server(
     ) -> dict[str, Any]:
         from .http.bodies import body_file
 
-        def work(name: str, memory: Any) -> dict[str, Any]:
+        def work(name: str, memory: "UserMemory") -> dict[str, Any]:
             # ASCII escapes: a lone surrogate reaches the session reader, which names its spot
             data, suffix = (json.dumps(session), ".json") if text is None else (text, ".txt")
             with body_file(data, suffix, "the session argument") as path:
@@ -267,7 +270,7 @@ def build_server(
         mode: Literal["incremental", "bounded", "offline"] | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             data = memory.compile(mode=mode).to_json()
             return {**data, "view": memory.view_lag().to_json()}
 
@@ -280,7 +283,7 @@ def build_server(
     async def correct_memory(
         text: str, ctx: Context, supersedes: list[str] | None = None, project: str | None = None
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             return memory.correct(text, supersedes=supersedes or []).to_json()
 
         return await call(ctx, project, lambda name: workspace.write(name, "correct", work))
@@ -298,7 +301,7 @@ def build_server(
         limit: int = 20,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             report = memory.history(domain=domain, record=record, since=since, limit=max(1, min(limit, CHANGES_LIMIT)))
             return bounded_changes(report.to_json())
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Callable, Coroutine
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
@@ -31,6 +31,9 @@ from . import charts
 from .render import error_page, page, redirect, secure, uac_error_page
 from .sessions import NONCE_SECONDS, InspectorState, Session
 from .signin import COOKIE, LOGIN_COOKIE, MAX_FORM, clear_cookie, cookie_options, from_own_origin, parse_form, same
+
+if TYPE_CHECKING:
+    from ...memory import UserMemory
 
 STATIC = Path(__file__).parent / "static"
 #: rows shown per page of the facts timeline and of a collection
@@ -354,7 +357,7 @@ async def changes(project: str, request: Request) -> Response:
     if chosen is not None:
         DOMAIN_NAME.check(chosen)
 
-    def work(memory: Any) -> tuple[Any, list[str], Any]:
+    def work(memory: UserMemory) -> tuple[Any, list[str], Any]:
         report = memory.history(domain=chosen, limit=CHANGE_ROWS)
         domains = memory.changed_domains()
         return report, domains, memory.view_lag()
@@ -397,7 +400,7 @@ async def session(project: str, request: Request) -> Response:
     signed = _signed_in(request, project)
     session_id = _item(request.query_params.get("id"), "session")
 
-    def work(memory: Any) -> Any:
+    def work(memory: UserMemory) -> Any:
         found = memory.session(session_id) if session_id in {s for s in _session_ids(memory)} else None
         if found is None:
             raise e.SessionNotFound(f"no session {session_id!r} in this project.", hint="{do:find_sessions}.")
@@ -412,7 +415,7 @@ async def session(project: str, request: Request) -> Response:
     return page("session.html", **_base(signed, "facts", session=found, cited=cited, **_links(project)))
 
 
-def _session_ids(memory: Any) -> list[str]:
+def _session_ids(memory: UserMemory) -> list[str]:
     from ...sessions.archive import Archive
 
     return Archive(memory.project.paths.sessions).ids()
@@ -441,7 +444,7 @@ async def search(project: str, request: Request) -> Response:
     return page("search.html", **_base(signed, "search", query=query, channel=channel, hits=hits, **_links(project)))
 
 
-def _sample_code(memory: Any) -> str:
+def _sample_code(memory: UserMemory) -> str:
     """A first program for the console: the size of each collection of the state."""
     from ...browse import domain_names
 
