@@ -86,14 +86,14 @@ class _Encoder:
         self._keys[cls] = (key, fields)
         return key, fields
 
-    def enum_key(self, cls: type) -> str:
+    def enum_key(self, cls: type[enum.Enum]) -> str:
         known = self._keys.get(cls)
         if known is not None:
             return known[0]
         name = cls.__name__
         _check_identifier("enum type", name)
         members = []
-        for member in cls:  # type: ignore[attr-defined]
+        for member in cls:
             value = member.value
             if not isinstance(value, (str, int, float, bool)) or (isinstance(value, float) and not math.isfinite(value)):
                 raise TypeError(f"enum {name}.{member.name} has a value the sandbox cannot carry: {value!r}")

@@ -538,7 +538,8 @@ def _read_bounds(value: dict[str, Any], relative: "Callable[[str], Period | None
     last = read_period(lowered.get("end") or lowered.get("to") or lowered.get("until"), relative=relative)
     if first is None and last is None:
         return None
-    start, end = (first or last).start, (last or first).end  # type: ignore[union-attr]
+    given = [p for p in (first, last) if p is not None]
+    start, end = given[0].start, given[-1].end
     if end < start:
         raise ValueError(f"{value!r} ends before it starts")
     return Period(start, end)

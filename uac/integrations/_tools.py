@@ -267,7 +267,8 @@ class MemoryTools:
                                          or output_chars < MIN_OUTPUT_CHARS):
             raise InputError(f"output_chars must be a whole number of at least {MIN_OUTPUT_CHARS}, not {output_chars!r}.")
         self._memory = project if isinstance(project, UserMemory) else None
-        self._spec = None if self._memory is not None else project
+        #: the project as named (a name or a path) when no open one was given
+        self._spec: str | Path = "" if isinstance(project, UserMemory) else project
         self._root = None if root is None else Path(root)
         self._create = create
         self._user_name = user_name
@@ -294,7 +295,7 @@ class MemoryTools:
         if self._memory is not None:
             return self._memory.root.parent
         try:
-            return resolve(self._spec, None).parent  # type: ignore[arg-type]
+            return resolve(self._spec, None).parent
         except UacError:
             return None
 
@@ -302,7 +303,7 @@ class MemoryTools:
         """The open project (opened, or created with ``create``, on first use); raises
         :class:`~uac.UacError` (e.g. :class:`~uac.ProjectNotFound`)."""
         if self._memory is None:
-            path = resolve(self._spec, self._root)  # type: ignore[arg-type]
+            path = resolve(self._spec, self._root)
             if self._create:
                 self._memory = UserMemory.open_or_create(path, user_name=self._user_name, timezone=self._timezone, llm=self._llm)
             else:
@@ -327,7 +328,7 @@ class MemoryTools:
         if self._memory is not None:
             return self._memory.project.config.answer.tool_output_chars
         try:
-            return load_config(resolve(self._spec, self._root) / CONFIG_NAME).answer.tool_output_chars  # type: ignore[arg-type]
+            return load_config(resolve(self._spec, self._root) / CONFIG_NAME).answer.tool_output_chars
         except (UacError, OSError):
             return AnswerConfig().tool_output_chars  # not there yet (``create``) or unreadable: the first call says so
 

@@ -174,7 +174,7 @@ def build_server(
     async def ask(question: str, ctx: Context, project: str | None = None, **options: Any) -> dict[str, Any]:
         return await call(ctx, project, lambda name: workspace.ask(name, lambda m: m.ask(question, **options).to_json()))
 
-    ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # inspect reads it; typeshed's functions lack it
         [
             inspect.Parameter("question", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
             inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context),

@@ -44,7 +44,7 @@ _cache: dict[str, tuple[FileStamp, list["TokenRecord"]]] = {}
 
 def well_formed(token: str | None) -> bool:
     """Does ``token`` read ``uac_<id>_<secret>``?  (Checked before any file is read.)"""
-    return bool(token) and _TOKEN_RE.match(token) is not None  # type: ignore[arg-type]
+    return token is not None and _TOKEN_RE.match(token) is not None
 
 
 def _digest(token: str) -> str:

@@ -215,7 +215,7 @@ def _signin_page(request: Request, *, status: int = 200, error: str | None = Non
     nonce = _state(request).nonces.issue()
     notice = _REASONS.get(request.query_params.get("reason", ""))
     response = page("signin.html", status=status, nonce=nonce, error=error, notice=notice, project_name=project)
-    response.set_cookie(LOGIN_COOKIE, nonce, **cookie_options(_https(request), max_age=NONCE_SECONDS))  # type: ignore[arg-type]
+    response.set_cookie(LOGIN_COOKIE, nonce, **cookie_options(_https(request), max_age=NONCE_SECONDS))
     return response
 
 
@@ -241,7 +241,7 @@ async def signin(request: Request) -> Response:
     session_id = state.sessions.create(project, record.id, record.sha256)
     response = redirect(f"/ui/p/{project}")
     lifetime = int(state.sessions.limits.absolute_seconds)
-    response.set_cookie(COOKIE, session_id, **cookie_options(_https(request), max_age=lifetime))  # type: ignore[arg-type]
+    response.set_cookie(COOKIE, session_id, **cookie_options(_https(request), max_age=lifetime))
     clear_cookie(response, LOGIN_COOKIE, _https(request))
     return response
 
