@@ -78,10 +78,10 @@ def _kind(value: Any, types: Mapping[str, Any]) -> str:
     if isinstance(value, dict):
         for tag in value:
             if tag == "$enum":
-                spec = types.get(value.get("$enum"), {})
+                spec = types.get(str(value.get("$enum")), {})
                 return str(spec.get("name", value.get("$enum")))
             if tag == "$record":
-                spec = types.get(value.get("$record"), {})
+                spec = types.get(str(value.get("$record")), {})
                 return str(spec.get("name", value.get("$record")))
             return _TAG_KINDS.get(tag, "value")
     return "value"

@@ -86,14 +86,14 @@ class _Encoder:
         self._keys[cls] = (key, fields)
         return key, fields
 
-    def enum_key(self, cls: type) -> str:
+    def enum_key(self, cls: type[enum.Enum]) -> str:
         known = self._keys.get(cls)
         if known is not None:
             return known[0]
         name = cls.__name__
         _check_identifier("enum type", name)
         members = []
-        for member in cls:  # type: ignore[attr-defined]
+        for member in cls:
             value = member.value
             if not isinstance(value, (str, int, float, bool)) or (isinstance(value, float) and not math.isfinite(value)):
                 raise TypeError(f"enum {name}.{member.name} has a value the sandbox cannot carry: {value!r}")
@@ -260,7 +260,7 @@ class _Decoder:
             raise StateFormatError("'types' must be an object")
         self.builders: dict[str, Any] = {}
         self.classes: dict[str, type] = {}
-        self.enums: dict[str, type] = {}
+        self.enums: dict[str, type[enum.Enum]] = {}
         for key, spec in types.items():
             if isinstance(spec, Mapping) and isinstance(spec.get("members"), list):
                 self.enums[key] = _enum_class(key, spec)
@@ -382,7 +382,7 @@ class _Decoder:
 _COMPOSITE = frozenset({list, dict})
 
 
-def _enum_class(key: str, spec: Mapping[str, Any]) -> type:
+def _enum_class(key: str, spec: Mapping[str, Any]) -> type[enum.Enum]:
     """An enum rebuilt in the worker: ``StrEnum``/``IntEnum`` when the values allow."""
     name = spec.get("name", key)
     _check_identifier("enum type", name)
@@ -395,12 +395,12 @@ def _enum_class(key: str, spec: Mapping[str, Any]) -> type:
         raise StateFormatError(f"enum {key!r} has no members")
     values = [value for _, value in members]
     if all(type(value) is str for value in values):
-        base: type = enum.StrEnum
+        base: type = enum.StrEnum  # called below with a name known at run time: Enum's functional form
     elif all(type(value) is int for value in values):
         base = enum.IntEnum
     else:
         base = enum.Enum
-    return base(name, members, module="state")  # type: ignore[call-overload]
+    return base(name, members, module="state")
 
 
 class DecodedState:
@@ -413,7 +413,7 @@ class DecodedState:
         bare: dict[str, Any],
         facts: Any,
         record_types: dict[str, type],
-        enums: dict[str, type] | None = None,
+        enums: dict[str, type[enum.Enum]] | None = None,
         shared: dict[str, list[str]] | None = None,
     ):
         self.domains = domains

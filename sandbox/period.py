@@ -39,6 +39,8 @@ class Period:
     """The days from ``start`` to ``end`` (see the module docstring)."""
 
     __slots__ = ("start", "end")
+    start: _dt.date
+    end: _dt.date
 
     def __init__(self, start: _dt.date, end: _dt.date | None = None) -> None:
         end = start if end is None else end

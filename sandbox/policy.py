@@ -22,6 +22,7 @@ one here, once:
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import CodeType
 
@@ -74,7 +75,7 @@ def attribute_read(name: str) -> str:
 class SandboxPolicy(RestrictingNodeTransformer):
     """RestrictedPython's transformer with static attribute checks."""
 
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST | Iterable[ast.AST] | None:
         name = node.attr
         if name in FORBIDDEN_ATTRIBUTES:
             self.error(node, f'"{name}" is a forbidden attribute name in the sandbox.')
@@ -84,7 +85,7 @@ class SandboxPolicy(RestrictingNodeTransformer):
             return self.node_contents_visit(node)
         return super().visit_Attribute(node)
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | Iterable[ast.AST] | None:
         """Also allow ``counts[k] += 1`` and ``self.total += v``.
 
         RestrictedPython forbids augmented assignment to items and attributes;
@@ -129,7 +130,7 @@ def _with_alternative(text: str) -> str:
     return text
 
 
-def _first_line(errors: tuple[str, ...] | list[str]) -> str:
+def _first_line(errors: Sequence[str]) -> str:
     out = []
     for err in errors:
         text = str(err)

@@ -54,9 +54,11 @@ class WorkerProcess:
     def __init__(self, proc: subprocess.Popen, limits: Limits) -> None:
         self.proc = proc
         self.limits = limits
-        self.stdin_fd = proc.stdin.fileno()  # type: ignore[union-attr]
-        self.stdout_fd = proc.stdout.fileno()  # type: ignore[union-attr]
-        self.stderr_fd: int | None = proc.stderr.fileno()  # type: ignore[union-attr]
+        if proc.stdin is None or proc.stdout is None or proc.stderr is None:
+            raise ValueError("the worker is started with pipes for stdin, stdout and stderr")
+        self.stdin_fd = proc.stdin.fileno()
+        self.stdout_fd = proc.stdout.fileno()
+        self.stderr_fd: int | None = proc.stderr.fileno()
         os.set_blocking(self.stdin_fd, False)
         self.buffer = bytearray()
         self.stderr_tail = b""

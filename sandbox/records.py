@@ -61,12 +61,12 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __ne__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._values() != other._values()  # type: ignore[attr-defined]
+        return self._values() != other._values()
 
     def __hash__(self) -> int:
         return hash((self._type_name, self._values()))
@@ -107,7 +107,7 @@ def make_record_class(name: str, fields: Iterable[str]) -> tuple[type[Record], C
     def build(values: list[Any]) -> Record:
         if len(values) != count:
             raise ValueError(f"record {name!r} expects {count} values, got {len(values)}")
-        obj = new(cls)
+        obj: Record = new(cls)
         for setter, value in zip(setters, values):
             setter(obj, value)
         return obj
@@ -175,6 +175,8 @@ class FrozenMap(collections.abc.Mapping):
     """An immutable, hashable mapping (dict values inside the state)."""
 
     __slots__ = ("_data", "_hash")
+    _data: dict[Any, Any]
+    _hash: int | None
 
     def __init__(self, items: Iterable[tuple[Any, Any]] = ()) -> None:
         object.__setattr__(self, "_data", dict(items))
@@ -199,9 +201,11 @@ class FrozenMap(collections.abc.Mapping):
         raise ReadOnlyError("state mappings are read-only; copy first, e.g. d = dict(mapping)")
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            object.__setattr__(self, "_hash", hash(frozenset(self._data.items())))
-        return self._hash
+        value = self._hash
+        if value is None:
+            value = hash(frozenset(self._data.items()))
+            object.__setattr__(self, "_hash", value)
+        return value
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"

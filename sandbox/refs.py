@@ -43,6 +43,9 @@ class Ref:
     """A reference to the record ``id`` of ``domain`` (see the module docstring)."""
 
     __slots__ = ("domain", "id", "_table")
+    domain: str
+    id: str
+    _table: RefTable | None
 
     def __init__(self, target: str, table: RefTable | None = None) -> None:
         if type(target) is not str or target.count("/") != 1:

@@ -105,9 +105,9 @@ def _state_lines(info: StateCatalog) -> list[str]:
     if _holds_refs(info):
         lines.append(REF_LINE)
     for name, members in info.enums.items():
-        where = f" (the global `{name}`)" if name in info.enum_globals else ""
+        global_note = f" (the global `{name}`)" if name in info.enum_globals else ""
         lines.append(
-            f"- enum `{name}`{where}, members {', '.join(members)}: a field of this type holds a member, "
+            f"- enum `{name}`{global_note}, members {', '.join(members)}: a field of this type holds a member, "
             "so `x.value` and `x.name` work and a member of a string enum equals its value"
         )
     return lines

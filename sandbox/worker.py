@@ -165,8 +165,9 @@ def _describe(exc: BaseException, shared: dict[str, list[str]] | None = None) ->
             text = f"name '{name}' is a collection of several domains; use {' or '.join(shared[name])}"
         else:
             text += "; repl_names() lists what is defined"
-    if isinstance(exc, AttributeError) and isinstance(getattr(exc, "obj", None), Record):
-        text = missing_field_message(exc.obj, str(exc.name))
+    record = getattr(exc, "obj", None) if isinstance(exc, AttributeError) else None
+    if isinstance(exc, AttributeError) and isinstance(record, Record):
+        text = missing_field_message(record, str(exc.name))
     if isinstance(exc, KeyError) and not text:
         text = "KeyError"
     line = _agent_line(exc)
@@ -231,7 +232,7 @@ class Worker:
         if state.facts is not None:
             out["facts"] = _value_summary(state.facts)
         if state.enums:
-            out["enums"] = {name: [m.name for m in cls] for name, cls in state.enums.items()}  # type: ignore[attr-defined]
+            out["enums"] = {name: [m.name for m in cls] for name, cls in state.enums.items()}
         variables: dict[str, str] = {}
         skip = set(self.state_names) | {"result"}
         for name, value in self.globals.items():

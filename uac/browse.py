@@ -376,7 +376,7 @@ def _months(counts: Counter[str]) -> list[tuple[str, int]]:
         return []
     first, last = min(counts), max(counts)
     year, month = int(first[:4]), int(first[5:7])
-    out = []
+    out: list[tuple[str, int]] = []
     while f"{year:04d}-{month:02d}" <= last and len(out) < 600:
         key = f"{year:04d}-{month:02d}"
         out.append((key, counts.get(key, 0)))

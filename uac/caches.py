@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Generic, Hashable, Iterator, TypeVar
+from typing import Generic, Hashable, Iterator, TypeVar, overload
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -33,6 +33,12 @@ class BoundedCache(Generic[K, V]):
         self._lock = threading.Lock()
         with _REGISTRY_LOCK:
             _REGISTRY[name] = self
+
+    @overload
+    def get(self, key: K) -> V | None: ...
+
+    @overload
+    def get(self, key: K, default: V) -> V: ...
 
     def get(self, key: K, default: V | None = None) -> V | None:
         with self._lock:

@@ -210,7 +210,7 @@ def stream_history(
         if item is None:
             damaged += 1
             continue
-        batch.append(item)  # type: ignore[arg-type]
+        batch.append(item)
         if len(batch) >= STREAM_BATCH:
             _write_entries(write, sentences.entries(batch), first=total == 0)
             total += len(batch)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import calendar
 import datetime as _dt
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import InputError
 
@@ -532,13 +532,14 @@ def _read_span(text: str, relative: "Callable[[str], Period | None] | None") -> 
     return None
 
 
-def _read_bounds(value: dict, relative: "Callable[[str], Period | None] | None") -> Period | None:
+def _read_bounds(value: dict[str, Any], relative: "Callable[[str], Period | None] | None") -> Period | None:
     lowered = {str(key).lower(): item for key, item in value.items()}
     first = read_period(lowered.get("start") or lowered.get("from") or lowered.get("date"), relative=relative)
     last = read_period(lowered.get("end") or lowered.get("to") or lowered.get("until"), relative=relative)
     if first is None and last is None:
         return None
-    start, end = (first or last).start, (last or first).end  # type: ignore[union-attr]
+    given = [p for p in (first, last) if p is not None]
+    start, end = given[0].start, given[-1].end
     if end < start:
         raise ValueError(f"{value!r} ends before it starts")
     return Period(start, end)

@@ -220,8 +220,9 @@ def _ask_step(memory: UserMemory) -> None:
     _title("6. ask without a model: ranked evidence from every channel")
     _ask("Who went to Kyoto with Maya?")
     answer = memory.ask("Who went to Kyoto with Maya?", top_facts=3, top_archive=1)
-    _answer(f"{answer.message.split('. ')[0]}.")
-    print(f"  [STATE] {answer.state.loading}: domains {answer.state.domains}")
+    _answer(f"{(answer.message or '').split('. ')[0]}.")
+    if answer.state is not None:
+        print(f"  [STATE] {answer.state.loading}: domains {answer.state.domains}")
     for item in answer.facts + answer.archive:
         print(_indent(item.line(), "  "))
 

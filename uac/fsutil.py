@@ -243,18 +243,18 @@ def split_lines(text: AnyStr) -> list[AnyStr]:
     """The lines of ``text`` (``str`` or ``bytes``), cut at "\n" only, without their
     ends; a "\r" before the "\n" is dropped with it.  A final "\n" starts no line."""
     newline, cr = ("\n", "\r") if isinstance(text, str) else (b"\n", b"\r")
-    lines = text.split(newline)  # type: ignore[arg-type]
+    lines = text.split(newline)
     if lines and not lines[-1]:
         lines.pop()
-    return [line[:-1] if line.endswith(cr) else line for line in lines]  # type: ignore[arg-type]
+    return [line[:-1] if line.endswith(cr) else line for line in lines]
 
 
 def split_lines_kept(data: AnyStr) -> list[AnyStr]:
     """The lines of ``data`` cut after each "\n", every one with its end as it was
     (the last may have none): joined again they are ``data``, byte for byte."""
     newline = "\n" if isinstance(data, str) else b"\n"
-    pieces = data.split(newline)  # type: ignore[arg-type]
-    lines = [piece + newline for piece in pieces[:-1]]  # type: ignore[operator]
+    pieces = data.split(newline)
+    lines = [piece + newline for piece in pieces[:-1]]
     if pieces[-1]:
         lines.append(pieces[-1])
     return lines

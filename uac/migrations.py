@@ -138,8 +138,8 @@ def _change_log(root: Path) -> None:
         for entry in data.get("retired") or ():
             if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
                 continue
-            old = entry.get("record") if isinstance(entry.get("record"), dict) else {}
-            old = {k: v for k, v in old.items() if k != "sources"}
+            record = entry.get("record")
+            old = {k: v for k, v in record.items() if k != "sources"} if isinstance(record, dict) else {}
             facts = [s for s in entry.get("cited") or () if isinstance(s, str)]
             lines.append({
                 "seq": 1, "compile": "c1", "at": at, "mode": "ledgers", "domain": ledger.parent.name,
@@ -164,7 +164,7 @@ def _change_log(root: Path) -> None:
         atomic_write_bytes(history / "changes-000001.idx", "".join(json.dumps(r) + "\n" for r in runs).encode("utf-8"))
         segments.append({"name": name, "count": len(lines), "first_seq": 1, "last_seq": 1, "first_at": lines[0]["at"], "last_at": lines[-1]["at"],
                          "bytes": offset, "domains": sorted({c["domain"] for c in lines})})
-    state = {"version": 1, "next_seq": 2 if lines else 1, "heads": {}, "segments": segments}
+    state: dict[str, Any] = {"version": 1, "next_seq": 2 if lines else 1, "heads": {}, "segments": segments}
     atomic_write_bytes(history / "state.json", (json.dumps(state, sort_keys=True) + "\n").encode("utf-8"))
 
 

@@ -70,7 +70,7 @@ def text_array(value: Any) -> "numpy.ndarray":
 
 def _crc(array: "numpy.ndarray") -> int:
     """CRC-32 of an array's bytes (any dtype; the array is contiguous)."""
-    return zlib.crc32(array.reshape(-1).view("uint8")) if array.size else 0
+    return zlib.crc32(array.reshape(-1).view("uint8").data) if array.size else 0
 
 
 def _pad(size: int) -> int:

@@ -153,8 +153,8 @@ def list_facts(
     """The facts of the log in log order: valid now (or at ``as_of``) unless ``include_superseded``."""
     day = parse_as_of(as_of)
     facts = list(ctx.read_log().facts.values())
-    if include_superseded and day is None:
-        return facts
     if include_superseded:
-        return [f for f in facts if (f.valid_from or f.session_date) is None or (f.valid_from or f.session_date) <= day]
+        if day is None:
+            return facts
+        return [f for f in facts if (start := f.valid_from or f.session_date) is None or start <= day]
     return [f for f in facts if f.is_valid_at(day)]

@@ -9,6 +9,7 @@ directory.  Nothing here touches the disk beyond reading the environment.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import InvalidName
@@ -18,7 +19,7 @@ DEFAULT_HOME = "user_projects"
 HOME_ENV = "UAC_HOME"
 
 
-def workspace_home(env: dict[str, str] | None = None) -> Path:
+def workspace_home(env: Mapping[str, str] | None = None) -> Path:
     """The directory bare project names resolve under."""
     env = os.environ if env is None else env
     value = env.get(HOME_ENV, "").strip()
@@ -39,7 +40,7 @@ def looks_like_path(spec: str) -> bool:
     )
 
 
-def resolve_project(spec: str | os.PathLike[str], env: dict[str, str] | None = None) -> Path:
+def resolve_project(spec: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> Path:
     """Resolve ``PROJECT`` to a directory path (which may not exist yet).
 
     A :class:`~pathlib.Path`, or a string that contains a path separator or

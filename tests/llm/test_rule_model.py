@@ -135,6 +135,23 @@ def test_a_repair_answers_only_what_is_left_on_the_domain_as_applied():
     assert respond_entry(request) == {"json": reply.data}
 
 
+def test_a_repair_keeps_a_shared_fact_this_domains_side_of_it():
+    """A fact whose main domain is another is an event here, in the first answer and in a
+    repair alike: the repair hands the batch's other-domain records and shared facts on as such."""
+    first = ops_request(shared=["f1: also social (social is its main domain)"])
+    ops = respond(first).data["operations"]
+    berlin = {"text": "Alice flew to Berlin yesterday.", "day": "2023-06-14", "speaker": "Alice"}
+    assert {"op": "add", "collection": "events", "class": "Event", "values": berlin, "sources": ["f1"]} in ops
+    sent = [op for op in ops if op.get("sources") != ["f1"]]  # the answer forgot f1
+    repair = render_prompt(
+        "structure_ops_repair.j2", applied=len(sent), total_applied=len(sent), schema_lines="", collections=[],
+        problems=["facts f1 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"],
+        touched=[], touched_more=0, retired=[],
+    )
+    request = ChatRequest(messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair)))
+    assert respond(request).data == {"operations": [{"op": "add", "collection": "events", "values": berlin, "sources": ["f1"]}]}
+
+
 def test_compile_end_to_end_revisits_a_replaced_trip(tmp_path):
     model = RuleModel()
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice", llm=LLMClient(model))

@@ -175,6 +175,30 @@ class AskOptions:
     def resolved(self) -> bool:
         return all(getattr(self, s.name) is not None for s in ask_option_specs() if s.from_config)
 
+    def limits(self) -> "ReaderLimits":
+        """The reader's modes and sizes of these resolved options (:meth:`resolve` first)."""
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(ReaderLimits)}
+        unset = sorted(name for name, value in values.items() if value is None)
+        if unset:
+            raise InputError(f"ask option(s) not resolved: {', '.join(unset)}.", hint="Call AskOptions.resolve(config) first.")
+        return ReaderLimits(**values)
+
+
+@dataclass(frozen=True)
+class ReaderLimits:
+    """The modes and sizes the reader works with: the ``from_config`` fields of resolved
+    :class:`AskOptions` that the reader reads, every one set."""
+
+    loading: str
+    state_chars: int
+    top_facts: int
+    top_archive: int
+    tool_mode: str
+    max_tool_steps: int
+    iterative_rounds: int
+    iterative_queries: int
+    tool_output_chars: int
+
 
 def _kind(annotation: str) -> type:
     base = annotation.split("|")[0].strip()

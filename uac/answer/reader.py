@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import time
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..compile.follow import view_lag
 from ..context import MemoryContext
@@ -28,21 +28,21 @@ from .evidence import EvidenceRetriever
 from .gaps import Gaps, view_gaps
 from .iterative import select_evidence
 from .model import Answer, EvidenceItem, StateChannel
-from .options import AskOptions
+from .options import AskOptions, ReaderLimits
 from .state_view import build_state_channel, filter_state_as_of
 from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
 
 
-def _state_channel(ctx: MemoryContext, question: str, options: AskOptions, gaps: Gaps) -> StateChannel:
+def _state_channel(ctx: MemoryContext, question: str, options: AskOptions, limits: ReaderLimits, gaps: Gaps) -> StateChannel:
     as_of_state = excluded = None
     if options.as_of is not None:
         as_of_state, excluded = filter_state_as_of(ctx.sandbox_state(), options.as_of, ctx.fact_table().said)
     return build_state_channel(
         ctx.root,
         question,
-        loading=options.loading,
-        budget=options.state_chars,
+        loading=limits.loading,
+        budget=limits.state_chars,
         as_of_state=as_of_state,
         excluded=excluded,
         unrepresented=gaps.per_domain,
@@ -50,28 +50,28 @@ def _state_channel(ctx: MemoryContext, question: str, options: AskOptions, gaps:
 
 
 def _gather_evidence(
-    llm: LLMClient | None, question: str, options: AskOptions, retriever: EvidenceRetriever
-) -> tuple[list[EvidenceItem], list[EvidenceItem], dict | None]:
+    llm: LLMClient | None, question: str, options: AskOptions, limits: ReaderLimits, retriever: EvidenceRetriever
+) -> tuple[list[EvidenceItem], list[EvidenceItem], dict[str, Any] | None]:
     if options.iterative and llm is not None and (options.use_facts or options.use_archive):
         channels = []
         if options.use_facts:
-            channels.append(("facts", options.top_facts))
+            channels.append(("facts", limits.top_facts))
         if options.use_archive:
-            channels.append(("archive", options.top_archive))
+            channels.append(("archive", limits.top_archive))
         selection = select_evidence(
             llm,
             question,
             retriever.search,
             channels=channels,
-            rounds=options.iterative_rounds,
-            queries_per_round=options.iterative_queries,
-            k=options.top_facts + options.top_archive,
+            rounds=limits.iterative_rounds,
+            queries_per_round=limits.iterative_queries,
+            k=limits.top_facts + limits.top_archive,
         )
-        facts = [i for i in selection.items if i.channel == "facts"][: options.top_facts]
-        archive = [i for i in selection.items if i.channel == "archive"][: options.top_archive]
+        facts = [i for i in selection.items if i.channel == "facts"][: limits.top_facts]
+        archive = [i for i in selection.items if i.channel == "archive"][: limits.top_archive]
         return facts, archive, selection.to_json()
-    facts = retriever.search(question, "facts", options.top_facts) if options.use_facts else []
-    archive = retriever.search(question, "archive", options.top_archive) if options.use_archive else []
+    facts = retriever.search(question, "facts", limits.top_facts) if options.use_facts else []
+    archive = retriever.search(question, "archive", limits.top_archive) if options.use_archive else []
     return facts, archive, None
 
 
@@ -99,8 +99,9 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
     today = options.as_of or _dt.date.today()
     retriever = EvidenceRetriever(ctx, options.as_of)
     gaps = view_gaps(ctx, options.as_of) if options.use_state else Gaps()
-    state = _state_channel(ctx, question, options, gaps) if options.use_state else None
-    facts, archive, iterative = _gather_evidence(llm, question, options, retriever)
+    limits = options.limits()
+    state = _state_channel(ctx, question, options, limits, gaps) if options.use_state else None
+    facts, archive, iterative = _gather_evidence(llm, question, options, limits, retriever)
     facts = gaps.mark(facts)
     context = render_prompt(
         "answer_context.j2",
@@ -127,8 +128,8 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
         answer.latency_seconds = time.perf_counter() - started
         return answer
 
-    tool = SandboxTool(ctx, options.as_of, output_chars=options.tool_output_chars)
-    tool_mode = options.tool_mode if (options.use_state and options.max_tool_steps > 0 and tool.available()) else "off"
+    tool = SandboxTool(ctx, options.as_of, output_chars=limits.tool_output_chars)
+    tool_mode = limits.tool_mode if (options.use_state and limits.max_tool_steps > 0 and tool.available()) else "off"
     if tool_mode == "native" and llm.capabilities.tools is False:
         tool_mode = "codeblock"  # the endpoint is known to refuse native tool calls
     style = options.style()
@@ -152,7 +153,7 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
 
     messages = [Message("system", system_prompt(tool_mode)), Message("user", context)]
     try:
-        loop = _ReaderLoop(llm, messages, tool, tool_mode, options.max_tool_steps, system_prompt, style.step_by_step)
+        loop = _ReaderLoop(llm, messages, tool, tool_mode, limits.max_tool_steps, system_prompt, style.step_by_step)
         final, steps = loop.run()
     finally:
         tool.close()

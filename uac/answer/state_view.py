@@ -137,7 +137,7 @@ def load_domain_views(root: Path) -> list[DomainView]:
         return read_regular(root, path).decode("utf-8")
 
     summaries = manifest_summaries(text(manifest)) if manifest.exists() else {}
-    views = []
+    views: list[DomainView] = []
     if not domains_dir.is_dir():
         return views
     for folder in sorted(p for p in domains_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):

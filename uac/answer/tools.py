@@ -94,7 +94,7 @@ class SandboxTool:
             parsed = json.loads(arguments or "{}")
         except json.JSONDecodeError as exc:
             parsed = None
-            problem = f"arguments are not JSON: {exc.msg}"
+            problem: str | None = f"arguments are not JSON: {exc.msg}"
         else:
             problem = None if isinstance(parsed, dict) and isinstance(parsed.get("code"), str) else "expected {\"code\": \"...\"}"
         if problem:

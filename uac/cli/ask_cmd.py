@@ -103,5 +103,5 @@ def register(app: typer.Typer) -> None:
         ),
         inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=JSON_OPTION, annotation=bool),
     ]
-    ask.__signature__ = inspect.Signature(fixed + option_parameters())  # type: ignore[attr-defined]
+    ask.__signature__ = inspect.Signature(fixed + option_parameters())  # type: ignore[attr-defined]  # inspect (typer) reads it
     app.command("ask")(ask)

@@ -7,7 +7,7 @@ import ipaddress
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import typer
 
@@ -214,7 +214,8 @@ def _register_mcp(serve_app: typer.Typer) -> None:
         limits = _limits(limit_values or {})
         _check_open_files(limits, 0)
         session_limits = _session_limits(sessions, sessions_per_token, sessions_per_project, session_idle)
-        serve(root, transport=transport, project=project, host=host, port=port, limits=limits, sessions=session_limits)
+        mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"  # checked above
+        serve(root, transport=mode, project=project, host=host, port=port, limits=limits, sessions=session_limits)
 
 
 def register(app: typer.Typer) -> None:

@@ -350,9 +350,9 @@ def _plan(
         plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
         return plan
     dropped = {c.name for c in (existing.schema.classes if existing else ()) if written_offline(c)}
-    plan.kept_values = {
+    plan.kept_values = {} if existing is None else {
         value_name: value
-        for value_name, value in (existing.values.items() if existing else ())
+        for value_name, value in existing.values.items()
         if not (existing.types[value_name].class_names() & dropped)
     }
     if "events" in plan.kept_values:
@@ -455,7 +455,7 @@ def _members(value: Any, spec: TypeSpec, built: dict[str, type]) -> Any:
 
 def _moment(when: "Period | _dt.date | None", said_on: Any) -> tuple[_dt.date, _dt.date]:
     """The sort key of a record: when it happened, else when it was said; undated first."""
-    if when is not None and hasattr(when, "start"):
+    if when is not None and not isinstance(when, _dt.date) and hasattr(when, "start"):
         return (when.start, when.end)
     if isinstance(when, _dt.date):
         return (when, when)

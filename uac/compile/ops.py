@@ -334,9 +334,9 @@ def _add(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batch
         if collection in work.values:
             raise OpRejected(f"{collection!r} is not a list of records in this domain")
         cls_name = op.get("class")
-        if not isinstance(cls_name, str) or work.class_spec(cls_name) is None:
+        if not isinstance(cls_name, str) or (cls_spec := work.class_spec(cls_name)) is None:
             raise OpRejected(f"new collection {collection!r} needs \"class\": a record class of this domain (add_class first)")
-        if work.class_spec(cls_name).kind != "dataclass":
+        if cls_spec.kind != "dataclass":
             raise OpRejected(f"{cls_name} is an enum; a collection holds records of a record class")
     elif op.get("class") not in (None, cls_name):
         raise OpRejected(f"collection {collection!r} holds {cls_name} records, not {op.get('class')}")

@@ -56,7 +56,8 @@ def _month_terms(value: Any) -> set[str]:
         first = last = value
     else:
         return set()
-    terms, year, month = set(), first.year, first.month
+    terms: set[str] = set()
+    year, month = first.year, first.month
     while (year, month) <= (last.year, last.month) and len(terms) < 12:
         terms.add(f"@{year:04d}-{month:02d}")
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)

@@ -143,12 +143,13 @@ class FilesJudge:
     shape: str
 
     def judge(self, data: Any, error: ModelError | None) -> Verdict:
-        if error is None:
+        failure: Exception | None = error
+        if failure is None:
             try:
                 return Verdict(value=self.accept(data))
             except (CodeRejected, ModelError) as exc:
-                error = exc
-        problems = problems_of(error)
+                failure = exc
+        problems = problems_of(failure)
         return Verdict(tuple(problems), outcome="rejected: " + "; ".join(problems)[:MAX_OUTCOME_CHARS])
 
     def repair_request(self, problems: list[str]) -> str:

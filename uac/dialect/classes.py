@@ -25,12 +25,16 @@ def field_specs(cls: type) -> dict[str, TypeSpec]:
     return cls.__dict__["__uac_types__"]
 
 
+#: enum.Enum, called in its functional form with a name known only at run time
+_ENUM: type = enum.Enum
+
+
 def build_classes(schema: SchemaSpec, module: str) -> dict[str, type]:
     """Build real (frozen) classes from a validated schema."""
     classes: dict[str, type] = {}
     for spec in schema.classes:
         if spec.kind == "enum":
-            cls: type = enum.Enum(spec.name, [(m, v) for m, v in spec.members], module=module)  # type: ignore[misc]
+            cls: type = _ENUM(spec.name, [(m, v) for m, v in spec.members], module=module)
             if spec.doc:
                 cls.__doc__ = spec.doc
         else:
@@ -40,7 +44,7 @@ def build_classes(schema: SchemaSpec, module: str) -> dict[str, type]:
 
 
 def _dataclass(spec: ClassSpec, classes: Mapping[str, type], module: str) -> type:
-    fields = []
+    fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
     for f in spec.fields:
         annotation = python_type(f.type, classes)
         if f.default_kind == "required":
@@ -50,7 +54,7 @@ def _dataclass(spec: ClassSpec, classes: Mapping[str, type], module: str) -> typ
         else:
             factory = list if f.default_kind == "list" else dict
             fields.append((f.name, annotation, dataclasses.field(default_factory=factory)))
-    namespace = {"__uac_types__": {f.name: f.type for f in spec.fields}}
+    namespace: dict[str, Any] = {"__uac_types__": {f.name: f.type for f in spec.fields}}
     if spec.doc:
         namespace["__doc__"] = spec.doc
     try:
@@ -61,7 +65,7 @@ def _dataclass(spec: ClassSpec, classes: Mapping[str, type], module: str) -> typ
     return cls
 
 
-def rebuild(value: Any, classes: dict[str, type]) -> Any:
+def rebuild(value: Any, classes: dict[str, Any]) -> Any:
     """Re-create loaded objects with freshly built classes (same names).
 
     A field the new class gained takes its default; one without a default is
@@ -88,11 +92,11 @@ def rebuild(value: Any, classes: dict[str, type]) -> Any:
                 fields[f.name] = rebuild(present[f.name], classes)
             elif f.default is not dataclasses.MISSING:
                 fields[f.name] = f.default
-            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-                fields[f.name] = f.default_factory()  # type: ignore[misc]
+            elif f.default_factory is not dataclasses.MISSING:
+                fields[f.name] = f.default_factory()
             else:
                 fields[f.name] = ""
-        obj = object.__new__(target)
+        obj: Any = object.__new__(target)
         obj.__dict__.update(fields)
         return obj
     raise TypeError(kind.__name__)

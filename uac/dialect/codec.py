@@ -25,7 +25,7 @@ Codec = Callable[[Any], Any] | None  # None: the identity
 
 
 class StateCodec:
-    def __init__(self, classes: Mapping[str, type]) -> None:
+    def __init__(self, classes: Mapping[str, Any]) -> None:
         self.classes = classes
         self._enc: dict[TypeSpec, Codec] = {}
         self._dec: dict[TypeSpec, Codec] = {}
@@ -69,10 +69,10 @@ class StateCodec:
 
             return record
         if kind in ("list", "set", "tuple") and (kind != "tuple" or spec.variadic):
-            inner = self.encoder(spec.args[0])
-            if inner is None:
+            each = self.encoder(spec.args[0])
+            if each is None:
                 return None if kind == "list" else list
-            return lambda v: [inner(x) for x in v]
+            return lambda v: [each(x) for x in v]
         if kind == "tuple":
             items = [self.encoder(a) for a in spec.args]
             return lambda v: [x if fn is None else fn(x) for x, fn in zip(v, items)]
@@ -166,13 +166,13 @@ class StateCodec:
 
             return record
         if kind in ("list", "set", "tuple") and (kind != "tuple" or spec.variadic):
-            inner = self.decoder(spec.args[0])
+            each = self.decoder(spec.args[0])
             wrap = {"list": list, "set": set, "tuple": tuple}[kind]
-            if inner is None:
+            if each is None:
                 return None if kind == "list" else wrap
             if kind == "list":
-                return lambda v: [inner(x) for x in v]
-            return lambda v: wrap(inner(x) for x in v)
+                return lambda v: [each(x) for x in v]
+            return lambda v: wrap(each(x) for x in v)
         if kind == "tuple":
             items = [self.decoder(a) for a in spec.args]
             return lambda v: tuple(x if fn is None else fn(x) for x, fn in zip(v, items))

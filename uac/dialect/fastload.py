@@ -177,7 +177,7 @@ def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[s
         if enum_name + "." in body:
             body = re.sub(
                 re.escape(enum_name) + r"\.([A-Za-z_]\w*)",
-                lambda m, e=enum_name: '"%s%s.%s"' % (ENUM_JSON, e, m.group(1)),
+                lambda m: '"%s%s.%s"' % (ENUM_JSON, enum_name, m.group(1)),  # called here, in this iteration
                 body,
             )
     # field names first (longest first, so no name is rewritten inside a longer
@@ -253,7 +253,7 @@ class Builder:
     def __init__(self, schema: SchemaSpec, classes: Mapping[str, type]) -> None:
         self.classes = classes
         self.records = {c.name: _Record(classes[c.name], list(c.fields)) for c in schema.classes if c.kind == "dataclass"}
-        self.enums = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
+        self.enums: dict[str, Any] = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
         self.used: set[str] = set()
         self.nodes = 0
         self.depth = 0
@@ -480,7 +480,7 @@ class Builder:
             if field_name not in kwargs:
                 full[field_name] = factory()
         full.update(kwargs)
-        obj = object.__new__(record.cls)
+        obj: Any = object.__new__(record.cls)
         obj.__dict__.update(full)
         return obj
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+from collections.abc import Set as AbstractSet
 
 from .problems import Problem
 from .types import PERIOD_MODULE, PERIOD_NAME, REF_MODULE, REF_NAME, SCALARS, TEMPORAL
@@ -50,7 +51,7 @@ def imported_names(statement: ast.ImportFrom, path: str, problems: list[Problem]
         if schema_classes is None or statement.level != 1 or statement.module != "schema":
             problems.append(Problem(path, statement.lineno, "the only relative import allowed is `from .schema import ...` in state.py"))
             return []
-        allowed = schema_classes
+        allowed: AbstractSet[str] = schema_classes
         module = ".schema"
     else:
         module = statement.module or ""

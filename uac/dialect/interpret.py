@@ -30,7 +30,7 @@ import ast
 import datetime as _dt
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from ..dates import Period, parse_period
 from ..refs import Ref, parse_ref
@@ -101,7 +101,7 @@ class StateInterpreter:
         self.scope: set[str] = set()
         self.nodes = 0
         self._records = {c.name: _Record(classes[c.name], c) for c in schema.classes if c.kind == "dataclass"}
-        self._enums = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
+        self._enums: dict[str, Any] = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
 
     # -- module level --------------------------------------------------------------
 
@@ -175,32 +175,36 @@ class StateInterpreter:
     def value(self, node: ast.expr) -> Any:
         self.nodes += 1
         kind = type(node)
+        # ``type(node) is`` rather than isinstance (the hot path); cast() says what it found
         if kind is ast.Constant:
-            return self._constant(node)
+            return self._constant(cast(ast.Constant, node))
         if kind is ast.Call:
-            return self._call(node)
+            return self._call(cast(ast.Call, node))
         if kind is ast.List:
-            return [self.value(e) for e in self._elements(node)]
+            return [self.value(e) for e in self._elements(cast(ast.List, node))]
         if kind is ast.Tuple:
-            return tuple(self.value(e) for e in self._elements(node))
+            return tuple(self.value(e) for e in self._elements(cast(ast.Tuple, node)))
         if kind is ast.Dict:
-            return self._dict(node)
+            return self._dict(cast(ast.Dict, node))
         if kind is ast.Set:
-            items = [self.value(e) for e in self._elements(node)]
+            items = [self.value(e) for e in self._elements(cast(ast.Set, node))]
             try:
                 return set(items)
             except TypeError:
                 raise reject(self.path, node.lineno, "set members must be hashable literals") from None
         if kind is ast.UnaryOp:
-            if isinstance(node.op, ast.USub) and type(node.operand) is ast.Constant and type(node.operand.value) in (int, float):
-                return -self._constant(node.operand)
+            unary = cast(ast.UnaryOp, node)
+            operand = unary.operand
+            if isinstance(unary.op, ast.USub) and type(operand) is ast.Constant and type(operand.value) in (int, float):
+                return -self._constant(operand)
             raise reject(self.path, node.lineno, "only unary minus on a number literal is allowed")
         if kind is ast.Attribute:
-            return self._attribute(node)
+            return self._attribute(cast(ast.Attribute, node))
         if kind is ast.Name:
-            if node.id == "__import__" or node.id.startswith("_"):
-                raise reject(self.path, node.lineno, f"name {node.id!r} is not allowed")
-            raise reject(self.path, node.lineno, f"bare name {node.id!r} is not a value; use a literal, a record call or EnumClass.MEMBER")
+            ident = cast(ast.Name, node).id
+            if ident == "__import__" or ident.startswith("_"):
+                raise reject(self.path, node.lineno, f"name {ident!r} is not allowed")
+            raise reject(self.path, node.lineno, f"bare name {ident!r} is not a value; use a literal, a record call or EnumClass.MEMBER")
         what = _NAMED_NODES.get(kind.__name__, kind.__name__)
         raise reject(self.path, getattr(node, "lineno", 0), f"{what} not allowed in state.py")
 
@@ -213,7 +217,7 @@ class StateInterpreter:
         return elements
 
     def _constant(self, node: ast.Constant) -> Any:
-        value = node.value
+        value: Any = node.value
         kind = type(value)
         if kind is str:
             if len(value) > limits.MAX_STR_LEN:
@@ -307,10 +311,10 @@ class StateInterpreter:
             if number is None:
                 raise reject(self.path, node.lineno, f"{name}(...) takes literal int arguments only")
             args.append(number)
-        kwargs = {}
+        kwargs: dict[str, int] = {}
         for kw in node.keywords:
             number = _int_literal(kw.value) if kw.arg is not None else None
-            if number is None:
+            if number is None or kw.arg is None:
                 raise reject(self.path, node.lineno, f"{name}(...) takes literal int arguments only")
             if name == "timedelta" and kw.arg not in _TIMEDELTA_KEYWORDS:
                 raise reject(self.path, node.lineno, f"timedelta(...) has no argument {kw.arg!r}")

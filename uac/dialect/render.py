@@ -68,8 +68,8 @@ def _temporal(value: Any) -> str:
             parts.append(value.microsecond)
         return f"time({', '.join(map(str, parts))})"
     if type(value) is _dt.timedelta:
-        parts = [f"{k}={v}" for k, v in (("days", value.days), ("seconds", value.seconds), ("microseconds", value.microseconds)) if v]
-        return f"timedelta({', '.join(parts) or 'days=0'})"
+        given = [f"{k}={v}" for k, v in (("days", value.days), ("seconds", value.seconds), ("microseconds", value.microseconds)) if v]
+        return f"timedelta({', '.join(given) or 'days=0'})"
     raise TypeError(type(value).__name__)
 
 
@@ -80,7 +80,7 @@ def _record_items(value: Any) -> list[tuple[str, Any]]:
         item = getattr(value, f.name)
         if f.default is not dataclasses.MISSING and item == f.default and type(item) is type(f.default):
             continue
-        if f.default_factory is not dataclasses.MISSING and item == f.default_factory():  # type: ignore[misc]
+        if f.default_factory is not dataclasses.MISSING and item == f.default_factory():
             continue
         items.append((f.name, item))
     return items
@@ -255,7 +255,8 @@ class Chunk:
         self.item = item
         self.lines = lines
         self.classes, self.temporal = _used([item])
-        self.checked = False
+        #: the schema key the lines were checked against (False: not checked yet)
+        self.checked: str | bool = False
 
 
 #: rendered records by ``id()`` of the record (a chunk keeps its record alive, so ids stay unique)

@@ -29,6 +29,7 @@ import datetime as _dt
 import enum
 import typing
 from dataclasses import dataclass
+from types import GenericAlias
 from typing import Any, Mapping
 
 from ..dates import Period
@@ -223,13 +224,13 @@ def python_type(spec: TypeSpec, classes: Mapping[str, type]) -> Any:
         return classes[spec.name]
     args = tuple(python_type(a, classes) for a in spec.args)
     if kind == "list":
-        return list[args[0]]
+        return GenericAlias(list, args[0])
     if kind == "set":
-        return set[args[0]]
+        return GenericAlias(set, args[0])
     if kind == "dict":
-        return dict[args[0], args[1]]
+        return GenericAlias(dict, (args[0], args[1]))
     if kind == "tuple":
-        return tuple[args[0], ...] if spec.variadic else tuple[args]
+        return GenericAlias(tuple, (args[0], ...) if spec.variadic else args)
     if kind == "union":
         return typing.Union[args]
     raise ValueError(kind)

@@ -38,8 +38,9 @@ def _literal_default(node: ast.expr) -> tuple[bool, Any]:
     if isinstance(node, ast.Constant) and not isinstance(node.value, bytes) and node.value is not Ellipsis:
         return True, node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        if type(node.operand.value) in (int, float):
-            return True, -node.operand.value
+        number = node.operand.value
+        if type(number) is int or type(number) is float:
+            return True, -number
     if isinstance(node, ast.Tuple):
         items = [_literal_default(e) for e in node.elts]
         if all(ok for ok, _ in items):
@@ -77,8 +78,10 @@ def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
     problems: list[Problem] = []
     body = list(tree.body)
     doc = ""
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-        doc = body.pop(0).value.value
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        doc = first.value.value
+        body.pop(0)
     imports: list[str] = []
     class_nodes: list[ast.ClassDef] = []
     for statement in body:
@@ -116,8 +119,10 @@ def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
 def _extract_class(node: ast.ClassDef, path: str, problems: list[Problem], class_names: set[str], names: set[str], future: bool) -> ClassSpec:
     body = list(node.body)
     doc = ""
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-        doc = body.pop(0).value.value
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        doc = first.value.value
+        body.pop(0)
     is_enum = len(node.bases) == 1 and isinstance(node.bases[0], ast.Name) and node.bases[0].id == "Enum"
     if is_enum:
         return _enum_class(node, body, doc, path, problems, names)

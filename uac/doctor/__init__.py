@@ -21,7 +21,7 @@ one by one.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from .._version import __version__
 from ..context import MemoryContext
@@ -70,6 +70,12 @@ class DoctorReport:
 Check = Callable[[MemoryContext, bool], CheckResult]
 
 
+class DeepCheck(Protocol):
+    """A check whose work depends on the depth."""
+
+    def __call__(self, ctx: MemoryContext, repair: bool, *, deep: bool = ...) -> CheckResult: ...
+
+
 #: the checks doctor runs, in order
 CHECKS: list[Check] = [
     check_format,
@@ -86,7 +92,7 @@ CHECKS: list[Check] = [
     check_privacy,
 ]
 #: the checks whose work depends on the depth (they take ``deep=``)
-DEPTH_AWARE: tuple[Check, ...] = (check_fact_log, check_indexes, check_view, check_records_index, check_privacy)
+DEPTH_AWARE: tuple[DeepCheck, ...] = (check_fact_log, check_indexes, check_view, check_records_index, check_privacy)
 
 
 def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False, deep: bool = False) -> DoctorReport:
@@ -97,7 +103,8 @@ def run_doctor(ctx: MemoryContext, *, repair: bool = False, model: bool = False,
     for number, check in enumerate(CHECKS):
         if repair:
             step(number, len(CHECKS), "checks")
-        results.append(check(ctx, repair, deep=deep) if check in DEPTH_AWARE else check(ctx, repair))
+        deep_check = next((c for c in DEPTH_AWARE if c is check), None)
+        results.append(deep_check(ctx, repair, deep=deep) if deep_check is not None else check(ctx, repair))
     if repair:
         step(len(CHECKS), len(CHECKS), "checks")
     if model:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..context import MemoryContext
 from ..errors import StoreError, UnsafePath
+from ..facts.log import LogState
 from ..sessions.archive import Archive
 from .result import FAIL, OK, CheckResult
 
@@ -34,7 +35,7 @@ def check_indexes(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> Che
     except (StoreError, UnsafePath) as exc:
         return CheckResult("indexes", FAIL, f"cannot check the indexes: {exc.message}")
     try:
-        if deep:
+        if isinstance(state, LogState):  # deep
             from ..index.maintain import index_problems
 
             problems = index_problems(index, state, Archive(project.paths.sessions)) + _file_problems(index.dir)
@@ -82,8 +83,8 @@ def _fast_problems(ctx: MemoryContext) -> list[str]:
     elif status == "unknown":
         problems.append("the log position the indexes record is not the log's (the log was changed or replaced)")
     facts = index.channel("facts")
-    held = set(facts.rows.order)
-    missing = [i for i in head.fact_ids if i not in held]
+    indexed = set(facts.rows.order)
+    missing = [i for i in head.fact_ids if i not in indexed]
     extra = [i for i in facts.rows.order if i not in head.fact_ids]
     if missing:
         problems.append(f"{len(missing)} fact(s) of the log are not indexed (e.g. {sorted(missing)[0]})")

@@ -57,7 +57,7 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
     if problems:
         detail = "; ".join(f"{n}: {m}" for n, m in problems.items())
         return CheckResult("view", FAIL, f"{len(problems)} domain(s) do not validate: {detail} (recompile with 'uac compile')", data=data)
-    facts = data.get("facts")
+    facts = data.get("facts") or {}
     behind = bool(facts) and (facts["not_compiled"] or any(d["pending"] for d in facts["domains"].values()))
     if not names and not behind:
         return CheckResult("view", OK, "no domains yet", data=data)

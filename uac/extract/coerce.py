@@ -255,7 +255,8 @@ def read_item(
     coerced: list[str] = []
     text = item.get("text")
     if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text, _ = str(text), coerced.append("text")
+        text = str(text)
+        coerced.append("text")
     if not isinstance(text, str) or not text.strip():
         return ItemReading(None, problem=f"{where}.text must be a non-empty string")
     evidence = read_evidence(item.get("evidence"), turns)

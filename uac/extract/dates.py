@@ -209,10 +209,10 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
     if kind == "absolute_day":
         return _absolute_day(m)
     if kind == "week_around":
-        day = _absolute_day(m)
-        if day is None:
+        around = _absolute_day(m)
+        if around is None:
             return None
-        anchor = day.start
+        anchor = around.start
         if m["side"].lower() == "weekend":
             saturday = anchor + _dt.timedelta(days=(5 - anchor.weekday()) % 7)
             if m["dir"].lower() == "before":
@@ -298,8 +298,8 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
             year += 1
         elif future is False and month > base.month:
             year -= 1
-        first = _dt.date(year, month, 1)
-        saturday = first + _dt.timedelta(days=(5 - first.weekday()) % 7)
+        first_day = _dt.date(year, month, 1)
+        saturday = first_day + _dt.timedelta(days=(5 - first_day.weekday()) % 7)
         nth = m["nth"].lower()
         if nth == "last":
             following = _dt.date(year + (month == 12), month % 12 + 1, 1)

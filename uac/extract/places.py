@@ -137,7 +137,7 @@ def _load() -> _Tables:
         key = fold(alias)
         if key not in countries or code not in countries[key]:
             regions.setdefault(key, set()).add(code)
-    cities: dict[str, list[tuple[int, str, str]]] = {}
+    cities: dict[str, list[tuple[int, str, str, str]]] = {}
     for row in cache.get_cities().values():
         entry = (int(row.get("population") or 0), row["countrycode"], str(row.get("admin1code") or ""), row["name"])
         cities.setdefault(fold(row["name"]), []).append(entry)

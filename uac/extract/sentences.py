@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "approx", "no", "a.m", "p.m"}
 _BOUNDARY = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
@@ -47,7 +48,7 @@ def split_sentences(text: str) -> list[str]:
     return pieces
 
 
-def content_words(sentence: str, names: set[str] = frozenset()) -> list[str]:
+def content_words(sentence: str, names: AbstractSet[str] = frozenset()) -> list[str]:
     """The words of ``sentence`` that are not filler, stop words or (prefixes of) names."""
     out = []
     for word in _WORD.findall(sentence):
@@ -65,6 +66,6 @@ def content_words(sentence: str, names: set[str] = frozenset()) -> list[str]:
     return out
 
 
-def is_contentless(sentence: str, names: set[str] = frozenset()) -> bool:
+def is_contentless(sentence: str, names: AbstractSet[str] = frozenset()) -> bool:
     """True for greetings, thanks and reactions ("Hey Mel!", "Thanks!", "Wow, so cool!")."""
     return not content_words(sentence, {n.lower() for n in names})

@@ -66,7 +66,7 @@ class CatchUpReport:
         }
 
 
-def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog, previous: LogState | None = None) -> str:
+def coverage(index: MemoryIndex, state: LogState | LogHead, fact_log: FactLog, previous: LogState | LogHead | None = None) -> str:
     """``current``, ``grown``, ``unknown`` or ``settings`` (see the module doc).
 
     ``current`` costs one small file read.  Telling ``grown`` from ``unknown``
@@ -96,7 +96,7 @@ def coverage(index: MemoryIndex, state: LogState, fact_log: FactLog, previous: L
     return "grown" if fact_log.prefix_digest(size) == digest else "unknown"
 
 
-def _log_position(state: LogState) -> tuple[int, str]:
+def _log_position(state: LogState | LogHead) -> tuple[int, str]:
     return state.good_bytes, state.digest
 
 
@@ -278,6 +278,7 @@ def catch_up(
             )
         state = full
     if status == "settings":
+        assert isinstance(state, LogState)
         _rebuild_for_settings(index, state, archive, report)
         report.seconds = time.perf_counter() - started
         return report

@@ -29,6 +29,7 @@ import fcntl
 import os
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -59,7 +60,7 @@ class ChromaSettings:
         return f"the Chroma server at {self.host}:{self.port}"
 
 
-def resolve_settings(config: "IndexConfig | None", env: dict[str, str] | None = None) -> ChromaSettings:
+def resolve_settings(config: "IndexConfig | None", env: Mapping[str, str] | None = None) -> ChromaSettings:
     """The index settings of ``uac.toml`` with the environment's overrides applied."""
     env = os.environ if env is None else env
     backend = config.backend if config is not None else "embedded"

@@ -56,7 +56,7 @@ class CorpusTable:
         turns: list[str] | None = None,
         turn_offsets: Any = None,
         stamp: FileStamp = FileStamp.missing(),
-        encoded: dict[str, bytes] | None = None,
+        encoded: dict[str, str] | None = None,
     ) -> None:
         self.ids: list[str] = ids if ids is not None else []
         self.ordinals = ordinals if ordinals is not None else []

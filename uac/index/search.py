@@ -236,14 +236,17 @@ def _prefer_named_speaker(
     mostly by what that person said, rarely by what others asked or replied."""
     if person is None:
         return fused
+    speaker_of: Callable[[str], str | None]
     if isinstance(state, FactTable):
         speaker_of = state.speaker_of
     else:
         facts = state.facts
 
-        def speaker_of(item: str) -> str | None:
+        def fact_speaker(item: str) -> str | None:
             fact = facts.get(item)
             return None if fact is None else fact.speaker
+
+        speaker_of = fact_speaker
 
     out = []
     for (name, item), score in fused:

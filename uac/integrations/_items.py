@@ -28,13 +28,16 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..errors import InputError, InvalidName, SessionNotFound, UacError
 from ..memory import UserMemory
 from ..project import is_project
 from ..sessions import Session, Turn
 from ..workspace import validate_project_name
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
 
 SOURCE = "store"
 PREFIX = "kv-"
@@ -97,7 +100,7 @@ class ItemStore:
     project on its first put; ``llm`` extracts the facts of items (default: the project's
     configured model, else the rule-based extractor)."""
 
-    def __init__(self, root: str | Path, *, create: bool = True, llm: Any = None, timezone: str = "UTC") -> None:
+    def __init__(self, root: str | Path, *, create: bool = True, llm: LLMClient | None = None, timezone: str = "UTC") -> None:
         self.root = Path(root)
         self.create = create
         self.llm = llm

@@ -37,7 +37,7 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -47,6 +47,9 @@ from ..errors import InputError, InvalidName, NotFound, UacError, Vocabulary
 from ..memory import UserMemory
 from ..server.errors import code_for, scrub
 from ..workspace import validate_project_name
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
 
 #: characters of each hit's text a search returns
 HIT_CHARS = 600
@@ -257,14 +260,15 @@ class MemoryTools:
         create: bool = False,
         user_name: str | None = None,
         timezone: str = "UTC",
-        llm: Any = None,
+        llm: LLMClient | None = None,
         output_chars: int | None = None,
     ) -> None:
         if output_chars is not None and (isinstance(output_chars, bool) or not isinstance(output_chars, int)
                                          or output_chars < MIN_OUTPUT_CHARS):
             raise InputError(f"output_chars must be a whole number of at least {MIN_OUTPUT_CHARS}, not {output_chars!r}.")
         self._memory = project if isinstance(project, UserMemory) else None
-        self._spec = None if self._memory is not None else project
+        #: the project as named (a name or a path) when no open one was given
+        self._spec: str | Path = "" if isinstance(project, UserMemory) else project
         self._root = None if root is None else Path(root)
         self._create = create
         self._user_name = user_name
@@ -291,7 +295,7 @@ class MemoryTools:
         if self._memory is not None:
             return self._memory.root.parent
         try:
-            return resolve(self._spec, None).parent  # type: ignore[arg-type]
+            return resolve(self._spec, None).parent
         except UacError:
             return None
 
@@ -299,7 +303,7 @@ class MemoryTools:
         """The open project (opened, or created with ``create``, on first use); raises
         :class:`~uac.UacError` (e.g. :class:`~uac.ProjectNotFound`)."""
         if self._memory is None:
-            path = resolve(self._spec, self._root)  # type: ignore[arg-type]
+            path = resolve(self._spec, self._root)
             if self._create:
                 self._memory = UserMemory.open_or_create(path, user_name=self._user_name, timezone=self._timezone, llm=self._llm)
             else:
@@ -324,7 +328,7 @@ class MemoryTools:
         if self._memory is not None:
             return self._memory.project.config.answer.tool_output_chars
         try:
-            return load_config(resolve(self._spec, self._root) / CONFIG_NAME).answer.tool_output_chars  # type: ignore[arg-type]
+            return load_config(resolve(self._spec, self._root) / CONFIG_NAME).answer.tool_output_chars
         except (UacError, OSError):
             return AnswerConfig().tool_output_chars  # not there yet (``create``) or unreadable: the first call says so
 
@@ -437,6 +441,7 @@ class MemoryTools:
         return data
 
     def _today(self, memory: UserMemory) -> _dt.date:
+        zone: _dt.tzinfo
         try:
             zone = ZoneInfo(memory.project.config.user.timezone or "UTC")
         except (ZoneInfoNotFoundError, ValueError):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..extras import require
 from ..memory import UserMemory
@@ -43,6 +43,9 @@ from langgraph.store.base import (  # noqa: E402
     SearchItem,
     SearchOp,
 )
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
 
 __all__ = ["MemoryTools", "UacStore", "memory_tools", "remember_messages"]
 
@@ -76,7 +79,7 @@ def memory_tools(
     root: str | Path | None = None,
     create: bool = False,
     user_name: str | None = None,
-    llm: Any = None,
+    llm: LLMClient | None = None,
     output_chars: int | None = None,
 ) -> list[StructuredTool]:
     """The four tools over one project: a :class:`MemoryTools`, an open
@@ -122,7 +125,7 @@ class UacStore(BaseStore):
     ``maya``.  ``create`` makes a project on its first put; ``llm`` extracts facts from the
     items (default: each project's configured model, else the rule-based extractor)."""
 
-    def __init__(self, root: str | Path, *, create: bool = True, llm: Any = None, timezone: str = "UTC") -> None:
+    def __init__(self, root: str | Path, *, create: bool = True, llm: LLMClient | None = None, timezone: str = "UTC") -> None:
         self.items = ItemStore(root, create=create, llm=llm, timezone=timezone)
 
     def _one(self, op: Op) -> Result:

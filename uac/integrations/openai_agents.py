@@ -22,7 +22,7 @@ from __future__ import annotations
 import inspect
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..extras import require
 from ..memory import UserMemory
@@ -31,6 +31,9 @@ from ._tools import MemoryTools, ToolError, ToolSpec, tools_of
 require("agents", "openai-agents", what="the OpenAI Agents SDK tools")
 
 from agents import Agent, FunctionTool, RunContextWrapper  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
 
 __all__ = ["MemoryTools", "memory_tools", "remember_session", "session_messages", "with_memory"]
 
@@ -57,7 +60,7 @@ def memory_tools(
     root: str | Path | None = None,
     create: bool = False,
     user_name: str | None = None,
-    llm: Any = None,
+    llm: LLMClient | None = None,
     output_chars: int | None = None,
 ) -> list[FunctionTool]:
     """The four function tools over one project: a :class:`MemoryTools`, an open

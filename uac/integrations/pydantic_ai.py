@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..extras import require
 from ..memory import UserMemory
@@ -30,6 +30,9 @@ require("pydantic_ai", "pydantic-ai", what="the pydantic-ai toolset")
 
 from pydantic_ai import FunctionToolset, ModelRetry, RunContext, Tool  # noqa: E402
 from pydantic_ai.exceptions import ToolFailed  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
 
 __all__ = ["MemoryDeps", "MemoryTools", "memory_toolset"]
 
@@ -49,7 +52,7 @@ class MemoryDeps:
     root: str | Path | None = None
     create: bool = False
     user_name: str | None = None
-    llm: Any = None
+    llm: LLMClient | None = None
     output_chars: int | None = None
     _tools: MemoryTools | None = field(default=None, init=False, repr=False, compare=False)
 

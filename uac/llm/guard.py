@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import Mapping
 from urllib.parse import urlparse
 
 from ..errors import NetworkBlocked
@@ -16,7 +17,7 @@ from ..errors import NetworkBlocked
 BLOCK_ENV = "UAC_BLOCK_NETWORK"
 
 
-def network_blocked(env: dict[str, str] | None = None) -> bool:
+def network_blocked(env: Mapping[str, str] | None = None) -> bool:
     env = os.environ if env is None else env
     return env.get(BLOCK_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 

@@ -52,8 +52,9 @@ def map_ordered(
                 future.cancel()
             wait(futures)
         for future in futures:
-            if not future.cancelled() and future.exception() is not None:
-                raise future.exception()  # type: ignore[misc]
+            error = None if future.cancelled() else future.exception()
+            if error is not None:
+                raise error
         return [future.result() for future in futures]
 
 

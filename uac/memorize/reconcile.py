@@ -465,9 +465,10 @@ class _SessionLinks:
         for number, item in enumerate(ruled):
             if item.meta != facts[number].meta:
                 facts[number] = facts[number].replace(meta=dict(item.meta))
-            if item.supersedes and self.in_force(item.supersedes):
-                self.link(item.supersedes, facts[number].id, "supersedes")
-                self.reconciler.stats.by_rules += 1
+            for old in item.superseded_ids:
+                if self.in_force(old):
+                    self.link(old, facts[number].id, "supersedes")
+                    self.reconciler.stats.by_rules += 1
 
     def by_model(self, answer: Answer) -> None:
         reconciler, stats, sid = self.reconciler, self.reconciler.stats, self.session_id

@@ -666,7 +666,8 @@ class _MergedType:
     appended: bool = False
 
     def widened(self) -> dict[str, TypeSpec]:
-        return {c.field: self.spec.field(c.field).type for c in self.changes if c.change == "widened"}
+        return {c.field: spec.type for c in self.changes
+                if c.change == "widened" and (spec := self.spec.field(c.field)) is not None}
 
 
 def _merged_type(

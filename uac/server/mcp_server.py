@@ -28,7 +28,7 @@ import datetime as _dt
 import inspect
 import json
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Literal, Optional
 
 from ..answer.options import ask_option_specs
 from ..errors import AccessDenied, DomainNotFound, InputError, InvalidName, UacError
@@ -38,6 +38,9 @@ from .errors import tool_error_text
 from .extras import require_mcp
 from .mcp_sessions import PROJECT_HEADER, SessionGate, SessionLimits
 from .workspace import ServedWorkspace
+
+if TYPE_CHECKING:
+    from ..memory import UserMemory
 
 INSTRUCTIONS = """\
 Long-term memory of a user, compiled by uac (User as Code). Read the manifest
@@ -113,9 +116,9 @@ def ask_option_parameters() -> list[inspect.Parameter]:
     for spec in ask_option_specs():
         kind: Any = str if spec.kind is _dt.date else spec.kind
         if spec.choices:
-            kind = Literal[spec.choices]  # type: ignore[valid-type]
+            kind = Literal[spec.choices]
         field = Field(description=spec.help, ge=spec.minimum, le=spec.maximum, max_length=spec.max_length)
-        annotation = Annotated[kind if spec.kind is bool else Optional[kind], field]
+        annotation: Any = Annotated[kind if spec.kind is bool else Optional[kind], field]
         default = spec.default if spec.kind is bool else None
         params.append(inspect.Parameter(spec.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation))
     return params
@@ -164,7 +167,7 @@ def _register_answering_tools(tools: _Tools) -> None:
         happened: str | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             hits = memory.search(query, k=max(1, min(k, 100)), channel=channel, as_of=as_of, happened=happened)
             return {"results": [h.to_json() for h in hits]}
 
@@ -173,7 +176,7 @@ def _register_answering_tools(tools: _Tools) -> None:
     async def ask(question: str, ctx: Context, project: str | None = None, **options: Any) -> dict[str, Any]:
         return await call(ctx, project, lambda name: workspace.ask(name, lambda m: m.ask(question, **options).to_json()))
 
-    ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # inspect reads it; typeshed's functions lack it
         [
             inspect.Parameter("question", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
             inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context),
@@ -191,7 +194,7 @@ def _register_answering_tools(tools: _Tools) -> None:
     async def run_python(
         code: str, ctx: Context, as_of: str | None = None, include_facts: bool = False, project: str | None = None
     ) -> Annotated[CallToolResult, dict[str, Any]]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             # the sandbox reads the view: say when it lags the log
             return {**memory.run(code, as_of=as_of, include_facts=include_facts).to_json(), "view": memory.view_lag().to_json()}
 
@@ -221,7 +224,7 @@ def _register_reading_tools(tools: _Tools) -> None:
         if not DOMAIN_NAME.ok(domain):
             raise tools.tool_error(tool_error_text(InvalidName(f"invalid domain name {domain!r}.")))
 
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             read = memory.project.read_text
             files = {f: text for f in ("schema.py", "state.py") if (text := read(f"domains/{domain}/{f}")) is not None}
             if not files:
@@ -252,7 +255,7 @@ def _register_writing_tools(tools: _Tools) -> None:
     ) -> dict[str, Any]:
         from .http.bodies import body_file
 
-        def work(name: str, memory: Any) -> dict[str, Any]:
+        def work(name: str, memory: "UserMemory") -> dict[str, Any]:
             # ASCII escapes: a lone surrogate reaches the session reader, which names its spot
             data, suffix = (json.dumps(session), ".json") if text is None else (text, ".txt")
             with body_file(data, suffix, "the session argument") as path:
@@ -280,7 +283,7 @@ def _register_writing_tools(tools: _Tools) -> None:
         mode: Literal["incremental", "bounded", "offline"] | None = None,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             data = memory.compile(mode=mode).to_json()
             return {**data, "view": memory.view_lag().to_json()}
 
@@ -293,7 +296,7 @@ def _register_writing_tools(tools: _Tools) -> None:
     async def correct_memory(
         text: str, ctx: Context, supersedes: list[str] | None = None, project: str | None = None
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             return memory.correct(text, supersedes=supersedes or []).to_json()
 
         return await call(ctx, project, lambda name: workspace.write(name, "correct", work))
@@ -318,7 +321,7 @@ def _register_history_tool(tools: _Tools) -> None:
         limit: int = 20,
         project: str | None = None,
     ) -> dict[str, Any]:
-        def work(memory: Any) -> dict[str, Any]:
+        def work(memory: "UserMemory") -> dict[str, Any]:
             report = memory.history(domain=domain, record=record, since=since, limit=max(1, min(limit, CHANGES_LIMIT)))
             return bounded_changes(report.to_json())
 

@@ -22,6 +22,7 @@ import os
 import re
 import secrets
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ _cache: dict[str, tuple[FileStamp, list["TokenRecord"]]] = {}
 
 def well_formed(token: str | None) -> bool:
     """Does ``token`` read ``uac_<id>_<secret>``?  (Checked before any file is read.)"""
-    return bool(token) and _TOKEN_RE.match(token) is not None  # type: ignore[arg-type]
+    return token is not None and _TOKEN_RE.match(token) is not None
 
 
 def _digest(token: str) -> str:
@@ -166,7 +167,7 @@ class TokenStore:
         atomic_write_text(self.path, text)  # 0600, in directories made 0700
 
 
-def admin_token_valid(root: Path, token: str | None, env: dict[str, str] | None = None) -> bool:
+def admin_token_valid(root: Path, token: str | None, env: Mapping[str, str] | None = None) -> bool:
     """True if ``token`` is the ``UAC_ADMIN_TOKEN`` value or an admin token of ``root``."""
     if not token:
         return False

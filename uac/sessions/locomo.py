@@ -174,8 +174,8 @@ def _questions(path: Path, sample: str, items: Any) -> tuple[LocomoQuestion, ...
         if not isinstance(item, dict) or not isinstance(item.get("question"), str):
             raise InputError(f"{where} has no question text.")
         try:
-            category = int(item.get("category"))
-        except (TypeError, ValueError):
+            category = int(item["category"])
+        except (KeyError, TypeError, ValueError):
             raise InputError(f"{where} has no integer category (got {item.get('category')!r}).") from None
         if category not in LOCOMO_CATEGORIES:
             raise InputError(f"{where} has category {category}; LoCoMo categories are 1-5.")

@@ -133,7 +133,7 @@ def _rows(obj: dict[str, Any], path: Path, *, user_name: str, index: int, zone: 
 
 
 def _make_session(session_id: str | None, day: _dt.date, date_text: str, rows: list[tuple[str, str, Any, str]]) -> Session:
-    plain = [(speaker, text, None) for speaker, text, _, _ in rows]
+    plain: list[tuple[str, str, str | None]] = [(speaker, text, None) for speaker, text, _, _ in rows]
     session_id = str(session_id or content_session_id(day, plain))
     check_session_id(session_id)
     turns = tuple(Turn(f"{session_id}:{n}", speaker, text) for n, (speaker, text, _) in enumerate(plain, 1))
@@ -166,7 +166,7 @@ def _one_session(
         return [_make_session(obj.get("session_id"), day, str(date), rows)]
     # date every message: its own timestamp, else the one before it (the first dated one for a leading run)
     first = next(row for row in rows if row[2] is not None)
-    dated = []
+    dated: list[tuple[str, str, Any, str]] = []
     current = (first[2], first[3])
     for speaker, text, day, written in rows:
         if day is not None:

@@ -141,7 +141,7 @@ def read_runs(segment: Path, size: int) -> list[tuple[int, str, int, int]] | Non
         data = index_path(segment).read_bytes()
     except OSError:
         return None
-    runs = []
+    runs: list[tuple[int, str, int, int]] = []
     end = 0
     try:
         for raw in data.splitlines():

@@ -484,7 +484,7 @@ def rollback(project: "Project", at: Mark) -> None:
             scope = _SCOPES.get(_key(project))
             if scope is not None and scope.state is None:
                 scope.state = at.state
-            elif scope is not None:
+            elif scope is not None and scope.state is not None:
                 scope.state.clear()
                 scope.state.update(at.state)
             else:

@@ -62,7 +62,7 @@ def _rest(fact: "Fact") -> str | None:
     if said is None:
         return None
     text, rest = said
-    person = fact.speaker
+    person = fact.speaker or ""  # speaker_words: a statement with a speaker
     if rest is not None:
         return rest
     if _VERB.match(text):

@@ -37,10 +37,10 @@ _SINCE = re.compile(rf"^(?:has|have)\s+been\s+(?:living\s+)?in\s+(?P<place>{p.NA
 
 def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
     """(person, place, event) of the homes ``fact`` tells."""
-    out = []
+    out: list[tuple[str, str, str]] = []
     for clause in p.clauses(fact, CUE):
         statement = read_home(clause.rest)
-        if statement is not None:
+        if statement is not None and statement.value is not None:  # read_home always names the place
             out.append((clause.person, statement.value, statement.event))
             continue
         since = _SINCE.match(clause.rest)

@@ -27,6 +27,7 @@ undated, in one session) are one meal; every other sighting is a meal.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...extract.dates import tense
@@ -100,7 +101,7 @@ RULES: tuple[re.Pattern[str], ...] = (
 )
 
 
-def _place(match: re.Match[str], after: str, person: str, people: list[str] = ()) -> tuple[str | None, str | None]:
+def _place(match: re.Match[str], after: str, person: str, people: Sequence[str] = ()) -> tuple[str | None, str | None]:
     """The place's name (or description) and a cuisine it implies."""
     groups = match.groupdict()
     named = groups.get("named")

@@ -149,9 +149,9 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
-    match = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
-    if match and 0 not in seen and match.group(1).lower() not in NOT_NAMES:
-        out.append(Clause(match.group(1), bool(match.group(2)), text[match.end() :]))
+    opening = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
+    if opening and 0 not in seen and opening.group(1).lower() not in NOT_NAMES:
+        out.append(Clause(opening.group(1), bool(opening.group(2)), text[opening.end() :]))
     return tuple(out)
 
 

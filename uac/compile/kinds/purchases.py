@@ -168,19 +168,19 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         if re.match(r"^(?:one|it|them|that|this|these|those)\b", item) and "," in segment:
             # "bought one already, the Patagonia down parka": the thing is named after the comma
             item = _ITEM_END.sub("", segment.split(",", 1)[1].strip()).strip()
-        item = _item(item, clause.person) if item else None
-        if item is None:
+        named = _item(item, clause.person) if item else None
+        if named is None:
             if items and items[-1]["amount"] is None:
                 items[-1].update(amount=money.amount, currency=money.currency)
             continue
-        items.append({"item": item, "amount": money.amount, "currency": money.currency})
+        items.append({"item": named, "amount": money.amount, "currency": money.currency})
     # "and a standing lamp for 65": a later item priced without a currency takes the one before it
     tail = body[last:]
     match = re.match(r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b", tail)
     if match and items:
-        item = _item(match.group("item"), clause.person)
-        if item:
-            items.append({"item": item, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]})
+        later = _item(match.group("item"), clause.person)
+        if later:
+            items.append({"item": later, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]})
     return items or None
 
 
@@ -212,8 +212,7 @@ def detect(fact: "Fact") -> list[Sighting]:
             where = _WHERE.search(clause.rest)
             place = p.clean_name(where.group("where"), clause.person) if where else None
             for number, bought in enumerate(several):
-                fields = {"person": clause.person, **bought, "when": p.when(fact), "where": place}
-                out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{number}"))
+                out.append(Sighting(NAME, fact.id, {"person": clause.person, **bought, "when": p.when(fact), "where": place}, f"{fact.id}#{number}"))
             break
         if _NOT_BOUGHT.match(clause.rest):
             if _money_in(clause.rest):

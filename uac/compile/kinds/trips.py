@@ -420,7 +420,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
         name = names[index]
         following = names[index + 1] if index + 1 < len(names) else None
         qualifier = lookup(following) if following else None
-        if qualifier is not None and (qualifier.kind != "city" or is_us_state(following)):
+        if qualifier is not None and following is not None and (qualifier.kind != "city" or is_us_state(following)):
             place = lookup(name, following)
             if place is not None and ", " in place.name:
                 out.append(f"{name}, {following}")
@@ -453,7 +453,7 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     if ahead is not None and not p.HEDGES.search(text):
         places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
         if places:
-            clause = p.Clause(fact.speaker, False, text[ahead.end() :])
+            clause = p.Clause(fact.speaker or "", False, text[ahead.end() :])
             fields = _fields(fact, _Rule(_OFF_TO, "planned"), places, None, None, clause, clause.rest)
             fields["country"] = country
             return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
@@ -461,7 +461,7 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     if back is not None:
         places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
         if places:
-            clause = p.Clause(fact.speaker, False, text[back.end() :])
+            clause = p.Clause(fact.speaker or "", False, text[back.end() :])
             fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, None, clause, clause.rest)
             fields["country"] = country
             return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
@@ -471,7 +471,7 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
     if len(places) != 1:
         return []
-    clause = p.Clause(fact.speaker, False, text[match.end() :])
+    clause = p.Clause(fact.speaker or "", False, text[match.end() :])
     fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
     fields["country"] = country
     fields["_weak"] = True
@@ -785,6 +785,8 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
         if said is None or fact.speaker is None or p.is_question(fact):
             continue
         for trip in plans:
+            if trip.when is None or trip.first_said is None:
+                continue
             if trip.fields["status"] != "planned" or fact.speaker != trip.fields["person"] or said <= trip.first_said:
                 continue
             if said < trip.when.start or trip.fields["destination"] not in fact.text:

@@ -133,7 +133,7 @@ def _rest(fact: "Fact") -> str | None:
     if said is None:
         return None
     text, rest = said
-    person = fact.speaker
+    person = fact.speaker or ""  # speaker_words: a statement with a speaker
     if rest is not None:
         if not _VERB.match(rest):
             goes_on = _GOES_ON.search(rest)

@@ -30,6 +30,8 @@ against the domain as the applied operations of the earlier answers left it
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,6 +217,7 @@ def _told_again(plan: Planned, related: list[tuple[str, str, dict[str, str]]]) -
     for cls, ident, values in related:
         if cls == shape.name and all(values.get(k) == v for k, v in plan.values.items()):
             return ident
+    return None
 
 
 def referred(fact: FactLine, elsewhere: list[tuple[str, str]]) -> str | None:
@@ -229,8 +232,8 @@ def plan_facts(
     domain: Domain,
     facts: list[FactLine],
     related: list[tuple[str, str, dict[str, str]]] | None = None,
-    elsewhere: list[tuple[str, str]] = (),
-    secondary: set[str] = frozenset(),
+    elsewhere: Sequence[tuple[str, str]] = (),
+    secondary: AbstractSet[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """The classes the facts need, one ``add`` per fact (a ``cite`` where a related record
     already says it all), one ``skip`` for the rest; a fact whose main domain is another one

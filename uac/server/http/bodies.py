@@ -75,6 +75,7 @@ def ingest_body(
 ) -> dict[str, Any]:
     """Ingest a session given as JSON value, transcript text or raw uploaded bytes; ``after``
     (the server's background catch-up of the view) runs in place of the catch-up in line."""
+    data: bytes | str
     if isinstance(value, bytes):
         data, suffix = value, ".upload"
     elif isinstance(value, str):

@@ -106,7 +106,7 @@ class JobRecord:
     def from_json(cls, data: dict[str, Any]) -> "JobRecord":
         if not isinstance(data, dict) or data.get("status") not in _STATES:
             raise ValueError("not a job record")
-        known = {name: data.get(name) for name in cls.__dataclass_fields__ if name in data}
+        known: dict[str, Any] = {name: data.get(name) for name in cls.__dataclass_fields__ if name in data}
         return cls(**known)
 
 

@@ -112,6 +112,7 @@ class BodyGate:
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
+        key: str | None
         if path.startswith("/ui"):
             key, limit, cap = "inspector", self.form_bytes + 1, True
         else:

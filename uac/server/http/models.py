@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -227,7 +227,7 @@ def _ask_fields() -> dict[str, Any]:
             continue
         kind: Any = str if spec.kind is _dt.date else spec.kind
         if spec.choices:
-            kind = Literal[spec.choices]  # type: ignore[valid-type]
+            kind = Literal[spec.choices]
         description = spec.help + (" Default from the project's uac.toml [answer]." if spec.from_config else "")
         fields[spec.name] = (
             Optional[kind],
@@ -236,7 +236,15 @@ def _ask_fields() -> dict[str, Any]:
     return fields
 
 
-AskRequest = create_model("AskRequest", __base__=_Request, **_ask_fields())
+if TYPE_CHECKING:
+
+    class AskRequest(_Request):
+        """Built at run time with one field per ask option (see below); a type checker sees the question."""
+
+        question: str
+
+else:
+    AskRequest = create_model("AskRequest", __base__=_Request, **_ask_fields())
 
 
 class AskResponse(BaseModel):

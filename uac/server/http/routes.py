@@ -12,7 +12,7 @@ need.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -25,6 +25,9 @@ from .auth import admin_access, bearer, bearer_token, project_access, served
 from .bodies import ingest_body, public_json, records_file
 from .export import export_archive
 from .jsonbody import JsonBodyRoute
+
+if TYPE_CHECKING:
+    from ...memory import UserMemory
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": m.ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 423, 500, 502, 503)
@@ -98,7 +101,7 @@ def create_project(body: m.CreateProjectRequest, request: Request) -> dict[str, 
 
 @router.get("/projects/{project}", tags=["projects"], response_model=m.ProjectInfo)
 async def project_info(request: Request, project: str = Access) -> dict[str, Any]:
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         config = memory.project.config
         return {
             "project": project,
@@ -176,7 +179,7 @@ async def upload_session(
 async def import_records(body: m.ImportRecordsRequest, request: Request, project: str = Access) -> dict[str, Any]:
     _domain_name(body.domain)
 
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         with records_file(body) as path:
             result = memory.import_records(path, domain=body.domain, collection=body.collection, record_type=body.record_type)
         data = _to_json(result)
@@ -281,7 +284,7 @@ async def forget_domain(
 # exclude_unset: a fact or archive hit has no ``record`` key (the contract's shape); a records hit has one
 @router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse, response_model_exclude_unset=True)
 async def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of, happened=body.happened)
         return {"results": [h.to_json() for h in hits]}
 
@@ -296,7 +299,7 @@ async def ask(body: m.AskRequest, request: Request, project: str = Access) -> di
 
 @router.post("/projects/{project}/repl", tags=["recall"], response_model=m.ReplResponse, summary="Run Python in the sandbox over the typed state.")
 async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> dict[str, Any]:
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         # the sandbox reads the view: say when it lags the log
         return {**memory.run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json(),
                 "view": memory.view_lag().to_json()}
@@ -311,7 +314,7 @@ async def list_facts(
     as_of: str | None = Query(None, max_length=40),
     include_superseded: bool = Query(False),
 ) -> dict[str, Any]:
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         facts = memory.facts(as_of=as_of, include_superseded=include_superseded)
         return {"facts": [f.to_json() for f in facts]}
 
@@ -335,7 +338,7 @@ async def history(
     until: str | None = Query(None, max_length=40),
     limit: int = Query(200, ge=1, le=HISTORY_LIMIT),
 ) -> dict[str, Any]:
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         return memory.history(domain=domain, record=record, since=since, until=until, limit=limit).to_json()
 
     return await served(request).read(project, work)
@@ -363,7 +366,7 @@ async def domain_at(domain: str, request: Request, project: str = Access, at: st
 # --- reading the project ------------------------------------------------------------------
 
 
-def _domains(memory: Any) -> list[str]:
+def _domains(memory: UserMemory) -> list[str]:
     root = memory.project.paths.domains
     if not root.is_dir():
         return []
@@ -372,7 +375,7 @@ def _domains(memory: Any) -> list[str]:
 
 @router.get("/projects/{project}/manifest", tags=["read"], response_model=m.ManifestResponse)
 async def manifest(request: Request, project: str = Access) -> dict[str, Any]:
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
 
     return await served(request).read(project, work)
@@ -387,7 +390,7 @@ async def domains(request: Request, project: str = Access) -> dict[str, Any]:
 async def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
     folder = f"domains/{_domain_name(domain)}"
 
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         read = memory.project.read_text
         files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
         if not files:
@@ -418,7 +421,7 @@ async def doctor(request: Request, body: m.DoctorRequest | None = None, project:
     repair = body.repair if body is not None else False
     workspace = served(request)
 
-    def work(memory: Any) -> dict[str, Any]:
+    def work(memory: UserMemory) -> dict[str, Any]:
         # a fresh instance: doctor inspects (and may rebuild) the search index
         report = memory.doctor(repair=repair).to_json()
         report["project"] = project

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Callable, Coroutine
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
@@ -31,6 +31,9 @@ from . import charts
 from .render import error_page, page, redirect, secure, uac_error_page
 from .sessions import NONCE_SECONDS, InspectorState, Session
 from .signin import COOKIE, LOGIN_COOKIE, MAX_FORM, clear_cookie, cookie_options, from_own_origin, parse_form, same
+
+if TYPE_CHECKING:
+    from ...memory import UserMemory
 
 STATIC = Path(__file__).parent / "static"
 #: rows shown per page of the facts timeline and of a collection
@@ -54,7 +57,7 @@ class _Refused(Exception):
 class UiRoute(APIRoute):
     """Turns the inspector's exceptions into pages and redirects."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def run(request: Request) -> Response:
@@ -212,7 +215,7 @@ def _signin_page(request: Request, *, status: int = 200, error: str | None = Non
     nonce = _state(request).nonces.issue()
     notice = _REASONS.get(request.query_params.get("reason", ""))
     response = page("signin.html", status=status, nonce=nonce, error=error, notice=notice, project_name=project)
-    response.set_cookie(LOGIN_COOKIE, nonce, **cookie_options(_https(request), max_age=NONCE_SECONDS))  # type: ignore[arg-type]
+    response.set_cookie(LOGIN_COOKIE, nonce, **cookie_options(_https(request), max_age=NONCE_SECONDS))
     return response
 
 
@@ -238,7 +241,7 @@ async def signin(request: Request) -> Response:
     session_id = state.sessions.create(project, record.id, record.sha256)
     response = redirect(f"/ui/p/{project}")
     lifetime = int(state.sessions.limits.absolute_seconds)
-    response.set_cookie(COOKIE, session_id, **cookie_options(_https(request), max_age=lifetime))  # type: ignore[arg-type]
+    response.set_cookie(COOKIE, session_id, **cookie_options(_https(request), max_age=lifetime))
     clear_cookie(response, LOGIN_COOKIE, _https(request))
     return response
 
@@ -354,7 +357,7 @@ async def changes(project: str, request: Request) -> Response:
     if chosen is not None:
         DOMAIN_NAME.check(chosen)
 
-    def work(memory: Any) -> tuple[Any, list[str], Any]:
+    def work(memory: UserMemory) -> tuple[Any, list[str], Any]:
         report = memory.history(domain=chosen, limit=CHANGE_ROWS)
         domains = memory.changed_domains()
         return report, domains, memory.view_lag()
@@ -397,11 +400,11 @@ async def session(project: str, request: Request) -> Response:
     signed = _signed_in(request, project)
     session_id = _item(request.query_params.get("id"), "session")
 
-    def work(memory: Any) -> Any:
+    def work(memory: UserMemory) -> Any:
         found = memory.session(session_id) if session_id in {s for s in _session_ids(memory)} else None
         if found is None:
             raise e.SessionNotFound(f"no session {session_id!r} in this project.", hint="{do:find_sessions}.")
-        cited = {}
+        cited: dict[str, list[Any]] = {}
         for f in memory.facts(include_superseded=True):
             if f.session_id == session_id:
                 for turn_id in f.evidence:
@@ -412,7 +415,7 @@ async def session(project: str, request: Request) -> Response:
     return page("session.html", **_base(signed, "facts", session=found, cited=cited, **_links(project)))
 
 
-def _session_ids(memory: Any) -> list[str]:
+def _session_ids(memory: UserMemory) -> list[str]:
     from ...sessions.archive import Archive
 
     return Archive(memory.project.paths.sessions).ids()
@@ -441,7 +444,7 @@ async def search(project: str, request: Request) -> Response:
     return page("search.html", **_base(signed, "search", query=query, channel=channel, hits=hits, **_links(project)))
 
 
-def _sample_code(memory: Any) -> str:
+def _sample_code(memory: UserMemory) -> str:
     """A first program for the console: the size of each collection of the state."""
     from ...browse import domain_names
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
 from markupsafe import Markup, escape
@@ -23,6 +23,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ... import errors as e
 from ..errors import scrub, status_for
+
+_R = TypeVar("_R", bound=Response)
 
 CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
@@ -102,7 +104,7 @@ def environment():
     return env
 
 
-def secure(response: Response) -> Response:
+def secure(response: _R) -> _R:
     for name, value in SECURITY_HEADERS.items():
         response.headers[name] = value
     return response
@@ -113,11 +115,11 @@ def page(name: str, *, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("active", "")
     context.setdefault("notice", None)
     html = environment().get_template(name).render(**context)
-    return secure(HTMLResponse(html, status_code=status))  # type: ignore[return-value]
+    return secure(HTMLResponse(html, status_code=status))
 
 
 def redirect(url: str) -> RedirectResponse:
-    return secure(RedirectResponse(url, status_code=303))  # type: ignore[return-value]
+    return secure(RedirectResponse(url, status_code=303))
 
 
 def error_page(status: int, title: str, message: str, *, hint: str | None = None, signed: Any = None) -> HTMLResponse:

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import hmac
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.requests import Request
@@ -46,7 +47,7 @@ def parse_form(body: bytes) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(text, keep_blank_values=True, max_num_fields=200).items()}
 
 
-def cookie_options(secure: bool, max_age: int) -> dict[str, object]:
+def cookie_options(secure: bool, max_age: int) -> dict[str, Any]:
     return {"httponly": True, "samesite": "strict", "path": PATH, "secure": secure, "max_age": max_age}
 
 
