@@ -145,7 +145,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         out.append(Clause(speaker, False, text[:1].lower() + text[1:]))
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^|[,;:—–]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(rf"(?:^(?:{_OPENERS}[,!]?\s+)+|^|[,;:—–]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
@@ -153,6 +153,10 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     if match and 0 not in seen and match.group(1).lower() not in NOT_NAMES:
         out.append(Clause(match.group(1), bool(match.group(2)), text[match.end() :]))
     return tuple(out)
+
+
+#: words that open a chat sentence before its subject ("Also I bought ...", "Anyway we flew ...")
+_OPENERS = r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|finally|update|news)"
 
 
 #: a sentence that opens with a past-tense verb (or an adverb and one): "finally ordered ...",

@@ -204,7 +204,46 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     return [p.Clause(person, False, text[m.end() :]) for m in _GOES_ON.finditer(text)]
 
 
+#: "a new one", "a second-hand one": the thing is named earlier in the sentence
+_ONE = re.compile(r"^(?:(?P<adj>[a-z][\w-]*)\s+)?one$")
+_NEEDED = re.compile(
+    r"\b(?:(?:need|needs|needed|want|wants|wanted|replace|replaced|replacing)\s+(?:a|an|the|some)\s+(?:new\s+)?(?P<a>[a-z][\w-]*)"
+    r"|(?:the|our|my|their|[A-Z][a-z]+'s|[A-Z][a-z]+’s)\s+(?:old\s+)?(?P<b>[a-z][\w-]*)\s+(?:died|dying|broke|broken|gave\s+up|packed\s+in|fell\s+apart|is\s+dead|was\s+dead))\b"
+)
+
+
+def _antecedent(item: str, before: str) -> str:
+    """"a new one" after "the kettle dying" is a kettle, "a second-hand one" after "we need a
+    fridge" a second-hand fridge: the thing needed, wanted or broken before the purchase in the
+    same sentence; ``item`` as it is when the sentence names none."""
+    one = _ONE.match(item)
+    if one is None:
+        return item
+    found = [m.group("a") or m.group("b") for m in _NEEDED.finditer(before)]
+    if not found:
+        return item
+    adjective = one.group("adj")
+    return f"{adjective} {found[-1]}" if adjective and adjective not in ("new", "another", "other") else found[-1]
+
+
 def detect(fact: "Fact") -> list[Sighting]:
+    out = _detect(fact)
+    if any(_ONE.match(str(s.fields.get("item") or "")) for s in out):
+        text = p.plain_cached(fact.text, fact.session_date)
+        out = [_named(s, text) for s in out]
+    return out
+
+
+def _named(sighting: Sighting, text: str) -> Sighting:
+    item = sighting.fields.get("item")
+    if not isinstance(item, str) or _ONE.match(item) is None:
+        return sighting
+    at = text.find(f" {item}")
+    named = _antecedent(item, text[: at if at >= 0 else len(text)])
+    return Sighting(sighting.kind, sighting.fact_id, {**sighting.fields, "item": named}, sighting.key)
+
+
+def _detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in list(p.clauses(fact, CUE)) + _going_on(fact):
         several = _several(fact, clause)
