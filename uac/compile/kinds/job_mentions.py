@@ -90,6 +90,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (re.compile(rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}"), "current"),
         (re.compile(rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}"), "current"),
         (re.compile(rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+(?:at|with)\s+{_ORG}"), "current"),
+        (re.compile(rf"\b{me}\s+(?:has|have)\s+been\s+(?:at|with)\s+{_ORG}\s+(?:for\s+)?(?:(?:nearly|almost|over|about)\s+)?(?i:{_SPAN})\s+(?i:years?|months?)\b"), "current"),
         (re.compile(rf"(?:^{_OPENER}|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+(?:into|at|with)\s+{_ORG}(?=\s+(?:and|now|so|but|already)\b|[,.;!]|$)"), "current"),
         # no job, only the employer's full name ("applied for a job at Brightwater Energy")
         (re.compile(rf"\b(?:applied|interview\w*|offer|recruiter|job|role|position)\b[^.;]{{0,30}}?\b(?:at|with|from)\s+{_ORG}"), "mention"),
@@ -114,7 +115,16 @@ def _org(name: str | None, place_ok: bool = False) -> str | None:
     name = " ".join(words)
     if not name or name.split()[0].lower() in _NOT_ORGS or (not place_ok and is_place(name)):
         return None
+    if name.split()[0].lower() in TITLE_WORDS:
+        return None  # "Head of Maths, starting in January": a title, not who employs
     return name
+
+
+#: first words of a job title, never of an employer's name ("Head of Maths", "Senior Analyst")
+TITLE_WORDS = set(
+    """head director manager chief deputy assistant associate senior junior lead principal vice teacher
+    coordinator officer engineer analyst supervisor""".split()
+)
 
 
 def mentions(fact: "Fact") -> list[Mention]:
