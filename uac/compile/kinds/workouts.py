@@ -147,6 +147,21 @@ def _rest(fact: "Fact") -> str | None:
     return text[match.end() :] if match else None
 
 
+#: words of a sentence that say which sport a bare "did 1.5km" was
+_SPORT_WORDS = (
+    ("swim", re.compile(r"\b(?:swim\w*|swam|pool|baths|lengths|laps\s+of\s+the\s+pool|open\s+water|wetsuit)\b", re.I)),
+    ("cycle", re.compile(r"\b(?:cycl\w*|bike|ride|rode|spin)\b", re.I)),
+    ("hike", re.compile(r"\b(?:hik\w*|trail\s+walk|bushwalk\w*|summit)\b", re.I)),
+)
+
+
+def _said(rest: str) -> str:
+    """The sport of "did 1.5km at the baths ... back into swimming": the one its sentence names
+    (one only), else a run (a race said with a distance, "did the 10k", is one)."""
+    named = [sport for sport, words in _SPORT_WORDS if words.search(rest)]
+    return named[0] if len(named) == 1 else "run"
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     if CUE.search(fact.text) is None:
         return []
@@ -161,7 +176,7 @@ def detect(fact: "Fact") -> list[Sighting]:
     noun = None
     if match is not None:
         verb, cls, race = match.group("verb") or match.group("went"), match.group("cls"), match.group("race") or match.group("race2")
-        activity = _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else "run"
+        activity = _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else _said(rest)
     elif _PARKRUN.match(rest):
         activity, race = "run", "parkrun"
     elif (noun := _NOUN.match(rest)) is not None:
@@ -178,7 +193,7 @@ def detect(fact: "Fact") -> list[Sighting]:
     distance = _distance(rest, race)
     if activity == "swim":
         # "40 lengths, so 1km": the kilometres, never the lengths
-        distance = _distance(after, None)
+        distance = _distance(after, None) or (_distance(match.group(0), None) if race else None)
     fields: dict[str, Any] = {
         "person": fact.speaker,
         "activity": activity,
