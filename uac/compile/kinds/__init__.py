@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .context import localise
 from .model import Assembled, Kind, Sighting
 
 if TYPE_CHECKING:
@@ -86,45 +87,6 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     """
     mine = [s for s in sightings if s.kind == kind.name and s.fact_id in facts and "_doubt" not in s.fields]
     return _rules(kind.name).assemble(kind, mine, facts)
-
-
-def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency: str | None = None) -> dict[str, list[Sighting]]:
-    """The sightings with every bare "$" ("dollars", "bucks") in the user's own dollar.
-
-    The money rules read a bare "$" as USD.  Where the user's currency is a dollar -- the
-    project's ``[user] currency``, else the currency of the country of the person's home
-    as the home sightings tell it (the home said last before the amount, else the first
-    one said) -- a purchase's or meal's USD is that dollar, unless its fact names the US
-    dollar ("US$", "USD").  Nothing changes where neither says.
-    """
-    from dataclasses import replace
-
-    from ...extract.money import local_currency, names_us_dollar
-
-    order = {fact.id: index for index, fact in enumerate(facts)}
-    texts = {fact.id: fact.text for fact in facts}
-    homes: dict[str, list[tuple[int, str]]] = {}
-    for home in sightings.get("home", []):
-        if home.fields.get("country") and home.fields.get("person"):
-            homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
-
-    def country(person: str | None, at: int) -> str | None:
-        known = sorted(homes.get(person or "", []))
-        before = [c for index, c in known if index <= at]
-        return before[-1] if before else (known[0][1] if known else None)
-
-    out = dict(sightings)
-    for name in ("purchase", "meal"):
-        changed = []
-        for sighting in sightings.get(name, []):
-            fields = sighting.fields
-            if fields.get("currency") == "USD" and not names_us_dollar(texts.get(sighting.fact_id, "")):
-                local = local_currency(currency, country(fields.get("person"), order.get(sighting.fact_id, 0)))
-                if local and local != "USD":
-                    sighting = replace(sighting, fields={**fields, "currency": local})
-            changed.append(sighting)
-        out[name] = changed
-    return out
 
 
 def doubt(sighting: Sighting) -> str | None:
