@@ -145,7 +145,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         out.append(Clause(speaker, False, text[:1].lower() + text[1:]))
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^(?:{_OPENERS}[,!]?\s+)+|^|[,;:—–]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(rf"(?:^(?:{_OPENERS}[,!]?\s+)+|^|[,;:—–!]\s+|[^\w\s\x00-\x7f]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
