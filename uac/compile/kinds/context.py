@@ -1,8 +1,12 @@
 """What a sighting takes from around its fact: the amount said in the next sentence, and
 what a bare "$" means where the person lives.
 
-Both run on the sightings of all facts before they are assembled
+They run on the sightings of all facts before they are assembled
 (:func:`localise`, called by the offline compile):
+
+* a day trip told in the same session as another trip of the person's in the same
+  country ("Back from Lisbon ..." then "did a day trip to Sintra") is part of that stay,
+  not a trip of its own: its fact stays on the timeline, counted unclear;
 
 * a meal told without its cost takes the amount that opens the next sentence of the
   same session ("We had dinner at Oaxaca Kitchen last night." then "$94 for the two of
@@ -36,6 +40,7 @@ def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency
     order = {fact.id: index for index, fact in enumerate(facts)}
     told = {s.fact_id for found in sightings.values() for s in found if "_doubt" not in s.fields}
     out = dict(sightings)
+    out["trip"] = _day_trips(sightings.get("trip", []), facts, order)
     out["meal"] = [_next_amount(s, facts, order, told) for s in sightings.get("meal", [])]
     homes: dict[str, list[tuple[int, str]]] = {}
     for home in sightings.get("home", []):
@@ -43,6 +48,29 @@ def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
     for name in ("purchase", "meal"):
         out[name] = [_dollar(s, facts, order, homes, currency) for s in out.get(name, [])]
+    return out
+
+
+_DAY_TRIP = re.compile(r"\bday[\s-]+trips?\b", re.I)
+
+
+def _day_trips(trips: list[Sighting], facts: list["Fact"], order: dict[str, int]) -> list[Sighting]:
+    out = []
+    for sighting in trips:
+        at = order.get(sighting.fact_id)
+        fact = facts[at] if at is not None else None
+        country = sighting.fields.get("country")
+        if fact is not None and country and _DAY_TRIP.search(fact.text):
+            stays = [
+                other for other in trips
+                if other is not sighting and other.fields.get("country") == country
+                and other.fields.get("person") == sighting.fields.get("person")
+                and other.fact_id in order and facts[order[other.fact_id]].session_id == fact.session_id
+                and not _DAY_TRIP.search(facts[order[other.fact_id]].text)
+            ]
+            if stays:
+                sighting = Sighting(sighting.kind, sighting.fact_id, {"_doubt": "a day trip inside a stay"}, None)
+        out.append(sighting)
     return out
 
 

@@ -164,7 +164,8 @@ _OPENERS = r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|fin
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
     r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
-    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged)\b",
+    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged|"
+    r"popped|nipped|hopped|headed|caught|took)\b",
     re.I,
 )
 

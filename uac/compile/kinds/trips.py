@@ -69,6 +69,12 @@ _FAMILY = (
     r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|grandparents|grandma|"
     r"granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
 )
+#: how a journey is made: "took the train", "caught a flight", "is taking the ICE"
+_CARRIER = r"(?:train|bus|coach|ferry|flight|plane|boat|ICE|TGV|overnight\s+train|sleeper|night\s+train)"
+#: short hops: "popped over to Berlin", "nipped up to Leeds"
+_HOPPED = r"(?:popped|nipped|hopped|zipped|jetted|whizzed)"
+#: how long a stay was: "for the weekend", "a week", "the long weekend", "a few days", "three nights"
+_STAY = rf"(?:(?:a|an|the|one|{p.NUMBER}|a\s+few|a\s+couple\s+of)\s+(?:long\s+|short\s+|quick\s+|whole\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b"
 _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
 
 
@@ -109,8 +115,8 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}", "done", "end"),
     # done
     _rule(
-        rf"(?:flew|drove|travell?ed|headed|went|went\s+back|sailed|cycled|hitchhiked|road-?tripped|took\s+(?:a|the)\s+"
-        rf"(?:train|bus|ferry|flight|plane|boat))\s+(?:over\s+|out\s+|down\s+|up\s+|off\s+|back\s+|all\s+the\s+way\s+)?"
+        rf"(?:flew|drove|travell?ed|headed|went|went\s+back|sailed|cycled|hitchhiked|road-?tripped|{_HOPPED}|(?:took|caught|got)\s+(?:a|the)\s+"
+        rf"{_CARRIER})\s+(?:over\s+|out\s+|down\s+|up\s+|off\s+|back\s+|across\s+|all\s+the\s+way\s+)?"
         rf"to\s+{_PLACES}",
         "done",
     ),
@@ -125,6 +131,9 @@ RULES: tuple[_Rule, ...] = (
         "done",
     ),
     _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
+    # a stay told by its length: "were on Usedom for the weekend", "were in Palermo for a week", "had a week in Noosa"
+    _rule(rf"(?:stayed|was|were)\s+(?:away\s+)?(?:in|on)\s+{_PLACES}\s+for\s+{_STAY}", "done"),
+    _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done"),
     # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
     _rule(rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))", "done"),
     # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
@@ -133,7 +142,11 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True),
     _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
     # planned
-    _rule(rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on)\s+(?:back\s+)?to\s+{_PLACES}", "planned"),
+    _rule(
+        rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on|popping|nipping|hopping|"
+        rf"(?:taking|catching|getting)\s+(?:a|the)\s+{_CARRIER})\s+(?:(?:back|over|down|up|out|across)\s+)?to\s+{_PLACES}",
+        "planned",
+    ),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
     _rule(
         rf"{_MODAL}\s+(?:finally\s+|also\s+|maybe\s+|really\s+)?(?:{_GO}\s+(?:back\s+)?to|visit|explore|"
@@ -164,6 +177,12 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:cancell?ed|called\s+off|scrapped|had\s+to\s+cancel|has\s+cancell?ed|have\s+cancell?ed|dropped)\s+"
         rf"(?:{_OWNER}\s+)(?:(?P<place>{p.NAME})\s+)?(?:\w+\s+)?(?:{_TRIP_WORD}|flights?|plans?)"
         rf"(?:\s+(?:to|in)\s+(?P<place2>{p.PLACES}))?",
+        "cancelled",
+    ),
+    # "pulled the pin on Bali", "cancelled Vienna": a place called off
+    _rule(
+        rf"(?:has\s+|have\s+|had\s+)?(?:cancell?ed|called\s+off|scrapped|pulled\s+the\s+pin\s+on|pulled\s+out\s+of|bailed\s+on|ditched|axed|binned)\s+"
+        rf"(?:(?:the|our|{_OWNER})\s+)?(?P<place>{p.PLACES})(?:\s+{_TRIP_WORD})?(?=\s+(?:after|because|for|in|this|next|as|and|but|so)\b|[,.;!]|$)",
         "cancelled",
     ),
     _rule(
@@ -202,7 +221,9 @@ def _nights(value: str | None) -> int | None:
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
-    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?in|parents|family|folks|in-laws)\b",
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
+    r"popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|"
+    r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
 )
 
@@ -439,6 +460,10 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
 _BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+#: a greeting before a return told without a subject: "Kia ora from Brunswick, back from Wellington"
+_GREETING = re.compile(r"(?i)^(?:hi|hey|hello|kia\s+ora|greetings|morning|evening|ok|okay|so|well|yay|phew|update)\b[^,.;!?]{0,30}[,!]\s+")
+#: "Anyway Italy is BOOKED": a place booked is a trip planned
+_BOOKED = re.compile(rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b")
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
 _OFF_TO = re.compile(
     rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
@@ -449,6 +474,17 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    greeting = _GREETING.match(text)
+    if greeting is not None and _BACK_FROM.match(text[greeting.end() :].lower()):
+        text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
+    booked = _BOOKED.match(text)
+    if booked is not None and not p.HEDGES.search(text):
+        places, country = resolve_places(p.split_names(booked.group("place"), fact.speaker))
+        if places:
+            clause = p.Clause(fact.speaker, False, text[booked.end() :])
+            fields = _fields(fact, _Rule(_BOOKED, "planned", "booked"), places, None, None, clause, clause.rest)
+            fields["country"] = country
+            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
     ahead = _OFF_TO.match(text[:1].lower() + text[1:])
     if ahead is not None and not p.HEDGES.search(text):
         places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
