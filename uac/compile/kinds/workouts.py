@@ -33,7 +33,7 @@ CUE = re.compile(
     re.I,
 )
 
-_CLASSES = r"(?:spin|yoga|pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
+_CLASSES = r"(?:spin(?:ning)?|yoga|(?:reformer\s+)?pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
 _RACE = r"(?:half\s+marathon|marathon|parkrun|\d+(?:\.\d+)?\s*k(?:m)?\b)"
 #: verb -> activity
 _VERBS = {
@@ -43,11 +43,11 @@ _VERBS = {
     "for a ride": "cycle", "for a bike ride": "cycle",
 }
 #: verbs that also say other things ("climbed the stairs", "hiked up the price"): a workout only with a distance or a time
-_LOOSE = ("run", "climbing", "hike")
+_LOOSE = ("run", "climbing", "hike", "swim")
 _VERB = re.compile(
     rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode|climbed|hiked|bouldered)\b"
     rf"|went\s+(?P<went>bouldering|climbing|hiking|running|swimming|cycling|for\s+a\s+(?:run|swim|hike|ride|bike\s+ride))\b"
-    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|[A-Z][\w’'-]*['’]s)\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
+    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|[A-Z][\w’'-]*['’]s|\d+[- ]?(?:min(?:ute)?s?|hours?|h))\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
     rf"|(?:finished|completed)\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?P<race2>{_RACE}))",
     re.I,
 )
@@ -59,7 +59,7 @@ _NOUN = re.compile(
     re.I,
 )
 #: the report goes on: "drove to the hills and hiked 12 km"
-_GOES_ON = re.compile(r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|went\s+(?:bouldering|climbing|hiking))\b)")
+_GOES_ON = re.compile(r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|did\s+(?:a|an|my|the)\s|went\s+(?:bouldering|climbing|hiking))\b)")
 
 _KM = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>k|km|kms|kilomet(?:er|re)s?|miles?|mi)\b", re.I)
 _MINUTES = re.compile(r"(?<![\w.:])(?P<n>\d+(?:\.\d+)?)\s*(?:mins?|minutes)\b", re.I)
@@ -144,6 +144,10 @@ def _rest(fact: "Fact") -> str | None:
         return text  # "Just did 10k round the park in 54 mins and Sam's legs are jelly"
     # "in running news Sam did the Trafford 10k": the speaker mid-sentence, before a verb of exercise
     match = re.search(rf"(?<=\s){re.escape(person)}\s+(?=(?:just\s+|also\s+)?(?:did|ran|jogged|swam|cycled|rode)\b)", text)
+    if match is None and re.match(rf"^(?:(?i:and|so|also|then|ok|okay)\s+)*{re.escape(person)}(?:\s+and\s+others)?\s+[a-z]", text):
+        # "And Sam is trying to get fit, did a 45 min spin class": the speaker's sentence goes on
+        goes_on = _GOES_ON.search(text)
+        return text[goes_on.end() :] if goes_on else None
     return text[match.end() :] if match else None
 
 
