@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...extract.places import lookup
+from ...extract.places import lookup, lookup_lower
 from ...extract.states import read_home, same_value
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
@@ -39,6 +39,8 @@ _HOME_NOUN = r"(?:rental|flat|house|apartment|place|home|condo|unit)"
 _FOUND = re.compile(
     rf"^(?:got|found|signed\s+for|signed\s+the\s+lease\s+on|rented|bought)\s+(?:the|a|an|our|my)\s+(?:new\s+)?{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})"
 )
+#: a home said in lower case: "live in leipzig now", "moved to bristol"
+_LOWER_HOME = re.compile(r"^(?:(?P<moved>moved|have\s+moved|has\s+moved)\s+to|(?:now\s+)?lives?\s+in|(?:is|are)\s+living\s+in)\s+(?P<place>[a-z][a-z-]{2,})(?P<now>\s+now)?\b")
 #: "moved on the 18th", "moved in last week", "have moved": a move that names no place
 _MOVED = re.compile(r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b)")
 _SINCE = re.compile(rf"^(?:has|have)\s+been\s+(?:living\s+)?in\s+(?P<place>{p.NAME})\s+since\b")
@@ -58,6 +60,10 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             out.append((clause.person, since.group("place"), "start"))
         elif found is not None:
             out.append((clause.person, found.group("place"), "planned"))
+        elif _LOWER_HOME.match(clause.rest) and lookup_lower(_LOWER_HOME.match(clause.rest).group("place")):
+            # "we live in leipzig now": a city in lower case, as the gazetteer alone accepts it
+            lower = _LOWER_HOME.match(clause.rest)
+            out.append((clause.person, lookup_lower(lower.group("place")).name, "start" if lower.group("now") or lower.group("moved") else "current"))
         elif clause.group and _MOVED.match(clause.rest):
             out.append((clause.person, "", "moved"))
     if not out and fact.speaker and not p.is_question(fact):
