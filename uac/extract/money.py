@@ -84,7 +84,7 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
                     symbols.setdefault(symbol, code)
         except (ValueError, LookupError):
             continue
-    symbols.update({"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"})
+    symbols.update({"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"})
     return symbols, codes
 
 

@@ -164,3 +164,58 @@ def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_make
         (dt.date(2023, 7, 28), ["Tom's mum said in York last year that she loved the tiles."]),
     )
     assert [(t["destination"], t["status"]) for t in early] == [("York", "planned")]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # travel verbs by family, with their tense
+        ("Popped over to Berlin for a night on friday to see the old crew.", [("Berlin", "DE", "done", None)]),
+        ("I'm taking the train down to Freiburg tomorrow to visit my sister.", [("Freiburg", "DE", "planned", None)]),
+        ("We caught the ferry across to Tallinn on Saturday.", [("Tallinn", "EE", "done", None)]),
+        # a stay told by its length
+        ("We were in Palermo for a week over easter and I ate everything.", [("Palermo", "IT", "done", None)]),
+        ("So we were on Mallorca for the weekend, the wind was insane.", [("Mallorca", "ES", "done", None)]),
+        ("We had a long weekend in Ghent, bliss.", [("Ghent", "BE", "done", None)]),
+        # a place called off, a place booked, a return after a greeting
+        ("Well. We've pulled the pin on Bali.", [("Bali", None, "cancelled", None)]),
+        ("Bad news: we cancelled Vienna.", [("Vienna", "AT", "cancelled", None)]),
+        ("Anyway Italy is BOOKED.", [("Italy", "IT", "planned", None)]),
+        ("Kia ora from Leeds, back from Wellington since sunday.", [("Wellington", "NZ", "done", None)]),
+    ],
+)
+def test_trips_said_with_other_verbs_and_stays(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We'd love to do Bali one day.",
+        "Mira cancelled Vienna.",
+        "We were on Mallorca when it rained.",
+        "Maybe Italy is booked, who knows.",
+        "Kia ora from Leeds, my sister is back from Wellington.",
+    ],
+)
+def test_no_trip_from_other_verbs_that_say_nothing_of_the_speakers_trip(line):
+    assert _trips((DAY, [line])) == []
+
+
+def _trips_in_context(*lines: str) -> list[str]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines, said_on=DAY)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    trips = localise(seen, facts).get("trip", [])
+    return [a.fields["destination"] for a in assemble(TRIP, trips, {f.id: f for f in facts})]
+
+
+def test_a_day_trip_inside_a_stay_is_no_trip_of_its_own():
+    assert _trips_in_context("Just back from lisbon, five nights.", "Did a day trip to Sintra which was pretty.") == ["Lisbon"]
+    # a day trip from home, or to another country, is a trip
+    assert _trips_in_context("Did a day trip to Sintra which was pretty.") == ["Sintra"]
+    assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == ["Lisbon", "Seville"]

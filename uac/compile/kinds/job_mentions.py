@@ -79,7 +79,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (re.compile(rf"\b{me}\s+(?:has\s+|have\s+)?(?:gave|given|giving|put|puts|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice\s+(?:in\s+)?(?:at|to)\s+{_ORG}"), "notice"),
         (re.compile(rf"^{me}\s+(?!said\b){_NOT_MINE}*?\b(?:\d+[- ]hour\s+|night\s+|day\s+|late\s+|early\s+|double\s+|long\s+|weekend\s+)?shifts?\s+(?:at|in)\s+{_ORG}"), "shift"),
         (re.compile(rf"\b{me}\s+(?:said\s+yes|agreed)\s+to\s+{_ORG}(?=[,.;!]?\s[^.]*\b{_WORK_WORDS}\b)"), "start"),
-        (re.compile(rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|start(?=\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b"), "start"),
+        (re.compile(rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|start(?=\s*[.;!]|\s*$|\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b"), "start"),
         (re.compile(rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
         (re.compile(rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)"), "start"),
         (re.compile(rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}"), "start"),

@@ -49,6 +49,8 @@ FOODS = (
     "ice cream gelato cake cocktails wine beer croissants croissant bagels donuts cheesecake salad soup "
     "fries tea pie waffles tacos"
 ).split()
+#: the words of the phrases below are no food alone ("and" of "fish and chips", "dim" of "dim sum")
+FOODS = [word for word in FOODS if word not in ("and", "dim", "sum", "hot", "pot", "ice", "cream")]
 _FOOD_PHRASES = ("dim sum", "hot pot", "fish and chips", "ice cream")
 _FOOD = r"(?:" + "|".join(sorted({*(re.escape(f) for f in _FOOD_PHRASES), *FOODS}, key=len, reverse=True)) + r")"
 _MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"

@@ -211,7 +211,7 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
 _ONE = re.compile(r"^(?:(?P<adj>[a-z][\w-]*)\s+)?ones?$")
 _NEEDED = re.compile(
     r"\b(?:(?:need|needs|needed|want|wants|wanted|replace|replaced|replacing)\s+(?:a|an|the|some)\s+(?:new\s+)?(?P<a>[a-z][\w-]*)"
-    r"|(?:the|our|my|their|[A-Z][a-z]+'s|[A-Z][a-z]+’s)\s+(?:old\s+)?(?P<b>[a-z][\w-]*)\s+(?:died|dying|broke|broken|gave\s+up|packed\s+in|fell\s+apart|"
+    r"|(?:[Tt]he|[Oo]ur|[Mm]y|[Tt]heir|[A-Z][a-z]+'s|[A-Z][a-z]+’s)\s+(?:old\s+)?(?P<b>[a-z][\w-]*)\s+(?:died|dying|broke|broken|gave\s+up|packed\s+in|fell\s+apart|"
     r"(?:is|are|was|were)\s+(?:dead|ancient|broken|falling\s+apart|worn\s+out|knackered|done)))\b"
 )
 

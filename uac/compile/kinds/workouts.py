@@ -202,7 +202,7 @@ def detect(fact: "Fact") -> list[Sighting]:
         "person": fact.speaker,
         "activity": activity,
         "distance_km": distance,
-        "duration_min": _duration(after),
+        "duration_min": _duration(after) or (_duration(match.group(0)) if match is not None and match.groupdict().get("cls") else None),
         "when": when,
     }
     return [Sighting(NAME, fact.id, fields, None)]
