@@ -219,3 +219,47 @@ def test_a_day_trip_inside_a_stay_is_no_trip_of_its_own():
     # a day trip from home, or to another country, is a trip
     assert _trips_in_context("Did a day trip to Sintra which was pretty.") == ["Sintra"]
     assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == ["Lisbon", "Seville"]
+
+
+def _noted(line: str) -> list[tuple]:
+    facts = facts_of(line, speaker="Sam", said_on=DAY)
+    found = assemble(TRIP, [s for f in facts for s in detect(f)], {f.id: f for f in facts})
+    return [(a.fields["destination"], a.fields["country"], a.fields["status"], a.fields["place_note"]) for a in found]
+
+
+@pytest.mark.parametrize(
+    "line, destination",
+    [
+        # a strong cue names a place the gazetteer does not hold: a stay, a return, a flight or a train
+        ("I survived camp!!! three nights at Halls Gap, one kid lost a shoe.", "Halls Gap"),
+        ("happy new year! we got back from the Prom on Monday.", "Prom"),
+        ("We had a week in Noosa for Easter, five nights.", "Noosa"),
+        ("So we were on Usedom for the weekend, Friday to Sunday.", "Usedom"),
+        ("We took the train to Whitby on Friday.", "Whitby"),
+        # "went to" alone is weak: a stay told after the place makes it strong
+        ("Jo, Mel and I went to Daylesford for the long weekend.", "Daylesford"),
+    ],
+)
+def test_a_place_by_its_cue_where_the_gazetteer_is_silent(line, destination):
+    assert _noted(line) == [(destination, None, "done", "not in the gazetteer: named by a travel cue, country unknown")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I went to Zorblat Falls.",  # a weak cue: the gazetteer still decides
+        "I drove to Bunnings on Saturday.",  # drove, no stay: the shops
+        "We flew to IKEA.",  # an organisation
+        "Two nights at the Ritz, bliss.",  # a hotel
+        "Three nights at Hilton, fine.",
+        "We got back from Christmas at Ana's.",  # a holiday, not a place
+        "Got back from Wombat Hill Kitchen at midnight.",  # a venue
+        "I was in Hospital for a week.",  # a place of everyday life
+    ],
+)
+def test_no_place_by_cue(line):
+    assert _noted(line) == []
+
+
+def test_a_gazetteer_place_keeps_no_note():
+    assert _noted("We had a week in Lisbon.") == [("Lisbon", "PT", "done", None)]
