@@ -263,3 +263,39 @@ def test_no_place_by_cue(line):
 
 def test_a_gazetteer_place_keeps_no_note():
     assert _noted("We had a week in Lisbon.") == [("Lisbon", "PT", "done", None)]
+
+
+def _told(*lines: str) -> list[tuple]:
+    from uac.compile.kinds import localise
+
+    facts = [f.replace(session_id="s1") for f in facts_of(*lines, speaker="Sam", said_on=DAY)]
+    sightings = {k.name: [s for f in facts for s in detect(f) if s.kind == k.name] for k in registry()}
+    trips = localise(sightings, facts)["trip"]
+    found = assemble(TRIP, [s for s in trips if "_doubt" not in s.fields], {f.id: f for f in facts})
+    return [(a.fields["destination"], a.fields["status"], a.fields["nights"]) for a in found]
+
+
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        # "there" is the place of the sentence before, told by the same person
+        (["santa fe was amazing.", "we spent four nights there last week, Monday to Friday."], [("Santa Fe", "done", 4)]),
+        (["It's my cousin's wedding in Adelaide.", "We flew over there on Friday."], [("Adelaide", "done", None)]),
+        # or named before it in the same sentence
+        (["Kiri's parents keep asking us to come to Wellington, so we're going there instead."], [("Wellington", "planned", None)]),
+    ],
+)
+def test_there_is_the_place_said_before(lines, expected):
+    assert _told(*lines) == expected
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["We had dinner at Little Seoul.", "We've been going there since 2019."],  # no place of the gazetteer
+        ["I love Lisbon.", "Is it worth going there in August?"],  # a question
+        ["Lisbon looks lovely.", "I might spend a week there."],  # a wish
+    ],
+)
+def test_no_trip_for_there(lines):
+    assert _told(*lines) == []

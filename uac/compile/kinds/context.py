@@ -4,6 +4,10 @@ what a bare "$" means where the person lives.
 They run on the sightings of all facts before they are assembled
 (:func:`localise`, called by the offline compile):
 
+* "there" after a verb of travel or a stay ("we spent four nights there", "so we're going
+  there instead") stands for the gazetteer place named before it in the same sentence, else
+  in the speaker's sentence just before (same session); the fact is read again with the
+  place in its stead, and a trip it then tells is the speaker's like any other;
 * a day trip told in the same session as another trip of the person's in the same
   country ("Back from Lisbon ..." then "did a day trip to Sintra") is part of that stay,
   not a trip of its own: its fact stays on the timeline, counted unclear;
@@ -40,7 +44,8 @@ def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency
     order = {fact.id: index for index, fact in enumerate(facts)}
     told = {s.fact_id for found in sightings.values() for s in found if "_doubt" not in s.fields}
     out = dict(sightings)
-    out["trip"] = _day_trips(sightings.get("trip", []), facts, order)
+    trips = list(sightings.get("trip", [])) + _there(facts, told | {s.fact_id for found in sightings.values() for s in found})
+    out["trip"] = _day_trips(trips, facts, order)
     out["meal"] = [_next_amount(s, facts, order, told) for s in sightings.get("meal", [])]
     homes: dict[str, list[tuple[int, str]]] = {}
     for home in sightings.get("home", []):
@@ -48,6 +53,61 @@ def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
     for name in ("purchase", "meal"):
         out[name] = [_dollar(s, facts, order, homes, currency) for s in out.get(name, [])]
+    return out
+
+
+#: "there" after a verb of travel ("going there", "flew back there") or of a stay ("four nights there")
+_THERE = re.compile(
+    r"\b(?:(?P<go>go|goes|going|went|gone|fly|flying|flew|flown|drive|driving|drove|head|heading|headed|travell?(?:ed|ing)?|"
+    r"back|get|got|getting|come|coming|came|move|moving|moved)|(?P<stay>nights?|days?|weeks?|weekends?|fortnight|stay|stayed|"
+    r"staying|holiday|vacation|spent|spend|spending|time))\s+(?:(?:back|over|up|down|out|again)\s+)?there\b"
+)
+#: a place named after a preposition or a verb of travel ("a wedding in Adelaide", "come to Wellington")
+_NAMED = re.compile(r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2})")
+#: a sentence that opens with its place, as chats write it in lower case: "santa fe was amazing."
+_OPENS_WITH_PLACE = re.compile(r"^(?:[A-Z][\w’'-]*\s+said:\s+)?(?P<place>[A-Za-z][a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:was|is|were)\b")
+
+
+def _place_in(text: str) -> str | None:
+    """The last place of the gazetteer ``text`` names (after a preposition, or opening it)."""
+    from ...extract.places import lookup, lookup_lower
+
+    found = None
+    for match in _NAMED.finditer(text):
+        place = lookup(match.group("place"))
+        if place is not None and place.kind in ("city", "country", "region"):
+            found = match.group("place")
+    if found is None:
+        opening = _OPENS_WITH_PLACE.match(text)
+        if opening is not None:
+            words = opening.group("place")
+            place = lookup_lower(words.lower()) if " " not in words else lookup(words.title())
+            found = place.name if place is not None and place.kind == "city" else None
+    return found
+
+
+def _there(facts: list["Fact"], told: set[str]) -> list[Sighting]:
+    """The trips of facts no rule told that say "there" for a place named before (see the module's text)."""
+    from . import trips
+
+    out: list[Sighting] = []
+    for at, fact in enumerate(facts):
+        if fact.id in told or not fact.speaker or "there" not in fact.text:
+            continue
+        there = _THERE.search(fact.text)
+        if there is None or trips.CUE.search(fact.text) is None:
+            continue
+        place = _place_in(fact.text[: there.start()])
+        if place is None and at > 0:
+            before = facts[at - 1]
+            if before.session_id == fact.session_id and before.speaker == fact.speaker:
+                place = _place_in(before.text)
+        if place is None:
+            continue
+        word = "to" if there.group("go") else "in"
+        start = there.end() - len("there")
+        text = f"{fact.text[:start]}{word} {place}{fact.text[there.end():]}"
+        out.extend(s for s in trips.detect(fact.replace(text=text)) if "_doubt" not in s.fields)
     return out
 
 
