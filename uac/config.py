@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,9 @@ class UserSettings:
     name: str = "user"
     timezone: str = "UTC"
     created: str = ""
+    #: ISO 4217 code of the user's own money ("AUD"): what a bare "$", "dollars" or "bucks"
+    #: means to the offline rules; "" lets them take it from the country of the user's home
+    currency: str = ""
 
 
 @dataclass(frozen=True)
@@ -275,6 +279,11 @@ def parse_config(text: str, path: Path) -> ProjectConfig:
             f"{path}: [user] timezone {user.timezone!r} is not a known IANA time zone.",
             hint="Use a name such as 'UTC' or 'Europe/Berlin'.",
         ) from None
+    if user.currency and not re.fullmatch(r"[A-Z]{3}", user.currency):
+        raise ConfigError(
+            f"{path}: [user] currency {user.currency!r} is not an ISO 4217 code.",
+            hint="Use three capital letters such as 'AUD', 'USD' or 'EUR', or \"\" to leave it to the rules.",
+        )
     return ProjectConfig(format_version=version, migrations=tuple(migrations), extra=raw, **sections)
 
 

@@ -79,3 +79,19 @@ def test_every_fact_is_placed_and_the_report_counts_the_kinds(compiled):
     assert kinds["trip"]["records"] >= len(TRIPS_TAKEN) and kinds["trip"]["status"] == "written"
     assert kinds["job"]["records"] >= 1 and kinds["meal"]["records"] >= sum(MEALS_PER_MONTH.values())  # Ana eats out too
     json.dumps(data)  # what `uac compile --json` prints
+
+
+def test_the_projects_currency_is_what_a_bare_dollar_means(tmp_path):
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{
+        "session_id": "s1", "date": "2024-02-24T20:40:00",
+        "messages": [{"role": "user", "content": "I bought a second-hand road bike on Thursday for $650."}],
+    }]), encoding="utf-8")
+    memory = UserMemory.create(tmp_path / "tamsin", user_name="Tamsin")
+    try:
+        memory.project.save_config(memory.project.config.with_section("user", currency="AUD"))
+        memory.ingest(chat, extractor="rules", compile=False)
+        memory.compile(mode="offline")
+        assert run(memory, "result = [(p.item, p.amount, p.currency) for p in finance.purchases]") == [["second-hand road bike", 650.0, "AUD"]]
+    finally:
+        memory.close()

@@ -149,6 +149,7 @@ def test_migrations_are_append_only_and_unique():
         (lambda t: t.replace("top_facts = 20", 'top_facts = "many"'), "whole number"),
         (lambda t: t.replace("[sandbox]", "[sandbox]\nrequire_jial = true"), "unknown key"),
         (lambda t: t.replace('timezone = "UTC"', 'timezone = "Nowhere/Land"'), "time zone"),
+        (lambda t: t.replace('currency = ""', 'currency = "aussie dollars"'), "ISO 4217"),
     ],
 )
 def test_corrupt_config_is_a_clear_error(tmp_path, mutation, message):

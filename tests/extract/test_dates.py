@@ -184,3 +184,26 @@ def test_a_would_of_reported_thought_leaves_a_report_in_the_past():
 
 def test_may_and_march_in_lower_case_are_words():
     assert find_relative_dates("we may march on in the rain", dt.date(2023, 6, 9)) == []
+
+
+@pytest.mark.parametrize(
+    "sentence, said, code",
+    [
+        # the day number wins where it falls on the weekday: in the month ahead for a plan
+        ("We're flying over on Friday the 8th, three nights.", "2024-10-26", "2024-11-08"),
+        ("Work sends me to London, monday the 20th.", "2025-01-02", "2025-01-20"),
+        # back for a report, and the month that agrees even when another is nearer
+        ("We met on monday 21st and it was fun.", "2024-10-26", "2024-10-21"),
+        ("I ran the race on Tuesday the 2nd.", "2024-10-26", "2024-07-02"),
+        # no month within a year agrees: the day number in the nearest month that has it
+        ("I'm going on Wednesday the 31st.", "2024-10-26", "2024-10-31"),
+    ],
+)
+def test_a_weekday_with_its_day_number_is_that_day(sentence, said, code):
+    [found] = find_relative_dates(sentence, dt.date.fromisoformat(said))
+    assert found.period.code == code
+
+
+def test_a_weekday_before_a_time_is_still_the_weekday():
+    [found] = find_relative_dates("See you Friday 10.30 at the station.", dt.date(2024, 10, 26))
+    assert found.phrase.strip() == "Friday"

@@ -147,7 +147,7 @@ class KindOutcome:
 
 
 def _assemble(
-    facts: list["Fact"],
+    facts: list["Fact"], currency: str | None = None
 ) -> tuple[
     list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]], tuple[dict[str, set[str]], dict[str, dict[str, str]]]
 ]:
@@ -159,6 +159,7 @@ def _assemble(
         for sighting in kind_rules.detect(fact):
             if sighting.kind in sightings:
                 sightings[sighting.kind].append(sighting)
+    sightings = kind_rules.localise(sightings, facts, currency)
     by_id = {fact.id: fact for fact in facts}
     assembled = {kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else [] for kind in registry}
     seen = {name: {s.fact_id for s in found if not s.fields.get("_support")} for name, found in sightings.items()}
@@ -192,7 +193,7 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     report.routed_by_keywords = routing.by_keywords
     report.routed_by_meaning = routing.by_meaning
     order = {fact.id: index for index, fact in enumerate(facts)}
-    registry, assembled, seen_and_doubts = _assemble(facts)
+    registry, assembled, seen_and_doubts = _assemble(facts, project.config.user.currency or None)
     kinds_by_domain: dict[str, list["kind_rules.Kind"]] = {}
     for kind in registry:
         kinds_by_domain.setdefault(kind.domain, []).append(kind)

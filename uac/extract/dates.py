@@ -90,6 +90,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("in_month", re.compile(rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])", re.I)),
     ("in_season", re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I)),
     ("in_year", re.compile(rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)", re.I)),
+    # "Friday the 8th", "monday 20th": a weekday with its day number, before the bare weekday
+    ("weekday_nth", re.compile(rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)", re.I)),
     ("on_weekday", re.compile(rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b", re.I)),
     # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
     ("yesterday", re.compile(r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b", re.I)),
@@ -191,6 +193,30 @@ def _safe_day(year: int, month: int, day: int) -> _dt.date | None:
 def _direction(rel: str) -> int:
     rel = " ".join(rel.lower().split())
     return {"last": -1, "past": -1, "this past": -1, "next": 1, "this coming": 1, "coming": 1, "this": 0}[rel]
+
+
+def _weekday_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """"Friday the 8th": the day of that number, in the nearest month (ahead in a plan, back
+    in a report, either otherwise) where it falls on that weekday; when none within a year
+    does, the day number wins, in the nearest month that has it."""
+    number = int(m["nth"] or m["nth2"])
+    target = WEEKDAYS.index(m["weekday"].lower())
+    steps = (1,) if future else (-1,) if future is False else (1, -1)
+    days = []
+    for offset in range(12):
+        for step in steps:
+            first = _shift_months(base.replace(day=1), offset * step)
+            day = _safe_day(first.year, first.month, number)
+            if day is not None and (day >= base if step > 0 else day <= base):
+                days.append(day)
+    if not days:
+        return None
+    days.sort(key=lambda d: abs((d - base).days))
+    return Period.day(next((d for d in days if d.weekday() == target), days[0]))
+
+
+#: kinds resolved apart from :func:`_resolve`
+_RESOLVERS = {"weekday_nth": _weekday_nth}
 
 
 def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
@@ -399,7 +425,7 @@ def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
             ahead = sentence is not None or _AHEAD.search(text) is not None
             future = _clause_tense(text, span[0], span[1], sentence) if ahead else None
             try:
-                period = _resolve(kind, match, base, future)
+                period = _RESOLVERS[kind](match, base, future) if kind in _RESOLVERS else _resolve(kind, match, base, future)
             except (ValueError, OverflowError):
                 period = None
             if period is None:

@@ -13,7 +13,11 @@ and where it stands.  The parts come from libraries made for them:
   slang names ("quid", "bucks", "grand") are a small table of this module.
 
 A bare number is no amount ("five nights", "the 40 bus"): an amount needs a
-currency -- a symbol, a code or a name.  A bare "$" is USD.
+currency -- a symbol, a code or a name.  A bare "$" (and "dollars", "bucks",
+"grand") is USD here; :func:`local_currency` says what it is where the user lives
+(the project's ``[user] currency``, else the currency of their home's country:
+"$" is AUD in Australia, never in Britain), and :func:`names_us_dollar` tells a
+"$" that was bare from one that said so ("US$", "USD").
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-__all__ = ["Money", "find_amounts", "currency_code", "number_words"]
+__all__ = ["Money", "find_amounts", "currency_code", "local_currency", "names_us_dollar", "number_words"]
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,7 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
                     symbols.setdefault(symbol, code)
         except (ValueError, LookupError):
             continue
-    symbols.update({"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"})
+    symbols.update({"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"})
     return symbols, codes
 
 
@@ -154,7 +158,7 @@ _NAME_AFTER = (
     r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
 )
 _AMOUNT = re.compile(
-    rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}"
+    rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}(?:\s?(?P<code1>(?-i:[A-Z]{{3}}))\b)?"
     rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
     rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽]|,-)"
     rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}\s*{_NAME_AFTER}(?!\s+of\b)"
@@ -179,6 +183,8 @@ def find_amounts(text: str) -> list[Money]:
             if not g.get("sym") or (len(g["sym"]) > 1 and not g["sym"].isupper() and g["sym"] != "R$"):
                 continue
             value, currency = _scaled(_digits(g["n1"]), g.get("s1")), currency_code(g["sym"])
+            if g.get("code1") and currency_code(g["code1"]) and g["sym"] == "$":
+                currency = currency_code(g["code1"])  # "$86 NZD": the code says which dollar
         elif g.get("code"):
             code = g["code"]
             if not code.isupper():
@@ -206,3 +212,43 @@ def find_amounts(text: str) -> list[Money]:
         share = _SHARE.match(text, match.end()) is not None
         out.append(Money(round(value, 2), currency, match.start(), match.end(), share))
     return out
+
+
+#: "US$40", "40 USD", "US dollars", "American dollars": the US dollar by name, not a bare "$"
+_US_DOLLAR = re.compile(r"US\$|\bUSD\b|\b(?:US|U\.S\.|American)\s+dollars?\b")
+
+
+def names_us_dollar(text: str) -> bool:
+    """Whether ``text`` names the US dollar itself ("US$", "USD", "US dollars"), so that a
+    USD read from it is not a bare "$" that :func:`local_currency` should place."""
+    return _US_DOLLAR.search(text) is not None
+
+
+@lru_cache(maxsize=64)
+def local_currency(configured: str | None = None, country: str | None = None) -> str | None:
+    """The currency a bare "$", "dollars" or "bucks" means for this user: ``configured`` (the
+    project's ``[user] currency``) if it is a dollar, else the currency of ``country`` (an ISO
+    country code: the user's home) if that is a dollar (its symbol holds "$": AUD, CAD, NZD,
+    MXN...); None when neither says (the "$" stays USD).  A pound or euro user's "$" is USD."""
+    from babel.numbers import get_territory_currencies
+
+    symbols = _english_symbols()
+    candidates = [configured.upper()] if configured else []
+    if country:
+        try:
+            candidates += get_territory_currencies(country.upper(), tender=True)[:1]
+        except (ValueError, LookupError):
+            pass
+    for code in candidates:
+        if "$" in symbols.get(code, ""):
+            return code
+        if configured and code == configured.upper():
+            return None  # the user's own currency is no dollar: their "$" is the US one
+    return None
+
+
+@lru_cache(maxsize=1)
+def _english_symbols() -> dict[str, str]:
+    from babel import Locale
+
+    return dict(Locale("en").currency_symbols)

@@ -185,6 +185,8 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
         elif low == "ours":
             tokens[i] = "theirs" if _has_subject(tokens, i, names) else f"{speaker}'s"
         elif low in ("we", "us"):
+            if token == "US":
+                continue  # "US$40", "the US": the country, never "us"
             tokens[i] = f"{speaker} and others"
         elif low in ("we're", "we've", "we'll", "we'd"):
             tokens[i] = f"{speaker} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low]

@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from threading import Lock
 
-__all__ = ["Place", "lookup", "is_place", "is_us_state", "country_name", "contains"]
+__all__ = ["Place", "lookup", "is_place", "is_us_state", "country_name", "contains", "is_common_word"]
 
 
 @dataclass(frozen=True)
@@ -237,6 +237,11 @@ def _qualified(tables: _Tables, key: str, qualifier: str) -> tuple[str, str] | N
 def is_us_state(name: str) -> bool:
     """"Oregon", "TX": a US state's name or code (a qualifier even where a town shares the name)."""
     return fold(name.strip()) in _tables().us_states
+
+
+def is_common_word(name: str) -> bool:
+    """"Hope", "Target", "Kitchen": a capitalised word that is no place in a sentence about going somewhere."""
+    return name.strip() in _NOT_PLACES
 
 
 def is_place(name: str) -> bool:

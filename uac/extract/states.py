@@ -121,6 +121,8 @@ def _words(rest: str) -> str:
 
 
 _AS_ROLE = rf"(?:\s+as\s+{_ROLE})?"
+#: the present of the verbs of a trade done at one workplace
+_TRADE_VERBS = r"teaches|is\s+teaching|has\s+taught|nurses|lectures|tutors|coaches|volunteers|is\s+volunteering"
 _ORG = rf"(?P<org>{NAME})"
 _ANY_ORG = rf"(?P<org>{NAME}|{_LOWER_ORG})"
 
@@ -137,6 +139,8 @@ _EMPLOYER: tuple[tuple[_Rule, str, bool], ...] = (
     (_rule(rf"now\s+works?\s+(?:at|for|with)\s+{_ANY_ORG}{_AS_ROLE}", "work"), "start", False),
     (_rule(rf"(?:works?|is\s+working|has\s+been\s+working|has\s+worked)\s+(?:at|for)\s+{_ANY_ORG}{_AS_ROLE}", "work"), "current", False),
     (_rule(rf"works\s+as\s+{_ROLE}\s+(?:at|for|with)\s+{_ANY_ORG}", "work"), "current", False),
+    # the verbs of a trade done at a workplace: "teaches at Merri Creek Secondary", "nurses at St Mary's"
+    (_rule(rf"(?:{_TRADE_VERBS})\s+at\s+{_ORG}", "teach", "nurs", "lectur", "tutor", "coach", "volunteer"), "current", False),
     (_rule(rf"is\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}", "is a"), "current", False),
     (_rule(rf"(?:worked|used\s+to\s+work)\s+(?:at|for)\s+{_ANY_ORG}{_AS_ROLE}", "work"), "past", False),
     (_rule(rf"(?:quit|left|is\s+leaving|is\s+quitting|resigned\s+from|retired\s+from|lost|was\s+let\s+go\s+from)\s+{_POSSESSIVE}\s+(?:job|position|role)\s+(?:at|with)\s+{_ANY_ORG}", "job", "position", "role"), "end", False),

@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev, dev2 and the held-out heldout): their ledgers
+"""The hand-written evaluation sets (dev, dev2, dev3, dev4): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -17,7 +17,8 @@ from uac import UserMemory
 COUNTS = {
     "dev": ({"trip": 12, "meal": 11, "purchase": 16, "job": 2, "workout": 8, "book": 6, "home": 2}, 28),
     "dev2": ({"trip": 12, "meal": 10, "purchase": 12, "job": 3, "workout": 8, "book": 3, "home": 2}, 22),
-    "heldout": ({"trip": 10, "meal": 8, "purchase": 10, "job": 3, "workout": 6, "book": 4, "home": 2}, 32),
+    "dev3": ({"trip": 10, "meal": 8, "purchase": 10, "job": 3, "workout": 6, "book": 4, "home": 2}, 32),
+    "dev4": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 30),
 }
 
 

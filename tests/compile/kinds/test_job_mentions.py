@@ -133,3 +133,29 @@ def test_a_job_named_short_later_is_the_same_job():
         (dt.date(2024, 2, 20), ["ok two weeks at Cobalt Freight and I love it."]),
     )
     assert [(j["employer"], j["current"]) for j in jobs] == [("Cobalt Freight Logistics", True)]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # the verbs of a trade, tenure said the other way round, the news as a list with "start"
+        ("I teach at Merri Creek Secondary, they're good kids.", ("Merri Creek Secondary", None, True)),
+        ("I've been at Merri Creek 8 years. Is this mad?", ("Merri Creek", None, True)),
+        ("Kontor Systems, senior backend developer, start 4 November.", ("Kontor Systems", "senior backend developer", True)),
+        ("Nine years with Halden Freight and my manager still can't spell my name.", ("Halden Freight", None, True)),
+    ],
+)
+def test_a_job_said_with_a_trade_or_tenure(line, expected):
+    assert _one(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Head of Maths, starting term 1 next year.",
+        "5 years with Mira yesterday 🥹 we went out for dinner.",
+        "My sister teaches at Merri Creek Secondary.",
+    ],
+)
+def test_no_job_from_a_title_a_partner_or_someone_else(line):
+    assert _jobs((dt.date(2024, 3, 4), [line])) == []

@@ -273,3 +273,12 @@ def test_amounts_of_money(text, expected):
     from uac.extract.money import find_amounts
 
     assert [(m.amount, m.currency) for m in find_amounts(text)] == expected
+
+
+def test_a_dollar_sign_with_a_code_after_it_is_that_dollar():
+    from uac.extract.money import find_amounts, local_currency, names_us_dollar
+
+    assert [(m.amount, m.currency) for m in find_amounts("$86 NZD which is nothing")] == [(86.0, "NZD")]
+    assert [(m.amount, m.currency) for m in find_amounts("$86 and more")] == [(86.0, "USD")]
+    assert (local_currency(None, "AU"), local_currency("CAD", "AU"), local_currency(None, "GB"), local_currency("EUR", "AU")) == ("AUD", "CAD", None, None)
+    assert names_us_dollar("US$40") and names_us_dollar("40 USD") and not names_us_dollar("$40")

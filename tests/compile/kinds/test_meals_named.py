@@ -84,3 +84,55 @@ def test_a_place_eaten_at_twice_is_two_meals_the_amount_on_the_one_it_was_said_o
     assert _meal_places("We ate at Bistro Anouk near the station twice, the second time was 60 euros for everything.") == [
         ("Bistro Anouk", None, None), ("Bistro Anouk", 60.0, "EUR")
     ]
+
+
+@pytest.mark.parametrize(
+    "line, place, amount",
+    [
+        # a meal as the subject, however it is named
+        ("Best meal was The Salted Gull down near the waterfront, $130 for both of us with wine.", "The Salted Gull", 130.0),
+        ("Also wednesday was a staff dinner at Bep Nho in Footscray, the pho place, my share was $28.", "Bep Nho", 28.0),
+        ("Yesterday was kind of a goodbye dinner with Jakob at Little Seoul on Hermannstrasse.", "Little Seoul", None),
+        ("My farewell dinner from the staff was on thursday at Trattoria Lucca and they paid.", "Trattoria Lucca", None),
+        # a name described as an eatery wherever the clause puts it, a place found, what was eaten there
+        ("Then Kiri and I snuck off to celebrate, just the two of us, at The Harbourmaster, the seafood place on the waterfront.", "The Harbourmaster", None),
+        ("We found a place called Tasca do Ze in Graca, no menu, grilled sardines, €34 for both of us.", "Tasca do Ze", 34.0),
+        ("5 years with Mira yesterday 🥹 we went to Salz & Seele in the Sudvorstadt, the tasting menu, €96 for both.", "Salz & Seele", 96.0),
+    ],
+)
+def test_meals_told_as_a_subject_a_description_or_a_find(line, place, amount):
+    [meal] = _meals(line)
+    assert (meal["place"], meal["amount"]) == (place, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We'll celebrate at The Harbourmaster, the seafood place on the waterfront.",
+        "Ana snuck off to The Harbourmaster, the seafood place on the waterfront.",
+        "We found a place called Plagwitz Lofts, three rooms and a balcony.",
+        "Best meal would be Casa Fenix, if it's open.",
+    ],
+)
+def test_no_meal_from_a_plan_another_person_or_a_find_without_food(line):
+    assert _meals(line) == []
+
+
+def _meals_in_context(*lines: str, speaker: str = "Sam") -> list[tuple]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines, speaker=speaker, said_on=dt.date(2024, 3, 4))
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    meals = localise(seen, facts).get("meal", [])
+    return [(a.fields["place"], a.fields["amount"], a.fields["currency"], len(a.sources)) for a in assemble(MEAL, meals, {f.id: f for f in facts})]
+
+
+def test_a_meals_cost_said_in_the_next_sentence():
+    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. €94 for the two of us with mezcals.") == [("Oaxaca Kitchen", 94.0, "EUR", 2)]
+    assert _meals_in_context("Had dinner at Little Seoul with Jakob yesterday. 27,50 € for my half.") == [("Little Seoul", 27.5, "EUR", 2)]
+    # the next sentence is about something else, or tells its own record
+    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. The rent is €900 now.") == [("Oaxaca Kitchen", None, None, 1)]
+    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. €45 well spent: I bought a lamp for €45.")[0][1] is None

@@ -71,3 +71,50 @@ def test_no_purchase_going_on_from_someone_else_or_a_maybe(line):
 
 def test_a_purchase_going_on_after_the_speakers_report():
     assert _bought("I ran the park loop twice, then got a new pair of socks for $15.") == [("new pair of socks", 15.0, "USD")]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # "one" is the thing needed, wanted or broken earlier in the sentence
+        ("The kettle died, so I bought a new one at Kmart for forty euros.", [("kettle", 40.0, "EUR")]),
+        ("We need a fridge because ours is the landlord's, so I got a second-hand one off Marketplace yesterday, £300.", [("second-hand fridge", 300.0, "GBP")]),
+        # the make named after the item
+        ("My shoes are ancient so I ordered new ones yesterday, some Brooks, 119,90 € which hurt.", [("Brooks shoes", 119.9, "EUR")]),
+        ("I also bought a bike finally, a used Gazelle off Kleinanzeigen for 260 Euro.", [("used Gazelle bike", 260.0, "EUR")]),
+        # a subject after an opening word; the item before a relative clause or a relative date
+        ("Also I bought a moka pot for €65 for my practice coffee.", [("moka pot", 65.0, "EUR")]),
+        ("I finally caved and ordered the keyboard I've been staring at for a month, €89, brown switches.", [("keyboard", 89.0, "EUR")]),
+        ("I bought hiking poles the day before we left, 59,95 €, for the walks.", [("hiking poles", 59.95, "EUR")]),
+    ],
+)
+def test_purchases_named_before_or_after_their_word(line, expected):
+    assert _bought(line) == expected
+
+
+def test_one_stays_one_when_the_sentence_names_nothing_before_it():
+    assert _bought("I bought a new one for €30.") == [("new one", 30.0, "EUR")]
+
+
+def _currencies(*lines: str, currency: str | None = None) -> list[str]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return [s.fields["currency"] for s in localise(seen, facts, currency).get("purchase", [])]
+
+
+def test_a_bare_dollar_is_the_users_own_dollar():
+    # the country of the home the person told of, else the project's currency; never a pound user's
+    assert _currencies("I moved to Melbourne last year.", "I bought a bike for $650.") == ["AUD"]
+    assert _currencies("I bought a bike for $650.", "I moved to Toronto last year.") == ["CAD"]
+    assert _currencies("I bought a bike for $650.", currency="NZD") == ["NZD"]
+    assert _currencies("I moved to Melbourne last year.", "I bought a bike for 650 bucks.", currency="CAD") == ["CAD"]
+    assert _currencies("I moved to Leeds last year.", "I bought a bike for $650.") == ["USD"]
+    assert _currencies("I moved to Melbourne last year.", "I bought a bike for $650.", currency="GBP") == ["USD"]
+    # the US dollar by name stays; no home, no setting: USD
+    assert _currencies("I moved to Melbourne last year.", "I bought a bike for US$650.") == ["USD"]
+    assert _currencies("I bought a bike for $650.") == ["USD"]

@@ -164,3 +164,138 @@ def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_make
         (dt.date(2023, 7, 28), ["Tom's mum said in York last year that she loved the tiles."]),
     )
     assert [(t["destination"], t["status"]) for t in early] == [("York", "planned")]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # travel verbs by family, with their tense
+        ("Popped over to Berlin for a night on friday to see the old crew.", [("Berlin", "DE", "done", None)]),
+        ("I'm taking the train down to Freiburg tomorrow to visit my sister.", [("Freiburg", "DE", "planned", None)]),
+        ("We caught the ferry across to Tallinn on Saturday.", [("Tallinn", "EE", "done", None)]),
+        # a stay told by its length
+        ("We were in Palermo for a week over easter and I ate everything.", [("Palermo", "IT", "done", None)]),
+        ("So we were on Mallorca for the weekend, the wind was insane.", [("Mallorca", "ES", "done", None)]),
+        ("We had a long weekend in Ghent, bliss.", [("Ghent", "BE", "done", None)]),
+        # a place called off, a place booked, a return after a greeting
+        ("Well. We've pulled the pin on Bali.", [("Bali", None, "cancelled", None)]),
+        ("Bad news: we cancelled Vienna.", [("Vienna", "AT", "cancelled", None)]),
+        ("Anyway Italy is BOOKED.", [("Italy", "IT", "planned", None)]),
+        ("Kia ora from Leeds, back from Wellington since sunday.", [("Wellington", "NZ", "done", None)]),
+    ],
+)
+def test_trips_said_with_other_verbs_and_stays(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We'd love to do Bali one day.",
+        "Mira cancelled Vienna.",
+        "We were on Mallorca when it rained.",
+        "Maybe Italy is booked, who knows.",
+        "Kia ora from Leeds, my sister is back from Wellington.",
+    ],
+)
+def test_no_trip_from_other_verbs_that_say_nothing_of_the_speakers_trip(line):
+    assert _trips((DAY, [line])) == []
+
+
+def _trips_in_context(*lines: str) -> list[str]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines, said_on=DAY)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    trips = localise(seen, facts).get("trip", [])
+    return [a.fields["destination"] for a in assemble(TRIP, trips, {f.id: f for f in facts})]
+
+
+def test_a_day_trip_inside_a_stay_is_no_trip_of_its_own():
+    assert _trips_in_context("Just back from lisbon, five nights.", "Did a day trip to Sintra which was pretty.") == ["Lisbon"]
+    # a day trip from home, or to another country, is a trip
+    assert _trips_in_context("Did a day trip to Sintra which was pretty.") == ["Sintra"]
+    assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == ["Lisbon", "Seville"]
+
+
+def _noted(line: str) -> list[tuple]:
+    facts = facts_of(line, speaker="Sam", said_on=DAY)
+    found = assemble(TRIP, [s for f in facts for s in detect(f)], {f.id: f for f in facts})
+    return [(a.fields["destination"], a.fields["country"], a.fields["status"], a.fields["place_note"]) for a in found]
+
+
+@pytest.mark.parametrize(
+    "line, destination",
+    [
+        # a strong cue names a place the gazetteer does not hold: a stay, a return, a flight or a train
+        ("I survived camp!!! three nights at Halls Gap, one kid lost a shoe.", "Halls Gap"),
+        ("happy new year! we got back from the Prom on Monday.", "Prom"),
+        ("We had a week in Noosa for Easter, five nights.", "Noosa"),
+        ("So we were on Usedom for the weekend, Friday to Sunday.", "Usedom"),
+        ("We took the train to Whitby on Friday.", "Whitby"),
+        # "went to" alone is weak: a stay told after the place makes it strong
+        ("Jo, Mel and I went to Daylesford for the long weekend.", "Daylesford"),
+    ],
+)
+def test_a_place_by_its_cue_where_the_gazetteer_is_silent(line, destination):
+    assert _noted(line) == [(destination, None, "done", "not in the gazetteer: named by a travel cue, country unknown")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I went to Zorblat Falls.",  # a weak cue: the gazetteer still decides
+        "I drove to Bunnings on Saturday.",  # drove, no stay: the shops
+        "We flew to IKEA.",  # an organisation
+        "Two nights at the Ritz, bliss.",  # a hotel
+        "Three nights at Hilton, fine.",
+        "We got back from Christmas at Ana's.",  # a holiday, not a place
+        "Got back from Wombat Hill Kitchen at midnight.",  # a venue
+        "I was in Hospital for a week.",  # a place of everyday life
+    ],
+)
+def test_no_place_by_cue(line):
+    assert _noted(line) == []
+
+
+def test_a_gazetteer_place_keeps_no_note():
+    assert _noted("We had a week in Lisbon.") == [("Lisbon", "PT", "done", None)]
+
+
+def _told(*lines: str) -> list[tuple]:
+    from uac.compile.kinds import localise
+
+    facts = [f.replace(session_id="s1") for f in facts_of(*lines, speaker="Sam", said_on=DAY)]
+    sightings = {k.name: [s for f in facts for s in detect(f) if s.kind == k.name] for k in registry()}
+    trips = localise(sightings, facts)["trip"]
+    found = assemble(TRIP, [s for s in trips if "_doubt" not in s.fields], {f.id: f for f in facts})
+    return [(a.fields["destination"], a.fields["status"], a.fields["nights"]) for a in found]
+
+
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        # "there" is the place of the sentence before, told by the same person
+        (["santa fe was amazing.", "we spent four nights there last week, Monday to Friday."], [("Santa Fe", "done", 4)]),
+        (["It's my cousin's wedding in Adelaide.", "We flew over there on Friday."], [("Adelaide", "done", None)]),
+        # or named before it in the same sentence
+        (["Kiri's parents keep asking us to come to Wellington, so we're going there instead."], [("Wellington", "planned", None)]),
+    ],
+)
+def test_there_is_the_place_said_before(lines, expected):
+    assert _told(*lines) == expected
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["We had dinner at Little Seoul.", "We've been going there since 2019."],  # no place of the gazetteer
+        ["I love Lisbon.", "Is it worth going there in August?"],  # a question
+        ["Lisbon looks lovely.", "I might spend a week there."],  # a wish
+    ],
+)
+def test_no_trip_for_there(lines):
+    assert _told(*lines) == []

@@ -204,3 +204,42 @@ def test_a_move_closes_the_old_home_and_a_plan_comes_true():
     assert (leeds["city"], leeds["current"]) == ("Leeds", False)
     assert (york["city"], york["country"], york["current"]) == ("Cardiff", "GB", True)
     assert york["start"] == Period.month(2024, 3)
+
+
+@pytest.mark.parametrize(
+    "line, activity, km, minutes",
+    [
+        # the sport a bare "did 1.5km" was, from its sentence
+        ("Did 1.5km at Brunswick Baths this morning too, took me about 40 min, trying to get back into swimming.", "swim", 1.5, 40.0),
+        ("And I'm trying to get back in shape, did a 45 min spinning class at the gym this morning.", "spinning class", None, 45.0),
+        ("Did 10k along the canal on tuesday, 54 minutes, my knees hate me.", "run", 10.0, 54.0),
+    ],
+)
+def test_workouts_the_sentence_names(line, activity, km, minutes):
+    [workout] = _records("workout", (DAY, [line]))
+    assert (workout["activity"], workout["distance_km"], workout["duration_min"]) == (activity, km, minutes)
+
+
+def test_a_swim_without_a_distance_or_time_is_no_workout():
+    assert _records("workout", (DAY, ["Bohinj, swam in the lake, freezing, 10/10."])) == []
+
+
+def test_a_home_found_becomes_current_when_the_move_is_told():
+    found = (dt.date(2024, 12, 14), ["We got the rental in Geelong!!"])
+    assert [(h["city"], h["current"]) for h in _records("home", found)] == [("Geelong", False)]
+    moved = (dt.date(2025, 2, 8), ["We moved on the 18th and I'm three weeks in."])
+    assert [(h["city"], h["current"]) for h in _records("home", found, moved)] == [("Geelong", True)]
+    # a move that names no place, with no home found before it, is nothing
+    assert _records("home", moved) == []
+
+
+@pytest.mark.parametrize(
+    "line, city, current",
+    [
+        ("We live in leipzig now.", "Leipzig", True),
+        ("Honestly our new place in Leeds is tiny.", "Leeds", True),
+    ],
+)
+def test_homes_said_in_lower_case_or_as_a_new_place(line, city, current):
+    [home] = _records("home", (DAY, [line]))
+    assert (home["city"], home["current"]) == (city, current)

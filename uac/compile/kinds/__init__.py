@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .context import localise
 from .model import Assembled, Kind, Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
 
-__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "doubt", "registry"]
+__all__ = ["Assembled", "Kind", "Sighting", "assemble", "detect", "doubt", "localise", "registry"]
 
 
 def registry() -> tuple[Kind, ...]:

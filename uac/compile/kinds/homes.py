@@ -5,7 +5,9 @@ subject is the person (alone or "and others": a household moves together):
 "moved to Bristol" (a start), "lives in Leeds" (current), "is moving to
 Bristol in the summer" (planned), "used to live in York" (past); and as chats
 put it: "five years in Manchester" (current), "have been in Bristol since the
-24th" (a start).  The place must be a city, region or country of the gazetteer
+24th" (a start), "got the rental in Geelong" (a home found, planned until a
+later "moved on the 18th" or a statement makes it current), "our new place in
+Leeds" (a start).  The place must be a city, region or country of the gazetteer
 (:mod:`uac.extract.places`), which also gives its country.
 
 Assembling, per person in the order things were said: a start or a present
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...extract.places import lookup
+from ...extract.places import lookup, lookup_lower
 from ...extract.states import read_home, same_value
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
@@ -29,9 +31,18 @@ if TYPE_CHECKING:
 
 NAME = "home"
 
-CUE = re.compile(r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in)\b", re.I)
+CUE = re.compile(r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment)\b", re.I)
 
 _YEARS_IN = re.compile(rf"^(?i:(?:(?:nearly|almost|over|about)\s+)?(?:{p.NUMBER})\s+years\s+in)\s+(?P<place>{p.NAME})")
+#: a home found or signed for: not lived in yet
+_HOME_NOUN = r"(?:rental|flat|house|apartment|place|home|condo|unit)"
+_FOUND = re.compile(
+    rf"^(?:got|found|signed\s+for|signed\s+the\s+lease\s+on|rented|bought)\s+(?:the|a|an|our|my)\s+(?:new\s+)?{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})"
+)
+#: a home said in lower case: "live in leipzig now", "moved to bristol"
+_LOWER_HOME = re.compile(r"^(?:(?P<moved>moved|have\s+moved|has\s+moved)\s+to|(?:now\s+)?lives?\s+in|(?:is|are)\s+living\s+in)\s+(?P<place>[a-z][a-z-]{2,})(?P<now>\s+now)?\b")
+#: "moved on the 18th", "moved in last week", "have moved": a move that names no place
+_MOVED = re.compile(r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b)")
 _SINCE = re.compile(rf"^(?:has|have)\s+been\s+(?:living\s+)?in\s+(?P<place>{p.NAME})\s+since\b")
 
 
@@ -44,8 +55,22 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             out.append((clause.person, statement.value, statement.event))
             continue
         since = _SINCE.match(clause.rest)
+        found = _FOUND.match(clause.rest)
         if since is not None:
             out.append((clause.person, since.group("place"), "start"))
+        elif found is not None:
+            out.append((clause.person, found.group("place"), "planned"))
+        elif _LOWER_HOME.match(clause.rest) and lookup_lower(_LOWER_HOME.match(clause.rest).group("place")):
+            # "we live in leipzig now": a city in lower case, as the gazetteer alone accepts it
+            lower = _LOWER_HOME.match(clause.rest)
+            out.append((clause.person, lookup_lower(lower.group("place")).name, "start" if lower.group("now") or lower.group("moved") else "current"))
+        elif clause.group and _MOVED.match(clause.rest):
+            out.append((clause.person, "", "moved"))
+    if not out and fact.speaker and not p.is_question(fact):
+        text = p.plain_cached(fact.text, fact.session_date)
+        new = re.search(rf"\b{re.escape(fact.speaker)}(?:'s|’s| and others')\s+new\s+{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})", text)
+        if new is not None:
+            out.append((fact.speaker, new.group("place"), "start"))
     if not out and fact.speaker and not p.is_question(fact):
         text = p.plain_cached(fact.text, fact.session_date)
         years = _YEARS_IN.match(text)
@@ -59,10 +84,14 @@ def detect(fact: "Fact") -> list[Sighting]:
         return []
     out = []
     for person, value, event in _statements(fact):
+        period = p.when(fact)
+        if event == "moved":
+            # the move into the home found before (assembled with it, or nothing)
+            out.append(Sighting(NAME, fact.id, {"person": person, "start": period, "_event": event, "_support": True}, None))
+            continue
         place = lookup(value)
         if place is None:
             continue
-        period = p.when(fact)
         fields: dict[str, Any] = {
             "person": person,
             "city": place.name,
@@ -82,6 +111,18 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         fields = sighting.fields
         person, event = fields["person"], fields["_event"]
         mine = [h for h in homes if h["person"] == person]
+        if event == "moved":
+            found = next((h for h in reversed(mine) if h["_planned"]), None)
+            if found is None:
+                continue
+            found.update(_planned=False, current=True, start=fields["start"] or found["start"])
+            found["sources"].append(fact.id)
+            fields, target = found, found
+            for home in mine:
+                if home is not target and home["current"]:
+                    home["current"] = False
+                    home["end"] = home["end"] or target["start"]
+            continue
         same = next((h for h in reversed(mine) if same_value(h["city"], fields["city"])), None)
         if same is not None and (event == "past" or same["current"] or same["_planned"]):
             if fact.id not in same["sources"]:

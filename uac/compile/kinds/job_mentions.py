@@ -79,7 +79,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (re.compile(rf"\b{me}\s+(?:has\s+|have\s+)?(?:gave|given|giving|put|puts|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice\s+(?:in\s+)?(?:at|to)\s+{_ORG}"), "notice"),
         (re.compile(rf"^{me}\s+(?!said\b){_NOT_MINE}*?\b(?:\d+[- ]hour\s+|night\s+|day\s+|late\s+|early\s+|double\s+|long\s+|weekend\s+)?shifts?\s+(?:at|in)\s+{_ORG}"), "shift"),
         (re.compile(rf"\b{me}\s+(?:said\s+yes|agreed)\s+to\s+{_ORG}(?=[,.;!]?\s[^.]*\b{_WORK_WORDS}\b)"), "start"),
-        (re.compile(rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|{me}\s+starts?|start\s+date)\b"), "start"),
+        (re.compile(rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|start(?=\s*[.;!]|\s*$|\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b"), "start"),
         (re.compile(rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
         (re.compile(rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)"), "start"),
         (re.compile(rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}"), "start"),
@@ -89,7 +89,12 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (re.compile(rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b"), "promotion"),
         (re.compile(rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}"), "current"),
         (re.compile(rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}"), "current"),
-        (re.compile(rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+(?:at|with)\s+{_ORG}"), "current"),
+        (re.compile(rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+at\s+{_ORG}"), "current"),
+        # "with" a one-word name is a partner as often as an employer ("5 years with Mira yesterday"):
+        # only with words of work in the sentence
+        (re.compile(rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+with\s+"
+                    rf"(?:{_ORG}(?=[^.;]*\b(?:{_WORK_WORDS}|{_WORKPLACE}|work\w*)\b)|(?P<org2>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)+))"), "current"),
+        (re.compile(rf"\b{me}\s+(?:has|have)\s+been\s+(?:at|with)\s+{_ORG}\s+(?:for\s+)?(?:(?:nearly|almost|over|about)\s+)?(?i:{_SPAN})\s+(?i:years?|months?)\b"), "current"),
         (re.compile(rf"(?:^{_OPENER}|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+(?:into|at|with)\s+{_ORG}(?=\s+(?:and|now|so|but|already)\b|[,.;!]|$)"), "current"),
         # no job, only the employer's full name ("applied for a job at Brightwater Energy")
         (re.compile(rf"\b(?:applied|interview\w*|offer|recruiter|job|role|position)\b[^.;]{{0,30}}?\b(?:at|with|from)\s+{_ORG}"), "mention"),
@@ -114,7 +119,16 @@ def _org(name: str | None, place_ok: bool = False) -> str | None:
     name = " ".join(words)
     if not name or name.split()[0].lower() in _NOT_ORGS or (not place_ok and is_place(name)):
         return None
+    if name.split()[0].lower() in TITLE_WORDS:
+        return None  # "Head of Maths, starting in January": a title, not who employs
     return name
+
+
+#: first words of a job title, never of an employer's name ("Head of Maths", "Senior Analyst")
+TITLE_WORDS = set(
+    """head director manager chief deputy assistant associate senior junior lead principal vice teacher
+    coordinator officer engineer analyst supervisor""".split()
+)
 
 
 def mentions(fact: "Fact") -> list[Mention]:
@@ -139,6 +153,7 @@ def mentions(fact: "Fact") -> list[Mention]:
             if event == "current" and _OTHERS.search(before[-25:]) and not before.rstrip().endswith(f"{person}'s"):
                 continue
             groups = match.groupdict()
+            groups["org"] = groups.get("org") or groups.get("org2")
             org = _org(groups.get("org"), place_ok=event in WORKPLACE_EVENTS)
             told = {"shift": "current", "notice": "end"}.get(event, event)
             role = " ".join(groups["role"].split()) if groups.get("role") else None

@@ -50,6 +50,8 @@ FOODS = (
     "ice cream gelato cake cocktails wine beer croissants croissant bagels donuts cheesecake salad soup "
     "fries tea pie waffles tacos"
 ).split()
+#: the words of the phrases below are no food alone ("and" of "fish and chips", "dim" of "dim sum")
+FOODS = [word for word in FOODS if word not in ("and", "dim", "sum", "hot", "pot", "ice", "cream")]
 _FOOD_PHRASES = ("dim sum", "hot pot", "fish and chips", "ice cream")
 _FOOD = r"(?:" + "|".join(sorted({*(re.escape(f) for f in _FOOD_PHRASES), *FOODS}, key=len, reverse=True)) + r")"
 _MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"
@@ -84,6 +86,11 @@ RULES: tuple[re.Pattern[str], ...] = (
         rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})(?:\s+(?:on|in)\s+{p.NAME})?(?:\s+for\s+[^,.;]{{1,40}}?)?,\s+"
         rf"(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b"
     ),
+    # "went to Salz & Seele in the Südvorstadt, the tasting menu, €96": a name, then what was eaten there
+    _rule(
+        rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})(?:\s+(?:on|in)\s+(?:the\s+)?{p.NAME})?,\s+(?:the|a|an|their)\s+(?:[\w-]+\s+){{0,2}}?"
+        rf"(?:menu|set\s+lunch|set\s+menu|{_MEAL.replace('(?P<meal>', '(?:')}|{_FOOD})\b(?P<eaten>)"
+    ),
     # "took Ana out to Kenji's Counter for her birthday, the tasting menu": a treat out, with a meal in the clause
     _rule(rf"took\s+(?:[\w’'-]+\s+){{1,4}}?out\s+(?:to|at)\s+(?P<named>{p.NAME})(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
     # "had Dishoom on Saturday, the breakfast naan": a name eaten at (a meal or dish in the clause)
@@ -92,6 +99,11 @@ RULES: tuple[re.Pattern[str], ...] = (
     _rule(rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"),
     # "tried a new ramen place", "tried the Italian restaurant on 5th street"
     _rule(rf"(?:tried|checked\s+out|went\s+to|ate\s+at|stopped\s+by|visited)\s+{_DESCRIBED}"),
+    # "found a place called Tasca do Zé ..., grilled sardines": found, with food in the clause
+    _rule(rf"(?:found|discovered|stumbled\s+on|stumbled\s+upon)\s+{_DESCRIBED}(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
+    # "snuck off to celebrate ... at The Harbourmaster, the seafood place on the waterfront": a name
+    # described as an eatery, wherever the clause puts it
+    _rule(rf"[^.;!?]*?\b(?:at|to)\s+(?P<named>{p.NAME}),\s+(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b(?P<past>)"),
     # "went to Nopa for dinner", "went to Nobu for sushi"
     _rule(rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})\s+for\s+(?:a\s+|an\s+|some\s+)?(?:(?:late|quick|early|big|nice)\s+)?(?:{_MEAL}|(?P<food>{_FOOD}))\b"),
     # "had sushi at Nobu", "ate at Chez Panisse", "dined at Nopa"
@@ -164,7 +176,7 @@ def _cuisine(text: str | None) -> str | None:
 CUE = re.compile(
     r"\b(?:dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|meal|bite|ate|dined|restaurant|place|spot|caf[eé]|"
     r"bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|brasserie|izakaya|truck|bakery|tavern|canteen|"
-    r"eatery|cantina|house|shop|out|at)\b",
+    r"eatery|cantina|house|shop|out|at|menu)\b",
     re.I,
 )
 
@@ -192,9 +204,14 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
 
 #: "Sam's best meal was Sam's last night at X", "Sam's team dinner was at X": a meal as the subject
 _SUBJECT_MEAL = (
-    r"(?i:(?:(?:and|so|also|then|oh)\s+)?(?:(?:the\s+|{mine}\s+)?(?:best|favou?rite|nicest|last|first)\s+(?:meal|dinner|lunch|brunch|breakfast)(?:\s+of\s+the\s+trip)?"
-    r"|{mine}\s+(?:work|team|office)\s+(?:christmas\s+)?(?:do|party|dinner|lunch|meal))"
-    r"\s+(?:was|were)\b[^.;!?]*?\bat)\s+(?P<named>{name})"
+    r"(?i:(?:(?:and|so|also|then|oh)\s+)?(?:(?:the\s+|{mine}\s+)?(?:best|favou?rite|nicest|last|first)\s+(?:meal|dinner|lunch|brunch|breakfast)(?:\s+of\s+the\s+(?:trip|week|holiday))?"
+    r"\s+(?:was|were)\s+(?:[^.;!?]*?\bat\s+)?"
+    r"|{mine}\s+(?:[\w-]+\s+){{0,2}}?(?:do|party|dinner|lunch|meal|brunch|breakfast)(?:\s+(?:from|with)\s+(?:the\s+)?[\w-]+)?"
+    r"\s+(?:was|were)\b[^.;!?]*?\bat\s+"
+    # "Wednesday was a staff dinner at X", "yesterday was kind of a goodbye dinner with Jakob at X"
+    r"|(?:(?:and|so|also|then|oh)\s+)?(?:(?:yesterday|today|tonight|last\s+night|\w+day(?:\s+night)?|the\s+\w+day)\s+)?(?:was|were)\s+"
+    r"(?:kind\s+of\s+|sort\s+of\s+)?(?:a|an|our|{mine})\s+(?:[\w-]+\s+){{0,2}}?(?:dinner|lunch|brunch|breakfast|meal)\b[^.;!?]*?\bat\s+))"
+    r"(?P<named>{name})"
 )
 
 
@@ -278,6 +295,8 @@ def _detect(fact: "Fact") -> list[Sighting]:
             out_word = re.search(r"\b(?:out|ate\s+out)\b", match.group(0)) is not None
             if place is None and not out_word:
                 continue
+            if groups.get("past") is not None and (clause.person != fact.speaker or _AHEAD.search(clause.rest) or p.HEDGES.search(clause.rest) or _dated_ahead(fact)):
+                continue  # "we'll eat at X, the seafood place": a plan
             if dish and _cuisine(dish) is None:
                 continue  # "had a great time at Disneyland": no food named
             cuisine = cuisine or _cuisine(food) or _cuisine(dish) or _cuisine(groups.get("adj"))
@@ -306,6 +325,15 @@ def _detect(fact: "Fact") -> list[Sighting]:
             out.append(Sighting(NAME, fact.id, again, f"{sighting.key}#2"))
             break
     return out
+
+
+#: words that put a clause ahead of when it is said
+_AHEAD = re.compile(r"\b(?:will|won't|going\s+to|gonna|tomorrow|next|planning|plan\s+to|wants?\s+to|hop(?:e|ing)\s+to|would)\b|'ll\b", re.I)
+
+
+def _dated_ahead(fact: "Fact") -> bool:
+    when = p.when(fact)
+    return when is not None and fact.session_date is not None and when.start > fact.session_date
 
 
 #: "ate at X twice", "ate at X in the old town twice": two meals
@@ -339,7 +367,14 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             elif target.get(name) is None:
                 target[name] = value
         target["sources"].append(fact.id)
-    return [Assembled(kind.name, values, list(values["sources"])) for _, values, _ in meals]
+    out = []
+    for _, values, _ in meals:
+        # the sentence after that said what it cost ("$94 for the two of us") is a source too
+        paid_in = values.pop("_amount_from", None)
+        if paid_in is not None and paid_in not in values["sources"]:
+            values["sources"].append(paid_in)
+        out.append(Assembled(kind.name, values, list(values["sources"])))
+    return out
 
 
 CLASS = p.record_class(

@@ -145,7 +145,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         out.append(Clause(speaker, False, text[:1].lower() + text[1:]))
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^|[,;:—–]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(rf"(?:^(?:{_OPENERS}[,!]?\s+)+|^|[,;:—–!]\s+|[^\w\s\x00-\x7f]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
@@ -155,12 +155,17 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     return tuple(out)
 
 
+#: words that open a chat sentence before its subject ("Also I bought ...", "Anyway we flew ...")
+_OPENERS = r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|finally|update|news)"
+
+
 #: a sentence that opens with a past-tense verb (or an adverb and one): "finally ordered ...",
 #: "just got back from ...", "spent the weekend in ..." -- the speaker's own report
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
     r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
-    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged)\b",
+    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged|"
+    r"popped|nipped|hopped|headed|caught|took)\b",
     re.I,
 )
 

@@ -107,6 +107,8 @@ def _item(text: str, person: str) -> str | None:
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
     if of and of.group("head").split()[-1].lower() not in _MEASURES:
         text = of.group("head")
+    # "the keyboard Sam has been staring at": the thing, not the clause about it
+    text = re.split(rf"\s+{re.escape(person)}(?:\s+and\s+others)?\s+", text, maxsplit=1)[0] if person else text
     words = text.strip().rstrip(".,").split()
     while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper") or words[0] in (f"{person}'s", f"{person}’s")):
         words = words[1:]
@@ -139,6 +141,7 @@ _NOT_BOUGHT = re.compile(r"^(?:almost|nearly|never|not|didn't|did\s+not|won't|wo
 #: where an item's words end before its amount ("a couch for", "a desk yesterday --", "tiles from a shop near")
 _ITEM_END = re.compile(
     r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|to|but|and\s+it|so)\b.*$"
+    r"|\s+the\s+(?:day|night|week|morning|evening|weekend)\s+(?:before|after)\b.*$"
     r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$",
     re.S,
 )
@@ -185,7 +188,7 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
 
 
 #: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
-_GOES_ON = re.compile(r",\s+(?:and\s+)?(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)")
+_GOES_ON = re.compile(r"(?:,\s+(?:and\s+)?|\s+and\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)")
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
 
 
@@ -204,7 +207,60 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     return [p.Clause(person, False, text[m.end() :]) for m in _GOES_ON.finditer(text)]
 
 
+#: "a new one", "a second-hand one": the thing is named earlier in the sentence
+_ONE = re.compile(r"^(?:(?P<adj>[a-z][\w-]*)\s+)?ones?$")
+_NEEDED = re.compile(
+    r"\b(?:(?:need|needs|needed|want|wants|wanted|replace|replaced|replacing)\s+(?:a|an|the|some)\s+(?:new\s+)?(?P<a>[a-z][\w-]*)"
+    r"|(?:[Tt]he|[Oo]ur|[Mm]y|[Tt]heir|[A-Z][a-z]+'s|[A-Z][a-z]+’s)\s+(?:old\s+)?(?P<b>[a-z][\w-]*)\s+(?:died|dying|broke|broken|gave\s+up|packed\s+in|fell\s+apart|"
+    r"(?:is|are|was|were)\s+(?:dead|ancient|broken|falling\s+apart|worn\s+out|knackered|done)))\b"
+)
+
+
+def _antecedent(item: str, before: str) -> str:
+    """"a new one" after "the kettle dying" is a kettle, "a second-hand one" after "we need a
+    fridge" a second-hand fridge: the thing needed, wanted or broken before the purchase in the
+    same sentence; ``item`` as it is when the sentence names none."""
+    one = _ONE.match(item)
+    if one is None:
+        return item
+    found = [m.group("a") or m.group("b") for m in _NEEDED.finditer(before)]
+    if not found:
+        return item
+    adjective = one.group("adj")
+    return f"{adjective} {found[-1]}" if adjective and adjective not in ("new", "another", "other") else found[-1]
+
+
 def detect(fact: "Fact") -> list[Sighting]:
+    out = _detect(fact)
+    if out and any(s.fields.get("item") for s in out):
+        text = p.plain_cached(fact.text, fact.session_date)
+        out = [_named(s, text) for s in out]
+    return out
+
+
+def _named(sighting: Sighting, text: str) -> Sighting:
+    item = sighting.fields.get("item")
+    if not isinstance(item, str):
+        return sighting
+    at = text.find(f" {item}")
+    named = _antecedent(item, text[: at if at >= 0 else len(text)]) if _ONE.match(item) else item
+    brand = _BRAND.match(text[at + len(item) + 1 :]) if at >= 0 else None
+    if brand is not None and brand.group("brand").split()[-1].lower() not in named.lower().split():
+        # "new ones, some Brooks": Brooks shoes; "a bike finally, a used Gazelle": a used Gazelle bike
+        named = f"{brand.group('brand')} {named.split()[-1]}"
+    if named == item:
+        return sighting
+    return Sighting(sighting.kind, sighting.fact_id, {**sighting.fields, "item": named}, sighting.key)
+
+
+#: the make of the thing, named after it: "..., some Brooks,", "..., a used Gazelle off Kleinanzeigen"
+_BRAND = re.compile(
+    r"^(?:\s+(?:finally|yesterday|today|already|too|instead|online))*,\s+(?:some|a|an|the)\s+"
+    r"(?P<brand>(?:(?:used|new|second-hand|secondhand|refurbished|cheap|little|old|vintage)\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?=[,.;]|\s+(?:off|from|for|at)\b)"
+)
+
+
+def _detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in list(p.clauses(fact, CUE)) + _going_on(fact):
         several = _several(fact, clause)

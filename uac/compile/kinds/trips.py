@@ -69,6 +69,12 @@ _FAMILY = (
     r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|grandparents|grandma|"
     r"granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
 )
+#: how a journey is made: "took the train", "caught a flight", "is taking the ICE"
+_CARRIER = r"(?:train|bus|coach|ferry|flight|plane|boat|ICE|TGV|overnight\s+train|sleeper|night\s+train)"
+#: short hops: "popped over to Berlin", "nipped up to Leeds"
+_HOPPED = r"(?:popped|nipped|hopped|zipped|jetted|whizzed)"
+#: how long a stay was: "for the weekend", "a week", "the long weekend", "a few days", "three nights"
+_STAY = rf"(?:(?:a|an|the|one|{p.NUMBER}|a\s+few|a\s+couple\s+of)\s+(?:long\s+|short\s+|quick\s+|whole\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b"
 _GO = r"(?:go|fly|travel|head|drive|sail|take\s+a\s+(?:\w+\s+)?trip|go\s+on\s+a\s+(?:\w+\s+)?trip|get\s+away)"
 
 
@@ -87,10 +93,16 @@ class _Rule:
     #: a plan only when the fact dates it after the day it was said ("are at Ana's mum's in Leeds
     #: the first weekend of August")
     ahead: bool = False
+    #: a cue strong enough to make a place the gazetteer does not hold a destination
+    #: (:func:`_by_cue`): "strong" alone ("spent three nights in Halls Gap"), "verb" by the
+    #: verb it matched (flew, took the train: alone; drove, went: with a stay told after it)
+    cue: str = ""
 
 
-def _rule(body: str, status: str, dated: str = "start", weak: bool = False, family: bool = False, ahead: bool = False) -> _Rule:
-    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead)
+def _rule(
+    body: str, status: str, dated: str = "start", weak: bool = False, family: bool = False, ahead: bool = False, cue: str = ""
+) -> _Rule:
+    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead, cue)
 
 
 RULES: tuple[_Rule, ...] = (
@@ -98,7 +110,7 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|flew|drove|headed|made\s+it)\s+(?:back|home)\s+"
         rf"from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}",
-        "done", "end",
+        "done", "end", cue="strong",
     ),
     _rule(
         rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|just\s+got)\s+back\s+from\s+{_OWNER}\s+(?:\w+\s+)?"
@@ -106,25 +118,28 @@ RULES: tuple[_Rule, ...] = (
         "done", "end",
     ),
     _rule(rf"(?:is|are)\s+(?:traveling|travelling|touring|backpacking|road-?tripping)\s+(?:through|around|in|across)\s+{_PLACES}", "done"),
-    _rule(rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}", "done", "end"),
+    _rule(rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}", "done", "end", cue="strong"),
     # done
     _rule(
-        rf"(?:flew|drove|travell?ed|headed|went|went\s+back|sailed|cycled|hitchhiked|road-?tripped|took\s+(?:a|the)\s+"
-        rf"(?:train|bus|ferry|flight|plane|boat))\s+(?:over\s+|out\s+|down\s+|up\s+|off\s+|back\s+|all\s+the\s+way\s+)?"
+        rf"(?:flew|drove|travell?ed|headed|went|went\s+back|sailed|cycled|hitchhiked|road-?tripped|{_HOPPED}|(?:took|caught|got)\s+(?:a|the)\s+"
+        rf"{_CARRIER})\s+(?:over\s+|out\s+|down\s+|up\s+|off\s+|back\s+|across\s+|all\s+the\s+way\s+)?"
         rf"to\s+{_PLACES}",
-        "done",
+        "done", cue="verb",
     ),
     _rule(rf"(?:visited|toured|explored)\s+{_PLACES}", "done"),
     _rule(
         rf"spent\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:long\s+)?(?:days?|weeks?|weekends?|holidays?|summer|vacation|months?))"
         rf"\s+(?:in|on|at|around|touring|exploring)\s+{_PLACES}",
-        "done",
+        "done", cue="strong",
     ),
     _rule(
         rf"(?:had|took|went\s+on|made|enjoyed|did)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
-        "done",
+        "done", cue="strong",
     ),
-    _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done"),
+    _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done", cue="strong"),
+    # a stay told by its length: "were on Usedom for the weekend", "were in Palermo for a week", "had a week in Noosa"
+    _rule(rf"(?:stayed|was|were)\s+(?:away\s+)?(?:in|on)\s+{_PLACES}\s+for\s+{_STAY}", "done", cue="strong"),
+    _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
     _rule(rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))", "done"),
     # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
@@ -133,7 +148,11 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True),
     _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
     # planned
-    _rule(rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on)\s+(?:back\s+)?to\s+{_PLACES}", "planned"),
+    _rule(
+        rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on|popping|nipping|hopping|"
+        rf"(?:taking|catching|getting)\s+(?:a|the)\s+{_CARRIER})\s+(?:(?:back|over|down|up|out|across)\s+)?to\s+{_PLACES}",
+        "planned",
+    ),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
     _rule(
         rf"{_MODAL}\s+(?:finally\s+|also\s+|maybe\s+|really\s+)?(?:{_GO}\s+(?:back\s+)?to|visit|explore|"
@@ -164,6 +183,12 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:cancell?ed|called\s+off|scrapped|had\s+to\s+cancel|has\s+cancell?ed|have\s+cancell?ed|dropped)\s+"
         rf"(?:{_OWNER}\s+)(?:(?P<place>{p.NAME})\s+)?(?:\w+\s+)?(?:{_TRIP_WORD}|flights?|plans?)"
         rf"(?:\s+(?:to|in)\s+(?P<place2>{p.PLACES}))?",
+        "cancelled",
+    ),
+    # "pulled the pin on Bali", "cancelled Vienna": a place called off
+    _rule(
+        rf"(?:has\s+|have\s+|had\s+)?(?:cancell?ed|called\s+off|scrapped|pulled\s+the\s+pin\s+on|pulled\s+out\s+of|bailed\s+on|ditched|axed|binned)\s+"
+        rf"(?:(?:the|our|{_OWNER})\s+)?(?P<place>{p.PLACES})(?:\s+{_TRIP_WORD})?(?=\s+(?:after|because|for|in|this|next|as|and|but|so)\b|[,.;!]|$)",
         "cancelled",
     ),
     _rule(
@@ -202,7 +227,9 @@ def _nights(value: str | None) -> int | None:
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
-    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?in|parents|family|folks|in-laws)\b",
+    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
+    r"popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|"
+    r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
 )
 
@@ -228,6 +255,11 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             places = p.split_names(raw, clause.person) if raw else []
             places, country = resolve_places(places)
             activity = groups.get("activity")
+            unplaced = None
+            if not places and not activity and raw and not meal:
+                town = _by_cue(rule, match, raw, clause)
+                if town is not None:
+                    places, unplaced = [town], UNPLACED
             if not places and not activity:
                 if raw and raw[:1].isupper() and not meal and rule.status != "cancelled" and p.clean_name(raw, clause.person):
                     # "went to Zorblat Falls": a name the gazetteer does not know -- no trip, unclear
@@ -246,6 +278,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
                 nights = told.group("nights") if told else None
             fields = _fields(fact, rule, places, activity, nights, clause, after)
             fields["country"] = country
+            fields["place_note"] = unplaced
             if rule.ahead and (fields["_when"] is None or fact.session_date is None or fields["_when"].start <= fact.session_date):
                 continue  # "is at Ana's mum's in Leeds" today, or undated: where someone is, not a trip planned
             if rule.family:
@@ -334,6 +367,59 @@ def _occasion_ahead(fact: "Fact") -> list[Sighting]:
 
 _NIGHTS_AFTER = re.compile(rf"^[^.;!?]*?,\s+{_NIGHTS}\b")
 
+#: what a trip to a place the gazetteer does not hold says of it (``place_note``)
+UNPLACED = "not in the gazetteer: named by a travel cue, country unknown"
+#: verbs of travel that say a journey alone ("flew to", "took the train to"); "drove", "went",
+#: "headed" also go to the shops, so they need a stay told after the place
+_LONG_HAUL = re.compile(rf"(?:flew|sailed|jetted|(?:took|caught|got)\s+(?:a|the)\s+{_CARRIER})\b")
+_STAY_AFTER = re.compile(rf"^\s*(?:,\s*)?(?:for\s+{_STAY}|,?\s*{_NIGHTS}\b)")
+#: words that make a name a venue, an organisation or a street, never a town
+_VENUE = re.compile(
+    r"\b(?:Hotel|Hostel|Inn|Lodge|Resort|Motel|Airbnb|Kitchen|Bar|Cafe|Café|Bistro|Grill|Restaurant|Pizzeria|Diner|"
+    r"Brasserie|Trattoria|Taverna|Pub|Tei|House|Corp|Inc|Ltd|GmbH|AG|Group|Bank|University|Uni|College|School|Academy|"
+    r"Hospital|Clinic|Airport|Station|Centre|Center|Office|HQ|Store|Shop|Mall|Market|Gym|Club|Stadium|Arena|Church|"
+    r"Museum|Gallery|Studio|Street|St|Road|Rd|Lane|Avenue|Square|Park\s+Run)\b"
+)
+#: capitalised words after a travel verb that are no town: places of everyday life, shops and brands
+_NOT_TOWNS = set(
+    """work home school uni bed church town gym office hospital airport mum mom dad nan gran grandma grandpa
+    ikea aldi lidl tesco costco bunnings target walmart kmart amazon apple google netflix spotify uber
+    hilton marriott hyatt ritz sheraton novotel ibis travelodge radisson westin
+    christmas easter summer winter spring autumn fall weekend""".split()
+)
+
+
+def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause) -> str | None:
+    """A place the gazetteer does not hold (a small town, an island, a region: "Halls Gap",
+    "Usedom", "the Harz") named by a strong cue of travel: a return, a stay told by its
+    length, a flight or a train; "went to X" or "drove to X" only with a stay after it.
+    The name is one or two or three capitalised words, no venue, organisation, month,
+    person or common word; None otherwise."""
+    if rule.cue == "verb":
+        if not _LONG_HAUL.search(match.group(0)[: match.start("place")]) and not _STAY_AFTER.match(clause.rest[match.end() :]):
+            return None
+    elif rule.cue != "strong":
+        return None
+    return _town(raw, clause.person)
+
+
+def _town(raw: str, person: str | None) -> str | None:
+    """``raw`` as the name of a town, an island or a region, or None (see :func:`_by_cue`)."""
+    from ...extract.places import fold, is_common_word
+
+    name = p.clean_name(raw, person)
+    if name is None or re.search(r",|\band\b", name):
+        return None
+    bare = re.sub(r"^the\s+", "", name)
+    words = bare.split()
+    if not bare[:1].isupper() or len(words) > 3 or _VENUE.search(bare) or is_common_word(bare):
+        return None
+    if fold(bare) in _NOT_TOWNS or any(w.lower() in p.NOT_NAMES for w in words) or (bare.isupper() and len(bare) > 1):
+        return None  # "back from Christmas", "flew to IKEA", "drove to Ana"
+    if person and bare in person.split():
+        return None
+    return bare
+
 
 def _anywhere(fact: "Fact") -> list[p.Clause]:
     """The speaker as a subject mid-sentence, before a verb of travel ("at Christmas Sam
@@ -353,7 +439,7 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
 _PACKING = re.compile(rf"\b(?:packing\s+(?:list\s+)?for|pack\s+for)\s+(?P<place>{p.NAME})")
 #: "Five nights in kyoto and three in osaka": a report of nights spent, each place its own trip
 _NIGHTS_IN = re.compile(
-    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+in\s+(?P<p1>{p.PLACES}|{_LOWER})"
+    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{_LOWER})"
     rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{_LOWER}))?"
 )
 
@@ -386,15 +472,22 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
     if match is None or tense(text) is True or p.HEDGES.search(text):
         return []
     out = []
-    for number, name in ((match.group("n1"), match.group("p1")), (match.group("n2"), match.group("p2"))):
+    for first, number, name in ((True, match.group("n1"), match.group("p1")), (False, match.group("n2"), match.group("p2"))):
         if not name:
             continue
         places, country = resolve_places(p.split_names(name, fact.speaker))
+        unplaced = None
+        if not places and first and not (match.group("at") == "at" and name.startswith("the ")):
+            # "three nights at Halls Gap": nights told are a stay, in a town the gazetteer may not hold
+            town = _town(name, fact.speaker)
+            if town is not None:
+                places, unplaced = [town], UNPLACED
         if not places:
             continue
         clause = p.Clause(fact.speaker, False, text[match.end() :])
         fields = _fields(fact, _Rule(_NIGHTS_IN, "done"), places, None, number, clause, clause.rest)
         fields["country"] = country
+        fields["place_note"] = unplaced
         out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}"))
     return out
 
@@ -439,6 +532,10 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
 _BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+#: a greeting before a return told without a subject: "Kia ora from Brunswick, back from Wellington"
+_GREETING = re.compile(r"(?i)^(?:hi|hey|hello|kia\s+ora|greetings|morning|evening|ok|okay|so|well|yay|phew|update)\b[^,.;!?]{0,30}[,!]\s+")
+#: "Anyway Italy is BOOKED": a place booked is a trip planned
+_BOOKED = re.compile(rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b")
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
 _OFF_TO = re.compile(
     rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
@@ -449,6 +546,17 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    greeting = _GREETING.match(text)
+    if greeting is not None and _BACK_FROM.match(text[greeting.end() :].lower()):
+        text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
+    booked = _BOOKED.match(text)
+    if booked is not None and not p.HEDGES.search(text):
+        places, country = resolve_places(p.split_names(booked.group("place"), fact.speaker))
+        if places:
+            clause = p.Clause(fact.speaker, False, text[booked.end() :])
+            fields = _fields(fact, _Rule(_BOOKED, "planned", "booked"), places, None, None, clause, clause.rest)
+            fields["country"] = country
+            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
     ahead = _OFF_TO.match(text[:1].lower() + text[1:])
     if ahead is not None and not p.HEDGES.search(text):
         places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
@@ -822,6 +930,7 @@ CLASS = p.record_class(
         p.optional("nights", p.OPT_INT),
         p.listed("companions"),
         p.optional("purpose"),
+        p.optional("place_note"),
     ),
     "A trip someone took, plans or called off (offline rules): where (and its country, ISO code), when, with whom, why.",
 )

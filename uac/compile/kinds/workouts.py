@@ -33,7 +33,7 @@ CUE = re.compile(
     re.I,
 )
 
-_CLASSES = r"(?:spin|yoga|pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
+_CLASSES = r"(?:spin(?:ning)?|yoga|(?:reformer\s+)?pilates|hiit|barre|boxing|crossfit|zumba|circuits|bootcamp|dance)\s+class|yoga|pilates|hiit|crossfit"
 _RACE = r"(?:half\s+marathon|marathon|parkrun|\d+(?:\.\d+)?\s*k(?:m)?\b)"
 #: verb -> activity
 _VERBS = {
@@ -43,11 +43,11 @@ _VERBS = {
     "for a ride": "cycle", "for a bike ride": "cycle",
 }
 #: verbs that also say other things ("climbed the stairs", "hiked up the price"): a workout only with a distance or a time
-_LOOSE = ("run", "climbing", "hike")
+_LOOSE = ("run", "climbing", "hike", "swim")
 _VERB = re.compile(
     rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode|climbed|hiked|bouldered)\b"
     rf"|went\s+(?P<went>bouldering|climbing|hiking|running|swimming|cycling|for\s+a\s+(?:run|swim|hike|ride|bike\s+ride))\b"
-    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|[A-Z][\w’'-]*['’]s)\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
+    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|[A-Z][\w’'-]*['’]s|\d+[- ]?(?:min(?:ute)?s?|hours?|h))\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
     rf"|(?:finished|completed)\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?P<race2>{_RACE}))",
     re.I,
 )
@@ -59,7 +59,7 @@ _NOUN = re.compile(
     re.I,
 )
 #: the report goes on: "drove to the hills and hiked 12 km"
-_GOES_ON = re.compile(r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|went\s+(?:bouldering|climbing|hiking))\b)")
+_GOES_ON = re.compile(r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|did\s+(?:a|an|my|the)\s|went\s+(?:bouldering|climbing|hiking))\b)")
 
 _KM = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>k|km|kms|kilomet(?:er|re)s?|miles?|mi)\b", re.I)
 _MINUTES = re.compile(r"(?<![\w.:])(?P<n>\d+(?:\.\d+)?)\s*(?:mins?|minutes)\b", re.I)
@@ -144,7 +144,26 @@ def _rest(fact: "Fact") -> str | None:
         return text  # "Just did 10k round the park in 54 mins and Sam's legs are jelly"
     # "in running news Sam did the Trafford 10k": the speaker mid-sentence, before a verb of exercise
     match = re.search(rf"(?<=\s){re.escape(person)}\s+(?=(?:just\s+|also\s+)?(?:did|ran|jogged|swam|cycled|rode)\b)", text)
+    if match is None and re.match(rf"^(?:(?i:and|so|also|then|ok|okay)\s+)*{re.escape(person)}(?:\s+and\s+others)?\s+[a-z]", text):
+        # "And Sam is trying to get fit, did a 45 min spin class": the speaker's sentence goes on
+        goes_on = _GOES_ON.search(text)
+        return text[goes_on.end() :] if goes_on else None
     return text[match.end() :] if match else None
+
+
+#: words of a sentence that say which sport a bare "did 1.5km" was
+_SPORT_WORDS = (
+    ("swim", re.compile(r"\b(?:swim\w*|swam|pool|baths|lengths|laps\s+of\s+the\s+pool|open\s+water|wetsuit)\b", re.I)),
+    ("cycle", re.compile(r"\b(?:cycl\w*|bike|ride|rode|spin)\b", re.I)),
+    ("hike", re.compile(r"\b(?:hik\w*|trail\s+walk|bushwalk\w*|summit)\b", re.I)),
+)
+
+
+def _said(rest: str) -> str:
+    """The sport of "did 1.5km at the baths ... back into swimming": the one its sentence names
+    (one only), else a run (a race said with a distance, "did the 10k", is one)."""
+    named = [sport for sport, words in _SPORT_WORDS if words.search(rest)]
+    return named[0] if len(named) == 1 else "run"
 
 
 def detect(fact: "Fact") -> list[Sighting]:
@@ -161,7 +180,7 @@ def detect(fact: "Fact") -> list[Sighting]:
     noun = None
     if match is not None:
         verb, cls, race = match.group("verb") or match.group("went"), match.group("cls"), match.group("race") or match.group("race2")
-        activity = _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else "run"
+        activity = _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else _said(rest)
     elif _PARKRUN.match(rest):
         activity, race = "run", "parkrun"
     elif (noun := _NOUN.match(rest)) is not None:
@@ -178,12 +197,12 @@ def detect(fact: "Fact") -> list[Sighting]:
     distance = _distance(rest, race)
     if activity == "swim":
         # "40 lengths, so 1km": the kilometres, never the lengths
-        distance = _distance(after, None)
+        distance = _distance(after, None) or (_distance(match.group(0), None) if race else None)
     fields: dict[str, Any] = {
         "person": fact.speaker,
         "activity": activity,
         "distance_km": distance,
-        "duration_min": _duration(after),
+        "duration_min": _duration(after) or (_duration(match.group(0)) if match is not None and match.groupdict().get("cls") else None),
         "when": when,
     }
     return [Sighting(NAME, fact.id, fields, None)]

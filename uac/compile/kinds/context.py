@@ -1,0 +1,172 @@
+"""What a sighting takes from around its fact: the amount said in the next sentence, and
+what a bare "$" means where the person lives.
+
+They run on the sightings of all facts before they are assembled
+(:func:`localise`, called by the offline compile):
+
+* "there" after a verb of travel or a stay ("we spent four nights there", "so we're going
+  there instead") stands for the gazetteer place named before it in the same sentence, else
+  in the speaker's sentence just before (same session); the fact is read again with the
+  place in its stead, and a trip it then tells is the speaker's like any other;
+* a day trip told in the same session as another trip of the person's in the same
+  country ("Back from Lisbon ..." then "did a day trip to Sintra") is part of that stay,
+  not a trip of its own: its fact stays on the timeline, counted unclear;
+
+* a meal told without its cost takes the amount that opens the next sentence of the
+  same session ("We had dinner at Oaxaca Kitchen last night." then "$94 for the two of
+  us"; "... at Little Seoul." then "27,50 € for my half"), when that sentence tells no
+  record of its own;
+* a purchase's or meal's USD read from a bare "$", "dollars" or "bucks" is the user's
+  own dollar (:func:`uac.extract.money.local_currency`): the project's ``[user]
+  currency``, else the currency of the country of the person's home as the home
+  sightings tell it -- the home said last before the amount, else the first one said --
+  unless the fact names the US dollar ("US$", "USD").  Nothing changes where neither says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .model import Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+#: "$94 for the two of us", "About €30 each": a sentence that opens with an amount
+_OPENS_WITH_AMOUNT = re.compile(r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?:about|around|only|just|like|so|and)\s+)?", re.I)
+
+
+def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency: str | None = None) -> dict[str, list[Sighting]]:
+    """The sightings by kind, with the amounts of meals told in the next sentence and every
+    bare "$" in the user's own dollar (see the module's text)."""
+    order = {fact.id: index for index, fact in enumerate(facts)}
+    told = {s.fact_id for found in sightings.values() for s in found if "_doubt" not in s.fields}
+    out = dict(sightings)
+    trips = list(sightings.get("trip", [])) + _there(facts, told | {s.fact_id for found in sightings.values() for s in found})
+    out["trip"] = _day_trips(trips, facts, order)
+    out["meal"] = [_next_amount(s, facts, order, told) for s in sightings.get("meal", [])]
+    homes: dict[str, list[tuple[int, str]]] = {}
+    for home in sightings.get("home", []):
+        if home.fields.get("country") and home.fields.get("person"):
+            homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
+    for name in ("purchase", "meal"):
+        out[name] = [_dollar(s, facts, order, homes, currency) for s in out.get(name, [])]
+    return out
+
+
+#: "there" after a verb of travel ("going there", "flew back there") or of a stay ("four nights there")
+_THERE = re.compile(
+    r"\b(?:(?P<go>go|goes|going|went|gone|fly|flying|flew|flown|drive|driving|drove|head|heading|headed|travell?(?:ed|ing)?|"
+    r"back|get|got|getting|come|coming|came|move|moving|moved)|(?P<stay>nights?|days?|weeks?|weekends?|fortnight|stay|stayed|"
+    r"staying|holiday|vacation|spent|spend|spending|time))\s+(?:(?:back|over|up|down|out|again)\s+)?there\b"
+)
+#: a place named after a preposition or a verb of travel ("a wedding in Adelaide", "come to Wellington")
+_NAMED = re.compile(r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2})")
+#: a sentence that opens with its place, as chats write it in lower case: "santa fe was amazing."
+_OPENS_WITH_PLACE = re.compile(r"^(?:[A-Z][\w’'-]*\s+said:\s+)?(?P<place>[A-Za-z][a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:was|is|were)\b")
+
+
+def _place_in(text: str) -> str | None:
+    """The last place of the gazetteer ``text`` names (after a preposition, or opening it)."""
+    from ...extract.places import lookup, lookup_lower
+
+    found = None
+    for match in _NAMED.finditer(text):
+        place = lookup(match.group("place"))
+        if place is not None and place.kind in ("city", "country", "region"):
+            found = match.group("place")
+    if found is None:
+        opening = _OPENS_WITH_PLACE.match(text)
+        if opening is not None:
+            words = opening.group("place")
+            place = lookup_lower(words.lower()) if " " not in words else lookup(words.title())
+            found = place.name if place is not None and place.kind == "city" else None
+    return found
+
+
+def _there(facts: list["Fact"], told: set[str]) -> list[Sighting]:
+    """The trips of facts no rule told that say "there" for a place named before (see the module's text)."""
+    from . import trips
+
+    out: list[Sighting] = []
+    for at, fact in enumerate(facts):
+        if fact.id in told or not fact.speaker or "there" not in fact.text:
+            continue
+        there = _THERE.search(fact.text)
+        if there is None or trips.CUE.search(fact.text) is None:
+            continue
+        place = _place_in(fact.text[: there.start()])
+        if place is None and at > 0:
+            before = facts[at - 1]
+            if before.session_id == fact.session_id and before.speaker == fact.speaker:
+                place = _place_in(before.text)
+        if place is None:
+            continue
+        word = "to" if there.group("go") else "in"
+        start = there.end() - len("there")
+        text = f"{fact.text[:start]}{word} {place}{fact.text[there.end():]}"
+        out.extend(s for s in trips.detect(fact.replace(text=text)) if "_doubt" not in s.fields)
+    return out
+
+
+_DAY_TRIP = re.compile(r"\bday[\s-]+trips?\b", re.I)
+
+
+def _day_trips(trips: list[Sighting], facts: list["Fact"], order: dict[str, int]) -> list[Sighting]:
+    out = []
+    for sighting in trips:
+        at = order.get(sighting.fact_id)
+        fact = facts[at] if at is not None else None
+        country = sighting.fields.get("country")
+        if fact is not None and country and _DAY_TRIP.search(fact.text):
+            stays = [
+                other for other in trips
+                if other is not sighting and other.fields.get("country") == country
+                and other.fields.get("person") == sighting.fields.get("person")
+                and other.fact_id in order and facts[order[other.fact_id]].session_id == fact.session_id
+                and not _DAY_TRIP.search(facts[order[other.fact_id]].text)
+            ]
+            if stays:
+                sighting = Sighting(sighting.kind, sighting.fact_id, {"_doubt": "a day trip inside a stay"}, None)
+        out.append(sighting)
+    return out
+
+
+def _next_amount(sighting: Sighting, facts: list["Fact"], order: dict[str, int], told: set[str]) -> Sighting:
+    from ...extract.money import find_amounts
+
+    fields = sighting.fields
+    at = order.get(sighting.fact_id)
+    if "_doubt" in fields or fields.get("amount") is not None or at is None or at + 1 >= len(facts):
+        return sighting
+    fact, after = facts[at], facts[at + 1]
+    if after.session_id != fact.session_id or after.id in told or after.speaker != fact.speaker:
+        return sighting
+    opening = _OPENS_WITH_AMOUNT.match(after.text)
+    paid = find_amounts(after.text)
+    if not paid or opening is None or paid[0].start != opening.end():
+        return sighting
+    return replace(sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency, "_amount_from": after.id})
+
+
+def _dollar(
+    sighting: Sighting, facts: list["Fact"], order: dict[str, int], homes: dict[str, list[tuple[int, str]]], currency: str | None
+) -> Sighting:
+    from ...extract.money import local_currency, names_us_dollar
+
+    fields = sighting.fields
+    if fields.get("currency") != "USD":
+        return sighting
+    at = order.get(sighting.fact_id, 0)
+    source = facts[order[fields["_amount_from"]]] if fields.get("_amount_from") in order else facts[at] if sighting.fact_id in order else None
+    if source is None or names_us_dollar(source.text):
+        return sighting
+    known = sorted(homes.get(fields.get("person") or "", []))
+    before = [country for index, country in known if index <= at]
+    country = before[-1] if before else (known[0][1] if known else None)
+    local = local_currency(currency, country)
+    if not local or local == "USD":
+        return sighting
+    return replace(sighting, fields={**fields, "currency": local})
