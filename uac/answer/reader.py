@@ -95,6 +95,14 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     return answer
 
 
+def _cut_off_message(max_tokens: int | None) -> str:
+    limit = f" of {max_tokens} tokens" if max_tokens else ""
+    return (
+        f"The answer was cut off at the completion limit{limit}; raise `answer` under [llm.max_tokens] "
+        "in uac.toml for longer answers."
+    )
+
+
 def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: AskOptions, started: float) -> Answer:
     today = options.as_of or _dt.date.today()
     retriever = EvidenceRetriever(ctx, options.as_of)
@@ -166,11 +174,7 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
     answer.answer = text
     if final.cut_off:
         answer.truncated = True
-        limit = f" of {final.max_tokens} tokens" if final.max_tokens else ""
-        answer.message = (
-            f"The answer was cut off at the completion limit{limit}; raise `answer` under [llm.max_tokens] "
-            "in uac.toml for longer answers."
-        )
+        answer.message = _cut_off_message(final.max_tokens)
     answer.mode = "llm"
     answer.steps = steps
     answer.tool_runs = tool.runs

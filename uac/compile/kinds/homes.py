@@ -60,10 +60,9 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             out.append((clause.person, since.group("place"), "start"))
         elif found is not None:
             out.append((clause.person, found.group("place"), "planned"))
-        elif _LOWER_HOME.match(clause.rest) and lookup_lower(_LOWER_HOME.match(clause.rest).group("place")):
+        elif (lower := _LOWER_HOME.match(clause.rest)) is not None and (city := lookup_lower(lower.group("place"))) is not None:
             # "we live in leipzig now": a city in lower case, as the gazetteer alone accepts it
-            lower = _LOWER_HOME.match(clause.rest)
-            out.append((clause.person, lookup_lower(lower.group("place")).name, "start" if lower.group("now") or lower.group("moved") else "current"))
+            out.append((clause.person, city.name, "start" if lower.group("now") or lower.group("moved") else "current"))
         elif clause.group and _MOVED.match(clause.rest):
             out.append((clause.person, "", "moved"))
     if not out and fact.speaker and not p.is_question(fact):

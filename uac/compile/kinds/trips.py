@@ -553,7 +553,7 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     if booked is not None and not p.HEDGES.search(text):
         places, country = resolve_places(p.split_names(booked.group("place"), fact.speaker))
         if places:
-            clause = p.Clause(fact.speaker, False, text[booked.end() :])
+            clause = p.Clause(fact.speaker or "", False, text[booked.end() :])
             fields = _fields(fact, _Rule(_BOOKED, "planned", "booked"), places, None, None, clause, clause.rest)
             fields["country"] = country
             return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]

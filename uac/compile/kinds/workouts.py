@@ -197,7 +197,7 @@ def detect(fact: "Fact") -> list[Sighting]:
     distance = _distance(rest, race)
     if activity == "swim":
         # "40 lengths, so 1km": the kilometres, never the lengths
-        distance = _distance(after, None) or (_distance(match.group(0), None) if race else None)
+        distance = _distance(after, None) or (_distance(match.group(0), None) if race and match is not None else None)
     fields: dict[str, Any] = {
         "person": fact.speaker,
         "activity": activity,
