@@ -58,9 +58,11 @@ PYTEST := HF_HUB_OFFLINE=1 $(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses 8 -
 test: $(STAMP)
 	$(PYTEST)
 
-# the lint rules of pyproject.toml ([tool.ruff]), then the type checker: zero findings, CI fails on one
+# the lint rules of pyproject.toml ([tool.ruff]), the formatter's check (`ruff format .` fixes it),
+# then the type checker: zero findings, CI fails on one
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # mypy over uac/ and sandbox/ as pyproject.toml's [tool.mypy] sets it (the public API strict);

@@ -43,7 +43,9 @@ def step(text: str) -> None:
     print(f"--- {text}", flush=True)
 
 
-def run(argv: list[str], *, env: dict[str, str] | None = None, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
+def run(
+    argv: list[str], *, env: dict[str, str] | None = None, check: bool = True, **kwargs
+) -> subprocess.CompletedProcess:
     done = subprocess.run(argv, env=env, capture_output=True, text=True, **kwargs)
     if check and done.returncode != 0:
         sys.stderr.write(f"FAILED: {' '.join(argv)}\n{done.stdout}\n{done.stderr}\n")
@@ -95,10 +97,14 @@ def smoke(work: Path, python: str) -> int:
         wheels = sorted(dist.glob(f"{name}-[0-9]*.whl"))
         sdists = sorted(dist.glob(f"{name}-[0-9]*.tar.gz"))
         if len(wheels) != 1 or len(sdists) != 1:
-            print(f"expected one wheel and one sdist of {name} in {dist}, found {sorted(p.name for p in dist.iterdir())}")
+            print(
+                f"expected one wheel and one sdist of {name} in {dist}, found {sorted(p.name for p in dist.iterdir())}"
+            )
             return 1
         built[name] = wheels[0]
-        print(f"built {wheels[0].name} ({wheels[0].stat().st_size / 1e6:.1f} MB) and {sdists[0].name} ({sdists[0].stat().st_size / 1e6:.1f} MB)")
+        print(
+            f"built {wheels[0].name} ({wheels[0].stat().st_size / 1e6:.1f} MB) and {sdists[0].name} ({sdists[0].stat().st_size / 1e6:.1f} MB)"
+        )
     wheel, model_wheel = built["user_as_code"], built["user_as_code_minilm"]
 
     step("install the wheel (and the model's, which is not on the index yet) into a fresh venv, from the registry")
@@ -147,11 +153,15 @@ def smoke(work: Path, python: str) -> int:
     if not names:
         print("compile made no domain")
         return 1
-    found = json.loads(run([uac, "search", "maya", "Who went to Kyoto?", "--k", "5", "--json"], env=env, cwd=work).stdout)
+    found = json.loads(
+        run([uac, "search", "maya", "Who went to Kyoto?", "--k", "5", "--json"], env=env, cwd=work).stdout
+    )
     if not found["results"] or not any("Kyoto" in hit["text"] for hit in found["results"]):
         print(f"search found nothing about Kyoto: {found}")
         return 1
-    ran = json.loads(run([uac, "repl", "maya", "-c", "result = sorted(repl_names())[:3]", "--json"], env=env, cwd=work).stdout)
+    ran = json.loads(
+        run([uac, "repl", "maya", "-c", "result = sorted(repl_names())[:3]", "--json"], env=env, cwd=work).stdout
+    )
     if not ran["ok"]:
         print(f"repl failed: {ran}")
         return 1
@@ -165,7 +175,9 @@ def smoke(work: Path, python: str) -> int:
     refused = run([uac, "serve", "http", "--root", str(home)], env=env, cwd=work, check=False, timeout=60)
     lines = refused.stderr.strip().splitlines()
     if refused.returncode != 2 or len(lines) != 1 or "user-as-code[server]" not in lines[0]:
-        print(f"serve http without the server extra should be one line naming it: {refused.returncode} {refused.stderr!r}")
+        print(
+            f"serve http without the server extra should be one line naming it: {refused.returncode} {refused.stderr!r}"
+        )
         return 1
 
     step("with the server extra: serve http for one request")
@@ -176,8 +188,12 @@ def smoke(work: Path, python: str) -> int:
         return 1
     port = free_port()
     server = subprocess.Popen(
-        [uac, "serve", "http", "--root", str(home), "--port", str(port)], env=env, cwd=work,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [uac, "serve", "http", "--root", str(home), "--port", str(port)],
+        env=env,
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 90

@@ -54,7 +54,9 @@ class Case:
 
     def __post_init__(self) -> None:
         if self.answer_kind not in ANSWER_KINDS:
-            raise InputError(f"case {self.id}: answer_kind {self.answer_kind!r} is not one of {', '.join(ANSWER_KINDS)}.")
+            raise InputError(
+                f"case {self.id}: answer_kind {self.answer_kind!r} is not one of {', '.join(ANSWER_KINDS)}."
+            )
 
     @property
     def collections(self) -> dict[str, list[dict[str, Any]]]:
@@ -164,11 +166,7 @@ class Dataset:
         limit: int | None = None,
     ) -> "Dataset":
         """A sub-dataset (same name/version/seed) with the chosen cases, in order."""
-        cases = [
-            case
-            for case in self.cases
-            if (not tiers or case.n in tiers) and (not suites or case.suite in suites)
-        ]
+        cases = [case for case in self.cases if (not tiers or case.n in tiers) and (not suites or case.suite in suites)]
         if limit is not None:
             cases = cases[:limit]
         return Dataset(self.name, self.version, self.seed, cases)

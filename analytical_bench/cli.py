@@ -41,9 +41,7 @@ def run_command(
     limit: Optional[int] = typer.Option(None, "--limit", help="run only the first N selected cases"),
     out: Path = typer.Option(Path("analytical-results"), "--out", help="output directory"),
     workers: int = typer.Option(4, "--workers", help="concurrent answers when a model is configured"),
-    dataset_file: Optional[Path] = typer.Option(
-        None, "--dataset", help="dataset file (default: generate in memory)"
-    ),
+    dataset_file: Optional[Path] = typer.Option(None, "--dataset", help="dataset file (default: generate in memory)"),
     extended: bool = typer.Option(False, "--extended", help="with no --dataset: include the extended tiers"),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", help="with no --dataset: generator seed"),
     offline: bool = typer.Option(False, "--offline", help="offline measurements even if a model is configured"),
@@ -78,14 +76,25 @@ def run_command(
     settings = model_settings(UAC_LLM_CACHE=str(Path(out) / "llm-cache.sqlite"))
     llm = model_client(settings, offline=offline)
     options = {
-        "tiers": tiers, "suites": suites, "limit": limit,
-        "dataset_file": str(dataset_file) if dataset_file else None, "max_steps": max_steps,
+        "tiers": tiers,
+        "suites": suites,
+        "limit": limit,
+        "dataset_file": str(dataset_file) if dataset_file else None,
+        "max_steps": max_steps,
         "reasoning": reasoning,
     }
     outcome = run_benchmark(
-        dataset, out, source=source, systems=chosen, llm=llm, settings=None if llm is None else settings,
-        workers=workers, prices=Prices(price_prompt, price_completion), plot=not no_plot,
-        show_progress=not quiet, options=options,
+        dataset,
+        out,
+        source=source,
+        systems=chosen,
+        llm=llm,
+        settings=None if llm is None else settings,
+        workers=workers,
+        prices=Prices(price_prompt, price_completion),
+        plot=not no_plot,
+        show_progress=not quiet,
+        options=options,
     )
     what = "offline measurements (no model configured)" if outcome.mode == "offline" else f"{len(outcome.rows)} answers"
     typer.echo(f"{what}: report at {outcome.report}")
@@ -93,14 +102,18 @@ def run_command(
 
 @app.command("conv")
 def conv_command(
-    sizes: Optional[str] = ints_option(None, "--sizes", help="sessions per generated history, 10..500 (default 10,50,200)"),
+    sizes: Optional[str] = ints_option(
+        None, "--sizes", help="sessions per generated history, 10..500 (default 10,50,200)"
+    ),
     seed: int = typer.Option(32, "--seed", help="generator seed"),
     out: Path = typer.Option(Path("conv-results"), "--out", help="output directory"),
     systems: Optional[str] = names_option(
         None, "--systems", help="model systems: uac,retrieval,full_context (default: all; offline rows always run)"
     ),
     hand_written: Optional[Path] = typer.Option(
-        None, "--hand-written", help="folder of hand-written chats (dev/, dev2/, ...; default tests/fixtures/chats when present)"
+        None,
+        "--hand-written",
+        help="folder of hand-written chats (dev/, dev2/, ...; default tests/fixtures/chats when present)",
     ),
     no_hand_written: bool = typer.Option(False, "--no-hand-written", help="generated histories only"),
     offline: bool = typer.Option(False, "--offline", help="offline rows only, even if a model is configured"),
@@ -130,7 +143,10 @@ def conv_command(
     histories = [generate(seed, size) for size in chosen]
     folder = hand_written if hand_written is not None else Path("tests/fixtures/chats")
     if hand_written is not None and not folder.is_dir():
-        raise UserError(f"--hand-written {folder} is not a folder.", hint="Point it at a folder with dev/, dev2/ (each a sessions.jsonl with its ledger.json).")
+        raise UserError(
+            f"--hand-written {folder} is not a folder.",
+            hint="Point it at a folder with dev/, dev2/ (each a sessions.jsonl with its ledger.json).",
+        )
     if not no_hand_written and folder.is_dir():
         histories += hand_written_sets(folder)
     if questions is not None:
@@ -138,12 +154,26 @@ def conv_command(
     settings = model_settings(UAC_LLM_CACHE=str(Path(out) / "llm-cache.sqlite"))
     llm = model_client(settings, offline=offline)
     total = sum(len(h.questions) for h in histories) * (len(systems or ()) or 3)
-    options = {"seed": seed, "sizes": chosen, "systems": systems, "context_tokens": context_tokens,
-               "questions_per_history": questions,
-               "hand_written": [h.name for h in histories if h.source != "generated"]}
+    options = {
+        "seed": seed,
+        "sizes": chosen,
+        "systems": systems,
+        "context_tokens": context_tokens,
+        "questions_per_history": questions,
+        "hand_written": [h.name for h in histories if h.source != "generated"],
+    }
     with progress_bar(total, "conv", enabled=not quiet and llm is not None) as advance:
-        outcome = run_conv(histories, out, llm=llm, settings=None if llm is None else settings, systems=systems,
-                           context_tokens=context_tokens, plot=plot, options=options, progress=advance)
+        outcome = run_conv(
+            histories,
+            out,
+            llm=llm,
+            settings=None if llm is None else settings,
+            systems=systems,
+            context_tokens=context_tokens,
+            plot=plot,
+            options=options,
+            progress=advance,
+        )
     what = "offline rows (no model configured)" if outcome.mode == "offline" else f"{len(outcome.rows)} answers"
     typer.echo(f"{what}: report at {outcome.report}")
 

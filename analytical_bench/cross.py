@@ -15,9 +15,7 @@ from collections.abc import Callable
 from .patterns import ATTEMPTS, Built
 from .record_types import RECORD_TYPES, Record
 
-MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
+MONTHS = ("January February March April May June July August September October November December").split()
 
 Joined = tuple[str, list[Record], dict[str, list[Record]], Built]
 
@@ -97,7 +95,7 @@ def meeting_minutes_by_relationship(rng: random.Random, n: int) -> Joined | None
     total = sum(m["duration_min"] for m in matching)
     question = (
         f"How many minutes in total did I spend in meetings with people who are in my contacts with "
-        f"relationship \"{relationship}\"?"
+        f'relationship "{relationship}"?'
     )
     people_used = sorted({people[m["with_person"]]["id"] for m in matching})
     support = [m["id"] for m in matching] + people_used

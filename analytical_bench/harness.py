@@ -36,7 +36,10 @@ def progress_bar(total: int, description: str, enabled: bool = True) -> Iterator
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
         console=Console(stderr=True),
     ) as bar:
         task = bar.add_task(description, total=total)
@@ -79,8 +82,13 @@ def run_benchmark(
         with progress_bar(len(dataset.cases), "offline", show_progress) as advance:
             rows = run_offline(dataset, progress=advance)
         write_jsonl(out / "results.jsonl", rows)
-        image = _plot(out, _report.offline_series(rows), title="Answerability ceiling against N",
-                      ylabel="support records available (%)", enabled=plot)
+        image = _plot(
+            out,
+            _report.offline_series(rows),
+            title="Answerability ceiling against N",
+            ylabel="support records available (%)",
+            enabled=plot,
+        )
         text = _report.offline_report(rows, source, selected=len(dataset.cases), plot=image)
         totals = {
             "cases": len(rows),
@@ -94,10 +102,12 @@ def run_benchmark(
         with progress_bar(len(dataset.cases) * len(systems), llm.describe(), show_progress) as advance:
             rows = run_model(dataset, systems, llm, workers=workers, progress=advance)
         write_jsonl(out / "results.jsonl", rows)
-        image = _plot(out, _report.model_series(rows), title="Analytical accuracy against N",
-                      ylabel="accuracy (%)", enabled=plot)
-        text = _report.model_report(rows, source, selected=len(dataset.cases), model=llm.describe(),
-                                    prices=prices, plot=image)
+        image = _plot(
+            out, _report.model_series(rows), title="Analytical accuracy against N", ylabel="accuracy (%)", enabled=plot
+        )
+        text = _report.model_report(
+            rows, source, selected=len(dataset.cases), model=llm.describe(), prices=prices, plot=image
+        )
         (out / "timings.md").write_text(_report.timings_report(rows), "utf-8")
         prompt = sum(r["prompt_tokens"] for r in rows)
         completion = sum(r["completion_tokens"] for r in rows)
@@ -113,8 +123,18 @@ def run_benchmark(
         mode, names = "model", [s.name for s in systems]
         options["workers"] = workers
     report_path = _report.write_report(out, text)
-    options["selected_case_ids"] = [case.id for case in dataset.cases] if len(dataset.cases) < len(source.cases) else "all"
-    record = run_record(source, mode=mode, systems=names, settings=settings, llm=llm, options=options, totals=totals,
-                        seconds=time.perf_counter() - started)
+    options["selected_case_ids"] = (
+        [case.id for case in dataset.cases] if len(dataset.cases) < len(source.cases) else "all"
+    )
+    record = run_record(
+        source,
+        mode=mode,
+        systems=names,
+        settings=settings,
+        llm=llm,
+        options=options,
+        totals=totals,
+        seconds=time.perf_counter() - started,
+    )
     write_run_json(out / "run.json", record)
     return Outcome(mode, out, rows, report_path)

@@ -91,10 +91,7 @@ def build_sum(rtype: RecordType, records: list[Record], rng: random.Random) -> B
     year = rng.choice(_years(rtype, records))
     matching = [r for r in records if _year(rtype, r) == year]
     total = _round_measure(rtype, sum(r[rtype.measure.field] for r in matching))
-    question = (
-        f"What is the total {rtype.measure.label} of all my {rtype.plural} with a "
-        f"{rtype.date_field} in {year}?"
-    )
+    question = f"What is the total {rtype.measure.label} of all my {rtype.plural} with a {rtype.date_field} in {year}?"
     return Built(question, rtype.measure.kind, total, _ids(matching))
 
 
@@ -232,7 +229,7 @@ def build_trend(rtype: RecordType, records: list[Record], rng: random.Random) ->
     gold = "increase" if len(second) > len(first) else "decrease"
     question = (
         f"Counting my {rtype.plural} by {rtype.date_field}, did their number increase or decrease from "
-        f"Q{quarter} to Q{quarter + 1} of {year}? Answer \"increase\" or \"decrease\"."
+        f'Q{quarter} to Q{quarter + 1} of {year}? Answer "increase" or "decrease".'
     )
     return Built(question, "string", gold, _ids(first + second))
 

@@ -34,7 +34,10 @@ def _pct(values: list[float]) -> str:
 
 
 def _table(header: list[str], rows: Iterable[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
 
@@ -58,7 +61,9 @@ def _by_n_table(rows: list[dict[str, Any]], labels: dict[str, str], value) -> li
         mine = [row for row in rows if row["system"] == key]
         if not mine:
             continue
-        body.append([label, _pct([value(r) for r in mine])] + [_pct([value(r) for r in mine if r["n"] == n]) for n in tiers])
+        body.append(
+            [label, _pct([value(r) for r in mine])] + [_pct([value(r) for r in mine if r["n"] == n]) for n in tiers]
+        )
     return _table(header, body)
 
 
@@ -102,8 +107,7 @@ def _series(rows: list[dict[str, Any]], labels: dict[str, str], value) -> dict[s
 
 def _dataset_lines(dataset: Dataset, selected: int) -> list[str]:
     return [
-        f"- Dataset: `{dataset.name}` version {dataset.version}, seed {dataset.seed}, "
-        f"sha256 `{dataset.checksum}`",
+        f"- Dataset: `{dataset.name}` version {dataset.version}, seed {dataset.seed}, sha256 `{dataset.checksum}`",
         f"- Cases in this run: {selected}",
     ]
 
@@ -141,12 +145,26 @@ def model_report(
         completion = sum(row["completion_tokens"] for row in mine)
         total_prompt += prompt
         total_completion += completion
-        body.append([
-            label, f"{prompt:,}", f"{completion:,}", str(sum(len(row["tool_calls"]) for row in mine)),
-            str(sum(1 for row in mine if row["error"])), f"{prices.cost(prompt, completion):.4f}",
-        ])
-    body.append(["**Total**", f"{total_prompt:,}", f"{total_completion:,}", "", "",
-                 f"{prices.cost(total_prompt, total_completion):.4f}"])
+        body.append(
+            [
+                label,
+                f"{prompt:,}",
+                f"{completion:,}",
+                str(sum(len(row["tool_calls"]) for row in mine)),
+                str(sum(1 for row in mine if row["error"])),
+                f"{prices.cost(prompt, completion):.4f}",
+            ]
+        )
+    body.append(
+        [
+            "**Total**",
+            f"{total_prompt:,}",
+            f"{total_completion:,}",
+            "",
+            "",
+            f"{prices.cost(total_prompt, total_completion):.4f}",
+        ]
+    )
     lines += _table(["System", "Prompt tokens", "Completion tokens", "Tool calls", "Errors", "Est. cost (USD)"], body)
     lines += [
         "",
@@ -185,23 +203,27 @@ def offline_report(rows: list[dict[str, Any]], dataset: Dataset, *, selected: in
     for n in tiers + [None]:
         mine = [row for row in rows if n is None or row["n"] == n]
         fid = [row["fidelity"] for row in mine]
-        body.append([
-            "**All**" if n is None else f"N={n}",
-            str(len(mine)),
-            f"{sum(f['records_exact'] for f in fid):,} / {sum(f['records'] for f in fid):,}",
-            f"{sum(f['fields_exact'] for f in fid):,} / {sum(f['fields'] for f in fid):,}",
-            f"{sum(1 for f in fid if f['ok'])} / {len(fid)}",
-        ])
+        body.append(
+            [
+                "**All**" if n is None else f"N={n}",
+                str(len(mine)),
+                f"{sum(f['records_exact'] for f in fid):,} / {sum(f['records'] for f in fid):,}",
+                f"{sum(f['fields_exact'] for f in fid):,} / {sum(f['fields'] for f in fid):,}",
+                f"{sum(1 for f in fid if f['ok'])} / {len(fid)}",
+            ]
+        )
     lines += _table(["Record count", "Cases", "Records exact", "Fields exact", "Cases passing"], body) + [""]
     problems = [(row["case_id"], p) for row in rows for p in row["fidelity"]["problems"]]
     if problems:
         lines += ["First fidelity problems:", ""] + [f"- `{cid}`: {p}" for cid, p in problems[:10]] + [""]
     lines += _tables_by_suite_and_pattern(
-        flat, OFFLINE_SYSTEMS, value, "Answerability ceiling (% of support records available) by N", "Answerability ceiling (%)"
+        flat,
+        OFFLINE_SYSTEMS,
+        value,
+        "Answerability ceiling (% of support records available) by N",
+        "Answerability ceiling (%)",
     )
-    full = {
-        key: sum(1 for row in flat if row["system"] == key and row["value"] >= 1.0) for key in OFFLINE_SYSTEMS
-    }
+    full = {key: sum(1 for row in flat if row["system"] == key and row["value"] >= 1.0) for key in OFFLINE_SYSTEMS}
     lines += ["## Cases with every support record available", ""]
     lines += _table(["Source", "Cases"], [[OFFLINE_SYSTEMS[k], f"{v} / {len(rows)}"] for k, v in full.items()]) + [""]
     if plot:

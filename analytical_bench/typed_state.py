@@ -85,7 +85,9 @@ def build_typed_state(case: "Case", workdir: Path) -> TypedState:
     for name, records in case.collections.items():
         source = workdir / f"{name}.json"
         source.write_text(json.dumps(records, ensure_ascii=False), "utf-8")
-        memory.import_records(source, domain=DOMAINS.get(name, name), collection=name, record_type=CLASS_NAMES.get(name))
+        memory.import_records(
+            source, domain=DOMAINS.get(name, name), collection=name, record_type=CLASS_NAMES.get(name)
+        )
     return TypedState(memory, memory.sandbox_state())
 
 

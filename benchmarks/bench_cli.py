@@ -52,24 +52,96 @@ LARGE_FORMAT = 1
 FACTS_PER_SESSION = 50
 TURNS_PER_SESSION = 25
 
-NAMES = ["Maya", "Leo", "Priya", "Tomas", "Aiko", "Dmitri", "Fatima", "Jonas", "Lucia", "Kwame",
-         "Ingrid", "Rafael", "Mei", "Oskar", "Nadia", "Samir", "Elena", "Hugo", "Zara", "Finn"]
+NAMES = [
+    "Maya",
+    "Leo",
+    "Priya",
+    "Tomas",
+    "Aiko",
+    "Dmitri",
+    "Fatima",
+    "Jonas",
+    "Lucia",
+    "Kwame",
+    "Ingrid",
+    "Rafael",
+    "Mei",
+    "Oskar",
+    "Nadia",
+    "Samir",
+    "Elena",
+    "Hugo",
+    "Zara",
+    "Finn",
+]
 ACTIVITIES = [
-    "went hiking", "took a pottery class", "ran a half marathon", "visited the dentist", "adopted a puppy",
-    "started learning Portuguese", "fixed the bike", "baked sourdough bread", "watched a jazz concert",
-    "planted tomatoes", "painted the kitchen", "read a novel about sailors", "bought a used car",
-    "went to a wedding", "had a job interview", "moved into a new flat", "flew to see family",
-    "tried a vegan restaurant", "signed up for yoga", "lost a wallet", "joined a chess club",
-    "went camping by the lake", "booked a trip to Japan", "cooked a Thai curry", "got a promotion",
-    "volunteered at the shelter", "repaired the roof", "celebrated a birthday", "went skiing",
+    "went hiking",
+    "took a pottery class",
+    "ran a half marathon",
+    "visited the dentist",
+    "adopted a puppy",
+    "started learning Portuguese",
+    "fixed the bike",
+    "baked sourdough bread",
+    "watched a jazz concert",
+    "planted tomatoes",
+    "painted the kitchen",
+    "read a novel about sailors",
+    "bought a used car",
+    "went to a wedding",
+    "had a job interview",
+    "moved into a new flat",
+    "flew to see family",
+    "tried a vegan restaurant",
+    "signed up for yoga",
+    "lost a wallet",
+    "joined a chess club",
+    "went camping by the lake",
+    "booked a trip to Japan",
+    "cooked a Thai curry",
+    "got a promotion",
+    "volunteered at the shelter",
+    "repaired the roof",
+    "celebrated a birthday",
+    "went skiing",
     "started a podcast",
 ]
-PLACES = ["in Lisbon", "near the river", "in Berlin", "at the community centre", "downtown",
-          "in the mountains", "at home", "in Kyoto", "at the old harbour", "in Toronto",
-          "with colleagues", "at the university", "in Marrakesh", "by the sea", "in the park",
-          "in Oslo", "at the market", "in a small village", "in Buenos Aires", "at the gym"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
+PLACES = [
+    "in Lisbon",
+    "near the river",
+    "in Berlin",
+    "at the community centre",
+    "downtown",
+    "in the mountains",
+    "at home",
+    "in Kyoto",
+    "at the old harbour",
+    "in Toronto",
+    "with colleagues",
+    "at the university",
+    "in Marrakesh",
+    "by the sea",
+    "in the park",
+    "in Oslo",
+    "at the market",
+    "in a small village",
+    "in Buenos Aires",
+    "at the gym",
+]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 DEMO_QUERY = "trip to Lisbon"
 DEMO_QUESTION = "Where did Maya travel in 2024?"
@@ -147,10 +219,17 @@ def build_large_project(target: Path, n_facts: int, *, seed: int = 7) -> dict:
                     text = f"{speaker} {activity} {place} in {month} {day.year}."
                     said.append(text)
                     turn_id = f"D{number}:{t}"
-                    facts.append(Fact(
-                        id=f"{session_id}-f{len(facts) + 1}", text=text, session_id=session_id,
-                        session_date=day, evidence=(turn_id,), speaker=speaker, valid_from=day,
-                    ))
+                    facts.append(
+                        Fact(
+                            id=f"{session_id}-f{len(facts) + 1}",
+                            text=text,
+                            session_id=session_id,
+                            session_date=day,
+                            evidence=(turn_id,),
+                            speaker=speaker,
+                            valid_from=day,
+                        )
+                    )
                     vector = phrase_vectors[f"{activity} {place}"] + noise.normal(0, 0.02, embedder.dim)
                     vectors.append(vector / np.linalg.norm(vector))
                 turns.append(Turn(f"D{number}:{t}", speaker, " ".join(s.split(" ", 1)[1] for s in said)))
@@ -164,7 +243,11 @@ def build_large_project(target: Path, n_facts: int, *, seed: int = 7) -> dict:
             flush()
         index.write_manifest()
     index.close()
-    return {"facts": sessions * FACTS_PER_SESSION, "sessions": sessions, "seconds": round(time.perf_counter() - started, 1)}
+    return {
+        "facts": sessions * FACTS_PER_SESSION,
+        "sessions": sessions,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
 def index_settings() -> dict:
@@ -203,8 +286,13 @@ def settle(project: Path) -> None:
     """One search in the cached project itself, so that what any first command
     builds and saves (the BM25 files, the corpus and fact tables) is in the copies."""
     uac = [sys.executable, "-m", "uac"]
-    subprocess.run(uac + ["search", str(project), "settle", "--json"], env=child_env(), check=True,
-                   stdout=subprocess.DEVNULL, cwd=REPO)
+    subprocess.run(
+        uac + ["search", str(project), "settle", "--json"],
+        env=child_env(),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        cwd=REPO,
+    )
 
 
 def demo_project(cache: Path, rebuild: bool) -> Path:
@@ -214,8 +302,13 @@ def demo_project(cache: Path, rebuild: bool) -> Path:
         shutil.rmtree(target, ignore_errors=True)
         marker.unlink(missing_ok=True)
         print(f"building the demo project under {target} ...", file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, "-m", "uac.demo", str(target)], env=child_env(), check=True,
-                       stdout=subprocess.DEVNULL, cwd=REPO)
+        subprocess.run(
+            [sys.executable, "-m", "uac.demo", str(target)],
+            env=child_env(),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            cwd=REPO,
+        )
         marker.write_text("ok\n")
     return target
 
@@ -228,7 +321,11 @@ def one_session_file(directory: Path, number: int) -> Path:
         "messages": [
             {"role": "user", "name": "Maya", "content": f"I booked a ferry to the islands for the {number}th of June."},
             {"role": "user", "name": "Leo", "content": "Nice! Are you taking the bike?"},
-            {"role": "user", "name": "Maya", "content": f"Yes, and I want to visit the lighthouse museum number {number}."},
+            {
+                "role": "user",
+                "name": "Maya",
+                "content": f"Yes, and I want to visit the lighthouse museum number {number}.",
+            },
         ],
     }
     path.write_text(json.dumps(messages), "utf-8")
@@ -270,8 +367,13 @@ def run_once(argv: list[str]) -> tuple[float, float, float, int]:
     """(wall seconds, CPU seconds, peak RSS in MB, exit code) of one process."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "usage.json"
-        proc = subprocess.run([sys.executable, "-c", _LAUNCHER, str(out), *argv], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, env=child_env(), cwd=REPO)
+        proc = subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, str(out), *argv],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=child_env(),
+            cwd=REPO,
+        )
         if not out.exists():
             raise SystemExit(f"could not run {' '.join(argv)}:\n{proc.stderr.decode('utf-8', 'replace')}")
         wall, cpu, peak, code = json.loads(out.read_text())
@@ -288,19 +390,38 @@ def measure(argv_for_run, runs: int) -> dict:
         walls.append(wall)
         cpus.append(cpu)
         peaks.append(peak)
-    return {"wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus), "peak_mb": max(peaks),
-            "walls": [round(w, 3) for w in walls]}
+    return {
+        "wall_s": statistics.median(walls),
+        "cpu_s": statistics.median(cpus),
+        "peak_mb": max(peaks),
+        "walls": [round(w, 3) for w in walls],
+    }
 
 
 def commands(project: Path, workdir: Path, kind: str) -> dict:
-    uac = [sys.executable, "-m", "uac"] if not (REPO / ".venv" / "bin" / "uac").exists() else [str(REPO / ".venv" / "bin" / "uac")]
-    query, question, code = (DEMO_QUERY, DEMO_QUESTION, DEMO_CODE) if kind == "demo" else (LARGE_QUERY, LARGE_QUESTION, LARGE_CODE)
+    uac = (
+        [sys.executable, "-m", "uac"]
+        if not (REPO / ".venv" / "bin" / "uac").exists()
+        else [str(REPO / ".venv" / "bin" / "uac")]
+    )
+    query, question, code = (
+        (DEMO_QUERY, DEMO_QUESTION, DEMO_CODE) if kind == "demo" else (LARGE_QUERY, LARGE_QUESTION, LARGE_CODE)
+    )
     p = str(project)
     return {
         "search": lambda n: uac + ["search", p, query, "--json"],
         "ask": lambda n: uac + ["ask", p, question, "--json"],
-        "ingest": lambda n: uac + ["ingest", p, str(one_session_file(workdir, n + (1000 if kind == "large" else 0))),
-                                   "--format", "messages", "--json"],
+        "ingest": lambda n: (
+            uac
+            + [
+                "ingest",
+                p,
+                str(one_session_file(workdir, n + (1000 if kind == "large" else 0))),
+                "--format",
+                "messages",
+                "--json",
+            ]
+        ),
         "repl": lambda n: uac + ["repl", p, "-c", code, "--json"],
         "show": lambda n: uac + ["show", p],
         "doctor": lambda n: uac + ["doctor", p, "--json"],
@@ -315,20 +436,30 @@ def main(
     runs: int = typer.Option(5, "--runs", min=1, help="timed runs per command (median)"),
     facts: int = typer.Option(100_000, "--facts", min=1, help="facts in the large project"),
     skip_large: bool = typer.Option(False, "--skip-large", help="measure the demo project only"),
-    cache_dir: str = typer.Option(str(REPO / "build" / "bench-cli"), "--cache", help="where generated projects are kept"),
+    cache_dir: str = typer.Option(
+        str(REPO / "build" / "bench-cli"), "--cache", help="where generated projects are kept"
+    ),
     rebuild: bool = typer.Option(False, "--rebuild", help="generate the projects again"),
     out: Optional[str] = typer.Option(None, "--out", help="directory for results.json"),
     check: bool = typer.Option(False, "--check", help="exit non-zero if a target fails"),
 ) -> None:
-    args = SimpleNamespace(runs=runs, facts=facts, skip_large=skip_large, cache=cache_dir, rebuild=rebuild, out=out, check=check)
+    args = SimpleNamespace(
+        runs=runs, facts=facts, skip_large=skip_large, cache=cache_dir, rebuild=rebuild, out=out, check=check
+    )
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     projects = {"demo": demo_project(cache, args.rebuild)}
     if not args.skip_large:
         projects["large"] = large_project(cache, args.facts, args.rebuild)
 
-    results: dict = {"runs": args.runs, "python": sys.version.split()[0], "cpus": os.cpu_count(),
-                     "load_before": os.getloadavg()[0], "baseline": {}, "projects": {}}
+    results: dict = {
+        "runs": args.runs,
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "load_before": os.getloadavg()[0],
+        "baseline": {},
+        "projects": {},
+    }
     with tempfile.TemporaryDirectory(prefix="uac-bench-cli-") as tmp:
         workdir = Path(tmp)
         _, uac = commands(projects["demo"], workdir, "demo")
@@ -360,9 +491,12 @@ def evaluate(results: dict) -> dict:
         label = "demo" if kind == "demo" else "100k" if kind == "large" else kind
         limit = TARGETS["search"][kind]
         targets[f"search <= {limit} s ({label})"] = _status(rows["search"]["wall_s"], limit)
-        targets[f"search peak memory < {SEARCH_MEMORY_MB} MB ({label})"] = _status(rows["search"]["peak_mb"], SEARCH_MEMORY_MB)
+        targets[f"search peak memory < {SEARCH_MEMORY_MB} MB ({label})"] = _status(
+            rows["search"]["peak_mb"], SEARCH_MEMORY_MB
+        )
         targets[f"ingest of one session (fixed start-up) <= {INGEST_STARTUP_LIMIT} s ({label})"] = _status(
-            rows["ingest"]["wall_s"], INGEST_STARTUP_LIMIT)
+            rows["ingest"]["wall_s"], INGEST_STARTUP_LIMIT
+        )
         for name in ("ask", "repl", "show", "doctor"):
             targets[f"{name} <= {OTHER_LIMIT} s ({label})"] = _status(rows[name]["wall_s"], OTHER_LIMIT)
     return targets
@@ -376,8 +510,10 @@ def print_table(results: dict) -> None:
     kinds = list(results["projects"])
     floor = results["baseline"]["python -c pass"]["wall_s"]
     header = f"{'command':<22}" + "".join(f"{k + ' wall':>12}{'cpu':>8}{'peak MB':>9}{'x pass':>8}" for k in kinds)
-    print(f"load average before/after: {results['load_before']:.2f} / {results['load_after']:.2f} "
-          f"({results['cpus']} CPUs); median of {results['runs']} runs")
+    print(
+        f"load average before/after: {results['load_before']:.2f} / {results['load_after']:.2f} "
+        f"({results['cpus']} CPUs); median of {results['runs']} runs"
+    )
     print(header)
     for name, row in results["baseline"].items():
         cells = f"{row['wall_s']:>12.3f}{row['cpu_s']:>8.3f}{row['peak_mb']:>9.0f}{row['wall_s'] / floor:>8.1f}"

@@ -69,10 +69,15 @@ def synthetic_facts(sessions: int, per_session: int = 20, seed: int = 7) -> list
         day = start + dt.timedelta(days=3 * s)
         for i in range(per_session):
             text = rng.choice(TEMPLATES).format(
-                city=rng.choice(CITIES), person=rng.choice(PEOPLE), dish=rng.choice(DISHES),
-                project=rng.choice(PROJECTS), n=rng.randint(2, 12),
+                city=rng.choice(CITIES),
+                person=rng.choice(PEOPLE),
+                dish=rng.choice(DISHES),
+                project=rng.choice(PROJECTS),
+                n=rng.randint(2, 12),
             )
-            facts.append(Fact(id=f"s{s + 1}-f{i + 1}", text=text, session_id=f"s{s + 1}", session_date=day, speaker="Alex"))
+            facts.append(
+                Fact(id=f"s{s + 1}-f{i + 1}", text=text, session_id=f"s{s + 1}", session_date=day, speaker="Alex")
+            )
     return facts
 
 
@@ -169,7 +174,9 @@ def main(
             print(json.dumps(result), flush=True)
     base = results[0]["last_step_tokens_per_new_fact"]
     print()
-    print("| sessions | facts | tokens/new fact (last step) | ratio | tokens/new fact (run) | largest completion | largest domain | recorded / considered / pending | uac s | uac s last step (batches) | bounded coverage |")
+    print(
+        "| sessions | facts | tokens/new fact (last step) | ratio | tokens/new fact (run) | largest completion | largest domain | recorded / considered / pending | uac s | uac s last step (batches) | bounded coverage |"
+    )
     print("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |")
     for r in results:
         ratio = r["last_step_tokens_per_new_fact"] / base if base else 0
@@ -182,8 +189,12 @@ def main(
     worst = max(r["last_step_tokens_per_new_fact"] for r in results) / base if base else 0
     largest = max(r["largest_completion"] for r in results)
     biggest = max(r["largest_domain_records"] for r in results)
-    print(f"\ntokens per new fact, largest N vs smallest: {results[-1]['last_step_tokens_per_new_fact'] / base:.2f}x (target <= 1.5x); worst {worst:.2f}x")
-    print(f"largest completion: {largest} tokens (target <= 4000); largest domain: {biggest} records (target > 5000 at 1,000 sessions)")
+    print(
+        f"\ntokens per new fact, largest N vs smallest: {results[-1]['last_step_tokens_per_new_fact'] / base:.2f}x (target <= 1.5x); worst {worst:.2f}x"
+    )
+    print(
+        f"largest completion: {largest} tokens (target <= 4000); largest domain: {biggest} records (target > 5000 at 1,000 sessions)"
+    )
     if out:
         out.write_text(json.dumps(results, indent=2))
 

@@ -45,8 +45,12 @@ app = typer.Typer(add_completion=False)
 def session(number: int, rng: random.Random) -> dict:
     day = f"{2020 + number // 300}-{1 + (number // 25) % 12:02d}-{1 + number % 25:02d}"
     messages = [
-        {"role": "user", "content": t.format(city=rng.choice(CITIES), person=rng.choice(PEOPLE), dish=rng.choice(DISHES),
-                                            n=rng.randint(2, 12))}
+        {
+            "role": "user",
+            "content": t.format(
+                city=rng.choice(CITIES), person=rng.choice(PEOPLE), dish=rng.choice(DISHES), n=rng.randint(2, 12)
+            ),
+        }
         for t in rng.sample(TEMPLATES, len(TEMPLATES))
     ]
     return {"date": day, "messages": messages}
@@ -82,7 +86,9 @@ def measure(sessions: int, folder: Path) -> dict:
 
 
 @app.command()
-def main(sessions: str = typer.Option("100,300", help="Comma-separated history sizes (sessions of ten messages).")) -> None:
+def main(
+    sessions: str = typer.Option("100,300", help="Comma-separated history sizes (sessions of ten messages)."),
+) -> None:
     with tempfile.TemporaryDirectory(prefix="uac-bench-follow-") as tmp:
         for n in [int(x) for x in sessions.split(",") if x.strip()]:
             print(json.dumps(measure(n, Path(tmp))), flush=True)

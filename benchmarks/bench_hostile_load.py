@@ -59,8 +59,12 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 REPO = Path(__file__).resolve().parents[1]
 MiB = 1024 * 1024
 SCENARIOS = ("bodies", "jobs", "reads", "compile", "mcp", "burst")
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -79,13 +83,21 @@ def build_root(root: Path, users: int) -> dict[str, str]:
         name = f"user{n}"
         memory = UserMemory.create(root / name, user_name=f"User{n}")
         path = root.parent / f"{name}.json"
-        lines = [{"role": "user", "content": f"On day {d} I walked my dog Rex {d % 5 + 1} km and cooked risotto."}
-                 for d in range(40)]
+        lines = [
+            {"role": "user", "content": f"On day {d} I walked my dog Rex {d % 5 + 1} km and cooked risotto."}
+            for d in range(40)
+        ]
         path.write_text(json.dumps({"date": "2023-05-08", "messages": lines}))
         memory.ingest(path, compile=False)
         memory.close()
-        done = subprocess.run([sys.executable, "-m", "uac", "token", "create", str(root / name), "--json"],
-                              cwd=REPO, env=offline_env(), capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "uac", "token", "create", str(root / name), "--json"],
+            cwd=REPO,
+            env=offline_env(),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         tokens[name] = json.loads(done.stdout)["token"]
     return tokens
 
@@ -93,7 +105,9 @@ def build_root(root: Path, users: int) -> dict[str, str]:
 class Server:
     """``uac serve KIND`` in a subprocess, its log in a file."""
 
-    def __init__(self, root: Path, log: Path, *args: str, kind: str = "http", ready: Optional[str] = "/v1/health") -> None:
+    def __init__(
+        self, root: Path, log: Path, *args: str, kind: str = "http", ready: Optional[str] = "/v1/health"
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "uac", "serve", kind, "--root", str(root), "--port", str(self.port), *args]
@@ -159,9 +173,13 @@ def _under_load(load: Callable[[threading.Event], None], workers: int, quiet: Ca
 
 def _quiet_target(alone: list[float], during: list[float]) -> dict:
     p99_alone, p99_during = percentile(alone, 0.99, empty=0.0), percentile(during, 0.99, empty=0.0)
-    return {"quiet_p50_ms_alone": round(1000 * percentile(alone, 0.5, empty=0.0), 1), "quiet_p99_ms_alone": round(1000 * p99_alone, 1),
-            "quiet_p50_ms_during": round(1000 * percentile(during, 0.5, empty=0.0), 1), "quiet_p99_ms_during": round(1000 * p99_during, 1),
-            "target_met": p99_during <= 2 * p99_alone + 0.25}
+    return {
+        "quiet_p50_ms_alone": round(1000 * percentile(alone, 0.5, empty=0.0), 1),
+        "quiet_p99_ms_alone": round(1000 * p99_alone, 1),
+        "quiet_p50_ms_during": round(1000 * percentile(during, 0.5, empty=0.0), 1),
+        "quiet_p99_ms_during": round(1000 * p99_during, 1),
+        "target_met": p99_during <= 2 * p99_alone + 0.25,
+    }
 
 
 # --- the scenarios ---------------------------------------------------------------------------
@@ -177,8 +195,10 @@ def bodies(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
         def upload(_: int) -> None:
             status = None
             with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
-                sock.sendall(f"POST /v1/projects/user0/sessions/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                             f"Content-Length: {16 * MiB}\r\n\r\n".encode())
+                sock.sendall(
+                    f"POST /v1/projects/user0/sessions/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Content-Length: {16 * MiB}\r\n\r\n".encode()
+                )
                 chunk, sent = b"A: " + b"z" * (64 * 1024 - 4) + b"\n", 0
                 while sent < args.upload_mb * MiB and not select.select([sock], [], [], 0)[0]:
                     try:
@@ -202,9 +222,14 @@ def bodies(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
         after = _rss_mb(server.proc.pid)
     finally:
         server.stop()
-    return {"uploads": args.uploads, "answered_401": statuses.count(401), "seconds": round(took, 2),
-            "rss_mb_before": round(before, 1), "rss_mb_after": round(after, 1),
-            "target_met": statuses.count(401) == args.uploads and after - before < 64}
+    return {
+        "uploads": args.uploads,
+        "answered_401": statuses.count(401),
+        "seconds": round(took, 2),
+        "rss_mb_before": round(before, 1),
+        "rss_mb_after": round(after, 1),
+        "target_met": statuses.count(401) == args.uploads and after - before < 64,
+    }
 
 
 def jobs(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
@@ -216,6 +241,7 @@ def jobs(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
     try:
         quiet_headers = {"Authorization": f"Bearer {tokens['user1']}"}
         with httpx.Client(base_url=server.base, timeout=120) as client:
+
             def quiet() -> bool:
                 return client.get("/v1/projects/user1/manifest", headers=quiet_headers).status_code == 200
 
@@ -240,7 +266,12 @@ def jobs(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
         server.stop()
         for n in range(args.projects):
             shutil.rmtree(root / f"empty{n:05d}", ignore_errors=True)
-    return {"projects": args.projects, "lookups": args.lookups, "seconds": round(took, 2), **_quiet_target(alone, during)}
+    return {
+        "projects": args.projects,
+        "lookups": args.lookups,
+        "seconds": round(took, 2),
+        **_quiet_target(alone, during),
+    }
 
 
 def reads(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
@@ -251,11 +282,12 @@ def reads(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
         quiet_headers = {"Authorization": f"Bearer {tokens['user1']}"}
         noisy_headers = {"Authorization": f"Bearer {tokens['user0']}"}
         with httpx.Client(base_url=server.base, timeout=120) as client:
+
             def quiet() -> bool:
                 return client.get("/v1/projects/user1/facts", headers=quiet_headers).status_code == 200
 
             alone = _quiet_latencies(quiet, 40)
-            counter = iter(range(10 ** 9))
+            counter = iter(range(10**9))
 
             def noisy(stop: threading.Event) -> None:
                 n = next(counter)
@@ -277,6 +309,7 @@ def compile_jobs(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
 
     server = Server(root, work / "compile.log", "--job-workers", "1", "--queue-per-project", str(max(args.jobs, 1)))
     try:
+
         def finished(client: httpx.Client, url: str, headers: dict) -> None:
             while client.get(url, headers=headers).json()["status"] not in ("succeeded", "failed"):
                 time.sleep(0.05)
@@ -288,16 +321,23 @@ def compile_jobs(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
             one = client.post("/v1/projects/user1/compile", json={"mode": "offline"}, headers=quiet)
             finished(client, one.headers["location"], quiet)
             single = time.monotonic() - started
-            accepted = sum(client.post("/v1/projects/user0/compile", json={"mode": "offline"}, headers=noisy).status_code == 202
-                           for _ in range(args.jobs))
+            accepted = sum(
+                client.post("/v1/projects/user0/compile", json={"mode": "offline"}, headers=noisy).status_code == 202
+                for _ in range(args.jobs)
+            )
             started = time.monotonic()
             mine = client.post("/v1/projects/user1/compile", json={"mode": "offline"}, headers=quiet)
             finished(client, mine.headers["location"], quiet)
             waited = time.monotonic() - started
     finally:
         server.stop()
-    return {"jobs": args.jobs, "accepted": accepted, "single_compile_s": round(single, 2),
-            "other_tenant_waited_s": round(waited, 2), "target_met": waited <= 2 * single + 1}
+    return {
+        "jobs": args.jobs,
+        "accepted": accepted,
+        "single_compile_s": round(single, 2),
+        "other_tenant_waited_s": round(waited, 2),
+        "target_met": waited <= 2 * single + 1,
+    }
 
 
 def mcp(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
@@ -307,26 +347,53 @@ def mcp(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
     try:
         url = f"{server.base}/mcp?project=user0"
         with httpx.Client(timeout=60) as client, ThreadPoolExecutor(16) as pool:
-            junk = list(pool.map(lambda _: client.post(url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": "Bearer junk"}).status_code,
-                                 range(args.initializes)))
+            junk = list(
+                pool.map(
+                    lambda _: (
+                        client.post(
+                            url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": "Bearer junk"}
+                        ).status_code
+                    ),
+                    range(args.initializes),
+                )
+            )
             sessions_after_junk = httpx.get(server.base + "/health").json()["sessions"]
-            legit = client.post(url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": f"Bearer {tokens['user0']}"})
+            legit = client.post(
+                url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": f"Bearer {tokens['user0']}"}
+            )
     finally:
         server.stop()
-    full = Server(root, work / "mcp-full.log", "--sessions", str(args.cap), "--sessions-per-token", "100000",
-                  "--sessions-per-project", "100000", kind="mcp", ready="/health")
+    full = Server(
+        root,
+        work / "mcp-full.log",
+        "--sessions",
+        str(args.cap),
+        "--sessions-per-token",
+        "100000",
+        "--sessions-per-project",
+        "100000",
+        kind="mcp",
+        ready="/health",
+    )
     try:
         url = f"{full.base}/mcp?project=user0"
         headers = {**MCP_HEADERS, "Authorization": f"Bearer {tokens['user0']}"}
         with httpx.Client(timeout=60) as client, ThreadPoolExecutor(16) as pool:
-            opened = list(pool.map(lambda _: client.post(url, json=INITIALIZE, headers=headers).status_code, range(args.cap + 1)))
+            opened = list(
+                pool.map(lambda _: client.post(url, json=INITIALIZE, headers=headers).status_code, range(args.cap + 1))
+            )
     finally:
         stop_seconds = full.stop()
-    return {"junk_initializes": args.initializes, "junk_refused": sum(s in (401, 403) for s in junk),
-            "sessions_after_junk": sessions_after_junk, "legitimate_session": legit.status_code == 200,
-            "opened_at_cap": opened.count(200), "refused_at_cap": opened.count(503),
-            "sigterm_seconds": round(stop_seconds, 2),
-            "target_met": sessions_after_junk == 0 and legit.status_code == 200 and stop_seconds < 10}
+    return {
+        "junk_initializes": args.initializes,
+        "junk_refused": sum(s in (401, 403) for s in junk),
+        "sessions_after_junk": sessions_after_junk,
+        "legitimate_session": legit.status_code == 200,
+        "opened_at_cap": opened.count(200),
+        "refused_at_cap": opened.count(503),
+        "sigterm_seconds": round(stop_seconds, 2),
+        "target_met": sessions_after_junk == 0 and legit.status_code == 200 and stop_seconds < 10,
+    }
 
 
 def burst(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
@@ -337,6 +404,7 @@ def burst(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
     for n in range(args.servers):
         server = Server(root, work / f"burst-{n}.log", ready=None)
         try:
+
             def one(i: int) -> None:
                 user = users[i % len(users)]
                 api, headers = f"{server.base}/v1/projects/{user}", {"Authorization": f"Bearer {tokens[user]}"}
@@ -350,7 +418,9 @@ def burst(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
                 elif kind == 3:
                     r = httpx.post(api + "/repl", json={"code": "result = 1"}, headers=headers, timeout=120)
                 else:
-                    r = httpx.post(api + "/search", json={"query": "risotto", "channel": "archive"}, headers=headers, timeout=120)
+                    r = httpx.post(
+                        api + "/search", json={"query": "risotto", "channel": "archive"}, headers=headers, timeout=120
+                    )
                 if r.status_code != 200:
                     failures.append(f"server {n}: {r.status_code} {r.text[:120]}")
 
@@ -358,8 +428,13 @@ def burst(root: Path, work: Path, tokens: dict[str, str], args) -> dict:
                 list(pool.map(one, range(args.burst)))
         finally:
             server.stop()
-    return {"servers": args.servers, "requests_each": args.burst, "failures": len(failures),
-            "failure_examples": failures[:3], "target_met": not failures}
+    return {
+        "servers": args.servers,
+        "requests_each": args.burst,
+        "failures": len(failures),
+        "failure_examples": failures[:3],
+        "target_met": not failures,
+    }
 
 
 RUNNERS = {"bodies": bodies, "jobs": jobs, "reads": reads, "compile": compile_jobs, "mcp": mcp, "burst": burst}
@@ -376,7 +451,9 @@ def main(
     noisy: int = typer.Option(96, "--noisy", min=1, help="clients of the noisy tenant (reads)"),
     jobs_count: int = typer.Option(200, "--jobs", min=1, help="compile jobs of the noisy tenant (compile)"),
     initializes: int = typer.Option(10000, "--initializes", min=1, help="MCP initialize calls with junk tokens (mcp)"),
-    cap: int = typer.Option(1000, "--mcp-sessions", min=1, help="the MCP server's session cap, filled before SIGTERM (mcp)"),
+    cap: int = typer.Option(
+        1000, "--mcp-sessions", min=1, help="the MCP server's session cap, filled before SIGTERM (mcp)"
+    ),
     servers: int = typer.Option(5, "--servers", min=1, help="fresh servers, each given a first burst (burst)"),
     burst_size: int = typer.Option(32, "--burst", min=1, help="first requests at once per fresh server (burst)"),
     only: Optional[list[str]] = typer.Option(None, "--only", help=f"run only these scenarios ({', '.join(SCENARIOS)})"),
@@ -385,10 +462,25 @@ def main(
     chosen = list(only or SCENARIOS)
     unknown = [name for name in chosen if name not in RUNNERS]
     if unknown:
-        raise typer.BadParameter(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}", param_hint="--only")
-    args = type("Args", (), dict(uploads=uploads, upload_mb=upload_mb, projects=projects, lookups=lookups, noisy=noisy,
-                                 jobs=jobs_count, initializes=initializes, cap=cap, servers=servers,
-                                 burst=burst_size))()
+        raise typer.BadParameter(
+            f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}", param_hint="--only"
+        )
+    args = type(
+        "Args",
+        (),
+        dict(
+            uploads=uploads,
+            upload_mb=upload_mb,
+            projects=projects,
+            lookups=lookups,
+            noisy=noisy,
+            jobs=jobs_count,
+            initializes=initializes,
+            cap=cap,
+            servers=servers,
+            burst=burst_size,
+        ),
+    )()
     work = Path(tempfile.mkdtemp(prefix="uac-hostile-"))
     try:
         root = work / "root"

@@ -64,8 +64,16 @@ TOPICS = [
     ("work", "My manager moved our team meeting to Thursdays."),
     ("garden", "I planted tomatoes and basil in the garden."),
 ]
-QUERIES = ["dog walk", "what did I cook", "flight to Lisbon", "cello practice", "running in the park",
-           "novel I read", "team meeting", "what did I plant"]
+QUERIES = [
+    "dog walk",
+    "what did I cook",
+    "flight to Lisbon",
+    "cello practice",
+    "running in the park",
+    "novel I read",
+    "team meeting",
+    "what did I plant",
+]
 REPL_CODE = "result = {'n': len(trips), 'total': sum(t.cost for t in trips), 'cities': sorted({t.city for t in trips})}"
 HEAVY_REPL = "big = [i * i for i in range(2_000_000)]\nresult = len(big) + sum(big[:10])"
 
@@ -87,7 +95,11 @@ def create_token(project: Path) -> str:
     """A bearer token for ``project``, made as an operator makes one: ``uac token create``."""
     done = subprocess.run(
         [sys.executable, "-m", "uac", "token", "create", str(project), "--name", "load test", "--json"],
-        cwd=REPO, env=offline_env(), capture_output=True, text=True, check=True,
+        cwd=REPO,
+        env=offline_env(),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(done.stdout)["token"]
 
@@ -102,8 +114,10 @@ def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]
         path = root.parent / f"{name}.jsonl"
         path.write_text("\n".join(json.dumps(_session(u, n, n)) for n in range(sessions_per_user)) + "\n")
         memory.ingest(path, compile=False)
-        trips = [{"city": c, "date": f"2024-{1 + i % 12:02d}-10", "cost": 50 + 10 * i}
-                 for i, c in enumerate(["Lisbon", "Rome", "Oslo", "Kyoto", "Lima", "Cairo"] * 5)]
+        trips = [
+            {"city": c, "date": f"2024-{1 + i % 12:02d}-10", "cost": 50 + 10 * i}
+            for i, c in enumerate(["Lisbon", "Rome", "Oslo", "Kyoto", "Lima", "Cairo"] * 5)
+        ]
         records = root.parent / f"{name}-trips.json"
         records.write_text(json.dumps(trips))
         memory.import_records(records, domain="travel", collection="trips")
@@ -115,9 +129,26 @@ def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]
 def start_server(root: Path, port: int) -> subprocess.Popen:
     env = offline_env()
     return subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "http",
+            "--root",
+            str(root),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -151,8 +182,14 @@ def drive(name: str, calls: list, concurrency: int, deadline: float, kinds: list
     with ThreadPoolExecutor(concurrency) as pool:
         list(pool.map(one, range(len(calls))))
     wall = time.perf_counter() - started
-    per_kind = {kind: {"n": len(values), "p50_ms": round(1000 * percentile(values, 0.50), 1),
-                       "p99_ms": round(1000 * percentile(values, 0.99), 1)} for kind, values in sorted(by_kind.items())}
+    per_kind = {
+        kind: {
+            "n": len(values),
+            "p50_ms": round(1000 * percentile(values, 0.50), 1),
+            "p99_ms": round(1000 * percentile(values, 0.99), 1),
+        }
+        for kind, values in sorted(by_kind.items())
+    }
     return {
         "name": name,
         "requests": len(calls),
@@ -182,7 +219,9 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: SimpleN
     kinds = {
         "manifest": lambda: client.get(f"/v1/projects/{quiet}/manifest", headers=quiet_headers),
         "facts": lambda: client.get(f"/v1/projects/{quiet}/facts", headers=quiet_headers),
-        "search": lambda: client.post(f"/v1/projects/{quiet}/search", json={"query": "dog walk", "k": 5}, headers=quiet_headers),
+        "search": lambda: client.post(
+            f"/v1/projects/{quiet}/search", json={"query": "dog walk", "k": 5}, headers=quiet_headers
+        ),
         "repl": lambda: client.post(f"/v1/projects/{quiet}/repl", json={"code": REPL_CODE}, headers=quiet_headers),
     }
     labels = [list(kinds)[n % len(kinds)] for n in range(args.quiet_requests)]
@@ -207,8 +246,9 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: SimpleN
     release = threading.Event()
     outcomes: dict[str, int] = {}
     tally = threading.Lock()
-    noise = httpx.Client(base_url=base, timeout=120,
-                         limits=httpx.Limits(max_connections=args.noisy_writers + args.noisy_repl + 4))
+    noise = httpx.Client(
+        base_url=base, timeout=120, limits=httpx.Limits(max_connections=args.noisy_writers + args.noisy_repl + 4)
+    )
 
     def hold_lock() -> None:
         # another process (this one: the server runs in its own) holds the noisy project's lock
@@ -248,10 +288,15 @@ def noisy_neighbour(base: str, root: Path, tokens: dict[str, str], args: SimpleN
     client.close()
     noise.close()
     ratio = round(loaded["p99_ms"] / alone["p99_ms"], 2) if alone["p99_ms"] and loaded["p99_ms"] else None
-    return {"alone": alone, "with_neighbour": loaded, "p99_ratio": ratio,
-            "p50_ratio": round(loaded["p50_ms"] / alone["p50_ms"], 2) if alone["p50_ms"] and loaded["p50_ms"] else None,
-            "noisy_outcomes": dict(sorted(outcomes.items())),
-            "noisy_writers": args.noisy_writers, "noisy_repl": args.noisy_repl}
+    return {
+        "alone": alone,
+        "with_neighbour": loaded,
+        "p99_ratio": ratio,
+        "p50_ratio": round(loaded["p50_ms"] / alone["p50_ms"], 2) if alone["p50_ms"] and loaded["p50_ms"] else None,
+        "noisy_outcomes": dict(sorted(outcomes.items())),
+        "noisy_writers": args.noisy_writers,
+        "noisy_repl": args.noisy_repl,
+    }
 
 
 def baseline(root: Path, users: int, searches: int, runs: int) -> dict:
@@ -288,7 +333,9 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions
 
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
-    users: int = typer.Option(4, "--users", min=2, help="projects (at least 2: the noisy-neighbour scenario needs two tenants)"),
+    users: int = typer.Option(
+        4, "--users", min=2, help="projects (at least 2: the noisy-neighbour scenario needs two tenants)"
+    ),
     sessions: int = typer.Option(12, "--sessions", help="sessions per user before the test"),
     concurrency: int = typer.Option(8, "--concurrency"),
     search_requests: int = typer.Option(400, "--search-requests"),
@@ -302,9 +349,18 @@ def main(
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the results here"),
 ) -> None:
     args = SimpleNamespace(
-        users=users, sessions=sessions, concurrency=concurrency, search_requests=search_requests,
-        repl_requests=repl_requests, writes=writes, quiet_requests=quiet_requests, noisy_writers=noisy_writers,
-        noisy_repl=noisy_repl, only_noisy=only_noisy, deadline=deadline_seconds, json=json_out,
+        users=users,
+        sessions=sessions,
+        concurrency=concurrency,
+        search_requests=search_requests,
+        repl_requests=repl_requests,
+        writes=writes,
+        quiet_requests=quiet_requests,
+        noisy_writers=noisy_writers,
+        noisy_repl=noisy_repl,
+        only_noisy=only_noisy,
+        deadline=deadline_seconds,
+        json=json_out,
     )
     import httpx
 
@@ -313,8 +369,11 @@ def main(
         root.mkdir()
         print(f"building {args.users} projects ...", file=sys.stderr)
         tokens = build_root(root, args.users, args.sessions)
-        base_line = None if args.only_noisy else baseline(root, args.users, min(args.search_requests, 100),
-                                                           min(args.repl_requests, 20))
+        base_line = (
+            None
+            if args.only_noisy
+            else baseline(root, args.users, min(args.search_requests, 100), min(args.repl_requests, 20))
+        )
         port = free_port()
         proc = start_server(root, port)
         base = f"http://127.0.0.1:{port}"
@@ -326,8 +385,11 @@ def main(
             client = httpx.Client(base_url=base, timeout=60, limits=httpx.Limits(max_connections=args.concurrency * 2))
             # warm each project once (index open, BM25 build)
             for user, token in sorted(tokens.items()):
-                client.post(f"/v1/projects/{user}/search", json={"query": "warm up"},
-                            headers={"Authorization": f"Bearer {token}"})
+                client.post(
+                    f"/v1/projects/{user}/search",
+                    json={"query": "warm up"},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
             if not args.only_noisy:
                 lost = load_phases(client, root, tokens, args, deadline, results)
             client.close()
@@ -341,8 +403,9 @@ def main(
     raise typer.Exit(report(args, results, base_line, lost, neighbour))
 
 
-def load_phases(client, root: Path, tokens: dict[str, str], args: SimpleNamespace, deadline: float,
-                results: list[dict]) -> list[str]:
+def load_phases(
+    client, root: Path, tokens: dict[str, str], args: SimpleNamespace, deadline: float, results: list[dict]
+) -> list[str]:
     """Phases 1-3: concurrent writers (then the check that nothing was lost), search, repl."""
     from uac import UserMemory
 
@@ -355,6 +418,7 @@ def load_phases(client, root: Path, tokens: dict[str, str], args: SimpleNamespac
             return len(memory.facts(include_superseded=True)), {s.session_id for s in memory.sessions()}
         finally:
             memory.close()
+
     rng = random.Random(11)
 
     def headers(user: str) -> dict[str, str]:
@@ -425,14 +489,20 @@ def report(args: SimpleNamespace, results: list[dict], base_line: dict | None, l
     if results:
         print(f"{'phase':<12} {'requests':>8} {'conc':>5} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
         for r in results:
-            print(f"{r['name']:<12} {r['requests']:>8} {r['concurrency']:>5} {r['throughput_rps']:>8} "
-                  f"{r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}")
+            print(
+                f"{r['name']:<12} {r['requests']:>8} {r['concurrency']:>5} {r['throughput_rps']:>8} "
+                f"{r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}"
+            )
         by_name = {r["name"]: r for r in results}
         assert base_line is not None
-        print(f"\nbaseline in-process, sequential: search p50 {base_line['search_p50_ms']} ms "
-              f"({base_line['search_seq_rps']} req/s), repl p50 {base_line['repl_p50_ms']} ms ({base_line['repl_seq_rps']} req/s)")
+        print(
+            f"\nbaseline in-process, sequential: search p50 {base_line['search_p50_ms']} ms "
+            f"({base_line['search_seq_rps']} req/s), repl p50 {base_line['repl_p50_ms']} ms ({base_line['repl_seq_rps']} req/s)"
+        )
         ratios = {
-            "search_throughput_vs_sequential": round(by_name["search"]["throughput_rps"] / base_line["search_seq_rps"], 2),
+            "search_throughput_vs_sequential": round(
+                by_name["search"]["throughput_rps"] / base_line["search_seq_rps"], 2
+            ),
             "search_p50_vs_in_process": round(by_name["search"]["p50_ms"] / base_line["search_p50_ms"], 2),
             "repl_throughput_vs_sequential": round(by_name["repl"]["throughput_rps"] / base_line["repl_seq_rps"], 2),
             "repl_p50_vs_in_process": round(by_name["repl"]["p50_ms"] / base_line["repl_p50_ms"], 2),
@@ -441,8 +511,10 @@ def report(args: SimpleNamespace, results: list[dict], base_line: dict | None, l
             print(f"  {key}: {value}x")
         print("facts lost after concurrent writes: " + ("none" if not lost else "; ".join(lost)))
     alone, loaded = neighbour["alone"], neighbour["with_neighbour"]
-    print(f"\nnoisy neighbour ({neighbour['noisy_writers']} deletes on a locked project and "
-          f"{neighbour['noisy_repl']} heavy repl runs in flight)")
+    print(
+        f"\nnoisy neighbour ({neighbour['noisy_writers']} deletes on a locked project and "
+        f"{neighbour['noisy_repl']} heavy repl runs in flight)"
+    )
     print(f"{'quiet tenant':<22} {'requests':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
     for label, r in (("alone", alone), ("with the neighbour", loaded)):
         print(f"{label:<22} {r['requests']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} {r['errors']:>6}")
@@ -458,9 +530,21 @@ def report(args: SimpleNamespace, results: list[dict], base_line: dict | None, l
         for example in r["error_examples"]:
             print(f"  {r['name']}: {example}")
     if args.json:
-        args.json.write_text(json.dumps({"results": results, "baseline": base_line, "ratios": ratios, "lost": lost,
-                                         "noisy_neighbour": neighbour, "cores": cores,
-                                         "args": {k: str(v) for k, v in vars(args).items()}}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "results": results,
+                    "baseline": base_line,
+                    "ratios": ratios,
+                    "lost": lost,
+                    "noisy_neighbour": neighbour,
+                    "cores": cores,
+                    "args": {k: str(v) for k, v in vars(args).items()},
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 1 if errors or lost else 0
 
 

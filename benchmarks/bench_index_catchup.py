@@ -80,17 +80,37 @@ def build(root: Path, facts: int, per_session: int, seed: int = 11) -> None:
         archive.write(session)
         records = []
         for t, turn in enumerate(turns, 1):
-            fact = Fact(id=f"{sid}-f{t}", text=f"{turn.speaker} said: {turn.text}", session_id=sid,
-                        session_date=day, evidence=(turn.turn_id,), speaker=turn.speaker, valid_from=day)
+            fact = Fact(
+                id=f"{sid}-f{t}",
+                text=f"{turn.speaker} said: {turn.text}",
+                session_id=sid,
+                session_date=day,
+                evidence=(turn.turn_id,),
+                speaker=turn.speaker,
+                valid_from=day,
+            )
             records.append(fact_record(fact))
-            fact_entries.append(Entry(fact.id, fact.text, fact.text, sid, day.isoformat(), [turn.turn_id], fact.content_checksum()))
-        records.append({"kind": "commit", "session_id": sid, "facts": len(turns), "supersessions": 0,
-                        "session_hash": session.content_hash(), "extractor": "rules", "committed_at": "2024-01-01T00:00:00+00:00"})
+            fact_entries.append(
+                Entry(fact.id, fact.text, fact.text, sid, day.isoformat(), [turn.turn_id], fact.content_checksum())
+            )
+        records.append(
+            {
+                "kind": "commit",
+                "session_id": sid,
+                "facts": len(turns),
+                "supersessions": 0,
+                "session_hash": session.content_hash(),
+                "extractor": "rules",
+                "committed_at": "2024-01-01T00:00:00+00:00",
+            }
+        )
         for record in records:
             out += encode_record(record)
         for n, (start, end) in enumerate(chunk_ranges(len(turns), 3, 1), 1):
             text = chunk_text(session, start, end)
-            chunk_entries.append(Entry(f"{sid}/c{n}", text, text, sid, day.isoformat(), [t.turn_id for t in turns[start:end]]))
+            chunk_entries.append(
+                Entry(f"{sid}/c{n}", text, text, sid, day.isoformat(), [t.turn_id for t in turns[start:end]])
+            )
     memory.project.paths.facts.write_bytes(bytes(out))
     index = memory.index
     rng = np.random.default_rng(seed)
@@ -140,7 +160,9 @@ def main() -> int:
         results["check (current)"] = best_time(lambda: coverage(index, state, fact_log), args.repeat * 20)
         results["ensure_current (current)"] = best_time(lambda: ensure_current(ctx), args.repeat * 20)
         archive = Archive(memory.project.paths.sessions)
-        results["entry-by-entry comparison"] = best_time(lambda: index_problems(index, state, archive), max(1, args.repeat // 2))
+        results["entry-by-entry comparison"] = best_time(
+            lambda: index_problems(index, state, archive), max(1, args.repeat // 2)
+        )
         assert index_problems(index, state, archive) == []
 
         # one session committed behind the indexes' back
@@ -152,8 +174,11 @@ def main() -> int:
         session = Session("late", day, day.isoformat(), (Turn("late:1", "Maya", "I bought a red kayak named Otter."),))
         archive.write(session)
         with memory.project.lock("bench"):
-            fact_log.append_session("late", [Fact("late-f1", "Maya bought a red kayak named Otter.", "late", day, ("late:1",), valid_from=day)],
-                                    session_hash=session.content_hash())
+            fact_log.append_session(
+                "late",
+                [Fact("late-f1", "Maya bought a red kayak named Otter.", "late", day, ("late:1",), valid_from=day)],
+                session_hash=session.content_hash(),
+            )
         grown = fact_log.read()
         results["check (grown)"] = best_time(lambda: coverage(index, grown, fact_log), args.repeat)
         with memory.project.lock("bench"):
@@ -174,14 +199,18 @@ def main() -> int:
         memory.close()
 
     ratio = results["check (current)"] / baseline
-    print(f"{args.facts:,} facts in {args.facts // args.per_session:,} sessions; log {log_bytes / 1e6:.1f} MB; setup {setup:.1f} s")
+    print(
+        f"{args.facts:,} facts in {args.facts // args.per_session:,} sessions; log {log_bytes / 1e6:.1f} MB; setup {setup:.1f} s"
+    )
     print(f"{'measure':34} {'seconds':>12} {'x baseline':>11}")
     for name, seconds in results.items():
         print(f"{name:34} {seconds:12.6f} {seconds / baseline:11.4f}")
     target = ratio <= 0.05
     print(f"target: check (current) <= 5% of reading the log: {ratio:.4%} {'PASS' if target else 'FAIL'}")
     if args.json:
-        args.json.write_text(json.dumps({"facts": args.facts, "log_bytes": log_bytes, "seconds": results, "ratio": ratio}, indent=2))
+        args.json.write_text(
+            json.dumps({"facts": args.facts, "log_bytes": log_bytes, "seconds": results, "ratio": ratio}, indent=2)
+        )
     return 0 if target else 1
 
 

@@ -53,8 +53,14 @@ MODEL = RuleModel()
 
 #: topic -> (domain, a marker word that routes a fact there)
 TOPICS = [
-    ("travel", "trip"), ("food", "dinner"), ("work", "office"), ("health", "doctor"),
-    ("music", "guitar"), ("garden", "tomatoes"), ("pets", "puppy"), ("money", "budget"),
+    ("travel", "trip"),
+    ("food", "dinner"),
+    ("work", "office"),
+    ("health", "doctor"),
+    ("music", "guitar"),
+    ("garden", "tomatoes"),
+    ("pets", "puppy"),
+    ("money", "budget"),
 ]
 PLACES = ["Lisbon", "Kyoto", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Tunis", "Porto", "Seoul"]
 TARGET = 1.3
@@ -79,13 +85,23 @@ def conversation(sessions: int, domains: int, turns: int, changes: int = 0) -> d
             _domain, word = TOPICS[(number * turns + turn) % domains]
             place = PLACES[(number + turn) % len(PLACES)]
             speaker = "Maya" if turn % 2 else "Theo"
-            lines.append({"speaker": speaker, "dia_id": f"D{number}:{turn}",
-                          "text": f"Session {number}, note {turn}: the {word} in {place} went well for me."})
+            lines.append(
+                {
+                    "speaker": speaker,
+                    "dia_id": f"D{number}:{turn}",
+                    "text": f"Session {number}, note {turn}: the {word} in {place} went well for me.",
+                }
+            )
         if changes and number > 1 and number % changes == 0:
             _domain, word = TOPICS[((number - 1) * turns + 1) % domains]
             place = PLACES[(number - 1 + 1) % len(PLACES)]
-            lines.append({"speaker": "Maya", "dia_id": f"D{number}:{turns + 1}",
-                          "text": f"Sadly I cancelled the next {word} in {place}, plans changed."})
+            lines.append(
+                {
+                    "speaker": "Maya",
+                    "dia_id": f"D{number}:{turns + 1}",
+                    "text": f"Sadly I cancelled the next {word} in {place}, plans changed.",
+                }
+            )
         data[f"session_{number}"] = lines
     return {"sample_id": "throughput", "conversation": data, "qa": []}
 
@@ -119,7 +135,11 @@ def digest(root: Path, *parts: str) -> str:
     sha = hashlib.sha256()
     for part in parts:
         base = root / part
-        files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        files = (
+            [base]
+            if base.is_file()
+            else sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        )
         for path in files:
             sha.update(str(path.relative_to(root)).encode())
             sha.update(path.read_bytes())
@@ -127,8 +147,14 @@ def digest(root: Path, *parts: str) -> str:
 
 
 def run_once(server: FakeOpenAIServer, source: Path, root: Path, concurrency: int, latency: float) -> dict[str, Any]:
-    settings = LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none",
-                           max_retries=2, concurrency=concurrency)
+    settings = LLMSettings(
+        provider="openai",
+        model=server.model,
+        base_url=server.base_url,
+        api_key="none",
+        max_retries=2,
+        concurrency=concurrency,
+    )
     client = build_client(settings)
     memory = UserMemory.create(root, user_name="Maya", llm=client)
     try:
@@ -151,19 +177,30 @@ def run_once(server: FakeOpenAIServer, source: Path, root: Path, concurrency: in
         # commit lines carry the time of the commit (and a checksum over it): compare the rest;
         # the log's lines end at "\n" only (a fact's text may hold U+2028 and the like)
         rows = [json.loads(line) for line in facts_log.split("\n") if line.strip()]
-        fact_rows = [{k: v for k, v in row.items() if row.get("kind") != "commit" or k not in ("committed_at", "checksum")}
-                     for row in rows]
+        fact_rows = [
+            {k: v for k, v in row.items() if row.get("kind") != "commit" or k not in ("committed_at", "checksum")}
+            for row in rows
+        ]
         return {
             "concurrency": concurrency,
             "sessions": len(report.sessions_added),
             "facts": report.facts_appended,
-            "ingest": {"calls": ingest_calls, "peak_in_flight": ingest_peak, "seconds": round(ingest_seconds, 3),
-                       "index_seconds": round(report.timings["index"], 3),
-                       "reconcile_calls": (report.reconcile or {}).get("calls", 0),
-                       "ideal": round(ingest_calls * latency / concurrency, 3)},
-            "compile": {"calls": compile_calls, "peak_in_flight": server.peak, "seconds": round(compile_seconds, 3),
-                        "ideal": round(compile_calls * latency / concurrency, 3), "domains": len(domains),
-                        "ok": compiled.ok},
+            "ingest": {
+                "calls": ingest_calls,
+                "peak_in_flight": ingest_peak,
+                "seconds": round(ingest_seconds, 3),
+                "index_seconds": round(report.timings["index"], 3),
+                "reconcile_calls": (report.reconcile or {}).get("calls", 0),
+                "ideal": round(ingest_calls * latency / concurrency, 3),
+            },
+            "compile": {
+                "calls": compile_calls,
+                "peak_in_flight": server.peak,
+                "seconds": round(compile_seconds, 3),
+                "ideal": round(compile_calls * latency / concurrency, 3),
+                "domains": len(domains),
+                "ok": compiled.ok,
+            },
             "facts_hash": hashlib.sha256(json.dumps(fact_rows, sort_keys=True).encode()).hexdigest()[:16],
             "domains_hash": digest(root, "domains"),
         }
@@ -173,16 +210,21 @@ def run_once(server: FakeOpenAIServer, source: Path, root: Path, concurrency: in
 
 def ingest_with_defaults(server: FakeOpenAIServer, source: Path, root: Path) -> dict[str, Any]:
     """One ingest with every setting at its default: seconds (without indexing), calls, most in flight."""
-    client = build_client(LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none",
-                                      max_retries=2))
+    client = build_client(
+        LLMSettings(provider="openai", model=server.model, base_url=server.base_url, api_key="none", max_retries=2)
+    )
     memory = UserMemory.create(root, user_name="Maya", llm=client)
     try:
         server.peak = 0
         before = server.count()
         report = memory.ingest(source, extractor="llm", compile=False)
-        return {"seconds": round(report.timings["extract"] + report.timings["write"], 3), "calls": server.count() - before,
-                "peak_in_flight": server.peak, "sessions": len(report.sessions_added),
-                "reconcile_calls": (report.reconcile or {}).get("calls", 0)}
+        return {
+            "seconds": round(report.timings["extract"] + report.timings["write"], 3),
+            "calls": server.count() - before,
+            "peak_in_flight": server.peak,
+            "sessions": len(report.sessions_added),
+            "reconcile_calls": (report.reconcile or {}).get("calls", 0),
+        }
     finally:
         memory.close()
 
@@ -195,8 +237,14 @@ def defaults_row(tmp: Path, sessions: int, latency: float, changes: int) -> dict
         fast = ingest_with_defaults(instant, source, tmp / "defaults-instant")
         timed = ingest_with_defaults(slow, source, tmp / "defaults-slow")
     added = round(timed["seconds"] - fast["seconds"], 3)
-    return {"sessions": sessions, "latency": latency, "instant": fast, "slow": timed, "added_seconds": added,
-            "ok": added <= ADDED_TARGET and timed["peak_in_flight"] >= PEAK_TARGET}
+    return {
+        "sessions": sessions,
+        "latency": latency,
+        "instant": fast,
+        "slow": timed,
+        "added_seconds": added,
+        "ok": added <= ADDED_TARGET and timed["peak_in_flight"] >= PEAK_TARGET,
+    }
 
 
 @app.command(help=__doc__.split("\n\n")[0])
@@ -206,10 +254,15 @@ def main(
     turns: int = typer.Option(4, "--turns", help="turns (and facts) per session"),
     latency: float = typer.Option(0.5, "--latency", help="seconds the endpoint takes per request"),
     concurrency: str = typer.Option("1,4,8", "--concurrency", help="comma-separated concurrencies to run"),
-    default_sessions: int = typer.Option(12, "--default-sessions",
-                                         help="sessions of the defaults' row (every setting at its default; 0: skip it)"),
-    default_latency: float = typer.Option(1.0, "--default-latency", help="seconds the slow endpoint of the defaults' row takes"),
-    changes: int = typer.Option(0, "--changes", help="every N-th session also cancels a plan (a reconcile call); 0: none"),
+    default_sessions: int = typer.Option(
+        12, "--default-sessions", help="sessions of the defaults' row (every setting at its default; 0: skip it)"
+    ),
+    default_latency: float = typer.Option(
+        1.0, "--default-latency", help="seconds the slow endpoint of the defaults' row takes"
+    ),
+    changes: int = typer.Option(
+        0, "--changes", help="every N-th session also cancels a plan (a reconcile call); 0: none"
+    ),
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the results as JSON"),
 ) -> None:
     levels = [int(c) for c in concurrency.split(",") if c.strip()]
@@ -238,13 +291,17 @@ def main(
             if not ok:
                 failed.append(f"{stage} at concurrency {row['concurrency']}: {ratio:.2f}x the ideal")
             verdict = ("PASS" if ok else "FAIL") if judged else "-"
-            print(f"| {row['concurrency']} | {stage} | {data['calls']} | {data['peak_in_flight']} | {data['seconds']:.2f} | "
-                  f"{data['ideal']:.2f} | {ratio:.2f}x | {verdict} |")
+            print(
+                f"| {row['concurrency']} | {stage} | {data['calls']} | {data['peak_in_flight']} | {data['seconds']:.2f} | "
+                f"{data['ideal']:.2f} | {ratio:.2f}x | {verdict} |"
+            )
     print()
     for row in rows:
-        print(f"concurrency {row['concurrency']}: {row['sessions']} sessions, {row['facts']} facts (log {row['facts_hash']}), "
-              f"{row['compile']['domains']} domains compiled (files {row['domains_hash']}), "
-              f"indexing {row['ingest']['index_seconds']:.2f}s")
+        print(
+            f"concurrency {row['concurrency']}: {row['sessions']} sessions, {row['facts']} facts (log {row['facts_hash']}), "
+            f"{row['compile']['domains']} domains compiled (files {row['domains_hash']}), "
+            f"indexing {row['ingest']['index_seconds']:.2f}s"
+        )
     same = len({(r["facts_hash"], r["domains_hash"]) for r in rows}) == 1
     if not same:
         failed.append("the fact logs or the domain files differ between concurrencies")
@@ -255,17 +312,20 @@ def main(
     print(f"[{'PASS' if same else 'FAIL'}] identical fact logs and domains at every concurrency")
     if defaults is not None:
         slow, fast = defaults["slow"], defaults["instant"]
-        print(f"[{'PASS' if defaults['ok'] else 'FAIL'}] default settings, {defaults['sessions']} one-window sessions "
-              f"({slow['reconcile_calls']} reconcile calls): {slow['seconds']:.2f}s against a {default_latency:g}s endpoint, {fast['seconds']:.2f}s against an instant one "
-              f"(+{defaults['added_seconds']:.2f}s, target +{ADDED_TARGET:g}s), {slow['calls']} calls, "
-              f"{slow['peak_in_flight']} in flight at most (target {PEAK_TARGET})")
+        print(
+            f"[{'PASS' if defaults['ok'] else 'FAIL'}] default settings, {defaults['sessions']} one-window sessions "
+            f"({slow['reconcile_calls']} reconcile calls): {slow['seconds']:.2f}s against a {default_latency:g}s endpoint, {fast['seconds']:.2f}s against an instant one "
+            f"(+{defaults['added_seconds']:.2f}s, target +{ADDED_TARGET:g}s), {slow['calls']} calls, "
+            f"{slow['peak_in_flight']} in flight at most (target {PEAK_TARGET})"
+        )
         if not defaults["ok"]:
             failed.append("the default settings' row missed its target")
     for problem in failed:
         print(f"[FAIL] {problem}")
     if json_out is not None:
-        json_out.write_text(json.dumps({"latency": latency, "rows": rows, "defaults": defaults, "failed": failed}, indent=1),
-                            "utf-8")
+        json_out.write_text(
+            json.dumps({"latency": latency, "rows": rows, "defaults": defaults, "failed": failed}, indent=1), "utf-8"
+        )
     if failed:
         raise typer.Exit(1)
 

@@ -68,13 +68,23 @@ LINES = [
     "I planted {plant} in the garden.",
 ]
 WORDS = {
-    "pet": ["Rex", "Bella", "Milo", "Luna"], "dish": ["risotto", "curry", "lasagne", "paella"],
-    "city": ["Lisbon", "Oslo", "Kyoto", "Lima"], "instrument": ["cello", "piano", "violin", "guitar"],
-    "km": ["five", "ten", "twelve", "twenty"], "day": ["Mondays", "Tuesdays", "Thursdays", "Fridays"],
+    "pet": ["Rex", "Bella", "Milo", "Luna"],
+    "dish": ["risotto", "curry", "lasagne", "paella"],
+    "city": ["Lisbon", "Oslo", "Kyoto", "Lima"],
+    "instrument": ["cello", "piano", "violin", "guitar"],
+    "km": ["five", "ten", "twelve", "twenty"],
+    "day": ["Mondays", "Tuesdays", "Thursdays", "Fridays"],
     "plant": ["tomatoes", "basil", "roses", "beans"],
 }
-QUERIES = ["dog walk", "what did I cook", "flight booking", "music practice", "running", "team meeting",
-           "garden plants"]
+QUERIES = [
+    "dog walk",
+    "what did I cook",
+    "flight booking",
+    "music practice",
+    "running",
+    "team meeting",
+    "garden plants",
+]
 
 
 def _ms(value: float | None) -> float | None:
@@ -115,7 +125,11 @@ def build_templates(folder: Path, count: int) -> tuple[list[Path], str]:
         templates.append(path)
     done = subprocess.run(
         [sys.executable, "-m", "uac", "token", "create", str(templates[0]), "--name", "bench", "--json"],
-        cwd=REPO, env=_env(), capture_output=True, text=True, check=True,
+        cwd=REPO,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     token = json.loads(done.stdout)["token"]
     for path in templates[1:]:  # the token file travels with the project, as in any copy
@@ -142,9 +156,27 @@ def build_root(root: Path, templates: list[Path], projects: int) -> list[str]:
 
 def start_server(root: Path, port: int, extra: list[str]) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", *extra],
-        cwd=REPO, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "http",
+            "--root",
+            str(root),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -210,11 +242,19 @@ def baseline(root: Path, names: list[str], repeat: int) -> dict:
         memory.search(QUERIES[n % len(QUERIES)], k=5)
         warm.append(time.perf_counter() - started)
     memory.close()
-    return {"cold_p50_ms": _ms(percentile(cold, 0.5)), "cold_p95_ms": _ms(percentile(cold, 0.95)), "cold_p99_ms": _ms(percentile(cold, 0.99)),
-            "warm_p50_ms": _ms(percentile(warm, 0.5)), "warm_p95_ms": _ms(percentile(warm, 0.95)), "warm_p99_ms": _ms(percentile(warm, 0.99))}
+    return {
+        "cold_p50_ms": _ms(percentile(cold, 0.5)),
+        "cold_p95_ms": _ms(percentile(cold, 0.95)),
+        "cold_p99_ms": _ms(percentile(cold, 0.99)),
+        "warm_p50_ms": _ms(percentile(warm, 0.5)),
+        "warm_p95_ms": _ms(percentile(warm, 0.95)),
+        "warm_p99_ms": _ms(percentile(warm, 0.99)),
+    }
 
 
-def drive(base: str, token: str, plan: list[str], concurrency: int, deadline: float) -> tuple[list[float | None], list[str]]:
+def drive(
+    base: str, token: str, plan: list[str], concurrency: int, deadline: float
+) -> tuple[list[float | None], list[str]]:
     """Search each project of ``plan`` in order: the latency of each search (None if not
     sent), and the errors."""
     import httpx
@@ -231,8 +271,9 @@ def drive(base: str, token: str, plan: list[str], concurrency: int, deadline: fl
         name = plan[index]
         started = time.perf_counter()
         try:
-            r = client.post(f"/v1/projects/{name}/search", json={"query": QUERIES[index % len(QUERIES)], "k": 5},
-                            headers=headers)
+            r = client.post(
+                f"/v1/projects/{name}/search", json={"query": QUERIES[index % len(QUERIES)], "k": 5}, headers=headers
+            )
             ok, detail = r.status_code == 200 and bool(r.json()["results"]), f"{r.status_code} {r.text[:200]}"
         except httpx.HTTPError as exc:
             ok, detail = False, repr(exc)
@@ -272,10 +313,14 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
     projects: int = typer.Option(10_000, "--projects", min=2, help="registered projects"),
-    templates: int = typer.Option(8, "--templates", min=1, help="projects made through the library (the rest are copies)"),
+    templates: int = typer.Option(
+        8, "--templates", min=1, help="projects made through the library (the rest are copies)"
+    ),
     searches: int = typer.Option(4000, "--searches", help="searches after every project was touched"),
     hot: int = typer.Option(50, "--hot", min=1, help="projects in the hot set"),
-    hot_share: float = typer.Option(0.8, "--hot-share", min=0.0, max=1.0, help="share of searches that go to the hot set"),
+    hot_share: float = typer.Option(
+        0.8, "--hot-share", min=0.0, max=1.0, help="share of searches that go to the hot set"
+    ),
     concurrency: int = typer.Option(4, "--concurrency", min=1),
     warm_projects: Optional[int] = typer.Option(None, "--warm-projects", help="server setting (default: the server's)"),
     idle_seconds: Optional[float] = typer.Option(None, "--idle-seconds", help="server setting (default: the server's)"),
@@ -341,19 +386,30 @@ def main(
         results = {
             "projects": projects,
             "build_seconds": round(build_seconds, 1),
-            "server_settings": {k: server_after.get(k) for k in ("warm_limit", "idle_seconds", "threads",
-                                                                "open_files_limit")},
+            "server_settings": {
+                k: server_after.get(k) for k in ("warm_limit", "idle_seconds", "threads", "open_files_limit")
+            },
             "idle": idle,
             "after_touching_all": after_touch,
             "peak_while_touching": touch_sampler.peak,
             "after_mixed": after_mixed,
             "peak_while_mixed": mixed_sampler.peak,
             "server_counters": {k: server_after.get(k) for k in ("warm", "opened", "evicted")},
-            "touch": {"n": len(touch_lat), "p50_ms": _ms(percentile(touch_lat, 0.5)), "p95_ms": _ms(percentile(touch_lat, 0.95)),
-                      "p99_ms": _ms(percentile(touch_lat, 0.99)), "errors": len(touch_errors),
-                      "error_examples": touch_errors[:3]},
-            "mixed": {"n": len(warm_lat) + len(cold_lat), "errors": len(mixed_errors), "error_examples": mixed_errors[:3],
-                      "warm": _latencies(warm_lat), "cold": _latencies(cold_lat)},
+            "touch": {
+                "n": len(touch_lat),
+                "p50_ms": _ms(percentile(touch_lat, 0.5)),
+                "p95_ms": _ms(percentile(touch_lat, 0.95)),
+                "p99_ms": _ms(percentile(touch_lat, 0.99)),
+                "errors": len(touch_errors),
+                "error_examples": touch_errors[:3],
+            },
+            "mixed": {
+                "n": len(warm_lat) + len(cold_lat),
+                "errors": len(mixed_errors),
+                "error_examples": mixed_errors[:3],
+                "warm": _latencies(warm_lat),
+                "cold": _latencies(cold_lat),
+            },
             "baseline": base_line,
             "load_average": {"start": load_start, "end": [round(x, 2) for x in os.getloadavg()]},
         }
@@ -369,8 +425,12 @@ def main(
 
 
 def _latencies(values: list[float]) -> dict:
-    return {"n": len(values), "p50_ms": _ms(percentile(values, 0.5)), "p95_ms": _ms(percentile(values, 0.95)),
-            "p99_ms": _ms(percentile(values, 0.99))}
+    return {
+        "n": len(values),
+        "p50_ms": _ms(percentile(values, 0.5)),
+        "p95_ms": _ms(percentile(values, 0.95)),
+        "p99_ms": _ms(percentile(values, 0.99)),
+    }
 
 
 def _ratio(a: float | None, b: float | None) -> str:
@@ -381,13 +441,17 @@ def report(results: dict, json_out: Path | None) -> int:
     mixed, base = results["mixed"], results["baseline"]
     after = results["after_touching_all"]
     print(json.dumps(results, indent=2))
-    print(f"\nafter touching all {results['projects']} projects: RSS {after['rss_mb']} MB, "
-          f"{after['threads']} threads, {after['open_files']} open files")
+    print(
+        f"\nafter touching all {results['projects']} projects: RSS {after['rss_mb']} MB, "
+        f"{after['threads']} threads, {after['open_files']} open files"
+    )
     for kind in ("warm", "cold"):
         got = mixed[kind]
-        print(f"{kind} search p50 {got['p50_ms']} ms ({_ratio(got['p50_ms'], base[f'{kind}_p50_ms'])} the library's "
-              f"{kind} {base[f'{kind}_p50_ms']} ms), p95 {got['p95_ms']} ms ({_ratio(got['p95_ms'], base[f'{kind}_p95_ms'])} "
-              f"the library's {base[f'{kind}_p95_ms']} ms), p99 {got['p99_ms']} ms")
+        print(
+            f"{kind} search p50 {got['p50_ms']} ms ({_ratio(got['p50_ms'], base[f'{kind}_p50_ms'])} the library's "
+            f"{kind} {base[f'{kind}_p50_ms']} ms), p95 {got['p95_ms']} ms ({_ratio(got['p95_ms'], base[f'{kind}_p95_ms'])} "
+            f"the library's {base[f'{kind}_p95_ms']} ms), p99 {got['p99_ms']} ms"
+        )
     print(f"load average: {results['load_average']['start']} at the start, {results['load_average']['end']} at the end")
     checks = [
         ("RSS <= 1536 MB after touching every project", after["rss_mb"] <= 1536),

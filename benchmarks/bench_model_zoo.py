@@ -41,7 +41,9 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions
 
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
-    profiles: Optional[str] = typer.Option(None, "--profiles", help="comma-separated profiles (strict always runs first; default: all)"),
+    profiles: Optional[str] = typer.Option(
+        None, "--profiles", help="comma-separated profiles (strict always runs first; default: all)"
+    ),
     json_out: Optional[Path] = typer.Option(None, "--json", help="also write the rows as JSON"),
 ) -> None:
     from tests.e2e.zoo.conversation import ANSWER, write_conversation
@@ -52,7 +54,9 @@ def main(
     names = ["strict"] + [n for n in wanted if n and n != "strict"]
     unknown = [n for n in names if n not in PROFILES]
     if unknown:
-        raise typer.BadParameter(f"unknown profile(s): {', '.join(unknown)}; known: {', '.join(PROFILES)}", param_hint="--profiles")
+        raise typer.BadParameter(
+            f"unknown profile(s): {', '.join(unknown)}; known: {', '.join(PROFILES)}", param_hint="--profiles"
+        )
     logging.getLogger("uac").setLevel(logging.ERROR)
 
     from uac import get_embedder
@@ -66,10 +70,24 @@ def main(
             run = run_profile(PROFILES[name], conversation, Path(tmp))
             strict_facts = strict_facts or run.facts
             row = run.row(strict_facts)
-            row["pass"] = bool(run.completed and run.answer_value == ANSWER and run.facts >= 0.95 * strict_facts and run.sessions == 4)
+            row["pass"] = bool(
+                run.completed and run.answer_value == ANSWER and run.facts >= 0.95 * strict_facts and run.sessions == 4
+            )
             rows.append(row)
 
-    header = ["profile", "completed", "facts vs strict", "answer", "calls", "requests", "retries", "fallbacks", "tokens (prompt+completion)", "seconds", "target"]
+    header = [
+        "profile",
+        "completed",
+        "facts vs strict",
+        "answer",
+        "calls",
+        "requests",
+        "retries",
+        "fallbacks",
+        "tokens (prompt+completion)",
+        "seconds",
+        "target",
+    ]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for row in rows:

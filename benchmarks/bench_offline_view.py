@@ -123,7 +123,11 @@ def score_history(directory: Path, work: Path) -> dict[str, Any]:
             if when is not None and when.end < trip.said_on:
                 plans_past.append(f"{trip.destination} ({when}, said {trip.said_on})")
                 break
-    assistant = [f.text for f in facts if _is_assistant(f.speaker) or f.text.lower().startswith(("assistant said", "assistant asked"))]
+    assistant = [
+        f.text
+        for f in facts
+        if _is_assistant(f.speaker) or f.text.lower().startswith(("assistant said", "assistant asked"))
+    ]
     kinds = report.to_json().get("kinds", {})
     return {
         "user": ledger.user,
@@ -145,7 +149,9 @@ def _sum(results: list[dict[str, Any]]) -> dict[str, Any]:
         total["assistant_facts"] += result["assistant_facts"]
         total["unclear"] += result["unclear"]
         for kind, score in result["scores"].items():
-            row = total["kinds"].setdefault(kind, {"events": 0, "records": 0, "matched": 0, "fields": {}, "missed": [], "wrong": []})
+            row = total["kinds"].setdefault(
+                kind, {"events": 0, "records": 0, "matched": 0, "fields": {}, "missed": [], "wrong": []}
+            )
             for name in ("events", "records", "matched"):
                 row[name] += score[name]
             for name, value in score["fields"].items():
@@ -219,14 +225,18 @@ def render(sets: dict[str, dict[str, Any]], timing: dict[str, Any]) -> tuple[str
         lines.append(f"{'kind':<10} {'events':>6} {'records':>7} {'matched':>7} {'precision':>9} {'recall':>6}  fields")
         for kind, row in total["kinds"].items():
             fields = ", ".join(f"{k} {v['right']}/{v['checked']}" for k, v in row["fields"].items() if v["checked"])
-            lines.append(f"{kind:<10} {row['events']:>6} {row['records']:>7} {row['matched']:>7} {_fmt(row['precision']):>9} "
-                         f"{_fmt(row['recall']):>6}  {fields}")
+            lines.append(
+                f"{kind:<10} {row['events']:>6} {row['records']:>7} {row['matched']:>7} {_fmt(row['precision']):>9} "
+                f"{_fmt(row['recall']):>6}  {fields}"
+            )
             if kind in TARGET_KINDS and row["events"]:
                 if (row["precision"] or 0) < 0.9 or (row["recall"] or 0) < 0.6:
                     ok = False
         purchases = total["kinds"].get("purchase", {}).get("fields", {}).get("amount", {"right": 0, "checked": 0})
         share = purchases["right"] / purchases["checked"] if purchases["checked"] else None
-        lines.append(f"amounts on matched purchases that state one: {purchases['right']}/{purchases['checked']} ({_fmt(share)})")
+        lines.append(
+            f"amounts on matched purchases that state one: {purchases['right']}/{purchases['checked']} ({_fmt(share)})"
+        )
         lines.append(f"plans dated in the past: {len(total['plans_in_past'])}  {total['plans_in_past'][:5]}")
         lines.append(f"assistant sentences in the fact log: {len(total['assistant_facts'])}")
         lines.append(f"unclear (seen by a kind's rules, left on the timeline): {total['unclear']}")
@@ -248,7 +258,9 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions
 @app.command(help=__doc__.split("\n\n")[0])
 def main(
     sets: Path = typer.Option(REPO / "tests" / "fixtures" / "chats", "--sets"),
-    only: Optional[str] = typer.Option(None, "--only", help="the sets to score, comma-separated (dev,dev2; default: all)"),
+    only: Optional[str] = typer.Option(
+        None, "--only", help="the sets to score, comma-separated (dev,dev2; default: all)"
+    ),
     timed: int = typer.Option(40, "--timed", help="sessions in the speed run (0: none)"),
     details: bool = typer.Option(False, "--details", help="print missed events and wrong records"),
     json_out: Optional[Path] = typer.Option(None, "--json"),
@@ -281,8 +293,10 @@ def main(
                 for wrong in row["wrong"]:
                     typer.echo(f"[{name}] wrong {kind}: {wrong}")
     if json_out:
-        json_out.write_text(json.dumps({"sets": totals, "speed": timing, "date": dt.date.today().isoformat()},
-                                       indent=1, default=str), encoding="utf-8")
+        json_out.write_text(
+            json.dumps({"sets": totals, "speed": timing, "date": dt.date.today().isoformat()}, indent=1, default=str),
+            encoding="utf-8",
+        )
     raise typer.Exit(0 if ok else 1)
 
 

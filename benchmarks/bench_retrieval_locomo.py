@@ -91,8 +91,9 @@ class TurnBM25:
         return [int(i) for i in np.argsort(-scores)[:n] if scores[i] > 0]
 
 
-def run_conversation(conversation, data_path: Path, workdir: Path, embedder, scores: Scores, timings: dict,
-                     *, timing_rounds: int = 2):
+def run_conversation(
+    conversation, data_path: Path, workdir: Path, embedder, scores: Scores, timings: dict, *, timing_rounds: int = 2
+):
     """Score one conversation's questions; returns (questions scored, the ingested project)."""
     import numpy as np
 
@@ -173,8 +174,11 @@ def scale_latency(workdir: Path, texts: list[str], n: int = 100_000, queries: li
         batch = workdir / "scale-batch.jsonl"
         batch.write_text("".join(json.dumps(s) + "\n" for s in sessions[first : first + per_call]), "utf-8")
         memory.ingest(batch, format="messages", extractor="rules", compile=False)
-        print(f"scale: {min(n, (first + per_call) * 50):,} of {n:,} turns ingested "
-              f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
+        print(
+            f"scale: {min(n, (first + per_call) * 50):,} of {n:,} turns ingested "
+            f"({time.perf_counter() - started:.0f}s)",
+            file=sys.stderr,
+        )
     build = time.perf_counter() - started
     facts = len(memory.facts())
     queries = queries or ["What did Caroline research?"]
@@ -215,15 +219,17 @@ def main(
     skip_scale: bool = typer.Option(False, "--skip-scale", help="skip the 100k-fact latency run"),
     scale_facts: int = typer.Option(100_000, "--scale-facts"),
     timed_conversations: int = typer.Option(
-        3, "--timed-conversations",
+        3,
+        "--timed-conversations",
         help="time ingest vs. embedding (two alternating rounds) on this many conversations",
     ),
 ) -> None:
     from uac import UacError, get_embedder, load_locomo
 
     if timed_conversations < 1:
-        raise typer.BadParameter("at least 1: the ingest/embedding ratio needs a timed conversation.",
-                                 param_hint="--timed-conversations")
+        raise typer.BadParameter(
+            "at least 1: the ingest/embedding ratio needs a timed conversation.", param_hint="--timed-conversations"
+        )
     data_path = Path(data)
     if not data_path.is_file():
         print(f"skipped: LoCoMo data not found at {data_path} (pass --data PATH)")
@@ -249,7 +255,9 @@ def main(
         for number, conversation in enumerate(data_set):
             started = time.perf_counter()
             rounds = 2 if number < timed_conversations else 0
-            n, memory = run_conversation(conversation, data_path, workdir, embedder, scores, timings, timing_rounds=rounds)
+            n, memory = run_conversation(
+                conversation, data_path, workdir, embedder, scores, timings, timing_rounds=rounds
+            )
             questions += n
             all_fact_texts += [f.text for f in memory.facts()]
             all_questions += [q.question for q in conversation.questions if q.category in CATEGORIES]
@@ -264,9 +272,11 @@ def main(
 
     systems = ["uac:facts", "uac:archive", "uac:all", "baseline:dense", "baseline:bm25+dense"]
     table = {
-        name: {**{f"recall@{k}": round(scores.mean(f"{name}@{k}"), 4) for k in KS},
-               "session_recall@10": round(scores.mean(f"{name}:session@10"), 4),
-               **{f"recall@10_cat{c}": round(scores.mean(f"{name}@10|cat{c}"), 4) for c in CATEGORIES}}
+        name: {
+            **{f"recall@{k}": round(scores.mean(f"{name}@{k}"), 4) for k in KS},
+            "session_recall@10": round(scores.mean(f"{name}:session@10"), 4),
+            **{f"recall@10_cat{c}": round(scores.mean(f"{name}@10|cat{c}"), 4) for c in CATEGORIES},
+        }
         for name in systems
     }
     ratio = sum(timings["ingest"]) / sum(timings["embed"])
@@ -274,17 +284,28 @@ def main(
     targets = {
         "ingest <= 1.5x embedding-only": ("PASS" if ratio <= 1.5 else "FAIL", round(ratio, 3)),
         "facts recall@10 > dense baseline": (
-            "PASS" if facts10 > table["baseline:dense"]["recall@10"] else "FAIL", facts10),
+            "PASS" if facts10 > table["baseline:dense"]["recall@10"] else "FAIL",
+            facts10,
+        ),
         "facts recall@10 > bm25+dense baseline": (
-            "PASS" if facts10 > table["baseline:bm25+dense"]["recall@10"] else "FAIL", facts10),
+            "PASS" if facts10 > table["baseline:bm25+dense"]["recall@10"] else "FAIL",
+            facts10,
+        ),
         "facts recall@10 >= 0.80 (aim)": ("PASS" if facts10 >= 0.80 else "FAIL", facts10),
         "facts recall@10 multi-hop >= 0.55 (aim)": (
-            "PASS" if table["uac:facts"]["recall@10_cat1"] >= 0.55 else "FAIL", table["uac:facts"]["recall@10_cat1"]),
+            "PASS" if table["uac:facts"]["recall@10_cat1"] >= 0.55 else "FAIL",
+            table["uac:facts"]["recall@10_cat1"],
+        ),
         "facts recall@10 open-domain >= 0.55 (aim)": (
-            "PASS" if table["uac:facts"]["recall@10_cat3"] >= 0.55 else "FAIL", table["uac:facts"]["recall@10_cat3"]),
+            "PASS" if table["uac:facts"]["recall@10_cat3"] >= 0.55 else "FAIL",
+            table["uac:facts"]["recall@10_cat3"],
+        ),
     }
     if scale is not None:
-        targets["search p50 <= 30 ms at 100k"] = ("PASS" if scale["p50_ms"] <= 30 else "FAIL", round(scale["p50_ms"], 2))
+        targets["search p50 <= 30 ms at 100k"] = (
+            "PASS" if scale["p50_ms"] <= 30 else "FAIL",
+            round(scale["p50_ms"], 2),
+        )
     result = {
         "data": str(data_path),
         "conversations": [c.sample_id for c in data_set],
@@ -302,9 +323,13 @@ def main(
     print(f"{'system':<22}{'@5':>8}{'@10':>8}{'@20':>8}{'sess@10':>9}")
     for name in systems:
         row = table[name]
-        print(f"{name:<22}{row['recall@5']:>8.3f}{row['recall@10']:>8.3f}{row['recall@20']:>8.3f}{row['session_recall@10']:>9.3f}")
-    print(f"ingest {result['timing']['ingest_seconds']:.1f}s vs embedding turns {result['timing']['embed_turns_seconds']:.1f}s "
-          f"(ratio {ratio:.2f})")
+        print(
+            f"{name:<22}{row['recall@5']:>8.3f}{row['recall@10']:>8.3f}{row['recall@20']:>8.3f}{row['session_recall@10']:>9.3f}"
+        )
+    print(
+        f"ingest {result['timing']['ingest_seconds']:.1f}s vs embedding turns {result['timing']['embed_turns_seconds']:.1f}s "
+        f"(ratio {ratio:.2f})"
+    )
     if scale:
         print(f"search at {scale['facts']:,} facts: p50 {scale['p50_ms']:.1f} ms, p90 {scale['p90_ms']:.1f} ms")
     for name, (status, value) in targets.items():

@@ -103,6 +103,7 @@ def main(
         started = time.perf_counter()
         report = memory.import_records(source, domain="travel", collection="trips")
         import_seconds = time.perf_counter() - started
+
         def warm() -> None:
             assert len(memory.state["travel"].trips) == args.records
 

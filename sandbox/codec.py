@@ -95,7 +95,9 @@ class _Encoder:
         members = []
         for member in cls:
             value = member.value
-            if not isinstance(value, (str, int, float, bool)) or (isinstance(value, float) and not math.isfinite(value)):
+            if not isinstance(value, (str, int, float, bool)) or (
+                isinstance(value, float) and not math.isfinite(value)
+            ):
                 raise TypeError(f"enum {name}.{member.name} has a value the sandbox cannot carry: {value!r}")
             members.append([_check_identifier("enum member", member.name), value])
         count = self._names.get(name, 0) + 1
@@ -139,17 +141,16 @@ class _Encoder:
         if isinstance(obj, (set, frozenset)):
             return {"$set": [self.value(v, f"{path}[]") for v in obj]}
         if isinstance(obj, Mapping):
-            return {"$map": [[self.value(k, f"{path}{{key}}"), self.value(v, f"{path}[{k!r}]")] for k, v in obj.items()]}
+            return {
+                "$map": [[self.value(k, f"{path}{{key}}"), self.value(v, f"{path}[{k!r}]")] for k, v in obj.items()]
+            }
         raise TypeError(f"cannot encode {type(obj).__name__} at {path} for the sandbox")
 
     def sequence(self, items: Iterable[Any], path: str) -> Any:
         items = list(items)
         if items:
             first = type(items[0])
-            if (
-                dataclasses.is_dataclass(first)
-                and all(type(item) is first for item in items)
-            ):
+            if dataclasses.is_dataclass(first) and all(type(item) is first for item in items):
                 key, fields = self.type_key(first)
                 return {
                     "$table": key,
@@ -164,7 +165,11 @@ _HOST_PERIOD = ("uac.dates", "Period")
 
 def _is_host_period(obj: object) -> bool:
     cls = type(obj)
-    return (cls.__module__, cls.__name__) == _HOST_PERIOD and isinstance(getattr(obj, "start", None), _dt.date) and isinstance(getattr(obj, "end", None), _dt.date)
+    return (
+        (cls.__module__, cls.__name__) == _HOST_PERIOD
+        and isinstance(getattr(obj, "start", None), _dt.date)
+        and isinstance(getattr(obj, "end", None), _dt.date)
+    )
 
 
 #: the host's reference type (``uac.refs.Ref``), sent as a Ref
@@ -173,7 +178,11 @@ _HOST_REF = ("uac.refs", "Ref")
 
 def _is_host_ref(obj: object) -> bool:
     cls = type(obj)
-    return (cls.__module__, cls.__name__) == _HOST_REF and isinstance(getattr(obj, "domain", None), str) and isinstance(getattr(obj, "id", None), str)
+    return (
+        (cls.__module__, cls.__name__) == _HOST_REF
+        and isinstance(getattr(obj, "domain", None), str)
+        and isinstance(getattr(obj, "id", None), str)
+    )
 
 
 _FACT_DATE_FIELDS = ("session_date", "valid_from", "invalid_at")

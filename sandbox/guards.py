@@ -153,7 +153,9 @@ class PrintCollector:
     def factory(self, _getattr_: Any = None) -> "PrintCollector":
         return self
 
-    def _call_print(self, *objects: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
+    def _call_print(
+        self, *objects: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False
+    ) -> None:
         if self.exceeded:
             # already over the limit: refuse at once, before building any text
             raise OutputLimitExceeded(f"printed output exceeded {self.limit} characters")

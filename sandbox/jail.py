@@ -118,13 +118,22 @@ def jail_command(bwrap: str, limits_json: str, *, map_uid: bool, unrestricted: b
         elif os.path.isdir(link) and link != "/bin":
             cmd += ["--ro-bind", link, link]
     cmd += [
-        "--ro-bind", sandbox_dir, f"{JAIL_LIB}/sandbox",
-        "--ro-bind", rp_dir, f"{JAIL_LIB}/RestrictedPython",
-        "--dev", "/dev",
-        "--tmpfs", "/tmp",
-        "--chdir", "/tmp",
-        "--hostname", "sandbox",
-        "--remount-ro", "/",
+        "--ro-bind",
+        sandbox_dir,
+        f"{JAIL_LIB}/sandbox",
+        "--ro-bind",
+        rp_dir,
+        f"{JAIL_LIB}/RestrictedPython",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--chdir",
+        "/tmp",
+        "--hostname",
+        "sandbox",
+        "--remount-ro",
+        "/",
         "--",
     ]
     return cmd + worker_argv([JAIL_LIB], limits_json, unrestricted)

@@ -207,12 +207,7 @@ def _check_fromlist(proxy: ModuleProxy, fromlist: Any) -> None:
 def guarded_import(name: Any, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
     """``__import__`` of the sandbox: allowlisted top-level modules only, as their
     proxies, and from them only the names they hold."""
-    if (
-        name in _INTERNAL_IMPORTS
-        and level == 0
-        and type(fromlist) is list
-        and not fromlist
-    ):
+    if name in _INTERNAL_IMPORTS and level == 0 and type(fromlist) is list and not fromlist:
         import importlib
 
         return importlib.import_module(name)

@@ -43,20 +43,55 @@ FILENAME = "<agent>"
 FORBIDDEN_ATTRIBUTES = frozenset(_RP_INSPECT) | frozenset(
     {
         # frames
-        "f_back", "f_builtins", "f_code", "f_generator", "f_globals", "f_locals", "f_trace",
-        "f_trace_lines", "f_trace_opcodes", "f_lasti",
+        "f_back",
+        "f_builtins",
+        "f_code",
+        "f_generator",
+        "f_globals",
+        "f_locals",
+        "f_trace",
+        "f_trace_lines",
+        "f_trace_opcodes",
+        "f_lasti",
         # tracebacks
-        "tb_frame", "tb_next", "tb_lasti",
+        "tb_frame",
+        "tb_next",
+        "tb_lasti",
         # code objects
-        "co_code", "co_consts", "co_names", "co_varnames", "co_filename", "co_lnotab",
-        "co_linetable", "co_exceptiontable", "co_freevars", "co_cellvars", "co_positions",
+        "co_code",
+        "co_consts",
+        "co_names",
+        "co_varnames",
+        "co_filename",
+        "co_lnotab",
+        "co_linetable",
+        "co_exceptiontable",
+        "co_freevars",
+        "co_cellvars",
+        "co_positions",
         "co_lines",
         # generators, coroutines, async generators
-        "gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended",
-        "cr_frame", "cr_code", "cr_await", "cr_origin", "cr_running", "cr_suspended",
-        "ag_frame", "ag_code", "ag_await", "ag_running",
+        "gi_frame",
+        "gi_code",
+        "gi_yieldfrom",
+        "gi_running",
+        "gi_suspended",
+        "cr_frame",
+        "cr_code",
+        "cr_await",
+        "cr_origin",
+        "cr_running",
+        "cr_suspended",
+        "ag_frame",
+        "ag_code",
+        "ag_await",
+        "ag_running",
         # functions and methods (non-dunder aliases kept by some types)
-        "func_globals", "func_code", "im_func", "im_self", "im_class",
+        "func_globals",
+        "func_code",
+        "im_func",
+        "im_self",
+        "im_class",
     }
 )
 
@@ -150,13 +185,17 @@ def compile_agent_code(source: str) -> CodeType | CompileFailure:
     except SyntaxError as exc:
         return CompileFailure("SyntaxError", f"line {exc.lineno}: {exc.msg}")
     except (RecursionError, MemoryError) as exc:
-        return CompileFailure("SyntaxError", f"line 1: code is too deeply nested or too large to parse ({type(exc).__name__})")
+        return CompileFailure(
+            "SyntaxError", f"line 1: code is too deeply nested or too large to parse ({type(exc).__name__})"
+        )
     try:
         result = locked(compile_restricted_exec, tree, filename=FILENAME, policy=SandboxPolicy)
     except SyntaxError as exc:
         return CompileFailure("SyntaxError", f"line {exc.lineno}: {exc.msg}")
     except (RecursionError, MemoryError) as exc:
-        return CompileFailure("SyntaxError", f"line 1: code is too deeply nested or too large to compile ({type(exc).__name__})")
+        return CompileFailure(
+            "SyntaxError", f"line 1: code is too deeply nested or too large to compile ({type(exc).__name__})"
+        )
     if result.errors:
         return CompileFailure("PolicyError", _first_line(result.errors))
     if result.code is None:  # pragma: no cover - defensive

@@ -21,7 +21,6 @@ from .limits import Limits
 STDERR_TAIL = 8192
 
 
-
 def _ready(fds: list[int], events: int, timeout: float) -> set[int]:
     """The descriptors of ``fds`` ready for ``events`` (or closed) within ``timeout`` seconds.
 
@@ -32,6 +31,7 @@ def _ready(fds: list[int], events: int, timeout: float) -> set[int]:
         poller.register(fd, events)
     ready = poller.poll(max(0, int(timeout * 1000)))
     return {fd for fd, _ in ready}
+
 
 class WorkerFailure(Exception):
     """The worker timed out, crashed or sent garbage; ``error`` is the result error."""
@@ -67,7 +67,9 @@ class WorkerProcess:
 
     # -- lifecycle -----------------------------------------------------------
     @classmethod
-    def start(cls, plan: Any, limits: Limits, init_message: dict | bytes, unrestricted: bool = False) -> "WorkerProcess":
+    def start(
+        cls, plan: Any, limits: Limits, init_message: dict | bytes, unrestricted: bool = False
+    ) -> "WorkerProcess":
         """Start a worker, send the init frame, wait for ``ready``.
 
         Raises :class:`SandboxUnavailable` if the process cannot be started
@@ -240,7 +242,9 @@ def _validate_reply(reply: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(ok, bool) or not isinstance(stdout, str):
         raise WorkerFailure("WorkerCrashed", "invalid reply from the worker")
     if error is not None:
-        if not (isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)):
+        if not (
+            isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)
+        ):
             raise WorkerFailure("WorkerCrashed", "invalid error in the worker's reply")
         error = {"type": error["type"], "message": error["message"]}
     return {

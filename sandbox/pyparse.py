@@ -31,7 +31,9 @@ def parse(source: str, filename: str = "<unknown>", mode: str = "exec") -> Any:
         return ast.parse(source, filename, mode)
 
 
-def compile_code(source: "str | ast.Module | ast.Expression | ast.Interactive", filename: str, mode: str = "exec") -> CodeType:
+def compile_code(
+    source: "str | ast.Module | ast.Expression | ast.Interactive", filename: str, mode: str = "exec"
+) -> CodeType:
     """``compile(source, filename, mode)``, one thread at a time."""
     with _LOCK:
         return compile(source, filename, mode)

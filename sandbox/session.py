@@ -113,7 +113,9 @@ class Session:
         try:
             code.encode("utf-8")
         except UnicodeEncodeError:
-            return RunResult.failure("InvalidRequest", "code is not valid Unicode text (it holds a lone surrogate)", level=level)
+            return RunResult.failure(
+                "InvalidRequest", "code is not valid Unicode text (it holds a lone surrogate)", level=level
+            )
         if len(code) > self.limits.max_code_chars:
             return RunResult.failure(
                 "CodeLimit", f"code is longer than {self.limits.max_code_chars} characters", level=level

@@ -34,7 +34,12 @@ _DESCRIBED = ("type", "getattr", "hasattr", "dir", "globals", "vars", "help", "e
 
 def reserved_names() -> frozenset[str]:
     """Names state collections cannot take as globals (the worker's builtins)."""
-    return frozenset(SAFE_BUILTINS) | frozenset(FORBIDDEN_BUILTINS) | frozenset(HELPERS) | {"__import__", "__build_class__"}
+    return (
+        frozenset(SAFE_BUILTINS)
+        | frozenset(FORBIDDEN_BUILTINS)
+        | frozenset(HELPERS)
+        | {"__import__", "__build_class__"}
+    )
 
 
 def _fields_text(fields: list[tuple[str, str]]) -> str:
@@ -50,14 +55,14 @@ PERIOD_LINE = (
     "`p.precision` says which of those it is (an optional field may hold None instead); `d in p` tests a "
     "date, `p.overlaps(x)` whether it shares a day with a date or another Period. For a time window compare the dates: `p.start <= last and first <= p.end` "
     "(overlaps the window), `first <= p.start and p.end <= last` (inside it). Periods sort and compare with "
-    "dates. `str(p)` says it in words (\"the week before 9 June 2023\"): read it, never filter on it"
+    'dates. `str(p)` says it in words ("the week before 9 June 2023"): read it, never filter on it'
 )
 
 
 #: what the description says about references, when the state holds any
 REF_LINE = (
     "- a `Ref` (the fields of kind Ref above) names a record of a domain by id: `r.domain`, `r.id`, and "
-    "`r.resolve()` returns that record (LookupError if the state holds none); `str(r)` is \"<domain>/<id>\""
+    '`r.resolve()` returns that record (LookupError if the state holds none); `str(r)` is "<domain>/<id>"'
 )
 
 
@@ -113,13 +118,13 @@ def _state_lines(info: StateCatalog) -> list[str]:
     return lines
 
 
-def describe_python_tool(
-    payload: Mapping[str, Any] | None = None, *, output_chars: int = DEFAULT_OUTPUT_CHARS
-) -> str:
+def describe_python_tool(payload: Mapping[str, Any] | None = None, *, output_chars: int = DEFAULT_OUTPUT_CHARS) -> str:
     """The ``python`` tool's description for a state ``payload`` (None: no state given)."""
     info = catalog(payload, reserved_names())
     functions = [n for n in SAFE_BUILTINS if n[:1].islower()]
-    exceptions = [n for n in SAFE_BUILTINS if n[:1].isupper() and n not in ("True", "False", "None", "NotImplemented", "Ellipsis")]
+    exceptions = [
+        n for n in SAFE_BUILTINS if n[:1].isupper() and n not in ("True", "False", "None", "NotImplemented", "Ellipsis")
+    ]
     parts = [
         "Run Python code in a sandbox over the user's memory. The code runs as a module; assign the answer to "
         "`result` (sent back as JSON) and/or print() it. "
@@ -157,7 +162,9 @@ def describe_python_tool(
     return "\n".join(parts)
 
 
-def python_tool(payload: Mapping[str, Any] | None = None, *, output_chars: int = DEFAULT_OUTPUT_CHARS) -> dict[str, Any]:
+def python_tool(
+    payload: Mapping[str, Any] | None = None, *, output_chars: int = DEFAULT_OUTPUT_CHARS
+) -> dict[str, Any]:
     """The OpenAI function-calling schema of the ``python`` tool for ``payload``."""
     return {
         "type": "function",
@@ -219,7 +226,13 @@ def cap_output(run: Mapping[str, Any], max_chars: int = DEFAULT_OUTPUT_CHARS) ->
 
 
 def _capped_text(
-    run: Mapping[str, Any], error: Any, result_text: str, stdout: str, keep_result: int, keep_stdout: int, max_chars: int
+    run: Mapping[str, Any],
+    error: Any,
+    result_text: str,
+    stdout: str,
+    keep_result: int,
+    keep_stdout: int,
+    max_chars: int,
 ) -> str:
     notes = []
     result: Any = run.get("result")

@@ -72,8 +72,17 @@ DROP_UID_FLAG = "--drop-uid"
 # utf-8, utf-16, utf-32, latin-1 and ascii (other codecs are not available).
 EAGER_CODECS = tuple(
     f"encodings.{name}"
-    for name in ("utf_8_sig", "utf_16_le", "utf_16_be", "utf_32_le", "utf_32_be", "cp1252", "iso8859_15",
-                 "unicode_escape", "raw_unicode_escape")
+    for name in (
+        "utf_8_sig",
+        "utf_16_le",
+        "utf_16_be",
+        "utf_32_le",
+        "utf_32_be",
+        "cp1252",
+        "iso8859_15",
+        "unicode_escape",
+        "raw_unicode_escape",
+    )
 )
 
 
@@ -89,8 +98,16 @@ def preload_modules() -> None:
     # inside collections' methods; unicodedata: the parser's NFKC normalisation of
     # non-ASCII identifiers; linecache: printing a warning
     lazy = (
-        "time", "_strptime", "heapq", "copy", "unicodedata", "linecache", "ctypes", "platform",
-        f"{__package__}.seccomp", *EAGER_CODECS,
+        "time",
+        "_strptime",
+        "heapq",
+        "copy",
+        "unicodedata",
+        "linecache",
+        "ctypes",
+        "platform",
+        f"{__package__}.seccomp",
+        *EAGER_CODECS,
     )
     for name in (*ALLOWED_MODULES, *lazy):
         importlib.import_module(name)
@@ -195,9 +212,13 @@ class Worker:
             # The agent caught the first stop (a bare ``except:``) and kept
             # going: answer for it and end the worker.
             error = self.timeout_error()
-            error["message"] += "; the code ignored the stop, so the worker was stopped: variables from earlier runs are lost"
+            error["message"] += (
+                "; the code ignored the stop, so the worker was stopped: variables from earlier runs are lost"
+            )
             stdout = self.collector.text() if self.collector is not None else ""
-            framing.write_frame(self.out_fd, {"ok": False, "result": None, "stdout": stdout, "error": error, "exiting": True})
+            framing.write_frame(
+                self.out_fd, {"ok": False, "result": None, "stdout": stdout, "error": error, "exiting": True}
+            )
             os._exit(3)
         self.cpu_exceeded = True
         raise CPUTimeExceeded()
@@ -278,7 +299,12 @@ class Worker:
 
     def run(self, code: Any) -> dict[str, Any]:
         if not isinstance(code, str):
-            return {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", "code must be a string")}
+            return {
+                "ok": False,
+                "result": None,
+                "stdout": "",
+                "error": _error("InvalidRequest", "code must be a string"),
+            }
         collector = self.collector = PrintCollector(int(self.limits["max_output_chars"]))
         glb = self.run_globals(collector)
         error: dict[str, str] | None = None
@@ -361,7 +387,12 @@ class Worker:
         except (TypeError, ValueError) as exc:
             framing.write_frame(
                 self.out_fd,
-                {"ok": False, "result": None, "stdout": "", "error": _error("InternalError", f"cannot encode reply: {exc}")},
+                {
+                    "ok": False,
+                    "result": None,
+                    "stdout": "",
+                    "error": _error("InternalError", f"cannot encode reply: {exc}"),
+                },
             )
 
     def serve(self) -> None:
@@ -387,7 +418,9 @@ class Worker:
             elif op == "exit":
                 return
             else:
-                self.send({"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", f"unknown op {op!r}")})
+                self.send(
+                    {"ok": False, "result": None, "stdout": "", "error": _error("InvalidRequest", f"unknown op {op!r}")}
+                )
 
 
 def main(argv: list[str]) -> None:
@@ -401,7 +434,9 @@ def main(argv: list[str]) -> None:
         try:
             drop_privileges(uid)
         except OSError as exc:
-            framing.write_frame(out_fd, {"op": "fatal", "error": _error("SandboxUnavailable", f"cannot drop to uid {uid}: {exc}")})
+            framing.write_frame(
+                out_fd, {"op": "fatal", "error": _error("SandboxUnavailable", f"cannot drop to uid {uid}: {exc}")}
+            )
             return
     apply_rlimits(limits)
     from .seccomp import install_filter

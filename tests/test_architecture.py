@@ -19,11 +19,44 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: low to high; a module belongs to the first entry whose name is it or its package
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("uac._version", "uac.errors", "uac.dates", "uac.refs", "uac.fsutil", "uac.filestamp", "uac.templating", "uac.names", "uac.failpoints", "uac.safejson", "uac.progress", "uac.packed", "uac.extras", "uac.heavy", "uac.caches")),
+    (
+        "base",
+        (
+            "uac._version",
+            "uac.errors",
+            "uac.dates",
+            "uac.refs",
+            "uac.fsutil",
+            "uac.filestamp",
+            "uac.templating",
+            "uac.names",
+            "uac.failpoints",
+            "uac.safejson",
+            "uac.progress",
+            "uac.packed",
+            "uac.extras",
+            "uac.heavy",
+            "uac.caches",
+        ),
+    ),
     ("project", ("uac.config", "uac.lock", "uac.migrations", "uac.workspace", "uac.project", "uac.llm")),
     ("data", ("uac.sessions", "uac.facts", "uac.extract", "uac.index", "uac.dialect", "uac.view")),
     ("context", ("uac.context",)),
-    ("capabilities", ("uac.memorize", "uac.recall", "uac.compile", "uac.records", "uac.answer", "uac.sandbox_bridge", "uac.doctor", "uac.export", "uac.browse", "uac.changelog")),
+    (
+        "capabilities",
+        (
+            "uac.memorize",
+            "uac.recall",
+            "uac.compile",
+            "uac.records",
+            "uac.answer",
+            "uac.sandbox_bridge",
+            "uac.doctor",
+            "uac.export",
+            "uac.browse",
+            "uac.changelog",
+        ),
+    ),
     ("facade", ("uac.memory", "uac.aio")),
     ("adapters", ("uac.cli", "uac.server", "uac.integrations", "uac.demo", "uac.__main__", "uac")),
 ]
@@ -33,9 +66,29 @@ ONLY_USES: dict[str, tuple[str, ...]] = {
     # the generated-code dialect: the language, never the pipelines or the data
     "uac.dialect": ("uac.errors", "uac.fsutil", "uac.templating", "uac.names", "uac.dates", "uac.refs"),
     # the view on disk: the dialect and the project, never the compile pipelines
-    "uac.view": ("uac.dialect", "uac.errors", "uac.fsutil", "uac.names", "uac.templating", "uac.project", "uac.config", "uac.lock", "uac.failpoints"),
+    "uac.view": (
+        "uac.dialect",
+        "uac.errors",
+        "uac.fsutil",
+        "uac.names",
+        "uac.templating",
+        "uac.project",
+        "uac.config",
+        "uac.lock",
+        "uac.failpoints",
+    ),
     # the fact log and the archive know nothing above them
-    "uac.facts": ("uac.errors", "uac.fsutil", "uac.filestamp", "uac.dates", "uac.lock", "uac.names", "uac.failpoints", "uac.packed", "uac.caches"),
+    "uac.facts": (
+        "uac.errors",
+        "uac.fsutil",
+        "uac.filestamp",
+        "uac.dates",
+        "uac.lock",
+        "uac.names",
+        "uac.failpoints",
+        "uac.packed",
+        "uac.caches",
+    ),
     "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates", "uac.names", "uac.failpoints", "uac.safejson"),
 }
 
@@ -91,7 +144,7 @@ def uac_graph() -> dict[str, set[str]]:
 
 def layer_of(name: str) -> int:
     for number, (_, prefixes) in enumerate(LAYERS):
-        if any(_within(name, p) for p in prefixes if p != "uac") :
+        if any(_within(name, p) for p in prefixes if p != "uac"):
             return number
     if name == "uac":
         return len(LAYERS) - 1

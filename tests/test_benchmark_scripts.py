@@ -15,29 +15,77 @@ REPO = Path(__file__).resolve().parents[1]
 MINI_LOCOMO = REPO / "tests" / "analytical_bench" / "locomo" / "data" / "mini_locomo.json"
 
 FLAGS = {
-    "bench_retrieval_locomo.py": ["--data", "--conversations", "--out", "--skip-scale", "--scale-facts",
-                                  "--timed-conversations"],
+    "bench_retrieval_locomo.py": [
+        "--data",
+        "--conversations",
+        "--out",
+        "--skip-scale",
+        "--scale-facts",
+        "--timed-conversations",
+    ],
     "bench_structure.py": ["--records", "--repeat", "--json"],
     "bench_follow.py": ["--sessions"],
     "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--json"],
     "bench_history.py": ["--sessions", "--repeat", "--changes", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
-    "bench_llm_throughput.py": ["--sessions", "--domains", "--turns", "--latency", "--concurrency", "--default-sessions",
-                                "--default-latency", "--changes", "--json"],
-    "bench_http_load.py": ["--users", "--sessions", "--concurrency", "--search-requests", "--repl-requests",
-                           "--writes", "--deadline", "--json"],
-    "bench_many_users.py": ["--projects", "--templates", "--searches", "--hot", "--hot-share", "--concurrency",
-                            "--warm-projects", "--idle-seconds", "--json"],
-    "bench_hostile_load.py": ["--uploads", "--upload-mb", "--projects", "--lookups", "--noisy", "--jobs", "--initializes",
-                              "--mcp-sessions", "--servers", "--burst", "--only", "--json"],
+    "bench_llm_throughput.py": [
+        "--sessions",
+        "--domains",
+        "--turns",
+        "--latency",
+        "--concurrency",
+        "--default-sessions",
+        "--default-latency",
+        "--changes",
+        "--json",
+    ],
+    "bench_http_load.py": [
+        "--users",
+        "--sessions",
+        "--concurrency",
+        "--search-requests",
+        "--repl-requests",
+        "--writes",
+        "--deadline",
+        "--json",
+    ],
+    "bench_many_users.py": [
+        "--projects",
+        "--templates",
+        "--searches",
+        "--hot",
+        "--hot-share",
+        "--concurrency",
+        "--warm-projects",
+        "--idle-seconds",
+        "--json",
+    ],
+    "bench_hostile_load.py": [
+        "--uploads",
+        "--upload-mb",
+        "--projects",
+        "--lookups",
+        "--noisy",
+        "--jobs",
+        "--initializes",
+        "--mcp-sessions",
+        "--servers",
+        "--burst",
+        "--only",
+        "--json",
+    ],
 }
 
 
 def _script(name: str, *args: str, env: dict[str, str] | None = None, timeout: int = 120):
     return subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / name), *args],
-        cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
     )
 
 
@@ -62,7 +110,19 @@ def test_history_benchmark_on_a_small_log(tmp_path):
     loaded machine; the figures must be there)."""
     out = tmp_path / "history.json"
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO)}
-    done = _script("bench_history.py", "--sessions", "2", "--repeat", "1", "--changes", "300", "--json", str(out), env=env, timeout=300)
+    done = _script(
+        "bench_history.py",
+        "--sessions",
+        "2",
+        "--repeat",
+        "1",
+        "--changes",
+        "300",
+        "--json",
+        str(out),
+        env=env,
+        timeout=300,
+    )
     assert done.returncode in (0, 1), done.stderr
     result = json.loads(out.read_text())
     assert result["append"]["changes_logged"] > 0 and result["append"]["on_seconds"][0] > 0
@@ -77,11 +137,27 @@ def test_history_benchmark_on_a_small_log(tmp_path):
 @pytest.mark.slow
 @pytest.mark.embeddings
 def test_retrieval_benchmark_on_a_small_locomo_file(tmp_path):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "UAC_BLOCK_NETWORK": "1"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "UAC_BLOCK_NETWORK": "1",
+    }
     done = _script(
-        "bench_retrieval_locomo.py", "--data", str(MINI_LOCOMO), "--conversations", "mini-1", "mini-2",
-        "--timed-conversations", "1", "--scale-facts", "120", "--out", str(tmp_path), env=env, timeout=600,
+        "bench_retrieval_locomo.py",
+        "--data",
+        str(MINI_LOCOMO),
+        "--conversations",
+        "mini-1",
+        "mini-2",
+        "--timed-conversations",
+        "1",
+        "--scale-facts",
+        "120",
+        "--out",
+        str(tmp_path),
+        env=env,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     result = json.loads((tmp_path / "results.json").read_text())
@@ -92,15 +168,16 @@ def test_retrieval_benchmark_on_a_small_locomo_file(tmp_path):
         assert 0.0 < result["recall"][system]["recall@20"] <= 1.0
     assert result["scale"]["facts"] == 120 and result["scale"]["queries"] == 8
     assert result["timing"]["ingest_seconds"] > 0
-    assert "[PASS] facts recall@10 >= 0.80 (aim)" in done.stdout or "[FAIL] facts recall@10 >= 0.80 (aim)" in done.stdout
+    assert (
+        "[PASS] facts recall@10 >= 0.80 (aim)" in done.stdout or "[FAIL] facts recall@10 >= 0.80 (aim)" in done.stdout
+    )
     facts = result["recall"]["uac:facts"]
     targets = result["targets"]
     assert targets["facts recall@10 >= 0.80 (aim)"]["value"] == facts["recall@10"]
     assert targets["facts recall@10 multi-hop >= 0.55 (aim)"]["value"] == facts["recall@10_cat1"]
     assert targets["facts recall@10 open-domain >= 0.55 (aim)"]["value"] == facts["recall@10_cat3"]
 
-    unknown = _script("bench_retrieval_locomo.py", "--data", str(MINI_LOCOMO), "--conversations", "conv-99",
-                      env=env)
+    unknown = _script("bench_retrieval_locomo.py", "--data", str(MINI_LOCOMO), "--conversations", "conv-99", env=env)
     assert unknown.returncode == 2
     assert "no conversation conv-99" in unknown.stderr
 
@@ -108,7 +185,19 @@ def test_retrieval_benchmark_on_a_small_locomo_file(tmp_path):
 def test_compile_scale_benchmark_on_short_histories(tmp_path):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "UAC_BLOCK_NETWORK": "1"}
     out = tmp_path / "scale.json"
-    done = _script("bench_compile_scale.py", "--sessions", "2,4", "--step", "2", "--per-session", "8", "--out", str(out), env=env, timeout=600)
+    done = _script(
+        "bench_compile_scale.py",
+        "--sessions",
+        "2,4",
+        "--step",
+        "2",
+        "--per-session",
+        "8",
+        "--out",
+        str(out),
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     results = json.loads(out.read_text())
     assert [r["sessions"] for r in results] == [2, 4] and results[1]["compiles"] == 2
@@ -122,11 +211,33 @@ def test_compile_scale_benchmark_on_short_histories(tmp_path):
 @pytest.mark.slow
 @pytest.mark.embeddings
 def test_many_users_benchmark_at_a_tiny_size(tmp_path):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "UAC_BLOCK_NETWORK": "1", "PYTHONPATH": str(REPO)}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "UAC_BLOCK_NETWORK": "1",
+        "PYTHONPATH": str(REPO),
+    }
     out = tmp_path / "many.json"
-    done = _script("bench_many_users.py", "--projects", "12", "--templates", "2", "--searches", "40", "--hot", "2",
-                   "--warm-projects", "4", "--baseline-repeat", "4", "--json", str(out), env=env, timeout=600)
+    done = _script(
+        "bench_many_users.py",
+        "--projects",
+        "12",
+        "--templates",
+        "2",
+        "--searches",
+        "40",
+        "--hot",
+        "2",
+        "--warm-projects",
+        "4",
+        "--baseline-repeat",
+        "4",
+        "--json",
+        str(out),
+        env=env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     results = json.loads(out.read_text())
     assert results["projects"] == 12 and results["touch"]["n"] == 12 and results["touch"]["errors"] == 0
@@ -142,12 +253,35 @@ def test_many_users_benchmark_at_a_tiny_size(tmp_path):
 
 
 def test_llm_throughput_benchmark_at_a_tiny_size(tmp_path):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "UAC_BLOCK_NETWORK": "1", "PYTHONPATH": str(REPO)}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "UAC_BLOCK_NETWORK": "1",
+        "PYTHONPATH": str(REPO),
+    }
     out = tmp_path / "throughput.json"
-    done = _script("bench_llm_throughput.py", "--sessions", "6", "--domains", "3", "--turns", "2", "--latency", "0.05",
-                   "--concurrency", "1,4", "--default-sessions", "4", "--default-latency", "0.05", "--json", str(out),
-                   env=env, timeout=600)
+    done = _script(
+        "bench_llm_throughput.py",
+        "--sessions",
+        "6",
+        "--domains",
+        "3",
+        "--turns",
+        "2",
+        "--latency",
+        "0.05",
+        "--concurrency",
+        "1,4",
+        "--default-sessions",
+        "4",
+        "--default-latency",
+        "0.05",
+        "--json",
+        str(out),
+        env=env,
+        timeout=600,
+    )
     result = json.loads(out.read_text())
     rows = {row["concurrency"]: row for row in result["rows"]}
     assert set(rows) == {1, 4}
@@ -170,9 +304,32 @@ def test_llm_throughput_benchmark_at_a_tiny_size(tmp_path):
 @pytest.mark.embeddings
 def test_hostile_load_benchmark_at_a_tiny_size(tmp_path):
     out = tmp_path / "hostile.json"
-    done = _script("bench_hostile_load.py", "--uploads", "6", "--upload-mb", "1", "--projects", "50", "--lookups", "20",
-                   "--noisy", "4", "--jobs", "3", "--initializes", "30", "--mcp-sessions", "20", "--servers", "1",
-                   "--burst", "8", "--json", str(out), timeout=600)
+    done = _script(
+        "bench_hostile_load.py",
+        "--uploads",
+        "6",
+        "--upload-mb",
+        "1",
+        "--projects",
+        "50",
+        "--lookups",
+        "20",
+        "--noisy",
+        "4",
+        "--jobs",
+        "3",
+        "--initializes",
+        "30",
+        "--mcp-sessions",
+        "20",
+        "--servers",
+        "1",
+        "--burst",
+        "8",
+        "--json",
+        str(out),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text())
     assert result["bodies"]["answered_401"] == 6
@@ -193,7 +350,11 @@ def test_offline_view_times_sessions_of_two_histories_with_equal_ids(tmp_path):
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "ledger.json").write_text("{}", encoding="utf-8")
-        session = {"session_id": "s01", "date": "2024-01-02T10:00:00", "messages": [{"role": "user", "content": f"hi {name}"}]}
+        session = {
+            "session_id": "s01",
+            "date": "2024-01-02T10:00:00",
+            "messages": [{"role": "user", "content": f"hi {name}"}],
+        }
         (tmp_path / name / "sessions.jsonl").write_text(json.dumps(session) + "\n", encoding="utf-8")
     ids = [s["session_id"] for s in bench.timed_sessions(bench.find_histories(tmp_path))]
     assert ids == ["h0-s01", "h1-s01"]

@@ -64,7 +64,9 @@ def too_long(lengths: dict[str, int]) -> list[str]:
 
 def test_no_function_is_too_long():
     wrong = too_long(repo_lengths())
-    assert not wrong, "functions grown past their size (split them into pieces named for what they do):\n" + "\n".join(wrong)
+    assert not wrong, "functions grown past their size (split them into pieces named for what they do):\n" + "\n".join(
+        wrong
+    )
 
 
 def test_the_allowlist_only_shrinks():

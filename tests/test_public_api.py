@@ -125,8 +125,11 @@ def test_every_type_a_public_method_takes_or_returns_is_public():
         source = Path(module.__file__).read_text("utf-8")
         for node in ast.parse(source).body:  # the names a module imports for annotations only
             if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-                exec(compile(ast.Module(body=node.body, type_ignores=[]), module.__file__, "exec"),
-                     {"__name__": module.__name__, "__package__": "uac"}, namespace)
+                exec(
+                    compile(ast.Module(body=node.body, type_ignores=[]), module.__file__, "exec"),
+                    {"__name__": module.__name__, "__package__": "uac"},
+                    namespace,
+                )
     public = {id(getattr(uac, name)) for name in uac.__all__}
     classes = [getattr(uac, name) for name in ("UserMemory", "AsyncUserMemory") if name in uac.__all__]
     missing = {}
@@ -140,7 +143,9 @@ def test_every_type_a_public_method_takes_or_returns_is_public():
             for where, annotation in typing.get_type_hints(function, globalns=namespace).items():
                 for used in _classes_in(annotation):
                     if used.__module__.split(".")[0] in ("uac", "sandbox") and id(used) not in public:
-                        missing.setdefault(f"{used.__module__}.{used.__qualname__}", []).append(f"{cls.__name__}.{name}:{where}")
+                        missing.setdefault(f"{used.__module__}.{used.__qualname__}", []).append(
+                            f"{cls.__name__}.{name}:{where}"
+                        )
     assert missing == {}
 
 

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.embeddings]
 def readme_blocks(language: str, *, after: str) -> list[str]:
     """The fenced ``language`` blocks of the README that come after the heading ``after``."""
     text = (REPO / "README.md").read_text("utf-8")
-    section = text[text.index(after):]
+    section = text[text.index(after) :]
     section = section[: section.index("\n## ", len(after))]  # up to the next top-level section
     return re.findall(rf"^```{language}\n(.*?)^```", section, flags=re.S | re.M)
 
@@ -45,8 +45,9 @@ def test_the_quick_start_runs_as_written(cwd):
     assert [argv[0] for argv in commands] == ["uac"] * len(commands) and len(commands) >= 8
     outputs = {}
     for argv in commands:
-        done = subprocess.run([sys.executable, "-m", *argv], cwd=cwd, env=_env(), capture_output=True, text=True,
-                              timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", *argv], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300
+        )
         assert done.returncode == 0, f"{shlex.join(argv)} failed:\n{done.stderr}"
         outputs[" ".join(argv[:2])] = done.stdout
     assert "Kyoto" in outputs["uac search"]
@@ -58,8 +59,9 @@ def test_the_quick_start_runs_as_written(cwd):
         code = block
         if "async def remember" in block:  # the block defines a coroutine: call it as a user would
             code += "\nimport asyncio\nasyncio.run(remember('I finally bought a kayak.'))\n"
-        done = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=_env(), capture_output=True, text=True,
-                              timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300
+        )
         assert done.returncode == 0, f"README python block {number} failed:\n{block}\n{done.stderr}"
     from uac import UserMemory
 

@@ -32,10 +32,34 @@ T = TypeVar("T")
 #: view is `await memory.load_state()` --
 #: the interactive sandbox session and close, which AsyncUserMemory has its own of)
 OFFLOADED = (
-    "doctor", "compile", "import_records", "load_state", "sandbox_state",
-    "ingest", "add_session", "search", "search_many", "facts", "sessions", "session",
-    "forget", "correct", "overview", "domain_tables", "record", "fact", "records_citing",
-    "turn", "history", "changed_domains", "diff", "view_at", "export", "ask", "run", "view_lag",
+    "doctor",
+    "compile",
+    "import_records",
+    "load_state",
+    "sandbox_state",
+    "ingest",
+    "add_session",
+    "search",
+    "search_many",
+    "facts",
+    "sessions",
+    "session",
+    "forget",
+    "correct",
+    "overview",
+    "domain_tables",
+    "record",
+    "fact",
+    "records_citing",
+    "turn",
+    "history",
+    "changed_domains",
+    "diff",
+    "view_at",
+    "export",
+    "ask",
+    "run",
+    "view_lag",
 )
 
 

@@ -143,7 +143,12 @@ class CollectionTable:
         return rows
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "type": self.type_name, "columns": list(self.columns), "rows": [r.to_json() for r in self.rows]}
+        return {
+            "name": self.name,
+            "type": self.type_name,
+            "columns": list(self.columns),
+            "rows": [r.to_json() for r in self.rows],
+        }
 
 
 @dataclass
@@ -158,10 +163,17 @@ class DomainTables:
         for table in self.collections:
             if table.name == name:
                 return table
-        raise NotFound(f"domain {self.name!r} has no collection {name!r}.", hint="Open the domain to see its collections.")
+        raise NotFound(
+            f"domain {self.name!r} has no collection {name!r}.", hint="Open the domain to see its collections."
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "doc": self.doc, "collections": [c.to_json() for c in self.collections], "values": dict(self.values)}
+        return {
+            "name": self.name,
+            "doc": self.doc,
+            "collections": [c.to_json() for c in self.collections],
+            "values": dict(self.values),
+        }
 
 
 def _row(domain: str, collection: str, position: int, record: Any) -> RecordRow:
@@ -181,7 +193,9 @@ def domain_tables(ctx: MemoryContext, domain: str) -> DomainTables:
     view = ctx.load_view()
     loaded = view.get(domain)
     if loaded is None:
-        raise DomainNotFound(f"this project has no domain {domain!r}.", hint=f"Domains: {', '.join(sorted(view)) or 'none yet'}.")
+        raise DomainNotFound(
+            f"this project has no domain {domain!r}.", hint=f"Domains: {', '.join(sorted(view)) or 'none yet'}."
+        )
     tables: list[CollectionTable] = []
     values: dict[str, str] = {}
     for name, value in loaded.values.items():
@@ -257,8 +271,12 @@ class TurnDetail:
     facts: list[Fact]
 
     def to_json(self) -> dict[str, Any]:
-        return {"session_id": self.session.session_id, "session_date": self.session.date.isoformat(),
-                "turn": self.turn.to_json(), "facts": [f.to_json() for f in self.facts]}
+        return {
+            "session_id": self.session.session_id,
+            "session_date": self.session.date.isoformat(),
+            "turn": self.turn.to_json(),
+            "facts": [f.to_json() for f in self.facts],
+        }
 
 
 def record_detail(ctx: MemoryContext, domain: str, collection: str, position: int) -> RecordDetail:

@@ -51,7 +51,10 @@ def parse_point(ctx: MemoryContext, text: str | None, *, end: bool = False) -> P
         known = _log.read_state(ctx.project)["next_seq"]
         if seq < 1 or seq >= known:
             last = f"c1 to c{known - 1}" if known > 1 else "none yet"
-            raise NotFound(f"there is no compile {text} in the change log (compiles: {last}).", hint="The history of the view lists the compiles that changed it.")
+            raise NotFound(
+                f"there is no compile {text} in the change log (compiles: {last}).",
+                hint="The history of the view lists the compiles that changed it.",
+            )
         return Point(seq=seq, text=text)
     try:
         if len(text) == 10:
@@ -168,18 +171,24 @@ def _record_of(ctx: MemoryContext, domain: str | None, record: str) -> tuple[str
     found = sorted({c.domain for c in _log.read_changes(ctx.project, domain=domain, record=record).changes})
     if not found:
         where = f" of domain {domain!r}" if domain else ""
-        raise NotFound(f"no change of a record {record!r}{where} is in the change log.", hint="The history of the view lists the records that changed.")
+        raise NotFound(
+            f"no change of a record {record!r}{where} is in the change log.",
+            hint="The history of the view lists the records that changed.",
+        )
     if len(found) > 1:
         raise InputError(
             f"a record {record!r} is in more than one domain ({', '.join(found)}).",
-            hint="Name its domain too ({opt:domain}), or give the record as DOMAIN/ID, as the history prints it: " + f"{found[0]}/{record}.",
+            hint="Name its domain too ({opt:domain}), or give the record as DOMAIN/ID, as the history prints it: "
+            + f"{found[0]}/{record}.",
         )
     return found[0], record
 
 
 def _write_entries(write: Any, entries: list["ChangeEntry"], *, first: bool) -> None:
     if entries:  # one encoding of the batch, its brackets cut: the same text as one by one
-        write(("" if first else ", ") + json.dumps([e.to_json() for e in entries], ensure_ascii=False, default=str)[1:-1])
+        write(
+            ("" if first else ", ") + json.dumps([e.to_json() for e in entries], ensure_ascii=False, default=str)[1:-1]
+        )
 
 
 #: changes whose sentences are looked up at a time when the history is streamed
@@ -258,7 +267,9 @@ class DiffReport:
             "since": self.since,
             "until": self.until,
             "changes": self.count,
-            "domains": [{"domain": name, "records": [r.to_json() for r in records]} for name, records in self.domains.items()],
+            "domains": [
+                {"domain": name, "records": [r.to_json() for r in records]} for name, records in self.domains.items()
+            ],
             "damaged_lines": self.damaged_lines,
         }
 
@@ -310,18 +321,38 @@ def view_at(ctx: MemoryContext, domain: str, at: str) -> DomainAt:
     DOMAIN_NAME.check(domain)
     point = parse_point(ctx, at, end=True)
     if point is None:
-        raise InputError("a view as it stood needs a compile id or a date.", hint="Give a compile id such as c3 or a day such as 2026-05-01.")
+        raise InputError(
+            "a view as it stood needs a compile id or a date.",
+            hint="Give a compile id such as c3 or a day such as 2026-05-01.",
+        )
     read = _log.read_changes(ctx.project, domain=domain, until_seq=point.seq, until_at=point.at)
     if not read.changes and not _log.read_changes(ctx.project, domain=domain).changes:
-        raise DomainNotFound(f"the change log has no domain {domain!r}.", hint="The history of the view lists the domains that changed.")
+        raise DomainNotFound(
+            f"the change log has no domain {domain!r}.", hint="The history of the view lists the domains that changed."
+        )
     records: dict[str, dict[str, Any]] = {}
     for change in read.changes:
         _log.apply(records, change)
     collections: dict[str, list[dict[str, Any]]] = {}
     for name, rec in records.items():
-        collections.setdefault(rec["collection"], []).append({"record": name, "fields": rec["fields"], "sources": rec["sources"]})
+        collections.setdefault(rec["collection"], []).append(
+            {"record": name, "fields": rec["fields"], "sources": rec["sources"]}
+        )
     last = read.changes[-1].compile if read.changes else None
     return DomainAt(domain, point.text, last, collections)
 
 
-__all__ = ["ChangeEntry", "DiffReport", "DomainAt", "HistoryReport", "Point", "RecordDiff", "changed_domains", "diff", "history", "parse_point", "stream_history", "view_at"]
+__all__ = [
+    "ChangeEntry",
+    "DiffReport",
+    "DomainAt",
+    "HistoryReport",
+    "Point",
+    "RecordDiff",
+    "changed_domains",
+    "diff",
+    "history",
+    "parse_point",
+    "stream_history",
+    "view_at",
+]

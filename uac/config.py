@@ -192,7 +192,9 @@ def _check_table(path: Path, section: str, key: str, value: Any, expected: dict[
         raise ConfigError(f"{where} must be a table of purpose = number, got {value!r}.")
     unknown = sorted(set(value) - set(PURPOSES))
     if unknown:
-        raise ConfigError(f"{where}: unknown purpose(s) {', '.join(unknown)}.", hint=f"Known purposes: {', '.join(PURPOSES)}.")
+        raise ConfigError(
+            f"{where}: unknown purpose(s) {', '.join(unknown)}.", hint=f"Known purposes: {', '.join(PURPOSES)}."
+        )
     whole = key == "max_tokens"
     out = dict(expected)
     for name, number in value.items():
@@ -246,10 +248,7 @@ def _parse_section(path: Path, name: str, raw: Any) -> Any:
             f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)}.",
             hint=f"Known keys: {', '.join(sorted(known))}.",
         )
-    values = {
-        key: _check_value(path, name, key, value, getattr(defaults, key))
-        for key, value in raw.items()
-    }
+    values = {key: _check_value(path, name, key, value, getattr(defaults, key)) for key, value in raw.items()}
     return cls(**values)
 
 

@@ -88,7 +88,9 @@ class Period:
             # ``Period("2023-05")``: the stored form, as generated state.py writes it
             parsed = parse_period(start)
             if parsed is None:
-                raise ValueError("Period('') names no days; write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END")
+                raise ValueError(
+                    "Period('') names no days; write YYYY-MM-DD, YYYY-MM, YYYY, YYYY-<season> or START/END"
+                )
             start, end = parsed.start, parsed.end
         if not isinstance(start, _dt.date) or not isinstance(end, _dt.date):
             raise TypeError("a period's start and end are dates")
@@ -366,7 +368,22 @@ MONTH_NAMES: tuple[str, ...] = tuple(calendar.month_name)[1:]
 
 #: what a model writes for "no date"
 NO_DATE = frozenset(
-    {"", "null", "none", "n/a", "na", "nil", "unknown", "not specified", "unspecified", "-", "--", "?", "no date", "undated"}
+    {
+        "",
+        "null",
+        "none",
+        "n/a",
+        "na",
+        "nil",
+        "unknown",
+        "not specified",
+        "unspecified",
+        "-",
+        "--",
+        "?",
+        "no date",
+        "undated",
+    }
 )
 _MAX_TEXT = 200
 
@@ -389,7 +406,9 @@ _YEAR_FORM = re.compile(r"^(?:in\s+)?(?:the\s+year\s+)?(?P<year>\d{4})$", re.I)
 _NUMERIC = re.compile(r"^(?P<a>\d{1,2})[/-](?P<b>\d{1,2})[/-](?P<year>\d{4})$")
 _ISO_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}\S*)?$")
 _WEEK_WORDS = re.compile(r"^(?:the\s+)?(?P<how>week before|week of|weekend of)\s+(?P<day>.+)$", re.I)
-_SAME_MONTH_SPAN = re.compile(rf"^{_MONTH}\s+(?P<d1>\d{{1,2}})\s*(?:-|\u2013|to)\s*(?P<d2>\d{{1,2}}),?\s+(?P<year>\d{{4}})$", re.I)
+_SAME_MONTH_SPAN = re.compile(
+    rf"^{_MONTH}\s+(?P<d1>\d{{1,2}})\s*(?:-|\u2013|to)\s*(?P<d2>\d{{1,2}}),?\s+(?P<year>\d{{4}})$", re.I
+)
 _BETWEEN = re.compile(r"^(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till|through|-|\u2013)\s+(?P<b>.+)$", re.I)
 _SPAN = re.compile(
     r"^(?P<a>.+?)\s*(?:/|\.\.|\u2013|\u2014|\s+to\s+|\s+through\s+|\s+until\s+|\s+and\s+|\s+-\s+)\s*(?P<b>.+)$", re.I
@@ -441,9 +460,7 @@ def read_day(text: str) -> _dt.date | None:
         return None
 
 
-def read_period(
-    value: object, *, relative: "Callable[[str], Period | None] | None" = None
-) -> Period | None:
+def read_period(value: object, *, relative: "Callable[[str], Period | None] | None" = None) -> Period | None:
     """The period a model wrote, in any form it writes one; ``None`` for no date
     (``None``, ``""``, ``"N/A"``, ``"unknown"``, ...).
 

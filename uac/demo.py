@@ -62,15 +62,17 @@ def inspector_hint(root: Path) -> str:
     """How to open the web inspector on the project at ``root`` (what ``make demo`` ends with)."""
     root = Path(root)
     served = root.parent
-    return "\n".join([
-        "",
-        "=== see and correct what the memory knows: the web inspector ===",
-        f"  .venv/bin/uac token create {root} --name inspector     # prints a token, once",
-        f"  .venv/bin/uac serve http --root {served}",
-        f"  then open http://127.0.0.1:8765/ui and sign in to project {root.name!r} with that token",
-        "  (overview, domain tables, the evidence chain record -> fact -> turn -> session, search,",
-        "   the sandbox console, forget and corrections; see docs/inspector.md)",
-    ])
+    return "\n".join(
+        [
+            "",
+            "=== see and correct what the memory knows: the web inspector ===",
+            f"  .venv/bin/uac token create {root} --name inspector     # prints a token, once",
+            f"  .venv/bin/uac serve http --root {served}",
+            f"  then open http://127.0.0.1:8765/ui and sign in to project {root.name!r} with that token",
+            "  (overview, domain tables, the evidence chain record -> fact -> turn -> session, search,",
+            "   the sandbox console, forget and corrections; see docs/inspector.md)",
+        ]
+    )
 
 
 def _ask(question: str) -> None:
@@ -88,7 +90,11 @@ def _kyoto_from_records(memory: UserMemory) -> None:
     _ask(f"{question}   (search; imported records are searchable)")
     hits = memory.search(question, k=8)
     for hit in hits[:5]:
-        where = f"{hit.record['domain']}.{hit.record['collection']}[{hit.record['position']}]" if hit.record else f"turns {list(hit.evidence)}"
+        where = (
+            f"{hit.record['domain']}.{hit.record['collection']}[{hit.record['position']}]"
+            if hit.record
+            else f"turns {list(hit.evidence)}"
+        )
         print(f"     {hit.score:.4f} [{hit.channel}] {hit.text.splitlines()[0][:88]}  ({where})")
     state = memory.state
     trips = [state[h.record["domain"]][h.record["collection"]][h.record["position"]] for h in hits if h.record]
@@ -120,9 +126,17 @@ def kinds_summary(kinds: dict) -> str:
             continue
         why = "; ".join(f"{n} {reason}" for reason, n in (data.get("unclear_why") or {}).items())
         line = f"    {name:<9} {data.get('records', 0)} record(s) <- {data.get('facts', 0)} fact(s), {data.get('unclear', 0)} unclear"
-        lines.append(line + (f" ({why})" if why else "") + (f" [{data['status']}: {data['reason']}]" if data.get("reason") else ""))
+        lines.append(
+            line
+            + (f" ({why})" if why else "")
+            + (f" [{data['status']}: {data['reason']}]" if data.get("reason") else "")
+        )
     return "\n".join(lines)
-LEO_JOB = "result = [(j.role, j.employer, str(j.start), j.sources) for j in work.jobs if j.person == 'Leo' and j.current]"
+
+
+LEO_JOB = (
+    "result = [(j.role, j.employer, str(j.start), j.sources) for j in work.jobs if j.person == 'Leo' and j.current]"
+)
 
 
 def _conversation_records_step(memory: UserMemory) -> None:
@@ -135,8 +149,12 @@ def _conversation_records_step(memory: UserMemory) -> None:
         _answer(f"(the sandbox refused: {run.error})")
         return
     taken = run.to_json()["result"]
-    lines = [f"{place} ({country or 'country unknown'}), {when}" + (f", with {' and '.join(people)}" if people else "") + f"  ({n} fact(s))"
-             for place, country, when, people, n in taken]
+    lines = [
+        f"{place} ({country or 'country unknown'}), {when}"
+        + (f", with {' and '.join(people)}" if people else "")
+        + f"  ({n} fact(s))"
+        for place, country, when, people, n in taken
+    ]
     _answer("\n".join(lines) or "(none found)")
     print("     (the Kyoto plan of May and 'Kyoto was wonderful' in July are one trip, done)")
     _ask("What did Maya buy and eat out, and what did it cost?   (amounts and currencies read from the chat)")
@@ -147,13 +165,18 @@ def _conversation_records_step(memory: UserMemory) -> None:
     _ask("Leo's race and his new home?   (a workout and a home from the chat, the home with its country)")
     print(_indent(MOVED, "     >>> "))
     run = memory.run(MOVED)
-    _answer("\n".join(", ".join(str(v) for v in row) for row in (run.to_json()["result"] if run.ok else [])) or f"(none found{': ' + str(run.error) if not run.ok else ''})")
+    _answer(
+        "\n".join(", ".join(str(v) for v in row) for row in (run.to_json()["result"] if run.ok else []))
+        or f"(none found{': ' + str(run.error) if not run.ok else ''})"
+    )
     _ask("What does Leo do for a living now?   (typed records derived from the chat)")
     print(_indent(LEO_JOB, "     >>> "))
     run = memory.run(LEO_JOB)
     jobs = run.to_json()["result"] if run.ok else []
-    _answer("; ".join(f"{role} at {employer} (cites {', '.join(sources)})" for role, employer, _, sources in jobs)
-            or "(no current job found)")
+    _answer(
+        "; ".join(f"{role} at {employer} (cites {', '.join(sources)})" for role, employer, _, sources in jobs)
+        or "(no current job found)"
+    )
 
 
 def _memorize_step(memory: UserMemory) -> None:
@@ -181,12 +204,16 @@ def _structure_step(memory: UserMemory) -> None:
     ):
         result = memory.import_records(path, domain=domain, collection=collection)
         data = result.to_json()
-        print(f"  imported {path.name} -> domains/{domain}/{collection}: {data['records_added']} {data['record_type']} records")
+        print(
+            f"  imported {path.name} -> domains/{domain}/{collection}: {data['records_added']} {data['record_type']} records"
+        )
         if data["renamed"]:
             print(f"    field names made valid identifiers: {data['renamed']}")
     compiled = _timed("compile (offline view)", memory.compile)
     routing = compiled.to_json()["routing"]
-    print(f"  facts routed to domains: {routing['by_meaning']} by meaning (embedding model), {routing['by_keywords']} by keywords")
+    print(
+        f"  facts routed to domains: {routing['by_meaning']} by meaning (embedding model), {routing['by_keywords']} by keywords"
+    )
     for entry in compiled.domains:
         print(f"    {entry.domain:<14} {entry.facts_routed} fact(s) -> {entry.records} record(s)")
     print(kinds_summary(compiled.to_json().get("kinds") or {}))
@@ -252,7 +279,7 @@ def _health_step(memory: UserMemory) -> None:
         print(f"  [{check.status}] {check.name}: {check.detail}")
     _show_tree(memory.root)
     print(f"\nDone. Try: .venv/bin/uac search {memory.root} 'Who went to Kyoto?' --k 5")
-    print(f"      .venv/bin/uac repl {memory.root} -c \"{TRIPS_2024}\" --json")
+    print(f'      .venv/bin/uac repl {memory.root} -c "{TRIPS_2024}" --json')
 
 
 def main(argv: list[str] | None = None) -> int:

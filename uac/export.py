@@ -45,7 +45,13 @@ class ExportReport:
     skipped: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"project": self.project, "out": self.out, "kind": self.kind, "files": self.files, "skipped": list(self.skipped)}
+        return {
+            "project": self.project,
+            "out": self.out,
+            "kind": self.kind,
+            "files": self.files,
+            "skipped": list(self.skipped),
+        }
 
 
 def export_members(project: "Project", skipped: list[str] | None = None) -> Iterator[Path]:

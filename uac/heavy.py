@@ -42,7 +42,7 @@ STACKS: dict[str, tuple[str, ...]] = {
 _HINTS = {
     "torch": "Install the reference extra (pip install 'user-as-code[reference]'), or unset UAC_EMBEDDINGS.",
     "chroma": "Install the chroma extra (pip install 'user-as-code[chroma]'); if it was imported before in "
-              "this process, restart the process.",
+    "this process, restart the process.",
 }
 
 _lock = threading.RLock()
@@ -64,8 +64,11 @@ def load(stack: str) -> None:
             except Exception as exc:  # an import may fail with anything its module body raises
                 raise StoreError(
                     f"this process cannot import {name} ({type(exc).__name__}: {exc}).",
-                    hint=_HINTS.get(stack, "Reinstall uac with its dependencies (pip install user-as-code); if it "
-                                    "was imported before in this process, restart the process."),
+                    hint=_HINTS.get(
+                        stack,
+                        "Reinstall uac with its dependencies (pip install user-as-code); if it "
+                        "was imported before in this process, restart the process.",
+                    ),
                 ) from exc
         _loaded.add(stack)
 

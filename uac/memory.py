@@ -156,7 +156,9 @@ class UserMemory:
         from .compile.dispatch import compile_project
 
         facts = self.facts() if facts is None else list(facts)
-        return compile_project(self.project, facts, None if mode == "offline" else self.llm, mode=mode, progress=progress)
+        return compile_project(
+            self.project, facts, None if mode == "offline" else self.llm, mode=mode, progress=progress
+        )
 
     def import_records(
         self,
@@ -269,17 +271,30 @@ class UserMemory:
 
         if isinstance(session, Session):
             if read_options:
-                raise InputError(f"add_session: {', '.join(sorted(read_options))} apply to files and JSON values, not to a Session.")
-            return self._catch_up(ingest_sessions(self.context, [session], extractor=extractor, format=session.source), compile)
+                raise InputError(
+                    f"add_session: {', '.join(sorted(read_options))} apply to files and JSON values, not to a Session."
+                )
+            return self._catch_up(
+                ingest_sessions(self.context, [session], extractor=extractor, format=session.source), compile
+            )
         if isinstance(session, (dict, list)):
             unknown = set(read_options) - {"format", "sample_id", "date"}
             if unknown:
-                raise InputError(f"add_session got unknown options: {', '.join(sorted(unknown))}.",
-                                 hint="It takes format, sample_id and date.")
+                raise InputError(
+                    f"add_session got unknown options: {', '.join(sorted(unknown))}.",
+                    hint="It takes format, sample_id and date.",
+                )
             user = self.project.config.user
-            sessions = sessions_from_value(session, label="the session given to add_session", user_name=user.name,
-                                           timezone=user.timezone, **read_options)
-            return self._catch_up(ingest_sessions(self.context, sessions, extractor=extractor, format=sessions[0].source), compile)
+            sessions = sessions_from_value(
+                session,
+                label="the session given to add_session",
+                user_name=user.name,
+                timezone=user.timezone,
+                **read_options,
+            )
+            return self._catch_up(
+                ingest_sessions(self.context, sessions, extractor=extractor, format=sessions[0].source), compile
+            )
         if isinstance(session, (str, Path)):
             return self.ingest(session, extractor=extractor, compile=compile, **read_options)
         raise InputError(
@@ -477,7 +492,9 @@ class UserMemory:
 
         return answer_question(self.context, question, (options or AskOptions()).updated(**overrides))
 
-    def run(self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.RunResult":
+    def run(
+        self, code: str, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False
+    ) -> "_sandbox.RunResult":
         """Run agent code in the sandbox over the typed state.
 
         ``.to_json()`` of the result is ``{"ok", "result", "stdout", "error"}``
@@ -488,7 +505,9 @@ class UserMemory:
 
         return run_code(self.context, code, as_of=parse_day(as_of, what="as_of"), include_facts=include_facts)
 
-    def sandbox_session(self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False) -> "_sandbox.Session":
+    def sandbox_session(
+        self, *, as_of: "_dt.date | str | None" = None, include_facts: bool = False
+    ) -> "_sandbox.Session":
         """A warm sandbox session over the state; variables persist between ``run`` calls."""
         from .sandbox_bridge import open_session
 

@@ -61,7 +61,11 @@ def _old_period(day: _dt.date, precision: str) -> Period | None:
     if precision == "week":
         return Period.week_of(day)
     if precision == "weekend":
-        saturday = day - _dt.timedelta(days=day.weekday() - 5) if day.weekday() >= 5 else day + _dt.timedelta(days=5 - day.weekday())
+        saturday = (
+            day - _dt.timedelta(days=day.weekday() - 5)
+            if day.weekday() >= 5
+            else day + _dt.timedelta(days=5 - day.weekday())
+        )
         return Period(saturday, saturday + _dt.timedelta(days=1))
     if precision == "month":
         return Period.month(day.year, day.month)
@@ -141,11 +145,22 @@ def _change_log(root: Path) -> None:
             record = entry.get("record")
             old = {k: v for k, v in record.items() if k != "sources"} if isinstance(record, dict) else {}
             facts = [s for s in entry.get("cited") or () if isinstance(s, str)]
-            lines.append({
-                "seq": 1, "compile": "c1", "at": at, "mode": "ledgers", "domain": ledger.parent.name,
-                "collection": str(entry.get("collection") or ""), "record": entry["id"], "kind": "retired",
-                "field": None, "old": old, "new": None, "facts": facts,
-            })
+            lines.append(
+                {
+                    "seq": 1,
+                    "compile": "c1",
+                    "at": at,
+                    "mode": "ledgers",
+                    "domain": ledger.parent.name,
+                    "collection": str(entry.get("collection") or ""),
+                    "record": entry["id"],
+                    "kind": "retired",
+                    "field": None,
+                    "old": old,
+                    "new": None,
+                    "facts": facts,
+                }
+            )
     history.mkdir(parents=True, exist_ok=True)
     segments = []
     if lines:
@@ -162,8 +177,18 @@ def _change_log(root: Path) -> None:
                 runs.append([1, change["at"], offset, offset + len(raw)])
             offset += len(raw)
         atomic_write_bytes(history / "changes-000001.idx", "".join(json.dumps(r) + "\n" for r in runs).encode("utf-8"))
-        segments.append({"name": name, "count": len(lines), "first_seq": 1, "last_seq": 1, "first_at": lines[0]["at"], "last_at": lines[-1]["at"],
-                         "bytes": offset, "domains": sorted({c["domain"] for c in lines})})
+        segments.append(
+            {
+                "name": name,
+                "count": len(lines),
+                "first_seq": 1,
+                "last_seq": 1,
+                "first_at": lines[0]["at"],
+                "last_at": lines[-1]["at"],
+                "bytes": offset,
+                "domains": sorted({c["domain"] for c in lines}),
+            }
+        )
     state: dict[str, Any] = {"version": 1, "next_seq": 2 if lines else 1, "heads": {}, "segments": segments}
     atomic_write_bytes(history / "state.json", (json.dumps(state, sort_keys=True) + "\n").encode("utf-8"))
 

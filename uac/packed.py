@@ -77,15 +77,16 @@ def _pad(size: int) -> int:
     return -size % ALIGN
 
 
-def pack_bytes(kind: str, format: int, arrays: "Mapping[str, numpy.ndarray]", meta: dict[str, Any] | None = None) -> bytes:
+def pack_bytes(
+    kind: str, format: int, arrays: "Mapping[str, numpy.ndarray]", meta: dict[str, Any] | None = None
+) -> bytes:
     import numpy as np
 
     ready = {name: np.ascontiguousarray(array) for name, array in arrays.items()}
     layout: dict[str, dict[str, Any]] = {}
     offset = 0
     for name, array in ready.items():
-        layout[name] = {"dtype": array.dtype.str, "shape": list(array.shape), "offset": offset,
-                        "crc32": _crc(array)}
+        layout[name] = {"dtype": array.dtype.str, "shape": list(array.shape), "offset": offset, "crc32": _crc(array)}
         offset += array.nbytes + _pad(array.nbytes)
     header = json.dumps({"kind": kind, "format": format, "meta": meta or {}, "arrays": layout}).encode("utf-8")
     start = len(MAGIC) + 8 + len(header)
@@ -96,7 +97,9 @@ def pack_bytes(kind: str, format: int, arrays: "Mapping[str, numpy.ndarray]", me
     return b"".join(parts)
 
 
-def write_pack(path: Path, kind: str, format: int, arrays: "Mapping[str, numpy.ndarray]", meta: dict[str, Any] | None = None) -> None:
+def write_pack(
+    path: Path, kind: str, format: int, arrays: "Mapping[str, numpy.ndarray]", meta: dict[str, Any] | None = None
+) -> None:
     """Write the arrays to ``path`` atomically (the old file stays whole until replaced)."""
     atomic_write_bytes(Path(path), pack_bytes(kind, format, arrays, meta))
 
@@ -190,4 +193,3 @@ def pack_problem(path: Path) -> str | None:
     if read_pack(path, kind, format) is None:
         return "an array is damaged or cut short"
     return None
-

@@ -218,13 +218,22 @@ class Project:
 
     def _layout_missing(self) -> list[tuple[Path, str]]:
         p = self.paths
-        parts = ((p.memory, "dir"), (p.sessions, "dir"), (p.domains, "dir"), (p.internal, "dir"), (p.facts, "file"), (p.manifest, "file"))
+        parts = (
+            (p.memory, "dir"),
+            (p.sessions, "dir"),
+            (p.domains, "dir"),
+            (p.internal, "dir"),
+            (p.facts, "file"),
+            (p.manifest, "file"),
+        )
         return [(path, kind) for path, kind in parts if not (path.is_dir() if kind == "dir" else path.is_file())]
 
     def layout_problems(self) -> list[str]:
         """Missing parts of the on-disk layout (empty list if complete)."""
         return [
-            f"missing directory {path.relative_to(self.root)}/" if kind == "dir" else f"missing file {path.relative_to(self.root)}"
+            f"missing directory {path.relative_to(self.root)}/"
+            if kind == "dir"
+            else f"missing file {path.relative_to(self.root)}"
             for path, kind in self._layout_missing()
         ]
 

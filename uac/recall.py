@@ -139,7 +139,15 @@ def search_many(
             table,
             query,
             hybrid_search(
-                ctx.index, table, query, k=k, channel=channel, as_of=day, happened=period, query_vector=vector, records=records
+                ctx.index,
+                table,
+                query,
+                k=k,
+                channel=channel,
+                as_of=day,
+                happened=period,
+                query_vector=vector,
+                records=records,
             ),
             day,
         )

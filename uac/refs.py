@@ -26,7 +26,7 @@ def parse_ref(text: str) -> tuple[str, str]:
     """``"relationships/person-2"`` -> ``("relationships", "person-2")``, or ``ValueError``."""
     match = REF_FORM.match(text.strip()) if isinstance(text, str) else None
     if match is None:
-        raise ValueError(f"{text!r} is not a reference; write \"<domain>/<record id>\", e.g. \"relationships/person-2\"")
+        raise ValueError(f'{text!r} is not a reference; write "<domain>/<record id>", e.g. "relationships/person-2"')
     return match.group("domain"), match.group("id")
 
 

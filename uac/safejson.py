@@ -133,7 +133,9 @@ def loads(text: str, where: str, *, hint: str | None = None, line_offset: int = 
     try:
         value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{where}:{exc.lineno + line_offset}:{exc.colno}: not valid JSON ({exc.msg}).", hint=hint) from None
+        raise InputError(
+            f"{where}:{exc.lineno + line_offset}:{exc.colno}: not valid JSON ({exc.msg}).", hint=hint
+        ) from None
     except _Refused as exc:
         raise InputError(f"{where}: not valid JSON for uac: {exc}.") from None
     except RecursionError:

@@ -82,7 +82,9 @@ def open_session(
             require_jail=ctx.project.config.sandbox.require_jail or None,
         )
     except sandbox.SandboxError as exc:
-        raise SandboxError(f"the sandbox cannot start: {exc}.", hint="{do:doctor} (it shows the sandbox level).") from exc
+        raise SandboxError(
+            f"the sandbox cannot start: {exc}.", hint="{do:doctor} (it shows the sandbox level)."
+        ) from exc
 
 
 def run_code(

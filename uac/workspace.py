@@ -33,11 +33,7 @@ def validate_project_name(name: str) -> str:
 
 def looks_like_path(spec: str) -> bool:
     """True if ``spec`` should be taken as a path rather than a bare name."""
-    return (
-        os.sep in spec
-        or (os.altsep is not None and os.altsep in spec)
-        or spec.startswith(("~", "."))
-    )
+    return os.sep in spec or (os.altsep is not None and os.altsep in spec) or spec.startswith(("~", "."))
 
 
 def resolve_project(spec: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> Path:

@@ -67,8 +67,14 @@ class History:
     @property
     def sha256(self) -> str:
         payload = json.dumps(
-            {"sessions": self.sessions, "ledger": self.ledger.to_json(), "questions": [q.to_json() for q in self.questions]},
-            sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+            {
+                "sessions": self.sessions,
+                "ledger": self.ledger.to_json(),
+                "questions": [q.to_json() for q in self.questions],
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+            separators=(",", ":"),
         )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
@@ -77,10 +83,12 @@ class History:
         directory.mkdir(parents=True, exist_ok=True)
         lines = "".join(json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in self.sessions)
         (directory / "sessions.jsonl").write_text(lines, "utf-8")
-        (directory / "ledger.json").write_text(json.dumps(self.ledger.to_json(), indent=1, ensure_ascii=False) + "\n",
-                                               "utf-8")
+        (directory / "ledger.json").write_text(
+            json.dumps(self.ledger.to_json(), indent=1, ensure_ascii=False) + "\n", "utf-8"
+        )
         (directory / "questions.json").write_text(
-            json.dumps([q.to_json() for q in self.questions], indent=1, ensure_ascii=False) + "\n", "utf-8")
+            json.dumps([q.to_json() for q in self.questions], indent=1, ensure_ascii=False) + "\n", "utf-8"
+        )
         return directory / "sessions.jsonl"
 
 
@@ -105,7 +113,7 @@ def _read_sessions(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise LedgerError(f"{path}:{number} is not JSON ({exc.msg}).") from exc
         if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
-            raise LedgerError(f"{path}:{number} is not a session ({{\"session_id\", \"date\", \"messages\"}}).")
+            raise LedgerError(f'{path}:{number} is not a session ({{"session_id", "date", "messages"}}).')
         sessions.append(value)
     if not sessions:
         raise LedgerError(f"{path} holds no session.")
@@ -121,8 +129,10 @@ def load_history(directory: Path, *, name: str | None = None, seed: int = DEFAUL
     for event in ledger.events:
         missing = [s for s in event.sessions if s not in known]
         if missing:
-            raise LedgerError(f"{directory}: event {event.id!r} cites session(s) {', '.join(missing)}, "
-                              "which sessions.jsonl does not hold.")
+            raise LedgerError(
+                f"{directory}: event {event.id!r} cites session(s) {', '.join(missing)}, "
+                "which sessions.jsonl does not hold."
+            )
     path = directory / "questions.json"
     if path.exists():
         raw = json.loads(path.read_text("utf-8"))

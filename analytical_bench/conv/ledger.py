@@ -51,7 +51,14 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 TRIP_STATUSES = ("done", "planned", "cancelled")
 DISTRACTOR_REASONS = (
-    "wish", "other_person", "looked_not_bought", "cooked_at_home", "assistant", "hypothetical", "small_talk", "other",
+    "wish",
+    "other_person",
+    "looked_not_bought",
+    "cooked_at_home",
+    "assistant",
+    "hypothetical",
+    "small_talk",
+    "other",
 )
 _DATE_FIELDS = ("start", "end", "date", "finished", "planned_on")
 _NUMBER_FIELDS = ("nights", "amount", "distance_km", "duration_min")
@@ -140,7 +147,9 @@ class Ledger:
         if not currency or currency == self.currency:
             return float(amount)
         if currency not in self.rates:
-            raise LedgerError(f"no exchange rate for {currency} in the ledger.", hint=f'Add "rates": {{"{currency}": ...}}.')
+            raise LedgerError(
+                f"no exchange rate for {currency} in the ledger.", hint=f'Add "rates": {{"{currency}": ...}}.'
+            )
         return float(amount) * self.rates[currency]
 
     def to_json(self) -> dict[str, Any]:
@@ -161,7 +170,7 @@ def _check_event(raw: Any, index: int) -> Event:
         raise LedgerError(f"{where} is not an object.")
     event_id = raw.get("id")
     if not isinstance(event_id, str) or not event_id:
-        raise LedgerError(f"{where} has no \"id\".")
+        raise LedgerError(f'{where} has no "id".')
     where = f"event {event_id!r}"
     kind = raw.get("kind")
     if kind not in KINDS:
@@ -170,8 +179,10 @@ def _check_event(raw: Any, index: int) -> Event:
     fields = {k: v for k, v in raw.items() if k not in ("id", "kind", "sessions")}
     unknown = sorted(set(fields) - set(required) - set(optional))
     if unknown:
-        raise LedgerError(f"{where}: unknown field(s) {', '.join(unknown)} for a {kind}.",
-                          hint=f"A {kind} has {', '.join(required + optional)}.")
+        raise LedgerError(
+            f"{where}: unknown field(s) {', '.join(unknown)} for a {kind}.",
+            hint=f"A {kind} has {', '.join(required + optional)}.",
+        )
     missing = [name for name in required if fields.get(name) in (None, "")]
     if missing:
         raise LedgerError(f"{where}: a {kind} needs {', '.join(missing)}.")
@@ -186,7 +197,7 @@ def _check_event(raw: Any, index: int) -> Event:
         raise LedgerError(f"{where}: an amount needs its currency as an ISO 4217 code (EUR, GBP, USD).")
     sessions = raw.get("sessions", [])
     if not isinstance(sessions, list) or not all(isinstance(s, str) for s in sessions):
-        raise LedgerError(f"{where}: \"sessions\" must be a list of session ids.")
+        raise LedgerError(f'{where}: "sessions" must be a list of session ids.')
     event = Event(event_id, kind, fields, tuple(sessions))
     start, end = event.span("start"), event.span("end")
     if start and end and end.last < start.first:
@@ -195,8 +206,10 @@ def _check_event(raw: Any, index: int) -> Event:
         if fields["status"] not in TRIP_STATUSES:
             raise LedgerError(f"{where}: status {fields['status']!r} is none of {', '.join(TRIP_STATUSES)}.")
         if fields["status"] == "cancelled" and fields.get("nights"):
-            raise LedgerError(f"{where}: a cancelled trip has no nights ({fields['nights']}).",
-                              hint="Drop \"nights\" or make the trip done or planned.")
+            raise LedgerError(
+                f"{where}: a cancelled trip has no nights ({fields['nights']}).",
+                hint='Drop "nights" or make the trip done or planned.',
+            )
         planned = event.span("planned_on")
         if planned and start and start.last < planned.first:
             raise LedgerError(f"{where}: the trip starts ({start.text}) before it was planned ({planned.text}).")
@@ -206,24 +219,35 @@ def _check_event(raw: Any, index: int) -> Event:
 def _check_together(events: tuple[Event, ...], source: str, today: Any) -> None:
     """What no single event shows: two trips taken at once, two current homes, a trip
     taken after the history's last day (``today``)."""
-    done = sorted(((e.span("start"), e.span("end"), e) for e in events
-                   if e.kind == "trip" and e.get("status") == "done" and e.get("start") and e.get("end")),
-                  key=lambda t: t[0].first)
+    done = sorted(
+        (
+            (e.span("start"), e.span("end"), e)
+            for e in events
+            if e.kind == "trip" and e.get("status") == "done" and e.get("start") and e.get("end")
+        ),
+        key=lambda t: t[0].first,
+    )
     for (_s1, end1, first), (start2, _e2, second) in zip(done, done[1:]):
         if len(end1.text) == len(start2.text) == 10 and start2.first < end1.last:
-            raise LedgerError(f"{source}: trips {first.id!r} and {second.id!r} were both taken on {start2.text}.",
-                              hint="A person takes one trip at a time: fix the dates.")
+            raise LedgerError(
+                f"{source}: trips {first.id!r} and {second.id!r} were both taken on {start2.text}.",
+                hint="A person takes one trip at a time: fix the dates.",
+            )
     homes = [e.id for e in events if e.kind == "home" and e.current]
     if len(homes) > 1:
-        raise LedgerError(f"{source}: {', '.join(homes)} are all current homes.",
-                          hint="Give every home but the current one an \"end\".")
+        raise LedgerError(
+            f"{source}: {', '.join(homes)} are all current homes.", hint='Give every home but the current one an "end".'
+        )
     if today is not None:
         last = Span.parse(today, f"{source} field 'today'")
         for event in events:
             if event.kind == "trip" and event.get("status") == "done" and event.get("end"):
                 if event.span("end").first > last.last:
-                    raise LedgerError(f"{source}: trip {event.id!r} is done but ends ({event.get('end')}) after "
-                                      f"the history's last day ({today}).", hint="Make it planned, or fix its dates.")
+                    raise LedgerError(
+                        f"{source}: trip {event.id!r} is done but ends ({event.get('end')}) after "
+                        f"the history's last day ({today}).",
+                        hint="Make it planned, or fix its dates.",
+                    )
 
 
 def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
@@ -234,14 +258,14 @@ def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
         raise LedgerError(f"{source}: format is {value.get('format')!r}, not {FORMAT!r}.")
     user = value.get("user")
     if not isinstance(user, str) or not user:
-        raise LedgerError(f"{source} names no \"user\".")
+        raise LedgerError(f'{source} names no "user".')
     currency = value.get("currency", "EUR")
     rates = value.get("rates", {})
     if not isinstance(rates, dict) or not all(isinstance(r, (int, float)) and r > 0 for r in rates.values()):
-        raise LedgerError(f"{source}: \"rates\" must map currency codes to positive numbers.")
+        raise LedgerError(f'{source}: "rates" must map currency codes to positive numbers.')
     raw_events = value.get("events")
     if not isinstance(raw_events, list):
-        raise LedgerError(f"{source} has no \"events\" list.")
+        raise LedgerError(f'{source} has no "events" list.')
     events = tuple(_check_event(raw, i) for i, raw in enumerate(raw_events))
     seen: set[str] = set()
     for event in events:
@@ -252,7 +276,7 @@ def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
     distractors = []
     for i, raw in enumerate(value.get("distractors", [])):
         if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
-            raise LedgerError(f"{source}: distractor {i + 1} needs a \"text\".")
+            raise LedgerError(f'{source}: distractor {i + 1} needs a "text".')
         why = raw.get("why", "other")
         if why not in DISTRACTOR_REASONS:
             raise LedgerError(f"{source}: distractor {i + 1}: why {why!r} is none of {', '.join(DISTRACTOR_REASONS)}.")

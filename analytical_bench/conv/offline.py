@@ -42,8 +42,11 @@ def build_offline(history: History, data_dir: Path, project: Path) -> tuple[Any,
     ingest = memory.ingest(sessions, format="messages", extractor="rules", compile=False)
     ingest_seconds = time.perf_counter() - started
     memory.compile(mode="offline")
-    return memory, {"facts": ingest.to_json().get("facts", None), "ingest_seconds": round(ingest_seconds, 3),
-                    "build_seconds": round(time.perf_counter() - started, 3)}
+    return memory, {
+        "facts": ingest.to_json().get("facts", None),
+        "ingest_seconds": round(ingest_seconds, 3),
+        "build_seconds": round(time.perf_counter() - started, 3),
+    }
 
 
 def view_rows(history: History, state: Any, system: str = OFFLINE_SYSTEM) -> list[dict[str, Any]]:
@@ -53,8 +56,9 @@ def view_rows(history: History, state: Any, system: str = OFFLINE_SYSTEM) -> lis
     for q in history.questions:
         row = question_row(history, q, system)
         try:
-            value = q.query.evaluate(view_items(state, q.query.kind, history.ledger.user, where), history.ledger,
-                                     strict=False)
+            value = q.query.evaluate(
+                view_items(state, q.query.kind, history.ledger.user, where), history.ledger, strict=False
+            )
         except Exception as exc:  # a view the program cannot read is a wrong answer, the run goes on
             row.update(prediction="", correct=False, error=f"{type(exc).__name__}: {exc}")
         else:
@@ -66,20 +70,34 @@ def view_rows(history: History, state: Any, system: str = OFFLINE_SYSTEM) -> lis
 
 def question_row(history: History, q: Any, system: str) -> dict[str, Any]:
     return {
-        "history": history.name, "source": history.source, "size": history.size, "system": system,
-        "question_id": q.id, "kind": q.kind, "record_kind": q.query.kind, "question": q.text,
-        "answer_kind": q.answer_kind, "gold": q.gold, "status": "run",
-        "prompt_tokens": 0, "completion_tokens": 0, "model_calls": 0,
+        "history": history.name,
+        "source": history.source,
+        "size": history.size,
+        "system": system,
+        "question_id": q.id,
+        "kind": q.kind,
+        "record_kind": q.query.kind,
+        "question": q.text,
+        "answer_kind": q.answer_kind,
+        "gold": q.gold,
+        "status": "run",
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "model_calls": 0,
     }
 
 
 def kind_scores(history: History, state: Any) -> list[dict[str, Any]]:
     """Per kind, the view's records against the ledger's events."""
-    return [{"history": history.name, "source": history.source, "size": history.size, **score.to_json()}
-            for score in score_view(state, history.ledger).values()]
+    return [
+        {"history": history.name, "source": history.source, "size": history.size, **score.to_json()}
+        for score in score_view(state, history.ledger).values()
+    ]
 
 
-def run_offline_history(history: History, out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+def run_offline_history(
+    history: History, out: Path
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
     """``(result rows, per-kind view scores, build details)`` of one history."""
     safe = history.name.replace("/", "-")
     memory, details = build_offline(history, out / "data" / safe, out / "projects" / safe / "offline")

@@ -181,8 +181,16 @@ DISTRACTORS: dict[str, tuple[str, ...]] = {
 }
 
 ASSISTANT_REPLIES = (
-    "That sounds lovely!", "Thanks for the update.", "Good to hear.", "Noted.", "How did it go?",
-    "That's great news.", "Sounds like a busy week.", "Glad you enjoyed it.", "Got it.", "Oh nice, tell me more.",
+    "That sounds lovely!",
+    "Thanks for the update.",
+    "Good to hear.",
+    "Noted.",
+    "How did it go?",
+    "That's great news.",
+    "Sounds like a busy week.",
+    "Glad you enjoyed it.",
+    "Got it.",
+    "Oh nice, tell me more.",
 )
 ASSISTANT_SUGGESTIONS = (
     "You could try {place} next time, people love it.",
@@ -191,11 +199,21 @@ ASSISTANT_SUGGESTIONS = (
     "Maybe a {noun} of {distance} would be a good next goal.",
     "You might enjoy {title} next.",
 )
-CANCEL_REASONS = ("work got in the way", "the flights were cancelled", "I caught a cold", "money is tight this month",
-                  "the weather looked terrible", "my friend couldn't make it")
+CANCEL_REASONS = (
+    "work got in the way",
+    "the flights were cancelled",
+    "I caught a cold",
+    "money is tight this month",
+    "the weather looked terrible",
+    "my friend couldn't make it",
+)
 OPINIONS = ("loved it", "a bit slow in the middle", "what an ending", "not my favourite", "highly recommended")
-VERBS = {"run": ("ran", "run", "running"), "ride": ("cycled", "bike ride", "cycling"), "swim": ("swam", "swim", "swimming"),
-         "hike": ("hiked", "hike", "hiking")}
+VERBS = {
+    "run": ("ran", "run", "running"),
+    "ride": ("cycled", "bike ride", "cycling"),
+    "swim": ("swam", "swim", "swimming"),
+    "hike": ("hiked", "hike", "hiking"),
+}
 
 
 def _day(text: str) -> _dt.date:
@@ -243,8 +261,15 @@ def _slots(what: str, event: dict[str, Any], data: dict[str, Any], today: _dt.da
             s.put("nights", W.count(nights, "night", rng))
         if what in ("trip_done", "trip_taken"):
             s.put("end_when", W.when_past(end, today, rng))
-            s.put("range", W.date_range(_day(event["start"]) if nights == event.get("nights") else
-                                        end - _dt.timedelta(days=nights), end, today, rng))
+            s.put(
+                "range",
+                W.date_range(
+                    _day(event["start"]) if nights == event.get("nights") else end - _dt.timedelta(days=nights),
+                    end,
+                    today,
+                    rng,
+                ),
+            )
         else:
             s.put("start_when", W.when_future(start, today, rng))
             s.put("range", W.date_range(start, end, today, rng))
@@ -328,8 +353,9 @@ def _pick(templates: tuple[str, ...], slots: _Slots, what: str, rng: random.Rand
     raise ValueError(f"no template of {what!r} fits its slots {sorted(slots)}")
 
 
-def say(what: str, event: dict[str, Any] | None, data: dict[str, Any], today: _dt.date,
-        rng: random.Random) -> tuple[str, str]:
+def say(
+    what: str, event: dict[str, Any] | None, data: dict[str, Any], today: _dt.date, rng: random.Random
+) -> tuple[str, str]:
     """``(sentence, shape)`` for one mention said on ``today``."""
     if event is None:
         return _pick(DISTRACTORS[what], _distractor_slots(today, rng), what, rng)

@@ -21,8 +21,15 @@ from .ledger import Ledger, LedgerError
 from .view_score import SPECS, _days, _is_users, _key, normalize, record_fields, same_item, same_name
 
 #: the ledger field dating each kind (a trip by its start, else its end)
-EVENT_DATES = {"trip": ("start", "end"), "meal": ("date",), "purchase": ("date",), "workout": ("date",),
-               "book": ("finished",), "job": ("start",), "home": ("start",)}
+EVENT_DATES = {
+    "trip": ("start", "end"),
+    "meal": ("date",),
+    "purchase": ("date",),
+    "workout": ("date",),
+    "book": ("finished",),
+    "job": ("start",),
+    "home": ("start",),
+}
 #: record fields tried for a date when the kind's spec names none
 VIEW_DATES = ("start", "when", "finished", "date", "end")
 OPS = ("count", "sum", "max", "min", "argmax", "argmin", "distinct", "repeated", "at", "current", "field")
@@ -54,14 +61,25 @@ def ledger_items(ledger: Ledger, kind: str) -> list[Item]:
         start, end = event.span("start"), event.span("end")
         values = {k: v for k, v in event.fields.items()}
         values["with"] = [normalize(p) for p in event.get("with", []) or []]
-        items.append(Item(kind, event.get(SPECS[kind].event_key), span.first if span else None,
-                          span.last if span else None, event.get("status"), values,
-                          start.first if start else None, end.last if end else None, event.current))
+        items.append(
+            Item(
+                kind,
+                event.get(SPECS[kind].event_key),
+                span.first if span else None,
+                span.last if span else None,
+                event.get("status"),
+                values,
+                start.first if start else None,
+                end.last if end else None,
+                event.current,
+            )
+        )
     return items
 
 
-def view_items(state: Mapping[str, Any], kind: str, user: str,
-               collections: Mapping[str, tuple[str, str]]) -> list[Item]:
+def view_items(
+    state: Mapping[str, Any], kind: str, user: str, collections: Mapping[str, tuple[str, str]]
+) -> list[Item]:
     """The user's records of ``kind`` in ``state`` (none where the view has no such collection)."""
     if kind not in collections:
         return []
@@ -79,9 +97,19 @@ def view_items(state: Mapping[str, Any], kind: str, user: str,
         if "title" not in values or kind == "job":
             values["title"] = rec.get("role") or rec.get("title")
         current = bool(rec["current"]) if "current" in rec else (end is None and kind in ("job", "home"))
-        items.append(Item(kind, _key(rec, spec), days[0] if days else None, days[1] if days else None,
-                          None if rec.get("status") is None else str(rec.get("status")), values,
-                          start[0] if start else None, end[1] if end else None, current))
+        items.append(
+            Item(
+                kind,
+                _key(rec, spec),
+                days[0] if days else None,
+                days[1] if days else None,
+                None if rec.get("status") is None else str(rec.get("status")),
+                values,
+                start[0] if start else None,
+                end[1] if end else None,
+                current,
+            )
+        )
     return items
 
 
@@ -103,15 +131,25 @@ class Query:
     at: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "op": self.op, "where": [list(w) for w in self.where], "field": self.field,
-                "at": self.at}
+        return {
+            "kind": self.kind,
+            "op": self.op,
+            "where": [list(w) for w in self.where],
+            "field": self.field,
+            "at": self.at,
+        }
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> "Query":
         if value.get("op") not in OPS or value.get("kind") not in SPECS:
             raise GoldError(f"a query needs a kind of {', '.join(SPECS)} and an op of {', '.join(OPS)}: {dict(value)}.")
-        return cls(value["kind"], value["op"], tuple((str(k), v) for k, v in value.get("where", ())),
-                   value.get("field"), value.get("at"))
+        return cls(
+            value["kind"],
+            value["op"],
+            tuple((str(k), v) for k, v in value.get("where", ())),
+            value.get("field"),
+            value.get("at"),
+        )
 
     # -- evaluation --------------------------------------------------------------------
 
@@ -177,7 +215,7 @@ class Query:
             counts: dict[str, list[Any]] = {}
             for item in chosen:
                 value = item.key if self.field in (None, "key") else item.values.get(self.field)
-                for one in (value if isinstance(value, list) else [value]):
+                for one in value if isinstance(value, list) else [value]:
                     if one not in (None, ""):
                         counts.setdefault(normalize(one), []).append(one)
             keep = [names[0] for names in counts.values() if op == "distinct" or len(names) > 1]

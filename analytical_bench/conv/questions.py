@@ -35,8 +35,14 @@ class Question:
     gold: Any
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "text": self.text, "answer_kind": self.answer_kind,
-                "query": self.query.to_json(), "gold": self.gold}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "answer_kind": self.answer_kind,
+            "query": self.query.to_json(),
+            "gold": self.gold,
+        }
 
 
 def gold_of(query: Query, ledger: Ledger) -> Any:
@@ -47,16 +53,21 @@ def check_question(value: dict[str, Any], ledger: Ledger) -> Question:
     """A question read from a file, its gold recomputed from ``ledger`` (refused when it differs)."""
     where = f"question {value.get('id', '?')!r}"
     if value.get("kind") not in QUESTION_KINDS or value.get("answer_kind") not in ("int", "float", "string", "set"):
-        raise GoldError(f"{where}: kind must be one of {', '.join(QUESTION_KINDS)} and answer_kind int/float/string/set.")
+        raise GoldError(
+            f"{where}: kind must be one of {', '.join(QUESTION_KINDS)} and answer_kind int/float/string/set."
+        )
     query = Query.from_json(value.get("query") or {})
     try:
         gold = gold_of(query, ledger)
     except GoldError as exc:
-        raise GoldError(f"{where}: its gold cannot be computed from the ledger: {exc}",
-                        hint="Fix the question or the ledger.") from exc
+        raise GoldError(
+            f"{where}: its gold cannot be computed from the ledger: {exc}", hint="Fix the question or the ledger."
+        ) from exc
     if "gold" in value and _plain(value["gold"]) != _plain(gold):
-        raise GoldError(f"{where}: the stated gold {value['gold']!r} is not the ledger's {gold!r}.",
-                        hint="Regenerate the questions from the ledger.")
+        raise GoldError(
+            f"{where}: the stated gold {value['gold']!r} is not the ledger's {gold!r}.",
+            hint="Regenerate the questions from the ledger.",
+        )
     return Question(str(value["id"]), value["kind"], str(value["text"]), value["answer_kind"], query, gold)
 
 
@@ -105,97 +116,186 @@ def _templates() -> list[Template]:
         return "count", "How many books have I finished?", "int", Query("book", "count")
 
     def t_cancelled(ledger, rng):
-        return "count", "How many trips did I plan and then cancel?", "int", Query("trip", "count", (("status", "cancelled"),))
+        return (
+            "count",
+            "How many trips did I plan and then cancel?",
+            "int",
+            Query("trip", "count", (("status", "cancelled"),)),
+        )
 
     def t_activity(ledger, rng):
         activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and ("count", f"How many {activity} workouts have I done?", "int",
-                             Query("workout", "count", (("key", activity),)))
+        return activity and (
+            "count",
+            f"How many {activity} workouts have I done?",
+            "int",
+            Query("workout", "count", (("key", activity),)),
+        )
 
     def t_nights(ledger, rng):
-        return "sum", "How many nights have I spent away on trips in total?", "int", Query(
-            "trip", "sum", (("status", "done"),), "nights")
+        return (
+            "sum",
+            "How many nights have I spent away on trips in total?",
+            "int",
+            Query("trip", "sum", (("status", "done"),), "nights"),
+        )
 
     def t_meal_money(ledger, rng):
-        return "sum", f"How much have I spent on meals out in total, in {ledger.currency}{_rates(ledger)}?", "float", Query(
-            "meal", "sum", (), "amount")
+        return (
+            "sum",
+            f"How much have I spent on meals out in total, in {ledger.currency}{_rates(ledger)}?",
+            "float",
+            Query("meal", "sum", (), "amount"),
+        )
 
     def t_purchase_money(ledger, rng):
-        return "sum", (f"How much have I spent on purchases in total, in {ledger.currency}{_rates(ledger)}, "
-                       "not counting what I returned?"), "float", Query("purchase", "sum", (("returned", False),), "amount")
+        return (
+            "sum",
+            (
+                f"How much have I spent on purchases in total, in {ledger.currency}{_rates(ledger)}, "
+                "not counting what I returned?"
+            ),
+            "float",
+            Query("purchase", "sum", (("returned", False),), "amount"),
+        )
 
     def t_distance(ledger, rng):
         activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and ("sum", f"How many kilometres have I covered in total in my {activity} workouts?", "float",
-                             Query("workout", "sum", (("key", activity),), "distance_km"))
+        return activity and (
+            "sum",
+            f"How many kilometres have I covered in total in my {activity} workouts?",
+            "float",
+            Query("workout", "sum", (("key", activity),), "distance_km"),
+        )
 
     def t_longest_trip(ledger, rng):
-        return "max", "Where did I go on my longest trip (the most nights)?", "string", Query(
-            "trip", "argmax", (("status", "done"),), "nights")
+        return (
+            "max",
+            "Where did I go on my longest trip (the most nights)?",
+            "string",
+            Query("trip", "argmax", (("status", "done"),), "nights"),
+        )
 
     def t_priciest_meal(ledger, rng):
-        return "max", f"What is the most I have spent on one meal out, in {ledger.currency}{_rates(ledger)}?", "float", Query(
-            "meal", "max", (), "amount")
+        return (
+            "max",
+            f"What is the most I have spent on one meal out, in {ledger.currency}{_rates(ledger)}?",
+            "float",
+            Query("meal", "max", (), "amount"),
+        )
 
     def t_longest_workout(ledger, rng):
         activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and ("max", f"How long, in km, was my longest {activity} workout?", "float",
-                             Query("workout", "max", (("key", activity),), "distance_km"))
+        return activity and (
+            "max",
+            f"How long, in km, was my longest {activity} workout?",
+            "float",
+            Query("workout", "max", (("key", activity),), "distance_km"),
+        )
 
     def t_cheapest(ledger, rng):
-        return "min", f"What is the cheapest thing I have bought{_rates(ledger)}? Name the item.", "string", Query(
-            "purchase", "argmin", (), "amount")
+        return (
+            "min",
+            f"What is the cheapest thing I have bought{_rates(ledger)}? Name the item.",
+            "string",
+            Query("purchase", "argmin", (), "amount"),
+        )
 
     def t_shortest_trip(ledger, rng):
-        return "min", "What was the fewest nights I spent away on one trip?", "int", Query(
-            "trip", "min", (("status", "done"),), "nights")
+        return (
+            "min",
+            "What was the fewest nights I spent away on one trip?",
+            "int",
+            Query("trip", "min", (("status", "done"),), "nights"),
+        )
 
     def t_places(ledger, rng):
-        return "distinct", "Which places have I travelled to? List them.", "set", Query(
-            "trip", "distinct", (("status", "done"),))
+        return (
+            "distinct",
+            "Which places have I travelled to? List them.",
+            "set",
+            Query("trip", "distinct", (("status", "done"),)),
+        )
 
     def t_repeated(ledger, rng):
-        return "distinct", "Which restaurants have I been to more than once? List them.", "set", Query("meal", "repeated")
+        return (
+            "distinct",
+            "Which restaurants have I been to more than once? List them.",
+            "set",
+            Query("meal", "repeated"),
+        )
 
     def t_authors(ledger, rng):
-        return "distinct", "Which authors have I finished a book by? List them.", "set", Query("book", "distinct", (), "author")
+        return (
+            "distinct",
+            "Which authors have I finished a book by? List them.",
+            "set",
+            Query("book", "distinct", (), "author"),
+        )
 
     def t_trips_year(ledger, rng):
         year = pick(rng, [str(e.get("start"))[:4] for e in done_trips(ledger) if e.get("start")])
-        return year and ("time", f"How many trips did I take in {year}?", "int",
-                         Query("trip", "count", (("status", "done"), ("year", int(year)))))
+        return year and (
+            "time",
+            f"How many trips did I take in {year}?",
+            "int",
+            Query("trip", "count", (("status", "done"), ("year", int(year)))),
+        )
 
     def t_meals_month(ledger, rng):
         month = pick(rng, months(ledger.of_kind("meal"), "date"))
-        return month and ("time", f"How many times did I eat out in {_month(month)}?", "int",
-                          Query("meal", "count", (("month", month),)))
+        return month and (
+            "time",
+            f"How many times did I eat out in {_month(month)}?",
+            "int",
+            Query("meal", "count", (("month", month),)),
+        )
 
     def t_spend_year(ledger, rng):
         year = pick(rng, [str(e.get("date"))[:4] for e in ledger.of_kind("purchase") if e.get("date")])
-        return year and ("time", f"How much did I spend on purchases in {year}, in {ledger.currency}{_rates(ledger)}, "
-                                 "returns included?", "float",
-                         Query("purchase", "sum", (("year", int(year)),), "amount"))
+        return year and (
+            "time",
+            f"How much did I spend on purchases in {year}, in {ledger.currency}{_rates(ledger)}, returns included?",
+            "float",
+            Query("purchase", "sum", (("year", int(year)),), "amount"),
+        )
 
     def t_place_meals(ledger, rng):
         counts = Counter(e.get("place") for e in ledger.of_kind("meal"))
         place = pick(rng, [p for p, n in counts.items() if n > 1] or list(counts))
-        return place and ("place", f"How many times have I eaten at {place}?", "int",
-                          Query("meal", "count", (("key", place),)))
+        return place and (
+            "place",
+            f"How many times have I eaten at {place}?",
+            "int",
+            Query("meal", "count", (("key", place),)),
+        )
 
     def t_place_trips(ledger, rng):
         dest = pick(rng, [e.get("destination") for e in done_trips(ledger)])
-        return dest and ("place", f"How many nights have I spent in {dest} in all?", "int",
-                         Query("trip", "sum", (("status", "done"), ("key", dest)), "nights"))
+        return dest and (
+            "place",
+            f"How many nights have I spent in {dest} in all?",
+            "int",
+            Query("trip", "sum", (("status", "done"), ("key", dest)), "nights"),
+        )
 
     def t_company_meals(ledger, rng):
         friend = pick(rng, [p for e in ledger.of_kind("meal") for p in e.get("with", []) or []])
-        return friend and ("company", f"How many times have I eaten out with {friend}?", "int",
-                           Query("meal", "count", (("with", friend),)))
+        return friend and (
+            "company",
+            f"How many times have I eaten out with {friend}?",
+            "int",
+            Query("meal", "count", (("with", friend),)),
+        )
 
     def t_company_trips(ledger, rng):
         friend = pick(rng, [p for e in done_trips(ledger) for p in e.get("with", []) or []])
-        return friend and ("company", f"How many trips have I taken with {friend}?", "int",
-                           Query("trip", "count", (("status", "done"), ("with", friend))))
+        return friend and (
+            "company",
+            f"How many trips have I taken with {friend}?",
+            "int",
+            Query("trip", "count", (("status", "done"), ("with", friend))),
+        )
 
     def t_job_at(ledger, rng):
         jobs = [e for e in ledger.of_kind("job") if e.get("end")]
@@ -203,8 +303,12 @@ def _templates() -> list[Template]:
             return None
         job = rng.choice(jobs)
         day = _dt.date.fromisoformat(str(job.get("end"))) - _dt.timedelta(days=rng.randrange(1, 20))
-        return "as_of", f"Where was I working on {_day(day.isoformat())}?", "string", Query(
-            "job", "at", at=day.isoformat())
+        return (
+            "as_of",
+            f"Where was I working on {_day(day.isoformat())}?",
+            "string",
+            Query("job", "at", at=day.isoformat()),
+        )
 
     def t_home_at(ledger, rng):
         homes = [e for e in ledger.of_kind("home") if e.get("end")]
@@ -212,16 +316,24 @@ def _templates() -> list[Template]:
             return None
         home = rng.choice(homes)
         day = _dt.date.fromisoformat(str(home.get("end"))) - _dt.timedelta(days=rng.randrange(1, 20))
-        return "as_of", f"Which city did I live in on {_day(day.isoformat())}?", "string", Query(
-            "home", "at", at=day.isoformat())
+        return (
+            "as_of",
+            f"Which city did I live in on {_day(day.isoformat())}?",
+            "string",
+            Query("home", "at", at=day.isoformat()),
+        )
 
     def t_trips_by(ledger, rng):
         ends = sorted(str(e.get("end")) for e in done_trips(ledger) if e.get("end") and len(str(e.get("end"))) == 10)
         if len(ends) < 2:
             return None
         day = ends[len(ends) // 2]
-        return "as_of", f"How many trips had I taken by the end of {_day(day)}?", "int", Query(
-            "trip", "count", (("status", "done"), ("until", day)))
+        return (
+            "as_of",
+            f"How many trips had I taken by the end of {_day(day)}?",
+            "int",
+            Query("trip", "count", (("status", "done"), ("until", day))),
+        )
 
     def t_employer(ledger, rng):
         return "current", "Who do I work for now?", "string", Query("job", "current")
@@ -235,25 +347,67 @@ def _templates() -> list[Template]:
     def t_recall_nights(ledger, rng):
         counts = Counter(e.get("destination") for e in done_trips(ledger))
         dest = pick(rng, [d for d, n in counts.items() if n == 1])
-        return dest and ("recall", f"How many nights did my trip to {dest} last?", "int",
-                         Query("trip", "field", (("status", "done"), ("key", dest)), "nights"))
+        return dest and (
+            "recall",
+            f"How many nights did my trip to {dest} last?",
+            "int",
+            Query("trip", "field", (("status", "done"), ("key", dest)), "nights"),
+        )
 
     def t_recall_meal(ledger, rng):
         days = Counter(e.get("date") for e in ledger.of_kind("meal") if e.get("date"))
         day = pick(rng, [d for d, n in days.items() if n == 1 and len(str(d)) == 10])
-        return day and ("recall", f"Where did I eat out on {_day(day)}?", "string",
-                        Query("meal", "field", (("on", day),)))
+        return day and (
+            "recall",
+            f"Where did I eat out on {_day(day)}?",
+            "string",
+            Query("meal", "field", (("on", day),)),
+        )
 
     def t_recall_author(ledger, rng):
         title = pick(rng, [e.get("title") for e in ledger.of_kind("book") if e.get("author")])
-        return title and ("recall", f"Who wrote {title}, the book I finished?", "string",
-                          Query("book", "field", (("key", title),), "author"))
+        return title and (
+            "recall",
+            f"Who wrote {title}, the book I finished?",
+            "string",
+            Query("book", "field", (("key", title),), "author"),
+        )
 
-    return [t_trips, t_meals, t_books, t_cancelled, t_activity, t_nights, t_meal_money, t_purchase_money, t_distance,
-            t_longest_trip, t_priciest_meal, t_longest_workout, t_cheapest, t_shortest_trip, t_places, t_repeated,
-            t_authors, t_trips_year, t_meals_month, t_spend_year, t_place_meals, t_place_trips, t_company_meals,
-            t_company_trips, t_job_at, t_home_at, t_trips_by, t_employer, t_title, t_city, t_recall_nights,
-            t_recall_meal, t_recall_author]
+    return [
+        t_trips,
+        t_meals,
+        t_books,
+        t_cancelled,
+        t_activity,
+        t_nights,
+        t_meal_money,
+        t_purchase_money,
+        t_distance,
+        t_longest_trip,
+        t_priciest_meal,
+        t_longest_workout,
+        t_cheapest,
+        t_shortest_trip,
+        t_places,
+        t_repeated,
+        t_authors,
+        t_trips_year,
+        t_meals_month,
+        t_spend_year,
+        t_place_meals,
+        t_place_trips,
+        t_company_meals,
+        t_company_trips,
+        t_job_at,
+        t_home_at,
+        t_trips_by,
+        t_employer,
+        t_title,
+        t_city,
+        t_recall_nights,
+        t_recall_meal,
+        t_recall_author,
+    ]
 
 
 def make_questions(ledger: Ledger, seed: int, *, prefix: str = "q") -> list[Question]:

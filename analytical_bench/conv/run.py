@@ -41,9 +41,17 @@ class ConvOutcome:
 
 
 def _history_record(history: History) -> dict[str, Any]:
-    return {"name": history.name, "source": history.source, "seed": history.seed, "sessions": history.size,
-            "events": len(history.ledger.events), "distractors": len(history.ledger.distractors),
-            "questions": len(history.questions), "sha256": history.sha256, "diversity": history.diversity}
+    return {
+        "name": history.name,
+        "source": history.source,
+        "seed": history.seed,
+        "sessions": history.size,
+        "events": len(history.ledger.events),
+        "distractors": len(history.ledger.distractors),
+        "questions": len(history.questions),
+        "sha256": history.sha256,
+        "diversity": history.diversity,
+    }
 
 
 def _answer(system: ConvSystem, history: History, question: Any, build_error: str | None) -> dict[str, Any]:
@@ -64,8 +72,9 @@ def _answer(system: ConvSystem, history: History, question: Any, build_error: st
     return row
 
 
-def run_model_rows(histories: list[History], systems: list[ConvSystem], out: Path,
-                   progress: Any = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def run_model_rows(
+    histories: list[History], systems: list[ConvSystem], out: Path, progress: Any = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     rows, builds = [], []
     for history in histories:
         for system in systems:
@@ -124,22 +133,35 @@ def run_conv(
     if plot and series(rows):
         from ..plot import plot_series
 
-        plot_series(series(rows), out / PLOT_FILE, title="Conversational accuracy against history size",
-                    ylabel="accuracy (%)")
+        plot_series(
+            series(rows), out / PLOT_FILE, title="Conversational accuracy against history size", ylabel="accuracy (%)"
+        )
         image = PLOT_FILE
     recorded = settings_record(settings, llm) if llm is not None else {"provider": "none", "model": None}
     records = [_history_record(h) for h in histories]
-    text = conv_report(rows, scores, records, builds, model=llm.describe() if llm is not None else None,
-                       settings={**{k: v for k, v in recorded.items() if k in ("provider", "model", "temperature")},
-                                 **{k: v for k, v in (options or {}).items() if k in ("seed", "sizes", "context_tokens")}},
-                       plot=image)
+    text = conv_report(
+        rows,
+        scores,
+        records,
+        builds,
+        model=llm.describe() if llm is not None else None,
+        settings={
+            **{k: v for k, v in recorded.items() if k in ("provider", "model", "temperature")},
+            **{k: v for k, v in (options or {}).items() if k in ("seed", "sizes", "context_tokens")},
+        },
+        plot=image,
+    )
     report = out / "report.md"
     atomic_write_text(report, text + "\n")
     run = {
-        "mode": mode, "uac_version": __version__, "llm": recorded, "options": dict(options or {}),
+        "mode": mode,
+        "uac_version": __version__,
+        "llm": recorded,
+        "options": dict(options or {}),
         "histories": [{k: v for k, v in r.items() if k != "diversity"} for r in records],
         "totals": {
-            "answers": len(rows), "correct": sum(1 for r in rows if r["correct"]),
+            "answers": len(rows),
+            "correct": sum(1 for r in rows if r["correct"]),
             "errors": sum(1 for r in rows if r.get("error") and r["status"] == "run"),
             "not_run": sum(1 for r in rows if r["status"] == "not_run"),
             "prompt_tokens": sum(r["prompt_tokens"] for r in rows) + sum(b.get("prompt_tokens", 0) for b in builds),

@@ -141,8 +141,16 @@ class _Simulator:
         corrected = self.rng.random() < 0.15 and i + 1 < len(self.days)
         if corrected:
             told = nights + self.rng.choice((-1, 1))
-        trip = self.add("trip", status="done", destination=dest, country=country, start=_iso(start), end=_iso(end),
-                        nights=nights, with_=self.company())
+        trip = self.add(
+            "trip",
+            status="done",
+            destination=dest,
+            country=country,
+            start=_iso(start),
+            end=_iso(end),
+            nights=nights,
+            with_=self.company(),
+        )
         self.busy_until = end
         self.mention(i, "trip_done", trip, nights=told)
         if corrected:
@@ -167,8 +175,17 @@ class _Simulator:
             outcome += 1
         if outcome >= len(self.days) and start <= self.days[-1]:
             return  # its fate would fall after the last session: no plan that the chats leave hanging
-        trip = self.add("trip", status="planned", destination=dest, country=country, start=_iso(start),
-                        end=_iso(end), nights=nights, planned_on=_iso(self.days[i]), with_=self.company())
+        trip = self.add(
+            "trip",
+            status="planned",
+            destination=dest,
+            country=country,
+            start=_iso(start),
+            end=_iso(end),
+            nights=nights,
+            planned_on=_iso(self.days[i]),
+            with_=self.company(),
+        )
         self.busy_until = end
         self.mention(i, "trip_plan", trip)
         if outcome < len(self.days):
@@ -183,16 +200,28 @@ class _Simulator:
     def meal(self, i: int) -> None:
         place = self.rng.choice(self.regulars) if self.rng.random() < 0.45 else self.rng.choice(N.RESTAURANTS)
         currency = self.currency if self.rng.random() < 0.85 else self.foreign()
-        meal = self.add("meal", place=place, date=_iso(self.past_day(i)), amount=self.amount(12, 95),
-                        currency=currency, meal=self.rng.choice(("lunch", "dinner", "dinner", "brunch")),
-                        with_=self.company())
+        meal = self.add(
+            "meal",
+            place=place,
+            date=_iso(self.past_day(i)),
+            amount=self.amount(12, 95),
+            currency=currency,
+            meal=self.rng.choice(("lunch", "dinner", "dinner", "brunch")),
+            with_=self.company(),
+        )
         self.mention(i, "meal", meal)
 
     def purchase(self, i: int) -> None:
         item, low, high, where = self.rng.choice(N.ITEMS)
         currency = self.currency if self.rng.random() < 0.75 else self.foreign()
-        bought = self.add("purchase", item=item, date=_iso(self.past_day(i)), amount=self.amount(low, high, cents=True),
-                          currency=currency, where=where)
+        bought = self.add(
+            "purchase",
+            item=item,
+            date=_iso(self.past_day(i)),
+            amount=self.amount(low, high, cents=True),
+            currency=currency,
+            where=where,
+        )
         self.mention(i, "purchase", bought)
         if self.rng.random() < 0.15 and i + 1 < len(self.days):
             self.events[bought]["returned"] = False
@@ -201,8 +230,13 @@ class _Simulator:
     def workout(self, i: int) -> None:
         activity, low, high, pace = self.rng.choice(N.ACTIVITIES)
         distance = round(self.rng.uniform(low, high), 1)
-        workout = self.add("workout", activity=activity, date=_iso(self.past_day(i)), distance_km=distance,
-                           duration_min=int(round(distance * pace * self.rng.uniform(0.9, 1.1))))
+        workout = self.add(
+            "workout",
+            activity=activity,
+            date=_iso(self.past_day(i)),
+            distance_km=distance,
+            duration_min=int(round(distance * pace * self.rng.uniform(0.9, 1.1))),
+        )
         self.mention(i, "workout", workout)
 
     def book(self, i: int) -> None:
@@ -250,8 +284,13 @@ class _Simulator:
         rng = self.rng
         self.intro()
         choices = (
-            (self.meal, 30), (self.purchase, 16), (self.workout, 16), (self.trip_done, 9), (self.trip_plan, 7),
-            (self.book, 7), (self.distractor, 12),
+            (self.meal, 30),
+            (self.purchase, 16),
+            (self.workout, 16),
+            (self.trip_done, 9),
+            (self.trip_plan, 7),
+            (self.book, 7),
+            (self.distractor, 12),
         )
         actions, weights = zip(*choices)
         for i in range(len(self.days)):
@@ -289,8 +328,10 @@ class _Simulator:
 def simulate(seed: int, size: int) -> Life:
     """The life told in ``size`` sessions (``MIN_SESSIONS`` to ``MAX_SESSIONS``), seeded by ``seed``."""
     if isinstance(size, bool) or not isinstance(size, int) or not MIN_SESSIONS <= size <= MAX_SESSIONS:
-        raise LedgerError(f"a history has {MIN_SESSIONS} to {MAX_SESSIONS} sessions, not {size!r}.",
-                          hint="Choose sizes such as 10,50,200.")
+        raise LedgerError(
+            f"a history has {MIN_SESSIONS} to {MAX_SESSIONS} sessions, not {size!r}.",
+            hint="Choose sizes such as 10,50,200.",
+        )
     life = _Simulator(seed, size).run()
     life.seed = seed
     return life

@@ -87,9 +87,13 @@ class _Projects:
             ingest = memory.ingest(sessions, format="messages", extractor="llm", compile=False)
             compiled = memory.compile("incremental")
             spent = self.llm.usage.minus(before)
-            build = {"history": history.name, "facts": ingest.facts_appended, "seconds": round(time.perf_counter() - started, 2),
-                     "compile": compiled.to_json() if hasattr(compiled, "to_json") else str(compiled),
-                     **_usage_row(spent)}
+            build = {
+                "history": history.name,
+                "facts": ingest.facts_appended,
+                "seconds": round(time.perf_counter() - started, 2),
+                "compile": compiled.to_json() if hasattr(compiled, "to_json") else str(compiled),
+                **_usage_row(spent),
+            }
             self.builds[history.name] = build
             return memory, build
 
@@ -116,11 +120,18 @@ class UacSystem(ConvSystem):
     def answer(self, history: History, question: Any) -> dict[str, Any]:
         memory, _ = self.projects.get(history, self.out)
         result = memory.ask(
-            question.text, as_of=history.today, citations=False, answer_length="phrase",
-            instructions=render("uac_instructions", user=history.ledger.user), **self.options,
+            question.text,
+            as_of=history.today,
+            citations=False,
+            answer_length="phrase",
+            instructions=render("uac_instructions", user=history.ledger.user),
+            **self.options,
         )
-        return {"prediction": (result.answer or "").strip(), "tool_calls": len(result.tool_runs),
-                **_usage_row(result.usage)}
+        return {
+            "prediction": (result.answer or "").strip(),
+            "tool_calls": len(result.tool_runs),
+            **_usage_row(result.usage),
+        }
 
 
 class RetrievalSystem(UacSystem):
@@ -151,14 +162,19 @@ class FullContextSystem(ConvSystem):
         return {"prediction": (response.content or "").strip(), "tool_calls": 0, **_usage_row(usage)}
 
 
-def make_systems(names: list[str] | None, llm: LLMClient, *, context_tokens: int = DEFAULT_CONTEXT_TOKENS) -> list[ConvSystem]:
+def make_systems(
+    names: list[str] | None, llm: LLMClient, *, context_tokens: int = DEFAULT_CONTEXT_TOKENS
+) -> list[ConvSystem]:
     chosen = list(names or MODEL_SYSTEMS)
     unknown = [n for n in chosen if n not in MODEL_SYSTEMS]
     if unknown:
         raise InputError(f"unknown system(s) {', '.join(unknown)}.", hint=f"Use {', '.join(MODEL_SYSTEMS)}.")
     projects = _Projects(llm)
-    made = {"uac": lambda: UacSystem(llm, projects), "retrieval": lambda: RetrievalSystem(llm, projects),
-            "full_context": lambda: FullContextSystem(llm, context_tokens)}
+    made = {
+        "uac": lambda: UacSystem(llm, projects),
+        "retrieval": lambda: RetrievalSystem(llm, projects),
+        "full_context": lambda: FullContextSystem(llm, context_tokens),
+    }
     return [made[n]() for n in chosen]
 
 

@@ -22,9 +22,20 @@ from .simulate import Life
 GREETINGS = ("", "", "Hi! ", "Hey, quick update. ", "Morning! ", "Evening. ", "So, ")
 #: the event kind of each mention (distractors and small talk are their own kinds)
 MENTION_KINDS = {
-    "trip_done": "trip", "trip_taken": "trip", "trip_plan": "trip", "trip_cancel": "trip", "trip_correct": "trip",
-    "meal": "meal", "purchase": "purchase", "purchase_return": "purchase", "workout": "workout", "book": "book",
-    "job_intro": "job", "job_change": "job", "home_intro": "home", "move": "home",
+    "trip_done": "trip",
+    "trip_taken": "trip",
+    "trip_plan": "trip",
+    "trip_cancel": "trip",
+    "trip_correct": "trip",
+    "meal": "meal",
+    "purchase": "purchase",
+    "purchase_return": "purchase",
+    "workout": "workout",
+    "book": "book",
+    "job_intro": "job",
+    "job_change": "job",
+    "home_intro": "home",
+    "move": "home",
 }
 
 
@@ -96,8 +107,14 @@ def tell(life: Life) -> Told:
         body = {k: v for k, v in fields.items() if k != "kind"}
         events.append({"id": event_id, "kind": fields["kind"], **body, "sessions": told_in[event_id]})
     raw = {
-        "format": FORMAT, "user": life.user, "currency": life.currency, "rates": life.rates, "events": events,
-        "distractors": distractors, "today": life.days[-1].isoformat(),
+        "format": FORMAT,
+        "user": life.user,
+        "currency": life.currency,
+        "rates": life.rates,
+        "events": events,
+        "distractors": distractors,
+        "today": life.days[-1].isoformat(),
     }
-    return Told(sessions, parse_ledger(raw, f"the generated ledger (seed {life.seed}, {len(life.days)} sessions)"),
-                dict(shapes))
+    return Told(
+        sessions, parse_ledger(raw, f"the generated ledger (seed {life.seed}, {len(life.days)} sessions)"), dict(shapes)
+    )

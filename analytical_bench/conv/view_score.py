@@ -175,19 +175,57 @@ def _text(event_field: str, record_field: str):
 
 SPECS: dict[str, KindSpec] = {
     "trip": KindSpec(
-        "trip", "destination", ("destination", "purpose"), same_place, ("start", "end"), ("start", "end"), 7, "status",
+        "trip",
+        "destination",
+        ("destination", "purpose"),
+        same_place,
+        ("start", "end"),
+        ("start", "end"),
+        7,
+        "status",
         (("nights", _number("nights", "nights")), ("start_month", _month_of("start", ("start", "end")))),
     ),
     "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),
-    "purchase": KindSpec("purchase", "item", ("item",), same_item, ("date",), ("when",), 7, None, (("amount", _money),)),
-    "job": KindSpec("job", "employer", ("employer",), same_name, (), (), 0, None,
-                    (("current", _current), ("title", _text("title", "role")))),
-    "workout": KindSpec("workout", "activity", ("activity",), same_name, ("date",), ("when",), 1, None,
-                        (("distance_km", _number("distance_km", "distance_km", 0.05)),
-                         ("duration_min", _number("duration_min", "duration_min", 0.5)))),
+    "purchase": KindSpec(
+        "purchase", "item", ("item",), same_item, ("date",), ("when",), 7, None, (("amount", _money),)
+    ),
+    "job": KindSpec(
+        "job",
+        "employer",
+        ("employer",),
+        same_name,
+        (),
+        (),
+        0,
+        None,
+        (("current", _current), ("title", _text("title", "role"))),
+    ),
+    "workout": KindSpec(
+        "workout",
+        "activity",
+        ("activity",),
+        same_name,
+        ("date",),
+        ("when",),
+        1,
+        None,
+        (
+            ("distance_km", _number("distance_km", "distance_km", 0.05)),
+            ("duration_min", _number("duration_min", "duration_min", 0.5)),
+        ),
+    ),
     "book": KindSpec("book", "title", ("title",), same_name, (), (), 0, None, (("author", _text("author", "author")),)),
-    "home": KindSpec("home", "city", ("city",), same_name, (), (), 0, None,
-                     (("current", _current), ("country", _text("country", "country")))),
+    "home": KindSpec(
+        "home",
+        "city",
+        ("city",),
+        same_name,
+        (),
+        (),
+        0,
+        None,
+        (("current", _current), ("country", _text("country", "country"))),
+    ),
 }
 
 
@@ -211,10 +249,15 @@ class KindScore:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "events": self.events, "records": self.records, "matched": self.matched,
-            "precision": self.precision, "recall": self.recall,
+            "kind": self.kind,
+            "events": self.events,
+            "records": self.records,
+            "matched": self.matched,
+            "precision": self.precision,
+            "recall": self.recall,
             "fields": {k: {"right": r, "checked": c} for k, (r, c) in self.fields.items()},
-            "missed": self.missed, "wrong": self.wrong,
+            "missed": self.missed,
+            "wrong": self.wrong,
         }
 
 
@@ -237,13 +280,18 @@ def _dates_agree(event: Event, rec: dict[str, Any], spec: KindSpec) -> bool | No
     if not spans or not days:
         return None
     first, last = min(s.first for s in spans), max(s.last for s in spans)
-    return any(first - _dt.timedelta(days=spec.slack_days) <= b and a <= last + _dt.timedelta(days=spec.slack_days)
-               for a, b in days)
+    return any(
+        first - _dt.timedelta(days=spec.slack_days) <= b and a <= last + _dt.timedelta(days=spec.slack_days)
+        for a, b in days
+    )
 
 
 def _summary(rec: dict[str, Any]) -> dict[str, Any]:
-    return {k: (v if isinstance(v, (str, int, float, bool, type(None), list)) else str(v))
-            for k, v in rec.items() if k not in ("sources",)}
+    return {
+        k: (v if isinstance(v, (str, int, float, bool, type(None), list)) else str(v))
+        for k, v in rec.items()
+        if k not in ("sources",)
+    }
 
 
 def score_kind(spec: KindSpec, events: list[Event], records: Iterable[Any], user: str) -> KindScore:

@@ -11,11 +11,38 @@ import random
 
 from .names import CURRENCY_WORDS, SYMBOLS
 
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve", "thirteen", "fourteen")
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+)
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def cap(text: str) -> str:
@@ -42,7 +69,10 @@ def when_past(day: _dt.date, today: _dt.date, rng: random.Random, *, evening: bo
     if delta == 0:
         options += [("today", "today"), ("this morning", "this_morning"), ("earlier today", "earlier_today")]
     elif delta == 1:
-        options += [("yesterday", "yesterday"), ("yesterday evening" if evening else "yesterday morning", "yesterday_part")]
+        options += [
+            ("yesterday", "yesterday"),
+            ("yesterday evening" if evening else "yesterday morning", "yesterday_part"),
+        ]
         if evening:
             options.append(("last night", "last_night"))
     elif delta == 2:
@@ -77,10 +107,12 @@ def date_range(start: _dt.date, end: _dt.date, today: _dt.date, rng: random.Rand
     year = f" {end.year}" if end.year != today.year else ""
     if start.month == end.month and start.year == end.year:
         month = MONTHS[start.month - 1]
-        return rng.choice([
-            (f"from {start.day} to {end.day} {month}{year}", "from_to_same_month"),
-            (f"{month} {start.day}-{end.day}{year}", "m_d_d"),
-        ])
+        return rng.choice(
+            [
+                (f"from {start.day} to {end.day} {month}{year}", "from_to_same_month"),
+                (f"{month} {start.day}-{end.day}{year}", "m_d_d"),
+            ]
+        )
     a, _ = calendar(start, today, random.Random(0))
     b, _ = calendar(end, today, random.Random(0))
     return f"from {a} to {b}", "from_to"
@@ -105,12 +137,14 @@ def money(amount: float, currency: str, rng: random.Random) -> tuple[str, str]:
     """``£42`` / ``42 pounds`` / ``EUR 42.50`` / ``42.50 EUR``."""
     number = _number(amount)
     word, code = CURRENCY_WORDS[currency]
-    return rng.choice([
-        (f"{SYMBOLS[currency]}{number}", "symbol"),
-        (f"{number} {word}", "word"),
-        (f"{code} {number}", "code_first"),
-        (f"{number} {code}", "code_last"),
-    ])
+    return rng.choice(
+        [
+            (f"{SYMBOLS[currency]}{number}", "symbol"),
+            (f"{number} {word}", "word"),
+            (f"{code} {number}", "code_first"),
+            (f"{number} {code}", "code_last"),
+        ]
+    )
 
 
 def distance(km: float, rng: random.Random) -> tuple[str, str]:

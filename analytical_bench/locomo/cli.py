@@ -37,7 +37,9 @@ def model_factories(
         def make() -> LLMClient | None:
             if client is None:
                 return None
-            return LLMClient(client.provider, cache=client.cache, max_retries=settings.max_retries, temperature=settings.temperature)
+            return LLMClient(
+                client.provider, cache=client.cache, max_retries=settings.max_retries, temperature=settings.temperature
+            )
 
         return make
 
@@ -69,8 +71,12 @@ def run_command(
         list(SYSTEMS), "--systems", help=f"comma-separated: {','.join(SYSTEMS)} (default: all)"
     ),
     out: Path = typer.Option(Path("locomo-results"), "--out", help="run directory (default: ./locomo-results)"),
-    resume: bool = typer.Option(False, "--resume", help="continue a run: skip questions already written, reuse projects"),
-    workers: int = typer.Option(4, "--workers", help="threads over conversations and questions when a model is configured"),
+    resume: bool = typer.Option(
+        False, "--resume", help="continue a run: skip questions already written, reuse projects"
+    ),
+    workers: int = typer.Option(
+        4, "--workers", help="threads over conversations and questions when a model is configured"
+    ),
     limit_questions: Optional[int] = typer.Option(
         None, "--limit-questions", help="only the first N questions of each conversation"
     ),

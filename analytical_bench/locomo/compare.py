@@ -51,17 +51,24 @@ def resolve(spec: str, *, prefer: str | None = None) -> ResultSet:
         kind = "retrieval" if path.parent.name == "retrieval" else "answers"
         return ResultSet(str(path), kind, {r["qid"]: r for r in read_jsonl(path)})
     if not path.is_dir():
-        raise InputError(f"{spec} is neither a run directory nor a JSONL file.", hint="Pass RUN_DIR, RUN_DIR:system or a .jsonl.")
+        raise InputError(
+            f"{spec} is neither a run directory nor a JSONL file.", hint="Pass RUN_DIR, RUN_DIR:system or a .jsonl."
+        )
     files = _files(path)
     if not files:
-        raise InputError(f"{path} holds no answers/ or retrieval/ results.", hint="Run `python -m analytical_bench.locomo run` first.")
+        raise InputError(
+            f"{path} holds no answers/ or retrieval/ results.",
+            hint="Run `python -m analytical_bench.locomo run` first.",
+        )
     if name is None:
         if len(files) == 1:
             name = next(iter(files))
         elif prefer in files:
             name = prefer
         else:
-            raise InputError(f"{path} holds several result sets.", hint=f"Name one: {', '.join(f'{spec}:{n}' for n in files)}.")
+            raise InputError(
+                f"{path} holds several result sets.", hint=f"Name one: {', '.join(f'{spec}:{n}' for n in files)}."
+            )
     if name not in files:
         raise InputError(f"{path} has no result set {name!r}.", hint=f"Available: {', '.join(files)}.")
     kind, file = files[name]
@@ -99,7 +106,9 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def bootstrap_ci(differences: list[float], *, resamples: int = 2000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+def bootstrap_ci(
+    differences: list[float], *, resamples: int = 2000, seed: int = 0, level: float = 0.95
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``differences``."""
     import numpy as np
 
@@ -164,8 +173,10 @@ class Comparison:
             if rows:
                 lines += ["", f"## {title} ({len(rows)})", ""]
                 for row in rows[:show]:
-                    lines.append(f"- {row['qid']} (cat {row['category']}): {row['question']} | {self.gold_label}: "
-                                 f"{row.get('gold')} | A: {row.get('a_prediction')} | B: {row.get('b_prediction')}")
+                    lines.append(
+                        f"- {row['qid']} (cat {row['category']}): {row['question']} | {self.gold_label}: "
+                        f"{row.get('gold')} | A: {row.get('a_prediction')} | B: {row.get('b_prediction')}"
+                    )
                 if len(rows) > show:
                     lines.append(f"- ... {len(rows) - show} more (use --json for all)")
         return "\n".join(lines) + "\n"
@@ -175,13 +186,20 @@ def compare(spec_a: str, spec_b: str, *, metric: str | None = None, resamples: i
     first = resolve(spec_a)
     second = resolve(spec_b, prefer=first.label.rpartition(":")[2])
     if first.kind != second.kind:
-        raise InputError(f"{first.label} holds {first.kind} but {second.label} holds {second.kind}.",
-                         hint="Compare answers with answers, retrieval with retrieval.")
+        raise InputError(
+            f"{first.label} holds {first.kind} but {second.label} holds {second.kind}.",
+            hint="Compare answers with answers, retrieval with retrieval.",
+        )
     if metric is None:
         if first.kind == "retrieval":
             metric = "recall@10"
         else:
-            judged = all(r.get("judge") for s in (first, second) for r in s.records.values() if r.get("category") in LOCOMO_ANSWERABLE)
+            judged = all(
+                r.get("judge")
+                for s in (first, second)
+                for r in s.records.values()
+                if r.get("category") in LOCOMO_ANSWERABLE
+            )
             metric = "judge" if judged else "f1"
     allowed = RETRIEVAL_METRICS if first.kind == "retrieval" else ANSWER_METRICS
     if metric not in allowed:
@@ -193,8 +211,10 @@ def compare(spec_a: str, spec_b: str, *, metric: str | None = None, resamples: i
         if va is not None and vb is not None:
             pairs.append((qid, ra, rb, va, vb))
     if not pairs:
-        raise InputError(f"{first.label} and {second.label} share no questions scored on {metric}.",
-                         hint="Compare runs over the same conversations (and with a judge for --metric judge).")
+        raise InputError(
+            f"{first.label} and {second.label} share no questions scored on {metric}.",
+            hint="Compare runs over the same conversations (and with a judge for --metric judge).",
+        )
     differences = [vb - va for *_, va, vb in pairs]
     low, high = bootstrap_ci(differences, resamples=resamples, seed=seed)
     only_a, only_b = [], []

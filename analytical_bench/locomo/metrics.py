@@ -35,7 +35,10 @@ def item_sessions(turns: Sequence[str], session: int | None) -> set[int]:
 
 
 def session_recall(
-    evidence: Sequence[str], ranked_turns: Sequence[Sequence[str]], ranked_sessions: Sequence[int | None], k: int = SESSION_K
+    evidence: Sequence[str],
+    ranked_turns: Sequence[Sequence[str]],
+    ranked_sessions: Sequence[int | None],
+    k: int = SESSION_K,
 ) -> float | None:
     gold = {n for n in map(turn_session_number, evidence) if n is not None}
     if not gold:

@@ -28,7 +28,9 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             if number == len(lines):
                 continue  # a torn last line
-            raise InputError(f"{path}:{number} is not valid JSON.", hint="Remove the line or rerun without --resume.") from None
+            raise InputError(
+                f"{path}:{number} is not valid JSON.", hint="Remove the line or rerun without --resume."
+            ) from None
         if isinstance(value, dict):
             rows.append(value)
     return rows

@@ -76,17 +76,20 @@ def render_markdown(summary: dict[str, Any]) -> str:
     run = summary["run"]
     config = run.get("config", {})
     lines = ["# LoCoMo results", ""]
-    lines.append(f"- mode: **{run.get('mode')}**" + (
-        " (no model configured: retrieval metrics only)" if run.get("mode") == "offline" else ""
-    ))
+    lines.append(
+        f"- mode: **{run.get('mode')}**"
+        + (" (no model configured: retrieval metrics only)" if run.get("mode") == "offline" else "")
+    )
     lines.append(
         f"- reader model: {run.get('model') or 'none'}; judge: {run.get('judge_model') or 'none'}"
         + ("" if run.get("mode") == "offline" else f"; reasoning: {config.get('reasoning', 'direct')}")
     )
     lines.append(f"- data: `{config.get('data')}` (sha256 {run.get('data_sha256', '?')})")
-    lines.append(f"- conversations: {', '.join(run.get('conversations') or []) or 'all'}; "
-                 f"systems: {', '.join(config.get('systems') or [])}; "
-                 f"questions per conversation: {config.get('limit_questions') or 'all'}")
+    lines.append(
+        f"- conversations: {', '.join(run.get('conversations') or []) or 'all'}; "
+        f"systems: {', '.join(config.get('systems') or [])}; "
+        f"questions per conversation: {config.get('limit_questions') or 'all'}"
+    )
     if run.get("seconds") is not None:
         cpu = f", process CPU {run['cpu_seconds']:.0f} s" if run.get("cpu_seconds") is not None else ""
         lines.append(f"- wall time: {run['seconds']:.0f} s{cpu} (started {run.get('started')})")
@@ -96,14 +99,31 @@ def render_markdown(summary: dict[str, Any]) -> str:
         lines += ["## Answers (categories 1-4: token F1 and judge accuracy; category 5: refusal accuracy)", ""]
         rows = []
         for name, s in summary["answers"].items():
-            rows.append([
-                name, str(s["n_answerable"]), _pct(s["f1"]), _pct(s["judge_accuracy"]),
-                f"{_pct(s['refusal_accuracy'])} (n={s['n_adversarial']})", _num(s["tokens_per_question"]),
-                _num(s["latency_p50"], 2), _num(s["latency_p95"], 2), _pct(s["evidence_recall"]),
-            ])
+            rows.append(
+                [
+                    name,
+                    str(s["n_answerable"]),
+                    _pct(s["f1"]),
+                    _pct(s["judge_accuracy"]),
+                    f"{_pct(s['refusal_accuracy'])} (n={s['n_adversarial']})",
+                    _num(s["tokens_per_question"]),
+                    _num(s["latency_p50"], 2),
+                    _num(s["latency_p95"], 2),
+                    _pct(s["evidence_recall"]),
+                ]
+            )
         lines += _table(
-            ["system", "n (1-4)", "F1", "judge acc.", "refusal acc. (cat 5)", "tokens / question",
-             "latency p50 s", "latency p95 s", "evidence recall"],
+            [
+                "system",
+                "n (1-4)",
+                "F1",
+                "judge acc.",
+                "refusal acc. (cat 5)",
+                "tokens / question",
+                "latency p50 s",
+                "latency p95 s",
+                "evidence recall",
+            ],
             rows,
         )
         lines += ["", "### Per category", ""]
@@ -113,7 +133,9 @@ def render_markdown(summary: dict[str, Any]) -> str:
             cells = [name]
             for c in (1, 2, 3, 4):
                 cat = s["categories"].get(str(c))
-                cells.append("n/a" if cat is None else f"{_pct(cat['f1'])} / {_pct(cat['judge_accuracy'])} (n={cat['n']})")
+                cells.append(
+                    "n/a" if cat is None else f"{_pct(cat['f1'])} / {_pct(cat['judge_accuracy'])} (n={cat['n']})"
+                )
             rows.append(cells)
         lines += _table(header, rows)
         unreadable = sum(s["unreadable_verdicts"] for s in summary["answers"].values())
@@ -123,19 +145,36 @@ def render_markdown(summary: dict[str, Any]) -> str:
         lines += [f"## Retrieval (categories 1-4; evidence recall at turn level, session recall@{SESSION_K})", ""]
         rows = []
         for name, s in summary["retrieval"].items():
-            rows.append([name, str(s["n_with_evidence"])] + [_pct(s[f"recall@{k}"]) for k in RECALL_KS]
-                        + [_pct(s[f"session_recall@{SESSION_K}"]), _num(s.get("turns@10"), 1),
-                           _num(1000 * (s["latency_p50"] or 0), 1)])
-        lines += _table(["system / channel", "n"] + [f"recall@{k}" for k in RECALL_KS]
-                        + [f"session recall@{SESSION_K}", "turns in top 10", "ms / query (p50)"], rows)
-        lines += ["", "Items differ in size (a fact, an archive chunk of several turns, one raw turn): "
-                  "'turns in top 10' is the mean number of distinct turns the top 10 items cover."]
+            rows.append(
+                [name, str(s["n_with_evidence"])]
+                + [_pct(s[f"recall@{k}"]) for k in RECALL_KS]
+                + [
+                    _pct(s[f"session_recall@{SESSION_K}"]),
+                    _num(s.get("turns@10"), 1),
+                    _num(1000 * (s["latency_p50"] or 0), 1),
+                ]
+            )
+        lines += _table(
+            ["system / channel", "n"]
+            + [f"recall@{k}" for k in RECALL_KS]
+            + [f"session recall@{SESSION_K}", "turns in top 10", "ms / query (p50)"],
+            rows,
+        )
+        lines += [
+            "",
+            "Items differ in size (a fact, an archive chunk of several turns, one raw turn): "
+            "'turns in top 10' is the mean number of distinct turns the top 10 items cover.",
+        ]
         lines += ["", "### Evidence recall@10 per category", ""]
         rows = []
         for name, s in summary["retrieval"].items():
-            rows.append([name] + [
-                "n/a" if str(c) not in s["categories"] else _pct(s["categories"][str(c)]["recall@10"]) for c in (1, 2, 3, 4)
-            ])
+            rows.append(
+                [name]
+                + [
+                    "n/a" if str(c) not in s["categories"] else _pct(s["categories"][str(c)]["recall@10"])
+                    for c in (1, 2, 3, 4)
+                ]
+            )
         lines += _table(["system / channel"] + [f"{c} {LOCOMO_CATEGORIES[c]}" for c in (1, 2, 3, 4)], rows)
         lines.append("")
 
@@ -148,13 +187,24 @@ def render_markdown(summary: dict[str, Any]) -> str:
         totals: dict[str, list[float]] = {}
         for row in summary["prepare"]:
             totals.setdefault(row["system"], []).append(float(row.get("seconds") or 0))
-        lines += ["", "Totals: " + "; ".join(f"{k} {sum(v):.0f} s over {len(v)} conversations" for k, v in totals.items()), ""]
+        lines += [
+            "",
+            "Totals: " + "; ".join(f"{k} {sum(v):.0f} s over {len(v)} conversations" for k, v in totals.items()),
+            "",
+        ]
 
     lines += ["## Published reference figures", "", CAVEAT, ""]
     rows = [
-        [r.system, r.reader, r.judge, "" if r.f1 is None else f"{r.f1:.1f}",
-         "" if r.judge_accuracy is None else f"{r.judge_accuracy:.2f}".rstrip("0").rstrip("."),
-         "" if r.refusal_accuracy is None else f"{r.refusal_accuracy:.1f}", r.note, r.source]
+        [
+            r.system,
+            r.reader,
+            r.judge,
+            "" if r.f1 is None else f"{r.f1:.1f}",
+            "" if r.judge_accuracy is None else f"{r.judge_accuracy:.2f}".rstrip("0").rstrip("."),
+            "" if r.refusal_accuracy is None else f"{r.refusal_accuracy:.1f}",
+            r.note,
+            r.source,
+        ]
         for r in REFERENCES
     ]
     lines += _table(["system", "reader", "judge", "F1", "judge acc.", "refusal", "note", "source"], rows)

@@ -129,7 +129,9 @@ class Runner:
                     reasoning=self.config.reasoning,
                 )
             elif name == "rag":
-                systems[name] = RagSystem(self._probe, self.out / "rag", k=self.config.rag_k, reasoning=self.config.reasoning)
+                systems[name] = RagSystem(
+                    self._probe, self.out / "rag", k=self.config.rag_k, reasoning=self.config.reasoning
+                )
             elif name == "full_context":
                 systems[name] = FullContextSystem(self._probe, reasoning=self.config.reasoning)
         return systems
@@ -260,7 +262,9 @@ class Runner:
                     per_question = (time.perf_counter() - clock) / len(questions)
                     for question, items in zip(questions, ranked):
                         writer.write(_retrieval_record(system.name, channel, question, items, per_question))
-                    self.log(f"{conversation.sample_id} {retrieval_file(system.name, channel)}: ranked {len(questions)} questions")
+                    self.log(
+                        f"{conversation.sample_id} {retrieval_file(system.name, channel)}: ranked {len(questions)} questions"
+                    )
 
     # -- online: answering ------------------------------------------------------------
 
@@ -283,7 +287,9 @@ class Runner:
             prediction = system.answer(conversation, question)
             record = _answer_record(system.name, conversation, question, prediction)
             if self.judge is not None and question.category in LOCOMO_ANSWERABLE:
-                record["judge"] = self.judge.grade(question.question, question.answer or "", prediction.prediction).to_json()
+                record["judge"] = self.judge.grade(
+                    question.question, question.answer or "", prediction.prediction
+                ).to_json()
             writer.write(record)
             with lock:
                 counter["done"] += 1
@@ -294,7 +300,9 @@ class Runner:
         self._map(answer, jobs, parallel=True)
 
 
-def _answer_record(system: str, conversation: LocomoConversation, question: LocomoQuestion, prediction: Any) -> dict[str, Any]:
+def _answer_record(
+    system: str, conversation: LocomoConversation, question: LocomoQuestion, prediction: Any
+) -> dict[str, Any]:
     answerable = question.category in LOCOMO_ANSWERABLE
     return {
         "qid": question.qid,
@@ -318,7 +326,9 @@ def _answer_record(system: str, conversation: LocomoConversation, question: Loco
         "evidence_recall": (
             None
             if prediction.retrieved_turns is None
-            else evidence_recall(question.evidence, [[t] for t in prediction.retrieved_turns], len(prediction.retrieved_turns))
+            else evidence_recall(
+                question.evidence, [[t] for t in prediction.retrieved_turns], len(prediction.retrieved_turns)
+            )
         ),
         "prompt_tokens": prediction.prompt_tokens,
         "completion_tokens": prediction.completion_tokens,
@@ -326,7 +336,9 @@ def _answer_record(system: str, conversation: LocomoConversation, question: Loco
     }
 
 
-def _retrieval_record(system: str, channel: str, question: LocomoQuestion, items: list[Any], seconds: float) -> dict[str, Any]:
+def _retrieval_record(
+    system: str, channel: str, question: LocomoQuestion, items: list[Any], seconds: float
+) -> dict[str, Any]:
     turns = [list(item.turns) for item in items]
     sessions = [item.session for item in items]
     return {

@@ -69,6 +69,7 @@ def kept_answer(text: str, reasoning: str) -> str:
     """What gets scored: the reply, or its last answer line in step-by-step mode."""
     return final_answer_line(text) if reasoning == "step_by_step" else text
 
+
 LLMFactory = Callable[[], "LLMClient | None"]
 
 # citations the uac reader appends: [conv-26_s3-f12], [F12, F13], [D1:3] (ids hold a digit)
@@ -171,7 +172,9 @@ class System:
         """The retrieval channels ``rank`` serves (none: not a retrieval system)."""
         return ()
 
-    def rank(self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int) -> list[list[RankedItem]]:
+    def rank(
+        self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int
+    ) -> list[list[RankedItem]]:
         raise NotImplementedError
 
 
@@ -289,7 +292,9 @@ class RagSystem(System):
             ranked.append([int(i) for i in top[np.argsort(-row[top], kind="stable")]])
         return ranked
 
-    def rank(self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int) -> list[list[RankedItem]]:
+    def rank(
+        self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int
+    ) -> list[list[RankedItem]]:
         turns = conversation.turns
         out = []
         for indices in self._top(conversation, [q.question for q in questions], k):
@@ -306,7 +311,12 @@ class RagSystem(System):
         indices = self._top(conversation, [question.question], self.k)[0]
         turns = conversation.turns
         hits = [
-            {"dia_id": turns[i][1].turn_id, "date_text": turns[i][0].date_text, "speaker": turns[i][1].speaker, "text": shown_text(turns[i][1])}
+            {
+                "dia_id": turns[i][1].turn_id,
+                "date_text": turns[i][0].date_text,
+                "speaker": turns[i][1].speaker,
+                "text": shown_text(turns[i][1]),
+            }
             for i in indices
         ]
         prompt = render("rag", hits=hits, question=question.question, step_by_step=self.reasoning == "step_by_step")
@@ -424,7 +434,9 @@ class UacSystem(System):
     def channels(self) -> tuple[str, ...]:
         return UAC_CHANNELS
 
-    def rank(self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int) -> list[list[RankedItem]]:
+    def rank(
+        self, conversation: LocomoConversation, questions: list[LocomoQuestion], channel: str, k: int
+    ) -> list[list[RankedItem]]:
         if channel not in UAC_CHANNELS:
             raise InputError(f"uac has no channel {channel!r}.", hint=f"Use one of {', '.join(UAC_CHANNELS)}.")
         memory = self.memory(conversation)
@@ -432,7 +444,10 @@ class UacSystem(System):
         # embedded in one batch (one model call per conversation, not per question).
         ranked = memory.search_many([q.question for q in questions], k=k, channel=channel, as_of=conversation.last_date)
         return [
-            [RankedItem(str(hit.id), normalize_turn_ids(hit.evidence or ()), _session_number(hit.session_id)) for hit in hits]
+            [
+                RankedItem(str(hit.id), normalize_turn_ids(hit.evidence or ()), _session_number(hit.session_id))
+                for hit in hits
+            ]
             for hits in ranked
         ]
 
@@ -460,5 +475,3 @@ class UacSystem(System):
             mode=result.mode,
             reasoning=result.reasoning,
         )
-
-

@@ -15,15 +15,15 @@ SYSTEM_CLASSES: dict[str, type[System]] = {
 }
 
 
-def make_systems(names: list[str] | None = None, *, max_steps: int | None = None, reasoning: str = "direct") -> list[System]:
+def make_systems(
+    names: list[str] | None = None, *, max_steps: int | None = None, reasoning: str = "direct"
+) -> list[System]:
     """Instances of the named systems (all when ``names`` is empty), in report order,
     answering in the ``reasoning`` mode (direct | step_by_step)."""
     wanted = names or list(SYSTEM_CLASSES)
     unknown = [name for name in wanted if name not in SYSTEM_CLASSES]
     if unknown:
-        raise InputError(
-            f"unknown system(s): {', '.join(unknown)}.", hint=f"Choose from: {', '.join(SYSTEM_CLASSES)}."
-        )
+        raise InputError(f"unknown system(s): {', '.join(unknown)}.", hint=f"Choose from: {', '.join(SYSTEM_CLASSES)}.")
     out: list[System] = []
     for name in SYSTEM_CLASSES:
         if name in wanted:

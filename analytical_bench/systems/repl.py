@@ -28,7 +28,9 @@ def _open_session(payload: dict[str, Any]) -> Any:
     try:
         return sandbox.Session(payload)
     except sandbox.SandboxError as exc:
-        raise SandboxError(f"the sandbox cannot start: {exc}.", hint="Run 'uac doctor' to see the sandbox level.") from exc
+        raise SandboxError(
+            f"the sandbox cannot start: {exc}.", hint="Run 'uac doctor' to see the sandbox level."
+        ) from exc
 
 
 class _ReplSystem(System):

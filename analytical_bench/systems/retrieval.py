@@ -84,7 +84,9 @@ class _RetrievalSystem(System):
     order = ""
 
     def messages_for(self, case: Case, retrieved: Retrieved) -> list[Message]:
-        prompt = render("retrieval", items=retrieved.texts, method=self.method, order=self.order, question=case.question)
+        prompt = render(
+            "retrieval", items=retrieved.texts, method=self.method, order=self.order, question=case.question
+        )
         return [self.system_message(case), Message("user", prompt)]
 
     def messages(self, case: Case) -> list[Message]:

@@ -46,8 +46,15 @@ def run_tool_loop(
                 output = execute_tool_call(session, call.arguments)
             else:
                 output = json.dumps(
-                    {"ok": False, "result": None, "stdout": "",
-                     "error": {"type": "UnknownTool", "message": f"there is no tool named {call.name!r}; use python"}}
+                    {
+                        "ok": False,
+                        "result": None,
+                        "stdout": "",
+                        "error": {
+                            "type": "UnknownTool",
+                            "message": f"there is no tool named {call.name!r}; use python",
+                        },
+                    }
                 )
             calls.append({"name": call.name, "arguments": call.arguments, "output": output})
             messages.append(Message("tool", output, tool_call_id=call.id, name=call.name))

@@ -17,11 +17,25 @@ from uac.integrations.langgraph import UacStore, memory_tools
 def main() -> None:
     root = demo_root()
     tools = memory_tools("maya", root=root)
-    llm = GenericFakeChatModel(messages=iter([  # what a model would do: compute, then answer
-        AIMessage("", tool_calls=[{"name": "run_python", "id": "sum", "args": {
-            "code": "result = round(sum(t.cost_eur for t in bookings if t.country == 'Japan'), 2)"}}]),
-        AIMessage("That is what your trips to Japan cost."),
-    ]))
+    llm = GenericFakeChatModel(
+        messages=iter(
+            [  # what a model would do: compute, then answer
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {
+                            "name": "run_python",
+                            "id": "sum",
+                            "args": {
+                                "code": "result = round(sum(t.cost_eur for t in bookings if t.country == 'Japan'), 2)"
+                            },
+                        }
+                    ],
+                ),
+                AIMessage("That is what your trips to Japan cost."),
+            ]
+        )
+    )
 
     builder = StateGraph(MessagesState)
     builder.add_node("agent", lambda state: {"messages": [llm.invoke(state["messages"])]})

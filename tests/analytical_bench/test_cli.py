@@ -45,9 +45,24 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, tmp_path):
 def test_module_runs_offline_without_a_model(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "UAC_BLOCK_NETWORK": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "analytical_bench", "run", "--tiers", "20", "--limit", "2", "--quiet",
-         "--out", str(tmp_path / "out")],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "analytical_bench",
+            "run",
+            "--tiers",
+            "20",
+            "--limit",
+            "2",
+            "--quiet",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     assert "no model configured" in done.stdout
@@ -63,8 +78,23 @@ def test_run_uses_the_model_configured_in_the_environment(tmp_path, monkeypatch,
     monkeypatch.setenv("UAC_LLM_PROVIDER", "scripted")
     monkeypatch.setenv("UAC_LLM_SCRIPT", str(script))
     out = tmp_path / "out"
-    code = main(["run", "--systems", "full_context", "--tiers", "20", "--limit", "1", "--out", str(out),
-                 "--quiet", "--no-plot", "--workers", "2"])
+    code = main(
+        [
+            "run",
+            "--systems",
+            "full_context",
+            "--tiers",
+            "20",
+            "--limit",
+            "1",
+            "--out",
+            str(out),
+            "--quiet",
+            "--no-plot",
+            "--workers",
+            "2",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     assert "1 answers" in capsys.readouterr().out
     row = json.loads((out / "results.jsonl").read_text())
@@ -84,8 +114,23 @@ def test_run_in_step_by_step_mode_records_it(tmp_path, monkeypatch, capsys, data
     monkeypatch.setenv("UAC_LLM_PROVIDER", "scripted")
     monkeypatch.setenv("UAC_LLM_SCRIPT", str(script))
     out = tmp_path / "out"
-    code = main(["run", "--systems", "full_context", "--tiers", "20", "--limit", "1", "--out", str(out),
-                 "--quiet", "--no-plot", "--reasoning", "step_by_step"])
+    code = main(
+        [
+            "run",
+            "--systems",
+            "full_context",
+            "--tiers",
+            "20",
+            "--limit",
+            "1",
+            "--out",
+            str(out),
+            "--quiet",
+            "--no-plot",
+            "--reasoning",
+            "step_by_step",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     row = json.loads((out / "results.jsonl").read_text())
     assert row["reasoning"] == "step_by_step" and row["correct"] is True and row["response"] == reply

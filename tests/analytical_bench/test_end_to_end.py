@@ -22,7 +22,9 @@ def small(dataset):
     for pattern, n in (("count", 20), ("sum", 50), ("trend", 20)):
         wanted.append(next(c for c in dataset.cases if c.suite == "paper" and c.pattern == pattern and c.n == n))
     ids = {c.id for c in wanted}
-    return dataset, type(dataset)(dataset.name, dataset.version, dataset.seed, [c for c in dataset.cases if c.id in ids])
+    return dataset, type(dataset)(
+        dataset.name, dataset.version, dataset.seed, [c for c in dataset.cases if c.id in ids]
+    )
 
 
 def _client(cases, cache=None):
@@ -35,7 +37,12 @@ def test_every_system_end_to_end(tmp_path, small, embedder):
     source, selected = small
     llm = _client(selected.cases)
     outcome = run_benchmark(
-        selected, tmp_path / "out", source=source, systems=make_systems(), llm=llm, workers=2,
+        selected,
+        tmp_path / "out",
+        source=source,
+        systems=make_systems(),
+        llm=llm,
+        workers=2,
         prices=Prices(prompt_per_1k=0.5, completion_per_1k=1.0),
     )
     assert outcome.mode == "model"
@@ -51,7 +58,9 @@ def test_every_system_end_to_end(tmp_path, small, embedder):
     assert not any(r["correct"] for r in by_system["topk"] + by_system["facts"])
     assert all("support_retrieved" in r for r in by_system["topk"])
     for row in rows:
-        assert {"prediction", "gold", "correct", "tool_calls", "prompt_tokens", "completion_tokens", "latency"} <= set(row)
+        assert {"prediction", "gold", "correct", "tool_calls", "prompt_tokens", "completion_tokens", "latency"} <= set(
+            row
+        )
         assert row["prompt_tokens"] > 0
 
     run = json.loads((tmp_path / "out" / "run.json").read_text())
@@ -90,7 +99,8 @@ def test_warm_cache_reproduces_the_report_byte_for_byte(tmp_path, small, embedde
 def test_model_errors_are_recorded_per_case(tmp_path, small):
     source, selected = small
     llm = LLMClient(ScriptedProvider([{"error": "fatal", "message": "endpoint refused"}] * 3), sleep=lambda _s: None)
-    outcome = run_benchmark(selected, tmp_path, source=source, systems=make_systems(["full_context"]), llm=llm,
-                            plot=False)
+    outcome = run_benchmark(
+        selected, tmp_path, source=source, systems=make_systems(["full_context"]), llm=llm, plot=False
+    )
     assert all(r["error"] and "endpoint refused" in r["error"] and not r["correct"] for r in outcome.rows)
     assert "| Full Context | 0.0 |" in outcome.report.read_text()

@@ -82,7 +82,7 @@ def test_empty_prediction_never_matches_any_kind():
         ("tokyo; paris; LISBON.", True),
         ("- Paris\n- Lisbon\n- Tokyo", True),
         ("The destinations are: Paris, Lisbon, and Tokyo.", True),
-        ("```json\n[\"Paris\",\"Lisbon\",\"Tokyo\"]\n```", True),
+        ('```json\n["Paris","Lisbon","Tokyo"]\n```', True),
         ("Paris, Lisbon", False),
         ("Paris, Lisbon, Tokyo, Rome", False),
         ("none", False),

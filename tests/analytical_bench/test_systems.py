@@ -36,8 +36,13 @@ def test_full_context_puts_every_record_and_the_question_in_the_prompt(count_cas
 
 
 def test_answer_format_follows_the_answer_kind(dataset, scripted, scripted_llm):
-    wanted = {"int": "single integer", "float": "two decimals", "string": "value itself",
-              "set": "any order", "list": "requested order"}
+    wanted = {
+        "int": "single integer",
+        "float": "two decimals",
+        "string": "value itself",
+        "set": "any order",
+        "list": "requested order",
+    }
     for kind, phrase in wanted.items():
         case = next(c for c in dataset.cases if c.answer_kind == kind and c.n == 20)
         scripted.enqueue("x")
@@ -79,9 +84,7 @@ def test_tool_loop_is_bounded(count_case, scripted_llm, scripted):
     forever = {"tool_calls": [{"name": "python", "arguments": {"code": "result = 1"}}], "content": None}
     scripted.enqueue(*([forever] * 3), "done")
     with sandbox.Session(encode_state({"raw": {"items": [1, 2]}})) as session:
-        text, calls, usage = run_tool_loop(
-            scripted_llm, [Message("user", "q")], session, max_steps=3, purpose="test"
-        )
+        text, calls, usage = run_tool_loop(scripted_llm, [Message("user", "q")], session, max_steps=3, purpose="test")
     assert text == "done" and len(calls) == 3
     assert len(scripted.requests) == 4 and scripted.requests[-1].tools == ()
     assert usage.calls == 4
@@ -135,13 +138,20 @@ def test_retrieval_finds_the_record_a_question_names(embedder):
     case = generate().cases[0]
     target = case.records[7]
     probe = Case(
-        "probe", "paper", case.record_type, case.n, "probe", "count",
+        "probe",
+        "paper",
+        case.record_type,
+        case.n,
+        "probe",
+        "count",
         f"Tell me about my trip to {target['destination']} starting {target['start_date']}.",
-        "int", 1, case.records, [target["id"]],
+        "int",
+        1,
+        case.records,
+        [target["id"]],
     )
     assert target["id"] in TopKRetrieval().retrieve(probe).record_ids
     assert target["id"] in FlatFacts().retrieve(probe).record_ids
-
 
 
 def test_uac_repl_prompt_shows_the_typed_schema_and_runs_on_typed_records(count_case, scripted, scripted_llm):
@@ -192,5 +202,8 @@ def test_repl_systems_offer_a_tool_described_from_their_state(count_case, script
     scripted.enqueue("20")
     FullContextRepl().answer(count_case, scripted_llm)
     description = scripted.requests[0].tools[0]["function"]["description"]
-    assert f"`raw.{count_case.record_type}` (also `{count_case.record_type}`): a list of 20 values (mapping)" in description
+    assert (
+        f"`raw.{count_case.record_type}` (also `{count_case.record_type}`): a list of 20 values (mapping)"
+        in description
+    )
     assert "repl_names()" in description

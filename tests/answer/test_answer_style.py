@@ -71,7 +71,9 @@ def test_step_by_step_keeps_the_last_line(sample_project, scripted, scripted_llm
         "**Answer:** Lisbon"
     )
     scripted.enqueue(reply)
-    answer = opened(sample_project, scripted_llm).ask("Where did Maya go in March 2024?", tool_mode="off", reasoning="step_by_step")
+    answer = opened(sample_project, scripted_llm).ask(
+        "Where did Maya go in March 2024?", tool_mode="off", reasoning="step_by_step"
+    )
     assert answer.answer == "Lisbon"
     assert answer.reasoning == "step_by_step"
     assert "Maya got back from Lisbon" in answer.reasoning_text and "<think>" not in answer.reasoning_text
@@ -111,7 +113,11 @@ def test_the_tool_holds_the_facts_and_describes_them(sample_project, scripted, s
     memory = opened(sample_project, scripted_llm)
     total = len(memory.facts())
     scripted.enqueue(
-        {"tool_calls": [{"name": "python", "arguments": {"code": "result = [len(facts), len(trips), type_name(facts[0])]"}}]},
+        {
+            "tool_calls": [
+                {"name": "python", "arguments": {"code": "result = [len(facts), len(trips), type_name(facts[0])]"}}
+            ]
+        },
         "done",
     )
     answer = memory.ask("How many things did Maya say?")
@@ -177,7 +183,9 @@ def test_the_protocol_model_follows_the_style(sample_project):
 
     llm = LLMClient(RuleModel(), sleep=lambda _s: None)
     memory = opened(sample_project, llm)
-    answer = memory.ask("Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, refusal="Unknown.")
+    answer = memory.ask(
+        "Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, refusal="Unknown."
+    )
     assert answer.answer == "Unknown."
     stepwise = memory.ask(
         "Which zeppelin did the quokka pilot?", tool_mode="off", top_facts=0, top_archive=0, reasoning="step_by_step"

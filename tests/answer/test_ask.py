@@ -41,7 +41,12 @@ def test_without_a_model_ask_returns_ranked_evidence(sample_project):
 def test_prompt_sections_order_and_budgets(sample_project, scripted, scripted_llm):
     scripted.enqueue("Lisbon [F1]")
     answer = opened(sample_project, scripted_llm).ask(
-        "Where did Maya go in March 2024?", top_facts=3, top_archive=2, state_chars=500, tool_mode="off", loading="monolithic"
+        "Where did Maya go in March 2024?",
+        top_facts=3,
+        top_archive=2,
+        state_chars=500,
+        tool_mode="off",
+        loading="monolithic",
     )
     assert answer.answer == "Lisbon [F1]" and answer.mode == "llm"
     system = scripted.requests[0].messages[0].content
@@ -134,7 +139,9 @@ def test_bad_tool_arguments_are_reported_back(sample_project, scripted, scripted
 
 
 def test_sandbox_errors_go_back_to_the_model(sample_project, scripted, scripted_llm):
-    scripted.enqueue({"tool_calls": [{"name": "python", "arguments": {"code": "result = trips[0].destnation"}}]}, "done")
+    scripted.enqueue(
+        {"tool_calls": [{"name": "python", "arguments": {"code": "result = trips[0].destnation"}}]}, "done"
+    )
     answer = opened(sample_project, scripted_llm).ask("Count trips")
     result = answer.tool_runs[0].result
     assert result["ok"] is False and result["error"]["type"] == "AttributeError"
@@ -234,14 +241,18 @@ def test_repl_warm_session_keeps_variables(sample_project):
     assert second.ok and isinstance(second.result, float)
 
 
-def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(sample_project, capsys, monkeypatch, trips_rows):
+def test_ask_against_an_openai_compatible_endpoint_by_configuration_alone(
+    sample_project, capsys, monkeypatch, trips_rows
+):
     """Environment variables alone point `uac ask` at an OpenAI-compatible server
     (here a local fake speaking the chat-completions protocol, tool calls included)."""
     from tests.fixtures.fake_openai_server import FakeOpenAIServer, completion
 
     expected = trips_in(trips_rows, 2024)
     with FakeOpenAIServer() as server:
-        server.reply(completion(None, tool_calls=[("python", {"code": COUNT_2024})], prompt_tokens=9000, completion_tokens=30))
+        server.reply(
+            completion(None, tool_calls=[("python", {"code": COUNT_2024})], prompt_tokens=9000, completion_tokens=30)
+        )
         server.reply(completion(f"{expected} trips in 2024.", prompt_tokens=9500, completion_tokens=8))
         monkeypatch.setenv("UAC_LLM_PROVIDER", "openai")
         monkeypatch.setenv("UAC_LLM_MODEL", "llama3.1")

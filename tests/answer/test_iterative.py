@@ -9,7 +9,9 @@ from uac.answer.model import EvidenceItem
 
 
 def item(i, score, channel="facts"):
-    return EvidenceItem(id=f"F{i}", channel=channel, text=f"fact {i}", score=score, session_id="s", session_date="2024-01-01")
+    return EvidenceItem(
+        id=f"F{i}", channel=channel, text=f"fact {i}", score=score, session_id="s", session_date="2024-01-01"
+    )
 
 
 CORPUS = {
@@ -57,7 +59,9 @@ def test_rounds_are_bounded(scripted, scripted_llm):
 def test_no_progress_stops_after_patience(scripted, scripted_llm):
     for i in range(5):
         scripted.enqueue({"json": {"selected": [], "follow_up_queries": [f"more {i}"], "sufficient": False}})
-    selection = select_evidence(scripted_llm, "when did Ana visit", search, channels=[("facts", 5)], rounds=5, patience=2)
+    selection = select_evidence(
+        scripted_llm, "when did Ana visit", search, channels=[("facts", 5)], rounds=5, patience=2
+    )
     assert selection.rounds == 2
 
 

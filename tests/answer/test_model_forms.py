@@ -31,7 +31,8 @@ def ask(root, llm, **options):
 @pytest.mark.parametrize(
     "reply",
     [
-        '<think>I will count.</think>\n<tool_call>\n{"name": "python", "arguments": {"code": "%s"}}\n</tool_call>' % COUNT_2024,
+        '<think>I will count.</think>\n<tool_call>\n{"name": "python", "arguments": {"code": "%s"}}\n</tool_call>'
+        % COUNT_2024,
         "Let me compute it.\n```python\n%s\n```" % COUNT_2024,
         '{"name": "python", "arguments": {"code": "%s"}}' % COUNT_2024,
     ],
@@ -92,15 +93,22 @@ def test_an_empty_or_binary_answer_is_a_model_error(sample_project, scripted, sc
 def test_every_call_is_in_the_answer_usage_and_cache_hits_apart(sample_project, tmp_path):
     def reply(request):
         if request.json_schema is not None:  # the iterative decider
-            return {"json": {"selected": [], "follow_up_queries": [], "sufficient": True}, "usage": {"prompt_tokens": 70, "completion_tokens": 5}}
+            return {
+                "json": {"selected": [], "follow_up_queries": [], "sufficient": True},
+                "usage": {"prompt_tokens": 70, "completion_tokens": 5},
+            }
         return {"content": "Four.", "usage": {"prompt_tokens": 300, "completion_tokens": 2}}
 
     cache = ResponseCache(tmp_path / "cache.sqlite")
-    first = ask(sample_project, LLMClient(ScriptedProvider(handler=reply), cache=cache), iterative=True, tool_mode="off")
+    first = ask(
+        sample_project, LLMClient(ScriptedProvider(handler=reply), cache=cache), iterative=True, tool_mode="off"
+    )
     assert (first.prompt_tokens, first.completion_tokens) == (370, 7)
     usage = first.to_json()["usage"]
     assert usage["calls"] == 2 and usage["cached"]["calls"] == 0
-    again = ask(sample_project, LLMClient(ScriptedProvider(handler=reply), cache=cache), iterative=True, tool_mode="off")
+    again = ask(
+        sample_project, LLMClient(ScriptedProvider(handler=reply), cache=cache), iterative=True, tool_mode="off"
+    )
     usage = again.to_json()["usage"]
     assert (usage["prompt_tokens"], usage["completion_tokens"], usage["calls"]) == (0, 0, 0)
     assert usage["cached"] == {"calls": 2, "prompt_tokens": 370, "completion_tokens": 7}
@@ -110,7 +118,10 @@ def test_bracketed_ids_from_the_decider_are_understood(sample_project, scripted,
     memory = UserMemory.open(sample_project, llm=scripted_llm)
     kyoto = memory.search("Kyoto", k=1, channel="facts")[0].id
     scripted.enqueue(
-        {"content": '<think>pick</think>```json\n{"selected": ["[%s]"], "follow_up_queries": [], "sufficient": "true"}\n```' % kyoto},
+        {
+            "content": '<think>pick</think>```json\n{"selected": ["[%s]"], "follow_up_queries": [], "sufficient": "true"}\n```'
+            % kyoto
+        },
         "Ana",
     )
     answer = memory.ask("Who travelled to Kyoto with Maya?", iterative=True, tool_mode="off")

@@ -168,7 +168,9 @@ def test_no_period_line_without_periods(tmp_path, scripted, scripted_llm):
     (folder / "schema.py").write_text(
         '"""Pets."""\n\nfrom dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Pet:\n    """A pet."""\n\n    id: str\n    name: str\n'
     )
-    (folder / "state.py").write_text('"""Pets."""\n\nfrom .schema import Pet\n\npets: list[Pet] = [Pet(id="pet-1", name="Rex")]\n')
+    (folder / "state.py").write_text(
+        '"""Pets."""\n\nfrom .schema import Pet\n\npets: list[Pet] = [Pet(id="pet-1", name="Rex")]\n'
+    )
     (folder / "__init__.py").write_text('"""Pets."""\n')
     scripted.enqueue("Not mentioned in memory.")
     _ask(root, scripted_llm, tool_mode="native")

@@ -17,7 +17,11 @@ from uac.llm.rule_model.request import block_json
 REFUSALS = (DEFAULT_REFUSAL, "Not mentioned", "I don't know.")
 #: every refusal wording uac or its harnesses have used
 KNOWN_REFUSALS = (*REFUSALS, "Not mentioned in the conversation.")
-LENGTH_MARKERS = {"phrase": "a few words at most", "short": "one or two sentences", "full": "as complete as the question needs"}
+LENGTH_MARKERS = {
+    "phrase": "a few words at most",
+    "short": "one or two sentences",
+    "full": "as complete as the question needs",
+}
 FACT_IDS = ["conv-26_s3-f12", "conv-26_s4-f2"]
 ARCHIVE_IDS = ["conv-26_s3/c4"]
 EVIDENCE = {"facts and excerpts": (FACT_IDS, ARCHIVE_IDS), "facts only": (FACT_IDS, []), "nothing": ([], [])}
@@ -42,7 +46,11 @@ def contradictions(prompt: str, style: AnswerStyle, fact_ids, archive_ids, tool_
     is checked; the ``answer_format`` data block, which restates the settings, must agree."""
     found = []
     settings = block_json(prompt, "answer_format")
-    expected = {"code": tool_mode if tool_mode != "off" else None, "step_by_step": style.step_by_step, "refusal": style.refusal}
+    expected = {
+        "code": tool_mode if tool_mode != "off" else None,
+        "step_by_step": style.step_by_step,
+        "refusal": style.refusal,
+    }
     if settings != expected:
         found.append(f"the answer_format block says {settings}, the settings are {expected}")
     prompt = re.sub(r"\n<answer_format>\n.*?\n</answer_format>\n", "\n", prompt, flags=re.S)
@@ -57,7 +65,9 @@ def contradictions(prompt: str, style: AnswerStyle, fact_ids, archive_ids, tool_
     if style.citations and "without explanation or citations" in prompt:
         found.append("citations on, but the prompt forbids them")
     if ids - set(fact_ids) - set(archive_ids):
-        found.append(f"citation example names ids that are not in the prompt's evidence: {sorted(ids - set(fact_ids) - set(archive_ids))}")
+        found.append(
+            f"citation example names ids that are not in the prompt's evidence: {sorted(ids - set(fact_ids) - set(archive_ids))}"
+        )
     said = _refusals(prompt, style.refusal)
     for wording in sorted(set(said) - {style.refusal}):
         found.append(f"a second refusal wording: {wording!r}")
@@ -121,7 +131,7 @@ def test_every_combination_renders_without_a_contradiction():
 def test_the_check_finds_the_old_contradictions():
     """The prompt uac used to build for the LoCoMo harness fails the check on every count."""
     old = (
-        "If the memory does not contain the answer, say \"Not mentioned in memory.\" Keep the final answer short and "
+        'If the memory does not contain the answer, say "Not mentioned in memory." Keep the final answer short and '
         "cite what supports it: fact ids in brackets such as [F12], or the computed value.\n\n"
         "Benchmark answer style: reply with a short phrase, a few words at most, without explanation or citations; "
         "if the memory does not contain the answer, reply 'Not mentioned'."
@@ -144,7 +154,9 @@ def test_the_citation_example_is_a_real_id_and_archive_excerpts_have_a_form():
 
 
 def test_step_by_step_wording():
-    prompt = _render(AnswerStyle(reasoning="step_by_step", length="phrase", refusal="Not mentioned"), "facts only", "codeblock")
+    prompt = _render(
+        AnswerStyle(reasoning="step_by_step", length="phrase", refusal="Not mentioned"), "facts only", "codeblock"
+    )
     assert "Think step by step" in prompt and "starting with 'Answer:'" in prompt
     assert "The answer on that line is a short phrase, a few words at most, without explanation." in prompt
     assert "the last line is exactly: Answer: Not mentioned" in prompt
@@ -166,7 +178,10 @@ def test_bad_refusal_wordings_are_refused(bad):
     "reply, kept",
     [
         ("The trips in 2024 were to Lisbon and Kyoto.\nAnswer: Lisbon", "Lisbon"),
-        ("Let me think step by step.\n1. Maya went to Lisbon in March.\n\n**Answer:** Lisbon [conv-26_s3-f12]", "Lisbon [conv-26_s3-f12]"),
+        (
+            "Let me think step by step.\n1. Maya went to Lisbon in March.\n\n**Answer:** Lisbon [conv-26_s3-f12]",
+            "Lisbon [conv-26_s3-f12]",
+        ),
         ("Reasoning ...\nFinal answer: 7 May 2023\n", "7 May 2023"),
         ("She counted three.\nAnswer:\n3", "3"),
         ("The evidence says nothing about it.\nAnswer: Not mentioned in memory.\n```", "Not mentioned in memory."),

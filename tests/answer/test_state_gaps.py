@@ -87,4 +87,6 @@ def test_a_question_matching_no_domain_gets_the_manifest_and_the_descriptions(tm
     assert "classes: Job(employer, role)" in channel.text
     assert not channel.truncated
     # "working" meets the description's "worked": that question finds its domain
-    assert build_state_channel(root, "Where was I working in March 2023?", loading="modular", budget=1_000).domains == ["career"]
+    assert build_state_channel(root, "Where was I working in March 2023?", loading="modular", budget=1_000).domains == [
+        "career"
+    ]

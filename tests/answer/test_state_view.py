@@ -15,7 +15,7 @@ from uac.answer.state_view import (
     words,
 )
 
-SCHEMA_TRAVEL = '''from dataclasses import dataclass, field
+SCHEMA_TRAVEL = """from dataclasses import dataclass, field
 from datetime import date
 
 
@@ -25,16 +25,16 @@ class Trip:
     departure_date: date
     cost_eur: float
     sources: list[str] = field(default_factory=list)
-'''
-STATE_TRAVEL = '''from datetime import date
+"""
+STATE_TRAVEL = """from datetime import date
 
 from .schema import Trip
 
 trips: list[Trip] = [
     Trip(destination="Lisbon", departure_date=date(2024, 3, 10), cost_eur=820.0, sources=["F1"]),
 ]
-'''
-SCHEMA_FOOD = '''from dataclasses import dataclass
+"""
+SCHEMA_FOOD = """from dataclasses import dataclass
 
 
 @dataclass
@@ -42,11 +42,11 @@ class Meal:
     restaurant: str
     cuisine: str
     spend: float
-'''
-STATE_FOOD = '''from .schema import Meal
+"""
+STATE_FOOD = """from .schema import Meal
 
 meals: list[Meal] = [Meal(restaurant="Casa", cuisine="Thai", spend=20.5)]
-'''
+"""
 
 
 def make_project(root, domains):
@@ -89,7 +89,9 @@ def test_modular_loading_picks_the_relevant_domain(tmp_path):
     channel = build_state_channel(root, "How many trips did I take in 2024?", loading="modular", budget=6000)
     assert channel.domains == ["travel"]
     assert "class Trip" in channel.text and "class Meal" not in channel.text
-    channel = build_state_channel(root, "What cuisine did I spend most on at restaurants?", loading="modular", budget=6000)
+    channel = build_state_channel(
+        root, "What cuisine did I spend most on at restaurants?", loading="modular", budget=6000
+    )
     assert channel.domains == ["food"]
 
 
@@ -138,7 +140,12 @@ class Visit:
 
 
 def test_filter_state_as_of_drops_later_records():
-    state = {"health": {"visits": [Visit("clinic", dt.date(2024, 1, 5)), Visit("dentist", dt.date(2024, 6, 1))], "owner": "Ann"}}
+    state = {
+        "health": {
+            "visits": [Visit("clinic", dt.date(2024, 1, 5)), Visit("dentist", dt.date(2024, 6, 1))],
+            "owner": "Ann",
+        }
+    }
     filtered, excluded = filter_state_as_of(state, dt.date(2024, 3, 1))
     assert [v.place for v in filtered["health"]["visits"]] == ["clinic"]
     assert filtered["health"]["owner"] == "Ann"
@@ -181,7 +188,7 @@ def test_a_question_in_the_past_tense_meets_its_domain_first():
 
     assert {"travel", "plan", "shop", "study", "cook"} <= words("travelled planned shopping studied cooked")
     assert {"need", "speed"} <= words("need speed")
-    places = '@dataclass(frozen=True)\nclass Place:\n    name: str\n    visited_with: str | None = None\n'
+    places = "@dataclass(frozen=True)\nclass Place:\n    name: str\n    visited_with: str | None = None\n"
     views = [
         DomainView("general", "places and people", places, 'places: list[Place] = [Place(name="Leeds")]\n'),
         DomainView("travel", "trips", SCHEMA_TRAVEL, STATE_TRAVEL),
@@ -193,9 +200,14 @@ def test_a_name_the_records_hold_brings_their_domain_first():
     from uac.answer.state_view import DomainView, named_things
 
     assert named_things("How many times have I eaten at Pho Hoa with Tom?") == ["pho hoa", "tom"]
-    health = '@dataclass(frozen=True)\nclass Run:\n    minutes: int\n    times: int | None = None\n'
+    health = "@dataclass(frozen=True)\nclass Run:\n    minutes: int\n    times: int | None = None\n"
     views = [
         DomainView("health", "runs", health, "runs: list[Run] = [Run(minutes=30, times=2)]\n"),
-        DomainView("food", "meals", SCHEMA_FOOD, STATE_FOOD.replace("]", ', Meal(restaurant="Pho Hoa", cuisine="Vietnamese", spend=31.0)]', 1)),
+        DomainView(
+            "food",
+            "meals",
+            SCHEMA_FOOD,
+            STATE_FOOD.replace("]", ', Meal(restaurant="Pho Hoa", cuisine="Vietnamese", spend=31.0)]', 1),
+        ),
     ]
     assert select_domains("How many times have I eaten at Pho Hoa?", views)[0].name == "food"

@@ -39,7 +39,9 @@ def test_codeblock_mode_says_the_description_in_the_first_system_prompt_only(sam
     assert all("fenced ```python code block" in s for s in systems[1:])
 
 
-def test_an_endpoint_refusing_tools_gets_the_whole_description_in_codeblock_mode(sample_project, scripted, scripted_llm):
+def test_an_endpoint_refusing_tools_gets_the_whole_description_in_codeblock_mode(
+    sample_project, scripted, scripted_llm
+):
     scripted.enqueue({"error": "unsupported", "feature": "tools"}, "```python\nresult = len(trips)\n```", "Four trips.")
     answer = UserMemory.open(sample_project, llm=scripted_llm).ask("How many trips did Maya take?")
     assert answer.tool_mode == "codeblock"

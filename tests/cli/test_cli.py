@@ -24,7 +24,9 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def snapshot(root: Path) -> dict[str, bytes]:
     if not root.exists():
         return {}
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != "lock"}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != "lock"
+    }
 
 
 def test_version(capsys):

@@ -30,7 +30,10 @@ def test_visible_escapes_controls_and_keeps_text():
 
     assert visible(EVIL) == SHOWN
     assert visible("line one\n\tline two: café 😀 ‍ עברית") == "line one\n\tline two: café 😀 ‍ עברית"
-    assert visible("\u2028\u2029\x85\x00\x0b\x0c\x1c\u200f\u061c") == "\\u2028\\u2029\\x85\\x00\\x0b\\x0c\\x1c\\u200f\\u061c"
+    assert (
+        visible("\u2028\u2029\x85\x00\x0b\x0c\x1c\u200f\u061c")
+        == "\\u2028\\u2029\\x85\\x00\\x0b\\x0c\\x1c\\u200f\\u061c"
+    )
 
 
 @pytest.mark.embeddings
@@ -38,11 +41,20 @@ def test_every_text_printer_shows_controls_as_escapes(capsys, tmp_path):
     project = tmp_path / "p\x1b[31mred"
     assert run(capsys, "init", str(project), "--user-name", "Alice")[0] == 0
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": f"I flew to Kyoto yesterday {EVIL} with Ana."}]}))
+    chat.write_text(
+        json.dumps(
+            {
+                "date": "2024-03-01",
+                "messages": [{"role": "user", "content": f"I flew to Kyoto yesterday {EVIL} with Ana."}],
+            }
+        )
+    )
     records = tmp_path / "trips.json"
     records.write_text(json.dumps([{"city": "Kyoto", "note": EVIL}]))
     assert run(capsys, "ingest", str(project), str(chat))[0] == 0
-    assert run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips")[0] == 0
+    assert (
+        run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips")[0] == 0
+    )
 
     printed = {
         "search": run(capsys, "search", str(project), "Kyoto"),

@@ -19,12 +19,16 @@ def test_import_records_show_and_compile(capsys, tmp_path):
     UserMemory.create(project, user_name="Alice")
     records = tmp_path / "trips.csv"
     records.write_text("Destination,Start,Cost\nLisbon,2023-05-07,812.5\nKyoto,2024-01-02,2100\n")
-    code, out, _ = run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips", "--json")
+    code, out, _ = run(
+        capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     assert data["records_added"] == 2 and data["record_type"] == "Trip"
     assert data["renamed"] == {"Destination": "destination", "Start": "start", "Cost": "cost"}
-    code, out, _ = run(capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips")
+    code, out, _ = run(
+        capsys, "import-records", str(project), str(records), "--domain", "travel", "--collection", "trips"
+    )
     assert code == 0 and "Nothing to add: the 2 record(s)" in out and "(2 in total)" in out
     more = tmp_path / "more_trips.csv"
     more.write_text("Destination,Start,Cost\nOslo,2024-03-07,400\nRome,2024-06-02,950.5\n")

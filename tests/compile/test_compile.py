@@ -29,8 +29,12 @@ def test_bounded_mode_stops_at_its_prefix(scripted_memory, scripted, big_facts):
     def handler(request):
         prompt = prompt_of(request)
         ids = re.findall(r"^\[(f\d{4})\]", prompt, re.M)
-        state = "from .schema import Item\n\nitems: list[Item] = [\n" + "".join(f'    Item(text="{i}", sources=["{i}"]),\n' for i in ids) + "]\n"
-        schema = 'from dataclasses import dataclass, field\n\n\n@dataclass\nclass Item:\n    text: str\n    sources: list[str] = field(default_factory=list)\n'
+        state = (
+            "from .schema import Item\n\nitems: list[Item] = [\n"
+            + "".join(f'    Item(text="{i}", sources=["{i}"]),\n' for i in ids)
+            + "]\n"
+        )
+        schema = "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Item:\n    text: str\n    sources: list[str] = field(default_factory=list)\n"
         return {"json": {"domains": [{"name": "life", "schema_py": schema, "state_py": state}]}}
 
     scripted.handler = handler
@@ -55,7 +59,14 @@ def test_incremental_needs_a_model(memory):
 
 def test_offline_compile_builds_dated_timelines(memory):
     facts = [
-        Fact("a1", "We flew to Paris and stayed at a hotel", "S1", dt.date(2023, 5, 8), speaker="Alice", event_date=dt.date(2023, 5, 7)),
+        Fact(
+            "a1",
+            "We flew to Paris and stayed at a hotel",
+            "S1",
+            dt.date(2023, 5, 8),
+            speaker="Alice",
+            event_date=dt.date(2023, 5, 7),
+        ),
         Fact("a2", "I baked bread for dinner", "S1", dt.date(2023, 5, 8), speaker="Alice"),
         Fact("a3", "My trip to Rome was last month", "S2", dt.date(2023, 4, 1), speaker="Bob"),
         Fact("a4", "Okay, see you later", "S2", None),

@@ -82,7 +82,9 @@ def test_kill_nine_mid_compile_leaves_whole_batches(tmp_path, call, delay, scrip
     memory.project.save_config(memory.project.config.with_section("compile", batch_facts=4))
     script = tmp_path / "child.py"
     script.write_text(CHILD.format(tests=str(Path(__file__).resolve().parents[1]), root=str(root), concurrency=None))
-    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env={**os.environ, "UAC_BLOCK_NETWORK": "1"})
+    child = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env={**os.environ, "UAC_BLOCK_NETWORK": "1"}
+    )
     assert child.stdout.readline().strip() == "ready"
     for line in child.stdout:
         if line.strip() == f"call {call}":

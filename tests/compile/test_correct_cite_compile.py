@@ -31,17 +31,33 @@ def test_a_correction_and_a_citation_settle_their_facts_and_keep_the_record(scri
     liked = Fact("s2-f2", "Alice enjoyed the Oslo conference talks.", "s2", later, speaker="Alice")
     with memory.project.lock("test"):
         log.append_session("s2", [fixed, liked])
-    replies = iter([
-        "<think>s2-f1 corrects the day; s2-f2 supports the trip.</think>\nSure, here are the operations:\n```json\n"
-        + json.dumps({"operations": [
-            {"op": "correct", "id": "trip-1", "set": {"day": "2023-01-06"}, "sources": ["s2-f1"]},
-            {"op": "cite", "id": "trip-1", "sources": "s2-f2"},
-        ]})
-        + "\n```\nLet me know if anything is off.",
-        json.dumps({"operations": [
-            {"op": "correct", "id": "trip-1", "set": {"start_date": "2023-01-06"}, "sources": ["s2-f1"], "note": "6 January, not 5"}
-        ]}),
-    ])
+    replies = iter(
+        [
+            "<think>s2-f1 corrects the day; s2-f2 supports the trip.</think>\nSure, here are the operations:\n```json\n"
+            + json.dumps(
+                {
+                    "operations": [
+                        {"op": "correct", "id": "trip-1", "set": {"day": "2023-01-06"}, "sources": ["s2-f1"]},
+                        {"op": "cite", "id": "trip-1", "sources": "s2-f2"},
+                    ]
+                }
+            )
+            + "\n```\nLet me know if anything is off.",
+            json.dumps(
+                {
+                    "operations": [
+                        {
+                            "op": "correct",
+                            "id": "trip-1",
+                            "set": {"start_date": "2023-01-06"},
+                            "sources": ["s2-f1"],
+                            "note": "6 January, not 5",
+                        }
+                    ]
+                }
+            ),
+        ]
+    )
 
     def scripted_ops(request, reply):
         return {"content": next(replies)} if domain_of_prompt(prompt_of(request)) else reply

@@ -56,7 +56,10 @@ def test_compile_text_and_json_and_doctor_report_the_three_counts(memory, projec
     assert text.exit_code == 0, text.output
     assert "in records: 1 fact(s) (25%)" in text.output
     assert "travel: compiled" in text.output
-    assert "1 fact(s) in records (25%), 0 only on the timeline, 3 left out (3 a place the gazetteer does not know)" in text.output
+    assert (
+        "1 fact(s) in records (25%), 0 only on the timeline, 3 left out (3 a place the gazetteer does not know)"
+        in text.output
+    )
 
     data = json.loads(runner.invoke(app, ["compile", str(project_dir), "--mode", "offline", "--json"]).output)
     assert _travel(data)["represented_share"] == 0.25
@@ -96,6 +99,9 @@ def test_incremental_counts_what_the_model_recorded_left_out_and_left_pending(sc
     travel = _travel(scripted_memory.compile(facts=facts).to_json())
     assert travel["facts"] == {"recorded": 3, "considered": 1, "pending": 1}
     assert travel["view"] == {
-        "represented": 3, "timeline": 1, "left_out": 1, "left_out_why": {"left out by the model": 1},
+        "represented": 3,
+        "timeline": 1,
+        "left_out": 1,
+        "left_out_why": {"left out by the model": 1},
     }
     assert travel["represented_share"] == 0.6

@@ -34,12 +34,18 @@ def client_for(*replies):
 
 
 def test_a_route_may_name_several_domains_in_either_form_and_at_most_three():
-    facts = [fact("f1", "The wedding in Bristol was lovely."), fact("f2", "I start at Initech on Monday."), fact("f3", "A busy week.")]
-    reply = {"routes": [
-        {"id": "f1", "domains": ["Relationships", "travel"]},
-        {"id": "f2", "domain": "work"},
-        {"id": "f3", "domains": ["a", "b", "c", "d", "Not A Slug!"]},
-    ]}
+    facts = [
+        fact("f1", "The wedding in Bristol was lovely."),
+        fact("f2", "I start at Initech on Monday."),
+        fact("f3", "A busy week."),
+    ]
+    reply = {
+        "routes": [
+            {"id": "f1", "domains": ["Relationships", "travel"]},
+            {"id": "f2", "domain": "work"},
+            {"id": "f3", "domains": ["a", "b", "c", "d", "Not A Slug!"]},
+        ]
+    }
     client, _ = client_for({"json": reply})
     routed = routing.route_with_model(client, facts, {}, max_chars=10_000)
     assert routed.domains_of("f1") == ["relationships", "travel"]
@@ -58,7 +64,12 @@ def test_a_comma_separated_domains_string_is_read_and_a_missed_fact_falls_back_t
 
 def test_a_domain_created_in_the_same_run_is_never_shown_as_new_domain():
     facts = [fact(f"f{i}", f"Fact number {i} about the garden and the tomatoes " + "x" * 300) for i in range(4)]
-    client, scripted = client_for(*[{"json": {"routes": [{"id": f"f{i}", "domain": "garden"}, {"id": f"f{i + 1}", "domain": "garden"}]}} for i in (0, 2)])
+    client, scripted = client_for(
+        *[
+            {"json": {"routes": [{"id": f"f{i}", "domain": "garden"}, {"id": f"f{i + 1}", "domain": "garden"}]}}
+            for i in (0, 2)
+        ]
+    )
     routed = routing.route_with_model(client, facts, {"travel": "Trips. Holds trips (2 × Trip)"}, max_chars=900)
     assert len(routed.calls) == 2 and set(routed.routes.values()) == {"garden"}
     second = prompt_of(scripted.requests[1])
@@ -71,7 +82,9 @@ def test_the_router_is_shown_each_domain_s_description_and_collections(scripted_
     scripted.handler = handler_for(lambda _i: "travel")
     scripted_memory.compile(facts=[fact("f1", "Alice flew to Lisbon on 2 May 2024.")])
     scripted.requests.clear()
-    scripted_memory.compile(facts=[fact("f1", "Alice flew to Lisbon on 2 May 2024."), fact("f2", "Alice flew to Oslo.")])
+    scripted_memory.compile(
+        facts=[fact("f1", "Alice flew to Lisbon on 2 May 2024."), fact("f2", "Alice flew to Oslo.")]
+    )
     route_prompt = prompt_of(next(r for r in scripted.requests if "Route each fact" in prompt_of(r)))
     assert "- travel: The travel domain of this user's memory. Holds trips (1 × Trip)" in route_prompt
 
@@ -108,7 +121,9 @@ def test_a_fact_of_two_domains_is_compiled_in_both_and_counted_once(scripted_mem
     report = scripted_memory.compile(facts=facts)
     travel, relationships = report.domain("travel"), report.domain("relationships")
     assert (travel.facts_new, relationships.facts_new) == (2, 1)
-    assert {s for d in ("travel", "relationships") for v in scripted_memory.state[d].values() for r in v for s in r.sources} == {"f1", "f2"}
+    assert {
+        s for d in ("travel", "relationships") for v in scripted_memory.state[d].values() for r in v for s in r.sources
+    } == {"f1", "f2"}
     assert report.facts_covered == 2 and report.coverage == 1.0
     totals = report.to_json()["totals"]  # each fact once, not once per domain it went to
     assert (totals["facts_recorded"], totals["facts_considered"], totals["facts_pending"]) == (2, 0, 0)
@@ -172,31 +187,64 @@ def test_the_other_domains_records_are_found_by_names_and_ids_within_the_budget(
     assert shown[0][1].startswith('travel/trip-1: Trip(id="trip-1", destination="Bristol"')
     named = cross.select(["see relationships/person-2 and trip-3"], exclude="work", budget=1_000)
     assert [i for i, _ in named][:2] == ["relationships/person-2", "travel/trip-3"]
-    assert cross.select(["Bristol Oslo Lima Tom Ana"], exclude="x", budget=60) == cross.select(["Bristol Oslo Lima Tom Ana"], exclude="x", budget=60)[:1]
+    assert (
+        cross.select(["Bristol Oslo Lima Tom Ana"], exclude="x", budget=60)
+        == cross.select(["Bristol Oslo Lima Tom Ana"], exclude="x", budget=60)[:1]
+    )
     assert sum(len(line) + 1 for _, line in cross.select(["Bristol Oslo Lima Tom Ana"], exclude="x", budget=120)) <= 120
 
 
 def test_a_name_weighs_more_than_a_plain_word_and_a_month_meets_dated_records():
-    assert query_terms(["the wedding in Bristol on 2024-06-15"]) == {"wed": 1.0, "bristol": 2.0, "2024": 1.0, "06": 1.0, "15": 1.0, "@2024-06": 2.0}
+    assert query_terms(["the wedding in Bristol on 2024-06-15"]) == {
+        "wed": 1.0,
+        "bristol": 2.0,
+        "2024": 1.0,
+        "06": 1.0,
+        "15": 1.0,
+        "@2024-06": 2.0,
+    }
     work = DomainWork.empty("travel")
     ops = [
-        {"op": "add_class", "name": "Trip", "fields": [{"name": "destination", "type": "str"}, {"name": "when", "type": "Period | None", "default": None}]},
+        {
+            "op": "add_class",
+            "name": "Trip",
+            "fields": [
+                {"name": "destination", "type": "str"},
+                {"name": "when", "type": "Period | None", "default": None},
+            ],
+        },
         {"op": "add", "collection": "trips", "class": "Trip", "values": {"destination": "Bristol"}, "sources": ["f0"]},
-        {"op": "add", "collection": "trips", "class": "Trip", "values": {"destination": "Lima", "when": "2024-06"}, "sources": ["f0"]},
-        {"op": "add", "collection": "trips", "class": "Trip", "values": {"destination": "Oslo", "when": "2023-01"}, "sources": ["f0"]},
+        {
+            "op": "add",
+            "collection": "trips",
+            "class": "Trip",
+            "values": {"destination": "Lima", "when": "2024-06"},
+            "sources": ["f0"],
+        },
+        {
+            "op": "add",
+            "collection": "trips",
+            "class": "Trip",
+            "values": {"destination": "Oslo", "when": "2023-01"},
+            "sources": ["f0"],
+        },
     ]
     assert not apply_operations(work, ops, {"f0"}).problems
     ranked = RecordIndex(work).rank(["Back from the trip on 2024-06-15"])
     assert ranked == ["trip-2"]
     # a record id the facts name is shown even when it shares no word with them
-    assert [i for i, _ in select_related(work, RecordIndex(work), ["as I said about trip-3"], budget=1_000)][0] == "trip-3"
+    assert [i for i, _ in select_related(work, RecordIndex(work), ["as I said about trip-3"], budget=1_000)][
+        0
+    ] == "trip-3"
 
 
 def test_the_batch_prompt_shows_other_domains_records_read_only_within_the_related_budget(scripted_memory, scripted):
     scripted.handler = handler_for(lambda i: "travel" if i == "f1" else "relationships")
     scripted_memory.compile(facts=[fact("f1", "Alice flew to Bristol on 14 June 2024.")])
     scripted.requests.clear()
-    scripted_memory.compile(facts=[fact("f1", "Alice flew to Bristol on 14 June 2024."), fact("f2", "Tom's wedding in Bristol was lovely.")])
+    scripted_memory.compile(
+        facts=[fact("f1", "Alice flew to Bristol on 14 June 2024."), fact("f2", "Tom's wedding in Bristol was lovely.")]
+    )
     prompt = next(prompt_of(r) for r in scripted.requests if domain_of_prompt(prompt_of(r)) == "relationships")
     section = prompt.split("Records of other domains", 1)[1].split("## NEW facts", 1)[0]
     assert 'travel/trip-1: Trip(id="trip-1", destination="Bristol"' in section
@@ -209,7 +257,12 @@ def test_the_batch_prompt_shows_other_domains_records_read_only_within_the_relat
 @pytest.mark.slow
 def test_finding_related_records_at_10000_records_costs_milliseconds():
     places = [f"Place{i}" for i in range(10_000)]
-    work = domain_with("travel", "Trip", "trips", [{"destination": p, "note": f"with friend{i % 300} in month {i % 12}"} for i, p in enumerate(places)])
+    work = domain_with(
+        "travel",
+        "Trip",
+        "trips",
+        [{"destination": p, "note": f"with friend{i % 300} in month {i % 12}"} for i, p in enumerate(places)],
+    )
     started = time.perf_counter()
     cross = CrossIndex({"travel": work})
     assert cross._indexes == {}  # built on the first batch that asks, not before
@@ -232,15 +285,42 @@ def test_a_reference_must_name_an_existing_record_and_no_cycle():
     people = domain_with("relationships", "Person", "people", [{"name": "Tom"}])
     runs = DomainWork.empty("running")
     runs.refs = CrossIndex({"relationships": people})
-    outcome = apply_operations(runs, [
-        {"op": "add_class", "name": "Run", "fields": [{"name": "distance", "type": "str"}, {"name": "partner", "type": "Ref | None", "default": None}]},
-        {"op": "add", "collection": "runs", "class": "Run", "values": {"distance": "10k", "partner": {"ref": "relationships/person-1"}}, "sources": ["f1"]},
-        {"op": "add", "collection": "runs", "values": {"distance": "5k", "partner": {"ref": "relationships/person-7"}}, "sources": ["f1"]},
-        {"op": "add", "collection": "runs", "values": {"distance": "5k", "partner": {"id": "person-1"}}, "sources": ["f1"]},
-        {"op": "add", "collection": "runs", "values": {"distance": "3k", "partner": "run-1"}, "sources": ["f1"]},
-        {"op": "update", "id": "run-1", "set": {"partner": {"ref": "running/run-2"}}, "sources": ["f1"]},
-        {"op": "update", "id": "run-1", "set": {"partner": {"ref": "running/run-1"}}, "sources": ["f1"]},
-    ], {"f1"})
+    outcome = apply_operations(
+        runs,
+        [
+            {
+                "op": "add_class",
+                "name": "Run",
+                "fields": [
+                    {"name": "distance", "type": "str"},
+                    {"name": "partner", "type": "Ref | None", "default": None},
+                ],
+            },
+            {
+                "op": "add",
+                "collection": "runs",
+                "class": "Run",
+                "values": {"distance": "10k", "partner": {"ref": "relationships/person-1"}},
+                "sources": ["f1"],
+            },
+            {
+                "op": "add",
+                "collection": "runs",
+                "values": {"distance": "5k", "partner": {"ref": "relationships/person-7"}},
+                "sources": ["f1"],
+            },
+            {
+                "op": "add",
+                "collection": "runs",
+                "values": {"distance": "5k", "partner": {"id": "person-1"}},
+                "sources": ["f1"],
+            },
+            {"op": "add", "collection": "runs", "values": {"distance": "3k", "partner": "run-1"}, "sources": ["f1"]},
+            {"op": "update", "id": "run-1", "set": {"partner": {"ref": "running/run-2"}}, "sources": ["f1"]},
+            {"op": "update", "id": "run-1", "set": {"partner": {"ref": "running/run-1"}}, "sources": ["f1"]},
+        ],
+        {"f1"},
+    )
     assert len(outcome.applied) == 3 and len(outcome.problems) == 4
     assert "relationships/person-7 is not a record" in outcome.problems[0]
     assert 'a reference is {"ref": "<domain>/<record id>"}' in outcome.problems[1]
@@ -251,29 +331,58 @@ def test_a_reference_must_name_an_existing_record_and_no_cycle():
 def test_a_cycle_through_another_domain_is_refused():
     people = DomainWork.empty("relationships")
     people.refs = CrossIndex({})
-    assert not apply_operations(people, [
-        {"op": "add_class", "name": "Person", "fields": [{"name": "name", "type": "str"}, {"name": "runs_with", "type": "Ref | None", "default": None}]},
-        {"op": "add", "collection": "people", "class": "Person", "values": {"name": "Tom"}, "sources": ["f1"]},
-    ], {"f1"}).problems
+    assert not apply_operations(
+        people,
+        [
+            {
+                "op": "add_class",
+                "name": "Person",
+                "fields": [
+                    {"name": "name", "type": "str"},
+                    {"name": "runs_with", "type": "Ref | None", "default": None},
+                ],
+            },
+            {"op": "add", "collection": "people", "class": "Person", "values": {"name": "Tom"}, "sources": ["f1"]},
+        ],
+        {"f1"},
+    ).problems
     runs = DomainWork.empty("running")
     runs.refs = CrossIndex({"relationships": people})
-    assert not apply_operations(runs, [
-        {"op": "add_class", "name": "Run", "fields": [{"name": "partner", "type": "Ref | None", "default": None}]},
-        {"op": "add", "collection": "runs", "class": "Run", "values": {"partner": {"ref": "relationships/person-1"}}, "sources": ["f1"]},
-    ], {"f1"}).problems
+    assert not apply_operations(
+        runs,
+        [
+            {"op": "add_class", "name": "Run", "fields": [{"name": "partner", "type": "Ref | None", "default": None}]},
+            {
+                "op": "add",
+                "collection": "runs",
+                "class": "Run",
+                "values": {"partner": {"ref": "relationships/person-1"}},
+                "sources": ["f1"],
+            },
+        ],
+        {"f1"},
+    ).problems
     people.refs = CrossIndex({"running": runs})
-    outcome = apply_operations(people, [{"op": "update", "id": "person-1", "set": {"runs_with": {"ref": "running/run-1"}}, "sources": ["f1"]}], {"f1"})
+    outcome = apply_operations(
+        people,
+        [{"op": "update", "id": "person-1", "set": {"runs_with": {"ref": "running/run-1"}}, "sources": ["f1"]}],
+        {"f1"},
+    )
     assert outcome.problems and "relationships/person-1 -> ... -> relationships/person-1" in outcome.problems[0]
 
 
 def test_a_description_is_stored_as_the_schema_docstring_and_bounded():
     work = DomainWork.empty("travel")
-    outcome = apply_operations(work, [
-        {"op": "describe", "doc": "Trips the user took or planned,\n with dates."},
-        {"op": "describe", "doc": ""},
-        {"op": "describe"},
-        {"op": "describe", "doc": "word " * 70},
-    ], set())
+    outcome = apply_operations(
+        work,
+        [
+            {"op": "describe", "doc": "Trips the user took or planned,\n with dates."},
+            {"op": "describe", "doc": ""},
+            {"op": "describe"},
+            {"op": "describe", "doc": "word " * 70},
+        ],
+        set(),
+    )
     assert len(outcome.applied) == 1 and len(outcome.problems) == 3
     assert '"doc" must describe in one line' in outcome.problems[0] and '"doc" must describe' in outcome.problems[1]
     assert '"doc" is 349 characters' in outcome.problems[2] and "at most 300" in outcome.problems[2]
@@ -294,7 +403,9 @@ def test_the_protocol_model_routes_to_several_domains_and_refers_to_records_else
     (trip,) = scripted_memory.state["travel"].trips
     (event,) = scripted_memory.state["relationships"].events  # its side of it: not a second trip
     assert trip.destination == "Bristol" and "trips" not in scripted_memory.state["relationships"]
-    scripted_memory.compile(facts=[*first, fact("f2", "The wedding in Bristol was lovely, said Alice.", dt.date(2024, 6, 20))])
+    scripted_memory.compile(
+        facts=[*first, fact("f2", "The wedding in Bristol was lovely, said Alice.", dt.date(2024, 6, 20))]
+    )
     events = scripted_memory.state["relationships"].events
     assert events[-1].sources == ["f2"] and events[-1].about.code == "travel/trip-1"
     assert scripted_memory.state.resolve(events[-1].about).destination == "Bristol"
@@ -307,8 +418,15 @@ def test_a_domain_compiled_later_in_the_same_compile_sees_what_the_others_made(p
     from uac.memory import UserMemory
 
     provider = ScriptedProvider(handler=handler_for(lambda i: "holidays" if i == "f1" else "relationships"))
-    with UserMemory.create(project_dir, user_name="Alice", llm=LLMClient(provider, sleep=lambda _s: None, concurrency=1)) as memory:
-        memory.compile(facts=[fact("f1", "Alice flew to Bristol on 14 June 2024."), fact("f2", "Tom's wedding in Bristol was lovely.")])
+    with UserMemory.create(
+        project_dir, user_name="Alice", llm=LLMClient(provider, sleep=lambda _s: None, concurrency=1)
+    ) as memory:
+        memory.compile(
+            facts=[
+                fact("f1", "Alice flew to Bristol on 14 June 2024."),
+                fact("f2", "Tom's wedding in Bristol was lovely."),
+            ]
+        )
     prompt = next(prompt_of(r) for r in provider.requests if domain_of_prompt(prompt_of(r)) == "relationships")
     section = prompt.split("Records of other domains", 1)[1].split("## NEW facts", 1)[0]
     assert 'holidays/trip-1: Trip(id="trip-1", destination="Bristol"' in section

@@ -21,10 +21,22 @@ from .helpers import domain_of_prompt, prompt_of
 
 S1, S2 = dt.date(2024, 5, 2), dt.date(2024, 6, 20)
 FACTS = [
-    Fact(id="f1", text="Alice is planning a trip to Bristol from 14 to 17 June 2024 for Tom's wedding.", session_id="S1", session_date=S1, speaker="Alice"),
+    Fact(
+        id="f1",
+        text="Alice is planning a trip to Bristol from 14 to 17 June 2024 for Tom's wedding.",
+        session_id="S1",
+        session_date=S1,
+        speaker="Alice",
+    ),
     Fact(id="f2", text="Tom is Alice's cousin.", session_id="S1", session_date=S1, speaker="Alice"),
     Fact(id="f3", text="The wedding in Bristol was lovely.", session_id="S2", session_date=S2, speaker="Alice"),
-    Fact(id="f4", text="Alice ran a 10k with Tom on Sunday and another one the week after.", session_id="S2", session_date=S2, speaker="Alice"),
+    Fact(
+        id="f4",
+        text="Alice ran a 10k with Tom on Sunday and another one the week after.",
+        session_id="S2",
+        session_date=S2,
+        speaker="Alice",
+    ),
 ]
 
 
@@ -39,7 +51,9 @@ def thinking(value):
 def route(prompt):
     if "[f3]" in prompt:
         # the deciding fact: the wedding is the trip's too
-        return thinking({"routes": [{"id": "f3", "domains": ["relationships", "travel"]}, {"id": "f4", "domain": "running"}]})
+        return thinking(
+            {"routes": [{"id": "f3", "domains": ["relationships", "travel"]}, {"id": "f4", "domain": "running"}]}
+        )
     return fenced(
         {"routes": [{"id": "f1", "domains": ["travel", "relationships"]}, {"id": "f2", "domain": "relationships"}]},
         before="Sure! Routing the facts:",
@@ -48,43 +62,121 @@ def route(prompt):
 
 def first_reply(domain, prompt):
     if domain == "travel" and "[f1]" in prompt:
-        return fenced({"operations": [
-            {"op": "describe", "doc": "Trips Alice took or planned, with when and how they went."},
-            {"op": "add_class", "name": "TripStatus", "members": ["PLANNED", "DONE", "CANCELLED"]},
-            {"op": "add_class", "name": "Trip", "doc": "One trip.", "fields": [
-                {"name": "destination", "type": "str"},
-                {"name": "when", "type": "Period | None", "default": None},
-                {"name": "status", "type": "TripStatus | None", "default": None},
-            ]},
-            {"op": "add", "collection": "trips", "class": "Trip",
-             "values": {"destination": "Bristol", "when": "2024-06-14/2024-06-17", "status": "PLANNED"}, "sources": ["f1"]},
-        ]})
+        return fenced(
+            {
+                "operations": [
+                    {"op": "describe", "doc": "Trips Alice took or planned, with when and how they went."},
+                    {"op": "add_class", "name": "TripStatus", "members": ["PLANNED", "DONE", "CANCELLED"]},
+                    {
+                        "op": "add_class",
+                        "name": "Trip",
+                        "doc": "One trip.",
+                        "fields": [
+                            {"name": "destination", "type": "str"},
+                            {"name": "when", "type": "Period | None", "default": None},
+                            {"name": "status", "type": "TripStatus | None", "default": None},
+                        ],
+                    },
+                    {
+                        "op": "add",
+                        "collection": "trips",
+                        "class": "Trip",
+                        "values": {"destination": "Bristol", "when": "2024-06-14/2024-06-17", "status": "PLANNED"},
+                        "sources": ["f1"],
+                    },
+                ]
+            }
+        )
     if domain == "relationships" and "[f1]" in prompt:
-        return thinking({"operations": [
-            {"op": "describe", "doc": "   "},
-            {"op": "add_class", "name": "Person", "fields": [{"name": "name", "type": "str"}, {"name": "relation", "type": "str | None", "default": None}]},
-            {"op": "add", "collection": "people", "class": "Person", "values": {"name": "Tom", "relation": "cousin"}, "sources": ["f1", "f2"]},
-        ]})
+        return thinking(
+            {
+                "operations": [
+                    {"op": "describe", "doc": "   "},
+                    {
+                        "op": "add_class",
+                        "name": "Person",
+                        "fields": [
+                            {"name": "name", "type": "str"},
+                            {"name": "relation", "type": "str | None", "default": None},
+                        ],
+                    },
+                    {
+                        "op": "add",
+                        "collection": "people",
+                        "class": "Person",
+                        "values": {"name": "Tom", "relation": "cousin"},
+                        "sources": ["f1", "f2"],
+                    },
+                ]
+            }
+        )
     if domain == "travel" and "[f3]" in prompt:
-        return {"json": {"operations": [{"op": "update", "id": "trip-1", "set": {"status": "DONE"}, "sources": ["f3"]}]}}
+        return {
+            "json": {"operations": [{"op": "update", "id": "trip-1", "set": {"status": "DONE"}, "sources": ["f3"]}]}
+        }
     if domain == "relationships" and "[f3]" in prompt:
-        return fenced({"operations": [
-            {"op": "add_class", "name": "Event", "fields": [{"name": "text", "type": "str"}, {"name": "trip", "type": "Ref | None", "default": None}]},
-            {"op": "add", "collection": "events", "class": "Event", "values": {"text": "Tom's wedding in Bristol", "trip": {"ref": "travel/trip-1"}}, "sources": ["f3"]},
-            {"op": "add", "collection": "events", "values": {"text": "the wedding party", "trip": {"ref": "travel/trip-9"}}, "sources": ["f3"]},
-        ]})
+        return fenced(
+            {
+                "operations": [
+                    {
+                        "op": "add_class",
+                        "name": "Event",
+                        "fields": [
+                            {"name": "text", "type": "str"},
+                            {"name": "trip", "type": "Ref | None", "default": None},
+                        ],
+                    },
+                    {
+                        "op": "add",
+                        "collection": "events",
+                        "class": "Event",
+                        "values": {"text": "Tom's wedding in Bristol", "trip": {"ref": "travel/trip-1"}},
+                        "sources": ["f3"],
+                    },
+                    {
+                        "op": "add",
+                        "collection": "events",
+                        "values": {"text": "the wedding party", "trip": {"ref": "travel/trip-9"}},
+                        "sources": ["f3"],
+                    },
+                ]
+            }
+        )
     if domain == "running":
-        return fenced({"operations": [
-            {"op": "describe", "doc": "Runs " * 90},
-            {"op": "add_class", "name": "Run", "fields": [
-                {"name": "distance", "type": "str"},
-                {"name": "partner", "type": "Ref | None", "default": None},
-                {"name": "follows", "type": "Ref | None", "default": None},
-            ]},
-            {"op": "add", "collection": "runs", "class": "Run", "values": {"distance": "10k", "partner": "relationships/person-1"}, "sources": ["f4"]},
-            {"op": "add", "collection": "runs", "values": {"distance": "10k", "partner": "relationships/person-1", "follows": {"ref": "running/run-1"}}, "sources": ["f4"]},
-            {"op": "update", "id": "run-1", "set": {"follows": {"ref": "running/run-2"}}, "sources": ["f4"]},
-        ]})
+        return fenced(
+            {
+                "operations": [
+                    {"op": "describe", "doc": "Runs " * 90},
+                    {
+                        "op": "add_class",
+                        "name": "Run",
+                        "fields": [
+                            {"name": "distance", "type": "str"},
+                            {"name": "partner", "type": "Ref | None", "default": None},
+                            {"name": "follows", "type": "Ref | None", "default": None},
+                        ],
+                    },
+                    {
+                        "op": "add",
+                        "collection": "runs",
+                        "class": "Run",
+                        "values": {"distance": "10k", "partner": "relationships/person-1"},
+                        "sources": ["f4"],
+                    },
+                    {
+                        "op": "add",
+                        "collection": "runs",
+                        "values": {
+                            "distance": "10k",
+                            "partner": "relationships/person-1",
+                            "follows": {"ref": "running/run-1"},
+                        },
+                        "sources": ["f4"],
+                    },
+                    {"op": "update", "id": "run-1", "set": {"follows": {"ref": "running/run-2"}}, "sources": ["f4"]},
+                ]
+            }
+        )
     raise AssertionError(f"unexpected prompt for {domain}")
 
 
@@ -132,7 +224,9 @@ def test_the_deciding_fact_of_another_domain_reaches_the_record(scripted_memory,
     assert 'travel/trip-1: Trip(id="trip-1", destination="Bristol"' in other
 
     (event,) = state["relationships"].events
-    assert event.trip == Ref("travel/trip-1") and state.resolve(event.trip) == trip and event.trip.resolve(state) == trip
+    assert (
+        event.trip == Ref("travel/trip-1") and state.resolve(event.trip) == trip and event.trip.resolve(state) == trip
+    )
     (person,) = state["relationships"].people
     run_1, run_2 = state["running"].runs
     assert run_1.partner == Ref("relationships/person-1") and state.resolve(run_1.partner) == person

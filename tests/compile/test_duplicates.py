@@ -27,16 +27,37 @@ TRIP = [{"name": "destination", "type": "str"}, {"name": "when", "type": "Period
 
 
 def test_the_same_person_in_two_domains_is_flagged_with_both_ids_and_the_fix():
-    running = work_of("running", "Person", "people", PERSON, [{"name": "Sam", "relation": "not stated"}, {"name": "the coach"}])
-    relationships = work_of("relationships", "Person", "people", PERSON, [{"name": "Sam ", "relation": "partner"}, {"name": "Ana"}])
+    running = work_of(
+        "running", "Person", "people", PERSON, [{"name": "Sam", "relation": "not stated"}, {"name": "the coach"}]
+    )
+    relationships = work_of(
+        "relationships", "Person", "people", PERSON, [{"name": "Sam ", "relation": "partner"}, {"name": "Ana"}]
+    )
     (found,) = find_duplicates({"running": running, "relationships": relationships})
-    assert (found.kind, found.first, found.second, found.value) == ("person", "relationships/person-1", "running/person-1", "Sam")
+    assert (found.kind, found.first, found.second, found.value) == (
+        "person",
+        "relationships/person-1",
+        "running/person-1",
+        "Sam",
+    )
     assert "keep one record and refer to it" in found.fix and '{"ref": "relationships/person-1"}' in found.fix
 
 
 def test_the_same_place_at_overlapping_times_is_flagged_and_other_times_are_not():
-    travel = work_of("travel", "Trip", "trips", TRIP, [{"destination": "Bristol", "when": "2024-06-14/2024-06-17"}, {"destination": "Oslo", "when": "2023-01"}])
-    family = work_of("relationships", "Visit", "visits", VISIT, [{"place": "Bristol", "when": "2024-06-15"}, {"place": "Oslo", "when": "2024-02"}, {"place": "Lima"}])
+    travel = work_of(
+        "travel",
+        "Trip",
+        "trips",
+        TRIP,
+        [{"destination": "Bristol", "when": "2024-06-14/2024-06-17"}, {"destination": "Oslo", "when": "2023-01"}],
+    )
+    family = work_of(
+        "relationships",
+        "Visit",
+        "visits",
+        VISIT,
+        [{"place": "Bristol", "when": "2024-06-15"}, {"place": "Oslo", "when": "2024-02"}, {"place": "Lima"}],
+    )
     (found,) = find_duplicates({"travel": travel, "relationships": family})
     assert (found.kind, found.first, found.second) == ("place", "relationships/visit-1", "travel/trip-1")
 
@@ -44,8 +65,14 @@ def test_the_same_place_at_overlapping_times_is_flagged_and_other_times_are_not(
 def test_a_record_that_refers_to_the_other_is_not_a_duplicate_and_one_domain_never_is():
     relationships = work_of("relationships", "Person", "people", PERSON, [{"name": "Sam"}, {"name": "Sam"}])
     fields = [*PERSON, {"name": "same_as", "type": "Ref | None", "default": None}]
-    running = work_of("running", "Person", "people", fields, [{"name": "Sam", "same_as": {"ref": "relationships/person-1"}}],
-                      refs=CrossIndex({"relationships": relationships}))
+    running = work_of(
+        "running",
+        "Person",
+        "people",
+        fields,
+        [{"name": "Sam", "same_as": {"ref": "relationships/person-1"}}],
+        refs=CrossIndex({"relationships": relationships}),
+    )
     found = find_duplicates({"running": running, "relationships": relationships})
     assert [(d.first, d.second) for d in found] == [("relationships/person-2", "running/person-1")]
     assert find_duplicates({"relationships": relationships}) == []

@@ -29,7 +29,9 @@ def test_ingest_import_compile_show(tmp_path, capsys):
     assert report["totals"]["coverage"] == 1.0
     state = memory.state
     assert len(state["travel"].trips) > 0
-    records = [r for domain in state.values() for value in domain.values() if isinstance(value, (list, tuple)) for r in value]
+    records = [
+        r for domain in state.values() for value in domain.values() if isinstance(value, (list, tuple)) for r in value
+    ]
     cited = {s for r in records for s in getattr(r, "sources", ()) if not s.startswith("record:")}
     assert cited == {f.id for f in facts}
     assert main(["show", str(root)]) == 0

@@ -37,18 +37,33 @@ def test_a_plan_cancelled_before_any_compile_is_compiled_as_ended_and_kept(scrip
         if domain_of_prompt(prompt) != "travel" or "These NEW facts are no longer in force" not in prompt:
             return reply
         seen.append(prompt)
-        ops = {"operations": [
-            {"op": "add_class", "name": "Trip", "doc": "A trip.", "fields": [
-                {"name": "destination", "type": "str"},
-                {"name": "when", "type": "Period | None", "default": None},
-                {"name": "status", "type": "str"}]},
-            {"op": "add", "collection": "trips", "class": "Trip", "values": {
-                "destination": "Chamonix", "when": "2024-02-10/2024-02-17", "status": "cancelled"},
-             "sources": ["s1-f1", "s2-f1"]},
-        ]}
+        ops = {
+            "operations": [
+                {
+                    "op": "add_class",
+                    "name": "Trip",
+                    "doc": "A trip.",
+                    "fields": [
+                        {"name": "destination", "type": "str"},
+                        {"name": "when", "type": "Period | None", "default": None},
+                        {"name": "status", "type": "str"},
+                    ],
+                },
+                {
+                    "op": "add",
+                    "collection": "trips",
+                    "class": "Trip",
+                    "values": {"destination": "Chamonix", "when": "2024-02-10/2024-02-17", "status": "cancelled"},
+                    "sources": ["s1-f1", "s2-f1"],
+                },
+            ]
+        }
         # the way models answer: reasoning, then prose around a fenced reply
-        return {"content": "<think>The plan was cancelled later.</think>\nHere you go:\n```json\n"
-                + json.dumps(ops) + "\n```"}
+        return {
+            "content": "<think>The plan was cancelled later.</think>\nHere you go:\n```json\n"
+            + json.dumps(ops)
+            + "\n```"
+        }
 
     scripted.handler = handler_for(lambda i: "food" if i == "s1-f2" else "travel", wrap=answer)
     report = memory.compile()

@@ -23,8 +23,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.follows_log]
 
 SESSIONS = [
     {"date": "2024-05-01", "messages": [{"role": "user", "content": "I flew to Oslo on Friday for a conference."}]},
-    {"date": "2024-05-08", "messages": [{"role": "user", "content": "I had dinner at Nopa, a lovely Italian restaurant, with my sister."}]},
-    {"date": "2024-05-15", "messages": [{"role": "user", "content": "I started a new job at Initech as a data engineer."}]},
+    {
+        "date": "2024-05-08",
+        "messages": [{"role": "user", "content": "I had dinner at Nopa, a lovely Italian restaurant, with my sister."}],
+    },
+    {
+        "date": "2024-05-15",
+        "messages": [{"role": "user", "content": "I started a new job at Initech as a data engineer."}],
+    },
 ]
 DOMAIN_OF = {"Oslo": "travel", "Nopa": "food", "Initech": "work"}
 
@@ -55,15 +61,23 @@ def _run_child(tmp_path: Path, root: Path, point: str, incremental: bool) -> sub
     file = tmp_path / "sessions.json"
     file.write_text(json.dumps(SESSIONS))
     script = tmp_path / "child.py"
-    script.write_text(CHILD.format(tests=str(Path(__file__).resolve().parents[1]), root=str(root), file=str(file),
-                                   incremental=incremental))
+    script.write_text(
+        CHILD.format(
+            tests=str(Path(__file__).resolve().parents[1]), root=str(root), file=str(file), incremental=incremental
+        )
+    )
     env = {**os.environ, "UAC_BLOCK_NETWORK": "1", "UAC_CRASH_AT": point}
     return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize(
     "point, incremental",
-    [("history:swapped@1", False), ("history:swapped@2", False), ("compile:ledger@1", True), ("compile:swapped@1", True)],
+    [
+        ("history:swapped@1", False),
+        ("history:swapped@2", False),
+        ("compile:ledger@1", True),
+        ("compile:swapped@1", True),
+    ],
 )
 def test_kill_nine_while_the_view_catches_up_after_an_ingest(tmp_path, point, incremental):
     root = tmp_path / "maya"

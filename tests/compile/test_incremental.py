@@ -24,7 +24,11 @@ def split_domain(fact_id: str) -> str:
 
 
 def op_prompts(scripted, domain=None):
-    return [prompt_of(r) for r in scripted.requests if domain_of_prompt(prompt_of(r)) and (domain is None or domain_of_prompt(prompt_of(r)) == domain)]
+    return [
+        prompt_of(r)
+        for r in scripted.requests
+        if domain_of_prompt(prompt_of(r)) and (domain is None or domain_of_prompt(prompt_of(r)) == domain)
+    ]
 
 
 def history(memory):
@@ -57,7 +61,10 @@ def test_every_fact_is_recorded_with_replies_that_do_not_grow(scripted_memory, s
     assert last.count("(id=") < 60
     assert data["totals"]["largest_completion_tokens"] < 3_000
     # the travel facts of make_facts are trips and hobbies: one Trip or one Event each
-    assert {name: len(scripted_memory.state["travel"][name]) for name in scripted_memory.state["travel"]} == {"trips": 100, "events": 100}
+    assert {name: len(scripted_memory.state["travel"][name]) for name in scripted_memory.state["travel"]} == {
+        "trips": 100,
+        "events": 100,
+    }
     cited = {s for d in ("travel", "food") for item in records(scripted_memory, d) for s in item.sources}
     assert cited == {f.id for f in big_facts}
     assert {h["purpose"] for h in history(scripted_memory)} >= {"route", "structure.ops:travel", "structure.ops:food"}
@@ -134,7 +141,7 @@ def test_valid_operations_are_kept_and_all_problems_go_back_at_once(scripted_mem
     repair = scripted.requests[2].messages[-1].content
     problems = repair.split("\n\n(Operation numbers")[0]
     assert problems.count("\n- ") == 4  # three rejected operations and the unaddressed facts, in one message
-    assert "expects a date as \"YYYY-MM-DD\"" in repair and "sources f9999 are not facts of this batch" in repair
+    assert 'expects a date as "YYYY-MM-DD"' in repair and "sources f9999 are not facts of this batch" in repair
     assert "no record 'event-77'" in repair and "facts f0000, f0002 are not addressed yet" in repair
     assert scripted.requests[2].messages[-2].role == "assistant"
     # the valid operations of the first reply were kept (both classes, the add of f0001) and the
@@ -149,7 +156,11 @@ def test_a_reply_that_is_not_json_is_repaired(scripted_memory, scripted):
 
     def garbage_first(request, reply):
         calls["n"] += 1
-        return {"content": "I will now think about the domain."} if domain_of_prompt(prompt_of(request)) and calls["n"] == 2 else reply
+        return (
+            {"content": "I will now think about the domain."}
+            if domain_of_prompt(prompt_of(request)) and calls["n"] == 2
+            else reply
+        )
 
     scripted.handler = handler_for(lambda _i: "travel", wrap=garbage_first)
     report = scripted_memory.compile(facts=make_facts(2))
@@ -199,14 +210,28 @@ def test_an_endpoint_error_fails_one_domain_and_keeps_its_earlier_batches(script
 
 def test_records_citing_a_superseded_fact_are_revisited(scripted_memory, scripted):
     log = FactLog(scripted_memory.project.paths.facts)
-    old = Fact("s1-f1", "I work at Acme Corp as an engineer", "s1", dt.date(2023, 1, 5), speaker="Sam", valid_from=dt.date(2023, 1, 5))
+    old = Fact(
+        "s1-f1",
+        "I work at Acme Corp as an engineer",
+        "s1",
+        dt.date(2023, 1, 5),
+        speaker="Sam",
+        valid_from=dt.date(2023, 1, 5),
+    )
     with scripted_memory.project.lock("test"):
         log.append_session("s1", [old])
     scripted.handler = handler_for(lambda _i: "work")
     scripted_memory.compile()
     (record,) = records(scripted_memory, "work")
     assert record.sources == ["s1-f1"]
-    new = Fact("s2-f1", "I now work at Initech as a manager", "s2", dt.date(2023, 6, 1), speaker="Sam", valid_from=dt.date(2023, 6, 1))
+    new = Fact(
+        "s2-f1",
+        "I now work at Initech as a manager",
+        "s2",
+        dt.date(2023, 6, 1),
+        speaker="Sam",
+        valid_from=dt.date(2023, 6, 1),
+    )
     with scripted_memory.project.lock("test"):
         log.append_session("s2", [new], [Supersession("s1-f1", "s2-f1", dt.date(2023, 6, 1), "s2")])
     scripted.requests.clear()
@@ -230,11 +255,18 @@ def test_new_fields_on_a_domain_with_records_and_refused_drops(scripted_memory, 
     scripted_memory.compile(facts=make_facts(2))
 
     def evolve(request, reply):
-        if "json" in reply and "operations" in reply["json"] and "`events: list[Event]` (1 records)" in prompt_of(request):
+        if (
+            "json" in reply
+            and "operations" in reply["json"]
+            and "`events: list[Event]` (1 records)" in prompt_of(request)
+        ):
             reply["json"]["operations"] = [
                 {"op": "add_field", "class": "Event", "name": "mood", "type": "str | None", "default": None},
                 {"op": "remove_field", "class": "Event", "name": "speaker"},
-                *[dict(op, values={**op["values"], "mood": "happy"}) if op["op"] == "add" else op for op in reply["json"]["operations"]],
+                *[
+                    dict(op, values={**op["values"], "mood": "happy"}) if op["op"] == "add" else op
+                    for op in reply["json"]["operations"]
+                ],
             ]
         return reply
 
@@ -265,7 +297,11 @@ def test_routing_falls_back_to_keywords_for_missed_ids(scripted_memory, scripted
 def test_a_view_written_by_the_bounded_mode_is_adopted(scripted_memory, scripted, big_facts):
     def bounded(request):
         ids = [line[1:6] for line in prompt_of(request).splitlines() if line.startswith("[f")][:3]
-        state = "from .schema import Item\n\nitems: list[Item] = [\n" + "".join(f'    Item(text="{i}", sources=["{i}"]),\n' for i in ids) + "]\n"
+        state = (
+            "from .schema import Item\n\nitems: list[Item] = [\n"
+            + "".join(f'    Item(text="{i}", sources=["{i}"]),\n' for i in ids)
+            + "]\n"
+        )
         schema = "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Item:\n    text: str\n    sources: list[str] = field(default_factory=list)\n"
         return {"json": {"domains": [{"name": "life", "schema_py": schema, "state_py": state}]}}
 
@@ -280,7 +316,9 @@ def test_a_view_written_by_the_bounded_mode_is_adopted(scripted_memory, scripted
 
 def test_compile_needs_no_lock_holder_and_reports_json(scripted_memory, scripted):
     scripted.handler = handler_for(lambda _i: "travel")
-    report = compile_incremental(scripted_memory.project, make_facts(2), scripted_memory.llm, scripted_memory.project.config.compile)
+    report = compile_incremental(
+        scripted_memory.project, make_facts(2), scripted_memory.llm, scripted_memory.project.config.compile
+    )
     data = report.to_json()
     assert data["domains"][0]["facts"] == {"recorded": 2, "considered": 0, "pending": 0}
     # add_class Trip, add_class Event, one add per fact
@@ -357,7 +395,11 @@ def test_enum_fields_take_no_enum_default(scripted_memory, scripted):
         work,
         [
             {"op": "add_class", "name": "RaceStatus", "members": ["TRAINING", "DONE"]},
-            {"op": "add_class", "name": "Race", "fields": [{"name": "status", "type": "RaceStatus", "default": "TRAINING"}]},
+            {
+                "op": "add_class",
+                "name": "Race",
+                "fields": [{"name": "status", "type": "RaceStatus", "default": "TRAINING"}],
+            },
         ],
         set(),
     )

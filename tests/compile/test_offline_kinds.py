@@ -24,7 +24,9 @@ from uac.view import store
 OPT_PERIOD = TypeSpec("union", (TypeSpec("period"), TypeSpec("none")))
 OPT_DATE = TypeSpec("union", (TypeSpec("date"), TypeSpec("none")))
 LIST_STR = TypeSpec("list", (TypeSpec("str"),))
-TRIP_STATUS = ClassSpec("TripStatus", "enum", members=(("DONE", "done"), ("PLANNED", "planned")), doc="Whether a trip happened.")
+TRIP_STATUS = ClassSpec(
+    "TripStatus", "enum", members=(("DONE", "done"), ("PLANNED", "planned")), doc="Whether a trip happened."
+)
 TRIP = ClassSpec(
     "Trip",
     "dataclass",
@@ -86,8 +88,14 @@ FACTS = [
     Fact("f2", "Maya plans a trip to Oslo next month", "s1", S1, speaker="Maya", event_date=Period("2023-06")),
     Fact("f3", "Maya had sushi for dinner at a restaurant", "s1", S1, speaker="Maya"),
     Fact("f4", "Maya's trip to Lisbon was lovely", "s2", S2, speaker="Maya"),
-    Fact("f5", "Maya and her sister flew to Rome for a cousin's wedding", "s2", S2, speaker="Maya",
-         event_date=Period("2023-06-02/2023-06-08")),
+    Fact(
+        "f5",
+        "Maya and her sister flew to Rome for a cousin's wedding",
+        "s2",
+        S2,
+        speaker="Maya",
+        event_date=Period("2023-06-02/2023-06-08"),
+    ),
     Fact("f6", "Okay, see you later", "s3", None),
     Fact("f7", "Maya booked a hotel for the summer", "s3", S3, speaker="Maya", event_date=Period("2023-summer")),
 ]
@@ -97,7 +105,17 @@ def test_kind_records_are_written_typed_sorted_and_leave_the_timeline(memory, tr
     report = memory.compile(facts=FACTS, mode="offline")
     data = report.to_json()
     assert data["kinds"] == {
-        "trip": {"domain": "travel", "collection": "trips", "class": "Trip", "status": "written", "facts": 4, "records": 3, "unclear": 0, "unclear_why": {}, "reason": None}
+        "trip": {
+            "domain": "travel",
+            "collection": "trips",
+            "class": "Trip",
+            "status": "written",
+            "facts": 4,
+            "records": 3,
+            "unclear": 0,
+            "unclear_why": {},
+            "reason": None,
+        }
     }
     assert data["totals"]["facts_covered"] == len(FACTS) and data["totals"]["coverage"] == 1.0
     for key in ("mode", "ok", "domains", "routing", "totals", "usage", "seconds"):
@@ -130,7 +148,9 @@ def test_kind_records_are_written_typed_sorted_and_leave_the_timeline(memory, tr
     store.load_domain(memory.project, "travel")
     cached = store.load_domain(memory.project, "travel")
     assert cached.from_cache and [t.when for t in cached.values["trips"]] == [t.when for t in trips]
-    assert all(type(t.when) is Period for t in cached.values["trips"]) and type(cached.values["events"][0].when) is Period
+    assert (
+        all(type(t.when) is Period for t in cached.values["trips"]) and type(cached.values["events"][0].when) is Period
+    )
 
     view = memory.context.load_view()
     coverage = fact_coverage(memory.project, [f.id for f in FACTS], view)
@@ -168,7 +188,9 @@ def test_the_state_text_says_periods_the_way_people_do(memory, trip_kind):
     from uac.answer.state_view import build_state_channel
 
     memory.compile(facts=FACTS, mode="offline")
-    channel = build_state_channel(memory.project.root, "Which trips did Maya take?", loading="monolithic", budget=100_000)
+    channel = build_state_channel(
+        memory.project.root, "Which trips did Maya take?", loading="monolithic", budget=100_000
+    )
     assert 'when=Period("the week before 9 June 2023")' in channel.text and 'when=Period("May 2023")' in channel.text
     assert 'Period("2023-05")' not in channel.text
 
@@ -179,13 +201,27 @@ def test_a_view_from_an_earlier_offline_compile_is_replaced(memory, trip_kind):
     from uac.dialect.classes import build_classes
 
     cls = build_classes(schema, "t")["Event"]
-    old = [cls(text="Maya flew to Lisbon with a friend", session_id="s1", date=dt.date(2023, 5, 8), notes=[], sources=["f1"])]
+    old = [
+        cls(
+            text="Maya flew to Lisbon with a friend",
+            session_id="s1",
+            date=dt.date(2023, 5, 8),
+            notes=[],
+            sources=["f1"],
+        )
+    ]
     with memory.project.lock("compile"):
-        store.write_domain(memory.project, "travel", {
-            "__init__.py": render.render_init("The travel domain.", schema, ["events"]),
-            "schema.py": render.render_schema(schema),
-            "state.py": render.render_state("State.", schema, [("events", TypeSpec("list", (TypeSpec("class", name=event.name),)), old)]),
-        })
+        store.write_domain(
+            memory.project,
+            "travel",
+            {
+                "__init__.py": render.render_init("The travel domain.", schema, ["events"]),
+                "schema.py": render.render_schema(schema),
+                "state.py": render.render_state(
+                    "State.", schema, [("events", TypeSpec("list", (TypeSpec("class", name=event.name),)), old)]
+                ),
+            },
+        )
     assert memory.state["travel"].events[0].date == dt.date(2023, 5, 8)
     report = memory.compile(facts=FACTS, mode="offline")
     assert report.ok and report.domain("travel").status == "compiled"
@@ -203,7 +239,9 @@ def test_a_collection_taken_by_imported_records_keeps_its_facts_on_the_timeline(
     assert kind["status"] == "skipped" and kind["records"] == 0 and "Trip" in kind["reason"]
     travel = memory.state["travel"]
     assert [t.city for t in travel.trips] == ["Kyoto"]
-    assert {"f1", "f2", "f4", "f5"} <= {s for name in memory.state for e in memory.state[name].events for s in e.sources}
+    assert {"f1", "f2", "f4", "f5"} <= {
+        s for name in memory.state for e in memory.state[name].events for s in e.sources
+    }
     assert report.coverage == 1.0
 
 
@@ -222,11 +260,15 @@ def test_an_event_class_written_by_something_else_is_still_refused(memory, trip_
     other = ClassSpec("Event", "dataclass", (FieldSpec("title", TypeSpec("str")),), doc="My events.")
     schema = SchemaSpec((other,), "Mine.")
     with memory.project.lock("compile"):
-        store.write_domain(memory.project, "travel", {
-            "__init__.py": render.render_init("Mine.", schema, []),
-            "schema.py": render.render_schema(schema),
-            "state.py": render.render_state("State.", schema, []),
-        })
+        store.write_domain(
+            memory.project,
+            "travel",
+            {
+                "__init__.py": render.render_init("Mine.", schema, []),
+                "schema.py": render.render_schema(schema),
+                "state.py": render.render_state("State.", schema, []),
+            },
+        )
     report = memory.compile(facts=FACTS, mode="offline")
     assert report.domain("travel").status == "failed" and "different class Event" in report.domain("travel").rejection
     assert report.to_json()["kinds"]["trip"]["status"] == "skipped"
@@ -254,17 +296,26 @@ def test_a_kind_the_rules_no_longer_know_goes_and_its_facts_return_to_the_timeli
     assert report.ok and report.coverage == 1.0 and report.to_json()["kinds"] == {}
     travel = memory.state["travel"]
     assert "trips" not in travel and "Trip" not in (memory.project.paths.domains / "travel" / "schema.py").read_text()
-    assert sorted(s for name in memory.state for e in memory.state[name].events for s in e.sources) == [f.id for f in FACTS]
+    assert sorted(s for name in memory.state for e in memory.state[name].events for s in e.sources) == [
+        f.id for f in FACTS
+    ]
 
 
 def test_kinds_of_one_domain_share_an_enum_but_not_a_collection(memory, monkeypatch, trip_kind):
     import dataclasses
 
-    flight = Kind("flight", "travel", "flights", dataclasses.replace(TRIP, name="Flight", doc="One flight."), (TRIP_STATUS,))
+    flight = Kind(
+        "flight", "travel", "flights", dataclasses.replace(TRIP, name="Flight", doc="One flight."), (TRIP_STATUS,)
+    )
     again = Kind("again", "travel", "trips", dataclasses.replace(TRIP, name="Again", doc="Twice."), ())
 
     def detect(fact):
-        return [dataclasses.replace(s, kind=k) for s in _detect(fact) for k in ("trip", "flight", "again") if k != "flight" or "flew" in fact.text]
+        return [
+            dataclasses.replace(s, kind=k)
+            for s in _detect(fact)
+            for k in ("trip", "flight", "again")
+            if k != "flight" or "flew" in fact.text
+        ]
 
     def assemble(kind, sightings, facts):
         return [Assembled(kind.name, r.fields, r.sources) for r in _assemble(kind, sightings, facts)]

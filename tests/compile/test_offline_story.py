@@ -35,19 +35,25 @@ def run(memory: UserMemory, code: str):
 
 def test_the_trips_taken_with_their_destinations_and_months(compiled):
     memory, _ = compiled
-    taken = run(memory, (
-        # "got back from Lisbon yesterday" dates the end of a trip, not its start
-        f"result = sorted((t.destination, str((t.start or t.end).start)[:7]) for t in travel.trips\n"
-        f"                if t.status.value == 'done' and t.person == {USER!r})"
-    ))
+    taken = run(
+        memory,
+        (
+            # "got back from Lisbon yesterday" dates the end of a trip, not its start
+            f"result = sorted((t.destination, str((t.start or t.end).start)[:7]) for t in travel.trips\n"
+            f"                if t.status.value == 'done' and t.person == {USER!r})"
+        ),
+    )
     assert {d: m for d, m in taken} == TRIPS_TAKEN
     assert len(taken) == len(TRIPS_TAKEN)  # a plan that came true is one trip, not two
 
 
 def test_plans_are_not_counted_as_trips_taken(compiled):
     memory, _ = compiled
-    others = run(memory, "result = sorted((t.destination or t.purpose or '', t.status.value) for t in travel.trips "
-                         "if t.status.value != 'done')")
+    others = run(
+        memory,
+        "result = sorted((t.destination or t.purpose or '', t.status.value) for t in travel.trips "
+        "if t.status.value != 'done')",
+    )
     assert {status for _, status in others} <= {"planned", "cancelled"}
     assert {name for name, _, _ in TRIPS_NOT_TAKEN} & {name for name, _ in others}
 
@@ -60,14 +66,17 @@ def test_the_current_employer(compiled):
 
 def test_the_meals_out_per_month(compiled):
     memory, _ = compiled
-    per_month = run(memory, (
-        "counts = {}\n"
-        f"for m in food.meals:\n"
-        f"    if m.person == {USER!r} and m.when is not None:\n"
-        "        key = str(m.when.start)[:7]\n"
-        "        counts[key] = counts.get(key, 0) + 1\n"
-        "result = counts"
-    ))
+    per_month = run(
+        memory,
+        (
+            "counts = {}\n"
+            f"for m in food.meals:\n"
+            f"    if m.person == {USER!r} and m.when is not None:\n"
+            "        key = str(m.when.start)[:7]\n"
+            "        counts[key] = counts.get(key, 0) + 1\n"
+            "result = counts"
+        ),
+    )
     assert per_month == MEALS_PER_MONTH
 
 
@@ -77,21 +86,33 @@ def test_every_fact_is_placed_and_the_report_counts_the_kinds(compiled):
     assert data["totals"]["facts_covered"] == data["totals"]["facts"]  # nothing dropped: kinds or the timeline
     kinds = data["kinds"]
     assert kinds["trip"]["records"] >= len(TRIPS_TAKEN) and kinds["trip"]["status"] == "written"
-    assert kinds["job"]["records"] >= 1 and kinds["meal"]["records"] >= sum(MEALS_PER_MONTH.values())  # Ana eats out too
+    assert kinds["job"]["records"] >= 1 and kinds["meal"]["records"] >= sum(
+        MEALS_PER_MONTH.values()
+    )  # Ana eats out too
     json.dumps(data)  # what `uac compile --json` prints
 
 
 def test_the_projects_currency_is_what_a_bare_dollar_means(tmp_path):
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps([{
-        "session_id": "s1", "date": "2024-02-24T20:40:00",
-        "messages": [{"role": "user", "content": "I bought a second-hand road bike on Thursday for $650."}],
-    }]), encoding="utf-8")
+    chat.write_text(
+        json.dumps(
+            [
+                {
+                    "session_id": "s1",
+                    "date": "2024-02-24T20:40:00",
+                    "messages": [{"role": "user", "content": "I bought a second-hand road bike on Thursday for $650."}],
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
     memory = UserMemory.create(tmp_path / "tamsin", user_name="Tamsin")
     try:
         memory.project.save_config(memory.project.config.with_section("user", currency="AUD"))
         memory.ingest(chat, extractor="rules", compile=False)
         memory.compile(mode="offline")
-        assert run(memory, "result = [(p.item, p.amount, p.currency) for p in finance.purchases]") == [["second-hand road bike", 650.0, "AUD"]]
+        assert run(memory, "result = [(p.item, p.amount, p.currency) for p in finance.purchases]") == [
+            ["second-hand road bike", 650.0, "AUD"]
+        ]
     finally:
         memory.close()

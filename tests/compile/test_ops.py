@@ -25,13 +25,21 @@ BATCH = {"f1", "f2", "f3", "f4", "f5"}
 
 
 def add_trip(destination, *sources, **values):
-    return {"op": "add", "collection": "trips", "class": "Trip", "values": {"destination": destination, **values}, "sources": list(sources)}
+    return {
+        "op": "add",
+        "collection": "trips",
+        "class": "Trip",
+        "values": {"destination": destination, **values},
+        "sources": list(sources),
+    }
 
 
 @pytest.fixture
 def work():
     w = DomainWork.empty("travel")
-    outcome = apply_operations(w, [STATUS, TRIP, add_trip("Lisbon", "f1", start_date="2023-05-07"), add_trip("Rome", "f2")], BATCH)
+    outcome = apply_operations(
+        w, [STATUS, TRIP, add_trip("Lisbon", "f1", start_date="2023-05-07"), add_trip("Rome", "f2")], BATCH
+    )
     assert outcome.problems == []
     return w
 
@@ -46,14 +54,27 @@ def test_add_class_and_add_give_ids_sources_and_valid_code(work):
     loaded = loads(work)
     trips = loaded.values["trips"]
     assert [t.id for t in trips] == ["trip-1", "trip-2"]
-    assert trips[0].destination == "Lisbon" and trips[0].start_date == dt.date(2023, 5, 7) and trips[0].sources == ["f1"]
+    assert (
+        trips[0].destination == "Lisbon" and trips[0].start_date == dt.date(2023, 5, 7) and trips[0].sources == ["f1"]
+    )
     assert is_managed(loaded.schema.get("Trip"))
-    assert [f.name for f in loaded.schema.get("Trip").fields] == ["id", "destination", "start_date", "nights", "notes", "sources"]
+    assert [f.name for f in loaded.schema.get("Trip").fields] == [
+        "id",
+        "destination",
+        "start_date",
+        "nights",
+        "notes",
+        "sources",
+    ]
     assert loaded.schema.get("TripStatus").kind == "enum"
 
 
 def test_update_changes_named_fields_and_adds_sources(work):
-    outcome = apply_operations(work, [{"op": "update", "id": "trip-2", "set": {"nights": "5"}, "sources": ["f3"], "note": "from a photo"}], BATCH)
+    outcome = apply_operations(
+        work,
+        [{"op": "update", "id": "trip-2", "set": {"nights": "5"}, "sources": ["f3"], "note": "from a photo"}],
+        BATCH,
+    )
     assert outcome.problems == [] and outcome.touched == {"trip-2"}
     rome = work.find("trip-2")[1]
     assert rome.nights == 5 and rome.sources == ["f2", "f3"] and rome.notes == ["from a photo"]
@@ -61,7 +82,9 @@ def test_update_changes_named_fields_and_adds_sources(work):
 
 
 def test_retire_removes_the_record_and_reports_it(work):
-    outcome = apply_operations(work, [{"op": "retire", "id": "trip-1", "reason": "the trip was cancelled", "sources": ["f4"]}], BATCH)
+    outcome = apply_operations(
+        work, [{"op": "retire", "id": "trip-1", "reason": "the trip was cancelled", "sources": ["f4"]}], BATCH
+    )
     assert outcome.problems == []
     assert work.find("trip-1") is None and [t.id for t in work.values["trips"]] == ["trip-2"]
     (retired,) = outcome.retired
@@ -77,8 +100,10 @@ def test_skip_records_the_reason(work):
 
 
 def test_add_field_to_a_class_with_records_needs_a_default(work):
-    bad = apply_operations(work, [{"op": "add_field", "class": "Trip", "name": "companions", "type": "list[str]"}], BATCH)
-    assert "needs a \"default\"" in bad.problems[0]
+    bad = apply_operations(
+        work, [{"op": "add_field", "class": "Trip", "name": "companions", "type": "list[str]"}], BATCH
+    )
+    assert 'needs a "default"' in bad.problems[0]
     ok = apply_operations(
         work,
         [
@@ -127,14 +152,20 @@ def test_valid_operations_are_kept_and_every_problem_is_reported(work):
         ({"op": "add_class", "name": "Leg", "fields": [{"name": "id", "type": "str"}]}, "kept by uac"),
         ({"op": "add_class", "name": "Leg", "fields": [{"name": "x", "type": "os.path"}]}, "type 'os.path'"),
         ({"op": "add_class", "name": "Leg", "fields": [{"name": "class", "type": "str"}]}, "snake_case"),
-        ({"op": "add_field", "class": "Trip", "name": "destination", "type": "str", "default": ""}, "already has a field"),
+        (
+            {"op": "add_field", "class": "Trip", "name": "destination", "type": "str", "default": ""},
+            "already has a field",
+        ),
         ({"op": "add_field", "class": "Nope", "name": "x", "type": "str", "default": ""}, "no record class 'Nope'"),
         ({"op": "remove_field", "class": "Trip", "name": "nights"}, "uac never drops data"),
         ({"op": "drop_class", "name": "Trip"}, "uac never drops data"),
-        ({"op": "retire", "id": "trip-1"}, "\"reason\""),
+        ({"op": "retire", "id": "trip-1"}, '"reason"'),
         ({"op": "skip", "facts": ["f9"], "reason": "x"}, "not in this batch"),
-        ({"op": "add", "collection": "stays", "values": {"destination": "x"}, "sources": ["f1"]}, "needs \"class\""),
-        ({"op": "add", "collection": "trips", "class": "TripStatus", "values": {}, "sources": ["f1"]}, "holds Trip records"),
+        ({"op": "add", "collection": "stays", "values": {"destination": "x"}, "sources": ["f1"]}, 'needs "class"'),
+        (
+            {"op": "add", "collection": "trips", "class": "TripStatus", "values": {}, "sources": ["f1"]},
+            "holds Trip records",
+        ),
         ({"op": "update", "id": "trip-1", "set": {"start_date": "next spring"}, "sources": ["f1"]}, "YYYY-MM-DD"),
     ],
 )
@@ -146,7 +177,10 @@ def test_rejections_say_what_to_change(work, operation, message):
 def test_dates_and_numbers_in_common_forms_are_coerced(work):
     outcome = apply_operations(
         work,
-        [add_trip("Porto", "f3", start_date="May 6, 2023", nights=3.0), add_trip("Riga", "f4", start_date="2023/06/01", nights="4")],
+        [
+            add_trip("Porto", "f3", start_date="May 6, 2023", nights=3.0),
+            add_trip("Riga", "f4", start_date="2023/06/01", nights="4"),
+        ],
         BATCH,
     )
     assert outcome.problems == []
@@ -165,7 +199,9 @@ def test_a_view_without_ids_is_adopted(tmp_path):
     work = DomainWork.from_loaded(load_sources("food", schema, state))
     assert [m.id for m in work.values["meals"]] == ["meal-1", "meal-2"]
     assert [f.name for f in work.class_spec("Meal").fields] == ["id", "dish", "notes", "sources"]
-    outcome = apply_operations(work, [{"op": "update", "id": "meal-2", "set": {"dish": "bun cha"}, "sources": ["c"]}], {"c"})
+    outcome = apply_operations(
+        work, [{"op": "update", "id": "meal-2", "set": {"dish": "bun cha"}, "sources": ["c"]}], {"c"}
+    )
     assert outcome.problems == [] and work.find("meal-2")[1].dish == "bun cha"
 
 
@@ -213,8 +249,14 @@ def test_period_fields_take_the_usual_spellings_and_load_back(work):
     assert trips["Oslo"].when.code == "2023-summer" and trips["Riga"].when == trips["Rome"].when
     assert trips["Nice"].when.code == "2022-01-01/2023-12-31"
     # a field declared date stays a date: a month is refused, with the way out
-    outcome = apply_operations(work, [{"op": "update", "id": "trip-1", "set": {"start_date": "May 2023"}, "sources": ["f1"]}], BATCH)
-    assert len(outcome.problems) == 1 and "expects a date" in outcome.problems[0] and '"Period | None"' in outcome.problems[0]
+    outcome = apply_operations(
+        work, [{"op": "update", "id": "trip-1", "set": {"start_date": "May 2023"}, "sources": ["f1"]}], BATCH
+    )
+    assert (
+        len(outcome.problems) == 1
+        and "expects a date" in outcome.problems[0]
+        and '"Period | None"' in outcome.problems[0]
+    )
     assert {t.destination: t for t in loads(work).values["trips"]}["Lisbon"].start_date == dt.date(2023, 5, 7)
 
 
@@ -222,11 +264,19 @@ def test_period_fields_take_the_usual_spellings_and_load_back(work):
     "operation, message",
     [
         (add_trip("Bern", "f1", when="next spring"), "expects a period"),
-        ({"op": "add_class", "name": "Period", "fields": [{"name": "phase", "type": "str"}]}, "Period is the field type"),
-        ({"op": "add_field", "class": "Trip", "name": "span", "type": "Period", "default": "2023"}, "takes no default but null"),
+        (
+            {"op": "add_class", "name": "Period", "fields": [{"name": "phase", "type": "str"}]},
+            "Period is the field type",
+        ),
+        (
+            {"op": "add_field", "class": "Trip", "name": "span", "type": "Period", "default": "2023"},
+            "takes no default but null",
+        ),
     ],
 )
 def test_period_problems_say_what_to_write(work, operation, message):
-    apply_operations(work, [{"op": "add_field", "class": "Trip", "name": "when", "type": "Period | None", "default": None}], BATCH)
+    apply_operations(
+        work, [{"op": "add_field", "class": "Trip", "name": "when", "type": "Period | None", "default": None}], BATCH
+    )
     outcome = apply_operations(work, [operation], BATCH)
     assert len(outcome.problems) == 1 and message in outcome.problems[0]

@@ -10,7 +10,9 @@ from .test_ops import BATCH, loads, work  # noqa: F401 - the fixture
 
 def test_correct_changes_the_value_and_keeps_both_facts(work):  # noqa: F811
     outcome = apply_operations(
-        work, [{"op": "correct", "id": "trip-2", "set": {"nights": 4}, "sources": ["f3"], "note": "four nights, not three"}], BATCH
+        work,
+        [{"op": "correct", "id": "trip-2", "set": {"nights": 4}, "sources": ["f3"], "note": "four nights, not three"}],
+        BATCH,
     )
     assert outcome.problems == [] and outcome.touched == {"trip-2"} and outcome.cited == {"f3"}
     rome = work.find("trip-2")[1]
@@ -50,7 +52,11 @@ def test_cite_settles_the_fact_without_changing_the_record(work):  # noqa: F811
     outcome = apply_operations(work, [{"op": "cite", "id": "trip-1", "sources": ["f5"]}], BATCH)
     assert outcome.problems == [] and outcome.cited == {"f5"}
     after = work.find("trip-1")[1]
-    assert after.sources == ["f1", "f5"] and after.destination == before.destination and after.start_date == before.start_date
+    assert (
+        after.sources == ["f1", "f5"]
+        and after.destination == before.destination
+        and after.start_date == before.start_date
+    )
     assert "f5" in work.cited_ids()  # counts as recorded
     bad = apply_operations(
         work,
@@ -62,5 +68,9 @@ def test_cite_settles_the_fact_without_changing_the_record(work):  # noqa: F811
         BATCH,
     )
     assert len(bad.problems) == 3 and bad.cited == set()
-    assert 'takes no "set"' in bad.problems[0] and "no record 'event-1'" in bad.problems[1] and "trip-1, trip-2" in bad.problems[1]
+    assert (
+        'takes no "set"' in bad.problems[0]
+        and "no record 'event-1'" in bad.problems[1]
+        and "trip-1, trip-2" in bad.problems[1]
+    )
     assert "f77" in bad.problems[2]

@@ -17,7 +17,14 @@ from uac.memory import UserMemory
 from uac.records.importer import field_names, record_type_name
 
 TRIPS = [
-    {"destination": "Lisbon", "start": "2023-05-07", "nights": 4, "cost": 812.5, "tags": ["work"], "booked": "2023-04-01T09:30:00"},
+    {
+        "destination": "Lisbon",
+        "start": "2023-05-07",
+        "nights": 4,
+        "cost": 812.5,
+        "tags": ["work"],
+        "booked": "2023-04-01T09:30:00",
+    },
     {"destination": "Kyoto", "start": "2024-01-02", "nights": 7, "cost": 2100, "tags": [], "companion": "Bob"},
 ]
 
@@ -79,12 +86,28 @@ def test_import_is_deterministic(tmp_path):
         path = tmp_path / "trips.json"
         path.write_text(json.dumps(TRIPS))
         memory.import_records(path, domain="travel", collection="trips")
-        outputs.append({n: (memory.project.paths.domains / "travel" / n).read_bytes() for n in ("schema.py", "state.py", "__init__.py")})
+        outputs.append(
+            {
+                n: (memory.project.paths.domains / "travel" / n).read_bytes()
+                for n in ("schema.py", "state.py", "__init__.py")
+            }
+        )
     assert outputs[0] == outputs[1]
 
 
 def test_field_names_are_made_identifiers_and_reported(memory, tmp_path):
-    records = [{"Start Date": "2023-01-01", "class": "x", "2nd": 1, "startDate": "b", "sources": "s", "start_date": 3, "": 1, "date": "2023-01-02"}]
+    records = [
+        {
+            "Start Date": "2023-01-01",
+            "class": "x",
+            "2nd": 1,
+            "startDate": "b",
+            "sources": "s",
+            "start_date": 3,
+            "": 1,
+            "date": "2023-01-02",
+        }
+    ]
     path = tmp_path / "odd.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
     report = memory.import_records(path, domain="misc", collection="items")
@@ -132,7 +155,12 @@ def test_csv_inference(memory, tmp_path):
     report = memory.import_records(path, domain="food", collection="meals")
     types = {f["name"]: f["type"] for f in report.fields}
     assert types["day"] == "date" and types["cost"] == "float | None" and types["guests"] == "int"
-    assert types["vegan"] == "bool" and types["when"] == "datetime" and types["code"] == "str" and types["note"] == "str | None"
+    assert (
+        types["vegan"] == "bool"
+        and types["when"] == "datetime"
+        and types["code"] == "str"
+        and types["note"] == "str | None"
+    )
     meals = memory.state["food"].meals
     assert [m.cost for m in meals] == [12.5, 30.0, None]
     assert [m.vegan for m in meals] == [True, False, True]
@@ -160,7 +188,9 @@ def test_append_and_conflict(memory, tmp_path):
         memory.import_records(bad, domain="travel", collection="trips")
     message = str(info.value)
     assert "field nights: int in the collection, str in the file" in message
-    assert "cost" not in message  # a column the file lacks would only become optional (tests/compile/test_records_evolve.py)
+    assert (
+        "cost" not in message
+    )  # a column the file lacks would only become optional (tests/compile/test_records_evolve.py)
     assert (memory.project.paths.domains / "travel" / "state.py").read_bytes() == before
     # a second collection in the same domain keeps the first
     meals = tmp_path / "meals.json"
@@ -263,7 +293,9 @@ def _is_datetime(text):
     return re.match(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$", text) is not None
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(records=RECORDS, fmt=st.sampled_from(["json", "jsonl"]))
 def test_json_round_trip_property(tmp_path_factory, records, fmt):
     tmp = tmp_path_factory.mktemp("rt")
@@ -286,16 +318,24 @@ def test_json_round_trip_property(tmp_path_factory, records, fmt):
 
 
 CSV_COLUMNS = {
-    "n": st.integers(min_value=-10**12, max_value=10**12).map(str),
+    "n": st.integers(min_value=-(10**12), max_value=10**12).map(str),
     "x": st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
     "flag": st.sampled_from(["true", "false"]),
     "day": st.dates().map(dt.date.isoformat),
-    "text": st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x00"), min_size=1, max_size=12),
+    "text": st.text(
+        st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x00"), min_size=1, max_size=12
+    ),
 }
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(rows=st.lists(st.fixed_dictionaries({k: st.one_of(st.just(""), v) for k, v in CSV_COLUMNS.items()}), min_size=1, max_size=8))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(
+        st.fixed_dictionaries({k: st.one_of(st.just(""), v) for k, v in CSV_COLUMNS.items()}), min_size=1, max_size=8
+    )
+)
 def test_csv_round_trip_property(tmp_path_factory, rows):
     tmp = tmp_path_factory.mktemp("csv")
     memory = UserMemory.create(tmp / "p", user_name="A")
@@ -317,7 +357,9 @@ def test_csv_round_trip_property(tmp_path_factory, rows):
             expected = [None if c == "" else parse[column](c) for c in cells]
         actual = [getattr(r, column) for r in loaded]
         if column == "text":
-            assert all(a is None or a == c or str(a).lower() == c.lower() or a == _maybe_num(c) for a, c in zip(actual, cells))
+            assert all(
+                a is None or a == c or str(a).lower() == c.lower() or a == _maybe_num(c) for a, c in zip(actual, cells)
+            )
             continue
         assert actual == expected, column
         assert [type(a) for a in actual] == [type(e) for e in expected], column

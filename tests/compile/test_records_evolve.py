@@ -46,7 +46,9 @@ def test_a_float_collection_takes_whole_numbers(memory, tmp_path):
 
 
 def test_dates_that_become_months_make_the_field_a_period(memory, tmp_path):
-    memory.import_records(_csv(tmp_path / "a.csv", "what,when\nLisbon,2024-05-02\n"), domain="travel", collection="trips")
+    memory.import_records(
+        _csv(tmp_path / "a.csv", "what,when\nLisbon,2024-05-02\n"), domain="travel", collection="trips"
+    )
     report = memory.import_records(
         _csv(tmp_path / "b.csv", "what,when\nOslo,2024-07\nRome,2024-summer\n"), domain="travel", collection="trips"
     )
@@ -58,12 +60,20 @@ def test_dates_that_become_months_make_the_field_a_period(memory, tmp_path):
 
 
 def test_a_new_column_is_an_optional_field_and_a_missing_one_becomes_optional(memory, tmp_path):
-    memory.import_records(_csv(tmp_path / "a.csv", "item,price,shop\ntea,3.5,Lidl\n"), domain="money", collection="buys")
+    memory.import_records(
+        _csv(tmp_path / "a.csv", "item,price,shop\ntea,3.5,Lidl\n"), domain="money", collection="buys"
+    )
     report = memory.import_records(
         _csv(tmp_path / "b.csv", "item,price,card\ncake,4.0,visa\n"), domain="money", collection="buys"
     )
     changes = {c["field"]: c for c in report.schema_changes}
-    assert changes["card"] == {"field": "card", "change": "added", "from": None, "to": "str | None", "reason": "new in b.csv"}
+    assert changes["card"] == {
+        "field": "card",
+        "change": "added",
+        "from": None,
+        "to": "str | None",
+        "reason": "new in b.csv",
+    }
     assert changes["shop"]["change"] == "optional" and changes["shop"]["to"] == "str | None"
     buys = memory.state["money"].buys
     assert [(b.item, b.shop, b.card) for b in buys] == [("tea", "Lidl", None), ("cake", None, "visa")]
@@ -115,10 +125,29 @@ def test_a_whole_number_too_large_for_a_float_is_refused(memory, tmp_path):
 
 def test_the_cli_prints_the_changes(memory, tmp_path, capsys):
     memory.import_records(_csv(tmp_path / "a.csv", "amount\n42\n"), domain="money", collection="expenses")
-    code = main(["import-records", str(memory.root), str(_csv(tmp_path / "b.csv", "amount\n9.99\n")),
-                 "--domain", "money", "--collection", "expenses"])
+    code = main(
+        [
+            "import-records",
+            str(memory.root),
+            str(_csv(tmp_path / "b.csv", "amount\n9.99\n")),
+            "--domain",
+            "money",
+            "--collection",
+            "expenses",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "amount: int -> float" in out
-    code = main(["import-records", str(memory.root), str(_csv(tmp_path / "c.csv", "amount\n1.25\n")),
-                 "--domain", "money", "--collection", "expenses", "--json"])
+    code = main(
+        [
+            "import-records",
+            str(memory.root),
+            str(_csv(tmp_path / "c.csv", "amount\n1.25\n")),
+            "--domain",
+            "money",
+            "--collection",
+            "expenses",
+            "--json",
+        ]
+    )
     assert json.loads(capsys.readouterr().out)["schema_changes"] == []

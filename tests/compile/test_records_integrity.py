@@ -71,7 +71,9 @@ def test_doctor_finds_a_damaged_records_index_and_repair_rebuilds_it(imported):
     imported.project.kept.clear()
     report = imported.doctor()
     check = report.check("records_index")
-    assert not report.ok and check.status == "fail" and "records.jsonl line" in check.detail and "--repair" in check.detail
+    assert (
+        not report.ok and check.status == "fail" and "records.jsonl line" in check.detail and "--repair" in check.detail
+    )
     repaired = imported.doctor(repair=True).check("records_index")
     assert repaired.status == "ok" and repaired.repaired and "records.jsonl" in repaired.repaired
     assert imported.doctor().ok and _cities(imported) == {"Kyoto", "Lisbon"}
@@ -126,4 +128,8 @@ def test_a_failed_forget_of_imported_records_changes_nothing(imported, tmp_path,
 
 def test_nothing_to_index_is_no_lag(memory):
     check = memory.doctor().check("records_index")
-    assert check.status == "ok" and "behind" not in check.detail and memory.doctor(repair=True).check("records_index").repaired is None
+    assert (
+        check.status == "ok"
+        and "behind" not in check.detail
+        and memory.doctor(repair=True).check("records_index").repaired is None
+    )

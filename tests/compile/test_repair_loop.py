@@ -69,7 +69,9 @@ def test_a_first_reply_cut_off_is_handed_back_only_when_the_policy_splits(script
     scripted.enqueue(cut)
     splits = RepairPolicy(purpose="test.repair", schema_name="number", json_schema=SCHEMA, rounds=1, split_cut_off=True)
     exchange = call_with_repair(scripted_llm, "a number", splits, FilesJudge(even, shape='{"n": 0}'))
-    assert exchange.cut_off and exchange.verdict is None and exchange.history[0]["outcome"] == "cut off at the token limit"
+    assert (
+        exchange.cut_off and exchange.verdict is None and exchange.history[0]["outcome"] == "cut off at the token limit"
+    )
     scripted.enqueue(cut, {"json": {"n": 2}})
     repairs = RepairPolicy(purpose="test.repair", schema_name="number", json_schema=SCHEMA, rounds=1)
     exchange = call_with_repair(scripted_llm, "another number", repairs, FilesJudge(even, shape='{"n": 0}'))

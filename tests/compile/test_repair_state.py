@@ -18,7 +18,11 @@ def test_the_repair_shows_the_applied_classes_and_records_and_the_first_prompts_
         sent["n"] += 1
         adds_by_fact(reply["json"]["operations"])["f0003"]["values"]["day"] = "sometime"
         # the way models answer: reasoning, then prose around a fenced reply
-        return {"content": "<think>one add per fact</think>Here are the operations:\n```json\n" + json.dumps(reply["json"]) + "\n```"}
+        return {
+            "content": "<think>one add per fact</think>Here are the operations:\n```json\n"
+            + json.dumps(reply["json"])
+            + "\n```"
+        }
 
     scripted.handler = handler_for(lambda _i: "travel", wrap=one_bad_add)
     report = scripted_memory.compile(facts=facts)

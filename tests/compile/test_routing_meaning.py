@@ -99,8 +99,19 @@ def test_offline_compile_reads_the_index_vectors_and_reports_both_counts(memory,
         {"speaker": "Leo", "dia_id": "D1:2", "text": "How was it?"},
         {"speaker": "Maya", "dia_id": "D1:3", "text": "We had ramen with Ana on the last evening."},
     ]
-    conversation.write_text(json.dumps({"sample_id": "r1", "conversation": {
-        "speaker_a": "Maya", "speaker_b": "Leo", "session_1_date_time": "6:10 pm on 14 March, 2024", "session_1": turns}}))
+    conversation.write_text(
+        json.dumps(
+            {
+                "sample_id": "r1",
+                "conversation": {
+                    "speaker_a": "Maya",
+                    "speaker_b": "Leo",
+                    "session_1_date_time": "6:10 pm on 14 March, 2024",
+                    "session_1": turns,
+                },
+            }
+        )
+    )
     memory.ingest(conversation, extractor="rules")
     facts = memory.facts()
     stored = meaning.stored_vectors(memory.project, facts)

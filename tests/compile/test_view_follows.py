@@ -83,7 +83,9 @@ def test_a_compile_that_fails_after_the_ingest_leaves_the_ingest_standing(tmp_pa
 
 
 def test_a_batch_the_model_fails_counts_as_not_included(tmp_path):
-    failing = LLMClient(ScriptedProvider(handler=lambda r: {"error": "fatal", "message": "503 from the endpoint"}), sleep=lambda s: None)
+    failing = LLMClient(
+        ScriptedProvider(handler=lambda r: {"error": "fatal", "message": "503 from the endpoint"}), sleep=lambda s: None
+    )
     memory = UserMemory.create(tmp_path / "maya", user_name="Maya", llm=failing)
     report = memory.add_session(OSLO, extractor="rules")
     assert report.view.status == "failed" and report.view.mode == "incremental"

@@ -15,11 +15,19 @@ from uac.memory import UserMemory
 @pytest.fixture
 def alice(tmp_path):
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"date": "2023-05-08", "messages": [
-        {"role": "user", "content": "I adopted a golden retriever named Rex yesterday."},
-        {"role": "user", "content": "I booked a trip to Lisbon for June."},
-        {"role": "user", "content": "I booked a trip to Oslo for August."},
-    ]}), "utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "date": "2023-05-08",
+                "messages": [
+                    {"role": "user", "content": "I adopted a golden retriever named Rex yesterday."},
+                    {"role": "user", "content": "I booked a trip to Lisbon for June."},
+                    {"role": "user", "content": "I booked a trip to Oslo for August."},
+                ],
+            }
+        ),
+        "utf-8",
+    )
     memory = UserMemory.create(tmp_path / "alice", user_name="Alice")
     memory.ingest(path)
     memory.compile()
@@ -69,7 +77,9 @@ def test_overview_counts_and_the_last_compile(alice):
 def test_facts_per_month_fills_gaps():
     import datetime as dt
 
-    facts = [Fact(id=str(i), text="x", session_id="s", session_date=dt.date(2023, m, 1)) for i, m in enumerate((1, 1, 4))]
+    facts = [
+        Fact(id=str(i), text="x", session_id="s", session_date=dt.date(2023, m, 1)) for i, m in enumerate((1, 1, 4))
+    ]
     assert facts_per_month(facts) == [("2023-01", 2), ("2023-02", 0), ("2023-03", 0), ("2023-04", 1)]
 
 

@@ -22,7 +22,7 @@ def test_defaults_round_trip_through_the_file():
 
 
 def test_a_partial_table_keeps_the_other_defaults():
-    text = 'format_version = 1\n[llm]\ncheck_context = false\n[llm.max_tokens]\nanswer = 512\ncompile = 0\n[llm.timeouts]\ncompile = 300\n[extract]\nwindow_chars = 6000\n'
+    text = "format_version = 1\n[llm]\ncheck_context = false\n[llm.max_tokens]\nanswer = 512\ncompile = 0\n[llm.timeouts]\ncompile = 300\n[extract]\nwindow_chars = 6000\n"
     config = parse_config(text, PATH)
     assert config.llm.max_tokens["answer"] == 512 and config.llm.max_tokens["extract"] == DEFAULT_MAX_TOKENS["extract"]
     assert config.extract.window_chars == 6000
@@ -40,7 +40,7 @@ def test_a_partial_table_keeps_the_other_defaults():
         ("[llm.max_tokens]\nanswer = 1.5\n", "whole number"),
         ("[llm.max_tokens]\nanswer = -1\n", "positive"),
         ("[llm.timeouts]\nanswer = 0\n", "positive"),
-        ("[llm.timeouts]\nanswer = \"soon\"\n", "number"),
+        ('[llm.timeouts]\nanswer = "soon"\n', "number"),
         ("[llm]\nmax_tokens = 5\n", "table of purpose"),
         ("[extract]\nwindow = 5\n", "unknown key"),
     ],

@@ -63,7 +63,12 @@ ABSOLUTE = [
 #: forms only extraction reads: they need the day the conversation took place
 RELATIVE = [("yesterday", "2023-05-07"), ("next spring", "2024-spring")]
 #: what neither reads, and why it is refused
-REFUSED = [("05/06/2023", "ambiguous"), ("2023-02-30", "not a real date"), ("summer", "not a date"), ("the day after the party", "not a date")]
+REFUSED = [
+    ("05/06/2023", "ambiguous"),
+    ("2023-02-30", "not a real date"),
+    ("summer", "not a date"),
+    ("the day after the party", "not a date"),
+]
 #: the exact days a ``date`` field takes (each form compile's date field read before)
 DAYS = [form for form, code in ABSOLUTE if isinstance(form, str) and len(code) == 10] + ["2023-W22"]
 

@@ -17,9 +17,18 @@ def _old_fact(fact_id: str, text: str, event_date: str | None, precision: str | 
     if precision:
         meta["date_precision"] = precision
     return {
-        "kind": "fact", "id": fact_id, "text": text, "session_id": "s1", "session_date": "2023-06-09",
-        "evidence": ["D1:1"], "speaker": "Sam", "event_date": event_date, "valid_from": None,
-        "invalid_at": None, "superseded_by": None, "meta": meta,
+        "kind": "fact",
+        "id": fact_id,
+        "text": text,
+        "session_id": "s1",
+        "session_date": "2023-06-09",
+        "evidence": ["D1:1"],
+        "speaker": "Sam",
+        "event_date": event_date,
+        "valid_from": None,
+        "invalid_at": None,
+        "superseded_by": None,
+        "meta": meta,
     }
 
 
@@ -36,8 +45,15 @@ def _old_project(tmp_path):
         _old_fact("s1-f5", "Sam swam yesterday (on 8 June 2023).", "2023-06-08", "day"),
         _old_fact("s1-f6", "Sam met Ann on 2 May 2023.", "2023-05-02", None),
         _old_fact("s1-f7", "Sam likes tea.", None, None),
-        {"kind": "commit", "session_id": "s1", "facts": 7, "supersessions": 0, "session_hash": "", "extractor": "rules",
-         "committed_at": "2023-06-09T00:00:00+00:00"},
+        {
+            "kind": "commit",
+            "session_id": "s1",
+            "facts": 7,
+            "supersessions": 0,
+            "session_hash": "",
+            "extractor": "rules",
+            "committed_at": "2023-06-09T00:00:00+00:00",
+        },
     ]
     (root / "memory" / "facts.jsonl").write_bytes(b"".join(encode_record(r) for r in records))
     return root
@@ -58,7 +74,14 @@ def test_stand_in_days_become_periods_and_exact_days_stay(tmp_path):
     # the log stays valid: every line's checksum matches, the exact days are byte-identical
     lines = [json.loads(line) for line in split_lines(read_utf8(root / "memory" / "facts.jsonl"))]
     assert [line["event_date"] for line in lines if line["kind"] == "fact"] == [
-        "2022", "2023-07", "2023-05-15/2023-05-21", "2023-06-03/2023-06-04", "2023-06-08", "2023-05-02", None]
+        "2022",
+        "2023-07",
+        "2023-05-15/2023-05-21",
+        "2023-06-03/2023-06-04",
+        "2023-06-08",
+        "2023-05-02",
+        None,
+    ]
 
 
 def test_migration_runs_once_and_is_recorded(tmp_path):

@@ -107,9 +107,19 @@ def test_llm_ingest_with_supersession_and_as_of(scripted, scripted_memory, tmp_p
     second = tmp_path / "two.txt"
     second.write_text("# date: 2024-03-05\nAlice: I moved to Boston last week.\n", "utf-8")
     scripted.enqueue(
-        {"json": {"facts": [
-            {"text": "Alice lives in Denver.", "evidence": [], "event_date": None, "supersedes": None, "speaker": "Alice"},
-        ]}},
+        {
+            "json": {
+                "facts": [
+                    {
+                        "text": "Alice lives in Denver.",
+                        "evidence": [],
+                        "event_date": None,
+                        "supersedes": None,
+                        "speaker": "Alice",
+                    },
+                ]
+            }
+        },
     )
     memory = scripted_memory
     with pytest.raises(Exception, match="invalid output twice|no response left"):
@@ -118,26 +128,54 @@ def test_llm_ingest_with_supersession_and_as_of(scripted, scripted_memory, tmp_p
     sessions = __import__("uac.sessions", fromlist=["load_sessions"]).load_sessions(first)
     turn = sessions[0].turns[0].turn_id
     scripted.enqueue(
-        {"json": {"facts": [
-            {"text": "Alice lives in Denver.", "evidence": [turn], "event_date": None, "supersedes": None, "speaker": "Alice"},
-            {"text": "Alice works as a nurse.", "evidence": [turn], "event_date": None, "supersedes": None, "speaker": "Alice"},
-        ]}},
+        {
+            "json": {
+                "facts": [
+                    {
+                        "text": "Alice lives in Denver.",
+                        "evidence": [turn],
+                        "event_date": None,
+                        "supersedes": None,
+                        "speaker": "Alice",
+                    },
+                    {
+                        "text": "Alice works as a nurse.",
+                        "evidence": [turn],
+                        "event_date": None,
+                        "supersedes": None,
+                        "speaker": "Alice",
+                    },
+                ]
+            }
+        },
     )
     report = memory.ingest(first)
     assert report.extractor == "llm" and report.facts_appended == 2
     denver = next(f for f in memory.facts() if "Denver" in f.text)
     turn2 = __import__("uac.sessions", fromlist=["load_sessions"]).load_sessions(second)[0].turns[0].turn_id
     scripted.enqueue(
-        {"json": {"facts": [
-            {"text": "Alice moved to Boston in the week of 26 February 2024.", "evidence": [turn2],
-             "event_date": "2024-02-26", "supersedes": denver.id, "speaker": "Alice"},
-        ]}},
+        {
+            "json": {
+                "facts": [
+                    {
+                        "text": "Alice moved to Boston in the week of 26 February 2024.",
+                        "evidence": [turn2],
+                        "event_date": "2024-02-26",
+                        "supersedes": denver.id,
+                        "speaker": "Alice",
+                    },
+                ]
+            }
+        },
     )
     report = memory.ingest(second)
     assert report.supersessions == 1
     assert denver.id in scripted.requests[-1].messages[-1].content  # shown as a known fact
     now = memory.facts()
-    assert [f.text for f in now] == ["Alice works as a nurse.", "Alice moved to Boston in the week of 26 February 2024."]
+    assert [f.text for f in now] == [
+        "Alice works as a nurse.",
+        "Alice moved to Boston in the week of 26 February 2024.",
+    ]
     history = {f.id: f for f in memory.facts(include_superseded=True)}
     assert history[denver.id].invalid_at == dt.date(2024, 3, 5)
     assert history[denver.id].superseded_by.endswith("-f1")
@@ -197,6 +235,7 @@ def test_doctor_repair_after_deleting_the_internal_dir(ingested):
     assert fresh.doctor().check("indexes").status == "fail"
     report = fresh.doctor(repair=True)
     assert report.check("indexes").status == "ok" and report.check("indexes").repaired
+
     def same(results):  # same hits with the same scores (equal-scored hits may swap places)
         return sorted(results) == sorted(before) and [s for _, s in results] == [s for _, s in before]
 
@@ -233,7 +272,11 @@ def test_doctor_reports_torn_log(ingested):
         ("latin.txt", "# date: 2024-01-01\nAnn: caf\xe9\n".encode("latin-1"), "not UTF-8"),
         ("nodate.txt", b"Ann: I like tea.\n", "no date"),
         ("empty.json", b'{"date": "2024-01-01", "messages": []}', "empty session"),
-        ("huge.json", json.dumps({"date": "2024-01-01", "messages": [{"role": "user", "content": "a" * 5_000_000}]}).encode(), "characters"),
+        (
+            "huge.json",
+            json.dumps({"date": "2024-01-01", "messages": [{"role": "user", "content": "a" * 5_000_000}]}).encode(),
+            "characters",
+        ),
         ("odd.json", b'{"x": 1}', "neither"),
     ],
 )

@@ -34,7 +34,9 @@ def reference(kind: str, name: str) -> bool:
     return not (rule.no_keywords and keyword.iskeyword(name))
 
 
-EDGES = st.sampled_from(["\n", "\r", "\r\n", "\t", " ", "\x00", "\x0b", "\x0c", "\u2028", "\u0085", "/", "..", ".", "é", "Ａ", "١"])
+EDGES = st.sampled_from(
+    ["\n", "\r", "\r\n", "\t", " ", "\x00", "\x0b", "\x0c", "\u2028", "\u0085", "/", "..", ".", "é", "Ａ", "١"]
+)
 NAMEISH = st.text(st.sampled_from(string.ascii_letters + string.digits + "._-:/"), min_size=0, max_size=70)
 CANDIDATES = st.one_of(
     NAMEISH,
@@ -64,7 +66,14 @@ def test_every_rule_matches_the_whole_name_and_nothing_else(kind, name):
 @pytest.mark.parametrize("kind", sorted(RULES))
 def test_a_trailing_newline_is_refused(kind):
     rule = RULES[kind][0]
-    good = {"project": "alice", "session": "s1", "domain": "travel", "collection": "trips", "record_type": "Trip", "item": "s1-f1"}[kind]
+    good = {
+        "project": "alice",
+        "session": "s1",
+        "domain": "travel",
+        "collection": "trips",
+        "record_type": "Trip",
+        "item": "s1-f1",
+    }[kind]
     assert rule.ok(good)
     assert not rule.ok(good + "\n")
     assert not full_match(rule.pattern, good + "\n")

@@ -36,11 +36,7 @@ def modes(root: Path) -> dict[str, int]:
 
 
 def not_private(root: Path) -> dict[str, str]:
-    return {
-        rel: oct(mode)
-        for rel, mode in modes(root).items()
-        if mode != (0o700 if (root / rel).is_dir() else 0o600)
-    }
+    return {rel: oct(mode) for rel, mode in modes(root).items() if mode != (0o700 if (root / rel).is_dir() else 0o600)}
 
 
 def run(capsys, *args: str) -> int:
@@ -84,7 +80,9 @@ def test_the_servers_export_is_private_too(tmp_path):
 def test_everything_written_later_is_private_too(capsys, tmp_path, umask):
     project = tmp_path / "p"
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": "I flew to Kyoto yesterday."}]}))
+    chat.write_text(
+        json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": "I flew to Kyoto yesterday."}]})
+    )
     records = tmp_path / "trips.json"
     records.write_text(json.dumps([{"city": "Kyoto", "nights": 7}]))
     assert run(capsys, "init", str(project)) == 0

@@ -26,9 +26,18 @@ def test_ingest_compile_import_and_repair_report_steps(tmp_path):
     files = []
     for n in range(3):
         path = tmp_path / f"s{n}.json"
-        path.write_text(json.dumps({"date": f"2023-05-0{n + 1}", "messages": [
-            {"role": "user", "content": f"I flew to Rome on trip {n}."},
-            {"role": "user", "content": f"I cooked pasta for dinner {n}."}]}), "utf-8")
+        path.write_text(
+            json.dumps(
+                {
+                    "date": f"2023-05-0{n + 1}",
+                    "messages": [
+                        {"role": "user", "content": f"I flew to Rome on trip {n}."},
+                        {"role": "user", "content": f"I cooked pasta for dinner {n}."},
+                    ],
+                }
+            ),
+            "utf-8",
+        )
         files.append(path)
     combined = tmp_path / "all.jsonl"
     combined.write_text("\n".join(p.read_text("utf-8") for p in files), "utf-8")
@@ -79,7 +88,9 @@ def test_json_output_is_one_object_without_progress(tmp_path, capsys):
     memory = UserMemory.create(tmp_path / "p")
     memory.close()
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"date": "2023-05-01", "messages": [{"role": "user", "content": "I like tea."}]}), "utf-8")
+    path.write_text(
+        json.dumps({"date": "2023-05-01", "messages": [{"role": "user", "content": "I like tea."}]}), "utf-8"
+    )
     assert main(["ingest", str(tmp_path / "p"), str(path), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["facts_appended"] == 1

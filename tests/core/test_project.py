@@ -107,7 +107,9 @@ def test_unknown_migration_means_newer_uac(tmp_path):
 def test_pending_migrations_apply_on_open(tmp_path):
     root = Project.create(tmp_path / "p").root
     (root / "domains" / "__init__.py").unlink()
-    text = (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods", "0004_change_log"', "")
+    text = (
+        (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods", "0004_change_log"', "")
+    )
     (root / "uac.toml").write_text(text)
     project = Project.open(root)
     assert (root / "domains" / "__init__.py").is_file()
@@ -117,7 +119,9 @@ def test_pending_migrations_apply_on_open(tmp_path):
 
 def test_open_without_migrate_leaves_disk_alone(tmp_path):
     root = Project.create(tmp_path / "p").root
-    text = (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods", "0004_change_log"', "")
+    text = (
+        (root / "uac.toml").read_text().replace(', "0002_domains_package", "0003_event_periods", "0004_change_log"', "")
+    )
     (root / "uac.toml").write_text(text)
     before = tree(root)
     Project.open(root, migrate=False)
@@ -162,7 +166,7 @@ def test_corrupt_config_is_a_clear_error(tmp_path, mutation, message):
 
 def test_non_utf8_config(tmp_path):
     root = Project.create(tmp_path / "p").root
-    (root / "uac.toml").write_bytes(b"format_version = 1\nname = \"\xff\"\n")
+    (root / "uac.toml").write_bytes(b'format_version = 1\nname = "\xff"\n')
     with pytest.raises(ConfigError, match="UTF-8"):
         Project.open(root)
 

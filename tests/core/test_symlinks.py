@@ -30,7 +30,9 @@ def outside(tmp_path) -> Path:
 
 def _chat(tmp_path: Path) -> Path:
     path = tmp_path / "chat.json"
-    path.write_text(json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": "I adopted a cat named Miso."}]}))
+    path.write_text(
+        json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": "I adopted a cat named Miso."}]})
+    )
     return path
 
 

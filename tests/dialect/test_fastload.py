@@ -106,8 +106,18 @@ PERIODS = st.builds(
     st.sampled_from([0, 1, 6, 29, 30, 90, 364, 800]),
 )
 ANY = st.recursive(
-    st.one_of(TEXT, st.integers(-(2**40), 2**40), st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none(), st.dates(), PERIODS),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=3), st.tuples(inner, inner)),
+    st.one_of(
+        TEXT,
+        st.integers(-(2**40), 2**40),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.booleans(),
+        st.none(),
+        st.dates(),
+        PERIODS,
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=3), st.tuples(inner, inner)
+    ),
     max_leaves=8,
 )
 
@@ -181,10 +191,49 @@ def test_fast_path_agrees_on_random_states(data):
 
 
 SNIPPETS = [
-    'Period("2023")', "Period(", 'Period("x")',
-    "__import__('os')", "+1", "lambda: 0", " x", ".real", "(", ")", "=", " True", '"s"', ",", "1j", " if 1 else 2",
-    "*", "[0]", "# c\n", "\\\n", "\n", "{", "}", ":", "Kind.A", "Rec(", "date(", "-", " not ", "..", "0x1", "1_0",
-    "'q'", "r'x'", "b'x'", "f'x'", "null", "true", "NaN", "{'c': 'Rec'}", '{"k": "name"}', "= 1", "==",
+    'Period("2023")',
+    "Period(",
+    'Period("x")',
+    "__import__('os')",
+    "+1",
+    "lambda: 0",
+    " x",
+    ".real",
+    "(",
+    ")",
+    "=",
+    " True",
+    '"s"',
+    ",",
+    "1j",
+    " if 1 else 2",
+    "*",
+    "[0]",
+    "# c\n",
+    "\\\n",
+    "\n",
+    "{",
+    "}",
+    ":",
+    "Kind.A",
+    "Rec(",
+    "date(",
+    "-",
+    " not ",
+    "..",
+    "0x1",
+    "1_0",
+    "'q'",
+    "r'x'",
+    "b'x'",
+    "f'x'",
+    "null",
+    "true",
+    "NaN",
+    "{'c': 'Rec'}",
+    '{"k": "name"}',
+    "= 1",
+    "==",
 ]
 
 
@@ -208,7 +257,10 @@ def test_fast_path_never_accepts_mutations_the_interpreter_rejects(data, draw):
 def test_large_import_uses_the_fast_path(memory, tmp_path):
     import json
 
-    rows = [{"city": f"c{i}", "day": (dt.date(2020, 1, 1) + dt.timedelta(days=i)).isoformat(), "n": i, "x": i / 3} for i in range(500)]
+    rows = [
+        {"city": f"c{i}", "day": (dt.date(2020, 1, 1) + dt.timedelta(days=i)).isoformat(), "n": i, "x": i / 3}
+        for i in range(500)
+    ]
     path = tmp_path / "rows.json"
     path.write_text(json.dumps(rows))
     memory.import_records(path, domain="big", collection="rows")
@@ -226,9 +278,41 @@ def test_large_import_uses_the_fast_path(memory, tmp_path):
 # move a statement into the middle of another.
 
 MUTATION_SNIPPETS = [
-    ",", "[", "]", "(", ")", "{", "}", "\n", " ", ":", "=", "[,]", "(,)", "{,}", ",,", ", ", "0", "-1", "1.5",
-    '"x"', "None", "True", "Kind.A", "date(2020, 1, 1)", "Leg(city=\"c\")", "n: int = ", "\nn: int = 1\n",
-    "\nm: int = ", "t: tuple[int, ...] = ", "\\\n", "#", "*", "...", "x=", "name=",
+    ",",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    "\n",
+    " ",
+    ":",
+    "=",
+    "[,]",
+    "(,)",
+    "{,}",
+    ",,",
+    ", ",
+    "0",
+    "-1",
+    "1.5",
+    '"x"',
+    "None",
+    "True",
+    "Kind.A",
+    "date(2020, 1, 1)",
+    'Leg(city="c")',
+    "n: int = ",
+    "\nn: int = 1\n",
+    "\nm: int = ",
+    "t: tuple[int, ...] = ",
+    "\\\n",
+    "#",
+    "*",
+    "...",
+    "x=",
+    "name=",
 ]
 
 
@@ -241,9 +325,17 @@ def _statements(draw) -> tuple[object, list]:
         ("recs", TypeSpec("list", (TypeSpec("class", name="Rec"),)), recs),
         ("count", TypeSpec("int"), draw.draw(st.integers(-(2**40), 2**40))),
         ("label", TypeSpec("str"), draw.draw(TEXT)),
-        ("pair", TypeSpec("tuple", (TypeSpec("int"), TypeSpec("str"))), (draw.draw(st.integers(-9, 9)), draw.draw(TEXT))),
+        (
+            "pair",
+            TypeSpec("tuple", (TypeSpec("int"), TypeSpec("str"))),
+            (draw.draw(st.integers(-9, 9)), draw.draw(TEXT)),
+        ),
         ("nums", TypeSpec("list", (TypeSpec("int"),)), draw.draw(st.lists(st.integers(-9, 9), max_size=4))),
-        ("table", TypeSpec("dict", (TypeSpec("str"), TypeSpec("int"))), draw.draw(st.dictionaries(TEXT, st.integers(-9, 9), max_size=3))),
+        (
+            "table",
+            TypeSpec("dict", (TypeSpec("str"), TypeSpec("int"))),
+            draw.draw(st.dictionaries(TEXT, st.integers(-9, 9), max_size=3)),
+        ),
         ("when", TypeSpec("date"), draw.draw(st.dates())),
     ]
     del spec

@@ -106,7 +106,9 @@ SCHEMA_ATTACKS = {
         "Call is not allowed in an annotation",
     ),
     "default_factory with code": (
-        GOOD_SCHEMA.replace("field(default_factory=list)", "field(default_factory=lambda: __import__('os').system('x'))"),
+        GOOD_SCHEMA.replace(
+            "field(default_factory=list)", "field(default_factory=lambda: __import__('os').system('x'))"
+        ),
         "default_factory=list",
     ),
     "default_factory other callable": (
@@ -120,7 +122,9 @@ SCHEMA_ATTACKS = {
     "import os": ("import os\n" + GOOD_SCHEMA, "`import module` is not allowed"),
     "from os import system": ("from os import system\n" + GOOD_SCHEMA, "import from 'os' is not allowed"),
     "aliased import": (
-        GOOD_SCHEMA.replace("from dataclasses import dataclass, field", "from dataclasses import dataclass as d, field"),
+        GOOD_SCHEMA.replace(
+            "from dataclasses import dataclass, field", "from dataclasses import dataclass as d, field"
+        ),
         "aliased import",
     ),
     "non-allowlisted name": (
@@ -148,13 +152,19 @@ SCHEMA_ATTACKS = {
     "attribute in annotation": (GOOD_SCHEMA.replace("cost: float", "cost: os.path"), "Attribute is not allowed"),
     "top-level call": (GOOD_SCHEMA + "\nprint('x')\n", "only imports and class definitions"),
     "exec of __import__": (GOOD_SCHEMA + "\n__import__('os').system('x')\n", "only imports and class definitions"),
-    "default type mismatch": (GOOD_SCHEMA.replace("cost: float = 0.0", "cost: float = 'free'"), "expects float, got str"),
+    "default type mismatch": (
+        GOOD_SCHEMA.replace("cost: float = 0.0", "cost: float = 'free'"),
+        "expects float, got str",
+    ),
     "field without default after default": (
         GOOD_SCHEMA.replace("    sources: list[str]", "    late: int\n    sources: list[str]"),
         "has no default but follows",
     ),
     "class name rebinds allowed name": (GOOD_SCHEMA.replace("class Trip:", "class date:"), "rebinds an allowed name"),
-    "walrus in default": (GOOD_SCHEMA.replace("cost: float = 0.0", "cost: float = (x := 1.0)"), "default must be a literal"),
+    "walrus in default": (
+        GOOD_SCHEMA.replace("cost: float = 0.0", "cost: float = (x := 1.0)"),
+        "default must be a literal",
+    ),
 }
 
 
@@ -202,7 +212,10 @@ STATE_ATTACKS = {
     "name reference": ("x: int = y", "bare name 'y'"),
     "eval call": ("x: int = eval('1')", "call of 'eval' is not allowed"),
     "positional record args": ('x: list[Trip] = [Trip("Lisbon", date(2023, 1, 1))]', "keyword arguments only"),
-    "unknown field": ('x: list[Trip] = [Trip(city="a", start=date(2023, 1, 1), colour="red")]', "has no field 'colour'"),
+    "unknown field": (
+        'x: list[Trip] = [Trip(city="a", start=date(2023, 1, 1), colour="red")]',
+        "has no field 'colour'",
+    ),
     "missing required": ('x: list[Trip] = [Trip(city="a")]', "missing required field(s): start"),
     "kwargs unpacking": ("x: list[Trip] = [Trip(**{})]", "** unpacking"),
     "date with non-literal": ("x: date = date(2023, 1, int('1'))", "literal int arguments"),
@@ -218,8 +231,14 @@ STATE_ATTACKS = {
     "huge int": ("x: int = " + "9" * 60, "larger than 128 bits"),
     "bytes literal": ("x: Any = b'x'", "bytes literals are not allowed"),
     "ellipsis": ("x: Any = ...", "ellipsis literals are not allowed"),
-    "type mismatch": ('trips2: list[Trip] = [Trip(city="a", start=date(2023, 1, 1), cost="cheap")]', "field 'cost' expects float, got str"),
-    "datetime for date": ('t: list[Trip] = [Trip(city="a", start=datetime(2023, 1, 1, 0, 0))]', "field 'start' expects date, got datetime"),
+    "type mismatch": (
+        'trips2: list[Trip] = [Trip(city="a", start=date(2023, 1, 1), cost="cheap")]',
+        "field 'cost' expects float, got str",
+    ),
+    "datetime for date": (
+        't: list[Trip] = [Trip(city="a", start=datetime(2023, 1, 1, 0, 0))]',
+        "field 'start' expects date, got datetime",
+    ),
     "bool for int": ("n: int = True", "expects int, got bool"),
     "non-ASCII name": ("\u0445: int = 1", "non-ASCII character"),
     "underscore name": ("_x: int = 1", "starts with an underscore"),
@@ -280,7 +299,7 @@ def test_nothing_is_executed(tmp_path, monkeypatch):
 
 def test_enum_members_and_attribute_access():
     schema = GOOD_SCHEMA.replace("from datetime import date", "from datetime import date\nfrom enum import Enum") + (
-        "\n\nclass Status(Enum):\n    PLANNED = \"planned\"\n    DONE = \"done\"\n"
+        '\n\nclass Status(Enum):\n    PLANNED = "planned"\n    DONE = "done"\n'
     )
     state = '"""S."""\n\nfrom .schema import Status\n\nstatus: Status = Status.DONE\n'
     loaded = load_sources("travel", schema, state)
@@ -294,7 +313,10 @@ def test_enum_members_and_attribute_access():
 def test_class_reference_order_and_self_reference():
     schema = GOOD_SCHEMA + "\n\n@dataclass\nclass Leg:\n    trip: Trip\n"
     assert validate_schema(schema).get("Leg") is not None
-    forward = GOOD_SCHEMA.replace("    cost: float = 0.0\n", "    cost: float = 0.0\n    leg: Leg | None = None\n") + "\n\n@dataclass\nclass Leg:\n    n: int\n"
+    forward = (
+        GOOD_SCHEMA.replace("    cost: float = 0.0\n", "    cost: float = 0.0\n    leg: Leg | None = None\n")
+        + "\n\n@dataclass\nclass Leg:\n    n: int\n"
+    )
     assert "refers to Leg, which is defined later" in rejected_schema(forward)
     own = GOOD_SCHEMA.replace("    cost: float = 0.0\n", "    cost: float = 0.0\n    parent: Trip | None = None\n")
     assert "refers to its own class" in rejected_schema(own)

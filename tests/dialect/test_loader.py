@@ -94,7 +94,9 @@ def test_nested_types_load_and_are_frozen():
 
 
 def test_build_classes_reports_bad_defaults():
-    spec = SchemaSpec((ClassSpec("A", fields=(FieldSpec("x", TypeSpec("int"), "value", 1), FieldSpec("y", TypeSpec("int")))),))
+    spec = SchemaSpec(
+        (ClassSpec("A", fields=(FieldSpec("x", TypeSpec("int"), "value", 1), FieldSpec("y", TypeSpec("int")))),)
+    )
     from uac.errors import CompileError
 
     with pytest.raises(CompileError, match="cannot be built"):

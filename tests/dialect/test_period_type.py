@@ -70,7 +70,10 @@ def test_schema_imports_period_from_uac_dates_and_state_writes_its_stored_form()
     # a period is a value, not a record: not counted, not cited
     assert loaded.record_count() == 6
     # rendering again gives the same text
-    assert render.render_state("State.", SCHEMA, list(zip(loaded.values, loaded.types.values(), loaded.values.values()))) == state_text
+    assert (
+        render.render_state("State.", SCHEMA, list(zip(loaded.values, loaded.types.values(), loaded.values.values())))
+        == state_text
+    )
 
 
 def test_fast_path_and_interpreter_agree_on_periods():
@@ -97,7 +100,9 @@ def test_cache_codec_round_trips_periods():
 
 def test_a_day_written_as_date_reads_as_the_period_of_that_day():
     schema_text, state_text = _state([("span", OPT_PERIOD, Period("2022"))])
-    state_text = state_text.replace('Period("2022")', "date(2023, 5, 7)").replace("from uac.dates", "from datetime import date\nfrom uac.dates")
+    state_text = state_text.replace('Period("2022")', "date(2023, 5, 7)").replace(
+        "from uac.dates", "from datetime import date\nfrom uac.dates"
+    )
     span = load_sources("travel", schema_text, state_text).values["span"]
     assert type(span) is Period and span == Period.day(dt.date(2023, 5, 7))
 
@@ -128,7 +133,12 @@ def test_period_must_be_imported_and_only_from_uac_dates():
         load_sources("travel", schema_text, state_text.replace("from uac.dates import Period\n", ""))
     with pytest.raises(CodeRejected, match="not imported"):
         load_sources("travel", schema_text.replace("from uac.dates import Period\n", ""), state_text)
-    for line in ("from uac.dates import parse_period", "from uac import Period", "from uac.dates import Period as P", "import uac.dates"):
+    for line in (
+        "from uac.dates import parse_period",
+        "from uac import Period",
+        "from uac.dates import Period as P",
+        "import uac.dates",
+    ):
         with pytest.raises(CodeRejected):
             load_sources("travel", schema_text.replace("from uac.dates import Period", line), state_text)
 
@@ -152,9 +162,13 @@ class Cycle:
 
 
 def test_a_schema_with_its_own_class_period_keeps_meaning_it():
-    state = '"""s"""\n\nfrom .schema import Cycle, Period\n\ncycles: list[Cycle] = [Cycle(period=Period(name="luteal"))]\n'
+    state = (
+        '"""s"""\n\nfrom .schema import Cycle, Period\n\ncycles: list[Cycle] = [Cycle(period=Period(name="luteal"))]\n'
+    )
     fast, slow = both_paths(LEGACY_SCHEMA, state)
     assert slow != "rejected" and fast is not None and same(fast, slow)
     assert slow[0].value[0].period.name == "luteal"
     with pytest.raises(CodeRejected, match="rebinds an allowed name"):
-        load_sources("h", LEGACY_SCHEMA.replace("from dataclasses", "from uac.dates import Period\nfrom dataclasses"), state)
+        load_sources(
+            "h", LEGACY_SCHEMA.replace("from dataclasses", "from uac.dates import Period\nfrom dataclasses"), state
+        )

@@ -40,7 +40,13 @@ RUNS = TypeSpec("list", (TypeSpec("class", name="Run"),))
 def _runs() -> list:
     cls = build_classes(SCHEMA, "t")["Run"]
     return [
-        cls(id="run-1", distance="10k", partner=Ref("relationships/person-2"), with_=[Ref("relationships/person-3")], sources=["f1"]),
+        cls(
+            id="run-1",
+            distance="10k",
+            partner=Ref("relationships/person-2"),
+            with_=[Ref("relationships/person-3")],
+            sources=["f1"],
+        ),
         cls(id="run-2", distance="5k", sources=["f2"]),
     ]
 
@@ -104,7 +110,12 @@ def test_ref_must_be_imported_and_only_from_uac_refs():
         load_sources("running", schema_text, state_text.replace("from uac.refs import Ref\n", ""))
     with pytest.raises(CodeRejected, match="not imported"):
         load_sources("running", schema_text.replace("from uac.refs import Ref\n", ""), state_text)
-    for line in ("from uac.refs import parse_ref", "from uac import Ref", "from uac.refs import Ref as R", "import uac.refs"):
+    for line in (
+        "from uac.refs import parse_ref",
+        "from uac import Ref",
+        "from uac.refs import Ref as R",
+        "import uac.refs",
+    ):
         with pytest.raises(CodeRejected):
             load_sources("running", schema_text.replace("from uac.refs import Ref", line), state_text)
 
@@ -127,17 +138,43 @@ def _project_with_a_ref(tmp_path):
     from uac.view import store
 
     people = DomainWork.empty("relationships")
-    assert not apply_operations(people, [
-        {"op": "add_class", "name": "Person", "fields": [{"name": "name", "type": "str"}]},
-        {"op": "add", "collection": "people", "class": "Person", "values": {"name": "Sam"}, "sources": ["f1"]},
-    ], {"f1"}).problems
+    assert not apply_operations(
+        people,
+        [
+            {"op": "add_class", "name": "Person", "fields": [{"name": "name", "type": "str"}]},
+            {"op": "add", "collection": "people", "class": "Person", "values": {"name": "Sam"}, "sources": ["f1"]},
+        ],
+        {"f1"},
+    ).problems
     runs = DomainWork.empty("running")
     runs.refs = CrossIndex({"relationships": people})
-    assert not apply_operations(runs, [
-        {"op": "add_class", "name": "Run", "fields": [{"name": "distance", "type": "str"}, {"name": "partner", "type": "Ref | None", "default": None}]},
-        {"op": "add", "collection": "runs", "class": "Run", "values": {"distance": "10k", "partner": {"ref": "relationships/person-1"}}, "sources": ["f2"]},
-        {"op": "add", "collection": "runs", "values": {"distance": "5k", "partner": "relationships/person-1"}, "sources": ["f2"]},
-    ], {"f2"}).problems
+    assert not apply_operations(
+        runs,
+        [
+            {
+                "op": "add_class",
+                "name": "Run",
+                "fields": [
+                    {"name": "distance", "type": "str"},
+                    {"name": "partner", "type": "Ref | None", "default": None},
+                ],
+            },
+            {
+                "op": "add",
+                "collection": "runs",
+                "class": "Run",
+                "values": {"distance": "10k", "partner": {"ref": "relationships/person-1"}},
+                "sources": ["f2"],
+            },
+            {
+                "op": "add",
+                "collection": "runs",
+                "values": {"distance": "5k", "partner": "relationships/person-1"},
+                "sources": ["f2"],
+            },
+        ],
+        {"f2"},
+    ).problems
     memory = UserMemory.create(tmp_path / "p", user_name="Alice")
     for work in (people, runs):
         store.write_domain(memory.project, work.name, work.files())
@@ -168,7 +205,11 @@ def test_the_sandbox_resolves_a_ref_against_the_state_it_runs_on(tmp_path):
     assert result.ok, result.error
     assert result.result == ["Sam", "relationships/person-1", "relationships", True]
     missing = session.run("result = runs[0].partner.resolve()", state={"running": state["running"]})
-    assert not missing.ok and missing.error["type"] == "LookupError" and "relationships/person-1" in missing.error["message"]
+    assert (
+        not missing.ok
+        and missing.error["type"] == "LookupError"
+        and "relationships/person-1" in missing.error["message"]
+    )
     private = session.run("result = runs[0].partner._table", state=state)
     assert not private.ok and "_table" in private.error["message"]
     memory.close()

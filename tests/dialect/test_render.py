@@ -26,7 +26,10 @@ def test_render_is_deterministic_and_black_stable():
     assert black.format_str(schema_text, mode=black.Mode()) == schema_text
     reloaded = load_sources("life", schema_text, first)
     # (sets print in hash order, so compare the canonical rendering, which sorts them)
-    assert render.render_state("Life.", reloaded.schema, [(n, reloaded.types[n], v) for n, v in reloaded.values.items()]) == first
+    assert (
+        render.render_state("Life.", reloaded.schema, [(n, reloaded.types[n], v) for n, v in reloaded.values.items()])
+        == first
+    )
 
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
@@ -38,7 +41,11 @@ SCALARS = st.one_of(
     st.none(),
     st.dates(),
 )
-VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(TEXT, inner, max_size=4)), max_leaves=25)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(TEXT, inner, max_size=4)),
+    max_leaves=25,
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -37,7 +37,9 @@ def doctor_model(capsys, monkeypatch, tmp_path, name):
         ("ollama", "schema", "native", True),
     ],
 )
-def test_doctor_model_reports_and_remembers_what_the_endpoint_supports(capsys, monkeypatch, tmp_path, name, json_mode, tools, cut):
+def test_doctor_model_reports_and_remembers_what_the_endpoint_supports(
+    capsys, monkeypatch, tmp_path, name, json_mode, tools, cut
+):
     code, check, remembered, requests = doctor_model(capsys, monkeypatch, tmp_path, name)
     data = check["data"]
     assert (data["json_mode"], data["tools"], data["context"]["cut"]) == (json_mode, tools, cut)

@@ -16,24 +16,59 @@ def _reply(session_id: str) -> str:
     """What a real model sends back: prose, a fenced block, dates in its own forms."""
     items = {
         "conv-t1_s1": [
-            {"text": "Caroline went to an LGBTQ support group on 7 May 2023.", "evidence": ["D1:3"],
-             "event_date": "May 7th, 2023", "supersedes": None, "speaker": "Caroline"},
-            {"text": "Melanie painted a lake sunrise in 2022.", "evidence": ["D1:4"],
-             "event_date": "last year", "supersedes": None, "speaker": "Melanie"},
+            {
+                "text": "Caroline went to an LGBTQ support group on 7 May 2023.",
+                "evidence": ["D1:3"],
+                "event_date": "May 7th, 2023",
+                "supersedes": None,
+                "speaker": "Caroline",
+            },
+            {
+                "text": "Melanie painted a lake sunrise in 2022.",
+                "evidence": ["D1:4"],
+                "event_date": "last year",
+                "supersedes": None,
+                "speaker": "Melanie",
+            },
         ],
         "conv-t1_s2": [
-            {"text": "Melanie lives in Denver.", "evidence": ["D2:3"], "event_date": None, "supersedes": None,
-             "speaker": "Melanie"},
-            {"text": "Melanie is moving to Boston in June 2023.", "evidence": ["D2:3"], "event_date": "June 2023",
-             "supersedes": "null", "speaker": "Melanie"},
-            {"text": "Melanie went camping with the kids on 23 May 2023.", "evidence": ["D2:1"],
-             "event_date": {"start": "2023-05-23", "end": "2023-05-23"}, "supersedes": None, "speaker": "Melanie"},
+            {
+                "text": "Melanie lives in Denver.",
+                "evidence": ["D2:3"],
+                "event_date": None,
+                "supersedes": None,
+                "speaker": "Melanie",
+            },
+            {
+                "text": "Melanie is moving to Boston in June 2023.",
+                "evidence": ["D2:3"],
+                "event_date": "June 2023",
+                "supersedes": "null",
+                "speaker": "Melanie",
+            },
+            {
+                "text": "Melanie went camping with the kids on 23 May 2023.",
+                "evidence": ["D2:1"],
+                "event_date": {"start": "2023-05-23", "end": "2023-05-23"},
+                "supersedes": None,
+                "speaker": "Melanie",
+            },
         ],
         "conv-t1_s3": [
-            {"text": "Caroline started a new job as a counselor the week before 2 July 2023.", "evidence": ["D3:1"],
-             "event_date": "the week before 2 July 2023", "supersedes": None, "speaker": "Caroline"},
-            {"text": "Melanie moved to Boston.", "evidence": ["D3:2"], "event_date": "2023-06",
-             "supersedes": "Melanie lives in Denver.", "speaker": "Melanie"},
+            {
+                "text": "Caroline started a new job as a counselor the week before 2 July 2023.",
+                "evidence": ["D3:1"],
+                "event_date": "the week before 2 July 2023",
+                "supersedes": None,
+                "speaker": "Caroline",
+            },
+            {
+                "text": "Melanie moved to Boston.",
+                "evidence": ["D3:2"],
+                "event_date": "2023-06",
+                "supersedes": "Melanie lives in Denver.",
+                "speaker": "Melanie",
+            },
         ],
     }[session_id]
     return (
@@ -86,6 +121,7 @@ def test_superseded_facts_stay_findable_with_their_validity(dated):
     [hit] = [h for h in hits if h.id == denver.id]
     assert hit.invalid_at == "2023-07-02" and hit.validity() == "until 2023-07-02"
     assert set(hit.to_json()) == {"id", "channel", "text", "score", "session_id", "session_date", "evidence"}
+
     # only as_of filters by time: by when things were said, and what was in force then
     def ids(**kw):
         return {h.id for h in dated.search("Melanie lives Denver Boston", k=20, channel="facts", **kw)}
@@ -103,8 +139,11 @@ def test_happened_filters_by_event_period(dated):
         return {h.text for h in dated.search("Melanie Caroline", k=20, channel="facts", happened=period)}
 
     assert texts("2022") == {"Melanie painted a lake sunrise in 2022."}
-    assert texts("2023-06") == {"Melanie is moving to Boston in June 2023.", "Melanie moved to Boston.",
-                                "Caroline started a new job as a counselor the week before 2 July 2023."}
+    assert texts("2023-06") == {
+        "Melanie is moving to Boston in June 2023.",
+        "Melanie moved to Boston.",
+        "Caroline started a new job as a counselor the week before 2 July 2023.",
+    }
     # an undated fact happened when it was said
     assert "Melanie lives in Denver." in texts("2023-05-25")
     from uac.errors import InputError
@@ -131,7 +170,9 @@ result = {
     assert run.ok, run.error
     result = run.to_json()["result"]
     assert ["2022", "2022-01-01", "2022-12-31", "year", "2022"] in result["spans"]
-    assert ["2023-06-25/2023-07-01", "2023-06-25", "2023-07-01", "week", "the week before 2 July 2023"] in result["spans"]
+    assert ["2023-06-25/2023-07-01", "2023-06-25", "2023-07-01", "week", "the week before 2 July 2023"] in result[
+        "spans"
+    ]
     assert result["before_2023"] == ["Melanie painted a lake sunrise in 2022."]
     assert result["in_june"] == ["Melanie is moving to Boston in June 2023.", "Melanie moved to Boston."]
     assert result["exact"] == ["Caroline went to an LGBTQ support group on 7 May 2023."]
@@ -144,7 +185,9 @@ result = {
 
 @pytest.mark.embeddings
 def test_prompts_show_the_period(dated):
-    assert fact_line(_by_text(dated, "Melanie painted")).startswith("[conv-t1_s1-f2] (said 2023-05-08; happened 2022) Melanie:")
+    assert fact_line(_by_text(dated, "Melanie painted")).startswith(
+        "[conv-t1_s1-f2] (said 2023-05-08; happened 2022) Melanie:"
+    )
     job = fact_line(_by_text(dated, "Caroline started"))
     assert "(said 2023-07-02; happened the week before 2 July 2023)" in job
     exact = fact_line(_by_text(dated, "Caroline went to an LGBTQ"))

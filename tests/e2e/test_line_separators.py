@@ -106,7 +106,9 @@ def test_conversations_with_separators_ingest_compile_export_and_ingest_again(me
     for report in (first, second):
         [session] = [memory.session(sid) for sid in report.sessions_added]
         assert [t.text for t in session.turns] == list(said.values())
-    assert memory.ingest(export, date="2024-03-01").sessions_skipped == first.sessions_added  # the same export again: a no-op
+    assert (
+        memory.ingest(export, date="2024-03-01").sessions_skipped == first.sessions_added
+    )  # the same export again: a no-op
     for name in SEPARATORS:
         hits = memory.search(f"Town{name}", channel="facts", k=3)
         assert hits and f"Town{name}" in hits[0].text, name
@@ -123,7 +125,10 @@ def test_conversations_with_separators_ingest_compile_export_and_ingest_again(me
     try:
         assert restored.doctor(repair=True).ok
         assert sorted((f.id, f.text) for f in restored.facts()) == facts
-        assert restored.search("Townparasep", channel="facts", k=3)[0].text == memory.search("Townparasep", channel="facts", k=3)[0].text
+        assert (
+            restored.search("Townparasep", channel="facts", k=3)[0].text
+            == memory.search("Townparasep", channel="facts", k=3)[0].text
+        )
         assert restored.doctor(deep=True).ok
     finally:
         restored.close()
@@ -132,7 +137,11 @@ def test_conversations_with_separators_ingest_compile_export_and_ingest_again(me
 def test_a_session_id_with_a_separator_is_refused_clearly(tmp_path):
     for char in SEPARATORS.values():
         path = tmp_path / "chat.json"
-        path.write_text(json.dumps({"session_id": f"chat{char}1", "date": "2024-03-01", "messages": [{"role": "user", "content": "hi"}]}))
+        path.write_text(
+            json.dumps(
+                {"session_id": f"chat{char}1", "date": "2024-03-01", "messages": [{"role": "user", "content": "hi"}]}
+            )
+        )
         with pytest.raises(InputError, match="session id"):
             load_sessions(path)
 
@@ -142,7 +151,9 @@ def test_the_compile_history_is_rewritten_line_for_line(memory, tmp_path):
     kept = {"domain": "travel", "note": "".join(f"{name}{char}" for name, char in SEPARATORS.items())}
     append_history(internal, kept)
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": "I adopted a cat named Ziggy."}]}))
+    chat.write_text(
+        json.dumps({"date": "2024-03-01", "messages": [{"role": "user", "content": "I adopted a cat named Ziggy."}]})
+    )
     memory.ingest(chat, extractor="rules")
     fact = memory.facts()[0]
     append_history(internal, {"domain": "pets", "facts": [fact.id]})

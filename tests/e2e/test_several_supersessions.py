@@ -15,16 +15,24 @@ from uac.facts.model import Fact
 from uac.llm.rule_model import respond_entry
 from uac.llm.rule_model.request import block, turn_lines
 
-KNOWN = KnownFacts([
-    Fact("s1-f1", "Sam works at Acme Corp as an engineer.", "s1", dt.date(2024, 1, 10)),
-    Fact("s1-f2", "Sam earns 80,000 a year at Acme.", "s1", dt.date(2024, 1, 10)),
-    Fact("s1-f3", "Sam hopes for a promotion to team lead at Acme.", "s1", dt.date(2024, 1, 10)),
-])
+KNOWN = KnownFacts(
+    [
+        Fact("s1-f1", "Sam works at Acme Corp as an engineer.", "s1", dt.date(2024, 1, 10)),
+        Fact("s1-f2", "Sam earns 80,000 a year at Acme.", "s1", dt.date(2024, 1, 10)),
+        Fact("s1-f3", "Sam hopes for a promotion to team lead at Acme.", "s1", dt.date(2024, 1, 10)),
+    ]
+)
 TURNS = TurnIds(("s2:1",), ())
 
 
 def item(supersedes):
-    return {"text": "Sam left Acme Corp.", "evidence": ["s2:1"], "event_date": None, "supersedes": supersedes, "speaker": "Sam"}
+    return {
+        "text": "Sam left Acme Corp.",
+        "evidence": ["s2:1"],
+        "event_date": None,
+        "supersedes": supersedes,
+        "speaker": "Sam",
+    }
 
 
 def test_supersedes_is_read_in_the_forms_models_write():
@@ -36,7 +44,11 @@ def test_supersedes_is_read_in_the_forms_models_write():
         assert read_supersedes(nothing, KNOWN) == ([], [], False)
     assert read_supersedes({"id": "s1-f1"}, KNOWN)[1] == ["{'id': 's1-f1'}"]
     several = read_item(item(["s1-f1", "s1-f2", "s1-f3"]), "facts[0]", TURNS, KNOWN, dt.date(2024, 3, 5))
-    assert several.fact.supersedes == ("s1-f1", "s1-f2", "s1-f3") and several.fact.superseded_ids == ("s1-f1", "s1-f2", "s1-f3")
+    assert several.fact.supersedes == ("s1-f1", "s1-f2", "s1-f3") and several.fact.superseded_ids == (
+        "s1-f1",
+        "s1-f2",
+        "s1-f3",
+    )
     one = read_item(item(["s1-f2"]), "facts[0]", TURNS, KNOWN, dt.date(2024, 3, 5))
     assert one.fact.supersedes == "s1-f2" and one.fact.superseded_ids == ("s1-f2",)
     assert ExtractedFact("x", ("t",)).superseded_ids == ()
@@ -44,25 +56,58 @@ def test_supersedes_is_read_in_the_forms_models_write():
 
 def test_an_unknown_id_in_the_list_goes_to_the_repair_and_is_dropped_at_the_end():
     first = read_item(item(["s1-f1", "s9-f9"]), "facts[0]", TURNS, KNOWN, dt.date(2024, 3, 5))
-    assert first.fact is None and "facts[0].supersedes 's9-f9' is neither the id nor the text of a known fact" in first.problem
+    assert (
+        first.fact is None
+        and "facts[0].supersedes 's9-f9' is neither the id nor the text of a known fact" in first.problem
+    )
     final = read_item(item(["s1-f1", "s9-f9"]), "facts[0]", TURNS, KNOWN, dt.date(2024, 3, 5), final=True)
     assert final.fact.superseded_ids == ("s1-f1",) and "supersedes" in final.coerced
 
 
 SESSIONS = [
-    {"session_id": "s1", "date": "2024-01-10", "messages": [
-        {"role": "user", "content": "I work at Acme Corp as an engineer. I earn 80,000 a year at Acme. I hope for a promotion to team lead at Acme."}]},
-    {"session_id": "s2", "date": "2024-03-05", "messages": [{"role": "user", "content": "I left Acme Corp last week."}]},
+    {
+        "session_id": "s1",
+        "date": "2024-01-10",
+        "messages": [
+            {
+                "role": "user",
+                "content": "I work at Acme Corp as an engineer. I earn 80,000 a year at Acme. I hope for a promotion to team lead at Acme.",
+            }
+        ],
+    },
+    {
+        "session_id": "s2",
+        "date": "2024-03-05",
+        "messages": [{"role": "user", "content": "I left Acme Corp last week."}],
+    },
 ]
 
 
 def _extraction(prompt: str) -> dict:
     turns = [turn.turn_id for turn in turn_lines(block(prompt, "turns"))]
     if "Session s1," in prompt:
-        texts = ["Sam works at Acme Corp as an engineer.", "Sam earns 80,000 a year at Acme.", "Sam hopes for a promotion to team lead at Acme."]
-        return {"facts": [{"text": t, "evidence": [turns[0]], "event_date": None, "supersedes": None, "speaker": "Sam"} for t in texts]}
-    return {"facts": [{"text": "Sam left Acme Corp in the week of 26 February 2024.", "evidence": [turns[0]], "event_date": "2024-02-26",
-                       "supersedes": ["s1-f1", "s1-f2", "s1-f3"], "speaker": "Sam"}]}
+        texts = [
+            "Sam works at Acme Corp as an engineer.",
+            "Sam earns 80,000 a year at Acme.",
+            "Sam hopes for a promotion to team lead at Acme.",
+        ]
+        return {
+            "facts": [
+                {"text": t, "evidence": [turns[0]], "event_date": None, "supersedes": None, "speaker": "Sam"}
+                for t in texts
+            ]
+        }
+    return {
+        "facts": [
+            {
+                "text": "Sam left Acme Corp in the week of 26 February 2024.",
+                "evidence": [turns[0]],
+                "event_date": "2024-02-26",
+                "supersedes": ["s1-f1", "s1-f2", "s1-f3"],
+                "speaker": "Sam",
+            }
+        ]
+    }
 
 
 def test_one_fact_ends_three_and_every_reader_sees_the_three(scripted, scripted_memory, tmp_path):
@@ -73,7 +118,11 @@ def test_one_fact_ends_three_and_every_reader_sees_the_three(scripted, scripted_
         if prompt.startswith("Extract every individual fact"):
             prompts.append(prompt)
             # the way models answer: reasoning, then prose around a fenced reply
-            return {"content": "<think>Sam left the job.</think>Here you go:\n```json\n" + json.dumps(_extraction(prompt)) + "\n```"}
+            return {
+                "content": "<think>Sam left the job.</think>Here you go:\n```json\n"
+                + json.dumps(_extraction(prompt))
+                + "\n```"
+            }
         if prompt.startswith("Decide what each new fact changes"):
             return {"json": {"changes": []}}
         return respond_entry(request)
@@ -107,7 +156,15 @@ def test_one_fact_ends_three_and_every_reader_sees_the_three(scripted, scripted_
 
 def test_uac_correct_writes_the_relation_corrects(memory, tmp_path):
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"date": "2023-05-08", "messages": [{"role": "user", "content": "I adopted a golden retriever named Rex yesterday."}]}), "utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "date": "2023-05-08",
+                "messages": [{"role": "user", "content": "I adopted a golden retriever named Rex yesterday."}],
+            }
+        ),
+        "utf-8",
+    )
     memory.ingest(path)
     rex = memory.facts()[0]
     memory.correct("Rex is a labrador, not a golden retriever.", supersedes=[rex.id])

@@ -141,7 +141,9 @@ def test_days_ago_is_exact(base, n):
 
 
 @settings(max_examples=200, deadline=None)
-@given(base=days, weekday=st.sampled_from(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]))
+@given(
+    base=days, weekday=st.sampled_from(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
+)
 def test_last_and_next_weekday(base, weekday):
     [last] = find_relative_dates(f"last {weekday}", base)
     [nxt] = find_relative_dates(f"next {weekday}", base)

@@ -11,8 +11,16 @@ from uac.templating import render_prompt
 
 def _render(known):
     turn = SimpleNamespace(turn_id="t1", speaker="Hannah", full_text="Back from Lisbon on Saturday!")
-    return render_prompt("extract_facts.j2", session_id="s1", session_date="2024-05-14", date_text=None,
-                         speakers=["Hannah", "assistant"], known=known, context=[], turns=[turn])
+    return render_prompt(
+        "extract_facts.j2",
+        session_id="s1",
+        session_date="2024-05-14",
+        date_text=None,
+        speakers=["Hannah", "assistant"],
+        known=known,
+        context=[],
+        turns=[turn],
+    )
 
 
 def test_without_known_facts_supersedes_is_null_and_no_list_is_promised():

@@ -112,11 +112,13 @@ def test_read_item_keeps_coerces_and_reports():
 
 
 def test_one_bad_item_does_not_cost_the_window(scripted, scripted_llm, session):
-    first = {"facts": [
-        fact("Caroline went to a support group on 7 May 2023.", "D1:3", "May 7, 2023"),
-        fact("Melanie painted a lake sunrise.", ["[D1:4]"], "N/A", speaker="Melanie"),
-        fact("Melanie said hello.", ["D9:1"], speaker="Melanie"),
-    ]}
+    first = {
+        "facts": [
+            fact("Caroline went to a support group on 7 May 2023.", "D1:3", "May 7, 2023"),
+            fact("Melanie painted a lake sunrise.", ["[D1:4]"], "N/A", speaker="Melanie"),
+            fact("Melanie said hello.", ["D9:1"], speaker="Melanie"),
+        ]
+    }
     repair = {"facts": [fact("Melanie greeted Caroline.", ["D1:2"], speaker="Melanie")]}
     scripted.enqueue({"content": "Here it is:\n```json\n" + json.dumps(first) + "\n```"}, {"json": repair})
     extractor = LLMExtractor(scripted_llm)
@@ -131,7 +133,13 @@ def test_one_bad_item_does_not_cost_the_window(scripted, scripted_llm, session):
     assert "facts[0]" not in asked and "facts[1]" not in asked
     stats = extractor.stats.to_json()
     assert {k: stats[k] for k in ("items", "kept", "coerced", "repaired", "dropped", "repair_calls")} == {
-        "items": 3, "kept": 3, "coerced": 2, "repaired": 1, "dropped": 0, "repair_calls": 1}
+        "items": 3,
+        "kept": 3,
+        "coerced": 2,
+        "repaired": 1,
+        "dropped": 0,
+        "repair_calls": 1,
+    }
 
 
 def test_items_still_bad_after_the_repair_are_dropped_and_counted(scripted, scripted_llm, session):
@@ -145,7 +153,11 @@ def test_items_still_bad_after_the_repair_are_dropped_and_counted(scripted, scri
 
 def test_a_cut_off_window_is_split_and_retried(scripted, scripted_llm, session):
     def reply(request):
-        turns = [line.split("]")[0][1:] for line in request.messages[-1].content.split("Turns to extract from:")[1].splitlines() if line.startswith("[")]
+        turns = [
+            line.split("]")[0][1:]
+            for line in request.messages[-1].content.split("Turns to extract from:")[1].splitlines()
+            if line.startswith("[")
+        ]
         if len(turns) > 2:
             return {"content": '{"facts": [{"text": "Caroline went', "finish_reason": "length"}
         return {"json": {"facts": [fact(f"Something said in {t}.", [t]) for t in turns]}}
@@ -178,7 +190,9 @@ def test_a_single_turn_cut_off_falls_back_to_the_rules(scripted, scripted_llm, s
         {"tool_calls": [{"name": "nonsense", "arguments": "not json"}], "content": None},
     ],
 )
-def test_whatever_a_model_returns_an_ingest_completes(scripted, scripted_llm, scripted_memory, locomo_file, embedder, garbage):
+def test_whatever_a_model_returns_an_ingest_completes(
+    scripted, scripted_llm, scripted_memory, locomo_file, embedder, garbage
+):
     scripted.handler = lambda request: garbage
     report = scripted_memory.ingest(locomo_file, sample_id="conv-t1", extractor="llm")
     assert len(report.sessions_added) == 3 and report.facts_appended > 0
@@ -196,7 +210,10 @@ def test_the_ingest_report_counts_tokens_and_cache_hits(tmp_path, locomo_file, e
 
     def reply(request):
         first = request.messages[-1].content.split("Turns to extract from:")[1].split("[")[1].split("]")[0]
-        return {"json": {"facts": [fact(f"Said at {first}.", [first])]}, "usage": {"prompt_tokens": 100, "completion_tokens": 10}}
+        return {
+            "json": {"facts": [fact(f"Said at {first}.", [first])]},
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10},
+        }
 
     cache = ResponseCache(tmp_path / "cache.sqlite")
     first = UserMemory.create(tmp_path / "a", llm=LLMClient(ScriptedProvider(handler=reply), cache=cache))
@@ -227,7 +244,9 @@ def test_a_cut_prompt_stops_the_ingest_and_writes_nothing_of_that_session(tmp_pa
         session_one, session_two = load_sessions(locomo_file, sample_id="conv-t1")[:2]
         memory.add_session(session_one, extractor="llm")
         long_two = type(session_two)(
-            session_two.session_id, session_two.date, session_two.date_text,
+            session_two.session_id,
+            session_two.date,
+            session_two.date_text,
             tuple(type(t)(t.turn_id, t.speaker, t.text + " and then" * 300) for t in session_two.turns),
         )
         with pytest.raises(ContextOverflow, match="num_ctx"):

@@ -78,10 +78,20 @@ def test_supersedes_by_id_or_text(scripted, scripted_llm, session):
     ]
     answer = {
         "facts": [
-            {"text": "Melanie lives in Boston.", "evidence": ["D1:2"], "event_date": None,
-             "supersedes": "old-f1", "speaker": "Melanie"},
-            {"text": "Melanie works as a teacher.", "evidence": ["D1:2"], "event_date": None,
-             "supersedes": "melanie works as a nurse.", "speaker": "Melanie"},
+            {
+                "text": "Melanie lives in Boston.",
+                "evidence": ["D1:2"],
+                "event_date": None,
+                "supersedes": "old-f1",
+                "speaker": "Melanie",
+            },
+            {
+                "text": "Melanie works as a teacher.",
+                "evidence": ["D1:2"],
+                "event_date": None,
+                "supersedes": "melanie works as a nurse.",
+                "speaker": "Melanie",
+            },
         ]
     }
     scripted.enqueue({"json": answer})
@@ -114,8 +124,19 @@ def test_long_sessions_are_windowed_without_truncation(scripted, scripted_llm):
         prompt = request.messages[-1].content
         part = prompt.split("Turns to extract from:")[1]
         first = part.split("[")[1].split("]")[0]
-        return {"json": {"facts": [{"text": f"Ann said something at {first}.", "evidence": [first],
-                                    "event_date": None, "supersedes": None, "speaker": "Ann"}]}}
+        return {
+            "json": {
+                "facts": [
+                    {
+                        "text": f"Ann said something at {first}.",
+                        "evidence": [first],
+                        "event_date": None,
+                        "supersedes": None,
+                        "speaker": "Ann",
+                    }
+                ]
+            }
+        }
 
     scripted.handler = reply
     facts = LLMExtractor(scripted_llm, window_chars=1500, context_turns=2).extract(session)
@@ -143,7 +164,11 @@ def test_a_transcript_session_is_dated_once(scripted, scripted_llm, tmp_path):
     path.write_text(TRANSCRIPT)
     (session,) = load_sessions(path, format="transcript", date="2023-06-20")
     assert session.session_id == "s-e77be550f5c4"  # the turn ids the reply cites
-    known = [Fact("conv-26_s1-f8", "Caroline is interested in a career in counseling.", "old", dt.date(2023, 5, 8), ("D1:11",))]
+    known = [
+        Fact(
+            "conv-26_s1-f8", "Caroline is interested in a career in counseling.", "old", dt.date(2023, 5, 8), ("D1:11",)
+        )
+    ]
     scripted.enqueue(REAL_REPLY)
     extractor = LLMExtractor(scripted_llm)
     facts = extractor.extract(session, known)

@@ -144,7 +144,9 @@ def test_rewrite_persons(sentence, expected):
 
 def test_you_is_left_alone_with_more_than_two_speakers():
     session = Session(
-        "s-x", dt.date(2024, 1, 1), "2024-01-01",
+        "s-x",
+        dt.date(2024, 1, 1),
+        "2024-01-01",
         (Turn("a", "Ann", "Did you see my cat?"), Turn("b", "Ben", "No."), Turn("c", "Cy", "I did.")),
     )
     facts = RuleExtractor().extract(session)

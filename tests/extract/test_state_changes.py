@@ -27,7 +27,17 @@ def run(*sessions: Session) -> list[Fact]:
     for s in sessions:
         known = [f for f in log.values() if f.invalid_at is None]
         for number, item in enumerate(RuleExtractor().extract(s, known), 1):
-            fact = Fact(f"{s.session_id}-f{number}", item.text, s.session_id, s.date, item.evidence, item.speaker, item.event_date, valid_from=s.date, meta=item.meta)
+            fact = Fact(
+                f"{s.session_id}-f{number}",
+                item.text,
+                s.session_id,
+                s.date,
+                item.evidence,
+                item.speaker,
+                item.event_date,
+                valid_from=s.date,
+                meta=item.meta,
+            )
             log[fact.id] = fact
             if item.supersedes in log:
                 log[item.supersedes] = log[item.supersedes].replace(invalid_at=s.date, superseded_by=fact.id)
@@ -43,7 +53,12 @@ D1, D2, D3 = dt.date(2023, 1, 5), dt.date(2023, 3, 5), dt.date(2023, 6, 5)
 
 @pytest.mark.parametrize(
     "change",
-    ["I now work at Initech.", "I started at Initech last week.", "I joined Initech as a designer.", "I got a job at Initech."],
+    [
+        "I now work at Initech.",
+        "I started at Initech last week.",
+        "I joined Initech as a designer.",
+        "I got a job at Initech.",
+    ],
 )
 def test_a_new_employer_supersedes_the_old(change):
     facts = run(session("a", D1, "I work at Acme."), session("b", D2, change))
@@ -53,7 +68,11 @@ def test_a_new_employer_supersedes_the_old(change):
 
 
 def test_leaving_then_a_new_job_chains():
-    facts = run(session("a", D1, "I work at Acme."), session("b", D2, "I'm leaving Acme Corp."), session("c", D3, "I now work at Initech."))
+    facts = run(
+        session("a", D1, "I work at Acme."),
+        session("b", D2, "I'm leaving Acme Corp."),
+        session("c", D3, "I now work at Initech."),
+    )
     assert valid_texts(facts) == ["Sam now works at Initech."]
 
 
@@ -79,7 +98,11 @@ def test_mentions_do_not_supersede(mention):
 
 
 def test_left_a_city_is_not_leaving_a_job():
-    facts = run(session("a", D1, "I work at Acme."), session("b", D2, "I left Lisbon yesterday."), session("c", D3, "I work at Globex."))
+    facts = run(
+        session("a", D1, "I work at Acme."),
+        session("b", D2, "I left Lisbon yesterday."),
+        session("c", D3, "I work at Globex."),
+    )
     assert "Sam works at Acme." in valid_texts(facts)  # "works at" alone is no change
 
 
@@ -88,7 +111,9 @@ def test_the_listeners_statement_is_not_the_speakers_state():
     assert "Sam works at Acme." in valid_texts(facts)
 
 
-@pytest.mark.parametrize("change", ["I moved to Berlin last month.", "We live in Berlin now.", "We relocated to Berlin."])
+@pytest.mark.parametrize(
+    "change", ["I moved to Berlin last month.", "We live in Berlin now.", "We relocated to Berlin."]
+)
 def test_a_move_supersedes_the_old_home(change):
     facts = run(session("a", D1, "I live in Lisbon."), session("b", D2, change))
     [old] = [f for f in facts if f.text == "Sam lives in Lisbon."]
@@ -154,14 +179,27 @@ def test_ingest_supersedes_a_state_said_many_sessions_before(tmp_path):
 
     def chat(number: int, day: str, line: str) -> Path:
         path = tmp_path / f"chat{number}.json"
-        path.write_text(json.dumps({"date": day, "messages": [
-            {"role": "user", "name": "Ana", "content": "How are things?"},
-            {"role": "user", "name": "Sam", "content": line},
-        ]}), "utf-8")
+        path.write_text(
+            json.dumps(
+                {
+                    "date": day,
+                    "messages": [
+                        {"role": "user", "name": "Ana", "content": "How are things?"},
+                        {"role": "user", "name": "Sam", "content": line},
+                    ],
+                }
+            ),
+            "utf-8",
+        )
         return path
 
-    lines = ["I work at Acme Corp.", "I went hiking on Sunday.", "I baked bread.", "I read a novel.",
-             "I now work at Initech as a designer."]
+    lines = [
+        "I work at Acme Corp.",
+        "I went hiking on Sunday.",
+        "I baked bread.",
+        "I read a novel.",
+        "I now work at Initech as a designer.",
+    ]
     for number, line in enumerate(lines):
         memory = UserMemory.open(root)  # a new process each time: nothing kept in memory
         memory.ingest(chat(number, f"2024-0{number + 1}-10", line), format="messages", extractor="rules")
@@ -173,16 +211,50 @@ def test_ingest_supersedes_a_state_said_many_sessions_before(tmp_path):
     assert initech.invalid_at is None
 
 
-
 _LEADS = [
-    "will start at", "is starting work with", "starts a new job at", "started at", "began working for",
-    "started her new job at", "started a job as a nurse at", "joined", "got a job at", "landed a new position with",
-    "accepted the offer from", "got a job as a designer", "was hired by", "switched jobs to", "moved to",
-    "now works at", "works for", "is working at", "works as a designer at", "is a nurse at", "used to work at",
-    "worked for", "quit her job at", "left their job as a chef", "resigned from", "retired from", "was laid off from",
-    "got fired by", "is leaving", "is moving on from", "is moving to", "wants to relocate to", "relocated to",
-    "moved into a new flat in", "settled down in", "now lives in", "lives in", "has been living in", "used to live in",
-    "lived in", "went to", "is happy at", "loves working",
+    "will start at",
+    "is starting work with",
+    "starts a new job at",
+    "started at",
+    "began working for",
+    "started her new job at",
+    "started a job as a nurse at",
+    "joined",
+    "got a job at",
+    "landed a new position with",
+    "accepted the offer from",
+    "got a job as a designer",
+    "was hired by",
+    "switched jobs to",
+    "moved to",
+    "now works at",
+    "works for",
+    "is working at",
+    "works as a designer at",
+    "is a nurse at",
+    "used to work at",
+    "worked for",
+    "quit her job at",
+    "left their job as a chef",
+    "resigned from",
+    "retired from",
+    "was laid off from",
+    "got fired by",
+    "is leaving",
+    "is moving on from",
+    "is moving to",
+    "wants to relocate to",
+    "relocated to",
+    "moved into a new flat in",
+    "settled down in",
+    "now lives in",
+    "lives in",
+    "has been living in",
+    "used to live in",
+    "lived in",
+    "went to",
+    "is happy at",
+    "loves working",
 ]
 _AFTER = ["Acme", "Initech Corp", "Rio de Janeiro", "Lisbon", "a bakery", "the local hospital", "Sam's", "her", ""]
 _TAIL = ["", " as a designer", " for a trip", " now", " last year", " and others", " with Ana"]

@@ -14,7 +14,9 @@ SAID = dt.date(2024, 5, 2)
 
 
 def _session(*turns: tuple[str, str]) -> Session:
-    return Session("c1", SAID, SAID.isoformat(), tuple(Turn(f"c1:{i}", who, text) for i, (who, text) in enumerate(turns)))
+    return Session(
+        "c1", SAID, SAID.isoformat(), tuple(Turn(f"c1:{i}", who, text) for i, (who, text) in enumerate(turns))
+    )
 
 
 def test_the_assistants_turns_give_no_facts():
@@ -28,7 +30,9 @@ def test_the_assistants_turns_give_no_facts():
     assert not any("assistant" in f.text.lower() and "said" in f.text for f in facts)
 
 
-@pytest.mark.parametrize("name, expected", [("assistant", True), ("Assistant", True), ("AI", True), ("Rosa", False), (None, False)])
+@pytest.mark.parametrize(
+    "name, expected", [("assistant", True), ("Assistant", True), ("AI", True), ("Rosa", False), (None, False)]
+)
 def test_is_assistant(name, expected):
     from uac.extract.rules import is_assistant
 
@@ -38,11 +42,11 @@ def test_is_assistant(name, expected):
 @pytest.mark.parametrize(
     "sentence, period",
     [
-        ("Kyoto in June sounds lovely.", "2024-06"),             # neither plan nor report: this year's June
-        ("We're off to Oslo in June.", "2024-06"),               # a plan
-        ("I booked the ferry for March.", "2025-03"),            # "for March": forward
-        ("We went to Oslo in June.", "2023-06"),                 # a report: backward
-        ("The hotel in March was awful.", "2024-03"),            # a month already past this year
+        ("Kyoto in June sounds lovely.", "2024-06"),  # neither plan nor report: this year's June
+        ("We're off to Oslo in June.", "2024-06"),  # a plan
+        ("I booked the ferry for March.", "2025-03"),  # "for March": forward
+        ("We went to Oslo in June.", "2023-06"),  # a report: backward
+        ("The hotel in March was awful.", "2024-03"),  # a month already past this year
         ("I'm flying to Lima in January.", "2025-01"),
     ],
 )

@@ -39,7 +39,17 @@ def test_append_and_read_back(tmp_path):
     lines = split_lines(read_utf8(tmp_path / "facts.jsonl"))
     assert len(lines) == 4
     first = json.loads(lines[0])
-    for key in ("id", "text", "session_id", "session_date", "evidence", "valid_from", "invalid_at", "superseded_by", "checksum"):
+    for key in (
+        "id",
+        "text",
+        "session_id",
+        "session_date",
+        "evidence",
+        "valid_from",
+        "invalid_at",
+        "superseded_by",
+        "checksum",
+    ):
         assert key in first
     assert json.loads(lines[-1])["kind"] == "commit"
 

@@ -12,14 +12,29 @@ from uac.facts.model import Fact
 from uac.facts.table import read_fact_table
 
 SPEAKERS = {1: "Ana", 2: "Ben", 3: None}
-DAYS = [None, dt.date(2022, 12, 31), dt.date(2023, 1, 5), dt.date(2023, 2, 1), dt.date(2023, 3, 10), dt.date(2024, 1, 1)]
+DAYS = [
+    None,
+    dt.date(2022, 12, 31),
+    dt.date(2023, 1, 5),
+    dt.date(2023, 2, 1),
+    dt.date(2023, 3, 10),
+    dt.date(2024, 1, 1),
+]
 
 
 def _session(log: FactLog, number: int, day: dt.date, supersede: list[tuple[str, dt.date | None]] = ()) -> list[Fact]:
     sid = f"s{number}"
     facts = [
-        Fact(f"{sid}-f{i}", f"fact {i} of {sid}", sid, day, (f"D{number}:{i}",), SPEAKERS[i],
-             event_date=day - dt.timedelta(days=i) if i % 2 else None, valid_from=day if i == 1 else None)
+        Fact(
+            f"{sid}-f{i}",
+            f"fact {i} of {sid}",
+            sid,
+            day,
+            (f"D{number}:{i}",),
+            SPEAKERS[i],
+            event_date=day - dt.timedelta(days=i) if i % 2 else None,
+            valid_from=day if i == 1 else None,
+        )
         for i in range(1, 4)
     ]
     sups = [Supersession(old, facts[0].id, when, sid) for old, when in supersede]

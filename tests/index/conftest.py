@@ -18,7 +18,9 @@ def onnx_embedder():
 
 @pytest.fixture(scope="session")
 def torch_embedder():
-    pytest.importorskip("sentence_transformers", reason="the reference extra (sentence-transformers, torch) is not installed")
+    pytest.importorskip(
+        "sentence_transformers", reason="the reference extra (sentence-transformers, torch) is not installed"
+    )
     from uac.index.embeddings import get_embedder
 
     return get_embedder("torch")
@@ -47,7 +49,14 @@ def varied_sentences() -> list[str]:
     out += [f"What did {n} do {w}?" for n, w in itertools.product(names, whens)]
     out += ["ok", "Thanks!", "?", "hmm...", "lol", "Wow!!! 😀😀", "café au lait, s'il vous plaît", "東京に行きました"]
     # the characters str.splitlines() breaks at besides "\n", inside one text
-    out += ["Lisbon\u2028in June", "first\u2029second paragraph", "next\x85line", "carriage\rreturn", "vertical\x0btab\x0cfeed", "file\x1cgroup\x1drecord\x1eseparators"]
+    out += [
+        "Lisbon\u2028in June",
+        "first\u2029second paragraph",
+        "next\x85line",
+        "carriage\rreturn",
+        "vertical\x0btab\x0cfeed",
+        "file\x1cgroup\x1drecord\x1eseparators",
+    ]
     long_turn = " ".join(f"{a} and then" for a in acts) * 6  # well past 256 word pieces
     out += [long_turn, "Caroline: " + long_turn, "x" * 3000]
     return out
@@ -67,7 +76,9 @@ def one_session_memory(tmp_path):
 
         memory = UserMemory.create(tmp_path / "p", user_name="Ana")
         chat = tmp_path / "s.json"
-        chat.write_text(json.dumps({"date": "2023-05-08", "messages": [{"role": "user", "content": line} for line in lines]}))
+        chat.write_text(
+            json.dumps({"date": "2023-05-08", "messages": [{"role": "user", "content": line} for line in lines]})
+        )
         memory.ingest(chat)
         return memory
 

@@ -53,7 +53,9 @@ def test_scores_equal_bm25s_bit_for_bit():
 def test_extending_equals_building_afresh_and_survives_a_save(tmp_path):
     texts = _corpus(400)
     whole = BM25.build(texts, stamp=(1, 2, 3, 4))
-    grown = BM25.build(texts[:150]).extended(texts[150:300], stamp=(0, 0, 0, 0)).extended(texts[300:], stamp=(1, 2, 3, 4))
+    grown = (
+        BM25.build(texts[:150]).extended(texts[150:300], stamp=(0, 0, 0, 0)).extended(texts[300:], stamp=(1, 2, 3, 4))
+    )
     path = tmp_path / "facts.bm25.npz"
     grown.save(path)
     loaded = BM25.load(path)
@@ -105,7 +107,9 @@ def test_a_stemmer_change_rebuilds_bm25_only(tmp_path, monkeypatch, one_session_
     from uac.index import catchup, maintain
     from uac.memory import UserMemory
 
-    memory = one_session_memory("I moved to Lisbon and started painting again.", "My sister is moving to Porto next spring.")
+    memory = one_session_memory(
+        "I moved to Lisbon and started painting again.", "My sister is moving to Porto next spring."
+    )
     expected = [h.to_json() for h in memory.search("moving painting", k=5)]
     index_dir = memory.root / ".uac" / "index"
     manifest = _json.loads((index_dir / "manifest.json").read_text())

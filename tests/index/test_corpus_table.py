@@ -20,8 +20,17 @@ def _write(path, entries, mode="a"):
 
 
 def _entries(start, n):
-    return [Entry(f"e{i}", f"text {i} é", f"text {i}", f"s{i // 3}", f"2023-01-{1 + i % 28:02d}" if i % 5 else None,
-                  [f"D{i}:1", f"D{i}:2"][: 1 + i % 2]) for i in range(start, start + n)]
+    return [
+        Entry(
+            f"e{i}",
+            f"text {i} é",
+            f"text {i}",
+            f"s{i // 3}",
+            f"2023-01-{1 + i % 28:02d}" if i % 5 else None,
+            [f"D{i}:1", f"D{i}:2"][: 1 + i % 2],
+        )
+        for i in range(start, start + n)
+    ]
 
 
 def _assert_matches(table: CorpusTable, path):
@@ -38,7 +47,11 @@ def _assert_matches(table: CorpusTable, path):
 def _counting_reads(monkeypatch) -> list[int]:
     parsed: list[int] = []
     real = CorpusTable.read_lines
-    monkeypatch.setattr(CorpusTable, "read_lines", lambda self, data, path, first_number=1: parsed.append(len(data)) or real(self, data, path, first_number))
+    monkeypatch.setattr(
+        CorpusTable,
+        "read_lines",
+        lambda self, data, path, first_number=1: parsed.append(len(data)) or real(self, data, path, first_number),
+    )
     return parsed
 
 
@@ -137,7 +150,9 @@ def test_an_add_leaves_the_channel_as_a_fresh_load_would(tmp_path):
     fresh = MemoryIndex(tmp_path / ".uac").channel("facts")
     assert channel.rows.line_ids == fresh.rows.line_ids and channel.rows.order == fresh.rows.order
     assert channel.rows.row_of == fresh.rows.row_of and channel.rows.row_of["e5"] == 39
-    assert [channel.entry(i).to_json() for i in channel.rows.order] == [fresh.entry(i).to_json() for i in fresh.rows.order]
+    assert [channel.entry(i).to_json() for i in channel.rows.order] == [
+        fresh.entry(i).to_json() for i in fresh.rows.order
+    ]
     assert list(channel.rows.table.ordinals) == list(fresh.rows.table.ordinals)
     assert [channel.rows.table.evidence(r) for r in range(40)] == [fresh.rows.table.evidence(r) for r in range(40)]
     assert channel.vectors.in_step() and fresh.vectors.in_step()

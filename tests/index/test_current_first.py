@@ -16,11 +16,17 @@ def initech(tmp_path_factory):
     memory = UserMemory.create(tmp_path_factory.mktemp("now") / "sam", user_name="Sam")
 
     def say(date, *lines):
-        memory.add_session({"date": date, "messages": [{"role": "user", "content": line} for line in lines]}, extractor="rules")
+        memory.add_session(
+            {"date": date, "messages": [{"role": "user", "content": line} for line in lines]}, extractor="rules"
+        )
 
     say("2023-01-10", "I work at Acme Corp.")
-    say("2023-02-10", "I baked bread with my sister on Sunday.", "Where I work now the coffee is awful.",
-        "Work has been busy now that spring is here.")
+    say(
+        "2023-02-10",
+        "I baked bread with my sister on Sunday.",
+        "Where I work now the coffee is awful.",
+        "Work has been busy now that spring is here.",
+    )
     say("2024-03-01", "I now work at Initech.")
     yield memory
     memory.close()
@@ -69,9 +75,14 @@ def test_the_answer_context_lists_the_current_excerpt_first(initech):
 
 def test_an_excerpt_that_also_states_the_replacement_is_not_demoted(tmp_path):
     memory = UserMemory.create(tmp_path / "ana", user_name="Ana")
-    memory.add_session({"date": "2023-01-10", "messages": [{"role": "user", "content": "I work at Acme Corp."}]}, extractor="rules")
     memory.add_session(
-        {"date": "2024-03-01", "messages": [{"role": "user", "content": "I work at Acme Corp. Scratch that: I now work at Initech."}]},
+        {"date": "2023-01-10", "messages": [{"role": "user", "content": "I work at Acme Corp."}]}, extractor="rules"
+    )
+    memory.add_session(
+        {
+            "date": "2024-03-01",
+            "messages": [{"role": "user", "content": "I work at Acme Corp. Scratch that: I now work at Initech."}],
+        },
         extractor="rules",
     )
     ctx = memory.context

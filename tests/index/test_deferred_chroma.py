@@ -65,8 +65,16 @@ def deferred(tmp_path) -> Path:
     memory.ingest(_write(tmp_path / "first.json", FIRST), format="messages", extractor="rules")
     memory.close()
     code, loaded, _ = run_cli(
-        ["ingest", str(root), str(_write(tmp_path / "second.json", SECOND)), "--format", "messages",
-         "--extractor", "rules", "--json"],
+        [
+            "ingest",
+            str(root),
+            str(_write(tmp_path / "second.json", SECOND)),
+            "--format",
+            "messages",
+            "--extractor",
+            "rules",
+            "--json",
+        ],
         ("chromadb",),
     )
     assert code == 0

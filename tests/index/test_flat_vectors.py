@@ -68,7 +68,9 @@ def test_flat_search_is_exact_and_agrees_with_chroma(filled):
         query = _vectors(1, 100 + seed)[0]
         got = channel.dense(query, 20)
         assert got == _exact(vectors, query, 20)
-        chroma = channel.vectors.collection.query(query_embeddings=[query], n_results=20, include=["distances"])["ids"][0]
+        chroma = channel.vectors.collection.query(query_embeddings=[query], n_results=20, include=["distances"])["ids"][
+            0
+        ]
         assert got == chroma
     # the date filter, as Chroma's metadata filter applies it
     query = _vectors(1, 7)[0]
@@ -107,9 +109,14 @@ def test_no_rebuild_while_a_writer_holds_the_lock(filled):
     query = _vectors(1, 12)[0]
     # another process holds the project lock (this process would re-enter its own)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom uac.lock import project_lock\n"
-         f"with project_lock({str(index.internal / 'lock')!r}):\n    print('held', flush=True); time.sleep(60)"],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom uac.lock import project_lock\n"
+            f"with project_lock({str(index.internal / 'lock')!r}):\n    print('held', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "held"

@@ -109,7 +109,13 @@ def _table(speakers: list[str | None]) -> FactTable:
 
 def test_facts_of_the_named_speaker_move_up():
     table = _table(["Caroline", "Melanie", None, "Melanie"])
-    fused = [(("facts", "f0"), 0.030), (("facts", "f1"), 0.029), (("facts", "f2"), 0.028), (("archive", "c1"), 0.027), (("facts", "f3"), 0.020)]
+    fused = [
+        (("facts", "f0"), 0.030),
+        (("facts", "f1"), 0.029),
+        (("facts", "f2"), 0.028),
+        (("archive", "c1"), 0.027),
+        (("facts", "f3"), 0.020),
+    ]
     text, person = query_focus(table, "What does Melanie paint?")
     assert (text, person) == ("What does paint?", "Melanie")
     out = _prefer_named_speaker(table, person, fused)

@@ -32,10 +32,18 @@ def _append_behind_the_index(memory) -> Fact:
 
     from uac.sessions.model import Session, Turn
 
-    session = Session("late-1", dt.date(2023, 9, 1), "2023-09-01", (Turn("late-1:1", "Maya", "I bought a red kayak named Otter."),))
+    session = Session(
+        "late-1", dt.date(2023, 9, 1), "2023-09-01", (Turn("late-1:1", "Maya", "I bought a red kayak named Otter."),)
+    )
     Archive(memory.project.paths.sessions).write(session)
-    fact = Fact(id="late-1-f1", text="Maya bought a red kayak named Otter.", session_id="late-1",
-                session_date=session.date, evidence=("late-1:1",), valid_from=session.date)
+    fact = Fact(
+        id="late-1-f1",
+        text="Maya bought a red kayak named Otter.",
+        session_id="late-1",
+        session_date=session.date,
+        evidence=("late-1:1",),
+        valid_from=session.date,
+    )
     with memory.project.lock("test"):
         FactLog(memory.project.paths.facts).append_session("late-1", [fact], session_hash=session.content_hash())
     return fact

@@ -26,7 +26,12 @@ SESSION = Session(
     "13 October 2023",
     (
         Turn("s1:1", "Ben", "How was the group?"),
-        Turn("s1:2", "Ann", "I went to a support group yesterday. It was so powerful.", image_caption="a photo of a circle of chairs"),
+        Turn(
+            "s1:2",
+            "Ann",
+            "I went to a support group yesterday. It was so powerful.",
+            image_caption="a photo of a circle of chairs",
+        ),
         Turn("s1:3", "Ben", "Glad to hear."),
     ),
 )
@@ -39,7 +44,9 @@ FACTS = [
 
 def _entries(**settings):
     vectors = np.eye(len(FACTS), 4, dtype=np.float32)
-    entries, *_ = session_entries(SESSION, FACTS, _Embedder(), fact_vectors=vectors, settings={**TEXT_SETTINGS, **settings})
+    entries, *_ = session_entries(
+        SESSION, FACTS, _Embedder(), fact_vectors=vectors, settings={**TEXT_SETTINGS, **settings}
+    )
     return {e.id: e for e in entries}
 
 
@@ -64,16 +71,19 @@ def test_the_settings_turn_the_extra_text_off():
     assert entry.index_text == "Ann said: It was so powerful."
 
 
-@pytest.mark.parametrize("forms", [
-    ("move", "moves", "moved", "moving"),
-    ("stop", "stops", "stopped", "stopping"),
-    ("paint", "paints", "painted", "painting", "paintings"),
-    ("hike", "hikes", "hiked", "hiking"),
-    ("dance", "danced", "dancing"),
-    ("lake", "lakes"),
-    ("need", "needed"),
-    ("class", "classes"),
-])
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("move", "moves", "moved", "moving"),
+        ("stop", "stops", "stopped", "stopping"),
+        ("paint", "paints", "painted", "painting", "paintings"),
+        ("hike", "hikes", "hiked", "hiking"),
+        ("dance", "danced", "dancing"),
+        ("lake", "lakes"),
+        ("need", "needed"),
+        ("class", "classes"),
+    ],
+)
 def test_every_form_of_a_word_meets_in_bm25(forms):
     from uac.index.tokens import stem
 
@@ -83,4 +93,7 @@ def test_every_form_of_a_word_meets_in_bm25(forms):
 def test_a_question_in_the_present_finds_a_fact_in_the_past_tense():
     from uac.index.tokens import tokenize
 
-    assert set(tokenize("Which city did Leo move to?")) & set(tokenize("Leo moved to a new flat in Hamburg.")) >= {"leo", "mov"}
+    assert set(tokenize("Which city did Leo move to?")) & set(tokenize("Leo moved to a new flat in Hamburg.")) >= {
+        "leo",
+        "mov",
+    }

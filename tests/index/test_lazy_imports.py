@@ -18,8 +18,22 @@ from uac.memory import UserMemory
 
 pytestmark = pytest.mark.embeddings
 
-HEAVY = ("torch", "sentence_transformers", "transformers", "chromadb", "bm25s", "scipy", "sandbox", "sandbox.session",
-         "RestrictedPython", "libcst", "black", "openai", "onnxruntime", "tokenizers")
+HEAVY = (
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "chromadb",
+    "bm25s",
+    "scipy",
+    "sandbox",
+    "sandbox.session",
+    "RestrictedPython",
+    "libcst",
+    "black",
+    "openai",
+    "onnxruntime",
+    "tokenizers",
+)
 
 _RUN = """
 import json, sys
@@ -35,7 +49,10 @@ def run_cli(argv: list[str], watch: tuple[str, ...] = HEAVY, **env: str) -> tupl
     environment.update(HF_HUB_OFFLINE="1", **env)
     proc = subprocess.run(
         [sys.executable, "-c", _RUN, json.dumps(argv), json.dumps(list(watch))],
-        capture_output=True, text=True, env=environment, timeout=600,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     *output, last = proc.stdout.rstrip("\n").split("\n")
@@ -48,13 +65,18 @@ def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lazy") / "maya"
     memory = UserMemory.create(root, user_name="Maya")
     conversation = tmp_path_factory.mktemp("input") / "chat.json"
-    conversation.write_text(json.dumps({
-        "date": "2024-05-08",
-        "messages": [
-            {"role": "user", "name": "Maya", "content": "I went to a pottery class in Lisbon yesterday."},
-            {"role": "user", "name": "Leo", "content": "Nice! I adopted a cat named Oliver last week."},
-        ],
-    }), "utf-8")
+    conversation.write_text(
+        json.dumps(
+            {
+                "date": "2024-05-08",
+                "messages": [
+                    {"role": "user", "name": "Maya", "content": "I went to a pottery class in Lisbon yesterday."},
+                    {"role": "user", "name": "Leo", "content": "Nice! I adopted a cat named Oliver last week."},
+                ],
+            }
+        ),
+        "utf-8",
+    )
     memory.ingest(conversation, format="messages", extractor="rules")
     memory.close()
     # one search in this process brings the derived tables up to date, as any first search does
@@ -102,8 +124,17 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 #: what a command that only opens a project must not pay for
-CAPABILITIES = ("uac.llm.client", "uac.llm.openai_provider", "uac.memorize.ingest", "uac.extract.rules",
-                "uac.extract.llm", "uac.browse", "uac.answer.reader", "uac.compile.dispatch", "uac.doctor")
+CAPABILITIES = (
+    "uac.llm.client",
+    "uac.llm.openai_provider",
+    "uac.memorize.ingest",
+    "uac.extract.rules",
+    "uac.extract.llm",
+    "uac.browse",
+    "uac.answer.reader",
+    "uac.compile.dispatch",
+    "uac.doctor",
+)
 
 
 def test_the_command_line_imports_no_capability_until_a_command_runs():
@@ -120,6 +151,7 @@ def test_a_search_loads_no_model_client_nor_writer(project):
     code, loaded, _ = run_cli(["search", str(project), "pottery", "--json"], watch=CAPABILITIES + ("pydantic",))
     assert code == 0
     assert loaded == []
+
 
 def test_a_search_of_imported_records_imports_no_chroma(tmp_path):
     root = tmp_path / "maya"

@@ -94,7 +94,9 @@ print(",".join(f"{x:.6f}" for x in vector[:8]))
 def test_concurrent_first_use_exports_once_and_atomically(tmp_path, onnx_embedder):
     env = dict(os.environ, UAC_CACHE_DIR=str(tmp_path / "cache"), HF_HUB_OFFLINE="1")
     procs = [
-        subprocess.Popen([sys.executable, "-c", _FIRST_USE], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", _FIRST_USE], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         for _ in range(3)
     ]
     outputs = [p.communicate(timeout=600) for p in procs]

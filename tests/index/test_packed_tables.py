@@ -22,8 +22,12 @@ from uac.memory import UserMemory
 
 
 def test_arrays_come_back_as_written_small_and_large(tmp_path):
-    small = {"a": np.arange(5, dtype=np.int64), "b": np.array([1.5, 2.5], dtype=np.float32),
-             "text": packed.text_array(["x", "ü"]), "empty": np.zeros(0, dtype=np.int32)}
+    small = {
+        "a": np.arange(5, dtype=np.int64),
+        "b": np.array([1.5, 2.5], dtype=np.float32),
+        "text": packed.text_array(["x", "ü"]),
+        "empty": np.zeros(0, dtype=np.int32),
+    }
     packed.write_pack(tmp_path / "s.pack", "k", 3, small, {"stamp": [1, 2, 3]})
     got = packed.read_pack(tmp_path / "s.pack", "k", 3)
     assert got is not None and got.meta == {"stamp": [1, 2, 3]}
@@ -71,29 +75,54 @@ def _strings(values) -> np.ndarray:
 
 
 def _legacy_corpus(table: CorpusTable, path: Path) -> None:
-    _npz(path, format=np.array([1], dtype=np.int64), stamp=np.array(table.stamp, dtype=np.int64),
-         ids=_strings(table.ids), ordinals=np.array(table.ordinals, dtype=np.int64),
-         sessions=_strings(table.sessions), turns=_strings(table.turns),
-         turn_offsets=np.array(table.turn_offsets, dtype=np.int64), offsets=np.array(table.offsets, dtype=np.int64))
+    _npz(
+        path,
+        format=np.array([1], dtype=np.int64),
+        stamp=np.array(table.stamp, dtype=np.int64),
+        ids=_strings(table.ids),
+        ordinals=np.array(table.ordinals, dtype=np.int64),
+        sessions=_strings(table.sessions),
+        turns=_strings(table.turns),
+        turn_offsets=np.array(table.turn_offsets, dtype=np.int64),
+        offsets=np.array(table.offsets, dtype=np.int64),
+    )
 
 
 def _legacy_bm25(index: BM25, path: Path) -> None:
     indptr, docs, values = index._scores_matrix()
-    _npz(path, format=np.array([1], dtype=np.int64), stamp=np.array(index.stamp, dtype=np.int64),
-         vocab=_strings(index.vocab), doc_tokens=index.doc_tokens, doc_offsets=index.doc_offsets,
-         indptr=indptr, docs=docs, values=values)
+    _npz(
+        path,
+        format=np.array([1], dtype=np.int64),
+        stamp=np.array(index.stamp, dtype=np.int64),
+        vocab=_strings(index.vocab),
+        doc_tokens=index.doc_tokens,
+        doc_offsets=index.doc_offsets,
+        indptr=indptr,
+        docs=docs,
+        values=values,
+    )
 
 
 def _legacy_facts(table: FactTable, path: Path) -> None:
-    _npz(path, format=np.array([2], dtype=np.int64), stamp=np.array(table.stamp, dtype=np.int64),
-         good_bytes=np.array([table.good_bytes], dtype=np.int64), digest=np.array([table.digest]),
-         ids=_strings(table.ids), start=np.array(table.start, dtype=np.int32), end=np.array(table.end, dtype=np.int32),
-         event=np.array(table.event, dtype=np.int32), event_end=np.array(table.event_end, dtype=np.int32))
+    _npz(
+        path,
+        format=np.array([2], dtype=np.int64),
+        stamp=np.array(table.stamp, dtype=np.int64),
+        good_bytes=np.array([table.good_bytes], dtype=np.int64),
+        digest=np.array([table.digest]),
+        ids=_strings(table.ids),
+        start=np.array(table.start, dtype=np.int32),
+        end=np.array(table.end, dtype=np.int32),
+        event=np.array(table.event, dtype=np.int32),
+        event_end=np.array(table.event_end, dtype=np.int32),
+    )
 
 
 @pytest.mark.embeddings
 def test_a_project_with_npz_tables_searches_the_same_and_is_converted(tmp_path, monkeypatch, one_session_memory):
-    memory = one_session_memory("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.")
+    memory = one_session_memory(
+        "I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June."
+    )
     queries = ["dog", "Lisbon trip", "what did I adopt"]
     expected = [[h.to_json() for h in memory.search(q, k=5)] for q in queries]
     index_dir = memory.root / ".uac" / "index"
@@ -120,7 +149,12 @@ def test_a_project_with_npz_tables_searches_the_same_and_is_converted(tmp_path, 
     reopened.close()
     assert sorted(p.name for p in index_dir.glob("*.npz")) == []
     assert sorted(p.name for p in index_dir.glob("*.pack")) == [
-        "archive.bm25.pack", "archive.corpus.pack", "facts.bm25.pack", "facts.corpus.pack", "log-table.pack"]
+        "archive.bm25.pack",
+        "archive.corpus.pack",
+        "facts.bm25.pack",
+        "facts.corpus.pack",
+        "log-table.pack",
+    ]
     assert all(packed.is_pack(p) for p in index_dir.glob("*.pack"))
     assert bm25_module.FORMAT == 2 and table_module.FORMAT == 4
     # and once more from the packed files

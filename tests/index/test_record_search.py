@@ -15,7 +15,9 @@ TRIPS = "trip_id,city,start date,companions\nT1,Kyoto,2023-04-02,Ana\nT2,Zanziba
 
 
 def _chat(path: Path, turns: list[tuple[str, str]], date: str = "2024-05-08") -> Path:
-    path.write_text(json.dumps({"date": date, "messages": [{"role": "user", "name": n, "content": t} for n, t in turns]}))
+    path.write_text(
+        json.dumps({"date": date, "messages": [{"role": "user", "name": n, "content": t} for n, t in turns]})
+    )
     return path
 
 
@@ -34,7 +36,10 @@ def _records(hits):
 
 def test_record_text_names_the_collection_and_fields(with_trips):
     trip = with_trips.state["travel"].trips[0]
-    assert record_text("travel", "trips", trip) == "travel.trips: trip id T1, city Kyoto, start date 2023-04-02, companions Ana"
+    assert (
+        record_text("travel", "trips", trip)
+        == "travel.trips: trip id T1, city Kyoto, start date 2023-04-02, companions Ana"
+    )
 
 
 def test_a_search_finds_imported_records_with_a_pointer(with_trips):
@@ -44,11 +49,17 @@ def test_a_search_finds_imported_records_with_a_pointer(with_trips):
     data = found[0].to_json()
     assert set(data) == {"id", "channel", "text", "score", "session_id", "session_date", "evidence", "record"}
     assert data["record"] == {
-        "domain": "travel", "collection": "trips", "position": 0, "record_type": "Trip", "source": "record:trips.csv#0",
+        "domain": "travel",
+        "collection": "trips",
+        "position": 0,
+        "record_type": "Trip",
+        "source": "record:trips.csv#0",
     }
     # fact and archive hits keep exactly the old shape
     other = [h.to_json() for h in hits if h.channel != "records"]
-    assert other and all(set(d) == {"id", "channel", "text", "score", "session_id", "session_date", "evidence"} for d in other)
+    assert other and all(
+        set(d) == {"id", "channel", "text", "score", "session_id", "session_date", "evidence"} for d in other
+    )
 
 
 def test_the_records_channel_alone_and_the_others_without_it(with_trips):
@@ -115,7 +126,9 @@ def test_now_questions_rank_the_superseded_facts_below_the_valid_one(acme_then_i
 
     memory, acme, initech = acme_then_initech
     ctx = memory.context
-    plain = [h.id for h in hybrid_search(ctx.index, ctx.fact_table(), question, k=10, channel="facts", prefer_valid=False)]
+    plain = [
+        h.id for h in hybrid_search(ctx.index, ctx.fact_table(), question, k=10, channel="facts", prefer_valid=False)
+    ]
     assert plain.index(initech) > min(plain.index(i) for i in acme)  # what the preference changes
     hits = memory.search(question, k=10, channel="facts")
     ids = [h.id for h in hits]

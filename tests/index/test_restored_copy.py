@@ -22,7 +22,9 @@ def _refuse(*args, **kwargs):
 
 
 def test_a_copy_keeping_times_reuses_its_tables(tmp_path, monkeypatch, one_session_memory):
-    memory = one_session_memory("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.")
+    memory = one_session_memory(
+        "I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June."
+    )
     queries = ["dog", "Lisbon trip"]
     expected = [[h.to_json() for h in memory.search(q, k=5)] for q in queries]
     memory.close()
@@ -32,7 +34,9 @@ def test_a_copy_keeping_times_reuses_its_tables(tmp_path, monkeypatch, one_sessi
     folded: list[int] = []
     real_parse = table_module.parse_log
     with monkeypatch.context() as strict:
-        strict.setattr(table_module, "parse_log", lambda data, *a, **k: folded.append(len(data)) or real_parse(data, *a, **k))
+        strict.setattr(
+            table_module, "parse_log", lambda data, *a, **k: folded.append(len(data)) or real_parse(data, *a, **k)
+        )
         strict.setattr(CorpusTable, "read_lines", _refuse)
         strict.setattr(BM25, "build", classmethod(_refuse))
         strict.setattr(BM25, "extended", _refuse)
@@ -44,10 +48,16 @@ def test_a_copy_keeping_times_reuses_its_tables(tmp_path, monkeypatch, one_sessi
     # an ingest in the copy, then a search: BM25 is extended by the new entries only
     built: list[int] = []
     real_build = BM25.build.__func__
-    monkeypatch.setattr(BM25, "build", classmethod(lambda cls, texts, **kw: built.append(len(texts)) or real_build(cls, texts, **kw)))
+    monkeypatch.setattr(
+        BM25, "build", classmethod(lambda cls, texts, **kw: built.append(len(texts)) or real_build(cls, texts, **kw))
+    )
     again = UserMemory.open(copy)
     chat = tmp_path / "more.json"
-    chat.write_text(json.dumps({"date": "2023-05-09", "messages": [{"role": "user", "content": "Rex chewed my new ferry tickets."}]}))
+    chat.write_text(
+        json.dumps(
+            {"date": "2023-05-09", "messages": [{"role": "user", "content": "Rex chewed my new ferry tickets."}]}
+        )
+    )
     again.ingest(chat)
     hits = again.search("ferry tickets chewed", k=3)
     assert "ferry" in hits[0].text and built == []
@@ -60,7 +70,9 @@ def test_a_copy_with_new_times_keeps_its_flat_vectors(tmp_path, monkeypatch, one
     it is kept (Chroma, which has not taken these vectors yet, is never asked)."""
     from uac.index.vectors import ChannelVectors
 
-    memory = one_session_memory("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.")
+    memory = one_session_memory(
+        "I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June."
+    )
     queries = ["dog", "Lisbon trip"]
     expected = [[h.to_json() for h in memory.search(q, k=5)] for q in queries]
     memory.close()
@@ -71,7 +83,11 @@ def test_a_copy_with_new_times_keeps_its_flat_vectors(tmp_path, monkeypatch, one
     reopened = UserMemory.open(copy)
     assert [[h.to_json() for h in reopened.search(q, k=5)] for q in queries] == expected
     chat = tmp_path / "more.json"
-    chat.write_text(json.dumps({"date": "2023-05-09", "messages": [{"role": "user", "content": "Rex chewed my new ferry tickets."}]}))
+    chat.write_text(
+        json.dumps(
+            {"date": "2023-05-09", "messages": [{"role": "user", "content": "Rex chewed my new ferry tickets."}]}
+        )
+    )
     reopened.ingest(chat)
     assert "ferry" in reopened.search("ferry tickets chewed", k=3)[0].text
     for name in ("facts", "archive"):

@@ -30,8 +30,11 @@ def memory(tmp_path_factory):
     root = tmp_path_factory.mktemp("prefix")
     lines = varied_sentences()[:240]
     sessions = [
-        {"session_id": f"s{n}", "date": f"2023-05-{n + 1:02d}",
-         "messages": [{"role": "user", "content": line} for line in lines[n * 24 : (n + 1) * 24]]}
+        {
+            "session_id": f"s{n}",
+            "date": f"2023-05-{n + 1:02d}",
+            "messages": [{"role": "user", "content": line} for line in lines[n * 24 : (n + 1) * 24]],
+        }
         for n in range(10)
     ]
     chat = root / "chat.json"

@@ -13,8 +13,11 @@ from uac.memory import UserMemory
 
 pytestmark = pytest.mark.embeddings
 
-LINES = ("I adopted a golden retriever named Rex yesterday.", "I also booked a trip to Lisbon for June.",
-         "My sister Ana is moving to Porto next spring.")
+LINES = (
+    "I adopted a golden retriever named Rex yesterday.",
+    "I also booked a trip to Lisbon for June.",
+    "My sister Ana is moving to Porto next spring.",
+)
 
 
 def _manifest(memory) -> tuple:
@@ -58,7 +61,9 @@ def test_a_vector_setting_change_embeds_again(tmp_path, monkeypatch, one_session
     memory.close()
     calls: list[int] = []
     real = maintain.compute_fact_vectors
-    monkeypatch.setattr(maintain, "compute_fact_vectors", lambda embedder, facts: calls.append(len(facts)) or real(embedder, facts))
+    monkeypatch.setattr(
+        maintain, "compute_fact_vectors", lambda embedder, facts: calls.append(len(facts)) or real(embedder, facts)
+    )
     reopened = UserMemory.open(memory.root)
     assert reopened.search("dog", k=3)
     assert calls and calls[0] == len(LINES)

@@ -69,8 +69,9 @@ def test_a_crash_between_the_corpus_and_its_vectors_is_caught_up(no_chroma, tmp_
     UserMemory.create(root, user_name="Maya").close()
     (tmp_path / "s.json").write_text(json.dumps(SESSION))
     env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
-    env.update({"HF_HUB_OFFLINE": "1", "UAC_BLOCK_NETWORK": "1", "UAC_CRASH_AT": "index:facts-corpus",
-                "PYTHONPATH": str(REPO)})
+    env.update(
+        {"HF_HUB_OFFLINE": "1", "UAC_BLOCK_NETWORK": "1", "UAC_CRASH_AT": "index:facts-corpus", "PYTHONPATH": str(REPO)}
+    )
     code = (
         f"{_BLOCK_CHROMA}\nfrom uac import UserMemory\n"
         f"UserMemory.open({str(root)!r}).ingest({str(tmp_path / 's.json')!r})\n"
@@ -96,11 +97,13 @@ sys.meta_path.insert(0, _NoChroma())
 def test_a_process_without_chromadb_never_needs_it(tmp_path):
     root = tmp_path / "maya"
     (tmp_path / "s.json").write_text(json.dumps(SESSION))
-    script = _BLOCK_CHROMA + f"""
+    script = (
+        _BLOCK_CHROMA
+        + f"""
 import json, sys
 from uac import UserMemory
 m = UserMemory.create({str(root)!r}, user_name="Maya")
-m.ingest({str(tmp_path / 's.json')!r})
+m.ingest({str(tmp_path / "s.json")!r})
 m.compile()
 hits = m.search("pottery", k=1)
 fact = m.facts()[0]
@@ -108,6 +111,7 @@ m.forget(fact=fact.id)
 ok = m.doctor(deep=True).ok and m.doctor(repair=True).ok
 print(json.dumps({{"hit": hits[0].text, "ok": ok, "chromadb": "chromadb" in sys.modules}}))
 """
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_")}
     env.update({"HF_HUB_OFFLINE": "1", "UAC_BLOCK_NETWORK": "1", "PYTHONPATH": str(REPO)})
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
@@ -118,10 +122,13 @@ print(json.dumps({{"hit": hits[0].text, "ok": ok, "chromadb": "chromadb" in sys.
 
 def test_a_chroma_server_without_chromadb_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setenv("UAC_INDEX_BACKEND", "http")
-    script = _BLOCK_CHROMA + f"""
+    script = (
+        _BLOCK_CHROMA
+        + f"""
 from uac import UserMemory
-UserMemory.create({str(tmp_path / 'p')!r}).search("anything")
+UserMemory.create({str(tmp_path / "p")!r}).search("anything")
 """
+    )
     env = {k: v for k, v in os.environ.items() if k != "UAC_BLOCK_NETWORK"}
     env.update({"HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO), "UAC_INDEX_BACKEND": "http"})
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)

@@ -25,7 +25,11 @@ def test_the_four_tools_answer_from_the_project(root):
     tools = MemoryTools("maya", root=root)
     assert [spec.name for spec in tools.specs] == list(TOOL_NAMES)
     assert tools.call_sync("run_python", {"code": "result = len(bookings)"}) == {
-        "ok": True, "result": 24, "stdout": "", "error": None}
+        "ok": True,
+        "result": 24,
+        "stdout": "",
+        "error": None,
+    }
     hits = tools.call_sync("search_memory", {"query": "What is the cat called?", "k": 5})["results"]
     assert any("Pixel" in hit["text"] for hit in hits)
     assert set(hits[0]) >= {"id", "channel", "text", "score", "session_id", "session_date", "evidence"}
@@ -128,9 +132,11 @@ def test_a_tool_set_never_reaches_another_project(root):
 
 def test_a_conversation_is_kept_once_and_continued(root):
     tools = MemoryTools("maya", root=root)
-    chat = [{"role": "user", "content": "I booked a flight to Oslo for June."},
-            {"role": "assistant", "content": "Nice, enjoy Oslo!"},
-            {"role": "tool", "content": "ignored"}]
+    chat = [
+        {"role": "user", "content": "I booked a flight to Oslo for June."},
+        {"role": "assistant", "content": "Nice, enjoy Oslo!"},
+        {"role": "tool", "content": "ignored"},
+    ]
     first = tools.remember_conversation_sync(chat, conversation_id="thread 1/a", date="2024-05-01")
     assert first["stored"] and first["turns_added"] == 2 and first["session_ids"] == [base_session_id("thread 1/a")]
     assert tools.remember_conversation_sync(chat, conversation_id="thread 1/a")["stored"] is False
@@ -138,7 +144,9 @@ def test_a_conversation_is_kept_once_and_continued(root):
     later = tools.remember_conversation_sync(chat, conversation_id="thread 1/a", date="2024-05-02")
     assert later["turns_added"] == 1 and later["session_ids"] == [base_session_id("thread 1/a") + ".2"]
     with UserMemory.open(root / "maya") as memory:
-        assert [t.text for t in memory.session(later["session_ids"][0]).turns] == ["I also adopted a parrot named Kiwi."]
+        assert [t.text for t in memory.session(later["session_ids"][0]).turns] == [
+            "I also adopted a parrot named Kiwi."
+        ]
 
 
 def test_run_python_and_ask_say_when_the_view_does_not_include_facts_yet(root, monkeypatch):

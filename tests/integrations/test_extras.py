@@ -38,6 +38,11 @@ def test_a_missing_framework_names_its_extra(tmp_path, module, blocked, extra):
 
 def test_the_integrations_package_loads_no_framework():
     code = "import sys, uac.integrations\nprint(sorted(m for m in ('agents', 'pydantic_ai', 'langgraph', 'langchain_core') if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(REPO)),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout.strip() == "[]", done.stderr

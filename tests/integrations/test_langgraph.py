@@ -52,9 +52,14 @@ def _call(name: str, args: dict, id: str) -> dict:
 def test_a_graph_calls_the_memory_and_finishes(root):
     graph = graph_for(
         memory_tools("maya", root=root),
-        AIMessage("", tool_calls=[_call("run_python", {"code": "result = len(bookings)"}, "count"),
-                                  _call("search_memory", {"query": "What is the cat called?"}, "cat"),
-                                  _call("remember", {"note": "Maya prefers window seats."}, "note")]),
+        AIMessage(
+            "",
+            tool_calls=[
+                _call("run_python", {"code": "result = len(bookings)"}, "count"),
+                _call("search_memory", {"query": "What is the cat called?"}, "cat"),
+                _call("remember", {"note": "Maya prefers window seats."}, "note"),
+            ],
+        ),
         AIMessage("24 trips; the cat is Pixel."),
     )
     out = asyncio.run(graph.ainvoke({"messages": [HumanMessage("How many trips, and the cat?")]}))
@@ -70,10 +75,15 @@ def test_bad_calls_are_error_messages_and_write_nothing(root):
     before = written(root / "maya"), written(root / "bob")
     graph = graph_for(
         memory_tools("maya", root=root),
-        AIMessage("", tool_calls=[_call("search_memory", {"query": "cat", "k": "lots"}, "type"),
-                                  _call("run_python", {"code": "import os\nresult = os.listdir('/')"}, "escape"),
-                                  _call("remember", {"note": "Maya likes tea.", "date": "someday"}, "date"),
-                                  _call("search_memory", {"query": "key", "project": "bob"}, "other")]),
+        AIMessage(
+            "",
+            tool_calls=[
+                _call("search_memory", {"query": "cat", "k": "lots"}, "type"),
+                _call("run_python", {"code": "import os\nresult = os.listdir('/')"}, "escape"),
+                _call("remember", {"note": "Maya likes tea.", "date": "someday"}, "date"),
+                _call("search_memory", {"query": "key", "project": "bob"}, "other"),
+            ],
+        ),
         AIMessage("Sorry."),
     )
     out = graph.invoke({"messages": [HumanMessage("Try things.")]})  # the sync path too
@@ -156,8 +166,11 @@ def test_a_graph_node_uses_the_store(root):
 
 
 def test_a_thread_is_fed_to_the_memory_once(root):
-    messages = [HumanMessage("I booked a flight to Oslo for June."), AIMessage("Enjoy Oslo!"),
-                ToolMessage("ignored", tool_call_id="x")]
+    messages = [
+        HumanMessage("I booked a flight to Oslo for June."),
+        AIMessage("Enjoy Oslo!"),
+        ToolMessage("ignored", tool_call_id="x"),
+    ]
     first = asyncio.run(remember_messages(messages, "maya", root=root, thread_id="t-1", date="2024-05-01"))
     assert first["session_ids"] == ["conv-t-1"] and first["turns_added"] == 2
     assert asyncio.run(remember_messages(messages, "maya", root=root, thread_id="t-1"))["stored"] is False

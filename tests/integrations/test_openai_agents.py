@@ -28,8 +28,11 @@ def _run(agent: Agent, prompt: str, **kwargs):
 
 def _outputs(model: ScriptedModel) -> dict[str, str]:
     """call id -> the tool output the model was sent back."""
-    return {item["call_id"]: item["output"] for item in model.last_call.input
-            if isinstance(item, dict) and item.get("type") == "function_call_output"}
+    return {
+        item["call_id"]: item["output"]
+        for item in model.last_call.input
+        if isinstance(item, dict) and item.get("type") == "function_call_output"
+    }
 
 
 def _search(query: str, **extra):
@@ -37,14 +40,25 @@ def _search(query: str, **extra):
 
 
 def test_an_agent_calls_the_memory_and_finishes(root):
-    model = ScriptedModel([
-        [function_call("run_python", {"code": "result = len(bookings)", "as_of": None, "include_facts": False}, call_id="count"),
-         function_call("search_memory", _search("What is the cat called?"), call_id="cat"),
-         function_call("ask_memory", {"question": "What is the cat called?", "as_of": None}, call_id="ask"),
-         function_call("remember", {"note": "Maya prefers window seats.", "messages": None, "date": "2024-06-02"},
-                       call_id="note")],
-        [assistant_message("You booked 24 trips and your cat is Pixel.")],
-    ])
+    model = ScriptedModel(
+        [
+            [
+                function_call(
+                    "run_python",
+                    {"code": "result = len(bookings)", "as_of": None, "include_facts": False},
+                    call_id="count",
+                ),
+                function_call("search_memory", _search("What is the cat called?"), call_id="cat"),
+                function_call("ask_memory", {"question": "What is the cat called?", "as_of": None}, call_id="ask"),
+                function_call(
+                    "remember",
+                    {"note": "Maya prefers window seats.", "messages": None, "date": "2024-06-02"},
+                    call_id="note",
+                ),
+            ],
+            [assistant_message("You booked 24 trips and your cat is Pixel.")],
+        ]
+    )
     agent = with_memory(Agent(name="assistant", instructions="Be brief.", model=model), "maya", root=root)
     result = _run(agent, "How many trips did I book, and what is my cat called?")
     assert result.final_output == "You booked 24 trips and your cat is Pixel."
@@ -59,13 +73,23 @@ def test_an_agent_calls_the_memory_and_finishes(root):
 
 
 def test_bad_calls_come_back_to_the_model_and_write_nothing(root):
-    model = ScriptedModel([
-        [function_call("search_memory", _search("cat", k="lots"), call_id="type"),
-         function_call("run_python", {"code": "result = ().__class__", "as_of": None, "include_facts": False}, call_id="escape"),
-         function_call("remember", {"note": "Maya likes tea.", "messages": None, "date": "someday"}, call_id="date"),
-         function_call("search_memory", _search("spare key", project="bob"), call_id="other")],
-        [assistant_message("Sorry.")],
-    ])
+    model = ScriptedModel(
+        [
+            [
+                function_call("search_memory", _search("cat", k="lots"), call_id="type"),
+                function_call(
+                    "run_python",
+                    {"code": "result = ().__class__", "as_of": None, "include_facts": False},
+                    call_id="escape",
+                ),
+                function_call(
+                    "remember", {"note": "Maya likes tea.", "messages": None, "date": "someday"}, call_id="date"
+                ),
+                function_call("search_memory", _search("spare key", project="bob"), call_id="other"),
+            ],
+            [assistant_message("Sorry.")],
+        ]
+    )
     before = written(root / "maya"), written(root / "bob")
     agent = Agent(name="assistant", model=model, tools=memory_tools("maya", root=root))
     assert _run(agent, "Try things.").final_output == "Sorry."
@@ -78,7 +102,9 @@ def test_bad_calls_come_back_to_the_model_and_write_nothing(root):
 
 
 def test_a_project_that_does_not_exist_is_a_tool_error(root):
-    model = ScriptedModel([[function_call("search_memory", _search("cat"), call_id="c")], [assistant_message("No memory.")]])
+    model = ScriptedModel(
+        [[function_call("search_memory", _search("cat"), call_id="c")], [assistant_message("No memory.")]]
+    )
     agent = with_memory(Agent(name="assistant", model=model), "nobody", root=root)
     assert _run(agent, "Hello").final_output == "No memory."
     assert _outputs(model)["c"].startswith("project_not_found: no user project at nobody.")
@@ -92,8 +118,12 @@ def test_a_session_is_fed_to_the_memory_once(root):
     agent = Agent(name="assistant", model=model)
     _run(agent, "I booked a flight to Oslo for June.", session=session)
     first = asyncio.run(remember_session(session, "maya", root=root, date="2024-05-01"))
-    assert first == {"stored": True, "session_ids": ["conv-chat-42"], "turns_added": 2,
-                     "facts_added": first["facts_added"]}
+    assert first == {
+        "stored": True,
+        "session_ids": ["conv-chat-42"],
+        "turns_added": 2,
+        "facts_added": first["facts_added"],
+    }
     assert asyncio.run(remember_session(session, "maya", root=root))["stored"] is False
     _run(agent, "I also adopted a parrot named Kiwi.", session=session)
     later = asyncio.run(remember_session(session, "maya", root=root, date="2024-05-02"))

@@ -101,8 +101,11 @@ def test_deps_of_your_own_type_and_pydantic_ais_test_model(root):
         user_id: str
         memory: MemoryDeps
 
-    agent = Agent(TestModel(call_tools=["search_memory", "ask_memory"]), deps_type=AppDeps,
-                  toolsets=[memory_toolset(deps=lambda d: d.memory)])
+    agent = Agent(
+        TestModel(call_tools=["search_memory", "ask_memory"]),
+        deps_type=AppDeps,
+        toolsets=[memory_toolset(deps=lambda d: d.memory)],
+    )
     result = agent.run_sync("Anything about me?", deps=AppDeps("u1", MemoryDeps("maya", root=root)))
     returns = [p for m in result.all_messages() for p in m.parts if isinstance(p, ToolReturnPart)]
     assert {p.tool_name for p in returns} == {"search_memory", "ask_memory"}

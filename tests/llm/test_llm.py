@@ -23,7 +23,9 @@ def test_settings_precedence_env_over_toml(tmp_path):
     s = resolve_settings(config, project_root=tmp_path, env={})
     assert (s.provider, s.model, s.base_url) == ("openai", "from-toml", "http://toml/v1")
     assert s.cache_path == tmp_path / ".uac" / "llm-cache.sqlite"
-    s = resolve_settings(config, env={"UAC_LLM_MODEL": "env-model", "UAC_LLM_BASE_URL": "http://env/v1", "UAC_LLM_CACHE": "0"})
+    s = resolve_settings(
+        config, env={"UAC_LLM_MODEL": "env-model", "UAC_LLM_BASE_URL": "http://env/v1", "UAC_LLM_CACHE": "0"}
+    )
     assert (s.model, s.base_url, s.cache_path) == ("env-model", "http://env/v1", None)
 
 
@@ -64,7 +66,9 @@ def test_require_says_how_to_configure():
 
 
 def test_scripted_replays_and_records(scripted_llm, scripted):
-    scripted.enqueue("plain", {"json": {"a": 1}}, {"tool_calls": [{"name": "python", "arguments": {"code": "result = 1"}}]})
+    scripted.enqueue(
+        "plain", {"json": {"a": 1}}, {"tool_calls": [{"name": "python", "arguments": {"code": "result = 1"}}]}
+    )
     assert scripted_llm.chat([user("hi")]).content == "plain"
     value, _ = scripted_llm.chat_json([user("give json")], json_schema={"type": "object"})
     assert value == {"a": 1}
@@ -88,8 +92,12 @@ def test_scripted_exhausted_is_a_clear_error(scripted_llm):
 
 def test_scripted_from_file_via_settings(tmp_path):
     script = tmp_path / "script.jsonl"
-    script.write_text('# comment\n"first"\n{"content": "second", "usage": {"prompt_tokens": 7, "completion_tokens": 3}}\n')
-    client = llm.build_client(resolve_settings(LLMConfig(), env={"UAC_LLM_PROVIDER": "scripted", "UAC_LLM_SCRIPT": str(script)}))
+    script.write_text(
+        '# comment\n"first"\n{"content": "second", "usage": {"prompt_tokens": 7, "completion_tokens": 3}}\n'
+    )
+    client = llm.build_client(
+        resolve_settings(LLMConfig(), env={"UAC_LLM_PROVIDER": "scripted", "UAC_LLM_SCRIPT": str(script)})
+    )
     assert client.chat([user("a")]).content == "first"
     second = client.chat([user("b")])
     assert (second.content, second.usage.prompt_tokens, second.usage.completion_tokens) == ("second", 7, 3)
@@ -179,7 +187,9 @@ def test_corrupt_cache_file_is_a_store_error(tmp_path):
 
 
 def _openai_client(url, **settings):
-    s = resolve_settings(LLMConfig(provider="openai", model="fake-model", base_url=url, **settings), env={"UAC_BLOCK_NETWORK": "1"})
+    s = resolve_settings(
+        LLMConfig(provider="openai", model="fake-model", base_url=url, **settings), env={"UAC_BLOCK_NETWORK": "1"}
+    )
     return LLMClient(OpenAIProvider(s), max_retries=s.max_retries, **NO_SLEEP)
 
 

@@ -56,7 +56,9 @@ def test_concurrency_one_runs_on_the_calling_thread_in_order():
     provider = SlowProvider(0.0)
     client = LLMClient(provider, concurrency=1)
     threads = []
-    map_ordered(client, lambda n: threads.append(threading.current_thread()) or client.chat([user(str(n))]), list(range(4)))
+    map_ordered(
+        client, lambda n: threads.append(threading.current_thread()) or client.chat([user(str(n))]), list(range(4))
+    )
     assert provider.peak == 1 and set(threads) == {threading.current_thread()}
 
 
@@ -98,7 +100,9 @@ def test_a_429_pauses_every_worker_for_the_time_the_endpoint_asked(monkeypatch):
         time.sleep(0.02)
         return "ok"
 
-    client = LLMClient(ScriptedProvider(handler=handler), concurrency=4, sleep=lambda s: pytest.fail("no private sleep on a 429"))
+    client = LLMClient(
+        ScriptedProvider(handler=handler), concurrency=4, sleep=lambda s: pytest.fail("no private sleep on a 429")
+    )
     watch = watch_throttle(monkeypatch, client.throttle)
     start = time.monotonic()
     with client.metered() as usage:
@@ -172,7 +176,7 @@ def test_progress_reports_units_done_and_calls():
 
 def test_settings_read_the_limits_from_the_project_and_the_environment(tmp_path):
     config = parse_config(
-        "format_version = 1\n[llm]\nprovider = \"scripted\"\nconcurrency = 6\nrequests_per_minute = 50\n"
+        'format_version = 1\n[llm]\nprovider = "scripted"\nconcurrency = 6\nrequests_per_minute = 50\n'
         "[extract]\nparallel_sessions = 2\n",
         tmp_path / "uac.toml",
     )

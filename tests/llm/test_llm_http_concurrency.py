@@ -23,8 +23,14 @@ def echo(request) -> str:
 
 def client_for(server, tmp_path, *, concurrency=4, timeout=10.0, retries=3):
     settings = LLMSettings(
-        provider="openai", model=server.model, base_url=server.base_url, api_key="none", max_retries=retries,
-        timeout_seconds=timeout, concurrency=concurrency, capabilities_path=tmp_path / "endpoints.json",
+        provider="openai",
+        model=server.model,
+        base_url=server.base_url,
+        api_key="none",
+        max_retries=retries,
+        timeout_seconds=timeout,
+        concurrency=concurrency,
+        capabilities_path=tmp_path / "endpoints.json",
         limits=Limits(default_timeout=timeout),
     )
     client = build_client(settings)
@@ -33,7 +39,9 @@ def client_for(server, tmp_path, *, concurrency=4, timeout=10.0, retries=3):
 
 
 def test_retry_after_from_a_429_pauses_every_worker(tmp_path, monkeypatch):
-    with FakeOpenAIServer(text_handler(echo), quirks=Quirks(latency=0.05, refuse=lambda n: 0.6 if n == 3 else None)) as server:
+    with FakeOpenAIServer(
+        text_handler(echo), quirks=Quirks(latency=0.05, refuse=lambda n: 0.6 if n == 3 else None)
+    ) as server:
         client = client_for(server, tmp_path)
         watch = watch_throttle(monkeypatch, client.throttle)
         with client.metered() as usage:
@@ -57,7 +65,9 @@ def test_an_endpoint_that_keeps_refusing_names_the_limits(tmp_path):
 
 
 def test_a_stalled_request_does_not_hold_the_others(tmp_path):
-    with FakeOpenAIServer(text_handler(echo), quirks=Quirks(latency=0.05, stall=lambda n: 5.0 if n == 1 else 0.0)) as server:
+    with FakeOpenAIServer(
+        text_handler(echo), quirks=Quirks(latency=0.05, stall=lambda n: 5.0 if n == 1 else 0.0)
+    ) as server:
         client = client_for(server, tmp_path, concurrency=3, timeout=1.0)
         started = time.monotonic()
         replies = map_ordered(client, lambda n: client.chat([user(f"q{n}")]).content, list(range(9)))

@@ -76,9 +76,19 @@ def test_cut_off_and_empty_replies_are_not_cached(tmp_path, scripted):
 
 
 def test_purpose_kinds():
-    assert [purpose_kind(p) for p in ("extract session s1 window 2", "structure.route", "structure.domain:travel",
-                                      "structure.bounded", "answer", "decide", "locomo-judge", "analytical_bench:x")] == [
-        "extract", "route", "compile", "compile", "answer", "decide", "judge", "other"]
+    assert [
+        purpose_kind(p)
+        for p in (
+            "extract session s1 window 2",
+            "structure.route",
+            "structure.domain:travel",
+            "structure.bounded",
+            "answer",
+            "decide",
+            "locomo-judge",
+            "analytical_bench:x",
+        )
+    ] == ["extract", "route", "compile", "compile", "answer", "decide", "judge", "other"]
 
 
 def test_max_tokens_and_timeouts_per_purpose_reach_the_endpoint(tmp_path):
@@ -147,8 +157,10 @@ def test_a_refusal_for_length_is_a_context_overflow(tmp_path):
 
 
 def test_a_completion_limit_too_large_for_the_context_is_lowered(tmp_path):
-    old_vllm = ("This model's maximum context length is 8192 tokens. However, you requested 11692 tokens "
-                "(3500 in the messages, 8192 in the completion).")
+    old_vllm = (
+        "This model's maximum context length is 8192 tokens. However, you requested 11692 tokens "
+        "(3500 in the messages, 8192 in the completion)."
+    )
     with FakeOpenAIServer() as fake:
         fake.reply({"error": {"message": old_vllm}}, status=400)
         fake.reply(completion("fits now"))
@@ -157,12 +169,17 @@ def test_a_completion_limit_too_large_for_the_context_is_lowered(tmp_path):
     assert reply.content == "fits now" and reply.max_tokens == 4676
     assert [r.body["max_tokens"] for r in fake.received] == [8192, 4676]
     assert client.usage.fallbacks == 1
-    new_vllm = ("'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum context length is "
-                "8192 tokens and your request has 8000 input tokens (8192 > 8192 - 8000).")
+    new_vllm = (
+        "'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum context length is "
+        "8192 tokens and your request has 8000 input tokens (8192 > 8192 - 8000)."
+    )
     from uac.llm.openai_provider import fitting_max_tokens
 
     assert fitting_max_tokens(new_vllm, 8192) is None  # the prompt itself leaves no room
-    assert fitting_max_tokens("This model supports at most 4096 completion tokens, whereas you provided 8192.", 8192) == 4096
+    assert (
+        fitting_max_tokens("This model supports at most 4096 completion tokens, whereas you provided 8192.", 8192)
+        == 4096
+    )
 
 
 # --- metering -------------------------------------------------------------------------------
@@ -170,8 +187,11 @@ def test_a_completion_limit_too_large_for_the_context_is_lowered(tmp_path):
 
 def test_meters_collect_the_calls_of_their_block_and_cache_hits_apart(tmp_path, scripted):
     client = LLMClient(scripted, cache=ResponseCache(tmp_path / "c.sqlite"), **NO_SLEEP)
-    scripted.enqueue({"content": "a", "usage": {"prompt_tokens": 10, "completion_tokens": 2}},
-                     {"error": "transient"}, {"content": "b", "usage": {"prompt_tokens": 20, "completion_tokens": 3}})
+    scripted.enqueue(
+        {"content": "a", "usage": {"prompt_tokens": 10, "completion_tokens": 2}},
+        {"error": "transient"},
+        {"content": "b", "usage": {"prompt_tokens": 20, "completion_tokens": 3}},
+    )
     with client.metered() as outer:
         client.chat([user("one")])
         with client.metered() as inner:
@@ -256,7 +276,9 @@ def test_reasoning_content_and_odd_tool_calls_from_servers(tmp_path):
     body = completion("4")
     body["choices"][0]["message"]["reasoning_content"] = "2 + 2 is 4"
     odd = completion(None)
-    odd["choices"][0]["message"]["tool_calls"] = [{"type": "function", "function": {"name": "python", "arguments": {"code": "x = 1"}}}]
+    odd["choices"][0]["message"]["tool_calls"] = [
+        {"type": "function", "function": {"name": "python", "arguments": {"code": "x = 1"}}}
+    ]
     with FakeOpenAIServer() as fake:
         fake.reply(body)
         fake.reply(odd)

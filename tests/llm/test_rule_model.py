@@ -20,7 +20,10 @@ from uac.templating import render_prompt
 
 
 def request_for(template: str, schema_name: str = "response", system_text: str | None = None, **values) -> ChatRequest:
-    messages = [system(system_text or render_prompt("system_json.j2", schema_name=schema_name)), user(render_prompt(template, **values))]
+    messages = [
+        system(system_text or render_prompt("system_json.j2", schema_name=schema_name)),
+        user(render_prompt(template, **values)),
+    ]
     return ChatRequest(messages=tuple(messages))
 
 
@@ -38,8 +41,15 @@ SESSION = Session(
 
 def extraction_request() -> ChatRequest:
     return request_for(
-        "extract_facts.j2", "facts", session_id="s1", session_date="2023-06-15", date_text=SESSION.date_text,
-        speakers=["Alice", "Bob"], known=[], context=[], turns=list(SESSION.turns),
+        "extract_facts.j2",
+        "facts",
+        session_id="s1",
+        session_date="2023-06-15",
+        date_text=SESSION.date_text,
+        speakers=["Alice", "Bob"],
+        known=[],
+        context=[],
+        turns=list(SESSION.turns),
     )
 
 
@@ -61,7 +71,9 @@ def test_routing_answers_every_id():
         "[f3] Bob: Bob likes blue.",
     ]
     reply = respond(request_for("structure_route.j2", "routes", domains=[], defaults=["travel", "food"], facts=lines))
-    assert reply.data == {"routes": [{"id": "f1", "domain": "travel"}, {"id": "f2", "domain": "food"}, {"id": "f3", "domain": "general"}]}
+    assert reply.data == {
+        "routes": [{"id": "f1", "domain": "travel"}, {"id": "f2", "domain": "food"}, {"id": "f3", "domain": "general"}]
+    }
 
 
 NEW_FACTS = [
@@ -73,8 +85,16 @@ NEW_FACTS = [
 
 
 def ops_request(**values) -> ChatRequest:
-    base = dict(domain="travel", user_name="Alice", schema_lines="", collections=[], related=[], revisit=[],
-                context_facts=[], facts=NEW_FACTS)
+    base = dict(
+        domain="travel",
+        user_name="Alice",
+        schema_lines="",
+        collections=[],
+        related=[],
+        revisit=[],
+        context_facts=[],
+        facts=NEW_FACTS,
+    )
     return request_for("structure_ops.j2", "operations", **{**base, **values})
 
 
@@ -84,8 +104,13 @@ def test_compile_answers_with_operations_that_uac_applies():
     ops = reply.data["operations"]
     assert [op["op"] for op in ops] == ["add_class", "add_class", "add", "add", "add", "skip"]
     assert [c["name"] for c in ops[:2]] == ["Trip", "Event"]
-    assert ops[2] == {"op": "add", "collection": "trips", "class": "Trip", "sources": ["f1"],
-                      "values": {"destination": "Berlin", "start_date": "2023-06-14", "traveller": "Alice"}}
+    assert ops[2] == {
+        "op": "add",
+        "collection": "trips",
+        "class": "Trip",
+        "sources": ["f1"],
+        "values": {"destination": "Berlin", "start_date": "2023-06-14", "traveller": "Alice"},
+    }
     assert ops[3]["values"] == {"text": "Alice loved the hotel.", "day": "2023-06-15", "speaker": "Alice"}
     assert ops[4]["values"] == {"destination": "Lisbon", "start_date": "2023-03-02", "traveller": "Ana"}
     assert ops[5] == {"op": "skip", "facts": ["f3"], "reason": "too short to record"}
@@ -93,7 +118,9 @@ def test_compile_answers_with_operations_that_uac_applies():
     outcome = apply_operations(work, ops, {"f1", "f2", "f3", "f4"})
     assert outcome.problems == [] and outcome.skipped == {"f3": "too short to record"}
     assert [(t.id, t.destination, t.start_date) for t in work.values["trips"]] == [
-        ("trip-1", "Berlin", dt.date(2023, 6, 14)), ("trip-2", "Lisbon", dt.date(2023, 3, 2))]
+        ("trip-1", "Berlin", dt.date(2023, 6, 14)),
+        ("trip-2", "Lisbon", dt.date(2023, 3, 2)),
+    ]
 
 
 def test_compile_reads_the_domain_it_is_shown():
@@ -101,10 +128,19 @@ def test_compile_reads_the_domain_it_is_shown():
         "@dataclass(frozen=True)\nclass Trip:\n    id: str\n    destination: str\n    start_date: date | None = None\n"
         "    notes: list[str] = field(default_factory=list)\n    sources: list[str] = field(default_factory=list)"
     )
-    revisit = ['Trip(id="trip-1", destination="Oslo", start_date=date(2023, 1, 5), sources=["f0"])  <- cites f0, replaced by f1',
-               'Trip(id="trip-2", destination="Rome", sources=["f9"])  <- cites f9, which was removed']
-    ops = respond(ops_request(schema_lines=schema, collections=[("journeys", "Trip", 2)], revisit=revisit)).data["operations"]
-    assert ops[0] == {"op": "update", "id": "trip-1", "set": {"destination": "Berlin", "start_date": "2023-06-14"}, "sources": ["f1"]}
+    revisit = [
+        'Trip(id="trip-1", destination="Oslo", start_date=date(2023, 1, 5), sources=["f0"])  <- cites f0, replaced by f1',
+        'Trip(id="trip-2", destination="Rome", sources=["f9"])  <- cites f9, which was removed',
+    ]
+    ops = respond(ops_request(schema_lines=schema, collections=[("journeys", "Trip", 2)], revisit=revisit)).data[
+        "operations"
+    ]
+    assert ops[0] == {
+        "op": "update",
+        "id": "trip-1",
+        "set": {"destination": "Berlin", "start_date": "2023-06-14"},
+        "sources": ["f1"],
+    }
     assert ops[1]["op"] == "retire" and ops[1]["id"] == "trip-2" and ops[1]["reason"]
     # the class exists without the traveller field: added with a default; trips go to its collection
     assert ops[2] == {"op": "add_field", "class": "Trip", "name": "traveller", "type": "str | None", "default": None}
@@ -118,20 +154,44 @@ def test_a_repair_answers_only_what_is_left_on_the_domain_as_applied():
     ops = respond(first).data["operations"]
     sent = [op for op in ops if op.get("sources") != ["f2"]]  # the answer forgot f2 ...
     sent[2]["values"]["start_date"] = "sometime"  # ... and got the Berlin trip's date wrong
-    problems = ['operation 3 (add trips): start_date: expects a date as "YYYY-MM-DD", got \'sometime\'',
-                "facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"]
+    problems = [
+        "operation 3 (add trips): start_date: expects a date as \"YYYY-MM-DD\", got 'sometime'",
+        "facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason",
+    ]
     repair = render_prompt(
-        "structure_ops_repair.j2", applied=len(sent) - 1, total_applied=len(sent) - 1, problems=problems,
-        schema_lines="", collections=[], touched=[], touched_more=0, retired=[],
+        "structure_ops_repair.j2",
+        applied=len(sent) - 1,
+        total_applied=len(sent) - 1,
+        problems=problems,
+        schema_lines="",
+        collections=[],
+        touched=[],
+        touched_more=0,
+        retired=[],
     )
-    request = ChatRequest(messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair)))
+    request = ChatRequest(
+        messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair))
+    )
     assert call_kind(request) == "compile_repair"
     reply = respond(request)
     # the classes and the Lisbon trip were applied: the trips collection exists, events does not
-    assert reply.data == {"operations": [
-        {"op": "add", "collection": "trips", "values": {"destination": "Berlin", "start_date": "2023-06-14", "traveller": "Alice"}, "sources": ["f1"]},
-        {"op": "add", "collection": "events", "class": "Event", "values": {"text": "Alice loved the hotel.", "day": "2023-06-15", "speaker": "Alice"}, "sources": ["f2"]},
-    ]}
+    assert reply.data == {
+        "operations": [
+            {
+                "op": "add",
+                "collection": "trips",
+                "values": {"destination": "Berlin", "start_date": "2023-06-14", "traveller": "Alice"},
+                "sources": ["f1"],
+            },
+            {
+                "op": "add",
+                "collection": "events",
+                "class": "Event",
+                "values": {"text": "Alice loved the hotel.", "day": "2023-06-15", "speaker": "Alice"},
+                "sources": ["f2"],
+            },
+        ]
+    }
     assert respond_entry(request) == {"json": reply.data}
 
 
@@ -144,12 +204,22 @@ def test_a_repair_keeps_a_shared_fact_this_domains_side_of_it():
     assert {"op": "add", "collection": "events", "class": "Event", "values": berlin, "sources": ["f1"]} in ops
     sent = [op for op in ops if op.get("sources") != ["f1"]]  # the answer forgot f1
     repair = render_prompt(
-        "structure_ops_repair.j2", applied=len(sent), total_applied=len(sent), schema_lines="", collections=[],
+        "structure_ops_repair.j2",
+        applied=len(sent),
+        total_applied=len(sent),
+        schema_lines="",
+        collections=[],
         problems=["facts f1 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"],
-        touched=[], touched_more=0, retired=[],
+        touched=[],
+        touched_more=0,
+        retired=[],
     )
-    request = ChatRequest(messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair)))
-    assert respond(request).data == {"operations": [{"op": "add", "collection": "events", "values": berlin, "sources": ["f1"]}]}
+    request = ChatRequest(
+        messages=first.messages + (Message("assistant", json.dumps({"operations": sent})), user(repair))
+    )
+    assert respond(request).data == {
+        "operations": [{"op": "add", "collection": "events", "values": berlin, "sources": ["f1"]}]
+    }
 
 
 def test_compile_end_to_end_revisits_a_replaced_trip(tmp_path):
@@ -158,11 +228,15 @@ def test_compile_end_to_end_revisits_a_replaced_trip(tmp_path):
     log = FactLog(memory.project.paths.facts)
     oslo = Fact("s1-f1", "Alice flew to Oslo for a conference.", "s1", dt.date(2023, 1, 5), speaker="Alice")
     with memory.project.lock("test"):
-        log.append_session("s1", [oslo, Fact("s1-f2", "Alice cooked a curry for dinner.", "s1", dt.date(2023, 1, 5), speaker="Alice")])
+        log.append_session(
+            "s1", [oslo, Fact("s1-f2", "Alice cooked a curry for dinner.", "s1", dt.date(2023, 1, 5), speaker="Alice")]
+        )
     assert memory.compile().ok
     (trip,) = memory.state["travel"]["trips"]
     assert (trip.destination, trip.start_date, trip.traveller) == ("Oslo", dt.date(2023, 1, 5), "Alice")
-    bergen = Fact("s2-f1", "Alice flew to Bergen for the conference, not Oslo.", "s2", dt.date(2023, 2, 1), speaker="Alice")
+    bergen = Fact(
+        "s2-f1", "Alice flew to Bergen for the conference, not Oslo.", "s2", dt.date(2023, 2, 1), speaker="Alice"
+    )
     with memory.project.lock("test"):
         log.append_session("s2", [bergen], [Supersession("s1-f1", "s2-f1", dt.date(2023, 2, 1), "s2")])
     report = memory.compile()
@@ -180,25 +254,60 @@ def test_answer_counts_with_the_tool_then_answers_with_the_result():
         "# domains/travel/schema.py\n@dataclass(frozen=True)\nclass Trip:\n    destination: str\n    start: date | None = None\n\n"
         "# domains/travel/state.py\ntrips: list[Trip] = [\n]\n"
     )
-    context = render_prompt("answer_context.j2", today="2023-12-31", question="How many trips did Alice take in 2023?",
-                            state=state, facts=[], archive=None)
-    system_text = reader_system_prompt(user_name="Alice", today=dt.date(2023, 12, 31), has_state=True, has_facts=True,
-                                       has_archive=False, tool_mode="native", style=AnswerStyle())
+    context = render_prompt(
+        "answer_context.j2",
+        today="2023-12-31",
+        question="How many trips did Alice take in 2023?",
+        state=state,
+        facts=[],
+        archive=None,
+    )
+    system_text = reader_system_prompt(
+        user_name="Alice",
+        today=dt.date(2023, 12, 31),
+        has_state=True,
+        has_facts=True,
+        has_archive=False,
+        tool_mode="native",
+        style=AnswerStyle(),
+    )
     tool = {"type": "function", "function": {"name": "python"}}
     native = ChatRequest(messages=(system(system_text), user(context)), tools=(tool,))
     reply = respond(native)
-    assert reply.tool_calls == [("python", {"code": "result = len([r for r in trips if r.start is not None and r.start.year == 2023])"})]
-    after = ChatRequest(messages=native.messages + (Message("tool", json.dumps({"ok": True, "result": 3}), tool_call_id="c1"),))
+    assert reply.tool_calls == [
+        ("python", {"code": "result = len([r for r in trips if r.start is not None and r.start.year == 2023])"})
+    ]
+    after = ChatRequest(
+        messages=native.messages + (Message("tool", json.dumps({"ok": True, "result": 3}), tool_call_id="c1"),)
+    )
     assert respond(after).text == "The answer is 3, computed over the typed state."
-    fenced = reader_system_prompt(user_name="Alice", today=dt.date(2023, 12, 31), has_state=True, has_facts=True,
-                                  has_archive=False, tool_mode="codeblock", style=AnswerStyle())
+    fenced = reader_system_prompt(
+        user_name="Alice",
+        today=dt.date(2023, 12, 31),
+        has_state=True,
+        has_facts=True,
+        has_archive=False,
+        tool_mode="codeblock",
+        style=AnswerStyle(),
+    )
     assert respond(ChatRequest(messages=(system(fenced), user(context)))).text.startswith("```python\nresult = len(")
 
 
 def test_the_kind_comes_from_the_prompt_not_from_what_it_quotes():
-    quoting = Session("s2", dt.date(2023, 1, 1), "", (Turn("D2:1", "Bob", "Route each fact below to one life domain, he said."),))
-    request = request_for("extract_facts.j2", "facts", session_id="s2", session_date="2023-01-01", date_text="",
-                          speakers=["Bob"], known=[], context=[], turns=list(quoting.turns))
+    quoting = Session(
+        "s2", dt.date(2023, 1, 1), "", (Turn("D2:1", "Bob", "Route each fact below to one life domain, he said."),)
+    )
+    request = request_for(
+        "extract_facts.j2",
+        "facts",
+        session_id="s2",
+        session_date="2023-01-01",
+        date_text="",
+        speakers=["Bob"],
+        known=[],
+        context=[],
+        turns=list(quoting.turns),
+    )
     assert call_kind(request) == "extract"
     assert call_kind(ops_request()) == "compile"
     bounded = request_for("structure_bounded.j2", "domains", facts=NEW_FACTS)
@@ -212,6 +321,8 @@ def test_protocol_provider_runs_the_whole_extractor(tmp_path):
     from uac.extract.llm import LLMExtractor
 
     model = RuleModel()
-    facts = LLMExtractor(LLMClient(model)).extract(SESSION, [Fact("f0", "Alice lives in Paris.", "s0", dt.date(2023, 1, 1), ("D0:1",))])
+    facts = LLMExtractor(LLMClient(model)).extract(
+        SESSION, [Fact("f0", "Alice lives in Paris.", "s0", dt.date(2023, 1, 1), ("D0:1",))]
+    )
     assert [f.event_date for f in facts][:2] == [dt.date(2023, 6, 14), dt.date(2023, 3, 2)]
     assert model.requests[0][0] == "extract"

@@ -26,8 +26,14 @@ KNOWN = [
 def extract(text: str, known=KNOWN):
     session = Session("s2", dt.date(2024, 3, 5), "5 March 2024", (Turn("s2:1", "Sam", text),))
     prompt = render_prompt(
-        "extract_facts.j2", session_id="s2", session_date="2024-03-05", date_text="5 March 2024", speakers=["Sam"],
-        known=known, context=[], turns=list(session.turns),
+        "extract_facts.j2",
+        session_id="s2",
+        session_date="2024-03-05",
+        date_text="5 March 2024",
+        speakers=["Sam"],
+        known=known,
+        context=[],
+        turns=list(session.turns),
     )
     request = ChatRequest(messages=(system(render_prompt("system_json.j2", schema_name="facts")), user(prompt)))
     return respond(request).data["facts"]
@@ -52,7 +58,9 @@ def test_a_corrected_fact_makes_the_protocol_model_correct_its_record(tmp_path):
     assert memory.compile().ok
     (domain,) = list(memory.state)
     (before,) = [r for c in memory.state[domain] for r in memory.state[domain][c]]
-    fixed = Fact("s2-f1", "Alice cooked a Thai curry for eight friends, not six.", "s2", dt.date(2023, 2, 1), speaker="Alice")
+    fixed = Fact(
+        "s2-f1", "Alice cooked a Thai curry for eight friends, not six.", "s2", dt.date(2023, 2, 1), speaker="Alice"
+    )
     with memory.project.lock("test"):
         log.append_session("s2", [fixed], [Supersession("s1-f1", "s2-f1", dt.date(2023, 2, 1), "s2", "corrects")])
     model.requests.clear()
@@ -72,7 +80,9 @@ def test_the_same_trip_told_again_is_cited_on_its_record(tmp_path):
     with memory.project.lock("test"):
         log.append_session("s1", [Fact("s1-f1", "Alice flew to Oslo for a conference.", "s1", day, speaker="Alice")])
     assert memory.compile().ok
-    again = Fact("s2-f1", "Alice flew to Oslo and loved the fjords.", "s2", dt.date(2023, 2, 1), speaker="Alice", event_date=day)
+    again = Fact(
+        "s2-f1", "Alice flew to Oslo and loved the fjords.", "s2", dt.date(2023, 2, 1), speaker="Alice", event_date=day
+    )
     with memory.project.lock("test"):
         log.append_session("s2", [again])
     report = memory.compile()
@@ -87,17 +97,42 @@ def test_a_repair_plans_against_the_records_shown_and_refers_to_other_domains():
         "[f1] (said 2023-06-15; happened 2023-06-10) Alice: Alice flew to Berlin.",
         "[f2] (said 2023-06-15) Alice: Alice met Clara at the airport.",
     ]
-    first = ChatRequest(messages=(
-        system(render_prompt("system_json.j2", schema_name="operations")),
-        user(render_prompt(
-            "structure_ops.j2", domain="travel", user_name="Alice", schema_lines="", collections=[], revisit=[],
-            context_facts=[], facts=facts, related=[("trip-1", 'Trip(id="trip-1", destination="Berlin", start_date=date(2023, 6, 10), traveller="Alice")')],
-            elsewhere=['relationships/person-1: Person(id="person-1", name="Clara")'],
-        )),
-    ))
+    first = ChatRequest(
+        messages=(
+            system(render_prompt("system_json.j2", schema_name="operations")),
+            user(
+                render_prompt(
+                    "structure_ops.j2",
+                    domain="travel",
+                    user_name="Alice",
+                    schema_lines="",
+                    collections=[],
+                    revisit=[],
+                    context_facts=[],
+                    facts=facts,
+                    related=[
+                        (
+                            "trip-1",
+                            'Trip(id="trip-1", destination="Berlin", start_date=date(2023, 6, 10), traveller="Alice")',
+                        )
+                    ],
+                    elsewhere=['relationships/person-1: Person(id="person-1", name="Clara")'],
+                )
+            ),
+        )
+    )
     repair = render_prompt(
-        "structure_ops_repair.j2", applied=0, total_applied=0, schema_lines="", collections=[], touched=[], touched_more=0,
-        retired=[], problems=["facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"],
+        "structure_ops_repair.j2",
+        applied=0,
+        total_applied=0,
+        schema_lines="",
+        collections=[],
+        touched=[],
+        touched_more=0,
+        retired=[],
+        problems=[
+            "facts f1, f2 are not addressed yet: cite each in an add, update or retire, or skip it with a reason"
+        ],
     )
     request = ChatRequest(messages=(*first.messages, Message("assistant", '{"operations": []}'), user(repair)))
     ops = respond(request).data["operations"]

@@ -48,10 +48,10 @@ TEXT = json.dumps(VALUE)
         f"Sure! Here is the JSON:\n{TEXT}\nHope this helps.",
         f"Here you go:\n```json\n{TEXT}\n```\nAnything else?",
         f"```\n{TEXT}\n```",
-        f"<think>\nMaybe {{\"routes\": []}} would do? No.\n</think>\n{TEXT}",
+        f'<think>\nMaybe {{"routes": []}} would do? No.\n</think>\n{TEXT}',
         f"<THINK>x</THINK>```json\n{TEXT}\n```",
         f"The user wants routes.</think>{TEXT}",
-        f"Two tries: {{\"a\": 1}} and then the answer {TEXT}",
+        f'Two tries: {{"a": 1}} and then the answer {TEXT}',
         TEXT.replace("}]}", "},]}"),  # a trailing comma
     ],
 )
@@ -62,7 +62,7 @@ def test_json_is_found_wherever_the_model_put_it(reply):
 def test_unclosed_reasoning_is_dropped():
     assert strip_reasoning("Answer: 4 <think>and then I kept thinking") == "Answer: 4"
     with pytest.raises(InvalidReply, match="empty after its reasoning"):
-        parse_structured("<think>I will answer {\"routes\": []} soon", ROUTES)
+        parse_structured('<think>I will answer {"routes": []} soon', ROUTES)
 
 
 def test_safe_coercions_are_applied_and_listed():
@@ -139,7 +139,14 @@ def test_response_json_uses_the_request_schema_and_reports_cut_replies():
 
 @pytest.mark.parametrize(
     "raw, expected",
-    [("[F12]", "F12"), (" 'F12' ", "F12"), ("id: conv-1_s1-f3", "conv-1_s1-f3"), ("(D1:3)", "D1:3"), ("`x`", "x"), (7, "7")],
+    [
+        ("[F12]", "F12"),
+        (" 'F12' ", "F12"),
+        ("id: conv-1_s1-f3", "conv-1_s1-f3"),
+        ("(D1:3)", "D1:3"),
+        ("`x`", "x"),
+        (7, "7"),
+    ],
 )
 def test_clean_id(raw, expected):
     assert clean_id(raw) == expected

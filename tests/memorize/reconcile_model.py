@@ -23,44 +23,101 @@ from uac.llm.rule_model.request import block, blocks
 
 #: (session, speaker, what was said, the facts a model writes for it)
 CONVERSATION = [
-    ("2023-05-01", [
-        ("Maya", "I work at Acme Corp as an engineer, it's been three years now.", ["Maya works at Acme Corp as an engineer."]),
-        ("Theo", "That sounds like a steady place to be.", []),
-    ]),
-    ("2023-05-08", [
-        ("Maya", "Big news: I just started at Initech as a designer!", ["Maya just started at Initech as a designer."]),
-        ("Theo", "Congrats on the new role, you earned it.", ["Theo congratulated Maya on her new role."]),
-    ]),
-    ("2023-05-15", [
-        ("Maya", "We live in Lisbon, right by the river.", ["Maya lives in Lisbon by the river."]),
-        ("Theo", "Lisbon must be lovely in spring.", []),
-    ]),
-    ("2023-05-22", [
-        ("Maya", "We moved to Porto last week, the boxes are everywhere.", ["Maya moved to Porto in May 2023."]),
-        ("Theo", "Hope the move went smoothly for you.", []),
-        ("Maya", "I'm planning a trip to Kyoto in June to see the temples.", ["Maya is planning a trip to Kyoto in June 2023 to see the temples."]),
-        ("Theo", "Kyoto in June, bring an umbrella.", []),
-    ]),
-    ("2023-06-29", [
-        ("Maya", "I finally went to Kyoto, the temples were amazing.", ["Maya went to Kyoto in June 2023 and found the temples amazing."]),
-        ("Maya", "Next I plan to run the Berlin marathon in September.", ["Maya plans to run the Berlin marathon in September 2023."]),
-    ]),
-    ("2023-07-06", [
-        ("Maya", "I cancelled the Berlin marathon, my knee still hurts.", ["Maya cancelled the Berlin marathon because her knee hurts."]),
-        ("Maya", "My sister Lena is a nurse in Porto.", ["Maya's sister Lena is a nurse in Porto."]),
-    ]),
-    ("2023-07-13", [
-        ("Maya", "Actually, Lena is a doctor, not a nurse. I mixed that up.", ["Maya's sister Lena is actually a doctor, not a nurse."]),
-        ("Theo", "Ha, good to know, say hi to her.", []),
-    ]),
+    (
+        "2023-05-01",
+        [
+            (
+                "Maya",
+                "I work at Acme Corp as an engineer, it's been three years now.",
+                ["Maya works at Acme Corp as an engineer."],
+            ),
+            ("Theo", "That sounds like a steady place to be.", []),
+        ],
+    ),
+    (
+        "2023-05-08",
+        [
+            (
+                "Maya",
+                "Big news: I just started at Initech as a designer!",
+                ["Maya just started at Initech as a designer."],
+            ),
+            ("Theo", "Congrats on the new role, you earned it.", ["Theo congratulated Maya on her new role."]),
+        ],
+    ),
+    (
+        "2023-05-15",
+        [
+            ("Maya", "We live in Lisbon, right by the river.", ["Maya lives in Lisbon by the river."]),
+            ("Theo", "Lisbon must be lovely in spring.", []),
+        ],
+    ),
+    (
+        "2023-05-22",
+        [
+            ("Maya", "We moved to Porto last week, the boxes are everywhere.", ["Maya moved to Porto in May 2023."]),
+            ("Theo", "Hope the move went smoothly for you.", []),
+            (
+                "Maya",
+                "I'm planning a trip to Kyoto in June to see the temples.",
+                ["Maya is planning a trip to Kyoto in June 2023 to see the temples."],
+            ),
+            ("Theo", "Kyoto in June, bring an umbrella.", []),
+        ],
+    ),
+    (
+        "2023-06-29",
+        [
+            (
+                "Maya",
+                "I finally went to Kyoto, the temples were amazing.",
+                ["Maya went to Kyoto in June 2023 and found the temples amazing."],
+            ),
+            (
+                "Maya",
+                "Next I plan to run the Berlin marathon in September.",
+                ["Maya plans to run the Berlin marathon in September 2023."],
+            ),
+        ],
+    ),
+    (
+        "2023-07-06",
+        [
+            (
+                "Maya",
+                "I cancelled the Berlin marathon, my knee still hurts.",
+                ["Maya cancelled the Berlin marathon because her knee hurts."],
+            ),
+            ("Maya", "My sister Lena is a nurse in Porto.", ["Maya's sister Lena is a nurse in Porto."]),
+        ],
+    ),
+    (
+        "2023-07-13",
+        [
+            (
+                "Maya",
+                "Actually, Lena is a doctor, not a nurse. I mixed that up.",
+                ["Maya's sister Lena is actually a doctor, not a nurse."],
+            ),
+            ("Theo", "Ha, good to know, say hi to her.", []),
+        ],
+    ),
 ]
 
 #: what a new fact changes, as a model understands the two sentences: (new, old, relation)
 CHANGES = [
     ("Maya just started at Initech as a designer.", "Maya works at Acme Corp as an engineer.", "supersedes"),
     ("Maya moved to Porto in May 2023.", "Maya lives in Lisbon by the river.", "supersedes"),
-    ("Maya went to Kyoto in June 2023 and found the temples amazing.", "Maya is planning a trip to Kyoto in June 2023 to see the temples.", "fulfils"),
-    ("Maya cancelled the Berlin marathon because her knee hurts.", "Maya plans to run the Berlin marathon in September 2023.", "cancels"),
+    (
+        "Maya went to Kyoto in June 2023 and found the temples amazing.",
+        "Maya is planning a trip to Kyoto in June 2023 to see the temples.",
+        "fulfils",
+    ),
+    (
+        "Maya cancelled the Berlin marathon because her knee hurts.",
+        "Maya plans to run the Berlin marathon in September 2023.",
+        "cancels",
+    ),
     ("Maya's sister Lena is actually a doctor, not a nurse.", "Maya's sister Lena is a nurse in Porto.", "corrects"),
 ]
 #: the extraction prompt asks for ``supersedes`` for a changed state, never for a plan that came true
@@ -74,7 +131,8 @@ def locomo(sample: str = "rec") -> dict:
         month_name = ["January", "February", "March", "April", "May", "June", "July"][int(month) - 1]
         data[f"session_{number}_date_time"] = f"10:00 am on {int(dom)} {month_name}, {year}"
         data[f"session_{number}"] = [
-            {"speaker": speaker, "dia_id": f"D{number}:{t}", "text": text} for t, (speaker, text, _facts) in enumerate(turns, 1)
+            {"speaker": speaker, "dia_id": f"D{number}:{t}", "text": text}
+            for t, (speaker, text, _facts) in enumerate(turns, 1)
         ]
     return {"sample_id": sample, "conversation": data, "qa": []}
 
@@ -103,14 +161,16 @@ def extraction(prompt: str) -> dict:
     for turn in _TURN.finditer(turns):
         for text in _FACTS_OF.get(turn["text"].strip(), []):
             old = SUPERSEDES.get(text)
-            facts.append({
-                "text": text,
-                "evidence": [turn["id"]],
-                "event_date": None,
-                # a model writes the id as it was shown, brackets and all, now and then
-                "supersedes": (f"[{known[old]}]" if "Lena" in text else known[old]) if old in known else None,
-                "speaker": turn["speaker"],
-            })
+            facts.append(
+                {
+                    "text": text,
+                    "evidence": [turn["id"]],
+                    "event_date": None,
+                    # a model writes the id as it was shown, brackets and all, now and then
+                    "supersedes": (f"[{known[old]}]" if "Lena" in text else known[old]) if old in known else None,
+                    "speaker": turn["speaker"],
+                }
+            )
     return {"facts": facts}
 
 
@@ -136,7 +196,9 @@ def dressed(value: dict, form: str) -> dict:
     """``value`` as a scripted entry in one of the forms real models answer in."""
     text = json.dumps(value, indent=1)
     if form == "fence":
-        return {"content": f"Here is what I found in the excerpt:\n\n```json\n{text}\n```\nLet me know if you need more."}
+        return {
+            "content": f"Here is what I found in the excerpt:\n\n```json\n{text}\n```\nLet me know if you need more."
+        }
     if form == "think":
         return {"content": f"<think>Let me go through the turns one by one and check the dates.</think>\n{text}"}
     if form == "prose":
@@ -147,10 +209,22 @@ def dressed(value: dict, form: str) -> dict:
 class RealisticModel:
     """The handler of a scripted provider; see the module docstring."""
 
-    def __init__(self, *, extraction_forms: dict[int, str] | None = None, reconcile_forms: dict[int, str] | None = None) -> None:
-        self.extraction_forms = extraction_forms if extraction_forms is not None else {
-            1: "fence", 2: "think", 3: "wrong", 4: "cut", 5: "prose", 6: "plain", 7: "think",
-        }
+    def __init__(
+        self, *, extraction_forms: dict[int, str] | None = None, reconcile_forms: dict[int, str] | None = None
+    ) -> None:
+        self.extraction_forms = (
+            extraction_forms
+            if extraction_forms is not None
+            else {
+                1: "fence",
+                2: "think",
+                3: "wrong",
+                4: "cut",
+                5: "prose",
+                6: "plain",
+                7: "think",
+            }
+        )
         self.reconcile_forms = reconcile_forms if reconcile_forms is not None else {5: "think", 6: "wrong", 7: "fence"}
         self.prompts: list[str] = []
         self.lock = threading.Lock()

@@ -42,7 +42,11 @@ def _conversation(sample: str, topics: list[str]) -> dict:
         ]
         if number > 1:  # a change of plan: reconciled with the session before, at the commit
             conversation[f"session_{number}"].append(
-                {"speaker": "Maya", "dia_id": f"D{number}:4", "text": f"I cancelled the plan to try {topics[number - 2]} in Porto."}
+                {
+                    "speaker": "Maya",
+                    "dia_id": f"D{number}:4",
+                    "text": f"I cancelled the plan to try {topics[number - 2]} in Porto.",
+                }
             )
     return {"sample_id": sample, "conversation": conversation, "qa": []}
 
@@ -126,7 +130,9 @@ def _doctor_json(root: Path, capsys) -> dict:
 
 
 @pytest.mark.parametrize("point,then,prior", CASES, ids=[f"{p}-{t}-{'grown' if w else 'fresh'}" for p, t, w in CASES])
-def test_kill_9_mid_ingest_then_one_command_leaves_a_healthy_findable_memory(tmp_path, templates, capsys, point, then, prior):
+def test_kill_9_mid_ingest_then_one_command_leaves_a_healthy_findable_memory(
+    tmp_path, templates, capsys, point, then, prior
+):
     root = tmp_path / "alice"
     shutil.copytree(templates["grown" if prior else "fresh"], root)
     first = _write(tmp_path / "first.json", FIRST)
@@ -171,7 +177,10 @@ def _facts_of(root: Path) -> list[dict]:
     log = FactLog(root / "memory" / "facts.jsonl")
     data = (root / "memory" / "facts.jsonl").read_bytes()[: log.read().good_bytes]
     rows = [json.loads(line) for line in data.decode("utf-8").split("\n") if line.strip()]
-    return [{k: v for k, v in row.items() if row["kind"] != "commit" or k not in ("committed_at", "checksum")} for row in rows]
+    return [
+        {k: v for k, v in row.items() if row["kind"] != "commit" or k not in ("committed_at", "checksum")}
+        for row in rows
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -191,8 +200,12 @@ def uninterrupted(tmp_path_factory, templates) -> dict[bool, list[dict]]:
     return out
 
 
-@pytest.mark.parametrize("point,then,prior", PARALLEL_CASES, ids=[f"{p}-{t}-{'grown' if w else 'fresh'}" for p, t, w in PARALLEL_CASES])
-def test_kill_9_mid_parallel_llm_ingest_loses_nothing_committed(tmp_path, templates, uninterrupted, capsys, monkeypatch, point, then, prior):
+@pytest.mark.parametrize(
+    "point,then,prior", PARALLEL_CASES, ids=[f"{p}-{t}-{'grown' if w else 'fresh'}" for p, t, w in PARALLEL_CASES]
+)
+def test_kill_9_mid_parallel_llm_ingest_loses_nothing_committed(
+    tmp_path, templates, uninterrupted, capsys, monkeypatch, point, then, prior
+):
     root = tmp_path / "alice"
     shutil.copytree(templates["grown" if prior else "fresh"], root)
     target = _write(tmp_path / "target.json", SECOND if prior else FIRST)

@@ -62,11 +62,18 @@ def cached_memory(project_dir):
 def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_path):
     memory = cached_memory
     secret = write_session(
-        tmp_path / "a.json", "2024-03-01",
+        tmp_path / "a.json",
+        "2024-03-01",
         # the last line records a state (an employer): the log's saved head keeps such facts
-        [f"I flew to the island of {SECRET} for a hiking trip.", f"My friend {SECRET}ian cooked dinner.", f"I work at {SECRET} Labs as a baker."],
+        [
+            f"I flew to the island of {SECRET} for a hiking trip.",
+            f"My friend {SECRET}ian cooked dinner.",
+            f"I work at {SECRET} Labs as a baker.",
+        ],
     )
-    other = write_session(tmp_path / "b.json", "2024-03-05", ["I flew to Lisbon for a conference trip.", "I cooked ramen for dinner."])
+    other = write_session(
+        tmp_path / "b.json", "2024-03-05", ["I flew to Lisbon for a conference trip.", "I cooked ramen for dinner."]
+    )
     first = memory.ingest(secret, extractor="rules")
     memory.ingest(other, extractor="rules")
     report = memory.compile(mode="incremental")
@@ -108,7 +115,12 @@ def test_forgetting_a_session_leaves_no_copy_of_its_words(cached_memory, tmp_pat
 @pytest.mark.embeddings
 def test_forgetting_one_fact_trims_the_records_that_cite_it(cached_memory, tmp_path):
     memory = cached_memory
-    memory.ingest(write_session(tmp_path / "a.json", "2024-03-01", ["I flew to Oslo for a trip.", "I ran ten kilometres at the gym."]), extractor="rules")
+    memory.ingest(
+        write_session(
+            tmp_path / "a.json", "2024-03-01", ["I flew to Oslo for a trip.", "I ran ten kilometres at the gym."]
+        ),
+        extractor="rules",
+    )
     memory.compile(mode="incremental")
     oslo = next(f for f in memory.facts() if "Oslo" in f.text)
     domain, record = next((d, r) for d in memory.state for r in records(memory, d) if oslo.id in r.sources)
@@ -121,7 +133,12 @@ def test_forgetting_one_fact_trims_the_records_that_cite_it(cached_memory, tmp_p
 
 def _state_fact_memory(project_dir: Path, tmp_path: Path) -> UserMemory:
     memory = UserMemory.create(project_dir, user_name="Alice")
-    memory.ingest(write_session(tmp_path / "a.json", "2024-03-01", [f"I work at {SECRET} Labs as a baker.", "I live in Lisbon now."]), extractor="rules")
+    memory.ingest(
+        write_session(
+            tmp_path / "a.json", "2024-03-01", [f"I work at {SECRET} Labs as a baker.", "I live in Lisbon now."]
+        ),
+        extractor="rules",
+    )
     memory.ingest(write_session(tmp_path / "b.json", "2024-03-05", ["I cooked ramen for dinner."]), extractor="rules")
     return memory
 
@@ -139,7 +156,9 @@ def test_forgetting_a_fact_that_records_a_state_leaves_no_copy_of_it(project_dir
     # the new head describes the new log: the next writer needs no full fold and finds the same
     head = json.loads((memory.root / ".uac" / "index" / "log-head.json").read_text())
     assert head["good_bytes"] == (memory.root / "memory" / "facts.jsonl").stat().st_size
-    assert memory.ingest(write_session(tmp_path / "c.json", "2024-03-09", ["I adopted a cat named Miso."]), extractor="rules").facts_appended
+    assert memory.ingest(
+        write_session(tmp_path / "c.json", "2024-03-09", ["I adopted a cat named Miso."]), extractor="rules"
+    ).facts_appended
     assert memory.doctor(deep=True).ok
 
 

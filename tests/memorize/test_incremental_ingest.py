@@ -28,7 +28,9 @@ pytestmark = pytest.mark.embeddings
 
 
 def _chat(path: Path, day: str, lines: list[tuple[str, str]]) -> Path:
-    path.write_text(json.dumps({"date": day, "messages": [{"role": "user", "name": n, "content": t} for n, t in lines]}), "utf-8")
+    path.write_text(
+        json.dumps({"date": day, "messages": [{"role": "user", "name": n, "content": t} for n, t in lines]}), "utf-8"
+    )
     return path
 
 
@@ -39,8 +41,14 @@ def grown(memory, locomo_file, tmp_path, embedder):
     second = tmp_path / "second.json"
     second.write_text(json.dumps(SECOND), "utf-8")
     memory.ingest(second)
-    memory.ingest(_chat(tmp_path / "a.json", "2023-08-02", [("Maya", "I adopted a grey cat called Pixel."), ("Leo", "Cute!")]), format="messages")
-    memory.ingest(_chat(tmp_path / "b.json", "2023-08-09", [("Maya", "Pixel knocked my ferry tickets off the desk.")]), format="messages")
+    memory.ingest(
+        _chat(tmp_path / "a.json", "2023-08-02", [("Maya", "I adopted a grey cat called Pixel."), ("Leo", "Cute!")]),
+        format="messages",
+    )
+    memory.ingest(
+        _chat(tmp_path / "b.json", "2023-08-09", [("Maya", "Pixel knocked my ferry tickets off the desk.")]),
+        format="messages",
+    )
     return memory
 
 
@@ -73,7 +81,9 @@ def test_small_ingests_leave_the_saved_head_for_readers_to_extend(grown, tmp_pat
     assert saved["format"] == head_module.FORMAT and isinstance(saved["fact_ids"], str)
     assert 0 < saved["good_bytes"] < grown.project.paths.facts.stat().st_size
     monkeypatch.setattr(head_module, "SAVE_AFTER_BYTES", 0)
-    grown.ingest(_chat(tmp_path / "c.json", "2023-08-10", [("Maya", "Pixel is asleep on the ferry tickets.")]), format="messages")
+    grown.ingest(
+        _chat(tmp_path / "c.json", "2023-08-10", [("Maya", "Pixel is asleep on the ferry tickets.")]), format="messages"
+    )
     saved = json.loads((root / ".uac" / "index" / "log-head.json").read_bytes())
     assert saved["good_bytes"] == grown.project.paths.facts.stat().st_size
     full = LogHead.of_state(_fresh_log(root).read())
@@ -122,7 +132,10 @@ def test_recent_valid_facts_are_the_folds_last_valid_facts(grown):
         log.append_session(
             "sup-1",
             [Fact(id="sup-1-f1", text="Pixel is now called Byte.", session_id="sup-1", session_date=None, evidence=())],
-            [Supersession(facts[-1].id, "sup-1-f1", facts[-1].session_date, "sup-1"), Supersession(facts[-2].id, "sup-1-f1", None, "sup-1")],
+            [
+                Supersession(facts[-1].id, "sup-1-f1", facts[-1].session_date, "sup-1"),
+                Supersession(facts[-2].id, "sup-1-f1", None, "sup-1"),
+            ],
         )
     log = _fresh_log(root)
     valid = [f for f in log.read().facts.values() if f.invalid_at is None]
@@ -170,7 +183,9 @@ def test_ingest_does_not_fold_the_log(grown, tmp_path, monkeypatch):
         raise AssertionError("the whole log was folded")
 
     monkeypatch.setattr(FactLog, "read", no_fold)
-    report = grown.ingest(_chat(tmp_path / "c.json", "2023-08-20", [("Leo", "I started rowing on Tuesdays.")]), format="messages")
+    report = grown.ingest(
+        _chat(tmp_path / "c.json", "2023-08-20", [("Leo", "I started rowing on Tuesdays.")]), format="messages"
+    )
     assert report.facts_appended >= 1 and report.chunks_indexed == 1
     assert grown.doctor().ok  # the fast checks do not fold it either
     monkeypatch.undo()

@@ -24,8 +24,11 @@ def conversation(sessions: int, turns: int = 6) -> dict:
     for number in range(1, sessions + 1):
         data[f"session_{number}_date_time"] = f"10:00 am on {number} May, 2023"
         data[f"session_{number}"] = [
-            {"speaker": "Maya" if t % 2 else "Theo", "dia_id": f"D{number}:{t}",
-             "text": f"In session {number} turn {t} we talked about {topics[(number + t) % 4]} at length."}
+            {
+                "speaker": "Maya" if t % 2 else "Theo",
+                "dia_id": f"D{number}:{t}",
+                "text": f"In session {number} turn {t} we talked about {topics[(number + t) % 4]} at length.",
+            }
             for t in range(1, turns + 1)
         ]
     return {"sample_id": "par", "conversation": data, "qa": []}
@@ -84,14 +87,19 @@ def make_memory(root: Path, endpoint: Endpoint, concurrency: int, *, parallel_se
     memory = UserMemory.create(root, user_name="Maya", llm=client)
     config = memory.project.config
     memory.project.save_config(
-        config.with_section("extract", parallel_sessions=parallel_sessions, window_chars=400).with_section("compile", batch_facts=4)
+        config.with_section("extract", parallel_sessions=parallel_sessions, window_chars=400).with_section(
+            "compile", batch_facts=4
+        )
     )
     return memory
 
 
 def log_rows(root: Path) -> list[dict]:
     rows = [json.loads(line) for line in split_lines(read_utf8(root / "memory" / "facts.jsonl")) if line.strip()]
-    return [{k: v for k, v in row.items() if row.get("kind") != "commit" or k not in ("committed_at", "checksum")} for row in rows]
+    return [
+        {k: v for k, v in row.items() if row.get("kind") != "commit" or k not in ("committed_at", "checksum")}
+        for row in rows
+    ]
 
 
 def tree_hash(root: Path) -> str:
@@ -176,7 +184,9 @@ def test_a_failed_session_stops_the_ingest_after_the_sessions_before_it(tmp_path
 def test_domains_compile_side_by_side_and_a_failing_domain_fails_alone(tmp_path, source):
     domain = {0: "travel", 1: "food", 2: "work", 3: "health"}
     handler = handler_for(lambda ident: domain[int(ident.rsplit("f", 1)[1]) % 4], failing_domains=("food",))
-    memory = UserMemory.create(tmp_path / "compile", user_name="Maya", llm=LLMClient(ScriptedProvider(handler=handler), concurrency=4))
+    memory = UserMemory.create(
+        tmp_path / "compile", user_name="Maya", llm=LLMClient(ScriptedProvider(handler=handler), concurrency=4)
+    )
     try:
         memory.ingest(source, extractor="rules")
         report = memory.compile(mode="incremental")

@@ -13,7 +13,9 @@ from uac.memory import UserMemory
 
 
 def _session(path, text: str, session_id: str = "chat-1"):
-    path.write_text(json.dumps({"session_id": session_id, "date": "2024-03-01", "messages": [{"role": "user", "content": text}]}))
+    path.write_text(
+        json.dumps({"session_id": session_id, "date": "2024-03-01", "messages": [{"role": "user", "content": text}]})
+    )
     return path
 
 
@@ -45,10 +47,22 @@ def test_a_conflict_anywhere_in_the_input_writes_none_of_it(memory, tmp_path):
     memory.ingest(_session(tmp_path / "a.json", "I adopted a cat named Miso."), extractor="rules")
     before = tree_hash(memory.root / "memory")
     both = tmp_path / "both.json"
-    both.write_text(json.dumps([
-        {"session_id": "chat-2", "date": "2024-03-02", "messages": [{"role": "user", "content": "A new session."}]},
-        {"session_id": "chat-1", "date": "2024-03-01", "messages": [{"role": "user", "content": "Other content."}]},
-    ]))
+    both.write_text(
+        json.dumps(
+            [
+                {
+                    "session_id": "chat-2",
+                    "date": "2024-03-02",
+                    "messages": [{"role": "user", "content": "A new session."}],
+                },
+                {
+                    "session_id": "chat-1",
+                    "date": "2024-03-01",
+                    "messages": [{"role": "user", "content": "Other content."}],
+                },
+            ]
+        )
+    )
     with pytest.raises(SessionConflict):
         memory.ingest(both, extractor="rules")
     assert tree_hash(memory.root / "memory") == before
@@ -56,10 +70,14 @@ def test_a_conflict_anywhere_in_the_input_writes_none_of_it(memory, tmp_path):
 
 def test_the_same_id_twice_in_one_input_with_different_content_is_a_conflict(memory, tmp_path):
     twice = tmp_path / "twice.json"
-    twice.write_text(json.dumps([
-        {"session_id": "x", "date": "2024-03-02", "messages": [{"role": "user", "content": "One."}]},
-        {"session_id": "x", "date": "2024-03-02", "messages": [{"role": "user", "content": "Two."}]},
-    ]))
+    twice.write_text(
+        json.dumps(
+            [
+                {"session_id": "x", "date": "2024-03-02", "messages": [{"role": "user", "content": "One."}]},
+                {"session_id": "x", "date": "2024-03-02", "messages": [{"role": "user", "content": "Two."}]},
+            ]
+        )
+    )
     with pytest.raises(SessionConflict):
         memory.ingest(twice, extractor="rules")
     assert memory.facts() == []
@@ -67,7 +85,9 @@ def test_the_same_id_twice_in_one_input_with_different_content_is_a_conflict(mem
 
 def test_http_answers_409(fresh_conflict_client):
     client, headers = fresh_conflict_client
-    body = {"session": {"session_id": "s-9", "date": "2024-03-01", "messages": [{"role": "user", "content": "I like tea."}]}}
+    body = {
+        "session": {"session_id": "s-9", "date": "2024-03-01", "messages": [{"role": "user", "content": "I like tea."}]}
+    }
     assert client.post("/v1/projects/alice/sessions", json=body, headers=headers).status_code == 200
     same = client.post("/v1/projects/alice/sessions", json=body, headers=headers)
     assert same.status_code == 200 and same.json()["skipped"] is True

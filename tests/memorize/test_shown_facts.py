@@ -22,7 +22,16 @@ def _earlier() -> list[Fact]:
     facts = [Fact("s0-f1", "Sam works at Acme Corp as an engineer.", "s0", day, speaker="Sam", valid_from=day)]
     for number in range(2, 80):
         hobby = HOBBIES[number % len(HOBBIES)]
-        facts.append(Fact(f"s0-f{number}", f"Sam spent evening {number} {hobby} with neighbours.", "s0", day, speaker="Sam", valid_from=day))
+        facts.append(
+            Fact(
+                f"s0-f{number}",
+                f"Sam spent evening {number} {hobby} with neighbours.",
+                "s0",
+                day,
+                speaker="Sam",
+                valid_from=day,
+            )
+        )
     return facts
 
 
@@ -31,7 +40,11 @@ def _session(sid: str, day: str, text: str) -> dict:
 
 
 def _extraction_prompts(scripted):
-    return ["\n".join(m.content or "" for m in r.messages) for r in scripted.requests if "Extract every individual fact" in (r.messages[-1].content or "")]
+    return [
+        "\n".join(m.content or "" for m in r.messages)
+        for r in scripted.requests
+        if "Extract every individual fact" in (r.messages[-1].content or "")
+    ]
 
 
 def test_an_early_fact_the_session_mentions_is_shown_and_the_list_is_bounded(scripted, scripted_memory, tmp_path):
@@ -53,7 +66,9 @@ def test_an_early_fact_the_session_mentions_is_shown_and_the_list_is_bounded(scr
     assert report.supersessions == 1 and memory.fact("s0-f1").fact.superseded_by == "s1-f1"
 
 
-def test_sessions_side_by_side_see_what_was_committed_before_and_reconcile_links_the_rest(scripted, scripted_memory, tmp_path):
+def test_sessions_side_by_side_see_what_was_committed_before_and_reconcile_links_the_rest(
+    scripted, scripted_memory, tmp_path
+):
     memory = scripted_memory
     memory.project.save_config(
         memory.project.config.with_section("user", name="Sam").with_section("extract", parallel_sessions=2)

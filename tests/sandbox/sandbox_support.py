@@ -53,7 +53,13 @@ MEALS = [
 
 FACTS = [
     {"id": "f1", "text": "Ana flew to Paris.", "session_id": "s1", "session_date": "2024-05-08", "evidence": ["D1:3"]},
-    {"id": "f2", "text": "Ana likes Thai food.", "session_id": "s2", "session_date": "2024-06-01", "evidence": ["D2:1", "D2:4"]},
+    {
+        "id": "f2",
+        "text": "Ana likes Thai food.",
+        "session_id": "s2",
+        "session_date": "2024-06-01",
+        "evidence": ["D2:1", "D2:4"],
+    },
 ]
 
 DOMAINS = {

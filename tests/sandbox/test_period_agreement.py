@@ -21,7 +21,23 @@ _DAYS = st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2040, 12, 31))
 def host_periods(draw: st.DrawFn) -> HostPeriod:
     """A period of each precision the host makes, and ranges of the shapes its words name."""
     day = draw(_DAYS)
-    kind = draw(st.sampled_from(["day", "week_of", "week_before", "weekend", "month", "season", "year", "range", "years", "months", "in_month"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "day",
+                "week_of",
+                "week_before",
+                "weekend",
+                "month",
+                "season",
+                "year",
+                "range",
+                "years",
+                "months",
+                "in_month",
+            ]
+        )
+    )
     if kind == "day":
         return HostPeriod.day(day)
     if kind == "week_of":

@@ -132,8 +132,15 @@ class TestCodec:
             labels: set
             meta: dict
 
-        row = Row(dt.datetime(2024, 1, 2, 3, 4, tzinfo=dt.timezone.utc), dt.time(10, 30), dt.timedelta(days=2, seconds=5),
-                  decimal.Decimal("1.10"), float("inf"), {"a"}, {1: [dt.date(2024, 1, 1)]})
+        row = Row(
+            dt.datetime(2024, 1, 2, 3, 4, tzinfo=dt.timezone.utc),
+            dt.time(10, 30),
+            dt.timedelta(days=2, seconds=5),
+            decimal.Decimal("1.10"),
+            float("inf"),
+            {"a"},
+            {1: [dt.date(2024, 1, 1)]},
+        )
         payload = json.loads(json.dumps(encode_state({"d": {"rows": [row], "one": row}})))
         decoded = decode_state(payload)
         got = decoded.bare["rows"][0]

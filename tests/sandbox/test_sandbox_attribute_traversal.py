@@ -29,8 +29,20 @@ class TestDunderTraversal:
 
     @pytest.mark.parametrize(
         "attr",
-        ["gi_frame", "gi_code", "f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "tb_next",
-         "cr_frame", "ag_frame", "co_code", "gi_yieldfrom"],
+        [
+            "gi_frame",
+            "gi_code",
+            "f_back",
+            "f_globals",
+            "f_locals",
+            "f_builtins",
+            "tb_frame",
+            "tb_next",
+            "cr_frame",
+            "ag_frame",
+            "co_code",
+            "gi_yieldfrom",
+        ],
     )
     def test_frame_and_code_attributes_are_forbidden(self, session, attr):
         run_err(session, f"g = (x for x in [1])\ny = g.{attr}", "PolicyError")
@@ -78,9 +90,9 @@ class TestStrFormat:
         assert run_ok(session, "result = [t.format for t in trips][:3]") == ["flight", "flight", "train"]
 
     def test_fstrings_work_and_do_not_traverse(self, session):
-        assert run_ok(session, "t = trips[0]\nresult = f'{t.city}: {t.cost:.1f} on {t.start:%d %b %Y} {t.nights!r}'") == (
-            "Paris: 420.0 on 01 May 2024 3"
-        )
+        assert run_ok(
+            session, "t = trips[0]\nresult = f'{t.city}: {t.cost:.1f} on {t.start:%d %b %Y} {t.nights!r}'"
+        ) == ("Paris: 420.0 on 01 May 2024 3")
         run_err(session, "t = trips[0]\nresult = f'{t.__class__}'", "PolicyError")
 
     def test_format_builtin_uses_spec_only(self, session):

@@ -75,7 +75,8 @@ def test_production_workers_run_under_the_hook(session, breach_session):
 def test_what_a_policy_escape_leads_to_is_refused(breach_session):
     results = attempts_in(breach_session, audited=True)
     by_the_hook = {
-        name: text for name, text in results.items()
+        name: text
+        for name, text in results.items()
         if not (text.startswith("PermissionError") and "is not allowed in the sandbox" in text)
     }
     assert by_the_hook == {}

@@ -4,15 +4,34 @@ import pytest
 from sandbox_support import run_err, run_ok
 
 
-@pytest.mark.parametrize("name", ["getattr", "setattr", "type", "vars", "dir", "globals", "locals", "compile",
-                                  "open", "breakpoint", "input", "memoryview", "object", "super", "id"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "getattr",
+        "setattr",
+        "type",
+        "vars",
+        "dir",
+        "globals",
+        "locals",
+        "compile",
+        "open",
+        "breakpoint",
+        "input",
+        "memoryview",
+        "object",
+        "super",
+        "id",
+    ],
+)
 def test_dangerous_builtins_are_absent(session, name):
     msg = run_err(session, f"f = {name}", ("NameError", "PolicyError"))
     assert name in msg
 
 
-@pytest.mark.parametrize("code", ["eval('1')", "exec('x = 1')", "f = eval", "__import__('os')",
-                                  "x = compile('1', 'f', 'eval')"])
+@pytest.mark.parametrize(
+    "code", ["eval('1')", "exec('x = 1')", "f = eval", "__import__('os')", "x = compile('1', 'f', 'eval')"]
+)
 def test_eval_exec_compile(session, code):
     run_err(session, code, ("PolicyError", "NameError"))
 
@@ -30,8 +49,33 @@ def test_builtins_needed_for_analysis(session):
         " pow(2, 5), hash(1) == hash(1), next(iter([9]))]"
     )
     assert run_ok(session, code) == [
-        1, 3, 3, 6, [1, 2], [1], {"a": 1}, [1], [[0, "a"]], [["a", "b"]], True, True, 2.57, 1, ["1"],
-        [2], True, [0, 1], [2, 1], "1", 2, 1.5, False, [3, 1], 32, True, 9,
+        1,
+        3,
+        3,
+        6,
+        [1, 2],
+        [1],
+        {"a": 1},
+        [1],
+        [[0, "a"]],
+        [["a", "b"]],
+        True,
+        True,
+        2.57,
+        1,
+        ["1"],
+        [2],
+        True,
+        [0, 1],
+        [2, 1],
+        "1",
+        2,
+        1.5,
+        False,
+        [3, 1],
+        32,
+        True,
+        9,
     ]
 
 

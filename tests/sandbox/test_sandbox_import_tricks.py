@@ -7,9 +7,19 @@ from sandbox_support import run_err, run_ok
 class TestImports:
     @pytest.mark.parametrize(
         "code",
-        ["import os", "import sys", "import subprocess", "from os import path", "import socket",
-         "import collections.abc", "import importlib", "from . import x",
-         "import string", "import ctypes", "import time"],
+        [
+            "import os",
+            "import sys",
+            "import subprocess",
+            "from os import path",
+            "import socket",
+            "import collections.abc",
+            "import importlib",
+            "from . import x",
+            "import string",
+            "import ctypes",
+            "import time",
+        ],
     )
     def test_disallowed_imports(self, session, code):
         msg = run_err(session, code, "ImportError")
@@ -25,7 +35,9 @@ class TestImports:
         assert run_ok(session, code) == [2, 2, 2, 2]
 
     def test_operator_attrgetter_and_methodcaller_removed(self, session):
-        assert "reads attributes by name" in run_err(session, "import operator\nf = operator.attrgetter('x')", "AttributeError")
+        assert "reads attributes by name" in run_err(
+            session, "import operator\nf = operator.attrgetter('x')", "AttributeError"
+        )
         run_err(session, "from operator import methodcaller", "ImportError")
         assert run_ok(session, "import operator\nresult = operator.itemgetter(1)([5, 6])") == 6
 
@@ -39,16 +51,25 @@ class TestImports:
         assert run_ok(session, "import json\nresult = json.loads('{\"a\": [1]}', object_hook=dict)") == {"a": [1]}
 
     def test_namedtuple_names_are_validated(self, session):
-        run_err(session, "import collections\nP = collections.namedtuple('P', ['x', 'y=__import__(\"os\")'])", "ValueError")
+        run_err(
+            session, "import collections\nP = collections.namedtuple('P', ['x', 'y=__import__(\"os\")'])", "ValueError"
+        )
         run_err(session, "import collections\nP = collections.namedtuple('P', 'x', module='os')", "TypeError")
-        assert run_ok(session, "from collections import namedtuple\nP = namedtuple('P', 'x y')\nresult = P(1, 2).y") == 2
+        assert (
+            run_ok(session, "from collections import namedtuple\nP = namedtuple('P', 'x y')\nresult = P(1, 2).y") == 2
+        )
 
 
 class TestModulesAreReadOnly:
     @pytest.mark.parametrize(
         "code",
-        ["import math\nmath.pi = 3", "import json\njson.dumps = len", "import math\ndel math.sqrt",
-         "import collections\ncollections.Counter.most_common = len", "import datetime\ndatetime.date.today = len"],
+        [
+            "import math\nmath.pi = 3",
+            "import json\njson.dumps = len",
+            "import math\ndel math.sqrt",
+            "import collections\ncollections.Counter.most_common = len",
+            "import datetime\ndatetime.date.today = len",
+        ],
     )
     def test_monkeypatching_fails(self, session, code):
         run_err(session, code, ("ReadOnlyError", "TypeError"))

@@ -17,8 +17,17 @@ import sandbox
 class TestPolicyLevel:
     @pytest.mark.parametrize(
         "code",
-        ["open('/etc/passwd')", "import io", "import pathlib", "import socket", "import urllib.request",
-         "import shutil", "import subprocess", "import pty", "import multiprocessing"],
+        [
+            "open('/etc/passwd')",
+            "import io",
+            "import pathlib",
+            "import socket",
+            "import urllib.request",
+            "import shutil",
+            "import subprocess",
+            "import pty",
+            "import multiprocessing",
+        ],
     )
     def test_files_network_and_processes_unreachable(self, session, code):
         run_err(session, code, ("NameError", "ImportError"))

@@ -45,10 +45,38 @@ ITEMS = 30  # items followed per container
 
 # Modules whose functions, classes and containers agent code must never hold.
 HOST_MODULES = (
-    "os", "posix", "sys", "io", "_io", "subprocess", "socket", "_socket", "ctypes", "_ctypes",
-    "importlib", "importlib._bootstrap", "importlib._bootstrap_external", "shutil", "pathlib", "gc",
-    "marshal", "pickle", "_pickle", "signal", "_signal", "resource", "codecs", "_codecs", "threading",
-    "_thread", "tempfile", "select", "mmap", "sandbox.process", "sandbox.jail", "sandbox.seccomp",
+    "os",
+    "posix",
+    "sys",
+    "io",
+    "_io",
+    "subprocess",
+    "socket",
+    "_socket",
+    "ctypes",
+    "_ctypes",
+    "importlib",
+    "importlib._bootstrap",
+    "importlib._bootstrap_external",
+    "shutil",
+    "pathlib",
+    "gc",
+    "marshal",
+    "pickle",
+    "_pickle",
+    "signal",
+    "_signal",
+    "resource",
+    "codecs",
+    "_codecs",
+    "threading",
+    "_thread",
+    "tempfile",
+    "select",
+    "mmap",
+    "sandbox.process",
+    "sandbox.jail",
+    "sandbox.seccomp",
 )
 
 
@@ -201,7 +229,11 @@ def _danger_index() -> tuple[dict[int, str], dict[int, str]]:
             danger.setdefault(id(value), f"{name}.{key}")
     # real modules only: vars() of a stand-in (typing.io is a class) is a fresh mappingproxy whose
     # id is free again at once, so a later object could take it and be reported by mistake
-    namespaces = {id(vars(m)): f"the namespace of {name}" for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType)}
+    namespaces = {
+        id(vars(m)): f"the namespace of {name}"
+        for name, m in list(sys.modules.items())
+        if isinstance(m, types.ModuleType)
+    }
     return danger, namespaces
 
 
@@ -299,7 +331,19 @@ def test_the_walk_covers_what_it_claims(agent_namespace, walked):
         for name in dir(proxy):
             if not name.startswith("_"):
                 assert id(getattr(proxy, name)) in ids, f"{module}.{name}"
-    for name in ("record", "period", "link", "linked", "fact", "match", "partial", "context", "errors", "gen_object", "mine"):
+    for name in (
+        "record",
+        "period",
+        "link",
+        "linked",
+        "fact",
+        "match",
+        "partial",
+        "context",
+        "errors",
+        "gen_object",
+        "mine",
+    ):
         assert id(namespace[name]) in ids
     assert id(namespace["fact"].event_date) in ids and id(namespace["partial"].func) in ids
 

@@ -43,8 +43,15 @@ class TestCPU:
 
 
 class TestMemory:
-    @pytest.mark.parametrize("code", ["x = [0] * (10 ** 10)", "x = 'a' * (2 ** 34)", "x = bytes(2 ** 33)",
-                                      "xs = []\nwhile True:\n    xs.append('x' * 10 ** 6)"])
+    @pytest.mark.parametrize(
+        "code",
+        [
+            "x = [0] * (10 ** 10)",
+            "x = 'a' * (2 ** 34)",
+            "x = bytes(2 ** 33)",
+            "xs = []\nwhile True:\n    xs.append('x' * 10 ** 6)",
+        ],
+    )
     def test_huge_allocations(self, session, code):
         msg = run_err(session, code, "MemoryLimit")
         assert "MB" in msg
@@ -74,7 +81,9 @@ class TestOutput:
         assert len(res.stdout) <= session.limits.max_output_chars
 
     def test_catching_the_output_limit_does_not_help(self, session):
-        res = session.run("for i in range(10 ** 4):\n    try:\n        print('x' * 1000)\n    except:\n        pass\nresult = 1")
+        res = session.run(
+            "for i in range(10 ** 4):\n    try:\n        print('x' * 1000)\n    except:\n        pass\nresult = 1"
+        )
         assert res.error["type"] == "OutputLimit"
 
     def test_result_too_large(self, session):
@@ -95,8 +104,13 @@ def big_code_session(state):
 class TestCompileBombs:
     @pytest.mark.parametrize(
         "code",
-        ["(" * 10 ** 6, "[" * 200000 + "]" * 200000, "x = " + "-" * 500000 + "1", "x = " + "+".join(["1"] * 200000),
-         "x = " + "(" * 150 + "1" + ")" * 150],
+        [
+            "(" * 10**6,
+            "[" * 200000 + "]" * 200000,
+            "x = " + "-" * 500000 + "1",
+            "x = " + "+".join(["1"] * 200000),
+            "x = " + "(" * 150 + "1" + ")" * 150,
+        ],
     )
     def test_parser_and_compiler_bombs_stay_in_the_worker(self, big_code_session, code):
         res = big_code_session.run(code)

@@ -7,16 +7,32 @@ from sandbox_support import run_err, run_ok
 class TestRecords:
     @pytest.mark.parametrize(
         "code",
-        ["trips[0].cost = 0", "del trips[0].cost", "t = trips[0]\nt.city = 'X'", "travel.trips = []",
-         "travel.extra = 1", "dining.budget['monthly'] = 0", "trips[0] = None", "del trips[0]"],
+        [
+            "trips[0].cost = 0",
+            "del trips[0].cost",
+            "t = trips[0]\nt.city = 'X'",
+            "travel.trips = []",
+            "travel.extra = 1",
+            "dining.budget['monthly'] = 0",
+            "trips[0] = None",
+            "del trips[0]",
+        ],
     )
     def test_assignments_fail(self, session, code):
         run_err(session, code, ("ReadOnlyError", "TypeError"))
 
     @pytest.mark.parametrize(
         "code",
-        ["trips.append(1)", "trips.sort()", "trips.clear()", "list.append(trips, 1)", "dict.update(dining.budget, {'x': 1})",
-         "dining.budget.update({'x': 1})", "set.add(trips[0].tags, 1)", "trips[0].tags.append('x')"],
+        [
+            "trips.append(1)",
+            "trips.sort()",
+            "trips.clear()",
+            "list.append(trips, 1)",
+            "dict.update(dining.budget, {'x': 1})",
+            "dining.budget.update({'x': 1})",
+            "set.add(trips[0].tags, 1)",
+            "trips[0].tags.append('x')",
+        ],
     )
     def test_mutating_methods_fail(self, session, code):
         run_err(session, code, ("ReadOnlyError", "TypeError", "AttributeError"))
@@ -35,7 +51,11 @@ class TestRecords:
         assert run_ok(session, code) == [6, 3]
 
     def test_records_are_hashable_and_compare_by_value(self, session):
-        assert run_ok(session, "result = (len(set(trips)), trips[0] == trips[0], trips[0] == trips[3])") == [5, True, False]
+        assert run_ok(session, "result = (len(set(trips)), trips[0] == trips[0], trips[0] == trips[3])") == [
+            5,
+            True,
+            False,
+        ]
 
     def test_record_classes_cannot_be_subclassed(self, fresh_session):
         code = "class Spy(Counter):\n    pass\nfrom collections import Counter"

@@ -67,13 +67,16 @@ def attempt(form: str, module: str, name: str) -> str:
     """Agent code that tries one import and records what came back."""
     first = exposed(module)[0]
     stmt = FORMS[form].format(
-        m=module, s=name, first=first, fw_m=fullwidth(module), fw_s=fullwidth(name),
-        bold_m=math_bold(module), bold_s=math_bold(name),
+        m=module,
+        s=name,
+        first=first,
+        fw_m=fullwidth(module),
+        fw_s=fullwidth(name),
+        bold_m=math_bold(module),
+        bold_s=math_bold(name),
     )
     return (
-        "try:\n"
-        + textwrap.indent(stmt, "    ")
-        + f"\n    imported.append([{module!r}, {name!r}, type_name(got)])\n"
+        "try:\n" + textwrap.indent(stmt, "    ") + f"\n    imported.append([{module!r}, {name!r}, type_name(got)])\n"
         "except ImportError:\n    pass\n"
         f"except Exception as e:\n    odd.append([{module!r}, {name!r}, type_name(e)])\n"
     )
@@ -130,15 +133,25 @@ class TestEveryFormOfEverySubmodule:
         res = breach_session._run_unrestricted_for_tests("import sys\nresult = sorted(sys.modules)")
         assert res.ok, res.error
         missing = [
-            key for key in res.result for module in ALLOWED_MODULES
+            key
+            for key in res.result
+            for module in ALLOWED_MODULES
             if key.startswith(module + ".") and key.split(".")[1] not in CANDIDATES[module]
         ]
         assert missing == []
 
     @pytest.mark.parametrize(
         "code",
-        ["import importlib", "from importlib import import_module", "import importlib.util", "import builtins",
-         "from builtins import open", "from sys import modules", "import sys.monitoring", "from os import path"],
+        [
+            "import importlib",
+            "from importlib import import_module",
+            "import importlib.util",
+            "import builtins",
+            "from builtins import open",
+            "from sys import modules",
+            "import sys.monitoring",
+            "from os import path",
+        ],
     )
     def test_importlib_and_host_module_tricks(self, session, code):
         run_err(session, code, ("ImportError", "PolicyError"))

@@ -34,7 +34,13 @@ def test_the_description_names_every_builtin_module_and_helper_the_worker_has(st
     # what the description says exists does exist in the worker
     names = re.findall(r"\b([a-z_]+)\b", listed.split(";")[0].removeprefix("Builtins: "))
     assert run_ok(session, f"result = all(callable(f) for f in [{', '.join(names)}])") is True
-    assert run_ok(session, "result = [callable(repl_names), callable(record_fields), callable(record_dict), callable(type_name)]") == [True] * 4
+    assert (
+        run_ok(
+            session,
+            "result = [callable(repl_names), callable(record_fields), callable(record_dict), callable(type_name)]",
+        )
+        == [True] * 4
+    )
 
 
 def test_every_refused_builtin_in_the_description_fails_naming_its_alternative(state, session):
@@ -65,7 +71,10 @@ def test_underscore_errors_name_the_alternative(session, code, hint):
 
 def test_the_alternatives_work(session):
     assert run_ok(session, "result = [type_name(trips[0]), type_name(trips[0].start), record_fields(meals[0])]") == [
-        "Trip", "date", ["cuisine", "when", "price"]]
+        "Trip",
+        "date",
+        ["cuisine", "when", "price"],
+    ]
     assert run_ok(session, "result = record_dict(trips[2])['city']") == "Berlin"
     assert "takes a state record" in run_err(session, "record_fields(3)", "TypeError")
     # the dict is a copy: changing it leaves the record alone
@@ -96,7 +105,10 @@ def test_a_shared_name_fails_with_the_qualified_names(session):
 
 
 def test_repl_names_lists_state_variables_and_modules(fresh_session):
-    run_ok(fresh_session, "import statistics\nspent = sum(t.cost for t in trips)\ndef avg(xs):\n    return sum(xs) / len(xs)")
+    run_ok(
+        fresh_session,
+        "import statistics\nspent = sum(t.cost for t in trips)\ndef avg(xs):\n    return sum(xs) / len(xs)",
+    )
     names = run_ok(fresh_session, "result = repl_names()")
     assert names["collections"]["travel.trips"] == "5 Trip records; also the global trips"
     assert names["collections"]["travel.notes"] == "1 Note records"
@@ -133,7 +145,14 @@ class Booking:
 
 def test_records_keep_their_declared_enum_types():
     payload = encode_state(
-        {"travel": {"bookings": [Booking("Oslo", TripStatus.BOOKED, Priority.HIGH), Booking("Rome", TripStatus.DONE, Priority.LOW)]}}
+        {
+            "travel": {
+                "bookings": [
+                    Booking("Oslo", TripStatus.BOOKED, Priority.HIGH),
+                    Booking("Rome", TripStatus.DONE, Priority.LOW),
+                ]
+            }
+        }
     )
     assert payload["types"]["TripStatus"] == {"name": "TripStatus", "members": [["BOOKED", "booked"], ["DONE", "done"]]}
     code = (
@@ -145,8 +164,17 @@ def test_records_keep_their_declared_enum_types():
     with sandbox.Session(payload) as session:
         value = run_ok(session, code)
     assert value == [
-        "booked", "BOOKED", True, True, 2, True, "TripStatus", ["booked", "done"], ["Rome"],
-        {"city": "Oslo", "status": "booked", "priority": 2}, "booked",
+        "booked",
+        "BOOKED",
+        True,
+        True,
+        2,
+        True,
+        "TripStatus",
+        ["booked", "done"],
+        ["Rome"],
+        {"city": "Oslo", "status": "booked", "priority": 2},
+        "booked",
     ]
 
 
@@ -184,8 +212,13 @@ def test_the_period_line_comes_with_a_period_field_or_a_dated_fact_only():
     from sandbox.tool import PERIOD_LINE
     from uac.dates import Period
 
-    undated = encode_state({"pets": {"pets": [{"name": "Rex"}]}}, facts=[{"id": "f1", "text": "Rex barks.", "event_date": None}])
+    undated = encode_state(
+        {"pets": {"pets": [{"name": "Rex"}]}}, facts=[{"id": "f1", "text": "Rex barks.", "event_date": None}]
+    )
     assert PERIOD_LINE not in describe_python_tool(undated)
-    dated = encode_state({"pets": {"pets": [{"name": "Rex"}]}}, facts=[{"id": "f1", "text": "Rex came.", "event_date": Period("2023-05")}])
+    dated = encode_state(
+        {"pets": {"pets": [{"name": "Rex"}]}},
+        facts=[{"id": "f1", "text": "Rex came.", "event_date": Period("2023-05")}],
+    )
     assert "event_date (Period)" in describe_python_tool(dated) and PERIOD_LINE in describe_python_tool(dated)
     assert "p.start <= last and first <= p.end" in PERIOD_LINE

@@ -38,7 +38,10 @@ def test_the_process_level_worker_runs_as_nobody(process_level, state, tmp_path)
         read = _unrestricted(
             s, "try:\n    result = open(%r).read()\nexcept OSError as e:\n    result = type(e).__name__" % str(secret)
         )
-        again = _unrestricted(s, "import os\ntry:\n    os.setuid(0)\n    result = 'root again'\nexcept OSError as e:\n    result = e.errno")
+        again = _unrestricted(
+            s,
+            "import os\ntry:\n    os.setuid(0)\n    result = 'root again'\nexcept OSError as e:\n    result = e.errno",
+        )
     assert ids == [[65534] * 3, [65534] * 3, []]
     assert read == "PermissionError"
     assert again == 1  # EPERM

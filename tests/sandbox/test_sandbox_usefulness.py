@@ -8,7 +8,12 @@ from sandbox_support import run_err, run_ok
 def test_comprehensions_and_filters(session):
     assert run_ok(session, "result = len([t for t in trips if t.cost > 100])") == 4
     assert run_ok(session, "result = {t.city for t in trips if t.purpose == 'work'}") == ["Berlin", "Paris"]
-    assert run_ok(session, "result = {t.city: t.nights for t in trips}") == {"Paris": 4, "Rome": 5, "Berlin": 2, "Oslo": 6}
+    assert run_ok(session, "result = {t.city: t.nights for t in trips}") == {
+        "Paris": 4,
+        "Rome": 5,
+        "Berlin": 2,
+        "Oslo": 6,
+    }
 
 
 def test_counter_groupby_and_topk(session):
@@ -75,7 +80,10 @@ def test_json_re_itertools(session):
         "codes = [m.group(0) for m in re.finditer(r'[A-Z]', 'Paris Rome')]\n"
         "result = json.loads(json.dumps({'groups': groups, 'codes': codes}))"
     )
-    assert run_ok(session, code) == {"groups": [["Berlin", 1], ["Oslo", 1], ["Paris", 2], ["Rome", 1]], "codes": ["P", "R"]}
+    assert run_ok(session, code) == {
+        "groups": [["Berlin", 1], ["Oslo", 1], ["Paris", 2], ["Rome", 1]],
+        "codes": ["P", "R"],
+    }
 
 
 def test_functools_and_operator(session):
@@ -101,16 +109,25 @@ def test_unpacking_and_augmented_assignment(session):
 
 
 def test_enums_stay_enums_equal_to_their_values_and_lists_arrive_as_tuples(session):
-    assert run_ok(session, "result = [trips[0].purpose, trips[0].tags, 'food' in trips[0].tags]") == ["leisure", ["food", "museum"], True]
-    assert run_ok(session, "result = [trips[0].purpose.value, trips[0].purpose == 'leisure', trips[2].purpose.name]") == [
-        "leisure", True, "WORK"]
+    assert run_ok(session, "result = [trips[0].purpose, trips[0].tags, 'food' in trips[0].tags]") == [
+        "leisure",
+        ["food", "museum"],
+        True,
+    ]
+    assert run_ok(
+        session, "result = [trips[0].purpose.value, trips[0].purpose == 'leisure', trips[2].purpose.name]"
+    ) == ["leisure", True, "WORK"]
 
 
 def test_domains_and_name_collisions(session):
     # `notes` exists in two domains: only domain.notes works.
     run_err(session, "x = notes", "NameError")
     assert run_ok(session, "result = [travel.notes[0].text, dining.notes[0].text, home_city, budget['monthly']]") == [
-        "bring passport", "no peanuts", "Lisbon", 300]
+        "bring passport",
+        "no peanuts",
+        "Lisbon",
+        300,
+    ]
     msg = run_err(session, "x = travel.trip", "AttributeError")
     assert "collections: trips, notes, home_city" in msg
 
@@ -121,7 +138,10 @@ def test_facts(session):
 
 
 def test_variables_persist_across_runs(session):
-    run_ok(session, "import statistics\nmy_total = sum(t.cost for t in trips)\ndef avg(xs):\n    return statistics.mean(xs)")
+    run_ok(
+        session,
+        "import statistics\nmy_total = sum(t.cost for t in trips)\ndef avg(xs):\n    return statistics.mean(xs)",
+    )
     assert run_ok(session, "result = round(my_total, 2)") == 2296.49
     assert run_ok(session, "result = avg([1, 3])") == 2
 
@@ -155,4 +175,9 @@ def test_records_repr_like_dataclasses(session):
 
 
 def test_slicing_and_membership(session):
-    assert run_ok(session, "result = [len(trips[1:3]), trips[-1].city, trips[0] in trips, len(list(trips))]") == [2, "Oslo", True, 5]
+    assert run_ok(session, "result = [len(trips[1:3]), trips[-1].city, trips[0] in trips, len(list(trips))]") == [
+        2,
+        "Oslo",
+        True,
+        5,
+    ]

@@ -104,8 +104,15 @@ def free_port() -> int:
 
 def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("UAC_") or k == "UAC_COMPILE_AUTO"}
-    env.update({"UAC_BLOCK_NETWORK": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-                "ANONYMIZED_TELEMETRY": "False", "TYPER_USE_RICH": "0"})
+    env.update(
+        {
+            "UAC_BLOCK_NETWORK": "1",
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "ANONYMIZED_TELEMETRY": "False",
+            "TYPER_USE_RICH": "0",
+        }
+    )
     env.update(extra)
     return env
 
@@ -139,9 +146,26 @@ def uvicorn_server(fresh_root):
     """``uac serve http`` in a subprocess on a free loopback port; yields (base_url, served)."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "http", "--root", str(fresh_root.root), "--port", str(port),
-         "--max-body-mb", "0.01", "--log-level", "warning"],
-        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "http",
+            "--root",
+            str(fresh_root.root),
+            "--port",
+            str(port),
+            "--max-body-mb",
+            "0.01",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:

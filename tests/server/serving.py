@@ -18,20 +18,36 @@ from .conftest import REPO, child_env, free_port, stop
 
 
 @contextmanager
-def server_process(root: Path, *args: str, log: Path, kind: str = "http", ready: str | None = "/v1/health",
-                   launcher: list[str] | None = None, env: dict[str, str] | None = None,
-                   timeout: float = 90.0) -> Iterator[tuple[str, subprocess.Popen]]:
+def server_process(
+    root: Path,
+    *args: str,
+    log: Path,
+    kind: str = "http",
+    ready: str | None = "/v1/health",
+    launcher: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 90.0,
+) -> Iterator[tuple[str, subprocess.Popen]]:
     """``uac serve KIND --root ROOT ARGS`` until the block ends; yields (base URL, process).
 
     ``ready``: a path answered below 500 once the server is up (None: the port accepts
     connections).  ``launcher`` replaces ``python -m uac`` (e.g. ``python -c ...``)."""
     port = free_port()
-    command = (launcher or [sys.executable, "-m", "uac"]) + ["serve", kind, "--root", str(root), "--port", str(port), *args]
+    command = (launcher or [sys.executable, "-m", "uac"]) + [
+        "serve",
+        kind,
+        "--root",
+        str(root),
+        "--port",
+        str(port),
+        *args,
+    ]
     if kind == "mcp":
         command += ["--transport", "http"]
     with open(log, "w") as handle:
-        proc = subprocess.Popen(command, cwd=REPO, env=child_env(**(env or {})), stdout=handle,
-                                stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.Popen(
+            command, cwd=REPO, env=child_env(**(env or {})), stdout=handle, stderr=subprocess.STDOUT, text=True
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(base, port, ready, proc, log, timeout)

@@ -28,6 +28,7 @@ def test_slots_bound_each_key_and_the_total():
 
     def attempt(key: str) -> str:
         with ThreadPoolExecutor(1) as pool:  # another thread: another holder
+
             def once() -> str:
                 try:
                     with slots.hold(key, wait=0.1):
@@ -188,7 +189,9 @@ def test_a_locked_project_hammered_by_its_tenant_does_not_stall_another(fresh_ro
         # another process (here: this thread) holds alice's lock, as a long 'uac ingest' would
         with project_lock(fresh_root.root / "alice" / ".uac" / "lock", purpose="a long ingest", timeout=5):
             with ThreadPoolExecutor(60) as pool:
-                deletes = [pool.submit(client.delete, f"/v1/projects/alice/facts/f{n}", headers=alice) for n in range(50)]
+                deletes = [
+                    pool.submit(client.delete, f"/v1/projects/alice/facts/f{n}", headers=alice) for n in range(50)
+                ]
                 time.sleep(0.5)  # the deletes are in flight, waiting for alice's lock
                 noisy = []
                 for _ in range(5):
@@ -217,6 +220,7 @@ def test_a_locked_project_hammered_by_its_tenant_does_not_stall_another(fresh_ro
 def test_concurrent_writes_to_one_project_take_turns_and_all_land(fresh_root):
     alice = fresh_root.auth("alice")
     with _client(fresh_root.root) as client:
+
         def add(n: int) -> int:
             session = {"date": "2023-10-01", "messages": [{"role": "user", "content": f"I fixed radio number {n}."}]}
             response = client.post("/v1/projects/alice/sessions", json={"session": session}, headers=alice)
@@ -254,9 +258,12 @@ def test_sandbox_workers_are_bounded_per_project_and_overall(fresh_root, monkeyp
                 open_now[self.name] -= 1
             return self.session.__exit__(*exc)
 
-    monkeypatch.setattr(uac.sandbox_bridge, "open_session", lambda ctx, **kw: Counted(real_open(ctx, **kw), ctx.root.name))
+    monkeypatch.setattr(
+        uac.sandbox_bridge, "open_session", lambda ctx, **kw: Counted(real_open(ctx, **kw), ctx.root.name)
+    )
     code = {"code": "result = sum(i * i for i in range(300000))"}
     with _client(fresh_root.root, sandbox_workers=2, sandbox_workers_per_project=1) as client:
+
         def run(user: str) -> int:
             response = client.post(f"/v1/projects/{user}/repl", json=code, headers=fresh_root.auth(user))
             assert response.status_code == 200, response.text
@@ -274,7 +281,9 @@ def test_a_project_over_its_sandbox_bound_gets_503_with_retry_after(fresh_root):
     slow = {"code": "result = sum(i * i for i in range(4000000))"}
     with _client(fresh_root.root, sandbox_workers_per_project=1, queued_per_project=1, busy_wait_seconds=0.2) as client:
         with ThreadPoolExecutor(4) as pool:
-            responses = list(pool.map(lambda _: client.post("/v1/projects/alice/repl", json=slow, headers=alice), range(4)))
+            responses = list(
+                pool.map(lambda _: client.post("/v1/projects/alice/repl", json=slow, headers=alice), range(4))
+            )
     statuses = sorted(r.status_code for r in responses)
     assert statuses[0] == 200 and 503 in statuses, statuses
     busy = [r for r in responses if r.status_code == 503]
@@ -312,9 +321,13 @@ def test_model_calls_are_bounded_per_project_and_overall(fresh_root):
 
     limits = ServerLimits(model_calls=3, model_calls_per_project=2)
     with TestClient(create_app(fresh_root.root, llm_factory=provider_for, limits=limits)) as client:
+
         def ask(user: str) -> str:
-            response = client.post(f"/v1/projects/{user}/ask", json={"question": "What is my dog called?", "use_state": False},
-                                   headers=fresh_root.auth(user))
+            response = client.post(
+                f"/v1/projects/{user}/ask",
+                json={"question": "What is my dog called?", "use_state": False},
+                headers=fresh_root.auth(user),
+            )
             assert response.status_code == 200, response.text
             return response.json()["answer"]
 
@@ -331,7 +344,9 @@ def test_a_compile_job_holds_a_model_slot_for_each_call(fresh_root):
     seen = []
     workspace = ServedWorkspace(
         fresh_root.root,
-        llm_factory=lambda project: LLMClient(ScriptedProvider(handler=lambda r: seen.append(workspace.admission.model.in_use("alice")) or "{}")),
+        llm_factory=lambda project: LLMClient(
+            ScriptedProvider(handler=lambda r: seen.append(workspace.admission.model.in_use("alice")) or "{}")
+        ),
         limits=ServerLimits(model_calls=1, model_calls_per_project=1, model_wait_seconds=0.2),
     )
     client = workspace.writer("alice").llm

@@ -21,8 +21,10 @@ def _directives(policy: str) -> dict[str, list[str]]:
     return {d.split()[0]: d.split()[1:] for d in (p.strip() for p in policy.split(";")) if d}
 
 
-@pytest.mark.parametrize("url, bundle, name", [("/docs", "swagger-ui-bundle.js", "SwaggerUIBundle"),
-                                               ("/redoc", "redoc.standalone.js", "Redoc")])
+@pytest.mark.parametrize(
+    "url, bundle, name",
+    [("/docs", "swagger-ui-bundle.js", "SwaggerUIBundle"), ("/redoc", "redoc.standalone.js", "Redoc")],
+)
 def test_the_docs_pages_load_only_this_servers_files(client, url, bundle, name):
     page = client.get(url)
     assert page.status_code == 200

@@ -33,9 +33,20 @@ def _call(app, path: str, headers: dict[str, str], body: bytes = b"") -> tuple[i
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "server": ("t", 80),
-             "client": ("c", 1), "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "server": ("t", 80),
+        "client": ("c", 1),
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
     asyncio.run(app(scope, receive, send))
     return next(m["status"] for m in sent if m["type"] == "http.response.start"), bool(asked)
 
@@ -48,20 +59,23 @@ def test_no_body_is_read_before_its_request_is_authenticated(shared_root):
     declared = {"content-length": str(10 * MiB), "content-type": "application/json"}
     bob = {**declared, "authorization": f"Bearer {shared_root.tokens['bob']}"}
     for path, headers, status in (
-        ("/v1/projects/alice/sessions/upload", declared, 401),                       # no token
+        ("/v1/projects/alice/sessions/upload", declared, 401),  # no token
         ("/v1/projects/alice/search", {**declared, "authorization": "Bearer junk"}, 403),
-        ("/v1/projects/alice/search", bob, 403),                                     # another project's token
-        ("/v1/projects/nobody/search", bob, 403),                                    # a project that does not exist
-        ("/v1/projects/../search", bob, 400),                                        # not a project name
+        ("/v1/projects/alice/search", bob, 403),  # another project's token
+        ("/v1/projects/nobody/search", bob, 403),  # a project that does not exist
+        ("/v1/projects/../search", bob, 400),  # not a project name
         ("/v1/projects/a b/search", bob, 400),
-        ("/v1/projects", bob, 403),                                                  # needs an admin token
+        ("/v1/projects", bob, 403),  # needs an admin token
     ):
         answered, read = _call(app, path, headers)
         assert (answered, read) == (status, False), (path, answered, read)
     # with the right token the body is read and the route answers
     body = b'{"query": "dog"}'
-    alice = {"content-length": str(len(body)), "content-type": "application/json",
-             "authorization": f"Bearer {shared_root.tokens['alice']}"}
+    alice = {
+        "content-length": str(len(body)),
+        "content-type": "application/json",
+        "authorization": f"Bearer {shared_root.tokens['alice']}",
+    }
     assert _call(app, "/v1/projects/alice/manifest", alice, body)[1] is True
 
 
@@ -102,8 +116,10 @@ async def _held(budget: ByteBudget, key: str, size: int, wait: float) -> str:
 def _hostile(port: int, path: str, send_bytes: int) -> int | None:
     """Declare a 16 MiB body, send the first part, and wait for an answer; the status or None."""
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
-                     f"Content-Length: {16 * MiB}\r\n\r\n".encode())
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
+            f"Content-Length: {16 * MiB}\r\n\r\n".encode()
+        )
         chunk, sent = b"A: " + b"z" * (64 * 1024 - 4) + b"\n", 0
         while sent < send_bytes:
             if select.select([sock], [], [], 0)[0]:
@@ -161,8 +177,10 @@ def test_bodies_beyond_the_budget_wait_then_get_503(fresh_root, tmp_path):
         alice = fresh_root.tokens["alice"]
         # alice streams a chunked upload slowly: it holds the whole budget (1 MiB, a chunked body's most)
         slow = socket.create_connection(("127.0.0.1", port), timeout=30)
-        slow.sendall(f"POST /v1/projects/alice/sessions/upload?format=transcript&date=2023-05-08 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     f"Authorization: Bearer {alice}\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
+        slow.sendall(
+            f"POST /v1/projects/alice/sessions/upload?format=transcript&date=2023-05-08 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {alice}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+        )
         line = b"Alice: I adopted a cat named Tom.\n"
         slow.sendall(b"%x\r\n%s\r\n" % (len(line), line))
         time.sleep(0.3)

@@ -37,7 +37,9 @@ class ChromaServer:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [str(CHROMA), "run", "--path", str(self.path), "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         wait_http(f"http://127.0.0.1:{self.port}/api/v2/heartbeat", self.proc, timeout=60)
 
@@ -85,8 +87,13 @@ def _hits(memory: UserMemory, query: str, **options) -> list[tuple[str, str, flo
     return [(h.channel, h.id, h.score) for h in memory.search(query, **options)]
 
 
-QUERIES = [("dog named Rex", {}), ("trip to Lisbon", {"channel": "facts"}), ("car", {"channel": "archive", "k": 3}),
-           ("Rex", {"as_of": "2023-06-30"}), ("newspaper", {"k": 2})]
+QUERIES = [
+    ("dog named Rex", {}),
+    ("trip to Lisbon", {"channel": "facts"}),
+    ("car", {"channel": "archive", "k": 3}),
+    ("Rex", {"as_of": "2023-06-30"}),
+    ("newspaper", {"k": 2}),
+]
 
 
 def test_search_on_the_server_matches_the_embedded_index(tmp_path, chroma, monkeypatch):
@@ -173,15 +180,17 @@ def test_a_server_that_goes_away_is_a_clear_error_and_repair_restores(tmp_path, 
 
         token, _ = TokenStore.for_project(tmp_path / "alice").create()
         with TestClient(create_app(tmp_path)) as client:
-            response = client.post("/v1/projects/alice/search", json={"query": "dog"},
-                                   headers={"Authorization": f"Bearer {token}"})
+            response = client.post(
+                "/v1/projects/alice/search", json={"query": "dog"}, headers={"Authorization": f"Bearer {token}"}
+            )
         assert response.status_code == 503
         assert response.json()["error"]["code"] == "store_error"
         assert f"127.0.0.1:{on_server.port}" in response.json()["error"]["message"]
         # so does the CLI, in one line
         cli = subprocess.run(
             [sys.executable, "-m", "uac", "search", str(tmp_path / "alice"), "dog"],
-            capture_output=True, text=True,
+            capture_output=True,
+            text=True,
             env={**_env(), "UAC_INDEX_BACKEND": "http", "UAC_CHROMA_PORT": str(on_server.port)},
         )
         assert cli.returncode != 0 and "is not reachable" in cli.stderr and "Traceback" not in cli.stderr

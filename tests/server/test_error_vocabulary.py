@@ -148,17 +148,45 @@ def test_every_documented_code_is_reachable(fresh_root, monkeypatch, tmp_path):
             return LLMClient(ScriptedProvider([{"error": "fatal", "message": "the endpoint said no"}]))
         return None
 
-    limits = ServerLimits(lock_wait_seconds=0.3, busy_wait_seconds=0.2, queued_per_project=1, sandbox_workers_per_project=1)
+    limits = ServerLimits(
+        lock_wait_seconds=0.3, busy_wait_seconds=0.2, queued_per_project=1, sandbox_workers_per_project=1
+    )
     client = _app(root, llm_factory=failing_model, limits=limits)
     with client:
         P = "/v1/projects/alice"
-        assert saw(client.post(f"{P}/search", content=b"{not json", headers={**alice, "Content-Type": "application/json"})) == "input_error"
-        assert saw(client.post(f"{P}/records", json={"domain": "Bad Name", "collection": "c", "records": [{"a": 1}]}, headers=alice)) == "invalid_name"
-        assert saw(client.post("/v1/projects", json={"name": "dave", "timezone": "Mars/Olympus"}, headers=admin)) == "config_error"
+        assert (
+            saw(client.post(f"{P}/search", content=b"{not json", headers={**alice, "Content-Type": "application/json"}))
+            == "input_error"
+        )
+        assert (
+            saw(
+                client.post(
+                    f"{P}/records", json={"domain": "Bad Name", "collection": "c", "records": [{"a": 1}]}, headers=alice
+                )
+            )
+            == "invalid_name"
+        )
+        assert (
+            saw(client.post("/v1/projects", json={"name": "dave", "timezone": "Mars/Olympus"}, headers=admin))
+            == "config_error"
+        )
         trips = [{"city": "Rome", "cost": 3}]
-        assert client.post(f"{P}/records", json={"domain": "travel", "collection": "trips", "records": trips}, headers=alice).status_code == 200
-        assert saw(client.post(f"{P}/records", json={"domain": "travel", "collection": "trips", "record_type": "Visit",
-                                                    "records": trips}, headers=alice)) == "user_error"
+        assert (
+            client.post(
+                f"{P}/records", json={"domain": "travel", "collection": "trips", "records": trips}, headers=alice
+            ).status_code
+            == 200
+        )
+        assert (
+            saw(
+                client.post(
+                    f"{P}/records",
+                    json={"domain": "travel", "collection": "trips", "record_type": "Visit", "records": trips},
+                    headers=alice,
+                )
+            )
+            == "user_error"
+        )
         assert saw(client.get(f"{P}/manifest")) == "unauthenticated"
         assert saw(client.get(f"{P}/manifest", headers=bob)) == "forbidden"
         assert saw(client.get("/v1/nowhere")) == "not_found"
@@ -169,10 +197,27 @@ def test_every_documented_code_is_reachable(fresh_root, monkeypatch, tmp_path):
         assert saw(client.put(f"{P}/search", headers=alice)) == "method_not_allowed"
         assert saw(client.post("/v1/projects", json={"name": "alice"}, headers=admin)) == "project_exists"
         assert saw(client.post(f"{P}/search", json={"query": "x", "k": "many"}, headers=alice)) == "validation_error"
-        assert saw(client.post(f"{P}/sessions", json={"session": {"date": "2023-01-01", "messages": [
-            {"role": "user", "content": "I like tea."}]}, "extractor": "llm"}, headers=alice)) == "model_not_configured"
-        assert saw(client.post("/v1/projects/bob/ask", json={"question": "What do I play?", "use_state": False},
-                               headers=bob)) == "model_error"
+        assert (
+            saw(
+                client.post(
+                    f"{P}/sessions",
+                    json={
+                        "session": {"date": "2023-01-01", "messages": [{"role": "user", "content": "I like tea."}]},
+                        "extractor": "llm",
+                    },
+                    headers=alice,
+                )
+            )
+            == "model_not_configured"
+        )
+        assert (
+            saw(
+                client.post(
+                    "/v1/projects/bob/ask", json={"question": "What do I play?", "use_state": False}, headers=bob
+                )
+            )
+            == "model_error"
+        )
         with project_lock(root / "alice" / ".uac" / "lock", purpose="elsewhere", timeout=1):
             locked = client.delete(f"{P}/facts/nope", headers=alice)
         assert saw(locked) == "project_locked" and locked.headers["Retry-After"]
@@ -227,15 +272,28 @@ def test_every_documented_code_is_reachable(fresh_root, monkeypatch, tmp_path):
         jobs = root / "alice" / ".uac" / "jobs"
         jobs.mkdir(parents=True, exist_ok=True)
         job_id = "f" * 32
-        (jobs / f"{job_id}.json").write_text(json.dumps({
-            "id": job_id, "project": "alice", "kind": "compile", "status": "running",
-            "created": "2026-01-01T00:00:00+00:00", "started": "2026-01-01T00:00:01+00:00", "runner": "gone"}))
+        (jobs / f"{job_id}.json").write_text(
+            json.dumps(
+                {
+                    "id": job_id,
+                    "project": "alice",
+                    "kind": "compile",
+                    "status": "running",
+                    "created": "2026-01-01T00:00:00+00:00",
+                    "started": "2026-01-01T00:00:01+00:00",
+                    "runner": "gone",
+                }
+            )
+        )
         job = client.get(f"{P}/compile/{job_id}", headers=alice).json()
         assert job["status"] == "failed" and job["error"]["code"] == "job_interrupted"
         seen["job_interrupted"] = CODES["job_interrupted"]
 
     with _app(root, max_body_bytes=100) as small:
-        assert saw(small.post("/v1/projects/alice/search", json={"query": "x" * 500}, headers=alice)) == "request_too_large"
+        assert (
+            saw(small.post("/v1/projects/alice/search", json={"query": "x" * 500}, headers=alice))
+            == "request_too_large"
+        )
 
     # a process whose search stack broke: its health says so
     from uac.errors import StoreError
@@ -310,11 +368,16 @@ def test_the_same_bad_date_is_the_same_error_everywhere(shared_client, shared_ro
 
 def test_http_hints_speak_http(fresh_client, fresh_root):
     alice = fresh_root.auth("alice")
-    no_date = fresh_client.post("/v1/projects/alice/sessions", json={"session": {"messages": [{"role": "user", "content": "hi"}]}},
-                                headers=alice).json()["error"]
+    no_date = fresh_client.post(
+        "/v1/projects/alice/sessions",
+        json={"session": {"messages": [{"role": "user", "content": "hi"}]}},
+        headers=alice,
+    ).json()["error"]
     assert no_date["code"] == "input_error" and "--date" not in json.dumps(no_date)
     assert '"date"' in no_date["hint"]
-    upload = fresh_client.post("/v1/projects/alice/sessions/upload", content=b"Ann: hi\n", headers=alice).json()["error"]
+    upload = fresh_client.post("/v1/projects/alice/sessions/upload", content=b"Ann: hi\n", headers=alice).json()[
+        "error"
+    ]
     assert "--date" not in json.dumps(upload) and '"date"' in upload["hint"]
 
 
@@ -348,7 +411,9 @@ def _nested(depth: int) -> dict:
 def test_bad_json_bodies_are_a_clear_400(fresh_client, fresh_root, route, body):
     alice = fresh_root.auth("alice")
     before = (fresh_root.root / "alice" / "memory" / "facts.jsonl").read_bytes()
-    response = fresh_client.post(f"/v1/projects/alice/{route}", content=body, headers={**alice, "Content-Type": "application/json"})
+    response = fresh_client.post(
+        f"/v1/projects/alice/{route}", content=body, headers={**alice, "Content-Type": "application/json"}
+    )
     assert response.status_code == 400, response.text
     error = response.json()["error"]
     assert error["code"] == "input_error" and error["message"].startswith("the request body")
@@ -371,6 +436,7 @@ def test_bad_uploads_are_a_clear_400(fresh_client, fresh_root, body, words):
 
 def test_over_limit_chunked_bodies_get_413(fresh_root):
     with _app(fresh_root.root, max_body_bytes=2_000) as client:
+
         def chunks():
             for _ in range(10):
                 yield b'{"query": "' + b"y" * 500 + b'"}'
@@ -384,8 +450,11 @@ def test_over_limit_chunked_bodies_get_413(fresh_root):
 def test_responses_name_no_server_path(fresh_client, fresh_root):
     alice = fresh_root.auth("alice")
     root = str(fresh_root.root)
-    records = fresh_client.post("/v1/projects/alice/records", json={"domain": "travel", "collection": "trips",
-                                                                    "records": [{"city": "Rome", "cost": 3}]}, headers=alice)
+    records = fresh_client.post(
+        "/v1/projects/alice/records",
+        json={"domain": "travel", "collection": "trips", "records": [{"city": "Rome", "cost": 3}]},
+        headers=alice,
+    )
     assert records.status_code == 200 and records.json()["file"] is None
     job = fresh_client.post("/v1/projects/alice/compile", json={"mode": "offline"}, headers=alice).json()
     deadline = time.monotonic() + 60
@@ -412,7 +481,11 @@ def test_responses_name_no_server_path(fresh_client, fresh_root):
     "command, content, words",
     [
         ("ingest", DEEP, "nested more than"),
-        ("ingest", b'{"date": "2023-01-01", "messages": [{"role": "user", "content": "x", "n": ' + BIG_INT + b"}]}", "digits"),
+        (
+            "ingest",
+            b'{"date": "2023-01-01", "messages": [{"role": "user", "content": "x", "n": ' + BIG_INT + b"}]}",
+            "digits",
+        ),
         ("ingest", b'{"date": "2023-01-01", "messages": [{"role": "user", "content": "x\\ud800"}]}', "lone surrogate"),
         ("import-records", json.dumps([{"v": _nested(900)}]).encode(), "nested more than"),
         ("import-records", b'[{"v": ' + BIG_INT + b"}]", "digits"),

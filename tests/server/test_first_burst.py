@@ -64,8 +64,14 @@ print(json.dumps(failures))
 @pytest.mark.embeddings
 def test_first_imports_from_several_threads_at_once_all_succeed():
     for _ in range(3):
-        done = subprocess.run([sys.executable, "-c", FIRST_IMPORTS], cwd=REPO, env=child_env(), capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", FIRST_IMPORTS],
+            cwd=REPO,
+            env=child_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         assert json.loads(done.stdout.strip().splitlines()[-1]) == []
 
@@ -92,13 +98,18 @@ def _burst(base: str, served, round_: int) -> list[tuple[str, int, str]]:
         if kind == "search":
             response = httpx.post(api + "/search", json={"query": "dog", "k": 3}, headers=headers, timeout=120)
         elif kind == "archive":
-            response = httpx.post(api + "/search", json={"query": "cello", "channel": "archive"}, headers=headers, timeout=120)
+            response = httpx.post(
+                api + "/search", json={"query": "cello", "channel": "archive"}, headers=headers, timeout=120
+            )
         elif kind == "doctor":
             response = httpx.post(api + "/doctor", json={}, headers=headers, timeout=120)
         elif kind == "facts":
             response = httpx.get(api + "/facts", headers=headers, timeout=120)
         elif kind == "session":
-            session = {"date": "2023-09-01", "messages": [{"role": "user", "content": f"I rode bike number {round_}-{n}."}]}
+            session = {
+                "date": "2023-09-01",
+                "messages": [{"role": "user", "content": f"I rode bike number {round_}-{n}."}],
+            }
             response = httpx.post(api + "/sessions", json={"session": session}, headers=headers, timeout=120)
         elif kind == "repl":
             response = httpx.post(api + "/repl", json={"code": "result = 6 * 7"}, headers=headers, timeout=120)
@@ -115,11 +126,13 @@ def _burst(base: str, served, round_: int) -> list[tuple[str, int, str]]:
 @pytest.mark.slow
 @pytest.mark.embeddings
 def test_a_burst_of_first_requests_right_after_start_all_succeed(tmp_path):
-    served = make_root(tmp_path / "root", {"alice": ALICE_SESSION, "bob": BOB_SESSION,
-                                           "carol": ALICE_SESSION, "dave": BOB_SESSION})
+    served = make_root(
+        tmp_path / "root", {"alice": ALICE_SESSION, "bob": BOB_SESSION, "carol": ALICE_SESSION, "dave": BOB_SESSION}
+    )
     for round_ in range(3):  # three fresh processes; the burst is each one's first traffic
-        with server_process(served.root, "--log-level", "warning", log=tmp_path / f"server-{round_}.log",
-                            ready=None) as (base, _proc):
+        with server_process(
+            served.root, "--log-level", "warning", log=tmp_path / f"server-{round_}.log", ready=None
+        ) as (base, _proc):
             outcomes = _burst(base, served, round_)
             failed = [o for o in outcomes if o[1] != 200]
             assert not failed, (failed, (tmp_path / f"server-{round_}.log").read_text()[-3000:])
@@ -145,7 +158,10 @@ def test_health_reports_a_process_whose_search_stack_fails(fresh_root):
         assert response.status_code == 503
         error = response.json()["error"]
         assert error["code"] == "server_broken" and error["details"]["status"] == "broken"
-        assert "numpy is half-imported" in error["details"]["checks"]["search"] and error["details"]["checks"]["imports"] == "ok"
+        assert (
+            "numpy is half-imported" in error["details"]["checks"]["search"]
+            and error["details"]["checks"]["imports"] == "ok"
+        )
         assert "Restart the server" in error["hint"] and "numpy is half-imported" in error["message"]
         broken[0] = False  # the problem went away: health says so on its next check
         again = client.get("/v1/health")
@@ -158,13 +174,20 @@ POISONED = "import sys; sys.modules['onnxruntime'] = None; from uac.cli import r
 
 @pytest.mark.slow
 def test_a_server_that_cannot_import_its_search_stack_says_so(fresh_root, tmp_path):
-    with server_process(fresh_root.root, "--log-level", "warning", log=tmp_path / "server.log", ready=None,
-                        launcher=[sys.executable, "-c", POISONED]) as (base, _proc):
+    with server_process(
+        fresh_root.root,
+        "--log-level",
+        "warning",
+        log=tmp_path / "server.log",
+        ready=None,
+        launcher=[sys.executable, "-c", POISONED],
+    ) as (base, _proc):
         health = httpx.get(base + "/v1/health", timeout=30)
         assert health.status_code == 503, health.text
         assert "cannot import onnxruntime" in health.json()["error"]["details"]["checks"]["imports"]
-        search = httpx.post(base + "/v1/projects/alice/search", json={"query": "dog"}, headers=fresh_root.auth("alice"),
-                            timeout=30)
+        search = httpx.post(
+            base + "/v1/projects/alice/search", json={"query": "dog"}, headers=fresh_root.auth("alice"), timeout=30
+        )
         assert search.status_code == 503 and search.json()["error"]["code"] == "store_error"
     assert "cannot import onnxruntime" in (tmp_path / "server.log").read_text()
 

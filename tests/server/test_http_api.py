@@ -54,7 +54,12 @@ def test_search_as_of_before_any_session_finds_no_facts(shared_client, shared_ro
 
 def test_validation_errors_use_the_envelope(shared_client, shared_root):
     alice = shared_root.auth("alice")
-    for body in ({"query": "x", "k": "many"}, {"k": 3}, {"query": "x", "channel": "everything"}, {"query": "x", "bogus": 1}):
+    for body in (
+        {"query": "x", "k": "many"},
+        {"k": 3},
+        {"query": "x", "channel": "everything"},
+        {"query": "x", "bogus": 1},
+    ):
         response = shared_client.post("/v1/projects/alice/search", json=body, headers=alice)
         assert response.status_code == 422, body
         error = response.json()["error"]
@@ -68,8 +73,9 @@ def test_validation_errors_use_the_envelope(shared_client, shared_root):
 
 
 def test_ask_without_a_model_returns_the_ranked_evidence(shared_client, shared_root):
-    response = shared_client.post("/v1/projects/alice/ask", json={"question": "What is my dog called?"},
-                                  headers=shared_root.auth("alice"))
+    response = shared_client.post(
+        "/v1/projects/alice/ask", json={"question": "What is my dog called?"}, headers=shared_root.auth("alice")
+    )
     assert response.status_code == 200
     body = response.json()
     assert {"answer", "channels", "usage"} <= set(body)
@@ -97,7 +103,9 @@ def test_domain_code_is_served_from_the_project(fresh_client, fresh_root):
     response = fresh_client.get("/v1/projects/alice/domains/pets", headers=fresh_root.auth("alice"))
     assert response.status_code == 200
     assert response.json()["files"]["state.py"].endswith("pets = [Pet(name='Rex')]\n")
-    assert fresh_client.get("/v1/projects/alice/domains", headers=fresh_root.auth("alice")).json()["domains"] == ["pets"]
+    assert fresh_client.get("/v1/projects/alice/domains", headers=fresh_root.auth("alice")).json()["domains"] == [
+        "pets"
+    ]
 
 
 def test_add_session_as_json_then_as_transcript_upload(fresh_client, fresh_root):
@@ -133,7 +141,9 @@ def test_bad_session_input_is_a_400_naming_the_request_body(fresh_client, fresh_
     both = fresh_client.post("/v1/projects/alice/sessions", json={"session": {}, "text": "A: hi"}, headers=alice)
     assert both.status_code == 400
     no_date = fresh_client.post(
-        "/v1/projects/alice/sessions", json={"session": {"messages": [{"role": "user", "content": "hi"}]}}, headers=alice
+        "/v1/projects/alice/sessions",
+        json={"session": {"messages": [{"role": "user", "content": "hi"}]}},
+        headers=alice,
     )
     assert no_date.status_code == 400 and "date" in no_date.json()["error"]["message"]
     assert (fresh_root.root / "alice" / "memory" / "facts.jsonl").read_bytes() == log
@@ -159,8 +169,9 @@ def test_forget_a_fact_and_a_session(fresh_client, fresh_root):
     assert gone.status_code == 200, gone.text
     left = fresh_client.get("/v1/projects/alice/facts", headers=alice).json()["facts"]
     assert [f["id"] for f in left] == [f["id"] for f in facts[1:]]
-    hits = fresh_client.post("/v1/projects/alice/search", json={"query": "golden retriever Rex", "channel": "facts"},
-                             headers=alice).json()["results"]
+    hits = fresh_client.post(
+        "/v1/projects/alice/search", json={"query": "golden retriever Rex", "channel": "facts"}, headers=alice
+    ).json()["results"]
     assert facts[0]["id"] not in {h["id"] for h in hits}
     session_id = facts[1]["session_id"]
     assert fresh_client.delete(f"/v1/projects/alice/sessions/{session_id}", headers=alice).status_code == 200
@@ -299,7 +310,13 @@ def test_search_returns_imported_records_with_their_pointer(fresh_client, fresh_
         "/v1/projects/alice/search", json={"query": "Who went to Kyoto?", "k": 5}, headers=fresh_root.auth("alice")
     ).json()["results"]
     record = next(r for r in results if r["channel"] == "records")
-    assert record["record"] == {"domain": "travel", "collection": "trips", "position": 0, "record_type": "Trip", "source": "record:trips.csv#0"}
+    assert record["record"] == {
+        "domain": "travel",
+        "collection": "trips",
+        "position": 0,
+        "record_type": "Trip",
+        "source": "record:trips.csv#0",
+    }
     assert "Kyoto" in record["text"] and record["session_id"] == "" and record["evidence"] == []
     others = [r for r in results if r["channel"] != "records"]
     assert others and all("record" not in r for r in others)
@@ -320,7 +337,9 @@ def test_history_diff_and_as_of_routes(fresh_client, fresh_root):
     assert expected["total"] >= 1
     history = fresh_client.get("/v1/projects/alice/history", headers=alice)
     assert history.status_code == 200 and history.json() == expected
-    assert fresh_client.get("/v1/projects/alice/history?limit=1", headers=alice).json()["truncated"] == (expected["total"] > 1)
+    assert fresh_client.get("/v1/projects/alice/history?limit=1", headers=alice).json()["truncated"] == (
+        expected["total"] > 1
+    )
     diff = fresh_client.get("/v1/projects/alice/diff?since=2000-01-01", headers=alice).json()
     assert diff["changes"] == expected["total"]
     at = fresh_client.get(f"/v1/projects/alice/history/domains/{domain}?at=c1", headers=alice).json()

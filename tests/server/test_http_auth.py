@@ -56,11 +56,13 @@ def test_a_token_of_one_user_opens_nothing_of_another(shared_client, shared_root
 def test_wrong_and_malformed_tokens_are_refused(shared_client, shared_root):
     alice_token = shared_root.tokens["alice"]
     for token in ("nope", alice_token + "x", alice_token[:-1], "uac_00000000_" + "a" * 43, shared_root.admin):
-        response = shared_client.post("/v1/projects/alice/search", json={"query": "dog"},
-                                      headers={"Authorization": f"Bearer {token}"})
+        response = shared_client.post(
+            "/v1/projects/alice/search", json={"query": "dog"}, headers={"Authorization": f"Bearer {token}"}
+        )
         assert response.status_code == 403, token
-    response = shared_client.post("/v1/projects/alice/search", json={"query": "dog"},
-                                  headers={"Authorization": f"Basic {alice_token}"})
+    response = shared_client.post(
+        "/v1/projects/alice/search", json={"query": "dog"}, headers={"Authorization": f"Basic {alice_token}"}
+    )
     assert response.status_code == 401
 
 

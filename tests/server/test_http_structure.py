@@ -38,21 +38,32 @@ def test_import_records_then_compute_in_the_sandbox(fresh_client, fresh_root):
 
     ran = fresh_client.post(
         "/v1/projects/alice/repl",
-        json={"code": "result = {'total': sum(t.cost for t in trips), 'in_2024': len([t for t in travel.trips if t.date.year == 2024])}"},
+        json={
+            "code": "result = {'total': sum(t.cost for t in trips), 'in_2024': len([t for t in travel.trips if t.date.year == 2024])}"
+        },
         headers=alice,
     )
     assert ran.status_code == 200, ran.text
     # the session the fixture ingested (its catch-up off) is not in the view: the reply says so
-    assert ran.json() == {"ok": True, "result": {"total": 510.5, "in_2024": 2}, "stdout": "", "error": None,
-                          "view": {"facts_not_included": 2, "catching_up": False}}
+    assert ran.json() == {
+        "ok": True,
+        "result": {"total": 510.5, "in_2024": 2},
+        "stdout": "",
+        "error": None,
+        "view": {"facts_not_included": 2, "catching_up": False},
+    }
 
     failing = fresh_client.post("/v1/projects/alice/repl", json={"code": "trips.append(1)"}, headers=alice).json()
     assert failing["ok"] is False and failing["error"]["type"]
-    escape = fresh_client.post("/v1/projects/alice/repl", json={"code": "result = ().__class__.__bases__"}, headers=alice).json()
+    escape = fresh_client.post(
+        "/v1/projects/alice/repl", json={"code": "result = ().__class__.__bases__"}, headers=alice
+    ).json()
     assert escape["ok"] is False
 
     # bob's sandbox sees bob's state only
-    bob = fresh_client.post("/v1/projects/bob/repl", json={"code": "result = len(trips)"}, headers=fresh_root.auth("bob"))
+    bob = fresh_client.post(
+        "/v1/projects/bob/repl", json={"code": "result = len(trips)"}, headers=fresh_root.auth("bob")
+    )
     assert bob.status_code == 200
     assert bob.json()["ok"] is False and "trips" in bob.json()["error"]["message"]
 

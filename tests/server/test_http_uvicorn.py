@@ -34,15 +34,22 @@ def test_served_over_loopback_with_parallel_users(uvicorn_server):
     base, served = uvicorn_server
     alice, bob = served.auth("alice"), served.auth("bob")
 
-    for path in ("/v1/projects/../alice/manifest", "/v1/projects/%2e%2e/manifest", "/v1/projects/%2e%2e%2f%2e%2e/manifest",
-                 "/v1//etc/passwd", "/v1/projects//etc/manifest", "/v1/projects/alice/domains/..%2f..%2fuac.toml"):
+    for path in (
+        "/v1/projects/../alice/manifest",
+        "/v1/projects/%2e%2e/manifest",
+        "/v1/projects/%2e%2e%2f%2e%2e/manifest",
+        "/v1//etc/passwd",
+        "/v1/projects//etc/manifest",
+        "/v1/projects/alice/domains/..%2f..%2fuac.toml",
+    ):
         status, body = _raw_get(base, path, alice)
         assert status in (400, 403, 404), (path, status)
         assert set(body) == {"error"}, path
 
     def search(user: str, query: str) -> list[str]:
-        response = httpx.post(f"{base}/v1/projects/{user}/search", json={"query": query, "k": 3},
-                              headers=served.auth(user), timeout=30)
+        response = httpx.post(
+            f"{base}/v1/projects/{user}/search", json={"query": query, "k": 3}, headers=served.auth(user), timeout=30
+        )
         assert response.status_code == 200, response.text
         return [r["text"] for r in response.json()["results"]]
 
@@ -56,7 +63,10 @@ def test_served_over_loopback_with_parallel_users(uvicorn_server):
 
     # concurrent writers to one project: serialised, nothing lost
     def add(n: int) -> int:
-        session = {"date": "2023-10-01", "messages": [{"role": "user", "content": f"I visited museum number {n} today."}]}
+        session = {
+            "date": "2023-10-01",
+            "messages": [{"role": "user", "content": f"I visited museum number {n} today."}],
+        }
         response = httpx.post(f"{base}/v1/projects/bob/sessions", json={"session": session}, headers=bob, timeout=60)
         assert response.status_code == 200, response.text
         return response.json()["facts_appended"]

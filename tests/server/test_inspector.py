@@ -21,8 +21,9 @@ OWN = {"Origin": "http://testserver"}
 def sign_in(client: TestClient, project: str, token: str):
     page = client.get("/ui/signin")
     nonce = re.search(r'name="nonce" value="([^"]+)"', page.text).group(1)
-    return client.post("/ui/signin", data={"nonce": nonce, "project": project, "token": token}, follow_redirects=False,
-                       headers=OWN)
+    return client.post(
+        "/ui/signin", data={"nonce": nonce, "project": project, "token": token}, follow_redirects=False, headers=OWN
+    )
 
 
 def csrf_of(client: TestClient, url: str) -> str:
@@ -57,6 +58,7 @@ def test_wrong_tokens_and_unknown_projects_get_the_same_answer(ui):
     wrong = sign_in(client, "alice", root.tokens["bob"])
     missing = sign_in(client, "carol", root.tokens["bob"])
     assert wrong.status_code == missing.status_code == 401
+
     def strip(text):
         return re.sub(r'value="[^"]*"', "", text)
 
@@ -66,8 +68,11 @@ def test_wrong_tokens_and_unknown_projects_get_the_same_answer(ui):
 
 def test_sign_in_needs_its_form_nonce(ui):
     client, root = ui
-    response = client.post("/ui/signin", data={"nonce": "forged", "project": "alice", "token": root.tokens["alice"]},
-                           follow_redirects=False)
+    response = client.post(
+        "/ui/signin",
+        data={"nonce": "forged", "project": "alice", "token": root.tokens["alice"]},
+        follow_redirects=False,
+    )
     assert response.status_code == 403 and f"{COOKIE}=" not in response.headers.get("set-cookie", "")
 
 
@@ -163,7 +168,9 @@ def test_a_correction_from_the_page(ui):
     client, root = ui
     sign_in(client, "alice", root.tokens["alice"])
     facts = client.get("/ui/p/alice/facts").text
-    rex = re.search(r'href="/ui/p/alice/fact\?id=([^"]+)"><bdi>[^<]*</bdi></a> <bdi>[^<]*golden retriever', facts).group(1)
+    rex = re.search(
+        r'href="/ui/p/alice/fact\?id=([^"]+)"><bdi>[^<]*</bdi></a> <bdi>[^<]*golden retriever', facts
+    ).group(1)
     form = client.get(f"/ui/p/alice/correct?supersedes={rex}")
     assert form.status_code == 200 and "golden retriever" in form.text
     csrf = csrf_of(client, "/ui/p/alice/correct")
@@ -204,11 +211,17 @@ def test_search_console_and_ask_without_a_model(ui):
 def test_corrections_over_the_api(fresh_client, fresh_root):
     facts = fresh_client.get("/v1/projects/alice/facts", headers=fresh_root.auth("alice")).json()["facts"]
     rex = next(f["id"] for f in facts if "Rex" in f["text"])
-    response = fresh_client.post("/v1/projects/alice/corrections", headers=fresh_root.auth("alice"),
-                                 json={"text": "Rex is a labrador.", "supersedes": [rex]})
+    response = fresh_client.post(
+        "/v1/projects/alice/corrections",
+        headers=fresh_root.auth("alice"),
+        json={"text": "Rex is a labrador.", "supersedes": [rex]},
+    )
     assert response.status_code == 201 and response.json()["superseded"] == [rex]
-    response = fresh_client.post("/v1/projects/alice/corrections", headers=fresh_root.auth("alice"),
-                                 json={"text": "again", "supersedes": ["nope"]})
+    response = fresh_client.post(
+        "/v1/projects/alice/corrections",
+        headers=fresh_root.auth("alice"),
+        json={"text": "again", "supersedes": ["nope"]},
+    )
     assert response.status_code == 404 and response.json()["error"]["code"] == "fact_not_found"
     response = fresh_client.post("/v1/projects/alice/corrections", headers=fresh_root.auth("bob"), json={"text": "x"})
     assert response.status_code == 403
@@ -225,12 +238,17 @@ def test_the_changes_page_links_records_facts_and_the_forget_flow(ui):
     sign_in(client, "alice", root.tokens["alice"])
     timeline = client.get("/ui/p/alice/changes")
     assert timeline.status_code == 200 and 'id="changes"' in timeline.text
-    assert change['record'] in timeline.text and 'class="record-link"' in timeline.text
+    assert change["record"] in timeline.text and 'class="record-link"' in timeline.text
     assert f"/ui/p/alice/d/{change['domain']}?q=" in timeline.text
     assert f"/ui/p/alice/fact?id={fact.id}" in timeline.text
-    assert f"/ui/p/alice/forget?fact={fact.id}" in timeline.text and f"/ui/p/alice/correct?supersedes={fact.id}" in timeline.text
+    assert (
+        f"/ui/p/alice/forget?fact={fact.id}" in timeline.text
+        and f"/ui/p/alice/correct?supersedes={fact.id}" in timeline.text
+    )
     only = client.get(f"/ui/p/alice/changes?domain={change['domain']}").text
-    assert only.count('class="change ') == sum(1 for c in UserMemory.open(root.root / "alice").history().changes if c.change.domain == change["domain"])
+    assert only.count('class="change ') == sum(
+        1 for c in UserMemory.open(root.root / "alice").history().changes if c.change.domain == change["domain"]
+    )
     assert client.get("/ui/p/alice/changes?domain=../x").status_code == 400
     # forgetting from a change goes through the page's confirm and CSRF flow; the change goes with the fact
     csrf = csrf_of(client, "/ui/p/alice/facts")

@@ -27,15 +27,20 @@ DRIVER = shutil.which("chromedriver")
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                       reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"),
+    pytest.mark.skipif(
+        CHROMIUM is None or DRIVER is None,
+        reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
+    ),
 ]
 
 HOSTILE = {
     "date": "2023-07-02",
     "messages": [
-        {"role": "user", "content": 'My notes say <script>document.title="pwned"</script> and '
-                                    '<a href="javascript:document.title=\'clicked\'">open me</a>.'},
+        {
+            "role": "user",
+            "content": 'My notes say <script>document.title="pwned"</script> and '
+            "<a href=\"javascript:document.title='clicked'\">open me</a>.",
+        },
         {"role": "user", "content": "Also <img src=x onerror=\"document.title='img'\"> javascript:alert(1)"},
     ],
 }
@@ -56,8 +61,24 @@ def served_ui(tmp_path):
     memory.close()
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root.root), "--port", str(port), "--log-level", "warning"],
-        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "http",
+            "--root",
+            str(root.root),
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -74,8 +95,15 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+        "--no-first-run",
+        "--disable-extensions",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # to read the policy's reports
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
@@ -238,8 +266,11 @@ def test_the_inspector_in_a_browser(served_ui, browser):
     assert not driver.find_elements(By.CSS_SELECTOR, "main img, main script")
     assert driver.title not in ("pwned", "clicked", "img") and no_alert(driver)
     # open a hostile fact's page, its turn and its session too
-    hostile_link = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
-                        if "<script>" in a.find_element(By.XPATH, "./..").text)
+    hostile_link = next(
+        a
+        for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+        if "<script>" in a.find_element(By.XPATH, "./..").text
+    )
     go(driver, hostile_link)
     go(driver, driver.find_element(By.CSS_SELECTOR, "#evidence a.turn-link"))
     go(driver, driver.find_element(By.ID, "session-link"))
@@ -249,8 +280,11 @@ def test_the_inspector_in_a_browser(served_ui, browser):
 
     # a right-to-left override in a fact is shown as a code and reorders nothing after it
     driver.get(base + "/ui/p/alice/facts")
-    cell = next(a.find_element(By.XPATH, "./..") for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
-                if "Bidi check" in a.find_element(By.XPATH, "./..").text)
+    cell = next(
+        a.find_element(By.XPATH, "./..")
+        for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+        if "Bidi check" in a.find_element(By.XPATH, "./..").text
+    )
     x = driver.execute_script(WORD_LEFT, cell, "left"), driver.execute_script(WORD_LEFT, cell, "right end")
     tag = cell.find_element(By.CSS_SELECTOR, ".tag").rect
     assert x[0] < x[1] < tag["x"], (x, tag)  # left to right, the tag after the text
@@ -258,8 +292,11 @@ def test_the_inspector_in_a_browser(served_ui, browser):
 
     # forget a fact after confirming: the confirmation lists the records citing it
     driver.get(base + "/ui/p/alice/facts")
-    lisbon = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
-                  if "Lisbon" in a.find_element(By.XPATH, "./..").text)
+    lisbon = next(
+        a
+        for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+        if "Lisbon" in a.find_element(By.XPATH, "./..").text
+    )
     lisbon_id = lisbon.text
     go(driver, lisbon)
     go(driver, driver.find_element(By.ID, "forget-link"))
@@ -273,8 +310,11 @@ def test_the_inspector_in_a_browser(served_ui, browser):
 
     # a correction from a fact's page
     driver.get(base + "/ui/p/alice/facts")
-    rex = next(a for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
-               if "retriever" in a.find_element(By.XPATH, "./..").text)
+    rex = next(
+        a
+        for a in driver.find_elements(By.CSS_SELECTOR, "#timeline a.fact-link")
+        if "retriever" in a.find_element(By.XPATH, "./..").text
+    )
     go(driver, rex)
     go(driver, driver.find_element(By.ID, "correct-link"))
     driver.find_element(By.ID, "correction").send_keys("Rex is a labrador.")
@@ -301,8 +341,24 @@ def bare_server(tmp_path):
     token, _ = TokenStore.for_project(root / "alice").create("browser")
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--port", str(port), "--log-level", "warning"],
-        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "http",
+            "--root",
+            str(root),
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -397,8 +453,11 @@ def test_the_changes_page_in_a_browser(served_ui, browser):
 
     # the change -> its fact -> the turn it was read from
     driver.get(filtered)
-    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
-               if fact_id in [a.text for a in r.find_elements(By.CSS_SELECTOR, "a.fact-link")])
+    row = next(
+        r
+        for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
+        if fact_id in [a.text for a in r.find_elements(By.CSS_SELECTOR, "a.fact-link")]
+    )
     go(driver, next(a for a in row.find_elements(By.CSS_SELECTOR, "a.fact-link") if a.text == fact_id))
     assert driver.find_element(By.ID, "fact-id").text == fact_id
     fact_text = driver.find_element(By.ID, "fact-text").text
@@ -407,10 +466,16 @@ def test_the_changes_page_in_a_browser(served_ui, browser):
 
     # forget the fact from the change: confirmed, gone from the timeline too
     driver.get(filtered)
-    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
-               if fact_id in [a.text for a in r.find_elements(By.CSS_SELECTOR, "a.fact-link")])
-    forget = next(d.find_element(By.CSS_SELECTOR, "a.forget-link") for d in row.find_elements(By.CSS_SELECTOR, "div.because")
-                  if d.find_element(By.CSS_SELECTOR, "a.fact-link").text == fact_id)
+    row = next(
+        r
+        for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change")
+        if fact_id in [a.text for a in r.find_elements(By.CSS_SELECTOR, "a.fact-link")]
+    )
+    forget = next(
+        d.find_element(By.CSS_SELECTOR, "a.forget-link")
+        for d in row.find_elements(By.CSS_SELECTOR, "div.because")
+        if d.find_element(By.CSS_SELECTOR, "a.fact-link").text == fact_id
+    )
     go(driver, forget)
     assert fact_text in driver.find_element(By.TAG_NAME, "blockquote").text
     go(driver, driver.find_element(By.ID, "confirm-forget"))

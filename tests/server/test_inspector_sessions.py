@@ -57,8 +57,9 @@ def nonce_of(client: TestClient) -> str:
 
 
 def sign_in(client: TestClient, project: str, token: str):
-    return client.post("/ui/signin", data={"nonce": nonce_of(client), "project": project, "token": token},
-                       follow_redirects=False)
+    return client.post(
+        "/ui/signin", data={"nonce": nonce_of(client), "project": project, "token": token}, follow_redirects=False
+    )
 
 
 def csrf_of(client: TestClient, url: str) -> str:
@@ -128,7 +129,9 @@ def test_the_session_cookie_opens_no_api_route_and_mints_no_token(app, bare):
                 checked += 1
         assert checked >= 20
         # the inspector has no route that makes a token, and the API's refuses the session
-        minted = client.post("/v1/projects/alice/tokens", json={"name": "x"}, headers={"Cookie": f"{COOKIE}={session_id}"})
+        minted = client.post(
+            "/v1/projects/alice/tokens", json={"name": "x"}, headers={"Cookie": f"{COOKIE}={session_id}"}
+        )
         assert minted.status_code == 401
         assert not [r for r in ui_router.routes if "token" in r.path]
     assert snapshot_tree(root / "alice") == before
@@ -175,8 +178,9 @@ def test_sessions_end_after_an_idle_hour_and_after_twelve_hours_in_all(app, bare
         # a sign-in form left open too long is refused too
         nonce = nonce_of(client)
         clock.now += 1800
-        late = client.post("/ui/signin", data={"nonce": nonce, "project": "alice", "token": tokens["alice"]},
-                           follow_redirects=False)
+        late = client.post(
+            "/ui/signin", data={"nonce": nonce, "project": "alice", "token": tokens["alice"]}, follow_redirects=False
+        )
         assert late.status_code == 403 and "expired" in late.text
 
 
@@ -189,8 +193,9 @@ def test_revoking_a_token_ends_its_sessions_and_no_other(app, bare):
     sessions = app.state.inspector.sessions
     assert len(sessions) == 3
     with TestClient(app) as api:
-        revoked = api.delete(f"/v1/projects/alice/tokens/{record.id}",
-                             headers={"Authorization": f"Bearer {tokens['alice']}"})
+        revoked = api.delete(
+            f"/v1/projects/alice/tokens/{record.id}", headers={"Authorization": f"Bearer {tokens['alice']}"}
+        )
         assert revoked.status_code == 200
     for client in (first, second):
         with client:
@@ -262,12 +267,19 @@ def test_a_sign_in_posted_from_another_port_is_refused_and_the_victim_stays_sign
         # the attacker gets a form nonce of this server, and its page on another port of the same
         # host sets it as the victim's nonce cookie (cookies do not tell ports apart)
         nonce = nonce_of(attacker)
-        attempts = [OTHER_PORT, {"Origin": "null"}, {"Origin": "http://testserver:8999"},
-                    {"Referer": "http://testserver:8999/evil.html"}, {"Sec-Fetch-Site": "cross-site"}, {}]
+        attempts = [
+            OTHER_PORT,
+            {"Origin": "null"},
+            {"Origin": "http://testserver:8999"},
+            {"Referer": "http://testserver:8999/evil.html"},
+            {"Sec-Fetch-Site": "cross-site"},
+            {},
+        ]
         for headers in attempts:
             put_cookie(victim, nonce, LOGIN_COOKIE)
-            request = victim.build_request("POST", "/ui/signin", data={"nonce": nonce, "project": "bob",
-                                                                        "token": tokens["bob"]}, headers=headers)
+            request = victim.build_request(
+                "POST", "/ui/signin", data={"nonce": nonce, "project": "bob", "token": tokens["bob"]}, headers=headers
+            )
             if "Origin" not in headers:
                 del request.headers["Origin"]
             response = victim.send(request, follow_redirects=False)
@@ -278,8 +290,12 @@ def test_a_sign_in_posted_from_another_port_is_refused_and_the_victim_stays_sign
         assert victim.get("/ui/p/bob/facts").status_code == 403
         # from the inspector's own page the same nonce works (it was never used up)
         put_cookie(victim, nonce, LOGIN_COOKIE)
-        ok = victim.post("/ui/signin", data={"nonce": nonce, "project": "bob", "token": tokens["bob"]},
-                         headers={"Sec-Fetch-Site": "same-origin"}, follow_redirects=False)
+        ok = victim.post(
+            "/ui/signin",
+            data={"nonce": nonce, "project": "bob", "token": tokens["bob"]},
+            headers={"Sec-Fetch-Site": "same-origin"},
+            follow_redirects=False,
+        )
         assert ok.status_code == 303 and ok.headers["location"] == "/ui/p/bob"
 
 
@@ -287,8 +303,11 @@ def test_a_sign_in_needs_a_nonce_this_server_issued_and_only_once(app, bare):
     _root, tokens = bare
     with client_of(app) as client:
         put_cookie(client, "chosen-by-the-attacker", LOGIN_COOKIE)
-        forged = client.post("/ui/signin", data={"nonce": "chosen-by-the-attacker", "project": "alice",
-                                                 "token": tokens["alice"]}, follow_redirects=False)
+        forged = client.post(
+            "/ui/signin",
+            data={"nonce": "chosen-by-the-attacker", "project": "alice", "token": tokens["alice"]},
+            follow_redirects=False,
+        )
         assert forged.status_code == 403 and COOKIE not in client.cookies
         nonce = nonce_of(client)
         form = {"nonce": nonce, "project": "alice", "token": tokens["alice"]}
@@ -303,18 +322,21 @@ def test_every_post_of_the_inspector_comes_from_its_own_origin(app, bare):
     before = snapshot_tree(root / "alice")
     with client:
         csrf = csrf_of(client, "/ui/p/alice/facts")
-        for url, form in (("/ui/p/alice/correct", {"text": "Rex is a labrador."}),
-                          ("/ui/p/alice/forget", {"fact": "x1", "confirm": "yes"}),
-                          ("/ui/p/alice/console", {"code": "result = 1"}),
-                          ("/ui/p/alice/facts", {"q": "x"}),
-                          ("/ui/signout", {})):
+        for url, form in (
+            ("/ui/p/alice/correct", {"text": "Rex is a labrador."}),
+            ("/ui/p/alice/forget", {"fact": "x1", "confirm": "yes"}),
+            ("/ui/p/alice/console", {"code": "result = 1"}),
+            ("/ui/p/alice/facts", {"q": "x"}),
+            ("/ui/signout", {}),
+        ):
             for headers in (OTHER_PORT, {"Origin": "http://elsewhere.example"}):
                 response = client.post(url, data={**form, "csrf": csrf}, headers=headers, follow_redirects=False)
                 assert response.status_code == 403 and "not sent from the inspector" in response.text, (url, headers)
         assert app.state.inspector.sessions.get(session_id) is not None
         # a browser that sends Sec-Fetch-Site but no Origin
-        request = client.build_request("POST", "/ui/p/alice/facts", data={"q": "x", "csrf": csrf},
-                                       headers={"Sec-Fetch-Site": "same-origin"})
+        request = client.build_request(
+            "POST", "/ui/p/alice/facts", data={"q": "x", "csrf": csrf}, headers={"Sec-Fetch-Site": "same-origin"}
+        )
         del request.headers["Origin"]
         assert client.send(request, follow_redirects=False).status_code == 303
     assert snapshot_tree(root / "alice") == before
@@ -323,8 +345,14 @@ def test_every_post_of_the_inspector_comes_from_its_own_origin(app, bare):
 # --- every route, every kind of credential ----------------------------------------------------------
 
 #: routes a visitor without a session may use
-OPEN = {("GET", "/ui"), ("GET", "/ui/"), ("GET", "/ui/static/ui.css"), ("GET", "/ui/signin"),
-        ("POST", "/ui/signin"), ("POST", "/ui/signout")}
+OPEN = {
+    ("GET", "/ui"),
+    ("GET", "/ui/"),
+    ("GET", "/ui/static/ui.css"),
+    ("GET", "/ui/signin"),
+    ("POST", "/ui/signin"),
+    ("POST", "/ui/signout"),
+}
 PARAMS = {"project": "alice", "domain": "travel", "collection": "trips", "position": "0"}
 
 
@@ -348,8 +376,15 @@ def test_every_inspector_route_against_every_kind_of_credential(app, bare):
     TokenStore.for_project(root / "alice").revoke(record.id)
     _, bobs = signed_in(app, "bob", tokens["bob"])
     old_format = base64.urlsafe_b64encode(f'{{"p":"alice","t":"{tokens["alice"]}"}}'.encode()).decode()
-    stale = {"garbage": "garbage", "the token itself": tokens["alice"], "an old cookie with the token": old_format,
-             "expired": expired, "signed out": signed_out, "token revoked": revoked, "too long": "x" * 5000}
+    stale = {
+        "garbage": "garbage",
+        "the token itself": tokens["alice"],
+        "an old cookie with the token": old_format,
+        "expired": expired,
+        "signed out": signed_out,
+        "token revoked": revoked,
+        "too long": "x" * 5000,
+    }
     checked = 0
     with client_of(app) as client:
         for method, path in _ui_routes():

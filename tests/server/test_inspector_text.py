@@ -36,7 +36,9 @@ ODD_IDS = ["D1: 3", "turn #2 / a..b?x=1&y=2", f"{RLO}D1:9", 'ü 1 "quoted" <b>',
 LOCOMO = {
     "sample_id": "odd",
     "conversation": {
-        "speaker_a": "Eve", "speaker_b": "Sam", "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "speaker_a": "Eve",
+        "speaker_b": "Sam",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
         "session_1": [
             {"speaker": "Eve", "dia_id": ODD_IDS[0], "text": "I bought a red bike yesterday."},
             {"speaker": "Sam", "dia_id": ODD_IDS[1], "text": "Nice!"},
@@ -110,9 +112,16 @@ def isolated(html: str, words: str) -> bool:
 def pages(client, fact_id):
     facts = client.get("/ui/p/eve/facts?show=all").text
     ids = sorted(set(re.findall(r'href="/ui/p/eve/fact\?id=([^"&]+)"', facts)))
-    urls = ["/ui/p/eve", "/ui/p/eve/facts?show=all", "/ui/p/eve/d/shopping", "/ui/p/eve/d/shopping/stores/0",
-            "/ui/p/eve/session?id=notes..2023", "/ui/p/eve/session?id=odd_s1", f"/ui/p/eve/correct?supersedes={fact_id}",
-            f"/ui/p/eve/forget?fact={fact_id}"]
+    urls = [
+        "/ui/p/eve",
+        "/ui/p/eve/facts?show=all",
+        "/ui/p/eve/d/shopping",
+        "/ui/p/eve/d/shopping/stores/0",
+        "/ui/p/eve/session?id=notes..2023",
+        "/ui/p/eve/session?id=odd_s1",
+        f"/ui/p/eve/correct?supersedes={fact_id}",
+        f"/ui/p/eve/forget?fact={fact_id}",
+    ]
     urls += [f"/ui/p/eve/fact?id={i}" for i in ids]
     for session in ("notes..2023", "odd_s1"):
         page = client.get(f"/ui/p/eve/session?id={session}").text

@@ -110,7 +110,9 @@ def test_job_lookups_with_any_token_read_one_project_however_many_there_are(fres
     alice_token = fresh_root.tokens["alice"]
     tokens = ["junk", "uac_00000000_" + "a" * 43, alice_token[:-2] + "xx"]
     with _app(fresh_root.root) as client:
-        job = client.post("/v1/projects/alice/compile", json={"mode": "offline"}, headers=fresh_root.auth("alice")).json()
+        job = client.post(
+            "/v1/projects/alice/compile", json={"mode": "offline"}, headers=fresh_root.auth("alice")
+        ).json()
         assert job["id"].startswith("alice.")
         client.get("/v1/projects/bob/manifest", headers=bob)
 

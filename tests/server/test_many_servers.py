@@ -26,9 +26,28 @@ SESSIONS = 10
 def _start(root) -> tuple[str, subprocess.Popen]:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--port", str(port),
-         "--lock-wait", "120", "--warm-projects", "1", "--log-level", "warning"],
-        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "http",
+            "--root",
+            str(root),
+            "--port",
+            str(port),
+            "--lock-wait",
+            "120",
+            "--warm-projects",
+            "1",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     return f"http://127.0.0.1:{port}", proc
 
@@ -37,7 +56,9 @@ def _session(user: str, n: int) -> dict:
     return {
         "session_id": f"{user}-visit-{n}",
         "date": f"2023-10-{1 + n:02d}",
-        "messages": [{"role": "user", "content": f"I visited museum number {n} with {user.capitalize()}'s cousin today."}],
+        "messages": [
+            {"role": "user", "content": f"I visited museum number {n} with {user.capitalize()}'s cousin today."}
+        ],
     }
 
 
@@ -53,8 +74,12 @@ def test_two_servers_on_one_root_never_lose_or_duplicate_a_write(fresh_root):
         def add(job: tuple[int, str, int]) -> dict:
             server, user, n = job
             base = servers[server][0]
-            response = httpx.post(f"{base}/v1/projects/{user}/sessions", json={"session": _session(user, n)},
-                                  headers=served.auth(user), timeout=180)
+            response = httpx.post(
+                f"{base}/v1/projects/{user}/sessions",
+                json={"session": _session(user, n)},
+                headers=served.auth(user),
+                timeout=180,
+            )
             assert response.status_code == 200, response.text
             return {"user": user, "n": n, **response.json()}
 
@@ -89,8 +114,12 @@ def test_two_servers_on_one_root_never_lose_or_duplicate_a_write(fresh_root):
         # each server answers from the other's writes (its warm copy follows the files)
         for base, _proc in servers:
             for user in USERS:
-                response = httpx.post(f"{base}/v1/projects/{user}/search", timeout=60, headers=served.auth(user),
-                                      json={"query": "museum number 7", "k": 20, "channel": "facts"})
+                response = httpx.post(
+                    f"{base}/v1/projects/{user}/search",
+                    timeout=60,
+                    headers=served.auth(user),
+                    json={"query": "museum number 7", "k": 20, "channel": "facts"},
+                )
                 assert response.status_code == 200, response.text
                 assert any("museum number 7" in r["text"] for r in response.json()["results"])
     finally:

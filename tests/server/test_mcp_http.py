@@ -19,9 +19,24 @@ pytestmark = [pytest.mark.slow, pytest.mark.embeddings]
 def mcp_http(fresh_root):
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uac", "serve", "mcp", "--root", str(fresh_root.root), "--transport", "http",
-         "--port", str(port)],
-        cwd=REPO, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "uac",
+            "serve",
+            "mcp",
+            "--root",
+            str(fresh_root.root),
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+        ],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     url = f"http://127.0.0.1:{port}/mcp"
     try:
@@ -56,12 +71,18 @@ def test_mcp_over_http_needs_a_project_token(mcp_http):
     unnamed = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=alice, timeout=10)
     assert unnamed.status_code == 400 and "/mcp?project=NAME" in unnamed.json()["error"]["message"]
     for token, project in (("garbage", "alice"), (served.tokens["alice"], "bob"), (served.tokens["alice"], "ghost")):
-        answer = httpx.post(f"{url}?project={project}", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
-                            headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        answer = httpx.post(
+            f"{url}?project={project}",
+            json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
         assert answer.status_code == 403 and answer.json()["error"]["code"] == "forbidden", answer.text
     # a project that does not exist answers as one the token does not open
-    answers = [httpx.post(f"{url}?project={name}", headers={"Authorization": "Bearer garbage"}, timeout=10).text
-               for name in ("bob", "ghost")]
+    answers = [
+        httpx.post(f"{url}?project={name}", headers={"Authorization": "Bearer garbage"}, timeout=10).text
+        for name in ("bob", "ghost")
+    ]
     assert answers[1].replace("ghost", "bob") == answers[0]
 
     async def body(session):

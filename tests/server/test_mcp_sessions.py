@@ -16,8 +16,12 @@ from .serving import server_process
 
 pytestmark = [pytest.mark.slow, pytest.mark.embeddings]
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
 PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
@@ -79,8 +83,9 @@ def test_sessions_need_a_valid_token_and_are_bounded(fresh_root, tmp_path):
 
 
 def test_sessions_of_a_revoked_token_and_idle_sessions_close(fresh_root, tmp_path):
-    with server_process(fresh_root.root, "--session-idle", "3", kind="mcp", ready="/health",
-                        log=tmp_path / "mcp.log") as (base, _):
+    with server_process(
+        fresh_root.root, "--session-idle", "3", kind="mcp", ready="/health", log=tmp_path / "mcp.log"
+    ) as (base, _):
         url = f"{base}/mcp?project=alice"
         store = TokenStore.for_project(fresh_root.root / "alice")
         doomed, record = store.create("doomed")
@@ -112,9 +117,10 @@ def test_sigterm_stops_a_server_with_as_many_sessions_as_it_holds(fresh_root, tm
         streams = []
         for response in opened[:20]:  # event streams a client keeps open
             sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-            sock.sendall(f"GET /mcp?project=alice HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
-                         f"Authorization: Bearer {alice}\r\nmcp-session-id: {response.headers['mcp-session-id']}\r\n\r\n"
-                         .encode())
+            sock.sendall(
+                f"GET /mcp?project=alice HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
+                f"Authorization: Bearer {alice}\r\nmcp-session-id: {response.headers['mcp-session-id']}\r\n\r\n".encode()
+            )
             streams.append(sock)
         assert all(s.recv(64).startswith(b"HTTP/1.1 200") for s in streams)
         proc.send_signal(signal.SIGTERM)

@@ -61,7 +61,12 @@ def test_mcp_tools_over_stdio(fresh_root):
 
         added = await session.call_tool(
             "add_session",
-            {"session": {"date": "2023-09-09", "messages": [{"role": "user", "content": "I planted tomatoes in my garden."}]}},
+            {
+                "session": {
+                    "date": "2023-09-09",
+                    "messages": [{"role": "user", "content": "I planted tomatoes in my garden."}],
+                }
+            },
         )
         assert not added.is_error, _text(added)
         assert _payload(added)["facts_appended"] >= 1
@@ -122,7 +127,12 @@ def test_the_printed_client_configuration_starts_the_server_from_anywhere(fresh_
 
     printed = subprocess.run(
         [sys.executable, "-m", "uac", "serve", "mcp", "--root", str(fresh_root.root), "--print-config"],
-        env=child_env(), cwd=str(REPO), capture_output=True, text=True, timeout=60, check=True,
+        env=child_env(),
+        cwd=str(REPO),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     entry = json.loads(printed.stdout)["mcpServers"]["uac"]
     assert entry["command"] == sys.executable and "--root" in entry["args"]
@@ -139,6 +149,11 @@ def test_the_printed_client_configuration_starts_the_server_from_anywhere(fresh_
     served = anyio.run(run)
     # the help and the printed configuration name exactly what the server serves
     assert sorted(served) == sorted(TOOLS)
-    helped = subprocess.run([sys.executable, "-m", "uac", "serve", "mcp", "--help"], env=child_env(),
-                            capture_output=True, text=True, timeout=60).stdout
+    helped = subprocess.run(
+        [sys.executable, "-m", "uac", "serve", "mcp", "--help"],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
     assert all(name in " ".join(helped.split()) for name in TOOLS)

@@ -27,10 +27,13 @@ def test_doctor_and_reads_of_one_tenant_do_not_hold_the_threads_another_needs(fr
     limits = ServerLimits(threads=16)
     with TestClient(create_app(fresh_root.root, limits=limits)) as client:
         # a bigger memory, so that each health check of the noisy tenant takes a while
-        lines = [{"role": "user", "content": f"On day {n} I walked {n % 7 + 1} km along the river with Rex."}
-                 for n in range(300)]
-        big = client.post("/v1/projects/alice/sessions", json={"session": {"date": "2023-07-01", "messages": lines}},
-                          headers=alice)
+        lines = [
+            {"role": "user", "content": f"On day {n} I walked {n % 7 + 1} km along the river with Rex."}
+            for n in range(300)
+        ]
+        big = client.post(
+            "/v1/projects/alice/sessions", json={"session": {"date": "2023-07-01", "messages": lines}}, headers=alice
+        )
         assert big.status_code == 200, big.text
         assert client.post("/v1/projects/alice/doctor", headers=alice).status_code == 200
         stop = threading.Event()

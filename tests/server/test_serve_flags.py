@@ -16,8 +16,14 @@ DOC = (REPO / "docs" / "serving.md").read_text("utf-8")
 
 @pytest.mark.parametrize("kind", ["http", "mcp"])
 def test_every_serve_flag_is_documented(kind):
-    done = subprocess.run([sys.executable, "-m", "uac", "serve", kind, "--help"], cwd=REPO, env=child_env(),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "uac", "serve", kind, "--help"],
+        cwd=REPO,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     flags = set(re.findall(r"(--[a-z][a-z-]+)", done.stdout)) - {"--help", "--log-level"}
     assert len(flags) >= 15
@@ -29,8 +35,16 @@ def test_the_limits_table_names_flags_the_servers_take():
     section = DOC.split("### Limits an operator can rely on", 1)[1].split("\n### ", 1)[0]
     named = set(re.findall(r"`(--[a-z-]+)", section))
     helps = "".join(
-        subprocess.run([sys.executable, "-m", "uac", "serve", kind, "--help"], cwd=REPO, env=child_env(),
-                       capture_output=True, text=True, timeout=60).stdout for kind in ("http", "mcp"))
+        subprocess.run(
+            [sys.executable, "-m", "uac", "serve", kind, "--help"],
+            cwd=REPO,
+            env=child_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
+        for kind in ("http", "mcp")
+    )
     assert named and not [flag for flag in named if flag not in helps], named
 
 
@@ -42,7 +56,9 @@ def test_serve_http_and_mcp_take_the_same_server_limits():
 
     serve = typer.main.get_command(app).commands["serve"]
     options = {
-        kind: {p.name: (tuple(p.opts), p.default) for p in serve.commands[kind].params if p.name in SERVER_LIMIT_OPTIONS}
+        kind: {
+            p.name: (tuple(p.opts), p.default) for p in serve.commands[kind].params if p.name in SERVER_LIMIT_OPTIONS
+        }
         for kind in ("http", "mcp")
     }
     assert set(options["http"]) == set(SERVER_LIMIT_OPTIONS) and options["http"] == options["mcp"]
@@ -63,9 +79,14 @@ def test_server_limit_flags_reach_the_limits():
     def run(name: str = typer.Option("x", "--name"), limit_values: dict | None = None) -> None:
         seen["name"], seen["limits"] = name, _limits(limit_values or {})
 
-    done = CliRunner().invoke(command, ["--name", "y", "--warm-projects", "7", "--idle-seconds", "0", "--reads-per-project", "3"])
+    done = CliRunner().invoke(
+        command, ["--name", "y", "--warm-projects", "7", "--idle-seconds", "0", "--reads-per-project", "3"]
+    )
     assert done.exit_code == 0, done.output
     limits, default = seen["limits"], ServerLimits()
     assert seen["name"] == "y" and (limits.warm_projects, limits.idle_seconds, limits.reads_per_project) == (7, 0.0, 3)
     # 0 sandbox workers (the flags' default) leaves the machine-sized defaults
-    assert (limits.sandbox_workers, limits.sandbox_workers_per_project) == (default.sandbox_workers, default.sandbox_workers_per_project)
+    assert (limits.sandbox_workers, limits.sandbox_workers_per_project) == (
+        default.sandbox_workers,
+        default.sandbox_workers_per_project,
+    )

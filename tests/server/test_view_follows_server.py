@@ -51,7 +51,9 @@ def test_http_ingest_returns_at_once_and_the_view_catches_up_behind_it(tmp_path)
         assert follower.last["alice"].status == "compiled" and follower.last["alice"].domains_changed == ["travel"]
         asked = client.post("/v1/projects/alice/ask", json={"question": "Where did I travel?"}, headers=auth)
         assert asked.json()["view"] == {"facts_not_included": 0, "catching_up": False}
-        ran = client.post("/v1/projects/alice/repl", json={"code": "result = [record_dict(t) for t in trips]"}, headers=auth)
+        ran = client.post(
+            "/v1/projects/alice/repl", json={"code": "result = [record_dict(t) for t in trips]"}, headers=auth
+        )
         assert "Oslo" in json.dumps(ran.json()["result"]) and ran.json()["view"]["facts_not_included"] == 0
         # turned off for a bulk load: the view stays, and the readers say it lags
         held = client.post("/v1/projects/alice/sessions", json={"session": LIMA, "compile": False}, headers=auth)
@@ -95,7 +97,9 @@ def test_ingests_during_a_catch_up_are_coalesced_into_one_more(tmp_path):
         held.wait(10)
         assert follower.schedule("alice")
         assert catching_up(writer.project) and writer.view_lag().catching_up
-        assert writer.view_lag().line() == "The view does not include 3 fact(s) yet: it is catching up in the background."
+        assert (
+            writer.view_lag().line() == "The view does not include 3 fact(s) yet: it is catching up in the background."
+        )
         for _ in range(5):  # ingests meanwhile ask for one more catch-up, not five
             assert follower.schedule("alice")
         release.set()
@@ -115,7 +119,9 @@ def test_shutdown_waits_for_the_running_catch_up(tmp_path):
 
     token = _project(tmp_path / "root")
     with TestClient(create_app(tmp_path / "root")) as client:
-        added = client.post("/v1/projects/alice/sessions", json={"session": OSLO}, headers={"Authorization": f"Bearer {token}"})
+        added = client.post(
+            "/v1/projects/alice/sessions", json={"session": OSLO}, headers={"Authorization": f"Bearer {token}"}
+        )
         assert added.json()["view"]["status"] == "background"
         follower = client.app.state.workspace.follower
     # leaving the client shut the server down: the catch-up was done first, and none starts now

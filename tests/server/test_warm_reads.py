@@ -82,8 +82,14 @@ def test_a_warm_search_reads_no_file_of_the_project(tmp_path, monkeypatch):
 
 
 def _cli(*args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "uac", *args, "--json"], cwd=REPO, env=child_env(),
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "uac", *args, "--json"],
+        cwd=REPO,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     return json.loads(done.stdout)
 
@@ -96,10 +102,15 @@ def test_a_warm_project_sees_ingest_and_forget_from_another_process(tmp_path):
         assert not any("saxophone" in hit["text"] for hit in _search(client, served, "alice", "saxophone lessons"))
         assert "alice" in client.app.state.workspace.warm.names()
         session = tmp_path / "sax.json"
-        session.write_text(json.dumps({
-            "session_id": "sax", "date": "2023-07-02",
-            "messages": [{"role": "user", "content": "I signed up for saxophone lessons on Saturdays."}],
-        }))
+        session.write_text(
+            json.dumps(
+                {
+                    "session_id": "sax",
+                    "date": "2023-07-02",
+                    "messages": [{"role": "user", "content": "I signed up for saxophone lessons on Saturdays."}],
+                }
+            )
+        )
         _cli("ingest", str(project), str(session))  # another process writes while the server keeps alice warm
         found = [hit for hit in _search(client, served, "alice", "saxophone lessons") if "saxophone" in hit["text"]]
         assert found and found[0]["session_id"] == "sax"

@@ -126,6 +126,7 @@ def _threads() -> int:
 def test_the_server_keeps_at_most_its_working_set_and_warm_projects_hold_nothing_open(tmp_path):
     served = _root(tmp_path, 6)
     with _client(served.root, warm_projects=2) as client:
+
         def search(user: str) -> None:
             r = client.post(f"/v1/projects/{user}/search", json={"query": "dog", "k": 3}, headers=served.auth(user))
             assert r.status_code == 200, r.text
@@ -152,6 +153,7 @@ def test_the_server_keeps_at_most_its_working_set_and_warm_projects_hold_nothing
 def test_a_burst_over_more_projects_than_the_working_set_gets_no_errors(tmp_path):
     served = _root(tmp_path, 8)
     with _client(served.root, warm_projects=2) as client:
+
         def search(n: int) -> int:
             user = f"user{n % 8}"
             r = client.post(f"/v1/projects/{user}/search", json={"query": "dog", "k": 3}, headers=served.auth(user))
@@ -194,7 +196,10 @@ def test_a_project_corrupted_while_warm_is_not_served_stale(tmp_path):
         assert broken.status_code != 200
         assert "alice" not in client.app.state.workspace.warm.names()
         # bob is not affected
-        assert client.post("/v1/projects/bob/search", json={"query": "cello"}, headers=served.auth("bob")).status_code == 200
+        assert (
+            client.post("/v1/projects/bob/search", json={"query": "cello"}, headers=served.auth("bob")).status_code
+            == 200
+        )
 
 
 def test_idle_projects_leave_the_working_set_by_themselves(tmp_path):
@@ -202,7 +207,10 @@ def test_idle_projects_leave_the_working_set_by_themselves(tmp_path):
     with _client(served.root, idle_seconds=0.2) as client:
         workspace = client.app.state.workspace
         workspace.sweeper._period = 0.05
-        assert client.post("/v1/projects/alice/search", json={"query": "dog"}, headers=served.auth("alice")).status_code == 200
+        assert (
+            client.post("/v1/projects/alice/search", json={"query": "dog"}, headers=served.auth("alice")).status_code
+            == 200
+        )
         deadline = threading.Event()
         for _ in range(100):
             if not workspace.warm.names():

@@ -153,7 +153,11 @@ def test_unknown_format(tmp_path):
 
 def test_missing_date_in_locomo(tmp_path):
     path = tmp_path / "nodate.json"
-    path.write_text(json.dumps({"sample_id": "x", "conversation": {"session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi there"}]}}))
+    path.write_text(
+        json.dumps(
+            {"sample_id": "x", "conversation": {"session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi there"}]}}
+        )
+    )
     with pytest.raises(InputError, match="date") as info:
         load_sessions(path)
     assert "--date" in info.value.hint_for(CLI)

@@ -16,7 +16,9 @@ from ..compile.helpers import protocol_handler
 
 
 def write_session(path: Path, date: str, lines: list[str]) -> Path:
-    path.write_text(json.dumps({"date": date, "messages": [{"role": "user", "content": line} for line in lines]}), "utf-8")
+    path.write_text(
+        json.dumps({"date": date, "messages": [{"role": "user", "content": line} for line in lines]}), "utf-8"
+    )
     return path
 
 
@@ -30,9 +32,19 @@ def compiled_thrice(tmp_path_factory) -> Path:
     root = base / "alice"
     UserMemory.create(root, user_name="Alice")
     memory = open_scripted(root)
-    memory.ingest(write_session(base / "a.json", "2024-03-01", ["I flew to Lisbon for a hiking trip.", "I work at Acme Labs as a baker."]), extractor="rules")
+    memory.ingest(
+        write_session(
+            base / "a.json", "2024-03-01", ["I flew to Lisbon for a hiking trip.", "I work at Acme Labs as a baker."]
+        ),
+        extractor="rules",
+    )
     assert memory.compile(mode="incremental").ok
-    memory.ingest(write_session(base / "b.json", "2024-04-01", ["I flew to Kyoto for a conference trip.", "I now work at Globex as a chef."]), extractor="rules")
+    memory.ingest(
+        write_session(
+            base / "b.json", "2024-04-01", ["I flew to Kyoto for a conference trip.", "I now work at Globex as a chef."]
+        ),
+        extractor="rules",
+    )
     assert memory.compile(mode="incremental").ok
     assert memory.compile(mode="incremental").ok  # nothing new: no compile in the log
     memory.close()

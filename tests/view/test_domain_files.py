@@ -45,7 +45,10 @@ def test_what_render_domain_renders_loads_back_as_the_records():
     entries = [("trips", TypeSpec("list", (TypeSpec("class", name="Trip"),)), trips)]
     rendered = store.render_domain("travel", schema, entries)
     assert sorted(rendered.files) == ["__init__.py", "schema.py", "state.py"]
-    assert "The travel domain" in rendered.files["__init__.py"] and "State of the travel domain" in rendered.files["state.py"]
+    assert (
+        "The travel domain" in rendered.files["__init__.py"]
+        and "State of the travel domain" in rendered.files["state.py"]
+    )
     loaded = load_sources("travel", rendered.files["schema.py"], rendered.files["state.py"])
     assert [(t.place, t.sources) for t in loaded.values["trips"]] == [("Lisbon", ["s1-f1"]), ("Oslo", ["s2-f3"])]
     assert rendered.digest == loaded.source_hash == store.files_digest(rendered.files)

@@ -24,7 +24,9 @@ def test_doctor_warns_while_the_view_lags_the_log(tmp_path):
     # ask, repl and run_python answer from the view: a session ingested after the last compile
     # is not in it, and doctor must say so instead of "ok"
     memory = UserMemory.create(tmp_path / "maya", user_name="Maya")
-    memory.add_session({"date": "2024-05-01", "messages": [{"role": "user", "content": "I got back from Lisbon yesterday."}]})
+    memory.add_session(
+        {"date": "2024-05-01", "messages": [{"role": "user", "content": "I got back from Lisbon yesterday."}]}
+    )
     memory.compile(mode="offline")
     assert memory.doctor().check("view").status == "ok"
     memory.add_session({"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]})
@@ -38,7 +40,9 @@ def test_doctor_warns_while_the_view_lags_the_log(tmp_path):
 def test_doctor_warns_when_facts_were_ingested_and_no_domain_was_ever_compiled(tmp_path):
     memory = UserMemory.create(tmp_path / "maya", user_name="Maya")
     assert memory.doctor().check("view").detail == "no domains yet"
-    memory.add_session({"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]}, compile=False)
+    memory.add_session(
+        {"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]}, compile=False
+    )
     check = memory.doctor().check("view")
     assert check.status == "warn" and check.detail.startswith("no domains yet")
     assert "does not include 1 fact(s) yet: run 'uac compile'" in check.detail

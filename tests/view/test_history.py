@@ -21,7 +21,10 @@ def fact_ids(memory) -> dict[str, str]:
 
 
 def lines(report) -> list[tuple]:
-    return [(c["compile"], c["domain"], c["record"], c["kind"], c["field"], c["old"], c["new"], c["facts"]) for c in (e.to_json() for e in report.changes)]
+    return [
+        (c["compile"], c["domain"], c["record"], c["kind"], c["field"], c["old"], c["new"], c["facts"])
+        for c in (e.to_json() for e in report.changes)
+    ]
 
 
 LISBON = "Alice flew to Lisbon for a hiking trip."
@@ -35,13 +38,49 @@ def test_three_compiles_line_by_line(compiled_thrice):
     ids = fact_ids(memory)
     lisbon, acme, kyoto, globex = ids[LISBON], ids[ACME], ids[KYOTO], ids[GLOBEX]
     assert lines(memory.history()) == [
-        ("c1", "food", "event-1", "added", None, None, {"day": "2024-03-01", "id": "event-1", "notes": [], "speaker": "Alice", "text": ACME}, [acme]),
-        ("c1", "travel", "trip-1", "added", None, None, {"destination": "Lisbon", "id": "trip-1", "notes": [], "start_date": "2024-03-01", "traveller": "Alice"}, [lisbon]),
+        (
+            "c1",
+            "food",
+            "event-1",
+            "added",
+            None,
+            None,
+            {"day": "2024-03-01", "id": "event-1", "notes": [], "speaker": "Alice", "text": ACME},
+            [acme],
+        ),
+        (
+            "c1",
+            "travel",
+            "trip-1",
+            "added",
+            None,
+            None,
+            {"destination": "Lisbon", "id": "trip-1", "notes": [], "start_date": "2024-03-01", "traveller": "Alice"},
+            [lisbon],
+        ),
         ("c2", "food", "event-1", "updated", "text", ACME, GLOBEX, [globex]),
         ("c2", "food", "event-1", "updated", "day", "2024-03-01", "2024-04-01", [globex]),
         ("c2", "food", "event-1", "updated", "sources", [acme], [acme, globex], [globex]),
-        ("c2", "travel", "trip-2", "added", None, None, {"destination": "Kyoto", "id": "trip-2", "notes": [], "start_date": "2024-04-01", "traveller": "Alice"}, [kyoto]),
-        ("c2", "work", "event-1", "added", None, None, {"day": "2024-04-01", "id": "event-1", "notes": [], "speaker": "Alice", "text": GLOBEX}, [globex]),
+        (
+            "c2",
+            "travel",
+            "trip-2",
+            "added",
+            None,
+            None,
+            {"destination": "Kyoto", "id": "trip-2", "notes": [], "start_date": "2024-04-01", "traveller": "Alice"},
+            [kyoto],
+        ),
+        (
+            "c2",
+            "work",
+            "event-1",
+            "added",
+            None,
+            None,
+            {"day": "2024-04-01", "id": "event-1", "notes": [], "speaker": "Alice", "text": GLOBEX},
+            [globex],
+        ),
     ]
     # the third compile changed nothing: no c3
     assert changes.read_state(memory.project)["next_seq"] == 3
@@ -55,7 +94,10 @@ def test_filters(compiled_thrice):
     memory = UserMemory.open(compiled_thrice)
     assert [c.change.record for c in memory.history(domain="travel").changes] == ["trip-1", "trip-2"]
     assert [(c.change.compile, c.change.field) for c in memory.history(domain="food", record="event-1").changes] == [
-        ("c1", None), ("c2", "text"), ("c2", "day"), ("c2", "sources")
+        ("c1", None),
+        ("c2", "text"),
+        ("c2", "day"),
+        ("c2", "sources"),
     ]
     assert {c.change.compile for c in memory.history(since="c1").changes} == {"c2"}
     assert {c.change.compile for c in memory.history(until="c1").changes} == {"c1"}
@@ -67,7 +109,10 @@ def test_diff_grouped_by_domain_and_record(compiled_thrice):
     memory = UserMemory.open(compiled_thrice)
     report = memory.diff("c1").to_json()
     assert report["changes"] == 5
-    assert [(d["domain"], [(r["record"], [c["field"] or c["kind"] for c in r["changes"]]) for r in d["records"]]) for d in report["domains"]] == [
+    assert [
+        (d["domain"], [(r["record"], [c["field"] or c["kind"] for c in r["changes"]]) for r in d["records"]])
+        for d in report["domains"]
+    ] == [
         ("food", [("event-1", ["text", "day", "sources"])]),
         ("travel", [("trip-2", ["added"])]),
         ("work", [("event-1", ["added"])]),
@@ -86,7 +131,9 @@ def test_view_at_replays_the_log(compiled_thrice):
     for name in store.domain_names(memory.project):
         current = changes.records_of(store.load_domain(memory.project, name).values)
         replayed = changes.replay(memory.project, name)
-        assert {k: (r.fields, r.sources) for k, r in current.items()} == {k: (r["fields"], r["sources"]) for k, r in replayed.items()}
+        assert {k: (r.fields, r.sources) for k, r in current.items()} == {
+            k: (r["fields"], r["sources"]) for k, r in replayed.items()
+        }
     assert memory.view_at("work", "c1").record_count == 0  # the domain came later
 
 
@@ -112,7 +159,9 @@ def test_cli(compiled_thrice, capsys):
     out = runner.invoke(app, ["history", root, "--domain", "food"])
     assert out.exit_code == 0, out.output
     text = out.output.splitlines()
-    assert text[0].startswith("c1 ") and text[0].endswith('food/event-1 added {"day": "2024-03-01", "id": "event-1", "notes": [], "speaker": "Alice", "text": "Alice works at Acme Labs as a baker."}')
+    assert text[0].startswith("c1 ") and text[0].endswith(
+        'food/event-1 added {"day": "2024-03-01", "id": "event-1", "notes": [], "speaker": "Alice", "text": "Alice works at Acme Labs as a baker."}'
+    )
     assert text[1].startswith(f'    because: "{ACME}" [')
     assert text[2].endswith(f"food/event-1 updated text: '{ACME}' -> '{GLOBEX}'")
     assert text[3].startswith(f'    because: "{GLOBEX}" [')
@@ -124,7 +173,9 @@ def test_cli(compiled_thrice, capsys):
     assert "  trip-2 (trips)" in diff and "work" in diff
     show = runner.invoke(app, ["show", root, "travel", "--at", "c1"]).output.splitlines()
     assert show[0].startswith("# travel at c1 (last changed by c1): 1 records")
-    assert show[2] == "  trip-1: destination='Lisbon', id='trip-1', notes=[], start_date='2024-03-01', traveller='Alice'"
+    assert (
+        show[2] == "  trip-1: destination='Lisbon', id='trip-1', notes=[], start_date='2024-03-01', traveller='Alice'"
+    )
     assert main(["history", root, "--since", "c42"]) == 2
     assert "no compile c42" in capsys.readouterr().err
     assert main(["history", root, "--record", "nope"]) == 2
@@ -159,10 +210,19 @@ def test_a_log_behind_the_view_catches_up(project):
     assert memory.history().total == 0
     assert memory.doctor().check("history").status == "warn"
     memory = open_scripted(project)
-    memory.ingest(write_session(project.parent / "c.json", "2024-05-01", ["I flew to Oslo for a ski trip."]), extractor="rules")
+    memory.ingest(
+        write_session(project.parent / "c.json", "2024-05-01", ["I flew to Oslo for a ski trip."]), extractor="rules"
+    )
     assert memory.compile(mode="incremental").ok
-    travel = [(c.change.compile, c.change.mode, c.change.record, c.change.kind) for c in memory.history(domain="travel").changes]
-    assert travel == [("c1", "resync", "trip-1", "added"), ("c1", "resync", "trip-2", "added"), ("c2", "incremental", "trip-3", "added")]
+    travel = [
+        (c.change.compile, c.change.mode, c.change.record, c.change.kind)
+        for c in memory.history(domain="travel").changes
+    ]
+    assert travel == [
+        ("c1", "resync", "trip-1", "added"),
+        ("c1", "resync", "trip-2", "added"),
+        ("c2", "incremental", "trip-3", "added"),
+    ]
     # the domains not written yet are logged by doctor --repair
     assert memory.doctor(repair=True).check("history").status == "ok"
     assert {c.change.domain for c in memory.history(since="c2").changes} == {"food", "work"}
@@ -171,17 +231,35 @@ def test_a_log_behind_the_view_catches_up(project):
 
 def test_offline_compiles_and_imports_are_logged(tmp_path):
     memory = UserMemory.create(tmp_path / "bob", user_name="Bob")
-    memory.ingest(write_session(tmp_path / "a.json", "2024-03-01", ["I flew to Lisbon for a hiking trip.", "I work at Acme Labs as a baker."]), extractor="rules")
+    memory.ingest(
+        write_session(
+            tmp_path / "a.json",
+            "2024-03-01",
+            ["I flew to Lisbon for a hiking trip.", "I work at Acme Labs as a baker."],
+        ),
+        extractor="rules",
+    )
     memory.compile(mode="offline")
-    memory.ingest(write_session(tmp_path / "b.json", "2024-04-01", ["I now work at Globex as a chef."]), extractor="rules")
+    memory.ingest(
+        write_session(tmp_path / "b.json", "2024-04-01", ["I now work at Globex as a chef."]), extractor="rules"
+    )
     memory.compile(mode="offline")
-    work = [(c.change.compile, c.change.mode, c.change.kind, (c.change.new or c.change.old or {}).get("employer")) for c in memory.history(domain="work").changes]
-    assert work == [("c1", "offline", "added", "Acme Labs"), ("c2", "offline", "added", "Globex"), ("c2", "offline", "retired", "Acme Labs")]
+    work = [
+        (c.change.compile, c.change.mode, c.change.kind, (c.change.new or c.change.old or {}).get("employer"))
+        for c in memory.history(domain="work").changes
+    ]
+    assert work == [
+        ("c1", "offline", "added", "Acme Labs"),
+        ("c2", "offline", "added", "Globex"),
+        ("c2", "offline", "retired", "Acme Labs"),
+    ]
     books = tmp_path / "books.csv"
     books.write_text("title,year\nDune,1965\n")
     memory.import_records(books, domain="library", collection="books")
     imported = memory.history(domain="library").changes
-    assert [(c.change.mode, c.change.kind, c.change.new["title"], c.change.facts) for c in imported] == [("import", "added", "Dune", ["record:books.csv#0"])]
+    assert [(c.change.mode, c.change.kind, c.change.new["title"], c.change.facts) for c in imported] == [
+        ("import", "added", "Dune", ["record:books.csv#0"])
+    ]
 
 
 def test_diffs_name_corrections():
@@ -213,8 +291,17 @@ def test_kill_between_the_swap_and_the_append(project):
     from pathlib import Path
 
     tests = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "UAC_CRASH_AT": "history:swapped", "PYTHONPATH": os.pathsep.join([str(Path(tests).parent), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", CRASH_CHILD.format(repo=str(Path(tests).parent), root=str(project))], env=env, capture_output=True, timeout=120)
+    env = {
+        **os.environ,
+        "UAC_CRASH_AT": "history:swapped",
+        "PYTHONPATH": os.pathsep.join([str(Path(tests).parent), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH_CHILD.format(repo=str(Path(tests).parent), root=str(project))],
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
     assert done.returncode == -9, done.stderr.decode()
     memory = UserMemory.open(project)
     trips = store.load_domain(memory.project, "travel").values["trips"]

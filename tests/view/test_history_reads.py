@@ -33,8 +33,12 @@ def build(root, compiles=60, per_compile=5, segment=100, seed=3):
     head = facts.head()
     for c in range(compiles):
         sid = f"s-c{c:03d}"
-        head = facts.append_session(sid, [Fact(f"{sid}-f{n}", f"Ann said thing {c}.{n}.", sid, START.date()) for n in (1, 2)],
-                                    session_hash=sid, base=head)
+        head = facts.append_session(
+            sid,
+            [Fact(f"{sid}-f{n}", f"Ann said thing {c}.{n}.", sid, START.date()) for n in (1, 2)],
+            session_hash=sid,
+            base=head,
+        )
     rnd = random.Random(seed)
     state = changes.read_state(memory.project)
     old = changes.SEGMENT_CHANGES
@@ -45,8 +49,19 @@ def build(root, compiles=60, per_compile=5, segment=100, seed=3):
             state["next_seq"] = seq + 1
             at = (START + dt.timedelta(hours=c)).isoformat(timespec="seconds")
             lines = [
-                changes.Change(seq, at, "incremental", rnd.choice(DOMAINS), "items", f"r-{c}-{k}", "added", None, None,
-                               {"id": f"r-{c}-{k}", "n": k}, [f"s-c{c:03d}-f{1 + k % 2}"]).to_json()
+                changes.Change(
+                    seq,
+                    at,
+                    "incremental",
+                    rnd.choice(DOMAINS),
+                    "items",
+                    f"r-{c}-{k}",
+                    "added",
+                    None,
+                    None,
+                    {"id": f"r-{c}-{k}", "n": k},
+                    [f"s-c{c:03d}-f{1 + k % 2}"],
+                ).to_json()
                 for k in range(per_compile)
             ]
             changes.write_lines(memory.project, state, lines)
@@ -91,11 +106,22 @@ def test_ranges_through_the_index_are_those_of_a_full_read(tmp_path, seed):
     queries = []
     for _ in range(25):
         a, b = sorted(rnd.sample(range(0, 62), 2))
-        moment = (START + dt.timedelta(hours=rnd.randrange(62), minutes=rnd.choice([0, 30]))).isoformat(timespec="seconds")
-        queries.append(rnd.choice([
-            {"since_seq": a}, {"until_seq": b}, {"since_seq": a, "until_seq": b}, {"since_at": moment}, {"until_at": moment},
-            {"since_seq": a, "domain": "work"}, {"since_at": moment, "record": "r-40-1"},
-        ]))
+        moment = (START + dt.timedelta(hours=rnd.randrange(62), minutes=rnd.choice([0, 30]))).isoformat(
+            timespec="seconds"
+        )
+        queries.append(
+            rnd.choice(
+                [
+                    {"since_seq": a},
+                    {"until_seq": b},
+                    {"since_seq": a, "until_seq": b},
+                    {"since_at": moment},
+                    {"until_at": moment},
+                    {"since_seq": a, "domain": "work"},
+                    {"since_at": moment, "record": "r-40-1"},
+                ]
+            )
+        )
     indexed = [changes.read_changes(project, **q) for q in queries]
     tails = [changes.read_changes(project, tail=7, **q) for q in queries]
     for index in tmp_path.rglob("changes-*.idx"):
@@ -130,8 +156,25 @@ def test_lines_the_index_missed_are_read_and_the_next_write_indexes_them(tmp_pat
     assert [k[0] for k in keys(changes.read_changes(project, since_seq=57))] == [58] * 5 + [59] * 5 + [60] * 5
     assert changes.read_changes(project, since_seq=57, tail=3).total == 15
     state = changes.read_state(project)
-    changes.write_lines(project, state, [changes.Change(61, "2026-01-04T00:00:00+00:00", "incremental", "food", "items", "r-x",
-                                                        "added", None, None, {"id": "r-x"}, []).to_json()])
+    changes.write_lines(
+        project,
+        state,
+        [
+            changes.Change(
+                61,
+                "2026-01-04T00:00:00+00:00",
+                "incremental",
+                "food",
+                "items",
+                "r-x",
+                "added",
+                None,
+                None,
+                {"id": "r-x"},
+                [],
+            ).to_json()
+        ],
+    )
     runs = change_index.read_runs(segment, segment.stat().st_size)
     assert runs[-1][0] == 61 and runs[-1][3] == segment.stat().st_size
     assert changes.check(project, {}).unindexed == []
@@ -160,7 +203,9 @@ def test_the_lookup_answers_as_the_fold_does(tmp_path):
 
     log_module._CACHE.clear()
     found = FactLookup(log).get(ids)
-    assert {k: (f.text, f.session_id) for k, f in found.items()} == {k: (f.text, f.session_id) for k, f in folded.items()}
+    assert {k: (f.text, f.session_id) for k, f in found.items()} == {
+        k: (f.text, f.session_id) for k, f in folded.items()
+    }
     # a fact whose id names no session it is in: the lookup folds, and still finds it
     sid = "s-odd"
     log.append_session(sid, [Fact("lonely", "Ann has a lonely fact.", sid, START.date())], session_hash=sid)
@@ -177,7 +222,14 @@ def test_the_text_listing_is_bounded_and_json_is_complete(tmp_path):
     text = out.output.splitlines()
     assert text[0] == "(200 older changes in this range not shown; use --limit 300 to list them, or --json for all)"
     assert sum(1 for line in text if line.startswith("c")) == 100 and text[1].startswith("c41 ")
-    assert sum(1 for line in runner.invoke(app, ["history", root, "--limit", "300"]).output.splitlines() if line.startswith("c")) == 300
+    assert (
+        sum(
+            1
+            for line in runner.invoke(app, ["history", root, "--limit", "300"]).output.splitlines()
+            if line.startswith("c")
+        )
+        == 300
+    )
     streamed = runner.invoke(app, ["history", root, "--json"]).output
     memory = UserMemory.open(root)
     assert json.loads(streamed) == memory.history().to_json()
@@ -212,7 +264,14 @@ def test_a_compile_writes_the_state_once_and_a_stale_state_never_reuses_a_compil
     real = changes._write_state
     monkeypatch.setattr(changes, "_write_state", lambda p, state: (writes.append(state["next_seq"]), real(p, state)))
     memory = open_scripted(project)
-    memory.ingest(write_session(project.parent / "c.json", "2024-05-01", ["I flew to Oslo for a ski trip.", "I now work at Initech as a nurse."]), extractor="rules")
+    memory.ingest(
+        write_session(
+            project.parent / "c.json",
+            "2024-05-01",
+            ["I flew to Oslo for a ski trip.", "I now work at Initech as a nurse."],
+        ),
+        extractor="rules",
+    )
     assert memory.compile(mode="incremental").ok
     assert {c.change.domain for c in memory.history(since="c2").changes} >= {"travel", "work"}
     assert writes == [4]  # one write of state.json for the compile c3, whatever it wrote

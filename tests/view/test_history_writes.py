@@ -37,7 +37,9 @@ def test_an_undone_import_logs_nothing(tmp_path, monkeypatch):
     assert memory.doctor().check("history").status == "ok"
     # the same import then goes through, as the next compile
     memory.import_records(tmp_path / "more.json", domain="travel", collection="trips")
-    assert [(c.change.compile, c.change.kind, c.change.new.get("city")) for c in memory.history(since="c1").changes] == [("c2", "added", "Kyoto")]
+    assert [
+        (c.change.compile, c.change.kind, c.change.new.get("city")) for c in memory.history(since="c1").changes
+    ] == [("c2", "added", "Kyoto")]
 
 
 def test_a_record_is_named_with_its_domain(compiled_thrice):
@@ -51,7 +53,12 @@ def test_a_record_is_named_with_its_domain(compiled_thrice):
     with pytest.raises(InputError, match=r"in more than one domain \(food, work\)"):
         memory.history(record="event-1")
     food = [(c.change.domain, c.change.kind, c.change.field) for c in memory.history(record="food/event-1").changes]
-    assert food == [("food", "added", None), ("food", "updated", "text"), ("food", "updated", "day"), ("food", "updated", "sources")]
+    assert food == [
+        ("food", "added", None),
+        ("food", "updated", "text"),
+        ("food", "updated", "day"),
+        ("food", "updated", "sources"),
+    ]
     assert [c.change.domain for c in memory.history(domain="work", record="event-1").changes] == ["work"]
     assert [c.change.domain for c in memory.history(record="trip-2").changes] == ["travel"]  # one domain has it
     out = CliRunner().invoke(app, ["history", str(compiled_thrice), "--record", "work/event-1"])

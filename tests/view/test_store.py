@@ -34,9 +34,9 @@ def test_cache_round_trip_is_equal_and_used(tmp_path):
     assert data["key"] == cold.source_hash
     warm = load_domain_dir(directory, cache_dir=cache)
     assert warm.from_cache
-    assert render.render_state("x", warm.schema, [(n, warm.types[n], v) for n, v in warm.values.items()]) == render.render_state(
-        "x", cold.schema, [(n, cold.types[n], v) for n, v in cold.values.items()]
-    )
+    assert render.render_state(
+        "x", warm.schema, [(n, warm.types[n], v) for n, v in warm.values.items()]
+    ) == render.render_state("x", cold.schema, [(n, cold.types[n], v) for n, v in cold.values.items()])
     assert warm.values["days"][0].tags == cold.values["days"][0].tags
     # an edit invalidates the cache (keyed by the sources' hash)
     (directory / "state.py").write_text(NESTED_STATE.replace("count: int = -2", "count: int = 7"))

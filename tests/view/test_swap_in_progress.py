@@ -12,7 +12,9 @@ from uac.view import store
 
 def test_listing_the_domains_leaves_a_swap_in_progress_alone(tmp_path):
     memory = UserMemory.create(tmp_path / "maya", user_name="Maya")
-    memory.add_session({"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]}, compile=False)
+    memory.add_session(
+        {"date": "2024-06-03", "messages": [{"role": "user", "content": "I flew to Oslo on Friday."}]}, compile=False
+    )
     memory.compile(mode="offline")
     swapping = memory.project.paths.domains / ".new-travel-k2x9"
     swapping.mkdir()

@@ -135,7 +135,9 @@ def _search_all(search: SearchFn, query: str, channels: list[tuple[str, int]]) -
     return found
 
 
-def _read_decision(decision: dict[str, Any] | None, candidates: list[EvidenceItem], fallback: int) -> tuple[list[str], list[str], bool]:
+def _read_decision(
+    decision: dict[str, Any] | None, candidates: list[EvidenceItem], fallback: int
+) -> tuple[list[str], list[str], bool]:
     """The selected ids, the follow-up queries and whether the evidence suffices (without a
     decision: the ``fallback`` best candidates, nothing more to ask)."""
     if decision is None:
@@ -183,7 +185,13 @@ def select_evidence(
         no_progress = 0 if pool.adopt(selected_ids, candidates) else no_progress + 1
         pending = [q for q in follow_ups if q not in asked][: max(0, queries_per_round)]
         trace.append(
-            {"round": round_no, "candidates": [c.id for c in candidates], "selected": selected_ids, "follow_up_queries": pending, "sufficient": sufficient}
+            {
+                "round": round_no,
+                "candidates": [c.id for c in candidates],
+                "selected": selected_ids,
+                "follow_up_queries": pending,
+                "sufficient": sufficient,
+            }
         )
         if sufficient or not pending or no_progress >= patience:
             break

@@ -65,15 +65,21 @@ class AskOptions:
     loading: str | None = _option(
         None, "How much typed state the reader sees.", choices=LOADING_MODES, from_config=True, label="loading mode"
     )
-    use_state: bool = _option(True, "Use the STATE channel (--no-state leaves it out, an ablation).", flag="--state/--no-state")
-    use_facts: bool = _option(True, "Use the FACTS channel (--no-facts leaves it out, an ablation).", flag="--facts/--no-facts")
+    use_state: bool = _option(
+        True, "Use the STATE channel (--no-state leaves it out, an ablation).", flag="--state/--no-state"
+    )
+    use_facts: bool = _option(
+        True, "Use the FACTS channel (--no-facts leaves it out, an ablation).", flag="--facts/--no-facts"
+    )
     use_archive: bool = _option(
         True, "Use the ARCHIVE channel (--no-archive leaves it out, an ablation).", flag="--archive/--no-archive"
     )
     state_chars: int | None = _option(
         None, "Characters of typed state packed into the prompt.", minimum=0, maximum=1_000_000, from_config=True
     )
-    top_facts: int | None = _option(None, "Facts retrieved for the FACTS channel.", minimum=0, maximum=500, from_config=True)
+    top_facts: int | None = _option(
+        None, "Facts retrieved for the FACTS channel.", minimum=0, maximum=500, from_config=True
+    )
     top_archive: int | None = _option(
         None, "Conversation excerpts retrieved for the ARCHIVE channel.", minimum=0, maximum=500, from_config=True
     )
@@ -107,20 +113,24 @@ class AskOptions:
         label="answer length",
     )
     citations: bool = _option(
-        True, "Cite the supporting fact and excerpt ids after the answer (--no-citations: no ids).", flag="--citations/--no-citations"
+        True,
+        "Cite the supporting fact and excerpt ids after the answer (--no-citations: no ids).",
+        flag="--citations/--no-citations",
     )
     refusal: str | None = _option(
         None, "What the reader answers when the memory does not hold the answer.", max_length=200, from_config=True
     )
     tool_output_chars: int | None = _option(
-        None, "Characters of each sandbox result sent back to the reader.", minimum=500, maximum=1_000_000, from_config=True
+        None,
+        "Characters of each sandbox result sent back to the reader.",
+        minimum=500,
+        maximum=1_000_000,
+        from_config=True,
     )
     instructions: str | None = _option(
         None, "Extra instructions for the reader, added after the answer style.", max_length=10_000
     )
-    include_context: bool = _option(
-        False, "Include the packed prompt context in the answer.", flag="--show-context"
-    )
+    include_context: bool = _option(False, "Include the packed prompt context in the answer.", flag="--show-context")
 
     def __post_init__(self) -> None:
         if self.as_of is not None:
@@ -180,7 +190,9 @@ class AskOptions:
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(ReaderLimits)}
         unset = sorted(name for name, value in values.items() if value is None)
         if unset:
-            raise InputError(f"ask option(s) not resolved: {', '.join(unset)}.", hint="Call AskOptions.resolve(config) first.")
+            raise InputError(
+                f"ask option(s) not resolved: {', '.join(unset)}.", hint="Call AskOptions.resolve(config) first."
+            )
         return ReaderLimits(**values)
 
 
@@ -220,4 +232,3 @@ def ask_option_specs() -> tuple[OptionSpec, ...]:
             specs.append(OptionSpec(f.name, _kind(str(f.type)), f.default, help_text, flag, **extra))
         _SPECS = tuple(specs)
     return _SPECS
-

@@ -34,7 +34,9 @@ from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
 
 
-def _state_channel(ctx: MemoryContext, question: str, options: AskOptions, limits: ReaderLimits, gaps: Gaps) -> StateChannel:
+def _state_channel(
+    ctx: MemoryContext, question: str, options: AskOptions, limits: ReaderLimits, gaps: Gaps
+) -> StateChannel:
     as_of_state = excluded = None
     if options.as_of is not None:
         as_of_state, excluded = filter_state_as_of(ctx.sandbox_state(), options.as_of, ctx.fact_table().said)
@@ -132,7 +134,9 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
         include_context=options.include_context,
     )
     if llm is None:
-        answer.message = "No language model is configured: returning the ranked evidence from all channels. " + NO_MODEL_HINT
+        answer.message = (
+            "No language model is configured: returning the ranked evidence from all channels. " + NO_MODEL_HINT
+        )
         answer.latency_seconds = time.perf_counter() - started
         return answer
 
@@ -327,14 +331,19 @@ class _ReaderLoop:
     def _run(self, call: ToolCall) -> str:
         if not call.name:
             problem = 'the tool call is not JSON of the form {"name": "python", "arguments": {"code": "..."}}'
-            return json.dumps({"ok": False, "result": None, "stdout": "", "error": {"type": "BadToolCall", "message": problem}})
+            return json.dumps(
+                {"ok": False, "result": None, "stdout": "", "error": {"type": "BadToolCall", "message": problem}}
+            )
         if call.name != "python":
             return json.dumps(
                 {
                     "ok": False,
                     "result": None,
                     "stdout": "",
-                    "error": {"type": "UnknownTool", "message": f"there is no tool {call.name!r}; only the python tool exists"},
+                    "error": {
+                        "type": "UnknownTool",
+                        "message": f"there is no tool {call.name!r}; only the python tool exists",
+                    },
                 }
             )
         _, text = self.tool.run_call_arguments(call.arguments)

@@ -179,7 +179,9 @@ def described_manifest(views: list[DomainView]) -> str:
         doc, classes = schema_description(view.schema_text)
         lines.append(f"- {view.name}: {view.summary}".rstrip())
         if doc:
-            lines.append("  " + (doc if len(doc) <= DESCRIPTION_CHARS else doc[: DESCRIPTION_CHARS - 3].rstrip() + "..."))
+            lines.append(
+                "  " + (doc if len(doc) <= DESCRIPTION_CHARS else doc[: DESCRIPTION_CHARS - 3].rstrip() + "...")
+            )
         if classes:
             lines.append("  classes: " + "; ".join(classes))
     return "\n".join(lines) + "\n"
@@ -191,7 +193,8 @@ def unrepresented_note(counts: dict[str, int]) -> str:
     if not parts:
         return ""
     return (
-        "# Facts no typed record below holds (at most a timeline entry), by domain: " + ", ".join(parts)
+        "# Facts no typed record below holds (at most a timeline entry), by domain: "
+        + ", ".join(parts)
         + '. Read them in [FACTS], on its lines marked "not in STATE".\n'
     )
 

@@ -53,9 +53,13 @@ class AnswerStyle:
             )
         refusal = " ".join(self.refusal.split())
         if not refusal:
-            raise InputError("the refusal wording is empty.", hint="Give a short sentence such as 'Not mentioned in memory.'.")
+            raise InputError(
+                "the refusal wording is empty.", hint="Give a short sentence such as 'Not mentioned in memory.'."
+            )
         if "\n" in self.refusal or len(refusal) > 200:
-            raise InputError("the refusal wording must be one short line.", hint="Give at most 200 characters on one line.")
+            raise InputError(
+                "the refusal wording must be one short line.", hint="Give at most 200 characters on one line."
+            )
         object.__setattr__(self, "refusal", refusal)
 
     @property

@@ -96,7 +96,9 @@ class SandboxTool:
             parsed = None
             problem: str | None = f"arguments are not JSON: {exc.msg}"
         else:
-            problem = None if isinstance(parsed, dict) and isinstance(parsed.get("code"), str) else "expected {\"code\": \"...\"}"
+            problem = (
+                None if isinstance(parsed, dict) and isinstance(parsed.get("code"), str) else 'expected {"code": "..."}'
+            )
         if problem:
             error = {"ok": False, "result": None, "stdout": "", "error": {"type": "BadArguments", "message": problem}}
             return None, json.dumps(error)

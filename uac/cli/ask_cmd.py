@@ -42,7 +42,9 @@ def option_parameters() -> list[inspect.Parameter]:
             show_default=spec.kind is bool and "/" in spec.flag,
         )
         annotation = kind if spec.kind is bool else Optional[kind]
-        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation))
+        params.append(
+            inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
+        )
     return params
 
 

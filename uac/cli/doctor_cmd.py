@@ -18,7 +18,9 @@ def register(app: typer.Typer) -> None:
             False, "--model", help="Also probe the model endpoint with a few tiny real calls: what it supports."
         ),
         deep: bool = typer.Option(
-            False, "--deep", help="Compare every log line and index entry (slow on a large memory; implied by --repair)."
+            False,
+            "--deep",
+            help="Compare every log line and index entry (slow on a large memory; implied by --repair).",
         ),
         as_json: bool = JSON_OPTION,
     ) -> None:

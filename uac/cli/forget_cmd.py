@@ -13,7 +13,9 @@ def register(app: typer.Typer) -> None:
         project: str = typer.Argument(..., help="Project path or name."),
         fact: str = typer.Option(None, "--fact", help="Id of the fact to remove."),
         session: str = typer.Option(None, "--session", help="Id of the session to remove (facts, archive, index)."),
-        domain: str = typer.Option(None, "--domain", help="Domain of the typed view to remove (e.g. imported records)."),
+        domain: str = typer.Option(
+            None, "--domain", help="Domain of the typed view to remove (e.g. imported records)."
+        ),
         collection: str = typer.Option(None, "--collection", help="With --domain: remove only this collection."),
         as_json: bool = JSON_OPTION,
     ) -> None:
@@ -25,10 +27,14 @@ def register(app: typer.Typer) -> None:
             return
         if domain:
             what = f"{domain}.{collection}" if collection else f"domain {domain}"
-            echo(f"Forgot {what}: {report.records_removed} record(s) removed"
-                 + (", domain removed." if report.domain_removed else "."))
+            echo(
+                f"Forgot {what}: {report.records_removed} record(s) removed"
+                + (", domain removed." if report.domain_removed else ".")
+            )
         elif session:
-            echo(f"Forgot session {session}: {len(report.facts_removed)} fact(s) removed"
-                 + (", archive file deleted." if report.archive_deleted else "."))
+            echo(
+                f"Forgot session {session}: {len(report.facts_removed)} fact(s) removed"
+                + (", archive file deleted." if report.archive_deleted else ".")
+            )
         else:
             echo(f"Forgot fact {fact}.")

@@ -53,11 +53,17 @@ def register(app: typer.Typer) -> None:
     def history(
         project: str = typer.Argument(..., help="Project path or name."),
         domain: str = typer.Option(None, "--domain", help="Only this domain's changes."),
-        record: str = typer.Option(None, "--record", help="Only this record's changes: DOMAIN/ID as `uac history` prints it, or its id with --domain."),
+        record: str = typer.Option(
+            None,
+            "--record",
+            help="Only this record's changes: DOMAIN/ID as `uac history` prints it, or its id with --domain.",
+        ),
         since: str = typer.Option(None, "--since", help=SINCE_HELP),
         until: str = typer.Option(None, "--until", help="A compile id or a date (inclusive)."),
         limit: int = typer.Option(
-            None, "--limit", min=1,
+            None,
+            "--limit",
+            min=1,
             help=f"At most this many changes, the newest (default: {TEXT_LIMIT} as text, all with --json).",
         ),
         as_json: bool = JSON_OPTION,
@@ -72,13 +78,17 @@ def register(app: typer.Typer) -> None:
             stream_history(memory.context, out.write, domain=domain, record=record, since=since, until=until)
             out.flush()
             return
-        report = memory.history(domain=domain, record=record, since=since, until=until, limit=limit or (None if as_json else TEXT_LIMIT))
+        report = memory.history(
+            domain=domain, record=record, since=since, until=until, limit=limit or (None if as_json else TEXT_LIMIT)
+        )
         if as_json:
             print_json(report.to_json())
             return
         if report.truncated:
             more = report.total - len(report.changes)
-            echo(f"({more:,} older changes in this range not shown; use --limit {report.total} to list them, or --json for all)")
+            echo(
+                f"({more:,} older changes in this range not shown; use --limit {report.total} to list them, or --json for all)"
+            )
         for entry in report.changes:
             change = entry.to_json()
             echo(change_line(change))
@@ -87,7 +97,10 @@ def register(app: typer.Typer) -> None:
         if not report.changes:
             echo("No changes in that range.")
         if report.damaged_lines:
-            echo(f"warning: {report.damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).", err=True)
+            echo(
+                f"warning: {report.damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).",
+                err=True,
+            )
 
     @app.command("diff")
     def diff(
@@ -115,4 +128,7 @@ def register(app: typer.Typer) -> None:
                     for line in because_lines(change, "      "):
                         echo(line)
         if report.damaged_lines:
-            echo(f"warning: {report.damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).", err=True)
+            echo(
+                f"warning: {report.damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).",
+                err=True,
+            )

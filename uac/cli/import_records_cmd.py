@@ -14,7 +14,9 @@ def register(app: typer.Typer) -> None:
         file: str = typer.Argument(..., help="Records: a JSON list of objects, JSONL or CSV (with a header row)."),
         domain: str = typer.Option(..., "--domain", help="Domain package to write, e.g. travel."),
         collection: str = typer.Option(..., "--collection", help="Collection name in state.py, e.g. trips."),
-        record_type: str = typer.Option(None, "--record-type", help="Record class name (default: from the collection, trips -> Trip)."),
+        record_type: str = typer.Option(
+            None, "--record-type", help="Record class name (default: from the collection, trips -> Trip)."
+        ),
         replace: bool = typer.Option(False, "--replace", help="Replace the collection's records with the file's."),
         as_json: bool = JSON_OPTION,
     ) -> None:
@@ -34,12 +36,16 @@ def register(app: typer.Typer) -> None:
             print_json(report.to_json())
             return
         if not report.records_added and not report.replaced:
-            echo(f"Nothing to add: the {report.records_skipped} record(s) of {file} are already in "
-                 f"{report.domain}.{report.collection} ({report.records_total} in total).")
+            echo(
+                f"Nothing to add: the {report.records_skipped} record(s) of {file} are already in "
+                f"{report.domain}.{report.collection} ({report.records_total} in total)."
+            )
             return
         if report.replaced:
-            echo(f"Replaced {report.domain}.{report.collection}: {report.records_removed} record(s) out, "
-                 f"{report.records_added} in, in {report.seconds:.2f}s.")
+            echo(
+                f"Replaced {report.domain}.{report.collection}: {report.records_removed} record(s) out, "
+                f"{report.records_added} in, in {report.seconds:.2f}s."
+            )
         else:
             verb = "Appended" if report.appended else "Imported"
             echo(
@@ -51,6 +57,8 @@ def register(app: typer.Typer) -> None:
         echo("Fields: " + ", ".join(f"{f['name']}: {f['type']}" for f in report.fields))
         for change in report.schema_changes:
             before = change["from"] or "(new)"
-            echo(f"Type changed: {change['field']}: {before} -> {change['to']} ({change['change']}: {change['reason']})")
+            echo(
+                f"Type changed: {change['field']}: {before} -> {change['to']} ({change['change']}: {change['reason']})"
+            )
         if report.renamed:
             echo("Renamed: " + ", ".join(f"{k!r} -> {v}" for k, v in report.renamed.items()))

@@ -26,7 +26,12 @@ def register(app: typer.Typer) -> None:
         """Archive a file's sessions, extract their facts into the log and index them, then bring the view up to date."""
         with progress_bar("ingest", as_json=as_json) as on_progress:
             report = open_memory(project).ingest(
-                file, format=format, sample_id=sample_id, date=date, extractor=extractor, progress=on_progress,
+                file,
+                format=format,
+                sample_id=sample_id,
+                date=date,
+                extractor=extractor,
+                progress=on_progress,
                 compile=False if no_compile else None,
             )
         if as_json:
@@ -43,7 +48,13 @@ def register(app: typer.Typer) -> None:
             f"{report.chunks_indexed} archive chunks indexed."
         )
         stats = report.extraction
-        if stats and (stats["coerced"] or stats["repaired"] or stats["dropped"] or stats["windows_split"] or stats["windows_fallback"]):
+        if stats and (
+            stats["coerced"]
+            or stats["repaired"]
+            or stats["dropped"]
+            or stats["windows_split"]
+            or stats["windows_fallback"]
+        ):
             echo(
                 f"LLM extraction: {stats['kept']} of {stats['items']} items kept ({stats['coerced']} coerced, "
                 f"{stats['repaired']} repaired), {stats['dropped']} dropped; {stats['windows_split']} window(s) split, "
@@ -66,6 +77,8 @@ def register(app: typer.Typer) -> None:
                 f"{rec['links']['model']} link(s) from the model, {rec['dropped_total']} dropped."
             )
         if report.sessions_skipped:
-            echo(f"Skipped {len(report.sessions_skipped)} session(s) already ingested: {', '.join(report.sessions_skipped)}.")
+            echo(
+                f"Skipped {len(report.sessions_skipped)} session(s) already ingested: {', '.join(report.sessions_skipped)}."
+            )
         if report.view is not None:
             echo(report.view.line())

@@ -11,7 +11,9 @@ from .common import JSON_OPTION, echo, print_json
 def register(app: typer.Typer) -> None:
     @app.command("init")
     def init(
-        project: str = typer.Argument(..., help="Project path, or a bare name under $UAC_HOME (default ./user_projects)."),
+        project: str = typer.Argument(
+            ..., help="Project path, or a bare name under $UAC_HOME (default ./user_projects)."
+        ),
         user_name: str = typer.Option(None, "--user-name", help="The user's display name (default: the project name)."),
         timezone: str = typer.Option("UTC", "--timezone", help="IANA time zone of the user, e.g. Europe/Berlin."),
         as_json: bool = JSON_OPTION,

@@ -15,12 +15,14 @@ def register(app: typer.Typer) -> None:
         k: int = typer.Option(20, "--k", help="Number of results."),
         channel: str = typer.Option("all", "--channel", help="facts | archive | records (imported records) | all."),
         as_of: str = typer.Option(
-            None, "--as-of",
+            None,
+            "--as-of",
             help="What was known on this day (YYYY-MM-DD): facts said by then and not yet superseded, "
             "archive excerpts of sessions by then. Without it superseded facts are found too.",
         ),
         happened: str = typer.Option(
-            None, "--happened",
+            None,
+            "--happened",
             help="Only facts whose event date overlaps this period (2023-05-07, 2023-05, 2022, 2023-summer, START/END).",
         ),
         as_json: bool = JSON_OPTION,
@@ -41,7 +43,9 @@ def register(app: typer.Typer) -> None:
             evidence = ", ".join(hit.evidence)
             text = hit.text.replace("\n", " | ")
             echo(f"{rank:>3}. [{hit.channel} {hit.id}] {hit.session_date or '?'} ({evidence}) {hit.score:.4f}")
-            dates = "; ".join(x for x in (f"happened {_label(hit.event_date)}" if hit.event_date else "", hit.validity()) if x)
+            dates = "; ".join(
+                x for x in (f"happened {_label(hit.event_date)}" if hit.event_date else "", hit.validity()) if x
+            )
             echo(f"     {text}" + (f" ({dates})" if dates else ""))
 
 

@@ -18,21 +18,41 @@ ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
 
 # bounds on concurrent work (uac.server.admission.ServerLimits; defaults there)
 LOCK_WAIT = typer.Option(30.0, "--lock-wait", help="Seconds a write waits for its project before 423 project_locked.")
-BUSY_WAIT = typer.Option(30.0, "--busy-wait", help="Seconds a request waits for a sandbox worker, a model slot, its turn to "
-                         "search, read or be checked, or room for its body, before 503 server_busy.")
-QUEUE = typer.Option(64, "--queue-per-project", help="Requests of one kind (and compile jobs) that may wait for one project; "
-                     "more are refused at once.")
-WORKERS = typer.Option(0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs).")
-WORKERS_PER = typer.Option(0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1).")
+BUSY_WAIT = typer.Option(
+    30.0,
+    "--busy-wait",
+    help="Seconds a request waits for a sandbox worker, a model slot, its turn to "
+    "search, read or be checked, or room for its body, before 503 server_busy.",
+)
+QUEUE = typer.Option(
+    64,
+    "--queue-per-project",
+    help="Requests of one kind (and compile jobs) that may wait for one project; more are refused at once.",
+)
+WORKERS = typer.Option(
+    0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs)."
+)
+WORKERS_PER = typer.Option(
+    0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1)."
+)
 MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
-MODEL_PER = typer.Option(2, "--model-calls-per-project", help="Model calls (or asks) in flight at once for one project.")
+MODEL_PER = typer.Option(
+    2, "--model-calls-per-project", help="Model calls (or asks) in flight at once for one project."
+)
 # the working set and what it may hold open
-WARM = typer.Option(128, "--warm-projects", help="Projects kept warm at once; the least recently used is closed for a new one.")
-IDLE = typer.Option(600.0, "--idle-seconds", help="Close a warm project no request used for this long (0: only for room).")
+WARM = typer.Option(
+    128, "--warm-projects", help="Projects kept warm at once; the least recently used is closed for a new one."
+)
+IDLE = typer.Option(
+    600.0, "--idle-seconds", help="Close a warm project no request used for this long (0: only for room)."
+)
 THREADS = typer.Option(40, "--threads", help="Threads running library calls at once, all projects.")
 WRITES = typer.Option(16, "--writes", help="Writes (and health checks, one per project) running at once, all projects.")
-READS = typer.Option(4, "--reads-per-project", help="Plain reads of one project running at once (facts, manifest, "
-                     "domains, job status, the inspector's pages).")
+READS = typer.Option(
+    4,
+    "--reads-per-project",
+    help="Plain reads of one project running at once (facts, manifest, domains, job status, the inspector's pages).",
+)
 
 
 #: the server limits ``serve http`` and ``serve mcp`` both take: parameter -> (type, option, ServerLimits field)
@@ -58,8 +78,10 @@ def takes_server_limits(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` with every option of :data:`SERVER_LIMIT_OPTIONS` after its own; it receives
     their values as one dict, ``limit_values``."""
     own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "limit_values"]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
-             for name, (kind, option, _) in SERVER_LIMIT_OPTIONS.items()]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+        for name, (kind, option, _) in SERVER_LIMIT_OPTIONS.items()
+    ]
 
     def with_limits(**kwargs: Any) -> Any:
         values = {name: kwargs.pop(name) for name in SERVER_LIMIT_OPTIONS}
@@ -75,8 +97,9 @@ def _limits(values: dict[str, Any], **more: Any):
     from ..errors import ConfigError
     from ..server.admission import ServerLimits
 
-    fields = {SERVER_LIMIT_OPTIONS[name][2]: value for name, value in values.items()
-              if value or name not in _ZERO_IS_DEFAULT}
+    fields = {
+        SERVER_LIMIT_OPTIONS[name][2]: value for name, value in values.items() if value or name not in _ZERO_IS_DEFAULT
+    }
     try:
         return ServerLimits(**fields, **more)
     except ValueError as exc:
@@ -117,8 +140,15 @@ def mcp_client_config(root: Path, *, project: str | None, transport: str, host: 
         raise ProjectNotFound(f"{resolved} is not a directory.", hint="Pass the directory of user projects to serve.")
     name = f"uac-{project}" if project else "uac"
     if transport == "http":
-        return {"mcpServers": {name: {"type": "http", "url": f"http://{host}:{port}/mcp?project={project or 'NAME'}",
-                                      "headers": {"Authorization": "Bearer <token from 'uac token create'>"}}}}
+        return {
+            "mcpServers": {
+                name: {
+                    "type": "http",
+                    "url": f"http://{host}:{port}/mcp?project={project or 'NAME'}",
+                    "headers": {"Authorization": "Bearer <token from 'uac token create'>"},
+                }
+            }
+        }
     args = ["-m", "uac", "serve", "mcp", "--root", str(resolved)]
     if project:
         args += ["--project", project]
@@ -144,8 +174,12 @@ def _register_http(serve_app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: loopback only)."),
         port: int = typer.Option(8765, "--port", help="TCP port."),
         max_body_mb: float = typer.Option(16.0, "--max-body-mb", help="Refuse request bodies larger than this (413)."),
-        body_buffer_mb: float = typer.Option(64.0, "--body-buffer-mb", help="Request bodies held in memory at once, all requests "
-                                             "(a quarter, at least one largest body, per project); beyond, 503 server_busy."),
+        body_buffer_mb: float = typer.Option(
+            64.0,
+            "--body-buffer-mb",
+            help="Request bodies held in memory at once, all requests "
+            "(a quarter, at least one largest body, per project); beyond, 503 server_busy.",
+        ),
         job_workers: int = typer.Option(2, "--job-workers", help="Parallel background jobs (compile)."),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
         limit_values: dict[str, Any] | None = None,
@@ -159,7 +193,9 @@ def _register_http(serve_app: typer.Typer) -> None:
 
         limits = _limits(limit_values or {}, body_buffer_bytes=max(1, int(body_buffer_mb * 1024 * 1024)))
         _check_open_files(limits, job_workers)
-        application = create_app(root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits)
+        application = create_app(
+            root, max_body_bytes=int(max_body_mb * 1024 * 1024), job_workers=job_workers, limits=limits
+        )
         _warn_if_public(host)
         echo(f"uac: serving {Path(root).resolve()} on http://{host}:{port} (API under /v1, docs at /docs)")
         from ..server.admission import SHUTDOWN_SECONDS
@@ -184,23 +220,36 @@ def _register_mcp(serve_app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="With --transport http: address to bind."),
         port: int = typer.Option(8766, "--port", help="With --transport http: TCP port."),
         print_config: bool = typer.Option(
-            False, "--print-config",
+            False,
+            "--print-config",
             help="Print the JSON an MCP client (Claude Desktop, Cursor, ...) needs to start this server, and exit.",
         ),
-        sessions: int = typer.Option(1000, "--sessions", help="With --transport http: open MCP sessions at most, "
-                                     "all tokens; beyond, 503 server_busy."),
-        sessions_per_token: int = typer.Option(8, "--sessions-per-token", help="Open sessions of one token; one more "
-                                               "closes its least recently used."),
-        sessions_per_project: int = typer.Option(32, "--sessions-per-project", help="Open sessions of one project's "
-                                                 "tokens; one more closes its least recently used."),
-        session_idle: float = typer.Option(600.0, "--session-idle", help="Close a session no request used for this "
-                                           "many seconds."),
+        sessions: int = typer.Option(
+            1000,
+            "--sessions",
+            help="With --transport http: open MCP sessions at most, all tokens; beyond, 503 server_busy.",
+        ),
+        sessions_per_token: int = typer.Option(
+            8, "--sessions-per-token", help="Open sessions of one token; one more closes its least recently used."
+        ),
+        sessions_per_project: int = typer.Option(
+            32,
+            "--sessions-per-project",
+            help="Open sessions of one project's tokens; one more closes its least recently used.",
+        ),
+        session_idle: float = typer.Option(
+            600.0, "--session-idle", help="Close a session no request used for this many seconds."
+        ),
         limit_values: dict[str, Any] | None = None,
     ) -> None:
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("--transport must be stdio or http.")
         if print_config:
-            echo(json.dumps(mcp_client_config(root, project=project, transport=transport, host=host, port=port), indent=2))
+            echo(
+                json.dumps(
+                    mcp_client_config(root, project=project, transport=transport, host=host, port=port), indent=2
+                )
+            )
             return
         from ..server.extras import require_mcp
         from ..server.mcp_server import serve
@@ -209,8 +258,10 @@ def _register_mcp(serve_app: typer.Typer) -> None:
         if transport == "http":
             _warn_if_public(host)
             where = f"/mcp?project={project}" if project else "/mcp?project=NAME"
-            print(f"uac: MCP over streamable HTTP on http://{host}:{port}{where} (a bearer token of that project required)",
-                  file=sys.stderr)
+            print(
+                f"uac: MCP over streamable HTTP on http://{host}:{port}{where} (a bearer token of that project required)",
+                file=sys.stderr,
+            )
         limits = _limits(limit_values or {})
         _check_open_files(limits, 0)
         session_limits = _session_limits(sessions, sessions_per_token, sessions_per_project, session_idle)

@@ -14,7 +14,9 @@ def register(app: typer.Typer) -> None:
         project: str = typer.Argument(..., help="Project path or name."),
         domain: str = typer.Argument(None, help="Domain to print (schema.py and state.py); default: MANIFEST.md."),
         at: str = typer.Option(
-            None, "--at", help="Show the domain's records as they stood after a compile (c3) or at a date, from the change log."
+            None,
+            "--at",
+            help="Show the domain's records as they stood after a compile (c3) or at a date, from the change log.",
         ),
         as_json: bool = JSON_OPTION,
     ) -> None:

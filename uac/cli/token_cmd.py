@@ -36,9 +36,7 @@ def create(
     name: str = typer.Option("", "--name", help="A label to recognise the token by."),
     admin: bool = typer.Option(False, "--admin", help="Create a workspace admin token (may create projects)."),
     root: Path = typer.Option(None, "--root", help="With --admin: the directory 'uac serve' serves."),
-    quiet: bool = typer.Option(
-        False, "--quiet", "-q", help="Print the token alone (the note about it is left out)."
-    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print the token alone (the note about it is left out)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Create a token and print it once; only its hash is stored.
@@ -58,6 +56,7 @@ def create(
             err=True,
         )
 
+
 def list_(
     project: str = typer.Argument(..., help="Project path or name."),
     as_json: bool = JSON_OPTION,
@@ -73,6 +72,7 @@ def list_(
         echo("No tokens.")
     for record in records:
         echo(f"{record.id}  {record.created}  {record.name}")
+
 
 def revoke(
     project: str = typer.Argument(..., help="Project path or name."),

@@ -31,7 +31,11 @@ BOUNDED_SCHEMA = {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"name": {"type": "string"}, "schema_py": {"type": "string"}, "state_py": {"type": "string"}},
+                "properties": {
+                    "name": {"type": "string"},
+                    "schema_py": {"type": "string"},
+                    "state_py": {"type": "string"},
+                },
                 "required": ["name", "schema_py", "state_py"],
                 "additionalProperties": False,
             },
@@ -54,7 +58,9 @@ def bounded_prefix(facts: list["Fact"], limit: int) -> list["Fact"]:
     return out
 
 
-def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient", config: "CompileConfig") -> CompileReport:
+def compile_bounded(
+    project: "Project", facts: list["Fact"], client: "LLMClient", config: "CompileConfig"
+) -> CompileReport:
     from ..templating import render_prompt
     from ..view import store
     from ..view.manifest import write_manifest
@@ -121,7 +127,17 @@ def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient"
             first.prompt_tokens, first.completion_tokens = entry.prompt_tokens, entry.completion_tokens
             first.calls, first.repair_rounds = entry.calls, entry.repair_rounds
         else:
-            report.domains.append(DomainReport("*", status="failed", rejection="no domain in the reply", prompt_tokens=entry.prompt_tokens, completion_tokens=entry.completion_tokens, calls=entry.calls, repair_rounds=entry.repair_rounds))
+            report.domains.append(
+                DomainReport(
+                    "*",
+                    status="failed",
+                    rejection="no domain in the reply",
+                    prompt_tokens=entry.prompt_tokens,
+                    completion_tokens=entry.completion_tokens,
+                    calls=entry.calls,
+                    repair_rounds=entry.repair_rounds,
+                )
+            )
         _log(project, history, len(prefix))
         write_manifest(project)
     report.facts_covered = len(covered)
@@ -131,7 +147,9 @@ def compile_bounded(project: "Project", facts: list["Fact"], client: "LLMClient"
 
 def _log(project: "Project", history: list[dict[str, Any]], facts_in_prompt: int) -> None:
     for record in history:
-        append_history(project.paths.internal, {"mode": "bounded", "domain": None, "facts_in_prompt": facts_in_prompt, **record})
+        append_history(
+            project.paths.internal, {"mode": "bounded", "domain": None, "facts_in_prompt": facts_in_prompt, **record}
+        )
 
 
 __all__ = ["BOUNDED_SCHEMA", "bounded_prefix", "compile_bounded"]

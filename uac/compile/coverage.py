@@ -83,8 +83,12 @@ def represented_ids(loaded: LoadedDomain) -> tuple[set[str], set[str]]:
     timelines = timeline_collections(loaded)
     on_timeline = _cited(r for name in timelines for r in loaded.values.get(name) or ())
     rest = LoadedDomain(
-        loaded.name, loaded.schema, loaded.classes,
-        {k: v for k, v in loaded.values.items() if k not in timelines}, loaded.types, loaded.source_hash,
+        loaded.name,
+        loaded.schema,
+        loaded.classes,
+        {k: v for k, v in loaded.values.items() if k not in timelines},
+        loaded.types,
+        loaded.source_hash,
     )
     return _cited(rest.records()), on_timeline
 
@@ -92,7 +96,10 @@ def represented_ids(loaded: LoadedDomain) -> tuple[set[str], set[str]]:
 def save_offline_left_out(project: Project, domain: str, source_hash: str, reasons: dict[str, str]) -> None:
     """Keep the offline compile's left-out facts of ``domain`` for its files with ``source_hash``."""
     data = {"source_hash": source_hash, "facts": dict(sorted(reasons.items()))}
-    atomic_write_text(ledger_dir(project.paths.internal, domain) / OFFLINE_LEFT_OUT, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    atomic_write_text(
+        ledger_dir(project.paths.internal, domain) / OFFLINE_LEFT_OUT,
+        json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+    )
 
 
 def load_offline_left_out(project: Project, domain: str, source_hash: str | None) -> dict[str, str]:
@@ -117,7 +124,9 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
     timeline_all: set[str] = set()
     for name in sorted(set(view) | set(ledger_domains(project.paths.internal))):
         loaded = view.get(name)
-        ledger = load_ledger(project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_STATE_HASH)
+        ledger = load_ledger(
+            project.paths.internal, name, loaded.source_hash if loaded is not None else EMPTY_STATE_HASH
+        )
         recorded = (loaded.cited_ids() if loaded is not None else set()) & wanted
         considered = (set(ledger.considered) & wanted) - recorded
         pending = (set(ledger.pending) & wanted) - recorded - considered

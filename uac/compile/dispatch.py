@@ -44,7 +44,12 @@ def compile_project(
 
 
 def _run(
-    project: "Project", facts: list["Fact"], client: "LLMClient | None", mode: str, config: "CompileConfig", progress: "ProgressCallback | None"
+    project: "Project",
+    facts: list["Fact"],
+    client: "LLMClient | None",
+    mode: str,
+    config: "CompileConfig",
+    progress: "ProgressCallback | None",
 ) -> CompileReport:
     from ..progress import step
     from .coverage import add_view_coverage

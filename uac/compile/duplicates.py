@@ -46,7 +46,7 @@ class Duplicate:
         what = "the same person or thing" if self.kind == "person" else "the same visit to one place"
         return (
             f"{self.first} and {self.second} look like {what} ({self.value!r}): keep one record and refer to it from "
-            f"the other domain with a field of type Ref | None (the value {{\"ref\": \"{self.first}\"}}), then retire the copy"
+            f'the other domain with a field of type Ref | None (the value {{"ref": "{self.first}"}}), then retire the copy'
         )
 
     def to_json(self) -> dict[str, Any]:

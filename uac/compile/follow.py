@@ -168,8 +168,10 @@ class CatchUp:
             return text
         if self.status == "failed" and self.domains_changed:
             changed = ", ".join(self.domains_changed)
-            return (f"View: partly caught up ({self.mode} compile, {self.seconds:.1f} s; domains changed: {changed}); "
-                    f"{self.reason}; it does not include {self.lag} fact(s) yet: run 'uac compile' to retry.")
+            return (
+                f"View: partly caught up ({self.mode} compile, {self.seconds:.1f} s; domains changed: {changed}); "
+                f"{self.reason}; it does not include {self.lag} fact(s) yet: run 'uac compile' to retry."
+            )
         if self.status == "current":
             return "View: up to date (nothing new to compile)."
         if self.status == "background":
@@ -248,13 +250,23 @@ def catch_up_view(ctx: MemoryContext, *, compile: bool | None = None, added: boo
         after = domain_hashes(project)
     except UacError as exc:
         text = exc.message + (f" {exc.hint}" if exc.hint else "")
-        return CatchUp("failed", mode=mode, seconds=time.perf_counter() - started,
-                       reason=f"the {mode or 'default'} compile failed: {text}", lag=view_lag(ctx).facts,
-                       locked=isinstance(exc, ProjectLocked))
+        return CatchUp(
+            "failed",
+            mode=mode,
+            seconds=time.perf_counter() - started,
+            reason=f"the {mode or 'default'} compile failed: {text}",
+            lag=view_lag(ctx).facts,
+            locked=isinstance(exc, ProjectLocked),
+        )
     except Exception as exc:  # the ingest is durable whatever the compile did
         log.exception("the compile after an ingest failed")
-        return CatchUp("failed", mode=mode, seconds=time.perf_counter() - started,
-                       reason=f"the {mode or 'default'} compile failed: {type(exc).__name__}: {exc}", lag=view_lag(ctx).facts)
+        return CatchUp(
+            "failed",
+            mode=mode,
+            seconds=time.perf_counter() - started,
+            reason=f"the {mode or 'default'} compile failed: {type(exc).__name__}: {exc}",
+            lag=view_lag(ctx).facts,
+        )
     changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
     result = CatchUp("compiled", mode=mode, domains_changed=changed, seconds=time.perf_counter() - started)
     failed = [d for d in report.domains if d.status == "failed"]
@@ -268,4 +280,14 @@ def catch_up_view(ctx: MemoryContext, *, compile: bool | None = None, added: boo
     return result
 
 
-__all__ = ["CatchUp", "ViewLag", "catch_up_view", "catching_up", "catching_up_at", "current_fact_ids", "not_needed", "view_lag", "wanted"]
+__all__ = [
+    "CatchUp",
+    "ViewLag",
+    "catch_up_view",
+    "catching_up",
+    "catching_up_at",
+    "current_fact_ids",
+    "not_needed",
+    "view_lag",
+    "wanted",
+]

@@ -170,7 +170,12 @@ def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> L
 
 
 def _commit(
-    project: "Project", job: DomainJob, files: dict[str, str] | None, *, checked: bool = False, values: dict[str, Any] | None = None
+    project: "Project",
+    job: DomainJob,
+    files: dict[str, str] | None,
+    *,
+    checked: bool = False,
+    values: dict[str, Any] | None = None,
 ) -> None:
     """Ledger first (keyed by the new files' hash), then the files, then old ledgers out.
 
@@ -414,7 +419,9 @@ class _DomainRun:
         if job.loaded_hash is not None:
             # rendering the loaded records (to know their lines need no check) overlaps the first
             # model call; it only fills the chunk cache, which nothing else touches before join()
-            self.trusting = threading.Thread(target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True)
+            self.trusting = threading.Thread(
+                target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True
+            )
             self.trusting.start()
         self.index = RecordIndex(job.work)
         self.queue: list[list["Fact"]] = batch_facts(job.facts, self._fact_budget(), self.config.batch_facts)
@@ -429,8 +436,17 @@ class _DomainRun:
         without facts and the related records' share."""
         work = self.job.work
         empty_prompt = render_prompt(
-            "structure_ops.j2", domain=self.job.name, user_name=self.user_name, schema_lines=_schema_lines(work),
-            collections=work.collections(), related=[], elsewhere=[], revisit=[], context_facts=[], facts=[], shared=[],
+            "structure_ops.j2",
+            domain=self.job.name,
+            user_name=self.user_name,
+            schema_lines=_schema_lines(work),
+            collections=work.collections(),
+            related=[],
+            elsewhere=[],
+            revisit=[],
+            context_facts=[],
+            facts=[],
+            shared=[],
             description=work.doc,
         )
         return max(MIN_FACT_CHARS, self.config.domain_prompt_chars - len(empty_prompt) - self.config.related_chars)
@@ -445,14 +461,23 @@ class _DomainRun:
             policy = batch_policy(job.name, self.config, len(planned.fact_ids))
             result = run_batch(
                 self.client,
-                Batch(candidate, planned.prompt, tuple(planned.fact_ids), frozenset(planned.citable), policy, self.config.related_chars),
+                Batch(
+                    candidate,
+                    planned.prompt,
+                    tuple(planned.fact_ids),
+                    frozenset(planned.citable),
+                    policy,
+                    self.config.related_chars,
+                ),
             )
             entry.count_calls(result.exchange.usage)
             _log(self.project, job, result.exchange.history)
             if result.exchange.endpoint_error is not None:
                 self.failed = True
                 entry.status = "failed"
-                entry.rejection = f"the model endpoint failed in batch {self.number}: {result.exchange.endpoint_error.message}"
+                entry.rejection = (
+                    f"the model endpoint failed in batch {self.number}: {result.exchange.endpoint_error.message}"
+                )
                 break
             entry.ops_applied += len(result.outcome.applied)
             entry.ops_rejected += len(result.outcome.problems)
@@ -534,11 +559,15 @@ class _DomainRun:
         settled = set(outcome.cited) | set(outcome.skipped)
         pending_now = (self.pending - settled) | set(result.unaddressed)
         ledger.pending = sorted(pending_now & set(facts_by_id))
-        handled = [r for r in planned.revisit if r in outcome.touched or candidate.find(r) is None or r in planned.shown]
+        handled = [
+            r for r in planned.revisit if r in outcome.touched or candidate.find(r) is None or r in planned.shown
+        ]
         ledger.revisit = [r for r in self.revisit if r not in handled]
-        ledger.superseded_seen = sorted(set(job.ledger.superseded_seen) | {
-            s for r in planned.revisit if r in handled for s in _cited_superseded(job, r)
-        } | {i for i in planned.fact_ids if i in job.ended})  # shown as ended: nothing to revisit
+        ledger.superseded_seen = sorted(
+            set(job.ledger.superseded_seen)
+            | {s for r in planned.revisit if r in handled for s in _cited_superseded(job, r)}
+            | {i for i in planned.fact_ids if i in job.ended}
+        )  # shown as ended: nothing to revisit
         ledger.next_ids = dict(candidate.next_ids)
         return ledger, pending_now
 
@@ -561,7 +590,13 @@ class _DomainRun:
             self.queue.insert(0, batch)
             return False
         if outcome.changed:
-            before = (job.work, job.ledger, set(self.pending), list(self.revisit), bool(result.unaddressed or outcome.problems))
+            before = (
+                job.work,
+                job.ledger,
+                set(self.pending),
+                list(self.revisit),
+                bool(result.unaddressed or outcome.problems),
+            )
             self.writer.start(lambda: _write_batch(self.project, step), self.number, before)
         else:
             try:
@@ -606,7 +641,8 @@ class _DomainRun:
                 job.cross.reset(job.name, job.work)
         job.uncached = self.writer.uncached
         unsettled = sorted(
-            (self.pending | set(job.ledger.pending)) & set(self.facts_by_id) - job.work.cited_ids() - set(job.ledger.considered)
+            (self.pending | set(job.ledger.pending))
+            & set(self.facts_by_id) - job.work.cited_ids() - set(job.ledger.considered)
         )
         if unsettled != sorted(set(job.ledger.pending)):
             # facts of failed batches (or never reached) are counted, never lost
@@ -619,7 +655,9 @@ class _DomainRun:
             entry.status = "failed"
 
 
-def _lost_batch(job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]) -> tuple[set[str], list[str]]:
+def _lost_batch(
+    job: DomainJob, entry: DomainReport, lost: tuple[int, tuple[Any, ...], Exception]
+) -> tuple[set[str], list[str]]:
     """A batch could not be written (its files were refused, or a disk error): the domain is
     as the batch before left it, the facts of that batch stay pending.  Returns the pending
     facts and the records to revisit from before the batch."""
@@ -664,7 +702,10 @@ REVISIT_WORDS = {
 
 
 def _revisit_reason(
-    sources: list[str], superseding: dict[str, str], facts_by_id: dict[str, "Fact"], relations: dict[str, str] | None = None
+    sources: list[str],
+    superseding: dict[str, str],
+    facts_by_id: dict[str, "Fact"],
+    relations: dict[str, str] | None = None,
 ) -> str:
     """Why a record is shown again: ``cites f3, replaced by f9`` / ``cites f3, corrected by
     f9`` (a misstated value: nothing ended) / ``cites f4, which was removed``."""
@@ -793,7 +834,11 @@ def _facts_to_route(view: _OpenDomains, facts_by_id: dict[str, "Fact"], log_stat
     for name, pending_ids in view.carried.items():
         job = jobs[name]
         here = job.work.cited_ids() | set(job.ledger.considered)
-        job.facts.extend(facts_by_id[i] for i in pending_ids if i in facts_by_id and i not in here and (i in recorded or i in considered))
+        job.facts.extend(
+            facts_by_id[i]
+            for i in pending_ids
+            if i in facts_by_id and i not in here and (i in recorded or i in considered)
+        )
     return [f for f in compiled if f.id not in recorded and f.id not in considered]
 
 
@@ -826,12 +871,16 @@ def _assign_routes(
     for fact in new_facts:
         for name in routing.domains_of(fact.id):
             if name not in jobs and name not in view.broken:
-                jobs[name] = DomainJob(name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross)
+                jobs[name] = DomainJob(
+                    name, DomainWork.empty(name), _ledger_for(project, None, name), DomainReport(name), cross=cross
+                )
                 jobs[name].work.refs = cross
             if name in jobs:
                 jobs[name].facts.append(fact)
                 if fact.id in ended:
-                    jobs[name].ended[fact.id] = f"{REVISIT_WORDS.get(relations.get(fact.id) or 'supersedes', 'replaced by')} {fact.superseded_by}"
+                    jobs[name].ended[fact.id] = (
+                        f"{REVISIT_WORDS.get(relations.get(fact.id) or 'supersedes', 'replaced by')} {fact.superseded_by}"
+                    )
                 if len(routing.domains_of(fact.id)) > 1:
                     jobs[name].routed[fact.id] = routing.domains_of(fact.id)
 
@@ -841,7 +890,9 @@ def _report_entries(report: CompileReport, view: _OpenDomains) -> list[DomainJob
     todo: list[DomainJob] = []
     for name in sorted(set(view.jobs) | set(view.broken)):
         if name in view.broken:
-            entry = DomainReport(name, status="failed", rejection=f"the current view does not validate: {view.broken[name]}")
+            entry = DomainReport(
+                name, status="failed", rejection=f"the current view does not validate: {view.broken[name]}"
+            )
             report.domains.append(entry)
             continue
         job = view.jobs[name]
@@ -928,4 +979,14 @@ def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:
     entry.facts_covered = entry.facts_recorded + entry.facts_considered
 
 
-__all__ = ["OPS_SCHEMA", "Batch", "OpsJudge", "batch_policy", "compile_domain_ops", "compile_incremental", "domain_brief", "repair_prompt", "run_batch"]
+__all__ = [
+    "OPS_SCHEMA",
+    "Batch",
+    "OpsJudge",
+    "batch_policy",
+    "compile_domain_ops",
+    "compile_incremental",
+    "domain_brief",
+    "repair_prompt",
+    "run_batch",
+]

@@ -108,11 +108,17 @@ def load_ledger(internal: Path, domain: str, state_hash: str | None) -> Ledger:
         if exact is not None:
             return exact
     directory = ledger_dir(internal, domain)
-    candidates = sorted(directory.glob(f"{_PREFIX}*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True) if directory.is_dir() else []
+    candidates = (
+        sorted(directory.glob(f"{_PREFIX}*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        if directory.is_dir()
+        else []
+    )
     for candidate in candidates:
         older = _read(candidate, domain)
         if older is not None:
-            return Ledger(domain, considered=older.considered, retired=older.retired, next_ids=older.next_ids, matched=False)
+            return Ledger(
+                domain, considered=older.considered, retired=older.retired, next_ids=older.next_ids, matched=False
+            )
     return Ledger(domain, matched=state_hash is None)
 
 

@@ -82,11 +82,26 @@ def check_candidate(domain: str, schema_py: Any, state_py: Any, known_ids: set[s
             continue
         sources = cls.field("sources")
         if sources is None or sources.type.source() != "list[str]":
-            problems.append(Problem(f"{label}/schema.py", 0, f"class {cls.name} needs a field `sources: list[str] = field(default_factory=list)`"))
-    unknown = sorted(i for r in loaded.records() for i in (getattr(r, "sources", None) or ()) if isinstance(i, str) and i not in known_ids)
+            problems.append(
+                Problem(
+                    f"{label}/schema.py",
+                    0,
+                    f"class {cls.name} needs a field `sources: list[str] = field(default_factory=list)`",
+                )
+            )
+    unknown = sorted(
+        i
+        for r in loaded.records()
+        for i in (getattr(r, "sources", None) or ())
+        if isinstance(i, str) and i not in known_ids
+    )
     if unknown:
         shown = ", ".join(unknown[:10])
-        problems.append(Problem(f"{label}/state.py", 0, f"sources cite unknown fact ids: {shown}; cite only ids given in the prompt"))
+        problems.append(
+            Problem(
+                f"{label}/state.py", 0, f"sources cite unknown fact ids: {shown}; cite only ids given in the prompt"
+            )
+        )
     if problems:
         raise CodeRejected(problems)
     return Candidate(loaded, canonical_files(domain, loaded))

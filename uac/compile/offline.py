@@ -149,7 +149,9 @@ class KindOutcome:
 def _assemble(
     facts: list["Fact"], currency: str | None = None
 ) -> tuple[
-    list["kind_rules.Kind"], dict[str, list["kind_rules.Assembled"]], tuple[dict[str, set[str]], dict[str, dict[str, str]]]
+    list["kind_rules.Kind"],
+    dict[str, list["kind_rules.Assembled"]],
+    tuple[dict[str, set[str]], dict[str, dict[str, str]]],
 ]:
     """Every kind of the registry with its assembled records, the facts its rules saw (by kind
     name; sightings that only support others are not counted) and the doubts they noted (fact id -> why)."""
@@ -161,9 +163,15 @@ def _assemble(
                 sightings[sighting.kind].append(sighting)
     sightings = kind_rules.localise(sightings, facts, currency)
     by_id = {fact.id: fact for fact in facts}
-    assembled = {kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else [] for kind in registry}
+    assembled = {
+        kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else []
+        for kind in registry
+    }
     seen = {name: {s.fact_id for s in found if not s.fields.get("_support")} for name, found in sightings.items()}
-    doubts = {name: {s.fact_id: str(kind_rules.doubt(s)) for s in found if kind_rules.doubt(s)} for name, found in sightings.items()}
+    doubts = {
+        name: {s.fact_id: str(kind_rules.doubt(s)) for s in found if kind_rules.doubt(s)}
+        for name, found in sightings.items()
+    }
     return registry, assembled, (seen, doubts)
 
 
@@ -260,9 +268,11 @@ class _TimelineWrite:
         from ..dialect.classes import rebuild
 
         plan, built = self.plan, self.plan.built
-        entries: list[tuple[str, TypeSpec, Any]] = [
-            (name, plan.existing.types[name], rebuild(value, built)) for name, value in plan.kept_values.items()
-        ] if plan.existing is not None else []
+        entries: list[tuple[str, TypeSpec, Any]] = (
+            [(name, plan.existing.types[name], rebuild(value, built)) for name, value in plan.kept_values.items()]
+            if plan.existing is not None
+            else []
+        )
         for outcome in plan.outcomes:
             if outcome.status == "written":
                 spec = TypeSpec("list", (TypeSpec("class", name=outcome.kind.cls.name),))
@@ -351,11 +361,15 @@ def _plan(
         plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
         return plan
     dropped = {c.name for c in (existing.schema.classes if existing else ()) if written_offline(c)}
-    plan.kept_values = {} if existing is None else {
-        value_name: value
-        for value_name, value in existing.values.items()
-        if not (existing.types[value_name].class_names() & dropped)
-    }
+    plan.kept_values = (
+        {}
+        if existing is None
+        else {
+            value_name: value
+            for value_name, value in existing.values.items()
+            if not (existing.types[value_name].class_names() & dropped)
+        }
+    )
     if "events" in plan.kept_values:
         plan.failure = f"domain {name} already holds a collection events of its own; the timeline was not written"
         plan.outcomes = [KindOutcome(kind, status="skipped", reason=plan.failure) for kind in kinds]
@@ -369,7 +383,9 @@ def _plan(
         specs = [_marked(spec) for spec in (*outcome.kind.enums, outcome.kind.cls)]
         named = {c.name: c for c in classes} | {"Event": EVENT}
         # two kinds of a domain may share an enum, never a record class, a differing enum or a collection
-        taken = [spec.name for spec in specs if spec.name in named and (named[spec.name] != spec or spec.kind != "enum")]
+        taken = [
+            spec.name for spec in specs if spec.name in named and (named[spec.name] != spec or spec.kind != "enum")
+        ]
         if taken or outcome.kind.collection in collections:
             what = f"class {', '.join(taken)}" if taken else f"collection {outcome.kind.collection}"
             outcome.status, outcome.reason = "skipped", f"{what} of domain {name} is used by another kind"
@@ -379,7 +395,9 @@ def _plan(
     classes.append(EVENT)
     plan.schema = SchemaSpec(
         tuple(classes),
-        existing.schema.doc if existing else f"The {name} domain: what the conversations say, as records and a timeline.",
+        existing.schema.doc
+        if existing
+        else f"The {name} domain: what the conversations say, as records and a timeline.",
         (),
     )
     plan.built = build_classes(plan.schema, f"uac_domains.{name}")
@@ -399,7 +417,10 @@ def _kind_outcome(
     names = {kind.cls.name} | {e.name for e in kind.enums}
     taken = sorted(c.name for c in theirs if c.name in names)
     if taken:
-        outcome.status, outcome.reason = "skipped", f"class {', '.join(taken)} of domain {kind.domain} was written by something else"
+        outcome.status, outcome.reason = (
+            "skipped",
+            f"class {', '.join(taken)} of domain {kind.domain} was written by something else",
+        )
     elif kind.collection in kept_values or kind.collection == "events":
         outcome.status, outcome.reason = "skipped", f"collection {kind.collection} of domain {kind.domain} is taken"
     outcome.records = list(records)
@@ -420,17 +441,24 @@ def _build_records(outcome: KindOutcome, built: dict[str, type], order: dict[str
             checked = {}
             for spec in kind.cls.fields:
                 if spec.name in values:
-                    checked[spec.name] = check_value(_members(values[spec.name], spec.type, built), spec.type, built, f"{kind.cls.name}.{spec.name}")
+                    checked[spec.name] = check_value(
+                        _members(values[spec.name], spec.type, built), spec.type, built, f"{kind.cls.name}.{spec.name}"
+                    )
             unknown = sorted(set(values) - {f.name for f in kind.cls.fields})
             if unknown:
                 raise Mismatch(f"{kind.cls.name} has no field {', '.join(unknown)}")
             record = cls(**checked)
         except (Mismatch, TypeError) as exc:
-            outcome.status, outcome.reason = "failed", f"record {number} of kind {kind.name} does not fit its class: {exc}"
+            outcome.status, outcome.reason = (
+                "failed",
+                f"record {number} of kind {kind.name} does not fit its class: {exc}",
+            )
             outcome.records, outcome.facts = [], set()
             return
         first = min((order[s] for s in item.sources if s in order), default=len(order))
-        records.append((_moment(getattr(record, "when", None), getattr(record, "said_on", None)), first, number, record))
+        records.append(
+            (_moment(getattr(record, "when", None), getattr(record, "said_on", None)), first, number, record)
+        )
     records.sort(key=lambda row: row[:3])
     outcome.records = [row[3] for row in records]
     # the facts the kind took are those its records cite (so none leaves the timeline uncited)
@@ -478,5 +506,7 @@ def _events(event_cls: type, facts: list["Fact"], order: dict[str, int]) -> list
         )
         for fact in facts
     ]
-    keyed = sorted(zip(facts, events), key=lambda pair: (_moment(pair[0].event_date, pair[0].session_date), order[pair[0].id]))
+    keyed = sorted(
+        zip(facts, events), key=lambda pair: (_moment(pair[0].event_date, pair[0].session_date), order[pair[0].id])
+    )
     return [event for _, event in keyed]

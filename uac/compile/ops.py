@@ -74,7 +74,21 @@ DROPPING = {
     "remove": "delete a record",
 }
 #: names an annotation may use besides the domain's classes
-ANNOTATION_NAMES = {"date", "datetime", "time", "timedelta", "Period", "Ref", "Any", "Optional", "Union", "List", "Dict", "Tuple", "Set"}
+ANNOTATION_NAMES = {
+    "date",
+    "datetime",
+    "time",
+    "timedelta",
+    "Period",
+    "Ref",
+    "Any",
+    "Optional",
+    "Union",
+    "List",
+    "Dict",
+    "Tuple",
+    "Set",
+}
 _CLASS_NAME = re.compile(r"\A[A-Z][A-Za-z0-9]*\Z")
 _FIELD_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 _MEMBER_NAME = re.compile(r"\A[A-Z][A-Z0-9_]*\Z")
@@ -137,7 +151,7 @@ def apply_operations(work: DomainWork, operations: Any, citable: set[str]) -> Ba
 
 def _apply_one(work: DomainWork, op: Any, citable: set[str], outcome: BatchOutcome) -> None:
     if not isinstance(op, dict):
-        raise OpRejected("an operation is a JSON object with an \"op\" key")
+        raise OpRejected('an operation is a JSON object with an "op" key')
     kind = op.get("op")
     if kind in DROPPING:
         raise OpRejected(
@@ -165,9 +179,11 @@ def _apply_one(work: DomainWork, op: Any, citable: set[str], outcome: BatchOutco
 
 def _check_class_name(work: DomainWork, name: Any) -> str:
     if not isinstance(name, str) or not _CLASS_NAME.match(name) or name in RESERVED_NAMES:
-        raise OpRejected(f"class name {name!r} must be CamelCase ASCII letters and digits, e.g. \"Trip\"")
+        raise OpRejected(f'class name {name!r} must be CamelCase ASCII letters and digits, e.g. "Trip"')
     if name == "Period":
-        raise OpRejected("Period is the field type of a date with its precision; name the class otherwise (e.g. \"Phase\")")
+        raise OpRejected(
+            'Period is the field type of a date with its precision; name the class otherwise (e.g. "Phase")'
+        )
     if name == "Ref":
         raise OpRejected("Ref is the field type of a reference to a record; name the class otherwise")
     if work.class_spec(name) is not None:
@@ -176,8 +192,13 @@ def _check_class_name(work: DomainWork, name: Any) -> str:
 
 
 def _check_field_name(name: Any) -> str:
-    if not isinstance(name, str) or not _FIELD_NAME.match(name) or keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        raise OpRejected(f"field name {name!r} must be snake_case ASCII, e.g. \"start_date\"")
+    if (
+        not isinstance(name, str)
+        or not _FIELD_NAME.match(name)
+        or keyword.iskeyword(name)
+        or keyword.issoftkeyword(name)
+    ):
+        raise OpRejected(f'field name {name!r} must be snake_case ASCII, e.g. "start_date"')
     if name in RESERVED_FIELDS:
         raise OpRejected(f"field {name!r} is kept by uac on every record; leave it out")
     return name
@@ -186,7 +207,7 @@ def _check_field_name(name: Any) -> str:
 def parse_type(work: DomainWork, text: Any) -> TypeSpec:
     """A field type from its annotation text; record fields may name enums, not other records."""
     if not isinstance(text, str) or not text.strip() or len(text) > 200:
-        raise OpRejected(f"type {text!r} must be an annotation such as \"str\", \"date | None\", \"list[str]\"")
+        raise OpRejected(f'type {text!r} must be an annotation such as "str", "date | None", "list[str]"')
     try:
         node = parse(text.strip(), mode="eval").body
         spec = parse_annotation(node, {c.name for c in work.class_specs}, ANNOTATION_NAMES)
@@ -199,7 +220,7 @@ def parse_type(work: DomainWork, text: Any) -> TypeSpec:
         if target is not None and target.kind != "enum":
             raise OpRejected(
                 f"type {text!r} names the record class {name}; records stay flat: refer to one by id "
-                f"with type \"Ref | None\" (a value {{\"ref\": \"<domain>/<id>\"}}) or keep a separate collection"
+                f'with type "Ref | None" (a value {{"ref": "<domain>/<id>"}}) or keep a separate collection'
             )
     return spec
 
@@ -209,7 +230,7 @@ def _default_for(work: DomainWork, spec: TypeSpec, value: Any, has_default: bool
         return "required", None
     if value is None:
         if not spec.optional:
-            raise OpRejected(f"default null needs an optional type, e.g. \"{spec.source()} | None\"")
+            raise OpRejected(f'default null needs an optional type, e.g. "{spec.source()} | None"')
         return "value", None
     if spec.kind == "list" and value == []:
         return "list", None
@@ -219,10 +240,12 @@ def _default_for(work: DomainWork, spec: TypeSpec, value: Any, has_default: bool
     if isinstance(converted, (list, dict, set, tuple)) or dataclasses.is_dataclass(converted):
         raise OpRejected("a default must be a single value, null, [] or {}")
     if isinstance(converted, (Period, Ref, _dt.date, _dt.time, _dt.timedelta)):
-        raise OpRejected(f"a {spec.source()} field takes no default but null: use type \"{spec.source()} | None\" with default null")
+        raise OpRejected(
+            f'a {spec.source()} field takes no default but null: use type "{spec.source()} | None" with default null'
+        )
     if isinstance(converted, enum.Enum):
         raise OpRejected(
-            f"an enum field takes no enum default: use type \"{spec.source()} | None\" with default null, "
+            f'an enum field takes no enum default: use type "{spec.source()} | None" with default null, '
             "or no default, and set the member on each record"
         )
     return "value", converted
@@ -230,12 +253,12 @@ def _default_for(work: DomainWork, spec: TypeSpec, value: Any, has_default: bool
 
 def _field_specs(work: DomainWork, fields: Any) -> list[FieldSpec]:
     if not isinstance(fields, list) or len(fields) > MAX_FIELDS:
-        raise OpRejected(f"\"fields\" must be a list of at most {MAX_FIELDS} {{\"name\", \"type\", \"default\"?}} objects")
+        raise OpRejected(f'"fields" must be a list of at most {MAX_FIELDS} {{"name", "type", "default"?}} objects')
     out: list[FieldSpec] = []
     seen: set[str] = set()
     for item in fields:
         if not isinstance(item, dict):
-            raise OpRejected("each field is an object {\"name\", \"type\", \"default\"?}")
+            raise OpRejected('each field is an object {"name", "type", "default"?}')
         name = _check_field_name(item.get("name"))
         if name in seen:
             raise OpRejected(f"field {name!r} is listed twice")
@@ -250,15 +273,15 @@ def _add_class(work: DomainWork, op: dict[str, Any], citable: set[str], outcome:
     name = _check_class_name(work, op.get("name"))
     doc = op.get("doc") or ""
     if not isinstance(doc, str) or len(doc) > MAX_TEXT:
-        raise OpRejected("\"doc\" must be a short string")
+        raise OpRejected('"doc" must be a short string')
     members = op.get("members")
     if members is not None:
         if not isinstance(members, list) or not members or len(members) > 100:
-            raise OpRejected("an enum needs \"members\": a list of UPPER_CASE names")
+            raise OpRejected('an enum needs "members": a list of UPPER_CASE names')
         pairs = []
         for member in members:
             if not isinstance(member, str) or not _MEMBER_NAME.match(member):
-                raise OpRejected(f"enum member {member!r} must be UPPER_CASE, e.g. \"PLANNED\"")
+                raise OpRejected(f'enum member {member!r} must be UPPER_CASE, e.g. "PLANNED"')
             pairs.append((member, member.lower()))
         if len({m for m, _ in pairs}) != len(pairs):
             raise OpRejected("enum members must be distinct")
@@ -282,7 +305,7 @@ def _add_field(work: DomainWork, op: dict[str, Any], citable: set[str], outcome:
     has_records = any(type(r).__name__ == cls for _, _, r in work.iter_records())
     if "default" not in op and has_records:
         raise OpRejected(
-            f"class {cls} already has records, so a new field needs a \"default\" (null with an optional type, [] or a value)"
+            f'class {cls} already has records, so a new field needs a "default" (null with an optional type, [] or a value)'
         )
     kind, default = _default_for(work, ftype, op.get("default"), "default" in op)
     fields = [*spec.fields, FieldSpec(name, ftype, kind, default)]
@@ -299,7 +322,7 @@ def _sources(op: dict[str, Any], citable: set[str], *, required: bool = True) ->
     if sources is None and not required:
         return []
     if not isinstance(sources, list) or (required and not sources) or not all(isinstance(s, str) for s in sources):
-        raise OpRejected("\"sources\" must list the ids of the facts that justify it, e.g. [\"f12\"]")
+        raise OpRejected('"sources" must list the ids of the facts that justify it, e.g. ["f12"]')
     unknown = [s for s in sources if s not in citable]
     if unknown:
         raise OpRejected(f"sources {', '.join(unknown[:5])} are not facts of this batch; cite only the ids shown")
@@ -308,7 +331,7 @@ def _sources(op: dict[str, Any], citable: set[str], *, required: bool = True) ->
 
 def _record_values(work: DomainWork, spec: ClassSpec, values: Any, *, partial: bool) -> dict[str, Any]:
     if not isinstance(values, dict):
-        raise OpRejected("\"values\"/\"set\" must be an object of field: value")
+        raise OpRejected('"values"/"set" must be an object of field: value')
     out: dict[str, Any] = {}
     for name, value in values.items():
         if name in RESERVED_FIELDS:
@@ -328,14 +351,16 @@ def _record_values(work: DomainWork, spec: ClassSpec, values: Any, *, partial: b
 def _add(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     collection = op.get("collection")
     if not isinstance(collection, str) or not _FIELD_NAME.match(collection) or keyword.iskeyword(collection):
-        raise OpRejected(f"collection {collection!r} must be a snake_case plural name, e.g. \"trips\"")
+        raise OpRejected(f'collection {collection!r} must be a snake_case plural name, e.g. "trips"')
     cls_name = work.collection_class(collection)
     if cls_name is None:
         if collection in work.values:
             raise OpRejected(f"{collection!r} is not a list of records in this domain")
         cls_name = op.get("class")
         if not isinstance(cls_name, str) or (cls_spec := work.class_spec(cls_name)) is None:
-            raise OpRejected(f"new collection {collection!r} needs \"class\": a record class of this domain (add_class first)")
+            raise OpRejected(
+                f'new collection {collection!r} needs "class": a record class of this domain (add_class first)'
+            )
         if cls_spec.kind != "dataclass":
             raise OpRejected(f"{cls_name} is an enum; a collection holds records of a record class")
     elif op.get("class") not in (None, cls_name):
@@ -362,7 +387,7 @@ def _note(op: dict[str, Any]) -> str | None:
     if note is None or note == "":
         return None
     if not isinstance(note, str) or len(note) > MAX_TEXT:
-        raise OpRejected("\"note\" must be a short string")
+        raise OpRejected('"note" must be a short string')
     return note
 
 
@@ -426,9 +451,11 @@ def _correct(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: B
     sources = _sources(op, citable)
     values = _record_values(work, spec, changes, partial=True)
     if all(getattr(record, name) == value for name, value in values.items()):
-        raise OpRejected(f"{record.id} already holds these values; cite the fact instead (op \"cite\")")
+        raise OpRejected(f'{record.id} already holds these values; cite the fact instead (op "cite")')
     was = "; ".join(
-        f"{name} was {_shown(getattr(record, name))}" for name, value in values.items() if getattr(record, name) != value
+        f"{name} was {_shown(getattr(record, name))}"
+        for name, value in values.items()
+        if getattr(record, name) != value
     )
     notes = list(record.notes)
     for note in (f"corrected by {', '.join(sources)}: {was}"[:MAX_TEXT], _note(op)):
@@ -455,7 +482,9 @@ def _cite(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batc
     record = _named_record(work, op, "cite")
     for key in ("set", "values"):
         if op.get(key):
-            raise OpRejected(f'cite changes nothing, so it takes no "{key}": use update (or correct, for a misstated value)')
+            raise OpRejected(
+                f'cite changes nothing, so it takes no "{key}": use update (or correct, for a misstated value)'
+            )
     sources = _sources(op, citable)
     note = _note(op)
     notes = list(record.notes) + ([note] if note and note not in record.notes else [])
@@ -470,14 +499,20 @@ def _retire(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Ba
     collection, record = _existing(work, op)
     reason = op.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_TEXT:
-        raise OpRejected("\"reason\" must say in one line why the record no longer holds")
+        raise OpRejected('"reason" must say in one line why the record no longer holds')
     sources = _sources(op, citable, required=False)
     work.remove(record.id)
     from ..dialect.render import flat
 
     outcome.retired.append(
-        {"id": record.id, "collection": collection, "record": flat(record), "reason": reason.strip(), "sources": sources,
-         "cited": list(record.sources)}
+        {
+            "id": record.id,
+            "collection": collection,
+            "record": flat(record),
+            "reason": reason.strip(),
+            "sources": sources,
+            "cited": list(record.sources),
+        }
     )
     outcome.cited.update(sources)
 
@@ -487,10 +522,10 @@ def _skip(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batc
     if isinstance(facts, str):
         facts = [facts]
     if not isinstance(facts, list) or not facts or not all(isinstance(f, str) for f in facts):
-        raise OpRejected("\"facts\" must list the fact ids left out, e.g. [\"f15\"]")
+        raise OpRejected('"facts" must list the fact ids left out, e.g. ["f15"]')
     reason = op.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_TEXT:
-        raise OpRejected("\"reason\" must say in one line why the facts are left out")
+        raise OpRejected('"reason" must say in one line why the facts are left out')
     unknown = [f for f in facts if f not in citable]
     if unknown:
         raise OpRejected(f"facts {', '.join(unknown[:5])} are not in this batch")
@@ -508,10 +543,14 @@ def _describe(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: 
     """``{"op": "describe", "doc": "..."}``: the domain's description (its schema docstring)."""
     doc = op.get("doc")
     if not isinstance(doc, str) or not doc.strip():
-        raise OpRejected("\"doc\" must describe in one line what this domain holds, e.g. \"Trips the user took or planned, with dates and who came\"")
+        raise OpRejected(
+            '"doc" must describe in one line what this domain holds, e.g. "Trips the user took or planned, with dates and who came"'
+        )
     text = " ".join(doc.split())
     if len(text) > MAX_DESCRIPTION:
-        raise OpRejected(f"\"doc\" is {len(text)} characters; a description is one line of at most {MAX_DESCRIPTION}: say what the domain holds, not every record")
+        raise OpRejected(
+            f'"doc" is {len(text)} characters; a description is one line of at most {MAX_DESCRIPTION}: say what the domain holds, not every record'
+        )
     work.doc = text
 
 
@@ -533,7 +572,7 @@ def coerce_ref(work: DomainWork, value: Any, where: str) -> Ref:
         domain, ident = parse_ref(target)
     except ValueError:
         raise OpRejected(
-            f"{where}: a reference is {{\"ref\": \"<domain>/<record id>\"}}, e.g. {{\"ref\": \"relationships/person-2\"}}; got {str(value)[:60]!r}"
+            f'{where}: a reference is {{"ref": "<domain>/<record id>"}}, e.g. {{"ref": "relationships/person-2"}}; got {str(value)[:60]!r}'
         ) from None
     if _ref_target(work, domain, ident) is None:
         raise OpRejected(
@@ -588,6 +627,7 @@ class _Holder:
 
 
 # -- values ---------------------------------------------------------------------------------------
+
 
 def _read_day(value: Any) -> _dt.date | None:
     """An exact day in a form :func:`uac.dates.read_day` reads, else ``None``."""
@@ -700,8 +740,8 @@ def _as_date(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
         return day
     hint = ""
     if _read_period(value) is not None:
-        hint = " (this field is a date; a month, season, year or range needs a new field of type \"Period | None\")"
-    raise OpRejected(f"{where}: expects a date as \"YYYY-MM-DD\", got {value!r}{hint}")
+        hint = ' (this field is a date; a month, season, year or range needs a new field of type "Period | None")'
+    raise OpRejected(f'{where}: expects a date as "YYYY-MM-DD", got {value!r}{hint}')
 
 
 def _as_period(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
@@ -709,8 +749,8 @@ def _as_period(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
     if period is not None:
         return period
     raise OpRejected(
-        f"{where}: expects a period: \"2023-05-07\" (a day), \"2023-05\" or \"May 2023\" (a month), "
-        f"\"2023-summer\", \"2023\" or \"2023-06-02/2023-06-08\" (a range); got {value!r}"
+        f'{where}: expects a period: "2023-05-07" (a day), "2023-05" or "May 2023" (a month), '
+        f'"2023-summer", "2023" or "2023-06-02/2023-06-08" (a range); got {value!r}'
     )
 
 
@@ -726,7 +766,7 @@ def _as_datetime(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> An
             parsed = None
         if parsed is not None:
             return parsed.replace(tzinfo=None)
-    raise OpRejected(f"{where}: expects a datetime as \"YYYY-MM-DDTHH:MM\", got {value!r}")
+    raise OpRejected(f'{where}: expects a datetime as "YYYY-MM-DDTHH:MM", got {value!r}')
 
 
 def _as_time(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
@@ -735,7 +775,7 @@ def _as_time(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
             return _dt.time.fromisoformat(value.strip())
         except ValueError:
             pass
-    raise OpRejected(f"{where}: expects a time as \"HH:MM\", got {value!r}")
+    raise OpRejected(f'{where}: expects a time as "HH:MM", got {value!r}')
 
 
 def _as_timedelta(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:
@@ -746,7 +786,7 @@ def _as_timedelta(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> A
             return _dt.timedelta(**{k: float(v) for k, v in value.items()})
         except (TypeError, ValueError):
             pass
-    raise OpRejected(f"{where}: expects a duration as a number of days or {{\"days\": N, \"hours\": N}}")
+    raise OpRejected(f'{where}: expects a duration as a number of days or {{"days": N, "hours": N}}')
 
 
 def _as_sequence(work: DomainWork, value: Any, spec: TypeSpec, where: str) -> Any:

@@ -184,9 +184,17 @@ def call_with_repair(client: "LLMClient", prompt: str, policy: RepairPolicy, jud
     for attempt in range(policy.rounds + 1):
         text = "\n".join(m.content or "" for m in messages)
         try:
-            response = client.chat(messages, json_schema=policy.json_schema, schema_name=policy.schema_name, purpose=policy.purpose)
+            response = client.chat(
+                messages, json_schema=policy.json_schema, schema_name=policy.schema_name, purpose=policy.purpose
+            )
         except ModelError as exc:
-            history.append({"purpose": policy.purpose, "attempt": attempt, "outcome": f"endpoint error: {exc.message}"[:MAX_OUTCOME_CHARS]})
+            history.append(
+                {
+                    "purpose": policy.purpose,
+                    "attempt": attempt,
+                    "outcome": f"endpoint error: {exc.message}"[:MAX_OUTCOME_CHARS],
+                }
+            )
             return Exchange(verdict, tuple(history), usage, endpoint_error=exc)
         usage = usage.plus(response.usage.prompt_tokens, response.usage.completion_tokens, repair=attempt > 0)
         line = _history_line(policy, attempt, text, response)

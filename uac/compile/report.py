@@ -84,7 +84,11 @@ class DomainReport:
             "calls": self.calls,
             "repair_rounds": self.repair_rounds,
             "rejection": self.rejection,
-            "facts": {"recorded": self.facts_recorded, "considered": self.facts_considered, "pending": self.facts_pending},
+            "facts": {
+                "recorded": self.facts_recorded,
+                "considered": self.facts_considered,
+                "pending": self.facts_pending,
+            },
             # what the view says of the domain's facts (the keys above count what the compile did)
             "view": {
                 "represented": self.facts_represented,
@@ -225,7 +229,9 @@ def write_last_compile(project: "Project", report: CompileReport) -> None:
         "ok": data["ok"],
         "seconds": data["seconds"],
         "totals": data["totals"],
-        "domains": [{k: d[k] for k in ("domain", "status", "records", "coverage", "represented_share")} for d in data["domains"]],
+        "domains": [
+            {k: d[k] for k in ("domain", "status", "records", "coverage", "represented_share")} for d in data["domains"]
+        ],
     }
     atomic_write_text(project.paths.internal / LAST_COMPILE, json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
 

@@ -48,12 +48,7 @@ def is_managed(spec: ClassSpec) -> bool:
     if spec.kind != "dataclass":
         return False
     ident, sources = spec.field(ID_FIELD), spec.field("sources")
-    return (
-        ident is not None
-        and ident.type == TypeSpec("str")
-        and sources is not None
-        and sources.type == LIST_STR
-    )
+    return ident is not None and ident.type == TypeSpec("str") and sources is not None and sources.type == LIST_STR
 
 
 def managed_layout(fields: list[FieldSpec]) -> tuple[FieldSpec, ...]:
@@ -67,7 +62,9 @@ def managed_layout(fields: list[FieldSpec]) -> tuple[FieldSpec, ...]:
 class DomainWork:
     """One domain's schema and values, changed in place by operations."""
 
-    def __init__(self, name: str, classes: list[ClassSpec], values: dict[str, Any], types: dict[str, TypeSpec], doc: str = "") -> None:
+    def __init__(
+        self, name: str, classes: list[ClassSpec], values: dict[str, Any], types: dict[str, TypeSpec], doc: str = ""
+    ) -> None:
         self.name = name
         self.class_specs: list[ClassSpec] = list(classes)
         self.values: dict[str, Any] = dict(values)
@@ -94,7 +91,9 @@ class DomainWork:
         their records; the offline timeline's ``Event`` is left as it is."""
         work = cls(loaded.name, list(loaded.schema.classes), {}, dict(loaded.types), loaded.schema.doc)
         work._classes = dict(loaded.classes)
-        work.values = {name: (list(value) if isinstance(value, (list, tuple)) else value) for name, value in loaded.values.items()}
+        work.values = {
+            name: (list(value) if isinstance(value, (list, tuple)) else value) for name, value in loaded.values.items()
+        }
         if adopt:
             work._adopt_ids()
         return work
@@ -133,7 +132,9 @@ class DomainWork:
             else:
                 seen.add(ident)
         for collection, position, record in fixes:
-            self.values[collection][position] = dataclasses.replace(record, **{ID_FIELD: self.new_id(type(record).__name__)})
+            self.values[collection][position] = dataclasses.replace(
+                record, **{ID_FIELD: self.new_id(type(record).__name__)}
+            )
         self._index = None
 
     # -- schema --------------------------------------------------------------------

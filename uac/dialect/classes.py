@@ -71,7 +71,11 @@ def rebuild(value: Any, classes: dict[str, Any]) -> Any:
     A field the new class gained takes its default; one without a default is
     set to ``""`` (the caller fills it, e.g. a record id)."""
     kind = type(value)
-    if kind in (str, int, float, bool) or value is None or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta, Period, Ref):
+    if (
+        kind in (str, int, float, bool)
+        or value is None
+        or kind in (_dt.date, _dt.datetime, _dt.time, _dt.timedelta, Period, Ref)
+    ):
         return value
     if isinstance(value, enum.Enum):
         return classes[kind.__name__][value.name]

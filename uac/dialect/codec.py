@@ -114,7 +114,10 @@ class StateCodec:
         if type(value) is dict:
             return {"$dict": [[self.tagged(k), self.tagged(v)] for k, v in value.items()]}
         if dataclasses.is_dataclass(value):
-            return {"$record": type(value).__name__, "values": [self.tagged(getattr(value, f.name)) for f in dataclasses.fields(value)]}
+            return {
+                "$record": type(value).__name__,
+                "values": [self.tagged(getattr(value, f.name)) for f in dataclasses.fields(value)],
+            }
         raise TypeError(f"cannot cache a {type(value).__name__}")
 
     # -- decoding -------------------------------------------------------------------

@@ -57,8 +57,20 @@ _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 _TEMPORAL = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 #: keyword arguments the temporal constructors accept
 _TEMPORAL_KEYWORDS = (
-    "year", "month", "day", "hour", "minute", "second", "microsecond",
-    "days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks",
+    "year",
+    "month",
+    "day",
+    "hour",
+    "minute",
+    "second",
+    "microsecond",
+    "days",
+    "seconds",
+    "microseconds",
+    "milliseconds",
+    "minutes",
+    "hours",
+    "weeks",
 )
 
 
@@ -139,12 +151,18 @@ def _statements_stand_alone(body: str) -> bool:
         value = raw.strip()
         if not value or value.endswith(","):
             return False
-        if value.count("[") != value.count("]") or value.count("(") != value.count(")") or value.count("{") != value.count("}"):
+        if (
+            value.count("[") != value.count("]")
+            or value.count("(") != value.count(")")
+            or value.count("{") != value.count("}")
+        ):
             return False
     return True
 
 
-def to_json_values(code: str, strings: list[str], schema: SchemaSpec) -> tuple[str, list[tuple[str, str]], list[Any]] | None:
+def to_json_values(
+    code: str, strings: list[str], schema: SchemaSpec
+) -> tuple[str, list[tuple[str, str]], list[Any]] | None:
     """``(header code, [(name, annotation)], raw JSON values)`` or ``None``."""
     headers = list(_HEADER.finditer(code))
     if not headers:
@@ -231,9 +249,15 @@ class _Record:
         self.types = {f.name: f.type for f in fields}
         self.required = frozenset(f.name for f in fields if f.required)
         #: fields whose JSON value is already the Python value when its type matches exactly
-        self.exact = {f.name: {"str": str, "int": int, "bool": bool, "float": float}[f.type.kind] for f in fields if f.type.kind in ("str", "int", "bool", "float")}
+        self.exact = {
+            f.name: {"str": str, "int": int, "bool": bool, "float": float}[f.type.kind]
+            for f in fields
+            if f.type.kind in ("str", "int", "bool", "float")
+        }
         self.defaults = {f.name: f.default for f in fields if f.default_kind == "value"}
-        self.factories = [(f.name, list if f.default_kind == "list" else dict) for f in fields if f.default_kind in ("list", "dict")]
+        self.factories = [
+            (f.name, list if f.default_kind == "list" else dict) for f in fields if f.default_kind in ("list", "dict")
+        ]
         #: keyword marker -> field name
         self.keys = {KEYWORD + f.name: f.name for f in fields}
 
@@ -252,7 +276,9 @@ class Builder:
 
     def __init__(self, schema: SchemaSpec, classes: Mapping[str, type]) -> None:
         self.classes = classes
-        self.records = {c.name: _Record(classes[c.name], list(c.fields)) for c in schema.classes if c.kind == "dataclass"}
+        self.records = {
+            c.name: _Record(classes[c.name], list(c.fields)) for c in schema.classes if c.kind == "dataclass"
+        }
         self.enums: dict[str, Any] = {c.name: classes[c.name] for c in schema.classes if c.kind == "enum"}
         self.used: set[str] = set()
         self.nodes = 0
@@ -454,7 +480,14 @@ class Builder:
                     continue
             spec = types[key]
             if kind is list:
-                if spec.kind == "date" and len(raw) == 4 and raw[0] == _DATE_CALL and type(raw[1]) is int and type(raw[2]) is int and type(raw[3]) is int:
+                if (
+                    spec.kind == "date"
+                    and len(raw) == 4
+                    and raw[0] == _DATE_CALL
+                    and type(raw[1]) is int
+                    and type(raw[2]) is int
+                    and type(raw[3]) is int
+                ):
                     try:
                         kwargs[key] = _dt.date(raw[1], raw[2], raw[3])
                     except ValueError:
@@ -489,7 +522,9 @@ _DATE_CALL = CALL + "date"
 _PERIOD_CALL = CALL + PERIOD_NAME
 
 
-def fast_values(code: str, strings: list[str], schema: SchemaSpec, classes: Mapping[str, type], path: str) -> list[Any] | None:
+def fast_values(
+    code: str, strings: list[str], schema: SchemaSpec, classes: Mapping[str, type], path: str
+) -> list[Any] | None:
     """The state's statement values via the fast path, or ``None`` to use the full one."""
     parsed = to_json_values(code, strings, schema)
     if parsed is None:

@@ -29,7 +29,9 @@ ALLOWED_IMPORTS: dict[str, frozenset[str]] = {
 #: ``Period`` is not among them, so a schema written before it was a type, with
 #: its own class ``Period``, still loads (it cannot also import the type); ``Ref`` likewise
 RESERVED_NAMES = (
-    frozenset().union(*(names for module, names in ALLOWED_IMPORTS.items() if module not in (PERIOD_MODULE, REF_MODULE)))
+    frozenset().union(
+        *(names for module, names in ALLOWED_IMPORTS.items() if module not in (PERIOD_MODULE, REF_MODULE))
+    )
     | frozenset(SCALARS)
     | frozenset({"list", "dict", "tuple", "set", "None", "True", "False", "object", "type"})
 )
@@ -45,24 +47,42 @@ def check_identifier(name: str, path: str, line: int, what: str) -> Problem | No
     return None
 
 
-def imported_names(statement: ast.ImportFrom, path: str, problems: list[Problem], *, schema_classes: set[str] | None = None) -> list[str]:
+def imported_names(
+    statement: ast.ImportFrom, path: str, problems: list[Problem], *, schema_classes: set[str] | None = None
+) -> list[str]:
     """Check one ``from X import a, b`` (ast) and return the bound names."""
     if statement.level:
         if schema_classes is None or statement.level != 1 or statement.module != "schema":
-            problems.append(Problem(path, statement.lineno, "the only relative import allowed is `from .schema import ...` in state.py"))
+            problems.append(
+                Problem(
+                    path, statement.lineno, "the only relative import allowed is `from .schema import ...` in state.py"
+                )
+            )
             return []
         allowed: AbstractSet[str] = schema_classes
         module = ".schema"
     else:
         module = statement.module or ""
         if module not in ALLOWED_IMPORTS:
-            problems.append(Problem(path, statement.lineno, f"import from {module!r} is not allowed (allowed: {', '.join(sorted(ALLOWED_IMPORTS))})"))
+            problems.append(
+                Problem(
+                    path,
+                    statement.lineno,
+                    f"import from {module!r} is not allowed (allowed: {', '.join(sorted(ALLOWED_IMPORTS))})",
+                )
+            )
             return []
         allowed = ALLOWED_IMPORTS[module]
     names = []
     for alias in statement.names:
         if alias.asname is not None:
-            problems.append(Problem(path, statement.lineno, f"aliased import (`as`) is not allowed: {module}.{alias.name} as {alias.asname}"))
+            problems.append(
+                Problem(
+                    path,
+                    statement.lineno,
+                    f"aliased import (`as`) is not allowed: {module}.{alias.name} as {alias.asname}",
+                )
+            )
         elif alias.name not in allowed:
             problems.append(Problem(path, statement.lineno, f"`{alias.name}` may not be imported from {module}"))
         else:

@@ -111,7 +111,12 @@ class StateInterpreter:
         are only type-checked here."""
         problems: list[Problem] = []
         body = list(tree.body)
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             body.pop(0)
         values: list[StateValue] = []
         bound: set[str] = set()
@@ -127,7 +132,11 @@ class StateInterpreter:
                 break
             if isinstance(statement, ast.Import):
                 raise reject(self.path, statement.lineno, "`import module` is not allowed")
-            if not isinstance(statement, ast.AnnAssign) or not isinstance(statement.target, ast.Name) or statement.value is None:
+            if (
+                not isinstance(statement, ast.AnnAssign)
+                or not isinstance(statement.target, ast.Name)
+                or statement.value is None
+            ):
                 raise reject(
                     self.path,
                     statement.lineno,
@@ -167,7 +176,15 @@ class StateInterpreter:
 
     def _require_scope(self, name: str, line: int) -> None:
         if name not in self.scope:
-            origin = "datetime" if name in _TEMPORAL_CALLS else PERIOD_MODULE if name == PERIOD_NAME else REF_MODULE if name == REF_NAME else ".schema"
+            origin = (
+                "datetime"
+                if name in _TEMPORAL_CALLS
+                else PERIOD_MODULE
+                if name == PERIOD_NAME
+                else REF_MODULE
+                if name == REF_NAME
+                else ".schema"
+            )
             raise reject(self.path, line, f"{name!r} is used but not imported (add it to `from {origin} import ...`)")
 
     # -- values ------------------------------------------------------------------------
@@ -204,14 +221,22 @@ class StateInterpreter:
             ident = cast(ast.Name, node).id
             if ident == "__import__" or ident.startswith("_"):
                 raise reject(self.path, node.lineno, f"name {ident!r} is not allowed")
-            raise reject(self.path, node.lineno, f"bare name {ident!r} is not a value; use a literal, a record call or EnumClass.MEMBER")
+            raise reject(
+                self.path,
+                node.lineno,
+                f"bare name {ident!r} is not a value; use a literal, a record call or EnumClass.MEMBER",
+            )
         what = _NAMED_NODES.get(kind.__name__, kind.__name__)
         raise reject(self.path, getattr(node, "lineno", 0), f"{what} not allowed in state.py")
 
     def _elements(self, node: ast.List | ast.Tuple | ast.Set) -> list[ast.expr]:
         elements = node.elts
         if len(elements) > limits.MAX_COLLECTION:
-            raise reject(self.path, node.lineno, f"collection of {len(elements):,} items exceeds the limit of {limits.MAX_COLLECTION:,}")
+            raise reject(
+                self.path,
+                node.lineno,
+                f"collection of {len(elements):,} items exceeds the limit of {limits.MAX_COLLECTION:,}",
+            )
         if self.nodes > limits.MAX_STATE_NODES:
             raise reject(self.path, node.lineno, f"more than {limits.MAX_STATE_NODES:,} values")
         return elements
@@ -221,7 +246,11 @@ class StateInterpreter:
         kind = type(value)
         if kind is str:
             if len(value) > limits.MAX_STR_LEN:
-                raise reject(self.path, node.lineno, f"string literal of {len(value):,} characters exceeds the limit of {limits.MAX_STR_LEN:,}")
+                raise reject(
+                    self.path,
+                    node.lineno,
+                    f"string literal of {len(value):,} characters exceeds the limit of {limits.MAX_STR_LEN:,}",
+                )
             return value
         if kind is int:
             if value.bit_length() > limits.MAX_INT_BITS:
@@ -263,7 +292,11 @@ class StateInterpreter:
     def _call(self, node: ast.Call) -> Any:
         func = node.func
         if not isinstance(func, ast.Name):
-            raise reject(self.path, node.lineno, "only calls of schema classes, date/datetime/time/timedelta, Period and Ref are allowed")
+            raise reject(
+                self.path,
+                node.lineno,
+                "only calls of schema classes, date/datetime/time/timedelta, Period and Ref are allowed",
+            )
         name = func.id
         record = self._records.get(name)
         if record is not None:
@@ -274,7 +307,11 @@ class StateInterpreter:
             return self._period(node)
         if name == REF_NAME:
             return self._ref(node)
-        raise reject(self.path, node.lineno, f"call of {name!r} is not allowed (only schema classes, date/datetime/time/timedelta, Period and Ref)")
+        raise reject(
+            self.path,
+            node.lineno,
+            f"call of {name!r} is not allowed (only schema classes, date/datetime/time/timedelta, Period and Ref)",
+        )
 
     def _record(self, node: ast.Call, name: str, record: _Record) -> Any:
         self._require_scope(name, node.lineno)
@@ -288,7 +325,9 @@ class StateInterpreter:
                 raise reject(self.path, node.lineno, f"{name}(...): ** unpacking is not allowed")
             spec = fields.get(arg)
             if spec is None:
-                raise reject(self.path, kw.value.lineno, f"{name}(...) has no field {arg!r} (fields: {', '.join(fields)})")
+                raise reject(
+                    self.path, kw.value.lineno, f"{name}(...) has no field {arg!r} (fields: {', '.join(fields)})"
+                )
             value = self.value(kw.value)
             try:
                 kwargs[arg] = check_value(value, spec, self.classes, "")
@@ -326,17 +365,32 @@ class StateInterpreter:
         except (ValueError, TypeError, OverflowError) as exc:
             raise reject(self.path, node.lineno, f"invalid {name}(...): {exc}") from None
 
-
     def _period(self, node: ast.Call) -> Period:
         self._require_scope(PERIOD_NAME, node.lineno)
-        if node.keywords or len(node.args) != 1 or type(node.args[0]) is not ast.Constant or type(node.args[0].value) is not str:
-            raise reject(self.path, node.lineno, 'Period(...) takes one string literal, its stored form, e.g. Period("2023-05")')
+        if (
+            node.keywords
+            or len(node.args) != 1
+            or type(node.args[0]) is not ast.Constant
+            or type(node.args[0].value) is not str
+        ):
+            raise reject(
+                self.path, node.lineno, 'Period(...) takes one string literal, its stored form, e.g. Period("2023-05")'
+            )
         return period_literal(node.args[0].value, self.path, node.lineno)
 
     def _ref(self, node: ast.Call) -> Ref:
         self._require_scope(REF_NAME, node.lineno)
-        if node.keywords or len(node.args) != 1 or type(node.args[0]) is not ast.Constant or type(node.args[0].value) is not str:
-            raise reject(self.path, node.lineno, 'Ref(...) takes one string literal, "<domain>/<record id>", e.g. Ref("relationships/person-2")')
+        if (
+            node.keywords
+            or len(node.args) != 1
+            or type(node.args[0]) is not ast.Constant
+            or type(node.args[0].value) is not str
+        ):
+            raise reject(
+                self.path,
+                node.lineno,
+                'Ref(...) takes one string literal, "<domain>/<record id>", e.g. Ref("relationships/person-2")',
+            )
         return ref_literal(node.args[0].value, self.path, node.lineno)
 
 
@@ -364,14 +418,23 @@ def ref_literal(code: str, path: str, line: int) -> Ref:
     else:
         if len(code) <= 80:
             return Ref(code)
-    raise reject(path, line, f"Ref({code[:40]!r}) is not a reference; write \"<domain>/<record id>\", e.g. \"relationships/person-2\"")
+    raise reject(
+        path,
+        line,
+        f'Ref({code[:40]!r}) is not a reference; write "<domain>/<record id>", e.g. "relationships/person-2"',
+    )
 
 
 def _int_literal(node: ast.expr) -> int | None:
     """The value of ``123`` or ``-123`` (an int literal), else ``None``."""
     if type(node) is ast.Constant and type(node.value) is int:
         return node.value
-    if type(node) is ast.UnaryOp and isinstance(node.op, ast.USub) and type(node.operand) is ast.Constant and type(node.operand.value) is int:
+    if (
+        type(node) is ast.UnaryOp
+        and isinstance(node.op, ast.USub)
+        and type(node.operand) is ast.Constant
+        and type(node.operand.value) is int
+    ):
         return -node.operand.value
     return None
 

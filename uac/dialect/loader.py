@@ -81,7 +81,9 @@ def source_hash(schema_bytes: bytes, state_bytes: bytes) -> str:
     return digest.hexdigest()
 
 
-def load_sources(name: str, schema_src: bytes | str, state_src: bytes | str, *, label: str | None = None) -> LoadedDomain:
+def load_sources(
+    name: str, schema_src: bytes | str, state_src: bytes | str, *, label: str | None = None
+) -> LoadedDomain:
     """Validate and interpret one domain's sources (the cold path)."""
     label = label or f"domains/{name}"
     schema_bytes = schema_src.encode("utf-8") if isinstance(schema_src, str) else schema_src

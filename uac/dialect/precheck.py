@@ -66,7 +66,9 @@ def precheck_split(data: bytes | str, path: str, *, max_bytes: int, depth: bool 
         raise reject(path, _line_of(text, nul), "NUL character not allowed")
     coding = _CODING.search(text)
     if coding:
-        raise reject(path, _line_of(text, coding.start()), "encoding declarations ('# coding:' / '-*- coding') are not allowed")
+        raise reject(
+            path, _line_of(text, coding.start()), "encoding declarations ('# coding:' / '-*- coding') are not allowed"
+        )
     code, strings = split_code(text)
     if not code.isascii():
         lined = _STRINGS_AND_COMMENTS.sub(_blank, text)  # keeps line numbers, for the message

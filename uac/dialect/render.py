@@ -68,7 +68,11 @@ def _temporal(value: Any) -> str:
             parts.append(value.microsecond)
         return f"time({', '.join(map(str, parts))})"
     if type(value) is _dt.timedelta:
-        given = [f"{k}={v}" for k, v in (("days", value.days), ("seconds", value.seconds), ("microseconds", value.microseconds)) if v]
+        given = [
+            f"{k}={v}"
+            for k, v in (("days", value.days), ("seconds", value.seconds), ("microseconds", value.microseconds))
+            if v
+        ]
         return f"timedelta({', '.join(given) or 'days=0'})"
     raise TypeError(type(value).__name__)
 
@@ -431,7 +435,15 @@ def _render_schema(schema: SchemaSpec) -> str:
                 default = f" = field(default_factory={f.default_kind})"
             fields.append({"name": f.name, "annotation": f.type.source(), "default": default})
         members = [{"name": m, "value": flat(v)} for m, v in cls.members]
-        classes.append({"name": cls.name, "kind": cls.kind, "doc": _docstring(cls.doc) if cls.doc else "", "fields": fields, "members": members})
+        classes.append(
+            {
+                "name": cls.name,
+                "kind": cls.kind,
+                "doc": _docstring(cls.doc) if cls.doc else "",
+                "fields": fields,
+                "members": members,
+            }
+        )
     text = render_template(
         "structure_schema.py.j2",
         doc=_docstring(schema.doc),

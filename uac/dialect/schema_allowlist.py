@@ -77,7 +77,9 @@ class _SchemaChecker:
                 and node.args[0].value.value in ("list", "dict")
             )
             if not ok:
-                self.bad(node, "field(...) is only allowed as field(default_factory=list) or field(default_factory=dict)")
+                self.bad(
+                    node, "field(...) is only allowed as field(default_factory=list) or field(default_factory=dict)"
+                )
             return
         if isinstance(node, cst.Lambda):
             self.bad(node, "lambdas are not allowed")
@@ -86,7 +88,9 @@ class _SchemaChecker:
         elif isinstance(node, cst.Call):
             self.bad(node, "calls are not allowed in defaults (only field(default_factory=list/dict))")
         elif isinstance(node, (cst.List, cst.Dict, cst.Set)):
-            self.bad(node, "mutable defaults are not allowed; use field(default_factory=list) or field(default_factory=dict)")
+            self.bad(
+                node, "mutable defaults are not allowed; use field(default_factory=list) or field(default_factory=dict)"
+            )
         else:
             self.bad(node, f"default must be a literal, not {type(node).__name__}")
 
@@ -113,13 +117,36 @@ class _SchemaChecker:
     def annotation_names(self, node: Any) -> None:
         cst = self.cst
         # annotations may only contain names, subscripts, `|`, None and `...`
-        allowed = (cst.Name, cst.Subscript, cst.SubscriptElement, cst.Index, cst.BinaryOperation, cst.BitOr, cst.Ellipsis)
+        allowed = (
+            cst.Name,
+            cst.Subscript,
+            cst.SubscriptElement,
+            cst.Index,
+            cst.BinaryOperation,
+            cst.BitOr,
+            cst.Ellipsis,
+        )
         for child in _cst_walk(node, cst):
             if isinstance(child, cst.BinaryOperation) and not isinstance(child.operator, cst.BitOr):
                 self.bad(child, "only `|` may combine types in an annotation")
             elif isinstance(child, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 self.bad(child, "string (forward-reference) annotations are not allowed; name the type directly")
-            elif not isinstance(child, allowed) and not isinstance(child, (cst.LeftSquareBracket, cst.RightSquareBracket, cst.Comma, cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Newline, cst.Comment, cst.EmptyLine, cst.LeftParen, cst.RightParen)):
+            elif not isinstance(child, allowed) and not isinstance(
+                child,
+                (
+                    cst.LeftSquareBracket,
+                    cst.RightSquareBracket,
+                    cst.Comma,
+                    cst.SimpleWhitespace,
+                    cst.ParenthesizedWhitespace,
+                    cst.TrailingWhitespace,
+                    cst.Newline,
+                    cst.Comment,
+                    cst.EmptyLine,
+                    cst.LeftParen,
+                    cst.RightParen,
+                ),
+            ):
                 self.bad(child, f"{type(child).__name__} is not allowed in an annotation")
 
     def check_class(self, node: Any) -> None:
@@ -149,7 +176,11 @@ class _SchemaChecker:
                 self.bad(statement, f"class {name}: only annotated fields are allowed in a class body, not {what}")
                 continue
             small = statement.body[0]
-            if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+            if (
+                index == 0
+                and isinstance(small, cst.Expr)
+                and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+            ):
                 continue
             if is_enum:
                 if (
@@ -164,10 +195,13 @@ class _SchemaChecker:
                     if problem:
                         self.problems.append(problem)
                     continue
-                self.bad(small, f"enum {name}: members must be `NAME = \"literal\"` or `NAME = 123`")
+                self.bad(small, f'enum {name}: members must be `NAME = "literal"` or `NAME = 123`')
                 continue
             if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
-                self.bad(small, f"class {name}: only annotated fields (`name: type = default`) are allowed, not {type(small).__name__}")
+                self.bad(
+                    small,
+                    f"class {name}: only annotated fields (`name: type = default`) are allowed, not {type(small).__name__}",
+                )
                 continue
             problem = check_identifier(small.target.value, self.path, self.line(small), f"field {name}.")
             if problem:
@@ -183,10 +217,17 @@ class _SchemaChecker:
                 self.check_class(statement)
                 continue
             if not isinstance(statement, cst.SimpleStatementLine):
-                self.bad(statement, f"only imports and class definitions are allowed at module level, not {type(statement).__name__}")
+                self.bad(
+                    statement,
+                    f"only imports and class definitions are allowed at module level, not {type(statement).__name__}",
+                )
                 continue
             for small in statement.body:
-                if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+                if (
+                    index == 0
+                    and isinstance(small, cst.Expr)
+                    and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+                ):
                     continue
                 if isinstance(small, cst.ImportFrom):
                     _cst_import_problems(small, self.bad, cst, allow_relative=False)
@@ -194,7 +235,9 @@ class _SchemaChecker:
                 if isinstance(small, cst.Import):
                     self.bad(small, "`import module` is not allowed; use `from <allowed module> import <name>`")
                     continue
-                self.bad(small, f"only imports and class definitions are allowed at module level, not {type(small).__name__}")
+                self.bad(
+                    small, f"only imports and class definitions are allowed at module level, not {type(small).__name__}"
+                )
 
 
 def cst_problems(text: str, path: str) -> list[Problem]:
@@ -246,7 +289,10 @@ def _cst_import_problems(node: Any, bad: Any, cst: Any, *, allow_relative: bool)
         if alias.asname is not None:
             bad(node, f"aliased import (`as`) is not allowed: {name}.{cst.Module([]).code_for_node(alias.name)}")
         elif not isinstance(alias.name, cst.Name) or alias.name.value not in ALLOWED_IMPORTS[name]:
-            bad(node, f"`{cst.Module([]).code_for_node(alias.name)}` may not be imported from {name} (allowed: {', '.join(sorted(ALLOWED_IMPORTS[name]))})")
+            bad(
+                node,
+                f"`{cst.Module([]).code_for_node(alias.name)}` may not be imported from {name} (allowed: {', '.join(sorted(ALLOWED_IMPORTS[name]))})",
+            )
 
 
 __all__ = ["cst_problems"]

@@ -28,7 +28,12 @@ class FieldSpec:
         return self.default_kind == REQUIRED
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "type": self.type.to_json(), "default_kind": self.default_kind, "default": self.default}
+        return {
+            "name": self.name,
+            "type": self.type.to_json(),
+            "default_kind": self.default_kind,
+            "default": self.default,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "FieldSpec":
@@ -96,4 +101,6 @@ class SchemaSpec:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "SchemaSpec":
-        return cls(tuple(ClassSpec.from_json(c) for c in data["classes"]), data.get("doc", ""), tuple(data.get("imports", ())))
+        return cls(
+            tuple(ClassSpec.from_json(c) for c in data["classes"]), data.get("doc", ""), tuple(data.get("imports", ()))
+        )

@@ -43,7 +43,16 @@ PERIOD_MODULE = "uac.dates"
 #: the typed reference to a record by ``domain/id``: its name and module (like Period's)
 REF_NAME = "Ref"
 REF_MODULE = "uac.refs"
-GENERIC = {"list": "list", "List": "list", "set": "set", "Set": "set", "dict": "dict", "Dict": "dict", "tuple": "tuple", "Tuple": "tuple"}
+GENERIC = {
+    "list": "list",
+    "List": "list",
+    "set": "set",
+    "Set": "set",
+    "dict": "dict",
+    "Dict": "dict",
+    "tuple": "tuple",
+    "Tuple": "tuple",
+}
 
 
 @dataclass(frozen=True)
@@ -153,21 +162,34 @@ def parse_annotation(node: ast.expr, class_names: set[str], names: set[str]) -> 
             return TypeSpec("class", name=ident)
         if ident == PERIOD_NAME:
             if ident not in names:
-                raise AnnotationError(f"'{ident}' is used but not imported (add `from {PERIOD_MODULE} import {ident}`)", node)
+                raise AnnotationError(
+                    f"'{ident}' is used but not imported (add `from {PERIOD_MODULE} import {ident}`)", node
+                )
             return TypeSpec("period")
         if ident == REF_NAME:
             if ident not in names:
-                raise AnnotationError(f"'{ident}' is used but not imported (add `from {REF_MODULE} import {ident}`)", node)
+                raise AnnotationError(
+                    f"'{ident}' is used but not imported (add `from {REF_MODULE} import {ident}`)", node
+                )
             return TypeSpec("ref")
         if ident == "Any":
             if "Any" not in names:
                 raise AnnotationError("'Any' is used but not imported from typing", node)
             return TypeSpec("any")
         if ident in GENERIC:
-            return TypeSpec(GENERIC[ident], (TypeSpec("any"),) * (2 if GENERIC[ident] == "dict" else 1), variadic=GENERIC[ident] == "tuple")
-        raise AnnotationError(f"unknown type '{ident}' (allowed: builtin scalars, date/datetime/time/timedelta, Period, Ref, list/dict/tuple/set, Optional/Union/Any, classes of this schema)", node)
+            return TypeSpec(
+                GENERIC[ident],
+                (TypeSpec("any"),) * (2 if GENERIC[ident] == "dict" else 1),
+                variadic=GENERIC[ident] == "tuple",
+            )
+        raise AnnotationError(
+            f"unknown type '{ident}' (allowed: builtin scalars, date/datetime/time/timedelta, Period, Ref, list/dict/tuple/set, Optional/Union/Any, classes of this schema)",
+            node,
+        )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return union([parse_annotation(node.left, class_names, names), parse_annotation(node.right, class_names, names)])
+        return union(
+            [parse_annotation(node.left, class_names, names), parse_annotation(node.right, class_names, names)]
+        )
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         head = node.value.id
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -293,7 +315,9 @@ def check_value(value: Any, spec: TypeSpec, classes: Mapping[str, type], where: 
         if type(value) is dict:
             key_spec, value_spec = spec.args
             return {
-                check_value(k, key_spec, classes, f"{where} key"): check_value(v, value_spec, classes, f"{where}[{k!r}]")
+                check_value(k, key_spec, classes, f"{where} key"): check_value(
+                    v, value_spec, classes, f"{where}[{k!r}]"
+                )
                 for k, v in value.items()
             }
     elif kind == "union":

@@ -90,7 +90,9 @@ def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
         elif isinstance(statement, ast.ClassDef):
             class_nodes.append(statement)
         else:
-            problems.append(Problem(path, statement.lineno, f"{type(statement).__name__} is not allowed at module level"))
+            problems.append(
+                Problem(path, statement.lineno, f"{type(statement).__name__} is not allowed at module level")
+            )
     if len(class_nodes) > limits.MAX_CLASSES:
         problems.append(Problem(path, 0, f"more than {limits.MAX_CLASSES} classes"))
     future = "annotations" in imports
@@ -116,7 +118,9 @@ def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
     return spec
 
 
-def _extract_class(node: ast.ClassDef, path: str, problems: list[Problem], class_names: set[str], names: set[str], future: bool) -> ClassSpec:
+def _extract_class(
+    node: ast.ClassDef, path: str, problems: list[Problem], class_names: set[str], names: set[str], future: bool
+) -> ClassSpec:
     body = list(node.body)
     doc = ""
     first = body[0] if body else None
@@ -131,19 +135,35 @@ def _extract_class(node: ast.ClassDef, path: str, problems: list[Problem], class
     return ClassSpec(node.name, "dataclass", tuple(fields), frozen=frozen, doc=doc)
 
 
-def _enum_class(node: ast.ClassDef, body: list[ast.stmt], doc: str, path: str, problems: list[Problem], names: set[str]) -> ClassSpec:
+def _enum_class(
+    node: ast.ClassDef, body: list[ast.stmt], doc: str, path: str, problems: list[Problem], names: set[str]
+) -> ClassSpec:
     if "Enum" not in names:
         problems.append(Problem(path, node.lineno, "Enum is used but not imported from enum"))
     members: list[tuple[str, Any]] = []
     for statement in body:
-        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Constant) and type(statement.value.value) in (str, int)):
-            problems.append(Problem(path, getattr(statement, "lineno", node.lineno), f"enum {node.name}: members must be `NAME = literal`"))
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Constant)
+            and type(statement.value.value) in (str, int)
+        ):
+            problems.append(
+                Problem(
+                    path,
+                    getattr(statement, "lineno", node.lineno),
+                    f"enum {node.name}: members must be `NAME = literal`",
+                )
+            )
             continue
         member = statement.targets[0].id
         if any(m == member for m, _ in members):
             problems.append(Problem(path, statement.lineno, f"enum {node.name}: member {member} defined twice"))
         if any(v == statement.value.value for _, v in members):
-            problems.append(Problem(path, statement.lineno, f"enum {node.name}: value {statement.value.value!r} used twice"))
+            problems.append(
+                Problem(path, statement.lineno, f"enum {node.name}: value {statement.value.value!r} used twice")
+            )
         members.append((member, statement.value.value))
     if not members:
         problems.append(Problem(path, node.lineno, f"enum {node.name} has no members"))
@@ -170,7 +190,13 @@ def _dataclass_decorator(node: ast.ClassDef, path: str, problems: list[Problem],
 
 
 def _dataclass_fields(
-    node: ast.ClassDef, body: list[ast.stmt], path: str, problems: list[Problem], class_names: set[str], names: set[str], future: bool
+    node: ast.ClassDef,
+    body: list[ast.stmt],
+    path: str,
+    problems: list[Problem],
+    class_names: set[str],
+    names: set[str],
+    future: bool,
 ) -> list[FieldSpec]:
     fields: list[FieldSpec] = []
     seen_default = None
@@ -179,7 +205,13 @@ def _dataclass_fields(
         problems.append(Problem(path, node.lineno, f"class {node.name} has more than {limits.MAX_FIELDS} fields"))
     for statement in body:
         if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
-            problems.append(Problem(path, getattr(statement, "lineno", node.lineno), f"class {node.name}: only annotated fields are allowed"))
+            problems.append(
+                Problem(
+                    path,
+                    getattr(statement, "lineno", node.lineno),
+                    f"class {node.name}: only annotated fields are allowed",
+                )
+            )
             continue
         name = statement.target.id
         line = statement.lineno
@@ -196,18 +228,26 @@ def _dataclass_fields(
         value = statement.value
         if value is None:
             if seen_default is not None:
-                problems.append(Problem(path, line, f"{node.name}.{name} has no default but follows {seen_default}, which has one"))
+                problems.append(
+                    Problem(path, line, f"{node.name}.{name} has no default but follows {seen_default}, which has one")
+                )
             fields.append(FieldSpec(name, spec))
             continue
         if seen_default is None:
             seen_default = f"{node.name}.{name}"
         if isinstance(value, ast.Call):
-            factory = value.keywords[0].value.id if value.keywords and isinstance(value.keywords[0].value, ast.Name) else ""
+            factory = (
+                value.keywords[0].value.id if value.keywords and isinstance(value.keywords[0].value, ast.Name) else ""
+            )
             if factory not in ("list", "dict") or "field" not in names:
-                problems.append(Problem(path, line, f"{node.name}.{name}: only field(default_factory=list/dict) is allowed"))
+                problems.append(
+                    Problem(path, line, f"{node.name}.{name}: only field(default_factory=list/dict) is allowed")
+                )
                 continue
             if spec.kind != factory and not (spec.kind == "union" and any(a.kind == factory for a in spec.args)):
-                problems.append(Problem(path, line, f"{node.name}.{name}: default_factory={factory} does not match {spec.source()}"))
+                problems.append(
+                    Problem(path, line, f"{node.name}.{name}: default_factory={factory} does not match {spec.source()}")
+                )
             fields.append(FieldSpec(name, spec, factory))
             continue
         ok, default = _literal_default(value)
@@ -224,7 +264,9 @@ def _dataclass_fields(
                 problems.append(Problem(path, line, str(exc)))
                 continue
         if not ok_type:
-            problems.append(Problem(path, line, f"{node.name}.{name}: default {default!r} does not match {spec.source()}"))
+            problems.append(
+                Problem(path, line, f"{node.name}.{name}: default {default!r} does not match {spec.source()}")
+            )
             continue
         fields.append(FieldSpec(name, spec, "value", default))
     return fields
@@ -238,7 +280,13 @@ def _check_references(spec: SchemaSpec, nodes: list[ast.ClassDef], path: str) ->
         for f in cls.fields:
             for ref in f.type.class_names():
                 if order[ref] > index:
-                    problems.append(Problem(path, nodes[index].lineno, f"{cls.name}.{f.name} refers to {ref}, which is defined later; define {ref} first"))
+                    problems.append(
+                        Problem(
+                            path,
+                            nodes[index].lineno,
+                            f"{cls.name}.{f.name} refers to {ref}, which is defined later; define {ref} first",
+                        )
+                    )
                 elif order[ref] == index:
                     problems.append(Problem(path, nodes[index].lineno, f"{cls.name}.{f.name} refers to its own class"))
     if problems:
@@ -251,7 +299,12 @@ def check_init(name: str, data: bytes, label: str) -> None:
     text = precheck(data, path, max_bytes=limits.MAX_SCHEMA_BYTES)
     tree = parse_python(text, path)
     for index, statement in enumerate(tree.body):
-        if index == 0 and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str):
+        if (
+            index == 0
+            and isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ):
             continue
         if (
             isinstance(statement, ast.ImportFrom)
@@ -260,7 +313,15 @@ def check_init(name: str, data: bytes, label: str) -> None:
             and all(a.asname is None and a.name != "*" and not a.name.startswith("_") for a in statement.names)
         ):
             continue
-        raise CodeRejected([Problem(path, getattr(statement, "lineno", 0), "__init__.py may only hold a docstring and `from .schema/.state import ...`")])
+        raise CodeRejected(
+            [
+                Problem(
+                    path,
+                    getattr(statement, "lineno", 0),
+                    "__init__.py may only hold a docstring and `from .schema/.state import ...`",
+                )
+            ]
+        )
 
 
 __all__ = ["check_init", "validate_schema"]

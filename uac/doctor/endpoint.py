@@ -28,9 +28,19 @@ def check_model(ctx: MemoryContext, repair: bool) -> CheckResult:
     report = probe_endpoint(provider, context_chars=longest, timeout=settings.timeout_seconds)
     data = report.to_json()
     if not report.reachable:
-        return CheckResult("model", FAIL, f"{report.endpoint} (model {report.model}): {report.probes[0].detail}", data=data)
-    tools = {"native": "native tool calls", "text": "tool calls written as text (uac runs them)", "none": "no tool calls (uac asks for fenced code)"}
-    json_mode = {"schema": "JSON schemas", "object": "JSON mode only (no schemas)", "none": "no JSON output mode (uac reads JSON from the text)"}
+        return CheckResult(
+            "model", FAIL, f"{report.endpoint} (model {report.model}): {report.probes[0].detail}", data=data
+        )
+    tools = {
+        "native": "native tool calls",
+        "text": "tool calls written as text (uac runs them)",
+        "none": "no tool calls (uac asks for fenced code)",
+    }
+    json_mode = {
+        "schema": "JSON schemas",
+        "object": "JSON mode only (no schemas)",
+        "none": "no JSON output mode (uac reads JSON from the text)",
+    }
     parts = [
         f"{report.endpoint} serves {report.served_model or report.model}",
         json_mode.get(report.json_mode or "none", report.json_mode or "?"),

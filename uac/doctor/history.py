@@ -25,7 +25,12 @@ def check_history(ctx: MemoryContext, repair: bool) -> CheckResult:
             hashes.pop(name, None)
             records[name] = None  # the view check reports it; its changes stay as they are
     found = changes.check(project, hashes)
-    data = {"damaged_lines": found.damaged_lines, "state_broken": found.state_broken, "behind": found.behind, "unindexed": found.unindexed}
+    data = {
+        "damaged_lines": found.damaged_lines,
+        "state_broken": found.state_broken,
+        "behind": found.behind,
+        "unindexed": found.unindexed,
+    }
     problem = []
     if found.damaged_lines:
         problem.append(f"{found.damaged_lines} damaged line(s)")
@@ -43,6 +48,14 @@ def check_history(ctx: MemoryContext, repair: bool) -> CheckResult:
     if repair:
         with project.lock("rebuild change log"):
             logged = changes.rebuild(project, records)
-        return CheckResult("history", OK, "the change log was rebuilt", repaired=f"{what}: rebuilt, {logged} change(s) logged from the view", data=data)
+        return CheckResult(
+            "history",
+            OK,
+            "the change log was rebuilt",
+            repaired=f"{what}: rebuilt, {logged} change(s) logged from the view",
+            data=data,
+        )
     status = FAIL if (found.damaged_lines or found.state_broken) else WARN
-    return CheckResult("history", status, f"the change log: {what} (run 'uac doctor --repair' to rebuild it)", data=data)
+    return CheckResult(
+        "history", status, f"the change log: {what} (run 'uac doctor --repair' to rebuild it)", data=data
+    )

@@ -55,11 +55,16 @@ def check_indexes(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> Che
             state = log.read()
             facts, chunks = rebuild(index, state, Archive(project.paths.sessions))
         return CheckResult(
-            "indexes", OK, f"rebuilt from the log and the archive: {facts} facts, {chunks} archive chunks",
+            "indexes",
+            OK,
+            f"rebuilt from the log and the archive: {facts} facts, {chunks} archive chunks",
             repaired="; ".join(problems),
         )
     return CheckResult(
-        "indexes", FAIL, "; ".join(problems[:5]) + " (run 'uac doctor --repair' to rebuild)", data={"problems": problems}
+        "indexes",
+        FAIL,
+        "; ".join(problems[:5]) + " (run 'uac doctor --repair' to rebuild)",
+        data={"problems": problems},
     )
 
 
@@ -107,8 +112,10 @@ def _fast_problems(ctx: MemoryContext) -> list[str]:
         for name in ("facts", "archive"):
             channel = index.channel(name)
             if len(channel) and not channel.vectors.covered():
-                problems.append(f"the {name} vectors are not in step with their {len(channel)} indexed entries "
-                                "and there is no Chroma store to rebuild them from")
+                problems.append(
+                    f"the {name} vectors are not in step with their {len(channel)} indexed entries "
+                    "and there is no Chroma store to rebuild them from"
+                )
     # with Chroma, a flat vector copy out of step with its corpus is no fault: a search
     # then asks Chroma and rebuilds the copy; one in step is checked against its checksum below
     problems += _file_problems(index.dir)

@@ -26,11 +26,14 @@ def check_privacy(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> Che
         with ctx.project.lock("make private"):
             changed = make_private(root)
         return CheckResult(
-            "privacy", OK, "private to its owner (directories 0700, files 0600)",
+            "privacy",
+            OK,
+            "private to its owner (directories 0700, files 0600)",
             repaired=f"{changed} mode(s) made private; other users could reach {', '.join(found[:5])}",
         )
     return CheckResult(
-        "privacy", WARN,
+        "privacy",
+        WARN,
         f"other users of this machine can reach {len(found)} path(s) of the project (e.g. {', '.join(found[:3])}) "
         "(run 'uac doctor --repair' to make it private to its owner)",
         data={"exposed": found[:100]},

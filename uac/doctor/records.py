@@ -32,7 +32,9 @@ def check_records_index(ctx: MemoryContext, repair: bool, *, deep: bool = True) 
             with project.lock("records index"):
                 embedded = sync_record_index(project)
             return CheckResult(
-                "records_index", OK, f"{len(index)} imported records indexed",
+                "records_index",
+                OK,
+                f"{len(index)} imported records indexed",
                 repaired=f"brought in step with the view ({embedded} record(s) embedded)",
             )
         detail = f"{len(index)} imported records indexed"
@@ -44,9 +46,13 @@ def check_records_index(ctx: MemoryContext, repair: bool, *, deep: bool = True) 
             for name in FILES:
                 (index.dir / name).unlink(missing_ok=True)
             sync_record_index(project)
-        return CheckResult("records_index", OK, f"rebuilt from the view: {len(index)} imported records", repaired=problem)
+        return CheckResult(
+            "records_index", OK, f"rebuilt from the view: {len(index)} imported records", repaired=problem
+        )
     return CheckResult(
-        "records_index", FAIL, f"the search index of imported records is damaged: {problem} (run 'uac doctor --repair' to rebuild it)",
+        "records_index",
+        FAIL,
+        f"the search index of imported records is damaged: {problem} (run 'uac doctor --repair' to rebuild it)",
         data={"problem": problem},
     )
 

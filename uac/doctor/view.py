@@ -26,7 +26,9 @@ def represented_detail(facts: dict) -> str:
     for name, d in facts["domains"].items():
         total = d["represented"] + d["timeline"] + d["left_out"]
         if total:
-            parts.append(f"{name} {d['represented']}/{total} ({share(d['represented'], d['timeline'], d['left_out']):.0%})")
+            parts.append(
+                f"{name} {d['represented']}/{total} ({share(d['represented'], d['timeline'], d['left_out']):.0%})"
+            )
     return text + (f" [{', '.join(parts)}]" if parts else "")
 
 
@@ -56,14 +58,21 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
         data["facts"] = coverage.to_json()
     if problems:
         detail = "; ".join(f"{n}: {m}" for n, m in problems.items())
-        return CheckResult("view", FAIL, f"{len(problems)} domain(s) do not validate: {detail} (recompile with 'uac compile')", data=data)
+        return CheckResult(
+            "view",
+            FAIL,
+            f"{len(problems)} domain(s) do not validate: {detail} (recompile with 'uac compile')",
+            data=data,
+        )
     facts = data.get("facts") or {}
     behind = bool(facts) and (facts["not_compiled"] or any(d["pending"] for d in facts["domains"].values()))
     if not names and not behind:
         return CheckResult("view", OK, "no domains yet", data=data)
     # no domain yet is no excuse: facts ingested and never compiled are a view that lags
-    detail = "no domains yet" if not names else (
-        f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names)
+    detail = (
+        "no domains yet"
+        if not names
+        else (f"{len(names)} domain(s) validate: " + ", ".join(f"{n} ({records[n]} records)" for n in names))
     )
     if facts:
         counts = {k: sum(d[k] for d in facts["domains"].values()) for k in ("recorded", "considered", "pending")}
@@ -77,7 +86,9 @@ def check_view(ctx: MemoryContext, repair: bool, *, deep: bool = True) -> CheckR
         if facts["not_compiled"]:
             # ask, repl and run_python answer from the view: say that it lags the log
             return CheckResult(
-                "view", WARN,
-                detail + f" (the view does not include {facts['not_compiled']} fact(s) yet: run 'uac compile')", data=data,
+                "view",
+                WARN,
+                detail + f" (the view does not include {facts['not_compiled']} fact(s) yet: run 'uac compile')",
+                data=data,
             )
     return CheckResult("view", OK, detail, data=data)

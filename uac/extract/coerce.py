@@ -315,4 +315,14 @@ def read_item(
     return ItemReading(fact, coerced=sorted(set(coerced + linked)))
 
 
-__all__ = ["DateReading", "EvidenceReading", "ItemReading", "KnownFacts", "TurnIds", "read_date", "read_evidence", "read_item", "read_supersedes"]
+__all__ = [
+    "DateReading",
+    "EvidenceReading",
+    "ItemReading",
+    "KnownFacts",
+    "TurnIds",
+    "read_date",
+    "read_evidence",
+    "read_item",
+    "read_supersedes",
+]

@@ -32,9 +32,26 @@ from ..dates import MONTH_NAMES, MONTHS, Period, format_day
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2,
-    "couple of": 2, "a few": 3, "few": 3, "several": 3,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 3,
 }
 _APPROX = {"a few", "few", "several", "a couple of", "a couple", "couple of"}
 
@@ -71,10 +88,20 @@ _SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
 
 # order matters: longer phrases first; a later pattern never overlaps an earlier match
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("week_around", re.compile(
-        rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b", re.I)),
+    (
+        "week_around",
+        re.compile(
+            rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b", re.I
+        ),
+    ),
     ("absolute_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b", re.I)),
-    ("nth_weekend", re.compile(rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])", re.I)),
+    (
+        "nth_weekend",
+        re.compile(
+            rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])",
+            re.I,
+        ),
+    ),
     ("before_yesterday", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
@@ -87,11 +114,26 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("season_year", re.compile(rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", re.I)),
     ("month_year", re.compile(rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b", re.I)),
     ("month_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}\b(?!\s*(?:am|pm|%|:))", re.I)),
-    ("in_month", re.compile(rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])", re.I)),
-    ("in_season", re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I)),
+    (
+        "in_month",
+        re.compile(
+            rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])",
+            re.I,
+        ),
+    ),
+    (
+        "in_season",
+        re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I),
+    ),
     ("in_year", re.compile(rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)", re.I)),
     # "Friday the 8th", "monday 20th": a weekday with its day number, before the bare weekday
-    ("weekday_nth", re.compile(rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)", re.I)),
+    (
+        "weekday_nth",
+        re.compile(
+            rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)",
+            re.I,
+        ),
+    ),
     ("on_weekday", re.compile(rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b", re.I)),
     # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
     ("yesterday", re.compile(r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b", re.I)),
@@ -196,7 +238,7 @@ def _direction(rel: str) -> int:
 
 
 def _weekday_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
-    """"Friday the 8th": the day of that number, in the nearest month (ahead in a plan, back
+    """ "Friday the 8th": the day of that number, in the nearest month (ahead in a plan, back
     in a report, either otherwise) where it falls on that weekday; when none within a year
     does, the day number wins, in the nearest month that has it."""
     number = int(m["nth"] or m["nth2"])
@@ -331,7 +373,9 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
             following = _dt.date(year + (month == 12), month % 12 + 1, 1)
             saturday = following - _dt.timedelta(days=(following.weekday() - 5) % 7 or 7)
         else:
-            saturday += _dt.timedelta(weeks={"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}.get(nth, 3))
+            saturday += _dt.timedelta(
+                weeks={"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}.get(nth, 3)
+            )
         return Period(saturday, saturday + _dt.timedelta(days=1))
     if kind == "in_month":
         month = _month(m["month"])
@@ -425,7 +469,9 @@ def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
             ahead = sentence is not None or _AHEAD.search(text) is not None
             future = _clause_tense(text, span[0], span[1], sentence) if ahead else None
             try:
-                period = _RESOLVERS[kind](match, base, future) if kind in _RESOLVERS else _resolve(kind, match, base, future)
+                period = (
+                    _RESOLVERS[kind](match, base, future) if kind in _RESOLVERS else _resolve(kind, match, base, future)
+                )
             except (ValueError, OverflowError):
                 period = None
             if period is None:

@@ -205,7 +205,9 @@ class _Unusable(Exception):
 class LLMExtractor:
     name = "llm"
 
-    def __init__(self, client: LLMClient, *, window_chars: int = 12_000, context_turns: int = 3, known_facts: int = 30) -> None:
+    def __init__(
+        self, client: LLMClient, *, window_chars: int = 12_000, context_turns: int = 3, known_facts: int = 30
+    ) -> None:
         self.client = client
         self.window_chars = window_chars
         self.context_turns = context_turns
@@ -227,12 +229,16 @@ class LLMExtractor:
         self.merge_stats(stats)
         return facts
 
-    def extract_apart(self, session: Session, known: Sequence[Fact] = ()) -> tuple[list[ExtractedFact], ExtractionStats]:
+    def extract_apart(
+        self, session: Session, known: Sequence[Fact] = ()
+    ) -> tuple[list[ExtractedFact], ExtractionStats]:
         """The session's facts and what it took, without adding that to :attr:`stats`
         (sessions extracted side by side are merged in session order: :meth:`merge_stats`)."""
         shown = list(known)[-self.known_facts :] if self.known_facts else []
         windows = make_windows(session.turns, max_chars=self.window_chars, context_turns=self.context_turns)
-        done = map_ordered(self.client, lambda window: self._counted(session, window, shown), windows, name="uac-extract")
+        done = map_ordered(
+            self.client, lambda window: self._counted(session, window, shown), windows, name="uac-extract"
+        )
         out: list[ExtractedFact] = []
         total = ExtractionStats()
         for facts, stats in done:
@@ -244,7 +250,9 @@ class LLMExtractor:
         with self._lock:
             self._stats.merge(stats)
 
-    def _counted(self, session: Session, window: Window, known: list[Fact]) -> tuple[list[ExtractedFact], ExtractionStats]:
+    def _counted(
+        self, session: Session, window: Window, known: list[Fact]
+    ) -> tuple[list[ExtractedFact], ExtractionStats]:
         saved = getattr(self._local, "stats", None)
         self._local.stats = stats = ExtractionStats()
         try:
@@ -264,7 +272,9 @@ class LLMExtractor:
                 first, second = split_window(window, self.context_turns)
                 self.stats.windows -= 1  # the halves count instead
                 return self._window(session, first, known) + self._window(session, second, known)
-            return self._fallback(session, window, f"the reply for one turn was cut off at the token limit ({exc.message})")
+            return self._fallback(
+                session, window, f"the reply for one turn was cut off at the token limit ({exc.message})"
+            )
         except _Unusable as exc:
             return self._fallback(session, window, exc.problem)
 
@@ -276,7 +286,9 @@ class LLMExtractor:
         for turn in window.turns:
             for fact in self._rules.turn_facts(session, turn, names):
                 meta = dict(fact.meta, fallback=f"the model's reply was unusable: {problem}"[:300])
-                facts.append(ExtractedFact(fact.text, fact.evidence, fact.speaker, fact.event_date, fact.supersedes, meta))
+                facts.append(
+                    ExtractedFact(fact.text, fact.evidence, fact.speaker, fact.event_date, fact.supersedes, meta)
+                )
         self.stats.fallback_facts += len(facts)
         return facts
 
@@ -353,7 +365,9 @@ class LLMExtractor:
         """Nothing of the first reply was readable: ask once for the whole answer again."""
         session, window = ask.session, ask.window
         self.stats.note([f"{window.describe(session)}: {exc.message}"])
-        repair = render_prompt("extract_repair.j2", problems=exc.problems or [exc.message], allowed=ask.allowed, partial=False)
+        repair = render_prompt(
+            "extract_repair.j2", problems=exc.problems or [exc.message], allowed=ask.allowed, partial=False
+        )
         second = self._call(ask.messages + [_echo(response), user(repair)], ask.purpose + " (repair)")
         self.stats.repair_calls += 1
         try:

@@ -41,10 +41,38 @@ class Money:
 
 
 _UNITS = {
-    "zero": 0, "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "couple": 2, "few": 3,
+    "zero": 0,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "couple": 2,
+    "few": 3,
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "grand": 1000, "k": 1000, "million": 1_000_000}
 _WORD_NUMBER = (
@@ -56,12 +84,46 @@ _WORD_NUMBER = (
 _DIGITS = r"(?:\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
 #: names and slang of currencies as people write them after a number (babel adds its English names)
 _SLANG = {
-    "quid": "GBP", "bucks": "USD", "buck": "USD", "dollars": "USD", "dollar": "USD", "euros": "EUR", "euro": "EUR",
-    "pounds": "GBP", "pound": "GBP", "yen": "JPY", "francs": "CHF", "franc": "CHF", "rupees": "INR", "pesos": "MXN",
-    "reais": "BRL", "kroner": "NOK", "kronor": "SEK", "krona": "SEK", "zloty": "PLN", "baht": "THB", "won": "KRW",
-    "dirhams": "AED", "lira": "TRY", "yuan": "CNY", "rand": "ZAR", "forint": "HUF", "koruna": "CZK", "dong": "VND",
-    "pence": "GBP", "cents": "USD", "p": "GBP", "eur": "EUR", "usd": "USD", "gbp": "GBP",
-    "lari": "GEL", "laris": "GEL", "lei": "RON", "shekels": "ILS", "ringgit": "MYR", "rupiah": "IDR",
+    "quid": "GBP",
+    "bucks": "USD",
+    "buck": "USD",
+    "dollars": "USD",
+    "dollar": "USD",
+    "euros": "EUR",
+    "euro": "EUR",
+    "pounds": "GBP",
+    "pound": "GBP",
+    "yen": "JPY",
+    "francs": "CHF",
+    "franc": "CHF",
+    "rupees": "INR",
+    "pesos": "MXN",
+    "reais": "BRL",
+    "kroner": "NOK",
+    "kronor": "SEK",
+    "krona": "SEK",
+    "zloty": "PLN",
+    "baht": "THB",
+    "won": "KRW",
+    "dirhams": "AED",
+    "lira": "TRY",
+    "yuan": "CNY",
+    "rand": "ZAR",
+    "forint": "HUF",
+    "koruna": "CZK",
+    "dong": "VND",
+    "pence": "GBP",
+    "cents": "USD",
+    "p": "GBP",
+    "eur": "EUR",
+    "usd": "USD",
+    "gbp": "GBP",
+    "lari": "GEL",
+    "laris": "GEL",
+    "lei": "RON",
+    "shekels": "ILS",
+    "ringgit": "MYR",
+    "rupiah": "IDR",
 }
 _SUBUNIT = {"pence": 0.01, "cents": 0.01, "p": 0.01}
 
@@ -84,7 +146,9 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
                     symbols.setdefault(symbol, code)
         except (ValueError, LookupError):
             continue
-    symbols.update({"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"})
+    symbols.update(
+        {"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"}
+    )
     return symbols, codes
 
 
@@ -148,8 +212,12 @@ def _digits(text: str) -> float | None:
 _SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽]|[A-Z]{1,3}\$|R\$)"
 #: a code is written in capitals: "was 85 dollars" holds no code "was" (the pattern is read ignoring case)
 _CODE = r"(?P<code>(?-i:[A-Z]{3}))"
+
+
 def _scale(name: str) -> str:
     return rf"(?:\s*(?P<{name}>k|K|m|bn|grand|thousand|million)\b)?"
+
+
 _NAME_AFTER = (
     r"(?P<name>(?:US|Canadian|Australian|Swiss|Japanese|Hong\s+Kong|New\s+Zealand|Singapore|Mexican|Brazilian|Danish|"
     r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian)?\s*"
@@ -165,7 +233,10 @@ _AMOUNT = re.compile(
     rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b)",
     re.I,
 )
-_SHARE = re.compile(r"\s*(?:each|apiece|for\s+(?:my|our|his|her|their|\w+'s)\s+(?:half|share|part|third)|(?:as\s+)?my\s+(?:half|share))\b", re.I)
+_SHARE = re.compile(
+    r"\s*(?:each|apiece|for\s+(?:my|our|his|her|their|\w+'s)\s+(?:half|share|part|third)|(?:as\s+)?my\s+(?:half|share))\b",
+    re.I,
+)
 
 
 def _scaled(value: float | None, scale: str | None) -> float | None:

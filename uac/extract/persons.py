@@ -37,19 +37,51 @@ _NO_CHANGE = set(
     sought sold sped split spread sprang stank strode strove swore swept wept wound withdrew
     used used to gotta wanna gonna""".split()
 )
-_IRREGULAR_3SG = {"am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't",
-                  "haven't": "hasn't", "aren't": "isn't", "were": "was", "weren't": "wasn't",
-                  "go": "goes", "'m": " is", "'ve": " has"}
-_NOT_VERBS = set(
-    """and or but so because if when then that the a an to of in on at for with as not no""".split()
-)
+_IRREGULAR_3SG = {
+    "am": "is",
+    "are": "is",
+    "have": "has",
+    "do": "does",
+    "don't": "doesn't",
+    "haven't": "hasn't",
+    "aren't": "isn't",
+    "were": "was",
+    "weren't": "wasn't",
+    "go": "goes",
+    "'m": " is",
+    "'ve": " has",
+}
+_NOT_VERBS = set("""and or but so because if when then that the a an to of in on at for with as not no""".split())
 _CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd": "{n} would"}
 _CONTRACTIONS_YOU = {"you're": "{n} is", "you've": "{n} has", "you'll": "{n} will", "you'd": "{n} would"}
-_INVERTED = {"am": "is", "are": "is", "have": "has", "do": "does", "were": "was", "aren't": "isn't",
-             "don't": "doesn't", "haven't": "hasn't", "weren't": "wasn't"}
+_INVERTED = {
+    "am": "is",
+    "are": "is",
+    "have": "has",
+    "do": "does",
+    "were": "was",
+    "aren't": "isn't",
+    "don't": "doesn't",
+    "haven't": "hasn't",
+    "weren't": "wasn't",
+}
 
 #: verbs that end in -ly (everything else ending in -ly is read as an adverb)
-_LY_VERBS = {"apply", "reply", "supply", "rely", "fly", "ally", "multiply", "comply", "imply", "bully", "tally", "rally", "sully"}
+_LY_VERBS = {
+    "apply",
+    "reply",
+    "supply",
+    "rely",
+    "fly",
+    "ally",
+    "multiply",
+    "comply",
+    "imply",
+    "bully",
+    "tally",
+    "rally",
+    "sully",
+}
 #: present tense verbs that end in -ed like a past tense
 _ED_VERBS = {"need", "feed", "succeed", "proceed", "exceed", "bleed", "breed", "speed", "heed", "embed", "shed"}
 _YOU_GROUP = {"guys", "all", "two", "both"}
@@ -79,7 +111,13 @@ def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR_3SG:
         return _IRREGULAR_3SG[low]
-    if low in _NO_CHANGE or (low.endswith("ed") and low not in _ED_VERBS) or low.endswith("n't") or low in _NOT_VERBS or low.endswith("ing"):
+    if (
+        low in _NO_CHANGE
+        or (low.endswith("ed") and low not in _ED_VERBS)
+        or low.endswith("n't")
+        or low in _NOT_VERBS
+        or low.endswith("ing")
+    ):
         return verb
     if low.endswith("s") and not low.endswith("ss"):
         return verb  # already third person, or not a verb
@@ -149,7 +187,23 @@ def _drop_next_word(tokens: list[str], index: int) -> None:
         del tokens[index + 1 : j + 1]
 
 
-_SUBJECTS = {"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "i've", "we've", "i'll", "we'll", "i'd", "we'd"}
+_SUBJECTS = {
+    "i",
+    "we",
+    "you",
+    "they",
+    "he",
+    "she",
+    "i'm",
+    "we're",
+    "you're",
+    "i've",
+    "we've",
+    "i'll",
+    "we'll",
+    "i'd",
+    "we'd",
+}
 
 
 def _has_subject(tokens: list[str], index: int, names: tuple[str, ...]) -> bool:
@@ -189,7 +243,9 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
                 continue  # "US$40", "the US": the country, never "us"
             tokens[i] = f"{speaker} and others"
         elif low in ("we're", "we've", "we'll", "we'd"):
-            tokens[i] = f"{speaker} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low]
+            tokens[i] = (
+                f"{speaker} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low]
+            )
         elif listener is None:
             continue
         elif low in _CONTRACTIONS_YOU:

@@ -49,7 +49,9 @@ def strip_interjections(sentence: str) -> str:
 
 
 #: speaker names of the model's side of a chat (messages with ``role: assistant``)
-ASSISTANT_NAMES = frozenset({"assistant", "ai", "bot", "chatbot", "model", "gpt", "chatgpt", "claude", "gemini", "copilot"})
+ASSISTANT_NAMES = frozenset(
+    {"assistant", "ai", "bot", "chatbot", "model", "gpt", "chatgpt", "claude", "gemini", "copilot"}
+)
 
 
 def is_assistant(speaker: str | None) -> bool:

@@ -5,7 +5,24 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "approx", "no", "a.m", "p.m"}
+_ABBREVIATIONS = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "st",
+    "jr",
+    "sr",
+    "prof",
+    "vs",
+    "etc",
+    "e.g",
+    "i.e",
+    "approx",
+    "no",
+    "a.m",
+    "p.m",
+}
 _BOUNDARY = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 

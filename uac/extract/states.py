@@ -128,41 +128,154 @@ _ANY_ORG = rf"(?P<org>{NAME}|{_LOWER_ORG})"
 
 #: (pattern, event, weak) for the employer, tried in order
 _EMPLOYER: tuple[tuple[_Rule, str, bool], ...] = (
-    (_rule(rf"(?:will\s+start|is\s+starting|is\s+going\s+to\s+start|starts)\s+(?:a\s+new\s+job\s+|work\s+|working\s+)?(?:at|with|for)\s+{_ORG}{_AS_ROLE}", "start"), "planned", False),
-    (_rule(rf"(?:started|began)\s+(?:a\s+new\s+job\s+|a\s+job\s+|work\s+|working\s+|{_POSSESSIVE}\s+new\s+job\s+)?(?:at|with|for)\s+{_ANY_ORG}{_AS_ROLE}", "started", "began"), "start", False),
-    (_rule(rf"(?:started|began)\s+(?:a|an|{_POSSESSIVE})\s+(?:new\s+)?(?:job|position|role|gig|career)\s+as\s+{_ROLE}(?:\s+(?:at|with|for)\s+{_ANY_ORG})?", "started", "began"), "start", False),
+    (
+        _rule(
+            rf"(?:will\s+start|is\s+starting|is\s+going\s+to\s+start|starts)\s+(?:a\s+new\s+job\s+|work\s+|working\s+)?(?:at|with|for)\s+{_ORG}{_AS_ROLE}",
+            "start",
+        ),
+        "planned",
+        False,
+    ),
+    (
+        _rule(
+            rf"(?:started|began)\s+(?:a\s+new\s+job\s+|a\s+job\s+|work\s+|working\s+|{_POSSESSIVE}\s+new\s+job\s+)?(?:at|with|for)\s+{_ANY_ORG}{_AS_ROLE}",
+            "started",
+            "began",
+        ),
+        "start",
+        False,
+    ),
+    (
+        _rule(
+            rf"(?:started|began)\s+(?:a|an|{_POSSESSIVE})\s+(?:new\s+)?(?:job|position|role|gig|career)\s+as\s+{_ROLE}(?:\s+(?:at|with|for)\s+{_ANY_ORG})?",
+            "started",
+            "began",
+        ),
+        "start",
+        False,
+    ),
     (_rule(rf"joined\s+{_ORG}{_AS_ROLE}(?!\s+(?:for|and|at|on|to|in\s+(?:a|an|the))\b)", "joined"), "start", False),
-    (_rule(rf"(?:got|landed|accepted|took|started)\s+(?:a|an|the)\s+(?:new\s+)?(?:\w+\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from|in)\s+{_ANY_ORG}{_AS_ROLE}", "job", "position", "role", "offer", "internship"), "start", False),
-    (_rule(rf"(?:got|landed|accepted)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role)\s+as\s+{_ROLE}(?:\s+(?:at|with|for)\s+{_ANY_ORG})?", "job", "position", "role"), "start", False),
+    (
+        _rule(
+            rf"(?:got|landed|accepted|took|started)\s+(?:a|an|the)\s+(?:new\s+)?(?:\w+\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from|in)\s+{_ANY_ORG}{_AS_ROLE}",
+            "job",
+            "position",
+            "role",
+            "offer",
+            "internship",
+        ),
+        "start",
+        False,
+    ),
+    (
+        _rule(
+            rf"(?:got|landed|accepted)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role)\s+as\s+{_ROLE}(?:\s+(?:at|with|for)\s+{_ANY_ORG})?",
+            "job",
+            "position",
+            "role",
+        ),
+        "start",
+        False,
+    ),
     (_rule(rf"(?:got|was|has\s+been|have\s+been)\s+hired\s+(?:at|by)\s+{_ORG}{_AS_ROLE}", "hired"), "start", False),
     (_rule(rf"(?:switched|moved)\s+(?:jobs\s+)?to\s+{_ORG}\s+as\s+{_ROLE}", "switched", "moved"), "start", False),
     (_rule(rf"now\s+works?\s+(?:at|for|with)\s+{_ANY_ORG}{_AS_ROLE}", "work"), "start", False),
-    (_rule(rf"(?:works?|is\s+working|has\s+been\s+working|has\s+worked)\s+(?:at|for)\s+{_ANY_ORG}{_AS_ROLE}", "work"), "current", False),
+    (
+        _rule(
+            rf"(?:works?|is\s+working|has\s+been\s+working|has\s+worked)\s+(?:at|for)\s+{_ANY_ORG}{_AS_ROLE}", "work"
+        ),
+        "current",
+        False,
+    ),
     (_rule(rf"works\s+as\s+{_ROLE}\s+(?:at|for|with)\s+{_ANY_ORG}", "work"), "current", False),
     # the verbs of a trade done at a workplace: "teaches at Merri Creek Secondary", "nurses at St Mary's"
-    (_rule(rf"(?:{_TRADE_VERBS})\s+at\s+{_ORG}", "teach", "nurs", "lectur", "tutor", "coach", "volunteer"), "current", False),
-    (_rule(rf"is\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}", "is a"), "current", False),
+    (
+        _rule(rf"(?:{_TRADE_VERBS})\s+at\s+{_ORG}", "teach", "nurs", "lectur", "tutor", "coach", "volunteer"),
+        "current",
+        False,
+    ),
+    (
+        _rule(rf"is\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}", "is a"),
+        "current",
+        False,
+    ),
     (_rule(rf"(?:worked|used\s+to\s+work)\s+(?:at|for)\s+{_ANY_ORG}{_AS_ROLE}", "work"), "past", False),
-    (_rule(rf"(?:quit|left|is\s+leaving|is\s+quitting|resigned\s+from|retired\s+from|lost|was\s+let\s+go\s+from)\s+{_POSSESSIVE}\s+(?:job|position|role)\s+(?:at|with)\s+{_ANY_ORG}", "job", "position", "role"), "end", False),
-    (_rule(rf"(?:quit|left|lost|is\s+leaving|is\s+quitting)\s+{_POSSESSIVE}\s+(?:job|position|role)\s+as\s+{_ROLE}", "job", "position", "role"), "end", False),
+    (
+        _rule(
+            rf"(?:quit|left|is\s+leaving|is\s+quitting|resigned\s+from|retired\s+from|lost|was\s+let\s+go\s+from)\s+{_POSSESSIVE}\s+(?:job|position|role)\s+(?:at|with)\s+{_ANY_ORG}",
+            "job",
+            "position",
+            "role",
+        ),
+        "end",
+        False,
+    ),
+    (
+        _rule(
+            rf"(?:quit|left|lost|is\s+leaving|is\s+quitting)\s+{_POSSESSIVE}\s+(?:job|position|role)\s+as\s+{_ROLE}",
+            "job",
+            "position",
+            "role",
+        ),
+        "end",
+        False,
+    ),
     (_rule(rf"(?:resigned|retired)\s+from\s+{_ORG}", "resigned", "retired"), "end", False),
-    (_rule(rf"(?:was|got)\s+(?:laid\s+off|fired|let\s+go)\s+(?:from|by)\s+{_ORG}", "laid", "fired", "let go"), "end", False),
-    (_rule(rf"(?:quit|is\s+quitting|is\s+leaving|left|is\s+moving\s+on\s+from)\s+{_ORG}(?!\s+(?:for|to)\s+(?:a|the)?\s*(?:trip|vacation|holiday))", "quit", "leaving", "left", "moving on"), "end", True),
+    (
+        _rule(rf"(?:was|got)\s+(?:laid\s+off|fired|let\s+go)\s+(?:from|by)\s+{_ORG}", "laid", "fired", "let go"),
+        "end",
+        False,
+    ),
+    (
+        _rule(
+            rf"(?:quit|is\s+quitting|is\s+leaving|left|is\s+moving\s+on\s+from)\s+{_ORG}(?!\s+(?:for|to)\s+(?:a|the)?\s*(?:trip|vacation|holiday))",
+            "quit",
+            "leaving",
+            "left",
+            "moving on",
+        ),
+        "end",
+        True,
+    ),
 )
 
 _PLACE = rf"(?P<place>{NAME})"
 _HOME: tuple[tuple[_Rule, str], ...] = (
     (_rule(rf"(?:is|are)\s+(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving", "relocating"), "planned"),
-    (_rule(rf"(?:will|is\s+going\s+to|are\s+going\s+to|plans?\s+to|wants?\s+to)\s+(?:move|relocate)\s+(?:back\s+)?to\s+{_PLACE}", "move", "relocate"), "planned"),
-    (_rule(rf"(?:moved|relocated|has\s+moved|have\s+moved)\s+(?:back\s+)?(?:in)?to\s+(?:(?:a|an|the|{_POSSESSIVE})\s+(?:new\s+)?(?:apartment|flat|house|home|place|condo)\s+in\s+)?{_PLACE}", "moved", "relocated"), "start"),
+    (
+        _rule(
+            rf"(?:will|is\s+going\s+to|are\s+going\s+to|plans?\s+to|wants?\s+to)\s+(?:move|relocate)\s+(?:back\s+)?to\s+{_PLACE}",
+            "move",
+            "relocate",
+        ),
+        "planned",
+    ),
+    (
+        _rule(
+            rf"(?:moved|relocated|has\s+moved|have\s+moved)\s+(?:back\s+)?(?:in)?to\s+(?:(?:a|an|the|{_POSSESSIVE})\s+(?:new\s+)?(?:apartment|flat|house|home|place|condo)\s+in\s+)?{_PLACE}",
+            "moved",
+            "relocated",
+        ),
+        "start",
+    ),
     (_rule(rf"(?:settled|has\s+settled)\s+(?:down\s+)?in\s+{_PLACE}", "settled"), "start"),
     (_rule(rf"now\s+lives?\s+in\s+{_PLACE}", "live"), "start"),
-    (_rule(rf"(?:lives?|is\s+living|are\s+living|has\s+lived|have\s+lived|has\s+been\s+living)\s+in\s+{_PLACE}", "live", "living", "lived"), "current"),
+    (
+        _rule(
+            rf"(?:lives?|is\s+living|are\s+living|has\s+lived|have\s+lived|has\s+been\s+living)\s+in\s+{_PLACE}",
+            "live",
+            "living",
+            "lived",
+        ),
+        "current",
+    ),
     (_rule(rf"(?:used\s+to\s+live|lived)\s+in\s+{_PLACE}", "live", "lived"), "past"),
 )
 
 
-_TAG_QUESTION = re.compile(r",\s*(?:remember|right|you\s+know|no|yeah|ok|okay|huh|eh|isn't\s+it|didn't\s+\w+)\s*\?$", re.I)
+_TAG_QUESTION = re.compile(
+    r",\s*(?:remember|right|you\s+know|no|yeah|ok|okay|huh|eh|isn't\s+it|didn't\s+\w+)\s*\?$", re.I
+)
 
 
 def is_question(text: str) -> bool:
@@ -236,7 +349,7 @@ _SUFFIX_WORDS = re.compile(r"\s+(?:corp|corporation|inc|ltd|llc|gmbh|co|company|
 
 
 def same_value(a: str | None, b: str | None) -> bool:
-    """"Acme" and "Acme Corp" are one employer; "Lisbon" and "lisbon" one home."""
+    """ "Acme" and "Acme Corp" are one employer; "Lisbon" and "lisbon" one home."""
     if a is None or b is None:
         return a is b
     a, b = (_SUFFIX_WORDS.sub("", re.sub(r"^(?:the|a|an)\s+", "", v.lower().strip())) for v in (a, b))
@@ -248,7 +361,14 @@ def _recorded(fact: "Fact") -> list[Statement]:
     else what its text says (facts from before the keys, or from a model)."""
     meta = fact.meta or {}
     if meta.get("state") in (EMPLOYER, HOME):
-        return [Statement(meta["state"], meta.get("state_value"), str(meta.get("state_event") or "current"), meta.get("state_role"))]
+        return [
+            Statement(
+                meta["state"],
+                meta.get("state_value"),
+                str(meta.get("state_event") or "current"),
+                meta.get("state_role"),
+            )
+        ]
     if not fact.speaker:
         return []
     return statements(fact.text, fact.speaker)
@@ -291,7 +411,9 @@ def link_states(session_id: str, extracted: list["ExtractedFact"], known: Sequen
                     continue  # "left Lisbon": not an employer they are known to have
                 statement = Statement(statement.state, previous[1].value, "end", statement.role)
             if "state" not in meta:
-                meta.update(state=statement.state, state_value=statement.value, state_event=statement.event, state_person=person)
+                meta.update(
+                    state=statement.state, state_value=statement.value, state_event=statement.event, state_person=person
+                )
                 if statement.role:
                     meta["state_role"] = statement.role
             if statement.event not in ("start", "current", "end"):
@@ -306,5 +428,9 @@ def link_states(session_id: str, extracted: list["ExtractedFact"], known: Sequen
                 ):
                     supersedes = previous[0]
             latest[(person, statement.state)] = (fact_id, statement)
-        out.append(replace(item, meta=meta, supersedes=supersedes) if meta != item.meta or supersedes != item.supersedes else item)
+        out.append(
+            replace(item, meta=meta, supersedes=supersedes)
+            if meta != item.meta or supersedes != item.supersedes
+            else item
+        )
     return out

@@ -273,7 +273,11 @@ class FactLog:
         data = self._bytes() if stamp.exists else b""
         state = parse_log(data, self.path)
         if state.dropped and self._warned != state.dropped:
-            log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, state.dropped)
+            log.warning(
+                "%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.",
+                self.path,
+                state.dropped,
+            )
             self._warned = state.dropped
         self._cache = (stamp, state)
         return state
@@ -295,7 +299,11 @@ class FactLog:
             data = self._bytes() if stamp.exists else b""
             head, changed = fold_head(data, self.path, load_head(self.head_path))
         if head.dropped and self._warned != head.dropped:
-            log.warning("%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, head.dropped)
+            log.warning(
+                "%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.",
+                self.path,
+                head.dropped,
+            )
             self._warned = head.dropped
         if changed and worth_saving(head) and self.head_path is not None and self._stamp() == stamp:
             save_head(head, self.head_path)

@@ -115,7 +115,12 @@ def _facts_in(data: bytes, ids: set[str]) -> list[Fact]:
             record = json.loads(raw)
         except ValueError:
             continue
-        if isinstance(record, dict) and record.get("kind") == "fact" and record.get("id") in ids and record.get("checksum") == line_checksum(record):
+        if (
+            isinstance(record, dict)
+            and record.get("kind") == "fact"
+            and record.get("id") in ids
+            and record.get("checksum") == line_checksum(record)
+        ):
             out.append(Fact.from_json(record))
     return out
 

@@ -197,8 +197,12 @@ class FactTable:
                 "event_end": np.array(self.event_end, dtype=np.int32),
                 "speaker": np.array(self.speaker, dtype=np.int32),
             },
-            {"stamp": FileStamp(*self.stamp).to_json(), "good_bytes": self.good_bytes, "digest": self.digest,
-             "speaker_names": list(self.speaker_names)},
+            {
+                "stamp": FileStamp(*self.stamp).to_json(),
+                "good_bytes": self.good_bytes,
+                "digest": self.digest,
+                "speaker_names": list(self.speaker_names),
+            },
         )
 
     @classmethod

@@ -66,7 +66,9 @@ class CatchUpReport:
         }
 
 
-def coverage(index: MemoryIndex, state: LogState | LogHead, fact_log: FactLog, previous: LogState | LogHead | None = None) -> str:
+def coverage(
+    index: MemoryIndex, state: LogState | LogHead, fact_log: FactLog, previous: LogState | LogHead | None = None
+) -> str:
     """``current``, ``grown``, ``unknown`` or ``settings`` (see the module doc).
 
     ``current`` costs one small file read.  Telling ``grown`` from ``unknown``
@@ -323,7 +325,10 @@ def catch_up(
     if report.sessions_indexed or report.entries_removed or report.vectors_removed:
         log.info(
             "indexes caught up with the log (%s): %d session(s) indexed, %d entr(ies) and %d vector(s) dropped",
-            status, report.sessions_indexed, report.entries_removed, report.vectors_removed,
+            status,
+            report.sessions_indexed,
+            report.entries_removed,
+            report.vectors_removed,
         )
     return report
 

@@ -125,8 +125,7 @@ class _Guarded:
             except _server_errors() as exc:
                 raise StoreError(
                     f"{settings.where} failed: {exc}.",
-                    hint="See the Chroma server's log; if its data directory was lost or replaced, "
-                    "{do:repair}.",
+                    hint="See the Chroma server's log; if its data directory was lost or replaced, {do:repair}.",
                 ) from exc
             if type(result).__name__ == "Collection" or hasattr(result, "upsert"):
                 return _Guarded(result, settings)

@@ -135,7 +135,9 @@ class CorpusTable:
             number += 1
         self.ids.extend(ids)
         self.ordinals = np.concatenate([np.asarray(self.ordinals, dtype=np.int64), np.array(ordinals, dtype=np.int64)])
-        self.offsets = np.concatenate([np.asarray(self.offsets, dtype=np.int64)[:-1], np.array(offsets, dtype=np.int64)])
+        self.offsets = np.concatenate(
+            [np.asarray(self.offsets, dtype=np.int64)[:-1], np.array(offsets, dtype=np.int64)]
+        )
         self.turn_offsets = np.concatenate(
             [np.asarray(self.turn_offsets, dtype=np.int64)[:-1], np.array(turn_offsets, dtype=np.int64)]
         )

@@ -110,7 +110,9 @@ def check_digests(directory: Path) -> tuple[list[str], int]:
         elif current[0] != rec["bytes"]:
             problems.append(f".uac/index/{name} holds {current[0]} bytes where {rec['bytes']} were written")
         elif current[1] != rec["crc32"]:
-            problems.append(f".uac/index/{name} is damaged (its checksum differs from the one recorded when it was written)")
+            problems.append(
+                f".uac/index/{name} is damaged (its checksum differs from the one recorded when it was written)"
+            )
     return problems, len(digests)
 
 

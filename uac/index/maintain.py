@@ -45,7 +45,9 @@ def index_sessions(
     embedder = get_embedder()
     all_facts = [f for _, facts in sessions for f in facts]
     if known and all(f.id in known for f in all_facts):
-        vectors = np.stack([known[f.id] for f in all_facts]) if all_facts else np.zeros((0, embedder.dim), dtype=np.float32)
+        vectors = (
+            np.stack([known[f.id] for f in all_facts]) if all_facts else np.zeros((0, embedder.dim), dtype=np.float32)
+        )
     else:
         vectors = compute_fact_vectors(embedder, all_facts)
     fact_entries, fact_vectors, chunk_entries, chunk_vectors = [], [], [], []
@@ -61,9 +63,7 @@ def index_sessions(
     dim = embedder.dim
     # Chroma's batch size is asked of its client only if the add writes Chroma (see ChannelIndex.add)
     index.channel("facts").add(fact_entries, np.concatenate(fact_vectors) if fact_vectors else np.zeros((0, dim)))
-    index.channel("archive").add(
-        chunk_entries, np.concatenate(chunk_vectors) if chunk_vectors else np.zeros((0, dim))
-    )
+    index.channel("archive").add(chunk_entries, np.concatenate(chunk_vectors) if chunk_vectors else np.zeros((0, dim)))
     return len(fact_entries), len(chunk_entries)
 
 
@@ -91,7 +91,7 @@ def compute_fact_vectors(embedder, facts: Sequence[Fact]) -> "numpy.ndarray":
 
 
 def _without_attribution(text: str, speaker: str | None) -> str:
-    """"Caroline said: X" -> "X" (the group's "Caroline:" prefix already says who)."""
+    """ "Caroline said: X" -> "X" (the group's "Caroline:" prefix already says who)."""
     if speaker:
         for verb in ("said", "asked"):
             lead = f"{speaker} {verb}: "
@@ -130,7 +130,9 @@ def rebuild(index: MemoryIndex, state: LogState, archive: Archive, *, keep_vecto
     by_session: dict[str, list[Fact]] = {}
     for fact in state.facts.values():
         by_session.setdefault(fact.session_id, []).append(fact)
-    pairs = [(session_or_stub(archive, sid, by_session.get(sid, [])), by_session.get(sid, [])) for sid in state.sessions]
+    pairs = [
+        (session_or_stub(archive, sid, by_session.get(sid, [])), by_session.get(sid, [])) for sid in state.sessions
+    ]
     added = index_sessions(index, pairs, known=known)
     index.sync_vectors()  # Chroma was opened by the reset anyway: it takes the new vectors now
     index.write_manifest((state.good_bytes, state.digest))
@@ -163,7 +165,9 @@ def index_problems(index: MemoryIndex, state: LogState, archive: Archive) -> lis
     if changed:
         problems.append(f"{len(changed)} indexed fact(s) differ from the log (e.g. {changed[0]})")
     if facts.vector_count() != len(facts.entries):
-        problems.append(f"the facts vector collection holds {facts.vector_count()} vectors for {len(facts.entries)} entries")
+        problems.append(
+            f"the facts vector collection holds {facts.vector_count()} vectors for {len(facts.entries)} entries"
+        )
     chunks = index.channel("archive")
     per_session: dict[str, int] = {}
     for entry in chunks.entries.values():
@@ -172,7 +176,9 @@ def index_problems(index: MemoryIndex, state: LogState, archive: Archive) -> lis
         session = archive.read(session_id) if archive.has(session_id) else None
         want = len(chunk_ranges(len(session.turns), *_chunk_shape())) if session is not None else 0
         if per_session.get(session_id, 0) != want:
-            problems.append(f"archive session {session_id} has {per_session.get(session_id, 0)} indexed chunk(s), expected {want}")
+            problems.append(
+                f"archive session {session_id} has {per_session.get(session_id, 0)} indexed chunk(s), expected {want}"
+            )
     stray = sorted(set(per_session) - set(state.sessions))
     if stray:
         problems.append(f"{len(stray)} indexed session(s) are not in the log (e.g. {stray[0]})")

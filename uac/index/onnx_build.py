@@ -112,8 +112,17 @@ def _check_config(config: dict[str, Any]) -> tuple[int, int, int, int, float]:
     hidden = int(config["hidden_size"])
     heads = int(config["num_attention_heads"])
     if hidden % heads:
-        raise StoreError(f"hidden size {hidden} is not a multiple of {heads} heads.", hint="Reinstall the package user-as-code-minilm.")
-    return hidden, heads, int(config["num_hidden_layers"]), int(config["intermediate_size"]), float(config.get("layer_norm_eps", 1e-12))
+        raise StoreError(
+            f"hidden size {hidden} is not a multiple of {heads} heads.",
+            hint="Reinstall the package user-as-code-minilm.",
+        )
+    return (
+        hidden,
+        heads,
+        int(config["num_hidden_layers"]),
+        int(config["intermediate_size"]),
+        float(config.get("layer_norm_eps", 1e-12)),
+    )
 
 
 def _read_config(source: Path) -> tuple[int, int, int, int, float]:
@@ -179,11 +188,21 @@ class _BertGraph:
     def embeddings(self) -> str:
         """Word + position + token type, then layer norm."""
         g, weight = self.g, self.weight
-        words = g.op("Gather", [g.const("word_embeddings", weight("embeddings.word_embeddings.weight")), "input_ids"], axis=0)
+        words = g.op(
+            "Gather", [g.const("word_embeddings", weight("embeddings.word_embeddings.weight")), "input_ids"], axis=0
+        )
         length = g.op("Gather", [g.op("Shape", ["input_ids"]), "index_1"], axis=0)
         positions = g.op("Range", ["zero", g.op("Squeeze", [length]), "one"])
-        placed = g.op("Gather", [g.const("position_embeddings", weight("embeddings.position_embeddings.weight")), positions], axis=0)
-        typed = g.op("Gather", [g.const("token_type_embeddings", weight("embeddings.token_type_embeddings.weight")), "token_type_ids"], axis=0)
+        placed = g.op(
+            "Gather",
+            [g.const("position_embeddings", weight("embeddings.position_embeddings.weight")), positions],
+            axis=0,
+        )
+        typed = g.op(
+            "Gather",
+            [g.const("token_type_embeddings", weight("embeddings.token_type_embeddings.weight")), "token_type_ids"],
+            axis=0,
+        )
         return self.layer_norm(g.op("Add", [g.op("Add", [words, placed]), typed]), "embeddings.LayerNorm")
 
     def mask_bias(self) -> str:
@@ -202,15 +221,24 @@ class _BertGraph:
             return g.op("Transpose", [g.op("Reshape", [x, "split_shape"])], perm=[0, 2, 1, 3])
 
         query = split(linear(state, f"{base}.attention.self.query"))
-        key_t = g.op("Transpose", [g.op("Reshape", [linear(state, f"{base}.attention.self.key"), "split_shape"])], perm=[0, 2, 3, 1])
+        key_t = g.op(
+            "Transpose",
+            [g.op("Reshape", [linear(state, f"{base}.attention.self.key"), "split_shape"])],
+            perm=[0, 2, 3, 1],
+        )
         value = split(linear(state, f"{base}.attention.self.value"))
         scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [query, key_t]), "scale"]), bias])
         context = g.op("MatMul", [g.op("Softmax", [scores], axis=-1), value])
         merged = g.op("Reshape", [g.op("Transpose", [context], perm=[0, 2, 1, 3]), "merge_shape"])
-        attended = layer_norm(g.op("Add", [linear(merged, f"{base}.attention.output.dense"), state]), f"{base}.attention.output.LayerNorm")
+        attended = layer_norm(
+            g.op("Add", [linear(merged, f"{base}.attention.output.dense"), state]), f"{base}.attention.output.LayerNorm"
+        )
         inner = linear(attended, f"{base}.intermediate.dense")
         # exact GELU, as Hugging Face's "gelu": 0.5 * x * (1 + erf(x / sqrt(2)))
-        gelu = g.op("Mul", [g.op("Mul", [inner, "half_f"]), g.op("Add", ["one_f", g.op("Erf", [g.op("Div", [inner, "sqrt2_f"])])])])
+        gelu = g.op(
+            "Mul",
+            [g.op("Mul", [inner, "half_f"]), g.op("Add", ["one_f", g.op("Erf", [g.op("Div", [inner, "sqrt2_f"])])])],
+        )
         return layer_norm(g.op("Add", [linear(gelu, f"{base}.output.dense"), attended]), f"{base}.output.LayerNorm")
 
     def model(self, state: str) -> Any:

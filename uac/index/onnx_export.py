@@ -165,14 +165,25 @@ def _export(source: Path, target_dir: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix=f".{target_dir.name}.", dir=target_dir.parent))
     try:
         onnx.save_model(
-            model, str(work / "model.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
-            location=WEIGHTS, size_threshold=1024,
+            model,
+            str(work / "model.onnx"),
+            save_as_external_data=True,
+            all_tensors_to_one_file=True,
+            location=WEIGHTS,
+            size_threshold=1024,
         )
         del model
         checked_against = _check_export(work / "model.onnx", checksum)
-        meta = {"model": MODEL_NAME, "source": str(source), "model_checksum": checksum,
-                "export_format": EXPORT_FORMAT, "opset": OPSET, "onnx": onnx.__version__,
-                "built_by": "uac.index.onnx_build", "checked_against": checked_against}
+        meta = {
+            "model": MODEL_NAME,
+            "source": str(source),
+            "model_checksum": checksum,
+            "export_format": EXPORT_FORMAT,
+            "opset": OPSET,
+            "onnx": onnx.__version__,
+            "built_by": "uac.index.onnx_build",
+            "checked_against": checked_against,
+        }
         (work / "export.json").write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
         for path in work.iterdir():
             with open(path, "rb") as handle:

@@ -68,8 +68,13 @@ class RecordEntry:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "RecordEntry":
         return cls(
-            str(data["id"]), str(data["text"]), str(data["domain"]), str(data["collection"]),
-            int(data["position"]), str(data["record_type"]), str(data["source"]),
+            str(data["id"]),
+            str(data["text"]),
+            str(data["domain"]),
+            str(data["collection"]),
+            int(data["position"]),
+            str(data["record_type"]),
+            str(data["source"]),
         )
 
 
@@ -111,7 +116,9 @@ class RecordIndex:
         meta = self._meta()
         if meta is None:
             return None
-        if FileStamp.of(self.corpus_path) != FileStamp.from_json(meta.get("corpus")) or FileStamp.of(self.vectors_path) != FileStamp.from_json(meta.get("vectors")):
+        if FileStamp.of(self.corpus_path) != FileStamp.from_json(meta.get("corpus")) or FileStamp.of(
+            self.vectors_path
+        ) != FileStamp.from_json(meta.get("vectors")):
             return None
         if self.problem() is not None:
             return None
@@ -185,7 +192,9 @@ class RecordIndex:
         make_private_dirs(self.dir)
         self.meta_path.unlink(missing_ok=True)  # a crash between the writes leaves no valid meta
         atomic_write_bytes(self.vectors_path, data.tobytes())
-        atomic_write_text(self.corpus_path, "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries))
+        atomic_write_text(
+            self.corpus_path, "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in entries)
+        )
         meta = {
             "format": FORMAT,
             "domains": stamps,

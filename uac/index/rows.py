@@ -189,7 +189,11 @@ class CorpusRows:
         added = table.ids[first:]
         self._entries = None
         self._bytes = None
-        if len(self.row_of) == first and not any(entry_id in self.row_of for entry_id in added) and len(set(added)) == len(added):
+        if (
+            len(self.row_of) == first
+            and not any(entry_id in self.row_of for entry_id in added)
+            and len(set(added)) == len(added)
+        ):
             for row, entry_id in enumerate(added, start=first):
                 self.row_of[entry_id] = row
             self.order.extend(added)

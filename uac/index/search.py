@@ -165,7 +165,9 @@ class _OpenedChannels:
         return found
 
 
-def _diversify(index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, float]], k: int) -> list[tuple[Any, float]]:
+def _diversify(
+    index: "MemoryIndex | _OpenedChannels", fused: list[tuple[Any, float]], k: int
+) -> list[tuple[Any, float]]:
     """Lower the score of a hit whose evidence turns are all covered by better hits
     (multiplied by ``REPEAT_PENALTY`` once per such hit) and of a fact that is a
     question (by ``QUESTION_FACTOR``), then re-sort."""
@@ -340,7 +342,9 @@ def hybrid_search(
         best = [item for (name, item), _ in fused if name == "facts"][:LEXICAL_FEEDBACK_DEPTH]
         more = feedback_terms(facts, tokens, best)
         if more:
-            fact_lists[DENSE_WEIGHT] = [i for i in facts.lexical(tokens, n, max_ordinal=max_ordinal, extra=more) if valid(i)]
+            fact_lists[DENSE_WEIGHT] = [
+                i for i in facts.lexical(tokens, n, max_ordinal=max_ordinal, extra=more) if valid(i)
+            ]
             fused = ranking(fact_lists)
     if prefer_valid is None:
         prefer_valid = as_of is None and asks_about_now(query)
@@ -360,7 +364,12 @@ def _check_search(query: str, k: int, channel: str) -> None:
 
 
 def _fact_lists(
-    channels: _OpenedChannels, per_channel: dict[str, list[list[str]]], valid: Callable[[str], bool], n: int, *, around: bool
+    channels: _OpenedChannels,
+    per_channel: dict[str, list[list[str]]],
+    valid: Callable[[str], bool],
+    n: int,
+    *,
+    around: bool,
 ) -> list[list[str]]:
     """The ranked lists of fact ids that vote in the fusion: dense (weighted), lexical and, with
     ``around``, the facts of the best archive excerpts."""
@@ -384,12 +393,17 @@ def _archive_lists(
     """The archive's ranked lists as ``(channel, id)`` pairs, only sessions within ``happened``."""
     if happened is not None:
         chunks = channels.channel("archive")
-        chunk_lists = [[i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists]
+        chunk_lists = [
+            [i for i in ranked if _session_in(chunks.entry(i).session_date, happened)] for ranked in chunk_lists
+        ]
     return [[("archive", i) for i in ranked] for ranked in chunk_lists]
 
 
 def _hits(
-    channels: _OpenedChannels, state: LogState | FactTable, records: "RecordIndex | None", ranked: list[tuple[Any, float]]
+    channels: _OpenedChannels,
+    state: LogState | FactTable,
+    records: "RecordIndex | None",
+    ranked: list[tuple[Any, float]],
 ) -> list[SearchHit]:
     """The ranked ``(channel, id)`` pairs as search hits, with their texts and dates."""
     hits = []
@@ -404,7 +418,17 @@ def _hits(
         if name == "facts":
             event, invalid = _fact_dates(state, item)
         hits.append(
-            SearchHit(item, name, entry.text, score, entry.session_id, entry.session_date, tuple(entry.evidence), event, invalid)
+            SearchHit(
+                item,
+                name,
+                entry.text,
+                score,
+                entry.session_id,
+                entry.session_date,
+                tuple(entry.evidence),
+                event,
+                invalid,
+            )
         )
     return hits
 

@@ -57,9 +57,7 @@ class SentenceTransformerEmbedder(Embedder):
         matrices = self.model.encode(
             list(texts), batch_size=self.batch_size, output_value="token_embeddings", show_progress_bar=False
         )
-        return [
-            m.float().cpu().numpy() if hasattr(m, "cpu") else np.asarray(m, dtype=np.float32) for m in matrices
-        ]
+        return [m.float().cpu().numpy() if hasattr(m, "cpu") else np.asarray(m, dtype=np.float32) for m in matrices]
 
     def encode(self, texts: Sequence[str]) -> "numpy.ndarray":
         """sentence-transformers' own ``encode`` (the reference), normalised."""

@@ -331,7 +331,12 @@ class MemoryIndex:
 
             flat = FlatVectors(self.dir / f"{channel}.vectors") if self.backend != "http" else None
             index = ChannelIndex(
-                channel, self.dir / f"{channel}.jsonl", open_collection, flat, self._try_lock, self.max_batch,
+                channel,
+                self.dir / f"{channel}.jsonl",
+                open_collection,
+                flat,
+                self._try_lock,
+                self.max_batch,
                 chroma=self.uses_chroma,
             )
             if self.backend == "http":

@@ -146,10 +146,14 @@ class ChannelVectors:
             for start in range(0, len(missing), batch):
                 ids = missing[start : start + batch]
                 picked = np.fromiter((rows.row_of[i] for i in ids), dtype=np.int64, count=len(ids))
-                collection.upsert(ids=ids, embeddings=np.array(table[picked]), metadatas=_metadata([rows.entry(i) for i in ids]))
+                collection.upsert(
+                    ids=ids, embeddings=np.array(table[picked]), metadatas=_metadata([rows.entry(i) for i in ids])
+                )
         finally:
             del table
-        log.info("Chroma collection of %s brought in step: %d entr(ies) added from the flat copy", rows.channel, len(missing))
+        log.info(
+            "Chroma collection of %s brought in step: %d entr(ies) added from the flat copy", rows.channel, len(missing)
+        )
         return len(missing)
 
     def in_step(self) -> bool:
@@ -182,7 +186,9 @@ class ChannelVectors:
                 return False
         if not self.flat.restamp(lambda _recorded: True, len(rows.line_ids), rows.stamp):
             return False
-        log.info("flat vectors of %s kept: the corpus and the copy are as recorded (a copy of the project)", rows.channel)
+        log.info(
+            "flat vectors of %s kept: the corpus and the copy are as recorded (a copy of the project)", rows.channel
+        )
         return True
 
     def covered(self) -> bool:
@@ -202,7 +208,9 @@ class ChannelVectors:
             size = max_batch or _batch(self.batch_size)
             for start in range(0, len(entries), size):
                 batch = entries[start : start + size]
-                self.collection.upsert(ids=[e.id for e in batch], embeddings=vectors[start : start + size], metadatas=_metadata(batch))
+                self.collection.upsert(
+                    ids=[e.id for e in batch], embeddings=vectors[start : start + size], metadatas=_metadata(batch)
+                )
         crash_point(f"index:{self.rows.channel}-vectors")
         return in_step
 
@@ -323,7 +331,9 @@ class ChannelVectors:
                 hint="{do:repair} (the vectors are computed again from the fact log and the archive).",
             )
         where = {"date": {"$lte": max_ordinal}} if max_ordinal is not None else None
-        result = self.collection.query(query_embeddings=[vector], n_results=min(n, count), where=where, include=["distances"])
+        result = self.collection.query(
+            query_embeddings=[vector], n_results=min(n, count), where=where, include=["distances"]
+        )
         return [i for i in result["ids"][0] if i in rows.row_of]
 
     def _rebuild_flat(self) -> None:
@@ -363,7 +373,9 @@ class ChannelVectors:
             if missing:
                 log.warning(
                     "flat vectors of %s not rebuilt: %d entries have no vector in Chroma either "
-                    "(a rebuild of the indexes embeds them again)", rows.channel, len(missing),
+                    "(a rebuild of the indexes embeds them again)",
+                    rows.channel,
+                    len(missing),
                 )
                 return False
         # rows of an id that repeats keep that id's vector (only its last row is read)

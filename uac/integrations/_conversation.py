@@ -67,8 +67,12 @@ def remember_conversation(
         return {"stored": False, "session_ids": [], "turns_added": 0, "facts_added": 0}
     if conversation_id is None:
         report = memory.add_session({"date": day.isoformat(), "messages": kept})
-        return {"stored": bool(report.sessions_added), "session_ids": list(report.sessions_added or report.sessions_skipped),
-                "turns_added": len(kept) if report.sessions_added else 0, "facts_added": report.facts_appended}
+        return {
+            "stored": bool(report.sessions_added),
+            "session_ids": list(report.sessions_added or report.sessions_skipped),
+            "turns_added": len(kept) if report.sessions_added else 0,
+            "facts_added": report.facts_appended,
+        }
     seen: list[str] = []
     free = None
     for session_id in part_ids(base_session_id(conversation_id)):
@@ -78,8 +82,10 @@ def remember_conversation(
             free = session_id
             break
     if free is None:
-        raise InputError(f"conversation {conversation_id!r} has been fed {MAX_PARTS} times.",
-                         hint="Feed a long conversation when it ends, not after every message.")
+        raise InputError(
+            f"conversation {conversation_id!r} has been fed {MAX_PARTS} times.",
+            hint="Feed a long conversation when it ends, not after every message.",
+        )
     # what follows the longest run of messages already kept (a conversation may have been compacted)
     common = 0
     while common < min(len(seen), len(kept)) and seen[common] == kept[common]["content"]:
@@ -91,5 +97,9 @@ def remember_conversation(
     if not new:
         return {"stored": False, "session_ids": [], "turns_added": 0, "facts_added": 0}
     report = memory.add_session({"date": day.isoformat(), "session_id": free, "messages": new})
-    return {"stored": True, "session_ids": list(report.sessions_added), "turns_added": len(new),
-            "facts_added": report.facts_appended}
+    return {
+        "stored": True,
+        "session_ids": list(report.sessions_added),
+        "turns_added": len(new),
+        "facts_added": report.facts_appended,
+    }

@@ -67,21 +67,36 @@ def item_text(value: dict[str, Any]) -> str:
     for name in TEXT_FIELDS:
         if isinstance(value.get(name), str) and value[name].strip():
             return value[name].strip()
-    return "; ".join(f"{k}: {json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v}"
-                     for k, v in value.items()) or "{}"
+    return (
+        "; ".join(
+            f"{k}: {json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v}" for k, v in value.items()
+        )
+        or "{}"
+    )
 
 
 def _matches(value: dict[str, Any], conditions: dict[str, Any] | None) -> bool:
     for field, wanted in (conditions or {}).items():
         have = value.get(field)
-        tests = wanted.items() if isinstance(wanted, dict) and wanted and all(k.startswith("$") for k in wanted) else [("$eq", wanted)]
+        tests = (
+            wanted.items()
+            if isinstance(wanted, dict) and wanted and all(k.startswith("$") for k in wanted)
+            else [("$eq", wanted)]
+        )
         for op, operand in tests:
             try:
-                ok = {"$eq": lambda: have == operand, "$ne": lambda: have != operand,
-                      "$gt": lambda: have is not None and have > operand, "$gte": lambda: have is not None and have >= operand,
-                      "$lt": lambda: have is not None and have < operand, "$lte": lambda: have is not None and have <= operand}[op]()
+                ok = {
+                    "$eq": lambda: have == operand,
+                    "$ne": lambda: have != operand,
+                    "$gt": lambda: have is not None and have > operand,
+                    "$gte": lambda: have is not None and have >= operand,
+                    "$lt": lambda: have is not None and have < operand,
+                    "$lte": lambda: have is not None and have <= operand,
+                }[op]()
             except KeyError:
-                raise InputError(f"unknown filter operator {op!r}.", hint="Use $eq, $ne, $gt, $gte, $lt or $lte.") from None
+                raise InputError(
+                    f"unknown filter operator {op!r}.", hint="Use $eq, $ne, $gt, $gte, $lt or $lte."
+                ) from None
             except TypeError:
                 ok = False
             if not ok:
@@ -91,8 +106,14 @@ def _matches(value: dict[str, Any], conditions: dict[str, Any] | None) -> bool:
 
 def _item(session: Session, score: float | None = None) -> StoredItem:
     data = session.meta["item"]
-    return StoredItem(tuple(data["namespace"]), data["key"], data["value"],
-                      _dt.datetime.fromisoformat(data["created_at"]), _dt.datetime.fromisoformat(data["updated_at"]), score)
+    return StoredItem(
+        tuple(data["namespace"]),
+        data["key"],
+        data["value"],
+        _dt.datetime.fromisoformat(data["created_at"]),
+        _dt.datetime.fromisoformat(data["updated_at"]),
+        score,
+    )
 
 
 class ItemStore:
@@ -100,7 +121,9 @@ class ItemStore:
     project on its first put; ``llm`` extracts the facts of items (default: the project's
     configured model, else the rule-based extractor)."""
 
-    def __init__(self, root: str | Path, *, create: bool = True, llm: LLMClient | None = None, timezone: str = "UTC") -> None:
+    def __init__(
+        self, root: str | Path, *, create: bool = True, llm: LLMClient | None = None, timezone: str = "UTC"
+    ) -> None:
         self.root = Path(root)
         self.create = create
         self.llm = llm
@@ -115,8 +138,10 @@ class ItemStore:
     def split(namespace: Iterable[str]) -> tuple[str, tuple[str, ...]]:
         labels = tuple(namespace)
         if not labels:
-            raise InvalidName("an empty namespace names no project.",
-                              hint="Start every namespace with the project's name, e.g. ('maya', 'memories').")
+            raise InvalidName(
+                "an empty namespace names no project.",
+                hint="Start every namespace with the project's name, e.g. ('maya', 'memories').",
+            )
         return validate_project_name(labels[0]), labels[1:]
 
     def _lock(self, name: str) -> threading.RLock:
@@ -173,16 +198,20 @@ class ItemStore:
             try:
                 value = json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
             except (TypeError, ValueError) as exc:
-                raise InputError(f"the value of item {key!r} is not plain JSON data: {exc}.",
-                                 hint="Use str, numbers, booleans, None, lists and dicts only.") from None
+                raise InputError(
+                    f"the value of item {key!r} is not plain JSON data: {exc}.",
+                    hint="Use str, numbers, booleans, None, lists and dicts only.",
+                ) from None
         memory = self.memory(name, create=self.create and value is not None)
         if memory is None:
             if value is None:
                 return
             from ..errors import ProjectNotFound
 
-            raise ProjectNotFound(f"no user project {name!r} under the store's root.",
-                                  hint="Create it first, or make the store with create=True.")
+            raise ProjectNotFound(
+                f"no user project {name!r} under the store's root.",
+                hint="Create it first, or make the store with create=True.",
+            )
         session_id = session_id_of(namespace, key)
         with self._lock(name), memory.project.lock("store put"):
             try:
@@ -199,10 +228,20 @@ class ItemStore:
             created = old.meta["item"]["created_at"] if old is not None else now.isoformat()
             user = memory.project.config.user.name or "user"
             session = Session(
-                session_id, now.date(), now.date().isoformat(), (Turn(f"{session_id}:1", user, item_text(value)),),
+                session_id,
+                now.date(),
+                now.date().isoformat(),
+                (Turn(f"{session_id}:1", user, item_text(value)),),
                 source=SOURCE,
-                meta={"item": {"namespace": list(namespace), "key": key, "value": value,
-                               "created_at": created, "updated_at": now.isoformat()}},
+                meta={
+                    "item": {
+                        "namespace": list(namespace),
+                        "key": key,
+                        "value": value,
+                        "created_at": created,
+                        "updated_at": now.isoformat(),
+                    }
+                },
             )
             memory.add_session(session)
 
@@ -239,7 +278,7 @@ class ItemStore:
         with self._lock(name):
             if not query:
                 items = sorted((i for i in self._items(memory) if under(i)), key=lambda i: i.updated_at, reverse=True)
-                return items[offset: offset + limit]
+                return items[offset : offset + limit]
             wanted = offset + limit
             found: dict[str, StoredItem] = {}
             k = max(20, 4 * wanted)
@@ -259,7 +298,7 @@ class ItemStore:
                 if len(found) >= wanted or len(hits) < k or k >= 400:
                     break
                 k *= 2
-            return list(found.values())[offset: offset + limit]
+            return list(found.values())[offset : offset + limit]
 
     def list_namespaces(
         self,
@@ -275,13 +314,17 @@ class ItemStore:
                 return True
             if len(labels) < len(pattern):
                 return False
-            part = labels[-len(pattern):] if at_end else labels[: len(pattern)]
+            part = labels[-len(pattern) :] if at_end else labels[: len(pattern)]
             return all(p == "*" or p == label for p, label in zip(pattern, part))
 
         if prefix and prefix[0] != "*":
             names = [self.split(prefix)[0]]
         else:
-            names = sorted(p.name for p in self.root.iterdir() if p.is_dir() and is_project(p)) if self.root.is_dir() else []
+            names = (
+                sorted(p.name for p in self.root.iterdir() if p.is_dir() and is_project(p))
+                if self.root.is_dir()
+                else []
+            )
         found: set[tuple[str, ...]] = set()
         for name in names:
             memory = self.memory(name)
@@ -292,5 +335,4 @@ class ItemStore:
                     labels = item.namespace
                     if fits(labels, prefix, False) and fits(labels, suffix, True):
                         found.add(labels[:max_depth] if max_depth is not None else labels)
-        return sorted(found)[offset: offset + limit]
-
+        return sorted(found)[offset : offset + limit]

@@ -108,7 +108,9 @@ _AS_OF = Field(None, description="Only what was known on this day (YYYY-MM-DD)."
 
 class SearchArguments(_Arguments):
     query: str = Field(description="What to look for, in plain words.", min_length=1, max_length=2_000)
-    k: int = Field(10, description="How many hits to return (capped at the memory's limit, 20 by default).", ge=1, le=100)
+    k: int = Field(
+        10, description="How many hits to return (capped at the memory's limit, 20 by default).", ge=1, le=100
+    )
     channel: Literal["facts", "archive", "records", "all"] = Field(
         "all", description="facts, conversation excerpts (archive), imported records, or all of them."
     )
@@ -263,9 +265,12 @@ class MemoryTools:
         llm: LLMClient | None = None,
         output_chars: int | None = None,
     ) -> None:
-        if output_chars is not None and (isinstance(output_chars, bool) or not isinstance(output_chars, int)
-                                         or output_chars < MIN_OUTPUT_CHARS):
-            raise InputError(f"output_chars must be a whole number of at least {MIN_OUTPUT_CHARS}, not {output_chars!r}.")
+        if output_chars is not None and (
+            isinstance(output_chars, bool) or not isinstance(output_chars, int) or output_chars < MIN_OUTPUT_CHARS
+        ):
+            raise InputError(
+                f"output_chars must be a whole number of at least {MIN_OUTPUT_CHARS}, not {output_chars!r}."
+            )
         self._memory = project if isinstance(project, UserMemory) else None
         #: the project as named (a name or a path) when no open one was given
         self._spec: str | Path = "" if isinstance(project, UserMemory) else project
@@ -305,7 +310,9 @@ class MemoryTools:
         if self._memory is None:
             path = resolve(self._spec, self._root)
             if self._create:
-                self._memory = UserMemory.open_or_create(path, user_name=self._user_name, timezone=self._timezone, llm=self._llm)
+                self._memory = UserMemory.open_or_create(
+                    path, user_name=self._user_name, timezone=self._timezone, llm=self._llm
+                )
             else:
                 self._memory = UserMemory.open(path, llm=self._llm)
         return self._memory
@@ -344,8 +351,9 @@ class MemoryTools:
         """Run tool ``name`` with the model's ``arguments``; raises :class:`ToolError`."""
         spec = self._specs.get(name)
         if spec is None:
-            raise ToolError(f"input_error: no tool {name!r}; the tools are {', '.join(TOOL_NAMES)}.",
-                            code="input_error", retry=True)
+            raise ToolError(
+                f"input_error: no tool {name!r}; the tools are {', '.join(TOOL_NAMES)}.", code="input_error", retry=True
+            )
         try:
             if isinstance(arguments, str):
                 parsed = spec.arguments.model_validate_json(arguments or "{}")
@@ -377,7 +385,11 @@ class MemoryTools:
         return await asyncio.to_thread(self.instructions_sync)
 
     def remember_conversation_sync(
-        self, messages: "list[dict[str, Any]]", *, conversation_id: str | None = None, date: "_dt.date | str | None" = None
+        self,
+        messages: "list[dict[str, Any]]",
+        *,
+        conversation_id: str | None = None,
+        date: "_dt.date | str | None" = None,
     ) -> dict[str, Any]:
         """Keep a conversation's user and assistant messages (what the application feeds when a
         conversation ends; see :mod:`._conversation`).  Raises :class:`~uac.UacError`."""
@@ -385,11 +397,16 @@ class MemoryTools:
 
         with self._turn:
             memory = self.memory()
-            return remember_conversation(memory, messages, conversation_id=conversation_id,
-                                         date=date or self._today(memory))
+            return remember_conversation(
+                memory, messages, conversation_id=conversation_id, date=date or self._today(memory)
+            )
 
     async def remember_conversation(
-        self, messages: "list[dict[str, Any]]", *, conversation_id: str | None = None, date: "_dt.date | str | None" = None
+        self,
+        messages: "list[dict[str, Any]]",
+        *,
+        conversation_id: str | None = None,
+        date: "_dt.date | str | None" = None,
     ) -> dict[str, Any]:
         return await asyncio.to_thread(
             lambda: self.remember_conversation_sync(messages, conversation_id=conversation_id, date=date)
@@ -431,8 +448,7 @@ class MemoryTools:
         if answer.mode != "llm":
             data["message"] = "No model answers for this memory: here is the ranked evidence; answer from it."
             data["evidence"] = [
-                {"id": item.id, "channel": item.channel, "text": _trimmed(item.text),
-                 "session_date": item.session_date}
+                {"id": item.id, "channel": item.channel, "text": _trimmed(item.text), "session_date": item.session_date}
                 for item in [*answer.facts, *answer.archive]
             ]
             return _bounded_list(data, "evidence", self.output_chars())
@@ -450,8 +466,10 @@ class MemoryTools:
 
     def _remember(self, memory: UserMemory, args: RememberArguments) -> dict[str, Any]:
         if (args.note is None) == (args.messages is None):
-            raise InputError("give exactly one of note and messages.",
-                             hint="Give {opt:note} for a few sentences, or {opt:messages} for a conversation.")
+            raise InputError(
+                "give exactly one of note and messages.",
+                hint="Give {opt:note} for a few sentences, or {opt:messages} for a conversation.",
+            )
         if args.note is not None:
             if not args.note.strip():
                 raise InputError("the note is empty.", hint="Give {opt:note} as one or a few sentences.")

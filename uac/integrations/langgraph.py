@@ -95,8 +95,11 @@ def _message_dict(message: Any) -> dict[str, Any]:
     role = {"human": "user", "ai": "assistant"}.get(getattr(message, "type", ""), getattr(message, "type", ""))
     content = getattr(message, "content", "")
     if isinstance(content, list):
-        content = "\n".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content
-                            if isinstance(p, str) or (isinstance(p, dict) and p.get("type") == "text"))
+        content = "\n".join(
+            p.get("text", "") if isinstance(p, dict) else str(p)
+            for p in content
+            if isinstance(p, str) or (isinstance(p, dict) and p.get("type") == "text")
+        )
     return {"role": role, "content": content}
 
 
@@ -116,8 +119,14 @@ async def remember_messages(
 
 
 def _search_item(item: StoredItem) -> SearchItem:
-    return SearchItem(namespace=item.namespace, key=item.key, value=item.value, created_at=item.created_at,
-                      updated_at=item.updated_at, score=item.score)
+    return SearchItem(
+        namespace=item.namespace,
+        key=item.key,
+        value=item.value,
+        created_at=item.created_at,
+        updated_at=item.updated_at,
+        score=item.score,
+    )
 
 
 class UacStore(BaseStore):
@@ -125,20 +134,35 @@ class UacStore(BaseStore):
     ``maya``.  ``create`` makes a project on its first put; ``llm`` extracts facts from the
     items (default: each project's configured model, else the rule-based extractor)."""
 
-    def __init__(self, root: str | Path, *, create: bool = True, llm: LLMClient | None = None, timezone: str = "UTC") -> None:
+    def __init__(
+        self, root: str | Path, *, create: bool = True, llm: LLMClient | None = None, timezone: str = "UTC"
+    ) -> None:
         self.items = ItemStore(root, create=create, llm=llm, timezone=timezone)
 
     def _one(self, op: Op) -> Result:
         if isinstance(op, GetOp):
             found = self.items.get(op.namespace, op.key)
-            return None if found is None else Item(value=found.value, key=found.key, namespace=found.namespace,
-                                                   created_at=found.created_at, updated_at=found.updated_at)
+            return (
+                None
+                if found is None
+                else Item(
+                    value=found.value,
+                    key=found.key,
+                    namespace=found.namespace,
+                    created_at=found.created_at,
+                    updated_at=found.updated_at,
+                )
+            )
         if isinstance(op, PutOp):
             self.items.put(op.namespace, op.key, None if op.value is None else dict(op.value))
             return None
         if isinstance(op, SearchOp):
-            return [_search_item(i) for i in self.items.search(op.namespace_prefix, query=op.query, filter=op.filter,
-                                                                limit=op.limit, offset=op.offset)]
+            return [
+                _search_item(i)
+                for i in self.items.search(
+                    op.namespace_prefix, query=op.query, filter=op.filter, limit=op.limit, offset=op.offset
+                )
+            ]
         if isinstance(op, ListNamespacesOp):
             prefix = suffix = None
             for condition in op.match_conditions or ():
@@ -146,8 +170,9 @@ class UacStore(BaseStore):
                     prefix = tuple(condition.path)
                 elif condition.match_type == "suffix":
                     suffix = tuple(condition.path)
-            return self.items.list_namespaces(prefix=prefix, suffix=suffix, max_depth=op.max_depth,
-                                              limit=op.limit, offset=op.offset)
+            return self.items.list_namespaces(
+                prefix=prefix, suffix=suffix, max_depth=op.max_depth, limit=op.limit, offset=op.offset
+            )
         raise TypeError(f"UacStore does not know the operation {type(op).__name__}")
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:

@@ -90,8 +90,9 @@ def with_memory(agent: Agent[Any], project: "MemoryTools | UserMemory | str | Pa
             memory = f"The user's memory cannot be read: {exc.text}"
         return "\n\n".join(part for part in (base, memory) if part)
 
-    return agent.clone(tools=[*agent.tools, *(_function_tool(tools, spec) for spec in tools.specs)],
-                       instructions=instructions)
+    return agent.clone(
+        tools=[*agent.tools, *(_function_tool(tools, spec) for spec in tools.specs)], instructions=instructions
+    )
 
 
 def _item_dict(item: Any) -> Any:
@@ -107,7 +108,8 @@ def _text(content: Any) -> str:
         return content
     if isinstance(content, list):
         return "\n".join(
-            str(part.get("text", "")) for part in map(_item_dict, content)
+            str(part.get("text", ""))
+            for part in map(_item_dict, content)
             if isinstance(part, dict) and part.get("type") in ("input_text", "output_text", "text")
         )
     return ""

@@ -59,8 +59,14 @@ class MemoryDeps:
     @property
     def tools(self) -> MemoryTools:
         if self._tools is None:
-            self._tools = MemoryTools(self.project, root=self.root, create=self.create, user_name=self.user_name,
-                                      llm=self.llm, output_chars=self.output_chars)
+            self._tools = MemoryTools(
+                self.project,
+                root=self.root,
+                create=self.create,
+                user_name=self.user_name,
+                llm=self.llm,
+                output_chars=self.output_chars,
+            )
         return self._tools
 
 
@@ -82,8 +88,14 @@ def _tool(spec: ToolSpec, select: Callable[[Any], MemoryDeps] | None) -> Tool[An
             raise (ModelRetry(exc.text) if exc.retry else ToolFailed(exc.text)) from None
 
     call.__name__ = spec.name
-    return Tool.from_schema(call, name=spec.name, description=spec.description, json_schema=spec.json_schema,
-                            takes_ctx=True, sequential=not spec.read_only)
+    return Tool.from_schema(
+        call,
+        name=spec.name,
+        description=spec.description,
+        json_schema=spec.json_schema,
+        takes_ctx=True,
+        sequential=not spec.read_only,
+    )
 
 
 def memory_toolset(
@@ -107,5 +119,6 @@ def memory_toolset(
         except (ToolError, ToolFailed) as exc:  # the tools will say so too, when called
             return f"The user's memory cannot be read: {exc}"
 
-    return FunctionToolset(tools, max_retries=max_retries, id=id,
-                           instructions=memory_instructions if instructions else None)
+    return FunctionToolset(
+        tools, max_retries=max_retries, id=id, instructions=memory_instructions if instructions else None
+    )

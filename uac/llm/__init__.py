@@ -107,9 +107,7 @@ def build_client(settings: LLMSettings) -> LLMClient | None:
     if settings.provider == "none":
         return None
     if settings.provider == "scripted":
-        provider: Provider = (
-            ScriptedProvider.from_file(settings.script) if settings.script else ScriptedProvider()
-        )
+        provider: Provider = ScriptedProvider.from_file(settings.script) if settings.script else ScriptedProvider()
         cache = None  # replaying a script must consume it, not hit a cache
     elif settings.provider in RULE_MODEL_PROVIDERS:
         from .rule_model import RuleModel

@@ -35,7 +35,9 @@ class ResponseCache:
         self._local = threading.local()
         try:
             make_private_dirs(self.path.parent)
-            os.close(open_private(self.path, os.O_RDWR | os.O_CREAT))  # sqlite keeps the mode, and gives it to its journals
+            os.close(
+                open_private(self.path, os.O_RDWR | os.O_CREAT)
+            )  # sqlite keeps the mode, and gives it to its journals
             with self._connect() as conn:
                 conn.execute(_SCHEMA)
                 columns = {row[1] for row in conn.execute("PRAGMA table_info(responses)")}
@@ -81,7 +83,9 @@ class ResponseCache:
             doomed = [key for (key,) in conn.execute("SELECT key FROM responses WHERE prompt IS NULL")]
             lowered = [w.lower() for w in words if w]
             if lowered:
-                for key, prompt, response in conn.execute("SELECT key, prompt, response FROM responses WHERE prompt IS NOT NULL"):
+                for key, prompt, response in conn.execute(
+                    "SELECT key, prompt, response FROM responses WHERE prompt IS NOT NULL"
+                ):
                     text = (prompt + "\n" + response).lower()
                     if any(w in text for w in lowered):
                         doomed.append(key)
@@ -91,7 +95,9 @@ class ResponseCache:
             conn.execute("VACUUM")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot purge the LLM response cache {self.path}: {exc}.", hint="Delete the file: it is only a cache.") from exc
+            raise StoreError(
+                f"cannot purge the LLM response cache {self.path}: {exc}.", hint="Delete the file: it is only a cache."
+            ) from exc
         return len(doomed)
 
     def delete(self, key: str) -> None:

@@ -98,7 +98,9 @@ class LLMClient:
         self.limits = limits
         self._sleep = sleep
         #: the slots every worker shares (concurrency, one backoff, per-minute budgets)
-        self.throttle = Throttle(concurrency, requests_per_minute=requests_per_minute, tokens_per_minute=tokens_per_minute)
+        self.throttle = Throttle(
+            concurrency, requests_per_minute=requests_per_minute, tokens_per_minute=tokens_per_minute
+        )
         #: the longest ``Retry-After`` honoured as asked (longer ones are cut to this)
         self.max_retry_after = max_retry_after
         self._lock = threading.Lock()
@@ -280,12 +282,16 @@ class LLMClient:
                 raise
 
     def _account(self, key: str, purpose: str, response: ChatResponse, started: float) -> None:
-        record = CallRecord(key, purpose, response.usage, response.cached, time.perf_counter() - started, response.finish_reason)
+        record = CallRecord(
+            key, purpose, response.usage, response.cached, time.perf_counter() - started, response.finish_reason
+        )
         with self._lock:
             self.calls.append(record)
         self._meter(response.usage)
 
-    def chat_json(self, messages: Sequence[Message], *, json_schema: dict[str, Any], **kwargs: Any) -> tuple[Any, ChatResponse]:
+    def chat_json(
+        self, messages: Sequence[Message], *, json_schema: dict[str, Any], **kwargs: Any
+    ) -> tuple[Any, ChatResponse]:
         """Chat with a JSON schema and return ``(value, response)``, the value read by the
         tolerant reader and validated against the schema (see :meth:`ChatResponse.json`)."""
         response = self.chat(messages, json_schema=json_schema, **kwargs)

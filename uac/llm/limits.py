@@ -111,7 +111,14 @@ def check_prompt_tokens(texts: Iterable[str | None], reported: int, *, purpose: 
 def context_overflow_from_refusal(message: str, *, purpose: str, where: str) -> ContextOverflow | None:
     """The error for an endpoint that refused a prompt as too long (vLLM, OpenAI), else ``None``."""
     lowered = message.lower()
-    markers = ("maximum context length", "context length", "context window", "too many tokens", "max_model_len", "exceeds the")
+    markers = (
+        "maximum context length",
+        "context length",
+        "context window",
+        "too many tokens",
+        "max_model_len",
+        "exceeds the",
+    )
     if not any(m in lowered for m in markers):
         return None
     kind = purpose_kind(purpose)

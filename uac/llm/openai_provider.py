@@ -206,7 +206,9 @@ class OpenAIProvider:
                     lowered_limit = 1
                     completion = self._send(kwargs)
             except _Refused as refusal:
-                overflow = context_overflow_from_refusal(refusal.message, purpose=request.purpose, where=f"the endpoint {self.base_url}")
+                overflow = context_overflow_from_refusal(
+                    refusal.message, purpose=request.purpose, where=f"the endpoint {self.base_url}"
+                )
                 if overflow is not None:
                     raise overflow from refusal.original
                 lowered = refusal.message.lower()
@@ -216,7 +218,7 @@ class OpenAIProvider:
                         f"the endpoint {self.base_url} (model {self.model}) refused native tool calls "
                         f"(HTTP {refusal.status}: {refusal.message[:200]}).",
                         feature="tools",
-                        hint="uac falls back to fenced code blocks by itself; [answer] tool_mode = \"codeblock\" "
+                        hint='uac falls back to fenced code blocks by itself; [answer] tool_mode = "codeblock" '
                         "skips the first attempt.",
                     ) from refusal.original
                 first_refusal = first_refusal or refusal
@@ -265,7 +267,9 @@ class OpenAIProvider:
         try:
             return self._client.chat.completions.create(**kwargs)
         except oa.RateLimitError as exc:
-            raise RateLimitHit(f"HTTP 429 from {where}: {_error_text(exc)[:300]}", retry_after=retry_after_seconds(exc)) from exc
+            raise RateLimitHit(
+                f"HTTP 429 from {where}: {_error_text(exc)[:300]}", retry_after=retry_after_seconds(exc)
+            ) from exc
         except (oa.APITimeoutError, oa.APIConnectionError) as exc:
             raise TransientModelError(f"transient error from {where}: {exc}") from exc
         except oa.AuthenticationError as exc:
@@ -284,15 +288,21 @@ class OpenAIProvider:
             text = _error_text(exc)
             lowered = text.lower()
             # Some servers answer an unsupported feature with a 500 that names it (llama.cpp without --jinja).
-            if exc.status_code == 500 and any(w in lowered for w in ("--jinja", "response_format", "json_schema", "not supported", "unsupported")):
+            if exc.status_code == 500 and any(
+                w in lowered for w in ("--jinja", "response_format", "json_schema", "not supported", "unsupported")
+            ):
                 raise _Refused(exc.status_code, text, exc) from exc
             if exc.status_code == 429:
-                raise RateLimitHit(f"HTTP 429 from {where}: {text[:300]}", retry_after=retry_after_seconds(exc)) from exc
+                raise RateLimitHit(
+                    f"HTTP 429 from {where}: {text[:300]}", retry_after=retry_after_seconds(exc)
+                ) from exc
             if exc.status_code in (408, 409, 425) or exc.status_code >= 500:
                 raise TransientModelError(
                     f"HTTP {exc.status_code} from {where}: {text[:300]}", retry_after=retry_after_seconds(exc)
                 ) from exc
-            raise ModelError(f"the endpoint {where} refused the request (HTTP {exc.status_code}): {text[:500]}.") from exc
+            raise ModelError(
+                f"the endpoint {where} refused the request (HTTP {exc.status_code}): {text[:500]}."
+            ) from exc
         except oa.OpenAIError as exc:
             raise ModelError(f"model call to {where} failed: {exc}.") from exc
 
@@ -318,7 +328,13 @@ class OpenAIProvider:
                 arguments = "{}"
             elif not isinstance(arguments, str):
                 arguments = json.dumps(arguments, ensure_ascii=False)  # some servers send an object
-            calls.append(ToolCall(id=getattr(call, "id", None) or f"call_{number}", name=str(getattr(function, "name", "") or ""), arguments=arguments))
+            calls.append(
+                ToolCall(
+                    id=getattr(call, "id", None) or f"call_{number}",
+                    name=str(getattr(function, "name", "") or ""),
+                    arguments=arguments,
+                )
+            )
         extra = getattr(message, "model_extra", None) or {}
         reasoning = extra.get("reasoning_content") or extra.get("reasoning")
         content = message.content

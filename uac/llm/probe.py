@@ -89,7 +89,9 @@ class EndpointReport:
             "tools": self.tools,
             "reasoning": self.reasoning,
             "context": {"sent_at_least": self.context_sent, "reported": self.context_reported, "cut": self.context_cut},
-            "probes": [{"name": p.name, "ok": p.ok, "detail": p.detail, "seconds": round(p.seconds, 3)} for p in self.probes],
+            "probes": [
+                {"name": p.name, "ok": p.ok, "detail": p.detail, "seconds": round(p.seconds, 3)} for p in self.probes
+            ],
         }
 
 
@@ -119,7 +121,14 @@ class _Prober:
             response = provider._response(provider._send(kwargs), fallbacks=0)
         except _Refused as refusal:
             self.refused[name] = refusal.message
-            report.probes.append(Probe(name, False, f"refused (HTTP {refusal.status}): {refusal.message[:160]}", time.perf_counter() - started))
+            report.probes.append(
+                Probe(
+                    name,
+                    False,
+                    f"refused (HTTP {refusal.status}): {refusal.message[:160]}",
+                    time.perf_counter() - started,
+                )
+            )
             return None, 0.0
         except ModelError as exc:
             report.probes.append(Probe(name, False, f"failed: {exc.message[:200]}", time.perf_counter() - started))
@@ -133,7 +142,9 @@ class _Prober:
         if plain is None:
             return False
         self.report.served_model = plain.model
-        self.report.probes.append(Probe("plain reply", True, f"answered {strip_reasoning(plain.content)[:40]!r}", seconds))
+        self.report.probes.append(
+            Probe("plain reply", True, f"answered {strip_reasoning(plain.content)[:40]!r}", seconds)
+        )
         return True
 
     def json_modes(self) -> None:
@@ -147,7 +158,14 @@ class _Prober:
             try:
                 parse_structured(response.content, _CHECK_SCHEMA)
             except ModelError as exc:
-                report.probes.append(Probe(label, True, f"accepted, but the reply did not read as the JSON asked for ({exc.message[:80]})", seconds))
+                report.probes.append(
+                    Probe(
+                        label,
+                        True,
+                        f"accepted, but the reply did not read as the JSON asked for ({exc.message[:80]})",
+                        seconds,
+                    )
+                )
             else:
                 report.probes.append(Probe(label, True, "accepted and answered with valid JSON", seconds))
             accepted.append(rung)
@@ -166,7 +184,9 @@ class _Prober:
             report.probes.append(Probe("tool call", True, "accepted; the call came as text (uac runs it)", seconds))
         else:
             report.tools = "native"
-            report.probes.append(Probe("tool call", True, "accepted; the model answered without calling the tool", seconds))
+            report.probes.append(
+                Probe("tool call", True, "accepted; the model answered without calling the tool", seconds)
+            )
 
     def long_prompt(self, context_chars: int) -> None:
         report = self.report
@@ -176,7 +196,9 @@ class _Prober:
         long, seconds = self.call("long prompt", _request(text, max_tokens=8))
         if long is None and "long prompt" in self.refused:
             report.context_reported = 0  # refused as too long: as good as cut
-            report.probes[-1].detail += " (a prompt as long as uac's longest does not fit: raise the server's context window)"
+            report.probes[
+                -1
+            ].detail += " (a prompt as long as uac's longest does not fit: raise the server's context window)"
         elif long is not None:
             report.context_reported = long.usage.prompt_tokens or None
             if report.context_reported is None:
@@ -188,7 +210,9 @@ class _Prober:
                     "vLLM: --max-model-len)"
                 )
             else:
-                detail = f"read in full ({report.context_reported:,} tokens reported, at least {report.context_sent:,} sent)"
+                detail = (
+                    f"read in full ({report.context_reported:,} tokens reported, at least {report.context_sent:,} sent)"
+                )
             report.probes.append(Probe("long prompt", not report.context_cut, detail, seconds))
 
 

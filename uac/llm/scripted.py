@@ -148,7 +148,11 @@ class ScriptedProvider:
             arguments = call.get("arguments", {})
             if not isinstance(arguments, str):
                 arguments = json.dumps(arguments, ensure_ascii=False)
-            calls.append(ToolCall(id=call.get("id", f"call_{len(self.requests)}_{number}"), name=call["name"], arguments=arguments))
+            calls.append(
+                ToolCall(
+                    id=call.get("id", f"call_{len(self.requests)}_{number}"), name=call["name"], arguments=arguments
+                )
+            )
         usage_data = entry.get("usage") or {}
         usage = Usage(
             prompt_tokens=int(usage_data.get("prompt_tokens", estimate_tokens(_prompt_text(request)))),

@@ -318,7 +318,8 @@ def parse_structured(text: str | None, schema: dict[str, Any] | None = None) -> 
     body = strip_reasoning(raw)
     if not body:
         raise InvalidReply(
-            "the model's reply is not valid JSON: it is empty" + (" after its reasoning block." if raw.strip() else "."),
+            "the model's reply is not valid JSON: it is empty"
+            + (" after its reasoning block." if raw.strip() else "."),
             problems=["the reply was empty; answer with the JSON value"],
             hint="If this repeats, the model may be spending its tokens on reasoning: raise [llm.max_tokens].",
         )

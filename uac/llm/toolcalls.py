@@ -74,7 +74,9 @@ def text_tool_calls(text: str | None, *, code_tool: str = "python", code_argumen
     for number, match in enumerate(_CODE_BLOCK.finditer(body), 1):
         code = match.group(1)
         if code.strip():
-            calls.append(ToolCall(id=f"text_call_{number}", name=code_tool, arguments=json.dumps({code_argument: code})))
+            calls.append(
+                ToolCall(id=f"text_call_{number}", name=code_tool, arguments=json.dumps({code_argument: code}))
+            )
     return calls[:1]  # one code block per step: the first
 
 

@@ -227,7 +227,11 @@ class ChatResponse:
         data = {
             "content": self.content,
             "tool_calls": [asdict(c) for c in self.tool_calls],
-            "usage": {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens, "calls": 1},
+            "usage": {
+                "prompt_tokens": self.usage.prompt_tokens,
+                "completion_tokens": self.usage.completion_tokens,
+                "calls": 1,
+            },
             "model": self.model,
             "finish_reason": self.finish_reason,
             "reasoning": self.reasoning,
@@ -238,7 +242,9 @@ class ChatResponse:
     def from_cache(cls, text: str) -> "ChatResponse":
         data = json.loads(text)
         usage = data.get("usage", {})
-        original = Usage(prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0)))
+        original = Usage(
+            prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0))
+        )
         return cls(
             content=data["content"],
             tool_calls=tuple(ToolCall(**c) for c in data.get("tool_calls", ())),

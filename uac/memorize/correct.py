@@ -65,7 +65,10 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
     """Append the user's correction ``text``, superseding the facts ``supersedes``."""
     text = (text or "").strip()
     if not text:
-        raise InputError("a correction needs its text; nothing was written.", hint="Write the corrected statement (one short sentence).")
+        raise InputError(
+            "a correction needs its text; nothing was written.",
+            hint="Write the corrected statement (one short sentence).",
+        )
     if len(text) > MAX_TEXT:
         raise InputError(
             f"a correction is at most {MAX_TEXT} characters (this one has {len(text)}); nothing was written.",
@@ -80,7 +83,9 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
         for fact_id in wanted:
             old = before.facts.get(fact_id)
             if old is None:
-                raise FactNotFound(f"no fact {fact_id!r} in this project's log; nothing was written.", hint="{do:find_facts}.")
+                raise FactNotFound(
+                    f"no fact {fact_id!r} in this project's log; nothing was written.", hint="{do:find_facts}."
+                )
             if old.invalid_at is not None:
                 raise InputError(
                     f"fact {fact_id!r} was already superseded by {old.superseded_by or 'another fact'}; nothing was written.",
@@ -113,7 +118,9 @@ def correct(ctx: MemoryContext, text: str, *, supersedes: Iterable[str] = ()) ->
             valid_from=begins,
             meta={CORRECTION: True, "corrected_at": now.isoformat(), "supersedes": wanted},
         )
-        supersessions = [Supersession(old, fact.id, starts[old] or now.date(), session_id, "corrects") for old in wanted]
+        supersessions = [
+            Supersession(old, fact.id, starts[old] or now.date(), session_id, "corrects") for old in wanted
+        ]
         archive.write(session)
         log.append_session(session_id, [fact], supersessions, session_hash=session.content_hash(), extractor=CORRECTION)
         catch_up(ctx.index, log.read(), archive, log, previous=before)

@@ -122,7 +122,9 @@ def make_extractor(ctx: MemoryContext, name: str | None) -> Extractor:
     )
 
 
-def to_facts(session: Session, extracted: Sequence[ExtractedFact], start: int = 1) -> tuple[list[Fact], list[Supersession]]:
+def to_facts(
+    session: Session, extracted: Sequence[ExtractedFact], start: int = 1
+) -> tuple[list[Fact], list[Supersession]]:
     facts: list[Fact] = []
     supersessions: list[Supersession] = []
     for number, item in enumerate(extracted, start):
@@ -197,8 +199,15 @@ class _SessionWriter:
     """Prepares each extracted session and commits it, in order: its facts and supersessions to the
     log, the session to the archive, and the counts to the report."""
 
-    def __init__(self, chosen: Any, log: Any, archive: Archive, reconciler: Reconciler | None,
-                 report: IngestReport, timings: dict[str, float]) -> None:
+    def __init__(
+        self,
+        chosen: Any,
+        log: Any,
+        archive: Archive,
+        reconciler: Reconciler | None,
+        report: IngestReport,
+        timings: dict[str, float],
+    ) -> None:
         self.chosen, self.log, self.archive, self.reconciler = chosen, log, archive, reconciler
         self.report, self.timings = report, timings
         #: the last session committed so far (what the next extractions may be shown)
@@ -248,8 +257,9 @@ class _SessionWriter:
         self.tracker.advance()
 
 
-def _extract_and_write(writer: _SessionWriter, pending: list[Session], client: Any, lag: int,
-                       progress: ProgressCallback | None) -> None:
+def _extract_and_write(
+    writer: _SessionWriter, pending: list[Session], client: Any, lag: int, progress: ProgressCallback | None
+) -> None:
     """Extract the pending sessions (``lag`` ahead at most) while the writer commits them in order."""
     chosen, log, reconciler = writer.chosen, writer.log, writer.reconciler
     loop_started = time.perf_counter()
@@ -258,7 +268,9 @@ def _extract_and_write(writer: _SessionWriter, pending: list[Session], client: A
         run_in_order(
             pending,
             extract=lambda session, known: _extract(chosen, session, known),
-            known=lambda: reconciler.shown_after(writer.last) if reconciler is not None else _known(chosen, log, log.head()),
+            known=lambda: (
+                reconciler.shown_after(writer.last) if reconciler is not None else _known(chosen, log, log.head())
+            ),
             prepare=writer.prepare,
             commit=writer.commit,
             lag=lag,

@@ -70,7 +70,9 @@ def run_in_order(
     # the work a preparation starts gets threads of its own: it holds up a commit, so it
     # must not queue behind the extraction of later sessions (the model client's slots
     # still bound the calls in flight)
-    urgent: Any = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest-commit") if workers > 1 else pool
+    urgent: Any = (
+        ThreadPoolExecutor(max_workers=workers, thread_name_prefix="uac-ingest-commit") if workers > 1 else pool
+    )
 
     def submit(function: Callable[..., Any], *args: Any) -> "Future[Any]":
         return pool.submit(wrap(function), *args)

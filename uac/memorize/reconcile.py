@@ -63,11 +63,26 @@ INDEXED_FACTS = 20_000
 MAX_FACTS_PER_CALL = 12
 #: words a model writes for a relation, read as one of :data:`RELATIONS`
 _SYNONYMS = {
-    "supersede": "supersedes", "superseded": "supersedes", "replaces": "supersedes", "replace": "supersedes",
-    "updates": "supersedes", "changes": "supersedes", "correct": "corrects", "correction": "corrects",
-    "corrected": "corrects", "cancel": "cancels", "cancelled": "cancels", "canceled": "cancels",
-    "cancellation": "cancels", "fulfil": "fulfils", "fulfill": "fulfils", "fulfills": "fulfils",
-    "fulfilled": "fulfils", "done": "fulfils", "completed": "fulfils", "happened": "fulfils",
+    "supersede": "supersedes",
+    "superseded": "supersedes",
+    "replaces": "supersedes",
+    "replace": "supersedes",
+    "updates": "supersedes",
+    "changes": "supersedes",
+    "correct": "corrects",
+    "correction": "corrects",
+    "corrected": "corrects",
+    "cancel": "cancels",
+    "cancelled": "cancels",
+    "canceled": "cancels",
+    "cancellation": "cancels",
+    "fulfil": "fulfils",
+    "fulfill": "fulfils",
+    "fulfills": "fulfils",
+    "fulfilled": "fulfils",
+    "done": "fulfils",
+    "completed": "fulfils",
+    "happened": "fulfils",
 }
 _NOTHING = {"", "none", "null", "no", "nothing", "unchanged", "unrelated", "n/a"}
 
@@ -106,7 +121,11 @@ RECONCILE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 #: the reply's outer shape; pairs are read one by one
-_OUTER_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"changes": {"type": "array"}}, "required": ["changes"]}
+_OUTER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"changes": {"type": "array"}},
+    "required": ["changes"],
+}
 _OBJECT = re.compile(r"\{[^{}]*\}")
 
 
@@ -290,14 +309,18 @@ class Reconciler:
 
     # -- before the commit ---------------------------------------------------------------
 
-    def prepare(self, session: Session, facts: list[Fact], extracted: list[ExtractedFact], submit: Callable[..., Future]) -> Prepared:
+    def prepare(
+        self, session: Session, facts: list[Fact], extracted: list[ExtractedFact], submit: Callable[..., Future]
+    ) -> Prepared:
         """The session's questions, asked at once (``submit`` runs the call, maybe on a worker)."""
         questions = []
         index = self.index
         for fact in facts:
             if self.client is not None and not _ruled(fact):
                 candidates = index.candidates(fact)
-                if candidates and (looks_like_change(fact) or (not is_plan(fact) and any(is_plan(c) for c in candidates))):
+                if candidates and (
+                    looks_like_change(fact) or (not is_plan(fact) and any(is_plan(c) for c in candidates))
+                ):
                     questions.append(Question(fact, tuple(candidates)))
             index.add(fact)
         self._ends[session.session_id] = len(index)
@@ -313,7 +336,10 @@ class Reconciler:
             for start in range(0, len(questions), MAX_FACTS_PER_CALL):
                 chunk = questions[start : start + MAX_FACTS_PER_CALL]
                 prompt = render_prompt(
-                    "reconcile_facts.j2", session_id=session.session_id, session_date=session.date.isoformat(), questions=chunk
+                    "reconcile_facts.j2",
+                    session_id=session.session_id,
+                    session_date=session.date.isoformat(),
+                    questions=chunk,
                 )
                 messages = [system(render_prompt("system_json.j2", schema_name="changes")), user(prompt)]
                 purpose = f"extract reconcile session {session.session_id}"
@@ -335,12 +361,21 @@ class Reconciler:
                     response.reject()  # never cache a reply that did not parse
                     if response.cut_off:
                         answer.cut_off += 1
-                        answer.problems.append(("cut_off_note", f"session {session.session_id}: the reply stopped at the token limit; {len(items)} whole pair(s) kept"))
+                        answer.problems.append(
+                            (
+                                "cut_off_note",
+                                f"session {session.session_id}: the reply stopped at the token limit; {len(items)} whole pair(s) kept",
+                            )
+                        )
                     elif not items:
                         answer.unreadable += 1
-                        answer.problems.append(("unreadable", f"session {session.session_id}: the reply held no readable pair"))
+                        answer.problems.append(
+                            ("unreadable", f"session {session.session_id}: the reply held no readable pair")
+                        )
                     for _ in range(lost):
-                        answer.problems.append(("cut_off", f"session {session.session_id}: a pair the reply began was not finished"))
+                        answer.problems.append(
+                            ("cut_off", f"session {session.session_id}: a pair the reply began was not finished")
+                        )
                 for number, item in enumerate(items):
                     if not isinstance(item, dict):
                         answer.problems.append(("malformed", f"changes[{number}] is not an object"))
@@ -351,7 +386,12 @@ class Reconciler:
                     relation = _relation(raw)
                     new, old = clean_id(item.get("new") or ""), clean_id(item.get("old") or "")
                     if relation is None:
-                        answer.problems.append(("unknown_relation", f"changes[{number}]: relation {raw[:40]!r} is not one of {', '.join(RELATIONS)}"))
+                        answer.problems.append(
+                            (
+                                "unknown_relation",
+                                f"changes[{number}]: relation {raw[:40]!r} is not one of {', '.join(RELATIONS)}",
+                            )
+                        )
                     elif not new or not old:
                         answer.problems.append(("malformed", f"changes[{number}] lacks the new or the old fact's id"))
                     else:
@@ -433,7 +473,17 @@ class Reconciler:
         return None
 
 
-__all__ = ["ENDING", "INDEXED_FACTS", "RELATIONS", "Prepared", "ReconcileStats", "Reconciler", "is_plan", "looks_like_change", "read_changes"]
+__all__ = [
+    "ENDING",
+    "INDEXED_FACTS",
+    "RELATIONS",
+    "Prepared",
+    "ReconcileStats",
+    "Reconciler",
+    "is_plan",
+    "looks_like_change",
+    "read_changes",
+]
 
 
 class _SessionLinks:
@@ -481,7 +531,9 @@ class _SessionLinks:
                 stats.note(detail)
             else:
                 stats.drop(reason, detail)
-        for new, old, relation in sorted(answer.changes, key=lambda c: (self.own.get(c[0], -1), reconciler._where(c[1]))):
+        for new, old, relation in sorted(
+            answer.changes, key=lambda c: (self.own.get(c[0], -1), reconciler._where(c[1]))
+        ):
             problem = reconciler._problem(sid, new, old, self.own, self.head, self.in_force)
             if problem is not None:
                 stats.drop(problem[0], f"session {sid}: {new} {relation} {old}: {problem[1]}")
@@ -499,7 +551,9 @@ class _SessionLinks:
                 if old in own and own[old] >= number:
                     stats.drop("later_fact", f"session {sid}: {new} proposes to supersede {old}, a later fact")
                 elif not self.in_force(old):
-                    stats.drop("not_in_force", f"session {sid}: {new} proposes to supersede {old}, which is no longer in force")
+                    stats.drop(
+                        "not_in_force", f"session {sid}: {new} proposes to supersede {old}, which is no longer in force"
+                    )
                 else:
                     self.link(old, new, "supersedes")
                     stats.proposed += 1

@@ -60,8 +60,26 @@ _STOP = set(
     thursday friday saturday sunday""".split()
 )
 _NOT_ENTITIES = {
-    "i", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "i",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
 }
 
 
@@ -143,7 +161,12 @@ class TopicIndex:
                 self._postings.setdefault(key, []).append(number)
 
     def candidates(
-        self, fact: Fact, limit: int = MAX_CANDIDATES, *, before: int | None = None, exclude: Container[str] = frozenset()
+        self,
+        fact: Fact,
+        limit: int = MAX_CANDIDATES,
+        *,
+        before: int | None = None,
+        exclude: Container[str] = frozenset(),
     ) -> list[Fact]:
         """The earlier facts (already added) ``fact`` may change, best first; ``before``:
         only the first ``before`` facts added count, ``exclude``: ids that do not."""

@@ -51,7 +51,13 @@ class FieldChange:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "change": self.change, "from": self.before, "to": self.after, "reason": self.reason}
+        return {
+            "field": self.field,
+            "change": self.change,
+            "from": self.before,
+            "to": self.after,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,9 @@ def evolve(old: ClassSpec, new: ClassSpec, *, csv: bool, own: tuple[str, ...], f
         if name not in new_fields:
             if not nullable:
                 after = union([core, NONE])
-                changes.append(FieldChange(name, "optional", before.type.source(), after.source(), f"missing from {file_name}"))
+                changes.append(
+                    FieldChange(name, "optional", before.type.source(), after.source(), f"missing from {file_name}")
+                )
                 optional.append(FieldSpec(name, after, "value", None))
             else:
                 optional.append(before)
@@ -118,7 +126,9 @@ def evolve(old: ClassSpec, new: ClassSpec, *, csv: bool, own: tuple[str, ...], f
         if nullable or file_nullable or before.default_kind == "value":
             after = union([merged, NONE]) if merged.kind != "any" else merged
             if not nullable and merged.kind != "any":
-                changes.append(FieldChange(name, "optional", before.type.source(), after.source(), f"empty values in {file_name}"))
+                changes.append(
+                    FieldChange(name, "optional", before.type.source(), after.source(), f"empty values in {file_name}")
+                )
             optional.append(FieldSpec(name, after, "value", None))
         else:
             required.append(FieldSpec(name, merged))

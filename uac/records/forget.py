@@ -99,8 +99,10 @@ def _forget_domains(project: Project, doomed: set[str], words: set[str], report:
         ledger.considered = {k: v for k, v in ledger.considered.items() if k not in doomed and not _mentions(v, words)}
         ledger.pending = [p for p in ledger.pending if p not in doomed]
         ledger.retired = [
-            r for r in ledger.retired
-            if not doomed.intersection(r.get("cited", ())) and not doomed.intersection(r.get("sources", ()))
+            r
+            for r in ledger.retired
+            if not doomed.intersection(r.get("cited", ()))
+            and not doomed.intersection(r.get("sources", ()))
             and not _mentions(json.dumps(r, ensure_ascii=False), words)
         ]
         ledger.superseded_seen = [s for s in ledger.superseded_seen if s not in doomed]

@@ -134,7 +134,9 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], str]:
         return _read_jsonl(text, path), "jsonl"
     if suffix == ".json" or stripped.startswith("["):
         return _read_json(text, path), "json"
-    raise InputError(f"{path}: unknown records format.", hint="Use a .json list of objects, .jsonl (one object a line) or .csv file.")
+    raise InputError(
+        f"{path}: unknown records format.", hint="Use a .json list of objects, .jsonl (one object a line) or .csv file."
+    )
 
 
 def _loads(text: str, where: str) -> Any:
@@ -144,7 +146,10 @@ def _loads(text: str, where: str) -> Any:
 def _read_json(text: str, path: Path) -> list[dict[str, Any]]:
     data = _loads(text, str(path))
     if not isinstance(data, list):
-        raise InputError(f"{path}: expected a JSON list of objects, got {type(data).__name__}.", hint="Wrap the records in [ ... ] or use JSONL.")
+        raise InputError(
+            f"{path}: expected a JSON list of objects, got {type(data).__name__}.",
+            hint="Wrap the records in [ ... ] or use JSONL.",
+        )
     for index, item in enumerate(data):
         if not isinstance(item, dict):
             raise InputError(f"{path}: record #{index} is {type(item).__name__}, not an object.")
@@ -206,7 +211,12 @@ def field_names(keys: list[str]) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for key in keys:
         base = snake(key)
-        if keyword.iskeyword(base) or keyword.issoftkeyword(base) or base in OWN_FIELDS or base in ("field", "dataclass", "Enum"):
+        if (
+            keyword.iskeyword(base)
+            or keyword.issoftkeyword(base)
+            or base in OWN_FIELDS
+            or base in ("field", "dataclass", "Enum")
+        ):
             base += "_"
         candidate = base
         number = 2
@@ -411,7 +421,9 @@ def _check_exact_float(value: Any, spec: TypeSpec, where: str) -> None:
     kinds = {a.kind for a in spec.args} if spec.kind == "union" else {spec.kind}
     if "float" not in kinds or value is None or type(value) is bool:
         return
-    number = value if type(value) is int else (int(value) if isinstance(value, str) and full_match(_INT_RE, value) else None)
+    number = (
+        value if type(value) is int else (int(value) if isinstance(value, str) and full_match(_INT_RE, value) else None)
+    )
     if number is not None and abs(number) > 2**53:
         raise InputError(
             f"{where}: {number} is too large for the float field it joins to hold exactly.",
@@ -498,7 +510,9 @@ def _class_names(spec: TypeSpec) -> set[str]:
     return names
 
 
-def _used_elsewhere(record_type: str, collection: str, entries: list[tuple[str, TypeSpec, Any]], classes: list[ClassSpec]) -> bool:
+def _used_elsewhere(
+    record_type: str, collection: str, entries: list[tuple[str, TypeSpec, Any]], classes: list[ClassSpec]
+) -> bool:
     """Is class ``record_type`` used by another top-level name or another class's fields?"""
     if any(record_type in _class_names(spec) for name, spec, _ in entries if name != collection):
         return True
@@ -546,11 +560,18 @@ def import_records(
         built = build_classes(schema, f"uac_domains.{domain}")
         rebuilt_old = [_widened(v, built, record_type, merged, f"{domain}.{collection}") for v in prior.old_values]
         fresh = [built[record_type](**row) for row in merged.compiled.values]
-        added = _not_imported_before(fresh, rebuilt_old, [f.name for f in merged.spec.fields if f.name not in OWN_FIELDS], path.name)
+        added = _not_imported_before(
+            fresh, rebuilt_old, [f.name for f in merged.spec.fields if f.name not in OWN_FIELDS], path.name
+        )
         skipped = len(fresh) - len(added)
         report = ImportReport(
-            domain=domain, collection=collection, record_type=record_type, file=str(path),
-            records_added=len(added), records_total=0, records_skipped=skipped,
+            domain=domain,
+            collection=collection,
+            record_type=record_type,
+            file=str(path),
+            records_added=len(added),
+            records_total=0,
+            records_skipped=skipped,
             renamed={k: v for k, v in merged.compiled.mapping.items() if k != v},
         )
         if not added and not replace and prior.holds(collection):
@@ -635,7 +656,10 @@ def _prior_state(
         return prior
     old_spec = existing.types[collection]
     if not (old_spec.kind == "list" and old_spec.args[0].kind == "class"):
-        raise UserError(f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).", hint="Choose another collection ({opt:collection}).")
+        raise UserError(
+            f"{domain}.{collection} exists and is not a list of records ({old_spec.source()}).",
+            hint="Choose another collection ({opt:collection}).",
+        )
     old_type = old_spec.args[0].name
     if replace:
         prior.removed = len(existing.values[collection])
@@ -649,7 +673,9 @@ def _prior_state(
         )
     else:
         prior.old_values = list(existing.values[collection])
-        prior.start_index = sum(1 for v in prior.old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{file_name}#"))
+        prior.start_index = sum(
+            1 for v in prior.old_values for s in getattr(v, "sources", ()) if s.startswith(f"record:{file_name}#")
+        )
     return prior
 
 
@@ -666,8 +692,11 @@ class _MergedType:
     appended: bool = False
 
     def widened(self) -> dict[str, TypeSpec]:
-        return {c.field: spec.type for c in self.changes
-                if c.change == "widened" and (spec := self.spec.field(c.field)) is not None}
+        return {
+            c.field: spec.type
+            for c in self.changes
+            if c.change == "widened" and (spec := self.spec.field(c.field)) is not None
+        }
 
 
 def _merged_type(
@@ -726,13 +755,20 @@ def _renumbered(added: list[Any], cls: type, spec: ClassSpec, file_name: str, st
 
 
 def _with_collection(
-    entries: list[tuple[str, TypeSpec, Any]], collection: str, record_type: str, instances: list[Any],
-    built: dict[str, type], merged: _MergedType, domain: str,
+    entries: list[tuple[str, TypeSpec, Any]],
+    collection: str,
+    record_type: str,
+    instances: list[Any],
+    built: dict[str, type],
+    merged: _MergedType,
+    domain: str,
 ) -> list[tuple[str, TypeSpec, Any]]:
     """The domain's entries with the collection's records (placed where it was, else last)."""
     list_spec = TypeSpec("list", (TypeSpec("class", name=record_type),))
     out = [
-        (name, list_spec, instances) if name == collection else (name, spec, _widened(value, built, record_type, merged, f"{domain}.{name}"))
+        (name, list_spec, instances)
+        if name == collection
+        else (name, spec, _widened(value, built, record_type, merged, f"{domain}.{name}"))
         for name, spec, value in entries
     ]
     if not any(name == collection for name, _, _ in entries):
@@ -740,7 +776,9 @@ def _with_collection(
     return out
 
 
-def _write_import(project: "Project", domain: str, schema: SchemaSpec, entries: list[tuple[str, TypeSpec, Any]]) -> "LoadedDomain":
+def _write_import(
+    project: "Project", domain: str, schema: SchemaSpec, entries: list[tuple[str, TypeSpec, Any]]
+) -> "LoadedDomain":
     """The new files, the manifest and the search index of imported records, whole or not at all."""
     from ..view import store
     from ..view.manifest import write_manifest
@@ -793,7 +831,9 @@ def remove_records(project: "Project", domain: str, collection: str | None = Non
             hint=f"Its collections: {', '.join(loaded.values) or '(none)'}.",
         )
     doomed = [collection] if collection is not None else list(loaded.values)
-    records = sum(len(loaded.values[n]) if isinstance(loaded.values[n], (list, tuple, set, dict)) else 1 for n in doomed)
+    records = sum(
+        len(loaded.values[n]) if isinstance(loaded.values[n], (list, tuple, set, dict)) else 1 for n in doomed
+    )
     entries = [(n, loaded.types[n], v) for n, v in loaded.values.items() if n not in doomed]
     files = None
     if entries:

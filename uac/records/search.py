@@ -67,7 +67,9 @@ def imported_entries(domain: str, values: dict[str, Any]) -> list[RecordEntry]:
         for position, record in enumerate(value):
             if not (dataclasses.is_dataclass(record) and not isinstance(record, type)):
                 continue
-            source = next((s for s in getattr(record, "sources", ()) or () if isinstance(s, str) and s.startswith(IMPORTED)), None)
+            source = next(
+                (s for s in getattr(record, "sources", ()) or () if isinstance(s, str) and s.startswith(IMPORTED)), None
+            )
             if source is None:
                 continue
             entries.append(
@@ -127,7 +129,11 @@ def sync_record_index(project: "Project") -> int:
     if saved == current:
         return 0
     saved = saved or {}
-    kept = [e for e in (index.entries() if saved else []) if e.domain in current and saved.get(e.domain) == current[e.domain]]
+    kept = [
+        e
+        for e in (index.entries() if saved else [])
+        if e.domain in current and saved.get(e.domain) == current[e.domain]
+    ]
     fresh: list[RecordEntry] = []
     for domain in sorted(current):
         if saved.get(domain) == current[domain]:

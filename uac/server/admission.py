@@ -79,9 +79,18 @@ class ServerLimits:
     authenticated and its bytes are reserved here."""
 
     def __post_init__(self) -> None:
-        for name in ("queued_per_project", "sandbox_workers", "sandbox_workers_per_project", "model_calls",
-                     "model_calls_per_project", "warm_projects", "threads", "writes", "body_buffer_bytes",
-                     "reads_per_project"):
+        for name in (
+            "queued_per_project",
+            "sandbox_workers",
+            "sandbox_workers_per_project",
+            "model_calls",
+            "model_calls_per_project",
+            "warm_projects",
+            "threads",
+            "writes",
+            "body_buffer_bytes",
+            "reads_per_project",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
         for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds", "idle_seconds"):
@@ -90,7 +99,9 @@ class ServerLimits:
 
 
 #: (id of a Slots, key) pairs the current call holds: nested holds of the same slot are free
-_HELD: contextvars.ContextVar[frozenset[tuple[int, str]]] = contextvars.ContextVar("uac_held_slots", default=frozenset())
+_HELD: contextvars.ContextVar[frozenset[tuple[int, str]]] = contextvars.ContextVar(
+    "uac_held_slots", default=frozenset()
+)
 
 
 class _Waiter:
@@ -335,14 +346,30 @@ class Admission:
         queue = limits.queued_per_project
         self.writes = Slots("writes", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._write_refused)
         self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
-        self.reads = Slots("reads", per_key=limits.reads_per_project, total=limits.threads, max_waiting=queue,
-                           refuse=self._busy("turn to read"))
-        self.checks = Slots("checks", per_key=1, total=limits.writes, max_waiting=queue,
-                            refuse=self._busy("turn for a health check"))
-        self.sandbox = Slots("sandbox workers", per_key=limits.sandbox_workers_per_project, total=limits.sandbox_workers,
-                             max_waiting=queue, refuse=self._busy("sandbox worker"))
-        self.model = Slots("model calls", per_key=limits.model_calls_per_project, total=limits.model_calls,
-                           max_waiting=queue, refuse=self._busy("model slot"))
+        self.reads = Slots(
+            "reads",
+            per_key=limits.reads_per_project,
+            total=limits.threads,
+            max_waiting=queue,
+            refuse=self._busy("turn to read"),
+        )
+        self.checks = Slots(
+            "checks", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._busy("turn for a health check")
+        )
+        self.sandbox = Slots(
+            "sandbox workers",
+            per_key=limits.sandbox_workers_per_project,
+            total=limits.sandbox_workers,
+            max_waiting=queue,
+            refuse=self._busy("sandbox worker"),
+        )
+        self.model = Slots(
+            "model calls",
+            per_key=limits.model_calls_per_project,
+            total=limits.model_calls,
+            max_waiting=queue,
+            refuse=self._busy("model slot"),
+        )
         self.bodies = ByteBudget(
             limits.body_buffer_bytes,
             max(limits.body_buffer_bytes // 4, 1),

@@ -23,8 +23,9 @@ log = logging.getLogger(__name__)
 
 
 class FairQueue:
-    def __init__(self, workers: int, *, max_queued: int, refuse: Callable[[str], UacError],
-                 name: str = "uac-job") -> None:
+    def __init__(
+        self, workers: int, *, max_queued: int, refuse: Callable[[str], UacError], name: str = "uac-job"
+    ) -> None:
         if workers < 1 or max_queued < 1:
             raise ValueError("workers and max_queued must be at least 1")
         self.max_queued = max_queued

@@ -152,7 +152,10 @@ class ViewFollower:
         for name, thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
             if thread.is_alive():
-                log.warning("project %s: the view's catch-up is abandoned at shutdown; the next ingest or compile completes it", name)
+                log.warning(
+                    "project %s: the view's catch-up is abandoned at shutdown; the next ingest or compile completes it",
+                    name,
+                )
 
 
 __all__ = ["ViewFollower"]

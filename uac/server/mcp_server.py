@@ -120,7 +120,11 @@ def ask_option_parameters() -> list[inspect.Parameter]:
         field = Field(description=spec.help, ge=spec.minimum, le=spec.maximum, max_length=spec.max_length)
         annotation: Any = Annotated[kind if spec.kind is bool else Optional[kind], field]
         default = spec.default if spec.kind is bool else None
-        params.append(inspect.Parameter(spec.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation))
+        params.append(
+            inspect.Parameter(
+                spec.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation
+            )
+        )
     return params
 
 
@@ -174,13 +178,17 @@ def _register_answering_tools(tools: _Tools) -> None:
         return await call(ctx, project, lambda name: workspace.search(name, work))
 
     async def ask(question: str, ctx: Context, project: str | None = None, **options: Any) -> dict[str, Any]:
-        return await call(ctx, project, lambda name: workspace.ask(name, lambda m: m.ask(question, **options).to_json()))
+        return await call(
+            ctx, project, lambda name: workspace.ask(name, lambda m: m.ask(question, **options).to_json())
+        )
 
     ask.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # inspect reads it; typeshed's functions lack it
         [
             inspect.Parameter("question", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
             inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context),
-            inspect.Parameter("project", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Optional[str]),
+            inspect.Parameter(
+                "project", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Optional[str]
+            ),
             *ask_option_parameters(),
         ]
     )
@@ -196,7 +204,10 @@ def _register_answering_tools(tools: _Tools) -> None:
     ) -> Annotated[CallToolResult, dict[str, Any]]:
         def work(memory: "UserMemory") -> dict[str, Any]:
             # the sandbox reads the view: say when it lags the log
-            return {**memory.run(code, as_of=as_of, include_facts=include_facts).to_json(), "view": memory.view_lag().to_json()}
+            return {
+                **memory.run(code, as_of=as_of, include_facts=include_facts).to_json(),
+                "view": memory.view_lag().to_json(),
+            }
 
         result = await call(ctx, project, lambda name: workspace.run_sandbox(name, work))
         if result["ok"]:
@@ -228,7 +239,9 @@ def _register_reading_tools(tools: _Tools) -> None:
             read = memory.project.read_text
             files = {f: text for f in ("schema.py", "state.py") if (text := read(f"domains/{domain}/{f}")) is not None}
             if not files:
-                raise DomainNotFound(f"the project has no domain {domain!r}.", hint="See read_manifest for the domains.")
+                raise DomainNotFound(
+                    f"the project has no domain {domain!r}.", hint="See read_manifest for the domains."
+                )
             return {"domain": domain, "files": files}
 
         return await call(ctx, project, lambda name: workspace.read(name, work))
@@ -335,8 +348,12 @@ def _register_manifest_resource(tools: _Tools) -> None:
 
     workspace = tools.workspace
 
-    @tools.server.resource("uac://{project}/manifest", name="manifest", mime_type="text/markdown",
-                           description="The project's MANIFEST.md (read it first).")
+    @tools.server.resource(
+        "uac://{project}/manifest",
+        name="manifest",
+        mime_type="text/markdown",
+        description="The project's MANIFEST.md (read it first).",
+    )
     async def manifest_resource(project: str, ctx: Context) -> str:
         try:
             name = tools.access.project(project, tools.headers(ctx))
@@ -401,8 +418,9 @@ def serve(
 
     sessions = sessions or SessionLimits()
     # the package's own bounds stay behind the gate's: they are never what a client meets
-    app = server.streamable_http_app(host=host, session_idle_timeout=2 * sessions.idle_seconds,
-                                     max_sessions=sessions.total + 64)
+    app = server.streamable_http_app(
+        host=host, session_idle_timeout=2 * sessions.idle_seconds, max_sessions=sessions.total + 64
+    )
     gate = SessionGate(app, workspace, pinned=project, limits=sessions, readiness=readiness)
     try:
         uvicorn.run(gate, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS)

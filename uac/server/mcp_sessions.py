@@ -101,8 +101,11 @@ class SessionTable:
     counts: dict[str, int] = field(default_factory=lambda: {"opened": 0, "evicted": 0, "expired": 0, "revoked": 0})
 
     def of(self, *, owner: str | None = None, project: str | None = None) -> list[_Session]:
-        return [s for s in self.sessions.values() if not s.closing and
-                (owner is None or s.owner == owner) and (project is None or s.project == project)]
+        return [
+            s
+            for s in self.sessions.values()
+            if not s.closing and (owner is None or s.owner == owner) and (project is None or s.project == project)
+        ]
 
     def __len__(self) -> int:
         return sum(1 for s in self.sessions.values() if not s.closing)
@@ -124,9 +127,16 @@ async def _answer(send: Send, status: int, body: dict[str, Any], headers: dict[s
 
 
 class SessionGate:
-    def __init__(self, app: Callable[..., Awaitable[None]], workspace: "ServedWorkspace", *,
-                 pinned: str | None = None, limits: SessionLimits | None = None,
-                 readiness: "Readiness | None" = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        app: Callable[..., Awaitable[None]],
+        workspace: "ServedWorkspace",
+        *,
+        pinned: str | None = None,
+        limits: SessionLimits | None = None,
+        readiness: "Readiness | None" = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.app = app
         self.workspace = workspace
         self.pinned = pinned
@@ -178,8 +188,11 @@ class SessionGate:
         scheme, _, token = value.partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
-            raise _Refused(401, envelope("unauthenticated", "send 'Authorization: Bearer <project token>'."),
-                           {"WWW-Authenticate": "Bearer"})
+            raise _Refused(
+                401,
+                envelope("unauthenticated", "send 'Authorization: Bearer <project token>'."),
+                {"WWW-Authenticate": "Bearer"},
+            )
         query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
         named = (query.get("project") or [None])[0]
         if self.pinned is not None and named not in (None, self.pinned):
@@ -193,7 +206,9 @@ class SessionGate:
         self.workspace.path_of(project)  # validates the name
         if not self.workspace.token_grants(project, token):
             self._close_where(lambda s: s.token == token, "revoked")
-            raise _Refused(403, envelope("forbidden", f"the bearer token does not grant access to project {project!r}."))
+            raise _Refused(
+                403, envelope("forbidden", f"the bearer token does not grant access to project {project!r}.")
+            )
         return project, token
 
     def _as_owner(self, scope: Scope, owner: str, token: str, project: str) -> Scope:
@@ -227,15 +242,25 @@ class SessionGate:
 
     async def _opening(self, owner: str, project: str, token: str, scope: Scope, receive: Receive, send: Send) -> None:
         limits = self.limits
-        for mine, cap in ((self.table.of(owner=owner), limits.per_token), (self.table.of(project=project), limits.per_project)):
+        for mine, cap in (
+            (self.table.of(owner=owner), limits.per_token),
+            (self.table.of(project=project), limits.per_project),
+        ):
             for old in mine[: max(0, len(mine) - cap + 1)]:  # least recently used first
                 self._close(old, "evicted")
         if len(self.table) + self.table.opening >= limits.total:
             from .errors import envelope as _envelope
 
-            await _answer(send, 503, _envelope(
-                "server_busy", f"this server has {limits.total} MCP sessions open, its most.",
-                hint="Retry later, and close sessions you no longer use."), {"Retry-After": "5"})
+            await _answer(
+                send,
+                503,
+                _envelope(
+                    "server_busy",
+                    f"this server has {limits.total} MCP sessions open, its most.",
+                    hint="Retry later, and close sessions you no longer use.",
+                ),
+                {"Retry-After": "5"},
+            )
             return
         host = _header(scope, b"host") or b"127.0.0.1"
         pending = [True]  # counted among the sessions being opened until it is one, or fails
@@ -277,10 +302,18 @@ class SessionGate:
         from mcp.server.auth.provider import AccessToken
 
         scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "DELETE", "scheme": "http",
-            "path": ENDPOINT, "raw_path": ENDPOINT.encode(), "query_string": b"", "root_path": "",
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "DELETE",
+            "scheme": "http",
+            "path": ENDPOINT,
+            "raw_path": ENDPOINT.encode(),
+            "query_string": b"",
+            "root_path": "",
             "headers": [(b"host", session.host), (SESSION_HEADER, session.id.encode())],
-            "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 0),
+            "client": ("127.0.0.1", 0),
+            "server": ("127.0.0.1", 0),
             "user": AuthenticatedUser(AccessToken(token=session.token, client_id=session.owner, scopes=[])),
         }
 
@@ -326,11 +359,18 @@ class SessionGate:
 
         assert self.readiness is not None
         problems = await self.readiness.check_async()
-        body: dict[str, Any] = {"status": "broken" if problems else "ok", "version": __version__,
-                                "sessions": len(self.table), "checks": {n: problems.get(n, "ok") for n in ("imports", "search")}}
+        body: dict[str, Any] = {
+            "status": "broken" if problems else "ok",
+            "version": __version__,
+            "sessions": len(self.table),
+            "checks": {n: problems.get(n, "ok") for n in ("imports", "search")},
+        }
         if problems:
-            error = envelope("server_broken", "this server process cannot serve: " + "; ".join(problems.values()),
-                             hint="Restart the server; if it stays broken, see its log.")
+            error = envelope(
+                "server_broken",
+                "this server process cannot serve: " + "; ".join(problems.values()),
+                hint="Restart the server; if it stays broken, see its log.",
+            )
             error["error"]["details"] = body
             body = error
         await _answer(send, 503 if problems else 200, body)

@@ -41,12 +41,27 @@ def stacks() -> tuple[str, ...]:
 
     return STACKS if chroma_installed() else tuple(s for s in STACKS if s != "chroma")
 
+
 #: uac's modules a request may import first (each imports its own light dependencies)
 MODULES = (
-    "uac.recall", "uac.index.search", "uac.index.store", "uac.index.flat", "uac.index.bm25",
-    "uac.facts.table", "uac.memorize.ingest", "uac.memorize.forget", "uac.memorize.correct",
-    "uac.compile.dispatch", "uac.records.importer", "uac.answer.reader", "uac.sandbox_bridge", "uac.doctor",
-    "uac.browse", "uac.export", "uac.view.state", "sandbox",
+    "uac.recall",
+    "uac.index.search",
+    "uac.index.store",
+    "uac.index.flat",
+    "uac.index.bm25",
+    "uac.facts.table",
+    "uac.memorize.ingest",
+    "uac.memorize.forget",
+    "uac.memorize.correct",
+    "uac.compile.dispatch",
+    "uac.records.importer",
+    "uac.answer.reader",
+    "uac.sandbox_bridge",
+    "uac.doctor",
+    "uac.browse",
+    "uac.export",
+    "uac.view.state",
+    "sandbox",
 )
 
 #: how long a health check's result stands before the probe runs again
@@ -66,14 +81,19 @@ def search_probe() -> None:
         raise StoreError(f"the embedding model returned vectors of shape {vectors.shape} that are not finite numbers.")
     score = float((vectors @ vectors.T)[0, 0])
     if abs(score - 1.0) > 1e-3:
-        raise StoreError(f"the embedding model returned a vector of length {score ** 0.5:.4f} instead of 1.")
+        raise StoreError(f"the embedding model returned a vector of length {score**0.5:.4f} instead of 1.")
 
 
 class Readiness:
     """The warm-up of one serving process and its health check."""
 
-    def __init__(self, probe: Callable[[], None] = search_probe, *, ttl: float = DEFAULT_TTL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        probe: Callable[[], None] = search_probe,
+        *,
+        ttl: float = DEFAULT_TTL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._probe = probe
         self.ttl = ttl
         self._clock = clock

@@ -158,7 +158,9 @@ class TokenStore:
         kept = [r for r in records if r.id != token_id]
         if len(kept) == len(records):
             known = ", ".join(r.id for r in records) or "none"
-            raise NotFound(f"no token with id {token_id!r} in this project.", hint=f"Known token ids: {known}; {{do:list_tokens}}.")
+            raise NotFound(
+                f"no token with id {token_id!r} in this project.", hint=f"Known token ids: {known}; {{do:list_tokens}}."
+            )
         self._write(kept)
         return next(r for r in records if r.id == token_id)
 

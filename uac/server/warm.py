@@ -34,7 +34,9 @@ class WarmProject:
 
     __slots__ = ("name", "memory", "signature", "lock", "users", "last_used", "retired", "_guard", "_clock")
 
-    def __init__(self, name: str, memory: "UserMemory", signature: tuple, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, name: str, memory: "UserMemory", signature: tuple, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.name = name
         self.memory = memory
         self.signature = signature

@@ -17,4 +17,5 @@ def __getattr__(name: str) -> Any:
         return getattr(detect, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = ["FORMATS", "Session", "Turn", "detect_format", "load_sessions"]

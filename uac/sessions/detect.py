@@ -128,7 +128,9 @@ def sessions_from_value(
         # a round trip through JSON: the value is checked exactly as a file's content would be
         text = json.dumps(value, ensure_ascii=True, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"{label} is not plain JSON data: {exc}.", hint="Use str, numbers, lists and dicts only.") from None
+        raise InputError(
+            f"{label} is not plain JSON data: {exc}.", hint="Use str, numbers, lists and dicts only."
+        ) from None
     path = Path(label)
     parsed = parse_json(text, path)
     if format == "locomo" or (format == "auto" and looks_like_locomo(parsed)):

@@ -123,7 +123,9 @@ def _text(value: Any) -> str | None:
 
 def _sessions(path: Path, sample: str, conversation: dict[str, Any], date: str | None) -> tuple[Session, ...]:
     numbers = sorted(
-        int(m.group(1)) for key in conversation if (m := _SESSION_KEY.fullmatch(key)) and isinstance(conversation[key], list)
+        int(m.group(1))
+        for key in conversation
+        if (m := _SESSION_KEY.fullmatch(key)) and isinstance(conversation[key], list)
     )
     if not numbers:
         raise InputError(f"{path}: conversation {sample!r} has no session_N turn lists.")

@@ -101,7 +101,9 @@ def message_day(raw: Any, zone: _dt.tzinfo, path: Path, where: str) -> _dt.date:
                 ) from None
             return day
         return (moment.astimezone(zone) if moment.tzinfo is not None else moment).date()
-    raise InputError(f"{path}: {where} has timestamp {raw!r}, which is not a date.", hint="Use ISO 8601 or Unix seconds.")
+    raise InputError(
+        f"{path}: {where} has timestamp {raw!r}, which is not a date.", hint="Use ISO 8601 or Unix seconds."
+    )
 
 
 def _message_time(message: dict[str, Any]) -> Any:
@@ -111,7 +113,9 @@ def _message_time(message: dict[str, Any]) -> Any:
     return None
 
 
-def _rows(obj: dict[str, Any], path: Path, *, user_name: str, index: int, zone: _dt.tzinfo) -> list[tuple[str, str, _dt.date | None, str]]:
+def _rows(
+    obj: dict[str, Any], path: Path, *, user_name: str, index: int, zone: _dt.tzinfo
+) -> list[tuple[str, str, _dt.date | None, str]]:
     """(speaker, text, day of its timestamp or None, timestamp as written) per kept message."""
     rows = []
     for number, message in enumerate(obj.get("messages") or (), 1):
@@ -132,7 +136,9 @@ def _rows(obj: dict[str, Any], path: Path, *, user_name: str, index: int, zone: 
     return rows
 
 
-def _make_session(session_id: str | None, day: _dt.date, date_text: str, rows: list[tuple[str, str, Any, str]]) -> Session:
+def _make_session(
+    session_id: str | None, day: _dt.date, date_text: str, rows: list[tuple[str, str, Any, str]]
+) -> Session:
     plain: list[tuple[str, str, str | None]] = [(speaker, text, None) for speaker, text, _, _ in rows]
     session_id = str(session_id or content_session_id(day, plain))
     check_session_id(session_id)
@@ -152,7 +158,7 @@ def _one_session(
         if day is None:
             raise InputError(
                 f"{path}: session {index} has no date (unreadable {raw_date!r}).",
-                hint="Give the date with {opt:date} (YYYY-MM-DD), or add a \"date\" field next to \"messages\".",
+                hint='Give the date with {opt:date} (YYYY-MM-DD), or add a "date" field next to "messages".',
             )
         return [_make_session(obj.get("session_id"), day, str(raw_date), rows)]
     if not any(day is not None for _, _, day, _ in rows):
@@ -160,8 +166,8 @@ def _one_session(
         if day is None:
             raise InputError(
                 f"{path}: session {index} has no date.",
-                hint="Give the date with {opt:date} (YYYY-MM-DD), add a \"date\" field next to \"messages\", "
-                "or give the messages a \"timestamp\".",
+                hint='Give the date with {opt:date} (YYYY-MM-DD), add a "date" field next to "messages", '
+                'or give the messages a "timestamp".',
             )
         return [_make_session(obj.get("session_id"), day, str(date), rows)]
     # date every message: its own timestamp, else the one before it (the first dated one for a leading run)
@@ -202,7 +208,7 @@ def read_messages(
     sessions = []
     for index, obj in enumerate(objects, 1):
         if not isinstance(obj, dict) or not isinstance(obj.get("messages"), list):
-            raise InputError(f"{path}: item {index} has no \"messages\" list.")
+            raise InputError(f'{path}: item {index} has no "messages" list.')
         sessions.extend(_one_session(obj, path, date=date, user_name=user_name, index=index, zone=zone))
     if not sessions:
         raise InputError(f"{path} holds no conversation messages (empty session).", hint="Nothing to ingest.")

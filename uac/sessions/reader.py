@@ -29,8 +29,7 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(
-            f"{path} is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} (line {line}) "
-            f"cannot be decoded.",
+            f"{path} is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} (line {line}) cannot be decoded.",
             hint="Convert the file to UTF-8 (e.g. 'iconv -f latin1 -t utf-8').",
         ) from None
     return text.removeprefix("\ufeff")

@@ -76,7 +76,9 @@ def appended(segment: Path, before: int, lines: list[tuple[int, str, int]]) -> N
     """``lines`` (seq, at, length) were appended to ``segment`` at byte ``before``."""
     path = index_path(segment)
     if (before == 0 and not path.exists()) or _last_end(path) == before:
-        with os.fdopen(open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_TRUNC if before == 0 else 0)), "wb") as handle:
+        with os.fdopen(
+            open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_TRUNC if before == 0 else 0)), "wb"
+        ) as handle:
             handle.write(_encode(runs_of(lines, before)))
     else:
         reindex(segment)
@@ -126,7 +128,9 @@ class Span:
             head = handle.read(1 + 10 + len(self.first_at or ""))
             if head[:1] != b"\n":
                 return False
-            if self.first_at and not head[1:].startswith(('{"at": ' + json.dumps(self.first_at, ensure_ascii=False)).encode("utf-8")):
+            if self.first_at and not head[1:].startswith(
+                ('{"at": ' + json.dumps(self.first_at, ensure_ascii=False)).encode("utf-8")
+            ):
                 return False
         if self.stop is not None and self.stop > 0:
             handle.seek(self.stop - 1)
@@ -157,7 +161,15 @@ def read_runs(segment: Path, size: int) -> list[tuple[int, str, int, int]] | Non
     return runs if end <= size else None
 
 
-def span(segment: Path, size: int, *, since_seq: int | None, since_at: str | None, until_seq: int | None, until_at: str | None) -> Span:
+def span(
+    segment: Path,
+    size: int,
+    *,
+    since_seq: int | None,
+    since_at: str | None,
+    until_seq: int | None,
+    until_at: str | None,
+) -> Span:
     """What to read of ``segment`` for the changes with ``since_seq < seq <= until_seq``
     and ``since_at <= at < until_at``; the whole segment, unchecked, without a usable index."""
     runs = read_runs(segment, size)

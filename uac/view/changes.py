@@ -160,7 +160,9 @@ class Rec:
     sources: list[str]
 
 
-def records_of(values: dict[str, Any], seen: dict[int, tuple[Any, dict[str, Any], list[str]]] | None = None) -> dict[str, Rec]:
+def records_of(
+    values: dict[str, Any], seen: dict[int, tuple[Any, dict[str, Any], list[str]]] | None = None
+) -> dict[str, Rec]:
     """The records of a domain's values, by name (see the module docstring).  ``seen``:
     id(record) -> (record, fields, sources) of records converted before (a record object
     that is still the same is not converted again); filled with this call's records."""
@@ -201,7 +203,9 @@ def records_of(values: dict[str, Any], seen: dict[int, tuple[Any, dict[str, Any]
     return out
 
 
-def diff(before: dict[str, Rec], after: dict[str, Rec], corrections: frozenset[str] = frozenset()) -> list[tuple[str, str, str, str | None, Any, Any, list[str]]]:
+def diff(
+    before: dict[str, Rec], after: dict[str, Rec], corrections: frozenset[str] = frozenset()
+) -> list[tuple[str, str, str, str | None, Any, Any, list[str]]]:
     """(collection, record, kind, field, old, new, facts) for each difference, in record order."""
     out: list[tuple[str, str, str, str | None, Any, Any, list[str]]] = []
     for key, rec in after.items():
@@ -332,7 +336,9 @@ def _key(project: "Project") -> str:
 
 
 @contextmanager
-def compile_scope(project: "Project", mode: str, *, corrections: Iterable[str] = (), record: bool = True) -> Iterator[Scope]:
+def compile_scope(
+    project: "Project", mode: str, *, corrections: Iterable[str] = (), record: bool = True
+) -> Iterator[Scope]:
     """Every write of the view inside the block is one compile of the log (caller holds
     the project lock); a scope inside another one joins it."""
     key = _key(project)
@@ -419,7 +425,13 @@ def before_write(project: "Project", name: str) -> tuple[str | None, dict[str, R
         return None
 
 
-def after_write(project: "Project", name: str, before: tuple[str | None, dict[str, Rec]] | None, values: dict[str, Any] | None, digest: str | None) -> None:
+def after_write(
+    project: "Project",
+    name: str,
+    before: tuple[str | None, dict[str, Rec]] | None,
+    values: dict[str, Any] | None,
+    digest: str | None,
+) -> None:
     """Log the changes of a swap that just happened (``values=None``: the domain was
     removed).  Never raises: a log that fails to follow is caught up later."""
     try:
@@ -446,7 +458,9 @@ def after_write(project: "Project", name: str, before: tuple[str | None, dict[st
             else:
                 _MEMO.pop((_key(project), name), None)
     except Exception as exc:
-        log.warning("the change log did not follow the write of domain %s (uac doctor --repair catches it up): %s", name, exc)
+        log.warning(
+            "the change log did not follow the write of domain %s (uac doctor --repair catches it up): %s", name, exc
+        )
 
 
 @dataclass
@@ -462,8 +476,11 @@ def mark(project: "Project") -> Mark:
     """The log's position now: its state and the size of each segment."""
     with _LOCK:
         scope = _SCOPES.get(_key(project))
-        return Mark(json.loads(json.dumps(_open_state(project))), {p.name: p.stat().st_size for p in segment_paths(project)},
-                    scope.seq if scope is not None else None)
+        return Mark(
+            json.loads(json.dumps(_open_state(project))),
+            {p.name: p.stat().st_size for p in segment_paths(project)},
+            scope.seq if scope is not None else None,
+        )
 
 
 def rollback(project: "Project", at: Mark) -> None:
@@ -493,7 +510,9 @@ def rollback(project: "Project", at: Mark) -> None:
                 scope.seq = at.seq
             _MEMO.clear()
     except Exception as exc:
-        log.warning("the change log was not taken back after an undone write (uac doctor --repair rebuilds it): %s", exc)
+        log.warning(
+            "the change log was not taken back after an undone write (uac doctor --repair rebuilds it): %s", exc
+        )
 
 
 def _append(project: "Project", state: dict[str, Any], scope: Scope, name: str, found: list) -> None:
@@ -650,7 +669,9 @@ def _parse(line: bytes) -> Change | None:
         return None
 
 
-def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None) -> Iterator[Change | None]:
+def matching(
+    project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None
+) -> Iterator[Change | None]:
     """The changes in the range, oldest first, as they are read (``None`` for a damaged line)."""
     domain_key = f'"domain": {json.dumps(domain, ensure_ascii=False)}'.encode() if domain is not None else None
     record_key = json.dumps(record, ensure_ascii=False).encode() if record is not None else None
@@ -678,7 +699,9 @@ def matching(project: "Project", bounds: dict[str, Any], *, domain: str | None =
         yield change
 
 
-def _in_range(change: Change, *, since_seq: int | None, since_at: str | None, until_seq: int | None, until_at: str | None) -> bool:
+def _in_range(
+    change: Change, *, since_seq: int | None, since_at: str | None, until_seq: int | None, until_at: str | None
+) -> bool:
     return not (
         (since_seq is not None and change.seq <= since_seq)
         or (until_seq is not None and change.seq > until_seq)
@@ -736,7 +759,11 @@ def _all_whole(data: bytes) -> int | None:
     writes it (keys sorted: ``{"at": "`` first, ``}`` last), counted at C speed: a raw
     newline is only ever the end of a line (JSON escapes the ones in values)."""
     count = data.count(b"\n")
-    starts = data.count(b'\n{"at": "') + (1 if data.startswith(b'{"at": "') else 0) - (1 if data.endswith(b'\n{"at": "') else 0)
+    starts = (
+        data.count(b'\n{"at": "')
+        + (1 if data.startswith(b'{"at": "') else 0)
+        - (1 if data.endswith(b'\n{"at": "') else 0)
+    )
     return count if starts == count and data.count(b"}\n") == count else None
 
 
@@ -757,7 +784,9 @@ def logged_domains(project: "Project") -> list[str]:
     return sorted(found)
 
 
-def replay(project: "Project", domain: str, *, until_seq: int | None = None, until_at: str | None = None) -> dict[str, dict[str, Any]]:
+def replay(
+    project: "Project", domain: str, *, until_seq: int | None = None, until_at: str | None = None
+) -> dict[str, dict[str, Any]]:
     """The records of ``domain`` as the log says they stood (record -> collection, fields, sources)."""
     records: dict[str, dict[str, Any]] = {}
     for change in read_changes(project, domain=domain, until_seq=until_seq, until_at=until_at).changes:

@@ -38,7 +38,11 @@ def summary_line(summary: dict[str, Any]) -> str:
     for item in summary["items"][:6]:
         inner = item["type"]
         if item["count"] is not None:
-            parts.append(f"{item['name']} ({item['count']} × {inner.removeprefix('list[').removesuffix(']')})" if inner.startswith("list[") else f"{item['name']} ({item['count']})")
+            parts.append(
+                f"{item['name']} ({item['count']} × {inner.removeprefix('list[').removesuffix(']')})"
+                if inner.startswith("list[")
+                else f"{item['name']} ({item['count']})"
+            )
         else:
             parts.append(f"{item['name']}: {inner}")
     if len(summary["items"]) > 6:

@@ -35,7 +35,9 @@ class DomainState(Mapping[str, Any]):
         try:
             return self._values[name]
         except KeyError:
-            raise AttributeError(f"domain {self._name!r} has no {name!r} (it has: {', '.join(self._values) or 'nothing'})") from None
+            raise AttributeError(
+                f"domain {self._name!r} has no {name!r} (it has: {', '.join(self._values) or 'nothing'})"
+            ) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("the typed state is read-only")
@@ -96,12 +98,20 @@ class StateView(Mapping[str, DomainState]):
         elif isinstance(getattr(ref, "domain", None), str) and isinstance(getattr(ref, "id", None), str):
             domain, ident = ref.domain, ref.id
         else:
-            raise InputError(f"{ref!r} is not a reference", hint='Give a Ref or "<domain>/<record id>", e.g. "relationships/person-2".')
+            raise InputError(
+                f"{ref!r} is not a reference",
+                hint='Give a Ref or "<domain>/<record id>", e.g. "relationships/person-2".',
+            )
         if domain not in self._domains:
-            raise DomainNotFound(f"{domain}/{ident}: there is no domain {domain!r}", hint="Run `uac compile`, or check the reference.")
+            raise DomainNotFound(
+                f"{domain}/{ident}: there is no domain {domain!r}", hint="Run `uac compile`, or check the reference."
+            )
         for value in self._domains[domain].values():
             if isinstance(value, tuple):
                 for record in value:
                     if getattr(record, "id", None) == ident:
                         return record
-        raise NotFound(f"{domain}/{ident}: domain {domain!r} holds no record {ident!r}", hint="The record was retired, or the reference is wrong.")
+        raise NotFound(
+            f"{domain}/{ident}: domain {domain!r} holds no record {ident!r}",
+            hint="The record was retired, or the reference is wrong.",
+        )

@@ -35,8 +35,17 @@ def test_a_history_tells_every_ledger_event_in_its_sessions():
     texts = {s["session_id"]: " ".join(m["content"] for m in s["messages"]) for s in history.sessions}
     for event in history.ledger.events:
         assert event.sessions, event.id
-        key = event.get({"trip": "destination", "meal": "place", "purchase": "item", "workout": "activity",
-                         "book": "title", "job": "employer", "home": "city"}[event.kind])
+        key = event.get(
+            {
+                "trip": "destination",
+                "meal": "place",
+                "purchase": "item",
+                "workout": "activity",
+                "book": "title",
+                "job": "employer",
+                "home": "city",
+            }[event.kind]
+        )
         if event.kind != "workout":  # a workout is told by its verb ("ran", "swam")
             assert any(key in texts[s] for s in event.sessions), (event.id, key)
     statuses = {e.get("status") for e in history.ledger.of_kind("trip")}

@@ -10,19 +10,36 @@ from analytical_bench.conv import LedgerError, load_ledger, parse_ledger
 
 
 def _ledger(*events, **top):
-    return {"format": "uac-ledger/1", "user": "Maya", "currency": "GBP", "rates": {"EUR": 0.86},
-            "events": list(events), **top}
+    return {
+        "format": "uac-ledger/1",
+        "user": "Maya",
+        "currency": "GBP",
+        "rates": {"EUR": 0.86},
+        "events": list(events),
+        **top,
+    }
 
 
-TRIP = {"id": "t1", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-03-02",
-        "end": "2024-03-07", "nights": 5, "planned_on": "2024-01", "sessions": ["s1", "s3"]}
+TRIP = {
+    "id": "t1",
+    "kind": "trip",
+    "status": "done",
+    "destination": "Lisbon",
+    "start": "2024-03-02",
+    "end": "2024-03-07",
+    "nights": 5,
+    "planned_on": "2024-01",
+    "sessions": ["s1", "s3"],
+}
 
 
 def test_a_good_ledger_loads_with_partial_dates_and_conversion(tmp_path):
     meal = {"id": "m1", "kind": "meal", "place": "Sakura Tei", "date": "2024-03", "amount": 40, "currency": "EUR"}
     job = {"id": "j1", "kind": "job", "employer": "Northwind", "start": "2022"}
     path = tmp_path / "ledger.json"
-    path.write_text(json.dumps(_ledger(TRIP, meal, job, distractors=[{"session": "s2", "text": "Japan one day", "why": "wish"}])))
+    path.write_text(
+        json.dumps(_ledger(TRIP, meal, job, distractors=[{"session": "s2", "text": "Japan one day", "why": "wish"}]))
+    )
     ledger = load_ledger(path)
     assert [e.id for e in ledger.of_kind("trip")] == ["t1"]
     assert ledger.of_kind("meal")[0].span("date").last.day == 31

@@ -13,9 +13,15 @@ from analytical_bench.conv.query import GoldError, Query, view_items
 from analytical_bench.conv.questions import QUESTION_KINDS, check_question, make_questions
 from analytical_bench.scoring import score
 
-WHERE = {"trip": ("travel", "trips"), "meal": ("food", "meals"), "purchase": ("finance", "purchases"),
-         "job": ("work", "jobs"), "workout": ("health", "workouts"), "book": ("reading", "books"),
-         "home": ("life", "homes")}
+WHERE = {
+    "trip": ("travel", "trips"),
+    "meal": ("food", "meals"),
+    "purchase": ("finance", "purchases"),
+    "job": ("work", "jobs"),
+    "workout": ("health", "workouts"),
+    "book": ("reading", "books"),
+    "home": ("life", "homes"),
+}
 
 
 def perfect_view(ledger):
@@ -25,13 +31,23 @@ def perfect_view(ledger):
         f = dict(event.fields)
         rec = {"person": None, "companions": f.pop("with", [])}
         if event.kind == "trip":
-            rec.update(status=f["status"], destination=f["destination"], start=f.get("start"), end=f.get("end"),
-                       nights=f.get("nights"))
+            rec.update(
+                status=f["status"],
+                destination=f["destination"],
+                start=f.get("start"),
+                end=f.get("end"),
+                nights=f.get("nights"),
+            )
         elif event.kind in ("meal", "purchase", "workout"):
             rec.update({k: v for k, v in f.items() if k != "date"}, when=f.get("date"))
         elif event.kind == "job":
-            rec.update(employer=f["employer"], role=f.get("title"), start=f.get("start"), end=f.get("end"),
-                       current=not f.get("end"))
+            rec.update(
+                employer=f["employer"],
+                role=f.get("title"),
+                start=f.get("start"),
+                end=f.get("end"),
+                current=not f.get("end"),
+            )
         else:
             rec.update(f)
         domain, collection = WHERE[event.kind]
@@ -60,16 +76,19 @@ def test_every_question_kind_is_asked():
 
 
 def _ledger(events, **extra):
-    return parse_ledger({"format": "uac-ledger/1", "user": "Sam", "currency": "EUR", "rates": {"GBP": 1.2},
-                         "events": events, **extra})
+    return parse_ledger(
+        {"format": "uac-ledger/1", "user": "Sam", "currency": "EUR", "rates": {"GBP": 1.2}, "events": events, **extra}
+    )
 
 
 def test_sums_use_the_stated_rates_and_leave_returns_out():
-    ledger = _ledger([
-        {"id": "a", "kind": "purchase", "item": "desk", "amount": 100, "currency": "GBP"},
-        {"id": "b", "kind": "purchase", "item": "lamp", "amount": 30, "currency": "EUR"},
-        {"id": "c", "kind": "purchase", "item": "chair", "amount": 50, "currency": "EUR", "returned": True},
-    ])
+    ledger = _ledger(
+        [
+            {"id": "a", "kind": "purchase", "item": "desk", "amount": 100, "currency": "GBP"},
+            {"id": "b", "kind": "purchase", "item": "lamp", "amount": 30, "currency": "EUR"},
+            {"id": "c", "kind": "purchase", "item": "chair", "amount": 50, "currency": "EUR", "returned": True},
+        ]
+    )
     questions = {q.query.to_json()["op"] + str(q.query.where): q for q in make_questions(ledger, 1)}
     total = next(q for q in questions.values() if q.kind == "sum")
     assert total.gold == 150.0  # 100 GBP at 1.2 + 30 EUR, the returned chair left out
@@ -78,20 +97,38 @@ def test_sums_use_the_stated_rates_and_leave_returns_out():
 
 
 def test_a_question_whose_gold_cannot_be_computed_is_refused():
-    ledger = _ledger([
-        {"id": "a", "kind": "meal", "place": "Nopa", "amount": 20, "currency": "USD"},
-        {"id": "b", "kind": "trip", "status": "done", "destination": "Oslo", "nights": 3},
-        {"id": "c", "kind": "trip", "status": "done", "destination": "Rome", "nights": 3},
-    ])
-    no_rate = {"id": "x", "kind": "sum", "text": "?", "answer_kind": "float",
-               "query": Query("meal", "sum", (), "amount").to_json()}
+    ledger = _ledger(
+        [
+            {"id": "a", "kind": "meal", "place": "Nopa", "amount": 20, "currency": "USD"},
+            {"id": "b", "kind": "trip", "status": "done", "destination": "Oslo", "nights": 3},
+            {"id": "c", "kind": "trip", "status": "done", "destination": "Rome", "nights": 3},
+        ]
+    )
+    no_rate = {
+        "id": "x",
+        "kind": "sum",
+        "text": "?",
+        "answer_kind": "float",
+        "query": Query("meal", "sum", (), "amount").to_json(),
+    }
     with pytest.raises(GoldError, match="no exchange rate for USD"):
         check_question(no_rate, ledger)
-    tie = {"id": "y", "kind": "max", "text": "?", "answer_kind": "string",
-           "query": Query("trip", "argmax", (("status", "done"),), "nights").to_json()}
+    tie = {
+        "id": "y",
+        "kind": "max",
+        "text": "?",
+        "answer_kind": "string",
+        "query": Query("trip", "argmax", (("status", "done"),), "nights").to_json(),
+    }
     with pytest.raises(GoldError, match="a tie"):
         check_question(tie, ledger)
-    nobody = {"id": "z", "kind": "current", "text": "?", "answer_kind": "string", "query": Query("job", "current").to_json()}
+    nobody = {
+        "id": "z",
+        "kind": "current",
+        "text": "?",
+        "answer_kind": "string",
+        "query": Query("job", "current").to_json(),
+    }
     with pytest.raises(GoldError, match="0 items for the current job"):
         check_question(nobody, ledger)
     # the generator asks none of these
@@ -101,15 +138,33 @@ def test_a_question_whose_gold_cannot_be_computed_is_refused():
 
 def test_impossible_lives_are_refused():
     with pytest.raises(LedgerError, match="both taken on"):
-        _ledger([
-            {"id": "a", "kind": "trip", "status": "done", "destination": "Oslo", "start": "2024-03-01", "end": "2024-03-06"},
-            {"id": "b", "kind": "trip", "status": "done", "destination": "Rome", "start": "2024-03-04", "end": "2024-03-08"},
-        ])
+        _ledger(
+            [
+                {
+                    "id": "a",
+                    "kind": "trip",
+                    "status": "done",
+                    "destination": "Oslo",
+                    "start": "2024-03-01",
+                    "end": "2024-03-06",
+                },
+                {
+                    "id": "b",
+                    "kind": "trip",
+                    "status": "done",
+                    "destination": "Rome",
+                    "start": "2024-03-04",
+                    "end": "2024-03-08",
+                },
+            ]
+        )
     with pytest.raises(LedgerError, match="are all current homes"):
         _ledger([{"id": "a", "kind": "home", "city": "Leeds"}, {"id": "b", "kind": "home", "city": "York"}])
     with pytest.raises(LedgerError, match="after the history's last day"):
-        _ledger([{"id": "a", "kind": "trip", "status": "done", "destination": "Oslo", "end": "2024-05-02"}],
-                today="2024-04-30")
+        _ledger(
+            [{"id": "a", "kind": "trip", "status": "done", "destination": "Oslo", "end": "2024-05-02"}],
+            today="2024-04-30",
+        )
 
 
 def test_a_small_run_asks_every_kind_in_turn():

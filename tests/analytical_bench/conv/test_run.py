@@ -21,8 +21,10 @@ def _read(path):
 
 @pytest.mark.slow
 def test_the_offline_run_writes_results_scores_and_the_report(tmp_path, capsys):
-    assert main(["conv", "--sizes", "10", "--out", str(tmp_path / "out"), "--offline", "--quiet",
-                 "--no-hand-written"]) == 0
+    assert (
+        main(["conv", "--sizes", "10", "--out", str(tmp_path / "out"), "--offline", "--quiet", "--no-hand-written"])
+        == 0
+    )
     assert "offline rows (no model configured)" in capsys.readouterr().out
     out = tmp_path / "out"
     history = generate(32, 10)
@@ -34,8 +36,14 @@ def test_the_offline_run_writes_results_scores_and_the_report(tmp_path, capsys):
     run = json.loads((out / "run.json").read_text())
     assert run["mode"] == "offline" and run["histories"][0]["sha256"] == history.sha256
     report = (out / "report.md").read_text()
-    for heading in ("## Data", "## Phrasing diversity", "## Offline view: record precision / recall per kind",
-                    "## Accuracy (%) by history", "## Accuracy (%) by question kind", "## Tokens and model calls"):
+    for heading in (
+        "## Data",
+        "## Phrasing diversity",
+        "## Offline view: record precision / recall per kind",
+        "## Accuracy (%) by history",
+        "## Accuracy (%) by question kind",
+        "## Tokens and model calls",
+    ):
         assert heading in report
     assert history.sha256 in report
     # the data written is the data scored, and loads back checked
@@ -117,8 +125,22 @@ def test_full_context_that_does_not_fit_is_not_run_and_left_out_of_accuracy(tmp_
 @pytest.mark.slow
 def test_model_systems_run_with_the_protocol_model(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("UAC_LLM_PROVIDER", "protocol")
-    assert main(["conv", "--sizes", "10", "--out", str(tmp_path / "out"), "--quiet", "--no-hand-written",
-                 "--systems", "uac,retrieval,full_context"]) == 0
+    assert (
+        main(
+            [
+                "conv",
+                "--sizes",
+                "10",
+                "--out",
+                str(tmp_path / "out"),
+                "--quiet",
+                "--no-hand-written",
+                "--systems",
+                "uac,retrieval,full_context",
+            ]
+        )
+        == 0
+    )
     rows = _read(tmp_path / "out" / "results.jsonl")
     assert {r["system"] for r in rows} == {"offline_view", "uac", "retrieval", "full_context"}
     assert sum(r["model_calls"] for r in rows if r["system"] == "uac") > 0

@@ -42,18 +42,24 @@ def _day(text):
 
 
 def test_trips_match_by_destination_status_and_date():
-    ledger = _ledger([
-        {"id": "a", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-03-02", "nights": 5},
-        {"id": "b", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-09-10"},
-        {"id": "c", "kind": "trip", "status": "cancelled", "destination": "Oslo", "start": "2024-04"},
-    ])
-    view = {"travel": SimpleNamespace(trips=(
-        Trip("done", "Lisbon", "Sam", _day("2024-09-11")),
-        Trip("done", "lisbon", None, _day("2024-03-03"), nights=4),
-        Trip("planned", "Oslo", "Sam", Period("2024-04")),     # wrong status: not a match
-        Trip("done", "Sakura Tei", "Sam", _day("2024-03-08")),  # a restaurant as a trip
-        Trip("done", "Rome", "Ana", _day("2024-03-01")),        # someone else's: left out
-    ))}
+    ledger = _ledger(
+        [
+            {"id": "a", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-03-02", "nights": 5},
+            {"id": "b", "kind": "trip", "status": "done", "destination": "Lisbon", "start": "2024-09-10"},
+            {"id": "c", "kind": "trip", "status": "cancelled", "destination": "Oslo", "start": "2024-04"},
+        ]
+    )
+    view = {
+        "travel": SimpleNamespace(
+            trips=(
+                Trip("done", "Lisbon", "Sam", _day("2024-09-11")),
+                Trip("done", "lisbon", None, _day("2024-03-03"), nights=4),
+                Trip("planned", "Oslo", "Sam", Period("2024-04")),  # wrong status: not a match
+                Trip("done", "Sakura Tei", "Sam", _day("2024-03-08")),  # a restaurant as a trip
+                Trip("done", "Rome", "Ana", _day("2024-03-01")),  # someone else's: left out
+            )
+        )
+    }
     [trip] = score_view(view, ledger, kinds=["trip"], collections={"trip": ("travel", "trips")}).values()
     assert (trip.events, trip.records, trip.matched) == (3, 4, 2)
     assert trip.missed == ["c"]
@@ -62,13 +68,20 @@ def test_trips_match_by_destination_status_and_date():
 
 
 def test_purchases_check_amount_and_currency_and_nothing_scores_unknown():
-    ledger = _ledger([
-        {"id": "d", "kind": "purchase", "item": "standing desk", "amount": 340, "currency": "GBP"},
-        {"id": "p", "kind": "purchase", "item": "ceramic plates", "amount": 48, "currency": "EUR"},
-    ])
-    view = {"shopping": SimpleNamespace(purchases=(
-        Purchase("a new standing desk", "Sam", 340.0, "GBP"), Purchase("plates", None, 48.0, "USD"),
-    ))}
+    ledger = _ledger(
+        [
+            {"id": "d", "kind": "purchase", "item": "standing desk", "amount": 340, "currency": "GBP"},
+            {"id": "p", "kind": "purchase", "item": "ceramic plates", "amount": 48, "currency": "EUR"},
+        ]
+    )
+    view = {
+        "shopping": SimpleNamespace(
+            purchases=(
+                Purchase("a new standing desk", "Sam", 340.0, "GBP"),
+                Purchase("plates", None, 48.0, "USD"),
+            )
+        )
+    }
     where = {"purchase": ("shopping", "purchases"), "meal": ("food", "meals")}
     scores = score_view(view, ledger, kinds=["purchase", "meal"], collections=where)
     assert scores["purchase"].matched == 2 and scores["purchase"].fields["amount"] == [1, 2]
@@ -81,12 +94,14 @@ def test_the_offline_view_of_the_kinds_chat_scores_its_trips(tmp_path):
     memory = UserMemory.create(tmp_path / "sam", user_name=USER)
     memory.ingest(KINDS_CHAT, extractor="rules")
     memory.compile(mode="offline")
-    ledger = _ledger([
-        {"id": "lisbon", "kind": "trip", "status": "done", "destination": "Lisbon", "end": "2024-03-13"},
-        {"id": "porto", "kind": "trip", "status": "done", "destination": "Porto", "start": "2024-03-30"},
-        {"id": "paris", "kind": "trip", "status": "done", "destination": "Paris", "start": "2024-03"},
-        {"id": "initech", "kind": "job", "employer": "Initech"},
-    ])
+    ledger = _ledger(
+        [
+            {"id": "lisbon", "kind": "trip", "status": "done", "destination": "Lisbon", "end": "2024-03-13"},
+            {"id": "porto", "kind": "trip", "status": "done", "destination": "Porto", "start": "2024-03-30"},
+            {"id": "paris", "kind": "trip", "status": "done", "destination": "Paris", "start": "2024-03"},
+            {"id": "initech", "kind": "job", "employer": "Initech"},
+        ]
+    )
     scores = score_view(memory.state, ledger, kinds=["trip", "job"])
     memory.close()
     assert scores["trip"].matched == 2 and scores["trip"].missed == ["paris"]

@@ -38,8 +38,19 @@ def answering_handler(request: ChatRequest) -> dict:
     if request.schema_name == "facts":
         turns = _TURN.findall(prompt.rsplit("Turns to extract from:", 1)[-1])
         first = turns[0]
-        return {"json": {"facts": [{"text": f"Something was said in turn {first}.", "evidence": [first],
-                                    "event_date": None, "supersedes": None, "speaker": None}]}}
+        return {
+            "json": {
+                "facts": [
+                    {
+                        "text": f"Something was said in turn {first}.",
+                        "evidence": [first],
+                        "event_date": None,
+                        "supersedes": None,
+                        "speaker": None,
+                    }
+                ]
+            }
+        }
     if request.schema_name == "verdict":
         gold = re.search(r"Gold answer: (.*)", prompt).group(1).strip().lower()
         generated = re.search(r"Generated answer: (.*)", prompt).group(1).strip().lower()

@@ -47,7 +47,12 @@ def test_questions_answers_categories_and_adversarial_items(locomo_file):
 
 def test_irregular_evidence_ids_are_normalised():
     assert normalize_turn_ids(["D3:4; D5:1", "D:2:7", "D12:05", "D", "D6:2 D1:9", "D3:4"]) == (
-        "D3:4", "D5:1", "D2:7", "D12:5", "D6:2", "D1:9",
+        "D3:4",
+        "D5:1",
+        "D2:7",
+        "D12:5",
+        "D6:2",
+        "D1:9",
     )
     assert turn_session_number("D12:3") == 12
     assert turn_session_number("nonsense") is None

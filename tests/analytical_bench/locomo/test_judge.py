@@ -40,7 +40,10 @@ def test_parse_verdict(reply, correct, readable):
 
 def test_judge_with_scripted_model(scripted, scripted_llm):
     scripted.enqueue(
-        {"json": {"reason": "Both name the cello.", "label": "CORRECT"}, "usage": {"prompt_tokens": 120, "completion_tokens": 9}},
+        {
+            "json": {"reason": "Both name the cello.", "label": "CORRECT"},
+            "usage": {"prompt_tokens": 120, "completion_tokens": 9},
+        },
         "I think it is right",
     )
     judge = Judge(scripted_llm)

@@ -59,10 +59,20 @@ def test_bootstrap_interval_contains_mean_and_is_seeded():
 
 def _answer(qid, category, f1=None, label=None, refusal=None, latency=1.0):
     return {
-        "qid": qid, "category": category, "question": f"question {qid}?", "gold": "g", "prediction": f"p{qid}",
-        "f1": f1, "refusal": refusal, "judge": None if label is None else {"label": label, "readable": True,
-        "prompt_tokens": 10, "completion_tokens": 2}, "prompt_tokens": 100, "completion_tokens": 5,
-        "latency_seconds": latency, "evidence_recall": None,
+        "qid": qid,
+        "category": category,
+        "question": f"question {qid}?",
+        "gold": "g",
+        "prediction": f"p{qid}",
+        "f1": f1,
+        "refusal": refusal,
+        "judge": None
+        if label is None
+        else {"label": label, "readable": True, "prompt_tokens": 10, "completion_tokens": 2},
+        "prompt_tokens": 100,
+        "completion_tokens": 5,
+        "latency_seconds": latency,
+        "evidence_recall": None,
     }
 
 
@@ -91,19 +101,42 @@ def test_summaries_per_category_and_micro():
     assert s["categories"]["5"]["f1"] is None
     assert s["latency_p50"] == 3
     assert s["tokens_per_question"] == 105
-    retrieval = summarize_retrieval([
-        {"qid": "x", "category": 1, "evidence": ["D1:1"], "recall": {"5": 1.0, "10": 1.0, "20": 1.0}, "session_recall": 1.0},
-        {"qid": "y", "category": 2, "evidence": ["D1:2"], "recall": {"5": 0.0, "10": 0.5, "20": 1.0}, "session_recall": 0.0},
-        {"qid": "z", "category": 2, "evidence": [], "recall": {"5": None, "10": None, "20": None}, "session_recall": None},
-    ])
+    retrieval = summarize_retrieval(
+        [
+            {
+                "qid": "x",
+                "category": 1,
+                "evidence": ["D1:1"],
+                "recall": {"5": 1.0, "10": 1.0, "20": 1.0},
+                "session_recall": 1.0,
+            },
+            {
+                "qid": "y",
+                "category": 2,
+                "evidence": ["D1:2"],
+                "recall": {"5": 0.0, "10": 0.5, "20": 1.0},
+                "session_recall": 0.0,
+            },
+            {
+                "qid": "z",
+                "category": 2,
+                "evidence": [],
+                "recall": {"5": None, "10": None, "20": None},
+                "session_recall": None,
+            },
+        ]
+    )
     assert retrieval["n_with_evidence"] == 2
     assert retrieval["recall@10"] == 0.75
     assert retrieval["categories"]["2"]["recall@5"] == 0.0
 
 
 def test_compare_two_runs_lists_flips_with_interval(tmp_path):
-    a = _run_dir(tmp_path / "a", "uac", [_answer(str(i), 4, f1=0.0, label="WRONG") for i in range(10)]
-                 + [_answer("x", 5, refusal=1.0)])
+    a = _run_dir(
+        tmp_path / "a",
+        "uac",
+        [_answer(str(i), 4, f1=0.0, label="WRONG") for i in range(10)] + [_answer("x", 5, refusal=1.0)],
+    )
     b_rows = [_answer(str(i), 4, f1=1.0, label="CORRECT" if i < 6 else "WRONG") for i in range(10)]
     b = _run_dir(tmp_path / "b", "uac", b_rows)
     result = compare(str(a), str(b), resamples=300)
@@ -124,8 +157,15 @@ def test_compare_two_runs_lists_flips_with_interval(tmp_path):
 
 def test_compare_retrieval_results_shows_evidence(tmp_path):
     def row(qid, recall):
-        return {"qid": qid, "category": 4, "question": f"q{qid}?", "evidence": ["D1:1"], "retrieved_ids": ["x"],
-                "recall": {"5": recall, "10": recall, "20": recall}, "session_recall": recall}
+        return {
+            "qid": qid,
+            "category": 4,
+            "question": f"q{qid}?",
+            "evidence": ["D1:1"],
+            "retrieved_ids": ["x"],
+            "recall": {"5": recall, "10": recall, "20": recall},
+            "session_recall": recall,
+        }
 
     run = _run_dir(tmp_path / "r", "rag", [row("1", 0.0), row("2", 1.0)], kind="retrieval")
     JsonlWriter(run / "retrieval" / "uac-all.jsonl").write_all([row("1", 1.0), row("2", 1.0)])

@@ -151,7 +151,9 @@ def test_scripted_run_every_system(locomo_file, tmp_path, answering_provider, ll
 
     # limit and selection: a second, smaller run
     small = tmp_path / "small"
-    config = RunConfig(data=locomo_file, out=small, systems=["rag"], conversations=["mini-2"], limit_questions=2, judge=False)
+    config = RunConfig(
+        data=locomo_file, out=small, systems=["rag"], conversations=["mini-2"], limit_questions=2, judge=False
+    )
     summary = Runner(config, llm_factory=llm_factory, log=lambda _m: None).run()
     rows = read_jsonl(small / "answers" / "rag.jsonl")
     assert sorted(r["qid"] for r in rows) == ["mini-2:q0", "mini-2:q1"]  # threads finish in any order
@@ -161,8 +163,20 @@ def test_scripted_run_every_system(locomo_file, tmp_path, answering_provider, ll
 
 def test_cli_offline_run_compare_and_report(locomo_file, tmp_path, capsys):
     out = tmp_path / "cli-run"
-    code = main(["run", "--data", str(locomo_file), "--out", str(out), "--systems", "rag",
-                 "--conversations", "mini-1", "--no-plot"])
+    code = main(
+        [
+            "run",
+            "--data",
+            str(locomo_file),
+            "--out",
+            str(out),
+            "--systems",
+            "rag",
+            "--conversations",
+            "mini-1",
+            "--no-plot",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0
     assert "offline mode" in captured.err
@@ -185,8 +199,10 @@ def _step_by_step_handler(request):
 
     prompt = "\n".join(m.content or "" for m in request.messages)
     if request.json_schema is None and "Think step by step" in prompt and "instrument does Maya" in prompt:
-        return {"content": "<think>Session 1 talks about music.</think>\nIn session 1 Maya says she practises "
-                           "the cello every evening.\nSo the instrument is the cello.\n\n**Answer:** cello"}
+        return {
+            "content": "<think>Session 1 talks about music.</think>\nIn session 1 Maya says she practises "
+            "the cello every evening.\nSo the instrument is the cello.\n\n**Answer:** cello"
+        }
     if request.json_schema is None and "Think step by step" in prompt:
         return {"content": "Nothing in the sessions covers this.\nAnswer: Not mentioned in the conversation."}
     return answering_handler(request)
@@ -195,8 +211,15 @@ def _step_by_step_handler(request):
 def test_step_by_step_run_keeps_the_last_line_and_records_the_mode(locomo_file, tmp_path):
     provider = ScriptedProvider(handler=_step_by_step_handler)
     out = tmp_path / "run"
-    config = RunConfig(data=locomo_file, out=out, conversations=["mini-1"], compile_mode="offline", judge=False,
-                       workers=1, reasoning="step_by_step")
+    config = RunConfig(
+        data=locomo_file,
+        out=out,
+        conversations=["mini-1"],
+        compile_mode="offline",
+        judge=False,
+        workers=1,
+        reasoning="step_by_step",
+    )
     summary = Runner(config, llm_factory=lambda: LLMClient(provider, sleep=lambda _s: None), log=lambda _m: None).run()
     for system in ("uac", "full_context", "rag"):
         rows = {r["qid"]: r for r in read_jsonl(out / "answers" / f"{system}.jsonl")}

@@ -32,8 +32,11 @@ def test_full_context_prompt_has_every_session_with_its_date(locomo_file, script
     system, prompt = (m.content for m in scripted.requests[0].messages)
     assert "between Maya and Theo" in system and "asked on 2023-06-02" in system
     assert "Not mentioned in the conversation." in system
-    for header in ("Session 1 (1:56 pm on 8 May, 2023):", "Session 2 (10:15 am on 20 May, 2023):",
-                   "Session 3 (7:30 pm on 2 June, 2023):"):
+    for header in (
+        "Session 1 (1:56 pm on 8 May, 2023):",
+        "Session 2 (10:15 am on 20 May, 2023):",
+        "Session 3 (7:30 pm on 2 June, 2023):",
+    ):
         assert header in prompt
     assert "[D1:3] Theo: I adopted a puppy yesterday! His name is Biscuit." in prompt
     assert prompt.rstrip().endswith("Question: When did Theo adopt Biscuit?\nShort answer:")

@@ -22,7 +22,17 @@ def facts_of(*lines: str, speaker: str = "Sam", listener: str = "Ana", said_on: 
     out = []
     for number, item in enumerate(RuleExtractor().extract(session), 1):
         out.append(
-            Fact(f"s1-f{number}", item.text, "s1", said_on, item.evidence, item.speaker, item.event_date, valid_from=said_on, meta=item.meta)
+            Fact(
+                f"s1-f{number}",
+                item.text,
+                "s1",
+                said_on,
+                item.evidence,
+                item.speaker,
+                item.event_date,
+                valid_from=said_on,
+                meta=item.meta,
+            )
         )
     return out
 

@@ -94,7 +94,9 @@ def test_employer_and_home_changes_supersede(ingested):
     moved = next(f for f in facts if "moved to Berlin" in f.text)
     assert (works.superseded_by, str(works.invalid_at)) == (leaving.id, "2024-04-02")
     assert (leaving.superseded_by, str(leaving.invalid_at)) == (initech.id, "2024-05-06")
-    assert initech.invalid_at is None and initech.meta["state"] == "employer" and initech.meta["state_value"] == "Initech"
+    assert (
+        initech.invalid_at is None and initech.meta["state"] == "employer" and initech.meta["state_value"] == "Initech"
+    )
     assert (home.superseded_by, str(home.invalid_at)) == (moved.id, "2024-06-20")
     assert moved.meta["state"] == "home" and moved.meta["state_value"] == "Berlin"
     mention = next(f for f in facts if "friend works at Initech" in f.text)

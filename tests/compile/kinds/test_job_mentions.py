@@ -93,8 +93,14 @@ def test_a_last_day_ends_the_job_and_a_promotion_retitles_it():
         ("I squeeze in a swim between night shifts at Hollybrook most weeks.", ("Hollybrook", None, True)),
         ("Honestly the long shifts at Lakeside are wearing me down.", None),
         ("so three weeks at Tinmouth Labs and I still get lost in the car park", ("Tinmouth Labs", None, True)),
-        ("Cobalt Freight, logistics coordinator, starting on the 3rd!", ("Cobalt Freight", "logistics coordinator", True)),
-        ("I said yes to Westbrook College, I'm teaching a night class there from September.", ("Westbrook College", None, True)),
+        (
+            "Cobalt Freight, logistics coordinator, starting on the 3rd!",
+            ("Cobalt Freight", "logistics coordinator", True),
+        ),
+        (
+            "I said yes to Westbrook College, I'm teaching a night class there from September.",
+            ("Westbrook College", None, True),
+        ),
     ],
 )
 def test_a_job_told_as_people_tell_it_in_a_chat(line, expected):
@@ -141,7 +147,10 @@ def test_a_job_named_short_later_is_the_same_job():
         # the verbs of a trade, tenure said the other way round, the news as a list with "start"
         ("I teach at Merri Creek Secondary, they're good kids.", ("Merri Creek Secondary", None, True)),
         ("I've been at Merri Creek 8 years. Is this mad?", ("Merri Creek", None, True)),
-        ("Kontor Systems, senior backend developer, start 4 November.", ("Kontor Systems", "senior backend developer", True)),
+        (
+            "Kontor Systems, senior backend developer, start 4 November.",
+            ("Kontor Systems", "senior backend developer", True),
+        ),
         ("Nine years with Halden Freight and my manager still can't spell my name.", ("Halden Freight", None, True)),
     ],
 )

@@ -95,7 +95,9 @@ def test_a_meal_is_no_trip():
 
 
 def test_meals_dated_and_merged_per_day():
-    facts = facts_of("I had dinner at Nopa with Ana last Friday.", "Sam loved the dinner at Nopa.", "I had sushi at Nobu yesterday.")
+    facts = facts_of(
+        "I had dinner at Nopa with Ana last Friday.", "Sam loved the dinner at Nopa.", "I had sushi at Nobu yesterday."
+    )
     meals = assemble(KINDS["meal"], [s for f in facts for s in detect(f)], {f.id: f for f in facts})
     assert [(m.fields["place"], m.fields["when"]) for m in meals] == [
         ("Nopa", Period.day(dt.date(2023, 6, 2))),
@@ -158,8 +160,16 @@ def test_a_new_job_closes_the_open_one():
         (dt.date(2023, 1, 10), ["I work at Acme as an analyst."]),
         (dt.date(2023, 6, 9), ["I joined Initech last month as a designer."]),
     )
-    assert (acme.fields["employer"], acme.fields["current"], acme.fields["end"]) == ("Acme", False, Period.month(2023, 5))
-    assert (initech.fields["employer"], initech.fields["current"], initech.fields["start"]) == ("Initech", True, Period.month(2023, 5))
+    assert (acme.fields["employer"], acme.fields["current"], acme.fields["end"]) == (
+        "Acme",
+        False,
+        Period.month(2023, 5),
+    )
+    assert (initech.fields["employer"], initech.fields["current"], initech.fields["start"]) == (
+        "Initech",
+        True,
+        Period.month(2023, 5),
+    )
 
 
 def test_leaving_closes_a_job_and_left_a_city_is_no_job():
@@ -220,7 +230,9 @@ def test_no_purchase(line):
 @settings(max_examples=80, deadline=None)
 @given(
     amount=st.integers(min_value=1, max_value=99999),
-    sign=st.sampled_from([("$", "", "USD"), ("€", "", "EUR"), ("£", "", "GBP"), ("", " euros", "EUR"), ("", " dollars", "USD")]),
+    sign=st.sampled_from(
+        [("$", "", "USD"), ("€", "", "EUR"), ("£", "", "GBP"), ("", " euros", "EUR"), ("", " dollars", "USD")]
+    ),
     item=st.sampled_from(["bike", "lamp", "winter coat", "pair of boots"]),
 )
 def test_any_amount_and_currency(amount, sign, item):
@@ -232,15 +244,21 @@ def test_any_amount_and_currency(amount, sign, item):
 def _purchases(line: str) -> list[tuple]:
     from uac.compile.kinds import purchases
 
-    return [(s.fields["item"], s.fields["amount"], s.fields["currency"]) for s in purchases.detect(fact_of(line)) if not doubt(s)]
+    return [
+        (s.fields["item"], s.fields["amount"], s.fields["currency"])
+        for s in purchases.detect(fact_of(line))
+        if not doubt(s)
+    ]
 
 
 @pytest.mark.parametrize(
     "line, expected",
     [
         ("I bought a kettle for £30 and a toaster for £25.", [("kettle", 30.0, "GBP"), ("toaster", 25.0, "GBP")]),
-        ("Bought a rocking chair for €210 and a footstool for 40, both arrive Monday.",
-         [("rocking chair", 210.0, "EUR"), ("footstool", 40.0, "EUR")]),
+        (
+            "Bought a rocking chair for €210 and a footstool for 40, both arrive Monday.",
+            [("rocking chair", 210.0, "EUR"), ("footstool", 40.0, "EUR")],
+        ),
         ("finally ordered a rowing machine yesterday — $640.", [("rowing machine", 640.0, "USD")]),
         ("I got a secondhand guitar for fifty quid.", [("secondhand guitar", 50.0, "GBP")]),
         ("I bought these hand-painted mugs at the market for ¥2,400.", [("hand-painted mugs", 2400.0, "JPY")]),
@@ -261,12 +279,21 @@ def test_a_meal_out_carries_its_cost():
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("€48", [(48.0, "EUR")]), ("it was fifty quid", [(50.0, "GBP")]), ("1.299,99 €", [(1299.99, "EUR")]),
-        ("about 200 Swiss francs", [(200.0, "CHF")]), ("a couple hundred bucks", [(200.0, "USD")]),
-        ("CA$45 each", [(45.0, "CAD")]), ("five nights, the 40 bus, 5 km", []), ("3 pounds of flour", []),
-        ("お茶 ¥500 🍵", [(500.0, "JPY")]), ("Ich habe 30 EUR bezahlt", [(30.0, "EUR")]),
-        ("it came to 70 lari", [(70.0, "GEL")]), ("about 300 lei each", [(300.0, "RON")]),
-        ("the bill was 40 quid", [(40.0, "GBP")]), ("and for 85 euros", [(85.0, "EUR")]), ("USD 20 and EUR 5", [(20.0, "USD"), (5.0, "EUR")]),
+        ("€48", [(48.0, "EUR")]),
+        ("it was fifty quid", [(50.0, "GBP")]),
+        ("1.299,99 €", [(1299.99, "EUR")]),
+        ("about 200 Swiss francs", [(200.0, "CHF")]),
+        ("a couple hundred bucks", [(200.0, "USD")]),
+        ("CA$45 each", [(45.0, "CAD")]),
+        ("five nights, the 40 bus, 5 km", []),
+        ("3 pounds of flour", []),
+        ("お茶 ¥500 🍵", [(500.0, "JPY")]),
+        ("Ich habe 30 EUR bezahlt", [(30.0, "EUR")]),
+        ("it came to 70 lari", [(70.0, "GEL")]),
+        ("about 300 lei each", [(300.0, "RON")]),
+        ("the bill was 40 quid", [(40.0, "GBP")]),
+        ("and for 85 euros", [(85.0, "EUR")]),
+        ("USD 20 and EUR 5", [(20.0, "USD"), (5.0, "EUR")]),
     ],
 )
 def test_amounts_of_money(text, expected):
@@ -280,5 +307,10 @@ def test_a_dollar_sign_with_a_code_after_it_is_that_dollar():
 
     assert [(m.amount, m.currency) for m in find_amounts("$86 NZD which is nothing")] == [(86.0, "NZD")]
     assert [(m.amount, m.currency) for m in find_amounts("$86 and more")] == [(86.0, "USD")]
-    assert (local_currency(None, "AU"), local_currency("CAD", "AU"), local_currency(None, "GB"), local_currency("EUR", "AU")) == ("AUD", "CAD", None, None)
+    assert (
+        local_currency(None, "AU"),
+        local_currency("CAD", "AU"),
+        local_currency(None, "GB"),
+        local_currency("EUR", "AU"),
+    ) == ("AUD", "CAD", None, None)
     assert names_us_dollar("US$40") and names_us_dollar("40 USD") and not names_us_dollar("$40")

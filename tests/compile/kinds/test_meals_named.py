@@ -21,15 +21,30 @@ def _meals(*lines: str, speaker: str = "Sam") -> list[dict]:
 @pytest.mark.parametrize(
     "line, place, amount, companions",
     [
-        ("We went to Pomegranate Yard, the Persian place near the station, £70 for the two of us.", "Pomegranate Yard", 70.0, []),
+        (
+            "We went to Pomegranate Yard, the Persian place near the station, £70 for the two of us.",
+            "Pomegranate Yard",
+            70.0,
+            [],
+        ),
         ("had Wrenfield on Sunday with Ana, the brunch plates are huge", "Wrenfield", None, ["Ana"]),
         ("Had a cosy dinner with Ana at Copper Kettle, €44 for both of us.", "Copper Kettle", 44.0, ["Ana"]),
         ("We tried the new Georgian place in Leith, Tbilisi Nights, £52 for my half.", "Tbilisi Nights", 52.0, []),
         ("grabbed tacos at Loma Verde on Friday, $18", "Loma Verde", 18.0, []),
         ("brunch at Ottoline with Ben was exactly what I needed", "Ottoline", None, ["Ben"]),
         ("Our best dinner of the trip was at Casa Fenix, grilled octopus.", "Casa Fenix", None, []),
-        ("So my team lunch was on Thursday at Marlowe's Kitchen on Dale Street, the company paid.", "Marlowe's Kitchen", None, []),
-        ("Then the night before we flew home we had the best meal at Quinta Rosa, €60 for both.", "Quinta Rosa", 60.0, []),
+        (
+            "So my team lunch was on Thursday at Marlowe's Kitchen on Dale Street, the company paid.",
+            "Marlowe's Kitchen",
+            None,
+            [],
+        ),
+        (
+            "Then the night before we flew home we had the best meal at Quinta Rosa, €60 for both.",
+            "Quinta Rosa",
+            60.0,
+            [],
+        ),
     ],
 )
 def test_a_named_restaurant_is_a_meal_out(line, place, amount, companions):
@@ -62,18 +77,29 @@ def test_the_assistants_idea_is_no_meal():
 def _meal_places(line: str) -> list[tuple]:
     from uac.compile.kinds import meals
 
-    return [(s.fields["place"], s.fields["amount"], s.fields["currency"]) for f in facts_of(line) for s in meals.detect(f)]
+    return [
+        (s.fields["place"], s.fields["amount"], s.fields["currency"]) for f in facts_of(line) for s in meals.detect(f)
+    ]
 
 
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("Friday we went to Tbilisi Nights on Park Road for my sister's birthday, the Georgian place, £70 all in.", [("Tbilisi Nights", 70.0, "GBP")]),
-        ("I took my mentor Ruth out to Hattie's Kitchen for her leaving do, the set lunch, £25 each.", [("Hattie's Kitchen", 25.0, "GBP")]),
+        (
+            "Friday we went to Tbilisi Nights on Park Road for my sister's birthday, the Georgian place, £70 all in.",
+            [("Tbilisi Nights", 70.0, "GBP")],
+        ),
+        (
+            "I took my mentor Ruth out to Hattie's Kitchen for her leaving do, the set lunch, £25 each.",
+            [("Hattie's Kitchen", 25.0, "GBP")],
+        ),
         ("Had the best curry at Uncle Raj's?", []),
         ("We had the best dumplings at Auntie Mei's, £30 for the two of us.", []),
         ("We had the best ramen at Papa Kenzo's, £30 for the two of us.", [("Papa Kenzo's", 30.0, "GBP")]),
-        ("We cycled to the coast, swam twice, and then had lunch at The Crab Shed, £41.", [("The Crab Shed", 41.0, "GBP")]),
+        (
+            "We cycled to the coast, swam twice, and then had lunch at The Crab Shed, £41.",
+            [("The Crab Shed", 41.0, "GBP")],
+        ),
     ],
 )
 def test_meals_out_as_chats_tell_them(line, expected):
@@ -81,23 +107,47 @@ def test_meals_out_as_chats_tell_them(line, expected):
 
 
 def test_a_place_eaten_at_twice_is_two_meals_the_amount_on_the_one_it_was_said_of():
-    assert _meal_places("We ate at Bistro Anouk near the station twice, the second time was 60 euros for everything.") == [
-        ("Bistro Anouk", None, None), ("Bistro Anouk", 60.0, "EUR")
-    ]
+    assert _meal_places(
+        "We ate at Bistro Anouk near the station twice, the second time was 60 euros for everything."
+    ) == [("Bistro Anouk", None, None), ("Bistro Anouk", 60.0, "EUR")]
 
 
 @pytest.mark.parametrize(
     "line, place, amount",
     [
         # a meal as the subject, however it is named
-        ("Best meal was The Salted Gull down near the waterfront, $130 for both of us with wine.", "The Salted Gull", 130.0),
-        ("Also wednesday was a staff dinner at Bep Nho in Footscray, the pho place, my share was $28.", "Bep Nho", 28.0),
+        (
+            "Best meal was The Salted Gull down near the waterfront, $130 for both of us with wine.",
+            "The Salted Gull",
+            130.0,
+        ),
+        (
+            "Also wednesday was a staff dinner at Bep Nho in Footscray, the pho place, my share was $28.",
+            "Bep Nho",
+            28.0,
+        ),
         ("Yesterday was kind of a goodbye dinner with Jakob at Little Seoul on Hermannstrasse.", "Little Seoul", None),
-        ("My farewell dinner from the staff was on thursday at Trattoria Lucca and they paid.", "Trattoria Lucca", None),
+        (
+            "My farewell dinner from the staff was on thursday at Trattoria Lucca and they paid.",
+            "Trattoria Lucca",
+            None,
+        ),
         # a name described as an eatery wherever the clause puts it, a place found, what was eaten there
-        ("Then Kiri and I snuck off to celebrate, just the two of us, at The Harbourmaster, the seafood place on the waterfront.", "The Harbourmaster", None),
-        ("We found a place called Tasca do Ze in Graca, no menu, grilled sardines, €34 for both of us.", "Tasca do Ze", 34.0),
-        ("5 years with Mira yesterday 🥹 we went to Salz & Seele in the Sudvorstadt, the tasting menu, €96 for both.", "Salz & Seele", 96.0),
+        (
+            "Then Kiri and I snuck off to celebrate, just the two of us, at The Harbourmaster, the seafood place on the waterfront.",
+            "The Harbourmaster",
+            None,
+        ),
+        (
+            "We found a place called Tasca do Ze in Graca, no menu, grilled sardines, €34 for both of us.",
+            "Tasca do Ze",
+            34.0,
+        ),
+        (
+            "5 years with Mira yesterday 🥹 we went to Salz & Seele in the Sudvorstadt, the tasting menu, €96 for both.",
+            "Salz & Seele",
+            96.0,
+        ),
     ],
 )
 def test_meals_told_as_a_subject_a_description_or_a_find(line, place, amount):
@@ -127,12 +177,24 @@ def _meals_in_context(*lines: str, speaker: str = "Sam") -> list[tuple]:
         for sighting in detect(fact):
             seen.setdefault(sighting.kind, []).append(sighting)
     meals = localise(seen, facts).get("meal", [])
-    return [(a.fields["place"], a.fields["amount"], a.fields["currency"], len(a.sources)) for a in assemble(MEAL, meals, {f.id: f for f in facts})]
+    return [
+        (a.fields["place"], a.fields["amount"], a.fields["currency"], len(a.sources))
+        for a in assemble(MEAL, meals, {f.id: f for f in facts})
+    ]
 
 
 def test_a_meals_cost_said_in_the_next_sentence():
-    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. €94 for the two of us with mezcals.") == [("Oaxaca Kitchen", 94.0, "EUR", 2)]
-    assert _meals_in_context("Had dinner at Little Seoul with Jakob yesterday. 27,50 € for my half.") == [("Little Seoul", 27.5, "EUR", 2)]
+    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. €94 for the two of us with mezcals.") == [
+        ("Oaxaca Kitchen", 94.0, "EUR", 2)
+    ]
+    assert _meals_in_context("Had dinner at Little Seoul with Jakob yesterday. 27,50 € for my half.") == [
+        ("Little Seoul", 27.5, "EUR", 2)
+    ]
     # the next sentence is about something else, or tells its own record
-    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. The rent is €900 now.") == [("Oaxaca Kitchen", None, None, 1)]
-    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. €45 well spent: I bought a lamp for €45.")[0][1] is None
+    assert _meals_in_context("We had dinner at Oaxaca Kitchen last night. The rent is €900 now.") == [
+        ("Oaxaca Kitchen", None, None, 1)
+    ]
+    assert (
+        _meals_in_context("We had dinner at Oaxaca Kitchen last night. €45 well spent: I bought a lamp for €45.")[0][1]
+        is None
+    )

@@ -22,11 +22,17 @@ def _bought(line: str) -> list[tuple]:
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("Forget it, I bought one already, the Barbour wax jacket, £210 in the end.", [("Barbour wax jacket", 210.0, "GBP")]),
+        (
+            "Forget it, I bought one already, the Barbour wax jacket, £210 in the end.",
+            [("Barbour wax jacket", 210.0, "GBP")],
+        ),
         ("I bought a small painting of the harbour at the market for €35.", [("small painting", 35.0, "EUR")]),
         ("I bought a pair of hiking boots for $140.", [("pair of hiking boots", 140.0, "USD")]),
         ("I have to send back the wool blanket I bought last week, £70, it itches.", [("wool blanket", 70.0, "GBP")]),
-        ("Ordered a bookcase for £120 from Habitat and a side table for 45.", [("bookcase", 120.0, "GBP"), ("side table", 45.0, "GBP")]),
+        (
+            "Ordered a bookcase for £120 from Habitat and a side table for 45.",
+            [("bookcase", 120.0, "GBP"), ("side table", 45.0, "GBP")],
+        ),
     ],
 )
 def test_chat_purchases(line, expected):
@@ -48,7 +54,10 @@ def test_no_chat_purchase(line):
     "line, expected",
     [
         ("I bought a wok instead, $38, because the old one warped.", [("wok", 38.0, "USD")]),
-        ("Swam for an hour at the lido, got a new pair of goggles there for £12.", [("new pair of goggles", 12.0, "GBP")]),
+        (
+            "Swam for an hour at the lido, got a new pair of goggles there for £12.",
+            [("new pair of goggles", 12.0, "GBP")],
+        ),
         ("I brought back a rug from Marrakesh, 900 dirhams, no regrets.", [("rug", 900.0, "AED")]),
         ("I returned the Bose earbuds I got in March, $199, the fit was awful.", [("Bose earbuds", 199.0, "USD")]),
         ("We paid 45 lari for the whole feast.", []),
@@ -70,7 +79,9 @@ def test_no_purchase_going_on_from_someone_else_or_a_maybe(line):
 
 
 def test_a_purchase_going_on_after_the_speakers_report():
-    assert _bought("I ran the park loop twice, then got a new pair of socks for $15.") == [("new pair of socks", 15.0, "USD")]
+    assert _bought("I ran the park loop twice, then got a new pair of socks for $15.") == [
+        ("new pair of socks", 15.0, "USD")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -78,13 +89,25 @@ def test_a_purchase_going_on_after_the_speakers_report():
     [
         # "one" is the thing needed, wanted or broken earlier in the sentence
         ("The kettle died, so I bought a new one at Kmart for forty euros.", [("kettle", 40.0, "EUR")]),
-        ("We need a fridge because ours is the landlord's, so I got a second-hand one off Marketplace yesterday, £300.", [("second-hand fridge", 300.0, "GBP")]),
+        (
+            "We need a fridge because ours is the landlord's, so I got a second-hand one off Marketplace yesterday, £300.",
+            [("second-hand fridge", 300.0, "GBP")],
+        ),
         # the make named after the item
-        ("My shoes are ancient so I ordered new ones yesterday, some Brooks, 119,90 € which hurt.", [("Brooks shoes", 119.9, "EUR")]),
-        ("I also bought a bike finally, a used Gazelle off Kleinanzeigen for 260 Euro.", [("used Gazelle bike", 260.0, "EUR")]),
+        (
+            "My shoes are ancient so I ordered new ones yesterday, some Brooks, 119,90 € which hurt.",
+            [("Brooks shoes", 119.9, "EUR")],
+        ),
+        (
+            "I also bought a bike finally, a used Gazelle off Kleinanzeigen for 260 Euro.",
+            [("used Gazelle bike", 260.0, "EUR")],
+        ),
         # a subject after an opening word; the item before a relative clause or a relative date
         ("Also I bought a moka pot for €65 for my practice coffee.", [("moka pot", 65.0, "EUR")]),
-        ("I finally caved and ordered the keyboard I've been staring at for a month, €89, brown switches.", [("keyboard", 89.0, "EUR")]),
+        (
+            "I finally caved and ordered the keyboard I've been staring at for a month, €89, brown switches.",
+            [("keyboard", 89.0, "EUR")],
+        ),
         ("I bought hiking poles the day before we left, 59,95 €, for the walks.", [("hiking poles", 59.95, "EUR")]),
     ],
 )

@@ -208,14 +208,36 @@ def test_cancellation_closes_the_plan_and_a_bare_refusal_needs_one():
 
 
 def test_two_reports_of_one_trip_merge():
-    [trip] = _assembled((dt.date(2023, 6, 9), ["I flew to Porto for a wedding last weekend.", "I got back from Porto on Sunday."]))
+    [trip] = _assembled(
+        (dt.date(2023, 6, 9), ["I flew to Porto for a wedding last weekend.", "I got back from Porto on Sunday."])
+    )
     assert trip.fields["purpose"] == "wedding"
     assert len(trip.sources) == 2
 
 
 #: places of the gazetteer (a capitalised word that is no place is no destination: see below)
-_PLACE = st.sampled_from(["Lisbon", "Porto", "Kyoto", "Osaka", "Hanoi", "Peru", "Iceland", "Bristol", "Falmouth", "Savannah",
-                          "Lyon", "Edinburgh", "Texas", "Bavaria", "Tuscany", "Quito", "Tbilisi", "Ghent"])
+_PLACE = st.sampled_from(
+    [
+        "Lisbon",
+        "Porto",
+        "Kyoto",
+        "Osaka",
+        "Hanoi",
+        "Peru",
+        "Iceland",
+        "Bristol",
+        "Falmouth",
+        "Savannah",
+        "Lyon",
+        "Edinburgh",
+        "Texas",
+        "Bavaria",
+        "Tuscany",
+        "Quito",
+        "Tbilisi",
+        "Ghent",
+    ]
+)
 _VERBS = st.sampled_from(["flew to", "went to", "travelled to", "got back from", "visited", "spent two nights in"])
 
 
@@ -238,11 +260,11 @@ def test_a_lowercase_word_is_never_a_destination(word, verb):
 @pytest.mark.parametrize(
     "line",
     [
-        "Rosa and I went to Copper Kettle on Friday.",   # a restaurant's name, no place
+        "Rosa and I went to Copper Kettle on Friday.",  # a restaurant's name, no place
         "I went to Blue Heron Lane for brunch.",
-        "I'd love to see Peru one day.",                 # a wish
+        "I'd love to see Peru one day.",  # a wish
         "I want to visit Iceland someday.",
-        "We might go to Ghent in the spring.",           # a hypothetical
+        "We might go to Ghent in the spring.",  # a hypothetical
     ],
 )
 def test_no_trip_without_a_place_or_with_only_a_wish(line):
@@ -255,7 +277,7 @@ def test_no_trip_without_a_place_or_with_only_a_wish(line):
         ("I flew to Paris, Texas for a rodeo last week.", "Paris, Texas", "US"),
         ("I flew to Paris last week.", "Paris", "FR"),
         ("We spent two nights in Savannah, Georgia.", "Savannah, Georgia", "US"),
-        ("I got back from Georgia yesterday.", "Georgia", None),     # the country or the state: not said
+        ("I got back from Georgia yesterday.", "Georgia", None),  # the country or the state: not said
         ("We did a road trip around the Lake District.", "the Lake District", None),
         ("I got back from Kyoto and Osaka.", "Kyoto and Osaka", "JP"),
     ],

@@ -30,7 +30,10 @@ DAY = dt.date(2024, 3, 4)
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("Four nights in seville and two in bilbao, my feet hate me.", [("Seville", "ES", "done", 4), ("Bilbao", "ES", "done", 2)]),
+        (
+            "Four nights in seville and two in bilbao, my feet hate me.",
+            [("Seville", "ES", "done", 4), ("Bilbao", "ES", "done", 2)],
+        ),
         ("just back from portugal, what a week", [("Portugal", "PT", "done", None)]),
         ("We've booked Marrakesh for Ana's birthday!", [("Marrakesh", "MA", "planned", None)]),
         ("Can you check my packing list for Vienna?", []),
@@ -91,13 +94,24 @@ def test_a_city_of_another_country_or_a_later_plan_stays_its_own_trip():
         (dt.date(2024, 4, 22), ["Got back from Portugal on Sunday.", "Five nights in Seville before that, in March."]),
         (dt.date(2024, 4, 29), ["We're going to Lisbon in June for a wedding."]),
     )
-    assert [(t["destination"], t["status"]) for t in trips] == [("Portugal", "done"), ("Seville", "done"), ("Lisbon", "planned")]
+    assert [(t["destination"], t["status"]) for t in trips] == [
+        ("Portugal", "done"),
+        ("Seville", "done"),
+        ("Lisbon", "planned"),
+    ]
 
 
 @pytest.mark.parametrize(
     "outer, inner, held",
-    [("Georgia", "Tbilisi", True), ("Georgia", "Atlanta", True), ("Texas", "Austin", True), ("Italy", "Lisbon", False),
-     ("Lisbon", "Lisbon", False), ("Narnia", "Lisbon", False), ("Kyoto", "Osaka", False)],
+    [
+        ("Georgia", "Tbilisi", True),
+        ("Georgia", "Atlanta", True),
+        ("Texas", "Austin", True),
+        ("Italy", "Lisbon", False),
+        ("Lisbon", "Lisbon", False),
+        ("Narnia", "Lisbon", False),
+        ("Kyoto", "Osaka", False),
+    ],
 )
 def test_the_gazetteer_says_which_country_or_state_holds_a_city(outer, inner, held):
     from uac.extract.places import contains, lookup
@@ -109,12 +123,21 @@ def test_the_gazetteer_says_which_country_or_state_holds_a_city(outer, inner, he
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("I was in Rotterdam last week for a logistics conference, two nights, so tired.", [("Rotterdam", "NL", "done", 2)]),
+        (
+            "I was in Rotterdam last week for a logistics conference, two nights, so tired.",
+            [("Rotterdam", "NL", "done", 2)],
+        ),
         ("We were in Glasgow for Ana's graduation.", [("Glasgow", "GB", "done", None)]),
         ("Drove down to my parents' in Exeter on Friday, back Sunday.", [("Exeter", "GB", "done", None)]),
         ("At Easter we're going up to Ana's mum's place in Aberdeen.", [("Aberdeen", "GB", "planned", None)]),
-        ("Next up: my cousin's wedding in Cardiff, driving over on the 14th for two nights.", [("Cardiff", "GB", "planned", 2)]),
-        ("Then my sister's graduation in Salem, Oregon, flying out on the 2nd.", [("Salem, Oregon", "US", "planned", None)]),
+        (
+            "Next up: my cousin's wedding in Cardiff, driving over on the 14th for two nights.",
+            [("Cardiff", "GB", "planned", 2)],
+        ),
+        (
+            "Then my sister's graduation in Salem, Oregon, flying out on the 2nd.",
+            [("Salem, Oregon", "US", "planned", None)],
+        ),
         ("Back from Toulouse, three nights, and my French is worse than ever.", [("Toulouse", "FR", "done", 3)]),
         ("Flying out to Bilbao next week to look at flats.", [("Bilbao", "ES", "planned", None)]),
     ],
@@ -147,7 +170,9 @@ def test_a_family_visit_planned_then_looked_back_on_is_done():
 
 def test_a_family_visit_looked_back_on_before_it_was_due_or_of_someone_else_leaves_the_plan():
     plan = (dt.date(2023, 11, 2), ["In December we're going down to my parents' in Truro."])
-    assert _trips(plan, (dt.date(2023, 11, 20), ["The weekend at mum and dad's was so nice."]))[0]["status"] == "planned"
+    assert (
+        _trips(plan, (dt.date(2023, 11, 20), ["The weekend at mum and dad's was so nice."]))[0]["status"] == "planned"
+    )
     assert _trips(plan, (dt.date(2024, 1, 4), ["The weekend at Ana's parents' was so nice."]))[0]["status"] == "planned"
 
 
@@ -215,10 +240,15 @@ def _trips_in_context(*lines: str) -> list[str]:
 
 
 def test_a_day_trip_inside_a_stay_is_no_trip_of_its_own():
-    assert _trips_in_context("Just back from lisbon, five nights.", "Did a day trip to Sintra which was pretty.") == ["Lisbon"]
+    assert _trips_in_context("Just back from lisbon, five nights.", "Did a day trip to Sintra which was pretty.") == [
+        "Lisbon"
+    ]
     # a day trip from home, or to another country, is a trip
     assert _trips_in_context("Did a day trip to Sintra which was pretty.") == ["Sintra"]
-    assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == ["Lisbon", "Seville"]
+    assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == [
+        "Lisbon",
+        "Seville",
+    ]
 
 
 def _noted(line: str) -> list[tuple]:
@@ -279,10 +309,16 @@ def _told(*lines: str) -> list[tuple]:
     "lines, expected",
     [
         # "there" is the place of the sentence before, told by the same person
-        (["santa fe was amazing.", "we spent four nights there last week, Monday to Friday."], [("Santa Fe", "done", 4)]),
+        (
+            ["santa fe was amazing.", "we spent four nights there last week, Monday to Friday."],
+            [("Santa Fe", "done", 4)],
+        ),
         (["It's my cousin's wedding in Adelaide.", "We flew over there on Friday."], [("Adelaide", "done", None)]),
         # or named before it in the same sentence
-        (["Kiri's parents keep asking us to come to Wellington, so we're going there instead."], [("Wellington", "planned", None)]),
+        (
+            ["Kiri's parents keep asking us to come to Wellington, so we're going there instead."],
+            [("Wellington", "planned", None)],
+        ),
     ],
 )
 def test_there_is_the_place_said_before(lines, expected):

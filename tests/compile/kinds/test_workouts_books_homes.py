@@ -70,7 +70,12 @@ def test_a_workout_is_dated():
 @pytest.mark.parametrize(
     "line, activity, km, minutes",
     [
-        ("Went bouldering after work at the Arch, like an hour and a half, my fingers are done.", "bouldering", None, 90.0),
+        (
+            "Went bouldering after work at the Arch, like an hour and a half, my fingers are done.",
+            "bouldering",
+            None,
+            90.0,
+        ),
         ("Climbed for two hours at the wall on Saturday.", "climbing", None, 120.0),
         ("We drove up to the Peak District and hiked Kinder Scout, 8 miles round.", "hike", 12.87, None),
         ("First proper run in weeks this morning, 4 miles, 38 minutes, dying.", "run", 6.44, 38.0),
@@ -84,8 +89,12 @@ def test_workouts_as_chats_tell_them(line, activity, km, minutes):
 
 @pytest.mark.parametrize(
     "line",
-    ["I climbed the stairs to the fourth floor.", "A run would be nice tomorrow, 5k maybe.", "Hiked up the prices again, the cafe did.",
-     "My run club meets on Thursdays."],
+    [
+        "I climbed the stairs to the fourth floor.",
+        "A run would be nice tomorrow, 5k maybe.",
+        "Hiked up the prices again, the cafe did.",
+        "My run club meets on Thursdays.",
+    ],
 )
 def test_no_workout_from_words_that_also_mean_other_things(line):
     assert _records("workout", (DAY, [line])) == []
@@ -130,14 +139,26 @@ def test_a_book_told_twice_is_one_with_its_finish():
         (dt.date(2024, 2, 1), ["I've read Piranesi by Susanna Clarke."]),
         (DAY, ["Finished Piranesi again yesterday."]),
     )
-    assert (book["title"], book["author"], book["finished"]) == ("Piranesi", "Susanna Clarke", Period.day(dt.date(2024, 3, 3)))
+    assert (book["title"], book["author"], book["finished"]) == (
+        "Piranesi",
+        "Susanna Clarke",
+        Period.day(dt.date(2024, 3, 3)),
+    )
 
 
 @pytest.mark.parametrize(
     "line, title, author",
     [
-        ("Also read The Glass Hotel on the train, finally, Emily St. John, so good.", "The Glass Hotel", "Emily St. John"),
-        ("I'm still reading Station Eleven, Emily Mandel — finished it on the bus actually.", "Station Eleven", "Emily Mandel"),
+        (
+            "Also read The Glass Hotel on the train, finally, Emily St. John, so good.",
+            "The Glass Hotel",
+            "Emily St. John",
+        ),
+        (
+            "I'm still reading Station Eleven, Emily Mandel — finished it on the bus actually.",
+            "Station Eleven",
+            "Emily Mandel",
+        ),
     ],
 )
 def test_an_author_after_a_comma(line, title, author):
@@ -150,10 +171,14 @@ def test_still_reading_is_no_book_read():
 
 
 def test_an_author_named_in_the_next_sentence():
-    [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius, honestly."]))
+    [book] = _records(
+        "book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius, honestly."])
+    )
     assert (book["title"], book["author"]) == ("Piranesi", "Susanna Clarke")
     # the sentence may say "book" too
-    [book] = _records("book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius but that book is odd."]))
+    [book] = _records(
+        "book", (DAY, ["Finished Piranesi on the train yesterday.", "Susanna Clarke is a genius but that book is odd."])
+    )
     assert book["author"] == "Susanna Clarke"
 
 
@@ -161,7 +186,14 @@ def test_an_author_sentence_gives_nothing_to_a_book_of_another_session_or_one_wi
     books = _records(
         "book",
         (dt.date(2024, 2, 1), ["Finished Piranesi on the train yesterday."]),
-        (DAY, ["Susanna Clarke is a genius, honestly.", "I finished Stoner by John Williams.", "Ana Lopez is a genius at pub quizzes."]),
+        (
+            DAY,
+            [
+                "Susanna Clarke is a genius, honestly.",
+                "I finished Stoner by John Williams.",
+                "Ana Lopez is a genius at pub quizzes.",
+            ],
+        ),
     )
     assert [(b["title"], b["author"]) for b in books] == [("Piranesi", None), ("Stoner", "John Williams")]
     assert _records("book", (DAY, ["Rosa Diaz is a genius."])) == []
@@ -210,8 +242,18 @@ def test_a_move_closes_the_old_home_and_a_plan_comes_true():
     "line, activity, km, minutes",
     [
         # the sport a bare "did 1.5km" was, from its sentence
-        ("Did 1.5km at Brunswick Baths this morning too, took me about 40 min, trying to get back into swimming.", "swim", 1.5, 40.0),
-        ("And I'm trying to get back in shape, did a 45 min spinning class at the gym this morning.", "spinning class", None, 45.0),
+        (
+            "Did 1.5km at Brunswick Baths this morning too, took me about 40 min, trying to get back into swimming.",
+            "swim",
+            1.5,
+            40.0,
+        ),
+        (
+            "And I'm trying to get back in shape, did a 45 min spinning class at the gym this morning.",
+            "spinning class",
+            None,
+            45.0,
+        ),
         ("Did 10k along the canal on tuesday, 54 minutes, my knees hate me.", "run", 10.0, 54.0),
     ],
 )

@@ -52,10 +52,14 @@ PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
         Profile("strict", "OpenAI-like: json_schema and tools, clean replies"),
-        Profile("ollama", "Ollama-like: the prompt is cut at 2,048 tokens and usage reports the cut", context_tokens=2048),
+        Profile(
+            "ollama", "Ollama-like: the prompt is cut at 2,048 tokens and usage reports the cut", context_tokens=2048
+        ),
         Profile("vllm", "vLLM without a tool parser: HTTP 400 on tools", tools=False),
         Profile("llamacpp", "llama.cpp-like: no json_schema (HTTP 400), json_object works", json_schema=False),
-        Profile("sloppy", "a sloppy model: prose, <think>, fences, strings for numbers, odd dates and ids", sloppy=True),
+        Profile(
+            "sloppy", "a sloppy model: prose, <think>, fences, strings for numbers, odd dates and ids", sloppy=True
+        ),
         Profile("truncating", "replies stop at 3,000 tokens (finish_reason length)", completion_limit=3000),
         Profile("flaky", "every 4th request fails: HTTP 503 or a timeout", fail_every=4, fail_delay=2.5, timeout=1.5),
     )
@@ -136,7 +140,10 @@ def dress_json(value: Any, number: int) -> tuple[str, str | None]:
     text = json.dumps(value, ensure_ascii=False, indent=2 if number % 2 else None)
     form = number % 4
     if form == 0:
-        return f"Sure! Here is the JSON you asked for:\n```json\n{text}\n```\nLet me know if you need anything else.", None
+        return (
+            f"Sure! Here is the JSON you asked for:\n```json\n{text}\n```\nLet me know if you need anything else.",
+            None,
+        )
     if form == 1:
         return f'<think>\nThe user wants JSON such as {{"facts": []}}. Let me be careful.\n</think>\n{text}', None
     if form == 2:

@@ -33,9 +33,20 @@ def cut_to_context(request: ChatRequest, limit_tokens: int) -> ChatRequest:
             budget -= len(text)
             continue
         if budget > 0:
-            kept.append(Message(message.role, text[len(text) - budget :], message.tool_calls, message.tool_call_id, message.name))
+            kept.append(
+                Message(
+                    message.role, text[len(text) - budget :], message.tool_calls, message.tool_call_id, message.name
+                )
+            )
         break
-    return ChatRequest(tuple(reversed(kept)), request.json_schema, request.schema_name, request.tools, request.temperature, request.max_tokens)
+    return ChatRequest(
+        tuple(reversed(kept)),
+        request.json_schema,
+        request.schema_name,
+        request.tools,
+        request.temperature,
+        request.max_tokens,
+    )
 
 
 class ZooServer(FakeOpenAIServer):
@@ -93,7 +104,13 @@ class ZooServer(FakeOpenAIServer):
             note = "; ".join(n for n in (note, "completion cut at the limit") if n)
         completion_tokens = tokens((content or "") + "".join(json.dumps(args) for _, args in tool_calls))
         payload = completion(
-            content, tool_calls=tool_calls, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-            model=self.model, number=number, finish_reason=finish, extra=extra,
+            content,
+            tool_calls=tool_calls,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            model=self.model,
+            number=number,
+            finish_reason=finish,
+            extra=extra,
         )
         return Answer(200, payload, kind=reply.kind, note=note)

@@ -60,7 +60,8 @@ def write_conversation(path: Path) -> Path:
     for number, (when, turns) in enumerate(SESSIONS, 1):
         conversation[f"session_{number}_date_time"] = when
         conversation[f"session_{number}"] = [
-            {"speaker": speaker, "dia_id": f"D{number}:{index}", "text": text} for index, (speaker, text) in enumerate(turns, 1)
+            {"speaker": speaker, "dia_id": f"D{number}:{index}", "text": text}
+            for index, (speaker, text) in enumerate(turns, 1)
         ]
     path.write_text(json.dumps([{"sample_id": "reworded-1", "conversation": conversation, "qa": []}]), "utf-8")
     return path
@@ -92,7 +93,9 @@ def _view(root: Path) -> dict[str, str]:
 
 def run_flows(root: Path, conversation: Path) -> dict[str, Any]:
     recorder = Recorder()
-    memory = UserMemory.create(root, user_name="Alice", llm=LLMClient(ScriptedProvider(handler=recorder), sleep=lambda _s: None))
+    memory = UserMemory.create(
+        root, user_name="Alice", llm=LLMClient(ScriptedProvider(handler=recorder), sleep=lambda _s: None)
+    )
     try:
         ingested = memory.ingest(conversation, compile=False)
         facts = [(f.id, f.text, str(f.event_date), f.speaker) for f in memory.facts(include_superseded=True)]

@@ -56,7 +56,15 @@ _REGISTRY: tuple[Kind, ...] | None = None
 def _rules(name: str) -> Any:
     from . import books, homes, jobs, meals, purchases, trips, workouts
 
-    return {"trip": trips, "meal": meals, "job": jobs, "purchase": purchases, "workout": workouts, "book": books, "home": homes}[name]
+    return {
+        "trip": trips,
+        "meal": meals,
+        "job": jobs,
+        "purchase": purchases,
+        "workout": workouts,
+        "book": books,
+        "home": homes,
+    }[name]
 
 
 def detect(fact: "Fact") -> list[Sighting]:

@@ -132,7 +132,11 @@ def detect(fact: "Fact") -> list[Sighting]:
     title = _clean_title(raw)
     if title is None:
         return []
-    finished = p.when(fact) if verb in ("finished", "finished reading", "read", "devoured") or verb.endswith("reading") else None
+    finished = (
+        p.when(fact)
+        if verb in ("finished", "finished reading", "read", "devoured") or verb.endswith("reading")
+        else None
+    )
     fields: dict[str, Any] = {"person": fact.speaker, "title": title, "author": author, "finished": finished}
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{title.lower()}")]
 

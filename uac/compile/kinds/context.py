@@ -38,13 +38,17 @@ if TYPE_CHECKING:
 _OPENS_WITH_AMOUNT = re.compile(r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?:about|around|only|just|like|so|and)\s+)?", re.I)
 
 
-def localise(sightings: dict[str, list[Sighting]], facts: list["Fact"], currency: str | None = None) -> dict[str, list[Sighting]]:
+def localise(
+    sightings: dict[str, list[Sighting]], facts: list["Fact"], currency: str | None = None
+) -> dict[str, list[Sighting]]:
     """The sightings by kind, with the amounts of meals told in the next sentence and every
     bare "$" in the user's own dollar (see the module's text)."""
     order = {fact.id: index for index, fact in enumerate(facts)}
     told = {s.fact_id for found in sightings.values() for s in found if "_doubt" not in s.fields}
     out = dict(sightings)
-    trips = list(sightings.get("trip", [])) + _there(facts, told | {s.fact_id for found in sightings.values() for s in found})
+    trips = list(sightings.get("trip", [])) + _there(
+        facts, told | {s.fact_id for found in sightings.values() for s in found}
+    )
     out["trip"] = _day_trips(trips, facts, order)
     out["meal"] = [_next_amount(s, facts, order, told) for s in sightings.get("meal", [])]
     homes: dict[str, list[tuple[int, str]]] = {}
@@ -63,9 +67,13 @@ _THERE = re.compile(
     r"staying|holiday|vacation|spent|spend|spending|time))\s+(?:(?:back|over|up|down|out|again)\s+)?there\b"
 )
 #: a place named after a preposition or a verb of travel ("a wedding in Adelaide", "come to Wellington")
-_NAMED = re.compile(r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2})")
+_NAMED = re.compile(
+    r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2})"
+)
 #: a sentence that opens with its place, as chats write it in lower case: "santa fe was amazing."
-_OPENS_WITH_PLACE = re.compile(r"^(?:[A-Z][\w’'-]*\s+said:\s+)?(?P<place>[A-Za-z][a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:was|is|were)\b")
+_OPENS_WITH_PLACE = re.compile(
+    r"^(?:[A-Z][\w’'-]*\s+said:\s+)?(?P<place>[A-Za-z][a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:was|is|were)\b"
+)
 
 
 def _place_in(text: str) -> str | None:
@@ -106,7 +114,7 @@ def _there(facts: list["Fact"], told: set[str]) -> list[Sighting]:
             continue
         word = "to" if there.group("go") else "in"
         start = there.end() - len("there")
-        text = f"{fact.text[:start]}{word} {place}{fact.text[there.end():]}"
+        text = f"{fact.text[:start]}{word} {place}{fact.text[there.end() :]}"
         out.extend(s for s in trips.detect(fact.replace(text=text)) if "_doubt" not in s.fields)
     return out
 
@@ -122,10 +130,13 @@ def _day_trips(trips: list[Sighting], facts: list["Fact"], order: dict[str, int]
         country = sighting.fields.get("country")
         if fact is not None and country and _DAY_TRIP.search(fact.text):
             stays = [
-                other for other in trips
-                if other is not sighting and other.fields.get("country") == country
+                other
+                for other in trips
+                if other is not sighting
+                and other.fields.get("country") == country
                 and other.fields.get("person") == sighting.fields.get("person")
-                and other.fact_id in order and facts[order[other.fact_id]].session_id == fact.session_id
+                and other.fact_id in order
+                and facts[order[other.fact_id]].session_id == fact.session_id
                 and not _DAY_TRIP.search(facts[order[other.fact_id]].text)
             ]
             if stays:
@@ -148,11 +159,17 @@ def _next_amount(sighting: Sighting, facts: list["Fact"], order: dict[str, int],
     paid = find_amounts(after.text)
     if not paid or opening is None or paid[0].start != opening.end():
         return sighting
-    return replace(sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency, "_amount_from": after.id})
+    return replace(
+        sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency, "_amount_from": after.id}
+    )
 
 
 def _dollar(
-    sighting: Sighting, facts: list["Fact"], order: dict[str, int], homes: dict[str, list[tuple[int, str]]], currency: str | None
+    sighting: Sighting,
+    facts: list["Fact"],
+    order: dict[str, int],
+    homes: dict[str, list[tuple[int, str]]],
+    currency: str | None,
 ) -> Sighting:
     from ...extract.money import local_currency, names_us_dollar
 
@@ -160,7 +177,13 @@ def _dollar(
     if fields.get("currency") != "USD":
         return sighting
     at = order.get(sighting.fact_id, 0)
-    source = facts[order[fields["_amount_from"]]] if fields.get("_amount_from") in order else facts[at] if sighting.fact_id in order else None
+    source = (
+        facts[order[fields["_amount_from"]]]
+        if fields.get("_amount_from") in order
+        else facts[at]
+        if sighting.fact_id in order
+        else None
+    )
     if source is None or names_us_dollar(source.text):
         return sighting
     known = sorted(homes.get(fields.get("person") or "", []))

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 NAME = "home"
 
-CUE = re.compile(r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment)\b", re.I)
+CUE = re.compile(
+    r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment)\b", re.I
+)
 
 _YEARS_IN = re.compile(rf"^(?i:(?:(?:nearly|almost|over|about)\s+)?(?:{p.NUMBER})\s+years\s+in)\s+(?P<place>{p.NAME})")
 #: a home found or signed for: not lived in yet
@@ -40,9 +42,13 @@ _FOUND = re.compile(
     rf"^(?:got|found|signed\s+for|signed\s+the\s+lease\s+on|rented|bought)\s+(?:the|a|an|our|my)\s+(?:new\s+)?{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})"
 )
 #: a home said in lower case: "live in leipzig now", "moved to bristol"
-_LOWER_HOME = re.compile(r"^(?:(?P<moved>moved|have\s+moved|has\s+moved)\s+to|(?:now\s+)?lives?\s+in|(?:is|are)\s+living\s+in)\s+(?P<place>[a-z][a-z-]{2,})(?P<now>\s+now)?\b")
+_LOWER_HOME = re.compile(
+    r"^(?:(?P<moved>moved|have\s+moved|has\s+moved)\s+to|(?:now\s+)?lives?\s+in|(?:is|are)\s+living\s+in)\s+(?P<place>[a-z][a-z-]{2,})(?P<now>\s+now)?\b"
+)
 #: "moved on the 18th", "moved in last week", "have moved": a move that names no place
-_MOVED = re.compile(r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b)")
+_MOVED = re.compile(
+    r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b)"
+)
 _SINCE = re.compile(rf"^(?:has|have)\s+been\s+(?:living\s+)?in\s+(?P<place>{p.NAME})\s+since\b")
 
 
@@ -60,14 +66,18 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             out.append((clause.person, since.group("place"), "start"))
         elif found is not None:
             out.append((clause.person, found.group("place"), "planned"))
-        elif (lower := _LOWER_HOME.match(clause.rest)) is not None and (city := lookup_lower(lower.group("place"))) is not None:
+        elif (lower := _LOWER_HOME.match(clause.rest)) is not None and (
+            city := lookup_lower(lower.group("place"))
+        ) is not None:
             # "we live in leipzig now": a city in lower case, as the gazetteer alone accepts it
             out.append((clause.person, city.name, "start" if lower.group("now") or lower.group("moved") else "current"))
         elif clause.group and _MOVED.match(clause.rest):
             out.append((clause.person, "", "moved"))
     if not out and fact.speaker and not p.is_question(fact):
         text = p.plain_cached(fact.text, fact.session_date)
-        new = re.search(rf"\b{re.escape(fact.speaker)}(?:'s|’s| and others')\s+new\s+{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})", text)
+        new = re.search(
+            rf"\b{re.escape(fact.speaker)}(?:'s|’s| and others')\s+new\s+{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})", text
+        )
         if new is not None:
             out.append((fact.speaker, new.group("place"), "start"))
     if not out and fact.speaker and not p.is_question(fact):
@@ -86,7 +96,9 @@ def detect(fact: "Fact") -> list[Sighting]:
         period = p.when(fact)
         if event == "moved":
             # the move into the home found before (assembled with it, or nothing)
-            out.append(Sighting(NAME, fact.id, {"person": person, "start": period, "_event": event, "_support": True}, None))
+            out.append(
+                Sighting(NAME, fact.id, {"person": person, "start": period, "_event": event, "_support": True}, None)
+            )
             continue
         place = lookup(value)
         if place is None:
@@ -173,4 +185,6 @@ CLASS = p.record_class(
     ),
     "A home someone lives or lived in (offline rules): city, country (ISO code), start, end, whether it is current.",
 )
-DESCRIPTION = "Homes: the city someone lives or lived in, its country, since and until when, whether they still live there."
+DESCRIPTION = (
+    "Homes: the city someone lives or lived in, its country, since and until when, whether they still live there."
+)

@@ -173,7 +173,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 
 
 def _short_for(one: str | None, other: str | None) -> bool:
-    """"Front Range" and "Front Range Health": one name the first words of the other."""
+    """ "Front Range" and "Front Range Health": one name the first words of the other."""
     if not one or not other:
         return False
     a, b = one.lower().split(), other.lower().split()
@@ -182,7 +182,7 @@ def _short_for(one: str | None, other: str | None) -> bool:
 
 
 def _full_name(employer: str | None, named: list[str]) -> str | None:
-    """"Brightwater" as the person named it in full elsewhere ("Brightwater Energy")."""
+    """ "Brightwater" as the person named it in full elsewhere ("Brightwater Energy")."""
     if not employer:
         return employer
     longer = [n for n in named if n and n.lower().startswith(employer.lower() + " ")]

@@ -54,7 +54,9 @@ FOODS = (
 FOODS = [word for word in FOODS if word not in ("and", "dim", "sum", "hot", "pot", "ice", "cream")]
 _FOOD_PHRASES = ("dim sum", "hot pot", "fish and chips", "ice cream")
 _FOOD = r"(?:" + "|".join(sorted({*(re.escape(f) for f in _FOOD_PHRASES), *FOODS}, key=len, reverse=True)) + r")"
-_MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"
+_MEAL = (
+    r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"
+)
 _EATERY = (
     r"(?:restaurant|place|spot|caf[eé]|bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|"
     r"brasserie|izakaya|food\s+truck|bakery|tavern|canteen|eatery|cantina|noodle\s+house|sushi\s+bar|ramen\s+shop)"
@@ -65,12 +67,16 @@ _DESCRIBED = (
     rf"amazing|popular|famous|cheap|good|lovely|fantastic|hip|trendy)\s+)*(?:(?P<kind>[A-Za-z-]+(?:\s+[A-Za-z-]+)?)\s+)??{_EATERY})"
 )
 _PLACE = rf"(?:(?P<named>{p.NAME})|{_DESCRIBED})"
-_NOT_OUT = re.compile(r"\b(?:at|in)\s+(?:home|work|the\s+office|school|[A-Z][\w’'-]*['’]s?\s+(?:place|house|home|apartment|flat|parents))\b")
+_NOT_OUT = re.compile(
+    r"\b(?:at|in)\s+(?:home|work|the\s+office|school|[A-Z][\w’'-]*['’]s?\s+(?:place|house|home|apartment|flat|parents))\b"
+)
 _AT_PLACE = re.compile(rf"\b(?:at|in|from)\s+{_PLACE}")
 _APPOSITION = re.compile(rf"^[^,.;]*,\s+(?:[a-z][\w\s]{{0,20}}?,\s+)?(?P<named>{p.NAME})\s*(?=,|$|\.|\s+[-—])")
 _CALLED = re.compile(rf"\b(?:called|named)\s+(?P<named>{p.NAME})")
 
-_PAST = r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
+_PAST = (
+    r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
+)
 
 
 def _rule(body: str) -> re.Pattern[str]:
@@ -94,22 +100,34 @@ RULES: tuple[re.Pattern[str], ...] = (
     # "took Ana out to Kenji's Counter for her birthday, the tasting menu": a treat out, with a meal in the clause
     _rule(rf"took\s+(?:[\w’'-]+\s+){{1,4}}?out\s+(?:to|at)\s+(?P<named>{p.NAME})(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
     # "had Dishoom on Saturday, the breakfast naan": a name eaten at (a meal or dish in the clause)
-    _rule(rf"(?:had|grabbed|got)\s+(?P<named>{p.NAME})(?=\s+(?:on|for|last|this|with|again|yesterday|tonight)\b|,)(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
+    _rule(
+        rf"(?:had|grabbed|got)\s+(?P<named>{p.NAME})(?=\s+(?:on|for|last|this|with|again|yesterday|tonight)\b|,)(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"
+    ),
     # "had dinner at Nopa", "went out for lunch at a Thai place", "had a lovely brunch with Ana at Tartine"
-    _rule(rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"),
+    _rule(
+        rf"(?:{_PAST}|met\s+\S+(?:\s+and\s+others)?\s+for)\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:(?P<adj>[a-z]+)\s+){{0,2}}?{_MEAL}\b"
+    ),
     # "tried a new ramen place", "tried the Italian restaurant on 5th street"
     _rule(rf"(?:tried|checked\s+out|went\s+to|ate\s+at|stopped\s+by|visited)\s+{_DESCRIBED}"),
     # "found a place called Tasca do Zé ..., grilled sardines": found, with food in the clause
     _rule(rf"(?:found|discovered|stumbled\s+on|stumbled\s+upon)\s+{_DESCRIBED}(?P<eaten>(?=.*{_MEAL_WORD.pattern}))"),
     # "snuck off to celebrate ... at The Harbourmaster, the seafood place on the waterfront": a name
     # described as an eatery, wherever the clause puts it
-    _rule(rf"[^.;!?]*?\b(?:at|to)\s+(?P<named>{p.NAME}),\s+(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b(?P<past>)"),
+    _rule(
+        rf"[^.;!?]*?\b(?:at|to)\s+(?P<named>{p.NAME}),\s+(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b(?P<past>)"
+    ),
     # "went to Nopa for dinner", "went to Nobu for sushi"
-    _rule(rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})\s+for\s+(?:a\s+|an\s+|some\s+)?(?:(?:late|quick|early|big|nice)\s+)?(?:{_MEAL}|(?P<food>{_FOOD}))\b"),
+    _rule(
+        rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})\s+for\s+(?:a\s+|an\s+|some\s+)?(?:(?:late|quick|early|big|nice)\s+)?(?:{_MEAL}|(?P<food>{_FOOD}))\b"
+    ),
     # "had sushi at Nobu", "ate at Chez Panisse", "dined at Nopa"
-    _rule(rf"(?:ate|dined|(?:had|grabbed|got|ordered|tried|enjoyed)\s+(?:some\s+|a\s+|an\s+)?(?P<dish>[a-z][a-z -]{{1,30}}?))\s+(?:out\s+)?at\s+{_PLACE}"),
+    _rule(
+        rf"(?:ate|dined|(?:had|grabbed|got|ordered|tried|enjoyed)\s+(?:some\s+|a\s+|an\s+)?(?P<dish>[a-z][a-z -]{{1,30}}?))\s+(?:out\s+)?at\s+{_PLACE}"
+    ),
     # "went out for tacos", "went out for Thai food", "ate out"
-    _rule(rf"(?:went\s+out\s+for|got|grabbed|had)\s+(?:some\s+)?(?P<food>{_FOOD})(?:\s+food)?\b(?=.*\b(?:out|at|in)\b)|ate\s+out\b|went\s+out\s+for\s+(?:some\s+)?(?P<food2>{_FOOD})(?:\s+food)?\b"),
+    _rule(
+        rf"(?:went\s+out\s+for|got|grabbed|had)\s+(?:some\s+)?(?P<food>{_FOOD})(?:\s+food)?\b(?=.*\b(?:out|at|in)\b)|ate\s+out\b|went\s+out\s+for\s+(?:some\s+)?(?P<food2>{_FOOD})(?:\s+food)?\b"
+    ),
 )
 
 
@@ -145,15 +163,35 @@ def _place(match: re.Match[str], after: str, person: str, people: Sequence[str] 
 
 
 #: the first word of a possessive that is someone's home, not a restaurant ("Uncle Bob's")
-_KIN = {"uncle", "aunt", "auntie", "grandma", "grandpa", "granny", "nan", "nana", "gran", "mum", "mom", "dad", "cousin", "the"}
+_KIN = {
+    "uncle",
+    "aunt",
+    "auntie",
+    "grandma",
+    "grandpa",
+    "granny",
+    "nan",
+    "nana",
+    "gran",
+    "mum",
+    "mom",
+    "dad",
+    "cousin",
+    "the",
+}
 
 
 def _possessive_eatery(name: str) -> str | None:
-    """"Mama Nino's", "Joe Allen's": a name of several words in the possessive is a
+    """ "Mama Nino's", "Joe Allen's": a name of several words in the possessive is a
     restaurant's where a meal is eaten ("at Ana's" alone stays a home, and so does
     "at Uncle Bob's")."""
     words = name.strip().rstrip(".,;").split()
-    if len(words) < 2 or not re.search(r"['’]s$", words[-1]) or words[0].lower() in _KIN or words[0].lower() in p.NOT_NAMES:
+    if (
+        len(words) < 2
+        or not re.search(r"['’]s$", words[-1])
+        or words[0].lower() in _KIN
+        or words[0].lower() in p.NOT_NAMES
+    ):
         return None
     if any(re.search(r"['’]s$", w) for w in words[:-1]):
         return None  # "Tom's mum's": someone's family
@@ -245,13 +283,15 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
 
 
 def _trim(place: str | None) -> str | None:
-    """"Bravas on Cotham Hill" -> "Bravas": the street is where it is, not its name."""
+    """ "Bravas on Cotham Hill" -> "Bravas": the street is where it is, not its name."""
     if place is None:
         return None
     return re.split(r"\s+(?:on|in)\s+", place, maxsplit=1)[0] if re.search(r"\s(?:on|in)\s", place) else place
 
 
-def _sighting(fact: "Fact", person: str, scope: str, place: str | None, cuisine: str | None, meal: str | None) -> Sighting:
+def _sighting(
+    fact: "Fact", person: str, scope: str, place: str | None, cuisine: str | None, meal: str | None
+) -> Sighting:
     from ...extract.money import find_amounts
 
     paid = find_amounts(scope)
@@ -295,7 +335,12 @@ def _detect(fact: "Fact") -> list[Sighting]:
             out_word = re.search(r"\b(?:out|ate\s+out)\b", match.group(0)) is not None
             if place is None and not out_word:
                 continue
-            if groups.get("past") is not None and (clause.person != fact.speaker or _AHEAD.search(clause.rest) or p.HEDGES.search(clause.rest) or _dated_ahead(fact)):
+            if groups.get("past") is not None and (
+                clause.person != fact.speaker
+                or _AHEAD.search(clause.rest)
+                or p.HEDGES.search(clause.rest)
+                or _dated_ahead(fact)
+            ):
                 continue  # "we'll eat at X, the seafood place": a plan
             if dish and _cuisine(dish) is None:
                 continue  # "had a great time at Disneyland": no food named
@@ -307,7 +352,9 @@ def _detect(fact: "Fact") -> list[Sighting]:
                 found = re.search(r"\b(dinner|lunch|brunch|breakfast|supper)\b", after, re.I)
                 meal = found.group(1).lower() if found else None
             # what the text says was paid ("£62 for the two of us", "£30 for my half")
-            sighting = _sighting(fact, clause.person, clause.rest, place, cuisine, " ".join(meal.split()) if meal else None)
+            sighting = _sighting(
+                fact, clause.person, clause.rest, place, cuisine, " ".join(meal.split()) if meal else None
+            )
             twice = _TWICE.match(after)
             if twice is None:
                 out.append(sighting)
@@ -320,7 +367,11 @@ def _detect(fact: "Fact") -> list[Sighting]:
                 first = dict(first)
                 again = dict(first)
             else:
-                again = dict(_sighting(fact, clause.person, second[paid.start() :], place, cuisine, sighting.fields["meal"]).fields)
+                again = dict(
+                    _sighting(
+                        fact, clause.person, second[paid.start() :], place, cuisine, sighting.fields["meal"]
+                    ).fields
+                )
             out.append(Sighting(NAME, fact.id, first, sighting.key))
             out.append(Sighting(NAME, fact.id, again, f"{sighting.key}#2"))
             break
@@ -328,7 +379,10 @@ def _detect(fact: "Fact") -> list[Sighting]:
 
 
 #: words that put a clause ahead of when it is said
-_AHEAD = re.compile(r"\b(?:will|won't|going\s+to|gonna|tomorrow|next|planning|plan\s+to|wants?\s+to|hop(?:e|ing)\s+to|would)\b|'ll\b", re.I)
+_AHEAD = re.compile(
+    r"\b(?:will|won't|going\s+to|gonna|tomorrow|next|planning|plan\s+to|wants?\s+to|hop(?:e|ing)\s+to|would)\b|'ll\b",
+    re.I,
+)
 
 
 def _dated_ahead(fact: "Fact") -> bool:

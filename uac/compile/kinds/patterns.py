@@ -70,7 +70,9 @@ _ANNOTATION = re.compile(r"\s*\((?:on|in|the week|the weekend|between)\b[^()]*\)
 _SPACES = re.compile(r"\s{2,}")
 
 #: words that soften a plan ("maybe", "thinking of") -- it stays planned, never done
-HEDGES = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to)\b", re.I)
+HEDGES = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to)\b", re.I
+)
 
 #: adverbs between a subject and its verb ("Sam just got back", "Sam now works")
 ADVERBS = (
@@ -108,7 +110,9 @@ def is_question(fact: "Fact") -> bool:
 
 
 #: adverbs inside a verb group ("Sam is also thinking of", "Sam has just booked"), left out of the text read
-_INNER_ADVERBS = re.compile(r"\b(?:also|just|really|actually|finally|even|totally|definitely|seriously|already|still)\s+")
+_INNER_ADVERBS = re.compile(
+    r"\b(?:also|just|really|actually|finally|even|totally|definitely|seriously|already|still)\s+"
+)
 
 
 def clauses(fact: "Fact", cue: "re.Pattern[str] | None" = None) -> Iterator[Clause]:
@@ -145,7 +149,9 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         out.append(Clause(speaker, False, text[:1].lower() + text[1:]))
     if speaker:
         name = re.escape(speaker)
-        pattern = re.compile(rf"(?:^(?:{_OPENERS}[,!]?\s+)+|^|[,;:—–!]\s+|[^\w\s\x00-\x7f]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])")
+        pattern = re.compile(
+            rf"(?:^(?:{_OPENERS}[,!]?\s+)+|^|[,;:—–!]\s+|[^\w\s\x00-\x7f]\s+|\b(?i:and|but|so|then|when|after|before|because|since|as|cause|coz)\s+)({name})(\s+and\s+others)?\s+(?=[a-z])"
+        )
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
@@ -226,7 +232,7 @@ def clean_name(text: str, person: str | None = None) -> str | None:
 
 
 def split_names(text: str, person: str | None = None) -> list[str]:
-    """"Kyoto and Osaka" -> ["Kyoto", "Osaka"]; names that are no names dropped."""
+    """ "Kyoto and Osaka" -> ["Kyoto", "Osaka"]; names that are no names dropped."""
     parts = re.split(r",\s+and\s+|,\s+|\s+and\s+", text)
     return [name for name in (clean_name(p, person) for p in parts) if name]
 
@@ -274,11 +280,37 @@ def companions(rest: str, person: str) -> list[str]:
 # -- numbers --------------------------------------------------------------------------
 
 _NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-    "couple": 2, "a couple of": 2,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "couple": 2,
+    "a couple of": 2,
 }
 NUMBER = r"(?:\d[\d,]*(?:\.\d+)?|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?(?:\s+(?:hundred|thousand))?)"
 

@@ -39,10 +39,34 @@ NAME = "purchase"
 
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _WORDS = {
-    "dollar": "USD", "dollars": "USD", "bucks": "USD", "usd": "USD", "euro": "EUR", "euros": "EUR", "eur": "EUR",
-    "pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP", "yen": "JPY", "jpy": "JPY", "chf": "CHF",
-    "francs": "CHF", "franc": "CHF", "kr": "SEK", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "cad": "CAD",
-    "aud": "AUD", "rupees": "INR", "inr": "INR", "pesos": "MXN", "mxn": "MXN", "reais": "BRL", "brl": "BRL",
+    "dollar": "USD",
+    "dollars": "USD",
+    "bucks": "USD",
+    "usd": "USD",
+    "euro": "EUR",
+    "euros": "EUR",
+    "eur": "EUR",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "quid": "GBP",
+    "gbp": "GBP",
+    "yen": "JPY",
+    "jpy": "JPY",
+    "chf": "CHF",
+    "francs": "CHF",
+    "franc": "CHF",
+    "kr": "SEK",
+    "sek": "SEK",
+    "nok": "NOK",
+    "dkk": "DKK",
+    "cad": "CAD",
+    "aud": "AUD",
+    "rupees": "INR",
+    "inr": "INR",
+    "pesos": "MXN",
+    "mxn": "MXN",
+    "reais": "BRL",
+    "brl": "BRL",
 }
 _CODE = r"(?:USD|EUR|GBP|JPY|CHF|SEK|NOK|DKK|CAD|AUD|INR|MXN|BRL)"
 _WORD_CURRENCY = r"(?:dollars?|bucks|euros?|pounds?|quid|yen|francs?|rupees|pesos|reais|kr|" + _CODE + r")"
@@ -73,8 +97,18 @@ def _rule(body: str) -> re.Pattern[str]:
 
 #: (pattern, needs an amount)
 RULES: tuple[tuple[re.Pattern[str], bool], ...] = (
-    (_rule(rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}"), True),
-    (_rule(rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"), True),
+    (
+        _rule(
+            rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}"
+        ),
+        True,
+    ),
+    (
+        _rule(
+            rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"
+        ),
+        True,
+    ),
     (_rule(rf"spent\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+on\s+{_ITEM_TO_STOP}"), True),
     (_rule(rf"(?:bought|purchased|ordered|splurged\s+on|snagged)\s+{_ITEM_TO_STOP}"), False),
 )
@@ -110,7 +144,11 @@ def _item(text: str, person: str) -> str | None:
     # "the keyboard Sam has been staring at": the thing, not the clause about it
     text = re.split(rf"\s+{re.escape(person)}(?:\s+and\s+others)?\s+", text, maxsplit=1)[0] if person else text
     words = text.strip().rstrip(".,").split()
-    while words and (words[0].lower() in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper") or words[0] in (f"{person}'s", f"{person}’s")):
+    while words and (
+        words[0].lower()
+        in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper")
+        or words[0] in (f"{person}'s", f"{person}’s")
+    ):
         words = words[1:]
     # "a cast iron pan instead", "a new harness there": where or why, not the thing
     while len(words) > 1 and words[-1].lower() in _TRAILING:
@@ -119,7 +157,19 @@ def _item(text: str, person: str) -> str | None:
 
 
 #: words that end an item's phrase without naming it
-_TRAILING = {"instead", "there", "here", "too", "again", "anyway", "online", "finally", "today", "yesterday", "afterwards"}
+_TRAILING = {
+    "instead",
+    "there",
+    "here",
+    "too",
+    "again",
+    "anyway",
+    "online",
+    "finally",
+    "today",
+    "yesterday",
+    "afterwards",
+}
 
 
 #: the words before "of" that measure what follows it ("a pair of boots", "a set of bowls")
@@ -137,7 +187,9 @@ CUE = re.compile(
 
 
 _BUY_START = re.compile(rf"^{p.ADVERBS}(?P<verb>{_BUY})\s+")
-_NOT_BOUGHT = re.compile(r"^(?:almost|nearly|never|not|didn't|did\s+not|won't|would|could|might|want|wanted|looked|stared)\b")
+_NOT_BOUGHT = re.compile(
+    r"^(?:almost|nearly|never|not|didn't|did\s+not|won't|would|could|might|want|wanted|looked|stared)\b"
+)
 #: where an item's words end before its amount ("a couch for", "a desk yesterday --", "tiles from a shop near")
 _ITEM_END = re.compile(
     r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|to|but|and\s+it|so)\b.*$"
@@ -145,7 +197,9 @@ _ITEM_END = re.compile(
     r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$",
     re.S,
 )
-_BARE_PRICE = re.compile(r"(?:for|and\s+(?:a|an|the)\s+[\w\s'’-]+?\s+for)\s+(\d[\d,]*(?:\.\d\d)?)\b(?!\s*(?:%|km|k\b|miles|mins|nights|days|hours))")
+_BARE_PRICE = re.compile(
+    r"(?:for|and\s+(?:a|an|the)\s+[\w\s'’-]+?\s+for)\s+(\d[\d,]*(?:\.\d\d)?)\b(?!\s*(?:%|km|k\b|miles|mins|nights|days|hours))"
+)
 
 
 def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
@@ -179,16 +233,23 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         items.append({"item": named, "amount": money.amount, "currency": money.currency})
     # "and a standing lamp for 65": a later item priced without a currency takes the one before it
     tail = body[last:]
-    match = re.match(r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b", tail)
+    match = re.match(
+        r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b",
+        tail,
+    )
     if match and items:
         later = _item(match.group("item"), clause.person)
         if later:
-            items.append({"item": later, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]})
+            items.append(
+                {"item": later, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]}
+            )
     return items or None
 
 
 #: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
-_GOES_ON = re.compile(r"(?:,\s+(?:and\s+)?|\s+and\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)")
+_GOES_ON = re.compile(
+    r"(?:,\s+(?:and\s+)?|\s+and\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)"
+)
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
 
 
@@ -217,7 +278,7 @@ _NEEDED = re.compile(
 
 
 def _antecedent(item: str, before: str) -> str:
-    """"a new one" after "the kettle dying" is a kettle, "a second-hand one" after "we need a
+    """ "a new one" after "the kettle dying" is a kettle, "a second-hand one" after "we need a
     fridge" a second-hand fridge: the thing needed, wanted or broken before the purchase in the
     same sentence; ``item`` as it is when the sentence names none."""
     one = _ONE.match(item)
@@ -268,7 +329,14 @@ def _detect(fact: "Fact") -> list[Sighting]:
             where = _WHERE.search(clause.rest)
             place = p.clean_name(where.group("where"), clause.person) if where else None
             for number, bought in enumerate(several):
-                out.append(Sighting(NAME, fact.id, {"person": clause.person, **bought, "when": p.when(fact), "where": place}, f"{fact.id}#{number}"))
+                out.append(
+                    Sighting(
+                        NAME,
+                        fact.id,
+                        {"person": clause.person, **bought, "when": p.when(fact), "where": place},
+                        f"{fact.id}#{number}",
+                    )
+                )
             break
         if _NOT_BOUGHT.match(clause.rest):
             if _money_in(clause.rest):
@@ -311,20 +379,26 @@ def _money_in(text: str) -> bool:
 
 
 def _relative(fact: "Fact") -> list[Sighting]:
-    """"return the running shoes I bought in June, £120": the thing the speaker bought,
+    """ "return the running shoes I bought in June, £120": the thing the speaker bought,
     named before them."""
     from ...extract.money import find_amounts
 
     person = fact.speaker
-    if not person or p.is_question(fact) or all(f"{person} {verb}" not in fact.text for verb in ("bought", "ordered", "got")):
+    if (
+        not person
+        or p.is_question(fact)
+        or all(f"{person} {verb}" not in fact.text for verb in ("bought", "ordered", "got"))
+    ):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     match = re.search(
-        rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b", text
+        rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b",
+        text,
     ) or re.search(
         # "returned the Sony headphones I got last month, $349": got, then given back -- still bought
         rf"\b(?:returned|took\s+back|sent\s+back|gave\s+back)\s+(?:the|those|these|that)\s+(?P<item>[\w-]+(?:\s+[\w-]+){{0,4}})\s+"
-        rf"{re.escape(person)}\s+(?:bought|ordered|got)\b", text
+        rf"{re.escape(person)}\s+(?:bought|ordered|got)\b",
+        text,
     )
     if match is None or _NOT_BOUGHT.match(text[match.end() :].lstrip()):
         return []
@@ -333,8 +407,12 @@ def _relative(fact: "Fact") -> list[Sighting]:
         return []
     paid = find_amounts(text[match.end() :])
     fields: dict[str, Any] = {
-        "person": person, "item": item, "amount": paid[0].amount if paid else None,
-        "currency": paid[0].currency if paid else None, "when": p.when(fact), "where": None,
+        "person": person,
+        "item": item,
+        "amount": paid[0].amount if paid else None,
+        "currency": paid[0].currency if paid else None,
+        "when": p.when(fact),
+        "where": None,
     }
     return [Sighting(NAME, fact.id, fields, None)]
 

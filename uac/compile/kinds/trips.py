@@ -100,7 +100,13 @@ class _Rule:
 
 
 def _rule(
-    body: str, status: str, dated: str = "start", weak: bool = False, family: bool = False, ahead: bool = False, cue: str = ""
+    body: str,
+    status: str,
+    dated: str = "start",
+    weak: bool = False,
+    family: bool = False,
+    ahead: bool = False,
+    cue: str = "",
 ) -> _Rule:
     return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead, cue)
 
@@ -110,42 +116,69 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|flew|drove|headed|made\s+it)\s+(?:back|home)\s+"
         rf"from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}",
-        "done", "end", cue="strong",
+        "done",
+        "end",
+        cue="strong",
     ),
     _rule(
         rf"(?:got|came|is|was|are|were|has\s+been|have\s+been|just\s+got)\s+back\s+from\s+{_OWNER}\s+(?:\w+\s+)?"
         rf"(?P<activity>road\s+trip|camping\s+trip|hiking\s+trip|ski\s+trip|cruise|backpacking\s+trip)",
-        "done", "end",
+        "done",
+        "end",
     ),
-    _rule(rf"(?:is|are)\s+(?:traveling|travelling|touring|backpacking|road-?tripping)\s+(?:through|around|in|across)\s+{_PLACES}", "done"),
-    _rule(rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}", "done", "end", cue="strong"),
+    _rule(
+        rf"(?:is|are)\s+(?:traveling|travelling|touring|backpacking|road-?tripping)\s+(?:through|around|in|across)\s+{_PLACES}",
+        "done",
+    ),
+    _rule(
+        rf"returned\s+(?:home\s+)?from\s+(?:{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+)?{_PLACES}",
+        "done",
+        "end",
+        cue="strong",
+    ),
     # done
     _rule(
         rf"(?:flew|drove|travell?ed|headed|went|went\s+back|sailed|cycled|hitchhiked|road-?tripped|{_HOPPED}|(?:took|caught|got)\s+(?:a|the)\s+"
         rf"{_CARRIER})\s+(?:over\s+|out\s+|down\s+|up\s+|off\s+|back\s+|across\s+|all\s+the\s+way\s+)?"
         rf"to\s+{_PLACES}",
-        "done", cue="verb",
+        "done",
+        cue="verb",
     ),
     _rule(rf"(?:visited|toured|explored)\s+{_PLACES}", "done"),
     _rule(
         rf"spent\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:long\s+)?(?:days?|weeks?|weekends?|holidays?|summer|vacation|months?))"
         rf"\s+(?:in|on|at|around|touring|exploring)\s+{_PLACES}",
-        "done", cue="strong",
+        "done",
+        cue="strong",
     ),
     _rule(
         rf"(?:had|took|went\s+on|made|enjoyed|did)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
-        "done", cue="strong",
+        "done",
+        cue="strong",
     ),
     _rule(rf"(?:stayed|was|were)\s+in\s+{_PLACES}\s+for\s+{_NIGHTS}", "done", cue="strong"),
     # a stay told by its length: "were on Usedom for the weekend", "were in Palermo for a week", "had a week in Noosa"
     _rule(rf"(?:stayed|was|were)\s+(?:away\s+)?(?:in|on)\s+{_PLACES}\s+for\s+{_STAY}", "done", cue="strong"),
     _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
-    _rule(rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))", "done"),
+    _rule(
+        rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))",
+        "done",
+    ),
     # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
-    _rule(rf"(?:went|drove|flew|headed|travell?ed|got\s+the\s+train|took\s+the\s+train)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "done", family=True),
-    _rule(rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
-    _rule(rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True),
+    _rule(
+        rf"(?:went|drove|flew|headed|travell?ed|got\s+the\s+train|took\s+the\s+train)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}",
+        "done",
+        family=True,
+    ),
+    _rule(
+        rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}",
+        "planned",
+        family=True,
+    ),
+    _rule(
+        rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True
+    ),
     _rule(rf"went\s+{_ACTIVITY}(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?", "done"),
     # planned
     _rule(
@@ -174,10 +207,15 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:booked|has\s+booked|have\s+booked|bought)\s+(?:{_OWNER}\s+)?(?:\w+\s+)?(?:flights?|tickets?|trip|hotel|room|"
         rf"train\s+tickets?|plane\s+tickets?)\s+(?:to|in|for)\s+{_PLACES}",
-        "planned", "booked",
+        "planned",
+        "booked",
     ),
     # "booked Porto for my birthday": a place booked is a trip planned
-    _rule(rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)", "planned", "booked"),
+    _rule(
+        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
+        "planned",
+        "booked",
+    ),
     # cancelled
     _rule(
         rf"(?:cancell?ed|called\s+off|scrapped|had\s+to\s+cancel|has\s+cancell?ed|have\s+cancell?ed|dropped)\s+"
@@ -194,11 +232,15 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:decided\s+not\s+to|won't|will\s+not|is\s+not|isn't|are\s+not|aren't|can't|cannot)\s+"
         rf"(?:go(?:ing)?|fly(?:ing)?|travel(?:l?ing)?|head(?:ing)?|make\s+it)\s+to\s+{_PLACES}",
-        "cancelled", weak=True,
+        "cancelled",
+        weak=True,
     ),
 )
 
-_DURATION = re.compile(rf"^(?:{p.NUMBER}|a|an|the|one|a\s+few|a\s+couple\s+of)\s+(?:\w+\s+)?(?:nights?|days?|weeks?|months?|years?|hours?|weekend)\b", re.I)
+_DURATION = re.compile(
+    rf"^(?:{p.NUMBER}|a|an|the|one|a\s+few|a\s+couple\s+of)\s+(?:\w+\s+)?(?:nights?|days?|weeks?|months?|years?|hours?|weekend)\b",
+    re.I,
+)
 _PURPOSE = re.compile(
     r"\bfor\s+(?P<purpose>(?:a|an|the|[A-Z][\w’'-]*['’]s|their|work|business|pleasure|fun|vacation|holiday|[a-z]+ing)\b[^,.;!?()]*?)"
     r"(?=\s+(?:with|in|on|at|last|next|this|and|but|from|to|because|while|after|before)\b|[,.;!?()]|$)"
@@ -261,7 +303,13 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
                 if town is not None:
                     places, unplaced = [town], UNPLACED
             if not places and not activity:
-                if raw and raw[:1].isupper() and not meal and rule.status != "cancelled" and p.clean_name(raw, clause.person):
+                if (
+                    raw
+                    and raw[:1].isupper()
+                    and not meal
+                    and rule.status != "cancelled"
+                    and p.clean_name(raw, clause.person)
+                ):
                     # "went to Zorblat Falls": a name the gazetteer does not know -- no trip, unclear
                     out.append(Sighting(NAME, fact.id, {"_doubt": "a place the gazetteer does not know"}, None))
                     break
@@ -279,7 +327,9 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             fields = _fields(fact, rule, places, activity, nights, clause, after)
             fields["country"] = country
             fields["place_note"] = unplaced
-            if rule.ahead and (fields["_when"] is None or fact.session_date is None or fields["_when"].start <= fact.session_date):
+            if rule.ahead and (
+                fields["_when"] is None or fact.session_date is None or fields["_when"].start <= fact.session_date
+            ):
                 continue  # "is at Ana's mum's in Leeds" today, or undated: where someone is, not a trip planned
             if rule.family:
                 fields["_family"] = True
@@ -321,7 +371,7 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
 
 
 def _back_from(fact: "Fact") -> list[Sighting]:
-    """"Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
+    """ "Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
     if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
@@ -334,7 +384,9 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     rest = text[back.end() :]
     nights = re.match(rf"^,\s+{_NIGHTS}\b", rest)
     clause = p.Clause(fact.speaker, False, rest)
-    fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, nights.group("nights") if nights else None, clause, rest)
+    fields = _fields(
+        fact, _Rule(_BACK_FROM, "done", "end"), places, None, nights.group("nights") if nights else None, clause, rest
+    )
     fields["country"] = country
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
 
@@ -359,7 +411,9 @@ def _occasion_ahead(fact: "Fact") -> list[Sighting]:
     rest = text[match.end() :]
     clause = p.Clause(fact.speaker, False, rest)
     nights = re.search(rf"\bfor\s+{_NIGHTS}\b", rest)
-    fields = _fields(fact, _Rule(_OCCASION_AHEAD, "planned"), places, None, nights.group("nights") if nights else None, clause, rest)
+    fields = _fields(
+        fact, _Rule(_OCCASION_AHEAD, "planned"), places, None, nights.group("nights") if nights else None, clause, rest
+    )
     fields["country"] = country
     fields["purpose"] = fields.get("purpose") or match.group("purpose")
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
@@ -396,7 +450,9 @@ def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause) -> 
     The name is one or two or three capitalised words, no venue, organisation, month,
     person or common word; None otherwise."""
     if rule.cue == "verb":
-        if not _LONG_HAUL.search(match.group(0)[: match.start("place")]) and not _STAY_AFTER.match(clause.rest[match.end() :]):
+        if not _LONG_HAUL.search(match.group(0)[: match.start("place")]) and not _STAY_AFTER.match(
+            clause.rest[match.end() :]
+        ):
             return None
     elif rule.cue != "strong":
         return None
@@ -472,7 +528,10 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
     if match is None or tense(text) is True or p.HEDGES.search(text):
         return []
     out = []
-    for first, number, name in ((True, match.group("n1"), match.group("p1")), (False, match.group("n2"), match.group("p2"))):
+    for first, number, name in (
+        (True, match.group("n1"), match.group("p1")),
+        (False, match.group("n2"), match.group("p2")),
+    ):
         if not name:
             continue
         places, country = resolve_places(p.split_names(name, fact.speaker))
@@ -531,11 +590,17 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
-_BACK_FROM = re.compile(rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}")
+_BACK_FROM = re.compile(
+    rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}"
+)
 #: a greeting before a return told without a subject: "Kia ora from Brunswick, back from Wellington"
-_GREETING = re.compile(r"(?i)^(?:hi|hey|hello|kia\s+ora|greetings|morning|evening|ok|okay|so|well|yay|phew|update)\b[^,.;!?]{0,30}[,!]\s+")
+_GREETING = re.compile(
+    r"(?i)^(?:hi|hey|hello|kia\s+ora|greetings|morning|evening|ok|okay|so|well|yay|phew|update)\b[^,.;!?]{0,30}[,!]\s+"
+)
 #: "Anyway Italy is BOOKED": a place booked is a trip planned
-_BOOKED = re.compile(rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b")
+_BOOKED = re.compile(
+    rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+)
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
 _OFF_TO = re.compile(
     rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
@@ -543,7 +608,7 @@ _OFF_TO = re.compile(
 
 
 def _looking_back(fact: "Fact") -> list[Sighting]:
-    """"Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
+    """ "Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
     greeting = _GREETING.match(text)
@@ -593,8 +658,12 @@ _OWNED = re.compile(
     rf"(?:\s+(?:to|in)\s+(?P<place>{p.PLACES}))?"
 )
 _TRIP_NOUN = re.compile(rf"['’]s\s+(?:\w+\s+){{0,4}}?{_TRIP_WORD}\b")
-_FUTURE_CUES = re.compile(r"\b(?:upcoming|next|planned|will|can't\s+wait|looking\s+forward|excited\s+(?:about|for)|soon|plans?)\b", re.I)
-_PAST_CUES = re.compile(r"\b(?:was|were|took|had|went|got|came|snapped|enjoyed|loved|remember(?:s|ed)?|reminds?|back)\b", re.I)
+_FUTURE_CUES = re.compile(
+    r"\b(?:upcoming|next|planned|will|can't\s+wait|looking\s+forward|excited\s+(?:about|for)|soon|plans?)\b", re.I
+)
+_PAST_CUES = re.compile(
+    r"\b(?:was|were|took|had|went|got|came|snapped|enjoyed|loved|remember(?:s|ed)?|reminds?|back)\b", re.I
+)
 
 
 def _owned_trips(fact: "Fact") -> list[Sighting]:
@@ -616,7 +685,9 @@ def _owned_trips(fact: "Fact") -> list[Sighting]:
         period = p.when(fact)
         if _FUTURE_CUES.search(text):
             status = "planned"
-        elif (period is not None and fact.session_date is not None and period.end < fact.session_date) or _PAST_CUES.search(text):
+        elif (
+            period is not None and fact.session_date is not None and period.end < fact.session_date
+        ) or _PAST_CUES.search(text):
             status = "done"
         else:
             continue
@@ -636,7 +707,7 @@ _FUNCTION_WORDS = set(
 
 
 def _attributive(raw: str, after: str) -> bool:
-    """"the Ferrari dealership", "the Apple store": a name that only qualifies the noun
+    """ "the Ferrari dealership", "the Apple store": a name that only qualifies the noun
     after it is no destination."""
     word = re.match(r"\s*([a-z][\w-]*)", after)
     return raw.startswith("the ") and word is not None and word.group(1) not in _FUNCTION_WORDS
@@ -734,7 +805,12 @@ def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | N
     for name, value in fields.items():
         if name.startswith("_") or name == "status":
             continue
-        if name == "destination" and trip.fields.get(name) and value and _place_key(value) == _place_key(trip.fields[name]):
+        if (
+            name == "destination"
+            and trip.fields.get(name)
+            and value
+            and _place_key(value) == _place_key(trip.fields[name])
+        ):
             continue
         if name == "companions":
             trip.fields[name] = trip.fields[name] + [c for c in value if c not in trip.fields[name]]
@@ -763,7 +839,9 @@ def _key(sighting: Sighting) -> str | None:
     return f"{person}|{_place_key(destination)}"
 
 
-def _holding(trips: list[_Trip], key: str | None, fields: dict[str, Any], when: Period | None, said: _dt.date | None) -> _Trip | None:
+def _holding(
+    trips: list[_Trip], key: str | None, fields: dict[str, Any], when: Period | None, said: _dt.date | None
+) -> _Trip | None:
     """The person's trip to a country or region that holds this sighting's city, or to a city
     the sighting's country holds, told about the same time ("got back from Georgia", then
     "six nights in Tbilisi"): one trip, named by the city."""
@@ -802,9 +880,18 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         if fields.get("_family_back"):
             # "Christmas at mum and dad's was lovely": the person's latest family visit planned, once its time has come
             person = fields["person"]
-            target = next((t for t in reversed(trips) if t.family and t.fields["status"] == "planned" and t.fields.get("person") == person
-                           and (t.when is None or said is None or t.when.start <= said)
-                           and (t.first_said is None or said is None or t.first_said < said)), None)
+            target = next(
+                (
+                    t
+                    for t in reversed(trips)
+                    if t.family
+                    and t.fields["status"] == "planned"
+                    and t.fields.get("person") == person
+                    and (t.when is None or said is None or t.when.start <= said)
+                    and (t.first_said is None or said is None or t.first_said < said)
+                ),
+                None,
+            )
             if target is not None:
                 target.fields["status"] = "done"
                 target.sources.append(fact.id)
@@ -830,7 +917,13 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         if status == "cancelled":
             target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
             if target is not None:
-                _merge(target, {k: v for k, v in fields.items() if k not in ("start", "end")}, fact.id, said, override=False)
+                _merge(
+                    target,
+                    {k: v for k, v in fields.items() if k not in ("start", "end")},
+                    fact.id,
+                    said,
+                    override=False,
+                )
                 target.fields["status"] = "cancelled"
             elif not fields.get("_weak"):
                 trips.append(_new(sighting, fields, said))
@@ -846,7 +939,13 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         if fields.get("_weak"):
             # "Kyoto was wonderful": completes a plan whose time has come, else nothing
             if target is not None and (target.when is None or said is None or target.when.start <= said):
-                _merge(target, {k: v for k, v in fields.items() if k not in ("start", "end")}, fact.id, said, override=False)
+                _merge(
+                    target,
+                    {k: v for k, v in fields.items() if k not in ("start", "end")},
+                    fact.id,
+                    said,
+                    override=False,
+                )
                 target.fields["status"] = "done"
             continue
         if target is not None:
@@ -884,8 +983,15 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
     """A dated plan whose time has come is done when its person later speaks, in the past
     tense, of being in its place ("she said at the weekend in Leeds that ..." after the plan
     for that weekend); nothing else makes a plan done without a report."""
-    plans = [t for t in trips if t.fields["status"] == "planned" and t.when is not None and t.fields.get("destination")
-             and t.fields.get("person") and t.first_said is not None]
+    plans = [
+        t
+        for t in trips
+        if t.fields["status"] == "planned"
+        and t.when is not None
+        and t.fields.get("destination")
+        and t.fields.get("person")
+        and t.first_said is not None
+    ]
     if not plans:
         return
     for fact in sorted(facts.values(), key=p.order_key):
@@ -912,7 +1018,9 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
 def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:
     values = {k: v for k, v in fields.items() if not k.startswith("_")}
     values["companions"] = list(values.get("companions") or [])
-    return _Trip(_key(sighting), values, [sighting.fact_id], said, said, fields.get("_when"), bool(fields.get("_family")))
+    return _Trip(
+        _key(sighting), values, [sighting.fact_id], said, said, fields.get("_when"), bool(fields.get("_family"))
+    )
 
 
 # -- the declaration ------------------------------------------------------------------------

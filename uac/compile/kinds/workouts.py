@@ -37,10 +37,25 @@ _CLASSES = r"(?:spin(?:ning)?|yoga|(?:reformer\s+)?pilates|hiit|barre|boxing|cro
 _RACE = r"(?:half\s+marathon|marathon|parkrun|\d+(?:\.\d+)?\s*k(?:m)?\b)"
 #: verb -> activity
 _VERBS = {
-    "ran": "run", "jogged": "run", "swam": "swim", "cycled": "cycle", "rode": "cycle", "climbed": "climbing",
-    "hiked": "hike", "bouldered": "bouldering", "bouldering": "bouldering", "climbing": "climbing", "hiking": "hike",
-    "running": "run", "swimming": "swim", "cycling": "cycle", "for a run": "run", "for a swim": "swim", "for a hike": "hike",
-    "for a ride": "cycle", "for a bike ride": "cycle",
+    "ran": "run",
+    "jogged": "run",
+    "swam": "swim",
+    "cycled": "cycle",
+    "rode": "cycle",
+    "climbed": "climbing",
+    "hiked": "hike",
+    "bouldered": "bouldering",
+    "bouldering": "bouldering",
+    "climbing": "climbing",
+    "hiking": "hike",
+    "running": "run",
+    "swimming": "swim",
+    "cycling": "cycle",
+    "for a run": "run",
+    "for a swim": "swim",
+    "for a hike": "hike",
+    "for a ride": "cycle",
+    "for a bike ride": "cycle",
 }
 #: verbs that also say other things ("climbed the stairs", "hiked up the price"): a workout only with a distance or a time
 _LOOSE = ("run", "climbing", "hike", "swim")
@@ -59,13 +74,17 @@ _NOUN = re.compile(
     re.I,
 )
 #: the report goes on: "drove to the hills and hiked 12 km"
-_GOES_ON = re.compile(r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|did\s+(?:a|an|my|the)\s|went\s+(?:bouldering|climbing|hiking))\b)")
+_GOES_ON = re.compile(
+    r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|did\s+(?:a|an|my|the)\s|went\s+(?:bouldering|climbing|hiking))\b)"
+)
 
 _KM = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>k|km|kms|kilomet(?:er|re)s?|miles?|mi)\b", re.I)
 _MINUTES = re.compile(r"(?<![\w.:])(?P<n>\d+(?:\.\d+)?)\s*(?:mins?|minutes)\b", re.I)
 _HOURS = re.compile(r"(?<![\w.:])(?P<h>\d)\s*h(?:rs?|ours?)?\s*(?P<m>\d{1,2})?\b", re.I)
 _CLOCK = re.compile(r"(?<![\w.:])(?P<a>\d{1,2}):(?P<b>\d\d)(?::(?P<c>\d\d))?(?![\d:])")
-_NOT = re.compile(r"\b(?:running\s+shoes|trainers|plan|training\s+plan|long\s+run\s+on|will|going\s+to|tomorrow|next)\b", re.I)
+_NOT = re.compile(
+    r"\b(?:running\s+shoes|trainers|plan|training\s+plan|long\s+run\s+on|will|going\s+to|tomorrow|next)\b", re.I
+)
 
 
 def _distance(text: str, race: str | None) -> float | None:
@@ -143,8 +162,12 @@ def _rest(fact: "Fact") -> str | None:
     if _VERB.match(text) or _PARKRUN.match(text) or _NOUN.match(text):
         return text  # "Just did 10k round the park in 54 mins and Sam's legs are jelly"
     # "in running news Sam did the Trafford 10k": the speaker mid-sentence, before a verb of exercise
-    match = re.search(rf"(?<=\s){re.escape(person)}\s+(?=(?:just\s+|also\s+)?(?:did|ran|jogged|swam|cycled|rode)\b)", text)
-    if match is None and re.match(rf"^(?:(?i:and|so|also|then|ok|okay)\s+)*{re.escape(person)}(?:\s+and\s+others)?\s+[a-z]", text):
+    match = re.search(
+        rf"(?<=\s){re.escape(person)}\s+(?=(?:just\s+|also\s+)?(?:did|ran|jogged|swam|cycled|rode)\b)", text
+    )
+    if match is None and re.match(
+        rf"^(?:(?i:and|so|also|then|ok|okay)\s+)*{re.escape(person)}(?:\s+and\s+others)?\s+[a-z]", text
+    ):
         # "And Sam is trying to get fit, did a 45 min spin class": the speaker's sentence goes on
         goes_on = _GOES_ON.search(text)
         return text[goes_on.end() :] if goes_on else None
@@ -179,12 +202,20 @@ def detect(fact: "Fact") -> list[Sighting]:
     race = None
     noun = None
     if match is not None:
-        verb, cls, race = match.group("verb") or match.group("went"), match.group("cls"), match.group("race") or match.group("race2")
-        activity = _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else _said(rest)
+        verb, cls, race = (
+            match.group("verb") or match.group("went"),
+            match.group("cls"),
+            match.group("race") or match.group("race2"),
+        )
+        activity = (
+            _VERBS[" ".join(verb.lower().split())] if verb else " ".join(cls.lower().split()) if cls else _said(rest)
+        )
     elif _PARKRUN.match(rest):
         activity, race = "run", "parkrun"
     elif (noun := _NOUN.match(rest)) is not None:
-        activity = {"ride": "cycle", "bike ride": "cycle"}.get(" ".join(noun.group("noun").lower().split()), noun.group("noun").lower())
+        activity = {"ride": "cycle", "bike ride": "cycle"}.get(
+            " ".join(noun.group("noun").lower().split()), noun.group("noun").lower()
+        )
         if _KM.search(rest) is None and _duration(rest) is None:
             return []  # "a run would be nice": no run told
         match = noun
@@ -202,7 +233,8 @@ def detect(fact: "Fact") -> list[Sighting]:
         "person": fact.speaker,
         "activity": activity,
         "distance_km": distance,
-        "duration_min": _duration(after) or (_duration(match.group(0)) if match is not None and match.groupdict().get("cls") else None),
+        "duration_min": _duration(after)
+        or (_duration(match.group(0)) if match is not None and match.groupdict().get("cls") else None),
         "when": when,
     }
     return [Sighting(NAME, fact.id, fields, None)]

@@ -26,7 +26,25 @@ from .reply import Reply
 from .request import block, block_json, block_text, first_user, system_text
 
 _WORD = re.compile(r"[a-z0-9]{4,}")
-_STOP = {"what", "when", "where", "which", "does", "with", "that", "this", "have", "from", "many", "much", "about", "there", "their", "take", "took"}
+_STOP = {
+    "what",
+    "when",
+    "where",
+    "which",
+    "does",
+    "with",
+    "that",
+    "this",
+    "have",
+    "from",
+    "many",
+    "much",
+    "about",
+    "there",
+    "their",
+    "take",
+    "took",
+}
 DEFAULT_REFUSAL = "Not mentioned in memory."
 _EVIDENCE_LINE = re.compile(r"^- \[(?P<id>[^\]|]+?)\s*\|[^\]]*\] (?P<text>.*)$")
 
@@ -111,7 +129,9 @@ def respond_answer(request: ChatRequest) -> Reply:
     result = _tool_result(request)
     if result is not None:
         if isinstance(result, dict) and result.get("ok") and result.get("result") is not None:
-            return Reply("answer", text=_styled(request, f"The answer is {result['result']}, computed over the typed state."))
+            return Reply(
+                "answer", text=_styled(request, f"The answer is {result['result']}, computed over the typed state.")
+            )
         return Reply("answer", text=_styled(request, "I could not compute that from the memory."))
     context = first_user(request)
     question = question_of(context)

@@ -31,7 +31,10 @@ def render_class(shape: Shape) -> str:
     lines = ["", "", "@dataclass(frozen=True)", f"class {shape.name}:", f'    """{shape.doc}"""', ""]
     for name, kind, required in shape.fields:
         lines.append(f"    {name}: {kind}" + ("" if required else " = None"))
-    lines += ["    notes: list[str] = field(default_factory=list)", "    sources: list[str] = field(default_factory=list)"]
+    lines += [
+        "    notes: list[str] = field(default_factory=list)",
+        "    sources: list[str] = field(default_factory=list)",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -43,7 +43,15 @@ from .reply import Reply
 from .request import FactLine, block, fact_lines, first_user
 
 #: the data blocks of an operations prompt besides the domain's classes and collections
-_PARTS = ("related_records", "other_domain_records", "revisit", "reference_facts", "new_facts", "ended_facts", "shared_facts")
+_PARTS = (
+    "related_records",
+    "other_domain_records",
+    "revisit",
+    "reference_facts",
+    "new_facts",
+    "ended_facts",
+    "shared_facts",
+)
 _CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
 _FIELD = re.compile(r"^    (?P<name>[a-z_]\w*): ")
 _COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
@@ -54,7 +62,7 @@ _REPLACED = re.compile(r"(?:replaced|corrected|cancelled|fulfilled) by ([^\s;,]+
 _CORRECTED = re.compile(r"corrected by ([^\s;,]+)")
 _UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
 _REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
-_ELSEWHERE = re.compile(r'^(?P<ref>[a-z][a-z0-9_]*/[a-z][a-z0-9_]*-[0-9]+): \w+\((?P<body>.*)\)$')
+_ELSEWHERE = re.compile(r"^(?P<ref>[a-z][a-z0-9_]*/[a-z][a-z0-9_]*-[0-9]+): \w+\((?P<body>.*)\)$")
 _ENDED = re.compile(r"^- (?P<id>\S+): \w+ by \S+$")
 _SHARED = re.compile(r"^- (?P<id>\S+): also .*\((?P<main>[a-z][a-z0-9_]*) is its main domain\)$")
 _NAMING = re.compile(r'\b(?:destination|name|place|city)="(?P<value>[A-Z][^"]{1,60})"')
@@ -253,7 +261,9 @@ def plan_facts(
     for kind, shape in SHAPES.items():
         if any(p.kind == kind for _, p in planned):
             ops += ensure_class(domain, shape)
-    refs = {fact.fact_id: ref for fact, plan in planned if plan.kind == "event" and (ref := referred(fact, list(elsewhere)))}
+    refs = {
+        fact.fact_id: ref for fact, plan in planned if plan.kind == "event" and (ref := referred(fact, list(elsewhere)))
+    }
     event = EVENT_SHAPE.name
     if refs and ABOUT not in domain.classes.get(event, []):
         ops.append({"op": "add_field", "class": event, "name": ABOUT, "type": "Ref | None", "default": None})
@@ -275,7 +285,9 @@ def _as_event(fact: FactLine) -> Planned:
     if plan.kind != "trip":
         return plan
     day = fact.day.isoformat() if fact.day else None
-    return Planned("event", {k: v for k, v in {"text": fact.text, "day": day, "speaker": fact.speaker}.items() if v is not None})
+    return Planned(
+        "event", {k: v for k, v in {"text": fact.text, "day": day, "speaker": fact.speaker}.items() if v is not None}
+    )
 
 
 def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], set[str]]:
@@ -292,7 +304,15 @@ def plan_revisit(domain: Domain, batch: Batch) -> tuple[list[dict[str, Any]], se
         if newer.fact_id in _CORRECTED.findall(record.reason):
             # a misstated value: the record is put right (or, when nothing fits, only cited)
             if changes:
-                ops.append({"op": "correct", "id": record.ident, "set": changes, "sources": [newer.fact_id], "note": newer.text})
+                ops.append(
+                    {
+                        "op": "correct",
+                        "id": record.ident,
+                        "set": changes,
+                        "sources": [newer.fact_id],
+                        "note": newer.text,
+                    }
+                )
             else:
                 ops.append({"op": "cite", "id": record.ident, "sources": [newer.fact_id]})
             used.add(newer.fact_id)
@@ -355,7 +375,9 @@ def replay(domain: Domain, op: Any) -> None:
         if op.get("members") is not None:
             domain.enums.add(op["name"])
         else:
-            domain.classes[op["name"]] = [f["name"] for f in op.get("fields") or [] if isinstance(f, dict) and "name" in f]
+            domain.classes[op["name"]] = [
+                f["name"] for f in op.get("fields") or [] if isinstance(f, dict) and "name" in f
+            ]
     elif kind == "add_field" and op.get("class") in domain.classes and isinstance(op.get("name"), str):
         domain.classes[op["class"]].append(op["name"])
     elif kind == "add" and isinstance(op.get("collection"), str) and op["collection"] not in domain.collections:
@@ -382,7 +404,10 @@ def respond_repair(request: ChatRequest) -> Reply:
     wanted = _UNADDRESSED.search(_problems(messages[-1]))
     ids = wanted.group(1).split(", ") if wanted else []
     facts = [f for i in ids if (f := batch.fact(i)) is not None]
-    return Reply("compile_repair", {"operations": plan_facts(batch.domain, facts, batch.related, batch.elsewhere, batch.secondary)})
+    return Reply(
+        "compile_repair",
+        {"operations": plan_facts(batch.domain, facts, batch.related, batch.elsewhere, batch.secondary)},
+    )
 
 
 __all__ = [

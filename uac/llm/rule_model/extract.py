@@ -24,7 +24,9 @@ from .request import block, fact_lines, first_user, session_date, turn_lines
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _IMAGE = re.compile(r"\s*\[image: ([^\]]*)\]")
-_SMALL_TALK = re.compile(r"^(hi|hey|hello|thanks|thank you|bye|goodbye|good night|wow|cool|great|nice|haha|lol|ok|okay|sure)\b", re.I)
+_SMALL_TALK = re.compile(
+    r"^(hi|hey|hello|thanks|thank you|bye|goodbye|good night|wow|cool|great|nice|haha|lol|ok|okay|sure)\b", re.I
+)
 _MONTH = "(" + "|".join(MONTH_NAMES) + ")"
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}}) {_MONTH},? (\d{{4}})\b", re.I)
 _MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH} (\d{{1,2}}),? (\d{{4}})\b", re.I)
@@ -86,7 +88,11 @@ def ended_by(sentence: str, speaker: str, known: list[tuple[str, str]]) -> list[
     if not _ENDING.search(sentence):
         return []
     names = {n.split()[0] for n in _NAME.findall(sentence)} - {speaker, "I", *speaker.split()}
-    return [ident for ident, text in known if speaker in text and any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)]
+    return [
+        ident
+        for ident, text in known
+        if speaker in text and any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
+    ]
 
 
 def informative(sentence: str) -> bool:

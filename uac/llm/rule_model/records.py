@@ -23,7 +23,21 @@ TRIP = re.compile(
     r"(?P<place>[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)"
 )
 #: capitalised words before a travel verb that name nobody else: the speaker travelled
-_SPEAKER_WORDS = {"We", "The", "Then", "And", "But", "So", "Also", "Yesterday", "Today", "Recently", "Finally", "Last", "This"}
+_SPEAKER_WORDS = {
+    "We",
+    "The",
+    "Then",
+    "And",
+    "But",
+    "So",
+    "Also",
+    "Yesterday",
+    "Today",
+    "Recently",
+    "Finally",
+    "Last",
+    "This",
+}
 #: pronouns of someone else: who travelled is not known
 _OTHER_WORDS = {"He", "She", "They"}
 TOO_SHORT = "too short to record"
@@ -83,7 +97,9 @@ def classify(fact: FactLine, *, may_skip: bool = True) -> Planned:
             traveller = None
         else:
             traveller = fact.speaker if who is None or who in _SPEAKER_WORDS else who
-        return Planned("trip", _present({"destination": trip.group("place"), "start_date": day, "traveller": traveller}))
+        return Planned(
+            "trip", _present({"destination": trip.group("place"), "start_date": day, "traveller": traveller})
+        )
     if may_skip and len(fact.text.split()) < MIN_WORDS:
         return Planned("skip", {}, TOO_SHORT)
     return Planned("event", _present({"text": fact.text, "day": day, "speaker": fact.speaker}))

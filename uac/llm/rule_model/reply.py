@@ -30,7 +30,10 @@ class Reply:
         if self.data is not None:
             return {"json": self.data}
         if self.tool_calls:
-            return {"content": None, "tool_calls": [{"name": name, "arguments": args} for name, args in self.tool_calls]}
+            return {
+                "content": None,
+                "tool_calls": [{"name": name, "arguments": args} for name, args in self.tool_calls],
+            }
         return {"content": self.text}
 
 

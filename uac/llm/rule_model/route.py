@@ -16,7 +16,19 @@ from .request import block, fact_lines, first_user
 
 #: domain -> word starts; the first domain with the most hits wins, none means "general"
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
-    "travel": ("trip", "travel", "flew", "flight", "fly", "flying", "vacation", "holiday", "hotel", "airport", "visited"),
+    "travel": (
+        "trip",
+        "travel",
+        "flew",
+        "flight",
+        "fly",
+        "flying",
+        "vacation",
+        "holiday",
+        "hotel",
+        "airport",
+        "visited",
+    ),
     "food": ("restaurant", "dinner", "lunch", "breakfast", "cook", "recipe", "ate ", "meal", "bake", "pizza", "sushi"),
     "health": ("doctor", "gym", "yoga", "running", "workout", "sick", "therapy", "dentist"),
     "work": ("job", "work", "office", "boss", "colleague", "project", "promotion", "interview", "career"),
@@ -58,7 +70,9 @@ def respond_route(request: ChatRequest) -> Reply:
     routes = []
     for fact in facts:
         names = domains_of(fact.text)
-        routes.append({"id": fact.fact_id, "domains": names} if len(names) > 1 else {"id": fact.fact_id, "domain": names[0]})
+        routes.append(
+            {"id": fact.fact_id, "domains": names} if len(names) > 1 else {"id": fact.fact_id, "domain": names[0]}
+        )
     return Reply("route", {"routes": routes})
 
 

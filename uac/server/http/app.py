@@ -37,8 +37,15 @@ a locked project (423) or a busy server (503) also sends `Retry-After`.
 """
 
 #: status -> code for errors raised by the framework itself (routing, body parsing)
-_FRAMEWORK_CODES = {400: "input_error", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
-                    405: "method_not_allowed", 413: "request_too_large", 422: "validation_error"}
+_FRAMEWORK_CODES = {
+    400: "input_error",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "request_too_large",
+    422: "validation_error",
+}
 
 
 def create_app(
@@ -84,8 +91,9 @@ def create_app(
         workspace.close()
 
     # the docs pages are served from local files under a strict policy (.docs), not from a CDN
-    app = FastAPI(title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan,
-                  docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="uac", version=__version__, description=DESCRIPTION, lifespan=lifespan, docs_url=None, redoc_url=None
+    )
     app.state.workspace = workspace
     app.state.jobs = jobs
     app.state.inspector = InspectorState()
@@ -149,9 +157,7 @@ def _add_error_handlers(app: "FastAPI", workspace: ServedWorkspace) -> None:
             message = "no such route; the API is under /v1 (see /docs)."
         elif exc.status_code == 405:
             message = "this route does not take that method (see /docs)."
-        return JSONResponse(
-            envelope(code, message), status_code=status, headers=getattr(exc, "headers", None)
-        )
+        return JSONResponse(envelope(code, message), status_code=status, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def _crash(_request: Request, exc: Exception) -> JSONResponse:

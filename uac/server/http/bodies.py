@@ -71,7 +71,10 @@ def body_file(data: bytes | str, suffix: str, label: str = "the request body") -
 
 
 def ingest_body(
-    memory: "UserMemory", value: Any, options: "AddSessionRequest", after: "Callable[[UserMemory, Any], None] | None" = None
+    memory: "UserMemory",
+    value: Any,
+    options: "AddSessionRequest",
+    after: "Callable[[UserMemory, Any], None] | None" = None,
 ) -> dict[str, Any]:
     """Ingest a session given as JSON value, transcript text or raw uploaded bytes; ``after``
     (the server's background catch-up of the view) runs in place of the catch-up in line."""

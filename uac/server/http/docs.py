@@ -94,19 +94,21 @@ def docs_policy(request: Request, *, redoc: bool = False) -> str:
     ReDoc needs two allowances Swagger UI does not: the ``<style>`` elements it
     adds as it renders, and the worker its search runs in (made from a blob by
     its own script)."""
-    return "; ".join((
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self' 'unsafe-inline'" if redoc else "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self' data:",
-        # a path in a source limits requests to it: the schema and the API, never the inspector
-        f"connect-src {_connect_sources(request)}",
-        *(["worker-src blob:"] if redoc else []),
-        "form-action 'none'",
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-    ))
+    return "; ".join(
+        (
+            "default-src 'none'",
+            "script-src 'self'",
+            "style-src 'self' 'unsafe-inline'" if redoc else "style-src 'self'",
+            "img-src 'self' data:",
+            "font-src 'self' data:",
+            # a path in a source limits requests to it: the schema and the API, never the inspector
+            f"connect-src {_connect_sources(request)}",
+            *(["worker-src blob:"] if redoc else []),
+            "form-action 'none'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+        )
+    )
 
 
 def _headers(request: Request, *, redoc: bool = False) -> dict[str, str]:
@@ -119,28 +121,48 @@ def _headers(request: Request, *, redoc: bool = False) -> dict[str, str]:
     }
 
 
-def _page(request: Request, *, title: str, element: str, bundle: str, starter: str, style: str = "",
-          redoc: bool = False) -> Response:
+def _page(
+    request: Request, *, title: str, element: str, bundle: str, starter: str, style: str = "", redoc: bool = False
+) -> Response:
     root = html.escape(request.scope.get("root_path", ""))
     openapi = root + html.escape(request.app.openapi_url or "/openapi.json")
     if assets_dir() is None:
         return HTMLResponse(_MISSING.format(openapi=openapi), status_code=503, headers=_headers(request, redoc=redoc))
-    text = _PAGE.format(title=html.escape(title), assets=root + ASSETS, style=style.format(assets=root + ASSETS),
-                        openapi=openapi, element=element, bundle=bundle, starter=starter)
+    text = _PAGE.format(
+        title=html.escape(title),
+        assets=root + ASSETS,
+        style=style.format(assets=root + ASSETS),
+        openapi=openapi,
+        element=element,
+        bundle=bundle,
+        starter=starter,
+    )
     return HTMLResponse(text, headers=_headers(request, redoc=redoc))
 
 
 @router.get("/docs")
 def swagger_ui(request: Request) -> Response:
     style = '<link rel="stylesheet" href="{assets}/swagger-ui.css">\n'
-    return _page(request, title=f"{request.app.title} - Swagger UI", element="swagger-ui",
-                 bundle="swagger-ui-bundle.js", starter="swagger-start.js", style=style)
+    return _page(
+        request,
+        title=f"{request.app.title} - Swagger UI",
+        element="swagger-ui",
+        bundle="swagger-ui-bundle.js",
+        starter="swagger-start.js",
+        style=style,
+    )
 
 
 @router.get("/redoc")
 def redoc(request: Request) -> Response:
-    return _page(request, title=f"{request.app.title} - ReDoc", element="redoc",
-                 bundle="redoc.standalone.js", starter="redoc-start.js", redoc=True)
+    return _page(
+        request,
+        title=f"{request.app.title} - ReDoc",
+        element="redoc",
+        bundle="redoc.standalone.js",
+        starter="redoc-start.js",
+        redoc=True,
+    )
 
 
 @router.get(ASSETS + "/{name}")

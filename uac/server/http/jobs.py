@@ -74,6 +74,8 @@ def _file_name(project: str, job_id: str) -> str | None:
     if _UNIQUE.fullmatch(job_id) or project_of(job_id) == project:  # (32 hex digits: an older id)
         return f"{job_id}.json"
     return None
+
+
 _STATES = ("queued", "running", "succeeded", "failed")
 
 
@@ -266,8 +268,12 @@ class JobRunner:
         if self._store is None or project is None:
             return None
         job = self._store.load(project, job_id)
-        if (job is not None and job.finished is None and job.runner != self.runner_id
-                and not _Liveness.alive(self._store.root, job.runner)):
+        if (
+            job is not None
+            and job.finished is None
+            and job.runner != self.runner_id
+            and not _Liveness.alive(self._store.root, job.runner)
+        ):
             job = self._interrupted(job)
         return job
 
@@ -318,7 +324,10 @@ class JobRunner:
             job.status = "failed"
         except Exception as exc:  # a bug: keep the server alive, record and log it
             log.exception("job %s (%s of %s) crashed", job.id, job.kind, job.project)
-            job.error = envelope("internal_error", f"the {job.kind} job failed unexpectedly ({type(exc).__name__}); see the server's log.")["error"]
+            job.error = envelope(
+                "internal_error",
+                f"the {job.kind} job failed unexpectedly ({type(exc).__name__}); see the server's log.",
+            )["error"]
             job.status = "failed"
         else:
             job.result = result

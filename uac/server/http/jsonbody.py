@@ -42,7 +42,9 @@ def parse_body(data: bytes) -> Any:
             f"{WHERE} is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded.",
             hint="Send JSON encoded as UTF-8.",
         ) from None
-    return safejson.loads(text.removeprefix("\ufeff"), WHERE, hint="Send one JSON object (Content-Type: application/json).")
+    return safejson.loads(
+        text.removeprefix("\ufeff"), WHERE, hint="Send one JSON object (Content-Type: application/json)."
+    )
 
 
 class JsonBodyRoute(APIRoute):

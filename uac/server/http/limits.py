@@ -58,7 +58,11 @@ def _message(limit: int) -> str:
 async def _answer(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
     """A JSON answer that closes the connection (the body, if any, was not read)."""
     data = json.dumps(body).encode()
-    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()), (b"connection", b"close")]
+    raw = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"connection", b"close"),
+    ]
     raw += [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in (headers or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": data})
@@ -84,8 +88,9 @@ def bearer_of(scope: Scope) -> str | None:
 
 
 class BodyGate:
-    def __init__(self, app: Callable[..., Awaitable[None]], workspace: "ServedWorkspace",
-                 max_bytes: int = DEFAULT_MAX_BODY) -> None:
+    def __init__(
+        self, app: Callable[..., Awaitable[None]], workspace: "ServedWorkspace", max_bytes: int = DEFAULT_MAX_BODY
+    ) -> None:
         from ..ui.signin import MAX_FORM
         from . import auth
 
@@ -141,8 +146,12 @@ class BodyGate:
                 await self.app(scope, _replay(body, receive), send)
         except UacError as exc:  # no room for the body in time
             wait = retry_after(exc)
-            await _answer(send, status_for(exc), envelope_for(exc, root=self.workspace.root),
-                          {"Retry-After": wait} if wait else None)
+            await _answer(
+                send,
+                status_for(exc),
+                envelope_for(exc, root=self.workspace.root),
+                {"Retry-After": wait} if wait else None,
+            )
 
     def _admitted(self, path: str, scope: Scope) -> str | None:
         """The budget key of an authenticated body-carrying API request, None for a path

@@ -55,8 +55,10 @@ class HealthChecks(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok", "broken"] = Field(description="'ok'; a broken process answers 503 with the server_broken error "
-                                             "(these fields in its details): restart it.")
+    status: Literal["ok", "broken"] = Field(
+        description="'ok'; a broken process answers 503 with the server_broken error "
+        "(these fields in its details): restart it."
+    )
     version: str
     checks: HealthChecks
 
@@ -187,7 +189,8 @@ class SearchRequest(_Request):
     channel: Literal["facts", "archive", "records", "all"] = "all"
     as_of: str | None = Day
     happened: str | None = Field(
-        None, max_length=40,
+        None,
+        max_length=40,
         description="A period (2023-05-07, 2023-05, 2022, 2023-summer, START/END): only facts whose event date overlaps it.",
     )
 

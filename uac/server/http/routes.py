@@ -52,9 +52,13 @@ def _item_id(value: str, what: str) -> str:
 # --- workspace ------------------------------------------------------------------
 
 
-@router.get("/health", tags=["server"], response_model=m.Health,
-            responses={503: {"model": m.ErrorResponse, "description": "The process is broken (server_broken): restart it."}},
-            summary="Liveness and a self-check of the search stack (no token needed).")
+@router.get(
+    "/health",
+    tags=["server"],
+    response_model=m.Health,
+    responses={503: {"model": m.ErrorResponse, "description": "The process is broken (server_broken): restart it."}},
+    summary="Liveness and a self-check of the search stack (no token needed).",
+)
 async def health(request: Request) -> Any:
     from fastapi.responses import JSONResponse
 
@@ -65,14 +69,22 @@ async def health(request: Request) -> Any:
     checks = {name: problems.get(name, "ok") for name in ("imports", "search")}
     if not problems:
         return {"status": "ok", "version": __version__, "checks": checks}
-    body = envelope("server_broken", "this server process cannot serve: " + "; ".join(problems.values()),
-                    hint="Restart the server; if it stays broken, see its log.")
+    body = envelope(
+        "server_broken",
+        "this server process cannot serve: " + "; ".join(problems.values()),
+        hint="Restart the server; if it stays broken, see its log.",
+    )
     body["error"]["details"] = {"status": "broken", "version": __version__, "checks": checks}
     return JSONResponse(public_json(body, served(request).root), status_code=503)
 
 
-@router.get("/server", tags=["server"], response_model=m.ServerStatus, dependencies=[Depends(admin_access)],
-            summary="The working set of warm projects and the bounds in force (admin token).")
+@router.get(
+    "/server",
+    tags=["server"],
+    response_model=m.ServerStatus,
+    dependencies=[Depends(admin_access)],
+    summary="The working set of warm projects and the bounds in force (admin token).",
+)
 def server_status(request: Request) -> dict[str, Any]:
     return served(request).status()
 
@@ -118,7 +130,9 @@ async def project_info(request: Request, project: str = Access) -> dict[str, Any
 @router.post("/projects/{project}/tokens", tags=["projects"], status_code=201, response_model=m.CreatedToken)
 async def create_token(body: m.CreateTokenRequest, request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
-    token, record = await workspace.write(project, "create token", lambda _m: workspace.tokens(project).create(body.name))
+    token, record = await workspace.write(
+        project, "create token", lambda _m: workspace.tokens(project).create(body.name)
+    )
     return {"token": token, "id": record.id, "name": record.name}
 
 
@@ -131,7 +145,9 @@ async def list_tokens(request: Request, project: str = Access) -> dict[str, Any]
 @router.delete("/projects/{project}/tokens/{token_id}", tags=["projects"], response_model=m.TokenInfo)
 async def revoke_token(token_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
-    return await workspace.write(project, "revoke token", lambda _m: workspace.tokens(project).revoke(token_id).public())
+    return await workspace.write(
+        project, "revoke token", lambda _m: workspace.tokens(project).revoke(token_id).public()
+    )
 
 
 # --- memorize -----------------------------------------------------------------------
@@ -157,7 +173,12 @@ async def add_session(body: m.AddSessionRequest, request: Request, project: str 
     tags=["memorize"],
     response_model=m.IngestResult,
     summary="Add sessions from an uploaded file (the raw request body).",
-    openapi_extra={"requestBody": {"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}, "required": True}},
+    openapi_extra={
+        "requestBody": {
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            "required": True,
+        }
+    },
 )
 async def upload_session(
     request: Request,
@@ -166,7 +187,9 @@ async def upload_session(
     date: str | None = Query(None, max_length=64),
     sample_id: str | None = Query(None, max_length=200),
     extractor: m.Extractor | None = Query(None),
-    compile: bool | None = Query(None, description="false: leave the view as it is; default: the project's [compile] auto."),
+    compile: bool | None = Query(
+        None, description="false: leave the view as it is; default: the project's [compile] auto."
+    ),
 ) -> dict[str, Any]:
     data = await request.body()
     options = m.AddSessionRequest(format=format, date=date, sample_id=sample_id, extractor=extractor, compile=compile)
@@ -181,7 +204,9 @@ async def import_records(body: m.ImportRecordsRequest, request: Request, project
 
     def work(memory: UserMemory) -> dict[str, Any]:
         with records_file(body) as path:
-            result = memory.import_records(path, domain=body.domain, collection=body.collection, record_type=body.record_type)
+            result = memory.import_records(
+                path, domain=body.domain, collection=body.collection, record_type=body.record_type
+            )
         data = _to_json(result)
         data["file"] = None  # a temporary file of the server's, not the caller's
         return data
@@ -196,8 +221,9 @@ async def import_records(body: m.ImportRecordsRequest, request: Request, project
     response_model=m.Job,
     summary="Start compiling the facts into typed domain code (a background job).",
 )
-async def start_compile(request: Request, response: Response, body: m.CompileRequest | None = None,
-                        project: str = Access) -> dict[str, Any]:
+async def start_compile(
+    request: Request, response: Response, body: m.CompileRequest | None = None, project: str = Access
+) -> dict[str, Any]:
     workspace = served(request)
     mode = body.mode if body is not None else None
 
@@ -226,7 +252,9 @@ async def compile_status(job_id: str, request: Request, project: str = Access) -
     return await served(request).peek(project, lambda: _job(request, job_id, project))
 
 
-@router.get("/jobs/{job_id}", tags=["memorize"], response_model=m.Job, summary="A job's status (with its project's token).")
+@router.get(
+    "/jobs/{job_id}", tags=["memorize"], response_model=m.Job, summary="A job's status (with its project's token)."
+)
 async def job_status(
     job_id: str,
     request: Request,
@@ -259,7 +287,9 @@ async def forget_fact(fact_id: str, request: Request, project: str = Access) -> 
 )
 async def add_correction(body: m.CorrectRequest, request: Request, project: str = Access) -> dict[str, Any]:
     wanted = [_item_id(i, "fact") for i in body.supersedes]
-    return await served(request).write(project, "correct", lambda memory: memory.correct(body.text, supersedes=wanted).to_json())
+    return await served(request).write(
+        project, "correct", lambda memory: memory.correct(body.text, supersedes=wanted).to_json()
+    )
 
 
 @router.delete("/projects/{project}/sessions/{session_id}", tags=["memorize"], response_model=m.ForgetResult)
@@ -282,7 +312,9 @@ async def forget_domain(
 
 
 # exclude_unset: a fact or archive hit has no ``record`` key (the contract's shape); a records hit has one
-@router.post("/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse, response_model_exclude_unset=True)
+@router.post(
+    "/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse, response_model_exclude_unset=True
+)
 async def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
         hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of, happened=body.happened)
@@ -297,12 +329,19 @@ async def ask(body: m.AskRequest, request: Request, project: str = Access) -> di
     return await served(request).ask(project, lambda memory: memory.ask(body.question, **options).to_json())
 
 
-@router.post("/projects/{project}/repl", tags=["recall"], response_model=m.ReplResponse, summary="Run Python in the sandbox over the typed state.")
+@router.post(
+    "/projects/{project}/repl",
+    tags=["recall"],
+    response_model=m.ReplResponse,
+    summary="Run Python in the sandbox over the typed state.",
+)
 async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
         # the sandbox reads the view: say when it lags the log
-        return {**memory.run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json(),
-                "view": memory.view_lag().to_json()}
+        return {
+            **memory.run(body.code, as_of=body.as_of, include_facts=body.include_facts).to_json(),
+            "view": memory.view_lag().to_json(),
+        }
 
     return await served(request).run_sandbox(project, work)
 
@@ -327,8 +366,12 @@ async def list_facts(
 HISTORY_LIMIT = 1000
 
 
-@router.get("/projects/{project}/history", tags=["read"], response_model=m.ChangeList,
-            summary="The changes of the typed view, oldest first, with the sentences of the facts behind them.")
+@router.get(
+    "/projects/{project}/history",
+    tags=["read"],
+    response_model=m.ChangeList,
+    summary="The changes of the typed view, oldest first, with the sentences of the facts behind them.",
+)
 async def history(
     request: Request,
     project: str = Access,
@@ -344,8 +387,12 @@ async def history(
     return await served(request).read(project, work)
 
 
-@router.get("/projects/{project}/diff", tags=["read"], response_model=m.ChangeDiff,
-            summary="What changed after `since` (up to `until`), grouped by domain and record.")
+@router.get(
+    "/projects/{project}/diff",
+    tags=["read"],
+    response_model=m.ChangeDiff,
+    summary="What changed after `since` (up to `until`), grouped by domain and record.",
+)
 async def changes_diff(
     request: Request,
     project: str = Access,
@@ -356,9 +403,15 @@ async def changes_diff(
     return await served(request).read(project, lambda memory: memory.diff(since, until, domain=domain).to_json())
 
 
-@router.get("/projects/{project}/history/domains/{domain}", tags=["read"], response_model=m.DomainAt,
-            summary="A domain's records as they stood after compile `at` (c3) or at a date.")
-async def domain_at(domain: str, request: Request, project: str = Access, at: str = Query(..., max_length=40)) -> dict[str, Any]:
+@router.get(
+    "/projects/{project}/history/domains/{domain}",
+    tags=["read"],
+    response_model=m.DomainAt,
+    summary="A domain's records as they stood after compile `at` (c3) or at a date.",
+)
+async def domain_at(
+    domain: str, request: Request, project: str = Access, at: str = Query(..., max_length=40)
+) -> dict[str, Any]:
     name = _domain_name(domain)
     return await served(request).read(project, lambda memory: memory.view_at(name, at).to_json())
 
@@ -370,7 +423,9 @@ def _domains(memory: UserMemory) -> list[str]:
     root = memory.project.paths.domains
     if not root.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and DOMAIN_NAME.ok(p.name) and (p / "schema.py").is_file())
+    return sorted(
+        p.name for p in root.iterdir() if p.is_dir() and DOMAIN_NAME.ok(p.name) and (p / "schema.py").is_file()
+    )
 
 
 @router.get("/projects/{project}/manifest", tags=["read"], response_model=m.ManifestResponse)
@@ -392,9 +447,15 @@ async def domain_code(domain: str, request: Request, project: str = Access) -> d
 
     def work(memory: UserMemory) -> dict[str, Any]:
         read = memory.project.read_text
-        files = {name: text for name in ("__init__.py", "schema.py", "state.py") if (text := read(f"{folder}/{name}")) is not None}
+        files = {
+            name: text
+            for name in ("__init__.py", "schema.py", "state.py")
+            if (text := read(f"{folder}/{name}")) is not None
+        }
         if not files:
-            raise DomainNotFound(f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains.")
+            raise DomainNotFound(
+                f"project {project!r} has no domain {domain!r}.", hint=f"See GET /v1/projects/{project}/domains."
+            )
         return {"domain": domain, "files": files}
 
     return await served(request).read(project, work)
@@ -404,7 +465,9 @@ async def domain_code(domain: str, request: Request, project: str = Access) -> d
     "/projects/{project}/export",
     tags=["read"],
     response_class=StreamingResponse,
-    responses={200: {"content": {"application/gzip": {}}, "description": "The project as a .tar.gz (without .uac/ and auth/)."}},
+    responses={
+        200: {"content": {"application/gzip": {}}, "description": "The project as a .tar.gz (without .uac/ and auth/)."}
+    },
 )
 async def export(request: Request, project: str = Access) -> StreamingResponse:
     spool = await served(request).write(project, "export", export_archive)
@@ -416,7 +479,9 @@ async def export(request: Request, project: str = Access) -> StreamingResponse:
     )
 
 
-@router.post("/projects/{project}/doctor", tags=["read"], summary="Check the project's health; repair=true rebuilds the indexes.")
+@router.post(
+    "/projects/{project}/doctor", tags=["read"], summary="Check the project's health; repair=true rebuilds the indexes."
+)
 async def doctor(request: Request, body: m.DoctorRequest | None = None, project: str = Access) -> dict[str, Any]:
     repair = body.repair if body is not None else False
     workspace = served(request)

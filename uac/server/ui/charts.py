@@ -70,7 +70,13 @@ def bar_chart(points: list[tuple[str, int]], *, title: str, width: int = 420, ro
 
 
 def interval_bar(
-    start: _dt.date | None, end: _dt.date | None, lo: _dt.date, hi: _dt.date, *, width: int = 220, superseded: bool = False
+    start: _dt.date | None,
+    end: _dt.date | None,
+    lo: _dt.date,
+    hi: _dt.date,
+    *,
+    width: int = 220,
+    superseded: bool = False,
 ) -> Markup:
     """A fact's validity interval ``[start, end)`` on the axis ``lo .. hi`` (open end: to ``hi``)."""
     span = max(1, (hi - lo).days)

@@ -71,7 +71,9 @@ class UiRoute(APIRoute):
             except _Refused as exc:
                 return error_page(exc.status, exc.title, exc.message, signed=exc.signed)
             except e.UacError as exc:
-                return uac_error_page(exc, root=request.app.state.workspace.root, signed=getattr(request.state, "signed", None))
+                return uac_error_page(
+                    exc, root=request.app.state.workspace.root, signed=getattr(request.state, "signed", None)
+                )
 
         return run
 
@@ -114,13 +116,17 @@ def _signed_in(request: Request, project: str) -> Session:
         raise _SignInAgain(stale=True)
     if not PROJECT_NAME.ok(project) or signed.project != project:
         # the same answer whether or not the other project exists
-        raise _Refused(403, "Not allowed", "You are signed in to another project; this page is not open to your token.", signed)
+        raise _Refused(
+            403, "Not allowed", "You are signed in to another project; this page is not open to your token.", signed
+        )
     request.state.signed = signed
     return signed
 
 
-_FOREIGN = ("This form was not sent from the inspector's own pages (another site or another port of this "
-            "host), so nothing was changed. Open the inspector's page and send the form from there.")
+_FOREIGN = (
+    "This form was not sent from the inspector's own pages (another site or another port of this "
+    "host), so nothing was changed. Open the inspector's page and send the form from there."
+)
 
 
 async def _form(request: Request, signed: Session | None) -> dict[str, str]:
@@ -192,7 +198,9 @@ def _links(project: str) -> dict[str, Any]:
 
 @router.get("/static/ui.css")
 def stylesheet() -> Response:
-    return secure(Response((STATIC / "ui.css").read_bytes(), media_type="text/css", headers={"Cache-Control": "max-age=3600"}))
+    return secure(
+        Response((STATIC / "ui.css").read_bytes(), media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+    )
 
 
 @router.get("")
@@ -236,7 +244,9 @@ async def signin(request: Request) -> Response:
     # one answer for an unknown project, a bad name and a wrong token: nothing is revealed
     record = ws.tokens(project).verify(token) if PROJECT_NAME.ok(project) and ws.exists(project) else None
     if record is None:
-        return _signin_page(request, status=401, error="That project name and token do not match.", project=project[:64])
+        return _signin_page(
+            request, status=401, error="That project name and token do not match.", project=project[:64]
+        )
     state.sessions.end(request.cookies.get(COOKIE))  # this browser's previous sign-in, if any, ends
     session_id = state.sessions.create(project, record.id, record.sha256)
     response = redirect(f"/ui/p/{project}")
@@ -269,8 +279,19 @@ async def overview(project: str, request: Request) -> Response:
     per_month = charts.column_chart(view.facts_per_month, title="Facts per month")
     per_domain = charts.bar_chart(view.records_per_domain, title="Records per domain")
     notice = {"forgotten": "The fact was forgotten."}.get(request.query_params.get("done", ""))
-    return page("overview.html", **_base(signed, "overview", view=view, doctor=doctor, per_month=per_month,
-                                          per_domain=per_domain, notice=notice, lag=lag))
+    return page(
+        "overview.html",
+        **_base(
+            signed,
+            "overview",
+            view=view,
+            doctor=doctor,
+            per_month=per_month,
+            per_domain=per_domain,
+            notice=notice,
+            lag=lag,
+        ),
+    )
 
 
 # --- domains and records ---------------------------------------------------------------------
@@ -289,10 +310,24 @@ async def domain(project: str, domain: str, request: Request) -> Response:
     shown = []
     for table in tables.collections:
         active = table.name == chosen
-        rows = table.view(query=query if active else "", sort=sort if active else None, descending=descending and active)
+        rows = table.view(
+            query=query if active else "", sort=sort if active else None, descending=descending and active
+        )
         shown.append({"table": table, "rows": rows[:PAGE_ROWS], "total": len(rows), "active": active})
-    return page("domain.html", **_base(signed, "domains", tables=tables, shown=shown, query=query, chosen=chosen,
-                                        sort=sort, descending=descending, **_links(project)))
+    return page(
+        "domain.html",
+        **_base(
+            signed,
+            "domains",
+            tables=tables,
+            shown=shown,
+            query=query,
+            chosen=chosen,
+            sort=sort,
+            descending=descending,
+            **_links(project),
+        ),
+    )
 
 
 @router.post("/p/{project}/d/{domain}")
@@ -309,7 +344,9 @@ async def record(project: str, domain: str, collection: str, position: str, requ
     signed = _signed_in(request, project)
     DOMAIN_NAME.check(domain)
     if not position.isdigit() or len(position) > 9:
-        raise e.NotFound(f"there is no record {position!r}: records are numbered from 0.", hint="Open the domain to see its records.")
+        raise e.NotFound(
+            f"there is no record {position!r}: records are numbered from 0.", hint="Open the domain to see its records."
+        )
     detail = await _ws(request).read(project, lambda memory: memory.record(domain, collection, int(position)))
     return page("record.html", **_base(signed, "domains", detail=detail, domain=domain, **_links(project)))
 
@@ -335,13 +372,36 @@ async def facts(project: str, request: Request) -> Response:
     hi = max(days + [_dt.date.today()]) if days else lo
     window = chosen[start : start + PAGE_ROWS]
     rows = [
-        {"fact": f, "bar": charts.interval_bar(f.valid_from or f.session_date, f.invalid_at, lo, hi, superseded=f.invalid_at is not None)}
+        {
+            "fact": f,
+            "bar": charts.interval_bar(
+                f.valid_from or f.session_date, f.invalid_at, lo, hi, superseded=f.invalid_at is not None
+            ),
+        }
         for f in window
     ]
-    notice = {"forgotten": "The fact was forgotten: it is gone from the log, the indexes and the view."}.get(params.get("done", ""))
+    notice = {"forgotten": "The fact was forgotten: it is gone from the log, the indexes and the view."}.get(
+        params.get("done", "")
+    )
     more = start + PAGE_ROWS < len(chosen)
-    return page("facts.html", **_base(signed, "facts", rows=rows, total=len(chosen), query=query, show=show, lo=lo, hi=hi,
-                                       start=start, more=more, page_rows=PAGE_ROWS, notice=notice, **_links(project)))
+    return page(
+        "facts.html",
+        **_base(
+            signed,
+            "facts",
+            rows=rows,
+            total=len(chosen),
+            query=query,
+            show=show,
+            lo=lo,
+            hi=hi,
+            start=start,
+            more=more,
+            page_rows=PAGE_ROWS,
+            notice=notice,
+            **_links(project),
+        ),
+    )
 
 
 #: changes on one page of the timeline (the newest)
@@ -364,8 +424,20 @@ async def changes(project: str, request: Request) -> Response:
 
     report, domains, lag = await _ws(request).read(project, work)
     rows = [entry.to_json() for entry in reversed(report.changes)]
-    return page("changes.html", **_base(signed, "changes", rows=rows, total=report.total, domains=domains, chosen=chosen,
-                                         damaged=report.damaged_lines, lag=lag, **_links(project)))
+    return page(
+        "changes.html",
+        **_base(
+            signed,
+            "changes",
+            rows=rows,
+            total=report.total,
+            domains=domains,
+            chosen=chosen,
+            damaged=report.damaged_lines,
+            lag=lag,
+            **_links(project),
+        ),
+    )
 
 
 @router.post("/p/{project}/facts")
@@ -382,7 +454,8 @@ async def fact(project: str, request: Request) -> Response:
     fact_id = _item(request.query_params.get("id"), "fact")
     detail = await _ws(request).read(project, lambda memory: memory.fact(fact_id))
     notice = {"corrected": "Your correction was saved; the facts it replaces are no longer valid."}.get(
-        request.query_params.get("done", ""))
+        request.query_params.get("done", "")
+    )
     return page("fact.html", **_base(signed, "facts", detail=detail, notice=notice, **_links(project)))
 
 
@@ -500,7 +573,9 @@ async def ask(project: str, request: Request) -> Response:
     if not configured:
         return page("ask.html", **_base(signed, "ask", configured=False, question=question, answer=None))
     answer = await ws.ask(project, lambda memory: memory.ask(question, AskOptions()))
-    return page("ask.html", **_base(signed, "ask", configured=True, question=question, answer=answer, **_links(project)))
+    return page(
+        "ask.html", **_base(signed, "ask", configured=True, question=question, answer=answer, **_links(project))
+    )
 
 
 # --- actions: forget, correct ------------------------------------------------------------------------
@@ -545,7 +620,17 @@ async def correct(project: str, request: Request) -> Response:
     ws = _ws(request)
     if not text.strip():
         replaced = await ws.read(project, lambda memory: [memory.fact(i).fact for i in wanted])
-        return page("correct.html", status=400, **_base(signed, "correct", replaced=replaced, text=text,
-                                                         error="A correction needs its text; nothing was saved.", **_links(project)))
+        return page(
+            "correct.html",
+            status=400,
+            **_base(
+                signed,
+                "correct",
+                replaced=replaced,
+                text=text,
+                error="A correction needs its text; nothing was saved.",
+                **_links(project),
+            ),
+        )
     report = await ws.write(project, "correct", lambda memory: memory.correct(text, supersedes=wanted))
     return redirect(fact_url(project, report.fact.id) + "&done=corrected")

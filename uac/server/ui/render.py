@@ -126,8 +126,14 @@ def error_page(status: int, title: str, message: str, *, hint: str | None = None
     return page("error.html", status=status, title=title, message=message, hint=hint, signed=signed)
 
 
-_TITLES = {400: "That input is not valid", 403: "Not allowed", 404: "Not found", 409: "Conflict",
-           423: "The project is busy", 503: "Not available right now"}
+_TITLES = {
+    400: "That input is not valid",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Conflict",
+    423: "The project is busy",
+    503: "Not available right now",
+}
 
 
 def uac_error_page(exc: e.UacError, *, root: Any, signed: Any = None) -> HTMLResponse:

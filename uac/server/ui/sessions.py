@@ -138,8 +138,9 @@ class SessionStore:
     # -- under the lock -----------------------------------------------------------
 
     def _expired(self, session: Session, now: float) -> bool:
-        return (now - session.last_seen >= self.limits.idle_seconds
-                or now - session.created >= self.limits.absolute_seconds)
+        return (
+            now - session.last_seen >= self.limits.idle_seconds or now - session.created >= self.limits.absolute_seconds
+        )
 
     def _drop_expired(self, now: float) -> None:
         for key in [k for k, s in self._sessions.items() if self._expired(s, now)]:
@@ -155,8 +156,9 @@ class SessionStore:
 class NonceStore:
     """One-time values for the sign-in form: issued when the form is rendered, used up when it is sent."""
 
-    def __init__(self, seconds: float = NONCE_SECONDS, limit: int = MAX_NONCES,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, seconds: float = NONCE_SECONDS, limit: int = MAX_NONCES, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.seconds = seconds
         self.limit = limit
         self._clock = clock
@@ -172,8 +174,9 @@ class NonceStore:
         nonce = secrets.token_urlsafe(24)
         now = self._clock()
         with self._lock:
-            while self._issued and (len(self._issued) >= self.limit
-                                    or now - next(iter(self._issued.values())) >= self.seconds):
+            while self._issued and (
+                len(self._issued) >= self.limit or now - next(iter(self._issued.values())) >= self.seconds
+            ):
                 self._issued.popitem(last=False)
             self._issued[_key(nonce)] = now
         return nonce
