@@ -277,57 +277,15 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
     if kind == "absolute_day":
         return _absolute_day(m)
     if kind == "week_around":
-        around = _absolute_day(m)
-        if around is None:
-            return None
-        anchor = around.start
-        if m["side"].lower() == "weekend":
-            saturday = anchor + _dt.timedelta(days=(5 - anchor.weekday()) % 7)
-            if m["dir"].lower() == "before":
-                saturday = anchor - _dt.timedelta(days=(anchor.weekday() - 5) % 7 or 7)
-            return Period(saturday, saturday + _dt.timedelta(days=1))
-        direction = m["dir"].lower()
-        if direction == "before":
-            return Period.week_before(anchor)
-        if direction == "after":
-            return Period(anchor + _dt.timedelta(days=1), anchor + _dt.timedelta(days=7))
-        return Period.week_of(anchor)
+        return _week_around(m)
     if kind in ("ago", "in_n"):
-        amount, approx = _number(m["num"])
-        unit = m["unit"].lower()
-        sign = -1 if kind == "ago" else 1
-        if approx:  # "a few years ago": the span of the units around it
-            first = _unit_period(_shift(base, unit, sign * (amount + 1)), unit)
-            last = _unit_period(_shift(base, unit, sign * max(amount - 1, 1)), unit)
-            if sign > 0:
-                first, last = last, first
-            return Period(first.start, last.end)
-        return _unit_period(_shift(base, unit, sign * amount), unit)
+        return _units_away(m, base, -1 if kind == "ago" else 1)
     if kind == "rel_weekday":
-        target = WEEKDAYS.index(m["weekday"].lower())
-        current = base.weekday()
-        direction = _direction(m["rel"])
-        if direction < 0:
-            return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
-        if direction > 0:
-            return Period.day(base + _dt.timedelta(days=(target - current) % 7 or 7))
-        return Period.day(base + _dt.timedelta(days=target - current))  # "this friday": this week's
+        return _rel_weekday(m, base)
     if kind == "on_weekday":
-        target = WEEKDAYS.index(m["weekday"].lower())
-        current = base.weekday()
-        if future:
-            return Period.day(base + _dt.timedelta(days=(target - current) % 7 or 7))
-        return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
+        return _on_weekday(m, base, future)
     if kind == "rel_weekend":
-        saturday_this_week = base + _dt.timedelta(days=5 - base.weekday())
-        direction = _direction(m["rel"])
-        if direction < 0:
-            saturday = saturday_this_week - _dt.timedelta(days=7)
-        elif direction > 0:
-            saturday = saturday_this_week + _dt.timedelta(days=7) if base.weekday() >= 5 else saturday_this_week
-        else:
-            saturday = saturday_this_week
-        return Period(saturday, saturday + _dt.timedelta(days=1))
+        return _rel_weekend(m, base)
     if kind == "rel_season":
         return _season(m["season"], base, _direction(m["rel"]))
     if kind == "in_season":
@@ -336,67 +294,156 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
     if kind == "season_year":
         return Period.season(m["season"], int(m["year"]))
     if kind == "rel_month_name":
-        month = _month(m["month"])
-        direction = _direction(m["rel"])
-        year = base.year
-        if direction < 0 and month >= base.month:
-            year -= 1
-        elif direction > 0 and month <= base.month:
-            year += 1
-        return Period.month(year, month)
+        return _rel_month_name(m, base)
     if kind == "rel_unit":
-        unit = m["unit"].lower()
-        direction = _direction(m["rel"])
-        if unit == "week":
-            if direction < 0:
-                return Period.week_before(base)
-            if direction > 0:
-                return Period.week_of(base + _dt.timedelta(days=7))
-            return Period.week_of(base)
-        return _unit_period(_shift(base, unit, direction), unit)
+        return _rel_unit(m, base)
     if kind == "month_year":
         return Period.month(int(m["year"]), _month(m["month"]))
     if kind == "in_year":
         return Period.year(int(m["year"]))
     if kind == "nth_weekend":
-        # "the first weekend of August": that month's first Saturday and Sunday, in the year the tense points to
-        month = _month(m["month"])
-        year = base.year
-        if future and month < base.month:
-            year += 1
-        elif future is False and month > base.month:
-            year -= 1
-        first_day = _dt.date(year, month, 1)
-        saturday = first_day + _dt.timedelta(days=(5 - first_day.weekday()) % 7)
-        nth = m["nth"].lower()
-        if nth == "last":
-            following = _dt.date(year + (month == 12), month % 12 + 1, 1)
-            saturday = following - _dt.timedelta(days=(following.weekday() - 5) % 7 or 7)
-        else:
-            saturday += _dt.timedelta(
-                weeks={"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}.get(nth, 3)
-            )
-        return Period(saturday, saturday + _dt.timedelta(days=1))
+        return _nth_weekend(m, base, future)
     if kind == "in_month":
-        month = _month(m["month"])
-        year = base.year
-        forward = future or (m["prep"] or "").lower() in ("for", "until", "till", "by")
-        if forward and month < base.month:
-            year += 1
-        elif future is False and not forward and month > base.month:
-            year -= 1
-        return Period.month(year, month)
+        return _in_month(m, base, future)
     if kind == "month_day":
-        month, number = _month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"])
-        day = _safe_day(base.year, month, number)
-        if day is None:
-            return None
-        if future and day < base - _dt.timedelta(days=31):
-            day = _safe_day(base.year + 1, month, number)
-        elif not future and day > base + _dt.timedelta(days=31):
-            day = _safe_day(base.year - 1, month, number)
-        return Period.day(day) if day else None
+        return _month_day(m, base, future)
     return None
+
+
+def _week_around(m: re.Match[str]) -> Period | None:
+    """ "the week before 3 May 2024", "the weekend after ...", "the week of ...": around a dated day."""
+    around = _absolute_day(m)
+    if around is None:
+        return None
+    anchor = around.start
+    if m["side"].lower() == "weekend":
+        saturday = anchor + _dt.timedelta(days=(5 - anchor.weekday()) % 7)
+        if m["dir"].lower() == "before":
+            saturday = anchor - _dt.timedelta(days=(anchor.weekday() - 5) % 7 or 7)
+        return Period(saturday, saturday + _dt.timedelta(days=1))
+    direction = m["dir"].lower()
+    if direction == "before":
+        return Period.week_before(anchor)
+    if direction == "after":
+        return Period(anchor + _dt.timedelta(days=1), anchor + _dt.timedelta(days=7))
+    return Period.week_of(anchor)
+
+
+def _units_away(m: re.Match[str], base: _dt.date, sign: int) -> Period:
+    """ "three weeks ago" (``sign`` -1), "in two months" (+1): the unit that many away."""
+    amount, approx = _number(m["num"])
+    unit = m["unit"].lower()
+    if approx:  # "a few years ago": the span of the units around it
+        first = _unit_period(_shift(base, unit, sign * (amount + 1)), unit)
+        last = _unit_period(_shift(base, unit, sign * max(amount - 1, 1)), unit)
+        if sign > 0:
+            first, last = last, first
+        return Period(first.start, last.end)
+    return _unit_period(_shift(base, unit, sign * amount), unit)
+
+
+def _rel_weekday(m: re.Match[str], base: _dt.date) -> Period:
+    """ "last friday", "next monday", "this friday" (this week's)."""
+    target = WEEKDAYS.index(m["weekday"].lower())
+    current = base.weekday()
+    direction = _direction(m["rel"])
+    if direction < 0:
+        return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
+    if direction > 0:
+        return Period.day(base + _dt.timedelta(days=(target - current) % 7 or 7))
+    return Period.day(base + _dt.timedelta(days=target - current))  # "this friday": this week's
+
+
+def _on_weekday(m: re.Match[str], base: _dt.date, future: bool | None) -> Period:
+    """ "on friday": the next one in a plan, else the last one."""
+    target = WEEKDAYS.index(m["weekday"].lower())
+    current = base.weekday()
+    if future:
+        return Period.day(base + _dt.timedelta(days=(target - current) % 7 or 7))
+    return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
+
+
+def _rel_weekend(m: re.Match[str], base: _dt.date) -> Period:
+    """ "last weekend", "next weekend", "this weekend": its Saturday and Sunday."""
+    saturday_this_week = base + _dt.timedelta(days=5 - base.weekday())
+    direction = _direction(m["rel"])
+    if direction < 0:
+        saturday = saturday_this_week - _dt.timedelta(days=7)
+    elif direction > 0:
+        saturday = saturday_this_week + _dt.timedelta(days=7) if base.weekday() >= 5 else saturday_this_week
+    else:
+        saturday = saturday_this_week
+    return Period(saturday, saturday + _dt.timedelta(days=1))
+
+
+def _rel_month_name(m: re.Match[str], base: _dt.date) -> Period:
+    """ "last March", "next May", "this June": the month in the year the word points to."""
+    month = _month(m["month"])
+    direction = _direction(m["rel"])
+    year = base.year
+    if direction < 0 and month >= base.month:
+        year -= 1
+    elif direction > 0 and month <= base.month:
+        year += 1
+    return Period.month(year, month)
+
+
+def _rel_unit(m: re.Match[str], base: _dt.date) -> Period:
+    """ "last week", "next month", "this year"."""
+    unit = m["unit"].lower()
+    direction = _direction(m["rel"])
+    if unit == "week":
+        if direction < 0:
+            return Period.week_before(base)
+        if direction > 0:
+            return Period.week_of(base + _dt.timedelta(days=7))
+        return Period.week_of(base)
+    return _unit_period(_shift(base, unit, direction), unit)
+
+
+def _nth_weekend(m: re.Match[str], base: _dt.date, future: bool | None) -> Period:
+    """ "the first weekend of August": that month's first Saturday and Sunday, in the year the tense points to."""
+    month = _month(m["month"])
+    year = base.year
+    if future and month < base.month:
+        year += 1
+    elif future is False and month > base.month:
+        year -= 1
+    first_day = _dt.date(year, month, 1)
+    saturday = first_day + _dt.timedelta(days=(5 - first_day.weekday()) % 7)
+    nth = m["nth"].lower()
+    if nth == "last":
+        following = _dt.date(year + (month == 12), month % 12 + 1, 1)
+        saturday = following - _dt.timedelta(days=(following.weekday() - 5) % 7 or 7)
+    else:
+        saturday += _dt.timedelta(weeks={"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}.get(nth, 3))
+    return Period(saturday, saturday + _dt.timedelta(days=1))
+
+
+def _in_month(m: re.Match[str], base: _dt.date, future: bool | None) -> Period:
+    """ "in March", "until May": the month ahead in a plan or after "for/until/till/by", back in a report."""
+    month = _month(m["month"])
+    year = base.year
+    forward = future or (m["prep"] or "").lower() in ("for", "until", "till", "by")
+    if forward and month < base.month:
+        year += 1
+    elif future is False and not forward and month > base.month:
+        year -= 1
+    return Period.month(year, month)
+
+
+def _month_day(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """ "March 3rd", "the 3rd of March": this year's, or next year's in a plan (last year's
+    otherwise) when this year's lies more than a month the wrong way."""
+    month, number = _month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"])
+    day = _safe_day(base.year, month, number)
+    if day is None:
+        return None
+    if future and day < base - _dt.timedelta(days=31):
+        day = _safe_day(base.year + 1, month, number)
+    elif not future and day > base + _dt.timedelta(days=31):
+        day = _safe_day(base.year - 1, month, number)
+    return Period.day(day) if day else None
 
 
 def _absolute_day(m: re.Match[str]) -> Period | None:

@@ -868,103 +868,9 @@ def _holding(
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    from ...extract.places import contains
-
     trips: list[_Trip] = []
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
-        said = fact.session_date
-        fields = dict(sighting.fields)
-        status = fields["status"]
-        when = fields.get("_when")
-        if fields.get("_family_back"):
-            # "Christmas at mum and dad's was lovely": the person's latest family visit planned, once its time has come
-            person = fields["person"]
-            target = next(
-                (
-                    t
-                    for t in reversed(trips)
-                    if t.family
-                    and t.fields["status"] == "planned"
-                    and t.fields.get("person") == person
-                    and (t.when is None or said is None or t.when.start <= said)
-                    and (t.first_said is None or said is None or t.first_said < said)
-                ),
-                None,
-            )
-            if target is not None:
-                target.fields["status"] = "done"
-                target.sources.append(fact.id)
-                target.last_said = said or target.last_said
-            continue
-        key = _key(sighting)
-        same = [t for t in trips if t.key == key]
-        if not same and not fields.get("_weak"):
-            holder = _holding(trips, key, fields, when, said)
-            if holder is not None:
-                city_first = contains(fields["destination"], holder.fields["destination"])
-                named = {k: v for k, v in fields.items() if k not in ("destination", "country")}
-                done = status == "done" or holder.fields["status"] == "done"
-                _merge(holder, named, fact.id, said, override=status == "done" and holder.fields["status"] == "planned")
-                if not city_first:
-                    holder.fields["destination"] = fields["destination"]
-                    holder.fields["country"] = fields.get("country") or holder.fields.get("country")
-                    holder.key = key
-                if done:
-                    holder.fields["status"] = "done"
-                continue
-        plans = [t for t in same if t.fields["status"] == "planned"]
-        if status == "cancelled":
-            target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
-            if target is not None:
-                _merge(
-                    target,
-                    {k: v for k, v in fields.items() if k not in ("start", "end")},
-                    fact.id,
-                    said,
-                    override=False,
-                )
-                target.fields["status"] = "cancelled"
-            elif not fields.get("_weak"):
-                trips.append(_new(sighting, fields, said))
-            continue
-        if status == "planned":
-            target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
-            if target is not None:
-                _merge(target, fields, fact.id, said, override=True)
-            else:
-                trips.append(_new(sighting, fields, said))
-            continue
-        target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
-        if fields.get("_weak"):
-            # "Kyoto was wonderful": completes a plan whose time has come, else nothing
-            if target is not None and (target.when is None or said is None or target.when.start <= said):
-                _merge(
-                    target,
-                    {k: v for k, v in fields.items() if k not in ("start", "end")},
-                    fact.id,
-                    said,
-                    override=False,
-                )
-                target.fields["status"] = "done"
-            continue
-        if target is not None:
-            # the plan came true: one done trip, dated by the report of it; the plan's
-            # start stays only if the report gives none and its end falls in the plan
-            keep = fields.get("start") is None and _inside(fields.get("end"), target.when)
-            target.fields["end"] = None
-            if not keep:
-                target.fields["start"] = None
-                target.when = None
-            _merge(target, fields, fact.id, said, override=True)
-            target.fields["status"] = "done"
-            continue
-        done = [t for t in same if t.fields["status"] == "done"]
-        target = next((t for t in reversed(done) if _same_done(t, when, said)), None)
-        if target is not None:
-            _merge(target, fields, fact.id, said, override=False)
-        else:
-            trips.append(_new(sighting, fields, said))
+        _take(trips, sighting, facts[sighting.fact_id])
     _been_there(trips, facts)
     out = []
     for trip in trips:
@@ -973,6 +879,128 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         values["sources"] = list(trip.sources)
         out.append(Assembled(kind.name, values, list(trip.sources)))
     return out
+
+
+def _take(trips: list[_Trip], sighting: Sighting, fact: "Fact") -> None:
+    """One sighting, in the order said: it completes, repeats or cancels a trip already
+    seen, or is a new one."""
+    said = fact.session_date
+    fields = dict(sighting.fields)
+    status = fields["status"]
+    when = fields.get("_when")
+    if fields.get("_family_back"):
+        _family_visit_done(trips, fields["person"], fact.id, said)
+        return
+    key = _key(sighting)
+    same = [t for t in trips if t.key == key]
+    if not same and not fields.get("_weak") and _held(trips, key, fields, when, fact.id, said):
+        return
+    plans = [t for t in same if t.fields["status"] == "planned"]
+    target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
+    if status == "cancelled":
+        if target is not None:
+            _merge(target, _undated(fields), fact.id, said, override=False)
+            target.fields["status"] = "cancelled"
+        elif not fields.get("_weak"):
+            trips.append(_new(sighting, fields, said))
+    elif status == "planned":
+        if target is not None:
+            _merge(target, fields, fact.id, said, override=True)
+        else:
+            trips.append(_new(sighting, fields, said))
+    elif fields.get("_weak"):
+        # "Kyoto was wonderful": completes a plan whose time has come, else nothing
+        if target is not None and (target.when is None or said is None or target.when.start <= said):
+            _merge(target, _undated(fields), fact.id, said, override=False)
+            target.fields["status"] = "done"
+    elif target is not None:
+        _plan_came_true(target, fields, fact.id, said)
+    else:
+        _report(trips, sighting, same, fields, when, fact.id, said)
+
+
+def _undated(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields without their dates, for a sighting that must not re-date the trip it joins."""
+    return {k: v for k, v in fields.items() if k not in ("start", "end")}
+
+
+def _family_visit_done(trips: list[_Trip], person: str, fact_id: str, said: _dt.date | None) -> None:
+    """ "Christmas at mum and dad's was lovely": the person's latest family visit planned, once its time has come"""
+    target = next(
+        (
+            t
+            for t in reversed(trips)
+            if t.family
+            and t.fields["status"] == "planned"
+            and t.fields.get("person") == person
+            and (t.when is None or said is None or t.when.start <= said)
+            and (t.first_said is None or said is None or t.first_said < said)
+        ),
+        None,
+    )
+    if target is not None:
+        target.fields["status"] = "done"
+        target.sources.append(fact_id)
+        target.last_said = said or target.last_said
+
+
+def _held(
+    trips: list[_Trip],
+    key: str | None,
+    fields: dict[str, Any],
+    when: Period | None,
+    fact_id: str,
+    said: _dt.date | None,
+) -> bool:
+    """Whether the person's trip to a place holding this sighting's place, or held by it,
+    takes the sighting in (see :func:`_holding`); the trip is then named by the city."""
+    from ...extract.places import contains
+
+    holder = _holding(trips, key, fields, when, said)
+    if holder is None:
+        return False
+    status = fields["status"]
+    city_first = contains(fields["destination"], holder.fields["destination"])
+    named = {k: v for k, v in fields.items() if k not in ("destination", "country")}
+    done = status == "done" or holder.fields["status"] == "done"
+    _merge(holder, named, fact_id, said, override=status == "done" and holder.fields["status"] == "planned")
+    if not city_first:
+        holder.fields["destination"] = fields["destination"]
+        holder.fields["country"] = fields.get("country") or holder.fields.get("country")
+        holder.key = key
+    if done:
+        holder.fields["status"] = "done"
+    return True
+
+
+def _plan_came_true(target: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | None) -> None:
+    """The plan came true: one done trip, dated by the report of it; the plan's start
+    stays only if the report gives none and its end falls in the plan."""
+    keep = fields.get("start") is None and _inside(fields.get("end"), target.when)
+    target.fields["end"] = None
+    if not keep:
+        target.fields["start"] = None
+        target.when = None
+    _merge(target, fields, fact_id, said, override=True)
+    target.fields["status"] = "done"
+
+
+def _report(
+    trips: list[_Trip],
+    sighting: Sighting,
+    same: list[_Trip],
+    fields: dict[str, Any],
+    when: Period | None,
+    fact_id: str,
+    said: _dt.date | None,
+) -> None:
+    """A done trip no plan foretold: another report of a done trip it matches, else a new trip."""
+    done = [t for t in same if t.fields["status"] == "done"]
+    target = next((t for t in reversed(done) if _same_done(t, when, said)), None)
+    if target is not None:
+        _merge(target, fields, fact_id, said, override=False)
+    else:
+        trips.append(_new(sighting, fields, said))
 
 
 #: "... at the weekend in Leeds ...": a place named in a sentence
