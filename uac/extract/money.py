@@ -30,6 +30,7 @@ from functools import lru_cache
 __all__ = [
     "Money",
     "find_amounts",
+    "home_currency",
     "local_amounts",
     "local_names",
     "local_symbols",
@@ -214,7 +215,7 @@ def _digits(text: str) -> float | None:
     from price_parser import parse_price
 
     try:
-        value = parse_price(text).amount
+        value = parse_price(text.replace("’", "'")).amount
     except (InvalidOperation, ValueError):
         return None
     return float(value) if isinstance(value, Decimal) else None
@@ -338,6 +339,24 @@ def local_currency(configured: str | None = None, country: str | None = None) ->
         if configured and code == configured.upper():
             return None  # the user's own currency is no dollar: their "$" is the US one
     return None
+
+
+@lru_cache(maxsize=64)
+def home_currency(configured: str | None = None, country: str | None = None) -> str | None:
+    """The user's own currency, whatever it is: ``configured`` (the project's ``[user]
+    currency``), else the tender of ``country`` (an ISO country code: the user's home) from
+    babel's ``get_territory_currencies``; None when neither says."""
+    from babel.numbers import get_territory_currencies
+
+    if configured:
+        return configured.upper()
+    if not country:
+        return None
+    try:
+        found = get_territory_currencies(country.upper(), tender=True)
+    except (ValueError, LookupError):
+        return None
+    return found[0] if found else None
 
 
 @lru_cache(maxsize=1)
