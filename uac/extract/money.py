@@ -437,7 +437,9 @@ def _local_pattern(code: str) -> re.Pattern[str] | None:
         parts.append(rf"(?<![\w$&])(?P<sym>{symbol})\s?(?P<n1>{_DIGITS}){_scale('s1')}{end}")
         parts.append(rf"(?<![\w.,'’])(?P<n2>{_DIGITS}){_scale('s2')}\s?(?P<sym2>{symbol}){end}")
     if names:
-        parts.append(rf"(?<![\w.,'’])(?P<n3>{_DIGITS}|{_WORD_NUMBER}){_scale('s3')}\s*(?P<name>{'|'.join(names)})\b")
+        parts.append(
+            rf"(?<![\w.,'’])(?P<n3>{_DIGITS}|{_WORD_NUMBER}){_scale('s3')}\s*(?P<name>{'|'.join(names)})\b(?!\s+of\b)"
+        )
     return re.compile("|".join(parts), re.I)
 
 

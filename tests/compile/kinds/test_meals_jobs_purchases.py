@@ -355,12 +355,13 @@ def test_amounts_written_the_local_way(text, local, expected):
         "2 coffees 40 minutes later",
         "a 3 200m climb",
         "Kr 50 is not how it is written",
+        "3 pounds of flour",
     ],
 )
 def test_no_local_amount(text):
     from uac.extract.money import find_amounts
 
-    local = "SEK" if "Kr" in text else "ZAR"
+    local = "SEK" if "Kr" in text else "GBP" if "pounds" in text else "ZAR"
     assert find_amounts(text, local) == []
 
 
