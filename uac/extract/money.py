@@ -18,6 +18,11 @@ currency -- a symbol, a code or a name.  A bare "$" (and "dollars", "bucks",
 (the project's ``[user] currency``, else the currency of their home's country:
 "$" is AUD in Australia, never in Britain), and :func:`names_us_dollar` tells a
 "$" that was bare from one that said so ("US$", "USD").
+
+With the user's own currency (:func:`home_currency`), :func:`local_amounts` also reads
+it the way its land writes it: babel's local symbols ("R450", "199 kr", "RM 45", "N$780")
+and its English names ("4 200 rand"); a letter symbol only next to a number, never a label
+("R2-D2", "Room R2").
 """
 
 from __future__ import annotations
