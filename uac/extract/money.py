@@ -18,6 +18,11 @@ currency -- a symbol, a code or a name.  A bare "$" (and "dollars", "bucks",
 (the project's ``[user] currency``, else the currency of their home's country:
 "$" is AUD in Australia, never in Britain), and :func:`names_us_dollar` tells a
 "$" that was bare from one that said so ("US$", "USD").
+
+With the user's own currency (:func:`home_currency`), :func:`local_amounts` also reads
+it the way its land writes it: babel's local symbols ("R450", "199 kr", "RM 45", "N$780")
+and its English names ("4 200 rand"); a letter symbol only next to a number, never a label
+("R2-D2", "Room R2").
 """
 
 from __future__ import annotations
@@ -27,7 +32,18 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-__all__ = ["Money", "find_amounts", "currency_code", "local_currency", "names_us_dollar", "number_words"]
+__all__ = [
+    "Money",
+    "find_amounts",
+    "home_currency",
+    "local_amounts",
+    "local_names",
+    "local_symbols",
+    "currency_code",
+    "local_currency",
+    "names_us_dollar",
+    "number_words",
+]
 
 
 @dataclass(frozen=True)
@@ -81,7 +97,8 @@ _WORD_NUMBER = (
     r"(?:[\s-]+(?:and\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
     r"eighty|ninety|hundred|thousand))*)"
 )
-_DIGITS = r"(?:\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+#: "1,299.99", "1.299,99", "4 200" (a space or a narrow no-break space), "1'200" (an apostrophe)
+_DIGITS = r"(?:\d{1,3}(?:[,.\s'’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
 #: names and slang of currencies as people write them after a number (babel adds its English names)
 _SLANG = {
     "quid": "GBP",
@@ -203,7 +220,7 @@ def _digits(text: str) -> float | None:
     from price_parser import parse_price
 
     try:
-        value = parse_price(text).amount
+        value = parse_price(text.replace("’", "'")).amount
     except (InvalidOperation, ValueError):
         return None
     return float(value) if isinstance(value, Decimal) else None
@@ -245,8 +262,19 @@ def _scaled(value: float | None, scale: str | None) -> float | None:
     return value * _SCALES.get(scale.lower(), {"m": 1_000_000, "bn": 1_000_000_000}.get(scale.lower(), 1))
 
 
-def find_amounts(text: str) -> list[Money]:
-    """Every amount of money in ``text``, in order."""
+def find_amounts(text: str, local: str | None = None) -> list[Money]:
+    """Every amount of money in ``text``, in order; with ``local`` (the ISO code of the user's
+    currency) also the amounts written with its local symbol or name ("R450", "199 kr",
+    "4 200 rand": :func:`local_amounts`)."""
+    out = _amounts(text)
+    if local:
+        taken = [(m.start, m.end) for m in out]
+        extra = [m for m in local_amounts(text, local) if all(m.end <= a or m.start >= b for a, b in taken)]
+        out = sorted(out + extra, key=lambda m: m.start)
+    return out
+
+
+def _amounts(text: str) -> list[Money]:
     out: list[Money] = []
     for match in _AMOUNT.finditer(text):
         g = match.groupdict()
@@ -318,8 +346,131 @@ def local_currency(configured: str | None = None, country: str | None = None) ->
     return None
 
 
+@lru_cache(maxsize=64)
+def home_currency(configured: str | None = None, country: str | None = None) -> str | None:
+    """The user's own currency, whatever it is: ``configured`` (the project's ``[user]
+    currency``), else the tender of ``country`` (an ISO country code: the user's home) from
+    babel's ``get_territory_currencies``; None when neither says."""
+    from babel.numbers import get_territory_currencies
+
+    if configured:
+        return configured.upper()
+    if not country:
+        return None
+    try:
+        found = get_territory_currencies(country.upper(), tender=True)
+    except (ValueError, LookupError):
+        return None
+    return found[0] if found else None
+
+
 @lru_cache(maxsize=1)
 def _english_symbols() -> dict[str, str]:
     from babel import Locale
 
     return dict(Locale("en").currency_symbols)
+
+
+#: a letter before a number that labels a thing, not a price: "Room R2", "seat R12", "bus R5"
+_LABEL_BEFORE = re.compile(
+    r"\b(?:rooms?|row|seat|gate|platform|level|floor|bay|aisle|terminal|route|bus|line|size|model|version|table|"
+    r"unit|flat|block|ward|lane|road|exit|junction|track|court|section|zone)\s*$",
+    re.I,
+)
+
+
+@lru_cache(maxsize=32)
+def local_symbols(code: str) -> tuple[str, ...]:
+    """The symbols people write for ``code`` where it is the money of the land, longest first:
+    babel's ``get_currency_symbol`` in English and in every locale of the territories that use
+    it ("R" for ZAR, "kr" and "kr." for SEK, NOK, DKK, "zł", "₹", "RM", "HK$"), and for a
+    dollar its land writes "$" (or "$NA", "$SG") the English way with the country ("N$", "S$").
+    The code itself ("CHF", "SEK") is read everywhere already."""
+    from babel import Locale
+    from babel.core import get_global
+    from babel.localedata import locale_identifiers
+    from babel.numbers import get_currency_symbol
+
+    code = code.upper()
+    territories = [
+        territory
+        for territory, currencies in get_global("territory_currencies").items()
+        if any(entry[0] == code and entry[2] is None for entry in currencies)
+    ]
+    locales = ["en"] + [
+        name for name in locale_identifiers() if any(name.endswith("_" + territory) for territory in territories)
+    ]
+    symbols: set[str] = set()
+    for name in locales:
+        try:
+            symbols.add(get_currency_symbol(code, locale=Locale.parse(name)).strip())
+        except (ValueError, LookupError):
+            continue
+    for symbol in list(symbols):
+        # "$NA", "$\xa0SG": CLDR's French way; "N$", "NA$", "S$", "SG$" are the English ones
+        found = re.fullmatch(r"\$\s?([A-Z]{2})", symbol)
+        if found:
+            symbols.update({found.group(1) + "$", found.group(1)[0] + "$"})
+    if "$" in symbols and code[:2].isalpha():
+        # a dollar its land writes "$": English tells it by the country ("N$" for NAD, "S$" for SGD)
+        symbols.update({code[:2] + "$", code[0] + "$"})
+    symbols = {s for s in symbols if s and s not in ("$", code) and not s[-1].isdigit()}
+    return tuple(sorted(symbols, key=lambda s: (-len(s), s)))
+
+
+@lru_cache(maxsize=32)
+def local_names(code: str) -> tuple[str, ...]:
+    """The words for ``code`` after a number: the last word of babel's English names, one and
+    many ("rand"; "krona", "kronor"; "ringgit", "ringgits"); none for a dollar, which is the US
+    one unless :func:`local_currency` says otherwise."""
+    from babel.numbers import get_currency_name
+
+    words = {get_currency_name(code, count=count, locale="en").split()[-1].lower() for count in (1, 2)}
+    return tuple(sorted(w for w in words if w.isalpha() and w not in ("dollar", "dollars") and len(w) > 2))
+
+
+@lru_cache(maxsize=32)
+def _local_pattern(code: str) -> re.Pattern[str] | None:
+    symbols = [re.escape(s) for s in local_symbols(code)]
+    names = [re.escape(n) for n in local_names(code)]
+    if not symbols and not names:
+        return None
+    parts = []
+    end = r"(?![\w$€£&'’]|[-‐/]\w|[.,]\d)"
+    if symbols:
+        symbol = "|".join(symbols)
+        parts.append(rf"(?<![\w$&])(?P<sym>{symbol})\s?(?P<n1>{_DIGITS}){_scale('s1')}{end}")
+        parts.append(rf"(?<![\w.,'’])(?P<n2>{_DIGITS}){_scale('s2')}\s?(?P<sym2>{symbol}){end}")
+    if names:
+        parts.append(
+            rf"(?<![\w.,'’])(?P<n3>{_DIGITS}|{_WORD_NUMBER}){_scale('s3')}\s*(?P<name>{'|'.join(names)})\b(?!\s+of\b)"
+        )
+    return re.compile("|".join(parts), re.I)
+
+
+def local_amounts(text: str, code: str) -> list[Money]:
+    """The amounts in ``text`` written the local way of the currency ``code``: its symbols
+    (:func:`local_symbols`) before or after a number and its names (:func:`local_names`) after
+    one.  A symbol that is a letter ("R", "kr", "RM") counts only next to a number and only as
+    a price: "R2-D2", "R&B", "Room R2" are none."""
+    pattern = _local_pattern(code.upper())
+    if pattern is None:
+        return []
+    out: list[Money] = []
+    for match in pattern.finditer(text):
+        g = match.groupdict()
+        symbol = g.get("sym") or g.get("sym2")
+        if symbol and symbol[0].isalpha():
+            if symbol not in local_symbols(code.upper()):
+                continue  # written as the land writes it: "R450", "kr 199", never "r450"
+            if g.get("sym") and _LABEL_BEFORE.search(text[: match.start()]):
+                continue
+        raw = g.get("n1") or g.get("n2") or g.get("n3") or ""
+        scale = g.get("s1") or g.get("s2") or g.get("s3")
+        value = _digits(raw) if raw[:1].isdigit() else number_words(raw)
+        value = _scaled(value, scale)
+        if value is None or value <= 0:
+            continue
+        share = _SHARE.match(text, match.end()) is not None
+        out.append(Money(round(value, 2), code.upper(), match.start(), match.end(), share))
+    return out

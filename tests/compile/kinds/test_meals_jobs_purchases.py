@@ -314,3 +314,97 @@ def test_a_dollar_sign_with_a_code_after_it_is_that_dollar():
         local_currency("EUR", "AU"),
     ) == ("AUD", "CAD", None, None)
     assert names_us_dollar("US$40") and names_us_dollar("40 USD") and not names_us_dollar("$40")
+
+
+@pytest.mark.parametrize(
+    "text, local, expected",
+    [
+        ("the lamp was R450", "ZAR", [(450.0, "ZAR")]),
+        ("paid R 450 for it", "ZAR", [(450.0, "ZAR")]),
+        ("a rug for R1 200", "ZAR", [(1200.0, "ZAR")]),
+        ("a rug for R1\u202f200", "ZAR", [(1200.0, "ZAR")]),
+        ("the jacket was R899,99", "ZAR", [(899.99, "ZAR")]),
+        ("about R4k all in", "ZAR", [(4000.0, "ZAR")]),
+        ("the tour was N$780", "NAD", [(780.0, "NAD")]),
+        ("kr 199 at IKEA", "SEK", [(199.0, "SEK")]),
+        ("it was 199 kr", "NOK", [(199.0, "NOK")]),
+        ("249 kr. for two", "DKK", [(249.0, "DKK")]),
+        ("200 zł for the tickets", "PLN", [(200.0, "PLN")]),
+        ("RM 45 for lunch", "MYR", [(45.0, "MYR")]),
+        ("S$30 at the hawker centre", "SGD", [(30.0, "SGD")]),
+        ("300 krona for the book", "SEK", [(300.0, "SEK")]),
+        ("fifty rand for parking", "ZAR", [(50.0, "ZAR")]),
+        ("R85 for my half", "ZAR", [(85.0, "ZAR")]),
+        ("a lamp for R450 and a rug for R1 200", "ZAR", [(450.0, "ZAR"), (1200.0, "ZAR")]),
+    ],
+)
+def test_amounts_written_the_local_way(text, local, expected):
+    from uac.extract.money import find_amounts
+
+    assert [(m.amount, m.currency) for m in find_amounts(text, local)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R2-D2 was in the film",
+        "we danced to R&B all night",
+        "we stayed in Room R2",
+        "seat R12 on the train",
+        "r450 in lower case",
+        "2 coffees 40 minutes later",
+        "a 3 200m climb",
+        "Kr 50 is not how it is written",
+        "3 pounds of flour",
+    ],
+)
+def test_no_local_amount(text):
+    from uac.extract.money import find_amounts
+
+    local = "SEK" if "Kr" in text else "GBP" if "pounds" in text else "ZAR"
+    assert find_amounts(text, local) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("CHF 1'200 for the watch", [(1200.0, "CHF")]),
+        ("CHF 1’200 for the watch", [(1200.0, "CHF")]),
+        ("the sofa was 4 200 rand", [(4200.0, "ZAR")]),
+        ("89,90 € in the end", [(89.9, "EUR")]),
+    ],
+)
+def test_amounts_grouped_the_local_way(text, expected):
+    from uac.extract.money import find_amounts
+
+    assert [(m.amount, m.currency) for m in find_amounts(text)] == expected
+
+
+def test_local_symbols_and_names_come_from_babel():
+    from uac.extract.money import home_currency, local_names, local_symbols
+
+    assert "R" in local_symbols("ZAR") and "kr" in local_symbols("SEK") and "zł" in local_symbols("PLN")
+    assert "N$" in local_symbols("NAD") and "S$" in local_symbols("SGD") and "RM" in local_symbols("MYR")
+    assert "$" not in local_symbols("AUD") and local_names("ZAR") == ("rand",)
+    assert (home_currency(None, "ZA"), home_currency("sek", "ZA"), home_currency(None, None)) == ("ZAR", "SEK", None)
+
+
+def test_purchases_and_meals_take_the_users_local_amount():
+    from uac.compile.kinds import localise
+
+    facts = facts_of(
+        "I bought a desk lamp for R450 yesterday.",
+        "I had dinner at Marble with Thandi, R899,99 for the two of us.",
+        "We stayed in Room R2 and I bought a hat there.",
+    )
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    for currency, purchases, meals in (
+        ("ZAR", [(450.0, "ZAR"), (None, None)], [(899.99, "ZAR")]),
+        (None, [(None, None), (None, None)], [(None, None)]),
+    ):
+        out = localise(seen, facts, currency)
+        assert [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"] if not doubt(s)] == purchases
+        assert [(s.fields["amount"], s.fields["currency"]) for s in out["meal"]] == meals

@@ -20,7 +20,11 @@ They run on the sightings of all facts before they are assembled
   own dollar (:func:`uac.extract.money.local_currency`): the project's ``[user]
   currency``, else the currency of the country of the person's home as the home
   sightings tell it -- the home said last before the amount, else the first one said --
-  unless the fact names the US dollar ("US$", "USD").  Nothing changes where neither says.
+  unless the fact names the US dollar ("US$", "USD").  Nothing changes where neither says;
+* a purchase or meal with no amount the kinds could read takes one written the local way
+  of the user's own currency (:func:`uac.extract.money.home_currency`, the same
+  ``[user] currency`` or home): "R450", "kr 199", "4 200 rand"
+  (:func:`uac.extract.money.local_amounts`), the first one after its item.
 """
 
 from __future__ import annotations
@@ -56,8 +60,43 @@ def localise(
         if home.fields.get("country") and home.fields.get("person"):
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
     for name in ("purchase", "meal"):
-        out[name] = [_dollar(s, facts, order, homes, currency) for s in out.get(name, [])]
+        out[name] = [_local_amount(s, facts, order, homes, currency) for s in out.get(name, [])]
+        out[name] = [_dollar(s, facts, order, homes, currency) for s in out[name]]
     return out
+
+
+def _home_country(person: str, at: int, homes: dict[str, list[tuple[int, str]]]) -> str | None:
+    """The country of the person's home said last before ``at``, else the first one said."""
+    known = sorted(homes.get(person, []))
+    before = [country for index, country in known if index <= at]
+    return before[-1] if before else (known[0][1] if known else None)
+
+
+def _local_amount(
+    sighting: Sighting,
+    facts: list["Fact"],
+    order: dict[str, int],
+    homes: dict[str, list[tuple[int, str]]],
+    currency: str | None,
+) -> Sighting:
+    """A purchase or meal told without an amount the kinds could read takes one written the
+    local way of the user's currency ("R450", "199 kr", "4 200 rand"): the first after its item."""
+    from ...extract.money import home_currency, local_amounts
+
+    fields = sighting.fields
+    at = order.get(sighting.fact_id)
+    if "_doubt" in fields or fields.get("amount") is not None or at is None:
+        return sighting
+    local = home_currency(currency, _home_country(fields.get("person") or "", at, homes))
+    if not local:
+        return sighting
+    text = facts[at].text
+    item = fields.get("item")
+    after = text.find(item) + len(item) if isinstance(item, str) and item in text else 0
+    paid = [m for m in local_amounts(text, local) if m.start >= after]
+    if not paid:
+        return sighting
+    return replace(sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency})
 
 
 #: "there" after a verb of travel ("going there", "flew back there") or of a stay ("four nights there")
@@ -186,10 +225,7 @@ def _dollar(
     )
     if source is None or names_us_dollar(source.text):
         return sighting
-    known = sorted(homes.get(fields.get("person") or "", []))
-    before = [country for index, country in known if index <= at]
-    country = before[-1] if before else (known[0][1] if known else None)
-    local = local_currency(currency, country)
+    local = local_currency(currency, _home_country(fields.get("person") or "", at, homes))
     if not local or local == "USD":
         return sighting
     return replace(sighting, fields={**fields, "currency": local})
