@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev, dev2, dev3, dev4): their ledgers
+"""The hand-written evaluation sets (dev, dev2, dev3, dev4, dev5): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -19,6 +19,7 @@ COUNTS = {
     "dev2": ({"trip": 12, "meal": 10, "purchase": 12, "job": 3, "workout": 8, "book": 3, "home": 2}, 22),
     "dev3": ({"trip": 10, "meal": 8, "purchase": 10, "job": 3, "workout": 6, "book": 4, "home": 2}, 32),
     "dev4": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 30),
+    "dev5": ({"trip": 12, "meal": 9, "purchase": 13, "job": 3, "workout": 7, "book": 4, "home": 2}, 35),
 }
 
 
@@ -61,6 +62,13 @@ def test_a_set_holds_the_cases_a_reader_must_get_right(name):
         assert len([e for e in ledger.of_kind(kind) if e.current]) == 1, kind
         assert len(ledger.of_kind(kind)) > 1, kind
     assert {d.why for d in ledger.distractors} >= {"wish", "other_person", "looked_not_bought", "assistant"}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_a_ledger_that_gives_today_gives_the_day_of_its_last_session(name):
+    today = load_ledger(ledger_path(SETS[name])).extra.get("today")
+    if today is not None:
+        assert today == max(s["date"] for s in _sessions(name).values())[:10]
 
 
 def test_a_session_of_each_chat_is_dated_and_alternates_user_and_assistant():
