@@ -408,3 +408,27 @@ def test_purchases_and_meals_take_the_users_local_amount():
         out = localise(seen, facts, currency)
         assert [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"] if not doubt(s)] == purchases
         assert [(s.fields["amount"], s.fields["currency"]) for s in out["meal"]] == meals
+
+
+def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_most():
+    from uac.compile.kinds import localise
+
+    def amounts(*texts: str) -> list:
+        facts = facts_of(*texts)
+        seen: dict[str, list] = {}
+        for fact in facts:
+            for sighting in detect(fact):
+                seen.setdefault(sighting.kind, []).append(sighting)
+        out = localise(seen, facts, None)
+        return [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"] if not doubt(s)]
+
+    lamp = "I bought a desk lamp for R450 yesterday."
+    # three places named, all in South Africa: the rand is the user's currency
+    assert amounts(
+        "I spent the weekend in Durban.", "We drove to Stellenbosch on Sunday.", "I was in Johannesburg for work.", lamp
+    ) == [(450.0, "ZAR")]
+    # too few places, or no country with more than half of them: no currency is assumed
+    assert amounts("I spent the weekend in Durban.", lamp) == [(None, None)]
+    assert amounts(
+        "I spent the weekend in Durban.", "We flew to London.", "Then a week in Paris.", "Back to Lisbon.", lamp
+    ) == [(None, None)]

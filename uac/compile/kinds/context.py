@@ -30,6 +30,7 @@ They run on the sightings of all facts before they are assembled
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -59,9 +60,39 @@ def localise(
     for home in sightings.get("home", []):
         if home.fields.get("country") and home.fields.get("person"):
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
+    for person, country in _country_spoken_of(facts).items():
+        homes.setdefault(person, [(0, country)])  # no home told: the country the person speaks of most
     for name in ("purchase", "meal"):
         out[name] = [_local_amount(s, facts, order, homes, currency) for s in out.get(name, [])]
         out[name] = [_dollar(s, facts, order, homes, currency) for s in out[name]]
+    return out
+
+
+#: a person with no home told takes the country of the places they name, when it is clear:
+#: at least this many places named, more than half of them in that one country
+MIN_PLACES_FOR_COUNTRY = 3
+
+
+def _country_spoken_of(facts: list["Fact"]) -> dict[str, str]:
+    """Per speaker, the one country most of the places they name are in ("back from Hermanus",
+    "a weekend in George", "in Cape Town"), when at least :data:`MIN_PLACES_FOR_COUNTRY` are
+    named and more than half lie in it; the currency of a user who never said where home is."""
+    from ...extract.places import lookup
+
+    named: dict[str, Counter[str]] = {}
+    for fact in facts:
+        if not fact.speaker:
+            continue
+        for match in _NAMED.finditer(fact.text):
+            place = lookup(match.group("place"))
+            if place is not None and place.country and not place.ambiguous:
+                named.setdefault(fact.speaker, Counter())[place.country] += 1
+    out: dict[str, str] = {}
+    for person, counts in named.items():
+        country, most = counts.most_common(1)[0]
+        total = sum(counts.values())
+        if total >= MIN_PLACES_FOR_COUNTRY and most * 2 > total:
+            out[person] = country
     return out
 
 
