@@ -9,6 +9,9 @@ from __future__ import annotations
 import datetime as _dt
 import random
 
+from uac.dates import MONTH_NAMES as MONTHS
+from uac.dates import WEEKDAY_NAMES as WEEKDAYS
+
 from .names import CURRENCY_WORDS, SYMBOLS
 
 NUMBER_WORDS = (
@@ -27,21 +30,6 @@ NUMBER_WORDS = (
     "twelve",
     "thirteen",
     "fourteen",
-)
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
 )
 
 
