@@ -70,6 +70,15 @@ def start_server(
     )
 
 
+def stop_server(proc: subprocess.Popen, timeout: float) -> None:
+    """Ask the server to stop; kill it if it has not stopped after ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 90.0, poll: float = 0.1) -> None:
     """Wait until the server at ``base`` answers ``/v1/health`` (it exiting first ends the run)."""
     import httpx

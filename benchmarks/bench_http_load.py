@@ -46,7 +46,7 @@ from typing import Optional
 
 import typer
 
-from _common import free_port, offline_env, percentile, start_server, wait_ready  # noqa: E402
+from _common import free_port, offline_env, percentile, start_server, stop_server, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -369,11 +369,7 @@ def main(
             client.close()
             neighbour = noisy_neighbour(base, root, tokens, args, time.monotonic() + args.deadline)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc, 15)
     raise typer.Exit(report(args, results, base_line, lost, neighbour))
 
 

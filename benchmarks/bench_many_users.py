@@ -50,7 +50,7 @@ from typing import Optional
 
 import typer
 
-from _common import free_port, offline_env, percentile, start_server, wait_ready  # noqa: E402
+from _common import free_port, offline_env, percentile, start_server, stop_server, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -390,11 +390,7 @@ def main(
         raise typer.Exit(report(results, json_out))
     finally:
         if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc, 30)
         shutil.rmtree(work, ignore_errors=True)
 
 
