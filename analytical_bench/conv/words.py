@@ -9,9 +9,6 @@ from __future__ import annotations
 import datetime as _dt
 import random
 
-from uac.dates import MONTH_NAMES as MONTHS
-from uac.dates import WEEKDAY_NAMES as WEEKDAYS
-
 from .names import CURRENCY_WORDS, SYMBOLS
 
 NUMBER_WORDS = (
@@ -31,6 +28,8 @@ NUMBER_WORDS = (
     "thirteen",
     "fourteen",
 )
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = tuple("January February March April May June July August September October November December".split())
 
 
 def cap(text: str) -> str:
