@@ -7,8 +7,12 @@ import os
 import socket
 import statistics
 import subprocess
+import sys
 import time
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Sequence
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def timings(fn: Callable[[], object], repeat: int) -> list[float]:
@@ -49,6 +53,30 @@ def offline_env(**more: str) -> dict[str, str]:
     env.update(UAC_BLOCK_NETWORK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
     env.update(more)
     return env
+
+
+def start_server(
+    root: Path, port: int, env: dict[str, str], extra: Sequence[str] = (), stdout: int = subprocess.PIPE
+) -> subprocess.Popen:
+    """``uac serve http`` over the projects under ``root`` on ``127.0.0.1:port`` (its errors piped)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "uac", "serve", "http", "--root", str(root), "--host", "127.0.0.1"]
+        + ["--port", str(port), "--log-level", "warning", *extra],
+        cwd=REPO,
+        env=env,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def stop_server(proc: subprocess.Popen, timeout: float) -> None:
+    """Ask the server to stop; kill it if it has not stopped after ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 90.0, poll: float = 0.1) -> None:

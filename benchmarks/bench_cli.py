@@ -128,21 +128,6 @@ PLACES = [
     "in Buenos Aires",
     "at the gym",
 ]
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-
 DEMO_QUERY = "trip to Lisbon"
 DEMO_QUESTION = "Where did Maya travel in 2024?"
 LARGE_QUERY = "Who went camping by the lake in Oslo?"
@@ -168,6 +153,7 @@ def build_large_project(target: Path, n_facts: int, *, seed: int = 7) -> dict:
     through uac's own archive, fact log and index writers."""
     import numpy as np
 
+    from uac.dates import MONTH_NAMES
     from uac.facts.log import FactLog
     from uac.facts.model import Fact
     from uac.index.embeddings import get_embedder
@@ -215,7 +201,7 @@ def build_large_project(target: Path, n_facts: int, *, seed: int = 7) -> dict:
                 said = []
                 for _ in range(FACTS_PER_SESSION // TURNS_PER_SESSION):
                     activity, place = _phrase(rng)
-                    month = rng.choice(MONTHS)
+                    month = rng.choice(MONTH_NAMES)
                     text = f"{speaker} {activity} {place} in {month} {day.year}."
                     said.append(text)
                     turn_id = f"D{number}:{t}"

@@ -46,7 +46,7 @@ from typing import Optional
 
 import typer
 
-from _common import free_port, offline_env, percentile, wait_ready  # noqa: E402
+from _common import free_port, offline_env, percentile, start_server, stop_server, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -124,32 +124,6 @@ def build_root(root: Path, users: int, sessions_per_user: int) -> dict[str, str]
         memory.close()
         tokens[name] = create_token(root / name)
     return tokens
-
-
-def start_server(root: Path, port: int) -> subprocess.Popen:
-    env = offline_env()
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uac",
-            "serve",
-            "http",
-            "--root",
-            str(root),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
 
 
 def drive(name: str, calls: list, concurrency: int, deadline: float, kinds: list[str] | None = None) -> dict:
@@ -375,7 +349,7 @@ def main(
             else baseline(root, args.users, min(args.search_requests, 100), min(args.repl_requests, 20))
         )
         port = free_port()
-        proc = start_server(root, port)
+        proc = start_server(root, port, offline_env(), stdout=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         results: list[dict] = []
         lost: list[str] = []
@@ -395,11 +369,7 @@ def main(
             client.close()
             neighbour = noisy_neighbour(base, root, tokens, args, time.monotonic() + args.deadline)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc, 15)
     raise typer.Exit(report(args, results, base_line, lost, neighbour))
 
 

@@ -50,7 +50,7 @@ from typing import Optional
 
 import typer
 
-from _common import free_port, offline_env, percentile, wait_ready  # noqa: E402
+from _common import free_port, offline_env, percentile, start_server, stop_server, wait_ready  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -152,32 +152,6 @@ def build_root(root: Path, templates: list[Path], projects: int) -> list[str]:
     for n, name in enumerate(names):
         shutil.copytree(templates[n % len(templates)], root / name, symlinks=True, copy_function=_copy)
     return names
-
-
-def start_server(root: Path, port: int, extra: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uac",
-            "serve",
-            "http",
-            "--root",
-            str(root),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            *extra,
-        ],
-        cwd=REPO,
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
 
 
 def usage(pid: int) -> dict[str, int]:
@@ -352,7 +326,7 @@ def main(
             extra += ["--warm-projects", str(warm_projects)]
         if idle_seconds is not None:
             extra += ["--idle-seconds", str(idle_seconds)]
-        proc = start_server(root, port, extra)
+        proc = start_server(root, port, _env(), extra)
         base = f"http://127.0.0.1:{port}"
         wait_ready(base, proc, timeout=120.0, poll=0.2)
         admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -416,11 +390,7 @@ def main(
         raise typer.Exit(report(results, json_out))
     finally:
         if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc, 30)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -363,8 +363,12 @@ def parse_period(value: "Period | _dt.date | str | None") -> Period | None:
 MONTHS: dict[str, int] = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
 MONTHS["sept"] = 9
-#: the twelve full month names, January first
-MONTH_NAMES: tuple[str, ...] = tuple(calendar.month_name)[1:]
+#: the twelve full month names, January first, in English whatever the locale
+MONTH_NAMES: tuple[str, ...] = tuple(
+    "January February March April May June July August September October November December".split()
+)
+#: the seven weekday names, Monday first (``date.weekday()`` indexes them), in English
+WEEKDAY_NAMES: tuple[str, ...] = tuple("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
 
 #: what a model writes for "no date"
 NO_DATE = frozenset(

@@ -29,20 +29,7 @@ NUMBER_WORDS = (
     "fourteen",
 )
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+MONTHS = tuple("January February March April May June July August September October November December".split())
 
 
 def cap(text: str) -> str:

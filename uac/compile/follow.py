@@ -226,6 +226,18 @@ def domain_hashes(project: Project) -> dict[str, str]:
     return out
 
 
+def _failed(ctx: MemoryContext, mode: str | None, started: float, why: str, *, locked: bool = False) -> CatchUp:
+    """The catch-up of a compile that failed for ``why`` (the view lags by what it missed)."""
+    return CatchUp(
+        "failed",
+        mode=mode,
+        seconds=time.perf_counter() - started,
+        reason=f"the {mode or 'default'} compile failed: {why}",
+        lag=view_lag(ctx).facts,
+        locked=locked,
+    )
+
+
 def catch_up_view(ctx: MemoryContext, *, compile: bool | None = None, added: bool = True) -> CatchUp:
     """After an ingest: compile what the view lacks, as ``uac compile`` would by default.
 
@@ -250,23 +262,10 @@ def catch_up_view(ctx: MemoryContext, *, compile: bool | None = None, added: boo
         after = domain_hashes(project)
     except UacError as exc:
         text = exc.message + (f" {exc.hint}" if exc.hint else "")
-        return CatchUp(
-            "failed",
-            mode=mode,
-            seconds=time.perf_counter() - started,
-            reason=f"the {mode or 'default'} compile failed: {text}",
-            lag=view_lag(ctx).facts,
-            locked=isinstance(exc, ProjectLocked),
-        )
+        return _failed(ctx, mode, started, text, locked=isinstance(exc, ProjectLocked))
     except Exception as exc:  # the ingest is durable whatever the compile did
         log.exception("the compile after an ingest failed")
-        return CatchUp(
-            "failed",
-            mode=mode,
-            seconds=time.perf_counter() - started,
-            reason=f"the {mode or 'default'} compile failed: {type(exc).__name__}: {exc}",
-            lag=view_lag(ctx).facts,
-        )
+        return _failed(ctx, mode, started, f"{type(exc).__name__}: {exc}")
     changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
     result = CatchUp("compiled", mode=mode, domains_changed=changed, seconds=time.perf_counter() - started)
     failed = [d for d in report.domains if d.status == "failed"]

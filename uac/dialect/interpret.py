@@ -365,33 +365,26 @@ class StateInterpreter:
         except (ValueError, TypeError, OverflowError) as exc:
             raise reject(self.path, node.lineno, f"invalid {name}(...): {exc}") from None
 
-    def _period(self, node: ast.Call) -> Period:
-        self._require_scope(PERIOD_NAME, node.lineno)
+    def _one_string(self, node: ast.Call, name: str, takes: str) -> str:
+        """The one string literal of the call ``name(...)`` (in scope), else a rejection
+        saying what the call ``takes``."""
+        self._require_scope(name, node.lineno)
         if (
             node.keywords
             or len(node.args) != 1
             or type(node.args[0]) is not ast.Constant
             or type(node.args[0].value) is not str
         ):
-            raise reject(
-                self.path, node.lineno, 'Period(...) takes one string literal, its stored form, e.g. Period("2023-05")'
-            )
-        return period_literal(node.args[0].value, self.path, node.lineno)
+            raise reject(self.path, node.lineno, f"{name}(...) takes one string literal, {takes}")
+        return node.args[0].value
+
+    def _period(self, node: ast.Call) -> Period:
+        text = self._one_string(node, PERIOD_NAME, 'its stored form, e.g. Period("2023-05")')
+        return period_literal(text, self.path, node.lineno)
 
     def _ref(self, node: ast.Call) -> Ref:
-        self._require_scope(REF_NAME, node.lineno)
-        if (
-            node.keywords
-            or len(node.args) != 1
-            or type(node.args[0]) is not ast.Constant
-            or type(node.args[0].value) is not str
-        ):
-            raise reject(
-                self.path,
-                node.lineno,
-                'Ref(...) takes one string literal, "<domain>/<record id>", e.g. Ref("relationships/person-2")',
-            )
-        return ref_literal(node.args[0].value, self.path, node.lineno)
+        text = self._one_string(node, REF_NAME, '"<domain>/<record id>", e.g. Ref("relationships/person-2")')
+        return ref_literal(text, self.path, node.lineno)
 
 
 def period_literal(code: str, path: str, line: int) -> Period:

@@ -46,6 +46,15 @@ def float_literal(value: float) -> str:
     return text.replace("e+", "e")  # black's spelling of the exponent
 
 
+def _clock_args(parts: list[int], value: "_dt.datetime | _dt.time") -> str:
+    """``parts`` and the seconds and microseconds of ``value`` as far as they are not zero."""
+    if value.second or value.microsecond:
+        parts.append(value.second)
+    if value.microsecond:
+        parts.append(value.microsecond)
+    return ", ".join(map(str, parts))
+
+
 def _temporal(value: Any) -> str:
     if type(value) is _dt.date:
         return f"date({value.year}, {value.month}, {value.day})"
@@ -53,20 +62,12 @@ def _temporal(value: Any) -> str:
         if value.tzinfo is not None:
             raise ValueError("datetimes with a time zone cannot be written to state.py")
         parts = [value.year, value.month, value.day, value.hour, value.minute]
-        if value.second or value.microsecond:
-            parts.append(value.second)
-        if value.microsecond:
-            parts.append(value.microsecond)
-        return f"datetime({', '.join(map(str, parts))})"
+        return f"datetime({_clock_args(parts, value)})"
     if type(value) is _dt.time:
         if value.tzinfo is not None:
             raise ValueError("times with a time zone cannot be written to state.py")
         parts = [value.hour, value.minute]
-        if value.second or value.microsecond:
-            parts.append(value.second)
-        if value.microsecond:
-            parts.append(value.microsecond)
-        return f"time({', '.join(map(str, parts))})"
+        return f"time({_clock_args(parts, value)})"
     if type(value) is _dt.timedelta:
         given = [
             f"{k}={v}"

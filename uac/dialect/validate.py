@@ -74,14 +74,18 @@ def validate_schema(data: bytes | str, path: str = "schema.py") -> SchemaSpec:
     return spec
 
 
-def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
-    problems: list[Problem] = []
-    body = list(tree.body)
-    doc = ""
+def _split_doc(statements: list[ast.stmt]) -> tuple[str, list[ast.stmt]]:
+    """The docstring of a module's or class's body ("" if none), and the statements after it."""
+    body = list(statements)
     first = body[0] if body else None
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        doc = first.value.value
-        body.pop(0)
+        return first.value.value, body[1:]
+    return "", body
+
+
+def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
+    problems: list[Problem] = []
+    doc, body = _split_doc(tree.body)
     imports: list[str] = []
     class_nodes: list[ast.ClassDef] = []
     for statement in body:
@@ -121,12 +125,7 @@ def _extract_schema(tree: ast.Module, path: str) -> SchemaSpec:
 def _extract_class(
     node: ast.ClassDef, path: str, problems: list[Problem], class_names: set[str], names: set[str], future: bool
 ) -> ClassSpec:
-    body = list(node.body)
-    doc = ""
-    first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        doc = first.value.value
-        body.pop(0)
+    doc, body = _split_doc(node.body)
     is_enum = len(node.bases) == 1 and isinstance(node.bases[0], ast.Name) and node.bases[0].id == "Enum"
     if is_enum:
         return _enum_class(node, body, doc, path, problems, names)

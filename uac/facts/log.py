@@ -265,6 +265,14 @@ class FactLog:
         except FileNotFoundError:
             return b""
 
+    def _warn_dropped(self, dropped: str | None) -> None:
+        """Say once per unfinished end that the log's unfinished end is ignored."""
+        if dropped and self._warned != dropped:
+            log.warning(
+                "%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.", self.path, dropped
+            )
+            self._warned = dropped
+
     def read(self) -> LogState:
         """The folded log (cached until the file changes)."""
         stamp = self._stamp()
@@ -272,13 +280,7 @@ class FactLog:
             return self._cache[1]
         data = self._bytes() if stamp.exists else b""
         state = parse_log(data, self.path)
-        if state.dropped and self._warned != state.dropped:
-            log.warning(
-                "%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.",
-                self.path,
-                state.dropped,
-            )
-            self._warned = state.dropped
+        self._warn_dropped(state.dropped)
         self._cache = (stamp, state)
         return state
 
@@ -298,13 +300,7 @@ class FactLog:
         else:
             data = self._bytes() if stamp.exists else b""
             head, changed = fold_head(data, self.path, load_head(self.head_path))
-        if head.dropped and self._warned != head.dropped:
-            log.warning(
-                "%s: ignoring the unfinished end of the log (%s); it is dropped on the next write.",
-                self.path,
-                head.dropped,
-            )
-            self._warned = head.dropped
+        self._warn_dropped(head.dropped)
         if changed and worth_saving(head) and self.head_path is not None and self._stamp() == stamp:
             save_head(head, self.head_path)
         _HEADS[str(self.path)] = (stamp, head)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ..dates import MONTH_NAMES, WEEKDAY_NAMES
 from ..facts.model import Fact
 from ..sessions.model import Session
 from .entry import Entry
@@ -64,27 +65,10 @@ def chunk_ranges(count: int, size: int, stride: int) -> list[tuple[int, int]]:
     return ranges
 
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
 def day_words(day: "_dt.date") -> str:
     """``13 October 2023 (Friday)``: the day a fact was said, in the words a query uses
     (English whatever the locale)."""
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year} ({_WEEKDAYS[day.weekday()]})"
+    return f"{day.day} {MONTH_NAMES[day.month - 1]} {day.year} ({WEEKDAY_NAMES[day.weekday()]})"
 
 
 def chunk_text(session: Session, start: int, end: int) -> str:
