@@ -48,6 +48,30 @@ TEXT_LIMIT = 100
 SINCE_HELP = "A compile id (c3: the changes after it) or a date (2026-05-01: from that day, UTC)."
 
 
+def _print_history(report: Any) -> None:
+    if report.truncated:
+        more = report.total - len(report.changes)
+        echo(
+            f"({more:,} older changes in this range not shown; use --limit {report.total} to list them, or --json for all)"
+        )
+    for entry in report.changes:
+        change = entry.to_json()
+        echo(change_line(change))
+        for line in because_lines(change, "    "):
+            echo(line)
+    if not report.changes:
+        echo("No changes in that range.")
+    _warn_damaged(report.damaged_lines)
+
+
+def _warn_damaged(damaged_lines: int) -> None:
+    if damaged_lines:
+        echo(
+            f"warning: {damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).",
+            err=True,
+        )
+
+
 def register(app: typer.Typer) -> None:
     @app.command("history")
     def history(
@@ -84,23 +108,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(report.to_json())
             return
-        if report.truncated:
-            more = report.total - len(report.changes)
-            echo(
-                f"({more:,} older changes in this range not shown; use --limit {report.total} to list them, or --json for all)"
-            )
-        for entry in report.changes:
-            change = entry.to_json()
-            echo(change_line(change))
-            for line in because_lines(change, "    "):
-                echo(line)
-        if not report.changes:
-            echo("No changes in that range.")
-        if report.damaged_lines:
-            echo(
-                f"warning: {report.damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).",
-                err=True,
-            )
+        _print_history(report)
 
     @app.command("diff")
     def diff(
@@ -127,8 +135,4 @@ def register(app: typer.Typer) -> None:
                     echo("    " + change_line(change, where=False))
                     for line in because_lines(change, "      "):
                         echo(line)
-        if report.damaged_lines:
-            echo(
-                f"warning: {report.damaged_lines} damaged lines of the change log were skipped (run uac doctor --repair).",
-                err=True,
-            )
+        _warn_damaged(report.damaged_lines)

@@ -122,27 +122,32 @@ def compile_bounded(
             domain_entry.records = loaded.record_count()
             domain_entry.facts_routed = domain_entry.facts_new = domain_entry.facts_covered = len(cited)
             covered |= cited
-        if report.domains:
-            first = report.domains[0]
-            first.prompt_tokens, first.completion_tokens = entry.prompt_tokens, entry.completion_tokens
-            first.calls, first.repair_rounds = entry.calls, entry.repair_rounds
-        else:
-            report.domains.append(
-                DomainReport(
-                    "*",
-                    status="failed",
-                    rejection="no domain in the reply",
-                    prompt_tokens=entry.prompt_tokens,
-                    completion_tokens=entry.completion_tokens,
-                    calls=entry.calls,
-                    repair_rounds=entry.repair_rounds,
-                )
-            )
+        _carry_calls(report, entry)
         _log(project, history, len(prefix))
         write_manifest(project)
     report.facts_covered = len(covered)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _carry_calls(report: CompileReport, entry: DomainReport) -> None:
+    """The one call's tokens and rounds go to the first domain written, or to a failed "*"."""
+    if report.domains:
+        first = report.domains[0]
+        first.prompt_tokens, first.completion_tokens = entry.prompt_tokens, entry.completion_tokens
+        first.calls, first.repair_rounds = entry.calls, entry.repair_rounds
+        return
+    report.domains.append(
+        DomainReport(
+            "*",
+            status="failed",
+            rejection="no domain in the reply",
+            prompt_tokens=entry.prompt_tokens,
+            completion_tokens=entry.completion_tokens,
+            calls=entry.calls,
+            repair_rounds=entry.repair_rounds,
+        )
+    )
 
 
 def _log(project: "Project", history: list[dict[str, Any]], facts_in_prompt: int) -> None:

@@ -31,7 +31,7 @@ from .problems import CodeRejected, Problem
 from .schema_allowlist import cst_problems
 from .spec import ClassSpec, FieldSpec, SchemaSpec
 from .syntax import check_tree_size, parse_python
-from .types import AnnotationError, Mismatch, check_value, parse_annotation
+from .types import AnnotationError, Mismatch, TypeSpec, check_value, parse_annotation
 
 
 def _literal_default(node: ast.expr) -> tuple[bool, Any]:
@@ -188,6 +188,26 @@ def _dataclass_decorator(node: ast.ClassDef, path: str, problems: list[Problem],
     return frozen
 
 
+def _factory_field(
+    where: str,
+    name: str,
+    value: ast.Call,
+    spec: TypeSpec,
+    field_imported: bool,
+    at: tuple[str, int],
+    problems: list[Problem],
+) -> FieldSpec | None:
+    """A field whose default is ``field(default_factory=list)`` or ``dict``, or None (a problem said)."""
+    path, line = at
+    factory = value.keywords[0].value.id if value.keywords and isinstance(value.keywords[0].value, ast.Name) else ""
+    if factory not in ("list", "dict") or not field_imported:
+        problems.append(Problem(path, line, f"{where}: only field(default_factory=list/dict) is allowed"))
+        return None
+    if spec.kind != factory and not (spec.kind == "union" and any(a.kind == factory for a in spec.args)):
+        problems.append(Problem(path, line, f"{where}: default_factory={factory} does not match {spec.source()}"))
+    return FieldSpec(name, spec, factory)
+
+
 def _dataclass_fields(
     node: ast.ClassDef,
     body: list[ast.stmt],
@@ -235,19 +255,9 @@ def _dataclass_fields(
         if seen_default is None:
             seen_default = f"{node.name}.{name}"
         if isinstance(value, ast.Call):
-            factory = (
-                value.keywords[0].value.id if value.keywords and isinstance(value.keywords[0].value, ast.Name) else ""
-            )
-            if factory not in ("list", "dict") or "field" not in names:
-                problems.append(
-                    Problem(path, line, f"{node.name}.{name}: only field(default_factory=list/dict) is allowed")
-                )
-                continue
-            if spec.kind != factory and not (spec.kind == "union" and any(a.kind == factory for a in spec.args)):
-                problems.append(
-                    Problem(path, line, f"{node.name}.{name}: default_factory={factory} does not match {spec.source()}")
-                )
-            fields.append(FieldSpec(name, spec, factory))
+            made = _factory_field(f"{node.name}.{name}", name, value, spec, "field" in names, (path, line), problems)
+            if made is not None:
+                fields.append(made)
             continue
         ok, default = _literal_default(value)
         if not ok:

@@ -248,6 +248,25 @@ def _reconcile_vectors(
                 stray[name].add(entry_id)
 
 
+def _work_of(
+    index: MemoryIndex, state: LogState | LogHead, archive: Archive, fact_log: FactLog, status: str
+) -> "tuple[list[str], _Work]":
+    """The sessions to compare and what they hold: those committed after the covered
+    position when the log only grew, else every session of the folded log."""
+    if status == "grown":
+        size = index.manifest.covered_position()
+        after = size[0] if size is not None else 0
+        candidates = [sid for sid, end in state.commit_ends.items() if end > after]
+        return candidates, _Work(
+            index, state, archive, _facts_after(state, fact_log, after, set(candidates)), set(candidates)
+        )
+    assert isinstance(state, LogState)
+    by_session: dict[str, list[Fact]] = {}
+    for fact in state.facts.values():
+        by_session.setdefault(fact.session_id, []).append(fact)
+    return list(state.sessions), _Work(index, state, archive, by_session, None)
+
+
 def catch_up(
     index: MemoryIndex,
     state: LogState | LogHead,
@@ -284,18 +303,7 @@ def catch_up(
         _rebuild_for_settings(index, state, archive, report)
         report.seconds = time.perf_counter() - started
         return report
-    if status == "grown":
-        size = index.manifest.covered_position()
-        after = size[0] if size is not None else 0
-        candidates = [sid for sid, end in state.commit_ends.items() if end > after]
-        work = _Work(index, state, archive, _facts_after(state, fact_log, after, set(candidates)), set(candidates))
-    else:
-        assert isinstance(state, LogState)
-        candidates = list(state.sessions)
-        by_session: dict[str, list[Fact]] = {}
-        for fact in state.facts.values():
-            by_session.setdefault(fact.session_id, []).append(fact)
-        work = _Work(index, state, archive, by_session, None)
+    candidates, work = _work_of(index, state, archive, fact_log, status)
     dirty = {sid for sid in candidates if not work.complete(sid)}
     stray_facts, stray_chunks = work.stray_ids() if status == "unknown" else ([], [])
     stray = {"facts": set(stray_facts), "archive": set(stray_chunks)}
