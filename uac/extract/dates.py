@@ -28,24 +28,12 @@ import re
 from dataclasses import dataclass
 
 from ..dates import MONTH_NAMES, MONTHS, Period, format_day
+from .numbers import cardinals_up_to
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **cardinals_up_to(12),
     "a couple of": 2,
     "a couple": 2,
     "couple of": 2,

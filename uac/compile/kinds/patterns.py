@@ -25,6 +25,7 @@ from ...dialect.spec import ClassSpec, FieldSpec
 from ...dialect.types import TypeSpec
 from ...extract import states
 from ...extract.dates import find_relative_dates
+from ...extract.numbers import CARDINALS
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
@@ -279,39 +280,7 @@ def companions(rest: str, person: str) -> list[str]:
 
 # -- numbers --------------------------------------------------------------------------
 
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "couple": 2,
-    "a couple of": 2,
-}
+_NUMBERS = {**CARDINALS, "couple": 2, "a couple of": 2}
 NUMBER = r"(?:\d[\d,]*(?:\.\d+)?|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?(?:\s+(?:hundred|thousand))?)"
 
 
