@@ -47,7 +47,7 @@ def test_the_citation_example_names_ids_of_this_prompt(sample_project, scripted,
     assert example, system
     assert example.group(1) == answer.facts[0].id and example.group(2) == answer.archive[0].id
     assert {example.group(1), example.group(2)} <= _ids(context)
-    prose = system.replace('"refusal": "Not mentioned in memory."', "")  # the answer_format data block restates it
+    prose = system.replace('"refusal": "Not mentioned in memory."', "")  # the reader_settings data block restates it
     assert "[F12]" not in system and prose.count("Not mentioned in memory.") == 1
 
 

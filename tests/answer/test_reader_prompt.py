@@ -43,17 +43,17 @@ def _refusals(prompt: str, configured: str) -> list[str]:
 
 def contradictions(prompt: str, style: AnswerStyle, fact_ids, archive_ids, tool_mode: str) -> list[str]:
     """The named contradictions ``prompt`` holds for these settings (empty: none).  The prose
-    is checked; the ``answer_format`` data block, which restates the settings, must agree."""
+    is checked; the ``reader_settings`` data block, which restates the settings, must agree."""
     found = []
-    settings = block_json(prompt, "answer_format")
+    settings = block_json(prompt, "reader_settings")
     expected = {
         "code": tool_mode if tool_mode != "off" else None,
         "step_by_step": style.step_by_step,
         "refusal": style.refusal,
     }
     if settings != expected:
-        found.append(f"the answer_format block says {settings}, the settings are {expected}")
-    prompt = re.sub(r"\n<answer_format>\n.*?\n</answer_format>\n", "\n", prompt, flags=re.S)
+        found.append(f"the reader_settings block says {settings}, the settings are {expected}")
+    prompt = re.sub(r"\n<reader_settings>\n.*?\n</reader_settings>\n", "\n", prompt, flags=re.S)
     no_cite = "Do not cite"
     cites = re.findall(r"\bcit(?:e|ation|ations)\b", prompt.replace(no_cite, ""), re.I)
     bracketed = {token for group in re.findall(r"\[([^\]|]+)\]", prompt) for token in re.split(r",\s*", group)}

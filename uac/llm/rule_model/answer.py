@@ -4,7 +4,7 @@ The reader answers the ``question`` block's "How many <things> ... [in <year>]?"
 by computing: it finds the collection named like <things> in the ``state``
 block, the first ``date`` field of its class, and writes the code -- as a
 native tool call when the request offers the ``python`` tool, as a fenced block
-when the ``answer_format`` block of the system message says ``"code":
+when the ``reader_settings`` block of the system message says ``"code":
 "codeblock"``.  Given the result (a ``tool`` message, or a ``code_result``
 block) it answers with the number.  Any other question is answered with the
 line of the ``facts`` block sharing most words with it, or the block's
@@ -100,14 +100,14 @@ def _tool_result(request: ChatRequest) -> dict[str, Any] | None:
     return None
 
 
-def answer_format(request: ChatRequest) -> dict[str, Any]:
-    """The reader's answer settings: the ``answer_format`` block of the system message."""
-    found = block_json(system_text(request), "answer_format")
+def reader_settings(request: ChatRequest) -> dict[str, Any]:
+    """The reader's answer settings: the ``reader_settings`` block of the system message."""
+    found = block_json(system_text(request), "reader_settings")
     return found if isinstance(found, dict) else {}
 
 
 def _styled(request: ChatRequest, text: str) -> str:
-    if answer_format(request).get("step_by_step"):
+    if reader_settings(request).get("step_by_step"):
         return f"Reading the memory for the question.\nAnswer: {text}"
     return text
 
@@ -135,7 +135,7 @@ def respond_answer(request: ChatRequest) -> Reply:
         return Reply("answer", text=_styled(request, "I could not compute that from the memory."))
     context = first_user(request)
     question = question_of(context)
-    settings = answer_format(request)
+    settings = reader_settings(request)
     native = any((t.get("function") or {}).get("name") == "python" for t in request.tools)
     code = counting_code(question, block_text(context, "state"))
     if code and native:

@@ -53,7 +53,7 @@ BLOCKS = {
     "question": "the question (answer, evidence selection)",
     "selected_evidence": "an evidence line: evidence selected in earlier rounds (evidence selection)",
     "candidates": "an evidence line: new candidates to select from (evidence selection)",
-    "answer_format": 'JSON: {"code": "native" | "codeblock" | null, "step_by_step": bool, "refusal": str} (answer system message)',
+    "reader_settings": 'JSON: {"code": "native" | "codeblock" | null, "step_by_step": bool, "refusal": str} (answer system message)',
     "code_result": "the JSON result of the code the model sent (answer, code-block mode)",
 }
 
@@ -148,7 +148,7 @@ def call_kind(request: ChatRequest) -> str | None:
         return "compile_repair"
     if kind is not None:
         return kind
-    if block(system_text(request), "answer_format") is not None:
+    if block(system_text(request), "reader_settings") is not None:
         return "answer"
     return None
 
