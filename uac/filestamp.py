@@ -18,7 +18,10 @@ as a list (:meth:`to_json`); :meth:`from_json` reads either form back.
 from __future__ import annotations
 
 import os
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import Any, Callable, Generic, NamedTuple, TypeVar
+
+T = TypeVar("T")
 
 _MISSING = -1
 _UNREADABLE = -2
@@ -82,4 +85,29 @@ class FileStamp(NamedTuple):
         return tuple(other)[:2] == (self.size, self.mtime_ns)
 
 
-__all__ = ["FileStamp"]
+class KeptRead(Generic[T]):
+    """What ``read`` made of the file at ``path``, kept while the file keeps its stamp:
+    a reader that holds one pays a ``stat`` when nothing changed."""
+
+    def __init__(self, path: Path, read: Callable[[Path], T]) -> None:
+        self.path = path
+        self.read = read
+        self._kept: tuple[FileStamp, T] | None = None
+
+    def get(self) -> T:
+        stamp = FileStamp.of(self.path)
+        if self._kept is not None and self._kept[0] == stamp:
+            return self._kept[1]
+        value = self.read(self.path)
+        self._kept = (stamp, value)
+        return value
+
+    def keep(self, value: T) -> None:
+        """Keep ``value`` for the file as it is now (just written from ``value``)."""
+        self._kept = (FileStamp.of(self.path), value)
+
+    def forget(self) -> None:
+        self._kept = None
+
+
+__all__ = ["FileStamp", "KeptRead"]

@@ -1,14 +1,16 @@
 """Small file-system helpers: atomic replacement, durable appends, staying inside the
-project, modes private to the owner, and the lines of the line-oriented files uac reads."""
+project, modes private to the owner, the lines of the line-oriented files uac reads, and
+the JSON objects of derived files."""
 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import AnyStr, Callable
+from typing import Any, AnyStr, Callable
 
 # --- private to the owner ------------------------------------------------------------
 #
@@ -264,3 +266,14 @@ def read_utf8(path: Path) -> str:
     """The text of a UTF-8 file exactly as written: no newline is translated (a text-mode
     read turns a lone "\r" into "\n").  Raises ``OSError`` and ``UnicodeDecodeError``."""
     return Path(path).read_bytes().decode("utf-8")
+
+
+def read_json_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object the file at ``path`` holds, or None when the file is missing or
+    unreadable, is not JSON or holds something else: how derived files (sidecars,
+    ledgers, saved states) are read, where anything wrong means "make it again"."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

@@ -91,3 +91,40 @@ def test_a_token_file_replaced_within_one_tick_is_read_again(tmp_path):
     assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
     assert TokenStore(path).verify(token) is None
     assert [r.id for r in TokenStore(path).records()] == [other_id]
+
+
+def test_a_kept_read_reads_again_only_when_the_file_changed(tmp_path):
+    from uac.filestamp import KeptRead
+
+    path = tmp_path / "meta.json"
+    reads: list[str] = []
+
+    def read(p):
+        reads.append(p.name)
+        return p.read_text() if p.exists() else None
+
+    kept = KeptRead(path, read)
+    assert kept.get() is None and kept.get() is None and reads == ["meta.json"]
+    path.write_text("one")
+    assert kept.get() == "one" and kept.get() == "one" and len(reads) == 2
+    path.write_text("three")  # another size: another stamp
+    assert kept.get() == "three" and len(reads) == 3
+    kept.keep("as written")  # what a writer just wrote is kept for the file's stamp now
+    assert kept.get() == "as written" and len(reads) == 3
+    kept.forget()
+    assert kept.get() == "three" and len(reads) == 4
+
+
+def test_a_derived_json_file_reads_as_an_object_or_none(tmp_path):
+    from uac.fsutil import read_json_object
+
+    path = tmp_path / "state.json"
+    assert read_json_object(path) is None  # missing
+    path.write_text('{"version": 2}')
+    assert read_json_object(path) == {"version": 2}
+    for broken in ("[1, 2]", '"text"', "{not json", ""):
+        path.write_text(broken)
+        assert read_json_object(path) is None, broken
+    path.write_bytes(b'{"a": "\xff"}')  # not UTF-8
+    assert read_json_object(path) is None
+    assert read_json_object(tmp_path) is None  # a directory

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ..dialect.loader import LoadedDomain
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_write_text, read_json_object
 from ..project import Project
 from .ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger
 
@@ -105,11 +105,8 @@ def save_offline_left_out(project: Project, domain: str, source_hash: str, reaso
 def load_offline_left_out(project: Project, domain: str, source_hash: str | None) -> dict[str, str]:
     """The offline left-out facts of ``domain`` (fact id -> why), if they belong to its files now."""
     path = ledger_dir(project.paths.internal, domain) / OFFLINE_LEFT_OUT
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("source_hash") != source_hash or not isinstance(data.get("facts"), dict):
+    data = read_json_object(path)
+    if data is None or data.get("source_hash") != source_hash or not isinstance(data.get("facts"), dict):
         return {}
     return {str(k): str(v) for k, v in data["facts"].items()}
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dialect.loader import source_hash
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_write_text, read_json_object
 
 LEDGER_VERSION = 1
 #: the state hash of a domain that has no files (a ledger of left-out or pending facts only)
@@ -89,11 +89,8 @@ def _path(internal: Path, domain: str, state_hash: str) -> Path:
 
 
 def _read(path: Path, domain: str) -> Ledger | None:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != LEDGER_VERSION:
+    data = read_json_object(path)
+    if data is None or data.get("version") != LEDGER_VERSION:
         return None
     try:
         return Ledger.from_json(domain, data)

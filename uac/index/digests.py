@@ -22,7 +22,7 @@ import logging
 import zlib
 from pathlib import Path
 
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_write_text, read_json_object
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +35,8 @@ def _path(directory: Path) -> Path:
 
 
 def read_digests(directory: Path) -> dict[str, dict[str, int]]:
-    try:
-        data = json.loads(_path(directory).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
+    data = read_json_object(_path(directory))
+    if data is None:
         return {}
     return {
         str(name): {"bytes": int(rec["bytes"]), "crc32": int(rec["crc32"])}

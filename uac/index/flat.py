@@ -26,8 +26,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..filestamp import FileStamp
-from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, open_private
+from ..filestamp import FileStamp, KeptRead
+from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, open_private, read_json_object
 
 if TYPE_CHECKING:
     import numpy
@@ -44,8 +44,8 @@ class FlatVectors:
         self.path = Path(path)
         self.meta_path = self.path.with_name(self.path.name + ".json")
         self.dim = dim
-        #: (stamp of the sidecar, its parsed content): a search re-reads it only when it changed
-        self._meta: tuple[FileStamp, dict | None] | None = None
+        #: the sidecar's parsed content: a search re-reads it only when it changed
+        self._meta = KeptRead(self.meta_path, read_json_object)
         #: (stamp of the rows file, its rows) for a small copy kept in memory
         self._kept: tuple[FileStamp, "numpy.ndarray"] | None = None
 
@@ -53,20 +53,12 @@ class FlatVectors:
 
     def read_meta(self) -> dict | None:
         """The sidecar's content (parsed again only when its file changed), or None."""
-        stamp = FileStamp.of(self.meta_path)
-        if self._meta is not None and self._meta[0] == stamp:
-            return self._meta[1]
-        try:
-            meta = json.loads(self.meta_path.read_text("utf-8"))
-        except (OSError, ValueError):
-            meta = None
-        meta = meta if isinstance(meta, dict) else None
-        self._meta = (stamp, meta)
-        return meta
+        return self._meta.get()
 
     def forget(self) -> None:
         """Let go of what is kept in memory (the sidecar and a small copy of the rows)."""
-        self._meta = self._kept = None
+        self._meta.forget()
+        self._kept = None
 
     def rows(self) -> int:
         return max(FileStamp.of(self.path).size, 0) // (4 * self.dim)

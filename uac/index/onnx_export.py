@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from .. import heavy
 from ..errors import StoreError
-from ..fsutil import atomic_write_text, fsync_dir
+from ..fsutil import atomic_write_text, fsync_dir, read_json_object
 from .embeddings import MODEL_NAME, model_dir, offline_environment
 
 if TYPE_CHECKING:
@@ -97,12 +97,9 @@ def model_checksum(source: Path | None = None, root: Path | None = None) -> str:
             f"the bundled model is incomplete: {exc.filename} is missing.",
             hint="Reinstall the package user-as-code-minilm.",
         ) from None
-    try:
-        recorded = json.loads(stamp.read_text("utf-8"))
-        if isinstance(recorded, dict) and isinstance(recorded.get("checksum"), str):
-            return recorded["checksum"]
-    except (OSError, ValueError):
-        pass
+    recorded = read_json_object(stamp)
+    if recorded is not None and isinstance(recorded.get("checksum"), str):
+        return recorded["checksum"]
     checksum = _hash_files(source)
     try:
         atomic_write_text(stamp, json.dumps({"source": str(source), "checksum": checksum}) + "\n")

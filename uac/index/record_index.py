@@ -27,8 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..filestamp import FileStamp
-from ..fsutil import atomic_write_bytes, atomic_write_text, make_private_dirs, read_utf8, split_lines
+from ..filestamp import FileStamp, KeptRead
+from ..fsutil import (
+    atomic_write_bytes,
+    atomic_write_text,
+    make_private_dirs,
+    read_json_object,
+    read_utf8,
+    split_lines,
+)
 
 if TYPE_CHECKING:
     import numpy
@@ -78,6 +85,11 @@ class RecordEntry:
         )
 
 
+def _read_meta(path: Path) -> dict[str, Any] | None:
+    meta = read_json_object(path)
+    return meta if meta is not None and meta.get("format") == FORMAT else None
+
+
 class RecordIndex:
     def __init__(self, directory: Path, dim: int = 384) -> None:
         self.dir = Path(directory)
@@ -90,24 +102,15 @@ class RecordIndex:
         self._by_id: dict[str, RecordEntry] = {}
         self._vectors: "numpy.ndarray | None" = None
         self._bm25: "BM25 | None" = None
-        self._meta_cache: tuple[tuple[int, int, int], dict[str, Any] | None] | None = None
+        #: ``records.json``, read again only when the file changed (a kept index costs a
+        #: warm search one ``stat``)
+        self._meta_file = KeptRead(self.meta_path, _read_meta)
         self._problem: str | None = None
 
     # -- state --------------------------------------------------------------------------
 
     def _meta(self) -> dict[str, Any] | None:
-        """``records.json``, read again only when the file changed (a kept index costs a
-        warm search one ``stat``)."""
-        stamp = FileStamp.of(self.meta_path)
-        if self._meta_cache is not None and self._meta_cache[0] == stamp:
-            return self._meta_cache[1]
-        try:
-            data = json.loads(self.meta_path.read_text("utf-8"))
-        except (OSError, ValueError):
-            data = None
-        meta = data if isinstance(data, dict) and data.get("format") == FORMAT else None
-        self._meta_cache = (stamp, meta)
-        return meta
+        return self._meta_file.get()
 
     def stamps(self) -> dict[str, list[int]] | None:
         """Domain -> the ``state.py`` identity its entries were made from; ``None`` when the
@@ -202,7 +205,7 @@ class RecordIndex:
             "vectors": FileStamp.of(self.vectors_path).to_json(),
         }
         atomic_write_text(self.meta_path, json.dumps(meta) + "\n")
-        self._meta_cache = (FileStamp.of(self.meta_path), meta)
+        self._meta_file.keep(meta)
         self._loaded = None
 
     def vectors_by_text(self) -> "dict[str, numpy.ndarray]":

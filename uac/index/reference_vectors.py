@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from ..fsutil import read_json_object
+
 if TYPE_CHECKING:
     import numpy
 
@@ -35,11 +37,8 @@ def load(checksum: str) -> "tuple[Sequence[str], numpy.ndarray] | None":
     """The sentences and their reference vectors for the model with ``checksum``, or None."""
     import numpy as np
 
-    try:
-        recorded = json.loads(PATH.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(recorded, dict) or recorded.get("model_checksum") != checksum:
+    recorded = read_json_object(PATH)
+    if recorded is None or recorded.get("model_checksum") != checksum:
         return None
     sentences = recorded.get("sentences")
     vectors = np.asarray(recorded.get("vectors"), dtype=np.float32)

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ..dialect.loader import source_hash
-from ..fsutil import PRIVATE_FILE, make_private_dirs, open_private, split_lines_kept
+from ..fsutil import PRIVATE_FILE, make_private_dirs, open_private, read_json_object, split_lines_kept
 from . import change_index as _index
 
 if TYPE_CHECKING:
@@ -246,12 +246,8 @@ def read_state(project: "Project") -> dict[str, Any]:
 
 
 def _read_state_file(project: "Project") -> dict[str, Any]:
-    path = history_dir(project) / "state.json"
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return _empty_state()
-    if not isinstance(data, dict) or data.get("version") != VERSION:
+    data = read_json_object(history_dir(project) / "state.json")
+    if data is None or data.get("version") != VERSION:
         return _empty_state()
     state = _empty_state()
     if isinstance(data.get("next_seq"), int):
