@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "uac.refs",
             "uac.fsutil",
             "uac.filestamp",
+            "uac.fieldjson",
             "uac.templating",
             "uac.names",
             "uac.failpoints",

@@ -6,6 +6,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..fieldjson import fields_json
 from ..llm import Usage
 
 if TYPE_CHECKING:
@@ -41,18 +42,7 @@ class EvidenceItem:
         return f"- [{self.id} | {dates}{' | turns ' + turns if turns else ''}{gap}] {text}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "channel": self.channel,
-            "text": self.text,
-            "score": self.score,
-            "session_id": self.session_id,
-            "session_date": self.session_date,
-            "evidence": list(self.evidence),
-            "event_date": self.event_date,
-            "invalid_at": self.invalid_at,
-            "in_state": self.in_state,
-        }
+        return fields_json(self)
 
 
 @dataclass

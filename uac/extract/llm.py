@@ -35,6 +35,7 @@ from typing import Any, Sequence
 
 from ..errors import InvalidReply, ReplyCutOff
 from ..facts.model import Fact
+from ..fieldjson import fields_json
 from ..llm import ChatResponse, LLMClient, Message, parse_structured, system, user
 from ..llm.parallel import map_ordered
 from ..llm.structured import looks_binary
@@ -161,19 +162,7 @@ class ExtractionStats:
         self.note(other.problems)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "windows": self.windows,
-            "items": self.items,
-            "kept": self.kept,
-            "coerced": self.coerced,
-            "repaired": self.repaired,
-            "dropped": self.dropped,
-            "windows_split": self.windows_split,
-            "windows_fallback": self.windows_fallback,
-            "fallback_facts": self.fallback_facts,
-            "repair_calls": self.repair_calls,
-            "problems": list(self.problems),
-        }
+        return fields_json(self)
 
 
 def _key(text: str) -> str:

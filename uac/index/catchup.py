@@ -32,6 +32,7 @@ from ..facts.head import LogHead
 from ..facts.log import FactLog, LogState, parse_log
 from ..facts.model import Fact
 from ..failpoints import crash_point
+from ..fieldjson import fields_json
 from ..sessions.archive import Archive
 from ..sessions.model import Session
 from .maintain import index_sessions, rebuild, session_or_stub
@@ -55,15 +56,7 @@ class CatchUpReport:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "sessions_indexed": self.sessions_indexed,
-            "facts_added": self.facts_added,
-            "chunks_added": self.chunks_added,
-            "entries_removed": self.entries_removed,
-            "vectors_removed": self.vectors_removed,
-            "seconds": round(self.seconds, 4),
-        }
+        return fields_json(self, seconds=round(self.seconds, 4))
 
 
 def coverage(

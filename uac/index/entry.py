@@ -6,6 +6,8 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any
 
+from ..fieldjson import fields_json
+
 
 @dataclass
 class Entry:
@@ -18,15 +20,7 @@ class Entry:
     checksum: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "text": self.text,
-            "index_text": self.index_text,
-            "session_id": self.session_id,
-            "session_date": self.session_date,
-            "evidence": list(self.evidence),
-            "checksum": self.checksum,
-        }
+        return fields_json(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Entry":

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..fieldjson import fields_json
 from ..progress import current_listener
 
 if TYPE_CHECKING:
@@ -41,15 +42,7 @@ class Progress:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "stage": self.stage,
-            "unit": self.unit,
-            "done": self.done,
-            "total": self.total,
-            "in_flight": self.in_flight,
-            "calls": self.calls,
-            "tokens": self.tokens,
-        }
+        return fields_json(self)
 
 
 ProgressCallback = Callable[[Progress], None]

@@ -32,6 +32,7 @@ from typing import Any, Callable
 from ..context import MemoryContext
 from ..errors import FactNotFound, InputError, SessionNotFound
 from ..facts.log import LogState
+from ..fieldjson import fields_json
 from ..index.catchup import coverage
 from ..index.store import CHANNELS
 from ..llm.cache import ResponseCache
@@ -54,17 +55,7 @@ class ForgetReport:
     domain_removed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "facts_removed": list(self.facts_removed),
-            "sessions_removed": list(self.sessions_removed),
-            "archive_deleted": self.archive_deleted,
-            "records_removed": self.records_removed,
-            "records_revisited": self.records_revisited,
-            "cache_entries_dropped": self.cache_entries_dropped,
-            "domain": self.domain,
-            "collections_removed": list(self.collections_removed),
-            "domain_removed": self.domain_removed,
-        }
+        return fields_json(self)
 
 
 _WORD = re.compile(r"[^\W_]{4,}")

@@ -22,6 +22,7 @@ from typing import Any
 from ..compile.ledger import EMPTY_STATE_HASH, ledger_dir, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from ..compile.working_copy import DomainWork
 from ..dialect.problems import CodeRejected
+from ..fieldjson import fields_json
 from ..fsutil import atomic_write_text, read_utf8, split_lines
 from ..project import Project
 from ..view import store
@@ -31,21 +32,15 @@ from ..view.manifest import write_manifest
 
 @dataclass
 class ViewForgetReport:
+    #: changes of the view's change log dropped or rewritten
+    changes_purged: int = 0
     records_removed: int = 0
     records_revisited: int = 0
     domains_rewritten: list[str] = field(default_factory=list)
     history_lines_dropped: int = 0
-    #: changes of the view's change log dropped or rewritten
-    changes_purged: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "changes_purged": self.changes_purged,
-            "records_removed": self.records_removed,
-            "records_revisited": self.records_revisited,
-            "domains_rewritten": list(self.domains_rewritten),
-            "history_lines_dropped": self.history_lines_dropped,
-        }
+        return fields_json(self)
 
 
 def _strip(work: DomainWork, doomed: set[str]) -> tuple[int, list[str]]:

@@ -38,6 +38,7 @@ from ..dialect.grammar import RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec, union
 from ..errors import DomainNotFound, InputError, NotFound, UserError
+from ..fieldjson import fields_json
 from ..fsutil import read_utf8, split_lines
 from ..names import COLLECTION_NAME, RECORD_TYPE, full_match
 from ..progress import step
@@ -81,30 +82,15 @@ class ImportReport:
     #: records dropped by ``replace``
     records_removed: int = 0
     replaced: bool = False
+    appended: bool = False
     fields: list[dict[str, str]] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)
-    appended: bool = False
     #: how the collection's record class changed to take the file (added, widened, optional fields)
     schema_changes: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "domain": self.domain,
-            "collection": self.collection,
-            "record_type": self.record_type,
-            "file": self.file,
-            "records_added": self.records_added,
-            "records_total": self.records_total,
-            "records_skipped": self.records_skipped,
-            "records_removed": self.records_removed,
-            "replaced": self.replaced,
-            "appended": self.appended,
-            "fields": self.fields,
-            "renamed": self.renamed,
-            "schema_changes": self.schema_changes,
-            "seconds": round(self.seconds, 3),
-        }
+        return fields_json(self, seconds=round(self.seconds, 3))
 
 
 # --- reading ------------------------------------------------------------------------
