@@ -160,3 +160,17 @@ def test_an_add_leaves_the_channel_as_a_fresh_load_would(tmp_path):
     assert channel.dense(query, 10) == fresh.dense(query, 10)
     assert channel.lexical(["38"], 3) == fresh.lexical(["38"], 3) == ["e38"]
     index.close()
+
+
+def test_lines_added_before_and_after_the_saved_sessions_are_decoded_keep_their_order(tmp_path):
+    corpus, saved = tmp_path / "facts.jsonl", tmp_path / "facts.corpus.npz"
+    _write(corpus, _entries(0, 10))
+    read_corpus_table(corpus, saved)
+    _write(corpus, _entries(10, 5))
+    table = read_corpus_table(corpus, saved)  # the saved 10 still encoded, 5 lines added to them
+    _write(corpus, _entries(15, 2))
+    table.read_lines(corpus.read_bytes()[int(table.offsets[-1]) :], corpus)  # 2 more, still before decoding
+    assert table.sessions[-3:] == ["s4", "s5", "s5"] and table.evidence(16) == ["D16:1"]
+    _write(corpus, _entries(17, 3))
+    table.read_lines(corpus.read_bytes()[int(table.offsets[-1]) :], corpus)  # after decoding
+    _assert_matches(table, corpus)

@@ -40,6 +40,27 @@ KIND = "uac-corpus-table"
 SAVE_AFTER_LINES = 1000
 
 
+class _LazyTexts:
+    """A list of texts saved as one JSON array, decoded when first read; texts added
+    before that wait beside it, so an append costs nothing for a list nobody reads."""
+
+    def __init__(self, texts: list[str] | None, encoded: str | None) -> None:
+        #: None until the saved texts are decoded
+        self._texts = texts if texts is not None else ([] if encoded is None else None)
+        self._encoded = encoded
+        self._added: list[str] = []
+
+    def get(self) -> list[str]:
+        if self._texts is None:
+            assert self._encoded is not None
+            self._texts = json.loads(self._encoded) + self._added
+            self._encoded, self._added = None, []
+        return self._texts
+
+    def extend(self, texts: list[str]) -> None:
+        (self._texts if self._texts is not None else self._added).extend(texts)
+
+
 class CorpusTable:
     """Per line of the corpus file, in file order: id, date ordinal, session,
     evidence turns and byte offset (``offsets[i]`` starts line i; ``offsets[-1]`` is
@@ -61,30 +82,20 @@ class CorpusTable:
         self.ids: list[str] = ids if ids is not None else []
         self.ordinals = ordinals if ordinals is not None else []
         self.offsets = offsets if offsets is not None else [0]
-        self._sessions = sessions if sessions is not None else ([] if encoded is None else None)
-        self._turns = turns if turns is not None else ([] if encoded is None else None)
+        self._sessions = _LazyTexts(sessions, None if encoded is None else encoded["sessions"])
+        self._turns = _LazyTexts(turns, None if encoded is None else encoded["turns"])
         self.turn_offsets = turn_offsets if turn_offsets is not None else [0]
-        self._encoded = encoded or {}
-        #: sessions and turns of lines added before the saved ones were decoded
-        self._more_sessions: list[str] = []
-        self._more_turns: list[str] = []
         self.stamp = stamp
         #: lines the file at the table's path holds (the rest were added since it was saved)
         self.saved_lines = len(self.ids) if encoded is not None else 0
 
     @property
     def sessions(self) -> list[str]:
-        if self._sessions is None:
-            self._sessions = json.loads(self._encoded["sessions"]) + self._more_sessions
-            self._more_sessions = []
-        return self._sessions
+        return self._sessions.get()
 
     @property
     def turns(self) -> list[str]:
-        if self._turns is None:
-            self._turns = json.loads(self._encoded["turns"]) + self._more_turns
-            self._more_turns = []
-        return self._turns
+        return self._turns.get()
 
     def evidence(self, line: int) -> list[str]:
         return self.turns[int(self.turn_offsets[line]) : int(self.turn_offsets[line + 1])]
@@ -141,14 +152,8 @@ class CorpusTable:
         self.turn_offsets = np.concatenate(
             [np.asarray(self.turn_offsets, dtype=np.int64)[:-1], np.array(turn_offsets, dtype=np.int64)]
         )
-        if self._sessions is not None:
-            self._sessions.extend(sessions)
-        else:
-            self._more_sessions.extend(sessions)
-        if self._turns is not None:
-            self._turns.extend(turns)
-        else:
-            self._more_turns.extend(turns)
+        self._sessions.extend(sessions)
+        self._turns.extend(turns)
 
     # -- on disk ------------------------------------------------------------------------
 
