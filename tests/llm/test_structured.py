@@ -178,3 +178,23 @@ def test_plain_answers_have_no_tool_calls():
     assert text_tool_calls("There were 3 trips in 2023.") == []
     assert text_tool_calls('{"answer": 3}') == []
     assert text_tool_calls(None) == []
+
+
+def test_a_list_reply_schema_holds_strict_items_under_one_key():
+    from uac.llm.structured import list_reply_outline, list_reply_schema
+
+    schema = list_reply_schema("routes", {"id": {"type": "string"}, "domain": {"type": "string"}}, required=["id"])
+    item = schema["properties"]["routes"]["items"]
+    assert schema["required"] == ["routes"] and schema["additionalProperties"] is False
+    assert item["required"] == ["id"] and item["additionalProperties"] is False
+    assert list_reply_schema("facts", {"text": {"type": "string"}})["properties"]["facts"]["items"]["required"] == [
+        "text"
+    ]
+    read = parse_structured('{"routes": [{"id": "f1", "domain": "travel", "extra": 1}]}', schema).value
+    assert read == {"routes": [{"id": "f1", "domain": "travel"}]}  # a key the schema forbids is dropped
+    with pytest.raises(InvalidReply):
+        parse_structured('{"routes": [{"domain": "travel"}]}', schema)  # the required id is missing
+    outline = list_reply_outline("routes")
+    assert parse_structured('{"routes": [{"domain": "travel"}, 3]}', outline).value == {
+        "routes": [{"domain": "travel"}, 3]
+    }  # the outline leaves the items to their reader

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dialect.problems import CodeRejected, Problem
 from ..errors import InvalidName
+from ..llm.structured import list_reply_schema
 from .llm_shared import Candidate, check_candidate, fact_line
 from .repair import FilesJudge, RepairPolicy, call_with_repair
 from .report import CompileReport, DomainReport, append_history
@@ -24,26 +25,9 @@ if TYPE_CHECKING:
     from ..llm import LLMClient
     from ..project import Project
 
-BOUNDED_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "domains": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "schema_py": {"type": "string"},
-                    "state_py": {"type": "string"},
-                },
-                "required": ["name", "schema_py", "state_py"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["domains"],
-    "additionalProperties": False,
-}
+BOUNDED_SCHEMA = list_reply_schema(
+    "domains", {"name": {"type": "string"}, "schema_py": {"type": "string"}, "state_py": {"type": "string"}}
+)
 
 
 def bounded_prefix(facts: list["Fact"], limit: int) -> list["Fact"]:

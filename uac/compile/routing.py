@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
+from ..llm.structured import list_reply_schema
 from .llm_shared import batch_facts, fact_line
 
 if TYPE_CHECKING:
@@ -267,26 +268,11 @@ class Routing:
         return [first, *self.also.get(fact_id, [])] if first else []
 
 
-ROUTE_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "routes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string"},
-                    "domains": {"type": "array", "items": {"type": "string"}},
-                    "domain": {"type": "string"},
-                },
-                "required": ["id"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["routes"],
-    "additionalProperties": False,
-}
+ROUTE_SCHEMA = list_reply_schema(
+    "routes",
+    {"id": {"type": "string"}, "domains": {"type": "array", "items": {"type": "string"}}, "domain": {"type": "string"}},
+    required=["id"],
+)
 
 
 def route_names(item: dict[str, Any]) -> list[str]:

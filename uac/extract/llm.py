@@ -38,41 +38,25 @@ from ..facts.model import Fact
 from ..fieldjson import fields_json
 from ..llm import ChatResponse, LLMClient, Message, parse_structured, system, user
 from ..llm.parallel import map_ordered
-from ..llm.structured import looks_binary
+from ..llm.structured import list_reply_outline, list_reply_schema, looks_binary
 from ..sessions.model import Session, Turn
 from ..templating import render_prompt
 from .base import ExtractedFact
 from .coerce import KnownFacts, TurnIds, read_item
 from .rules import RuleExtractor
 
-FACTS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "facts": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "text": {"type": "string"},
-                    "evidence": {"type": "array", "items": {"type": "string"}},
-                    "event_date": {"type": ["string", "null"]},
-                    "supersedes": {"type": ["array", "null"], "items": {"type": "string"}},
-                    "speaker": {"type": ["string", "null"]},
-                },
-                "required": ["text", "evidence", "event_date", "supersedes", "speaker"],
-                "additionalProperties": False,
-            },
-        }
+FACTS_SCHEMA = list_reply_schema(
+    "facts",
+    {
+        "text": {"type": "string"},
+        "evidence": {"type": "array", "items": {"type": "string"}},
+        "event_date": {"type": ["string", "null"]},
+        "supersedes": {"type": ["array", "null"], "items": {"type": "string"}},
+        "speaker": {"type": ["string", "null"]},
     },
-    "required": ["facts"],
-    "additionalProperties": False,
-}
+)
 #: the reply's outer shape; items are read one by one (:func:`.coerce.read_item`)
-_OUTER_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"facts": {"type": "array"}},
-    "required": ["facts"],
-}
+_OUTER_SCHEMA = list_reply_outline("facts")
 
 
 @dataclass(frozen=True)

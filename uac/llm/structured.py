@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from ..errors import InvalidReply
 
@@ -358,6 +358,29 @@ def clean_id(value: Any) -> str:
     return text
 
 
+def list_reply_schema(key: str, properties: dict[str, Any], required: Sequence[str] | None = None) -> dict[str, Any]:
+    """The schema of a reply that is one list of objects under ``key``: each item has the
+    ``properties`` and no others, with ``required`` of them (all when not given)."""
+    item = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties if required is None else required),
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {key: {"type": "array", "items": item}},
+        "required": [key],
+        "additionalProperties": False,
+    }
+
+
+def list_reply_outline(key: str) -> dict[str, Any]:
+    """Only the outer shape of a :func:`list_reply_schema` reply, for a reader that
+    takes its items one by one (an unreadable item then costs that item alone)."""
+    return {"type": "object", "properties": {key: {"type": "array"}}, "required": [key]}
+
+
 __all__ = [
     "MAX_REPLY_CHARS",
     "Conformed",
@@ -365,6 +388,8 @@ __all__ = [
     "clean_id",
     "conform",
     "json_candidates",
+    "list_reply_outline",
+    "list_reply_schema",
     "looks_binary",
     "parse_structured",
     "strip_reasoning",

@@ -48,6 +48,7 @@ from ..facts.head import LogHead
 from ..facts.log import Supersession
 from ..facts.model import Fact
 from ..llm import ChatResponse, LLMClient, Message, Usage, clean_id, parse_structured, strip_reasoning, system, user
+from ..llm.structured import list_reply_outline, list_reply_schema
 from ..sessions.model import Session
 from ..templating import render_prompt
 from .shown import ShownFacts
@@ -100,32 +101,12 @@ _PLAN = re.compile(
     re.I,
 )
 
-RECONCILE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "changes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "new": {"type": "string"},
-                    "old": {"type": "string"},
-                    "relation": {"type": "string", "enum": list(RELATIONS)},
-                },
-                "required": ["new", "old", "relation"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["changes"],
-    "additionalProperties": False,
-}
+RECONCILE_SCHEMA = list_reply_schema(
+    "changes",
+    {"new": {"type": "string"}, "old": {"type": "string"}, "relation": {"type": "string", "enum": list(RELATIONS)}},
+)
 #: the reply's outer shape; pairs are read one by one
-_OUTER_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"changes": {"type": "array"}},
-    "required": ["changes"],
-}
+_OUTER_SCHEMA = list_reply_outline("changes")
 _OBJECT = re.compile(r"\{[^{}]*\}")
 
 
