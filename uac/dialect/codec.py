@@ -24,6 +24,17 @@ from .types import TypeSpec
 Codec = Callable[[Any], Any] | None  # None: the identity
 
 
+def _made_once(made: dict[TypeSpec, Codec], spec: TypeSpec, make: Callable[[TypeSpec], Codec]) -> Codec:
+    """The codec ``make`` builds for ``spec``, built once per spec and kept in ``made``."""
+    if spec not in made:
+        made[spec] = make(spec)
+    return made[spec]
+
+
+def _apply(codec: Codec, value: Any) -> Any:
+    return value if codec is None else codec(value)
+
+
 class StateCodec:
     def __init__(self, classes: Mapping[str, Any]) -> None:
         self.classes = classes
@@ -33,15 +44,10 @@ class StateCodec:
     # -- encoding -------------------------------------------------------------------
 
     def encoder(self, spec: TypeSpec) -> Codec:
-        if spec in self._enc:
-            return self._enc[spec]
-        fn = self._make_encoder(spec)
-        self._enc[spec] = fn
-        return fn
+        return _made_once(self._enc, spec, self._make_encoder)
 
     def encode(self, value: Any, spec: TypeSpec) -> Any:
-        fn = self.encoder(spec)
-        return value if fn is None else fn(value)
+        return _apply(self.encoder(spec), value)
 
     def _make_encoder(self, spec: TypeSpec) -> Codec:
         kind = spec.kind
@@ -123,15 +129,10 @@ class StateCodec:
     # -- decoding -------------------------------------------------------------------
 
     def decoder(self, spec: TypeSpec) -> Codec:
-        if spec in self._dec:
-            return self._dec[spec]
-        fn = self._make_decoder(spec)
-        self._dec[spec] = fn
-        return fn
+        return _made_once(self._dec, spec, self._make_decoder)
 
     def decode(self, data: Any, spec: TypeSpec) -> Any:
-        fn = self.decoder(spec)
-        return data if fn is None else fn(data)
+        return _apply(self.decoder(spec), data)
 
     def _make_decoder(self, spec: TypeSpec) -> Codec:
         kind = spec.kind
