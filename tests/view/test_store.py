@@ -81,5 +81,11 @@ def test_load_view_and_state_api(memory):
         state.travel.trips = ()
     with pytest.raises(AttributeError, match="has no 'meals'"):
         state.travel.meals  # noqa: B018 - the lookup is what raises
+    with pytest.raises(AttributeError, match="read-only"):
+        state.travel = None
+    with pytest.raises(AttributeError, match=r"no domain 'health' \(domains: travel\)"):
+        state.health  # noqa: B018 - the lookup is what raises
+    assert len(state) == 1 and dict(state)["travel"] is state.travel and repr(state) == "<state: travel>"
+    assert "trips" in dir(state.travel) and len(state.travel) == len(dict(state.travel))
     sandbox = memory.sandbox_state()
     assert list(sandbox) == ["travel"] and sandbox["travel"]["trips"][0].start == dt.date(2023, 5, 7)

@@ -10,20 +10,51 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..dialect.loader import LoadedDomain
 
+V = TypeVar("V")
 
-class DomainState(Mapping[str, Any]):
+
+class _ReadOnly(Mapping[str, V]):
+    """A read-only mapping whose keys are attributes too; ``_items`` holds it."""
+
+    __slots__ = ("_items",)
+    _items: Mapping[str, V]
+
+    def _missing(self, name: str) -> str:
+        """The error for an attribute ``name`` that is not a key."""
+        raise NotImplementedError
+
+    def __getattr__(self, name: str) -> V:
+        try:
+            return self._items[name]
+        except KeyError:
+            raise AttributeError(self._missing(name)) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("the typed state is read-only")
+
+    def __getitem__(self, key: str) -> V:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class DomainState(_ReadOnly[Any]):
     """One domain: its top-level names as attributes and as a mapping."""
 
-    __slots__ = ("_name", "_values", "_classes")
+    __slots__ = ("_name", "_classes")
 
     def __init__(self, loaded: LoadedDomain) -> None:
         values = {k: tuple(v) if isinstance(v, list) else v for k, v in loaded.values.items()}
         object.__setattr__(self, "_name", loaded.name)
-        object.__setattr__(self, "_values", MappingProxyType(values))
+        object.__setattr__(self, "_items", MappingProxyType(values))
         object.__setattr__(self, "_classes", MappingProxyType(dict(loaded.classes)))
 
     @property
@@ -31,62 +62,30 @@ class DomainState(Mapping[str, Any]):
         """The domain's record classes by name."""
         return self._classes
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(
-                f"domain {self._name!r} has no {name!r} (it has: {', '.join(self._values) or 'nothing'})"
-            ) from None
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("the typed state is read-only")
-
-    def __getitem__(self, key: str) -> Any:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
+    def _missing(self, name: str) -> str:
+        return f"domain {self._name!r} has no {name!r} (it has: {', '.join(self._items) or 'nothing'})"
 
     def __dir__(self) -> list[str]:
-        return sorted(set(super().__dir__()) | set(self._values))
+        return sorted(set(super().__dir__()) | set(self._items))
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{k}={len(v)} items" if isinstance(v, tuple) else k for k, v in self._values.items())
+        parts = ", ".join(f"{k}={len(v)} items" if isinstance(v, tuple) else k for k, v in self._items.items())
         return f"<domain {self._name}: {parts}>"
 
 
-class StateView(Mapping[str, DomainState]):
+class StateView(_ReadOnly[DomainState]):
     """Every domain of a project, loaded; read-only."""
 
-    __slots__ = ("_domains",)
+    __slots__ = ()
 
     def __init__(self, view: Mapping[str, LoadedDomain]) -> None:
-        object.__setattr__(self, "_domains", MappingProxyType({n: DomainState(d) for n, d in sorted(view.items())}))
+        object.__setattr__(self, "_items", MappingProxyType({n: DomainState(d) for n, d in sorted(view.items())}))
 
-    def __getattr__(self, name: str) -> DomainState:
-        try:
-            return self._domains[name]
-        except KeyError:
-            raise AttributeError(f"no domain {name!r} (domains: {', '.join(self._domains) or 'none'})") from None
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("the typed state is read-only")
-
-    def __getitem__(self, key: str) -> DomainState:
-        return self._domains[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._domains)
-
-    def __len__(self) -> int:
-        return len(self._domains)
+    def _missing(self, name: str) -> str:
+        return f"no domain {name!r} (domains: {', '.join(self._items) or 'none'})"
 
     def __repr__(self) -> str:
-        return f"<state: {', '.join(self._domains) or 'no domains'}>"
+        return f"<state: {', '.join(self._items) or 'no domains'}>"
 
     def resolve(self, ref: Any) -> Any:
         """The record a reference names: a :class:`~uac.refs.Ref` or ``"relationships/person-2"``.
@@ -102,11 +101,11 @@ class StateView(Mapping[str, DomainState]):
                 f"{ref!r} is not a reference",
                 hint='Give a Ref or "<domain>/<record id>", e.g. "relationships/person-2".',
             )
-        if domain not in self._domains:
+        if domain not in self._items:
             raise DomainNotFound(
                 f"{domain}/{ident}: there is no domain {domain!r}", hint="Run `uac compile`, or check the reference."
             )
-        for value in self._domains[domain].values():
+        for value in self._items[domain].values():
             if isinstance(value, tuple):
                 for record in value:
                     if getattr(record, "id", None) == ident:
