@@ -23,6 +23,7 @@ from typing import Any
 
 from .context import MemoryContext
 from .errors import DomainNotFound, InputError, NotFound
+from .fieldjson import fields_json
 from .names import DOMAIN_NAME
 from .view import changes as _log
 
@@ -243,12 +244,7 @@ class RecordDiff:
     changes: list[ChangeEntry]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "domain": self.domain,
-            "collection": self.collection,
-            "record": self.record,
-            "changes": [c.to_json() for c in self.changes],
-        }
+        return fields_json(self, changes=[c.to_json() for c in self.changes])
 
 
 @dataclass
