@@ -53,7 +53,7 @@ import math
 from typing import Any, Iterable, Mapping
 
 from .period import Period
-from .refs import Ref, RefTable
+from .refs import Ref, RefTable, RefValue
 
 FORMAT = "uac-sandbox-state/1"
 
@@ -131,7 +131,7 @@ class _Encoder:
             return {"$decimal": str(obj)}
         if _is_host_period(obj):
             return {"$period": [obj.start.isoformat(), obj.end.isoformat()]}
-        if isinstance(obj, Ref) or _is_host_ref(obj):
+        if isinstance(obj, RefValue):  # the sandbox's Ref and the host's (uac.refs.Ref is built on it)
             return {"$ref": f"{obj.domain}/{obj.id}"}
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             key, fields = self.type_key(type(obj))
@@ -169,19 +169,6 @@ def _is_host_period(obj: object) -> bool:
         (cls.__module__, cls.__name__) == _HOST_PERIOD
         and isinstance(getattr(obj, "start", None), _dt.date)
         and isinstance(getattr(obj, "end", None), _dt.date)
-    )
-
-
-#: the host's reference type (``uac.refs.Ref``), sent as a Ref
-_HOST_REF = ("uac.refs", "Ref")
-
-
-def _is_host_ref(obj: object) -> bool:
-    cls = type(obj)
-    return (
-        (cls.__module__, cls.__name__) == _HOST_REF
-        and isinstance(getattr(obj, "domain", None), str)
-        and isinstance(getattr(obj, "id", None), str)
     )
 
 
