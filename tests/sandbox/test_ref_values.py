@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from sandbox.codec import encode_state
@@ -10,7 +14,7 @@ from sandbox.refs import RefTable, RefValue
 from uac.refs import Ref as HostRef
 
 
-@pytest.mark.parametrize("kind", [HostRef, SandboxRef])
+@pytest.mark.parametrize("kind", [HostRef, SandboxRef], ids=["host", "sandbox"])
 def test_both_references_are_the_one_value(kind):
     assert issubclass(kind, RefValue)
     ref = kind("relationships/person-2")
@@ -50,3 +54,9 @@ def test_each_kind_keeps_its_own_resolving():
     assert HostRef("relationships/person-2").resolve(State()) == ("found", "relationships/person-2")
     with pytest.raises(ValueError, match="not a reference"):
         HostRef("Relationships/Person")
+
+
+def test_uac_refs_loads_only_the_sandbox_module_it_builds_on():
+    code = "import json, sys\nimport uac.refs\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith('sandbox'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == ["sandbox", "sandbox.refs"]
