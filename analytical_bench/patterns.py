@@ -71,6 +71,11 @@ def _ids(records: list[Record]) -> list[str]:
     return [record["id"] for record in records]
 
 
+def _counted(question: str, matching: list[Record]) -> Built | None:
+    """``question`` answered by how many records match it; ``None`` (draw again) when none does."""
+    return Built(question, "int", len(matching), _ids(matching)) if matching else None
+
+
 def _q(text: str) -> str:
     return f'"{text}"'
 
@@ -83,8 +88,7 @@ def _a(label: str) -> str:
 def build_count(rtype: RecordType, records: list[Record], rng: random.Random) -> Built | None:
     value = rng.choice(_values(records, rtype.category))
     matching = [r for r in records if r[rtype.category] == value]
-    question = f"How many {rtype.plural} in my records have {rtype.category_label} {_q(value)}?"
-    return Built(question, "int", len(matching), _ids(matching))
+    return _counted(f"How many {rtype.plural} in my records have {rtype.category_label} {_q(value)}?", matching)
 
 
 def build_sum(rtype: RecordType, records: list[Record], rng: random.Random) -> Built | None:
@@ -137,13 +141,11 @@ def build_time_window(rtype: RecordType, records: list[Record], rng: random.Rand
     start = first + dt.timedelta(days=rng.randint(0, max(0, span - length)))
     end = start + dt.timedelta(days=length)
     matching = [r for r in records if start <= rtype.date_of(r) <= end]
-    if not matching:
-        return None
     question = (
         f"How many {rtype.plural} do I have with a {rtype.date_field} between {start.isoformat()} and "
         f"{end.isoformat()}, inclusive?"
     )
-    return Built(question, "int", len(matching), _ids(matching))
+    return _counted(question, matching)
 
 
 def build_multi_condition(rtype: RecordType, records: list[Record], rng: random.Random) -> Built | None:
@@ -154,13 +156,11 @@ def build_multi_condition(rtype: RecordType, records: list[Record], rng: random.
     threshold = values[int(len(values) * rng.uniform(0.0, 0.6))]
     threshold = int(threshold) if rtype.measure.kind == "int" else float(int(threshold))
     matching = [r for r in both if r[rtype.measure.field] > threshold]
-    if not matching:
-        return None
     question = (
         f"How many {rtype.plural} have {rtype.category_label} {_q(v1)}, {rtype.category2_label} {_q(v2)} "
         f"and {_a(rtype.measure.label)} above {rtype.measure.fmt(threshold)}?"
     )
-    return Built(question, "int", len(matching), _ids(matching))
+    return _counted(question, matching)
 
 
 def build_top_k(rtype: RecordType, records: list[Record], rng: random.Random, k: int = 3) -> Built | None:

@@ -50,10 +50,10 @@ import decimal
 import enum
 import keyword
 import math
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from .period import Period
-from .refs import Ref, RefTable
+from .refs import Ref, RefTable, RefValue
 
 FORMAT = "uac-sandbox-state/1"
 
@@ -64,6 +64,16 @@ def _check_identifier(kind: str, name: object) -> str:
     if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
         raise ValueError(f"invalid {kind} name {name!r}: must be a Python identifier without a leading underscore")
     return name
+
+
+def _collections(dname: object, collections: object, error: type[Exception], must: str) -> Iterator[tuple[str, Any]]:
+    """A domain's ``(collection name, value)`` pairs, the names checked; ``error`` says the domain ``must``
+    be a mapping (in the words of the side reading it)."""
+    _check_identifier("domain", dname)
+    if not isinstance(collections, Mapping):
+        raise error(f"domain {dname!r} must {must}")
+    for cname, value in collections.items():
+        yield _check_identifier("collection", cname), value
 
 
 class _Encoder:
@@ -131,7 +141,7 @@ class _Encoder:
             return {"$decimal": str(obj)}
         if _is_host_period(obj):
             return {"$period": [obj.start.isoformat(), obj.end.isoformat()]}
-        if isinstance(obj, Ref) or _is_host_ref(obj):
+        if isinstance(obj, RefValue):  # the sandbox's Ref and the host's (uac.refs.Ref is built on it)
             return {"$ref": f"{obj.domain}/{obj.id}"}
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             key, fields = self.type_key(type(obj))
@@ -172,19 +182,6 @@ def _is_host_period(obj: object) -> bool:
     )
 
 
-#: the host's reference type (``uac.refs.Ref``), sent as a Ref
-_HOST_REF = ("uac.refs", "Ref")
-
-
-def _is_host_ref(obj: object) -> bool:
-    cls = type(obj)
-    return (
-        (cls.__module__, cls.__name__) == _HOST_REF
-        and isinstance(getattr(obj, "domain", None), str)
-        and isinstance(getattr(obj, "id", None), str)
-    )
-
-
 _FACT_DATE_FIELDS = ("session_date", "valid_from", "invalid_at")
 
 
@@ -219,14 +216,10 @@ def encode_state(domains: Mapping[str, Mapping[str, object]] | None, facts: list
     enc = _Encoder()
     out_domains: dict[str, dict[str, Any]] = {}
     for dname, collections in (domains or {}).items():
-        _check_identifier("domain", dname)
-        if not isinstance(collections, Mapping):
-            raise TypeError(f"domain {dname!r} must map collection names to values")
-        out: dict[str, Any] = {}
-        for cname, value in collections.items():
-            _check_identifier("collection", cname)
-            out[cname] = enc.value(value, f"{dname}.{cname}")
-        out_domains[dname] = out
+        out_domains[dname] = {
+            cname: enc.value(value, f"{dname}.{cname}")
+            for cname, value in _collections(dname, collections, TypeError, "map collection names to values")
+        }
     out_facts = None
     if facts is not None:
         names: dict[str, None] = {}
@@ -468,12 +461,8 @@ def decode_state(payload: Mapping[str, Any] | None, reserved: Iterable[str] = ()
     if not isinstance(raw_domains, Mapping):
         raise StateFormatError("'domains' must be an object")
     for dname, collections in raw_domains.items():
-        _check_identifier("domain", dname)
-        if not isinstance(collections, Mapping):
-            raise StateFormatError(f"domain {dname!r} must be an object")
         items: dict[str, Any] = {}
-        for cname, raw in collections.items():
-            _check_identifier("collection", cname)
+        for cname, raw in _collections(dname, collections, StateFormatError, "be an object"):
             value = dec.value(raw)
             if type(value) is tuple:
                 value = ReadOnlyList(value)

@@ -7,8 +7,10 @@ code runs on, or raises ``LookupError`` when the state holds no such record
 (it was retired, or the reference is wrong).  ``str(ref)`` is
 ``relationships/person-2``; references compare and hash by their target.
 
-This mirrors ``uac.refs.Ref`` (the sandbox never imports uac); the wire form
-is ``{"$ref": "relationships/person-2"}``.
+:class:`RefValue` is what every reference is, here and on the host: the
+target and how references compare.  ``uac.refs.Ref`` is built on it (uac
+calls the sandbox; the sandbox never imports uac); the wire form is
+``{"$ref": "relationships/person-2"}``.
 """
 
 from __future__ import annotations
@@ -39,21 +41,17 @@ class RefTable:
         return self._index.get((domain, ident))
 
 
-class Ref:
-    """A reference to the record ``id`` of ``domain`` (see the module docstring)."""
+class RefValue:
+    """A reference's target, ``domain`` and ``id``: read-only, and compared, ordered and hashed by
+    the target among references of one kind (``str(ref)`` is ``domain/id``)."""
 
-    __slots__ = ("domain", "id", "_table")
+    __slots__ = ("domain", "id")
     domain: str
     id: str
-    _table: RefTable | None
 
-    def __init__(self, target: str, table: RefTable | None = None) -> None:
-        if type(target) is not str or target.count("/") != 1:
-            raise ValueError(f"{target!r} is not a reference; write '<domain>/<record id>'")
-        domain, ident = target.split("/")
+    def __init__(self, domain: str, ident: str) -> None:
         object.__setattr__(self, "domain", domain)
         object.__setattr__(self, "id", ident)
-        object.__setattr__(self, "_table", table)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Ref is read-only")
@@ -63,21 +61,16 @@ class Ref:
 
     @property
     def code(self) -> str:
+        """The stored form, ``relationships/person-2``."""
         return f"{self.domain}/{self.id}"
 
-    def resolve(self) -> Any:
-        """The record this names in the state, or ``LookupError``."""
-        table = object.__getattribute__(self, "_table")
-        record = table.find(self.domain, self.id) if table is not None else None
-        if record is None:
-            raise LookupError(f"{self.code}: the state holds no record {self.id!r} in domain {self.domain!r}")
-        return record
-
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Ref) and (self.domain, self.id) == (other.domain, other.id)
+        if not isinstance(other, RefValue) or type(other) is not type(self):
+            return False
+        return (self.domain, self.id) == (other.domain, other.id)
 
-    def __lt__(self, other: "Ref") -> bool:
-        if not isinstance(other, Ref):
+    def __lt__(self, other: "RefValue") -> bool:
+        if type(other) is not type(self):
             return NotImplemented
         return (self.domain, self.id) < (other.domain, other.id)
 
@@ -91,4 +84,25 @@ class Ref:
         return self.code
 
 
-__all__ = ["Ref", "RefTable"]
+class Ref(RefValue):
+    """A reference to the record ``id`` of ``domain`` (see the module docstring)."""
+
+    __slots__ = ("_table",)
+    _table: RefTable | None
+
+    def __init__(self, target: str, table: RefTable | None = None) -> None:
+        if type(target) is not str or target.count("/") != 1:
+            raise ValueError(f"{target!r} is not a reference; write '<domain>/<record id>'")
+        super().__init__(*target.split("/"))
+        object.__setattr__(self, "_table", table)
+
+    def resolve(self) -> Any:
+        """The record this names in the state, or ``LookupError``."""
+        table = object.__getattribute__(self, "_table")
+        record = table.find(self.domain, self.id) if table is not None else None
+        if record is None:
+            raise LookupError(f"{self.code}: the state holds no record {self.id!r} in domain {self.domain!r}")
+        return record
+
+
+__all__ = ["Ref", "RefTable", "RefValue"]

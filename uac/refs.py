@@ -10,13 +10,17 @@ with ``.domain`` and ``.id``, and nothing about it runs code.
 Resolving: ``memory.state.resolve(ref)`` (or ``ref.resolve(memory.state)``)
 returns the record it names, or raises :class:`~uac.errors.InputError`
 saying which record is missing.  In the sandbox, ``ref.resolve()`` does the
-same against the state the code runs on (:mod:`sandbox.refs`).
+same against the state the code runs on (:mod:`sandbox.refs`, whose
+:class:`~sandbox.refs.RefValue` both are built on: the target, read-only, and
+how references compare).
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from sandbox.refs import RefValue
 
 #: ``<domain>/<record id>``: a domain slug and a uac record id (``person-2``)
 REF_FORM = re.compile(r"\A(?P<domain>[a-z][a-z0-9_]{0,39})/(?P<id>[a-z][a-z0-9_]*-[0-9]{1,9})\Z")
@@ -30,50 +34,18 @@ def parse_ref(text: str) -> tuple[str, str]:
     return match.group("domain"), match.group("id")
 
 
-class Ref:
+class Ref(RefValue):
     """A reference to the record ``id`` of ``domain``; immutable, compared by its target."""
 
-    __slots__ = ("domain", "id")
-    domain: str
-    id: str
+    __slots__ = ()
 
     def __init__(self, target: str) -> None:
-        domain, ident = parse_ref(target)
-        object.__setattr__(self, "domain", domain)
-        object.__setattr__(self, "id", ident)
-
-    @property
-    def code(self) -> str:
-        """The stored form, ``relationships/person-2``."""
-        return f"{self.domain}/{self.id}"
+        super().__init__(*parse_ref(target))
 
     def resolve(self, state: Any) -> Any:
         """The record this names in ``state`` (``memory.state``; the same as
         ``memory.state.resolve(ref)``)."""
         return state.resolve(self)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a Ref is read-only")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a Ref is read-only")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Ref) and (self.domain, self.id) == (other.domain, other.id)
-
-    def __lt__(self, other: "Ref") -> bool:
-        if not isinstance(other, Ref):
-            return NotImplemented
-        return (self.domain, self.id) < (other.domain, other.id)
-
-    def __hash__(self) -> int:
-        return hash(("Ref", self.domain, self.id))
-
-    def __repr__(self) -> str:
-        return f"Ref({self.code!r})"
-
-    def __str__(self) -> str:
-        return self.code
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Ref, (self.code,))

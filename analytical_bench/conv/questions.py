@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from .ledger import Ledger
@@ -35,14 +35,8 @@ class Question:
     gold: Any
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "text": self.text,
-            "answer_kind": self.answer_kind,
-            "query": self.query.to_json(),
-            "gold": self.gold,
-        }
+        """Its fields in order, the query in its own JSON form."""
+        return {**asdict(self), "query": self.query.to_json()}
 
 
 def gold_of(query: Query, ledger: Ledger) -> Any:

@@ -136,22 +136,12 @@ class _Simulator:
         start = end - _dt.timedelta(days=nights)
         if start <= self.busy_until:
             return
-        dest, country = self.destination()
+        place = self.destination()
         told = nights
         corrected = self.rng.random() < 0.15 and i + 1 < len(self.days)
         if corrected:
             told = nights + self.rng.choice((-1, 1))
-        trip = self.add(
-            "trip",
-            status="done",
-            destination=dest,
-            country=country,
-            start=_iso(start),
-            end=_iso(end),
-            nights=nights,
-            with_=self.company(),
-        )
-        self.busy_until = end
+        trip = self.add_trip("done", place, start, end, nights)
         self.mention(i, "trip_done", trip, nights=told)
         if corrected:
             self.later(min(i + self.rng.randrange(1, 3), len(self.days) - 1), "trip_correct", trip)
@@ -162,6 +152,26 @@ class _Simulator:
         self.used_destinations.append(dest[0])
         return dest
 
+    def add_trip(
+        self, status: str, place: tuple[str, str], start: _dt.date, end: _dt.date, nights: int, **more: Any
+    ) -> str:
+        """A trip to ``place`` (destination, country) from ``start`` to ``end``, with company drawn last;
+        no later trip starts before it ends."""
+        destination, country = place
+        trip = self.add(
+            "trip",
+            status=status,
+            destination=destination,
+            country=country,
+            start=_iso(start),
+            end=_iso(end),
+            nights=nights,
+            **more,
+            with_=self.company(),
+        )
+        self.busy_until = end
+        return trip
+
     def trip_plan(self, i: int) -> None:
         ahead = self.rng.randrange(2, PLAN_HORIZON + 1)
         nights = self.rng.choice((2, 3, 4, 5, 7))
@@ -169,24 +179,13 @@ class _Simulator:
         if start <= self.busy_until + _dt.timedelta(days=1):
             return
         end = start + _dt.timedelta(days=nights)
-        dest, country = self.destination()
+        place = self.destination()
         outcome = i + ahead  # the session that reports the trip's fate
         while outcome < len(self.days) and self.days[outcome] <= end:
             outcome += 1
         if outcome >= len(self.days) and start <= self.days[-1]:
             return  # its fate would fall after the last session: no plan that the chats leave hanging
-        trip = self.add(
-            "trip",
-            status="planned",
-            destination=dest,
-            country=country,
-            start=_iso(start),
-            end=_iso(end),
-            nights=nights,
-            planned_on=_iso(self.days[i]),
-            with_=self.company(),
-        )
-        self.busy_until = end
+        trip = self.add_trip("planned", place, start, end, nights, planned_on=_iso(self.days[i]))
         self.mention(i, "trip_plan", trip)
         if outcome < len(self.days):
             cancel = self.rng.random() < 0.3

@@ -15,13 +15,14 @@ vectors are kept for the next case (two questions share each collection).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from uac import LLMClient, Message, Usage
 
 from ..cases import Case
 from ..prompts import render
-from ..record_types import RECORD_TYPES
+from ..record_types import RECORD_TYPES, Record, RecordType
 from .base import Prediction, System
 
 TOP_K = 20
@@ -73,6 +74,25 @@ def _top(question: str, texts: list[str], k: int) -> list[int]:
     return [int(i) for i in order[:k]]
 
 
+#: the texts one record is retrieved by, from its type
+Split = Callable[[RecordType, Record], list[str]]
+
+
+def _sentence(rtype: RecordType, record: Record) -> list[str]:
+    return [rtype.sentence(record)]
+
+
+def top_texts(case: Case, split: Split, k: int) -> list[tuple[str, int, str]]:
+    """The ``k`` texts of the case's records most like its question, each with the record it came
+    from: ``(collection, index in it, text)``."""
+    found: list[tuple[str, int, str]] = []
+    for name, records in case.collections.items():
+        rtype = RECORD_TYPES[name]
+        for index, record in enumerate(records):
+            found.extend((name, index, text) for text in split(rtype, record))
+    return [found[hit] for hit in _top(case.question, [text for _, _, text in found], k)]
+
+
 class _RetrievalSystem(System):
     def __init__(self, *, k: int = TOP_K) -> None:
         self.k = k
@@ -107,17 +127,9 @@ class TopKRetrieval(_RetrievalSystem):
     order = "in date order"
 
     def retrieve(self, case: Case) -> Retrieved:
-        entries: list[tuple[str, int]] = []  # (collection, index)
-        texts: list[str] = []
-        for name, records in case.collections.items():
-            render_one = RECORD_TYPES[name].sentence
-            for index, record in enumerate(records):
-                entries.append((name, index))
-                texts.append(render_one(record))
-        hits = _top(case.question, texts, self.k)
+        hits = top_texts(case, _sentence, self.k)
         chosen: set[tuple[str, int]] = set()
-        for hit in hits:
-            name, index = entries[hit]
+        for name, index, _ in hits:
             size = len(case.collections[name])
             for neighbour in (index - 1, index, index + 1):
                 if 0 <= neighbour < size:
@@ -139,17 +151,6 @@ class FlatFacts(_RetrievalSystem):
     order = "most relevant first"
 
     def retrieve(self, case: Case) -> Retrieved:
-        texts: list[str] = []
-        owners: list[str] = []
-        for name, records in case.collections.items():
-            split = RECORD_TYPES[name].facts
-            for record in records:
-                for fact in split(record):
-                    texts.append(fact)
-                    owners.append(record["id"])
-        hits = _top(case.question, texts, self.k)
-        ids: list[str] = []
-        for hit in hits:
-            if owners[hit] not in ids:
-                ids.append(owners[hit])
-        return Retrieved(texts=[texts[h] for h in hits], record_ids=ids)
+        hits = top_texts(case, RecordType.facts, self.k)
+        ids = [case.collections[name][index]["id"] for name, index, _ in hits]
+        return Retrieved(texts=[text for _, _, text in hits], record_ids=list(dict.fromkeys(ids)))
