@@ -345,36 +345,30 @@ class Admission:
         self.limits = limits
         queue = limits.queued_per_project
         self.writes = Slots("writes", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._write_refused)
-        self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
-        self.reads = Slots(
-            "reads",
-            per_key=limits.reads_per_project,
-            total=limits.threads,
-            max_waiting=queue,
-            refuse=self._busy("turn to read"),
-        )
-        self.checks = Slots(
-            "checks", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._busy("turn for a health check")
-        )
-        self.sandbox = Slots(
+        self.searches = self._busy_slots("searches", "search index", per_key=1)
+        self.reads = self._busy_slots("reads", "turn to read", per_key=limits.reads_per_project, total=limits.threads)
+        self.checks = self._busy_slots("checks", "turn for a health check", per_key=1, total=limits.writes)
+        self.sandbox = self._busy_slots(
             "sandbox workers",
+            "sandbox worker",
             per_key=limits.sandbox_workers_per_project,
             total=limits.sandbox_workers,
-            max_waiting=queue,
-            refuse=self._busy("sandbox worker"),
         )
-        self.model = Slots(
-            "model calls",
-            per_key=limits.model_calls_per_project,
-            total=limits.model_calls,
-            max_waiting=queue,
-            refuse=self._busy("model slot"),
+        self.model = self._busy_slots(
+            "model calls", "model slot", per_key=limits.model_calls_per_project, total=limits.model_calls
         )
         self.bodies = ByteBudget(
             limits.body_buffer_bytes,
             max(limits.body_buffer_bytes // 4, 1),
             max_waiting=queue,
             refuse=self._busy("share of the memory for request bodies"),
+        )
+
+    def _busy_slots(self, name: str, what: str, *, per_key: int, total: int | None = None) -> Slots:
+        """Slots whose waiters queue up to ``queued_per_project`` a project and are refused with
+        ``server_busy`` naming ``what`` they waited for."""
+        return Slots(
+            name, per_key=per_key, total=total, max_waiting=self.limits.queued_per_project, refuse=self._busy(what)
         )
 
     def _write_refused(self, project: str, why: str) -> UacError:
