@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import ipaddress
 import json
@@ -74,23 +75,32 @@ SERVER_LIMIT_OPTIONS: dict[str, tuple[type, Any, str]] = {
 _ZERO_IS_DEFAULT = ("workers", "workers_per")
 
 
-def takes_server_limits(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``command`` with every option of :data:`SERVER_LIMIT_OPTIONS` after its own; it receives
-    their values as one dict, ``limit_values``."""
-    own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "limit_values"]
-    added = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
-        for name, (kind, option, _) in SERVER_LIMIT_OPTIONS.items()
-    ]
+def _takes_options(table: dict[str, tuple[type, Any, str]], into: str) -> Callable[..., Any]:
+    """A decorator: the command with every option of ``table`` (parameter -> (type, option, field))
+    after its own; it receives their values as one dict, its parameter ``into``."""
 
-    def with_limits(**kwargs: Any) -> Any:
-        values = {name: kwargs.pop(name) for name in SERVER_LIMIT_OPTIONS}
-        return command(**kwargs, limit_values=values)
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != into]
+        added = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+            for name, (kind, option, _) in table.items()
+        ]
 
-    with_limits.__name__ = command.__name__
-    with_limits.__doc__ = command.__doc__
-    with_limits.__signature__ = inspect.Signature(own + added)  # type: ignore[attr-defined]
-    return with_limits
+        def with_options(**kwargs: Any) -> Any:
+            values = {name: kwargs.pop(name) for name in table}
+            return command(**kwargs, **{into: values})
+
+        with_options.__name__ = command.__name__
+        with_options.__doc__ = command.__doc__
+        with_options.__signature__ = inspect.Signature(own + added)  # type: ignore[attr-defined]
+        return with_options
+
+    return decorate
+
+
+#: ``command`` with every option of :data:`SERVER_LIMIT_OPTIONS` after its own; it receives
+#: their values as one dict, ``limit_values``
+takes_server_limits = _takes_options(SERVER_LIMIT_OPTIONS, "limit_values")
 
 
 def _limits(values: dict[str, Any], **more: Any):
@@ -156,12 +166,28 @@ def mcp_client_config(root: Path, *, project: str | None, transport: str, host: 
     return {"mcpServers": {name: {"command": sys.executable, "args": args}}}
 
 
-def _session_limits(total: int, per_token: int, per_project: int, idle_seconds: float):
+def _session_options() -> dict[str, tuple[type, Any, str]]:
+    """``serve mcp``'s session options, one a flagged field of ``SessionLimits`` (its default and help)."""
+    from ..server.mcp_sessions import SessionLimits
+
+    return {
+        f.metadata["flag"].lstrip("-").replace("-", "_"): (
+            type(f.default),
+            typer.Option(f.default, f.metadata["flag"], help=f.metadata["help"]),
+            f.name,
+        )
+        for f in dataclasses.fields(SessionLimits)
+        if "flag" in f.metadata
+    }
+
+
+def _session_limits(values: dict[str, Any], options: dict[str, tuple[type, Any, str]]):
     from ..errors import ConfigError
     from ..server.mcp_sessions import SessionLimits
 
+    fields = {options[name][2]: value for name, value in values.items()}
     try:
-        return SessionLimits(total=total, per_token=per_token, per_project=per_project, idle_seconds=idle_seconds)
+        return SessionLimits(**fields)
     except ValueError as exc:
         raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
 
@@ -206,6 +232,8 @@ def _register_http(serve_app: typer.Typer) -> None:
 def _register_mcp(serve_app: typer.Typer) -> None:
     from ..server.mcp_names import TOOLS as MCP_TOOLS
 
+    session_options = _session_options()
+
     @serve_app.command(
         "mcp",
         help=f"Serve the MCP tools ({', '.join(MCP_TOOLS)}) and the manifest resource for the projects "
@@ -213,6 +241,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
         "--print-config prints a client configuration that starts this server.",
     )
     @takes_server_limits
+    @_takes_options(session_options, "session_values")
     def mcp(
         root: Path = typer.Option(..., "--root", help=ROOT_HELP),
         transport: str = typer.Option("stdio", "--transport", help="stdio | http (streamable HTTP at /mcp)."),
@@ -224,22 +253,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
             "--print-config",
             help="Print the JSON an MCP client (Claude Desktop, Cursor, ...) needs to start this server, and exit.",
         ),
-        sessions: int = typer.Option(
-            1000,
-            "--sessions",
-            help="With --transport http: open MCP sessions at most, all tokens; beyond, 503 server_busy.",
-        ),
-        sessions_per_token: int = typer.Option(
-            8, "--sessions-per-token", help="Open sessions of one token; one more closes its least recently used."
-        ),
-        sessions_per_project: int = typer.Option(
-            32,
-            "--sessions-per-project",
-            help="Open sessions of one project's tokens; one more closes its least recently used.",
-        ),
-        session_idle: float = typer.Option(
-            600.0, "--session-idle", help="Close a session no request used for this many seconds."
-        ),
+        session_values: dict[str, Any] | None = None,
         limit_values: dict[str, Any] | None = None,
     ) -> None:
         if transport not in ("stdio", "http"):
@@ -264,7 +278,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
             )
         limits = _limits(limit_values or {})
         _check_open_files(limits, 0)
-        session_limits = _session_limits(sessions, sessions_per_token, sessions_per_project, session_idle)
+        session_limits = _session_limits(session_values or {}, session_options)
         mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"  # checked above
         serve(root, transport=mode, project=project, host=host, port=port, limits=limits, sessions=session_limits)
 

@@ -55,18 +55,25 @@ PROJECT_HEADER = b"x-uac-project"
 ENDPOINT = "/mcp"
 
 
+def _flagged(default: Any, flag: str, help: str) -> Any:
+    """A field of :class:`SessionLimits` that ``uac serve mcp`` sets with ``flag`` (``help`` is the flag's)."""
+    return field(default=default, metadata={"flag": flag, "help": help})
+
+
 @dataclass(frozen=True)
 class SessionLimits:
     """How many MCP sessions a server keeps open, and for how long (``uac serve mcp`` flags)."""
 
-    total: int = 1000
-    """Open sessions over all tokens; beyond, a new one gets 503 server_busy."""
-    per_token: int = 8
-    """Open sessions of one token; one more closes its least recently used."""
-    per_project: int = 32
-    """Open sessions of one project's tokens; one more closes its least recently used."""
-    idle_seconds: float = 600.0
-    """A session no request used for this long is closed."""
+    total: int = _flagged(
+        1000, "--sessions", "With --transport http: open MCP sessions at most, all tokens; beyond, 503 server_busy."
+    )
+    per_token: int = _flagged(
+        8, "--sessions-per-token", "Open sessions of one token; one more closes its least recently used."
+    )
+    per_project: int = _flagged(
+        32, "--sessions-per-project", "Open sessions of one project's tokens; one more closes its least recently used."
+    )
+    idle_seconds: float = _flagged(600.0, "--session-idle", "Close a session no request used for this many seconds.")
     sweep_seconds: float = 5.0
     """How often idle sessions and sessions of revoked tokens are looked for."""
 
