@@ -98,7 +98,7 @@ def test_serve_mcp_takes_its_session_flags_from_the_session_limits():
     import typer.main
 
     from uac.cli import app
-    from uac.cli.serve_cmd import _session_limits, _session_options
+    from uac.cli.serve_cmd import _session_limits, options_of
     from uac.server.mcp_sessions import SessionLimits
 
     flagged = {f.metadata["flag"]: f for f in dataclasses.fields(SessionLimits) if "flag" in f.metadata}
@@ -107,7 +107,7 @@ def test_serve_mcp_takes_its_session_flags_from_the_session_limits():
     shown = {p.opts[0]: (p.default, p.help) for p in params if p.opts[0] in flagged}
     assert shown == {flag: (f.default, f.metadata["help"]) for flag, f in flagged.items()}
     # the flags' values set the fields; one out of range is a ConfigError naming it
-    options = _session_options()
+    options = options_of(SessionLimits)
     limits = _session_limits(
         {"sessions": 5, "sessions_per_token": 2, "sessions_per_project": 3, "session_idle": 9.5}, options
     )

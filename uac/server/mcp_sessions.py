@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from urllib.parse import parse_qs
 
 from ..errors import InvalidName, UacError
+from .bounds import SessionLimits
 from .errors import envelope, envelope_for
 
 if TYPE_CHECKING:
@@ -53,37 +54,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 SESSION_HEADER = b"mcp-session-id"
 PROJECT_HEADER = b"x-uac-project"
 ENDPOINT = "/mcp"
-
-
-def _flagged(default: Any, flag: str, help: str) -> Any:
-    """A field of :class:`SessionLimits` that ``uac serve mcp`` sets with ``flag`` (``help`` is the flag's)."""
-    return field(default=default, metadata={"flag": flag, "help": help})
-
-
-@dataclass(frozen=True)
-class SessionLimits:
-    """How many MCP sessions a server keeps open, and for how long (``uac serve mcp`` flags)."""
-
-    total: int = _flagged(
-        1000, "--sessions", "With --transport http: open MCP sessions at most, all tokens; beyond, 503 server_busy."
-    )
-    per_token: int = _flagged(
-        8, "--sessions-per-token", "Open sessions of one token; one more closes its least recently used."
-    )
-    per_project: int = _flagged(
-        32, "--sessions-per-project", "Open sessions of one project's tokens; one more closes its least recently used."
-    )
-    idle_seconds: float = _flagged(600.0, "--session-idle", "Close a session no request used for this many seconds.")
-    sweep_seconds: float = 5.0
-    """How often idle sessions and sessions of revoked tokens are looked for."""
-
-    def __post_init__(self) -> None:
-        for name in ("total", "per_token", "per_project"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
-        for name in ("idle_seconds", "sweep_seconds"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
 
 
 @dataclass
