@@ -138,3 +138,13 @@ def test_import_uac_and_cli_stay_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+def test_the_command_line_reads_the_server_bounds_without_the_servers():
+    # ``uac serve``'s limit flags come from uac.server.bounds; building the commands loads no server
+    code = (
+        "import sys, typer.main; from uac.cli import app; typer.main.get_command(app);"
+        "print(sorted(m for m in sys.modules if m == 'asyncio' or m.startswith('uac.server.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "['uac.server.bounds', 'uac.server.mcp_names']"

@@ -90,3 +90,29 @@ def test_server_limit_flags_reach_the_limits():
         default.sandbox_workers,
         default.sandbox_workers_per_project,
     )
+
+
+def test_serve_mcp_takes_its_session_flags_from_the_session_limits():
+    import dataclasses
+
+    import typer.main
+
+    from uac.cli import app
+    from uac.cli.serve_cmd import _session_limits, options_of
+    from uac.server.mcp_sessions import SessionLimits
+
+    flagged = {f.metadata["flag"]: f for f in dataclasses.fields(SessionLimits) if "flag" in f.metadata}
+    assert set(flagged) == {"--sessions", "--sessions-per-token", "--sessions-per-project", "--session-idle"}
+    params = typer.main.get_command(app).commands["serve"].commands["mcp"].params
+    shown = {p.opts[0]: (p.default, p.help) for p in params if p.opts[0] in flagged}
+    assert shown == {flag: (f.default, f.metadata["help"]) for flag, f in flagged.items()}
+    # the flags' values set the fields; one out of range is a ConfigError naming it
+    options = options_of(SessionLimits)
+    limits = _session_limits(
+        {"sessions": 5, "sessions_per_token": 2, "sessions_per_project": 3, "session_idle": 9.5}, options
+    )
+    assert (limits.total, limits.per_token, limits.per_project, limits.idle_seconds) == (5, 2, 3, 9.5)
+    from uac.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="per_token must be at least 1"):
+        _session_limits({"sessions_per_token": 0}, options)

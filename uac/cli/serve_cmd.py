@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import ipaddress
 import json
@@ -12,90 +13,67 @@ from typing import Any, Callable, Literal
 import typer
 
 from ..errors import ProjectNotFound
+from ..server.bounds import ServerLimits, SessionLimits
 from .common import echo
 
 ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
 
-# bounds on concurrent work (uac.server.admission.ServerLimits; defaults there)
-LOCK_WAIT = typer.Option(30.0, "--lock-wait", help="Seconds a write waits for its project before 423 project_locked.")
-BUSY_WAIT = typer.Option(
-    30.0,
-    "--busy-wait",
-    help="Seconds a request waits for a sandbox worker, a model slot, its turn to "
-    "search, read or be checked, or room for its body, before 503 server_busy.",
-)
-QUEUE = typer.Option(
-    64,
-    "--queue-per-project",
-    help="Requests of one kind (and compile jobs) that may wait for one project; more are refused at once.",
-)
-WORKERS = typer.Option(
-    0, "--sandbox-workers", help="Sandbox workers at once, all projects (0: twice the number of CPUs)."
-)
-WORKERS_PER = typer.Option(
-    0, "--sandbox-workers-per-project", help="Sandbox workers at once for one project (0: half the CPUs, at least 1)."
-)
-MODEL = typer.Option(8, "--model-calls", help="Model calls (or asks) in flight at once, all projects.")
-MODEL_PER = typer.Option(
-    2, "--model-calls-per-project", help="Model calls (or asks) in flight at once for one project."
-)
-# the working set and what it may hold open
-WARM = typer.Option(
-    128, "--warm-projects", help="Projects kept warm at once; the least recently used is closed for a new one."
-)
-IDLE = typer.Option(
-    600.0, "--idle-seconds", help="Close a warm project no request used for this long (0: only for room)."
-)
-THREADS = typer.Option(40, "--threads", help="Threads running library calls at once, all projects.")
-WRITES = typer.Option(16, "--writes", help="Writes (and health checks, one per project) running at once, all projects.")
-READS = typer.Option(
-    4,
-    "--reads-per-project",
-    help="Plain reads of one project running at once (facts, manifest, domains, job status, the inspector's pages).",
-)
+
+def options_of(bounds: type) -> dict[str, tuple[type, Any, str]]:
+    """One typer option per field of ``bounds`` (a dataclass of :mod:`uac.server.bounds`) that
+    names its flag: parameter -> (type, option, field).  A field whose default depends on the
+    machine has the flag's default 0, which keeps it."""
+    table: dict[str, tuple[type, Any, str]] = {}
+    for f in dataclasses.fields(bounds):
+        if "flag" not in f.metadata:
+            continue
+        kind = {"int": int, "float": float}[str(f.type)]
+        default = 0 if f.default is dataclasses.MISSING else f.default
+        option = typer.Option(default, f.metadata["flag"], help=f.metadata["help"])
+        table[f.metadata["flag"].lstrip("-").replace("-", "_")] = (kind, option, f.name)
+    return table
 
 
-#: the server limits ``serve http`` and ``serve mcp`` both take: parameter -> (type, option, ServerLimits field)
-SERVER_LIMIT_OPTIONS: dict[str, tuple[type, Any, str]] = {
-    "lock_wait": (float, LOCK_WAIT, "lock_wait_seconds"),
-    "busy_wait": (float, BUSY_WAIT, "busy_wait_seconds"),
-    "queue": (int, QUEUE, "queued_per_project"),
-    "workers": (int, WORKERS, "sandbox_workers"),
-    "workers_per": (int, WORKERS_PER, "sandbox_workers_per_project"),
-    "model": (int, MODEL, "model_calls"),
-    "model_per": (int, MODEL_PER, "model_calls_per_project"),
-    "warm": (int, WARM, "warm_projects"),
-    "idle": (float, IDLE, "idle_seconds"),
-    "threads": (int, THREADS, "threads"),
-    "writes": (int, WRITES, "writes"),
-    "reads": (int, READS, "reads_per_project"),
-}
+#: the server limits ``serve http`` and ``serve mcp`` both take
+SERVER_LIMIT_OPTIONS = options_of(ServerLimits)
 #: limits whose 0 means "the default of ServerLimits" (it depends on the machine)
-_ZERO_IS_DEFAULT = ("workers", "workers_per")
+_ZERO_IS_DEFAULT = tuple(
+    name
+    for name, (_, _, field) in SERVER_LIMIT_OPTIONS.items()
+    if ServerLimits.__dataclass_fields__[field].default is dataclasses.MISSING
+)
 
 
-def takes_server_limits(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``command`` with every option of :data:`SERVER_LIMIT_OPTIONS` after its own; it receives
-    their values as one dict, ``limit_values``."""
-    own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "limit_values"]
-    added = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
-        for name, (kind, option, _) in SERVER_LIMIT_OPTIONS.items()
-    ]
+def _takes_options(table: dict[str, tuple[type, Any, str]], into: str) -> Callable[..., Any]:
+    """A decorator: the command with every option of ``table`` (parameter -> (type, option, field))
+    after its own; it receives their values as one dict, its parameter ``into``."""
 
-    def with_limits(**kwargs: Any) -> Any:
-        values = {name: kwargs.pop(name) for name in SERVER_LIMIT_OPTIONS}
-        return command(**kwargs, limit_values=values)
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != into]
+        added = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+            for name, (kind, option, _) in table.items()
+        ]
 
-    with_limits.__name__ = command.__name__
-    with_limits.__doc__ = command.__doc__
-    with_limits.__signature__ = inspect.Signature(own + added)  # type: ignore[attr-defined]
-    return with_limits
+        def with_options(**kwargs: Any) -> Any:
+            values = {name: kwargs.pop(name) for name in table}
+            return command(**kwargs, **{into: values})
+
+        with_options.__name__ = command.__name__
+        with_options.__doc__ = command.__doc__
+        with_options.__signature__ = inspect.Signature(own + added)  # type: ignore[attr-defined]
+        return with_options
+
+    return decorate
+
+
+#: ``command`` with every option of :data:`SERVER_LIMIT_OPTIONS` after its own; it receives
+#: their values as one dict, ``limit_values``
+takes_server_limits = _takes_options(SERVER_LIMIT_OPTIONS, "limit_values")
 
 
 def _limits(values: dict[str, Any], **more: Any):
     from ..errors import ConfigError
-    from ..server.admission import ServerLimits
 
     fields = {
         SERVER_LIMIT_OPTIONS[name][2]: value for name, value in values.items() if value or name not in _ZERO_IS_DEFAULT
@@ -156,12 +134,12 @@ def mcp_client_config(root: Path, *, project: str | None, transport: str, host: 
     return {"mcpServers": {name: {"command": sys.executable, "args": args}}}
 
 
-def _session_limits(total: int, per_token: int, per_project: int, idle_seconds: float):
+def _session_limits(values: dict[str, Any], options: dict[str, tuple[type, Any, str]]):
     from ..errors import ConfigError
-    from ..server.mcp_sessions import SessionLimits
 
+    fields = {options[name][2]: value for name, value in values.items()}
     try:
-        return SessionLimits(total=total, per_token=per_token, per_project=per_project, idle_seconds=idle_seconds)
+        return SessionLimits(**fields)
     except ValueError as exc:
         raise ConfigError(f"invalid session limit: {exc}.", hint="Give positive numbers.") from None
 
@@ -206,6 +184,8 @@ def _register_http(serve_app: typer.Typer) -> None:
 def _register_mcp(serve_app: typer.Typer) -> None:
     from ..server.mcp_names import TOOLS as MCP_TOOLS
 
+    session_options = options_of(SessionLimits)
+
     @serve_app.command(
         "mcp",
         help=f"Serve the MCP tools ({', '.join(MCP_TOOLS)}) and the manifest resource for the projects "
@@ -213,6 +193,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
         "--print-config prints a client configuration that starts this server.",
     )
     @takes_server_limits
+    @_takes_options(session_options, "session_values")
     def mcp(
         root: Path = typer.Option(..., "--root", help=ROOT_HELP),
         transport: str = typer.Option("stdio", "--transport", help="stdio | http (streamable HTTP at /mcp)."),
@@ -224,22 +205,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
             "--print-config",
             help="Print the JSON an MCP client (Claude Desktop, Cursor, ...) needs to start this server, and exit.",
         ),
-        sessions: int = typer.Option(
-            1000,
-            "--sessions",
-            help="With --transport http: open MCP sessions at most, all tokens; beyond, 503 server_busy.",
-        ),
-        sessions_per_token: int = typer.Option(
-            8, "--sessions-per-token", help="Open sessions of one token; one more closes its least recently used."
-        ),
-        sessions_per_project: int = typer.Option(
-            32,
-            "--sessions-per-project",
-            help="Open sessions of one project's tokens; one more closes its least recently used.",
-        ),
-        session_idle: float = typer.Option(
-            600.0, "--session-idle", help="Close a session no request used for this many seconds."
-        ),
+        session_values: dict[str, Any] | None = None,
         limit_values: dict[str, Any] | None = None,
     ) -> None:
         if transport not in ("stdio", "http"):
@@ -264,7 +230,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
             )
         limits = _limits(limit_values or {})
         _check_open_files(limits, 0)
-        session_limits = _session_limits(sessions, sessions_per_token, sessions_per_project, session_idle)
+        session_limits = _session_limits(session_values or {}, session_options)
         mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"  # checked above
         serve(root, transport=mode, project=project, host=host, port=port, limits=limits, sessions=session_limits)
 

@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..config import CONFIG_NAME, AnswerConfig, load_config
 from ..errors import InputError, InvalidName, NotFound, UacError, Vocabulary
 from ..memory import UserMemory
-from ..server.errors import code_for, scrub
+from ..server.errors import SEARCH_TOOL_ACTIONS, code_for, scrub
 from ..workspace import validate_project_name
 
 if TYPE_CHECKING:
@@ -65,8 +65,7 @@ TOOLS_VOCABULARY = Vocabulary(
     "tools",
     option=lambda name: name,
     actions={
-        "find_facts": "find facts and their ids with the search_memory tool",
-        "find_sessions": "find session ids with the search_memory tool (each hit names its session_id)",
+        **SEARCH_TOOL_ACTIONS,
         "doctor": "the application that runs this agent can check the project with UserMemory.doctor()",
         "repair": "the application that runs this agent can rebuild the indexes with UserMemory.doctor(repair=True)",
         "init": "the application that runs this agent creates projects",

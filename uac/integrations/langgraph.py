@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -118,15 +119,16 @@ async def remember_messages(
     return await tools.remember_conversation([_message_dict(m) for m in messages], conversation_id=thread_id, date=date)
 
 
-def _search_item(item: StoredItem) -> SearchItem:
-    return SearchItem(
-        namespace=item.namespace,
-        key=item.key,
-        value=item.value,
-        created_at=item.created_at,
-        updated_at=item.updated_at,
-        score=item.score,
-    )
+def _item(stored: StoredItem) -> Item:
+    """What ``get`` answers: the stored item's fields but its score."""
+    fields = asdict(stored)
+    del fields["score"]
+    return Item(**fields)
+
+
+def _search_item(stored: StoredItem) -> SearchItem:
+    """What ``search`` answers: the stored item's fields with its score."""
+    return SearchItem(**asdict(stored))
 
 
 class UacStore(BaseStore):
@@ -142,17 +144,7 @@ class UacStore(BaseStore):
     def _one(self, op: Op) -> Result:
         if isinstance(op, GetOp):
             found = self.items.get(op.namespace, op.key)
-            return (
-                None
-                if found is None
-                else Item(
-                    value=found.value,
-                    key=found.key,
-                    namespace=found.namespace,
-                    created_at=found.created_at,
-                    updated_at=found.updated_at,
-                )
-            )
+            return None if found is None else _item(found)
         if isinstance(op, PutOp):
             self.items.put(op.namespace, op.key, None if op.value is None else dict(op.value))
             return None

@@ -10,92 +10,22 @@ once with ``project_locked`` (423) or ``server_busy`` (503), both with a
 take their slots with :meth:`Slots.hold` (a request that was admitted with a
 slot already holds it: holding is re-entrant within one call's context).
 
-:class:`ServerLimits` holds the settings (``uac serve http|mcp`` flags).
+:class:`~uac.server.bounds.ServerLimits` holds the settings (``uac serve http|mcp`` flags).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import os
 import threading
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
 from typing import AsyncIterator, Callable, Iterator
 
 from ..errors import UacError
+from .bounds import ServerLimits
 
 #: seconds a stopping server (SIGTERM) waits for open requests and event streams before it closes them
 SHUTDOWN_SECONDS = 5
-
-
-def _default_sandbox_workers() -> int:
-    return 2 * max(1, os.cpu_count() or 1)
-
-
-def _default_sandbox_workers_per_project() -> int:
-    return max(1, (os.cpu_count() or 1) // 2)
-
-
-@dataclass(frozen=True)
-class ServerLimits:
-    """How much concurrent work a server admits (see docs/serving.md, "Limits and concurrency")."""
-
-    lock_wait_seconds: float = 30.0
-    """How long a write waits for its project (another write, or the lock held by another process)."""
-    queued_per_project: int = 64
-    """Requests of one kind (writes, searches, sandbox runs, asks) that may wait for one project;
-    more are refused at once."""
-    sandbox_workers: int = field(default_factory=_default_sandbox_workers)
-    """Sandbox workers running at once, over all projects (each may use up to its memory limit)."""
-    sandbox_workers_per_project: int = field(default_factory=_default_sandbox_workers_per_project)
-    """Sandbox workers running at once for one project (half the CPUs: one tenant's code
-    cannot take the whole machine)."""
-    model_calls: int = 8
-    """Model calls (or asks) in flight at once, over all projects."""
-    model_calls_per_project: int = 2
-    """Model calls (or asks) in flight at once for one project."""
-    busy_wait_seconds: float = 30.0
-    """How long a request waits for a sandbox worker, a model slot or its turn to search."""
-    model_wait_seconds: float = 120.0
-    """How long a model call inside a background job or a write waits for a model slot."""
-    warm_projects: int = 128
-    """Projects kept warm (opened, their search tables loaded) at once; the least recently
-    used one is closed when another is opened.  A project that is not warm costs nothing."""
-    idle_seconds: float = 600.0
-    """A warm project no request used for this long is closed (0: only when room is needed)."""
-    threads: int = 40
-    """Threads that run library calls at once, over all projects (requests beyond wait
-    in the event loop, holding no thread)."""
-    writes: int = 16
-    """Writes running at once, over all projects (each opens its project's vector store);
-    health checks (doctor) share this bound, one at a time per project."""
-    reads_per_project: int = 4
-    """Plain reads of one project running at once (facts, manifest, domains, project info,
-    job status, the inspector's pages); more wait their turn without a thread."""
-    body_buffer_bytes: int = 64 * 1024 * 1024
-    """Bytes of request bodies held in memory at once, over all requests (a quarter of it,
-    or one largest body, for one project); a body is read only once its request is
-    authenticated and its bytes are reserved here."""
-
-    def __post_init__(self) -> None:
-        for name in (
-            "queued_per_project",
-            "sandbox_workers",
-            "sandbox_workers_per_project",
-            "model_calls",
-            "model_calls_per_project",
-            "warm_projects",
-            "threads",
-            "writes",
-            "body_buffer_bytes",
-            "reads_per_project",
-        ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
-        for name in ("lock_wait_seconds", "busy_wait_seconds", "model_wait_seconds", "idle_seconds"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
 
 
 #: (id of a Slots, key) pairs the current call holds: nested holds of the same slot are free
@@ -345,36 +275,30 @@ class Admission:
         self.limits = limits
         queue = limits.queued_per_project
         self.writes = Slots("writes", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._write_refused)
-        self.searches = Slots("searches", per_key=1, max_waiting=queue, refuse=self._busy("search index"))
-        self.reads = Slots(
-            "reads",
-            per_key=limits.reads_per_project,
-            total=limits.threads,
-            max_waiting=queue,
-            refuse=self._busy("turn to read"),
-        )
-        self.checks = Slots(
-            "checks", per_key=1, total=limits.writes, max_waiting=queue, refuse=self._busy("turn for a health check")
-        )
-        self.sandbox = Slots(
+        self.searches = self._busy_slots("searches", "search index", per_key=1)
+        self.reads = self._busy_slots("reads", "turn to read", per_key=limits.reads_per_project, total=limits.threads)
+        self.checks = self._busy_slots("checks", "turn for a health check", per_key=1, total=limits.writes)
+        self.sandbox = self._busy_slots(
             "sandbox workers",
+            "sandbox worker",
             per_key=limits.sandbox_workers_per_project,
             total=limits.sandbox_workers,
-            max_waiting=queue,
-            refuse=self._busy("sandbox worker"),
         )
-        self.model = Slots(
-            "model calls",
-            per_key=limits.model_calls_per_project,
-            total=limits.model_calls,
-            max_waiting=queue,
-            refuse=self._busy("model slot"),
+        self.model = self._busy_slots(
+            "model calls", "model slot", per_key=limits.model_calls_per_project, total=limits.model_calls
         )
         self.bodies = ByteBudget(
             limits.body_buffer_bytes,
             max(limits.body_buffer_bytes // 4, 1),
             max_waiting=queue,
             refuse=self._busy("share of the memory for request bodies"),
+        )
+
+    def _busy_slots(self, name: str, what: str, *, per_key: int, total: int | None = None) -> Slots:
+        """Slots whose waiters queue up to ``queued_per_project`` a project and are refused with
+        ``server_busy`` naming ``what`` they waited for."""
+        return Slots(
+            name, per_key=per_key, total=total, max_waiting=self.limits.queued_per_project, refuse=self._busy(what)
         )
 
     def _write_refused(self, project: str, why: str) -> UacError:

@@ -101,12 +101,17 @@ HTTP = e.Vocabulary(
     },
 )
 
+#: how hints send an agent to the ``search_memory`` tool, which the MCP server and the agent tools both offer
+SEARCH_TOOL_ACTIONS = {
+    "find_facts": "find facts and their ids with the search_memory tool",
+    "find_sessions": "find session ids with the search_memory tool (each hit names its session_id)",
+}
+
 MCP = e.Vocabulary(
     "mcp",
     option=lambda name: name,
     actions={
-        "find_facts": "find facts and their ids with the search_memory tool",
-        "find_sessions": "find session ids with the search_memory tool (each hit names its session_id)",
+        **SEARCH_TOOL_ACTIONS,
         "doctor": "ask the server's operator to check the project",
         "repair": "ask the server's operator to repair the project's indexes",
         "init": "ask the server's operator to create it",

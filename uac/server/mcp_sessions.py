@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from urllib.parse import parse_qs
 
 from ..errors import InvalidName, UacError
+from .bounds import SessionLimits
 from .errors import envelope, envelope_for
 
 if TYPE_CHECKING:
@@ -53,30 +54,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 SESSION_HEADER = b"mcp-session-id"
 PROJECT_HEADER = b"x-uac-project"
 ENDPOINT = "/mcp"
-
-
-@dataclass(frozen=True)
-class SessionLimits:
-    """How many MCP sessions a server keeps open, and for how long (``uac serve mcp`` flags)."""
-
-    total: int = 1000
-    """Open sessions over all tokens; beyond, a new one gets 503 server_busy."""
-    per_token: int = 8
-    """Open sessions of one token; one more closes its least recently used."""
-    per_project: int = 32
-    """Open sessions of one project's tokens; one more closes its least recently used."""
-    idle_seconds: float = 600.0
-    """A session no request used for this long is closed."""
-    sweep_seconds: float = 5.0
-    """How often idle sessions and sessions of revoked tokens are looked for."""
-
-    def __post_init__(self) -> None:
-        for name in ("total", "per_token", "per_project"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
-        for name in ("idle_seconds", "sweep_seconds"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
 
 
 @dataclass

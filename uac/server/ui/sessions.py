@@ -29,7 +29,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Generic, TypeVar
 
 #: a session ends this long after its last request (seconds) ...
 IDLE_SECONDS = 3600
@@ -46,9 +46,30 @@ MAX_NONCES = 10_000
 #: longer cookie values are not looked up at all
 _MAX_ID = 128
 
+V = TypeVar("V")
+
 
 def _key(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+class _SecretTable(Generic[V]):
+    """Values kept under the sha256 of a secret handed out to a browser, oldest (or least
+    recently used) first; safe to use from any thread (hold ``_lock`` to touch ``_entries``)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    @staticmethod
+    def _lookup(secret: str | None) -> str | None:
+        """The key a secret a browser sent back is kept under; ``None`` for none, or one too long to be ours."""
+        return None if not secret or len(secret) > _MAX_ID else _key(secret)
 
 
 @dataclass(frozen=True)
@@ -75,19 +96,13 @@ class Session:
     key: str = field(repr=False, default="")
 
 
-class SessionStore:
-    """The signed-in sessions of one server, in memory, bounded; safe to use from any thread."""
+class SessionStore(_SecretTable[Session]):
+    """The signed-in sessions of one server, in memory, bounded (least recently used first);
+    safe to use from any thread."""
 
     def __init__(self, limits: SessionLimits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(clock)
         self.limits = limits or SessionLimits()
-        self._clock = clock
-        self._lock = threading.Lock()
-        #: key -> session, least recently used first
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._sessions)
 
     def create(self, project: str, token_id: str, token_sha256: str) -> str:
         """A new session for ``project`` made from token ``token_id``; returns the id for the cookie."""
@@ -99,24 +114,24 @@ class SessionStore:
             self._make_room(lambda s: s.project == project and s.token_id == token_id, self.limits.max_per_token)
             self._make_room(lambda s: s.project == project, self.limits.max_per_project)
             self._make_room(lambda s: True, self.limits.max_sessions)
-            self._sessions[session.key] = session
+            self._entries[session.key] = session
         return session_id
 
     def get(self, session_id: str | None) -> Session | None:
         """The live session with this id (its idle time starts again), else ``None``."""
-        if not session_id or len(session_id) > _MAX_ID:
+        key = self._lookup(session_id)
+        if key is None:
             return None
-        key = _key(session_id)
         now = self._clock()
         with self._lock:
-            session = self._sessions.get(key)
+            session = self._entries.get(key)
             if session is None:
                 return None
             if self._expired(session, now):
-                del self._sessions[key]
+                del self._entries[key]
                 return None
             session.last_seen = now
-            self._sessions.move_to_end(key)
+            self._entries.move_to_end(key)
             return session
 
     def end(self, session: Session | str | None) -> None:
@@ -125,14 +140,14 @@ class SessionStore:
             return
         key = session.key if isinstance(session, Session) else _key(session)
         with self._lock:
-            self._sessions.pop(key, None)
+            self._entries.pop(key, None)
 
     def end_token(self, project: str, token_id: str) -> int:
         """End every session made from token ``token_id`` of ``project``; returns how many."""
         with self._lock:
-            keys = [k for k, s in self._sessions.items() if s.project == project and s.token_id == token_id]
+            keys = [k for k, s in self._entries.items() if s.project == project and s.token_id == token_id]
             for key in keys:
-                del self._sessions[key]
+                del self._entries[key]
         return len(keys)
 
     # -- under the lock -----------------------------------------------------------
@@ -143,50 +158,44 @@ class SessionStore:
         )
 
     def _drop_expired(self, now: float) -> None:
-        for key in [k for k, s in self._sessions.items() if self._expired(s, now)]:
-            del self._sessions[key]
+        for key in [k for k, s in self._entries.items() if self._expired(s, now)]:
+            del self._entries[key]
 
     def _make_room(self, within: Callable[[Session], bool], bound: int) -> None:
         """End the least recently used sessions ``within`` a group until one more fits ``bound``."""
-        keys = [k for k, s in self._sessions.items() if within(s)]
+        keys = [k for k, s in self._entries.items() if within(s)]
         for key in keys[: max(0, len(keys) - bound + 1)]:
-            del self._sessions[key]
+            del self._entries[key]
 
 
-class NonceStore:
+class NonceStore(_SecretTable[float]):
     """One-time values for the sign-in form: issued when the form is rendered, used up when it is sent."""
 
     def __init__(
         self, seconds: float = NONCE_SECONDS, limit: int = MAX_NONCES, clock: Callable[[], float] = time.monotonic
     ) -> None:
+        super().__init__(clock)  # key -> time issued, oldest first
         self.seconds = seconds
         self.limit = limit
-        self._clock = clock
-        self._lock = threading.Lock()
-        #: key -> time issued, oldest first
-        self._issued: OrderedDict[str, float] = OrderedDict()
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._issued)
 
     def issue(self) -> str:
         nonce = secrets.token_urlsafe(24)
         now = self._clock()
         with self._lock:
-            while self._issued and (
-                len(self._issued) >= self.limit or now - next(iter(self._issued.values())) >= self.seconds
+            while self._entries and (
+                len(self._entries) >= self.limit or now - next(iter(self._entries.values())) >= self.seconds
             ):
-                self._issued.popitem(last=False)
-            self._issued[_key(nonce)] = now
+                self._entries.popitem(last=False)
+            self._entries[_key(nonce)] = now
         return nonce
 
     def redeem(self, nonce: str | None) -> bool:
         """True once for a value this store issued less than :attr:`seconds` ago."""
-        if not nonce or len(nonce) > _MAX_ID:
+        key = self._lookup(nonce)
+        if key is None:
             return False
         with self._lock:
-            issued = self._issued.pop(_key(nonce), None)
+            issued = self._entries.pop(key, None)
         return issued is not None and self._clock() - issued < self.seconds
 
 
