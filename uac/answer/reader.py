@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from ..compile.follow import view_lag
 from ..context import MemoryContext
-from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UserError
+from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UacError, UserError
 from ..llm import ChatResponse, LLMClient, Message, ToolCall
 from ..llm.structured import looks_binary
 from ..llm.toolcalls import text_tool_calls
@@ -32,6 +32,7 @@ from .options import AskOptions, ReaderLimits
 from .state_view import build_state_channel, filter_state_as_of
 from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
+from .windows import merge_windows
 
 
 def _state_channel(
@@ -97,6 +98,21 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     return answer
 
 
+def _session_reader(ctx: MemoryContext):
+    """Reads an archived session by id (None when it is not there), for joining excerpts."""
+    from ..sessions.archive import Archive
+
+    archive = Archive(ctx.project.paths.sessions)
+
+    def read(session_id: str):
+        try:
+            return archive.read(session_id) if archive.has(session_id) else None
+        except (UacError, OSError, ValueError):
+            return None  # an unreadable session: its excerpts stay as they were retrieved
+
+    return read
+
+
 def _cut_off_message(max_tokens: int | None) -> str:
     limit = f" of {max_tokens} tokens" if max_tokens else ""
     return (
@@ -113,6 +129,7 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
     state = _state_channel(ctx, question, options, limits, gaps) if options.use_state else None
     facts, archive, iterative = _gather_evidence(llm, question, options, limits, retriever)
     facts = gaps.mark(facts)
+    archive = merge_windows(archive, _session_reader(ctx))
     context = render_prompt(
         "answer_context.j2",
         today=today.isoformat(),
