@@ -14,7 +14,8 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import time
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 from ..compile.follow import view_lag
 from ..context import MemoryContext
@@ -266,6 +267,7 @@ def _call(llm: LLMClient, messages: list[Message], step: int, **kwargs) -> ChatR
         raise ModelError(f"answering failed at step {step}: {exc.message}", hint=exc.hint) from exc
 
 
+@dataclass
 class _ReaderLoop:
     """The reader's conversation: answer, or run code in the sandbox and go on.
 
@@ -275,25 +277,17 @@ class _ReaderLoop:
     ``codeblock`` mode (the system prompt asks for fenced code instead).
     """
 
-    def __init__(
-        self,
-        llm: LLMClient,
-        messages: list[Message],
-        tool: SandboxTool,
-        tool_mode: str,
-        max_steps: int,
-        system_prompt,
-        step_by_step: bool = False,
-    ) -> None:
-        self.step_by_step = step_by_step
-        self.llm = llm
-        self.messages = messages
-        self.tool = tool
-        self.tool_mode = tool_mode
-        self.max_steps = max_steps
-        self.system_prompt = system_prompt
-        #: codeblock mode: the system prompt carries the tool's reminder, not its description
-        self.brief_system = False
+    llm: LLMClient
+    messages: list[Message]
+    tool: SandboxTool
+    #: ``native``, ``codeblock`` or ``off``; a refused ``tools`` request turns ``native`` to ``codeblock``
+    tool_mode: str
+    max_steps: int
+    #: ``(mode, again=False) -> str``: the system prompt for a tool mode (``again``: the tool's reminder)
+    system_prompt: Callable[..., str]
+    step_by_step: bool = False
+    #: codeblock mode: the system prompt carries the tool's reminder, not its description
+    brief_system: bool = field(default=False, init=False)
 
     def _ask(self, step: int) -> ChatResponse:
         again = step > 1  # the tool's whole description went with the first request
