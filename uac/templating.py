@@ -28,8 +28,15 @@ def unescape_tags(text: str) -> str:
     return _ESCAPED_TAG.sub(r"<\1\2>", text)
 
 
+class _Prose(str):
+    """Text uac wrote itself for a prompt (the ``prose`` filter): written as it is."""
+
+
 def _data(value: Any) -> Any:
-    """What a prompt's ``{{ ... }}`` writes: the value as text, its tags escaped."""
+    """What a prompt's ``{{ ... }}`` writes: the value as text, its tags escaped (text marked
+    ``prose`` as it is)."""
+    if isinstance(value, _Prose):
+        return str(value)
     return escape_tags(value if isinstance(value, str) else str(value))
 
 
@@ -49,7 +56,9 @@ def configured(loader: Any, *, prompts: bool = True) -> Any:
     (``prompts``) every value a template writes goes through :func:`escape_tags`: no
     value -- a chat turn, a fact, a record, a description a model wrote -- can close
     or open a data block; the one reader of blocks (``uac.llm.rule_model.request``)
-    undoes it.  Project files (``uac/templates``) are written as they are."""
+    undoes it; text uac wrote itself, such as the sandbox's description, is marked
+    ``| prose`` and written as it is.  Project files (``uac/templates``) are written as
+    they are."""
     import jinja2
 
     environment = jinja2.Environment(
@@ -62,6 +71,7 @@ def configured(loader: Any, *, prompts: bool = True) -> Any:
         finalize=_data if prompts else None,
     )
     environment.filters["json"] = json_line
+    environment.filters["prose"] = _Prose
     return environment
 
 
