@@ -11,6 +11,7 @@ import enum
 from typing import Any
 
 from ..dates import Period
+from ..dialect.render import _record_items  # the fields a record's constructor call writes
 from ..dialect.spec import ClassSpec
 from ..refs import Ref
 from ..templating import json_line
@@ -40,7 +41,7 @@ def value_json(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [value_json(item) for item in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: value_json(item) for name, item in _given(value)}
+        return {name: value_json(item) for name, item in _record_items(value)}
     return str(value)
 
 
@@ -52,22 +53,9 @@ def _duration(value: _dt.timedelta) -> dict[str, int | float]:
     return given or {"seconds": 0}
 
 
-def _given(record: Any) -> list[tuple[str, Any]]:
-    """The fields of a record that differ from their defaults, in the class's order."""
-    out = []
-    for spec in dataclasses.fields(record):
-        value = getattr(record, spec.name)
-        if spec.default is not dataclasses.MISSING and value == spec.default and type(value) is type(spec.default):
-            continue
-        if spec.default_factory is not dataclasses.MISSING and value == spec.default_factory():
-            continue
-        out.append((spec.name, value))
-    return out
-
-
 def record_json(record: Any) -> dict[str, Any]:
     """A record: its id, its class, then the values it holds (defaults left out)."""
-    values = {name: value_json(value) for name, value in _given(record) if name != "id"}
+    values = {name: value_json(value) for name, value in _record_items(record) if name != "id"}
     return {"id": getattr(record, "id", None), "class": type(record).__name__, **values}
 
 
