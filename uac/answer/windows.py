@@ -35,15 +35,15 @@ def merge_windows(items: list[EvidenceItem], read_session: ReadSession) -> list[
             first.extend(other)
             groups.remove(other)
     sessions: dict[str, Session | None] = {}
-    out = []
+    out: list[EvidenceItem] = []
     for group in groups:
         session_id = group[0].session_id
         if len(group) > 1 and session_id:
             if session_id not in sessions:
                 sessions[session_id] = read_session(session_id)
-            joined = _joined(group, sessions[session_id])
-            if joined is not None:
-                out.append(joined)
+            excerpt = _joined(group, sessions[session_id])
+            if excerpt is not None:
+                out.append(excerpt)
                 continue
         out.extend(group)
     return out
