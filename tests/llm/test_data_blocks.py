@@ -76,11 +76,13 @@ def runs(tmp_path_factory) -> tuple[dict, dict]:
     return tricky, plain
 
 
+@pytest.mark.slow
 def test_the_archive_keeps_every_turn_exactly(runs):
     tricky, _plain = runs
     assert tricky["turns"] == TRICKY
 
 
+@pytest.mark.slow
 def test_ingest_extracts_what_harmless_text_gives(runs):
     tricky, plain = runs
     assert [harmless(f) for f in tricky["facts"]] == plain["facts"]
@@ -88,12 +90,14 @@ def test_ingest_extracts_what_harmless_text_gives(runs):
     assert any("</turns>" in f for f in tricky["facts"]), "the tag in mid-line reaches the fact as written"
 
 
+@pytest.mark.slow
 def test_compile_records_what_harmless_text_gives(runs):
     tricky, plain = runs
     assert tricky["records"] and {name: harmless(text) for name, text in tricky["records"].items()} == plain["records"]
     assert "Kyoto" in "".join(tricky["records"].values()) and "Acme" in "".join(tricky["records"].values())
 
 
+@pytest.mark.slow
 def test_the_reader_answers_the_question_asked(runs):
     tricky, plain = runs
     assert "France" not in tricky["answer"]
