@@ -90,3 +90,17 @@ def test_a_question_matching_no_domain_gets_the_manifest_and_the_descriptions(tm
     assert build_state_channel(root, "Where was I working in March 2023?", loading="modular", budget=1_000).domains == [
         "career"
     ]
+
+
+def test_a_fact_one_domain_left_out_that_another_records_is_no_gap(four_trips):
+    """A fact routed to two domains, recorded in one and left out of the other, is in STATE:
+    STATE's opening line counts it nowhere, as FACTS marks it nowhere."""
+    from uac.answer.gaps import view_gaps
+    from uac.compile.ledger import EMPTY_STATE_HASH, Ledger, save_ledger
+
+    (lisbon,) = [f.id for f in four_trips.facts() if "Lisbon" in f.text]
+    ledger = Ledger("hobbies", considered={lisbon: "the trip is recorded in travel"})
+    save_ledger(four_trips.project.paths.internal, ledger, EMPTY_STATE_HASH)
+    gaps = view_gaps(four_trips.context, None)
+    assert gaps.per_domain == {"hobbies": 0, "travel": 3}
+    assert lisbon not in gaps.unrepresented and len(gaps.unrepresented) == 3

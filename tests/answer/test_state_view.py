@@ -211,3 +211,19 @@ def test_a_name_the_records_hold_brings_their_domain_first():
         ),
     ]
     assert select_domains("How many times have I eaten at Pho Hoa?", views)[0].name == "food"
+
+
+def test_the_described_manifest_says_each_description_once():
+    from uac.answer.state_view import DomainView, described_manifest
+
+    doc = (
+        "Thandi's travel: trips taken, planned or wished for (e.g. home to PE 6-13 July 2024). "
+        "Also what Thandi thinks of places, with what to do there."
+    )
+    schema = f'"""{doc}"""\n\nfrom dataclasses import dataclass\n\n\n@dataclass\nclass Trip:\n    destination: str\n'
+    summary = f"{doc[:100].rstrip('.')}. trips (2 × Trip)"  # the manifest line: the doc's first 100 characters, then the collections
+    text = described_manifest([DomainView("travel", summary, schema, "")])
+    assert text.count("trips taken, planned") == 1 and text.count(doc) == 1
+    assert "- travel: trips (2 × Trip)\n" in text and "classes: Trip(destination)" in text
+    bare = described_manifest([DomainView("food", "meals (3 × Meal)", '"""Meals."""\n', "")])
+    assert "- food: meals (3 × Meal)\n  Meals." in bare

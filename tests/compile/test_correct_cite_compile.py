@@ -71,7 +71,7 @@ def test_a_correction_and_a_citation_settle_their_facts_and_keep_the_record(scri
     assert "operation 1 (correct trip-1): correct names no field 'day' of trip-1" in repair
     assert "fields destination, start_date, traveller" in repair
     assert "s2-f2" not in repair.split("(Operation numbers")[0]  # the cite was applied: its fact is addressed
-    assert 'Trip(id="trip-1"' in repair.split("## The domain now")[1]  # the cited record, as it is now
+    assert '{"id": "trip-1", "class": "Trip"' in repair.split("## The domain now")[1]  # the cited record, as it is now
     (trip,) = records(memory, "travel")
     assert trip.id == "trip-1" and trip.start_date == dt.date(2023, 1, 6) and trip.destination == "Oslo"
     assert trip.sources == ["s1-f1", "s2-f2", "s2-f1"]  # both statements of the day kept, the citation too

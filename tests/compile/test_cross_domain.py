@@ -184,7 +184,7 @@ def test_the_other_domains_records_are_found_by_names_and_ids_within_the_budget(
     cross = CrossIndex({"travel": travel, "relationships": people})
     shown = cross.select(["The wedding in Bristol was lovely; Tom danced."], exclude="relationships", budget=1_000)
     assert [i for i, _ in shown] == ["travel/trip-1"]
-    assert shown[0][1].startswith('travel/trip-1: Trip(id="trip-1", destination="Bristol"')
+    assert shown[0][1].startswith('{"ref": "travel/trip-1", "class": "Trip", "destination": "Bristol"')
     named = cross.select(["see relationships/person-2 and trip-3"], exclude="work", budget=1_000)
     assert [i for i, _ in named][:2] == ["relationships/person-2", "travel/trip-3"]
     assert (
@@ -247,7 +247,7 @@ def test_the_batch_prompt_shows_other_domains_records_read_only_within_the_relat
     )
     prompt = next(prompt_of(r) for r in scripted.requests if domain_of_prompt(prompt_of(r)) == "relationships")
     section = prompt.split("Records of other domains", 1)[1].split("## NEW facts", 1)[0]
-    assert 'travel/trip-1: Trip(id="trip-1", destination="Bristol"' in section
+    assert '{"ref": "travel/trip-1", "class": "Trip", "destination": "Bristol"' in section
     assert '{"ref": "relationships/person-2"}' in section
     limit = scripted_memory.project.config.compile.related_chars
     lines = [line for line in section.splitlines()[1:] if line.strip()]
@@ -429,7 +429,7 @@ def test_a_domain_compiled_later_in_the_same_compile_sees_what_the_others_made(p
         )
     prompt = next(prompt_of(r) for r in provider.requests if domain_of_prompt(prompt_of(r)) == "relationships")
     section = prompt.split("Records of other domains", 1)[1].split("## NEW facts", 1)[0]
-    assert 'holidays/trip-1: Trip(id="trip-1", destination="Bristol"' in section
+    assert '{"ref": "holidays/trip-1", "class": "Trip", "destination": "Bristol"' in section
 
 
 def test_a_published_batch_is_found_and_a_reset_forgets_it():

@@ -221,7 +221,7 @@ def test_the_deciding_fact_of_another_domain_reaches_the_record(scripted_memory,
     # the relationships batch saw the trip as another domain's record, read-only, by id
     relationships = next(prompt_of(r) for r in scripted.requests if domain_of_prompt(prompt_of(r)) == "relationships")
     other = relationships.split("Records of other domains", 1)[1].split("##", 1)[0]
-    assert 'travel/trip-1: Trip(id="trip-1", destination="Bristol"' in other
+    assert '{"ref": "travel/trip-1", "class": "Trip", "destination": "Bristol"' in other
 
     (event,) = state["relationships"].events
     assert (

@@ -238,7 +238,7 @@ def test_records_citing_a_superseded_fact_are_revisited(scripted_memory, scripte
     report = scripted_memory.compile()
     prompt = op_prompts(scripted, "work")[0]
     revisit = prompt.split("REVISIT")[1].split("## NEW facts")[0]
-    assert 'id="event-1"' in revisit and "cites s1-f1, replaced by s2-f1" in revisit
+    assert '"record": {"id": "event-1"' in revisit and "cites s1-f1, replaced by s2-f1" in revisit
     assert "[s2-f1]" in prompt.split("## NEW facts")[1]
     (revisited,) = records(scripted_memory, "work")  # updated in place, the new fact not added again
     assert revisited.id == "event-1"

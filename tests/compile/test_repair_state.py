@@ -32,8 +32,12 @@ def test_the_repair_shows_the_applied_classes_and_records_and_the_first_prompts_
     assert "operation" in repair and "f0003 are not addressed yet" in repair
     now = repair.split("## The domain now")[1]
     assert "The domain is empty" not in now
-    assert "class Trip" in now and "class Event" in now and "`trips: list[Trip]` (1 records)" in now
-    assert 'Trip(id="trip-1"' in now and 'Event(id="event-1"' in now and 'Event(id="event-2"' in now
+    assert '{"name": "Trip"' in now and '{"name": "Event"' in now and "`trips: list[Trip]` (1 records)" in now
+    assert (
+        '{"id": "trip-1", "class": "Trip"' in now
+        and '{"id": "event-1", "class": "Event"' in now
+        and '{"id": "event-2"' in now
+    )
     # the rules are those of the first prompt, word for word: periods allowed, correct and cite offered
     rules = first.split("## What to answer")[1].split("in the order they should be applied. ", 1)[1]
     assert rules in repair and '"2023-summer"' in rules and '"op": "correct"' in rules and '"op": "cite"' in rules

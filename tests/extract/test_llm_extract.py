@@ -44,7 +44,7 @@ def test_prompt_and_parsed_facts(scripted, scripted_llm, session):
     assert [f.evidence for f in facts] == [("D1:3",), ("D1:4",)]
     assert facts[0].event_date == dt.date(2023, 5, 7)
     prompt = scripted.requests[0].messages[-1].content
-    assert "dated 2023-05-08 (1:56 pm on 8 May, 2023)" in prompt
+    assert '"date": "2023-05-08", "date_as_written": "1:56 pm on 8 May, 2023"' in prompt
     assert "[D1:4] Melanie: Wow! I painted that lake sunrise last year. [image: a photo of a painting" in prompt
     assert scripted.requests[0].json_schema is not None
 
@@ -173,8 +173,8 @@ def test_a_transcript_session_is_dated_once(scripted, scripted_llm, tmp_path):
     extractor = LLMExtractor(scripted_llm)
     facts = extractor.extract(session, known)
     prompt = scripted.requests[0].messages[-1].content
-    assert "Session s-e77be550f5c4, dated 2023-06-20. Speakers: Melanie, Caroline." in prompt
-    assert "(2023-06-20)" not in prompt
+    assert '{"id": "s-e77be550f5c4", "date": "2023-06-20", "speakers": ["Melanie", "Caroline"]}' in prompt
+    assert "date_as_written" not in prompt  # the date as written is the session date: said once
     assert len(facts) == 5 and extractor.stats.repaired == 0 and len(scripted.requests) == 1
     assert facts[3].supersedes == "conv-26_s1-f8"
     assert str(facts[0].event_date) == "the weekend of 17 June 2023"

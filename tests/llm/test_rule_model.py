@@ -124,13 +124,15 @@ def test_compile_answers_with_operations_that_uac_applies():
 
 
 def test_compile_reads_the_domain_it_is_shown():
-    schema = (
-        "@dataclass(frozen=True)\nclass Trip:\n    id: str\n    destination: str\n    start_date: date | None = None\n"
-        "    notes: list[str] = field(default_factory=list)\n    sources: list[str] = field(default_factory=list)"
-    )
+    schema = [
+        '{"name": "Trip", "fields": [{"name": "destination", "type": "str"},'
+        ' {"name": "start_date", "type": "date | None", "default": null}]}'
+    ]
     revisit = [
-        'Trip(id="trip-1", destination="Oslo", start_date=date(2023, 1, 5), sources=["f0"])  <- cites f0, replaced by f1',
-        'Trip(id="trip-2", destination="Rome", sources=["f9"])  <- cites f9, which was removed',
+        '{"record": {"id": "trip-1", "class": "Trip", "destination": "Oslo", "start_date": "2023-01-05",'
+        ' "sources": ["f0"]}, "why": "cites f0, replaced by f1"}',
+        '{"record": {"id": "trip-2", "class": "Trip", "destination": "Rome", "sources": ["f9"]},'
+        ' "why": "cites f9, which was removed"}',
     ]
     ops = respond(ops_request(schema_lines=schema, collections=[("journeys", "Trip", 2)], revisit=revisit)).data[
         "operations"

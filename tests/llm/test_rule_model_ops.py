@@ -113,10 +113,11 @@ def test_a_repair_plans_against_the_records_shown_and_refers_to_other_domains():
                     related=[
                         (
                             "trip-1",
-                            'Trip(id="trip-1", destination="Berlin", start_date=date(2023, 6, 10), traveller="Alice")',
+                            '{"id": "trip-1", "class": "Trip", "destination": "Berlin", "start_date": "2023-06-10",'
+                            ' "traveller": "Alice"}',
                         )
                     ],
-                    elsewhere=['relationships/person-1: Person(id="person-1", name="Clara")'],
+                    elsewhere=['{"ref": "relationships/person-1", "class": "Person", "name": "Clara"}'],
                 )
             ),
         )

@@ -19,7 +19,7 @@ from .model import EvidenceItem
 
 @dataclass
 class Gaps:
-    #: domain -> facts in force that no record of it holds
+    #: domain -> facts in force it was given that no record (of any domain) holds
     per_domain: dict[str, int] = field(default_factory=dict)
     #: facts a compile placed in a domain that no record (timeline entries apart) cites
     unrepresented: set[str] = field(default_factory=set)
@@ -44,7 +44,8 @@ def view_gaps(ctx: MemoryContext, as_of: _dt.date | None) -> Gaps:
     else:
         valid = [fact_id for fact_id in table.ids if table.is_valid_at(fact_id, as_of)]
     coverage = fact_coverage(ctx.project, valid, view)
-    per_domain = {name: counts["timeline"] + counts["left_out"] for name, counts in coverage.domains.items()}
+    # a fact one domain left out that a record of another holds is in STATE: it is not counted
+    per_domain = {name: len(ids) for name, ids in coverage.unrepresented_in.items()}
     return Gaps(per_domain, coverage.unrepresented)
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import time
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 from ..compile.follow import view_lag
 from ..context import MemoryContext
-from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UserError
+from ..errors import NO_MODEL_HINT, CapabilityUnsupported, ContextOverflow, ModelError, UacError, UserError
 from ..llm import ChatResponse, LLMClient, Message, ToolCall
 from ..llm.structured import looks_binary
 from ..llm.toolcalls import text_tool_calls
@@ -32,6 +33,7 @@ from .options import AskOptions, ReaderLimits
 from .state_view import build_state_channel, filter_state_as_of
 from .style import AnswerStyle, final_answer_line, has_answer_line
 from .tools import SandboxTool
+from .windows import merge_windows
 
 
 def _state_channel(
@@ -97,6 +99,21 @@ def answer_question(ctx: MemoryContext, question: str, options: AskOptions) -> A
     return answer
 
 
+def _session_reader(ctx: MemoryContext):
+    """Reads an archived session by id (None when it is not there), for joining excerpts."""
+    from ..sessions.archive import Archive
+
+    archive = Archive(ctx.project.paths.sessions)
+
+    def read(session_id: str):
+        try:
+            return archive.read(session_id) if archive.has(session_id) else None
+        except (UacError, OSError, ValueError):
+            return None  # an unreadable session: its excerpts stay as they were retrieved
+
+    return read
+
+
 def _cut_off_message(max_tokens: int | None) -> str:
     limit = f" of {max_tokens} tokens" if max_tokens else ""
     return (
@@ -113,6 +130,7 @@ def _answer(ctx: MemoryContext, llm: LLMClient | None, question: str, options: A
     state = _state_channel(ctx, question, options, limits, gaps) if options.use_state else None
     facts, archive, iterative = _gather_evidence(llm, question, options, limits, retriever)
     facts = gaps.mark(facts)
+    archive = merge_windows(archive, _session_reader(ctx))
     context = render_prompt(
         "answer_context.j2",
         today=today.isoformat(),
@@ -249,6 +267,7 @@ def _call(llm: LLMClient, messages: list[Message], step: int, **kwargs) -> ChatR
         raise ModelError(f"answering failed at step {step}: {exc.message}", hint=exc.hint) from exc
 
 
+@dataclass
 class _ReaderLoop:
     """The reader's conversation: answer, or run code in the sandbox and go on.
 
@@ -258,25 +277,17 @@ class _ReaderLoop:
     ``codeblock`` mode (the system prompt asks for fenced code instead).
     """
 
-    def __init__(
-        self,
-        llm: LLMClient,
-        messages: list[Message],
-        tool: SandboxTool,
-        tool_mode: str,
-        max_steps: int,
-        system_prompt,
-        step_by_step: bool = False,
-    ) -> None:
-        self.step_by_step = step_by_step
-        self.llm = llm
-        self.messages = messages
-        self.tool = tool
-        self.tool_mode = tool_mode
-        self.max_steps = max_steps
-        self.system_prompt = system_prompt
-        #: codeblock mode: the system prompt carries the tool's reminder, not its description
-        self.brief_system = False
+    llm: LLMClient
+    messages: list[Message]
+    tool: SandboxTool
+    #: ``native``, ``codeblock`` or ``off``; a refused ``tools`` request turns ``native`` to ``codeblock``
+    tool_mode: str
+    max_steps: int
+    #: ``(mode, again=False) -> str``: the system prompt for a tool mode (``again``: the tool's reminder)
+    system_prompt: Callable[..., str]
+    step_by_step: bool = False
+    #: codeblock mode: the system prompt carries the tool's reminder, not its description
+    brief_system: bool = field(default=False, init=False)
 
     def _ask(self, step: int) -> ChatResponse:
         again = step > 1  # the tool's whole description went with the first request

@@ -169,6 +169,18 @@ def schema_description(schema_text: str) -> tuple[str, list[str]]:
 DESCRIPTION_CHARS = 600
 
 
+def _past_description(summary: str, doc: str) -> str:
+    """A manifest line less the description it opens with (``"<doc>. <collections>"``), for
+    a text that shows the whole description next: the rest after the longest opening that
+    the description starts with."""
+    said = " ".join(doc.split())
+    ends = [at for at in range(len(summary)) if summary.startswith(". ", at)]
+    for at in reversed(ends):
+        if said and said.startswith(" ".join(summary[:at].split())):
+            return summary[at + 2 :]
+    return summary
+
+
 def described_manifest(views: list[DomainView]) -> str:
     """Every domain with its manifest line, its description and its classes (no domain matched)."""
     lines = [
@@ -177,7 +189,7 @@ def described_manifest(views: list[DomainView]) -> str:
     ]
     for view in views:
         doc, classes = schema_description(view.schema_text)
-        lines.append(f"- {view.name}: {view.summary}".rstrip())
+        lines.append(f"- {view.name}: {_past_description(view.summary, doc)}".rstrip())
         if doc:
             lines.append(
                 "  " + (doc if len(doc) <= DESCRIPTION_CHARS else doc[: DESCRIPTION_CHARS - 3].rstrip() + "...")

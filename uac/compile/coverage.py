@@ -50,6 +50,8 @@ class Coverage:
     totals: dict[str, int] = field(default_factory=dict)
     #: the facts a compile placed in some domain that no record represents (timeline or left out)
     unrepresented: set[str] = field(default_factory=set)
+    #: domain -> the facts of :attr:`unrepresented` it was given (no record of any domain holds them)
+    unrepresented_in: dict[str, set[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"domains": self.domains, "not_compiled": self.not_compiled, "totals": self.totals}
@@ -149,12 +151,15 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
             "left_out_why": why,
         }
         settled |= recorded | considered | pending
+        coverage.unrepresented_in[name] = timeline | left_out
         represented_all |= in_records
         left_out_all |= left_out
         timeline_all |= timeline
     coverage.not_compiled = len(wanted - settled)
     left_out_all -= represented_all
     coverage.unrepresented = (timeline_all | left_out_all) - represented_all
+    for ids in coverage.unrepresented_in.values():
+        ids -= represented_all
     coverage.totals = {
         "represented": len(represented_all),
         "timeline": len(timeline_all - represented_all - left_out_all),

@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..dialect.loader import LoadedDomain, source_hash
 from ..dialect.partial import check_files, preload
 from ..dialect.problems import CodeRejected
-from ..dialect.render import render_schema
 from ..dialect.validate import validate_schema
 from ..errors import ModelError, UacError
 from ..facts.log import FactLog, LogState
@@ -66,10 +65,11 @@ from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
-from .related import CrossIndex, RecordIndex, record_line, select_related
+from .related import CrossIndex, RecordIndex, select_related
 from .repair import Exchange, RepairPolicy, Verdict, call_with_repair
 from .report import CompileReport, DomainReport, append_history
 from .routing import Routing, route_with_model
+from .shown import class_lines, record_line, revisit_line
 from .working_copy import DomainWork
 
 if TYPE_CHECKING:
@@ -157,12 +157,9 @@ class DomainJob:
     ended: dict[str, str] = field(default_factory=dict)
 
 
-def _schema_lines(work: DomainWork) -> str:
-    if not work.class_specs:
-        return ""
-    text = render_schema(work.schema)
-    body = text.split("\n\n\n", 1)[1] if "\n\n\n" in text else text
-    return body.strip()
+def _schema_lines(work: DomainWork) -> list[str]:
+    """The domain's classes as the prompt shows them (one JSON line each)."""
+    return class_lines(work.class_specs)
 
 
 def _ledger_for(project: "Project", loaded: LoadedDomain | None, name: str) -> Ledger:
@@ -521,7 +518,7 @@ class _DomainRun:
         related = select_related(work, self.index, texts, must=revisit_now, budget=own_budget)
         shown_ids = {i for i, _ in related}
         revisit_lines = [
-            f"{record_line(found[1])}  <- {_revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations)}"
+            revisit_line(found[1], _revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations))
             for ident in revisit_now
             if ident in shown_ids and (found := work.find(ident)) is not None
         ]

@@ -27,8 +27,8 @@ from collections import defaultdict
 from typing import Any, Iterable, Mapping
 
 from ..dates import Period
-from ..dialect.render import flat
 from ..index.tokens import tokenize
+from .shown import record_line, ref_line
 from .working_copy import DomainWork
 
 #: a record id as uac writes them (``trip-3``), alone or qualified (``travel/trip-3``)
@@ -37,11 +37,6 @@ _ISO_MONTH = re.compile(r"\b((?:19|20)[0-9]{2})-(0[1-9]|1[0-2])\b")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'\-]+")
 #: a name shared with a record weighs this many times a plain word
 NAME_WEIGHT = 2.0
-
-
-def record_line(record: Any) -> str:
-    """One record as the model sees it: its constructor on one line."""
-    return flat(record)
 
 
 def _tokens(text: str) -> set[str]:
@@ -253,7 +248,7 @@ class CrossIndex:
             record = self.find(name, ident)
             if record is None:
                 continue
-            line = f"{name}/{ident}: {record_line(record)}"
+            line = ref_line(name, record)
             if used + len(line) + 1 > budget:
                 break
             chosen.append((f"{name}/{ident}", line))
@@ -262,4 +257,4 @@ class CrossIndex:
         return chosen
 
 
-__all__ = ["CrossIndex", "RecordIndex", "named_ids", "query_terms", "record_line", "select_related"]
+__all__ = ["CrossIndex", "RecordIndex", "named_ids", "query_terms", "select_related"]

@@ -29,6 +29,7 @@ against the domain as the applied operations of the earlier answers left it
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -52,20 +53,16 @@ _PARTS = (
     "ended_facts",
     "shared_facts",
 )
-_CLASS = re.compile(r"^class (?P<name>\w+)(?P<bases>\([^)]*\))?:")
-_FIELD = re.compile(r"^    (?P<name>[a-z_]\w*): ")
 _COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
-_REVISIT = re.compile(r'^- (?P<cls>\w+)\(id="(?P<id>[^"]+)"')
-_RECORD = re.compile(r'^(?P<cls>\w+)\(id="(?P<id>[^"]+)"(?P<rest>.*)\)$')
-_VALUE = re.compile(r'(?P<name>[a-z_]\w*)=(?:"(?P<text>(?:[^"\\]|\\.)*)"|date\((?P<y>\d+), (?P<m>\d+), (?P<d>\d+)\))')
 _REPLACED = re.compile(r"(?:replaced|corrected|cancelled|fulfilled) by ([^\s;,]+)")
 _CORRECTED = re.compile(r"corrected by ([^\s;,]+)")
 _UNADDRESSED = re.compile(r"facts (\S+(?:, \S+)*) are not addressed yet")
 _REJECTED = re.compile(r"^- operation (\d+) \(", re.M)
-_ELSEWHERE = re.compile(r"^(?P<ref>[a-z][a-z0-9_]*/[a-z][a-z0-9_]*-[0-9]+): \w+\((?P<body>.*)\)$")
 _ENDED = re.compile(r"^- (?P<id>\S+): \w+ by \S+$")
 _SHARED = re.compile(r"^- (?P<id>\S+): also .*\((?P<main>[a-z][a-z0-9_]*) is its main domain\)$")
-_NAMING = re.compile(r'\b(?:destination|name|place|city)="(?P<value>[A-Z][^"]{1,60})"')
+#: the fields an other domain's record goes by, when they hold a name
+_NAMING = ("destination", "name", "place", "city")
+_NAME_VALUE = re.compile(r"^[A-Z].{1,60}$")
 #: the field an event refers to another domain's record by
 ABOUT = "about"
 REMOVED = "the facts it came from were removed or forgotten"
@@ -114,21 +111,30 @@ class Batch:
         return next((f for f in (*self.new, *self.reference) if f.fact_id == ident), None)
 
 
+def _objects(lines: list[str]) -> list[dict[str, Any]]:
+    """The JSON objects of a block's lines (one a line; a line that is none is passed over)."""
+    out = []
+    for line in lines:
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+    return out
+
+
 def read_domain(prompt: str) -> Domain:
-    """The record classes (``classes`` block: Python source) and collections (``collections``)."""
+    """The record classes (``classes`` block: one ``add_class`` object a line) and collections
+    (``collections``)."""
     domain = Domain()
-    current = None
-    for line in block(prompt, "classes") or []:
-        found = _CLASS.match(line)
-        if found:
-            current = found["name"]
-            if "Enum" in (found["bases"] or ""):
-                domain.enums.add(current)
-                current = None
-            else:
-                domain.classes[current] = []
-        elif current and (found := _FIELD.match(line)):
-            domain.classes[current].append(found["name"])
+    for shown in _objects(block(prompt, "classes") or []):
+        name = str(shown.get("name") or "")
+        if "members" in shown:
+            domain.enums.add(name)
+        elif name:
+            fields = [str(f.get("name")) for f in shown.get("fields") or [] if isinstance(f, dict)]
+            domain.classes[name] = ["id", *fields, "notes", "sources"]
     for line in block(prompt, "collections") or []:
         for found in _COLLECTION.finditer(line):
             domain.collections[found["name"]] = found["cls"]
@@ -136,17 +142,12 @@ def read_domain(prompt: str) -> Domain:
 
 
 def _related(lines: list[str]) -> list[tuple[str, str, dict[str, str]]]:
+    """(class, id, {field: text}) of each record shown: its values that are text (dates too)."""
     related = []
-    for line in lines:
-        found = _RECORD.match(line.strip())
-        if found:
-            values = {}
-            for value in _VALUE.finditer(found["rest"]):
-                if value["text"] is not None:
-                    values[value["name"]] = value["text"]
-                else:
-                    values[value["name"]] = f"{int(value['y']):04d}-{int(value['m']):02d}-{int(value['d']):02d}"
-            related.append((found["cls"], found["id"], values))
+    for shown in _objects(lines):
+        if isinstance(shown.get("class"), str) and isinstance(shown.get("id"), str):
+            values = {k: v for k, v in shown.items() if isinstance(v, str) and k not in ("id", "class")}
+            related.append((shown["class"], shown["id"], values))
     return related
 
 
@@ -158,14 +159,16 @@ def read_batch(prompt: str) -> Batch:
     """The operations prompt, from its data blocks."""
     part = {name: block(prompt, name) or [] for name in _PARTS}
     revisit = [
-        Revisit(found["id"], found["cls"], line.rsplit("  <- ", 1)[1].strip() if "  <- " in line else "")
-        for line in part["revisit"]
-        if (found := _REVISIT.match(line.strip()))
+        Revisit(record["id"], record["class"], str(shown.get("why") or ""))
+        for shown in _objects(part["revisit"])
+        if isinstance(record := shown.get("record"), dict) and "id" in record and "class" in record
     ]
     elsewhere = [
-        (naming["value"], found["ref"])
-        for found in _matching(part["other_domain_records"], _ELSEWHERE)
-        for naming in _NAMING.finditer(found["body"])
+        (value, shown["ref"])
+        for shown in _objects(part["other_domain_records"])
+        if isinstance(shown.get("ref"), str)
+        for name, value in shown.items()
+        if name in _NAMING and isinstance(value, str) and _NAME_VALUE.match(value)
     ]
     return Batch(
         read_domain(prompt),

@@ -12,7 +12,10 @@ uac gives every call a structure on purpose, and the rule model reads only that:
   ``</name>`` (:data:`BLOCKS` lists them).  The prose around them tells a model
   what to do and may be worded in any way; the blocks hold the facts, turns,
   records and questions as uac wrote them, one item per line, in the formats
-  of :data:`FACT_LINE` and :data:`TURN_LINE` or as JSON.
+  of :data:`FACT_LINE` and :data:`TURN_LINE` or as JSON.  Every value in a prompt
+  has its tag-like text escaped (:func:`uac.templating.escape_tags`: ``</turns>``
+  in a chat turn is written ``<\\/turns>``), so no value ends or opens a block;
+  :func:`blocks` gives the lines back as they were.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...templating import unescape_tags
 from ..types import ChatRequest, Message
 
 #: call kinds, each with a responder
@@ -38,11 +42,11 @@ BLOCKS = {
     "new_fact": "a fact line: one new fact (reconcile; each followed by its earlier_facts)",
     "earlier_facts": "a fact line: the earlier facts about the same thing as the new fact before it",
     "facts": "a fact line: the facts to route or organise (routing, bounded compile); an evidence line (answer)",
-    "classes": "the domain's record classes as Python source (compile)",
+    "classes": 'JSON: {"name", "doc", "fields": [{"name", "type", "default"}]} or {"name", "members"}: the domain\'s classes (compile)',
     "collections": "`name: list[Class]` (N records): the domain's collections (compile)",
-    "related_records": 'Class(id="...", field=value, ...): records the facts may update (compile)',
-    "other_domain_records": "domain/id: Class(...): other domains' records a fact may refer to (compile)",
-    "revisit": '- Class(id="...", ...)  <- why: records to update or retire (compile)',
+    "related_records": 'JSON: {"id", "class", field: value, ...}: records the facts may update (compile)',
+    "other_domain_records": 'JSON: {"ref": "domain/id", "class", field: value, ...}: other domains\' records a fact may refer to (compile)',
+    "revisit": 'JSON: {"record": {"id", "class", ...}, "why"}: records to update or retire (compile)',
     "reference_facts": "a fact line: facts shown for reference (compile)",
     "new_facts": "a fact line: the facts to record (compile)",
     "ended_facts": "- id: how it ended: new facts no longer in force (compile)",
@@ -80,8 +84,8 @@ TURN_LINE = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<speaker>[^:\n]{1,80}): (?P<text
 
 
 def blocks(text: str) -> list[tuple[str, list[str]]]:
-    """Every data block of ``text`` in order: (name, its lines).  A block opens with a line
-    ``<name>`` of :data:`BLOCKS` and closes with the line ``</name>``."""
+    """Every data block of ``text`` in order: (name, its lines, unescaped).  A block opens with
+    a line ``<name>`` of :data:`BLOCKS` and closes with the line ``</name>``."""
     out: list[tuple[str, list[str]]] = []
     lines = text.split("\n")
     at = 0
@@ -91,7 +95,7 @@ def blocks(text: str) -> list[tuple[str, list[str]]]:
             name, close = found["name"], f"</{found['name']}>"
             end = next((i for i in range(at + 1, len(lines)) if lines[i].strip() == close), None)
             if end is not None:
-                out.append((name, lines[at + 1 : end]))
+                out.append((name, [unescape_tags(line) for line in lines[at + 1 : end]]))
                 at = end + 1
                 continue
         at += 1
