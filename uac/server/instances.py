@@ -78,21 +78,23 @@ class _ProjectSlots:
 
 
 class ProjectInstances:
-    """The opened projects of a server: warm readers in ``warm``, fresh writers on demand."""
+    """The opened projects of a server: warm readers in the working set ``warm`` (at most
+    ``warm_projects``, each dropped after ``idle_seconds`` by ``sweeper``), fresh writers
+    on demand."""
 
     def __init__(
         self,
         path_of: Callable[[str], Path],
         admission: Admission,
-        warm: WarmSet,
-        sweeper: Sweeper,
         llm_factory: Callable[[Project], LLMClient | None] | None = None,
     ) -> None:
         self._path_of = path_of
         self._admission = admission
-        self._warm = warm
-        self._sweeper = sweeper
         self._llm_factory = llm_factory
+        limits = admission.limits
+        self.warm = WarmSet(limits.warm_projects, limits.idle_seconds or float("inf"))
+        period = min(60.0, max(1.0, limits.idle_seconds / 4)) if limits.idle_seconds else 3600.0
+        self.sweeper = Sweeper(self.warm, period)
 
     def _new(self, name: str, root: Path) -> UserMemory:
         project = Project.open(root)
@@ -106,7 +108,7 @@ class ProjectInstances:
         working set and raises the library's error."""
         root = self._path_of(name)
         if not is_project(root):
-            self._warm.drop(name, "its directory is gone or is no longer a user project")
+            self.warm.drop(name, "its directory is gone or is no longer a user project")
             Project.open(root)  # raises the library's not-found / not-a-project error
         return root
 
@@ -114,13 +116,13 @@ class ProjectInstances:
     def _using(self, name: str) -> Iterator[WarmProject]:
         root = self._root(name)
         signature = _signature(root)
-        self._sweeper.start()
-        with self._warm.use(name, signature, lambda: self._new(name, root)) as entry:
+        self.sweeper.start()
+        with self.warm.use(name, signature, lambda: self._new(name, root)) as entry:
             try:
                 yield entry
             except _BROKEN as exc:
                 # a project damaged under a warm instance: never serve it from memory again
-                self._warm.drop(name, f"{type(exc).__name__}: {exc}", expected=entry)
+                self.warm.drop(name, f"{type(exc).__name__}: {exc}", expected=entry)
                 raise
 
     def reader(self, name: str) -> UserMemory:

@@ -72,11 +72,10 @@ class ServedWorkspace:
             )
         self.limits = limits or ServerLimits()
         self.admission = Admission(self.limits)
-        self.warm = WarmSet(self.limits.warm_projects, self.limits.idle_seconds or float("inf"))
-        period = min(60.0, max(1.0, self.limits.idle_seconds / 4)) if self.limits.idle_seconds else 3600.0
-        self.sweeper = Sweeper(self.warm, period)
-        #: the projects' UserMemory instances: warm readers, fresh writers
-        self.instances = ProjectInstances(self.path_of, self.admission, self.warm, self.sweeper, llm_factory)
+        #: the projects' UserMemory instances: warm readers (the working set), fresh writers
+        self.instances = ProjectInstances(self.path_of, self.admission, llm_factory)
+        self.warm: WarmSet = self.instances.warm
+        self.sweeper: Sweeper = self.instances.sweeper
         #: the view's catch-up after an ingest, in the background (uac.server.follow)
         self.follower = ViewFollower(self.instances.writer, self.path_of)
 
