@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .readonly import ReadOnly
+
 
 class RefTable:
     """The records of a decoded state by (domain, id), built on the first lookup."""
@@ -39,7 +41,7 @@ class RefTable:
         return self._index.get((domain, ident))
 
 
-class Ref:
+class Ref(ReadOnly):
     """A reference to the record ``id`` of ``domain`` (see the module docstring)."""
 
     __slots__ = ("domain", "id", "_table")
@@ -54,12 +56,6 @@ class Ref:
         object.__setattr__(self, "domain", domain)
         object.__setattr__(self, "id", ident)
         object.__setattr__(self, "_table", table)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a Ref is read-only")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a Ref is read-only")
 
     @property
     def code(self) -> str:
