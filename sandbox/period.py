@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import calendar
 import datetime as _dt
-from typing import Any
+
+from .readonly import ReadOnly
 
 _SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
 
@@ -35,7 +36,7 @@ def _day_text(day: _dt.date) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-class Period:
+class Period(ReadOnly):
     """The days from ``start`` to ``end`` (see the module docstring)."""
 
     __slots__ = ("start", "end")
@@ -50,12 +51,6 @@ class Period:
             raise ValueError("a period ends on or after its start")
         object.__setattr__(self, "start", start)
         object.__setattr__(self, "end", end)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a Period is read-only")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a Period is read-only")
 
     @property
     def precision(self) -> str:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .readonly import ReadOnly
+
 
 class RefTable:
     """The records of a decoded state by (domain, id), built on the first lookup."""
@@ -41,7 +43,7 @@ class RefTable:
         return self._index.get((domain, ident))
 
 
-class RefValue:
+class RefValue(ReadOnly):
     """A reference's target, ``domain`` and ``id``: read-only, and compared, ordered and hashed by
     the target among references of one kind (``str(ref)`` is ``domain/id``)."""
 
@@ -52,12 +54,6 @@ class RefValue:
     def __init__(self, domain: str, ident: str) -> None:
         object.__setattr__(self, "domain", domain)
         object.__setattr__(self, "id", ident)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a Ref is read-only")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a Ref is read-only")
 
     @property
     def code(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as _dt
+import functools
 import re
 from typing import Any, Callable
 
@@ -60,7 +61,72 @@ def season_bounds(name: str, year: int) -> tuple[_dt.date, _dt.date]:
     return start, end
 
 
-class Period:
+def season_of(start: _dt.date, end: _dt.date) -> str | None:
+    """The season the days ``start`` to ``end`` are exactly (``summer``), or ``None``."""
+    if start.day != 1:
+        return None
+    for name, first in _SEASON_START.items():
+        if start.month == first and season_bounds(name, start.year) == (start, end):
+            return name
+    return None
+
+
+@functools.total_ordering
+class DaySpan:
+    """The days from ``start`` to ``end`` (both included), compared by ``(start, end)``
+    with other spans and with dates (a date is the span of that one day); read-only.
+
+    What a :class:`Period` is as a value: its bounds, their order and what they hold.
+    """
+
+    __slots__ = ("start", "end")
+
+    start: _dt.date
+    end: _dt.date
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a {type(self).__name__} is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a {type(self).__name__} is read-only")
+
+    @property
+    def is_day(self) -> bool:
+        return self.start == self.end
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+    def __contains__(self, day: object) -> bool:
+        if isinstance(day, DaySpan):
+            return self.start <= day.start and day.end <= self.end
+        if isinstance(day, _dt.date):
+            return self.start <= _as_day(day) <= self.end
+        return False
+
+    def overlaps(self, other: "Period | _dt.date") -> bool:
+        span = as_period(other)
+        return self.start <= span.end and span.start <= self.end
+
+    # -- equality and ordering (``<=``, ``>`` and ``>=`` follow from ``<`` and ``==``) --------
+    def __eq__(self, other: object) -> bool:
+        """Equal to a span with the same bounds; an exact day also equals that ``date``."""
+        o = _bounds(other)
+        return NotImplemented if o is None else self._key() == o
+
+    def __hash__(self) -> int:
+        return hash(self.start) if self.start == self.end else hash((self.start, self.end))
+
+    def _key(self) -> tuple[_dt.date, _dt.date]:
+        return (self.start, self.end)
+
+    def __lt__(self, other: object) -> bool:
+        o = _bounds(other)
+        return NotImplemented if o is None else self._key() < o
+
+
+class Period(DaySpan):
     """A date with its precision: the days from ``start`` to ``end`` (both included).
 
     ``Period(start, end)`` from two dates, or ``Period("2023-05")`` from the
@@ -76,10 +142,7 @@ class Period:
     ``2023-06-02/2023-06-08``, ``2023-05``, ``2023-summer``, ``2022``).
     """
 
-    __slots__ = ("start", "end")
-
-    start: _dt.date
-    end: _dt.date
+    __slots__ = ()
 
     def __init__(self, start: "_dt.date | str", end: _dt.date | None = None) -> None:
         # a plain immutable value, not a dataclass: code that walks records
@@ -99,12 +162,6 @@ class Period:
             raise ValueError(f"a period ends on or after its start ({start} .. {end})")
         object.__setattr__(self, "start", start)
         object.__setattr__(self, "end", end)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a Period is read-only")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("a Period is read-only")
 
     def __reduce__(self) -> tuple[type, tuple[_dt.date, _dt.date]]:
         return (Period, (self.start, self.end))
@@ -150,7 +207,7 @@ class Period:
             return "month"
         if (start.month, start.day) == (1, 1) and (end.month, end.day) == (12, 31) and start.year == end.year:
             return "year"
-        if self._season() is not None:
+        if season_of(start, end) is not None:
             return "season"
         span = (end - start).days
         if span == 6:
@@ -158,65 +215,6 @@ class Period:
         if span == 1 and start.weekday() == 5:
             return "weekend"
         return "range"
-
-    def _season(self) -> str | None:
-        if self.start.day != 1:
-            return None
-        for name, first in _SEASON_START.items():
-            if self.start.month == first and season_bounds(name, self.start.year) == (self.start, self.end):
-                return name
-        return None
-
-    @property
-    def is_day(self) -> bool:
-        return self.start == self.end
-
-    @property
-    def days(self) -> int:
-        return (self.end - self.start).days + 1
-
-    def __contains__(self, day: object) -> bool:
-        if isinstance(day, Period):
-            return self.start <= day.start and day.end <= self.end
-        if isinstance(day, _dt.date):
-            return self.start <= _as_day(day) <= self.end
-        return False
-
-    def overlaps(self, other: "Period | _dt.date") -> bool:
-        other = as_period(other)
-        return self.start <= other.end and other.start <= self.end
-
-    # -- equality and ordering ---------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        """Equal to a period with the same bounds; an exact day also equals that ``date``."""
-        o = _other(other)
-        return NotImplemented if o is None else self._key() == o
-
-    def __ne__(self, other: object) -> bool:
-        o = _other(other)
-        return NotImplemented if o is None else self._key() != o
-
-    def __hash__(self) -> int:
-        return hash(self.start) if self.start == self.end else hash((self.start, self.end))
-
-    def _key(self) -> tuple[_dt.date, _dt.date]:
-        return (self.start, self.end)
-
-    def __lt__(self, other: object) -> bool:
-        o = _other(other)
-        return NotImplemented if o is None else self._key() < o
-
-    def __le__(self, other: object) -> bool:
-        o = _other(other)
-        return NotImplemented if o is None else self._key() <= o
-
-    def __gt__(self, other: object) -> bool:
-        o = _other(other)
-        return NotImplemented if o is None else self._key() > o
-
-    def __ge__(self, other: object) -> bool:
-        o = _other(other)
-        return NotImplemented if o is None else self._key() >= o
 
     # -- text -------------------------------------------------------------------------
     @property
@@ -230,7 +228,7 @@ class Period:
         if precision == "year":
             return f"{self.start.year:04d}"
         if precision == "season":
-            return f"{self.start.year:04d}-{self._season()}"
+            return f"{self.start.year:04d}-{season_of(self.start, self.end)}"
         return f"{self.start.isoformat()}/{self.end.isoformat()}"
 
     def render(self) -> str:
@@ -246,7 +244,7 @@ class Period:
         if precision == "year":
             return str(start.year)
         if precision == "season":
-            return f"{self._season()} {start.year}"
+            return f"{season_of(self.start, self.end)} {start.year}"
         if precision == "week":
             if start.weekday() == 0:
                 return f"the week of {format_day(start)}"
@@ -291,8 +289,9 @@ def _as_day(value: _dt.date) -> _dt.date:
     return value.date() if isinstance(value, _dt.datetime) else value
 
 
-def _other(other: object) -> tuple[_dt.date, _dt.date] | None:
-    if isinstance(other, Period):
+def _bounds(other: object) -> tuple[_dt.date, _dt.date] | None:
+    """(start, end) of a span or a date (its one day); ``None`` for anything else."""
+    if isinstance(other, DaySpan):
         return other._key()
     if isinstance(other, _dt.date):
         day = _as_day(other)

@@ -387,7 +387,7 @@ def test_a_description_is_stored_as_the_schema_docstring_and_bounded():
     assert '"doc" must describe in one line' in outcome.problems[0] and '"doc" must describe' in outcome.problems[1]
     assert '"doc" is 349 characters' in outcome.problems[2] and "at most 300" in outcome.problems[2]
     assert work.doc == "Trips the user took or planned, with dates."
-    assert work.files()["schema.py"].startswith('"""Trips the user took or planned, with dates."""')
+    assert work.output.files()["schema.py"].startswith('"""Trips the user took or planned, with dates."""')
 
 
 # -- the rule model -------------------------------------------------------------------------------

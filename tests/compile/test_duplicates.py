@@ -82,7 +82,7 @@ def test_doctor_warns_about_duplicates_and_the_compile_report_lists_them(scripte
     running = work_of("running", "Person", "people", PERSON, [{"name": "Sam", "relation": "not stated"}])
     relationships = work_of("relationships", "Person", "people", PERSON, [{"name": "Sam", "relation": "partner"}])
     for work in (running, relationships):
-        store.write_domain(scripted_memory.project, work.name, work.files())
+        store.write_domain(scripted_memory.project, work.name, work.output.files())
     from uac.doctor import CHECKS
     from uac.doctor.duplicates import check_duplicates
 

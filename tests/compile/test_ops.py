@@ -46,7 +46,7 @@ def work():
 
 def loads(work: DomainWork):
     """The rendered files validate and load back to the same records."""
-    files = work.files()
+    files = work.output.files()
     return load_sources("travel", files["schema.py"], files["state.py"])
 
 
@@ -238,7 +238,7 @@ def test_period_fields_take_the_usual_spellings_and_load_back(work):
         BATCH,
     )
     assert outcome.problems == []
-    files = work.files()
+    files = work.output.files()
     assert "from uac.dates import Period" in files["schema.py"] and "when: Period | None = None" in files["schema.py"]
     assert 'when=Period("2023-05")' in files["state.py"]
     trips = {t.destination: t for t in loads(work).values["trips"]}

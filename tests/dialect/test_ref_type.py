@@ -177,7 +177,7 @@ def _project_with_a_ref(tmp_path):
     ).problems
     memory = UserMemory.create(tmp_path / "p", user_name="Alice")
     for work in (people, runs):
-        store.write_domain(memory.project, work.name, work.files())
+        store.write_domain(memory.project, work.name, work.output.files())
     memory.close()
     return UserMemory.open(tmp_path / "p")
 

@@ -349,7 +349,7 @@ def test_a_compile_job_holds_a_model_slot_for_each_call(fresh_root):
         ),
         limits=ServerLimits(model_calls=1, model_calls_per_project=1, model_wait_seconds=0.2),
     )
-    client = workspace.writer("alice").llm
+    client = workspace.instances.writer("alice").llm
     from uac.llm.types import Message
 
     client.chat([Message("user", "hello")])

@@ -279,13 +279,13 @@ def test_parallel_readers_and_writers_share_the_warm_projects(fresh_root):
     ]
 
     def read(user: str) -> int:
-        with workspace.searching(user) as memory:
+        with workspace.instances.searching(user) as memory:
             return len(memory.search("dog Rex cello", k=5))
 
     def write(n: int) -> int:
         path = fresh_root.root.parent / f"s{n}.json"
         path.write_text(json.dumps(sessions[n]))
-        return workspace.writer("alice").ingest(path).facts_appended
+        return workspace.instances.writer("alice").ingest(path).facts_appended
 
     with ThreadPoolExecutor(12) as pool:
         reads = [pool.submit(read, user) for user in ("alice", "bob") * 12]
@@ -294,7 +294,7 @@ def test_parallel_readers_and_writers_share_the_warm_projects(fresh_root):
         appended = sum(f.result() for f in writes)
     texts = [f.text for f in UserMemory.open(fresh_root.root / "alice").facts()]
     assert appended >= 6 and sum("bicycle number" in t for t in texts) == 6
-    with workspace.searching("alice") as memory:
+    with workspace.instances.searching("alice") as memory:
         found = memory.search("repaired bicycle", channel="facts", k=10)
     assert sum("bicycle number" in h.text for h in found) == 6
 

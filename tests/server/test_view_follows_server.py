@@ -81,7 +81,7 @@ def test_ingests_during_a_catch_up_are_coalesced_into_one_more(tmp_path):
     _project(tmp_path / "root")
     workspace = ServedWorkspace(tmp_path / "root")
     follower = workspace.follower
-    writer = workspace.writer("alice")
+    writer = workspace.instances.writer("alice")
     try:
         for session in (OSLO, LIMA, ROME):
             writer.add_session(session, compile=False)

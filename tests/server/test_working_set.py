@@ -142,7 +142,7 @@ def test_the_server_keeps_at_most_its_working_set_and_warm_projects_hold_nothing
         assert status["open_files_limit"] != 0
         # warm projects keep their tables, not a vector store: nothing open, no thread
         for entry_name in workspace.warm.names():
-            memory = workspace.reader(entry_name)
+            memory = workspace.instances.reader(entry_name)
             assert not (memory.context.index_open and memory.index.client_open)
         assert _open_files() <= files + 2
         assert _threads() <= threads + 2
@@ -171,14 +171,14 @@ def test_a_project_deleted_while_warm_is_dropped_and_reported(tmp_path, caplog):
         alice = served.auth("alice")
         assert client.post("/v1/projects/alice/search", json={"query": "dog"}, headers=alice).status_code == 200
         workspace = client.app.state.workspace
-        memory = workspace.reader("alice")
+        memory = workspace.instances.reader("alice")
         assert "alice" in workspace.warm.names()
         shutil.rmtree(served.root / "alice")
         gone = client.post("/v1/projects/alice/search", json={"query": "dog"}, headers=alice)
         assert gone.status_code == 403  # its tokens went with it
         with caplog.at_level("WARNING", logger="uac.server.warm"):
             with pytest.raises((ProjectNotFound, NotAProject)):
-                workspace.reader("alice")
+                workspace.instances.reader("alice")
         assert "alice" not in workspace.warm.names() and workspace.warm.counts["dropped"] == 1
         assert any("alice" in r.getMessage() and "gone" in r.getMessage() for r in caplog.records)
         assert not memory.context.index_open  # closed when it left
@@ -254,7 +254,7 @@ def test_a_search_that_falls_back_to_chroma_closes_its_client_again(tmp_path):
     with _client(served.root) as client:
         r = client.post("/v1/projects/alice/search", json={"query": "dog"}, headers=served.auth("alice"))
         assert r.status_code == 200 and r.json()["results"]
-        memory = client.app.state.workspace.reader("alice")
+        memory = client.app.state.workspace.instances.reader("alice")
         assert memory.context.index_open and not memory.index.client_open
         # and the flat copies were written again from Chroma's vectors
         assert (served.root / "alice" / ".uac" / "index" / "facts.vectors").exists()

@@ -253,7 +253,7 @@ def _remember(project: "Project", job: DomainJob) -> None:
     if job.uncached is None:
         return
     digest, schema_text = job.uncached
-    store.remember_domain(project, job.work.as_loaded(validate_schema(schema_text.encode("utf-8")), digest))
+    store.remember_domain(project, job.work.output.as_loaded(validate_schema(schema_text.encode("utf-8")), digest))
     job.uncached = None
 
 
@@ -417,7 +417,7 @@ class _DomainRun:
             # rendering the loaded records (to know their lines need no check) overlaps the first
             # model call; it only fills the chunk cache, which nothing else touches before join()
             self.trusting = threading.Thread(
-                target=job.work.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True
+                target=job.work.output.trust, args=(job.loaded_hash,), name="uac-compile-trust", daemon=True
             )
             self.trusting.start()
         self.index = RecordIndex(job.work)
@@ -565,7 +565,7 @@ class _DomainRun:
             | {s for r in planned.revisit if r in handled for s in _cited_superseded(job, r)}
             | {i for i in planned.fact_ids if i in job.ended}
         )  # shown as ended: nothing to revisit
-        ledger.next_ids = dict(candidate.next_ids)
+        ledger.next_ids = dict(candidate.ids.next)
         return ledger, pending_now
 
     def _commit(self, batch: list["Fact"], step: DomainJob, result: BatchResult, pending_now: set[str]) -> bool:
@@ -671,7 +671,7 @@ def _lost_batch(
 def _write_batch(project: "Project", job: DomainJob) -> tuple[str, str] | None:
     """Render, check and commit one batch (on the domain's writer thread); returns the
     (source hash, schema.py) of files swapped in without filling the load cache."""
-    files, source = job.work.render()
+    files, source = job.work.output.render()
     # the records the files hold, as they are now (for the change log: no read-back)
     values = {k: list(v) if isinstance(v, list) else v for k, v in job.work.values.items()}
     checked = check_files(job.name, files, source, job.work.schema, job.work.classes)
@@ -807,7 +807,7 @@ def _open_domains(project: "Project") -> _OpenDomains:
         view.carried[name] = list(ledger.pending)
         ledger.pending = []  # every unsettled fact is routed again
         for prefix, number in ledger.next_ids.items():
-            work.next_ids[prefix] = max(work.next_ids.get(prefix, 1), number)
+            work.ids.next[prefix] = max(work.ids.next.get(prefix, 1), number)
         view.jobs[name] = DomainJob(name, work, ledger, DomainReport(name), loaded_hash=loaded.source_hash)
     for name in ledger_domains(project.paths.internal):
         if name not in view.jobs and name not in view.broken:

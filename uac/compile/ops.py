@@ -375,7 +375,7 @@ def _add(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batch
     if collection not in work.values:
         work.add_collection(collection, cls_name)
     cls = work.classes[cls_name]
-    ident = work.new_id(cls_name)
+    ident = work.ids.new(cls_name)
     record = cls(**{ID_FIELD: ident, **values, "notes": [note] if note else [], "sources": sources})
     work.append(collection, record)
     outcome.touched.add(ident)

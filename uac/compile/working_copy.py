@@ -8,39 +8,30 @@ the model creates) have a stable identity: ``id`` is assigned by uac
 (``trip-3``) and never reused.  Classes without those fields (records brought
 in by ``uac import-records``) are read-only to the model.
 
-Operations (:mod:`.ops`) mutate a :class:`DomainWork`; :meth:`DomainWork.files`
-renders it deterministically into ``__init__.py``, ``schema.py`` and
+Operations (:mod:`.ops`) mutate a :class:`DomainWork`; its ``output``
+(:class:`~.domain_files.DomainFiles`) renders it deterministically into ``__init__.py``, ``schema.py`` and
 ``state.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any, Iterator
 
-from ..dialect import render
 from ..dialect.classes import build_classes, field_specs, rebuild
 from ..dialect.loader import LoadedDomain
-from ..dialect.partial import schema_key
 from ..dialect.spec import ClassSpec, FieldSpec, SchemaSpec
 from ..dialect.types import TypeSpec
-from ..view import store
+from .domain_files import DomainFiles
 from .offline import EVENT as OFFLINE_EVENT
+from .record_ids import ID_FIELD, RecordIds, id_prefix
 
-ID_FIELD = "id"
 LIST_STR = TypeSpec("list", (TypeSpec("str"),))
 ID_SPEC = FieldSpec(ID_FIELD, TypeSpec("str"))
 NOTES_SPEC = FieldSpec("notes", LIST_STR, "list")
 SOURCES_SPEC = FieldSpec("sources", LIST_STR, "list")
 #: fields uac owns on managed classes; the model never sets them directly
 RESERVED_FIELDS = frozenset({ID_FIELD, "notes", "sources"})
-_ID_NUMBER = re.compile(r"^(?P<prefix>[a-z][a-z0-9_]*)-(?P<n>[0-9]+)$")
-
-
-def id_prefix(class_name: str) -> str:
-    """``MedicalCondition`` -> ``medical_condition`` (the prefix of its record ids)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
 
 
 def is_managed(spec: ClassSpec) -> bool:
@@ -60,7 +51,11 @@ def managed_layout(fields: list[FieldSpec]) -> tuple[FieldSpec, ...]:
 
 
 class DomainWork:
-    """One domain's schema and values, changed in place by operations."""
+    """One domain's schema and values, changed in place by operations.
+
+    Its parts: :attr:`ids` (:class:`~.record_ids.RecordIds`, the record ids and where
+    each is) and :attr:`output` (:class:`~.domain_files.DomainFiles`, the files it renders).
+    """
 
     def __init__(
         self, name: str, classes: list[ClassSpec], values: dict[str, Any], types: dict[str, TypeSpec], doc: str = ""
@@ -70,11 +65,9 @@ class DomainWork:
         self.values: dict[str, Any] = dict(values)
         self.types: dict[str, TypeSpec] = dict(types)
         self.doc = doc or f"The {name} domain of this user's memory."
-        self.next_ids: dict[str, int] = {}
+        self.ids = RecordIds(self.iter_records)
+        self.output = DomainFiles(self)
         self._classes: dict[str, type] | None = None
-        self._index: dict[str, tuple[str, int]] | None = None
-        #: rendered lines per record object, shared by copies (records are immutable)
-        self._chunks: render.ChunkCache = {}
         #: the other domains' records a reference may name (a :class:`~.related.CrossIndex`)
         self.refs: Any = None
 
@@ -95,47 +88,12 @@ class DomainWork:
             name: (list(value) if isinstance(value, (list, tuple)) else value) for name, value in loaded.values.items()
         }
         if adopt:
-            work._adopt_ids()
+            upgraded = _with_ids(work.class_specs)
+            if upgraded is not None:
+                work.class_specs = upgraded
+                work._rebuild_classes()
+            _number_existing(work)
         return work
-
-    def _adopt_ids(self) -> None:
-        """Give ids to records of classes the protocol should own (older views had none)."""
-        upgraded = False
-        for position, spec in enumerate(self.class_specs):
-            if spec.kind != "dataclass" or is_managed(spec) or spec == OFFLINE_EVENT:
-                continue
-            sources = spec.field("sources")
-            has_id = spec.field(ID_FIELD)
-            if sources is None or sources.type != LIST_STR or (has_id is not None and has_id.type != TypeSpec("str")):
-                continue  # imported records or a foreign `id`: read-only to the model
-            fields = [f for f in spec.fields if f.name != ID_FIELD]
-            if spec.field("notes") is None:
-                fields.append(NOTES_SPEC)
-            self.class_specs[position] = dataclasses.replace(spec, fields=managed_layout(fields))
-            upgraded = True
-        if upgraded:
-            self._rebuild_classes()
-        self._number_existing()
-
-    def _number_existing(self) -> None:
-        """Record the highest id number per prefix and give missing or duplicate ids new ones."""
-        seen: set[str] = set()
-        fixes: list[tuple[str, int, Any]] = []
-        for collection, position, record in self.iter_records():
-            ident = getattr(record, ID_FIELD, "")
-            match = _ID_NUMBER.match(ident or "")
-            if match:
-                prefix, number = match.group("prefix"), int(match.group("n"))
-                self.next_ids[prefix] = max(self.next_ids.get(prefix, 1), number + 1)
-            if not ident or ident in seen:
-                fixes.append((collection, position, record))
-            else:
-                seen.add(ident)
-        for collection, position, record in fixes:
-            self.values[collection][position] = dataclasses.replace(
-                record, **{ID_FIELD: self.new_id(type(record).__name__)}
-            )
-        self._index = None
 
     # -- schema --------------------------------------------------------------------
 
@@ -170,7 +128,7 @@ class DomainWork:
         self._classes = None
         classes = self.classes
         self.values = {name: rebuild(value, classes) for name, value in self.values.items()}
-        self._index = None
+        self.ids.stale()
 
     # -- records --------------------------------------------------------------------
 
@@ -204,38 +162,32 @@ class DomainWork:
             for position, record in enumerate(value):
                 yield collection, position, record
 
-    def _ids(self) -> dict[str, tuple[str, int]]:
-        if self._index is None:
-            self._index = {getattr(r, ID_FIELD): (c, p) for c, p, r in self.iter_records()}
-        return self._index
-
     def find(self, ident: str) -> tuple[str, Any] | None:
         """(collection, record) of the record with id ``ident``."""
-        where = self._ids().get(ident)
+        where = self.ids.place(ident)
         if where is None:
             return None
         collection, position = where
         return collection, self.values[collection][position]
 
-    def new_id(self, class_name: str) -> str:
-        prefix = id_prefix(class_name)
-        number = self.next_ids.get(prefix, 1)
-        self.next_ids[prefix] = number + 1
-        return f"{prefix}-{number}"
-
     def append(self, collection: str, record: Any) -> None:
         self.values[collection].append(record)
-        if self._index is not None:
-            self._index[getattr(record, ID_FIELD)] = (collection, len(self.values[collection]) - 1)
+        self.ids.added(getattr(record, ID_FIELD), collection, len(self.values[collection]) - 1)
 
     def replace(self, ident: str, record: Any) -> None:
-        collection, position = self._ids()[ident]
+        where = self.ids.place(ident)
+        if where is None:
+            raise KeyError(ident)
+        collection, position = where
         self.values[collection][position] = record
 
     def remove(self, ident: str) -> Any:
-        collection, position = self._ids()[ident]
+        where = self.ids.place(ident)
+        if where is None:
+            raise KeyError(ident)
+        collection, position = where
         record = self.values[collection].pop(position)
-        self._index = None
+        self.ids.stale()
         return record
 
     def record_count(self) -> int:
@@ -256,42 +208,38 @@ class DomainWork:
     def copy(self) -> "DomainWork":
         twin = DomainWork(self.name, list(self.class_specs), {}, dict(self.types), self.doc)
         twin.values = {name: (list(value) if isinstance(value, list) else value) for name, value in self.values.items()}
-        twin.next_ids = dict(self.next_ids)
+        twin.ids = self.ids.copy(twin.iter_records)
+        twin.output = DomainFiles(twin, self.output.chunks)
         twin._classes = self._classes
-        twin._index = dict(self._index) if self._index is not None else None
-        twin._chunks = self._chunks
         twin.refs = self.refs
         return twin
 
-    # -- rendering ----------------------------------------------------------------------
 
-    def render(self) -> tuple[dict[str, str], render.StateSource]:
-        """The files (``__init__.py``, ``schema.py``, ``state.py``) and ``state.py``'s parts."""
-        entries = [(name, self.types[name], value) for name, value in self.values.items()]
-        rendered = store.render_domain(self.name, self.schema, entries, chunk_cache=self._chunks)
-        return rendered.files, rendered.state
+def _with_ids(specs: list[ClassSpec]) -> list[ClassSpec] | None:
+    """The classes with an ``id`` for those the protocol should own (older views had none),
+    or ``None`` when none needs one."""
+    upgraded = list(specs)
+    for position, spec in enumerate(specs):
+        if spec.kind != "dataclass" or is_managed(spec) or spec == OFFLINE_EVENT:
+            continue
+        sources = spec.field("sources")
+        has_id = spec.field(ID_FIELD)
+        if sources is None or sources.type != LIST_STR or (has_id is not None and has_id.type != TypeSpec("str")):
+            continue  # imported records or a foreign `id`: read-only to the model
+        fields = [f for f in spec.fields if f.name != ID_FIELD]
+        if spec.field("notes") is None:
+            fields.append(NOTES_SPEC)
+        upgraded[position] = dataclasses.replace(spec, fields=managed_layout(fields))
+    return None if upgraded == specs else upgraded
 
-    def files(self) -> dict[str, str]:
-        return self.render()[0]
 
-    def trust(self, digest: str) -> bool:
-        """The files of source hash ``digest`` passed the full validator (they were loaded):
-        if this copy renders exactly them, each record's lines are known to read back as
-        the record, and are marked checked (see :mod:`uac.dialect.partial`)."""
-        files, source = self.render()
-        if store.files_digest(files) != digest:
-            return False
-        key = schema_key(files["schema.py"])
-        for statement in source.statements:
-            for chunk in statement.chunks or ():
-                chunk.checked = key
-        return True
-
-    def as_loaded(self, schema: SchemaSpec, digest: str) -> LoadedDomain:
-        """This copy as the loader would return it from its files (``schema``: as validated
-        from ``schema.py``; ``digest``: their source hash)."""
-        values = {name: (list(value) if isinstance(value, list) else value) for name, value in self.values.items()}
-        return LoadedDomain(self.name, schema, dict(self.classes), values, dict(self.types), digest)
+def _number_existing(work: DomainWork) -> None:
+    """Record the highest id number per prefix and give missing or duplicate ids new ones."""
+    for collection, position, record in work.ids.unnumbered():
+        work.values[collection][position] = dataclasses.replace(
+            record, **{ID_FIELD: work.ids.new(type(record).__name__)}
+        )
+    work.ids.stale()
 
 
 __all__ = ["DomainWork", "ID_FIELD", "RESERVED_FIELDS", "field_specs", "id_prefix", "is_managed", "managed_layout"]

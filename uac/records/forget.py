@@ -64,7 +64,7 @@ def _strip(work: DomainWork, doomed: set[str]) -> tuple[int, list[str]]:
             if isinstance(getattr(record, "id", None), str):
                 trimmed.append(record.id)
         work.values[name] = kept
-    work._index = None
+    work.ids.stale()
     return removed, trimmed
 
 
@@ -109,7 +109,7 @@ def _forget_domains(project: Project, doomed: set[str], words: set[str], report:
                 report.records_removed += removed
                 report.records_revisited += len(trimmed)
                 ledger.revisit = sorted(set(ledger.revisit) | set(trimmed))
-                files = work.files()
+                files = work.output.files()
         if files is not None:
             digest = store.files_digest(files)
             save_ledger(internal, ledger, digest)

@@ -378,7 +378,7 @@ def build_server(
 
     workspace = workspace or ServedWorkspace(root, llm_factory=llm_factory, limits=limits)
     if project is not None:
-        workspace.reader(project)  # fail at start, not at the first call, if it does not exist
+        workspace.instances.reader(project)  # fail at start, not at the first call, if it does not exist
     server = MCPServer("uac", instructions=INSTRUCTIONS)
     tools = _Tools(server, workspace, _Access(workspace, project, needs_token=transport == "http"), transport)
     _register_answering_tools(tools)

@@ -2,13 +2,15 @@
 
 :class:`ServedWorkspace` turns a project name from a request into an opened
 :class:`~uac.UserMemory`, checks bearer tokens against the project's token
-store, keeps one warm ``UserMemory`` per project for readers, and admits work
+store, keeps one warm ``UserMemory`` per project for readers (its
+``instances``, :class:`~uac.server.instances.ProjectInstances`), and admits work
 within the server's bounds (:mod:`uac.server.admission`).
 
 Readers (search, ask, run, manifest) share the cached instance; it is replaced
 when the project's files change on disk (a write by this server or by another
 process).  Calls that use the in-memory search index (search, ask) hold the
-instance's lock (:meth:`ServedWorkspace.searching`), because the index reloads
+instance's lock (:meth:`ProjectInstances.searching
+<uac.server.instances.ProjectInstances.searching>`), because the index reloads
 itself when it notices a change; other reads (run, facts, manifest, domain
 code) read files and need no lock.  Writers (add session, import, compile,
 forget) work on a fresh instance each and are serialised by the project lock
@@ -24,11 +26,11 @@ hold the threads other projects need.
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, TypeVar
 
-from ..errors import ConfigError, FormatVersionError, NotAProject, ProjectLocked, ProjectNotFound, StoreError
+from ..errors import ProjectLocked, ProjectNotFound
 from ..llm import LLMClient
 from ..memory import UserMemory
 from ..project import Project, is_project
@@ -36,53 +38,11 @@ from ..workspace import validate_project_name
 from .admission import SHUTDOWN_SECONDS, Admission, ServerLimits
 from .capacity import open_file_limit
 from .follow import ViewFollower
+from .instances import ProjectInstances
 from .tokens import TokenStore, admin_token_valid, well_formed
-from .warm import Sweeper, WarmProject, WarmSet
-
-if TYPE_CHECKING:
-    from ..llm.types import ChatRequest, ChatResponse
+from .warm import Sweeper, WarmSet
 
 T = TypeVar("T")
-
-#: errors that mean a project's files are damaged or gone: its warm instance is dropped
-_BROKEN = (StoreError, NotAProject, ProjectNotFound, FormatVersionError, ConfigError)
-
-
-def _stat_key(path: Path) -> tuple[int, int, int]:
-    from ..filestamp import FileStamp
-
-    return FileStamp.of(path)
-
-
-class _BoundedProvider:
-    """A model provider whose calls each hold one of the server's model slots."""
-
-    def __init__(self, provider: Any, admission: Admission, project: str) -> None:
-        self.inner = provider
-        self.name = provider.name
-        self.model = provider.model
-        self._admission = admission
-        self._project = project
-
-    def complete(self, request: "ChatRequest") -> "ChatResponse":
-        with self._admission.model.hold(self._project, self._admission.limits.model_wait_seconds):
-            return self.inner.complete(request)
-
-
-class _ProjectSlots:
-    """The :class:`~uac.context.WorkSlots` of one served project."""
-
-    def __init__(self, admission: Admission, project: str) -> None:
-        self._admission = admission
-        self._project = project
-
-    def sandbox(self) -> AbstractContextManager[None]:
-        return self._admission.sandbox.hold(self._project, self._admission.limits.busy_wait_seconds)
-
-    def wrap_llm(self, client: LLMClient) -> LLMClient:
-        if not isinstance(client.provider, _BoundedProvider):
-            client.provider = _BoundedProvider(client.provider, self._admission, self._project)
-        return client
 
 
 async def _in_thread(work: Callable[[], T], threads: int) -> T:
@@ -110,14 +70,14 @@ class ServedWorkspace:
                 f"the server root {self.root} is not a directory.",
                 hint="Create it (mkdir) or name the directory that holds the user projects.",
             )
-        self._llm_factory = llm_factory
         self.limits = limits or ServerLimits()
         self.admission = Admission(self.limits)
-        self.warm = WarmSet(self.limits.warm_projects, self.limits.idle_seconds or float("inf"))
-        period = min(60.0, max(1.0, self.limits.idle_seconds / 4)) if self.limits.idle_seconds else 3600.0
-        self.sweeper = Sweeper(self.warm, period)
+        #: the projects' UserMemory instances: warm readers (the working set), fresh writers
+        self.instances = ProjectInstances(self.path_of, self.admission, llm_factory)
+        self.warm: WarmSet = self.instances.warm
+        self.sweeper: Sweeper = self.instances.sweeper
         #: the view's catch-up after an ingest, in the background (uac.server.follow)
-        self.follower = ViewFollower(self.writer, self.path_of)
+        self.follower = ViewFollower(self.instances.writer, self.path_of)
 
     # -- names and paths --------------------------------------------------------
 
@@ -148,76 +108,7 @@ class ServedWorkspace:
     def is_admin(self, token: str | None) -> bool:
         return admin_token_valid(self.root, token)
 
-    # -- opening --------------------------------------------------------------------
-
-    def _signature(self, root: Path) -> tuple:
-        return (
-            _stat_key(root / "uac.toml"),
-            _stat_key(root / "memory" / "facts.jsonl"),
-            _stat_key(root / "MANIFEST.md"),
-            _stat_key(root / ".uac" / "index" / "facts.jsonl"),
-            _stat_key(root / ".uac" / "index" / "archive.jsonl"),
-        )
-
-    def _new(self, name: str, root: Path) -> UserMemory:
-        project = Project.open(root)
-        llm = self._llm_factory(project) if self._llm_factory is not None else None
-        memory = UserMemory(project, llm=llm)
-        memory.context.bind_work_slots(_ProjectSlots(self.admission, name))
-        return memory
-
-    def _open_checked(self, name: str) -> tuple[Path, tuple]:
-        """The project's root and file signature; a project that is gone (or no longer
-        a project) leaves the working set and raises the library's error."""
-        root = self.path_of(name)
-        if not is_project(root):
-            self.warm.drop(name, "its directory is gone or is no longer a user project")
-            Project.open(root)  # raises the library's not-found / not-a-project error
-        return root, self._signature(root)
-
-    @contextmanager
-    def _using(self, name: str) -> Iterator[WarmProject]:
-        root, signature = self._open_checked(name)
-        self.sweeper.start()
-        with self.warm.use(name, signature, lambda: self._new(name, root)) as entry:
-            try:
-                yield entry
-            except _BROKEN as exc:
-                # a project damaged under a warm instance: never serve it from memory again
-                self.warm.drop(name, f"{type(exc).__name__}: {exc}", expected=entry)
-                raise
-
-    def reader(self, name: str) -> UserMemory:
-        """A warm ``UserMemory`` for reading project ``name``'s files (shared between
-        requests).  Use it for file reads only: its search index may be closed at
-        any time (:meth:`searching` holds it open)."""
-        with self._using(name) as entry:
-            return entry.memory
-
-    @contextmanager
-    def searching(self, name: str) -> Iterator[UserMemory]:
-        """The warm ``UserMemory`` of ``name``, held alone for a call that uses its search index."""
-        with self._using(name) as entry:
-            with entry.lock:
-                try:
-                    yield entry.memory
-                finally:
-                    memory = entry.memory
-                    if memory.context.index_open and memory.index.client_open:
-                        # embedded searches read the flat vector copy; a Chroma client opened
-                        # for a fallback is closed again, so warm projects hold no threads
-                        memory.index.release_client()
-
-    def writer(self, name: str) -> UserMemory:
-        """A fresh ``UserMemory`` for one write to project ``name`` (close it when done)."""
-        root = self.path_of(name)
-        if not is_project(root):
-            self.warm.drop(name, "its directory is gone or is no longer a user project")
-            Project.open(root)
-        memory = self._new(name, root)
-        if memory.index.backend == "http":
-            memory.index.client()  # reach the Chroma server now: fail here, not mid-write
-        return memory
+    # -- new projects and the working set ------------------------------------------
 
     def create(self, name: str, *, user_name: str | None = None, timezone: str = "UTC") -> UserMemory:
         root = self.path_of(name)
@@ -250,15 +141,11 @@ class ServedWorkspace:
     async def _thread(self, work: Callable[[], T]) -> T:
         return await _in_thread(work, self.limits.threads)
 
-    def _reading(self, name: str, work: Callable[[UserMemory], T]) -> T:
-        with self._using(name) as entry:
-            return work(entry.memory)
-
     async def read(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, for calls that only read files (one of the
         project's ``reads_per_project`` turns, waited for in the event loop)."""
         async with self.admission.reads.hold_async(name, self.limits.busy_wait_seconds):
-            return await self._thread(lambda: self._reading(name, work))
+            return await self._thread(lambda: self.instances.reading(name, work))
 
     async def peek(self, name: str, work: Callable[[], T]) -> T:
         """``work`` on a few small files of project ``name`` (reading or queueing a job's
@@ -271,7 +158,7 @@ class ServedWorkspace:
         per project, at most ``writes`` over all projects (each opens its vector store)."""
 
         def run() -> T:
-            memory = self.writer(name)
+            memory = self.instances.writer(name)
             try:
                 return work(memory)
             finally:
@@ -283,18 +170,18 @@ class ServedWorkspace:
     async def search(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on the warm instance, alone on its search index."""
         async with self.admission.searches.hold_async(name, self.limits.busy_wait_seconds):
-            return await self._thread(lambda: self._searching(name, work))
+            return await self._thread(lambda: self.instances.searched(name, work))
 
     async def ask(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` with a model slot (its model calls use it) and the search index."""
         async with self.admission.model.hold_async(name, self.limits.busy_wait_seconds):
             async with self.admission.searches.hold_async(name, self.limits.busy_wait_seconds):
-                return await self._thread(lambda: self._searching(name, work))
+                return await self._thread(lambda: self.instances.searched(name, work))
 
     async def run_sandbox(self, name: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` (one sandbox run) once a sandbox worker is free for the project."""
         async with self.admission.sandbox.hold_async(name, self.limits.busy_wait_seconds):
-            return await self._thread(lambda: self._reading(name, work))
+            return await self._thread(lambda: self.instances.reading(name, work))
 
     async def write(self, name: str, purpose: str, work: Callable[[UserMemory], T]) -> T:
         """``work`` on a fresh instance, holding project ``name``'s lock.
@@ -307,11 +194,11 @@ class ServedWorkspace:
         wait = self.limits.lock_wait_seconds
         deadline = time.monotonic() + wait
         async with self.admission.writes.hold_async(name, wait):
-            memory = await self._thread(lambda: self.writer(name))
+            memory = await self._thread(lambda: self.instances.writer(name))
             try:
                 pause = 0.05
                 while True:
-                    done, value = await self._thread(lambda: self._write_if_free(memory, purpose, work))
+                    done, value = await self._thread(lambda: _write_if_free(memory, purpose, work))
                     if done:
                         return value
                     remaining = deadline - time.monotonic()
@@ -326,16 +213,12 @@ class ServedWorkspace:
             finally:
                 memory.close()
 
-    def _searching(self, name: str, work: Callable[[UserMemory], T]) -> T:
-        with self.searching(name) as memory:
-            return work(memory)
 
-    @staticmethod
-    def _write_if_free(memory: UserMemory, purpose: str, work: Callable[[UserMemory], T]) -> tuple[bool, Any]:
-        """(True, result) -- or (False, the ProjectLocked) if another process holds the lock."""
-        with ExitStack() as stack:
-            try:
-                stack.enter_context(memory.project.lock(purpose, timeout=0))
-            except ProjectLocked as exc:
-                return False, exc
-            return True, work(memory)
+def _write_if_free(memory: UserMemory, purpose: str, work: Callable[[UserMemory], T]) -> tuple[bool, Any]:
+    """(True, result) -- or (False, the ProjectLocked) if another process holds the lock."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(memory.project.lock(purpose, timeout=0))
+        except ProjectLocked as exc:
+            return False, exc
+        return True, work(memory)

@@ -228,7 +228,7 @@ async def start_compile(
     mode = body.mode if body is not None else None
 
     def work() -> dict[str, Any]:
-        memory = workspace.writer(project)  # opened when the job starts, not while it waits
+        memory = workspace.instances.writer(project)  # opened when the job starts, not while it waits
         try:
             return public_json(_to_json(memory.compile(mode=mode)), workspace.root)
         finally:
