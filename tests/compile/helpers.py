@@ -10,6 +10,7 @@ import re
 
 from uac.facts.model import Fact
 from uac.llm.rule_model import respond_entry
+from uac.llm.rule_model.request import block_json
 
 TOPICS = [
     ("travel", "I took a trip to {place} and stayed in a hotel near the beach"),
@@ -48,6 +49,16 @@ protocol_handler = respond_entry
 
 def prompt_of(request) -> str:
     return "\n".join(m.content or "" for m in request.messages)
+
+
+def session_of(prompt: str) -> str | None:
+    """The session a prompt is about: the ``id`` of an extraction prompt's ``<session>`` block,
+    else the session named by a reconcile prompt's opening line (``Session ID, dated ...``)."""
+    data = block_json(prompt, "session")
+    if isinstance(data, dict) and isinstance(data.get("id"), str):
+        return data["id"]
+    match = re.search(r"^Session (\S+), dated ", prompt, flags=re.M)
+    return match.group(1) if match else None
 
 
 def domain_of_prompt(prompt: str) -> str | None:

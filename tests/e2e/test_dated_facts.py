@@ -84,7 +84,7 @@ def dated(scripted, scripted_memory, locomo_file, embedder):
         prompt = next(m.content for m in request.messages if m.role == "user")  # a repair round repeats the list
         if prompt.startswith("Decide what each new fact changes"):
             return {"content": '{"changes": []}'}
-        session_id = prompt.split("Session ", 1)[1].split(",", 1)[0]
+        session_id = json.loads(prompt.split("<session>", 1)[1].split("</session>", 1)[0])["id"]
         return {"content": _reply(session_id)}
 
     scripted.handler = answer

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from tests.compile.helpers import session_of
 from uac.extract.base import ExtractedFact
 from uac.extract.coerce import KnownFacts, TurnIds, read_item, read_supersedes
 from uac.facts.log import FactLog
@@ -85,7 +86,7 @@ SESSIONS = [
 
 def _extraction(prompt: str) -> dict:
     turns = [turn.turn_id for turn in turn_lines(block(prompt, "turns"))]
-    if "Session s1," in prompt:
+    if session_of(prompt) == "s1":
         texts = [
             "Sam works at Acme Corp as an engineer.",
             "Sam earns 80,000 a year at Acme.",

@@ -18,6 +18,7 @@ import re
 import threading
 import time
 
+from tests.compile.helpers import session_of
 from uac.llm import ScriptedProvider
 from uac.llm.rule_model.request import block, blocks
 
@@ -149,7 +150,7 @@ def _first_user(request) -> str:
 
 
 def _session_number(prompt: str) -> int:
-    return int(re.search(r"Session rec_s(\d+),", prompt).group(1))
+    return int((session_of(prompt) or "")[len("rec_s") :])
 
 
 def extraction(prompt: str) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.compile.helpers import handler_for, prompt_of, protocol_handler
+from tests.compile.helpers import handler_for, prompt_of, protocol_handler, session_of
 from uac.errors import ModelError
 from uac.fsutil import read_utf8, split_lines
 from uac.llm import LLMClient, ScriptedProvider
@@ -54,7 +54,7 @@ class Endpoint:
         return self._reply(request, prompt)
 
     def _reply(self, request, prompt):
-        if self.fail_session is not None and f"Session par_s{self.fail_session}," in prompt:
+        if self.fail_session is not None and session_of(prompt) == f"par_s{self.fail_session}":
             return {"error": "fatal", "message": "the endpoint refused the request (HTTP 400)"}
         if any(f"[{turn}]" in prompt.split("Turns to extract from:")[-1] for turn in self.garbage):
             return "I would rather not answer in JSON."
@@ -158,7 +158,7 @@ def test_a_session_is_shown_the_facts_of_the_sessions_parallel_sessions_before_i
         memory.ingest(source, extractor="llm")
     finally:
         memory.close()
-    fifth = [p for p in endpoint.prompts if "Session par_s5," in p]
+    fifth = [p for p in endpoint.prompts if session_of(p) == "par_s5"]
     assert fifth and all("[par_s2-f1]" in p and "[par_s1-f1]" in p for p in fifth)
     assert not any("[par_s3-f1]" in p or "[par_s4-f1]" in p for p in fifth)
 

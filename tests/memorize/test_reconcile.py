@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.compile.helpers import session_of
 from tests.memorize.reconcile_model import Jittery, RealisticModel, locomo
 from uac.fsutil import read_utf8, split_lines
 from uac.llm import LLMClient
@@ -57,9 +58,11 @@ def test_side_by_side_ingest_writes_the_log_of_a_sequential_ingest(tmp_path, sou
     assert rows == log_rows(tmp_path / "seq")
 
     # what the sequential extraction saw and the side-by-side one did not: the session before
-    assert any("[rec_s1-f1] Maya works at Acme Corp" in p for p in sequential_model.prompts if "Session rec_s2," in p)
+    assert any(
+        "[rec_s1-f1] Maya works at Acme Corp" in p for p in sequential_model.prompts if session_of(p) == "rec_s2"
+    )
     assert not any(
-        "[rec_s1-f1]" in p for p in parallel_model.prompts if p.startswith("Extract") and "Session rec_s2," in p
+        "[rec_s1-f1]" in p for p in parallel_model.prompts if p.startswith("Extract") and session_of(p) == "rec_s2"
     )
 
     facts = {r["id"]: r for r in rows if r["kind"] == "fact"}
@@ -140,7 +143,7 @@ class BadReconcile(RealisticModel):
         prompt = next(m.content for m in request.messages if m.role == "user")
         if not prompt.startswith("Decide what each new fact changes"):
             return entry
-        number = int(prompt.split("Session rec_s", 1)[1].split(",", 1)[0])
+        number = int((session_of(prompt) or "")[len("rec_s") :])
         if number == 7:
             value = {
                 "changes": [
@@ -188,9 +191,9 @@ class SlowReconcileThenFailure(Jittery):
 
     def complete(self, request):
         prompt = next(m.content for m in request.messages if m.role == "user")
-        if prompt.startswith("Decide what each new fact changes") and "Session rec_s6," in prompt:
+        if prompt.startswith("Decide what each new fact changes") and session_of(prompt) == "rec_s6":
             time.sleep(0.3)
-        if prompt.startswith("Extract") and "Session rec_s7," in prompt:
+        if prompt.startswith("Extract") and session_of(prompt) == "rec_s7":
             from uac.errors import ModelError
 
             raise ModelError("the endpoint refused the request (HTTP 400)")

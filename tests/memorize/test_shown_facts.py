@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from tests.compile.helpers import session_of
 from uac.facts.log import FactLog
 from uac.facts.model import Fact
 from uac.llm.rule_model import respond_entry
@@ -82,7 +83,7 @@ def test_sessions_side_by_side_see_what_was_committed_before_and_reconcile_links
     path = tmp_path / "three.jsonl"
     path.write_text("\n".join(json.dumps(s) for s in sessions), "utf-8")
     memory.ingest(path)
-    prompts = {p.split("Session ", 1)[1].split(",", 1)[0]: p for p in _extraction_prompts(scripted)}
+    prompts = {session_of(p): p for p in _extraction_prompts(scripted)}
     assert "Known facts" not in prompts["s2"]  # s1 was not committed when s2 was extracted
     assert "[s1-f1]" in prompts["s3"]  # s1 was: shown to s3 (lag 2)
     # what s2 changes in s1 was settled at its commit, against every fact committed before it

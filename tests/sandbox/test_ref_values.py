@@ -56,7 +56,7 @@ def test_each_kind_keeps_its_own_resolving():
         HostRef("Relationships/Person")
 
 
-def test_uac_refs_loads_only_the_sandbox_module_it_builds_on():
+def test_uac_refs_loads_only_the_sandbox_modules_it_builds_on():
     code = "import json, sys\nimport uac.refs\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith('sandbox'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert json.loads(out) == ["sandbox", "sandbox.refs"]
+    assert json.loads(out) == ["sandbox", "sandbox.readonly", "sandbox.refs"]
