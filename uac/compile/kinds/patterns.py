@@ -172,7 +172,7 @@ _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
     r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
     r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged|"
-    r"popped|nipped|hopped|headed|caught|took)\b",
+    r"popped|nipped|hopped|headed|caught|took|stayed|slept)\b",
     re.I,
 )
 
