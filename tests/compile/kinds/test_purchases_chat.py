@@ -141,3 +141,54 @@ def test_a_bare_dollar_is_the_users_own_dollar():
     # the US dollar by name stays; no home, no setting: USD
     assert _currencies("I moved to Melbourne last year.", "I bought a bike for US$650.") == ["USD"]
     assert _currencies("I bought a bike for $650.") == ["USD"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a purchase told after a comma, its subject dropped, with a verb that only says buying
+        ("Also it is FREEZING in Stellies, bought a heater, £1099 at Game.", [("heater", 1099.0, "GBP")]),
+        # the report goes on after a colon
+        (
+            "And I treated myself: got a Garmin Forerunner 255 off a guy for £280, like new.",
+            [("Garmin Forerunner 255", 280.0, "GBP")],
+        ),
+    ],
+)
+def test_a_purchase_told_after_a_comma_or_a_colon(line, expected):
+    assert _bought(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "One guy, Tobi, bought a 3D printer for like 600 euros.",  # someone else's
+        "So cold today, Ana bought a heater, £99.",
+        "It is freezing and Tom is sulking, bought a heater, £99.",
+        "It's freezing, might have bought a heater, £99.",
+    ],
+)
+def test_no_purchase_after_a_comma_of_someone_else_or_hedged(line):
+    assert _bought(line) == []
+
+
+def _local(*lines: str, currency: str | None = None) -> list[tuple]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return [
+        (s.fields["item"], s.fields["amount"], s.fields["currency"])
+        for s in localise(seen, facts, currency).get("purchase", [])
+        if not doubt(s)
+    ]
+
+
+def test_got_with_a_price_in_the_users_own_way_of_writing_it():
+    line = "got a Garmin Forerunner 255 off a guy on Marketplace for R2 800, like new."
+    assert _local(line, currency="ZAR") == [("Garmin Forerunner 255", 2800.0, "ZAR")]
+    assert _local(line) == []  # no currency known to be the user's: "R2 800" is no amount
+    assert _local("got a cat from a guy for R2D2 reasons", currency="ZAR") == []

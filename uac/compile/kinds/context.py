@@ -119,15 +119,17 @@ def _local_amount(
     if "_doubt" in fields or fields.get("amount") is not None or at is None:
         return sighting
     local = home_currency(currency, _home_country(fields.get("person") or "", at, homes))
-    if not local:
-        return sighting
-    text = facts[at].text
+    text = facts[at].text if local else ""
     item = fields.get("item")
     after = text.find(item) + len(item) if isinstance(item, str) and item in text else 0
-    paid = [m for m in local_amounts(text, local) if m.start >= after]
+    paid = [m for m in local_amounts(text, local) if m.start >= after] if local else []
     if not paid:
+        if fields.get("_local_only"):
+            # "got a bike for R2 800" read in no currency of the user's: not a purchase the rules can tell
+            return replace(sighting, fields={"_doubt": "an amount in no currency known to be the user's"}, key=None)
         return sighting
-    return replace(sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency})
+    kept = {k: v for k, v in fields.items() if k != "_local_only"}
+    return replace(sighting, fields={**kept, "amount": paid[0].amount, "currency": paid[0].currency})
 
 
 #: "there" after a verb of travel ("going there", "flew back there") or of a stay ("four nights there")

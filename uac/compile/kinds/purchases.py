@@ -248,7 +248,16 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
 
 #: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
 _GOES_ON = re.compile(
-    r"(?:,\s+(?:and\s+)?|\s+and\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)"
+    r"(?:,\s+(?:and\s+)?|\s+and\s+|:\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)"
+)
+#: "it is FREEZING here, bought a heater, R1099": a purchase told after a comma, its subject dropped,
+#: with the verbs that only say buying (never "got"), in a sentence no one else is the subject of
+_BOUGHT_AFTER = re.compile(
+    r",\s+(?:and\s+)?(?:so\s+)?(?=(?:bought|ordered|purchased)\s+(?:a|an|the|some|two|three|new)\b)"
+)
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:he|she|they|his|her|their|[A-Z][a-z]+['’]s|guy|girl|man|woman|friend|colleague|boss|mum|mom|dad|brother|"
+    r"sister|partner|husband|wife|boyfriend|girlfriend)\b|(?<![Ii]n\s)(?<![Aa]t\s)(?<![Tt]o\s)(?<!from\s)(?<!near\s)(?<=\s)[A-Z][a-z]+\b"
 )
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
 
@@ -262,9 +271,16 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     text = p.plain_cached(fact.text, fact.session_date)
     if text.startswith(f"{person} said: "):
         text = text[len(f"{person} said: ") :]
-    report = text[len(person) + 1 :] if text.startswith(f"{person} ") else text
-    if not (_OPENS_REPORT.match(report) or p.SUBJECTLESS.match(report)) or p.HEDGES.search(text):
+    report = re.sub(r"^(?:(?:and|also|so|oh|ok|okay|then)\s+)+", "", text, flags=re.I)  # "And I treated myself: ..."
+    report = report[len(person) + 1 :] if report.startswith(f"{person} ") else report
+    if p.HEDGES.search(text):
         return []
+    if not (_OPENS_REPORT.match(report) or p.SUBJECTLESS.match(report)):
+        bought = _BOUGHT_AFTER.search(text)
+        before = text[: bought.start()] if bought is not None else ""
+        if bought is None or any(m.group(0) != person for m in _SOMEONE_ELSE.finditer(before)):
+            return []
+        return [p.Clause(person, False, text[bought.end() :])]
     return [p.Clause(person, False, text[m.end() :]) for m in _GOES_ON.finditer(text)]
 
 
@@ -321,6 +337,14 @@ _BRAND = re.compile(
 )
 
 
+#: "got a Garmin off a guy on Marketplace for R2 800": "got" with a price no sign of the kinds reads --
+#: a purchase only if the user's currency, written the local way, reads it (``_local_only``:
+#: :func:`uac.compile.kinds.context.localise`)
+_GOT_LOCAL = _rule(
+    rf"(?:got|picked\s+up|scored)\s+{_ITEM}\s+(?:(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{1,5}}?)?for\s+(?=[A-Za-z]{{0,3}}\$?\s?\d)"
+)
+
+
 def _detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in list(p.clauses(fact, CUE)) + _going_on(fact):
@@ -366,6 +390,23 @@ def _detect(fact: "Fact") -> list[Sighting]:
             if fields["where"] is None and where and where.group("where")[:1].islower():
                 fields["where"] = where.group("where")
             out.append(Sighting(NAME, fact.id, fields, None))
+            break
+        if not out:
+            got = _GOT_LOCAL.match(clause.rest)
+            item = _item(got.group("item"), clause.person) if got is not None else None
+            if got is not None and item is not None and not _money_in(clause.rest[got.end() :]):
+                where = _WHERE.search(clause.rest)
+                fields = {
+                    "person": clause.person,
+                    "item": item,
+                    "amount": None,
+                    "currency": None,
+                    "when": p.when(fact),
+                    "where": p.clean_name(where.group("where"), clause.person) if where else None,
+                    "_local_only": True,
+                }
+                out.append(Sighting(NAME, fact.id, fields, None))
+        if out:
             break
     if not out:
         out.extend(_relative(fact))
