@@ -398,6 +398,31 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|@family")]
 
 
+def _sighted(
+    fact: "Fact",
+    raw: str,
+    rule: _Rule,
+    rest: str,
+    *,
+    nights: str | None = None,
+    after: str | None = None,
+    weak: bool = False,
+) -> list[Sighting]:
+    """The speaker's trip to the places ``raw`` names (none when the gazetteer holds none of
+    them), read with ``rule`` from the words ``rest`` after the place (``after``: the words
+    its purpose and companions are read from, ``rest`` when None)."""
+    speaker = fact.speaker or ""
+    places, country = resolve_places(p.split_names(raw, speaker))
+    if not places:
+        return []
+    clause = p.Clause(speaker, False, rest)
+    fields = _fields(fact, rule, places, None, nights, clause, rest if after is None else after)
+    fields["country"] = country
+    if weak:
+        fields["_weak"] = True
+    return [Sighting(NAME, fact.id, fields, f"{speaker}|{places[0].lower()}")]
+
+
 def _back_from(fact: "Fact") -> list[Sighting]:
     """ "Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
     if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
@@ -406,17 +431,15 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     back = _BACK_FROM.match(text[:1].lower() + text[1:])
     if back is None:
         return []
-    places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
-    if not places:
-        return []
     rest = text[back.end() :]
     nights = re.match(rf"^,\s+{_NIGHTS}\b", rest)
-    clause = p.Clause(fact.speaker, False, rest)
-    fields = _fields(
-        fact, _Rule(_BACK_FROM, "done", "end"), places, None, nights.group("nights") if nights else None, clause, rest
+    return _sighted(
+        fact,
+        back.group("place"),
+        _Rule(_BACK_FROM, "done", "end"),
+        rest,
+        nights=nights.group("nights") if nights else None,
     )
-    fields["country"] = country
-    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
 
 
 #: "my cousin's wedding in Leeds, driving up on the Friday": an occasion somewhere, and the journey to it ahead
@@ -433,18 +456,18 @@ def _occasion_ahead(fact: "Fact") -> list[Sighting]:
     match = _OCCASION_AHEAD.search(text)
     if match is None:
         return []
-    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
-    if not places:
-        return []
     rest = text[match.end() :]
-    clause = p.Clause(fact.speaker, False, rest)
     nights = re.search(rf"\bfor\s+{_NIGHTS}\b", rest)
-    fields = _fields(
-        fact, _Rule(_OCCASION_AHEAD, "planned"), places, None, nights.group("nights") if nights else None, clause, rest
+    out = _sighted(
+        fact,
+        match.group("place"),
+        _Rule(_OCCASION_AHEAD, "planned"),
+        rest,
+        nights=nights.group("nights") if nights else None,
     )
-    fields["country"] = country
-    fields["purpose"] = fields.get("purpose") or match.group("purpose")
-    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+    for sighting in out:
+        sighting.fields["purpose"] = sighting.fields.get("purpose") or match.group("purpose")
+    return out
 
 
 _NIGHTS_AFTER = re.compile(rf"^[^.;!?]*?,\s+{_NIGHTS}\b")
@@ -645,41 +668,22 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     greeting = _GREETING.match(text)
     if greeting is not None and _BACK_FROM.match(text[greeting.end() :].lower()):
         text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
-    booked = _BOOKED.match(text)
-    if booked is not None and not p.HEDGES.search(text):
-        places, country = resolve_places(p.split_names(booked.group("place"), fact.speaker))
-        if places:
-            clause = p.Clause(fact.speaker or "", False, text[booked.end() :])
-            fields = _fields(fact, _Rule(_BOOKED, "planned", "booked"), places, None, None, clause, clause.rest)
-            fields["country"] = country
-            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
-    ahead = _OFF_TO.match(text[:1].lower() + text[1:])
-    if ahead is not None and not p.HEDGES.search(text):
-        places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
-        if places:
-            clause = p.Clause(fact.speaker or "", False, text[ahead.end() :])
-            fields = _fields(fact, _Rule(_OFF_TO, "planned"), places, None, None, clause, clause.rest)
-            fields["country"] = country
-            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
-    back = _BACK_FROM.match(text[:1].lower() + text[1:])
-    if back is not None:
-        places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
-        if places:
-            clause = p.Clause(fact.speaker or "", False, text[back.end() :])
-            fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, None, clause, clause.rest)
-            fields["country"] = country
-            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+    lowered = text[:1].lower() + text[1:]
+    hedged = p.HEDGES.search(text) is not None
+    for pattern, rule, said in (
+        (_BOOKED, _Rule(_BOOKED, "planned", "booked"), text),
+        (_OFF_TO, _Rule(_OFF_TO, "planned"), lowered),
+        (_BACK_FROM, _Rule(_BACK_FROM, "done", "end"), lowered),
+    ):
+        match = pattern.match(said)
+        if match is not None and not (hedged and rule.status == "planned"):
+            found = _sighted(fact, match.group("place"), rule, text[match.end() :])
+            if found:
+                return found
     match = _REVIEW.match(text)
-    if match is None:
+    if match is None or len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
         return []
-    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
-    if len(places) != 1:
-        return []
-    clause = p.Clause(fact.speaker or "", False, text[match.end() :])
-    fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
-    fields["country"] = country
-    fields["_weak"] = True
-    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+    return _sighted(fact, match.group("place"), _Rule(_REVIEW, "done"), text[match.end() :], after="", weak=True)
 
 
 #: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
