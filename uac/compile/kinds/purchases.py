@@ -30,7 +30,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import patterns as p
-from .model import Assembled, Kind, Sighting
+from .model import Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
@@ -458,8 +458,8 @@ def _relative(fact: "Fact") -> list[Sighting]:
     return [Sighting(NAME, fact.id, fields, None)]
 
 
-def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    return p.one_record_each(kind, sightings, facts)
+#: every report is its own record
+assemble = p.one_record_each
 
 
 CLASS = p.record_class(
