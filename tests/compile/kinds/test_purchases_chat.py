@@ -192,3 +192,35 @@ def test_got_with_a_price_in_the_users_own_way_of_writing_it():
     assert _local(line, currency="ZAR") == [("Garmin Forerunner 255", 2800.0, "ZAR")]
     assert _local(line) == []  # no currency known to be the user's: "R2 800" is no amount
     assert _local("got a cat from a guy for R2D2 reasons", currency="ZAR") == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "I traded in the Civic and got a used Subaru Outback, 18,500, because it's the law here",
+            [("used Subaru Outback", 18500.0, "AUD")],
+        ),
+        (
+            "I got the Sony noise cancelling headphones because they were 379 on sale",
+            [("Sony noise cancelling headphones", 379.0, "AUD")],
+        ),
+        ("I got a desk chair off Marketplace last week, 650, a proper office one.", [("desk chair", 650.0, "AUD")]),
+    ],
+)
+def test_a_price_with_no_currency_is_in_the_users_own(line, expected):
+    assert _local(line, currency="AUD") == expected
+    assert _local(line) == []  # no currency known to be the user's: unclear
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I got 2 coffees, 40 minutes later we left.",
+        "I got a new bike, 2019 model, so happy.",
+        "I got the train, 145, and then a bus.",
+        "I got a cat, 12, she is old but sweet.",
+    ],
+)
+def test_no_bare_price_from_a_count_a_year_or_a_journey(line):
+    assert _local(line, currency="AUD") == []

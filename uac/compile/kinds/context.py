@@ -113,6 +113,18 @@ def _country_spoken_of(facts: list["Fact"]) -> dict[str, str]:
     return out
 
 
+def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
+    """A price said with no currency ("got a used Subaru, 18,500") is in the user's own
+    currency; where none is known, the purchase is unclear."""
+    from ...extract.money import home_currency
+
+    fields = {k: v for k, v in sighting.fields.items() if k != "_bare_amount"}
+    local = home_currency(money.currency, money.home_country(fields.get("person") or "", at or 0))
+    if not local:
+        return replace(sighting, fields={"_doubt": "an amount in no currency known to be the user's"}, key=None)
+    return replace(sighting, fields={**fields, "currency": local})
+
+
 def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
     """A purchase or meal told without an amount the kinds could read takes one written the
     local way of the user's currency ("R450", "199 kr", "4 200 rand"): the first after its item."""
@@ -120,6 +132,8 @@ def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
 
     fields = sighting.fields
     at = money.order.get(sighting.fact_id)
+    if fields.get("_bare_amount"):
+        return _bare_amount(sighting, money, at)
     if "_doubt" in fields or fields.get("amount") is not None or at is None:
         return sighting
     local = home_currency(money.currency, money.home_country(fields.get("person") or "", at))

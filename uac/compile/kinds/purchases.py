@@ -345,6 +345,20 @@ _GOT_LOCAL = _rule(
 )
 
 
+#: a price said with no currency: "got a used Subaru Outback, 18,500, because ...", "got the Sony
+#: headphones because they were 379 on sale" -- in the user's own currency, if one is known
+#: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least, so never
+#: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
+_BARE = _rule(
+    rf"(?:bought|got|picked\s+up|ordered|purchased)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+)(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
+    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|because|and|so|which)\b)"
+)
+
+
+_JOURNEY = re.compile(r"\b(?:train|bus|tram|ferry|flight|plane|taxi|uber|cab|lift|ride|tube|metro)s?$", re.I)
+
+
 def _detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in list(p.clauses(fact, CUE)) + _going_on(fact):
@@ -392,6 +406,23 @@ def _detect(fact: "Fact") -> list[Sighting]:
             out.append(Sighting(NAME, fact.id, fields, None))
             break
         if not out:
+            bare = _BARE.match(clause.rest)
+            item = _item(bare.group("item"), clause.person) if bare is not None else None
+            if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
+                fields = {
+                    "person": clause.person,
+                    "item": item,
+                    "amount": p.number(bare.group("bare")),
+                    "currency": None,
+                    "when": p.when(fact),
+                    "where": None,
+                    "_bare_amount": True,
+                }
+                where = _WHERE.search(clause.rest[: bare.start("bare")])
+                if where is not None:
+                    fields["where"] = p.clean_name(where.group("where"), clause.person)
+                out.append(Sighting(NAME, fact.id, fields, None))
+                break
             got = _GOT_LOCAL.match(clause.rest)
             item = _item(got.group("item"), clause.person) if got is not None else None
             if got is not None and item is not None and not _money_in(clause.rest[got.end() :]):
