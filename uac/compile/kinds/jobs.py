@@ -169,12 +169,17 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
                     if job["end"] is None:
                         job["end"] = fields["start"]
     for job in jobs:
-        job["employer"] = _full_name(job["employer"], [n for who, n, _ in names if who == job["person"]])
-        if job["role"] is None:
-            # the title said beside the employer's name ("research assistant at SeaWatch Trust")
-            titles = {r for who, n, r in names if who == job["person"] and r and same_value(n, job["employer"])}
-            job["role"] = titles.pop() if len(titles) == 1 else None
+        _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _named_in_full(job: dict[str, Any], named: list[tuple[str, str | None]]) -> None:
+    """The job's employer as the person named it in full elsewhere, and the title said beside
+    that name ("research assistant at SeaWatch Trust") when the job has none."""
+    job["employer"] = _full_name(job["employer"], [name for name, _ in named])
+    if job["role"] is None:
+        titles = {role for name, role in named if role and same_value(name, job["employer"])}
+        job["role"] = titles.pop() if len(titles) == 1 else None
 
 
 def _short_for(one: str | None, other: str | None) -> bool:

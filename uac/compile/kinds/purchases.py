@@ -406,42 +406,38 @@ def _detect(fact: "Fact") -> list[Sighting]:
             out.append(Sighting(NAME, fact.id, fields, None))
             break
         if not out:
-            bare = _BARE.match(clause.rest)
-            item = _item(bare.group("item"), clause.person) if bare is not None else None
-            if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
-                fields = {
-                    "person": clause.person,
-                    "item": item,
-                    "amount": p.number(bare.group("bare")),
-                    "currency": None,
-                    "when": p.when(fact),
-                    "where": None,
-                    "_bare_amount": True,
-                }
-                where = _WHERE.search(clause.rest[: bare.start("bare")])
-                if where is not None:
-                    fields["where"] = p.clean_name(where.group("where"), clause.person)
-                out.append(Sighting(NAME, fact.id, fields, None))
-                break
-            got = _GOT_LOCAL.match(clause.rest)
-            item = _item(got.group("item"), clause.person) if got is not None else None
-            if got is not None and item is not None and not _money_in(clause.rest[got.end() :]):
-                where = _WHERE.search(clause.rest)
-                fields = {
-                    "person": clause.person,
-                    "item": item,
-                    "amount": None,
-                    "currency": None,
-                    "when": p.when(fact),
-                    "where": p.clean_name(where.group("where"), clause.person) if where else None,
-                    "_local_only": True,
-                }
-                out.append(Sighting(NAME, fact.id, fields, None))
+            unpriced = _unpriced(fact, clause)
+            if unpriced is not None:
+                out.append(unpriced)
         if out:
             break
     if not out:
         out.extend(_relative(fact))
     return out
+
+
+def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
+    """A purchase whose price no sign of the kinds reads: said with no currency ("got a used
+    Subaru, 18,500": ``_bare_amount``), or "got" with a price the user's currency may write
+    ("got a Garmin off a guy for R2 800": ``_local_only``); the user's currency decides in
+    :func:`uac.compile.kinds.context.localise`."""
+    where = _WHERE.search(clause.rest)
+    bare = _BARE.match(clause.rest)
+    item = _item(bare.group("item"), clause.person) if bare is not None else None
+    if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
+        before = _WHERE.search(clause.rest[: bare.start("bare")])
+        place = p.clean_name(before.group("where"), clause.person) if before is not None else None
+        fields = {"amount": p.number(bare.group("bare")), "where": place, "_bare_amount": True}
+    else:
+        got = _GOT_LOCAL.match(clause.rest)
+        item = _item(got.group("item"), clause.person) if got is not None else None
+        if got is None or item is None or _money_in(clause.rest[got.end() :]):
+            return None
+        place = p.clean_name(where.group("where"), clause.person) if where else None
+        fields = {"amount": None, "where": place, "_local_only": True}
+    return Sighting(
+        NAME, fact.id, {"person": clause.person, "item": item, "currency": None, "when": p.when(fact), **fields}, None
+    )
 
 
 def _money_in(text: str) -> bool:
