@@ -288,8 +288,8 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
     holds both ("Paris, Texas")."""
     text = name.strip().rstrip(".,;!?")
     if text in NICKNAMES:
-        city, country = NICKNAMES[text]
-        return Place(city, "city", country)
+        full, land = NICKNAMES[text]
+        return Place(full, "city", land)
     if not text or text in _NOT_PLACES or not text[:1].isupper() and not text.startswith("the "):
         return None
     bare = re.sub(r"^the\s+", "", text)
