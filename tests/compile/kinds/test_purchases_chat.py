@@ -119,7 +119,8 @@ def test_one_stays_one_when_the_sentence_names_nothing_before_it():
     assert _bought("I bought a new one for €30.") == [("new one", 30.0, "EUR")]
 
 
-def _currencies(*lines: str, currency: str | None = None) -> list[str]:
+def _localised(*lines: str, currency: str | None = None) -> list:
+    """The purchases of ``lines`` once their amounts are read against the user's currency."""
     from uac.compile.kinds import localise
 
     facts = facts_of(*lines)
@@ -127,7 +128,11 @@ def _currencies(*lines: str, currency: str | None = None) -> list[str]:
     for fact in facts:
         for sighting in detect(fact):
             seen.setdefault(sighting.kind, []).append(sighting)
-    return [s.fields["currency"] for s in localise(seen, facts, currency).get("purchase", [])]
+    return localise(seen, facts, currency).get("purchase", [])
+
+
+def _currencies(*lines: str, currency: str | None = None) -> list[str]:
+    return [s.fields["currency"] for s in _localised(*lines, currency=currency)]
 
 
 def test_a_bare_dollar_is_the_users_own_dollar():
@@ -173,16 +178,9 @@ def test_no_purchase_after_a_comma_of_someone_else_or_hedged(line):
 
 
 def _local(*lines: str, currency: str | None = None) -> list[tuple]:
-    from uac.compile.kinds import localise
-
-    facts = facts_of(*lines)
-    seen: dict[str, list] = {}
-    for fact in facts:
-        for sighting in detect(fact):
-            seen.setdefault(sighting.kind, []).append(sighting)
     return [
         (s.fields["item"], s.fields["amount"], s.fields["currency"])
-        for s in localise(seen, facts, currency).get("purchase", [])
+        for s in _localised(*lines, currency=currency)
         if not doubt(s)
     ]
 
