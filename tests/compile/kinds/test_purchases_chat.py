@@ -222,3 +222,32 @@ def test_a_price_with_no_currency_is_in_the_users_own(line, expected):
 )
 def test_no_bare_price_from_a_count_a_year_or_a_journey(line):
     assert _local(line, currency="AUD") == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a gift: the thing, not whom it is for
+        ("I got my brother a watch for £80.", [("watch", 80.0, "GBP")]),
+        ("I bought Ana's mum a scarf for £20.", [("scarf", 20.0, "GBP")]),
+        # a label before a colon, then the report without its subject
+        ("Also christmas: got my mom a scarf at the Watershed for £20, she'll love it.", [("scarf", 20.0, "GBP")]),
+    ],
+)
+def test_a_gift_and_a_labelled_report(line, expected):
+    assert _bought(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Update: got the job!", "News: Tom got a new car for £9000.", "Christmas: might get my mom a scarf for £20."],
+)
+def test_no_purchase_after_a_label_without_one(line):
+    assert _bought(line) == []
+
+
+def test_bucks_said_in_rand_are_rand():
+    line = "got my mom a scarf for two hundred bucks"
+    assert _local(line, currency="ZAR") == [("scarf", 200.0, "ZAR")]
+    assert _local(line, currency="GBP") == [("scarf", 200.0, "USD")]  # a pound user's bucks stay dollars
+    assert _local("got a scarf for 200 dollars", currency="ZAR") == [("scarf", 200.0, "USD")]

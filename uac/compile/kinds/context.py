@@ -255,7 +255,7 @@ def _next_amount(sighting: Sighting, facts: list["Fact"], order: dict[str, int],
 
 
 def _dollar(sighting: Sighting, money: _Money) -> Sighting:
-    from ...extract.money import local_currency, names_us_dollar
+    from ...extract.money import home_currency, local_currency, names_us_dollar
 
     fields = sighting.fields
     if fields.get("currency") != "USD":
@@ -271,7 +271,17 @@ def _dollar(sighting: Sighting, money: _Money) -> Sighting:
     )
     if source is None or names_us_dollar(source.text):
         return sighting
-    local = local_currency(money.currency, money.home_country(fields.get("person") or "", at))
+    country = money.home_country(fields.get("person") or "", at)
+    own = home_currency(money.currency, country)
+    if own in BUCKS_ELSEWHERE and _BUCKS.search(source.text) and not re.search(r"\$|\bdollars?\b", source.text):
+        return replace(sighting, fields={**fields, "currency": own})  # "two hundred bucks" said in rand
+    local = local_currency(money.currency, country)
     if not local or local == "USD":
         return sighting
     return replace(sighting, fields={**fields, "currency": local})
+
+
+#: currencies other than dollars that their users call "bucks" (South African English: a rand is
+#: "a buck", as the Dictionary of South African English records); elsewhere "bucks" stays a dollar
+BUCKS_ELSEWHERE = frozenset({"ZAR"})
+_BUCKS = re.compile(r"\bbucks?\b", re.I)

@@ -134,8 +134,17 @@ def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
     return value, currency
 
 
+#: whom a gift is for ("got my mom a scarf")
+_KIN = (
+    r"mom|mum|mother|dad|father|parents|sister|brother|son|daughter|kids|wife|husband|partner|boyfriend|girlfriend|"
+    r"gran|granny|grandma|grandpa|nan|aunt|auntie|uncle|cousin|niece|nephew|friend|boss|colleague|in-laws"
+)
+
+
 def _item(text: str, person: str) -> str | None:
     text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
+    # "got my mom a scarf", "bought Ana's brother a watch": the gift, not whom it is for
+    text = re.sub(rf"^(?:(?:[A-Z][\w’'-]*['’]s|my|his|her|their|our)\s+)(?:{_KIN})\s+(?=(?:a|an|the|some)\s)", "", text)
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
@@ -259,6 +268,8 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:he|she|they|his|her|their|[A-Z][a-z]+['’]s|guy|girl|man|woman|friend|colleague|boss|mum|mom|dad|brother|"
     r"sister|partner|husband|wife|boyfriend|girlfriend)\b|(?<![Ii]n\s)(?<![Aa]t\s)(?<![Tt]o\s)(?<!from\s)(?<!near\s)(?<=\s)[A-Z][a-z]+\b"
 )
+#: a label before a colon that opens a chat's sentence: "Also christmas:", "Update:", "Big news:"
+_LABEL = re.compile(r"^(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+")
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
 
 
@@ -272,6 +283,10 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     if text.startswith(f"{person} said: "):
         text = text[len(f"{person} said: ") :]
     report = re.sub(r"^(?:(?:and|also|so|oh|ok|okay|then)\s+)+", "", text, flags=re.I)  # "And I treated myself: ..."
+    label = _LABEL.match(report)
+    if label is not None and p.SUBJECTLESS.match(report[label.end() :]) and not p.HEDGES.search(text):
+        # "Also christmas: got my mom a scarf ...": a label, then the speaker's report without its subject
+        return [p.Clause(person, False, report[label.end() :])]
     report = report[len(person) + 1 :] if report.startswith(f"{person} ") else report
     if p.HEDGES.search(text):
         return []
