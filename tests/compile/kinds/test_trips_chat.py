@@ -383,3 +383,33 @@ def test_an_undated_plan_to_a_country_comes_true_in_one_of_its_cities():
     plan = (dt.date(2024, 10, 20), ["Jess and I are going to Namibia after Christmas!"])
     back = (dt.date(2025, 1, 6), ["Back from Swakopmund on Friday and I'm still finding sand in places."])
     assert [tuple(t.values()) for t in _trips(plan, back)] == [("Swakopmund", "NA", "done", None)]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Now: work sends me to London next month for a client workshop.", [("London", "GB", "planned", None)]),
+        ("They're sending me to Joburg in June for a client workshop.", [("Johannesburg", "ZA", "planned", None)]),
+        ("My boss sent me to Oslo last week, two days of meetings.", [("Oslo", "NO", "done", None)]),
+    ],
+)
+def test_a_trip_someone_sends_the_speaker_on(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Work might send me to London next month.",
+        "They're sending Tom to London in June.",
+        "Work sends me emails all day.",
+    ],
+)
+def test_no_trip_sent_on_of_someone_else_or_hedged(line):
+    assert _trips((DAY, [line])) == []
+
+
+def test_a_plan_is_done_when_a_later_sentence_opens_with_its_place_in_the_past():
+    plan = (dt.date(2025, 1, 2), ["We're going to London on 20 January for a client workshop."])
+    after = (dt.date(2025, 1, 26), ["London debrief: the workshop went fine and it rained for 4 days straight."])
+    assert [tuple(t.values()) for t in _trips(plan, after)] == [("London", "GB", "done", None)]

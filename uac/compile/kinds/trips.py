@@ -369,7 +369,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     if said and not out:
         out = _looking_back(fact)
     elif not out and not p.is_question(fact):
-        out.extend(_back_from(fact) or _occasion_ahead(fact) or _owned_trips(fact))
+        out.extend(_back_from(fact) or _occasion_ahead(fact) or _sent(fact) or _owned_trips(fact))
     if not out and not p.is_question(fact):
         out.extend(_back_home_visit(fact))
     return out
@@ -440,6 +440,23 @@ def _back_from(fact: "Fact") -> list[Sighting]:
         rest,
         nights=nights.group("nights") if nights else None,
     )
+
+
+#: "work sends me to London, monday the 20th to thursday the 23rd", "they're sending me to Joburg in
+#: June", "my boss sent me to Oslo": a trip someone else sends the speaker on, planned unless said in
+#: the past ("sent")
+_SENT = r"\b(?:(?P<ahead>sends|is\s+sending|are\s+sending|['’]re\s+sending|['’]s\s+sending|will\s+send)|sent)\s+{me}\s+(?:off\s+|over\s+|up\s+|down\s+|out\s+)?to\s+"
+
+
+def _sent(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or fact.speaker not in fact.text or p.HEDGES.search(fact.text):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = re.search(_SENT.format(me=re.escape(fact.speaker)) + _PLACES, text)
+    if match is None:
+        return []
+    status = "planned" if match.group("ahead") else "done"
+    return _sighted(fact, match.group("place"), _Rule(re.compile(_SENT), status), text[match.end() :])
 
 
 #: "my cousin's wedding in Leeds, driving up on the Friday": an occasion somewhere, and the journey to it ahead
@@ -1046,6 +1063,8 @@ def _report(
 
 #: "... at the weekend in Leeds ...": a place named in a sentence
 _IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})")
+#: a sentence that opens with a place and a word about it: "London debrief: ...", "Oslo was cold"
+_OPENS_WITH_PLACE = re.compile(rf"^(?P<place>{p.NAME})(?=\s+(?:debrief|update|recap|report|diary|was|were)\b|:)")
 
 
 def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
@@ -1078,6 +1097,9 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
                 continue
             text = p.plain_cached(fact.text, said)
             named = {_place_key(m.group("place")) for m in _IN_PLACE.finditer(text)}
+            opening = _OPENS_WITH_PLACE.match(text[len(f"{fact.speaker} said: ") :] if "said: " in text else text)
+            if opening is not None:
+                named.add(_place_key(opening.group("place")))  # "London debrief: the workshop went fine"
             if _place_key(trip.fields["destination"]) in named:
                 trip.fields["status"] = "done"
                 trip.sources.append(fact.id)
