@@ -61,7 +61,17 @@ def same_place(gold: Any, found: Any) -> bool:
 
 def same_item(gold: Any, found: Any) -> bool:
     """Items match when each names the other's head noun (its last word) and the record holds
-    at least half of the gold's words ("standing desk" ~ "a new standing desk", not "desk lamp")."""
+    at least half of the gold's words ("standing desk" ~ "a new standing desk", not "desk lamp");
+    a note the ledger puts in parentheses may be left out ("secondhand bike (blue Raleigh)" ~
+    "secondhand bike")."""
+    if isinstance(gold, str) and "(" in gold:
+        bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
+        if bare and bare != gold and _same_item(bare, found):
+            return True
+    return _same_item(gold, found)
+
+
+def _same_item(gold: Any, found: Any) -> bool:
     a, b = _words(gold), _words(found)
     if not a or not b:
         return False

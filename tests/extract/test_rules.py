@@ -136,6 +136,11 @@ def test_split_sentences_keeps_abbreviations():
         ("It made you feel good.", "It made Ben feel good."),
         ("Did you make it?", "Did Ben make it?"),
         ("How do you feel?", "How does Ben feel?"),
+        # "'d" is "had" before a past participle, "would" before anything else
+        ("I'd lost a bet to Lwazi.", "Ann had lost a bet to Lwazi."),
+        ("We'd already booked it.", "Ann and others had already booked it."),
+        ("I'd love to go.", "Ann would love to go."),
+        ("I'd need a car.", "Ann would need a car."),
     ],
 )
 def test_rewrite_persons(sentence, expected):

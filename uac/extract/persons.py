@@ -215,6 +215,21 @@ def _has_subject(tokens: list[str], index: int, names: tuple[str, ...]) -> bool:
     return False
 
 
+#: past participles that are no "-ed" word: "I'd lost a bet" is "had lost", "I'd love to" is "would"
+_PARTICIPLES = set(
+    """been had done gone seen got gotten made lost left taken given found thought told said bought brought
+    caught written read eaten run swum flown driven ridden known forgotten heard met paid sent spent won
+    booked already just never""".split()
+)
+
+
+def _d_means(tokens: list[str], index: int) -> str:
+    """What "'d" stands for after a pronoun at ``index``: "had" before a past participle
+    ("I'd lost a bet", "we'd already booked"), else "would" ("I'd love to go")."""
+    following = _next_verb(tokens, index)
+    return "had" if following in _PARTICIPLES or following.endswith("ed") and not following.endswith("eed") else "would"
+
+
 def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
     """``sentence`` with I/me/my (and you/your, if ``listener``) replaced by names."""
     tokens = _TOKEN.findall(sentence)
@@ -226,6 +241,8 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
             if _next_word(tokens, i) == "myself":  # "I myself went" -> "Sam went"
                 _drop_next_word(tokens, i)
             _conjugate_after(tokens, i)
+        elif low == "i'd":
+            tokens[i] = f"{speaker} {_d_means(tokens, i)}"
         elif low in _CONTRACTIONS_I:
             tokens[i] = _CONTRACTIONS_I[low].format(n=speaker)
         elif low in ("ourselves", "myself", "yourself", "yourselves"):
@@ -243,8 +260,8 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
                 continue  # "US$40", "the US": the country, never "us"
             tokens[i] = f"{speaker} and others"
         elif low in ("we're", "we've", "we'll", "we'd"):
-            tokens[i] = (
-                f"{speaker} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low]
+            tokens[i] = f"{speaker} and others " + (
+                {"we're": "are", "we've": "have", "we'll": "will"}.get(low) or _d_means(tokens, i)
             )
         elif listener is None:
             continue

@@ -131,6 +131,29 @@ _ALIASES = {
     "Quebec": "CA",
     "Ontario": "CA",
 }
+#: well-known nicknames of cities as people write them, with the city and its country (the
+#: nicknames in common use that Wikipedia's lists of city nicknames give); a trip or a home named
+#: by one is recorded under the city's name ("back from Joburg" is a trip to Johannesburg).  Only
+#: nicknames that stand for one city and are no other word: not "CT" (Connecticut too), "PE"
+#: (Gqeberha, or physical education), "the Prom" (a promenade, a ball)
+NICKNAMES: dict[str, tuple[str, str]] = {
+    "Joburg": ("Johannesburg", "ZA"),
+    "Jo'burg": ("Johannesburg", "ZA"),
+    "Jozi": ("Johannesburg", "ZA"),
+    "Swakop": ("Swakopmund", "NA"),
+    "Stellies": ("Stellenbosch", "ZA"),
+    "Durbs": ("Durban", "ZA"),
+    "the Big Apple": ("New York City", "US"),
+    "Big Apple": ("New York City", "US"),
+    "Philly": ("Philadelphia", "US"),
+    "Vegas": ("Las Vegas", "US"),
+    "Frisco": ("San Francisco", "US"),
+    "NOLA": ("New Orleans", "US"),
+    "Brum": ("Birmingham", "GB"),
+    "KL": ("Kuala Lumpur", "MY"),
+    "Rio": ("Rio de Janeiro", "BR"),
+}
+
 #: names that are also common words or first names and are no place in a sentence about going somewhere
 _NOT_PLACES = {
     "Of",
@@ -252,6 +275,11 @@ def _city(rows: list[tuple[int, str, str, str]]) -> tuple[str | None, bool]:
     return None, True
 
 
+def is_nickname(name: str) -> bool:
+    """Is ``name`` a nickname of :data:`NICKNAMES` (the record names the city in full)?"""
+    return name.strip() in NICKNAMES
+
+
 def lookup(name: str, qualifier: str | None = None) -> Place | None:
     """The place ``name`` stands for, or None when the gazetteer knows no such place.
 
@@ -259,6 +287,9 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
     country that picks one of several places; when it does, the place's name
     holds both ("Paris, Texas")."""
     text = name.strip().rstrip(".,;!?")
+    if text in NICKNAMES:
+        full, land = NICKNAMES[text]
+        return Place(full, "city", land)
     if not text or text in _NOT_PLACES or not text[:1].isupper() and not text.startswith("the "):
         return None
     bare = re.sub(r"^the\s+", "", text)

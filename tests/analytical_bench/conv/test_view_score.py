@@ -113,3 +113,10 @@ def test_a_trip_destination_matches_with_its_qualifier():
     assert same_place("Portland", "Portland, Oregon")
     assert same_place("Paris", "Paris, Texas") and same_place("Paris", "paris")
     assert not same_place("Paris, Texas", "Paris") and not same_place("Portland", "Oregon, Portland")
+
+
+def test_a_ledger_note_in_parentheses_may_be_left_out_of_an_item():
+    assert same_item("secondhand bike (blue Raleigh)", "secondhand bike")
+    assert same_item("secondhand bike (blue Raleigh)", "blue Raleigh secondhand bike")
+    assert not same_item("scarf (for her mother)", "mother")
+    assert not same_item("secondhand bike (blue Raleigh)", "bike rack")

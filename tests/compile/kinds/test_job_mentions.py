@@ -168,3 +168,31 @@ def test_a_job_said_with_a_trade_or_tenure(line, expected):
 )
 def test_no_job_from_a_title_a_partner_or_someone_else(line):
     assert _jobs((dt.date(2024, 3, 4), [line])) == []
+
+
+def test_a_title_at_a_name_names_the_job_a_last_day_ends():
+    jobs = _jobs(
+        (dt.date(2024, 8, 4), ["GOT THE JOB.", "research assistant at SeaWatch Trust, the kelp monitoring project!!"]),
+        (dt.date(2025, 2, 16), ["last day at SeaWatch is the 28th."]),
+    )
+    assert [(j["employer"], j["role"], j["current"]) for j in jobs] == [("SeaWatch Trust", "research assistant", False)]
+
+
+def test_a_title_at_a_name_gives_the_full_name_of_a_job_started():
+    jobs = _jobs(
+        (dt.date(2025, 1, 6), ["GIS analyst at Boland Spatial in Stellenbosch, full time."]),
+        (dt.date(2025, 3, 12), ["started at Boland on the Monday after.", "first day at Kestrel is a blur"]),
+    )
+    assert [(j["employer"], j["role"]) for j in jobs] == [("Boland Spatial", "GIS analyst"), ("Kestrel", None)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "research assistant at SeaWatch Trust, the kelp monitoring project!!",  # a title alone: no job
+        "My brother is a nurse at St Mary's.",
+        "Tom's last day at Acme is Friday.",
+    ],
+)
+def test_no_job_from_a_title_alone_or_someone_elses_last_day(line):
+    assert _jobs((dt.date(2024, 3, 4), [line])) == []

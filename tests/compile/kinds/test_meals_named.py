@@ -198,3 +198,47 @@ def test_a_meals_cost_said_in_the_next_sentence():
         _meals_in_context("We had dinner at Oaxaca Kitchen last night. €45 well spent: I bought a lamp for €45.")[0][1]
         is None
     )
+
+
+@pytest.mark.parametrize(
+    "line, place, meal, amount",
+    [
+        (
+            "He treated all of us to dinner at The Blue Anchor on the beachfront, even Ouma came.",
+            "The Blue Anchor",
+            "dinner",
+            None,
+        ),
+        ("The team took me for a goodbye lunch at Nonna Rosa in Obs, £24 each.", "Nonna Rosa", "lunch", 24.0),
+        (
+            "Jess took me out to Beira Peri-Peri in Woodstock on Friday, £43 for both of us.",
+            "Beira Peri-Peri",
+            None,
+            43.0,
+        ),
+        # "I'd lost a bet" is a report ("had"), not a wish ("would")
+        (
+            "dinner on saturday at Perlemoen & Co, bill came to £87 and I got it because I'd lost a bet",
+            "Perlemoen & Co",
+            "dinner",
+            87.0,
+        ),
+    ],
+)
+def test_a_meal_someone_treated_the_speaker_to(line, place, meal, amount):
+    [found] = _meals(line)
+    assert (found["place"], found["meal"], found["amount"]) == (place, meal, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Jess took me out to Kirstenbosch on Sunday.",  # no meal, no amount
+        "Tom will take me to dinner at Nopa.",
+        "Tom might treat us to dinner at Nopa.",
+        "Jess took me out to Paris for my birthday, £400.",  # a place of the gazetteer
+        "Ana took Tom for lunch at Nopa.",  # not the speaker
+    ],
+)
+def test_no_treat_that_is_no_meal_of_the_speaker(line):
+    assert _meals(line) == []

@@ -119,7 +119,8 @@ def test_one_stays_one_when_the_sentence_names_nothing_before_it():
     assert _bought("I bought a new one for €30.") == [("new one", 30.0, "EUR")]
 
 
-def _currencies(*lines: str, currency: str | None = None) -> list[str]:
+def _localised(*lines: str, currency: str | None = None) -> list:
+    """The purchases of ``lines`` once their amounts are read against the user's currency."""
     from uac.compile.kinds import localise
 
     facts = facts_of(*lines)
@@ -127,7 +128,11 @@ def _currencies(*lines: str, currency: str | None = None) -> list[str]:
     for fact in facts:
         for sighting in detect(fact):
             seen.setdefault(sighting.kind, []).append(sighting)
-    return [s.fields["currency"] for s in localise(seen, facts, currency).get("purchase", [])]
+    return localise(seen, facts, currency).get("purchase", [])
+
+
+def _currencies(*lines: str, currency: str | None = None) -> list[str]:
+    return [s.fields["currency"] for s in _localised(*lines, currency=currency)]
 
 
 def test_a_bare_dollar_is_the_users_own_dollar():
@@ -141,3 +146,108 @@ def test_a_bare_dollar_is_the_users_own_dollar():
     # the US dollar by name stays; no home, no setting: USD
     assert _currencies("I moved to Melbourne last year.", "I bought a bike for US$650.") == ["USD"]
     assert _currencies("I bought a bike for $650.") == ["USD"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a purchase told after a comma, its subject dropped, with a verb that only says buying
+        ("Also it is FREEZING in Stellies, bought a heater, £1099 at Game.", [("heater", 1099.0, "GBP")]),
+        # the report goes on after a colon
+        (
+            "And I treated myself: got a Garmin Forerunner 255 off a guy for £280, like new.",
+            [("Garmin Forerunner 255", 280.0, "GBP")],
+        ),
+    ],
+)
+def test_a_purchase_told_after_a_comma_or_a_colon(line, expected):
+    assert _bought(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "One guy, Tobi, bought a 3D printer for like 600 euros.",  # someone else's
+        "So cold today, Ana bought a heater, £99.",
+        "It is freezing and Tom is sulking, bought a heater, £99.",
+        "It's freezing, might have bought a heater, £99.",
+    ],
+)
+def test_no_purchase_after_a_comma_of_someone_else_or_hedged(line):
+    assert _bought(line) == []
+
+
+def _local(*lines: str, currency: str | None = None) -> list[tuple]:
+    return [
+        (s.fields["item"], s.fields["amount"], s.fields["currency"])
+        for s in _localised(*lines, currency=currency)
+        if not doubt(s)
+    ]
+
+
+def test_got_with_a_price_in_the_users_own_way_of_writing_it():
+    line = "got a Garmin Forerunner 255 off a guy on Marketplace for R2 800, like new."
+    assert _local(line, currency="ZAR") == [("Garmin Forerunner 255", 2800.0, "ZAR")]
+    assert _local(line) == []  # no currency known to be the user's: "R2 800" is no amount
+    assert _local("got a cat from a guy for R2D2 reasons", currency="ZAR") == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "I traded in the Civic and got a used Subaru Outback, 18,500, because it's the law here",
+            [("used Subaru Outback", 18500.0, "AUD")],
+        ),
+        (
+            "I got the Sony noise cancelling headphones because they were 379 on sale",
+            [("Sony noise cancelling headphones", 379.0, "AUD")],
+        ),
+        ("I got a desk chair off Marketplace last week, 650, a proper office one.", [("desk chair", 650.0, "AUD")]),
+    ],
+)
+def test_a_price_with_no_currency_is_in_the_users_own(line, expected):
+    assert _local(line, currency="AUD") == expected
+    assert _local(line) == []  # no currency known to be the user's: unclear
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I got 2 coffees, 40 minutes later we left.",
+        "I got a new bike, 2019 model, so happy.",
+        "I got the train, 145, and then a bus.",
+        "I got a cat, 12, she is old but sweet.",
+    ],
+)
+def test_no_bare_price_from_a_count_a_year_or_a_journey(line):
+    assert _local(line, currency="AUD") == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a gift: the thing, not whom it is for
+        ("I got my brother a watch for £80.", [("watch", 80.0, "GBP")]),
+        ("I bought Ana's mum a scarf for £20.", [("scarf", 20.0, "GBP")]),
+        # a label before a colon, then the report without its subject
+        ("Also christmas: got my mom a scarf at the Watershed for £20, she'll love it.", [("scarf", 20.0, "GBP")]),
+    ],
+)
+def test_a_gift_and_a_labelled_report(line, expected):
+    assert _bought(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Update: got the job!", "News: Tom got a new car for £9000.", "Christmas: might get my mom a scarf for £20."],
+)
+def test_no_purchase_after_a_label_without_one(line):
+    assert _bought(line) == []
+
+
+def test_bucks_said_in_rand_are_rand():
+    line = "got my mom a scarf for two hundred bucks"
+    assert _local(line, currency="ZAR") == [("scarf", 200.0, "ZAR")]
+    assert _local(line, currency="GBP") == [("scarf", 200.0, "USD")]  # a pound user's bucks stay dollars
+    assert _local("got a scarf for 200 dollars", currency="ZAR") == [("scarf", 200.0, "USD")]

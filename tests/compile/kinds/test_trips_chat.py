@@ -335,3 +335,81 @@ def test_there_is_the_place_said_before(lines, expected):
 )
 def test_no_trip_for_there(lines):
     assert _told(*lines) == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a weekend away told by "were in X" and the time of it
+        ("we were in Hermanus this weekend!!", [("Hermanus", "ZA", "done", None)]),
+        ("We were in Montagu at the weekend, hot springs.", [("Montagu", "ZA", "done", None)]),
+        ("We were in Whitstable over Easter.", [("Whitstable", "GB", "done", None)]),
+        # a night away
+        ("Stayed over in Franschhoek last Saturday for Jess's 30th!!", [("Franschhoek", None, "done", None)]),
+        # a drive told with the holiday it was for
+        ("We drove up to the Cederberg for Easter, camping.", [("Cederberg", None, "done", None)]),
+        # family visited and to visit
+        ("And news: I'm visiting my sister in London in October!!", [("London", "GB", "planned", None)]),
+        ("I visited my parents in Durban last month.", [("Durban", "ZA", "done", None)]),
+        ("We're going home to Durban for the winter break.", [("Durban", "ZA", "planned", None)]),
+        # a place "done" ahead
+        ("Jess and I are doing Namibia after Christmas!", [("Namibia", "NA", "planned", None)]),
+        # a nickname is its city
+        ("Just got back from Joburg on Thursday.", [("Johannesburg", "ZA", "done", None)]),
+        ("Back from Swakop on Friday, still finding sand.", [("Swakopmund", "NA", "done", None)]),
+    ],
+)
+def test_stays_and_visits_as_chats_tell_them(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We were in Hermanus.",  # no time of a stay away
+        "We were in the garden this weekend.",
+        "I'm doing Hermanus Pottery this weekend.",  # no gazetteer place
+        "We're doing Italian tonight.",
+        "I'd love to be in Montagu this weekend.",
+        "Were you in Hermanus at the weekend?",
+        "My sister is visiting her friend in London.",
+    ],
+)
+def test_no_stay_or_visit(line):
+    assert _trips((DAY, [line])) == []
+
+
+def test_an_undated_plan_to_a_country_comes_true_in_one_of_its_cities():
+    plan = (dt.date(2024, 10, 20), ["Jess and I are going to Namibia after Christmas!"])
+    back = (dt.date(2025, 1, 6), ["Back from Swakopmund on Friday and I'm still finding sand in places."])
+    assert [tuple(t.values()) for t in _trips(plan, back)] == [("Swakopmund", "NA", "done", None)]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Now: work sends me to London next month for a client workshop.", [("London", "GB", "planned", None)]),
+        ("They're sending me to Joburg in June for a client workshop.", [("Johannesburg", "ZA", "planned", None)]),
+        ("My boss sent me to Oslo last week, two days of meetings.", [("Oslo", "NO", "done", None)]),
+    ],
+)
+def test_a_trip_someone_sends_the_speaker_on(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Work might send me to London next month.",
+        "They're sending Tom to London in June.",
+        "Work sends me emails all day.",
+    ],
+)
+def test_no_trip_sent_on_of_someone_else_or_hedged(line):
+    assert _trips((DAY, [line])) == []
+
+
+def test_a_plan_is_done_when_a_later_sentence_opens_with_its_place_in_the_past():
+    plan = (dt.date(2025, 1, 2), ["We're going to London on 20 January for a client workshop."])
+    after = (dt.date(2025, 1, 26), ["London debrief: the workshop went fine and it rained for 4 days straight."])
+    assert [tuple(t.values()) for t in _trips(plan, after)] == [("London", "GB", "done", None)]

@@ -61,8 +61,7 @@ def _rest(fact: "Fact") -> str | None:
     said = p.speaker_words(fact)
     if said is None:
         return None
-    text, rest = said
-    person = fact.speaker or ""  # speaker_words: a statement with a speaker
+    text, rest, person = said
     if rest is not None:
         return rest
     if _VERB.match(text):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .model import Sighting
@@ -62,10 +62,27 @@ def localise(
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
     for person, country in _country_spoken_of(facts).items():
         homes.setdefault(person, [(0, country)])  # no home told: the country the person speaks of most
+    money = _Money(facts, order, homes, currency)
     for name in ("purchase", "meal"):
-        out[name] = [_local_amount(s, facts, order, homes, currency) for s in out.get(name, [])]
-        out[name] = [_dollar(s, facts, order, homes, currency) for s in out[name]]
+        out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
     return out
+
+
+@dataclass(frozen=True)
+class _Money:
+    """What an amount's currency is read against: the facts in order, the homes told (per
+    person, (position, country)), the project's ``[user] currency``."""
+
+    facts: list["Fact"]
+    order: dict[str, int]
+    homes: dict[str, list[tuple[int, str]]]
+    currency: str | None
+
+    def home_country(self, person: str, at: int) -> str | None:
+        """The country of the person's home said last before ``at``, else the first one said."""
+        known = sorted(self.homes.get(person, []))
+        before = [country for index, country in known if index <= at]
+        return before[-1] if before else (known[0][1] if known else None)
 
 
 #: a person with no home told takes the country of the places they name, when it is clear:
@@ -96,38 +113,41 @@ def _country_spoken_of(facts: list["Fact"]) -> dict[str, str]:
     return out
 
 
-def _home_country(person: str, at: int, homes: dict[str, list[tuple[int, str]]]) -> str | None:
-    """The country of the person's home said last before ``at``, else the first one said."""
-    known = sorted(homes.get(person, []))
-    before = [country for index, country in known if index <= at]
-    return before[-1] if before else (known[0][1] if known else None)
+def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
+    """A price said with no currency ("got a used Subaru, 18,500") is in the user's own
+    currency; where none is known, the purchase is unclear."""
+    from ...extract.money import home_currency
+
+    fields = {k: v for k, v in sighting.fields.items() if k != "_bare_amount"}
+    local = home_currency(money.currency, money.home_country(fields.get("person") or "", at or 0))
+    if not local:
+        return replace(sighting, fields={"_doubt": "an amount in no currency known to be the user's"}, key=None)
+    return replace(sighting, fields={**fields, "currency": local})
 
 
-def _local_amount(
-    sighting: Sighting,
-    facts: list["Fact"],
-    order: dict[str, int],
-    homes: dict[str, list[tuple[int, str]]],
-    currency: str | None,
-) -> Sighting:
+def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
     """A purchase or meal told without an amount the kinds could read takes one written the
     local way of the user's currency ("R450", "199 kr", "4 200 rand"): the first after its item."""
     from ...extract.money import home_currency, local_amounts
 
     fields = sighting.fields
-    at = order.get(sighting.fact_id)
+    at = money.order.get(sighting.fact_id)
+    if fields.get("_bare_amount"):
+        return _bare_amount(sighting, money, at)
     if "_doubt" in fields or fields.get("amount") is not None or at is None:
         return sighting
-    local = home_currency(currency, _home_country(fields.get("person") or "", at, homes))
-    if not local:
-        return sighting
-    text = facts[at].text
+    local = home_currency(money.currency, money.home_country(fields.get("person") or "", at))
+    text = money.facts[at].text if local else ""
     item = fields.get("item")
     after = text.find(item) + len(item) if isinstance(item, str) and item in text else 0
-    paid = [m for m in local_amounts(text, local) if m.start >= after]
+    paid = [m for m in local_amounts(text, local) if m.start >= after] if local else []
     if not paid:
+        if fields.get("_local_only"):
+            # "got a bike for R2 800" read in no currency of the user's: not a purchase the rules can tell
+            return replace(sighting, fields={"_doubt": "an amount in no currency known to be the user's"}, key=None)
         return sighting
-    return replace(sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency})
+    kept = {k: v for k, v in fields.items() if k != "_local_only"}
+    return replace(sighting, fields={**kept, "amount": paid[0].amount, "currency": paid[0].currency})
 
 
 #: "there" after a verb of travel ("going there", "flew back there") or of a stay ("four nights there")
@@ -234,29 +254,34 @@ def _next_amount(sighting: Sighting, facts: list["Fact"], order: dict[str, int],
     )
 
 
-def _dollar(
-    sighting: Sighting,
-    facts: list["Fact"],
-    order: dict[str, int],
-    homes: dict[str, list[tuple[int, str]]],
-    currency: str | None,
-) -> Sighting:
-    from ...extract.money import local_currency, names_us_dollar
+def _dollar(sighting: Sighting, money: _Money) -> Sighting:
+    from ...extract.money import home_currency, local_currency, names_us_dollar
 
     fields = sighting.fields
     if fields.get("currency") != "USD":
         return sighting
+    order = money.order
     at = order.get(sighting.fact_id, 0)
     source = (
-        facts[order[fields["_amount_from"]]]
+        money.facts[order[fields["_amount_from"]]]
         if fields.get("_amount_from") in order
-        else facts[at]
+        else money.facts[at]
         if sighting.fact_id in order
         else None
     )
     if source is None or names_us_dollar(source.text):
         return sighting
-    local = local_currency(currency, _home_country(fields.get("person") or "", at, homes))
+    country = money.home_country(fields.get("person") or "", at)
+    own = home_currency(money.currency, country)
+    if own in BUCKS_ELSEWHERE and _BUCKS.search(source.text) and not re.search(r"\$|\bdollars?\b", source.text):
+        return replace(sighting, fields={**fields, "currency": own})  # "two hundred bucks" said in rand
+    local = local_currency(money.currency, country)
     if not local or local == "USD":
         return sighting
     return replace(sighting, fields={**fields, "currency": local})
+
+
+#: currencies other than dollars that their users call "bucks" (South African English: a rand is
+#: "a buck", as the Dictionary of South African English records); elsewhere "bucks" stays a dollar
+BUCKS_ELSEWHERE = frozenset({"ZAR"})
+_BUCKS = re.compile(r"\bbucks?\b", re.I)

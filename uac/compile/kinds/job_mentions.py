@@ -47,10 +47,21 @@ class Mention:
     event: str
 
 
+#: the last word of a job's title ("research assistant", "GIS analyst", "junior developer")
+_TITLE_NOUN = (
+    r"(?:analyst|assistant|engineer|developer|teacher|nurse|manager|designer|tutor|coordinator|officer|consultant|"
+    r"researcher|scientist|intern|lecturer|editor|accountant|architect|administrator|technician|specialist|advis[eo]r|"
+    r"associate|director|writer|producer|planner|paralegal|pharmacist|therapist|librarian|barista|chef|clerk|"
+    r"programmer|surveyor|curator|counsell?or|instructor|receptionist|strategist)"
+)
+#: a title at a name, told alone as a sentence: "research assistant at SeaWatch Trust, the kelp project!!"
+_TITLED = rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?{_TITLE_NOUN}))"
+
 #: words without which none of these rules can match (a cheap first look)
 CUE = re.compile(
-    r"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|"
-    r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*)\b|\bon\s+[£$€]?\d",
+    rf"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|"
+    r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*|"
+    rf"{_TITLE_NOUN}\s+at)\b|\bon\s+[£$€]?\d",
     re.I,
 )
 
@@ -101,6 +112,9 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
             "start",
         ),
         (re.compile(rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
+        # "Last day at SeaWatch is the 28th", "first day at Acme tomorrow": chat drops the "my"
+        (re.compile(rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:last|final)\s+day\s+(?:at|with)\s+{_ORG}"), "end"),
+        (re.compile(rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:first)\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
         (
             re.compile(
                 rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)"
@@ -160,6 +174,12 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
                 rf"(?:^{_OPENER}|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+(?:into|at|with)\s+{_ORG}(?=\s+(?:and|now|so|but|already)\b|[,.;!]|$)"
             ),
             "current",
+        ),
+        # a title at a name alone, the news or an application ("GIS analyst at Boland Spatial, full time"):
+        # no job by itself, the employer's full name and the role
+        (
+            re.compile(rf"^(?:(?i:a|an|as\s+an?|as)\s+)?{_TITLED}\s+at\s+{_ORG}(?=\s*(?:[,.;!]|$)|\s+in\s+[A-Z])"),
+            "mention",
         ),
         # no job, only the employer's full name ("applied for a job at Brightwater Energy")
         (
@@ -227,6 +247,8 @@ def mentions(fact: "Fact") -> list[Mention]:
             org = _org(groups.get("org"), place_ok=event in WORKPLACE_EVENTS)
             told = {"shift": "current", "notice": "end"}.get(event, event)
             role = " ".join(groups["role"].split()) if groups.get("role") else None
+            if role and not role.split()[0].isupper():
+                role = role[:1].lower() + role[1:]  # "Research assistant" opening a sentence; "GIS analyst" kept
             if org is None and groups.get("org"):
                 continue
             if org is None and told in ("current", "start") and role is None:

@@ -95,8 +95,9 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     jobs: list[dict[str, Any]] = []
     #: id of a job -> the session whose change (a new job) closed it
     closed_in: dict[int, str | None] = {}
-    #: (person, employer) named where no job is told ("applied for a job at Brightwater Energy")
-    names: list[tuple[str, str]] = []
+    #: (person, employer, role) named where no job is told ("applied for a job at Brightwater Energy",
+    #: "GIS analyst at Boland Spatial")
+    names: list[tuple[str, str, str | None]] = []
 
     def new(fields: dict[str, Any], fact: "Fact", is_open: bool) -> dict[str, Any]:
         record = {k: v for k, v in fields.items() if not k.startswith("_")}
@@ -137,7 +138,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             target["current"] = False
             continue
         if event == "mention":
-            names.append((person, employer))
+            names.append((person, employer, fields["role"]))
             continue
         if event == "promotion":
             # a new title where the person works: the job named, else the current one
@@ -168,8 +169,17 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
                     if job["end"] is None:
                         job["end"] = fields["start"]
     for job in jobs:
-        job["employer"] = _full_name(job["employer"], [n for who, n in names if who == job["person"]])
+        _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _named_in_full(job: dict[str, Any], named: list[tuple[str, str | None]]) -> None:
+    """The job's employer as the person named it in full elsewhere, and the title said beside
+    that name ("research assistant at SeaWatch Trust") when the job has none."""
+    job["employer"] = _full_name(job["employer"], [name for name, _ in named])
+    if job["role"] is None:
+        titles = {role for name, role in named if role and same_value(name, job["employer"])}
+        job["role"] = titles.pop() if len(titles) == 1 else None
 
 
 def _short_for(one: str | None, other: str | None) -> bool:

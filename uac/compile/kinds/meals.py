@@ -259,6 +259,36 @@ _MEAL_AT = (
 )
 
 
+#: someone treats the speaker: "He treated all of us to dinner at The Blue Anchor", "the team took me
+#: for a goodbye lunch at Nonna Rosa", "Jess took me out to Beira Peri-Peri on Friday, R430"
+_TREATED = (
+    r"\b(?:treated|took|shouted|bought)\s+(?:all\s+of\s+)?{me}(?:\s+and\s+others)?\s+(?:out\s+)?(?:to|for)\s+"
+    r"(?:(?:a|an|the|our|{mine})\s+)?(?:[\w-]+\s+){{0,2}}?(?P<meal>dinner|lunch|brunch|breakfast|supper|a\s+meal|drinks)\s+"
+    r"(?:at|in)\s+(?P<named>{name})"
+    r"|\btook\s+{me}(?:\s+and\s+others)?\s+out\s+(?:to|at)\s+(?P<out>{name})"
+)
+
+
+def _treated(fact: "Fact", text: str) -> list[Sighting]:
+    """The speaker taken out or treated to a meal by someone else: the speaker's meal out, in
+    the past ("took", "treated"), never hedged; "took me out to X" alone only with a meal or an
+    amount in the sentence, and never to a place of the gazetteer or a person."""
+    from ...extract.money import find_amounts
+
+    person = fact.speaker or ""
+    me = re.escape(person)
+    match = re.search(_TREATED.format(me=me, mine=rf"{me}['’]s", name=p.NAME), text)
+    if match is None or p.HEDGES.search(text) or _AHEAD.search(text[: match.start()]):
+        return []
+    place = _trim(p.clean_name(match.group("named") or match.group("out"), person))
+    if place is None or is_place(place) or place in p.companions(text, person):
+        return []
+    if match.group("out") and not (_MEAL_WORD.search(text) or find_amounts(text[match.end() :])):
+        return []  # "took me out to Kirstenbosch": a place, no meal
+    meal = match.group("meal")
+    return [_sighting(fact, person, text[match.start() :], place, None, meal.lower() if meal else None)]
+
+
 def _subject_meal(fact: "Fact") -> list[Sighting]:
     person = fact.speaker
     if not person or p.is_question(fact):
@@ -266,6 +296,9 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
     text = p.plain_cached(fact.text, fact.session_date)
     if text.startswith(f"{person} said: "):
         text = text[len(f"{person} said: ") :]
+    treated = _treated(fact, text)
+    if treated:
+        return treated
     mine = rf"(?:{re.escape(person)}['’]s|our|my)"
     match = re.match(_SUBJECT_MEAL.format(mine=mine, name=p.NAME), text)
     if match is None:

@@ -18,7 +18,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from ...dates import Period
 from ...dialect.spec import ClassSpec, FieldSpec
@@ -172,7 +172,7 @@ _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
     r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
     r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged|"
-    r"popped|nipped|hopped|headed|caught|took)\b",
+    r"popped|nipped|hopped|headed|caught|took|stayed|slept)\b",
     re.I,
 )
 
@@ -325,17 +325,28 @@ def order_key(fact: "Fact") -> tuple[Any, ...]:
 # -- shared by the kinds -------------------------------------------------------------
 
 
-def speaker_words(fact: "Fact") -> tuple[str, str | None] | None:
-    """A statement by its speaker as (its plain text, the words after the speaker as the
-    subject: "Sam ran 10k" -> "ran 10k", else None); None for a question or no speaker."""
+class Said(NamedTuple):
+    """A statement by its speaker (:func:`speaker_words`)."""
+
+    #: its plain text
+    text: str
+    #: the words after the speaker as the subject ("Sam ran 10k" -> "ran 10k"), else None
+    rest: str | None
+    #: the speaker
+    person: str
+
+
+def speaker_words(fact: "Fact") -> Said | None:
+    """A statement by its speaker, with the words after the speaker as the subject; None for
+    a question or no speaker."""
     person = fact.speaker
     if not person or is_question(fact):
         return None
     text = plain_cached(fact.text, fact.session_date)
     for prefix in (f"{person} said: ", f"{person} "):
         if text.startswith(prefix):
-            return text, text[len(prefix) :]
-    return text, None
+            return Said(text, text[len(prefix) :], person)
+    return Said(text, None, person)
 
 
 def one_record_each(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:

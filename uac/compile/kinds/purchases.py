@@ -30,7 +30,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import patterns as p
-from .model import Assembled, Kind, Sighting
+from .model import Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
@@ -134,8 +134,17 @@ def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
     return value, currency
 
 
+#: whom a gift is for ("got my mom a scarf")
+_KIN = (
+    r"mom|mum|mother|dad|father|parents|sister|brother|son|daughter|kids|wife|husband|partner|boyfriend|girlfriend|"
+    r"gran|granny|grandma|grandpa|nan|aunt|auntie|uncle|cousin|niece|nephew|friend|boss|colleague|in-laws"
+)
+
+
 def _item(text: str, person: str) -> str | None:
     text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
+    # "got my mom a scarf", "bought Ana's brother a watch": the gift, not whom it is for
+    text = re.sub(rf"^(?:(?:[A-Z][\w’'-]*['’]s|my|his|her|their|our)\s+)(?:{_KIN})\s+(?=(?:a|an|the|some)\s)", "", text)
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
@@ -248,8 +257,19 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
 
 #: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
 _GOES_ON = re.compile(
-    r"(?:,\s+(?:and\s+)?|\s+and\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)"
+    r"(?:,\s+(?:and\s+)?|\s+and\s+|:\s+)(?:then\s+)?(?=(?:bought|got|picked\s+up|ordered|grabbed)\s+(?:a|an|the|some|two|three|new)\b)"
 )
+#: "it is FREEZING here, bought a heater, R1099": a purchase told after a comma, its subject dropped,
+#: with the verbs that only say buying (never "got"), in a sentence no one else is the subject of
+_BOUGHT_AFTER = re.compile(
+    r",\s+(?:and\s+)?(?:so\s+)?(?=(?:bought|ordered|purchased)\s+(?:a|an|the|some|two|three|new)\b)"
+)
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:he|she|they|his|her|their|[A-Z][a-z]+['’]s|guy|girl|man|woman|friend|colleague|boss|mum|mom|dad|brother|"
+    r"sister|partner|husband|wife|boyfriend|girlfriend)\b|(?<![Ii]n\s)(?<![Aa]t\s)(?<![Tt]o\s)(?<!from\s)(?<!near\s)(?<=\s)[A-Z][a-z]+\b"
+)
+#: a label before a colon that opens a chat's sentence: "Also christmas:", "Update:", "Big news:"
+_LABEL = re.compile(r"^(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+")
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
 
 
@@ -262,9 +282,20 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     text = p.plain_cached(fact.text, fact.session_date)
     if text.startswith(f"{person} said: "):
         text = text[len(f"{person} said: ") :]
-    report = text[len(person) + 1 :] if text.startswith(f"{person} ") else text
-    if not (_OPENS_REPORT.match(report) or p.SUBJECTLESS.match(report)) or p.HEDGES.search(text):
+    report = re.sub(r"^(?:(?:and|also|so|oh|ok|okay|then)\s+)+", "", text, flags=re.I)  # "And I treated myself: ..."
+    label = _LABEL.match(report)
+    if label is not None and p.SUBJECTLESS.match(report[label.end() :]) and not p.HEDGES.search(text):
+        # "Also christmas: got my mom a scarf ...": a label, then the speaker's report without its subject
+        return [p.Clause(person, False, report[label.end() :])]
+    report = report[len(person) + 1 :] if report.startswith(f"{person} ") else report
+    if p.HEDGES.search(text):
         return []
+    if not (_OPENS_REPORT.match(report) or p.SUBJECTLESS.match(report)):
+        bought = _BOUGHT_AFTER.search(text)
+        before = text[: bought.start()] if bought is not None else ""
+        if bought is None or any(m.group(0) != person for m in _SOMEONE_ELSE.finditer(before)):
+            return []
+        return [p.Clause(person, False, text[bought.end() :])]
     return [p.Clause(person, False, text[m.end() :]) for m in _GOES_ON.finditer(text)]
 
 
@@ -321,6 +352,28 @@ _BRAND = re.compile(
 )
 
 
+#: "got a Garmin off a guy on Marketplace for R2 800": "got" with a price no sign of the kinds reads --
+#: a purchase only if the user's currency, written the local way, reads it (``_local_only``:
+#: :func:`uac.compile.kinds.context.localise`)
+_GOT_LOCAL = _rule(
+    rf"(?:got|picked\s+up|scored)\s+{_ITEM}\s+(?:(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{1,5}}?)?for\s+(?=[A-Za-z]{{0,3}}\$?\s?\d)"
+)
+
+
+#: a price said with no currency: "got a used Subaru Outback, 18,500, because ...", "got the Sony
+#: headphones because they were 379 on sale" -- in the user's own currency, if one is known
+#: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least, so never
+#: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
+_BARE = _rule(
+    rf"(?:bought|got|picked\s+up|ordered|purchased)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+)(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
+    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|because|and|so|which)\b)"
+)
+
+
+_JOURNEY = re.compile(r"\b(?:train|bus|tram|ferry|flight|plane|taxi|uber|cab|lift|ride|tube|metro)s?$", re.I)
+
+
 def _detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in list(p.clauses(fact, CUE)) + _going_on(fact):
@@ -367,9 +420,39 @@ def _detect(fact: "Fact") -> list[Sighting]:
                 fields["where"] = where.group("where")
             out.append(Sighting(NAME, fact.id, fields, None))
             break
+        if not out:
+            unpriced = _unpriced(fact, clause)
+            if unpriced is not None:
+                out.append(unpriced)
+        if out:
+            break
     if not out:
         out.extend(_relative(fact))
     return out
+
+
+def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
+    """A purchase whose price no sign of the kinds reads: said with no currency ("got a used
+    Subaru, 18,500": ``_bare_amount``), or "got" with a price the user's currency may write
+    ("got a Garmin off a guy for R2 800": ``_local_only``); the user's currency decides in
+    :func:`uac.compile.kinds.context.localise`."""
+    where = _WHERE.search(clause.rest)
+    bare = _BARE.match(clause.rest)
+    item = _item(bare.group("item"), clause.person) if bare is not None else None
+    if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
+        before = _WHERE.search(clause.rest[: bare.start("bare")])
+        place = p.clean_name(before.group("where"), clause.person) if before is not None else None
+        fields = {"amount": p.number(bare.group("bare")), "where": place, "_bare_amount": True}
+    else:
+        got = _GOT_LOCAL.match(clause.rest)
+        item = _item(got.group("item"), clause.person) if got is not None else None
+        if got is None or item is None or _money_in(clause.rest[got.end() :]):
+            return None
+        place = p.clean_name(where.group("where"), clause.person) if where else None
+        fields = {"amount": None, "where": place, "_local_only": True}
+    return Sighting(
+        NAME, fact.id, {"person": clause.person, "item": item, "currency": None, "when": p.when(fact), **fields}, None
+    )
 
 
 def _money_in(text: str) -> bool:
@@ -417,8 +500,8 @@ def _relative(fact: "Fact") -> list[Sighting]:
     return [Sighting(NAME, fact.id, fields, None)]
 
 
-def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    return p.one_record_each(kind, sightings, facts)
+#: every report is its own record
+assemble = p.one_record_each
 
 
 CLASS = p.record_class(

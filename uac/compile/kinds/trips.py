@@ -97,6 +97,9 @@ class _Rule:
     #: (:func:`_by_cue`): "strong" alone ("spent three nights in Halls Gap"), "verb" by the
     #: verb it matched (flew, took the train: alone; drove, went: with a stay told after it)
     cue: str = ""
+    #: what the fact's whole text (its date phrases too) must also say: "were in Hermanus" is a
+    #: trip with "this weekend" or "at the weekend" (:data:`_AWAY_TIME`)
+    told: "re.Pattern[str] | None" = None
 
 
 def _rule(
@@ -107,8 +110,18 @@ def _rule(
     family: bool = False,
     ahead: bool = False,
     cue: str = "",
+    told: "re.Pattern[str] | None" = None,
 ) -> _Rule:
-    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead, cue)
+    return _Rule(re.compile(rf"^{p.ADVERBS}{body}"), status, dated, weak, family, ahead, cue, told)
+
+
+#: the time of a stay away, said with a place one "was in": a weekend, a holiday ("we were in
+#: Hermanus this weekend", "were in Montagu at the weekend", "were in Oban over Easter")
+_AWAY_TIME = re.compile(
+    r"\b(?:this|last|the|that|at\s+the|over\s+the|for\s+the)\s+(?:long\s+|bank\s+holiday\s+)?weekend\b|"
+    r"\b(?:over|for|at)\s+(?:the\s+)?(?:Easter|Christmas|New\s+Year|half[-\s]term|school\s+holidays)\b",
+    re.I,
+)
 
 
 RULES: tuple[_Rule, ...] = (
@@ -144,7 +157,11 @@ RULES: tuple[_Rule, ...] = (
         "done",
         cue="verb",
     ),
+    # "visited my sister in London": a family visit (before "visited X", which would read "Sam's" as the place)
+    _rule(rf"visited\s+{_FAMILY}\s+in\s+{_PLACES}", "done", family=True),
     _rule(rf"(?:visited|toured|explored)\s+{_PLACES}", "done"),
+    # a night away: "stayed over in Franschhoek", "stayed the night in Oban", "slept over in X"
+    _rule(rf"(?:stayed|slept)\s+(?:over|the\s+night|overnight)\s+in\s+{_PLACES}", "done", cue="strong"),
     _rule(
         rf"spent\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:long\s+)?(?:days?|weeks?|weekends?|holidays?|summer|vacation|months?))"
         rf"\s+(?:in|on|at|around|touring|exploring)\s+{_PLACES}",
@@ -160,6 +177,13 @@ RULES: tuple[_Rule, ...] = (
     # a stay told by its length: "were on Usedom for the weekend", "were in Palermo for a week", "had a week in Noosa"
     _rule(rf"(?:stayed|was|were)\s+(?:away\s+)?(?:in|on)\s+{_PLACES}\s+for\s+{_STAY}", "done", cue="strong"),
     _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
+    # "we were in Hermanus this weekend!!", "were in Montagu at the weekend, hot springs": a weekend away
+    _rule(
+        rf"(?:was|were)\s+(?:away\s+)?(?:in|on)\s+{_PLACES}(?=\s*(?:[,.;!?]|$|(?:at|over|for)\s+))",
+        "done",
+        cue="strong",
+        told=_AWAY_TIME,
+    ),
     # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
     _rule(
         rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))",
@@ -186,7 +210,11 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:taking|catching|getting)\s+(?:a|the)\s+{_CARRIER})\s+(?:(?:back|over|down|up|out|across)\s+)?to\s+{_PLACES}",
         "planned",
     ),
+    _rule(rf"(?:is|are|am)\s+visiting\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
+    # "Jess and I are doing Namibia after Christmas!", "are going home to PE for the break"
+    _rule(rf"(?:is|are|am)\s+doing\s+{_PLACES}(?=\s+(?:in|after|for|over|this|next|at)\b|[,.;!]|$)", "planned"),
+    _rule(rf"(?:is|are|am)\s+(?:going|heading|flying|driving)\s+home\s+to\s+{_PLACES}", "planned", family=True),
     _rule(
         rf"{_MODAL}\s+(?:finally\s+|also\s+|maybe\s+|really\s+)?(?:{_GO}\s+(?:back\s+)?to|visit|explore|"
         rf"spend\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:\w+\s+)?\w+)\s+in)\s+{_PLACES}",
@@ -270,7 +298,7 @@ CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
     r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
-    r"popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|"
+    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|"
     r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
 )
@@ -290,7 +318,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             break
         for rule in RULES:
             match = rule.pattern.match(clause.rest)
-            if match is None:
+            if match is None or rule.told is not None and rule.told.search(fact.text) is None:
                 continue
             groups = match.groupdict()
             raw = groups.get("place") or groups.get("place2")
@@ -341,7 +369,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     if said and not out:
         out = _looking_back(fact)
     elif not out and not p.is_question(fact):
-        out.extend(_back_from(fact) or _occasion_ahead(fact) or _owned_trips(fact))
+        out.extend(_back_from(fact) or _occasion_ahead(fact) or _sent(fact) or _owned_trips(fact))
     if not out and not p.is_question(fact):
         out.extend(_back_home_visit(fact))
     return out
@@ -370,6 +398,31 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|@family")]
 
 
+def _sighted(
+    fact: "Fact",
+    raw: str,
+    rule: _Rule,
+    rest: str,
+    *,
+    nights: str | None = None,
+    after: str | None = None,
+    weak: bool = False,
+) -> list[Sighting]:
+    """The speaker's trip to the places ``raw`` names (none when the gazetteer holds none of
+    them), read with ``rule`` from the words ``rest`` after the place (``after``: the words
+    its purpose and companions are read from, ``rest`` when None)."""
+    speaker = fact.speaker or ""
+    places, country = resolve_places(p.split_names(raw, speaker))
+    if not places:
+        return []
+    clause = p.Clause(speaker, False, rest)
+    fields = _fields(fact, rule, places, None, nights, clause, rest if after is None else after)
+    fields["country"] = country
+    if weak:
+        fields["_weak"] = True
+    return [Sighting(NAME, fact.id, fields, f"{speaker}|{places[0].lower()}")]
+
+
 def _back_from(fact: "Fact") -> list[Sighting]:
     """ "Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
     if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
@@ -378,17 +431,32 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     back = _BACK_FROM.match(text[:1].lower() + text[1:])
     if back is None:
         return []
-    places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
-    if not places:
-        return []
     rest = text[back.end() :]
     nights = re.match(rf"^,\s+{_NIGHTS}\b", rest)
-    clause = p.Clause(fact.speaker, False, rest)
-    fields = _fields(
-        fact, _Rule(_BACK_FROM, "done", "end"), places, None, nights.group("nights") if nights else None, clause, rest
+    return _sighted(
+        fact,
+        back.group("place"),
+        _Rule(_BACK_FROM, "done", "end"),
+        rest,
+        nights=nights.group("nights") if nights else None,
     )
-    fields["country"] = country
-    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+
+
+#: "work sends me to London, monday the 20th to thursday the 23rd", "they're sending me to Joburg in
+#: June", "my boss sent me to Oslo": a trip someone else sends the speaker on, planned unless said in
+#: the past ("sent")
+_SENT = r"\b(?:(?P<ahead>sends|is\s+sending|are\s+sending|['’]re\s+sending|['’]s\s+sending|will\s+send)|sent)\s+{me}\s+(?:off\s+|over\s+|up\s+|down\s+|out\s+)?to\s+"
+
+
+def _sent(fact: "Fact") -> list[Sighting]:
+    if not fact.speaker or fact.speaker not in fact.text or p.HEDGES.search(fact.text):
+        return []
+    text = p.plain_cached(fact.text, fact.session_date)
+    match = re.search(_SENT.format(me=re.escape(fact.speaker)) + _PLACES, text)
+    if match is None:
+        return []
+    status = "planned" if match.group("ahead") else "done"
+    return _sighted(fact, match.group("place"), _Rule(re.compile(_SENT), status), text[match.end() :])
 
 
 #: "my cousin's wedding in Leeds, driving up on the Friday": an occasion somewhere, and the journey to it ahead
@@ -405,18 +473,18 @@ def _occasion_ahead(fact: "Fact") -> list[Sighting]:
     match = _OCCASION_AHEAD.search(text)
     if match is None:
         return []
-    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
-    if not places:
-        return []
     rest = text[match.end() :]
-    clause = p.Clause(fact.speaker, False, rest)
     nights = re.search(rf"\bfor\s+{_NIGHTS}\b", rest)
-    fields = _fields(
-        fact, _Rule(_OCCASION_AHEAD, "planned"), places, None, nights.group("nights") if nights else None, clause, rest
+    out = _sighted(
+        fact,
+        match.group("place"),
+        _Rule(_OCCASION_AHEAD, "planned"),
+        rest,
+        nights=nights.group("nights") if nights else None,
     )
-    fields["country"] = country
-    fields["purpose"] = fields.get("purpose") or match.group("purpose")
-    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+    for sighting in out:
+        sighting.fields["purpose"] = sighting.fields.get("purpose") or match.group("purpose")
+    return out
 
 
 _NIGHTS_AFTER = re.compile(rf"^[^.;!?]*?,\s+{_NIGHTS}\b")
@@ -426,7 +494,10 @@ UNPLACED = "not in the gazetteer: named by a travel cue, country unknown"
 #: verbs of travel that say a journey alone ("flew to", "took the train to"); "drove", "went",
 #: "headed" also go to the shops, so they need a stay told after the place
 _LONG_HAUL = re.compile(rf"(?:flew|sailed|jetted|(?:took|caught|got)\s+(?:a|the)\s+{_CARRIER})\b")
-_STAY_AFTER = re.compile(rf"^\s*(?:,\s*)?(?:for\s+{_STAY}|,?\s*{_NIGHTS}\b)")
+_STAY_AFTER = re.compile(
+    rf"^\s*(?:,\s*)?(?:for\s+{_STAY}|,?\s*{_NIGHTS}\b|(?:for|over)\s+(?:the\s+)?(?:Easter|Christmas|New\s+Year|half[-\s]term|"
+    rf"school\s+holidays|holidays|long\s+weekend)\b)"
+)
 #: words that make a name a venue, an organisation or a street, never a town
 _VENUE = re.compile(
     r"\b(?:Hotel|Hostel|Inn|Lodge|Resort|Motel|Airbnb|Kitchen|Bar|Cafe|Café|Bistro|Grill|Restaurant|Pizzeria|Diner|"
@@ -563,7 +634,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
     country they share (None when they lie in several, or it is ambiguous)."""
-    from ...extract.places import is_us_state, lookup, lookup_lower
+    from ...extract.places import is_nickname, is_us_state, lookup, lookup_lower
 
     out: list[str] = []
     countries: list[str | None] = []
@@ -582,7 +653,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
         lower = name[:1].islower() and not name.startswith("the ")
         place = lookup_lower(name) if lower else lookup(name)
         if place is not None:
-            out.append(place.name if lower else name)
+            out.append(place.name if lower or is_nickname(name) else name)
             countries.append(place.country)
         index += 1
     known = {c for c in countries}
@@ -603,7 +674,7 @@ _BOOKED = re.compile(
 )
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
 _OFF_TO = re.compile(
-    rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+    rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
 )
 
 
@@ -614,41 +685,22 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     greeting = _GREETING.match(text)
     if greeting is not None and _BACK_FROM.match(text[greeting.end() :].lower()):
         text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
-    booked = _BOOKED.match(text)
-    if booked is not None and not p.HEDGES.search(text):
-        places, country = resolve_places(p.split_names(booked.group("place"), fact.speaker))
-        if places:
-            clause = p.Clause(fact.speaker or "", False, text[booked.end() :])
-            fields = _fields(fact, _Rule(_BOOKED, "planned", "booked"), places, None, None, clause, clause.rest)
-            fields["country"] = country
-            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
-    ahead = _OFF_TO.match(text[:1].lower() + text[1:])
-    if ahead is not None and not p.HEDGES.search(text):
-        places, country = resolve_places(p.split_names(ahead.group("place"), fact.speaker))
-        if places:
-            clause = p.Clause(fact.speaker or "", False, text[ahead.end() :])
-            fields = _fields(fact, _Rule(_OFF_TO, "planned"), places, None, None, clause, clause.rest)
-            fields["country"] = country
-            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
-    back = _BACK_FROM.match(text[:1].lower() + text[1:])
-    if back is not None:
-        places, country = resolve_places(p.split_names(back.group("place"), fact.speaker))
-        if places:
-            clause = p.Clause(fact.speaker or "", False, text[back.end() :])
-            fields = _fields(fact, _Rule(_BACK_FROM, "done", "end"), places, None, None, clause, clause.rest)
-            fields["country"] = country
-            return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+    lowered = text[:1].lower() + text[1:]
+    hedged = p.HEDGES.search(text) is not None
+    for pattern, rule, said in (
+        (_BOOKED, _Rule(_BOOKED, "planned", "booked"), text),
+        (_OFF_TO, _Rule(_OFF_TO, "planned"), lowered),
+        (_BACK_FROM, _Rule(_BACK_FROM, "done", "end"), lowered),
+    ):
+        match = pattern.match(said)
+        if match is not None and not (hedged and rule.status == "planned"):
+            found = _sighted(fact, match.group("place"), rule, text[match.end() :])
+            if found:
+                return found
     match = _REVIEW.match(text)
-    if match is None:
+    if match is None or len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
         return []
-    places, country = resolve_places(p.split_names(match.group("place"), fact.speaker))
-    if len(places) != 1:
-        return []
-    clause = p.Clause(fact.speaker or "", False, text[match.end() :])
-    fields = _fields(fact, _Rule(_REVIEW, "done"), places, None, None, clause, "")
-    fields["country"] = country
-    fields["_weak"] = True
-    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{places[0].lower()}")]
+    return _sighted(fact, match.group("place"), _Rule(_REVIEW, "done"), text[match.end() :], after="", weak=True)
 
 
 #: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
@@ -839,6 +891,10 @@ def _key(sighting: Sighting) -> str | None:
     return f"{person}|{_place_key(destination)}"
 
 
+#: how long an undated plan to a country waits for the report of a city in it (a season)
+_PLAN_DAYS = 120
+
+
 def _holding(
     trips: list[_Trip], key: str | None, fields: dict[str, Any], when: Period | None, said: _dt.date | None
 ) -> _Trip | None:
@@ -861,7 +917,9 @@ def _holding(
             continue
         near = _near(trip.when, when, _SLACK)
         if near is None:
-            near = said is not None and trip.last_said is not None and abs((said - trip.last_said).days) <= 31
+            # said within a month; an undated plan ("doing Namibia after Christmas"), within a season of a report
+            days = _PLAN_DAYS if trip.fields["status"] == "planned" and trip.when is None else 31
+            near = said is not None and trip.last_said is not None and abs((said - trip.last_said).days) <= days
         if near:
             return trip
     return None
@@ -1005,6 +1063,8 @@ def _report(
 
 #: "... at the weekend in Leeds ...": a place named in a sentence
 _IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})")
+#: a sentence that opens with a place and a word about it: "London debrief: ...", "Oslo was cold"
+_OPENS_WITH_PLACE = re.compile(rf"^(?P<place>{p.NAME})(?=\s+(?:debrief|update|recap|report|diary|was|were)\b|:)")
 
 
 def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
@@ -1037,6 +1097,9 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
                 continue
             text = p.plain_cached(fact.text, said)
             named = {_place_key(m.group("place")) for m in _IN_PLACE.finditer(text)}
+            opening = _OPENS_WITH_PLACE.match(text[len(f"{fact.speaker} said: ") :] if "said: " in text else text)
+            if opening is not None:
+                named.add(_place_key(opening.group("place")))  # "London debrief: the workshop went fine"
             if _place_key(trip.fields["destination"]) in named:
                 trip.fields["status"] = "done"
                 trip.sources.append(fact.id)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...extract.dates import tense
 from . import patterns as p
-from .model import Assembled, Kind, Sighting
+from .model import Sighting
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
@@ -151,8 +151,7 @@ def _rest(fact: "Fact") -> str | None:
     said = p.speaker_words(fact)
     if said is None:
         return None
-    text, rest = said
-    person = fact.speaker or ""  # speaker_words: a statement with a speaker
+    text, rest, person = said
     if rest is not None:
         if not _VERB.match(rest):
             goes_on = _GOES_ON.search(rest)
@@ -240,8 +239,8 @@ def detect(fact: "Fact") -> list[Sighting]:
     return [Sighting(NAME, fact.id, fields, None)]
 
 
-def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
-    return p.one_record_each(kind, sightings, facts)
+#: every report is its own record
+assemble = p.one_record_each
 
 
 CLASS = p.record_class(
