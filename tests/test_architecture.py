@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "uac.fsutil",
             "uac.filestamp",
             "uac.fieldjson",
+            "uac.lookup",
             "uac.templating",
             "uac.names",
             "uac.failpoints",
@@ -90,7 +91,15 @@ ONLY_USES: dict[str, tuple[str, ...]] = {
         "uac.packed",
         "uac.caches",
     ),
-    "uac.sessions": ("uac.errors", "uac.fsutil", "uac.dates", "uac.names", "uac.failpoints", "uac.safejson"),
+    "uac.sessions": (
+        "uac.errors",
+        "uac.fsutil",
+        "uac.dates",
+        "uac.names",
+        "uac.failpoints",
+        "uac.safejson",
+        "uac.lookup",
+    ),
 }
 
 

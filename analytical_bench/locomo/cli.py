@@ -11,7 +11,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Annotated, Callable, Optional, Sequence
 
 import typer
 
@@ -133,10 +133,14 @@ def run_command(
         print(f"written: {out / 'report.md'}", file=sys.stderr)
 
 
+#: one side of a comparison
+RunArgument = Annotated[str, typer.Argument(help="RUN_DIR, RUN_DIR:system or a results .jsonl")]
+
+
 @app.command("compare")
 def compare_command(
-    run_a: str = typer.Argument(..., help="RUN_DIR, RUN_DIR:system or a results .jsonl"),
-    run_b: str = typer.Argument(..., help="RUN_DIR, RUN_DIR:system or a results .jsonl"),
+    run_a: RunArgument,
+    run_b: RunArgument,
     metric: Optional[str] = typer.Option(
         None, "--metric", help="judge, f1, refusal; offline: recall@5, recall@10, recall@20, session_recall@10"
     ),

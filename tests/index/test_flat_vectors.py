@@ -172,3 +172,12 @@ def test_a_copy_lost_before_chroma_took_it_is_found_by_the_count(tmp_path):
     assert channel.sync_vectors() == 0
     assert channel.vector_count() == 0 != len(channel)  # what the deep doctor reports (and a rebuild repairs)
     index.close()
+
+
+def test_the_vectors_of_two_indexes_over_the_same_rows_are_two_objects():
+    from uac.index.vectors import ChannelVectors
+
+    rows = object()
+    first, second = ChannelVectors(rows, dict), ChannelVectors(rows, dict)
+    assert first != second and len({first, second}) == 2  # compared by identity, usable as keys
+    assert first.chroma and first.flat is None

@@ -158,6 +158,13 @@ def test_holding_is_reentrant_within_one_call():
                 pool.submit(lambda: slots.hold("a", wait=0).__enter__()).result()
 
 
+def test_two_slots_with_the_same_limits_are_two_gates():
+    first, second = _slots(per_key=1), _slots(per_key=1)
+    assert first != second and len({first, second}) == 2  # compared by identity, usable as keys
+    with first.hold("a", wait=0):
+        assert first.in_use("a") == 1 and second.in_use("a") == 0
+
+
 def test_limits_must_be_positive():
     with pytest.raises(ValueError, match="sandbox_workers"):
         ServerLimits(sandbox_workers=0)

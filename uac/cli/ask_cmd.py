@@ -15,7 +15,7 @@ import typer
 
 from ..answer.model import Answer
 from ..answer.options import OptionSpec, ask_option_specs
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def _help(spec: OptionSpec) -> str:
@@ -91,19 +91,14 @@ def register(app: typer.Typer) -> None:
             show_answer(answer)
 
     fixed = [
-        inspect.Parameter(
-            "project",
-            inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            default=typer.Argument(..., help="Project path or name."),
-            annotation=str,
-        ),
+        inspect.Parameter("project", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=ProjectArgument),
         inspect.Parameter(
             "question",
             inspect.Parameter.POSITIONAL_OR_KEYWORD,
             default=typer.Argument(..., help="The question, e.g. 'How many trips did I take in 2024?'."),
             annotation=str,
         ),
-        inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=JSON_OPTION, annotation=bool),
+        inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=JsonOption),
     ]
     ask.__signature__ = inspect.Signature(fixed + option_parameters())  # type: ignore[attr-defined]  # inspect (typer) reads it
     app.command("ask")(ask)

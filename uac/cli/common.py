@@ -14,13 +14,16 @@ import json
 import re
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Annotated, Any, Iterator
 
 import typer
 
 from ..memory import UserMemory
 
-JSON_OPTION = typer.Option(False, "--json", help="Print one JSON object on stdout.")
+#: the project a command works on (``project: ProjectArgument``)
+ProjectArgument = Annotated[str, typer.Argument(help="Project path or name.")]
+#: ``--json`` on every command that can print its result as data (``as_json: JsonOption = False``)
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
 
 def open_memory(spec: str) -> UserMemory:

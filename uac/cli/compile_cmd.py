@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json, progress_bar
 
 
 def represented_line(domain: dict) -> str:
@@ -21,13 +21,13 @@ def represented_line(domain: dict) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("compile")
     def compile_(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         mode: str = typer.Option(
             None,
             "--mode",
             help="incremental (default with a model) | bounded (the paper's 30,000-character prefix) | offline (no model).",
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Compile facts into domains/<d>/schema.py and state.py (validated; a failed domain keeps its view)."""
         memory = open_memory(project)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def register(app: typer.Typer) -> None:
     @app.command("correct")
     def correct(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         text: str = typer.Argument(..., help="The corrected statement, as the user would say it."),
         supersedes: list[str] = typer.Option(
             None, "--supersedes", help="Id of a fact this correction replaces (repeat for several)."
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Add a user-authored fact (its evidence says it is a correction and when it was made)
         that supersedes the named facts; the next compile revisits the records citing them."""

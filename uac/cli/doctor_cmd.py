@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json, progress_bar
 
 _MARK = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
 
@@ -12,7 +12,7 @@ _MARK = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
 def register(app: typer.Typer) -> None:
     @app.command("doctor")
     def doctor(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         repair: bool = typer.Option(False, "--repair", help="Rebuild derived data (indexes, layout) from the log."),
         model: bool = typer.Option(
             False, "--model", help="Also probe the model endpoint with a few tiny real calls: what it supports."
@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
             "--deep",
             help="Compare every log line and index entry (slow on a large memory; implied by --repair).",
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Check a project's health; --deep checks exhaustively; --repair rebuilds what can be derived; --model probes the endpoint."""
         with progress_bar("repair", as_json=as_json or not repair):

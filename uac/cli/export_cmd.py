@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def register(app: typer.Typer) -> None:
     @app.command("export")
     def export(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         out: str = typer.Argument(..., help="Target: a new directory, or a file ending in .tar.gz / .tgz."),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Export the project (log, archive, view, settings) without .uac/."""
         result = open_memory(project).export(out)

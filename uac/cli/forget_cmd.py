@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def register(app: typer.Typer) -> None:
     @app.command("forget")
     def forget(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         fact: str = typer.Option(None, "--fact", help="Id of the fact to remove."),
         session: str = typer.Option(None, "--session", help="Id of the session to remove (facts, archive, index)."),
         domain: str = typer.Option(
             None, "--domain", help="Domain of the typed view to remove (e.g. imported records)."
         ),
         collection: str = typer.Option(None, "--collection", help="With --domain: remove only this collection."),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Delete a fact, a session, or a domain/collection for real (log rewritten, archive file
         deleted, indexes updated; or domains/<d>/ rewritten without the collection)."""

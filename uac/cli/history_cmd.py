@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 #: the longest value shown in a line (the JSON output has all of it)
 VALUE_CHARS = 120
@@ -75,7 +75,7 @@ def _warn_damaged(damaged_lines: int) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("history")
     def history(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         domain: str = typer.Option(None, "--domain", help="Only this domain's changes."),
         record: str = typer.Option(
             None,
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
             min=1,
             help=f"At most this many changes, the newest (default: {TEXT_LIMIT} as text, all with --json).",
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """The changes of the typed view, oldest first: added, updated, corrected and retired
         records, with the compile, the time and the sentences of the facts that caused them."""
@@ -112,11 +112,11 @@ def register(app: typer.Typer) -> None:
 
     @app.command("diff")
     def diff(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         since: str = typer.Option(..., "--since", help=SINCE_HELP),
         until: str = typer.Option(None, "--until", help="A compile id or a date (inclusive); default: now."),
         domain: str = typer.Option(None, "--domain", help="Only this domain."),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """What changed in a range, grouped by domain and record, each change with the
         sentence of the fact that caused it."""

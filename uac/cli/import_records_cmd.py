@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
     @app.command("import-records")
     def import_records(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         file: str = typer.Argument(..., help="Records: a JSON list of objects, JSONL or CSV (with a header row)."),
         domain: str = typer.Option(..., "--domain", help="Domain package to write, e.g. travel."),
         collection: str = typer.Option(..., "--collection", help="Collection name in state.py, e.g. trips."),
@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
             None, "--record-type", help="Record class name (default: from the collection, trips -> Trip)."
         ),
         replace: bool = typer.Option(False, "--replace", help="Replace the collection's records with the file's."),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Import records deterministically as `<collection>: list[<RecordType>]` in domains/<domain>/.
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json, progress_bar
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
     @app.command("ingest")
     def ingest(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         file: str = typer.Argument(..., help="Session file: LoCoMo JSON, chat messages (JSON/JSONL) or a transcript."),
         format: str = typer.Option("auto", "--format", help="auto | locomo | messages | transcript."),
         sample_id: str = typer.Option(None, "--sample-id", help="LoCoMo: the conversation to ingest (its sample_id)."),
@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
         no_compile: bool = typer.Option(
             False, "--no-compile", help="Leave the view as it is (bulk loads: run 'uac compile' once at the end)."
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Archive a file's sessions, extract their facts into the log and index them, then bring the view up to date."""
         with progress_bar("ingest", as_json=as_json) as on_progress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..memory import UserMemory
-from .common import JSON_OPTION, echo, print_json
+from .common import JsonOption, echo, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
         ),
         user_name: str = typer.Option(None, "--user-name", help="The user's display name (default: the project name)."),
         timezone: str = typer.Option("UTC", "--timezone", help="IANA time zone of the user, e.g. Europe/Berlin."),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Create a new, empty user project."""
         memory = UserMemory.create(project, user_name=user_name, timezone=timezone)

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from ..errors import InputError, UserError
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def _print_result(data: dict) -> None:
@@ -51,12 +51,12 @@ def _interactive(session, banner: str) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("repl")
     def repl(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         file: Path = typer.Argument(None, help="A Python file to run (instead of -c or the interactive prompt)."),
         code: str = typer.Option(None, "-c", "--code", help="Code to run; set `result` to return a value."),
         as_of: str = typer.Option(None, "--as-of", help="Only records dated on or before this day (YYYY-MM-DD)."),
         facts: bool = typer.Option(False, "--facts", help="Also expose the fact list as the global `facts`."),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Run Python over the typed state in the sandbox (no code: interactive)."""
         if code is not None and file is not None:

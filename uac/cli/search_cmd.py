@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def register(app: typer.Typer) -> None:
     @app.command("search")
     def search(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         query: str = typer.Argument(..., help="What to look for."),
         k: int = typer.Option(20, "--k", help="Number of results."),
         channel: str = typer.Option("all", "--channel", help="facts | archive | records (imported records) | all."),
@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
             "--happened",
             help="Only facts whose event date overlaps this period (2023-05-07, 2023-05, 2022, 2023-summer, START/END).",
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Search facts, archive excerpts and imported records (dense + BM25, reciprocal rank fusion)."""
         hits = open_memory(project).search(query, k=k, channel=channel, as_of=as_of, happened=happened)

@@ -8,7 +8,7 @@ import ipaddress
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Annotated, Any, Callable, Literal
 
 import typer
 
@@ -16,7 +16,10 @@ from ..errors import ProjectNotFound
 from ..server.bounds import ServerLimits, SessionLimits
 from .common import echo
 
-ROOT_HELP = "Directory holding the user projects (one sub-directory each)."
+#: ``--root``, the directory both servers serve
+RootOption = Annotated[
+    Path, typer.Option("--root", help="Directory holding the user projects (one sub-directory each).")
+]
 
 
 def options_of(bounds: type) -> dict[str, tuple[type, Any, str]]:
@@ -148,7 +151,7 @@ def _register_http(serve_app: typer.Typer) -> None:
     @serve_app.command("http")
     @takes_server_limits
     def http(
-        root: Path = typer.Option(..., "--root", help=ROOT_HELP),
+        root: RootOption,
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: loopback only)."),
         port: int = typer.Option(8765, "--port", help="TCP port."),
         max_body_mb: float = typer.Option(16.0, "--max-body-mb", help="Refuse request bodies larger than this (413)."),
@@ -195,7 +198,7 @@ def _register_mcp(serve_app: typer.Typer) -> None:
     @takes_server_limits
     @_takes_options(session_options, "session_values")
     def mcp(
-        root: Path = typer.Option(..., "--root", help=ROOT_HELP),
+        root: RootOption,
         transport: str = typer.Option("stdio", "--transport", help="stdio | http (streamable HTTP at /mcp)."),
         project: str = typer.Option(None, "--project", help="Serve only this project (tools default to it)."),
         host: str = typer.Option("127.0.0.1", "--host", help="With --transport http: address to bind."),

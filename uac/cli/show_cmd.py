@@ -5,20 +5,20 @@ from __future__ import annotations
 import typer
 
 from ..errors import UserError
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def register(app: typer.Typer) -> None:
     @app.command("show")
     def show(
-        project: str = typer.Argument(..., help="Project path or name."),
+        project: ProjectArgument,
         domain: str = typer.Argument(None, help="Domain to print (schema.py and state.py); default: MANIFEST.md."),
         at: str = typer.Option(
             None,
             "--at",
             help="Show the domain's records as they stood after a compile (c3) or at a date, from the change log.",
         ),
-        as_json: bool = JSON_OPTION,
+        as_json: JsonOption = False,
     ) -> None:
         """Print MANIFEST.md, or a domain's schema.py and state.py (with --at: its records then)."""
         from ..view.store import check_domain_name, domain_names

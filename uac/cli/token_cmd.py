@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ..errors import ProjectNotFound
-from .common import JSON_OPTION, echo, open_memory, print_json
+from .common import JsonOption, ProjectArgument, echo, open_memory, print_json
 
 
 def _create_token(project: str | None, name: str, admin: bool, root: Path | None):
@@ -37,7 +37,7 @@ def create(
     admin: bool = typer.Option(False, "--admin", help="Create a workspace admin token (may create projects)."),
     root: Path = typer.Option(None, "--root", help="With --admin: the directory 'uac serve' serves."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print the token alone (the note about it is left out)."),
-    as_json: bool = JSON_OPTION,
+    as_json: JsonOption = False,
 ) -> None:
     """Create a token and print it once; only its hash is stored.
 
@@ -58,8 +58,8 @@ def create(
 
 
 def list_(
-    project: str = typer.Argument(..., help="Project path or name."),
-    as_json: bool = JSON_OPTION,
+    project: ProjectArgument,
+    as_json: JsonOption = False,
 ) -> None:
     """List a project's tokens (ids, labels, creation times; never the tokens)."""
     from ..server.tokens import TokenStore
@@ -75,9 +75,9 @@ def list_(
 
 
 def revoke(
-    project: str = typer.Argument(..., help="Project path or name."),
+    project: ProjectArgument,
     token_id: str = typer.Argument(..., help="The token's id (see 'uac token list')."),
-    as_json: bool = JSON_OPTION,
+    as_json: JsonOption = False,
 ) -> None:
     """Revoke a token: requests with it are refused from now on."""
     from ..server.tokens import TokenStore

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..fsutil import make_private_dirs, open_private, read_utf8, split_lines
+from ..lookup import find_named
 
 if TYPE_CHECKING:
     from ..llm import Usage
@@ -152,10 +153,7 @@ class CompileReport:
         return share(totals.get("represented", 0), totals.get("timeline", 0), totals.get("left_out", 0))
 
     def domain(self, name: str) -> DomainReport:
-        for report in self.domains:
-            if report.domain == name:
-                return report
-        raise KeyError(name)
+        return find_named(self.domains, name, key=lambda report: report.domain)
 
     def to_json(self) -> dict[str, Any]:
         prompt = sum(d.prompt_tokens for d in self.domains) + self.routing_tokens["prompt_tokens"]

@@ -25,6 +25,7 @@ from typing import Any, Callable, Protocol
 
 from .._version import __version__
 from ..context import MemoryContext
+from ..lookup import find_named
 from ..progress import step
 from .duplicates import check_duplicates
 from .endpoint import check_model
@@ -52,10 +53,7 @@ class DoctorReport:
         return all(c.status != FAIL for c in self.checks)
 
     def check(self, name: str) -> CheckResult:
-        for result in self.checks:
-            if result.name == name:
-                return result
-        raise KeyError(name)
+        return find_named(self.checks, name, key=lambda result: result.name)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -13,6 +13,7 @@ every write reaches Chroma at once.
 from __future__ import annotations
 
 import logging
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import ProjectLocked, StoreError
@@ -59,38 +60,30 @@ def _metadata(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     return [{"session_id": e.session_id, "date": e.date_ordinal} for e in entries]
 
 
+@dataclass(eq=False, repr=False)
 class ChannelVectors:
     """The vectors of one channel's rows, in Chroma and (embedded backend) the flat copy."""
 
-    def __init__(
-        self,
-        rows: CorpusRows,
-        open_collection: Callable[[], Any],
-        flat: FlatVectors | None = None,
-        try_lock: Callable[[], Any] | None = None,
-        batch_size: Callable[[], int] | None = None,
-        *,
-        chroma: bool = True,
-    ) -> None:
-        self.rows = rows
-        #: opens the channel's Chroma collection (only when something needs it)
-        self.open_collection = open_collection
-        #: the flat copy of the vectors (embedded backend), or None
-        self.flat = flat
-        #: takes the project lock without waiting (for rebuilding the flat copy), or None
-        self.try_lock = try_lock
-        #: Chroma's largest batch (asked of the client when Chroma is written), or None: 5000
-        self.batch_size = batch_size
-        #: is there a Chroma collection behind the channel?  False: the embedded backend
-        #: without the chroma extra, where the flat copy is the only store of the vectors
-        self.chroma = chroma
-        self._collection: Any = None
-        #: the corpus stamp :meth:`_adopt_copied_flat` last checked
-        self._copy_checked: FileStamp | None = None
-        #: the corpus stamp for which the flat copy could not be written from Chroma
-        self._rebuild_failed: FileStamp | None = None
-        #: (rows generation, per corpus line: does it hold its id's current entry)
-        self._current_rows: "tuple[int, numpy.ndarray] | None" = None
+    rows: CorpusRows
+    #: opens the channel's Chroma collection (only when something needs it)
+    open_collection: Callable[[], Any]
+    #: the flat copy of the vectors (embedded backend), or None
+    flat: FlatVectors | None = None
+    #: takes the project lock without waiting (for rebuilding the flat copy), or None
+    try_lock: Callable[[], Any] | None = None
+    #: Chroma's largest batch (asked of the client when Chroma is written), or None: 5000
+    batch_size: Callable[[], int] | None = None
+    _: KW_ONLY
+    #: is there a Chroma collection behind the channel?  False: the embedded backend
+    #: without the chroma extra, where the flat copy is the only store of the vectors
+    chroma: bool = True
+    _collection: Any = field(default=None, init=False)
+    #: the corpus stamp :meth:`_adopt_copied_flat` last checked
+    _copy_checked: FileStamp | None = field(default=None, init=False)
+    #: the corpus stamp for which the flat copy could not be written from Chroma
+    _rebuild_failed: FileStamp | None = field(default=None, init=False)
+    #: (rows generation, per corpus line: does it hold its id's current entry)
+    _current_rows: "tuple[int, numpy.ndarray] | None" = field(default=None, init=False)
 
     @property
     def collection(self) -> Any:

@@ -19,6 +19,7 @@ import asyncio
 import contextvars
 import threading
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import KW_ONLY, dataclass, field
 from typing import AsyncIterator, Callable, Iterator
 
 from ..errors import UacError
@@ -43,6 +44,7 @@ class _Waiter:
         self.wake = wake
 
 
+@dataclass(eq=False, repr=False)
 class Slots:
     """At most ``total`` holders at once, at most ``per_key`` of them for one key.
 
@@ -52,26 +54,18 @@ class Slots:
     ``"timeout"``).
     """
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        per_key: int,
-        total: int | None = None,
-        max_waiting: int | None = None,
-        refuse: Callable[[str, str], UacError],
-    ) -> None:
-        self.name = name
-        self.total = total
-        self.per_key = per_key
-        self.max_waiting = max_waiting
-        self._refuse = refuse
-        self._lock = threading.Lock()
-        self._used: dict[str, int] = {}
-        self._used_total = 0
-        self._waiters: list[_Waiter] = []
-        self.peak_total = 0
-        self.peak_per_key = 0
+    name: str
+    _: KW_ONLY
+    per_key: int
+    total: int | None = None
+    max_waiting: int | None = None
+    refuse: Callable[[str, str], UacError]
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _used: dict[str, int] = field(default_factory=dict, init=False)
+    _used_total: int = field(default=0, init=False)
+    _waiters: list[_Waiter] = field(default_factory=list, init=False)
+    peak_total: int = field(default=0, init=False)
+    peak_per_key: int = field(default=0, init=False)
 
     # -- bookkeeping (under self._lock) -------------------------------------------------
 
@@ -106,7 +100,7 @@ class Slots:
             self._take(key)
             return None
         if self.max_waiting is not None and sum(1 for w in self._waiters if w.key == key) >= self.max_waiting:
-            raise self._refuse(key, "queue")
+            raise self.refuse(key, "queue")
         waiter = _Waiter(key, wake)
         self._waiters.append(waiter)
         return waiter
@@ -157,7 +151,7 @@ class Slots:
                 await asyncio.wait_for(event.wait(), timeout=wait)
             except asyncio.TimeoutError:
                 self._abandon(waiter)
-                raise self._refuse(key, "timeout") from None
+                raise self.refuse(key, "timeout") from None
             except BaseException:
                 self._abandon(waiter)
                 raise
@@ -179,7 +173,7 @@ class Slots:
                 if not granted:
                     self._waiters.remove(waiter)
             if not granted:
-                raise self._refuse(key, "timeout")
+                raise self.refuse(key, "timeout")
         with self._mark(key):
             yield
 

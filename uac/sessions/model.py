@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lookup import find_named
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -66,10 +68,7 @@ class Session:
         return tuple(seen)
 
     def turn(self, turn_id: str) -> Turn:
-        for turn in self.turns:
-            if turn.turn_id == turn_id:
-                return turn
-        raise KeyError(turn_id)
+        return find_named(self.turns, turn_id, key=lambda turn: turn.turn_id)
 
     def to_json(self) -> dict[str, Any]:
         return {
