@@ -87,6 +87,7 @@ def model_style_views() -> list[DomainView]:
     ]
 
 
+@pytest.mark.embeddings
 def test_a_question_whose_words_no_domain_holds_finds_it_by_meaning():
     question = "How is my fitness going?"  # no word of it in any domain, nor in a family
     views = model_style_views()
@@ -94,10 +95,12 @@ def test_a_question_whose_words_no_domain_holds_finds_it_by_meaning():
     assert [v.name for v in select_domains(question, views)][:1] == ["health"]
 
 
+@pytest.mark.embeddings
 def test_a_question_about_nothing_held_still_matches_nothing():
     assert select_domains("What is the name of my cat's vet?", model_style_views()[:2]) == []
 
 
+@pytest.mark.embeddings
 def test_the_domain_vectors_are_kept_per_view_so_a_question_costs_one_embedding(tmp_path, monkeypatch):
     from uac.index.embeddings import get_embedder
 
@@ -131,6 +134,7 @@ def test_without_the_embedding_model_the_words_still_choose(monkeypatch):
     assert [v.name for v in select_domains("How many things did I buy?", offline_views())][:1] == ["finance"]
 
 
+@pytest.mark.embeddings
 def test_modular_state_shows_the_purchases_for_a_question_about_buying(tmp_path):
     from .test_state_view import make_project
 
