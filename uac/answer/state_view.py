@@ -2,8 +2,9 @@
 
 * ``monolithic`` inlines every domain's ``schema.py`` and ``state.py``;
 * ``modular`` (default) inlines only the domains relevant to the question,
-  chosen deterministically from the manifest line, the class, field and
-  collection names of each domain; when nothing matches it shows every domain
+  chosen deterministically by its words (against the manifest line, the class,
+  field and collection names of each domain, words of one family meeting) and
+  by its meaning (:mod:`.domain_meaning`); when nothing matches it shows every domain
   if they all fit the budget, else every domain's manifest line, description
   (the ``schema.py`` docstring) and classes;
 * ``manifest`` shows only the one-line summaries.
@@ -184,7 +185,7 @@ def _past_description(summary: str, doc: str) -> str:
 def described_manifest(views: list[DomainView]) -> str:
     """Every domain with its manifest line, its description and its classes (no domain matched)."""
     lines = [
-        "# MANIFEST (no domain's words matched the question: each domain with its description; "
+        "# MANIFEST (no domain matched the question by its words or meaning: each domain with its description; "
         "the python tool holds their records)"
     ]
     for view in views:
