@@ -61,6 +61,7 @@ INTERNAL_BENCHMARKS = {
     "benchmarks/bench_cli.py": "generates its large project through the fact log and index writers",
     # 100,000 changes through compiles would take hours; the append share needs the log's off switch
     "benchmarks/bench_history.py": "writes its change log through the log's writer and turns the log off to time a compile without it",
+    "benchmarks/bench_domain_selection.py": "scores the STATE domain selector against its baseline (uac.answer.state_view)",
 }
 
 

@@ -72,6 +72,37 @@ def test_compile_text_and_json_and_doctor_report_the_three_counts(memory, projec
     assert "in records: 1 of 4 compiled fact(s) (25%)" in view.detail and "travel 1/4 (25%)" in view.detail
 
 
+def test_a_fact_another_domains_record_holds_is_counted_apart_not_left_out(memory):
+    """A domain that left out a fact because a record of another domain holds it is not
+    short of it: the report counts it as held elsewhere, apart from the facts no record holds."""
+    from uac.cli.compile_cmd import represented_line
+    from uac.compile.coverage import add_view_coverage
+    from uac.compile.ledger import EMPTY_STATE_HASH, Ledger, save_ledger
+    from uac.compile.report import CompileReport, DomainReport
+
+    facts = facts_of(*TRIPS, said_on=SAID)
+    memory.compile(facts=facts, mode="offline")
+    (lisbon,) = [f.id for f in facts if "Lisbon" in f.text]
+    (zorblat,) = [f.id for f in facts if "Zorblat" in f.text]
+    ledger = Ledger("hobbies", considered={lisbon: "the trip is in travel", zorblat: "not a hobby"})
+    save_ledger(memory.project.paths.internal, ledger, EMPTY_STATE_HASH)
+    report = CompileReport("offline", domains=[DomainReport("hobbies"), DomainReport("travel")])
+    add_view_coverage(memory.project, report, facts)
+    hobbies = report.to_json()["domains"][0]
+    assert hobbies["view"] == {
+        "represented": 0,
+        "timeline": 0,
+        "left_out": 1,
+        "elsewhere": 1,
+        "left_out_why": {"left out by the model": 1},
+    }
+    assert hobbies["represented_share"] == 0.0  # of the one fact no record holds
+    assert represented_line(hobbies).endswith("1 left out (1 left out by the model); 1 held by another domain's record")
+    travel = report.to_json()["domains"][1]["view"]
+    assert (travel["represented"], travel["left_out"], travel["elsewhere"]) == (1, 3, 0)
+    assert report.view_totals["left_out"] == 3  # each fact once: Zorblat among travel's three
+
+
 def test_a_view_rewritten_since_lends_no_offline_reasons(memory, project_dir):
     from uac.compile.coverage import OFFLINE_LEFT_OUT, load_offline_left_out
     from uac.view.store import load_domain
@@ -102,6 +133,7 @@ def test_incremental_counts_what_the_model_recorded_left_out_and_left_pending(sc
         "represented": 3,
         "timeline": 1,
         "left_out": 1,
+        "elsewhere": 0,
         "left_out_why": {"left out by the model": 1},
     }
     assert travel["represented_share"] == 0.6

@@ -2,8 +2,9 @@
 
 * ``monolithic`` inlines every domain's ``schema.py`` and ``state.py``;
 * ``modular`` (default) inlines only the domains relevant to the question,
-  chosen deterministically from the manifest line, the class, field and
-  collection names of each domain; when nothing matches it shows every domain
+  chosen deterministically by its words (against the manifest line, the class,
+  field and collection names of each domain, words of one family meeting) and
+  by its meaning (:mod:`.domain_meaning`); when nothing matches it shows every domain
   if they all fit the budget, else every domain's manifest line, description
   (the ``schema.py`` docstring) and classes;
 * ``manifest`` shows only the one-line summaries.
@@ -184,7 +185,7 @@ def _past_description(summary: str, doc: str) -> str:
 def described_manifest(views: list[DomainView]) -> str:
     """Every domain with its manifest line, its description and its classes (no domain matched)."""
     lines = [
-        "# MANIFEST (no domain's words matched the question: each domain with its description; "
+        "# MANIFEST (no domain matched the question by its words or meaning: each domain with its description; "
         "the python tool holds their records)"
     ]
     for view in views:
@@ -214,26 +215,48 @@ def unrepresented_note(counts: dict[str, int]) -> str:
 _NAME = re.compile(r"(?<=[\w,;:] )[A-Z][\w'’&-]+(?: [A-Z][\w'’&-]+)*")
 
 
+#: capitalised words that name a time, not a thing a record holds ("in March", "on Friday")
+_CALENDAR = frozenset(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter""".split()
+)
+
+
 def named_things(question: str) -> list[str]:
-    """The names a question gives (capitalised words past its first: "Pho Hoa", "Tom")."""
-    return [m.group(0).lower() for m in _NAME.finditer(question) if m.group(0).lower() not in _STOP]
+    """The names a question gives (capitalised words past its first: "Pho Hoa", "Tom"; a
+    month or a day of the week is a time, not a name)."""
+    found = (m.group(0).lower() for m in _NAME.finditer(question))
+    return [name for name in found if name not in _STOP and name not in _CALENDAR]
 
 
-def select_domains(question: str, views: list[DomainView]) -> list[DomainView]:
-    """The domains whose vocabulary overlaps the question, best first (ties by name); a
-    name the question gives that a domain's records hold ("Pho Hoa" in a meal) weighs as
-    much as the domain's own name."""
-    asked = words(question)
+def select_domains(
+    question: str, views: list[DomainView], *, root: Path | None = None, meaning: bool = True
+) -> list[DomainView]:
+    """The domains the question is about, best first (ties by name).
+
+    A domain scores a point for each content word it shares with the question, words of
+    one family meeting (bought, spent and ``Purchase``; ran and ``distance_km``) and words
+    every domain holds left out; its own name in the question and a name the question
+    gives that its records hold ("Pho Hoa" in a meal) weigh 2 each; and, with
+    ``meaning``, the domains whose description is closest to the question's meaning score
+    up to 2 more (:func:`uac.answer.domain_meaning.meaning_scores`; ``root``: the project
+    that keeps their vectors)."""
+    from .domain_meaning import distinctive, meaning_scores, with_families
+
+    asked = with_families(words(question))
     names = named_things(question)
+    vocabularies = distinctive({view.name: with_families(view.vocabulary()) for view in views})
+    close = meaning_scores(question, views, root) if meaning else {}
     scored = []
     for view in views:
-        overlap = len(asked & view.vocabulary())
+        overlap = len(asked & vocabularies[view.name])
         name_hit = 2 if words(view.name) & asked else 0
         if names:
             held = view.state_text.lower()
             name_hit += 2 * sum(1 for name in names if name in held)
-        if overlap or name_hit:
-            scored.append((-(overlap + name_hit), view.name, view))
+        points = overlap + name_hit + close.get(view.name, 0.0)
+        if points:
+            scored.append((-points, view.name, view))
     return [view for _, _, view in sorted(scored, key=lambda t: (t[0], t[1]))]
 
 
@@ -344,7 +367,7 @@ def build_state_channel(
     elif loading == "monolithic":
         chosen = views
     else:
-        chosen = select_domains(question, views)
+        chosen = select_domains(question, views, root=root)
         if not chosen and sum(len(v.code) + 1 for v in views) <= budget:
             chosen = views  # nothing matched, but everything fits: show it all
     if chosen:

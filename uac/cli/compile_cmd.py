@@ -15,7 +15,10 @@ def represented_line(domain: dict) -> str:
         f"{facts['timeline']} only on the timeline, {facts['left_out']} left out"
     )
     why = "; ".join(f"{n} {reason}" for reason, n in sorted(facts["left_out_why"].items(), key=lambda t: (-t[1], t[0])))
-    return line + (f" ({why})" if why else "")
+    line += f" ({why})" if why else ""
+    if facts.get("elsewhere"):
+        line += f"; {facts['elsewhere']} held by another domain's record"
+    return line
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,9 @@ Two ways of counting, per domain:
   ledger's ``considered``, and the facts the offline kinds' rules saw but made no
   record of: "a place the gazetteer does not know").  The share represented is
   what a question over the records can count on; the rest is in FACTS only.
+  A fact a domain left out or kept on its timeline that a record of ANOTHER domain
+  holds is counted apart (``elsewhere``): it is in the view, so it is neither left
+  out nor only on a timeline, and the domain's share is taken over the others.
 
 Facts valid now that no compile has routed yet are counted apart (not compiled).
 The offline compile keeps its left-out facts, with their reasons, beside the
@@ -38,7 +41,7 @@ OFFLINE_LEFT_OUT = "offline_left_out.json"
 #: the reason given for a fact the model considered and left out (its own words are in the ledger)
 CONSIDERED = "left out by the model"
 #: counted per domain by :func:`fact_coverage`
-COUNTS = ("recorded", "considered", "pending", "represented", "timeline", "left_out")
+COUNTS = ("recorded", "considered", "pending", "represented", "timeline", "left_out", "elsewhere")
 
 
 @dataclass
@@ -121,6 +124,8 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
     represented_all: set[str] = set()
     left_out_all: set[str] = set()
     timeline_all: set[str] = set()
+    #: domain -> (its left-out facts, the offline reasons)
+    left_out_of: dict[str, tuple[set[str], dict[str, str]]] = {}
     for name in sorted(set(view) | set(ledger_domains(project.paths.internal))):
         loaded = view.get(name)
         ledger = load_ledger(
@@ -148,17 +153,20 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
             "represented": len(in_records),
             "timeline": len(timeline),
             "left_out": len(left_out),
+            "elsewhere": 0,
             "left_out_why": why,
         }
         settled |= recorded | considered | pending
         coverage.unrepresented_in[name] = timeline | left_out
+        left_out_of[name] = (left_out, unclear)
         represented_all |= in_records
         left_out_all |= left_out
         timeline_all |= timeline
     coverage.not_compiled = len(wanted - settled)
     left_out_all -= represented_all
     coverage.unrepresented = (timeline_all | left_out_all) - represented_all
-    for ids in coverage.unrepresented_in.values():
+    for name, ids in coverage.unrepresented_in.items():
+        _count_held_elsewhere(coverage.domains[name], ids & represented_all, *left_out_of[name])
         ids -= represented_all
     coverage.totals = {
         "represented": len(represented_all),
@@ -167,6 +175,22 @@ def fact_coverage(project: Project, fact_ids: Iterable[str], view: dict[str, Loa
         "not_compiled": coverage.not_compiled,
     }
     return coverage
+
+
+def _count_held_elsewhere(counts: dict[str, Any], held: set[str], left_out: set[str], unclear: dict[str, str]) -> None:
+    """Move the facts of a domain's timeline and left-out counts that another domain's
+    record holds (``held``) to its ``elsewhere`` count, their reasons with them."""
+    why = counts["left_out_why"]
+    for fact_id in held:
+        if fact_id not in left_out:
+            counts["timeline"] -= 1
+            continue
+        reason = unclear.get(fact_id) or CONSIDERED
+        counts["left_out"] -= 1
+        why[reason] -= 1
+        if not why[reason]:
+            del why[reason]
+    counts["elsewhere"] = len(held)
 
 
 def share(represented: int, timeline: int, left_out: int) -> float:
@@ -193,6 +217,7 @@ def add_view_coverage(project: Project, report: "CompileReport", facts: Iterable
             entry.facts_represented = counts["represented"]
             entry.facts_timeline = counts["timeline"]
             entry.facts_left_out = counts["left_out"]
+            entry.facts_elsewhere = counts["elsewhere"]
             entry.left_out_why = dict(counts["left_out_why"])
     report.view_totals = dict(coverage.totals)
 

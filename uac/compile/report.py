@@ -51,6 +51,8 @@ class DomainReport:
     facts_represented: int = 0
     facts_timeline: int = 0
     facts_left_out: int = 0
+    #: facts the domain left out or kept on its timeline that a record of another domain holds
+    facts_elsewhere: int = 0
     #: reason -> facts left out for it
     left_out_why: dict[str, int] = field(default_factory=dict)
 
@@ -95,6 +97,7 @@ class DomainReport:
                 "represented": self.facts_represented,
                 "timeline": self.facts_timeline,
                 "left_out": self.facts_left_out,
+                "elsewhere": self.facts_elsewhere,
                 "left_out_why": dict(self.left_out_why),
             },
             "represented_share": round(self.represented_share, 4),
