@@ -56,11 +56,12 @@ def test_least_recently_used_goes_first_and_threads_are_safe():
 
 
 def test_every_process_wide_cache_is_listed_and_cleared():
+    import uac.answer.domain_meaning  # noqa: F401
     import uac.compile.kinds.job_mentions  # noqa: F401  (registers its cache on import)
     import uac.llm.capabilities  # noqa: F401
 
     names = set(caches())
-    assert {"fact logs", "fact log heads", "job rules by speaker", "endpoint capabilities"} <= names
+    assert {"fact logs", "fact log heads", "job rules by speaker", "endpoint capabilities", "domain vectors"} <= names
     log_module._HEADS["x"] = ((0, 0, 0), None)
     clear_all()
     assert all(len(cache) == 0 for cache in caches().values())

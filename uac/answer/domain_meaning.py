@@ -25,6 +25,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from ..caches import BoundedCache
 from ..fsutil import atomic_write_text, read_json_object
 
 if TYPE_CHECKING:
@@ -59,8 +60,9 @@ MARGIN = 0.06
 MEANING_POINTS = 2.0
 
 _lock = threading.Lock()
-_vectors: dict[str, "numpy.ndarray"] = {}
-_CACHE_LIMIT = 4096
+#: domain text digest -> its unit vector (a view of 50 domains holds 50; a server of many
+#: projects keeps the most recently used)
+_vectors: "BoundedCache[str, numpy.ndarray]" = BoundedCache("domain vectors", 4096)
 
 
 def _family_index() -> dict[str, str]:
@@ -185,9 +187,8 @@ def domain_vectors(texts: list[str], root: Path | None = None) -> "numpy.ndarray
     if todo:
         encoded = get_embedder().encode(list(todo.values()))
         with _lock:
-            if len(_vectors) + len(todo) > _CACHE_LIMIT:
-                _vectors.clear()
-            _vectors.update(zip(todo, encoded))
+            for digest, vector in zip(todo, encoded):
+                _vectors[digest] = vector
             _to_disk(root, digests)
     with _lock:
         return np.stack([_vectors[d] for d in digests]) if digests else np.zeros((0, 384), dtype=np.float32)
