@@ -150,7 +150,11 @@ def describe_python_tool(payload: Mapping[str, Any] | None = None, *, output_cha
         "Builtins: " + ", ".join(functions) + "; exceptions " + ", ".join(exceptions) + ". "
         "Helpers: " + "; ".join(HELPERS.values()) + "."
     )
-    parts.append("Imports: " + ", ".join(ALLOWED_MODULES) + " (no other module).")
+    parts.append(
+        "Imports: "
+        + ", ".join(ALLOWED_MODULES)
+        + " (none is imported for you: write `import re` before using re; no other module)."
+    )
     refused = [f"{name}() (use {ALTERNATIVES[name]})" for name in _DESCRIBED if name in ALTERNATIVES]
     if {"format", "format_map"} & SENSITIVE_ATTRIBUTES:
         refused.append("str.format and format_map (use f-strings)")

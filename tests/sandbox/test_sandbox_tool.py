@@ -30,7 +30,14 @@ def test_the_description_names_every_builtin_module_and_helper_the_worker_has(st
             assert re.search(rf"\b{name}\b", listed), name
     for helper in HELPERS:
         assert f"{helper}(" in listed
-    assert _section(text, "Imports:") == "Imports: " + ", ".join(ALLOWED_MODULES) + " (no other module)."
+    assert _section(text, "Imports:") == (
+        "Imports: "
+        + ", ".join(ALLOWED_MODULES)
+        + " (none is imported for you: write `import re` before using re; no other module)."
+    )
+    # as it says: a module is there once imported, not before
+    run_err(session, "result = re.escape('a.b')", "NameError")
+    assert run_ok(session, "import re\nresult = re.escape('a.b')") == "a\\.b"
     # what the description says exists does exist in the worker
     names = re.findall(r"\b([a-z_]+)\b", listed.split(";")[0].removeprefix("Builtins: "))
     assert run_ok(session, f"result = all(callable(f) for f in [{', '.join(names)}])") is True
