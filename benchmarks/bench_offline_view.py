@@ -19,6 +19,11 @@ score, comma-separated, default all of them) it reports, per kind, events, recor
   whose text is attributed to it (``assistant said: ...``);
 * ``unclear``: facts the kinds' rules saw but that stayed on the timeline.
 
+``--lower-case`` scores every set a second time with the user's turns in lower case
+(``dev (lower case)``): many people write to an assistant from a phone, without
+capitals, and a rule that finds names by their capital letters finds nothing there.
+The ledger is the same; the scorer matches names whatever their case.
+
 Speed: the first ``--timed`` sessions of all sets together (the history
 repeated under new session ids when it has fewer), ingested with the rules and
 compiled offline in a fresh project, against a fixed reference: the same run
@@ -102,14 +107,27 @@ def _new_memory(root: Path, name: str, user: str):
     return UserMemory.create(target, user_name=user, timezone="UTC")
 
 
-def score_history(directory: Path, work: Path) -> dict[str, Any]:
+def lowered(path: Path, work: Path) -> Path:
+    """A copy of the messages file ``path`` in ``work`` with every user turn in lower case."""
+    sessions = _raw_sessions(path)
+    for session in sessions:
+        for message in session["messages"]:
+            if isinstance(message, dict) and message.get("role") == "user" and isinstance(message.get("content"), str):
+                message["content"] = message["content"].lower()
+    target = work / "lower-case" / path.parent.name / path.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(json.dumps(s, ensure_ascii=False) for s in sessions) + "\n", encoding="utf-8")
+    return target
+
+
+def score_history(directory: Path, work: Path, lower_case: bool = False) -> dict[str, Any]:
     from analytical_bench.conv.ledger import load_ledger
     from analytical_bench.conv.view_score import score_view
 
     ledger = load_ledger(directory / "ledger.json")
-    memory = _new_memory(work, directory.name, ledger.user)
+    memory = _new_memory(work, directory.name + ("-lower" if lower_case else ""), ledger.user)
     for path in chat_files(directory):
-        memory.ingest(path, extractor="rules", compile=False)
+        memory.ingest(lowered(path, work) if lower_case else path, extractor="rules", compile=False)
     report = memory.compile(mode="offline")
     facts = memory.facts()
     scores = score_view(memory.state, ledger)
@@ -263,6 +281,9 @@ def main(
     ),
     timed: int = typer.Option(40, "--timed", help="sessions in the speed run (0: none)"),
     details: bool = typer.Option(False, "--details", help="print missed events and wrong records"),
+    lower_case: bool = typer.Option(
+        False, "--lower-case", help="score every set again with the user's turns in lower case"
+    ),
     json_out: Optional[Path] = typer.Option(None, "--json"),
 ) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -279,6 +300,9 @@ def main(
         by_set: dict[str, list[dict[str, Any]]] = {}
         for name, directory in histories:
             by_set.setdefault(name, []).append(score_history(directory, work))
+        if lower_case:
+            for name, directory in histories:
+                by_set.setdefault(f"{name} (lower case)", []).append(score_history(directory, work, lower_case=True))
         totals = {name: _sum(results) for name, results in by_set.items()}
         timing = timed_run(histories, timed, work) if timed else {}
     finally:

@@ -25,7 +25,7 @@ FLAGS = {
     ],
     "bench_structure.py": ["--records", "--repeat", "--json"],
     "bench_follow.py": ["--sessions"],
-    "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--json"],
+    "bench_offline_view.py": ["--sets", "--only", "--timed", "--details", "--lower-case", "--json"],
     "bench_history.py": ["--sessions", "--repeat", "--changes", "--json"],
     "bench_sandbox.py": ["--records", "--repeat", "--cold-repeat", "--check"],
     "bench_compile_scale.py": ["--sessions", "--step", "--per-session", "--out"],
@@ -375,3 +375,29 @@ def test_offline_view_scores_the_sets_it_is_named_and_refuses_an_unknown_one(tmp
     assert bench.select_histories(found, None) == found
     with pytest.raises(ValueError, match="the sets with a ledger are: dev, dev2, heldout"):
         bench.select_histories(found, "dev,elsewhere")
+
+
+def test_offline_view_lowers_the_users_turns_only(tmp_path):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_offline_view as bench
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    (tmp_path / "dev").mkdir()
+    session = {
+        "session_id": "s01",
+        "date": "2024-01-02T10:00:00",
+        "messages": [
+            {"role": "user", "content": "Flew to Lisbon with Chloe, €48 at Café Ñandú"},
+            {"role": "assistant", "content": "Lisbon, lovely!"},
+        ],
+    }
+    source = tmp_path / "dev" / "sessions.jsonl"
+    source.write_text(json.dumps(session) + "\n", encoding="utf-8")
+    copy = bench.lowered(source, tmp_path / "work")
+    [written] = [json.loads(line) for line in copy.read_text(encoding="utf-8").splitlines()]
+    assert [m["content"] for m in written["messages"]] == [
+        "flew to lisbon with chloe, €48 at café ñandú",
+        "Lisbon, lovely!",
+    ]
+    assert written["session_id"] == "s01" and source.read_text(encoding="utf-8") == json.dumps(session) + "\n"
