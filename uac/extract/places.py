@@ -275,6 +275,16 @@ def _city(rows: list[tuple[int, str, str, str]]) -> tuple[str | None, bool]:
     return None, True
 
 
+def countries_of(name: str) -> list[str]:
+    """The countries that hold a city of this name, the most populous city's first
+    ("Hamilton" -> ["CA", "NZ", ...]); [] when the gazetteer has no city of the name."""
+    out: list[str] = []
+    for row in _tables().cities.get(fold(name.strip().rstrip(".,;!?")), []):
+        if row[1] not in out:
+            out.append(row[1])
+    return out
+
+
 def is_nickname(name: str) -> bool:
     """Is ``name`` a nickname of :data:`NICKNAMES` (the record names the city in full)?"""
     return name.strip() in NICKNAMES

@@ -432,3 +432,35 @@ def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_mos
     assert amounts(
         "I spent the weekend in Durban.", "We flew to London.", "Then a week in Paris.", "Back to Lisbon.", lamp
     ) == [(None, None)]
+
+
+def _localised(*texts: str) -> dict[str, list]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*texts)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return localise(seen, facts, None)
+
+
+def test_places_named_in_lower_case_count_towards_the_country_spoken_of():
+    out = _localised(
+        "my sister is coming from ottawa.",
+        "we had a weekend in montreal.",
+        "i drove to toronto.",
+        "i bought a kobo, $220.",
+    )
+    assert [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"]] == [(220.0, "CAD")]
+
+
+def test_a_home_in_a_city_several_countries_share_lies_where_the_person_names_places():
+    moved = "We moved to Hamilton last week."
+    out = _localised("My sister is coming from Ottawa.", moved, "I bought a kettle for $40.")
+    assert [s.fields["country"] for s in out["home"]] == ["CA"]
+    assert [s.fields["currency"] for s in out["purchase"]] == ["CAD"]
+    # no country of the name's cities is named: the home's country stays unknown, "$" a dollar
+    out = _localised("My sister is coming from Lisbon.", moved, "I bought a kettle for $40.")
+    assert [s.fields["country"] for s in out["home"]] == [None]
+    assert [s.fields["currency"] for s in out["purchase"]] == ["USD"]
