@@ -397,7 +397,11 @@ _ENGLISH_WORDS = set(
 def lookup_lower(name: str) -> Place | None:
     """A place written in lower case ("back from japan", "five nights in kyoto"): a
     country, or a city of at least 200,000 people, whose name is not also an English
-    word ("nice", "reading", "turkey"); else None."""
+    word ("nice", "reading", "turkey"); a smaller city ("sudbury", "varadero") only when
+    its name is no ordinary English word (:func:`uac.extract.words.is_common_word`:
+    not "can", "wedding", "holiday"); else None."""
+    from .words import is_common_word as is_english
+
     text = name.strip().rstrip(".,;!?")
     if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
         return None
@@ -406,6 +410,6 @@ def lookup_lower(name: str) -> Place | None:
         return None
     if place.kind == "city":
         rows = _tables().cities.get(fold(text)) or []
-        if not rows or rows[0][0] < 200_000:
+        if not rows or rows[0][0] < 200_000 and is_english(text):
             return None
     return Place(text.title(), place.kind, place.country, place.ambiguous)

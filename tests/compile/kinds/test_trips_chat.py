@@ -413,3 +413,12 @@ def test_a_plan_is_done_when_a_later_sentence_opens_with_its_place_in_the_past()
     plan = (dt.date(2025, 1, 2), ["We're going to London on 20 January for a client workshop."])
     after = (dt.date(2025, 1, 26), ["London debrief: the workshop went fine and it rained for 4 days straight."])
     assert [tuple(t.values()) for t in _trips(plan, after)] == [("London", "GB", "done", None)]
+
+
+def test_a_small_town_in_lower_case_is_a_place_unless_its_name_is_an_english_word():
+    assert [lookup_lower(w).country for w in ("varadero", "sudbury")] == ["CU", "CA"]
+    assert [lookup_lower(w) for w in ("can", "wedding", "holiday", "spring", "golden")] == [None] * 5
+    assert [tuple(t.values()) for t in _trips((DAY, ["just back from varadero, what a week"]))] == [
+        ("Varadero", "CU", "done", None)
+    ]
+    assert _trips((DAY, ["just back from holiday, what a week"])) == []
