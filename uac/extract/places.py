@@ -152,6 +152,8 @@ NICKNAMES: dict[str, tuple[str, str]] = {
     "Brum": ("Birmingham", "GB"),
     "KL": ("Kuala Lumpur", "MY"),
     "Rio": ("Rio de Janeiro", "BR"),
+    # the city's own short name (nyc.gov)
+    "NYC": ("New York City", "US"),
 }
 
 #: names that are also common words or first names and are no place in a sentence about going somewhere
@@ -287,7 +289,8 @@ def countries_of(name: str) -> list[str]:
 
 def is_nickname(name: str) -> bool:
     """Is ``name`` a nickname of :data:`NICKNAMES` (the record names the city in full)?"""
-    return name.strip() in NICKNAMES
+    text = name.strip()
+    return text in NICKNAMES or (text.upper() in NICKNAMES and text.upper().isalpha())
 
 
 def lookup(name: str, qualifier: str | None = None) -> Place | None:
@@ -297,6 +300,8 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
     country that picks one of several places; when it does, the place's name
     holds both ("Paris, Texas")."""
     text = name.strip().rstrip(".,;!?")
+    if text not in NICKNAMES and text.upper() in NICKNAMES and text.upper().isalpha():
+        text = text.upper()  # "Nyc recap", "Nola was wild": an initialism as a sentence opens it
     if text in NICKNAMES:
         full, land = NICKNAMES[text]
         return Place(full, "city", land)
@@ -399,10 +404,14 @@ def lookup_lower(name: str) -> Place | None:
     country, or a city of at least 200,000 people, whose name is not also an English
     word ("nice", "reading", "turkey"); a smaller city ("sudbury", "varadero") only when
     its name is no ordinary English word (:func:`uac.extract.words.is_common_word`:
-    not "can", "wedding", "holiday"); else None."""
+    not "can", "wedding", "holiday"); a nickname of :data:`NICKNAMES` ("nyc",
+    "joburg") that is no English word either; else None."""
     from .words import is_common_word as is_english
 
     text = name.strip().rstrip(".,;!?")
+    nickname = next((n for n in NICKNAMES if n.lower() == text and " " not in n), None)
+    if nickname is not None and not is_english(text):
+        return lookup(nickname)  # "booked nyc", "back from joburg"
     if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
         return None
     place = lookup(text.title())

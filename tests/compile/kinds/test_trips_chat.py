@@ -422,3 +422,22 @@ def test_a_small_town_in_lower_case_is_a_place_unless_its_name_is_an_english_wor
         ("Varadero", "CU", "done", None)
     ]
     assert _trips((DAY, ["just back from holiday, what a week"])) == []
+
+
+def test_a_place_booked_in_lower_case_is_a_plan_and_a_nickname_reads_in_any_case():
+    assert [tuple(t.values()) for t in _trips((DAY, ["ok bigger news: we booked iceland for october!!"]))] == [
+        ("Iceland", "IS", "planned", None)
+    ]
+    assert [tuple(t.values()) for t in _trips((DAY, ["sam and i booked nyc!!"]))] == [
+        ("New York City", "US", "planned", None)
+    ]
+    assert _trips((DAY, ["we booked dinner for friday"])) == []
+
+
+def test_a_recap_of_a_planned_place_makes_the_plan_done_and_alone_makes_no_trip():
+    plan, recap = (DAY, ["We booked Lisbon!"]), (DAY + dt.timedelta(days=40), ["Lisbon recap bc I need to vent."])
+    assert [t["status"] for t in _trips(plan, recap)] == ["done"]
+    assert [t["status"] for t in _trips((DAY, ["sam and i booked nyc!!"]), (recap[0], ["Nyc recap: so tired."]))] == [
+        "done"
+    ]
+    assert _trips(recap) == []
