@@ -464,3 +464,15 @@ def test_a_home_in_a_city_several_countries_share_lies_where_the_person_names_pl
     out = _localised("My sister is coming from Lisbon.", moved, "I bought a kettle for $40.")
     assert [s.fields["country"] for s in out["home"]] == [None]
     assert [s.fields["currency"] for s in out["purchase"]] == ["USD"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I dropped like two hundred bucks on new scrubs bc mine had a stain.", [("new scrubs", 200.0, "USD")]),
+        ("I spent like $40 on a desk lamp.", [("desk lamp", 40.0, "USD")]),
+        ("I bought a desk lamp for like $40.", [("desk lamp", 40.0, "USD")]),
+    ],
+)
+def test_a_price_said_as_like_an_amount_and_an_item_up_to_bc(line, expected):
+    assert _purchases(line) == expected

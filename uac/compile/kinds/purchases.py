@@ -79,7 +79,7 @@ AMOUNT = (
     rf"|(?P<grand>{p.NUMBER})\s+grand\b)"
 )
 _STOP = (
-    r"(?=\s+(?:for|at|from|on|in|with|yesterday|today|last|this|and|but|because|to|online|off|which|that|so|when|after|"
+    r"(?=\s+(?:for|at|from|on|in|with|yesterday|today|last|this|and|but|because|bc|cuz|coz|to|online|off|which|that|so|when|after|"
     r"while|since|during)\b|[,.;!?()]|$)"
 )
 _ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
@@ -99,17 +99,17 @@ def _rule(body: str) -> re.Pattern[str]:
 RULES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         _rule(
-            rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}"
+            rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}"
         ),
         True,
     ),
     (
         _rule(
-            rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"
+            rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"
         ),
         True,
     ),
-    (_rule(rf"spent\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+on\s+{_ITEM_TO_STOP}"), True),
+    (_rule(rf"spent\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}\s+on\s+{_ITEM_TO_STOP}"), True),
     (_rule(rf"(?:bought|purchased|ordered|splurged\s+on|snagged)\s+{_ITEM_TO_STOP}"), False),
 )
 
