@@ -441,3 +441,16 @@ def test_a_recap_of_a_planned_place_makes_the_plan_done_and_alone_makes_no_trip(
         "done"
     ]
     assert _trips(recap) == []
+
+
+def test_a_place_with_someone_at_a_time_gone_by_is_a_trip_taken():
+    said = dt.date(2025, 4, 30)
+    assert [tuple(t.values()) for t in _trips((said, ["montreal w claire last weekend!! fri to sunday"]))] == [
+        ("Montreal", "CA", "done", None)
+    ]
+    for line in (
+        "lisbon w ana next weekend!!",
+        "dinner w claire last weekend",
+        "Lisbon with Ana last week would be nice",
+    ):
+        assert _trips((said, [line])) == [], line

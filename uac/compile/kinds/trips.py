@@ -630,6 +630,12 @@ _REVIEW = re.compile(
 )
 
 
+#: "montreal w claire last weekend!!", "Lisbon with Ana this past week": a fragment that opens
+#: with a place, who the speaker was with and a time gone by
+_WITH_WHEN = re.compile(
+    rf"^(?P<place>{p.NAME}|{_LOWER})\s+(?:w/?|with)\s+[A-Za-z][\w’'-]*(?:\s+and\s+[A-Za-z][\w’'-]*)?\s+"
+    r"(?i:last|this\s+past)\s+(?i:weekend|week|night|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+)
 #: "Nyc recap bc ...", "Lisbon debrief:": a recap of a place is told once back from it
 _RECAP = re.compile(rf"^(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
 
@@ -690,7 +696,16 @@ def _recap(fact: "Fact") -> list[Sighting]:
     if fact.speaker and text.startswith(f"{fact.speaker} said: "):
         text = text[len(f"{fact.speaker} said: ") :]
     match = _RECAP.match(text)
-    if match is None or len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
+    if match is None:
+        # "montreal w claire last weekend!!": a place, who with, a time gone by -- a report
+        raw = (
+            fact.text[len(f"{fact.speaker} said: ") :] if fact.text.startswith(f"{fact.speaker} said: ") else fact.text
+        )
+        match = _WITH_WHEN.match(raw[:1].lower() + raw[1:])  # the raw text: "last weekend" is its time
+        if match is None or tense(raw) is not False or p.HEDGES.search(raw) or re.search(r"\bwould\b", raw):
+            return []
+        return _sighted(fact, match.group("place"), _Rule(_WITH_WHEN, "done"), text, after=text)
+    if len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
         return []
     return _sighted(fact, match.group("place"), _Rule(_RECAP, "done"), text[match.end() :], after="", weak=True)
 
