@@ -476,3 +476,11 @@ def test_a_home_in_a_city_several_countries_share_lies_where_the_person_names_pl
 )
 def test_a_price_said_as_like_an_amount_and_an_item_up_to_bc(line, expected):
     assert _purchases(line) == expected
+
+
+def test_a_phrase_before_the_buyer_is_no_item_and_the_purchase_after_it_is_read():
+    line = "For the new place I ordered a mattress ($899, the firm one), both delivering friday."
+    assert _purchases(line) == [("mattress", 899.0, "USD")]
+    assert _purchases("For the trip I might buy a tent for £90.") == []
+    # a relative clause still names what was bought: "the running shoes I bought in June"
+    assert _purchases("I had to return the running shoes I bought in June, £120.") == [("running shoes", 120.0, "GBP")]
