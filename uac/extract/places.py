@@ -152,6 +152,8 @@ NICKNAMES: dict[str, tuple[str, str]] = {
     "Brum": ("Birmingham", "GB"),
     "KL": ("Kuala Lumpur", "MY"),
     "Rio": ("Rio de Janeiro", "BR"),
+    # the city's own short name (nyc.gov)
+    "NYC": ("New York City", "US"),
 }
 
 #: names that are also common words or first names and are no place in a sentence about going somewhere
@@ -275,9 +277,20 @@ def _city(rows: list[tuple[int, str, str, str]]) -> tuple[str | None, bool]:
     return None, True
 
 
+def countries_of(name: str) -> list[str]:
+    """The countries that hold a city of this name, the most populous city's first
+    ("Hamilton" -> ["CA", "NZ", ...]); [] when the gazetteer has no city of the name."""
+    out: list[str] = []
+    for row in _tables().cities.get(fold(name.strip().rstrip(".,;!?")), []):
+        if row[1] not in out:
+            out.append(row[1])
+    return out
+
+
 def is_nickname(name: str) -> bool:
     """Is ``name`` a nickname of :data:`NICKNAMES` (the record names the city in full)?"""
-    return name.strip() in NICKNAMES
+    text = name.strip()
+    return text in NICKNAMES or (text.upper() in NICKNAMES and text.upper().isalpha())
 
 
 def lookup(name: str, qualifier: str | None = None) -> Place | None:
@@ -287,6 +300,8 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
     country that picks one of several places; when it does, the place's name
     holds both ("Paris, Texas")."""
     text = name.strip().rstrip(".,;!?")
+    if text not in NICKNAMES and text.upper() in NICKNAMES and text.upper().isalpha():
+        text = text.upper()  # "Nyc recap", "Nola was wild": an initialism as a sentence opens it
     if text in NICKNAMES:
         full, land = NICKNAMES[text]
         return Place(full, "city", land)
@@ -387,8 +402,16 @@ _ENGLISH_WORDS = set(
 def lookup_lower(name: str) -> Place | None:
     """A place written in lower case ("back from japan", "five nights in kyoto"): a
     country, or a city of at least 200,000 people, whose name is not also an English
-    word ("nice", "reading", "turkey"); else None."""
+    word ("nice", "reading", "turkey"); a smaller city ("sudbury", "varadero") only when
+    its name is no ordinary English word (:func:`uac.extract.words.is_common_word`:
+    not "can", "wedding", "holiday"); a nickname of :data:`NICKNAMES` ("nyc",
+    "joburg") that is no English word either; else None."""
+    from .words import is_common_word as is_english
+
     text = name.strip().rstrip(".,;!?")
+    nickname = next((n for n in NICKNAMES if n.lower() == text and " " not in n), None)
+    if nickname is not None and not is_english(text):
+        return lookup(nickname)  # "booked nyc", "back from joburg"
     if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
         return None
     place = lookup(text.title())
@@ -396,6 +419,6 @@ def lookup_lower(name: str) -> Place | None:
         return None
     if place.kind == "city":
         rows = _tables().cities.get(fold(text)) or []
-        if not rows or rows[0][0] < 200_000:
+        if not rows or rows[0][0] < 200_000 and is_english(text):
             return None
     return Place(text.title(), place.kind, place.country, place.ambiguous)

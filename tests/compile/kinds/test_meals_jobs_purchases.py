@@ -432,3 +432,55 @@ def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_mos
     assert amounts(
         "I spent the weekend in Durban.", "We flew to London.", "Then a week in Paris.", "Back to Lisbon.", lamp
     ) == [(None, None)]
+
+
+def _localised(*texts: str) -> dict[str, list]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*texts)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return localise(seen, facts, None)
+
+
+def test_places_named_in_lower_case_count_towards_the_country_spoken_of():
+    out = _localised(
+        "my sister is coming from ottawa.",
+        "we had a weekend in montreal.",
+        "i drove to toronto.",
+        "i bought a kobo, $220.",
+    )
+    assert [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"]] == [(220.0, "CAD")]
+
+
+def test_a_home_in_a_city_several_countries_share_lies_where_the_person_names_places():
+    moved = "We moved to Hamilton last week."
+    out = _localised("My sister is coming from Ottawa.", moved, "I bought a kettle for $40.")
+    assert [s.fields["country"] for s in out["home"]] == ["CA"]
+    assert [s.fields["currency"] for s in out["purchase"]] == ["CAD"]
+    # no country of the name's cities is named: the home's country stays unknown, "$" a dollar
+    out = _localised("My sister is coming from Lisbon.", moved, "I bought a kettle for $40.")
+    assert [s.fields["country"] for s in out["home"]] == [None]
+    assert [s.fields["currency"] for s in out["purchase"]] == ["USD"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I dropped like two hundred bucks on new scrubs bc mine had a stain.", [("new scrubs", 200.0, "USD")]),
+        ("I spent like $40 on a desk lamp.", [("desk lamp", 40.0, "USD")]),
+        ("I bought a desk lamp for like $40.", [("desk lamp", 40.0, "USD")]),
+    ],
+)
+def test_a_price_said_as_like_an_amount_and_an_item_up_to_bc(line, expected):
+    assert _purchases(line) == expected
+
+
+def test_a_phrase_before_the_buyer_is_no_item_and_the_purchase_after_it_is_read():
+    line = "For the new place I ordered a mattress ($899, the firm one), both delivering friday."
+    assert _purchases(line) == [("mattress", 899.0, "USD")]
+    assert _purchases("For the trip I might buy a tent for £90.") == []
+    # a relative clause still names what was bought: "the running shoes I bought in June"
+    assert _purchases("I had to return the running shoes I bought in June, £120.") == [("running shoes", 120.0, "GBP")]

@@ -242,3 +242,32 @@ def test_a_meal_someone_treated_the_speaker_to(line, place, meal, amount):
 )
 def test_no_treat_that_is_no_meal_of_the_speaker(line):
     assert _meals(line) == []
+
+
+@pytest.mark.parametrize(
+    "line, place, meal, amount",
+    [
+        ("ana took me to golden fig on the high street saturday, £40 w tip", "Golden Fig", None, 40.0),
+        ("the company paid for a dinner at salt & cedar, a fish place on the pier", "Salt & Cedar", "dinner", None),
+        ("dad treated us all at birch & rye on sunday, the one nice restaurant in town", "Birch & Rye", None, None),
+        ("his mum took everyone to jade garden for dim sum on monday", "Jade Garden", None, None),
+        ("the team took me out to bistro saint-malo on friday, the tagine was unreal", "Bistro Saint-Malo", None, None),
+    ],
+)
+def test_a_meal_out_at_a_place_named_in_lower_case(line, place, meal, amount):
+    [found] = _meals(line)
+    assert (found["place"], found["meal"], found["amount"]) == (place, meal, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ana took me to the hospital on friday, $40 for parking",  # a determiner: no eatery's name
+        "ana took me to ikea on saturday, got a shelf for £40",  # no meal, eatery or tip said
+        "ana took me to lisbon for my birthday dinner",  # a place of the gazetteer
+        "ana took me to see a play on friday, dinner after",  # a verb, not a name
+        "ana might take me to golden fig for dinner",  # not done
+    ],
+)
+def test_no_lower_case_meal_that_is_no_meal_out(line):
+    assert _meals(line) == []

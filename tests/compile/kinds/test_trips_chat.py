@@ -413,3 +413,44 @@ def test_a_plan_is_done_when_a_later_sentence_opens_with_its_place_in_the_past()
     plan = (dt.date(2025, 1, 2), ["We're going to London on 20 January for a client workshop."])
     after = (dt.date(2025, 1, 26), ["London debrief: the workshop went fine and it rained for 4 days straight."])
     assert [tuple(t.values()) for t in _trips(plan, after)] == [("London", "GB", "done", None)]
+
+
+def test_a_small_town_in_lower_case_is_a_place_unless_its_name_is_an_english_word():
+    assert [lookup_lower(w).country for w in ("varadero", "sudbury")] == ["CU", "CA"]
+    assert [lookup_lower(w) for w in ("can", "wedding", "holiday", "spring", "golden")] == [None] * 5
+    assert [tuple(t.values()) for t in _trips((DAY, ["just back from varadero, what a week"]))] == [
+        ("Varadero", "CU", "done", None)
+    ]
+    assert _trips((DAY, ["just back from holiday, what a week"])) == []
+
+
+def test_a_place_booked_in_lower_case_is_a_plan_and_a_nickname_reads_in_any_case():
+    assert [tuple(t.values()) for t in _trips((DAY, ["ok bigger news: we booked iceland for october!!"]))] == [
+        ("Iceland", "IS", "planned", None)
+    ]
+    assert [tuple(t.values()) for t in _trips((DAY, ["sam and i booked nyc!!"]))] == [
+        ("New York City", "US", "planned", None)
+    ]
+    assert _trips((DAY, ["we booked dinner for friday"])) == []
+
+
+def test_a_recap_of_a_planned_place_makes_the_plan_done_and_alone_makes_no_trip():
+    plan, recap = (DAY, ["We booked Lisbon!"]), (DAY + dt.timedelta(days=40), ["Lisbon recap bc I need to vent."])
+    assert [t["status"] for t in _trips(plan, recap)] == ["done"]
+    assert [t["status"] for t in _trips((DAY, ["sam and i booked nyc!!"]), (recap[0], ["Nyc recap: so tired."]))] == [
+        "done"
+    ]
+    assert _trips(recap) == []
+
+
+def test_a_place_with_someone_at_a_time_gone_by_is_a_trip_taken():
+    said = dt.date(2025, 4, 30)
+    assert [tuple(t.values()) for t in _trips((said, ["montreal w claire last weekend!! fri to sunday"]))] == [
+        ("Montreal", "CA", "done", None)
+    ]
+    for line in (
+        "lisbon w ana next weekend!!",
+        "dinner w claire last weekend",
+        "Lisbon with Ana last week would be nice",
+    ):
+        assert _trips((said, [line])) == [], line

@@ -16,6 +16,9 @@ They run on the sightings of all facts before they are assembled
   same session ("We had dinner at Oaxaca Kitchen last night." then "$94 for the two of
   us"; "... at Little Seoul." then "27,50 € for my half"), when that sentence tells no
   record of its own;
+* a home in a city whose name several countries share ("we found a 2 bed in hamilton") lies
+  in the one of them the person names most places of (capitalised or in lower case), a tie
+  going to the bigger city's; none named, its country stays unknown;
 * a purchase's or meal's USD read from a bare "$", "dollars" or "bucks" is the user's
   own dollar (:func:`uac.extract.money.local_currency`): the project's ``[user]
   currency``, else the currency of the country of the person's home as the home
@@ -57,10 +60,12 @@ def localise(
     out["trip"] = _day_trips(trips, facts, order)
     out["meal"] = [_next_amount(s, facts, order, told) for s in sightings.get("meal", [])]
     homes: dict[str, list[tuple[int, str]]] = {}
-    for home in sightings.get("home", []):
+    named = _countries_named(facts)
+    out["home"] = [_home_country(s, named) for s in sightings.get("home", [])]
+    for home in out["home"]:
         if home.fields.get("country") and home.fields.get("person"):
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
-    for person, country in _country_spoken_of(facts).items():
+    for person, country in _country_spoken_of(named).items():
         homes.setdefault(person, [(0, country)])  # no home told: the country the person speaks of most
     money = _Money(facts, order, homes, currency)
     for name in ("purchase", "meal"):
@@ -90,20 +95,29 @@ class _Money:
 MIN_PLACES_FOR_COUNTRY = 3
 
 
-def _country_spoken_of(facts: list["Fact"]) -> dict[str, str]:
-    """Per speaker, the one country most of the places they name are in ("back from Hermanus",
-    "a weekend in George", "in Cape Town"), when at least :data:`MIN_PLACES_FOR_COUNTRY` are
-    named and more than half lie in it; the currency of a user who never said where home is."""
-    from ...extract.places import lookup
+def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
+    """Per speaker, how many times they name a place of each country ("back from Hermanus",
+    "a weekend in George", "my sister's coming from ottawa"): places the gazetteer places in
+    one country, capitalised or, in lower case, as :func:`~uac.extract.places.lookup_lower`
+    accepts them."""
+    from ...extract.places import lookup, lookup_lower
 
     named: dict[str, Counter[str]] = {}
     for fact in facts:
         if not fact.speaker:
             continue
         for match in _NAMED.finditer(fact.text):
-            place = lookup(match.group("place"))
+            word = match.group("place")
+            place = lookup_lower(word) if word[:1].islower() else lookup(word)
             if place is not None and place.country and not place.ambiguous:
                 named.setdefault(fact.speaker, Counter())[place.country] += 1
+    return named
+
+
+def _country_spoken_of(named: dict[str, Counter[str]]) -> dict[str, str]:
+    """Per speaker, the one country most of the places they name are in, when at least
+    :data:`MIN_PLACES_FOR_COUNTRY` are named and more than half lie in it; the currency of
+    a user who never said where home is."""
     out: dict[str, str] = {}
     for person, counts in named.items():
         country, most = counts.most_common(1)[0]
@@ -111,6 +125,23 @@ def _country_spoken_of(facts: list["Fact"]) -> dict[str, str]:
         if total >= MIN_PLACES_FOR_COUNTRY and most * 2 > total:
             out[person] = country
     return out
+
+
+def _home_country(sighting: Sighting, named: dict[str, Counter[str]]) -> Sighting:
+    """A home in a city of a name several countries share ("we found a 2 bed in hamilton")
+    lies in the one of them the person names places of most; a tie goes to the country of
+    the bigger city of the name.  No country named: it stays unknown."""
+    from ...extract.places import countries_of
+
+    fields = sighting.fields
+    if fields.get("country") or not fields.get("city") or not fields.get("person"):
+        return sighting
+    counts = named.get(fields["person"], Counter())
+    candidates = [c for c in countries_of(fields["city"]) if counts[c]]
+    if not candidates:
+        return sighting
+    best = max(candidates, key=lambda c: counts[c])  # max keeps the first, the bigger city, on a tie
+    return replace(sighting, fields={**fields, "country": best})
 
 
 def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
@@ -158,7 +189,8 @@ _THERE = re.compile(
 )
 #: a place named after a preposition or a verb of travel ("a wedding in Adelaide", "come to Wellington")
 _NAMED = re.compile(
-    r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2})"
+    r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2}"
+    r"|(?-i:[a-z][a-z-]{2,})(?![\w’'-]))"
 )
 #: a sentence that opens with its place, as chats write it in lower case: "santa fe was amazing."
 _OPENS_WITH_PLACE = re.compile(

@@ -17,6 +17,14 @@ after the description), a meal as the subject ("our best dinner of the trip
 was at X", "my team lunch was at X", "brunch at X was lovely" -- reported,
 never with "would" or a hedge).  "Bravas on Cotham Hill" is "Bravas".
 
+A treat, the name in lower case as chats type it: "sam took me to taverna mykonos on
+the danforth saturday, $96 w tip", "dad treated us all at willow & oak on sunday", "the
+conference paid for a dinner at salt & anchor", "took everyone to golden lotus for dim
+sum": the name runs to the clause's natural end (a preposition, a time word,
+punctuation; four words at most), never opens with a determiner or a common word, is no
+gazetteer place, and without "out" or a meal word before it the sentence must name a
+meal, a dish, an eatery or a tip.  The record writes it capitalised ("Willow & Oak").
+
 The cost is the first amount of money in the clause (:mod:`uac.extract.money`):
 "had dinner at Nopa, £62 for the two of us", "£30 for my half".
 
@@ -48,7 +56,7 @@ FOODS = (
     "dumplings kebab kebabs falafel pancakes crepes fondue paella sardines oysters burritos burrito dim sum "
     "udon tempura bibimbap poke sandwiches shawarma hotpot hot pot fish and chips wings brunch vegan vegetarian "
     "ice cream gelato cake cocktails wine beer croissants croissant bagels donuts cheesecake salad soup "
-    "fries tea pie waffles tacos"
+    "fries tea pie waffles tacos tagine"
 ).split()
 #: the words of the phrases below are no food alone ("and" of "fish and chips", "dim" of "dim sum")
 FOODS = [word for word in FOODS if word not in ("and", "dim", "sum", "hot", "pot", "ice", "cream")]
@@ -260,13 +268,29 @@ _MEAL_AT = (
 
 
 #: someone treats the speaker: "He treated all of us to dinner at The Blue Anchor", "the team took me
-#: for a goodbye lunch at Nonna Rosa", "Jess took me out to Beira Peri-Peri on Friday, R430"
+#: for a goodbye lunch at Nonna Rosa", "Jess took me out to Beira Peri-Peri on Friday, R430", "sam took
+#: me to taverna mykonos on the danforth saturday, $96 w tip", "dad treated us all at willow & oak on
+#: sunday", "the conference paid for a dinner at salt & anchor"
 _TREATED = (
     r"\b(?:treated|took|shouted|bought)\s+(?:all\s+of\s+)?{me}(?:\s+and\s+others)?\s+(?:out\s+)?(?:to|for)\s+"
     r"(?:(?:a|an|the|our|{mine})\s+)?(?:[\w-]+\s+){{0,2}}?(?P<meal>dinner|lunch|brunch|breakfast|supper|a\s+meal|drinks)\s+"
     r"(?:at|in)\s+(?P<named>{name})"
+    r"|\bpaid\s+for\s+(?:a|an|the|our|{mine})\s+(?:[\w-]+\s+){{0,2}}?(?P<paid>dinner|lunch|brunch|breakfast|supper|meal)\s+"
+    r"at\s+(?P<paid_at>{name})"
     r"|\btook\s+{me}(?:\s+and\s+others)?\s+out\s+(?:to|at)\s+(?P<out>{name})"
+    r"|\btook\s+(?:{me}(?:\s+and\s+others)?|everyone|everybody)\s+to\s+(?P<to>{name})"
+    r"|\btreated\s+{me}(?:\s+and\s+others)?(?:\s+all)?\s+at\s+(?P<at>{name})"
 )
+#: an eatery's name as people type it in lower case ("taverna mykonos", "willow & oak"): up to four
+#: words, read up to the clause's natural end (a preposition, a time word, punctuation)
+LOWER_EATERY = (
+    r"(?-i:(?!(?:the|a|an|my|our|his|her|their|your|this|that|some|see|get|work|home|school|church|bed|"
+    r"hospital|class|lunch|dinner|brunch|breakfast|celebrate)\b)[a-z][\w’'-]*(?:\s+(?:&\s+)?[a-z][\w’'-]*){{0,3}}?)"
+    r"(?=\s+(?:on|in|near|for|with|at|after|before|by|last|this|which|and|to|yesterday|tonight|today|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)\b|\s*[,.;:!?()]|\s*$)"
+)
+#: what makes "took me to X" (no "out") a meal: a meal, a dish, an eatery, or a tip
+_MEALISH = re.compile(rf"{_MEAL_WORD.pattern}|\b{_EATERY}\b|\b(?:w|with|plus|incl|including)\.?\s+tip\b", re.I)
 
 
 def _treated(fact: "Fact", text: str) -> list[Sighting]:
@@ -274,19 +298,32 @@ def _treated(fact: "Fact", text: str) -> list[Sighting]:
     the past ("took", "treated"), never hedged; "took me out to X" alone only with a meal or an
     amount in the sentence, and never to a place of the gazetteer or a person."""
     from ...extract.money import find_amounts
+    from ...extract.places import lookup_lower
 
     person = fact.speaker or ""
     me = re.escape(person)
-    match = re.search(_TREATED.format(me=me, mine=rf"{me}['’]s", name=p.NAME), text)
+    match = re.search(_TREATED.format(me=me, mine=rf"{me}['’]s", name=f"(?:{p.NAME}|{LOWER_EATERY})"), text)
     if match is None or p.HEDGES.search(text) or _AHEAD.search(text[: match.start()]):
         return []
-    place = _trim(p.clean_name(match.group("named") or match.group("out"), person))
+    said = next(match.group(g) for g in ("named", "paid_at", "out", "to", "at") if match.group(g))
+    if said[:1].islower():
+        if lookup_lower(said) is not None or said.split()[0] in p.NOT_NAMES:
+            return []  # "took me to montreal", "took me to see ...": a place, no eatery
+        said = _title(said)
+    place = _trim(p.clean_name(said, person))
     if place is None or is_place(place) or place in p.companions(text, person):
         return []
     if match.group("out") and not (_MEAL_WORD.search(text) or find_amounts(text[match.end() :])):
         return []  # "took me out to Kirstenbosch": a place, no meal
-    meal = match.group("meal")
+    if (match.group("to") or match.group("at")) and not _MEALISH.search(text):
+        return []  # "took me to Ikea", "treated us all at the fair": no meal said
+    meal = match.group("meal") or match.group("paid")
     return [_sighting(fact, person, text[match.start() :], place, None, meal.lower() if meal else None)]
+
+
+def _title(name: str) -> str:
+    """ "willow & oak" -> "Willow & Oak", "bistro saint-malo" -> "Bistro Saint-Malo"."""
+    return " ".join("-".join(part[:1].upper() + part[1:] for part in word.split("-")) for word in name.split())
 
 
 def _subject_meal(fact: "Fact") -> list[Sighting]:

@@ -79,7 +79,7 @@ AMOUNT = (
     rf"|(?P<grand>{p.NUMBER})\s+grand\b)"
 )
 _STOP = (
-    r"(?=\s+(?:for|at|from|on|in|with|yesterday|today|last|this|and|but|because|to|online|off|which|that|so|when|after|"
+    r"(?=\s+(?:for|at|from|on|in|with|yesterday|today|last|this|and|but|because|bc|cuz|coz|to|online|off|which|that|so|when|after|"
     r"while|since|during)\b|[,.;!?()]|$)"
 )
 _ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
@@ -99,17 +99,17 @@ def _rule(body: str) -> re.Pattern[str]:
 RULES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         _rule(
-            rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}"
+            rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}"
         ),
         True,
     ),
     (
         _rule(
-            rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"
+            rf"(?:paid|shelled\s+out|forked\s+out|dropped)\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}\s+(?:for|on|to\s+get|to\s+buy)\s+{_ITEM_TO_STOP}"
         ),
         True,
     ),
-    (_rule(rf"spent\s+(?:only\s+|just\s+|about\s+|around\s+)?{AMOUNT}\s+on\s+{_ITEM_TO_STOP}"), True),
+    (_rule(rf"spent\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}\s+on\s+{_ITEM_TO_STOP}"), True),
     (_rule(rf"(?:bought|purchased|ordered|splurged\s+on|snagged)\s+{_ITEM_TO_STOP}"), False),
 )
 
@@ -268,6 +268,12 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:he|she|they|his|her|their|[A-Z][a-z]+['’]s|guy|girl|man|woman|friend|colleague|boss|mum|mom|dad|brother|"
     r"sister|partner|husband|wife|boyfriend|girlfriend)\b|(?<![Ii]n\s)(?<![Aa]t\s)(?<![Tt]o\s)(?<!from\s)(?<!near\s)(?<=\s)[A-Z][a-z]+\b"
 )
+#: a phrase of place or purpose before the speaker buys: "For the new place I ordered ...", "At the
+#: market we got ..."
+_OPENING_PHRASE = (
+    r"^(?i:for|at|on|in|from|after)\s+(?i:the|a|an|my|our|this|that)\s+(?:[\w'’-]+\s+){{1,3}}?{person}"
+    r"(?:\s+and\s+others)?\s+(?=(?:bought|ordered|got|picked\s+up|purchased)\b)"
+)
 #: a label before a colon that opens a chat's sentence: "Also christmas:", "Update:", "Big news:"
 _LABEL = re.compile(r"^(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+")
 _OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
@@ -290,6 +296,10 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     report = report[len(person) + 1 :] if report.startswith(f"{person} ") else report
     if p.HEDGES.search(text):
         return []
+    opening = re.match(_OPENING_PHRASE.format(person=re.escape(person)), report)
+    if opening is not None:
+        # "For the new place I ordered a mattress ($899) and a bed frame for 340": a phrase before the subject
+        return [p.Clause(person, False, report[opening.end() :])]
     if not (_OPENS_REPORT.match(report) or p.SUBJECTLESS.match(report)):
         bought = _BOUGHT_AFTER.search(text)
         before = text[: bought.start()] if bought is not None else ""
@@ -475,7 +485,9 @@ def _relative(fact: "Fact") -> list[Sighting]:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     match = re.search(
-        rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b",
+        # never "for the new place I ordered a mattress": the verb's own object follows it
+        rf"\b(?:the|those|these|that)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+{re.escape(person)}\s+(?:bought|ordered)\b"
+        r"(?!\s+(?:a|an|the|some|two|three|four|new|my|our)\b)",
         text,
     ) or re.search(
         # "returned the Sony headphones I got last month, $349": got, then given back -- still bought

@@ -238,9 +238,9 @@ RULES: tuple[_Rule, ...] = (
         "planned",
         "booked",
     ),
-    # "booked Porto for my birthday": a place booked is a trip planned
+    # "booked Porto for my birthday", "we booked iceland for october": a place booked is a trip planned
     _rule(
-        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
+        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME}|{_LOWER})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
         "planned",
         "booked",
     ),
@@ -367,9 +367,9 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             out.append(Sighting(NAME, fact.id, fields, key))
             break
     if said and not out:
-        out = _looking_back(fact)
+        out = _looking_back(fact) or _recap(fact)
     elif not out and not p.is_question(fact):
-        out.extend(_back_from(fact) or _occasion_ahead(fact) or _sent(fact) or _owned_trips(fact))
+        out.extend(_back_from(fact) or _occasion_ahead(fact) or _sent(fact) or _owned_trips(fact) or _recap(fact))
     if not out and not p.is_question(fact):
         out.extend(_back_home_visit(fact))
     return out
@@ -630,6 +630,16 @@ _REVIEW = re.compile(
 )
 
 
+#: "montreal w claire last weekend!!", "Lisbon with Ana this past week": a fragment that opens
+#: with a place, who the speaker was with and a time gone by
+_WITH_WHEN = re.compile(
+    rf"^(?P<place>{p.NAME}|{_LOWER})\s+(?:w/?|with)\s+[A-Za-z][\w’'-]*(?:\s+and\s+[A-Za-z][\w’'-]*)?\s+"
+    r"(?i:last|this\s+past)\s+(?i:weekend|week|night|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+)
+#: "Nyc recap bc ...", "Lisbon debrief:": a recap of a place is told once back from it
+_RECAP = re.compile(rf"^(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
+
+
 def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
@@ -676,6 +686,28 @@ _BOOKED = re.compile(
 _OFF_TO = re.compile(
     rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
 )
+
+
+def _recap(fact: "Fact") -> list[Sighting]:
+    """ "nyc recap bc i need to tell someone", "Lisbon debrief: ...": a sentence that opens with
+    a recap of one place looks back on it; weak, like "Kyoto was wonderful", it only completes a
+    plan of the speaker's, never makes a trip alone."""
+    text = p.plain_cached(fact.text, fact.session_date)
+    if fact.speaker and text.startswith(f"{fact.speaker} said: "):
+        text = text[len(f"{fact.speaker} said: ") :]
+    match = _RECAP.match(text)
+    if match is None:
+        # "montreal w claire last weekend!!": a place, who with, a time gone by -- a report
+        raw = (
+            fact.text[len(f"{fact.speaker} said: ") :] if fact.text.startswith(f"{fact.speaker} said: ") else fact.text
+        )
+        match = _WITH_WHEN.match(raw[:1].lower() + raw[1:])  # the raw text: "last weekend" is its time
+        if match is None or tense(raw) is not False or p.HEDGES.search(raw) or re.search(r"\bwould\b", raw):
+            return []
+        return _sighted(fact, match.group("place"), _Rule(_WITH_WHEN, "done"), text, after=text)
+    if len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
+        return []
+    return _sighted(fact, match.group("place"), _Rule(_RECAP, "done"), text[match.end() :], after="", weak=True)
 
 
 def _looking_back(fact: "Fact") -> list[Sighting]:
