@@ -62,3 +62,35 @@ def test_tense():
     assert tense("We're off to Oslo next week") is True
     assert tense("We stayed in a tiny flat") is False
     assert tense("Kyoto sounds lovely") is None
+
+
+def test_a_users_you_to_the_assistant_is_nobody():
+    """A user's "you" addresses the assistant or means anyone; it never becomes "assistant"."""
+    session = _session(
+        ("Leah", "everyone says your 20s you bounce back and i'm 31 so idk"),
+        ("assistant", "Thirty-one is not old."),
+        ("Leah", "Can you remind me what you said about the ferry?"),
+    )
+    texts = [f.text for f in RuleExtractor().extract(session)]
+    assert texts and not any("assistant" in t.lower() for t in texts), texts
+    assert any("your 20s you bounce back" in t for t in texts), texts
+
+
+def test_between_two_people_you_is_the_listener():
+    session = _session(("Caroline", "You ran the Leipzig half, right?"), ("Melanie", "I did."))
+    assert "Melanie ran the Leipzig half" in RuleExtractor().extract(session)[0].text
+
+
+@pytest.mark.parametrize(
+    "sentence, code",
+    [
+        ("Halifax is Nov 15-18 and I'm presenting.", "2024-11-15/2024-11-18"),  # no tense: the nearest
+        ("sam and i booked nyc!! nov 15-18, flights from billy bishop", "2024-11-15/2024-11-18"),
+        ("we went nov 15-18", "2023-11-15/2023-11-18"),  # a report: the last one
+        ("the conference is sept 3", "2024-09-03"),
+        ("May 3 to 6 we were in Rome.", "2024-05-03/2024-05-06"),
+    ],
+)
+def test_a_month_day_and_its_range_in_any_case(sentence, code):
+    [found] = find_relative_dates(sentence, dt.date(2024, 10, 2))
+    assert found.period.code == code

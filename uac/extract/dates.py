@@ -51,7 +51,12 @@ _REL = r"(?P<rel>last|next|this|this past|this coming|past|coming)"
 # month names are matched capitalised: "may" is a verb, "march" too; chats write the others in
 # lower case as well ("the first weekend of august"), which no English word spells
 _MONTH_WORDS = "|".join(sorted((name.capitalize() for name in MONTHS), key=len, reverse=True))
-_LOWER_MONTHS = "|".join(name.lower() for name in MONTH_NAMES if name not in ("March", "May"))
+_LOWER_MONTHS = "|".join(
+    [name.lower() for name in MONTH_NAMES if name not in ("March", "May")]
+    # and the short forms a phone types ("nov 15-18"), which no English word spells; not "jan"
+    # (a name), "mar" (a verb)
+    + ["sept", "feb", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+)
 
 
 def _month_name(name: str = "month") -> str:
@@ -101,7 +106,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("rel_unit", re.compile(rf"\b{_REL}\s+(?P<unit>week|month|year)\b", re.I)),
     ("season_year", re.compile(rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", re.I)),
     ("month_year", re.compile(rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b", re.I)),
-    ("month_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}\b(?!\s*(?:am|pm|%|:))", re.I)),
+    (
+        "month_day",
+        re.compile(
+            rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}"
+            # "Nov 15-18", "May 3 to 6": the days of one month
+            rf"(?:\s*(?:-|–|to|until|till)\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:]))?\b(?!\s*(?:am|pm|%|:))",
+            re.I,
+        ),
+    ),
     (
         "in_month",
         re.compile(
@@ -421,17 +434,24 @@ def _in_month(m: re.Match[str], base: _dt.date, future: bool | None) -> Period:
 
 
 def _month_day(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
-    """ "March 3rd", "the 3rd of March": this year's, or next year's in a plan (last year's
-    otherwise) when this year's lies more than a month the wrong way."""
+    """ "March 3rd", "the 3rd of March", "Nov 15-18": this year's, or next year's in a plan
+    (last year's in a report) when this year's lies more than a month the wrong way; with no
+    tense ("Halifax is Nov 15-18"), the nearest of last, this and next year's."""
     month, number = _month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"])
     day = _safe_day(base.year, month, number)
     if day is None:
         return None
-    if future and day < base - _dt.timedelta(days=31):
+    if future is None:
+        near = [d for d in (_safe_day(base.year + k, month, number) for k in (-1, 1)) if d is not None]
+        day = min([day, *near], key=lambda d: abs((d - base).days))
+    elif future and day < base - _dt.timedelta(days=31):
         day = _safe_day(base.year + 1, month, number)
     elif not future and day > base + _dt.timedelta(days=31):
         day = _safe_day(base.year - 1, month, number)
-    return Period.day(day) if day else None
+    if day is None:
+        return None
+    last = _safe_day(day.year, day.month, int(m["last"])) if m["last"] else None
+    return Period(day, last) if last is not None and last > day else Period.day(day)
 
 
 def _absolute_day(m: re.Match[str]) -> Period | None:

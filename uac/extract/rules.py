@@ -60,8 +60,11 @@ def is_assistant(speaker: str | None) -> bool:
 
 
 def _listener(session: Session, speaker: str) -> str | None:
+    """Whom "you" means in ``speaker``'s turns: the one other speaker, unless that is the
+    assistant -- a user's "you" to it is an address or a generic you ("everyone says your 20s
+    you bounce back"), and the assistant is no one facts are about."""
     others = [s for s in session.speakers if s != speaker]
-    return others[0] if len(others) == 1 else None
+    return others[0] if len(others) == 1 and not is_assistant(others[0]) else None
 
 
 def _finish(text: str) -> str:
