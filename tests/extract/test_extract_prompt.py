@@ -26,6 +26,7 @@ def _render(known):
 def test_without_known_facts_supersedes_is_null_and_no_list_is_promised():
     text = _render([])
     assert '"supersedes": always null here. No earlier facts are shown' in text
+    assert '"supersedes": null, "speaker"' in text and "[fact id]" not in text  # the reply's outline agrees
     assert "Known facts" not in text and "known facts below" not in text  # no rule pointing at a missing list
     assert '\n- "speaker" is the person who stated the fact.' in text
 
@@ -34,6 +35,7 @@ def test_with_known_facts_the_list_is_shown_and_no_null_instruction():
     text = _render([SimpleNamespace(id="s0-f1", text="Hannah works at Kestrel.")])
     assert "[s0-f1] Hannah works at Kestrel." in text
     assert "known facts below" in text and "always null here" not in text
+    assert '"supersedes": [fact id], "speaker"' in text
     assert '\n- "speaker" is the person who stated the fact.' in text
 
 
@@ -41,3 +43,7 @@ def test_weekdays_and_the_assistants_words():
     text = _render([])
     assert "A weekday points back for something that happened" in text
     assert "An AI assistant's own suggestions, questions and pleasantries are no facts" in text
+
+
+def test_a_plan_has_an_event_date_too():
+    assert "or is to happen for a plan or a deadline" in _render([])
