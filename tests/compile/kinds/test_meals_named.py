@@ -271,3 +271,31 @@ def test_a_meal_out_at_a_place_named_in_lower_case(line, place, meal, amount):
 )
 def test_no_lower_case_meal_that_is_no_meal_out(line):
     assert _meals(line) == []
+
+
+@pytest.mark.parametrize(
+    "line, place, meal, amount",
+    [
+        ("had dinner at salt & cedar on friday, £80 for the two of us", "Salt & Cedar", "dinner", 80.0),
+        ("we grabbed lunch at jade garden last week", "Jade Garden", "lunch", None),
+        ("had a lovely brunch with ana at copper kettle", "Copper Kettle", "brunch", None),
+    ],
+)
+def test_a_meal_said_with_its_eatery_in_lower_case(line, place, meal, amount):
+    [found] = _meals(line)
+    assert (found["place"], found["meal"], found["amount"]) == (place, meal, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "had dinner at home on friday",
+        "had dinner at grandmas on sunday",  # someone's home
+        "had lunch at sam's after the game",
+        "had dinner at lisbon airport",  # a place of the gazetteer
+        "had lunch at work with the team",
+        "had dinner at the ivy",  # a determiner: a capitalised name is read, a lower-case one not
+    ],
+)
+def test_no_lower_case_eatery_that_is_a_home_or_a_place(line):
+    assert _meals(line) == []

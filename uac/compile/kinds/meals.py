@@ -151,6 +151,8 @@ def _place(match: re.Match[str], after: str, person: str, people: Sequence[str] 
             named = at.groupdict().get("named")
             described = at.groupdict().get("described")
             kind = at.groupdict().get("kind")
+        elif groups.get("meal"):
+            named = _lower_eatery_at(after)  # "had dinner at salt & anchor on friday"
     if described:
         called = _CALLED.search(after)
         if called is not None and p.clean_name(called.group("named"), person):
@@ -319,6 +321,34 @@ def _treated(fact: "Fact", text: str) -> list[Sighting]:
         return []  # "took me to Ikea", "treated us all at the fair": no meal said
     meal = match.group("meal") or match.group("paid")
     return [_sighting(fact, person, text[match.start() :], place, None, meal.lower() if meal else None)]
+
+
+#: the last word of a place that is not an eatery ("at lisbon airport", "at the harbour market")
+_NO_EATERY = re.compile(
+    r"\b(?:airport|station|terminal|mall|centre|center|market|beach|park|zoo|museum|harbour|harbor|port|"
+    r"hospital|office|gym|campus|hotel|lobby|stadium|arena|church|library)$"
+)
+
+
+def _lower_eatery_at(after: str) -> str | None:
+    """The eatery named in lower case right after a meal ("[had dinner] at salt & anchor on
+    friday"), as its name is written with capitals; None for a place of the gazetteer ("at
+    montreal"), a word that is no name, or home, work and the like."""
+    from ...extract.places import lookup_lower
+
+    match = re.match(
+        rf"\s+(?:with\s+[\w’'-]+(?:\s+and\s+[\w’'-]+)?\s+)?(?:out\s+)?at\s+(?P<said>{LOWER_EATERY.format()})", after
+    )
+    if match is None:
+        return None
+    said = match.group("said")
+    first = said.split()[0]
+    if lookup_lower(said) or first in p.NOT_NAMES or _NOT_OUT.search(match.group(0)) or _NO_EATERY.search(said):
+        return None
+    if first.rstrip("'’s") in _KIN or (" " not in said and said.endswith(("'s", "’s"))):
+        return None  # "at grandmas", "at sam's": someone's home
+    name = _title(said)
+    return None if is_place(name) else name
 
 
 def _title(name: str) -> str:
