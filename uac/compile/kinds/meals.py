@@ -300,7 +300,6 @@ def _treated(fact: "Fact", text: str) -> list[Sighting]:
     the past ("took", "treated"), never hedged; "took me out to X" alone only with a meal or an
     amount in the sentence, and never to a place of the gazetteer or a person."""
     from ...extract.money import find_amounts
-    from ...extract.places import lookup_lower
 
     person = fact.speaker or ""
     me = re.escape(person)
@@ -309,9 +308,10 @@ def _treated(fact: "Fact", text: str) -> list[Sighting]:
         return []
     said = next(match.group(g) for g in ("named", "paid_at", "out", "to", "at") if match.group(g))
     if said[:1].islower():
-        if lookup_lower(said) is not None or said.split()[0] in p.NOT_NAMES:
+        titled = _lower_name(said)
+        if titled is None:
             return []  # "took me to montreal", "took me to see ...": a place, no eatery
-        said = _title(said)
+        said = titled
     place = _trim(p.clean_name(said, person))
     if place is None or is_place(place) or place in p.companions(text, person):
         return []
@@ -330,25 +330,32 @@ _NO_EATERY = re.compile(
 )
 
 
+def _lower_name(said: str) -> str | None:
+    """A name typed in lower case as it is written with capitals ("willow & oak" -> "Willow &
+    Oak"); None for a place of the gazetteer ("montreal") or a word that opens no name ("see")."""
+    from ...extract.places import lookup_lower
+
+    if lookup_lower(said) is not None or said.split()[0] in p.NOT_NAMES:
+        return None
+    return _title(said)
+
+
 def _lower_eatery_at(after: str) -> str | None:
     """The eatery named in lower case right after a meal ("[had dinner] at salt & anchor on
     friday"), as its name is written with capitals; None for a place of the gazetteer ("at
     montreal"), a word that is no name, or home, work and the like."""
-    from ...extract.places import lookup_lower
-
     match = re.match(
         rf"\s+(?:with\s+[\w’'-]+(?:\s+and\s+[\w’'-]+)?\s+)?(?:out\s+)?at\s+(?P<said>{LOWER_EATERY.format()})", after
     )
     if match is None:
         return None
     said = match.group("said")
-    first = said.split()[0]
-    if lookup_lower(said) or first in p.NOT_NAMES or _NOT_OUT.search(match.group(0)) or _NO_EATERY.search(said):
+    if _NOT_OUT.search(match.group(0)) or _NO_EATERY.search(said):
         return None
-    if first.rstrip("'’s") in _KIN or (" " not in said and said.endswith(("'s", "’s"))):
+    if said.split()[0].rstrip("'’s") in _KIN or (" " not in said and said.endswith(("'s", "’s"))):
         return None  # "at grandmas", "at sam's": someone's home
-    name = _title(said)
-    return None if is_place(name) else name
+    name = _lower_name(said)
+    return None if name is None or is_place(name) else name
 
 
 def _title(name: str) -> str:
