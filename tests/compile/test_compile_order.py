@@ -25,7 +25,9 @@ def test_without_shared_facts_the_domains_run_in_name_order():
 
 
 def test_a_main_domain_runs_before_the_domains_that_share_its_facts():
-    order, after = main_first(["finance", "food", "travel"], pulls([["food", "finance"], ["travel", "finance", "food"]]))
+    order, after = main_first(
+        ["finance", "food", "travel"], pulls([["food", "finance"], ["travel", "finance", "food"]])
+    )
     assert order == ["travel", "food", "finance"]
     assert after == {"travel": set(), "food": {"travel"}, "finance": {"food", "travel"}}
 
