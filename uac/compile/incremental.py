@@ -65,6 +65,7 @@ from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
 from .ops import OP_KINDS, BatchOutcome, apply_operations
+from .order import main_first, pulls
 from .related import CrossIndex, RecordIndex, select_related
 from .repair import Exchange, RepairPolicy, Verdict, call_with_repair
 from .report import CompileReport, DomainReport, append_history
@@ -765,13 +766,14 @@ def compile_incremental(
         _assign_routes(project, view, routing, new_facts, cross, ended, relations)
         todo = _report_entries(report, view)
         user_name = project.config.user.name or "the user"
+        todo, after = _main_first(todo)
         with Tracker(progress, client, stage="compile", unit="domains", total=len(todo)) as tracker:
 
             def compile_one(job: DomainJob) -> None:
                 compile_domain_ops(project, client, job, facts_by_id, config, user_name)
                 tracker.advance()
 
-            map_ordered(client, compile_one, todo, name="uac-compile")
+            map_ordered(client, compile_one, todo, name="uac-compile", after=after)
         for name in sorted(jobs):
             _count(jobs[name], current)
         report.duplicates = [d.to_json() for d in find_duplicates({n: j.work for n, j in jobs.items()})]
@@ -898,6 +900,17 @@ def _report_entries(report: CompileReport, view: _OpenDomains) -> list[DomainJob
         if job.facts or job.revisit:
             todo.append(job)
     return todo
+
+
+def _main_first(todo: list[DomainJob]) -> tuple[list[DomainJob], dict[int, set[int]]]:
+    """The jobs in the order they compile (:mod:`.order`: a thing's main domain before the
+    domains that refer to its record), and for each the positions of those it waits for."""
+    routes = {fact: domains for job in todo for fact, domains in job.routed.items()}
+    order, waits = main_first([job.name for job in todo], pulls(routes.values()))
+    by_name = {job.name: job for job in todo}
+    position = {name: number for number, name in enumerate(order)}
+    after = {position[name]: {position[main] for main in mains} for name, mains in waits.items() if mains}
+    return [by_name[name] for name in order], after
 
 
 def _count_once(report: CompileReport, jobs: dict[str, DomainJob], current: dict[str, "Fact"]) -> None:

@@ -10,12 +10,17 @@ concurrency.  The calls of each worker are metered into the caller's meters
 
 With one worker (``concurrency = 1``) the units run one after another on the
 calling thread, exactly as a plain loop.
+
+A unit may have to wait for others (``after``: a domain whose side of a thing
+refers to the record its main domain makes): it starts once they have
+finished, whether they succeeded or not.
 """
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Collection, Mapping, Sequence, TypeVar
 
 if TYPE_CHECKING:
     from .client import LLMClient
@@ -31,21 +36,42 @@ def map_ordered(
     *,
     workers: int | None = None,
     name: str = "uac-llm",
+    after: Mapping[int, Collection[int]] | None = None,
 ) -> list[R]:
     """``[function(item) for item in items]``, up to ``workers`` at once (default: the
     client's concurrency).
 
+    ``after``: item index -> the indexes of earlier items it starts after (each must be
+    smaller than its own: the items come in an order that runs them).
+
     When a unit raises, units not started yet are not started, the running ones
     finish, and the error of the first failed unit (in the items' order) is raised.
     """
+    for number, earlier in (after or {}).items():
+        if any(e >= number for e in earlier):
+            raise ValueError(f"item {number} cannot start after items {sorted(earlier)}: list those first")
     if workers is None:
         workers = client.concurrency if client is not None else 1
     workers = max(1, min(workers, len(items)))
     if workers == 1:
         return [function(item) for item in items]
-    run = client.carry(function) if client is not None else function
+    finished = [threading.Event() for _ in items]
+    futures: list[Future[R]] = []
+
+    def unit(number: int) -> R:
+        try:
+            for earlier in (after or {}).get(number, ()):
+                # an earlier unit cancelled before it ran (another failed) will never finish
+                while not finished[earlier].wait(0.05) and not futures[earlier].cancelled():
+                    pass
+            return function(items[number])
+        finally:
+            finished[number].set()
+
+    run = client.carry(unit) if client is not None else unit
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name) as pool:
-        futures: list[Future[R]] = [pool.submit(run, item) for item in items]
+        for number in range(len(items)):  # the pool starts them in this order: a unit waits only for started ones
+            futures.append(pool.submit(run, number))
         done, _pending = wait(futures, return_when=FIRST_EXCEPTION)
         if any(f.exception() is not None for f in done):
             for future in futures:
