@@ -1,5 +1,4 @@
-"""The hand-written evaluation sets (dev, dev2, dev3, dev4, dev5,
-dev6): their ledgers
+"""The hand-written evaluation sets (dev to dev8): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -22,6 +21,8 @@ COUNTS = {
     "dev4": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 30),
     "dev5": ({"trip": 12, "meal": 9, "purchase": 13, "job": 3, "workout": 7, "book": 4, "home": 2}, 35),
     "dev6": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 22),
+    "dev7": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 22),
+    "dev8": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 25),
 }
 
 
