@@ -51,9 +51,9 @@ from typing import Any, Callable
 from sandbox.pyparse import parse
 
 from ..dates import Period, read_day, read_period
-from ..dialect.grammar import RESERVED_NAMES
+from ..dialect.grammar import ALLOWED_IMPORTS, RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
-from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
+from ..dialect.types import PERIOD_MODULE, REF_MODULE, AnnotationError, TypeSpec, parse_annotation
 from ..refs import Ref, parse_ref
 from .working_copy import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
 
@@ -73,22 +73,11 @@ DROPPING = {
     "delete": "delete a record",
     "remove": "delete a record",
 }
-#: names an annotation may use besides the domain's classes
-ANNOTATION_NAMES = {
-    "date",
-    "datetime",
-    "time",
-    "timedelta",
-    "Period",
-    "Ref",
-    "Any",
-    "Optional",
-    "Union",
-    "List",
-    "Dict",
-    "Tuple",
-    "Set",
-}
+#: names an annotation may use besides the domain's classes: what a schema may import
+#: from datetime and typing, and the period and reference types
+ANNOTATION_NAMES = set().union(
+    *(ALLOWED_IMPORTS[module] for module in ("datetime", "typing", PERIOD_MODULE, REF_MODULE))
+)
 _CLASS_NAME = re.compile(r"\A[A-Z][A-Za-z0-9]*\Z")
 _FIELD_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 _MEMBER_NAME = re.compile(r"\A[A-Z][A-Z0-9_]*\Z")
