@@ -1,6 +1,10 @@
 """Dates: parsing the days users type (``--as-of``, ``--date``), :class:`Period`,
 a date with its precision (a day, a week, a month, a season, a year or a range),
-and :func:`read_period`, the one reader of the dates and periods a model writes."""
+and :func:`read_period`, the one reader of the dates and periods a model writes.
+
+A period's precision, stored form and words are worked out by :mod:`sandbox.spans`,
+which the sandbox's own ``Period`` reads too (the sandbox never imports uac, so what
+both need lives there; it imports only the standard library)."""
 
 from __future__ import annotations
 
