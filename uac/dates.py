@@ -1,6 +1,10 @@
 """Dates: parsing the days users type (``--as-of``, ``--date``), :class:`Period`,
 a date with its precision (a day, a week, a month, a season, a year or a range),
-and :func:`read_period`, the one reader of the dates and periods a model writes."""
+and :func:`read_period`, the one reader of the dates and periods a model writes.
+
+A period's precision, stored form and words are worked out by :mod:`sandbox.spans`,
+which the sandbox's own ``Period`` reads too (the sandbox never imports uac, so what
+both need lives there; it imports only the standard library)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ import datetime as _dt
 import functools
 import re
 from typing import Any, Callable
+
+from sandbox import spans
+from sandbox.readonly import ReadOnly
 
 from .errors import InputError
 
@@ -35,44 +42,25 @@ def parse_day(value: "_dt.date | str | None", *, what: str = "date") -> _dt.date
 
 # -- periods: a date with its precision -------------------------------------------------
 
-SEASONS = ("spring", "summer", "autumn", "winter")
-#: first month of each season (meteorological, northern hemisphere); winter runs December-February
-_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
+SEASONS = tuple(spans.SEASON_START)
 _SEASON_ALIASES = {"fall": "autumn"}
 PRECISIONS = ("day", "week", "weekend", "month", "season", "year", "range")
 
-
-def format_day(day: _dt.date) -> str:
-    """``7 May 2023``."""
-    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
-
-
-def _month_end(year: int, month: int) -> _dt.date:
-    return _dt.date(year, month, calendar.monthrange(year, month)[1])
+#: ``7 May 2023``
+format_day = spans.format_day
+#: the season the days ``start`` to ``end`` are exactly (``summer``), or ``None``
+season_of = spans.season_of
 
 
 def season_bounds(name: str, year: int) -> tuple[_dt.date, _dt.date]:
-    """First and last day of a season of ``year`` (winter ``year`` is December ``year`` to February)."""
+    """First and last day of a season of ``year`` (winter ``year`` is December ``year`` to February);
+    ``name`` in any case, ``fall`` for autumn."""
     name = _SEASON_ALIASES.get(name.lower(), name.lower())
-    first = _SEASON_START[name]
-    start = _dt.date(year, first, 1)
-    last_month = first + 2
-    end = _month_end(year + 1, last_month - 12) if last_month > 12 else _month_end(year, last_month)
-    return start, end
-
-
-def season_of(start: _dt.date, end: _dt.date) -> str | None:
-    """The season the days ``start`` to ``end`` are exactly (``summer``), or ``None``."""
-    if start.day != 1:
-        return None
-    for name, first in _SEASON_START.items():
-        if start.month == first and season_bounds(name, start.year) == (start, end):
-            return name
-    return None
+    return spans.season_bounds(name, year)
 
 
 @functools.total_ordering
-class DaySpan:
+class DaySpan(ReadOnly):
     """The days from ``start`` to ``end`` (both included), compared by ``(start, end)``
     with other spans and with dates (a date is the span of that one day); read-only.
 
@@ -83,12 +71,6 @@ class DaySpan:
 
     start: _dt.date
     end: _dt.date
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a {type(self).__name__} is read-only")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"a {type(self).__name__} is read-only")
 
     @property
     def is_day(self) -> bool:
@@ -176,7 +158,7 @@ class Period(DaySpan):
 
     @classmethod
     def month(cls, year: int, month: int) -> "Period":
-        return cls(_dt.date(year, month, 1), _month_end(year, month))
+        return cls(_dt.date(year, month, 1), spans.month_end(year, month))
 
     @classmethod
     def year(cls, year: int) -> "Period":
@@ -200,67 +182,19 @@ class Period(DaySpan):
     # -- what it is -------------------------------------------------------------------
     @property
     def precision(self) -> str:
-        start, end = self.start, self.end
-        if start == end:
-            return "day"
-        if start.day == 1 and end == _month_end(start.year, start.month):
-            return "month"
-        if (start.month, start.day) == (1, 1) and (end.month, end.day) == (12, 31) and start.year == end.year:
-            return "year"
-        if season_of(start, end) is not None:
-            return "season"
-        span = (end - start).days
-        if span == 6:
-            return "week"
-        if span == 1 and start.weekday() == 5:
-            return "weekend"
-        return "range"
+        return spans.precision_of(self.start, self.end)
 
     # -- text -------------------------------------------------------------------------
     @property
     def code(self) -> str:
         """The stored form (see the class docstring); :func:`parse_period` reads it back."""
-        precision = self.precision
-        if precision == "day":
-            return self.start.isoformat()
-        if precision == "month":
-            return f"{self.start.year:04d}-{self.start.month:02d}"
-        if precision == "year":
-            return f"{self.start.year:04d}"
-        if precision == "season":
-            return f"{self.start.year:04d}-{season_of(self.start, self.end)}"
-        return f"{self.start.isoformat()}/{self.end.isoformat()}"
+        return spans.code_of(self.start, self.end)
 
     def render(self) -> str:
         """The period as people say it: ``7 May 2023``, ``the week before 9 June 2023``,
         ``the week of 5 June 2023``, ``the weekend of 27 May 2023``, ``May 2023``,
         ``summer 2023``, ``2022``, ``between 3 and 9 May 2023``."""
-        precision = self.precision
-        start, end = self.start, self.end
-        if precision == "day":
-            return format_day(start)
-        if precision == "month":
-            return f"{calendar.month_name[start.month]} {start.year}"
-        if precision == "year":
-            return str(start.year)
-        if precision == "season":
-            return f"{season_of(self.start, self.end)} {start.year}"
-        if precision == "week":
-            if start.weekday() == 0:
-                return f"the week of {format_day(start)}"
-            return f"the week before {format_day(end + _dt.timedelta(days=1))}"
-        if precision == "weekend":
-            return f"the weekend of {format_day(start)}"
-        whole_years = (start.month, start.day) == (1, 1) and (end.month, end.day) == (12, 31)
-        if whole_years:
-            return f"between {start.year} and {end.year}"
-        whole_months = start.day == 1 and end == _month_end(end.year, end.month)
-        if whole_months:
-            first = calendar.month_name[start.month] + ("" if start.year == end.year else f" {start.year}")
-            return f"between {first} and {calendar.month_name[end.month]} {end.year}"
-        if (start.year, start.month) == (end.year, end.month):
-            return f"between {start.day} and {format_day(end)}"
-        return f"between {format_day(start)} and {format_day(end)}"
+        return spans.render(self.start, self.end)
 
     def phrase(self) -> str:
         """:meth:`render` with the preposition a sentence needs: ``on 7 May 2023``,

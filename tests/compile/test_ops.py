@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from uac.compile.ops import apply_operations
+from uac.compile.ops import OP_KINDS, apply_operations
 from uac.compile.working_copy import DomainWork, is_managed
 from uac.dialect.loader import load_sources
 
@@ -280,3 +280,11 @@ def test_period_problems_say_what_to_write(work, operation, message):
     )
     outcome = apply_operations(work, [operation], BATCH)
     assert len(outcome.problems) == 1 and message in outcome.problems[0]
+
+
+@pytest.mark.parametrize("kind", OP_KINDS)
+def test_every_kind_of_operation_reaches_its_handler(kind):
+    # an operation with nothing but its kind is refused by its own checks, never by the dispatch
+    outcome = apply_operations(DomainWork.empty("travel"), [{"op": kind}], BATCH)
+    assert len(outcome.problems) + len(outcome.applied) == 1
+    assert not any("unknown op" in problem for problem in outcome.problems)

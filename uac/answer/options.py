@@ -55,6 +55,18 @@ def _option(default: Any, help: str, **spec: Any) -> Any:
     return field(default=default, metadata={"uac_option": (help, spec)})
 
 
+def _setting(help: str, **spec: Any) -> Any:
+    """An option left ``None`` until :meth:`AskOptions.resolve` takes it from ``[answer]``."""
+    return _option(None, help, from_config=True, **spec)
+
+
+def _channel(name: str) -> Any:
+    """The switch of one channel: on by default, ``--no-<name>`` leaves it out (an ablation)."""
+    return _option(
+        True, f"Use the {name.upper()} channel (--no-{name} leaves it out, an ablation).", flag=f"--{name}/--no-{name}"
+    )
+
+
 @dataclass(frozen=True)
 class AskOptions:
     """Per-call answering settings (unset ones come from ``[answer]`` in uac.toml)."""
@@ -62,54 +74,38 @@ class AskOptions:
     as_of: _dt.date | None = _option(
         None, "Answer as of this date (YYYY-MM-DD): facts valid then, records dated on or before it.", max_length=40
     )
-    loading: str | None = _option(
-        None, "How much typed state the reader sees.", choices=LOADING_MODES, from_config=True, label="loading mode"
+    loading: str | None = _setting("How much typed state the reader sees.", choices=LOADING_MODES, label="loading mode")
+    use_state: bool = _channel("state")
+    use_facts: bool = _channel("facts")
+    use_archive: bool = _channel("archive")
+    state_chars: int | None = _setting(
+        "Characters of typed state packed into the prompt.", minimum=0, maximum=1_000_000
     )
-    use_state: bool = _option(
-        True, "Use the STATE channel (--no-state leaves it out, an ablation).", flag="--state/--no-state"
+    top_facts: int | None = _setting("Facts retrieved for the FACTS channel.", minimum=0, maximum=500)
+    top_archive: int | None = _setting(
+        "Conversation excerpts retrieved for the ARCHIVE channel.", minimum=0, maximum=500
     )
-    use_facts: bool = _option(
-        True, "Use the FACTS channel (--no-facts leaves it out, an ablation).", flag="--facts/--no-facts"
-    )
-    use_archive: bool = _option(
-        True, "Use the ARCHIVE channel (--no-archive leaves it out, an ablation).", flag="--archive/--no-archive"
-    )
-    state_chars: int | None = _option(
-        None, "Characters of typed state packed into the prompt.", minimum=0, maximum=1_000_000, from_config=True
-    )
-    top_facts: int | None = _option(
-        None, "Facts retrieved for the FACTS channel.", minimum=0, maximum=500, from_config=True
-    )
-    top_archive: int | None = _option(
-        None, "Conversation excerpts retrieved for the ARCHIVE channel.", minimum=0, maximum=500, from_config=True
-    )
-    tool_mode: str | None = _option(
-        None, "How the reader runs code in the sandbox.", choices=TOOL_MODES, from_config=True, label="tool mode"
-    )
-    max_tool_steps: int | None = _option(
-        None, "Most sandbox runs the reader may make before it must answer.", minimum=0, maximum=50, from_config=True
+    tool_mode: str | None = _setting("How the reader runs code in the sandbox.", choices=TOOL_MODES, label="tool mode")
+    max_tool_steps: int | None = _setting(
+        "Most sandbox runs the reader may make before it must answer.", minimum=0, maximum=50
     )
     iterative: bool = _option(
         False, "Iterative evidence selection with follow-up queries.", flag="--iterative/--no-iterative"
     )
-    iterative_rounds: int | None = _option(
-        None, "Rounds of follow-up queries in iterative selection.", minimum=1, maximum=10, from_config=True
+    iterative_rounds: int | None = _setting(
+        "Rounds of follow-up queries in iterative selection.", minimum=1, maximum=10
     )
-    iterative_queries: int | None = _option(
-        None, "Follow-up queries per round in iterative selection.", minimum=1, maximum=10, from_config=True
+    iterative_queries: int | None = _setting(
+        "Follow-up queries per round in iterative selection.", minimum=1, maximum=10
     )
-    reasoning: str | None = _option(
-        None,
+    reasoning: str | None = _setting(
         "direct: answer at once; step_by_step: reason step by step, the answer on the last line (the one kept).",
         choices=REASONING_MODES,
-        from_config=True,
         label="reasoning mode",
     )
-    answer_length: str | None = _option(
-        None,
+    answer_length: str | None = _setting(
         "Length of the answer: phrase (a few words), short (one or two sentences), full.",
         choices=LENGTHS,
-        from_config=True,
         label="answer length",
     )
     citations: bool = _option(
@@ -117,15 +113,9 @@ class AskOptions:
         "Cite the supporting fact and excerpt ids after the answer (--no-citations: no ids).",
         flag="--citations/--no-citations",
     )
-    refusal: str | None = _option(
-        None, "What the reader answers when the memory does not hold the answer.", max_length=200, from_config=True
-    )
-    tool_output_chars: int | None = _option(
-        None,
-        "Characters of each sandbox result sent back to the reader.",
-        minimum=500,
-        maximum=1_000_000,
-        from_config=True,
+    refusal: str | None = _setting("What the reader answers when the memory does not hold the answer.", max_length=200)
+    tool_output_chars: int | None = _setting(
+        "Characters of each sandbox result sent back to the reader.", minimum=500, maximum=1_000_000
     )
     instructions: str | None = _option(
         None, "Extra instructions for the reader, added after the answer style.", max_length=10_000

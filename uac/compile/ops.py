@@ -51,9 +51,9 @@ from typing import Any, Callable
 from sandbox.pyparse import parse
 
 from ..dates import Period, read_day, read_period
-from ..dialect.grammar import RESERVED_NAMES
+from ..dialect.grammar import ALLOWED_IMPORTS, RESERVED_NAMES
 from ..dialect.spec import ClassSpec, FieldSpec
-from ..dialect.types import AnnotationError, TypeSpec, parse_annotation
+from ..dialect.types import PERIOD_MODULE, REF_MODULE, AnnotationError, TypeSpec, parse_annotation
 from ..refs import Ref, parse_ref
 from .working_copy import ID_FIELD, RESERVED_FIELDS, DomainWork, is_managed, managed_layout
 
@@ -73,22 +73,11 @@ DROPPING = {
     "delete": "delete a record",
     "remove": "delete a record",
 }
-#: names an annotation may use besides the domain's classes
-ANNOTATION_NAMES = {
-    "date",
-    "datetime",
-    "time",
-    "timedelta",
-    "Period",
-    "Ref",
-    "Any",
-    "Optional",
-    "Union",
-    "List",
-    "Dict",
-    "Tuple",
-    "Set",
-}
+#: names an annotation may use besides the domain's classes: what a schema may import
+#: from datetime and typing, and the period and reference types
+ANNOTATION_NAMES = set().union(
+    *(ALLOWED_IMPORTS[module] for module in ("datetime", "typing", PERIOD_MODULE, REF_MODULE))
+)
 _CLASS_NAME = re.compile(r"\A[A-Z][A-Za-z0-9]*\Z")
 _FIELD_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 _MEMBER_NAME = re.compile(r"\A[A-Z][A-Z0-9_]*\Z")
@@ -160,18 +149,23 @@ def _apply_one(work: DomainWork, op: Any, citable: set[str], outcome: BatchOutco
         )
     if kind not in OP_KINDS:
         raise OpRejected(f"unknown op {kind!r}; use one of {', '.join(OP_KINDS)}")
-    handler = {
-        "add_class": _add_class,
-        "add_field": _add_field,
-        "add": _add,
-        "update": _update,
-        "correct": _correct,
-        "cite": _cite,
-        "retire": _retire,
-        "skip": _skip,
-        "describe": _describe,
-    }[kind]
+    handler = _HANDLERS[kind]
     handler(work, op, citable, outcome)
+
+
+_Handler = Callable[[DomainWork, dict[str, Any], set[str], BatchOutcome], None]
+#: the handler of each kind of operation (one of :data:`OP_KINDS`), filled by :func:`_handles`
+_HANDLERS: dict[str, _Handler] = {}
+
+
+def _handles(kind: str) -> Callable[[_Handler], _Handler]:
+    """Register the decorated function as the handler of operations of ``kind``."""
+
+    def register(handler: _Handler) -> _Handler:
+        _HANDLERS[kind] = handler
+        return handler
+
+    return register
 
 
 # -- schema operations -----------------------------------------------------------------
@@ -269,6 +263,7 @@ def _field_specs(work: DomainWork, fields: Any) -> list[FieldSpec]:
     return out
 
 
+@_handles("add_class")
 def _add_class(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     name = _check_class_name(work, op.get("name"))
     doc = op.get("doc") or ""
@@ -291,6 +286,7 @@ def _add_class(work: DomainWork, op: dict[str, Any], citable: set[str], outcome:
     work.add_class(ClassSpec(name, "dataclass", managed_layout(fields), (), True, doc))
 
 
+@_handles("add_field")
 def _add_field(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     cls = op.get("class")
     spec = work.class_spec(cls) if isinstance(cls, str) else None
@@ -348,6 +344,7 @@ def _record_values(work: DomainWork, spec: ClassSpec, values: Any, *, partial: b
     return out
 
 
+@_handles("add")
 def _add(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     collection = op.get("collection")
     if not isinstance(collection, str) or not _FIELD_NAME.match(collection) or keyword.iskeyword(collection):
@@ -399,6 +396,7 @@ def _existing(work: DomainWork, op: dict[str, Any]) -> tuple[str, Any]:
     return found
 
 
+@_handles("update")
 def _update(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     _, record = _existing(work, op)
     spec = work.class_spec(type(record).__name__)
@@ -429,6 +427,7 @@ def _named_record(work: DomainWork, op: dict[str, Any], kind: str) -> Any:
     raise OpRejected(f"{kind} names no record {ident!r} ({where}); name the id of a record shown in the prompt")
 
 
+@_handles("correct")
 def _correct(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     """A misstated value put right: the record changes, its sources keep the fact that was
     wrong beside the one that corrects it, and a note keeps the old value."""
@@ -477,6 +476,7 @@ def _shown(value: Any) -> str:
     return repr(value)[:80]
 
 
+@_handles("cite")
 def _cite(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     """A fact supports a record without changing it: it joins the record's sources."""
     record = _named_record(work, op, "cite")
@@ -495,6 +495,7 @@ def _cite(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batc
     outcome.cited.update(sources)
 
 
+@_handles("retire")
 def _retire(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     collection, record = _existing(work, op)
     reason = op.get("reason")
@@ -517,6 +518,7 @@ def _retire(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Ba
     outcome.cited.update(sources)
 
 
+@_handles("skip")
 def _skip(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     facts = op.get("facts")
     if isinstance(facts, str):
@@ -539,6 +541,7 @@ def _skip(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: Batc
 MAX_DESCRIPTION = 300
 
 
+@_handles("describe")
 def _describe(work: DomainWork, op: dict[str, Any], citable: set[str], outcome: BatchOutcome) -> None:
     """``{"op": "describe", "doc": "..."}``: the domain's description (its schema docstring)."""
     doc = op.get("doc")

@@ -80,67 +80,55 @@ _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
 
 # order matters: longer phrases first; a later pattern never overlaps an earlier match
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+_PHRASES: list[tuple[str, str]] = [
     (
         "week_around",
-        re.compile(
-            rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b", re.I
-        ),
+        rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b",
     ),
-    ("absolute_day", re.compile(rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b", re.I)),
+    ("absolute_day", rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b"),
     (
         "nth_weekend",
-        re.compile(
-            rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])",
-            re.I,
-        ),
+        rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])",
     ),
-    ("before_yesterday", re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b", re.I)),
-    ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
-    ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
-    ("in_n", re.compile(rf"\bin\s+{_NUM}\s+{_UNIT}\b", re.I)),
-    ("rel_weekday", re.compile(rf"\b{_REL}\s+{_WD}\b", re.I)),
-    ("rel_weekend", re.compile(rf"\b{_REL}\s+weekend\b", re.I)),
-    ("rel_season", re.compile(rf"\b{_REL}\s+{_SEASON}\b", re.I)),
-    ("rel_month_name", re.compile(rf"\b{_REL}\s+{_MONTH_NAME}", re.I)),
-    ("rel_unit", re.compile(rf"\b{_REL}\s+(?P<unit>week|month|year)\b", re.I)),
-    ("season_year", re.compile(rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", re.I)),
-    ("month_year", re.compile(rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b", re.I)),
+    ("before_yesterday", r"\b(?:the\s+)?day\s+before\s+yesterday\b"),
+    ("after_tomorrow", r"\b(?:the\s+)?day\s+after\s+tomorrow\b"),
+    ("ago", rf"\b{_NUM}\s+{_UNIT}\s+ago\b"),
+    ("in_n", rf"\bin\s+{_NUM}\s+{_UNIT}\b"),
+    ("rel_weekday", rf"\b{_REL}\s+{_WD}\b"),
+    ("rel_weekend", rf"\b{_REL}\s+weekend\b"),
+    ("rel_season", rf"\b{_REL}\s+{_SEASON}\b"),
+    ("rel_month_name", rf"\b{_REL}\s+{_MONTH_NAME}"),
+    ("rel_unit", rf"\b{_REL}\s+(?P<unit>week|month|year)\b"),
+    ("season_year", rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b"),
+    ("month_year", rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b"),
     (
         "month_day",
-        re.compile(
-            rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}"
-            # "Nov 15-18", "May 3 to 6": the days of one month
-            rf"(?:\s*(?:-|–|to|until|till)\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:]))?\b(?!\s*(?:am|pm|%|:))",
-            re.I,
-        ),
+        rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}"
+        # "Nov 15-18", "May 3 to 6": the days of one month
+        rf"(?:\s*(?:-|–|to|until|till)\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:]))?\b(?!\s*(?:am|pm|%|:))",
     ),
     (
         "in_month",
-        re.compile(
-            rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])",
-            re.I,
-        ),
+        rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])",
     ),
     (
         "in_season",
-        re.compile(rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b", re.I),
+        rf"\b(?:in|during|over)\s+the\s+{_SEASON}\b|\bin\s+{_SEASON.replace('season', 'season2')}\b",
     ),
-    ("in_year", re.compile(rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)", re.I)),
+    ("in_year", rf"\b(?:in|back\s+in|during|since)\s+{_YEAR}\b(?![-/]\d)"),
     # "Friday the 8th", "monday 20th": a weekday with its day number, before the bare weekday
     (
         "weekday_nth",
-        re.compile(
-            rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)",
-            re.I,
-        ),
+        rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)",
     ),
-    ("on_weekday", re.compile(rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b", re.I)),
+    ("on_weekday", rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b"),
     # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
-    ("yesterday", re.compile(r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b", re.I)),
-    ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
-    ("today", re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I)),
+    ("yesterday", r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b"),
+    ("tomorrow", r"\btomorrow\b"),
+    ("today", r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b"),
 ]
+#: each kind's pattern, compiled once, case-insensitive (the month names keep their own rule, above)
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PHRASES]
 #: kinds whose phrase already says the date: nothing is written after them
 _ABSOLUTE = {"absolute_day", "week_around", "season_year", "month_year", "in_year"}
 

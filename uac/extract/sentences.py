@@ -5,24 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-_ABBREVIATIONS = {
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "st",
-    "jr",
-    "sr",
-    "prof",
-    "vs",
-    "etc",
-    "e.g",
-    "i.e",
-    "approx",
-    "no",
-    "a.m",
-    "p.m",
-}
+#: words that end in a full stop without ending the sentence ("Dr. Lee", "e.g. this")
+_ABBREVIATIONS = set("mr mrs ms dr st jr sr prof vs etc e.g i.e approx no a.m p.m".split())
 _BOUNDARY = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 

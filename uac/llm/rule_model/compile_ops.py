@@ -44,14 +44,8 @@ from .reply import Reply
 from .request import FactLine, block, fact_lines, first_user
 
 #: the data blocks of an operations prompt besides the domain's classes and collections
-_PARTS = (
-    "related_records",
-    "other_domain_records",
-    "revisit",
-    "reference_facts",
-    "new_facts",
-    "ended_facts",
-    "shared_facts",
+_PARTS = tuple(
+    "related_records other_domain_records revisit reference_facts new_facts ended_facts shared_facts".split()
 )
 _COLLECTION = re.compile(r"`(?P<name>\w+): list\[(?P<cls>\w+)\]`")
 _REPLACED = re.compile(r"(?:replaced|corrected|cancelled|fulfilled) by ([^\s;,]+)")

@@ -46,14 +46,21 @@ MIN_WORDS = 3
 
 @dataclass(frozen=True)
 class Shape:
-    """A record class the rule model creates: its name, collection and fields."""
+    """A record class the rule model creates: its kind, docstring and fields; the class
+    is named for the kind (``Trip``) and its records go in the kind's plural (``trips``)."""
 
     kind: str
-    name: str
-    collection: str
     doc: str
     #: (name, type, required)
     fields: tuple[tuple[str, str, bool], ...]
+
+    @property
+    def name(self) -> str:
+        return self.kind.capitalize()
+
+    @property
+    def collection(self) -> str:
+        return self.kind + "s"
 
     def field_names(self) -> list[str]:
         return [name for name, _, _ in self.fields]
@@ -64,15 +71,11 @@ class Shape:
 
 TRIP_SHAPE = Shape(
     "trip",
-    "Trip",
-    "trips",
     "One trip: where to, the day it began and who travelled.",
     (("destination", "str", True), ("start_date", "date | None", False), ("traveller", "str | None", False)),
 )
 EVENT_SHAPE = Shape(
     "event",
-    "Event",
-    "events",
     "Something that happened or was said, with its day when known.",
     (("text", "str", True), ("day", "date | None", False), ("speaker", "str | None", False)),
 )
