@@ -125,9 +125,24 @@ class Event:
 
 @dataclass(frozen=True)
 class Distractor:
+    """Something a session says that must not count, and why (one of :data:`DISTRACTOR_REASONS`)."""
+
     session: str
     text: str
     why: str
+
+    @classmethod
+    def parse(cls, raw: Any, where: str) -> "Distractor":
+        """A distractor from its JSON value (``where`` names it in an error)."""
+        if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
+            raise LedgerError(f'{where} needs a "text".')
+        why = raw.get("why", "other")
+        if why not in DISTRACTOR_REASONS:
+            raise LedgerError(f"{where}: why {why!r} is none of {', '.join(DISTRACTOR_REASONS)}.")
+        return cls(str(raw.get("session", "")), raw["text"], why)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"session": self.session, "text": self.text, "why": self.why}
 
 
 @dataclass(frozen=True)
@@ -159,7 +174,7 @@ class Ledger:
             "currency": self.currency,
             "rates": dict(self.rates),
             "events": [{"id": e.id, "kind": e.kind, **e.fields, "sessions": list(e.sessions)} for e in self.events],
-            "distractors": [{"session": d.session, "text": d.text, "why": d.why} for d in self.distractors],
+            "distractors": [d.to_json() for d in self.distractors],
             **self.extra,
         }
 
@@ -273,14 +288,9 @@ def parse_ledger(value: Any, source: str = "ledger") -> Ledger:
             raise LedgerError(f"{source}: event id {event.id!r} appears twice.")
         seen.add(event.id)
     _check_together(events, source, value.get("today"))
-    distractors = []
-    for i, raw in enumerate(value.get("distractors", [])):
-        if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
-            raise LedgerError(f'{source}: distractor {i + 1} needs a "text".')
-        why = raw.get("why", "other")
-        if why not in DISTRACTOR_REASONS:
-            raise LedgerError(f"{source}: distractor {i + 1}: why {why!r} is none of {', '.join(DISTRACTOR_REASONS)}.")
-        distractors.append(Distractor(str(raw.get("session", "")), raw["text"], why))
+    distractors = [
+        Distractor.parse(raw, f"{source}: distractor {i + 1}") for i, raw in enumerate(value.get("distractors", []))
+    ]
     known = {"format", "user", "currency", "rates", "events", "distractors"}  # "today" and others: extra
     extra = {k: v for k, v in value.items() if k not in known}
     return Ledger(user, currency, {k: float(v) for k, v in rates.items()}, events, tuple(distractors), extra)

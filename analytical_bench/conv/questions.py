@@ -14,10 +14,10 @@ from __future__ import annotations
 import datetime as _dt
 import random
 from collections import Counter
-from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Callable, Iterable
 
-from .ledger import Ledger
+from .ledger import Event, Ledger
 from .query import GoldError, Query, ledger_items
 from .view_score import normalize
 from .words import MONTHS
@@ -86,322 +86,256 @@ def _day(day: str) -> str:
     return f"{d.day} {MONTHS[d.month - 1]} {d.year}"
 
 
-Template = Callable[[Ledger, random.Random], "tuple[str, str, str, Query] | None"]
+#: picks what a question is about from a ledger (``None``: the ledger has nothing to ask about)
+Draw = Callable[[Ledger, random.Random], Any]
+
+#: how a question words the value of a filter that is a day or a month
+_WORDED = {"month": _month, "until": _day, "on": _day, "at": _day}
 
 
-def _templates() -> list[Template]:
-    def done_trips(ledger):
-        return [e for e in ledger.of_kind("trip") if e.get("status") == "done"]
+@dataclass(frozen=True)
+class _Template:
+    """One question a ledger may be asked.
 
-    def pick(rng, values):
-        values = sorted(set(v for v in values if v))
-        return rng.choice(values) if values else None
+    ``text`` is a ``str.format`` template over the ledger's ``{currency}`` and ``{rates}``.
+    Without ``about`` the question is the same for every ledger and ``query`` is its reference
+    program.  ``about`` is ``(filter, draw)``: ``draw`` picks what the question is about, ``{}``
+    in ``text`` names it (a day or a month in words) and ``query`` gets the filter ``(filter,
+    value)`` after its own (the filter ``at`` is the day of the op ``at``).
+    """
 
-    def months(events, name):
-        return [str(e.get(name))[:7] for e in events if e.get(name) and len(str(e.get(name))) >= 7]
+    text: str
+    answer_kind: str
+    query: Query
+    about: tuple[str, Draw] | None = None
 
-    def t_trips(ledger, rng):
-        return "count", "How many trips have I taken?", "int", Query("trip", "count", (("status", "done"),))
+    def ask(self, ledger: Ledger, rng: random.Random) -> tuple[str, Query] | None:
+        """The question's text and reference program for ``ledger`` (``None``: nothing to ask about)."""
+        words = {"currency": ledger.currency, "rates": _rates(ledger)}
+        if self.about is None:
+            return self.text.format(**words), self.query
+        name, draw = self.about
+        value = draw(ledger, rng)
+        if not value:
+            return None
+        say = _WORDED.get(name, str)
+        text = self.text.format(say(value), **words)
+        if name == "at":
+            return text, replace(self.query, at=value)
+        return text, replace(self.query, where=(*self.query.where, (name, value)))
 
-    def t_meals(ledger, rng):
-        return "count", "How many times have I eaten out?", "int", Query("meal", "count")
 
-    def t_books(ledger, rng):
-        return "count", "How many books have I finished?", "int", Query("book", "count")
+# --- what a question is about, drawn from the ledger --------------------------------------
 
-    def t_cancelled(ledger, rng):
-        return (
-            "count",
-            "How many trips did I plan and then cancel?",
-            "int",
-            Query("trip", "count", (("status", "cancelled"),)),
-        )
 
-    def t_activity(ledger, rng):
-        activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and (
-            "count",
-            f"How many {activity} workouts have I done?",
-            "int",
-            Query("workout", "count", (("key", activity),)),
-        )
+def _pick(rng: random.Random, values: Iterable[Any]) -> Any:
+    """One of the distinct non-empty ``values``, drawn from them sorted (``None``: there are none)."""
+    choices = sorted(set(v for v in values if v))
+    return rng.choice(choices) if choices else None
 
-    def t_nights(ledger, rng):
-        return (
-            "sum",
-            "How many nights have I spent away on trips in total?",
-            "int",
-            Query("trip", "sum", (("status", "done"),), "nights"),
-        )
 
-    def t_meal_money(ledger, rng):
-        return (
-            "sum",
-            f"How much have I spent on meals out in total, in {ledger.currency}{_rates(ledger)}?",
+def _done_trips(ledger: Ledger) -> list[Event]:
+    return [e for e in ledger.of_kind("trip") if e.get("status") == "done"]
+
+
+def _companions(events: list[Event]) -> list[str]:
+    return [p for e in events for p in e.get("with", []) or []]
+
+
+def _activity(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
+
+
+def _trip_year(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, [int(str(e.get("start"))[:4]) for e in _done_trips(ledger) if e.get("start")])
+
+
+def _purchase_year(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, [int(str(e.get("date"))[:4]) for e in ledger.of_kind("purchase") if e.get("date")])
+
+
+def _meal_month(ledger: Ledger, rng: random.Random) -> Any:
+    dates = [str(e.get("date")) for e in ledger.of_kind("meal") if e.get("date")]
+    return _pick(rng, [date[:7] for date in dates if len(date) >= 7])
+
+
+def _meal_place(ledger: Ledger, rng: random.Random) -> Any:
+    """A place eaten at more than once (any place when there is none)."""
+    counts = Counter(e.get("place") for e in ledger.of_kind("meal"))
+    return _pick(rng, [p for p, n in counts.items() if n > 1] or list(counts))
+
+
+def _destination(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, [e.get("destination") for e in _done_trips(ledger)])
+
+
+def _meal_companion(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, _companions(ledger.of_kind("meal")))
+
+
+def _trip_companion(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, _companions(_done_trips(ledger)))
+
+
+def _before_an_end(kind: str) -> Draw:
+    """A day 1 to 19 days before one ``kind`` (a job, a home) that has ended."""
+
+    def draw(ledger: Ledger, rng: random.Random) -> Any:
+        ended = [e for e in ledger.of_kind(kind) if e.get("end")]
+        if not ended:
+            return None
+        end = _dt.date.fromisoformat(str(rng.choice(ended).get("end")))
+        return (end - _dt.timedelta(days=rng.randrange(1, 20))).isoformat()
+
+    return draw
+
+
+def _middle_trip_end(ledger: Ledger, rng: random.Random) -> Any:
+    """The day the middle one of the done trips (two at least) ended."""
+    ends = sorted(str(e.get("end")) for e in _done_trips(ledger) if e.get("end") and len(str(e.get("end"))) == 10)
+    return ends[len(ends) // 2] if len(ends) >= 2 else None
+
+
+def _lone_destination(ledger: Ledger, rng: random.Random) -> Any:
+    """A place travelled to once."""
+    counts = Counter(e.get("destination") for e in _done_trips(ledger))
+    return _pick(rng, [d for d, n in counts.items() if n == 1])
+
+
+def _lone_meal_day(ledger: Ledger, rng: random.Random) -> Any:
+    """A day with one meal out."""
+    days = Counter(e.get("date") for e in ledger.of_kind("meal") if e.get("date"))
+    return _pick(rng, [d for d, n in days.items() if n == 1 and len(str(d)) == 10])
+
+
+def _book_title(ledger: Ledger, rng: random.Random) -> Any:
+    return _pick(rng, [e.get("title") for e in ledger.of_kind("book") if e.get("author")])
+
+
+# --- the questions, in the order they are asked ------------------------------------------------
+
+_DONE = ("status", "done")
+
+#: the questions of each kind, in the order they are asked
+_TEMPLATES: dict[str, tuple[_Template, ...]] = {
+    "count": (
+        _Template("How many trips have I taken?", "int", Query("trip", "count", (_DONE,))),
+        _Template("How many times have I eaten out?", "int", Query("meal", "count")),
+        _Template("How many books have I finished?", "int", Query("book", "count")),
+        _Template(
+            "How many trips did I plan and then cancel?", "int", Query("trip", "count", (("status", "cancelled"),))
+        ),
+        _Template("How many {} workouts have I done?", "int", Query("workout", "count"), ("key", _activity)),
+    ),
+    "sum": (
+        _Template(
+            "How many nights have I spent away on trips in total?", "int", Query("trip", "sum", (_DONE,), "nights")
+        ),
+        _Template(
+            "How much have I spent on meals out in total, in {currency}{rates}?",
             "float",
             Query("meal", "sum", (), "amount"),
-        )
-
-    def t_purchase_money(ledger, rng):
-        return (
-            "sum",
-            (
-                f"How much have I spent on purchases in total, in {ledger.currency}{_rates(ledger)}, "
-                "not counting what I returned?"
-            ),
+        ),
+        _Template(
+            "How much have I spent on purchases in total, in {currency}{rates}, not counting what I returned?",
             "float",
             Query("purchase", "sum", (("returned", False),), "amount"),
-        )
-
-    def t_distance(ledger, rng):
-        activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and (
-            "sum",
-            f"How many kilometres have I covered in total in my {activity} workouts?",
+        ),
+        _Template(
+            "How many kilometres have I covered in total in my {} workouts?",
             "float",
-            Query("workout", "sum", (("key", activity),), "distance_km"),
-        )
-
-    def t_longest_trip(ledger, rng):
-        return (
-            "max",
+            Query("workout", "sum", (), "distance_km"),
+            ("key", _activity),
+        ),
+    ),
+    "max": (
+        _Template(
             "Where did I go on my longest trip (the most nights)?",
             "string",
-            Query("trip", "argmax", (("status", "done"),), "nights"),
-        )
-
-    def t_priciest_meal(ledger, rng):
-        return (
-            "max",
-            f"What is the most I have spent on one meal out, in {ledger.currency}{_rates(ledger)}?",
+            Query("trip", "argmax", (_DONE,), "nights"),
+        ),
+        _Template(
+            "What is the most I have spent on one meal out, in {currency}{rates}?",
             "float",
             Query("meal", "max", (), "amount"),
-        )
-
-    def t_longest_workout(ledger, rng):
-        activity = pick(rng, [e.get("activity") for e in ledger.of_kind("workout")])
-        return activity and (
-            "max",
-            f"How long, in km, was my longest {activity} workout?",
+        ),
+        _Template(
+            "How long, in km, was my longest {} workout?",
             "float",
-            Query("workout", "max", (("key", activity),), "distance_km"),
-        )
-
-    def t_cheapest(ledger, rng):
-        return (
-            "min",
-            f"What is the cheapest thing I have bought{_rates(ledger)}? Name the item.",
+            Query("workout", "max", (), "distance_km"),
+            ("key", _activity),
+        ),
+    ),
+    "min": (
+        _Template(
+            "What is the cheapest thing I have bought{rates}? Name the item.",
             "string",
             Query("purchase", "argmin", (), "amount"),
-        )
-
-    def t_shortest_trip(ledger, rng):
-        return (
-            "min",
-            "What was the fewest nights I spent away on one trip?",
-            "int",
-            Query("trip", "min", (("status", "done"),), "nights"),
-        )
-
-    def t_places(ledger, rng):
-        return (
-            "distinct",
-            "Which places have I travelled to? List them.",
-            "set",
-            Query("trip", "distinct", (("status", "done"),)),
-        )
-
-    def t_repeated(ledger, rng):
-        return (
-            "distinct",
-            "Which restaurants have I been to more than once? List them.",
-            "set",
-            Query("meal", "repeated"),
-        )
-
-    def t_authors(ledger, rng):
-        return (
-            "distinct",
-            "Which authors have I finished a book by? List them.",
-            "set",
-            Query("book", "distinct", (), "author"),
-        )
-
-    def t_trips_year(ledger, rng):
-        year = pick(rng, [str(e.get("start"))[:4] for e in done_trips(ledger) if e.get("start")])
-        return year and (
-            "time",
-            f"How many trips did I take in {year}?",
-            "int",
-            Query("trip", "count", (("status", "done"), ("year", int(year)))),
-        )
-
-    def t_meals_month(ledger, rng):
-        month = pick(rng, months(ledger.of_kind("meal"), "date"))
-        return month and (
-            "time",
-            f"How many times did I eat out in {_month(month)}?",
-            "int",
-            Query("meal", "count", (("month", month),)),
-        )
-
-    def t_spend_year(ledger, rng):
-        year = pick(rng, [str(e.get("date"))[:4] for e in ledger.of_kind("purchase") if e.get("date")])
-        return year and (
-            "time",
-            f"How much did I spend on purchases in {year}, in {ledger.currency}{_rates(ledger)}, returns included?",
+        ),
+        _Template(
+            "What was the fewest nights I spent away on one trip?", "int", Query("trip", "min", (_DONE,), "nights")
+        ),
+    ),
+    "distinct": (
+        _Template("Which places have I travelled to? List them.", "set", Query("trip", "distinct", (_DONE,))),
+        _Template("Which restaurants have I been to more than once? List them.", "set", Query("meal", "repeated")),
+        _Template(
+            "Which authors have I finished a book by? List them.", "set", Query("book", "distinct", (), "author")
+        ),
+    ),
+    "time": (
+        _Template("How many trips did I take in {}?", "int", Query("trip", "count", (_DONE,)), ("year", _trip_year)),
+        _Template("How many times did I eat out in {}?", "int", Query("meal", "count"), ("month", _meal_month)),
+        _Template(
+            "How much did I spend on purchases in {}, in {currency}{rates}, returns included?",
             "float",
-            Query("purchase", "sum", (("year", int(year)),), "amount"),
-        )
-
-    def t_place_meals(ledger, rng):
-        counts = Counter(e.get("place") for e in ledger.of_kind("meal"))
-        place = pick(rng, [p for p, n in counts.items() if n > 1] or list(counts))
-        return place and (
-            "place",
-            f"How many times have I eaten at {place}?",
+            Query("purchase", "sum", (), "amount"),
+            ("year", _purchase_year),
+        ),
+    ),
+    "place": (
+        _Template("How many times have I eaten at {}?", "int", Query("meal", "count"), ("key", _meal_place)),
+        _Template(
+            "How many nights have I spent in {} in all?",
             "int",
-            Query("meal", "count", (("key", place),)),
-        )
-
-    def t_place_trips(ledger, rng):
-        dest = pick(rng, [e.get("destination") for e in done_trips(ledger)])
-        return dest and (
-            "place",
-            f"How many nights have I spent in {dest} in all?",
+            Query("trip", "sum", (_DONE,), "nights"),
+            ("key", _destination),
+        ),
+    ),
+    "company": (
+        _Template("How many times have I eaten out with {}?", "int", Query("meal", "count"), ("with", _meal_companion)),
+        _Template(
+            "How many trips have I taken with {}?", "int", Query("trip", "count", (_DONE,)), ("with", _trip_companion)
+        ),
+    ),
+    "as_of": (
+        _Template("Where was I working on {}?", "string", Query("job", "at"), ("at", _before_an_end("job"))),
+        _Template("Which city did I live in on {}?", "string", Query("home", "at"), ("at", _before_an_end("home"))),
+        _Template(
+            "How many trips had I taken by the end of {}?",
             "int",
-            Query("trip", "sum", (("status", "done"), ("key", dest)), "nights"),
-        )
-
-    def t_company_meals(ledger, rng):
-        friend = pick(rng, [p for e in ledger.of_kind("meal") for p in e.get("with", []) or []])
-        return friend and (
-            "company",
-            f"How many times have I eaten out with {friend}?",
+            Query("trip", "count", (_DONE,)),
+            ("until", _middle_trip_end),
+        ),
+    ),
+    "current": (
+        _Template("Who do I work for now?", "string", Query("job", "current")),
+        _Template("What is my job title now?", "string", Query("job", "current", (), "title")),
+        _Template("Which city do I live in now?", "string", Query("home", "current")),
+    ),
+    "recall": (
+        _Template(
+            "How many nights did my trip to {} last?",
             "int",
-            Query("meal", "count", (("with", friend),)),
-        )
-
-    def t_company_trips(ledger, rng):
-        friend = pick(rng, [p for e in done_trips(ledger) for p in e.get("with", []) or []])
-        return friend and (
-            "company",
-            f"How many trips have I taken with {friend}?",
-            "int",
-            Query("trip", "count", (("status", "done"), ("with", friend))),
-        )
-
-    def t_job_at(ledger, rng):
-        jobs = [e for e in ledger.of_kind("job") if e.get("end")]
-        if not jobs:
-            return None
-        job = rng.choice(jobs)
-        day = _dt.date.fromisoformat(str(job.get("end"))) - _dt.timedelta(days=rng.randrange(1, 20))
-        return (
-            "as_of",
-            f"Where was I working on {_day(day.isoformat())}?",
-            "string",
-            Query("job", "at", at=day.isoformat()),
-        )
-
-    def t_home_at(ledger, rng):
-        homes = [e for e in ledger.of_kind("home") if e.get("end")]
-        if not homes:
-            return None
-        home = rng.choice(homes)
-        day = _dt.date.fromisoformat(str(home.get("end"))) - _dt.timedelta(days=rng.randrange(1, 20))
-        return (
-            "as_of",
-            f"Which city did I live in on {_day(day.isoformat())}?",
-            "string",
-            Query("home", "at", at=day.isoformat()),
-        )
-
-    def t_trips_by(ledger, rng):
-        ends = sorted(str(e.get("end")) for e in done_trips(ledger) if e.get("end") and len(str(e.get("end"))) == 10)
-        if len(ends) < 2:
-            return None
-        day = ends[len(ends) // 2]
-        return (
-            "as_of",
-            f"How many trips had I taken by the end of {_day(day)}?",
-            "int",
-            Query("trip", "count", (("status", "done"), ("until", day))),
-        )
-
-    def t_employer(ledger, rng):
-        return "current", "Who do I work for now?", "string", Query("job", "current")
-
-    def t_title(ledger, rng):
-        return "current", "What is my job title now?", "string", Query("job", "current", (), "title")
-
-    def t_city(ledger, rng):
-        return "current", "Which city do I live in now?", "string", Query("home", "current")
-
-    def t_recall_nights(ledger, rng):
-        counts = Counter(e.get("destination") for e in done_trips(ledger))
-        dest = pick(rng, [d for d, n in counts.items() if n == 1])
-        return dest and (
-            "recall",
-            f"How many nights did my trip to {dest} last?",
-            "int",
-            Query("trip", "field", (("status", "done"), ("key", dest)), "nights"),
-        )
-
-    def t_recall_meal(ledger, rng):
-        days = Counter(e.get("date") for e in ledger.of_kind("meal") if e.get("date"))
-        day = pick(rng, [d for d, n in days.items() if n == 1 and len(str(d)) == 10])
-        return day and (
-            "recall",
-            f"Where did I eat out on {_day(day)}?",
-            "string",
-            Query("meal", "field", (("on", day),)),
-        )
-
-    def t_recall_author(ledger, rng):
-        title = pick(rng, [e.get("title") for e in ledger.of_kind("book") if e.get("author")])
-        return title and (
-            "recall",
-            f"Who wrote {title}, the book I finished?",
-            "string",
-            Query("book", "field", (("key", title),), "author"),
-        )
-
-    return [
-        t_trips,
-        t_meals,
-        t_books,
-        t_cancelled,
-        t_activity,
-        t_nights,
-        t_meal_money,
-        t_purchase_money,
-        t_distance,
-        t_longest_trip,
-        t_priciest_meal,
-        t_longest_workout,
-        t_cheapest,
-        t_shortest_trip,
-        t_places,
-        t_repeated,
-        t_authors,
-        t_trips_year,
-        t_meals_month,
-        t_spend_year,
-        t_place_meals,
-        t_place_trips,
-        t_company_meals,
-        t_company_trips,
-        t_job_at,
-        t_home_at,
-        t_trips_by,
-        t_employer,
-        t_title,
-        t_city,
-        t_recall_nights,
-        t_recall_meal,
-        t_recall_author,
-    ]
+            Query("trip", "field", (_DONE,), "nights"),
+            ("key", _lone_destination),
+        ),
+        _Template("Where did I eat out on {}?", "string", Query("meal", "field"), ("on", _lone_meal_day)),
+        _Template(
+            "Who wrote {}, the book I finished?", "string", Query("book", "field", (), "author"), ("key", _book_title)
+        ),
+    ),
+}
 
 
 def make_questions(ledger: Ledger, seed: int, *, prefix: str = "q") -> list[Question]:
@@ -409,16 +343,17 @@ def make_questions(ledger: Ledger, seed: int, *, prefix: str = "q") -> list[Ques
     a memory that holds nothing would get them right)."""
     rng = random.Random(f"uac-conv-questions:{seed}")
     out = []
-    for template in _templates():
-        made = template(ledger, rng)
-        if not made:
-            continue
-        kind, text, answer_kind, query = made
-        try:
-            gold = gold_of(query, ledger)
-        except GoldError:
-            continue
-        if gold in (0, 0.0, [], None, ""):
-            continue
-        out.append(Question(f"{prefix}{len(out) + 1:02d}", kind, text, answer_kind, query, gold))
+    for kind, templates in _TEMPLATES.items():
+        for template in templates:
+            asked = template.ask(ledger, rng)
+            if asked is None:
+                continue
+            text, query = asked
+            try:
+                gold = gold_of(query, ledger)
+            except GoldError:
+                continue
+            if gold in (0, 0.0, [], None, ""):
+                continue
+            out.append(Question(f"{prefix}{len(out) + 1:02d}", kind, text, template.answer_kind, query, gold))
     return out

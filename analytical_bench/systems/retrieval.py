@@ -100,13 +100,11 @@ class _RetrievalSystem(System):
     def retrieve(self, case: Case) -> Retrieved:
         raise NotImplementedError
 
-    method = ""
-    order = ""
+    #: what the prompt says of the texts it shows: how they were chosen; in what order they come
+    chosen_how = ""
 
     def messages_for(self, case: Case, retrieved: Retrieved) -> list[Message]:
-        prompt = render(
-            "retrieval", items=retrieved.texts, method=self.method, order=self.order, question=case.question
-        )
+        prompt = render("retrieval", items=retrieved.texts, chosen_how=self.chosen_how, question=case.question)
         return [self.system_message(case), Message("user", prompt)]
 
     def messages(self, case: Case) -> list[Message]:
@@ -123,8 +121,7 @@ class _RetrievalSystem(System):
 class TopKRetrieval(_RetrievalSystem):
     name = "topk"
     label = "Top-k + expansion (MemMachine-style)"
-    method = "top-20 sentence retrieval with neighbouring records"
-    order = "in date order"
+    chosen_how = "top-20 sentence retrieval with neighbouring records; in date order"
 
     def retrieve(self, case: Case) -> Retrieved:
         hits = top_texts(case, _sentence, self.k)
@@ -147,8 +144,7 @@ class TopKRetrieval(_RetrievalSystem):
 class FlatFacts(_RetrievalSystem):
     name = "facts"
     label = "Flat facts top-20 (Mem0-style)"
-    method = "top-20 flat facts"
-    order = "most relevant first"
+    chosen_how = "top-20 flat facts; most relevant first"
 
     def retrieve(self, case: Case) -> Retrieved:
         hits = top_texts(case, RecordType.facts, self.k)

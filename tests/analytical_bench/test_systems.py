@@ -7,6 +7,7 @@ import json
 import pytest
 
 from analytical_bench.systems import FlatFacts, FullContext, FullContextRepl, TopKRetrieval, make_systems
+from analytical_bench.systems.retrieval import Retrieved
 from analytical_bench.systems.tool_loop import run_tool_loop
 from uac.errors import InputError
 from uac.llm import Message
@@ -102,6 +103,23 @@ def test_make_systems_rejects_unknown_names():
     assert [s.name for s in make_systems(["facts", "full_context"])] == ["full_context", "facts"]
     with pytest.raises(InputError, match="unknown system"):
         make_systems(["mem0"])
+
+
+@pytest.mark.parametrize(
+    ("system", "chosen_how"),
+    [
+        (TopKRetrieval(), "top-20 sentence retrieval with neighbouring records; in date order"),
+        (FlatFacts(), "top-20 flat facts; most relevant first"),
+    ],
+)
+def test_the_retrieval_prompt_says_how_its_texts_were_chosen_and_in_what_order(count_case, system, chosen_how):
+    shown = Retrieved(texts=["I slept 7.5 hours.", "I ran 5 km."], record_ids=["sleep-00001", "workout-00001"])
+    prompt = system.messages_for(count_case, shown)[1].content
+    assert prompt.startswith(
+        f"Here are the 2 memories retrieved for this question from my long-term memory ({chosen_how})."
+        " They may not include every record.\n- I slept 7.5 hours.\n- I ran 5 km.\n"
+    )
+    assert prompt.rstrip().endswith(count_case.question)
 
 
 @pytest.mark.embeddings

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from analytical_bench.conv import LedgerError, load_ledger, parse_ledger
+from analytical_bench.conv.ledger import Distractor
 
 
 def _ledger(*events, **top):
@@ -81,3 +82,14 @@ def test_duplicate_ids_and_wrong_format_are_refused():
         parse_ledger(_ledger(TRIP, TRIP))
     with pytest.raises(LedgerError, match="format"):
         parse_ledger({**_ledger(TRIP), "format": "v0"})
+
+
+def test_a_distractor_reads_back_from_its_json_and_a_bad_one_is_refused():
+    said = {"session": "s2", "text": "Japan one day", "why": "wish"}
+    distractor = Distractor.parse(said, "distractor 1")
+    assert distractor == Distractor("s2", "Japan one day", "wish") and distractor.to_json() == said
+    assert Distractor.parse({"text": "my sister went to Rome"}, "distractor 1").why == "other"
+    with pytest.raises(LedgerError, match='^ledger: distractor 2 needs a "text".'):
+        parse_ledger(_ledger(TRIP, distractors=[said, {"session": "s3", "why": "wish"}]))
+    with pytest.raises(LedgerError, match="^ledger: distractor 1: why 'dream' is none of wish, other_person"):
+        parse_ledger(_ledger(TRIP, distractors=[{**said, "why": "dream"}]))

@@ -3,6 +3,7 @@ back to those golds; questions and ledgers that cannot be golds are refused."""
 
 from __future__ import annotations
 
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from analytical_bench.conv import LedgerError, parse_ledger
 from analytical_bench.conv.dataset import generate
 from analytical_bench.conv.query import GoldError, Query, view_items
-from analytical_bench.conv.questions import QUESTION_KINDS, check_question, make_questions
+from analytical_bench.conv.questions import _TEMPLATES, QUESTION_KINDS, _day, _Template, check_question, make_questions
 from analytical_bench.scoring import score
 
 WHERE = {
@@ -178,3 +179,53 @@ def test_a_small_run_asks_every_kind_in_turn():
     assert spread_questions(history.questions, 10_000) == history.questions
     with pytest.raises(LedgerError, match="at least one question"):
         spread_questions(history.questions, 0)
+
+
+def test_the_templates_are_grouped_by_kind_in_the_order_of_the_kinds():
+    assert tuple(_TEMPLATES) == QUESTION_KINDS
+
+
+def test_a_drawn_value_is_worded_in_the_text_and_filters_after_the_templates_own():
+    ledger = _ledger(
+        [
+            {
+                "id": "a",
+                "kind": "trip",
+                "status": "done",
+                "destination": "Oslo",
+                "start": "2024-03-02",
+                "end": "2024-03-07",
+            },
+            {
+                "id": "b",
+                "kind": "trip",
+                "status": "done",
+                "destination": "Rome",
+                "start": "2024-05-01",
+                "end": "2024-05-04",
+            },
+            {"id": "c", "kind": "trip", "status": "planned", "destination": "Kyoto", "start": "2025-04-01"},
+            {"id": "d", "kind": "job", "employer": "Acme", "start": "2020-01-01", "end": "2023-06-30"},
+            {"id": "e", "kind": "job", "employer": "Initech", "start": "2023-07-01"},
+        ]
+    )
+    asked = {q.text: q for q in make_questions(ledger, 1)}
+    by_then = asked["How many trips had I taken by the end of 4 May 2024?"]
+    assert by_then.query.where == (("status", "done"), ("until", "2024-05-04")) and by_then.gold == 2
+    working = next(q for q in asked.values() if q.query.op == "at")
+    assert "2023-06-11" <= working.query.at <= "2023-06-29" and working.query.where == ()
+    assert working.text == f"Where was I working on {_day(working.query.at)}?" and working.gold == "Acme"
+
+
+def test_a_template_is_asked_only_when_its_draw_finds_something():
+    template = _Template("How many {} workouts have I done?", "int", Query("workout", "count"), ("key", _first))
+    assert template.ask(_ledger([]), random.Random(1)) is None
+    ledger = _ledger([{"id": "w", "kind": "workout", "activity": "rowing"}])
+    assert template.ask(ledger, random.Random(1)) == (
+        "How many rowing workouts have I done?",
+        Query("workout", "count", (("key", "rowing"),)),
+    )
+
+
+def _first(ledger, rng):
+    return next((e.get("activity") for e in ledger.of_kind("workout")), None)
