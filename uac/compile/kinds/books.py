@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from ...extract.dates import tense
 from ...extract.places import is_place
 from . import patterns as p
@@ -167,12 +168,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 
 CLASS = p.record_class(
     "Book",
-    (
-        p.optional("title"),
-        p.optional("person"),
-        p.optional("author"),
-        p.optional("finished", p.OPT_PERIOD),
-    ),
+    {"title": str, "person": str, "author": str, "finished": Period},
     "A book someone read (offline rules): title, author, when they finished it.",
 )
 DESCRIPTION = "Books and reading: titles someone read or finished, their authors and when."

@@ -44,20 +44,40 @@ LIST_STR = TypeSpec("list", (STR,))
 BOOL = TypeSpec("bool")
 
 
-def optional(name: str, spec: TypeSpec = OPT_STR) -> FieldSpec:
-    return FieldSpec(name, spec, "value", None)
+#: a record field's type, as :func:`record_class` takes it -> its spec and default: a value the
+#: facts do not tell is None, a list is empty, a flag is False
+_FIELD_TYPES: dict[Any, tuple[TypeSpec, str, Any]] = {
+    str: (OPT_STR, "value", None),
+    int: (OPT_INT, "value", None),
+    float: (OPT_FLOAT, "value", None),
+    _dt.date: (OPT_DATE, "value", None),
+    Period: (OPT_PERIOD, "value", None),
+    list[str]: (LIST_STR, "list", None),
+    bool: (BOOL, "value", False),
+}
 
 
-def listed(name: str) -> FieldSpec:
-    return FieldSpec(name, LIST_STR, "list")
+def _fields(types: dict[str, Any]) -> tuple[FieldSpec, ...]:
+    out = []
+    for name, kind in types.items():
+        if isinstance(kind, ClassSpec):
+            out.append(FieldSpec(name, TypeSpec("class", name=kind.name)))  # an enum's member: always set
+        else:
+            spec, default_kind, default = _FIELD_TYPES[kind]
+            out.append(FieldSpec(name, spec, default_kind, default))
+    return tuple(out)
 
 
 #: the fields every record ends with: when it was said and the facts it comes from
-COMMON_FIELDS = (optional("said_on", OPT_DATE), listed("sources"))
+COMMON_FIELDS = _fields({"said_on": _dt.date, "sources": list[str]})
 
 
-def record_class(name: str, fields: tuple[FieldSpec, ...], doc: str) -> ClassSpec:
-    return ClassSpec(name, "dataclass", fields + COMMON_FIELDS, doc=doc)
+def record_class(name: str, fields: dict[str, Any], doc: str) -> ClassSpec:
+    """A kind's record class: ``fields`` maps each field, in order, to its type -- ``str``, ``int``,
+    ``float`` or ``Period`` (None when the facts do not tell it), ``list[str]`` (empty when they
+    tell none), ``bool`` (False unless they say so) or an enum (:func:`enum_class`, always set) --
+    then :data:`COMMON_FIELDS`."""
+    return ClassSpec(name, "dataclass", _fields(fields) + COMMON_FIELDS, doc=doc)
 
 
 def enum_class(name: str, members: tuple[str, ...], doc: str) -> ClassSpec:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from . import patterns as p
 from .model import Sighting
 
@@ -518,14 +519,7 @@ assemble = p.one_record_each
 
 CLASS = p.record_class(
     "Purchase",
-    (
-        p.optional("item"),
-        p.optional("person"),
-        p.optional("amount", p.OPT_FLOAT),
-        p.optional("currency"),
-        p.optional("when", p.OPT_PERIOD),
-        p.optional("where"),
-    ),
+    {"item": str, "person": str, "amount": float, "currency": str, "when": Period, "where": str},
     "A purchase (offline rules): the item, its amount and currency (ISO code), when and where.",
 )
 DESCRIPTION = "Purchases and spending: what someone bought, for how much, in which currency, when and where."

@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
-from ...dialect.spec import FieldSpec
-from ...dialect.types import TypeSpec
 from ...extract.dates import tense
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
@@ -1151,18 +1149,18 @@ def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _
 STATUS_ENUM = p.enum_class("TripStatus", STATUSES, "Whether a trip was taken, is planned, or was called off.")
 CLASS = p.record_class(
     "Trip",
-    (
-        FieldSpec("status", TypeSpec("class", name="TripStatus")),
-        p.optional("destination"),
-        p.optional("country"),
-        p.optional("person"),
-        p.optional("start", p.OPT_PERIOD),
-        p.optional("end", p.OPT_PERIOD),
-        p.optional("nights", p.OPT_INT),
-        p.listed("companions"),
-        p.optional("purpose"),
-        p.optional("place_note"),
-    ),
+    {
+        "status": STATUS_ENUM,
+        "destination": str,
+        "country": str,
+        "person": str,
+        "start": Period,
+        "end": Period,
+        "nights": int,
+        "companions": list[str],
+        "purpose": str,
+        "place_note": str,
+    },
     "A trip someone took, plans or called off (offline rules): where (and its country, ISO code), when, with whom, why.",
 )
 DESCRIPTION = "Trips and travel: where someone went or plans to go, when, for how many nights, with whom and why."
