@@ -232,6 +232,9 @@ _WORD = r"(?:[A-Z][\w’'&.-]*[\w&]|[A-Z])(?![\w’'&-])"
 NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
 #: a name, "the Alps", or several joined by commas and "and" ("Kyoto and Osaka")
 PLACES = rf"(?:the\s+)?{NAME}(?:(?:,\s+|,?\s+and\s+)(?:the\s+)?{NAME})*"
+#: one word in lower case, as chats write a place ("back from japan", "a weekend in leipzig"), that
+#: only the gazetteer can tell is one (:func:`~uac.extract.places.lookup_lower`)
+LOWER_NAME = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
 
 
 def clean_name(text: str, person: str | None = None) -> str | None:

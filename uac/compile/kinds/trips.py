@@ -43,10 +43,8 @@ if TYPE_CHECKING:
 NAME = "trip"
 STATUSES = ("done", "planned", "cancelled")
 
-#: a destination as written in a chat: capitalised, or one lower-case word ("back from japan")
-#: that the gazetteer alone accepts (:func:`~uac.extract.places.lookup_lower`)
-_LOWER = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
-_PLACES = rf"(?P<place>{p.PLACES}|{_LOWER}(?:\s+and\s+{_LOWER})?)"
+#: a destination as written in a chat: capitalised, or in lower case (:data:`~.patterns.LOWER_NAME`)
+_PLACES = rf"(?P<place>{p.PLACES}|{p.LOWER_NAME}(?:\s+and\s+{p.LOWER_NAME})?)"
 _NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
 _TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
 _OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
@@ -238,7 +236,7 @@ RULES: tuple[_Rule, ...] = (
     ),
     # "booked Porto for my birthday", "we booked iceland for october": a place booked is a trip planned
     _rule(
-        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME}|{_LOWER})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
+        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME}|{p.LOWER_NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
         "planned",
         "booked",
     ),
@@ -564,8 +562,8 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
 _PACKING = re.compile(rf"\b(?:packing\s+(?:list\s+)?for|pack\s+for)\s+(?P<place>{p.NAME})")
 #: "Five nights in kyoto and three in osaka": a report of nights spent, each place its own trip
 _NIGHTS_IN = re.compile(
-    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{_LOWER})"
-    rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{_LOWER}))?"
+    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{p.LOWER_NAME})"
+    rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{p.LOWER_NAME}))?"
 )
 
 
@@ -631,7 +629,7 @@ _REVIEW = re.compile(
 #: "montreal w claire last weekend!!", "Lisbon with Ana this past week": a fragment that opens
 #: with a place, who the speaker was with and a time gone by
 _WITH_WHEN = re.compile(
-    rf"^(?P<place>{p.NAME}|{_LOWER})\s+(?:w/?|with)\s+[A-Za-z][\w’'-]*(?:\s+and\s+[A-Za-z][\w’'-]*)?\s+"
+    rf"^(?P<place>{p.NAME}|{p.LOWER_NAME})\s+(?:w/?|with)\s+[A-Za-z][\w’'-]*(?:\s+and\s+[A-Za-z][\w’'-]*)?\s+"
     r"(?i:last|this\s+past)\s+(?i:weekend|week|night|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
 )
 #: "Nyc recap bc ...", "Lisbon debrief:": a recap of a place is told once back from it
