@@ -424,7 +424,7 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    back = _BACK_FROM.match(text[:1].lower() + text[1:])
+    back = _BACK_FROM.pattern.match(text[:1].lower() + text[1:])
     if back is None:
         return []
     rest = text[back.end() :]
@@ -432,7 +432,7 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     return _sighted(
         fact,
         back.group("place"),
-        _Rule(_BACK_FROM, "done", "end"),
+        _BACK_FROM,
         rest,
         nights=nights.group("nights") if nights else None,
     )
@@ -667,20 +667,31 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
-_BACK_FROM = re.compile(
-    rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}"
+_BACK_FROM = _Rule(
+    re.compile(
+        rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}"
+    ),
+    "done",
+    "end",
 )
 #: a greeting before a return told without a subject: "Kia ora from Brunswick, back from Wellington"
 _GREETING = re.compile(
     r"(?i)^(?:hi|hey|hello|kia\s+ora|greetings|morning|evening|ok|okay|so|well|yay|phew|update)\b[^,.;!?]{0,30}[,!]\s+"
 )
 #: "Anyway Italy is BOOKED": a place booked is a trip planned
-_BOOKED = re.compile(
-    rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+_BOOKED = _Rule(
+    re.compile(
+        rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+    ),
+    "planned",
+    "booked",
 )
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
-_OFF_TO = re.compile(
-    rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+_OFF_TO = _Rule(
+    re.compile(
+        rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+    ),
+    "planned",
 )
 
 
@@ -711,16 +722,12 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
     greeting = _GREETING.match(text)
-    if greeting is not None and _BACK_FROM.match(text[greeting.end() :].lower()):
+    if greeting is not None and _BACK_FROM.pattern.match(text[greeting.end() :].lower()):
         text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
     lowered = text[:1].lower() + text[1:]
     hedged = p.HEDGES.search(text) is not None
-    for pattern, rule, said in (
-        (_BOOKED, _Rule(_BOOKED, "planned", "booked"), text),
-        (_OFF_TO, _Rule(_OFF_TO, "planned"), lowered),
-        (_BACK_FROM, _Rule(_BACK_FROM, "done", "end"), lowered),
-    ):
-        match = pattern.match(said)
+    for rule, said in ((_BOOKED, text), (_OFF_TO, lowered), (_BACK_FROM, lowered)):
+        match = rule.pattern.match(said)
         if match is not None and not (hedged and rule.status == "planned"):
             found = _sighted(fact, match.group("place"), rule, text[match.end() :])
             if found:
