@@ -80,9 +80,7 @@ def _clean_title(title: str) -> str | None:
 
 
 def _author_next(fact: "Fact", said: p.Said) -> list[Sighting]:
-    text = said.text
-    if text.startswith(f"{fact.speaker} said: "):
-        text = text[len(f"{fact.speaker} said: ") :]
+    text = p.without_said(said.text, said.person)
     match = _AUTHOR_NEXT.match(text)
     if match is None or _writer(match.group("author"), fact.speaker) is None:
         return []

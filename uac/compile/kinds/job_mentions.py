@@ -200,8 +200,7 @@ def mentions(fact: "Fact") -> list[Mention]:
     if not person or p.is_question(fact) or CUE.search(fact.text) is None or person not in fact.text:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{person} said: "):
-        text = text[len(f"{person} said: ") :]
+    text = p.without_said(text, person)
     rules = _CACHE.get(person)
     if rules is None:
         rules = _rules(person)

@@ -369,8 +369,7 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
     if not person or p.is_question(fact):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{person} said: "):
-        text = text[len(f"{person} said: ") :]
+    text = p.without_said(text, person)
     treated = _treated(fact, text)
     if treated:
         return treated

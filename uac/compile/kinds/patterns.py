@@ -372,6 +372,13 @@ def speaker_words(fact: "Fact") -> Said | None:
     return Said(text, None, person)
 
 
+def without_said(text: str, speaker: str | None) -> str:
+    """``text`` without the "Sam said: " the rule extractor opens a sentence that names nobody
+    with ("Sam said: got back from Rome."); as it is when it opens otherwise."""
+    prefix = f"{speaker} said: "
+    return text[len(prefix) :] if speaker and text.startswith(prefix) else text
+
+
 def one_record_each(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:
     """One record per sighting, in the order they were said (a purchase, a workout: each
     report is its own thing)."""

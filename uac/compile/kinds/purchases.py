@@ -287,8 +287,7 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     if not person or p.is_question(fact) or CUE.search(fact.text) is None:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{person} said: "):
-        text = text[len(f"{person} said: ") :]
+    text = p.without_said(text, person)
     report = re.sub(r"^(?:(?:and|also|so|oh|ok|okay|then)\s+)+", "", text, flags=re.I)  # "And I treated myself: ..."
     label = _LABEL.match(report)
     if label is not None and p.SUBJECTLESS.match(report[label.end() :]) and not p.HEDGES.search(text):

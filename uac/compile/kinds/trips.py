@@ -383,8 +383,7 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
     if not fact.speaker or "'" not in fact.text and "’" not in fact.text:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{fact.speaker} said: "):
-        text = text[len(f"{fact.speaker} said: ") :]
+    text = p.without_said(text, fact.speaker)
     if not _FAMILY_BACK.search(text) or tense(text) is not False or p.HEDGES.search(text):
         return []
     owner = re.search(r"\b([A-Z][a-z]+)['’]s\s+(?:parents|family|folks|mum|mom|dad)", text)
@@ -700,14 +699,11 @@ def _recap(fact: "Fact") -> list[Sighting]:
     a recap of one place looks back on it; weak, like "Kyoto was wonderful", it only completes a
     plan of the speaker's, never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)
-    if fact.speaker and text.startswith(f"{fact.speaker} said: "):
-        text = text[len(f"{fact.speaker} said: ") :]
+    text = p.without_said(text, fact.speaker)
     match = _RECAP.match(text)
     if match is None:
         # "montreal w claire last weekend!!": a place, who with, a time gone by -- a report
-        raw = (
-            fact.text[len(f"{fact.speaker} said: ") :] if fact.text.startswith(f"{fact.speaker} said: ") else fact.text
-        )
+        raw = p.without_said(fact.text, fact.speaker)
         match = _WITH_WHEN.match(raw[:1].lower() + raw[1:])  # the raw text: "last weekend" is its time
         if match is None or tense(raw) is not False or p.HEDGES.search(raw) or re.search(r"\bwould\b", raw):
             return []
