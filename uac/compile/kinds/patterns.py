@@ -62,9 +62,14 @@ def _fields(types: dict[str, Any]) -> tuple[FieldSpec, ...]:
     for name, kind in types.items():
         if isinstance(kind, ClassSpec):
             out.append(FieldSpec(name, TypeSpec("class", name=kind.name)))  # an enum's member: always set
-        else:
+        elif kind in _FIELD_TYPES:
             spec, default_kind, default = _FIELD_TYPES[kind]
             out.append(FieldSpec(name, spec, default_kind, default))
+        else:
+            raise TypeError(
+                f"the record field {name!r} is typed {kind!r}: type it str, int, float, datetime.date, "
+                "uac.dates.Period, list[str], bool or an enum of enum_class()"
+            )
     return tuple(out)
 
 
