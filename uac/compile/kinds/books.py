@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from ...extract.dates import tense
 from ...extract.places import is_place
 from . import patterns as p
@@ -57,17 +58,15 @@ _BY = re.compile(rf"^\s*(?:,\s*)?(?:by\s+(?P<by>{_PERSON_NAME})|\(the\s+(?P<one>
 _NOT = re.compile(r"\b(?:want\w*|should|would|could|might|going\s+to|plan\w*|will|next|recommend\w*)\b", re.I)
 
 
-def _rest(fact: "Fact") -> str | None:
-    said = p.speaker_words(fact)
-    if said is None:
-        return None
-    text, rest, person = said
-    if rest is not None:
-        return rest
-    if _VERB.match(text):
-        return text
-    match = re.search(rf"(?:^|[,;:]\s+|\b(?i:and|so|then|also)\s+){re.escape(person)}\s+(?=[a-z])", text)
-    return text[match.end() :] if match else None
+def _rest(said: p.Said) -> str | None:
+    """The words of the speaker's own report: after the speaker as the subject, the whole
+    sentence when it opens with a verb of reading, else after the speaker mid-sentence."""
+    if said.rest is not None:
+        return said.rest
+    if _VERB.match(said.text):
+        return said.text
+    match = re.search(rf"(?:^|[,;:]\s+|\b(?i:and|so|then|also)\s+){re.escape(said.person)}\s+(?=[a-z])", said.text)
+    return said.text[match.end() :] if match else None
 
 
 def _clean_title(title: str) -> str | None:
@@ -80,13 +79,8 @@ def _clean_title(title: str) -> str | None:
     return title
 
 
-def _author_next(fact: "Fact") -> list[Sighting]:
-    said = p.speaker_words(fact)
-    if said is None:
-        return []
-    text = said[0]
-    if text.startswith(f"{fact.speaker} said: "):
-        text = text[len(f"{fact.speaker} said: ") :]
+def _author_next(fact: "Fact", said: p.Said) -> list[Sighting]:
+    text = p.without_said(said.text, said.person)
     match = _AUTHOR_NEXT.match(text)
     if match is None or _writer(match.group("author"), fact.speaker) is None:
         return []
@@ -102,14 +96,12 @@ def _writer(name: str, person: str | None) -> str | None:
 
 
 def detect(fact: "Fact") -> list[Sighting]:
-    if CUE.search(fact.text) is None:
-        return _author_next(fact)
-    rest = _rest(fact)
-    if rest is None:
-        return _author_next(fact)
-    match = _VERB.match(rest)
-    if match is None:
-        return _author_next(fact)
+    said = p.speaker_words(fact)
+    if said is None:
+        return []
+    rest = _rest(said) if CUE.search(fact.text) is not None else None
+    if rest is None or (match := _VERB.match(rest)) is None:
+        return _author_next(fact, said)
     if _NOT.search(rest[: match.start("title")]) or tense(rest[: match.start("title")]) is True:
         return []
     verb = " ".join(match.group("verb").lower().split())
@@ -167,12 +159,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 
 CLASS = p.record_class(
     "Book",
-    (
-        p.optional("title"),
-        p.optional("person"),
-        p.optional("author"),
-        p.optional("finished", p.OPT_PERIOD),
-    ),
+    {"title": str, "person": str, "author": str, "finished": Period},
     "A book someone read (offline rules): title, author, when they finished it.",
 )
 DESCRIPTION = "Books and reading: titles someone read or finished, their authors and when."

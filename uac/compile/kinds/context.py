@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from . import patterns as p
 from .model import Sighting
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ _THERE = re.compile(
 #: a place named after a preposition or a verb of travel ("a wedding in Adelaide", "come to Wellington")
 _NAMED = re.compile(
     r"\b(?:in|to|at|from|visit|visiting|visited|around|of)\s+(?P<place>(?:the\s+)?(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2}"
-    r"|(?-i:[a-z][a-z-]{2,})(?![\w’'-]))"
+    rf"|{p.LOWER_NAME})"
 )
 #: a sentence that opens with its place, as chats write it in lower case: "santa fe was amazing."
 _OPENS_WITH_PLACE = re.compile(

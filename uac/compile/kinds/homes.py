@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from ...extract.places import lookup, lookup_lower
 from ...extract.states import read_home, same_value
 from . import patterns as p
@@ -175,14 +176,7 @@ def _record(fields: dict[str, Any], fact: "Fact") -> dict[str, Any]:
 
 CLASS = p.record_class(
     "Home",
-    (
-        p.optional("city"),
-        p.optional("person"),
-        p.optional("country"),
-        p.optional("start", p.OPT_PERIOD),
-        p.optional("end", p.OPT_PERIOD),
-        p.FieldSpec("current", p.BOOL, "value", False),
-    ),
+    {"city": str, "person": str, "country": str, "start": Period, "end": Period, "current": bool},
     "A home someone lives or lived in (offline rules): city, country (ISO code), start, end, whether it is current.",
 )
 DESCRIPTION = (

@@ -84,111 +84,84 @@ WORKPLACE_EVENTS = ("shift", "notice")
 def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     me = re.escape(person)
     mine = rf"{me}['’]s"
-    return (
-        (re.compile(rf"\b{mine}\s+last\s+day\s+(?:at|with)\s+{_ORG}"), "end"),
+    table = (
+        (rf"\b{mine}\s+last\s+day\s+(?:at|with)\s+{_ORG}", "end"),
         (
-            re.compile(
-                rf"\b{me}\s+(?:has\s+|had\s+|is\s+)?(?:handed|handing|hands|handed\s+in|is\s+handing)\s+(?:in\s+)?{mine}\s+notice(?:\s+in)?(?:\s+(?:at|to)\s+{_ORG})?"
-            ),
+            rf"\b{me}\s+(?:has\s+|had\s+|is\s+)?(?:handed|handing|hands|handed\s+in|is\s+handing)\s+(?:in\s+)?{mine}\s+notice(?:\s+in)?(?:\s+(?:at|to)\s+{_ORG})?",
             "end",
         ),
         (
-            re.compile(
-                rf"\b{me}\s+(?:has\s+|have\s+)?(?:gave|given|giving|put|puts|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice\s+(?:in\s+)?(?:at|to)\s+{_ORG}"
-            ),
+            rf"\b{me}\s+(?:has\s+|have\s+)?(?:gave|given|giving|put|puts|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice\s+(?:in\s+)?(?:at|to)\s+{_ORG}",
             "notice",
         ),
         (
-            re.compile(
-                rf"^{me}\s+(?!said\b){_NOT_MINE}*?\b(?:\d+[- ]hour\s+|night\s+|day\s+|late\s+|early\s+|double\s+|long\s+|weekend\s+)?shifts?\s+(?:at|in)\s+{_ORG}"
-            ),
+            rf"^{me}\s+(?!said\b){_NOT_MINE}*?\b(?:\d+[- ]hour\s+|night\s+|day\s+|late\s+|early\s+|double\s+|long\s+|weekend\s+)?shifts?\s+(?:at|in)\s+{_ORG}",
             "shift",
         ),
-        (re.compile(rf"\b{me}\s+(?:said\s+yes|agreed)\s+to\s+{_ORG}(?=[,.;!]?\s[^.]*\b{_WORK_WORDS}\b)"), "start"),
+        (rf"\b{me}\s+(?:said\s+yes|agreed)\s+to\s+{_ORG}(?=[,.;!]?\s[^.]*\b{_WORK_WORDS}\b)", "start"),
         (
-            re.compile(
-                rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|start(?=\s*[.;!]|\s*$|\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b"
-            ),
+            rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|start(?=\s*[.;!]|\s*$|\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b",
             "start",
         ),
-        (re.compile(rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
+        (rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}", "start"),
         # "Last day at SeaWatch is the 28th", "first day at Acme tomorrow": chat drops the "my"
-        (re.compile(rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:last|final)\s+day\s+(?:at|with)\s+{_ORG}"), "end"),
-        (re.compile(rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:first)\s+day\s+(?:at|with)\s+{_ORG}"), "start"),
+        (rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:last|final)\s+day\s+(?:at|with)\s+{_ORG}", "end"),
+        (rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:first)\s+day\s+(?:at|with)\s+{_ORG}", "start"),
         (
-            re.compile(
-                rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)"
-            ),
+            rf"\b{_ORG}\s+offered\s+{me}\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position)\b[^.;]*?\band\s+{me}\s+(?:said\s+yes|accepted|took\s+it)",
             "start",
         ),
         (
-            re.compile(
-                rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}"
-            ),
+            rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}",
             "start",
         ),
-        (re.compile(rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer"), "start"),
+        (rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer", "start"),
         (
-            re.compile(
-                rf"\b{me}\s+(?:was|got|has\s+been|have\s+been)\s+promoted\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)"
-            ),
+            rf"\b{me}\s+(?:was|got|has\s+been|have\s+been)\s+promoted\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)",
             "promotion",
         ),
         (
-            re.compile(
-                rf"\b{_ORG}\s+promoted\s+{me}\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)"
-            ),
+            rf"\b{_ORG}\s+promoted\s+{me}\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)",
             "promotion",
         ),
         (
-            re.compile(
-                rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b"
-            ),
+            rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b",
             "promotion",
         ),
-        (re.compile(rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}"), "current"),
-        (re.compile(rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}"), "current"),
+        (rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}", "current"),
+        (rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}", "current"),
         (
-            re.compile(
-                rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+at\s+{_ORG}"
-            ),
+            rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+at\s+{_ORG}",
             "current",
         ),
         # "with" a one-word name is a partner as often as an employer ("5 years with Mira yesterday"):
         # only with words of work in the sentence
         (
-            re.compile(
-                rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+with\s+"
-                rf"(?:{_ORG}(?=[^.;]*\b(?:{_WORK_WORDS}|{_WORKPLACE}|work\w*)\b)|(?P<org2>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)+))"
-            ),
+            rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+with\s+"
+            rf"(?:{_ORG}(?=[^.;]*\b(?:{_WORK_WORDS}|{_WORKPLACE}|work\w*)\b)|(?P<org2>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)+))",
             "current",
         ),
         (
-            re.compile(
-                rf"\b{me}\s+(?:has|have)\s+been\s+(?:at|with)\s+{_ORG}\s+(?:for\s+)?(?:(?:nearly|almost|over|about)\s+)?(?i:{_SPAN})\s+(?i:years?|months?)\b"
-            ),
+            rf"\b{me}\s+(?:has|have)\s+been\s+(?:at|with)\s+{_ORG}\s+(?:for\s+)?(?:(?:nearly|almost|over|about)\s+)?(?i:{_SPAN})\s+(?i:years?|months?)\b",
             "current",
         ),
         (
-            re.compile(
-                rf"(?:^{_OPENER}|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+(?:into|at|with)\s+{_ORG}(?=\s+(?:and|now|so|but|already)\b|[,.;!]|$)"
-            ),
+            rf"(?:^{_OPENER}|[,;:]\s+)(?i:{_SPAN})\s+(?i:days?|weeks?|months?)\s+(?:into|at|with)\s+{_ORG}(?=\s+(?:and|now|so|but|already)\b|[,.;!]|$)",
             "current",
         ),
         # a title at a name alone, the news or an application ("GIS analyst at Boland Spatial, full time"):
         # no job by itself, the employer's full name and the role
         (
-            re.compile(rf"^(?:(?i:a|an|as\s+an?|as)\s+)?{_TITLED}\s+at\s+{_ORG}(?=\s*(?:[,.;!]|$)|\s+in\s+[A-Z])"),
+            rf"^(?:(?i:a|an|as\s+an?|as)\s+)?{_TITLED}\s+at\s+{_ORG}(?=\s*(?:[,.;!]|$)|\s+in\s+[A-Z])",
             "mention",
         ),
         # no job, only the employer's full name ("applied for a job at Brightwater Energy")
         (
-            re.compile(
-                rf"\b(?:applied|interview\w*|offer|recruiter|job|role|position)\b[^.;]{{0,30}}?\b(?:at|with|from)\s+{_ORG}"
-            ),
+            rf"\b(?:applied|interview\w*|offer|recruiter|job|role|position)\b[^.;]{{0,30}}?\b(?:at|with|from)\s+{_ORG}",
             "mention",
         ),
     )
+    return tuple((re.compile(pattern), event) for pattern, event in table)
 
 
 #: the rules compiled for one speaker's name (one set per person a project talks about)
@@ -227,8 +200,7 @@ def mentions(fact: "Fact") -> list[Mention]:
     if not person or p.is_question(fact) or CUE.search(fact.text) is None or person not in fact.text:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{person} said: "):
-        text = text[len(f"{person} said: ") :]
+    text = p.without_said(text, person)
     rules = _CACHE.get(person)
     if rules is None:
         rules = _rules(person)

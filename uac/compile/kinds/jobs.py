@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...dialect.spec import FieldSpec
+from ...dates import Period
 from ...extract.states import read_employer, same_value
 from . import job_mentions
 from . import patterns as p
@@ -201,14 +201,7 @@ def _full_name(employer: str | None, named: list[str]) -> str | None:
 
 CLASS = p.record_class(
     "Job",
-    (
-        p.optional("employer"),
-        p.optional("person"),
-        p.optional("role"),
-        p.optional("start", p.OPT_PERIOD),
-        p.optional("end", p.OPT_PERIOD),
-        FieldSpec("current", p.BOOL, "value", False),
-    ),
+    {"employer": str, "person": str, "role": str, "start": Period, "end": Period, "current": bool},
     "A job someone holds or held (offline rules): employer, role, start, end, whether it is current.",
 )
 DESCRIPTION = "Jobs and work: who someone works for, their role, when they started or left, their current employer."

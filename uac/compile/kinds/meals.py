@@ -38,6 +38,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from ...extract.dates import tense
 from ...extract.places import is_place
 from . import patterns as p
@@ -368,8 +369,7 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
     if not person or p.is_question(fact):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{person} said: "):
-        text = text[len(f"{person} said: ") :]
+    text = p.without_said(text, person)
     treated = _treated(fact, text)
     if treated:
         return treated
@@ -540,16 +540,16 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
 
 CLASS = p.record_class(
     "Meal",
-    (
-        p.optional("place"),
-        p.optional("person"),
-        p.optional("cuisine"),
-        p.optional("meal"),
-        p.optional("when", p.OPT_PERIOD),
-        p.listed("companions"),
-        p.optional("amount", p.OPT_FLOAT),
-        p.optional("currency"),
-    ),
+    {
+        "place": str,
+        "person": str,
+        "cuisine": str,
+        "meal": str,
+        "when": Period,
+        "companions": list[str],
+        "amount": float,
+        "currency": str,
+    },
     "A meal out (offline rules): where, which cuisine or dish, when, with whom, what it cost (ISO currency).",
 )
 DESCRIPTION = "Meals out: restaurants, cafés and bars someone ate at, the cuisine or dish, when and with whom."

@@ -44,20 +44,45 @@ LIST_STR = TypeSpec("list", (STR,))
 BOOL = TypeSpec("bool")
 
 
-def optional(name: str, spec: TypeSpec = OPT_STR) -> FieldSpec:
-    return FieldSpec(name, spec, "value", None)
+#: a record field's type, as :func:`record_class` takes it -> its spec and default: a value the
+#: facts do not tell is None, a list is empty, a flag is False
+_FIELD_TYPES: dict[Any, tuple[TypeSpec, str, Any]] = {
+    str: (OPT_STR, "value", None),
+    int: (OPT_INT, "value", None),
+    float: (OPT_FLOAT, "value", None),
+    _dt.date: (OPT_DATE, "value", None),
+    Period: (OPT_PERIOD, "value", None),
+    list[str]: (LIST_STR, "list", None),
+    bool: (BOOL, "value", False),
+}
 
 
-def listed(name: str) -> FieldSpec:
-    return FieldSpec(name, LIST_STR, "list")
+def _fields(types: dict[str, Any]) -> tuple[FieldSpec, ...]:
+    out = []
+    for name, kind in types.items():
+        if isinstance(kind, ClassSpec):
+            out.append(FieldSpec(name, TypeSpec("class", name=kind.name)))  # an enum's member: always set
+        elif kind in _FIELD_TYPES:
+            spec, default_kind, default = _FIELD_TYPES[kind]
+            out.append(FieldSpec(name, spec, default_kind, default))
+        else:
+            raise TypeError(
+                f"the record field {name!r} is typed {kind!r}: type it str, int, float, datetime.date, "
+                "uac.dates.Period, list[str], bool or an enum of enum_class()"
+            )
+    return tuple(out)
 
 
 #: the fields every record ends with: when it was said and the facts it comes from
-COMMON_FIELDS = (optional("said_on", OPT_DATE), listed("sources"))
+COMMON_FIELDS = _fields({"said_on": _dt.date, "sources": list[str]})
 
 
-def record_class(name: str, fields: tuple[FieldSpec, ...], doc: str) -> ClassSpec:
-    return ClassSpec(name, "dataclass", fields + COMMON_FIELDS, doc=doc)
+def record_class(name: str, fields: dict[str, Any], doc: str) -> ClassSpec:
+    """A kind's record class: ``fields`` maps each field, in order, to its type -- ``str``, ``int``,
+    ``float`` or ``Period`` (None when the facts do not tell it), ``list[str]`` (empty when they
+    tell none), ``bool`` (False unless they say so) or an enum (:func:`enum_class`, always set) --
+    then :data:`COMMON_FIELDS`."""
+    return ClassSpec(name, "dataclass", _fields(fields) + COMMON_FIELDS, doc=doc)
 
 
 def enum_class(name: str, members: tuple[str, ...], doc: str) -> ClassSpec:
@@ -212,6 +237,9 @@ _WORD = r"(?:[A-Z][\w’'&.-]*[\w&]|[A-Z])(?![\w’'&-])"
 NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
 #: a name, "the Alps", or several joined by commas and "and" ("Kyoto and Osaka")
 PLACES = rf"(?:the\s+)?{NAME}(?:(?:,\s+|,?\s+and\s+)(?:the\s+)?{NAME})*"
+#: one word in lower case, as chats write a place ("back from japan", "a weekend in leipzig"), that
+#: only the gazetteer can tell is one (:func:`~uac.extract.places.lookup_lower`)
+LOWER_NAME = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
 
 
 def clean_name(text: str, person: str | None = None) -> str | None:
@@ -347,6 +375,13 @@ def speaker_words(fact: "Fact") -> Said | None:
         if text.startswith(prefix):
             return Said(text, text[len(prefix) :], person)
     return Said(text, None, person)
+
+
+def without_said(text: str, speaker: str | None) -> str:
+    """``text`` without the "Sam said: " the rule extractor opens a sentence that names nobody
+    with ("Sam said: got back from Rome."); as it is when it opens otherwise."""
+    prefix = f"{speaker} said: "
+    return text[len(prefix) :] if speaker and text.startswith(prefix) else text
 
 
 def one_record_each(kind: "Kind", sightings: list["Sighting"], facts: dict[str, "Fact"]) -> list["Assembled"]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from . import patterns as p
 from .model import Sighting
 
@@ -286,8 +287,7 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
     if not person or p.is_question(fact) or CUE.search(fact.text) is None:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{person} said: "):
-        text = text[len(f"{person} said: ") :]
+    text = p.without_said(text, person)
     report = re.sub(r"^(?:(?:and|also|so|oh|ok|okay|then)\s+)+", "", text, flags=re.I)  # "And I treated myself: ..."
     label = _LABEL.match(report)
     if label is not None and p.SUBJECTLESS.match(report[label.end() :]) and not p.HEDGES.search(text):
@@ -518,14 +518,7 @@ assemble = p.one_record_each
 
 CLASS = p.record_class(
     "Purchase",
-    (
-        p.optional("item"),
-        p.optional("person"),
-        p.optional("amount", p.OPT_FLOAT),
-        p.optional("currency"),
-        p.optional("when", p.OPT_PERIOD),
-        p.optional("where"),
-    ),
+    {"item": str, "person": str, "amount": float, "currency": str, "when": Period, "where": str},
     "A purchase (offline rules): the item, its amount and currency (ISO code), when and where.",
 )
 DESCRIPTION = "Purchases and spending: what someone bought, for how much, in which currency, when and where."

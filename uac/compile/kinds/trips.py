@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
-from ...dialect.spec import FieldSpec
-from ...dialect.types import TypeSpec
 from ...extract.dates import tense
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
@@ -45,10 +43,8 @@ if TYPE_CHECKING:
 NAME = "trip"
 STATUSES = ("done", "planned", "cancelled")
 
-#: a destination as written in a chat: capitalised, or one lower-case word ("back from japan")
-#: that the gazetteer alone accepts (:func:`~uac.extract.places.lookup_lower`)
-_LOWER = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
-_PLACES = rf"(?P<place>{p.PLACES}|{_LOWER}(?:\s+and\s+{_LOWER})?)"
+#: a destination as written in a chat: capitalised, or in lower case (:data:`~.patterns.LOWER_NAME`)
+_PLACES = rf"(?P<place>{p.PLACES}|{p.LOWER_NAME}(?:\s+and\s+{p.LOWER_NAME})?)"
 _NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
 _TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
 _OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
@@ -240,7 +236,7 @@ RULES: tuple[_Rule, ...] = (
     ),
     # "booked Porto for my birthday", "we booked iceland for october": a place booked is a trip planned
     _rule(
-        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME}|{_LOWER})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
+        rf"(?:booked|has\s+booked|have\s+booked)\s+(?P<place>{p.NAME}|{p.LOWER_NAME})(?=\s+(?:for|in|on|at|from|this|next|!)|[,.;!]|$)",
         "planned",
         "booked",
     ),
@@ -387,8 +383,7 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
     if not fact.speaker or "'" not in fact.text and "’" not in fact.text:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    if text.startswith(f"{fact.speaker} said: "):
-        text = text[len(f"{fact.speaker} said: ") :]
+    text = p.without_said(text, fact.speaker)
     if not _FAMILY_BACK.search(text) or tense(text) is not False or p.HEDGES.search(text):
         return []
     owner = re.search(r"\b([A-Z][a-z]+)['’]s\s+(?:parents|family|folks|mum|mom|dad)", text)
@@ -428,7 +423,7 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
-    back = _BACK_FROM.match(text[:1].lower() + text[1:])
+    back = _BACK_FROM.pattern.match(text[:1].lower() + text[1:])
     if back is None:
         return []
     rest = text[back.end() :]
@@ -436,7 +431,7 @@ def _back_from(fact: "Fact") -> list[Sighting]:
     return _sighted(
         fact,
         back.group("place"),
-        _Rule(_BACK_FROM, "done", "end"),
+        _BACK_FROM,
         rest,
         nights=nights.group("nights") if nights else None,
     )
@@ -566,8 +561,8 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
 _PACKING = re.compile(rf"\b(?:packing\s+(?:list\s+)?for|pack\s+for)\s+(?P<place>{p.NAME})")
 #: "Five nights in kyoto and three in osaka": a report of nights spent, each place its own trip
 _NIGHTS_IN = re.compile(
-    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{_LOWER})"
-    rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{_LOWER}))?"
+    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{p.LOWER_NAME})"
+    rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{p.LOWER_NAME}))?"
 )
 
 
@@ -633,7 +628,7 @@ _REVIEW = re.compile(
 #: "montreal w claire last weekend!!", "Lisbon with Ana this past week": a fragment that opens
 #: with a place, who the speaker was with and a time gone by
 _WITH_WHEN = re.compile(
-    rf"^(?P<place>{p.NAME}|{_LOWER})\s+(?:w/?|with)\s+[A-Za-z][\w’'-]*(?:\s+and\s+[A-Za-z][\w’'-]*)?\s+"
+    rf"^(?P<place>{p.NAME}|{p.LOWER_NAME})\s+(?:w/?|with)\s+[A-Za-z][\w’'-]*(?:\s+and\s+[A-Za-z][\w’'-]*)?\s+"
     r"(?i:last|this\s+past)\s+(?i:weekend|week|night|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
 )
 #: "Nyc recap bc ...", "Lisbon debrief:": a recap of a place is told once back from it
@@ -671,20 +666,31 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 
 
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
-_BACK_FROM = re.compile(
-    rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}"
+_BACK_FROM = _Rule(
+    re.compile(
+        rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}"
+    ),
+    "done",
+    "end",
 )
 #: a greeting before a return told without a subject: "Kia ora from Brunswick, back from Wellington"
 _GREETING = re.compile(
     r"(?i)^(?:hi|hey|hello|kia\s+ora|greetings|morning|evening|ok|okay|so|well|yay|phew|update)\b[^,.;!?]{0,30}[,!]\s+"
 )
 #: "Anyway Italy is BOOKED": a place booked is a trip planned
-_BOOKED = re.compile(
-    rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+_BOOKED = _Rule(
+    re.compile(
+        rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+    ),
+    "planned",
+    "booked",
 )
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
-_OFF_TO = re.compile(
-    rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+_OFF_TO = _Rule(
+    re.compile(
+        rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+    ),
+    "planned",
 )
 
 
@@ -693,14 +699,11 @@ def _recap(fact: "Fact") -> list[Sighting]:
     a recap of one place looks back on it; weak, like "Kyoto was wonderful", it only completes a
     plan of the speaker's, never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)
-    if fact.speaker and text.startswith(f"{fact.speaker} said: "):
-        text = text[len(f"{fact.speaker} said: ") :]
+    text = p.without_said(text, fact.speaker)
     match = _RECAP.match(text)
     if match is None:
         # "montreal w claire last weekend!!": a place, who with, a time gone by -- a report
-        raw = (
-            fact.text[len(f"{fact.speaker} said: ") :] if fact.text.startswith(f"{fact.speaker} said: ") else fact.text
-        )
+        raw = p.without_said(fact.text, fact.speaker)
         match = _WITH_WHEN.match(raw[:1].lower() + raw[1:])  # the raw text: "last weekend" is its time
         if match is None or tense(raw) is not False or p.HEDGES.search(raw) or re.search(r"\bwould\b", raw):
             return []
@@ -715,16 +718,12 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
     greeting = _GREETING.match(text)
-    if greeting is not None and _BACK_FROM.match(text[greeting.end() :].lower()):
+    if greeting is not None and _BACK_FROM.pattern.match(text[greeting.end() :].lower()):
         text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
     lowered = text[:1].lower() + text[1:]
     hedged = p.HEDGES.search(text) is not None
-    for pattern, rule, said in (
-        (_BOOKED, _Rule(_BOOKED, "planned", "booked"), text),
-        (_OFF_TO, _Rule(_OFF_TO, "planned"), lowered),
-        (_BACK_FROM, _Rule(_BACK_FROM, "done", "end"), lowered),
-    ):
-        match = pattern.match(said)
+    for rule, said in ((_BOOKED, text), (_OFF_TO, lowered), (_BACK_FROM, lowered)):
+        match = rule.pattern.match(said)
         if match is not None and not (hedged and rule.status == "planned"):
             found = _sighted(fact, match.group("place"), rule, text[match.end() :])
             if found:
@@ -1151,18 +1150,18 @@ def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _
 STATUS_ENUM = p.enum_class("TripStatus", STATUSES, "Whether a trip was taken, is planned, or was called off.")
 CLASS = p.record_class(
     "Trip",
-    (
-        FieldSpec("status", TypeSpec("class", name="TripStatus")),
-        p.optional("destination"),
-        p.optional("country"),
-        p.optional("person"),
-        p.optional("start", p.OPT_PERIOD),
-        p.optional("end", p.OPT_PERIOD),
-        p.optional("nights", p.OPT_INT),
-        p.listed("companions"),
-        p.optional("purpose"),
-        p.optional("place_note"),
-    ),
+    {
+        "status": STATUS_ENUM,
+        "destination": str,
+        "country": str,
+        "person": str,
+        "start": Period,
+        "end": Period,
+        "nights": int,
+        "companions": list[str],
+        "purpose": str,
+        "place_note": str,
+    },
     "A trip someone took, plans or called off (offline rules): where (and its country, ISO code), when, with whom, why.",
 )
 DESCRIPTION = "Trips and travel: where someone went or plans to go, when, for how many nights, with whom and why."

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dates import Period
 from ...extract.dates import tense
 from . import patterns as p
 from .model import Sighting
@@ -245,13 +246,7 @@ assemble = p.one_record_each
 
 CLASS = p.record_class(
     "Workout",
-    (
-        p.optional("activity"),
-        p.optional("person"),
-        p.optional("distance_km", p.OPT_FLOAT),
-        p.optional("duration_min", p.OPT_FLOAT),
-        p.optional("when", p.OPT_PERIOD),
-    ),
+    {"activity": str, "person": str, "distance_km": float, "duration_min": float, "when": Period},
     "A workout (offline rules): the activity (run, swim, cycle, a class), distance in km, duration in minutes, when.",
 )
 DESCRIPTION = "Workouts and exercise: runs, swims, rides and classes someone did, how far, how long and when."
