@@ -35,6 +35,67 @@ def _apply(codec: Codec, value: Any) -> Any:
     return value if codec is None else codec(value)
 
 
+def _isoformat(value: _dt.date | _dt.time) -> str:
+    return value.isoformat()
+
+
+def _timedelta_code(value: _dt.timedelta) -> list[int]:
+    return [value.days, value.seconds, value.microseconds]
+
+
+def _read_timedelta(code: list[int]) -> _dt.timedelta:
+    return _dt.timedelta(days=code[0], seconds=code[1], microseconds=code[2])
+
+
+@functools.lru_cache(maxsize=4096)
+def _period_code(value: Period) -> str:
+    return value.code
+
+
+def _ref_code(value: Ref) -> str:
+    return value.code
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_period(code: str) -> Period:
+    period = parse_period(code)
+    if period is None:
+        raise ValueError("an empty period in the cache")
+    return period
+
+
+@dataclasses.dataclass(frozen=True)
+class Leaf:
+    """A kind of value stored as one JSON value: its class, how it is written and read back,
+    and its tag where the type does not say (``Any`` or a union: ``{"$date": "2023-05-07"}``)."""
+
+    kind: str
+    type: type
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
+
+    @property
+    def tag(self) -> str:
+        return "$" + self.kind
+
+
+#: the one table both directions read, typed and tagged
+LEAVES: dict[str, Leaf] = {
+    leaf.kind: leaf
+    for leaf in (
+        Leaf("date", _dt.date, _isoformat, _dt.date.fromisoformat),
+        Leaf("datetime", _dt.datetime, _isoformat, _dt.datetime.fromisoformat),
+        Leaf("time", _dt.time, _isoformat, _dt.time.fromisoformat),
+        Leaf("timedelta", _dt.timedelta, _timedelta_code, _read_timedelta),
+        Leaf("period", Period, _period_code, _read_period),
+        Leaf("ref", Ref, _ref_code, Ref),
+    )
+}
+#: a tagged value's leaf by its exact class (a datetime is not tagged as a date)
+_LEAF_OF_TYPE = {leaf.type: leaf for leaf in LEAVES.values()}
+_LEAF_OF_TAG = {leaf.tag: leaf for leaf in LEAVES.values()}
+
+
 class StateCodec:
     def __init__(self, classes: Mapping[str, Any]) -> None:
         self.classes = classes
@@ -53,14 +114,8 @@ class StateCodec:
         kind = spec.kind
         if kind in ("str", "int", "float", "bool", "none"):
             return None
-        if kind in ("date", "datetime", "time"):
-            return lambda v: v.isoformat()
-        if kind == "timedelta":
-            return lambda v: [v.days, v.seconds, v.microseconds]
-        if kind == "period":
-            return _period_code
-        if kind == "ref":
-            return _ref_code
+        if kind in LEAVES:
+            return LEAVES[kind].encode
         if kind == "class":
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
@@ -99,18 +154,9 @@ class StateCodec:
             return value
         if isinstance(value, enum.Enum):
             return {"$enum": [type(value).__name__, value.name]}
-        if type(value) is _dt.datetime:
-            return {"$datetime": value.isoformat()}
-        if type(value) is _dt.date:
-            return {"$date": value.isoformat()}
-        if type(value) is _dt.time:
-            return {"$time": value.isoformat()}
-        if type(value) is _dt.timedelta:
-            return {"$timedelta": [value.days, value.seconds, value.microseconds]}
-        if type(value) is Period:
-            return {"$period": value.code}
-        if type(value) is Ref:
-            return {"$ref": value.code}
+        leaf = _LEAF_OF_TYPE.get(type(value))
+        if leaf is not None:
+            return {leaf.tag: leaf.encode(value)}
         if type(value) is list:
             return [self.tagged(v) for v in value]
         if type(value) is tuple:
@@ -138,18 +184,8 @@ class StateCodec:
         kind = spec.kind
         if kind in ("str", "int", "float", "bool", "none"):
             return None
-        if kind == "date":
-            return _dt.date.fromisoformat
-        if kind == "datetime":
-            return _dt.datetime.fromisoformat
-        if kind == "time":
-            return _dt.time.fromisoformat
-        if kind == "timedelta":
-            return lambda v: _dt.timedelta(days=v[0], seconds=v[1], microseconds=v[2])
-        if kind == "period":
-            return _read_period
-        if kind == "ref":
-            return Ref
+        if kind in LEAVES:
+            return LEAVES[kind].decode
         if kind == "class":
             cls = self.classes[spec.name]
             if issubclass(cls, enum.Enum):
@@ -200,18 +236,9 @@ class StateCodec:
         (tag, payload), *_ = data.items()
         if tag == "$enum":
             return self.classes[payload[0]][payload[1]]
-        if tag == "$datetime":
-            return _dt.datetime.fromisoformat(payload)
-        if tag == "$date":
-            return _dt.date.fromisoformat(payload)
-        if tag == "$time":
-            return _dt.time.fromisoformat(payload)
-        if tag == "$timedelta":
-            return _dt.timedelta(days=payload[0], seconds=payload[1], microseconds=payload[2])
-        if tag == "$period":
-            return _read_period(payload)
-        if tag == "$ref":
-            return Ref(payload)
+        leaf = _LEAF_OF_TAG.get(tag)
+        if leaf is not None:
+            return leaf.decode(payload)
         if tag == "$tuple":
             return tuple(self.untagged(v) for v in payload)
         if tag == "$set":
@@ -225,20 +252,3 @@ class StateCodec:
             obj.__dict__.update(zip([f.name for f in dataclasses.fields(cls)], values))
             return obj
         raise ValueError(f"unknown cache tag {tag!r}")
-
-
-@functools.lru_cache(maxsize=4096)
-def _period_code(value: Period) -> str:
-    return value.code
-
-
-def _ref_code(value: Ref) -> str:
-    return value.code
-
-
-@functools.lru_cache(maxsize=4096)
-def _read_period(code: str) -> Period:
-    period = parse_period(code)
-    if period is None:
-        raise ValueError("an empty period in the cache")
-    return period
