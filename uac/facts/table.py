@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 #: without them, format 2 the ``.npz`` file
 FORMAT = 4
 KIND = "uac-fact-table"
+#: the per-fact columns, saved as int32 arrays after the ids, in this order
+COLUMNS = ("start", "end", "event", "event_end", "speaker")
 #: no date (an open start, or no event date)
 NONE = 0
 #: no end: the fact has not been superseded
@@ -189,14 +191,7 @@ class FactTable:
             path,
             KIND,
             FORMAT,
-            {
-                "ids": text_array(self.ids),
-                "start": np.array(self.start, dtype=np.int32),
-                "end": np.array(self.end, dtype=np.int32),
-                "event": np.array(self.event, dtype=np.int32),
-                "event_end": np.array(self.event_end, dtype=np.int32),
-                "speaker": np.array(self.speaker, dtype=np.int32),
-            },
+            {"ids": text_array(self.ids), **{name: np.array(getattr(self, name), dtype=np.int32) for name in COLUMNS}},
             {
                 "stamp": FileStamp(*self.stamp).to_json(),
                 "good_bytes": self.good_bytes,
@@ -215,11 +210,7 @@ class FactTable:
         try:
             return cls(
                 ids=json.loads(pack.text("ids")),
-                start=pack["start"],
-                end=pack["end"],
-                event=pack["event"],
-                event_end=pack["event_end"],
-                speaker=pack["speaker"],
+                **{name: pack[name] for name in COLUMNS},
                 speaker_names=[str(n) for n in pack.meta["speaker_names"]],
                 stamp=_saved_stamp(pack.meta["stamp"]),
                 good_bytes=int(pack.meta["good_bytes"]),
