@@ -208,24 +208,17 @@ class FactTable:
         if pack is None:
             return None
         try:
+            columns: dict[str, Any] = {name: pack[name] for name in COLUMNS}
             return cls(
                 ids=json.loads(pack.text("ids")),
-                **{name: pack[name] for name in COLUMNS},
+                **columns,
                 speaker_names=[str(n) for n in pack.meta["speaker_names"]],
-                stamp=_saved_stamp(pack.meta["stamp"]),
+                stamp=FileStamp.saved(pack.meta["stamp"]),
                 good_bytes=int(pack.meta["good_bytes"]),
                 digest=str(pack.meta["digest"]),
             )
         except (ValueError, KeyError, TypeError):
             return None
-
-
-def _saved_stamp(value: Any) -> FileStamp:
-    """The log stamp a saved table records (ValueError if it is not one)."""
-    stamp = FileStamp.from_json(value)
-    if stamp is None:
-        raise ValueError(f"not a file stamp: {value!r}")
-    return stamp
 
 
 def read_fact_table(
