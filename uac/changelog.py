@@ -78,13 +78,13 @@ def parse_point(ctx: MemoryContext, text: str | None, *, end: bool = False) -> P
     return Point(at=moment.isoformat(timespec="seconds"), text=text)
 
 
-def _bounds(since: Point | None, until: Point | None) -> dict[str, Any]:
-    return {
-        "since_seq": since.seq if since else None,
-        "since_at": since.at if since else None,
-        "until_seq": until.seq if until else None,
-        "until_at": until.at if until else None,
-    }
+def _between(since: Point | None, until: Point | None) -> _log.ChangeRange:
+    return _log.ChangeRange(
+        since_seq=since.seq if since else None,
+        since_at=since.at if since else None,
+        until_seq=until.seq if until else None,
+        until_at=until.at if until else None,
+    )
 
 
 class _Sentences:
@@ -157,7 +157,7 @@ def history(
     start, stop = parse_point(ctx, since), parse_point(ctx, until, end=True)
     if record is not None:
         domain, record = _record_of(ctx, domain, record)
-    read = _log.read_changes(ctx.project, domain=domain, record=record, tail=limit, **_bounds(start, stop))
+    read = _log.read_changes(ctx.project, _between(start, stop), domain=domain, record=record, tail=limit)
     return HistoryReport(_Sentences(ctx).entries(read.changes), read.total, read.damaged)
 
 
@@ -216,7 +216,7 @@ def stream_history(
     total = damaged = 0
     batch: list[_log.Change] = []
     write('{"changes": [')
-    for item in _log.matching(ctx.project, _bounds(start, stop), domain=domain, record=record):
+    for item in _log.matching(ctx.project, _between(start, stop), domain=domain, record=record):
         if item is None:
             damaged += 1
             continue
@@ -277,7 +277,7 @@ def diff(ctx: MemoryContext, *, since: str, until: str | None = None, domain: st
     if start is None:
         raise InputError("a diff needs a start.", hint="Give a compile id such as c3 or a day such as 2026-05-01.")
     stop = parse_point(ctx, until, end=True)
-    read = _log.read_changes(ctx.project, domain=domain, **_bounds(start, stop))
+    read = _log.read_changes(ctx.project, _between(start, stop), domain=domain)
     grouped: dict[str, dict[str, RecordDiff]] = {}
     for entry in _Sentences(ctx).entries(read.changes):
         change = entry.change
@@ -321,7 +321,7 @@ def view_at(ctx: MemoryContext, domain: str, at: str) -> DomainAt:
             "a view as it stood needs a compile id or a date.",
             hint="Give a compile id such as c3 or a day such as 2026-05-01.",
         )
-    read = _log.read_changes(ctx.project, domain=domain, until_seq=point.seq, until_at=point.at)
+    read = _log.read_changes(ctx.project, _log.ChangeRange(until_seq=point.seq, until_at=point.at), domain=domain)
     if not read.changes and not _log.read_changes(ctx.project, domain=domain).changes:
         raise DomainNotFound(
             f"the change log has no domain {domain!r}.", hint="The history of the view lists the domains that changed."

@@ -67,6 +67,15 @@ class FileStamp(NamedTuple):
         except (TypeError, ValueError):
             return None
 
+    @classmethod
+    def saved(cls, value: Any) -> "FileStamp":
+        """The stamp a saved table records (:meth:`from_json`); ValueError if ``value``
+        is not one, so that the table is not trusted."""
+        stamp = cls.from_json(value)
+        if stamp is None:
+            raise ValueError(f"not a file stamp: {value!r}")
+        return stamp
+
     def to_json(self) -> list[int]:
         return [int(self.size), int(self.mtime_ns), int(self.inode)]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from uac.filestamp import FileStamp
 
 
@@ -42,6 +44,9 @@ def test_stored_forms_read_both_ways(tmp_path):
     assert FileStamp.from_json(tuple(saved)) == stamp
     for damaged in (None, "1,2,3", [1, 2], [1, 2, 3, 4], ["a", 2, 3], {"size": 1}):
         assert FileStamp.from_json(damaged) is None
+        with pytest.raises(ValueError, match="not a file stamp"):
+            FileStamp.saved(damaged)
+    assert FileStamp.saved(saved) == stamp
 
 
 def test_same_times_ignores_the_inode_only(tmp_path):

@@ -10,6 +10,7 @@ from uac.facts import table as table_module
 from uac.facts.log import FactLog, Supersession
 from uac.facts.model import Fact
 from uac.facts.table import read_fact_table
+from uac.packed import read_pack
 
 SPEAKERS = {1: "Ana", 2: "Ben", 3: None}
 DAYS = [
@@ -121,3 +122,16 @@ def test_an_empty_project(paths):
     log_path, table_path = paths
     table = read_fact_table(log_path, table_path)
     assert len(table) == 0 and not table.is_valid_at("x", None)
+
+
+def test_the_saved_table_holds_the_ids_then_each_column_as_int32(paths):
+    log_path, table_path = paths
+    log = FactLog(log_path)
+    _session(log, 1, dt.date(2023, 1, 5))
+    table = read_fact_table(log_path, table_path)
+    pack = read_pack(table_path, table_module.KIND, table_module.FORMAT)
+    assert list(pack.arrays) == ["ids", *table_module.COLUMNS]
+    for name in table_module.COLUMNS:
+        assert pack[name].dtype.name == "int32" and list(pack[name]) == list(getattr(table, name)), name
+    again = table_module.FactTable.load(table_path)
+    _assert_same(again, log)

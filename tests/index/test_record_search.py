@@ -154,3 +154,17 @@ def test_a_broken_domain_does_not_break_search(with_trips):
     assert hits and not _records(hits)
     state.write_text(good.replace("Zanzibar", "Mombasa"), "utf-8")  # fixed: indexed again
     assert _records(with_trips.search("Mombasa", channel="records", k=3))[0].id == "travel.trips#1"
+
+
+def test_a_record_entry_is_stored_as_its_fields_and_points_with_all_but_its_id_and_text():
+    from uac.index.record_index import RecordEntry
+
+    entry = RecordEntry("travel.trips#0", "Trip: Kyoto", "travel", "trips", 0, "Trip", "record:trips.csv#0")
+    line = json.dumps(entry.to_json())
+    assert line == (
+        '{"id": "travel.trips#0", "text": "Trip: Kyoto", "domain": "travel", "collection": "trips", '
+        '"position": 0, "record_type": "Trip", "source": "record:trips.csv#0"}'
+    )
+    assert RecordEntry.from_json(json.loads(line)) == entry
+    assert list(entry.pointer()) == ["domain", "collection", "position", "record_type", "source"]
+    assert entry.to_json() == {"id": entry.id, "text": entry.text, **entry.pointer()}

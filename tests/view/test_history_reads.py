@@ -19,6 +19,7 @@ from uac.facts.lookup import FactLookup
 from uac.facts.model import Fact
 from uac.memory import UserMemory
 from uac.view import change_index, changes
+from uac.view.change_index import ChangeRange
 
 START = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
 DOMAINS = ["travel", "work", "food"]
@@ -88,14 +89,21 @@ def test_a_range_reads_only_the_bytes_of_its_compiles(tmp_path):
     data = segment.read_bytes()
     garbled = b"".join(b"x" * (len(line) - 1) + b"\n" for line in data[:cut].splitlines(keepends=True))
     segment.write_bytes(garbled + data[cut:])
-    since = changes.read_changes(project, since_seq=49)
+    since = changes.read_changes(project, ChangeRange(since_seq=49))
     assert since.damaged == 0 and keys(since) == [k for k in keys(everything) if k[0] > 49]
     at = (START + dt.timedelta(hours=49)).isoformat(timespec="seconds")
-    assert keys(changes.read_changes(project, since_at=at)) == keys(since)
+    assert keys(changes.read_changes(project, ChangeRange(since_at=at))) == keys(since)
     garbled_lines = data[:cut].count(b"\n")
     assert changes.read_changes(project).damaged == garbled_lines  # a full read meets them
     last = changes.read_changes(project, tail=5)  # and so does a count of the whole log
     assert (last.total, last.damaged) == (300 - garbled_lines, garbled_lines) and keys(last) == keys(everything)[-5:]
+
+
+def _read(project, query: dict, **more):
+    """``read_changes`` with the bounds and the filters of ``query``."""
+    filters = {k: v for k, v in query.items() if k in ("domain", "record")}
+    within = ChangeRange(**{k: v for k, v in query.items() if k not in filters})
+    return changes.read_changes(project, within, **filters, **more)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -122,12 +130,12 @@ def test_ranges_through_the_index_are_those_of_a_full_read(tmp_path, seed):
                 ]
             )
         )
-    indexed = [changes.read_changes(project, **q) for q in queries]
-    tails = [changes.read_changes(project, tail=7, **q) for q in queries]
+    indexed = [_read(project, q) for q in queries]
+    tails = [_read(project, q, tail=7) for q in queries]
     for index in tmp_path.rglob("changes-*.idx"):
         index.unlink()
     for q, fast, tail in zip(queries, indexed, tails):
-        whole = changes.read_changes(project, **q)
+        whole = _read(project, q)
         assert keys(fast) == keys(whole), q
         assert tail.total == whole.total and keys(tail) == keys(whole)[-7:], q
 
@@ -135,12 +143,12 @@ def test_ranges_through_the_index_are_those_of_a_full_read(tmp_path, seed):
 def test_an_index_that_does_not_describe_its_segment_is_not_trusted(tmp_path):
     memory = build(tmp_path / "ann")
     project = memory.project
-    expected = keys(changes.read_changes(project, since_seq=55))
+    expected = keys(changes.read_changes(project, ChangeRange(since_seq=55)))
     segment = changes.segment_paths(project)[-1]
     # a line put in by hand at the front: every offset of the index is off
     first = segment.read_bytes().splitlines(keepends=True)[0]
     segment.write_bytes(first + segment.read_bytes())
-    got = changes.read_changes(project, since_seq=55)
+    got = changes.read_changes(project, ChangeRange(since_seq=55))
     assert keys(got) == expected and got.damaged == 0
     assert "changes-000003.jsonl" in changes.check(project, {}).unindexed
 
@@ -153,8 +161,10 @@ def test_lines_the_index_missed_are_read_and_the_next_write_indexes_them(tmp_pat
     segment = changes.segment_paths(project)[-1]
     index = change_index.index_path(segment)
     index.write_bytes(b"".join(index.read_bytes().splitlines(keepends=True)[:-2]))
-    assert [k[0] for k in keys(changes.read_changes(project, since_seq=57))] == [58] * 5 + [59] * 5 + [60] * 5
-    assert changes.read_changes(project, since_seq=57, tail=3).total == 15
+    assert [k[0] for k in keys(changes.read_changes(project, ChangeRange(since_seq=57)))] == [58] * 5 + [59] * 5 + [
+        60
+    ] * 5
+    assert changes.read_changes(project, ChangeRange(since_seq=57), tail=3).total == 15
     state = changes.read_state(project)
     changes.write_lines(
         project,
@@ -280,3 +290,13 @@ def test_a_compile_writes_the_state_once_and_a_stale_state_never_reuses_a_compil
     state["next_seq"] = 2
     real(memory.project, state)
     assert changes.read_state(memory.project)["next_seq"] == 4
+
+
+def test_a_change_range_holds_what_its_bounds_say():
+    assert ChangeRange().holds(1, "2026-05-01T10:00:00+00:00")
+    numbered = ChangeRange(since_seq=3, until_seq=5)
+    assert [seq for seq in range(1, 8) if numbered.holds(seq, "")] == [4, 5]
+    timed = ChangeRange(since_at="2026-05-02", until_at="2026-05-04")
+    days = ["2026-05-01", "2026-05-02", "2026-05-03", "2026-05-04"]
+    assert [at for at in days if timed.holds(1, at)] == ["2026-05-02", "2026-05-03"]
+    assert changes.WHOLE_LOG == ChangeRange()

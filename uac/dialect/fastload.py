@@ -46,7 +46,7 @@ from .interpret import StateInterpreter
 from .precheck import check_depth
 from .problems import CodeRejected
 from .spec import SchemaSpec
-from .types import PERIOD_NAME, REF_NAME, Mismatch, TypeSpec, check_value
+from .types import PERIOD_NAME, REF_NAME, TEMPORAL, Mismatch, TypeSpec, check_value
 
 _HEADER = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^=\n\x00]*?)[ \t]*=[ \t]*", re.M)
 _JSON_WORDS = ("true", "false", "null", "NaN", "Infinity")
@@ -54,7 +54,6 @@ _CONSTANTS = (("True", "true"), ("False", "false"), ("None", "null"))
 _TRAILING_PAREN = re.compile(r",(?=\s*\))")
 _TRAILING = re.compile(r",(?=\s*\])")
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_TEMPORAL = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 #: keyword arguments the temporal constructors accept
 _TEMPORAL_KEYWORDS = (
     "year",
@@ -183,7 +182,7 @@ def to_json_values(
                 return None
             body = body.replace(word, replacement)
     body = _TRAILING_PAREN.sub(",\x06", body)
-    callables = {c.name for c in schema.classes if c.kind == "dataclass"} | set(_TEMPORAL)
+    callables = {c.name for c in schema.classes if c.kind == "dataclass"} | set(TEMPORAL)
     if PERIOD_NAME not in schema.names:
         callables.add(PERIOD_NAME)
     if REF_NAME not in schema.names:
@@ -363,7 +362,7 @@ class Builder:
         record = self.records.get(name)
         if record is not None:
             return self.record(name, record, args)
-        if name in _TEMPORAL:
+        if name in TEMPORAL:
             return self.temporal(name, args)
         if name == PERIOD_NAME:
             return self.period(args)
@@ -420,7 +419,7 @@ class Builder:
             raise _Fallback("timedelta keyword")
         self.used.add(name)
         try:
-            return _TEMPORAL[name](*positional, **keywords)
+            return TEMPORAL[name](*positional, **keywords)
         except (ValueError, TypeError, OverflowError):
             raise _Fallback("bad temporal") from None
 

@@ -27,7 +27,6 @@ with its line number.
 from __future__ import annotations
 
 import ast
-import datetime as _dt
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping, cast
@@ -43,6 +42,7 @@ from .types import (
     PERIOD_NAME,
     REF_MODULE,
     REF_NAME,
+    TEMPORAL,
     AnnotationError,
     Mismatch,
     TypeSpec,
@@ -51,7 +51,6 @@ from .types import (
     parse_annotation,
 )
 
-_TEMPORAL_CALLS = {"date": _dt.date, "datetime": _dt.datetime, "time": _dt.time, "timedelta": _dt.timedelta}
 _TIMEDELTA_KEYWORDS = {"days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks"}
 _NAMED_NODES = {
     "Lambda": "lambdas",
@@ -178,7 +177,7 @@ class StateInterpreter:
         if name not in self.scope:
             origin = (
                 "datetime"
-                if name in _TEMPORAL_CALLS
+                if name in TEMPORAL
                 else PERIOD_MODULE
                 if name == PERIOD_NAME
                 else REF_MODULE
@@ -301,7 +300,7 @@ class StateInterpreter:
         record = self._records.get(name)
         if record is not None:
             return self._record(node, name, record)
-        if name in _TEMPORAL_CALLS:
+        if name in TEMPORAL:
             return self._temporal(node, name)
         if name == PERIOD_NAME:
             return self._period(node)
@@ -361,7 +360,7 @@ class StateInterpreter:
                 raise reject(self.path, node.lineno, f"{name}(...): {kw.arg} is not supported")
             kwargs[kw.arg] = number
         try:
-            return _TEMPORAL_CALLS[name](*args, **kwargs)
+            return TEMPORAL[name](*args, **kwargs)
         except (ValueError, TypeError, OverflowError) as exc:
             raise reject(self.path, node.lineno, f"invalid {name}(...): {exc}") from None
 

@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 #: without them, format 2 the ``.npz`` file
 FORMAT = 4
 KIND = "uac-fact-table"
+#: the per-fact columns, saved as int32 arrays after the ids, in this order
+COLUMNS = ("start", "end", "event", "event_end", "speaker")
 #: no date (an open start, or no event date)
 NONE = 0
 #: no end: the fact has not been superseded
@@ -189,14 +191,7 @@ class FactTable:
             path,
             KIND,
             FORMAT,
-            {
-                "ids": text_array(self.ids),
-                "start": np.array(self.start, dtype=np.int32),
-                "end": np.array(self.end, dtype=np.int32),
-                "event": np.array(self.event, dtype=np.int32),
-                "event_end": np.array(self.event_end, dtype=np.int32),
-                "speaker": np.array(self.speaker, dtype=np.int32),
-            },
+            {"ids": text_array(self.ids), **{name: np.array(getattr(self, name), dtype=np.int32) for name in COLUMNS}},
             {
                 "stamp": FileStamp(*self.stamp).to_json(),
                 "good_bytes": self.good_bytes,
@@ -213,28 +208,17 @@ class FactTable:
         if pack is None:
             return None
         try:
+            columns: dict[str, Any] = {name: pack[name] for name in COLUMNS}
             return cls(
                 ids=json.loads(pack.text("ids")),
-                start=pack["start"],
-                end=pack["end"],
-                event=pack["event"],
-                event_end=pack["event_end"],
-                speaker=pack["speaker"],
+                **columns,
                 speaker_names=[str(n) for n in pack.meta["speaker_names"]],
-                stamp=_saved_stamp(pack.meta["stamp"]),
+                stamp=FileStamp.saved(pack.meta["stamp"]),
                 good_bytes=int(pack.meta["good_bytes"]),
                 digest=str(pack.meta["digest"]),
             )
         except (ValueError, KeyError, TypeError):
             return None
-
-
-def _saved_stamp(value: Any) -> FileStamp:
-    """The log stamp a saved table records (ValueError if it is not one)."""
-    stamp = FileStamp.from_json(value)
-    if stamp is None:
-        raise ValueError(f"not a file stamp: {value!r}")
-    return stamp
 
 
 def read_fact_table(

@@ -188,7 +188,7 @@ class CorpusTable:
                 pack["ordinals"],
                 pack["offsets"],
                 turn_offsets=pack["turn_offsets"],
-                stamp=_saved_stamp(pack.meta["stamp"]),
+                stamp=FileStamp.saved(pack.meta["stamp"]),
                 encoded={name: pack.text(name) for name in ("sessions", "turns")},
             )
         except (ValueError, KeyError, TypeError):
@@ -207,19 +207,11 @@ class CorpusTable:
                     data["ordinals"],
                     data["offsets"],
                     turn_offsets=data["turn_offsets"],
-                    stamp=_saved_stamp(data["stamp"].tolist()),
+                    stamp=FileStamp.saved(data["stamp"].tolist()),
                     encoded={name: data[name].tobytes().decode("utf-8") for name in ("sessions", "turns")},
                 )
         except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
             return None
-
-
-def _saved_stamp(value: Any) -> FileStamp:
-    """The corpus stamp a saved table records (ValueError if it is not one)."""
-    stamp = FileStamp.from_json(value)
-    if stamp is None:
-        raise ValueError(f"not a file stamp: {value!r}")
-    return stamp
 
 
 def _last_line_matches(corpus_path: Path, table: CorpusTable) -> bool:

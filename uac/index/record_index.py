@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..fieldjson import fields_json
 from ..filestamp import FileStamp, KeptRead
 from ..fsutil import (
     atomic_write_bytes,
@@ -60,17 +61,14 @@ class RecordEntry:
     source: str
 
     def pointer(self) -> dict[str, Any]:
-        """Where the record lives in the view (the ``record`` field of a search hit)."""
-        return {
-            "domain": self.domain,
-            "collection": self.collection,
-            "position": self.position,
-            "record_type": self.record_type,
-            "source": self.source,
-        }
+        """Where the record lives in the view (the ``record`` field of a search hit):
+        every field but the id and the text."""
+        where = self.to_json()
+        del where["id"], where["text"]
+        return where
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, **self.pointer()}
+        return fields_json(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "RecordEntry":

@@ -31,6 +31,26 @@ from typing import Any
 from ..fsutil import atomic_write_bytes, open_private
 
 
+@dataclass(frozen=True)
+class ChangeRange:
+    """The changes with ``since_seq < seq <= until_seq`` and ``since_at <= at < until_at``,
+    each bound optional (``ChangeRange()``: the whole log)."""
+
+    since_seq: int | None = None
+    since_at: str | None = None
+    until_seq: int | None = None
+    until_at: str | None = None
+
+    def holds(self, seq: int, at: str) -> bool:
+        """Is the change numbered ``seq`` and made at ``at`` in the range?"""
+        return not (
+            (self.since_seq is not None and seq <= self.since_seq)
+            or (self.until_seq is not None and seq > self.until_seq)
+            or (self.since_at is not None and at < self.since_at)
+            or (self.until_at is not None and at >= self.until_at)
+        )
+
+
 def index_path(segment: Path) -> Path:
     return segment.with_name(segment.name.rsplit(".", 1)[0] + ".idx")
 
@@ -161,17 +181,10 @@ def read_runs(segment: Path, size: int) -> list[tuple[int, str, int, int]] | Non
     return runs if end <= size else None
 
 
-def span(
-    segment: Path,
-    size: int,
-    *,
-    since_seq: int | None,
-    since_at: str | None,
-    until_seq: int | None,
-    until_at: str | None,
-) -> Span:
-    """What to read of ``segment`` for the changes with ``since_seq < seq <= until_seq``
-    and ``since_at <= at < until_at``; the whole segment, unchecked, without a usable index."""
+def span(segment: Path, size: int, within: ChangeRange) -> Span:
+    """What to read of ``segment`` for the changes ``within`` the range; the whole
+    segment, unchecked, without a usable index."""
+    since_seq, since_at, until_seq, until_at = within.since_seq, within.since_at, within.until_seq, within.until_at
     runs = read_runs(segment, size)
     if runs is None:
         return Span()
@@ -193,4 +206,4 @@ def span(
     return Span(start, None, end, first_at)
 
 
-__all__ = ["Span", "appended", "index_path", "read_runs", "reindex", "runs_of", "span"]
+__all__ = ["ChangeRange", "Span", "appended", "index_path", "read_runs", "reindex", "runs_of", "span"]

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from ..dialect.loader import source_hash
 from ..fsutil import PRIVATE_FILE, make_private_dirs, open_private, read_json_object, split_lines_kept
 from . import change_index as _index
+from .change_index import ChangeRange
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -65,6 +66,8 @@ ENABLED = True
 #: changes per segment file
 SEGMENT_CHANGES = 20_000
 KINDS = ("added", "updated", "corrected", "retired")
+#: every change, oldest first
+WHOLE_LOG = ChangeRange()
 _SEGMENT = re.compile(r"changes-(\d{6})\.jsonl")
 #: one writer of a project's log at a time within the process (the project lock covers processes)
 _LOCK = threading.RLock()
@@ -595,25 +598,21 @@ class Read:
 
 def read_changes(
     project: "Project",
+    within: ChangeRange = WHOLE_LOG,
     *,
-    since_seq: int | None = None,
-    since_at: str | None = None,
-    until_seq: int | None = None,
-    until_at: str | None = None,
     domain: str | None = None,
     record: str | None = None,
     tail: int | None = None,
 ) -> Read:
-    """The changes with ``since_seq < seq <= until_seq`` and ``since_at <= at < until_at``
-    (each bound optional), oldest first; with ``tail``, only the last ``tail`` of them are
-    parsed and returned (``total`` counts all).  Segments before the range are skipped by
-    ``state.json`` and the bytes before it by each segment's index (:mod:`uac.view.change_index`)."""
-    bounds = {"since_seq": since_seq, "since_at": since_at, "until_seq": until_seq, "until_at": until_at}
+    """The changes ``within`` the range, oldest first; with ``tail``, only the last ``tail``
+    of them are parsed and returned (``total`` counts all).  Segments before the range are
+    skipped by ``state.json`` and the bytes before it by each segment's index
+    (:mod:`uac.view.change_index`)."""
     kept: Any = deque(maxlen=tail) if tail is not None else []
     damaged = total = 0
     if tail is not None and domain is None and record is None:
-        return _tail(project, bounds, tail)
-    for item in matching(project, bounds, domain=domain, record=record):
+        return _tail(project, within, tail)
+    for item in matching(project, within, domain=domain, record=record):
         if item is None:
             damaged += 1
         else:
@@ -622,12 +621,12 @@ def read_changes(
     return Read(list(kept), damaged, total)
 
 
-def _tail(project: "Project", bounds: dict[str, Any], tail: int) -> Read:
+def _tail(project: "Project", within: ChangeRange, tail: int) -> Read:
     """:func:`read_changes` with ``tail`` and no filter: the lines the index puts in the
     range are counted without being split or parsed, and only the last ``tail`` are parsed."""
     kept: Any = deque(maxlen=tail)
     damaged = total = 0
-    for data, sure_bytes in _chunks(project, bounds):
+    for data, sure_bytes in _chunks(project, within):
         if data is None:
             damaged += 1
             continue
@@ -644,7 +643,7 @@ def _tail(project: "Project", bounds: dict[str, Any], tail: int) -> Read:
             change = _parse(line)
             if change is None:
                 damaged += 1
-            elif _in_range(change, **bounds):
+            elif within.holds(change.seq, change.at):
                 kept.append(change)
                 total += 1
     out: list[Change] = []
@@ -666,12 +665,12 @@ def _parse(line: bytes) -> Change | None:
 
 
 def matching(
-    project: "Project", bounds: dict[str, Any], *, domain: str | None = None, record: str | None = None
+    project: "Project", within: ChangeRange, *, domain: str | None = None, record: str | None = None
 ) -> Iterator[Change | None]:
     """The changes in the range, oldest first, as they are read (``None`` for a damaged line)."""
     domain_key = f'"domain": {json.dumps(domain, ensure_ascii=False)}'.encode() if domain is not None else None
     record_key = json.dumps(record, ensure_ascii=False).encode() if record is not None else None
-    for line, sure in _lines(project, bounds):
+    for line, sure in _lines(project, within):
         if line is None:
             yield None
             continue
@@ -686,7 +685,7 @@ def matching(
         if change is None:
             yield None
             continue
-        if not sure and not _in_range(change, **bounds):
+        if not sure and not within.holds(change.seq, change.at):
             continue
         if domain is not None and change.domain != domain:
             continue
@@ -695,24 +694,13 @@ def matching(
         yield change
 
 
-def _in_range(
-    change: Change, *, since_seq: int | None, since_at: str | None, until_seq: int | None, until_at: str | None
-) -> bool:
-    return not (
-        (since_seq is not None and change.seq <= since_seq)
-        or (until_seq is not None and change.seq > until_seq)
-        or (since_at is not None and change.at < since_at)
-        or (until_at is not None and change.at >= until_at)
-    )
-
-
-def _chunks(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, int]]:
+def _chunks(project: "Project", within: ChangeRange) -> Iterator[tuple[bytes | None, int]]:
     """The bytes of each segment that may hold changes in the range, with how many of
     them the index says are in the range (``None``: a segment that cannot be read)."""
     state = read_state(project)
     meta = {s["name"]: s for s in state["segments"]}
     paths = segment_paths(project)
-    since_seq, since_at, until_seq = bounds["since_seq"], bounds["since_at"], bounds["until_seq"]
+    since_seq, since_at, until_seq = within.since_seq, within.since_at, within.until_seq
     for number, path in enumerate(paths):
         m = meta.get(path.name)
         last = number == len(paths) - 1
@@ -726,7 +714,7 @@ def _chunks(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes 
         try:
             with open(path, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
-                where = _index.span(path, size, **bounds)
+                where = _index.span(path, size, within)
                 if not where.fits(handle):
                     where = _index.Span()  # an index that does not describe the file: read it all
                 handle.seek(where.start)
@@ -737,10 +725,10 @@ def _chunks(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes 
         yield data, where.sure_end - where.start
 
 
-def _lines(project: "Project", bounds: dict[str, Any]) -> Iterator[tuple[bytes | None, bool]]:
+def _lines(project: "Project", within: ChangeRange) -> Iterator[tuple[bytes | None, bool]]:
     """The lines of the segments that may hold changes in the range, each with whether
     the index says it is in the range (else the reader checks it)."""
-    for data, sure_bytes in _chunks(project, bounds):
+    for data, sure_bytes in _chunks(project, within):
         if data is None:
             yield None, False
             continue
@@ -785,7 +773,8 @@ def replay(
 ) -> dict[str, dict[str, Any]]:
     """The records of ``domain`` as the log says they stood (record -> collection, fields, sources)."""
     records: dict[str, dict[str, Any]] = {}
-    for change in read_changes(project, domain=domain, until_seq=until_seq, until_at=until_at).changes:
+    within = ChangeRange(until_seq=until_seq, until_at=until_at)
+    for change in read_changes(project, within, domain=domain).changes:
         apply(records, change)
     return records
 
@@ -978,8 +967,10 @@ def _scrub(value: Any, doomed: set[str], words: set[str]) -> Any:
 
 __all__ = [
     "KINDS",
+    "WHOLE_LOG",
     "SEGMENT_CHANGES",
     "Change",
+    "ChangeRange",
     "Problems",
     "Rec",
     "after_write",
