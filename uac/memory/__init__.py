@@ -87,9 +87,6 @@ class UserMemory(MemorizePart, RecallPart, StructurePart, AnswerPart, InspectPar
                 pass  # made meanwhile by another process, or a directory that is not empty: open says which
         return cls.open(spec, llm=llm)
 
-    def __repr__(self) -> str:
-        return f"UserMemory({str(self.root)!r})"
-
     def close(self) -> None:
         """Release index clients and files (reopened on the next use)."""
         self.context.close()
