@@ -37,7 +37,7 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -487,10 +487,25 @@ class MemoryTools:
         }
 
 
+class ToolOptions(TypedDict, total=False):
+    """The options each framework's ``memory_tools`` takes after the project: :class:`MemoryTools`'."""
+
+    #: the directory the project is a name under (else a path, or a name under ``$UAC_HOME``)
+    root: str | Path | None
+    #: make the project on first use when it does not exist (named ``user_name``)
+    create: bool
+    user_name: str | None
+    #: the model ``ask_memory`` answers with (default: the project's own)
+    llm: LLMClient | None
+    #: the cap on each result (default: the project's ``[answer] tool_output_chars``)
+    output_chars: int | None
+
+
 def tools_of(project: "MemoryTools | UserMemory | str | Path", **options: Any) -> MemoryTools:
     """``project`` itself when it is a :class:`MemoryTools` (then no option may be given), else
-    the tools over that project with the ``options`` that are not ``None``."""
-    options = {name: value for name, value in options.items() if value is not None}
+    the tools over that project with the ``options`` given (``None``, and ``create`` false,
+    are the defaults: as if not given)."""
+    options = {name: value for name, value in options.items() if value is not None and value is not False}
     if isinstance(project, MemoryTools):
         if options:
             raise TypeError(f"options {', '.join(sorted(options))} apply to a project, not to a MemoryTools")
