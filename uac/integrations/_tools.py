@@ -502,9 +502,10 @@ class ToolOptions(TypedDict, total=False):
 
 
 def tools_of(project: "MemoryTools | UserMemory | str | Path", **options: Any) -> MemoryTools:
-    """``project`` itself when it is a :class:`MemoryTools` (then no option may be given), else
-    the tools over that project with the ``options`` given (``None``, and ``create`` false,
-    are the defaults: as if not given)."""
+    """The tools over one project: ``project`` itself when it is a :class:`MemoryTools` (then
+    no option may be given), else the tools over an open :class:`~uac.UserMemory`, a path, or
+    a name (under ``root``, else ``$UAC_HOME``) with the ``options`` given (:class:`ToolOptions`;
+    ``None``, and ``create`` false, are the defaults: as if not given)."""
     options = {name: value for name, value in options.items() if value is not None and value is not False}
     if isinstance(project, MemoryTools):
         if options:

@@ -77,10 +77,8 @@ def _tool(tools: MemoryTools, spec: ToolSpec) -> StructuredTool:
 def memory_tools(
     project: "MemoryTools | UserMemory | str | Path", **options: Unpack[ToolOptions]
 ) -> list[StructuredTool]:
-    """The four tools over one project: a :class:`MemoryTools`, an open
-    :class:`~uac.UserMemory`, a path, or a name (under ``root``, else ``$UAC_HOME``).
-    The ``options`` (``create``, ``user_name``, ``llm``, ``output_chars``) are
-    :class:`~uac.integrations._tools.ToolOptions`."""
+    """The four memory tools as LangChain tools, for a ``ToolNode`` or any agent that takes
+    them; the project and the ``options`` are those of :func:`~uac.integrations._tools.tools_of`."""
     tools = tools_of(project, **options)
     return [_tool(tools, spec) for spec in tools.specs]
 

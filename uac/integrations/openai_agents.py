@@ -57,12 +57,8 @@ def _function_tool(tools: MemoryTools, spec: ToolSpec) -> FunctionTool:
 def memory_tools(
     project: "MemoryTools | UserMemory | str | Path", **options: Unpack[ToolOptions]
 ) -> list[FunctionTool]:
-    """The four function tools over one project: a :class:`MemoryTools`, an open
-    :class:`~uac.UserMemory`, a path, or a name (under ``root``, else ``$UAC_HOME``).
-
-    ``create`` makes the project on first use when it does not exist (named ``user_name``);
-    ``llm`` is the model ``ask_memory`` answers with (default: the project's own);
-    ``output_chars`` caps each result (default: the project's ``[answer] tool_output_chars``)."""
+    """The four memory tools as Agents SDK function tools (a failed call's error text is the
+    tool's output); the project and the ``options`` are those of :func:`~uac.integrations._tools.tools_of`."""
     tools = tools_of(project, **options)
     return [_function_tool(tools, spec) for spec in tools.specs]
 
