@@ -12,11 +12,12 @@ need.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Callable, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
+from pydantic import BaseModel
 
 from ...errors import DomainNotFound, InputError, JobNotFound
 from ...names import DOMAIN_NAME, ITEM_ID
@@ -35,6 +36,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(prefix="/v1", responses=ERRORS, route_class=JsonBodyRoute)
 Access = Depends(project_access)
+Route = TypeVar("Route", bound=Callable[..., Any])
 
 
 def _to_json(value: Any) -> dict[str, Any]:
@@ -364,21 +366,29 @@ async def list_facts(
 
 #: the most changes one history request returns (the newest; ``total`` says how many matched)
 HISTORY_LIMIT = 1000
+#: where a stretch of the change log starts or ends: a compile id (``c3``) or a date
+ChangeBound = Annotated[str | None, Query(max_length=40)]
+#: only the changes of this domain
+DomainFilter = Annotated[str | None, Query(max_length=64)]
 
 
-@router.get(
+def _change_route(path: str, model: type[BaseModel], summary: str) -> Callable[[Route], Route]:
+    """A route that reads the view's change log."""
+    return router.get(path, tags=["read"], response_model=model, summary=summary)
+
+
+@_change_route(
     "/projects/{project}/history",
-    tags=["read"],
-    response_model=m.ChangeList,
-    summary="The changes of the typed view, oldest first, with the sentences of the facts behind them.",
+    m.ChangeList,
+    "The changes of the typed view, oldest first, with the sentences of the facts behind them.",
 )
 async def history(
     request: Request,
     project: str = Access,
-    domain: str | None = Query(None, max_length=64),
+    domain: DomainFilter = None,
     record: str | None = Query(None, max_length=200),
-    since: str | None = Query(None, max_length=40),
-    until: str | None = Query(None, max_length=40),
+    since: ChangeBound = None,
+    until: ChangeBound = None,
     limit: int = Query(200, ge=1, le=HISTORY_LIMIT),
 ) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
@@ -387,27 +397,25 @@ async def history(
     return await served(request).read(project, work)
 
 
-@router.get(
+@_change_route(
     "/projects/{project}/diff",
-    tags=["read"],
-    response_model=m.ChangeDiff,
-    summary="What changed after `since` (up to `until`), grouped by domain and record.",
+    m.ChangeDiff,
+    "What changed after `since` (up to `until`), grouped by domain and record.",
 )
 async def changes_diff(
     request: Request,
     project: str = Access,
     since: str = Query(..., max_length=40),
-    until: str | None = Query(None, max_length=40),
-    domain: str | None = Query(None, max_length=64),
+    until: ChangeBound = None,
+    domain: DomainFilter = None,
 ) -> dict[str, Any]:
     return await served(request).read(project, lambda memory: memory.diff(since, until, domain=domain).to_json())
 
 
-@router.get(
+@_change_route(
     "/projects/{project}/history/domains/{domain}",
-    tags=["read"],
-    response_model=m.DomainAt,
-    summary="A domain's records as they stood after compile `at` (c3) or at a date.",
+    m.DomainAt,
+    "A domain's records as they stood after compile `at` (c3) or at a date.",
 )
 async def domain_at(
     domain: str, request: Request, project: str = Access, at: str = Query(..., max_length=40)
