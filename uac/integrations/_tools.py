@@ -43,9 +43,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..config import CONFIG_NAME, AnswerConfig, load_config
-from ..errors import InputError, InvalidName, NotFound, UacError, Vocabulary
+from ..errors import InputError, InvalidName, NotFound, UacError
 from ..memory import UserMemory
-from ..server.errors import SEARCH_TOOL_ACTIONS, code_for, scrub
+from ..server.errors import code_for, scrub, tool_vocabulary
 from ..workspace import validate_project_name
 
 if TYPE_CHECKING:
@@ -61,11 +61,9 @@ MIN_OUTPUT_CHARS = 500
 TOOL_NAMES = ("search_memory", "run_python", "ask_memory", "remember")
 
 #: how hints name arguments and operations for these tools
-TOOLS_VOCABULARY = Vocabulary(
+TOOLS_VOCABULARY = tool_vocabulary(
     "tools",
-    option=lambda name: name,
-    actions={
-        **SEARCH_TOOL_ACTIONS,
+    {
         "doctor": "the application that runs this agent can check the project with UserMemory.doctor()",
         "repair": "the application that runs this agent can rebuild the indexes with UserMemory.doctor(repair=True)",
         "init": "the application that runs this agent creates projects",
