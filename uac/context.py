@@ -38,7 +38,19 @@ class WorkSlots(Protocol):
         ...
 
 
-class MemoryContext:
+class OnProject:
+    """What works over one open project: ``root`` is the project's directory, and the
+    ``repr`` names the class and that directory (``UserMemory('/home/maya/.uac/maya')``)."""
+
+    @property
+    def root(self) -> Path:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self.root)!r})"
+
+
+class MemoryContext(OnProject):
     """One open user project with its model, indexes and typed view.
 
     ``llm`` overrides the configured model (e.g. a client around a
@@ -53,9 +65,6 @@ class MemoryContext:
         self._index: MemoryIndex | None = None
         self._fact_table: FactTable | None = None
         self._work_slots: WorkSlots | None = None
-
-    def __repr__(self) -> str:
-        return f"MemoryContext({str(self.project.root)!r})"
 
     @property
     def root(self) -> Path:

@@ -32,41 +32,30 @@ from .workspace import resolve_project
 log = logging.getLogger(__name__)
 
 
+class _Below:
+    """A path of the project: ``parts`` below its root (read as ``paths.facts``)."""
+
+    def __init__(self, *parts: str) -> None:
+        self.parts = parts
+
+    def __get__(self, paths: "ProjectPaths", owner: type | None = None) -> Path:
+        return paths.root.joinpath(*self.parts)
+
+
 @dataclass(frozen=True)
 class ProjectPaths:
+    """Where each part of a project lives (the layout of the module docstring)."""
+
     root: Path
 
-    @property
-    def config(self) -> Path:
-        return self.root / CONFIG_NAME
-
-    @property
-    def manifest(self) -> Path:
-        return self.root / "MANIFEST.md"
-
-    @property
-    def memory(self) -> Path:
-        return self.root / "memory"
-
-    @property
-    def facts(self) -> Path:
-        return self.root / "memory" / "facts.jsonl"
-
-    @property
-    def sessions(self) -> Path:
-        return self.root / "memory" / "sessions"
-
-    @property
-    def domains(self) -> Path:
-        return self.root / "domains"
-
-    @property
-    def internal(self) -> Path:
-        return self.root / ".uac"
-
-    @property
-    def lock(self) -> Path:
-        return self.root / ".uac" / "lock"
+    config = _Below(CONFIG_NAME)
+    manifest = _Below("MANIFEST.md")
+    memory = _Below("memory")
+    facts = _Below("memory", "facts.jsonl")
+    sessions = _Below("memory", "sessions")
+    domains = _Below("domains")
+    internal = _Below(".uac")
+    lock = _Below(".uac", "lock")
 
 
 def _render_empty_manifest(user_name: str) -> str:
@@ -96,13 +85,7 @@ class Project:
     # -- creation and opening -------------------------------------------------
 
     @classmethod
-    def create(
-        cls,
-        spec: str | Path,
-        *,
-        user_name: str | None = None,
-        timezone: str = "UTC",
-    ) -> "Project":
+    def create(cls, spec: str | Path, *, user_name: str | None = None, timezone: str = "UTC") -> "Project":
         """Create a new project at ``spec`` (a path or a bare workspace name)."""
         root = resolve_project(spec)
         if (root / CONFIG_NAME).exists():

@@ -21,13 +21,14 @@ def search(
     ctx: MemoryContext,
     query: str,
     *,
-    k: int = 20,
-    channel: str = "all",
+    k: int,
+    channel: str,
     as_of: "_dt.date | str | None" = None,
     happened: "Period | _dt.date | str | None" = None,
 ) -> list[SearchHit]:
     """Hybrid (dense + BM25, RRF) search over facts, archive chunks and/or imported
-    records, best first.
+    records, best first: at most ``k`` hits of ``channel`` (their defaults are
+    :meth:`UserMemory.search <uac.memory.UserMemory.search>`'s).
 
     ``as_of`` filters by when things were said (what the memory knew on that day:
     facts said by then and not yet superseded); without it superseded facts are
@@ -117,8 +118,8 @@ def search_many(
     ctx: MemoryContext,
     queries: list[str],
     *,
-    k: int = 20,
-    channel: str = "all",
+    k: int,
+    channel: str,
     as_of: "_dt.date | str | None" = None,
     happened: "Period | _dt.date | str | None" = None,
 ) -> list[list[SearchHit]]:

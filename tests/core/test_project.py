@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -209,3 +210,29 @@ def test_bare_names_create_under_uac_home(workspace):
     project = Project.create("carol")
     assert project.root == workspace / "carol"
     assert Project.open("carol").config.user.name == "carol"
+
+
+def test_project_paths_follow_the_layout(tmp_path):
+    project = Project.create(tmp_path / "p", user_name="Maya")
+    paths, root = project.paths, project.root
+    assert paths.root == root and [f.name for f in dataclasses.fields(paths)] == ["root"]
+    assert paths.config == root / "uac.toml" and paths.manifest == root / "MANIFEST.md"
+    assert (paths.memory, paths.facts, paths.sessions) == (
+        root / "memory",
+        root / "memory" / "facts.jsonl",
+        root / "memory" / "sessions",
+    )
+    assert (paths.domains, paths.internal, paths.lock) == (root / "domains", root / ".uac", root / ".uac" / "lock")
+    assert paths.config.is_file() and paths.manifest.is_file() and paths.sessions.is_dir()
+
+
+def test_what_stands_for_a_project_shows_its_class_and_directory(tmp_path):
+    from uac.memory import UserMemory
+
+    memory = UserMemory.create(tmp_path / "p", user_name="Maya")
+    where = repr(str(memory.root))
+    assert repr(memory) == f"UserMemory({where})"
+    assert repr(memory.context) == f"MemoryContext({where})"
+    assert repr(memory.project) == f"Project({where})"
+    assert memory.root == memory.context.root == memory.project.root
+    memory.close()

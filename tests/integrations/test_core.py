@@ -157,3 +157,19 @@ def test_run_python_and_ask_say_when_the_view_does_not_include_facts_yet(root, m
     run = tools.call_sync("run_python", {"code": "result = ['x' * 50 for _ in range(500)]"})
     assert run["view"]["facts_not_included"] >= 1 and len(json.dumps(run)) <= 600
     assert tools.call_sync("ask_memory", {"question": "What are the cats called?"})["view"]["facts_not_included"] >= 1
+
+
+def test_the_frameworks_options_are_the_tools_own_and_a_false_create_is_no_option(root):
+    import inspect
+
+    from uac.integrations._tools import ToolOptions, tools_of
+
+    options = set(ToolOptions.__annotations__)
+    assert options == {"root", "create", "user_name", "llm", "output_chars"}
+    assert options <= set(inspect.signature(MemoryTools).parameters)
+    tools = MemoryTools("maya", root=root)
+    assert tools_of(tools, create=False, llm=None) is tools  # the defaults, as if not given
+    with pytest.raises(TypeError, match="create"):
+        tools_of(tools, create=True)
+    made = tools_of("maya", root=root, create=False, output_chars=900)
+    assert made.output_chars() == 900 and made._create is False

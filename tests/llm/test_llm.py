@@ -299,3 +299,14 @@ def test_openai_provider_needs_model_and_key():
 def test_prompts_are_templates():
     text = render_prompt("system_json.j2", schema_name="facts")
     assert '"facts"' in text and "JSON" in text
+
+
+def test_every_lazy_name_of_the_llm_layer_is_its_modules_own():
+    import importlib
+
+    import uac.llm as layer
+
+    assert sorted(layer._LAZY) == sorted(name for name in layer.__all__ if name in layer._LAZY)
+    assert len(layer._LAZY) == sum(len(names) for names in layer._LAZY_MODULES.values()) == 21
+    for name, module in layer._LAZY.items():
+        assert getattr(layer, name) is getattr(importlib.import_module(module, "uac.llm"), name)

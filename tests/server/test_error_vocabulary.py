@@ -89,6 +89,22 @@ def test_hints_name_inputs_and_operations_in_each_adapters_words():
     assert e.FactNotFound("x", hint="{do:find_facts}.").hint_for(CLI).startswith("Find fact ids")
 
 
+def test_the_vocabularies_of_tools_share_their_words_for_arguments_and_search():
+    from uac.integrations._tools import TOOLS_VOCABULARY
+    from uac.server.errors import tool_vocabulary
+
+    hint = "Give {opt:as_of} as YYYY-MM-DD; {do:find_sessions}; {do:doctor}."
+    for vocabulary in (MCP, TOOLS_VOCABULARY):
+        assert vocabulary.render(hint).startswith(
+            "Give as_of as YYYY-MM-DD; find session ids with the search_memory tool (each hit names its session_id); "
+        )
+        assert set(vocabulary.actions) == set(e.ACTIONS)
+    assert MCP.render("{do:doctor}.") == "Ask the server's operator to check the project."
+    assert TOOLS_VOCABULARY.render("{do:ingest}") == "Add conversations with the remember tool"
+    own = tool_vocabulary("test", {"find_facts": "look it up"})
+    assert (own.name, own.render("{do:find_facts} by {opt:as_of}")) == ("test", "Look it up by as_of")
+
+
 def test_library_errors_carry_no_cli_wording():
     """Every uac error built outside uac/cli names inputs and operations with markers."""
     import uac.dialect.problems  # noqa: F401

@@ -25,6 +25,27 @@ def test_openapi_schema_describes_the_routes_with_models(shared_client):
         assert f"/v1/projects/{{project}}{route}" in schema["paths"], route
 
 
+def test_the_change_log_routes_read_and_bound_their_query_the_same_way(shared_client):
+    paths = shared_client.get("/openapi.json").json()["paths"]
+    for path, bounds in (
+        ("/history", {"domain": 64, "record": 200, "since": 40, "until": 40}),
+        ("/diff", {"since": 40, "until": 40, "domain": 64}),
+        ("/history/domains/{domain}", {"at": 40}),
+    ):
+        route = paths[f"/v1/projects/{{project}}{path}"]["get"]
+        assert route["tags"] == ["read"] and route["summary"], path
+        query = {p["name"]: p for p in route["parameters"] if p["in"] == "query"}
+        lengths = {
+            name: p["schema"].get("maxLength") or p["schema"]["anyOf"][0]["maxLength"]
+            for name, p in query.items()
+            if name in bounds
+        }
+        assert lengths == bounds, path
+        assert all(
+            query[name]["required"] is (name in ("at",) or (path == "/diff" and name == "since")) for name in bounds
+        )
+
+
 def test_search_returns_the_search_json_shape(shared_client, shared_root):
     response = shared_client.post(
         "/v1/projects/alice/search", json={"query": "dog named Rex", "k": 5}, headers=shared_root.auth("alice")

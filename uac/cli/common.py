@@ -10,11 +10,15 @@ return that overwrites a line, a bidirectional override that reorders it).
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
+import typing
 from contextlib import contextmanager
-from typing import Annotated, Any, Iterator
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Annotated, Any, Callable, ContextManager, Iterator, TypeVar
 
 import typer
 
@@ -28,6 +32,77 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 
 def open_memory(spec: str) -> UserMemory:
     return UserMemory.open(spec)
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class CommandRun:
+    """What a project command's body works with: the project it opened, and whether the
+    result is printed as JSON (then no progress bar is shown)."""
+
+    memory: UserMemory
+    as_json: bool
+
+    def progress(self, label: str, *, shown: bool = True) -> ContextManager[Any]:
+        """:func:`progress_bar` for this run (never with ``--json``, nor unless ``shown``)."""
+        return progress_bar(label, as_json=self.as_json or not shown)
+
+
+def _to_json(result: Any) -> Any:
+    return result.to_json()
+
+
+def project_command(
+    app: typer.Typer,
+    name: str,
+    *,
+    text: Callable[[R], None],
+    to_json: Callable[[R], Any] = _to_json,
+    ok: Callable[[R], bool] = lambda result: True,
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Register ``body(run, **options)`` as the command ``name`` over one project.
+
+    The command takes the project (:data:`ProjectArgument`) first, then the body's own
+    options as it declares them, then ``--json`` (:data:`JsonOption`); its help is the
+    body's docstring.  It opens the project, runs the body with a :class:`CommandRun`,
+    prints the result (``to_json(result)`` with ``--json``, else ``text(result)``) and
+    exits with 1 when ``ok(result)`` is false.
+    """
+
+    def register(body: Callable[..., R]) -> Callable[..., R]:
+        def command(project: str, as_json: bool, **options: Any) -> None:
+            result = body(CommandRun(open_memory(project), as_json), **options)
+            if as_json:
+                print_json(to_json(result))
+            else:
+                text(result)
+            if not ok(result):
+                raise typer.Exit(1)
+
+        parameter = inspect.Parameter
+        command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # inspect (typer) reads it
+            [
+                parameter("project", parameter.POSITIONAL_OR_KEYWORD, annotation=ProjectArgument),
+                *_own_parameters(body),
+                parameter("as_json", parameter.KEYWORD_ONLY, default=False, annotation=JsonOption),
+            ]
+        )
+        command.__doc__ = body.__doc__
+        app.command(name)(command)
+        return body
+
+    return register
+
+
+def _own_parameters(body: Callable[..., Any]) -> list[inspect.Parameter]:
+    """The parameters of ``body`` after its :class:`CommandRun`, their annotations
+    resolved (the body's module may name its result's type only for type checkers)."""
+    own = list(inspect.signature(body).parameters.values())[1:]
+    annotations = SimpleNamespace(__annotations__={p.name: p.annotation for p in own})
+    hints = typing.get_type_hints(annotations, body.__globals__, include_extras=True)
+    return [p.replace(annotation=hints[p.name]) for p in own]
 
 
 def print_json(data: Any) -> None:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from .common import JsonOption, ProjectArgument, echo, open_memory, print_json, progress_bar
+from .common import CommandRun, echo, project_command
+
+if TYPE_CHECKING:
+    from ..compile.report import CompileReport
 
 
 def represented_line(domain: dict) -> str:
@@ -22,53 +27,49 @@ def represented_line(domain: dict) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("compile")
+    @project_command(app, "compile", text=_print_report, ok=lambda report: report.ok)
     def compile_(
-        project: ProjectArgument,
+        run: CommandRun,
         mode: str = typer.Option(
             None,
             "--mode",
             help="incremental (default with a model) | bounded (the paper's 30,000-character prefix) | offline (no model).",
         ),
-        as_json: JsonOption = False,
-    ) -> None:
+    ) -> CompileReport:
         """Compile facts into domains/<d>/schema.py and state.py (validated; a failed domain keeps its view)."""
-        memory = open_memory(project)
-        with progress_bar("compile", as_json=as_json) as on_progress:
-            report = memory.compile(mode=mode, progress=on_progress)
-        data = report.to_json()
-        if as_json:
-            print_json(data)
-        else:
-            totals = data["totals"]
-            echo(
-                f"compile ({report.mode}): {totals['domains_compiled']} domain(s) compiled, "
-                f"{totals['domains_failed']} failed; {totals['records']} records; "
-                f"coverage {totals['facts_covered']}/{totals['facts']} facts ({totals['coverage']:.0%})"
-            )
-            echo(
-                f"  in records: {totals['facts_represented']} fact(s) ({totals['represented_share']:.0%}); "
-                f"only on the timeline: {totals['facts_timeline']}; left out: {totals['facts_left_out']}"
-            )
-            usage = data.get("usage")
-            if usage and (usage["calls"] or usage["cached"]["calls"]):
-                echo(
-                    f"  model: {usage['calls']} call(s), {usage['prompt_tokens']}+{usage['completion_tokens']} tokens"
-                    + (f", {usage['cached']['calls']} from the cache" if usage["cached"]["calls"] else "")
-                    + (f", {usage['retries']} retried" if usage["retries"] else "")
-                )
-            if report.facts_in_prompt is not None:
-                echo(f"  bounded prompt held {report.facts_in_prompt} of {report.facts_total} facts")
-            for d in data["domains"]:
-                line = f"  {d['domain']}: {d['status']}, {d['records']} records, {d['facts_covered']}/{d['facts_routed']} routed facts cited"
-                if d["calls"]:
-                    tokens = d["tokens"]
-                    line += f", {d['calls']} call(s), {tokens['prompt_tokens']}+{tokens['completion_tokens']} tokens, {d['repair_rounds']} repair round(s)"
-                echo(line)
-                echo("    " + represented_line(d))
-                if d["rejection"]:
-                    echo(f"    rejected: {d['rejection']}")
-            for dup in data.get("duplicates", [])[:10]:
-                echo(f"  warning: {dup['fix']}")
-        if not report.ok:
-            raise typer.Exit(1)
+        with run.progress("compile") as on_progress:
+            return run.memory.compile(mode=mode, progress=on_progress)
+
+
+def _print_report(report: CompileReport) -> None:
+    data = report.to_json()
+    totals = data["totals"]
+    echo(
+        f"compile ({report.mode}): {totals['domains_compiled']} domain(s) compiled, "
+        f"{totals['domains_failed']} failed; {totals['records']} records; "
+        f"coverage {totals['facts_covered']}/{totals['facts']} facts ({totals['coverage']:.0%})"
+    )
+    echo(
+        f"  in records: {totals['facts_represented']} fact(s) ({totals['represented_share']:.0%}); "
+        f"only on the timeline: {totals['facts_timeline']}; left out: {totals['facts_left_out']}"
+    )
+    usage = data.get("usage")
+    if usage and (usage["calls"] or usage["cached"]["calls"]):
+        echo(
+            f"  model: {usage['calls']} call(s), {usage['prompt_tokens']}+{usage['completion_tokens']} tokens"
+            + (f", {usage['cached']['calls']} from the cache" if usage["cached"]["calls"] else "")
+            + (f", {usage['retries']} retried" if usage["retries"] else "")
+        )
+    if report.facts_in_prompt is not None:
+        echo(f"  bounded prompt held {report.facts_in_prompt} of {report.facts_total} facts")
+    for d in data["domains"]:
+        line = f"  {d['domain']}: {d['status']}, {d['records']} records, {d['facts_covered']}/{d['facts_routed']} routed facts cited"
+        if d["calls"]:
+            tokens = d["tokens"]
+            line += f", {d['calls']} call(s), {tokens['prompt_tokens']}+{tokens['completion_tokens']} tokens, {d['repair_rounds']} repair round(s)"
+        echo(line)
+        echo("    " + represented_line(d))
+        if d["rejection"]:
+            echo(f"    rejected: {d['rejection']}")
+    for dup in data.get("duplicates", [])[:10]:
+        echo(f"  warning: {dup['fix']}")

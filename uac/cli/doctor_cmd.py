@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from .common import JsonOption, ProjectArgument, echo, open_memory, print_json, progress_bar
+from .common import CommandRun, echo, project_command
+
+if TYPE_CHECKING:
+    from ..doctor import DoctorReport
 
 _MARK = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("doctor")
+    @project_command(app, "doctor", text=_print_report, ok=lambda report: report.ok)
     def doctor(
-        project: ProjectArgument,
+        run: CommandRun,
         repair: bool = typer.Option(False, "--repair", help="Rebuild derived data (indexes, layout) from the log."),
         model: bool = typer.Option(
             False, "--model", help="Also probe the model endpoint with a few tiny real calls: what it supports."
@@ -22,19 +27,16 @@ def register(app: typer.Typer) -> None:
             "--deep",
             help="Compare every log line and index entry (slow on a large memory; implied by --repair).",
         ),
-        as_json: JsonOption = False,
-    ) -> None:
+    ) -> DoctorReport:
         """Check a project's health; --deep checks exhaustively; --repair rebuilds what can be derived; --model probes the endpoint."""
-        with progress_bar("repair", as_json=as_json or not repair):
-            report = open_memory(project).doctor(repair=repair, model=model, deep=deep)
-        if as_json:
-            print_json(report.to_json())
-        else:
-            echo(f"uac {report.uac_version} -- project {report.project} (format v{report.format_version})")
-            for check in report.checks:
-                echo(f"  [{_MARK.get(check.status, check.status)}] {check.name}: {check.detail}")
-                if check.repaired:
-                    echo(f"         repaired: {check.repaired}")
-            echo("healthy" if report.ok else "problems found")
-        if not report.ok:
-            raise typer.Exit(1)
+        with run.progress("repair", shown=repair):
+            return run.memory.doctor(repair=repair, model=model, deep=deep)
+
+
+def _print_report(report: DoctorReport) -> None:
+    echo(f"uac {report.uac_version} -- project {report.project} (format v{report.format_version})")
+    for check in report.checks:
+        echo(f"  [{_MARK.get(check.status, check.status)}] {check.name}: {check.detail}")
+        if check.repaired:
+            echo(f"         repaired: {check.repaired}")
+    echo("healthy" if report.ok else "problems found")

@@ -37,15 +37,15 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..config import CONFIG_NAME, AnswerConfig, load_config
-from ..errors import InputError, InvalidName, NotFound, UacError, Vocabulary
+from ..errors import InputError, InvalidName, NotFound, UacError
 from ..memory import UserMemory
-from ..server.errors import SEARCH_TOOL_ACTIONS, code_for, scrub
+from ..server.errors import code_for, scrub, tool_vocabulary
 from ..workspace import validate_project_name
 
 if TYPE_CHECKING:
@@ -61,11 +61,9 @@ MIN_OUTPUT_CHARS = 500
 TOOL_NAMES = ("search_memory", "run_python", "ask_memory", "remember")
 
 #: how hints name arguments and operations for these tools
-TOOLS_VOCABULARY = Vocabulary(
+TOOLS_VOCABULARY = tool_vocabulary(
     "tools",
-    option=lambda name: name,
-    actions={
-        **SEARCH_TOOL_ACTIONS,
+    {
         "doctor": "the application that runs this agent can check the project with UserMemory.doctor()",
         "repair": "the application that runs this agent can rebuild the indexes with UserMemory.doctor(repair=True)",
         "init": "the application that runs this agent creates projects",
@@ -487,10 +485,26 @@ class MemoryTools:
         }
 
 
+class ToolOptions(TypedDict, total=False):
+    """The options each framework's ``memory_tools`` takes after the project: :class:`MemoryTools`'."""
+
+    #: the directory the project is a name under (else a path, or a name under ``$UAC_HOME``)
+    root: str | Path | None
+    #: make the project on first use when it does not exist (named ``user_name``)
+    create: bool
+    user_name: str | None
+    #: the model ``ask_memory`` answers with (default: the project's own)
+    llm: LLMClient | None
+    #: the cap on each result (default: the project's ``[answer] tool_output_chars``)
+    output_chars: int | None
+
+
 def tools_of(project: "MemoryTools | UserMemory | str | Path", **options: Any) -> MemoryTools:
-    """``project`` itself when it is a :class:`MemoryTools` (then no option may be given), else
-    the tools over that project with the ``options`` that are not ``None``."""
-    options = {name: value for name, value in options.items() if value is not None}
+    """The tools over one project: ``project`` itself when it is a :class:`MemoryTools` (then
+    no option may be given), else the tools over an open :class:`~uac.UserMemory`, a path, or
+    a name (under ``root``, else ``$UAC_HOME``) with the ``options`` given (:class:`ToolOptions`;
+    ``None``, and ``create`` false, are the defaults: as if not given)."""
+    options = {name: value for name, value in options.items() if value is not None and value is not False}
     if isinstance(project, MemoryTools):
         if options:
             raise TypeError(f"options {', '.join(sorted(options))} apply to a project, not to a MemoryTools")

@@ -22,12 +22,12 @@ import asyncio
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Unpack
 
 from ..extras import require
 from ..memory import UserMemory
 from ._items import ItemStore, StoredItem
-from ._tools import MemoryTools, ToolError, ToolSpec, tools_of
+from ._tools import MemoryTools, ToolError, ToolOptions, ToolSpec, tools_of
 
 require("langgraph.store.base", "langgraph", what="the LangGraph store")
 require("langchain_core.tools", "langgraph", what="the LangChain tools")
@@ -75,18 +75,11 @@ def _tool(tools: MemoryTools, spec: ToolSpec) -> StructuredTool:
 
 
 def memory_tools(
-    project: "MemoryTools | UserMemory | str | Path",
-    *,
-    root: str | Path | None = None,
-    create: bool = False,
-    user_name: str | None = None,
-    llm: LLMClient | None = None,
-    output_chars: int | None = None,
+    project: "MemoryTools | UserMemory | str | Path", **options: Unpack[ToolOptions]
 ) -> list[StructuredTool]:
-    """The four tools over one project: a :class:`MemoryTools`, an open
-    :class:`~uac.UserMemory`, a path, or a name (under ``root``, else ``$UAC_HOME``).
-    ``create``, ``user_name``, ``llm`` and ``output_chars`` are :class:`MemoryTools`'."""
-    tools = tools_of(project, root=root, create=create or None, user_name=user_name, llm=llm, output_chars=output_chars)
+    """The four memory tools as LangChain tools, for a ``ToolNode`` or any agent that takes
+    them; the project and the ``options`` are those of :func:`~uac.integrations._tools.tools_of`."""
+    tools = tools_of(project, **options)
     return [_tool(tools, spec) for spec in tools.specs]
 
 

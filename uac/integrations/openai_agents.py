@@ -22,18 +22,18 @@ from __future__ import annotations
 import inspect
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Unpack
 
 from ..extras import require
 from ..memory import UserMemory
-from ._tools import MemoryTools, ToolError, ToolSpec, tools_of
+from ._tools import MemoryTools, ToolError, ToolOptions, ToolSpec, tools_of
 
 require("agents", "openai-agents", what="the OpenAI Agents SDK tools")
 
 from agents import Agent, FunctionTool, RunContextWrapper  # noqa: E402
 
 if TYPE_CHECKING:
-    from ..llm import LLMClient
+    pass
 
 __all__ = ["MemoryTools", "memory_tools", "remember_session", "session_messages", "with_memory"]
 
@@ -55,25 +55,17 @@ def _function_tool(tools: MemoryTools, spec: ToolSpec) -> FunctionTool:
 
 
 def memory_tools(
-    project: "MemoryTools | UserMemory | str | Path",
-    *,
-    root: str | Path | None = None,
-    create: bool = False,
-    user_name: str | None = None,
-    llm: LLMClient | None = None,
-    output_chars: int | None = None,
+    project: "MemoryTools | UserMemory | str | Path", **options: Unpack[ToolOptions]
 ) -> list[FunctionTool]:
-    """The four function tools over one project: a :class:`MemoryTools`, an open
-    :class:`~uac.UserMemory`, a path, or a name (under ``root``, else ``$UAC_HOME``).
-
-    ``create`` makes the project on first use when it does not exist (named ``user_name``);
-    ``llm`` is the model ``ask_memory`` answers with (default: the project's own);
-    ``output_chars`` caps each result (default: the project's ``[answer] tool_output_chars``)."""
-    tools = tools_of(project, root=root, create=create or None, user_name=user_name, llm=llm, output_chars=output_chars)
+    """The four memory tools as Agents SDK function tools (a failed call's error text is the
+    tool's output); the project and the ``options`` are those of :func:`~uac.integrations._tools.tools_of`."""
+    tools = tools_of(project, **options)
     return [_function_tool(tools, spec) for spec in tools.specs]
 
 
-def with_memory(agent: Agent[Any], project: "MemoryTools | UserMemory | str | Path", **options: Any) -> Agent[Any]:
+def with_memory(
+    agent: Agent[Any], project: "MemoryTools | UserMemory | str | Path", **options: Unpack[ToolOptions]
+) -> Agent[Any]:
     """A copy of ``agent`` with the memory tools added and, after its own instructions, what
     the memory is for and holds (the manifest, read at each run).  ``options`` are
     :func:`memory_tools`'."""

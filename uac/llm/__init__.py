@@ -36,29 +36,18 @@ if TYPE_CHECKING:
 
 # The names below are imported on first use (PEP 562): opening a project, or a
 # command line that searches, must not pay for the HTTP client and its helpers.
-_LAZY: dict[str, str] = {
-    "ResponseCache": ".cache",
-    "CapabilityStore": ".capabilities",
-    "EndpointCapabilities": ".capabilities",
-    "LLMClient": ".client",
-    "Provider": ".client",
-    "Limits": ".limits",
-    "purpose_kind": ".limits",
-    "ScriptedProvider": ".scripted",
-    "LLMSettings": ".settings",
-    "resolve_settings": ".settings",
-    "clean_id": ".structured",
-    "parse_structured": ".structured",
-    "strip_reasoning": ".structured",
-    "ChatRequest": ".types",
-    "ChatResponse": ".types",
-    "Message": ".types",
-    "ToolCall": ".types",
-    "Usage": ".types",
-    "read_json": ".types",
-    "system": ".types",
-    "user": ".types",
+# Each module is listed with the names it gives, as the imports for type checkers list them.
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    ".cache": ("ResponseCache",),
+    ".capabilities": ("CapabilityStore", "EndpointCapabilities"),
+    ".client": ("LLMClient", "Provider"),
+    ".limits": ("Limits", "purpose_kind"),
+    ".scripted": ("ScriptedProvider",),
+    ".settings": ("LLMSettings", "resolve_settings"),
+    ".structured": ("clean_id", "parse_structured", "strip_reasoning"),
+    ".types": ("ChatRequest", "ChatResponse", "Message", "ToolCall", "Usage", "read_json", "system", "user"),
 }
+_LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:

@@ -55,23 +55,13 @@ class UserMemory(MemorizePart, RecallPart, StructurePart, AnswerPart, InspectPar
 
     @classmethod
     def create(
-        cls,
-        spec: str | Path,
-        *,
-        user_name: str | None = None,
-        timezone: str = "UTC",
-        llm: _llm.LLMClient | None = None,
+        cls, spec: str | Path, *, user_name: str | None = None, timezone: str = "UTC", llm: _llm.LLMClient | None = None
     ) -> "UserMemory":
         return cls(Project.create(spec, user_name=user_name, timezone=timezone), llm=llm)
 
     @classmethod
     def open_or_create(
-        cls,
-        spec: str | Path,
-        *,
-        user_name: str | None = None,
-        timezone: str = "UTC",
-        llm: _llm.LLMClient | None = None,
+        cls, spec: str | Path, *, user_name: str | None = None, timezone: str = "UTC", llm: _llm.LLMClient | None = None
     ) -> "UserMemory":
         """Open the project at ``spec``, or create it there (with ``user_name`` and
         ``timezone``) when nothing is there yet.  A directory that exists but is not
@@ -86,9 +76,6 @@ class UserMemory(MemorizePart, RecallPart, StructurePart, AnswerPart, InspectPar
             except ProjectExists:
                 pass  # made meanwhile by another process, or a directory that is not empty: open says which
         return cls.open(spec, llm=llm)
-
-    def __repr__(self) -> str:
-        return f"UserMemory({str(self.root)!r})"
 
     def close(self) -> None:
         """Release index clients and files (reopened on the next use)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..context import MemoryContext
+from ..context import MemoryContext, OnProject
 from ..project import Project
 
 
-class MemoryPart:
+class MemoryPart(OnProject):
     """What every part of :class:`~uac.memory.UserMemory` works on: its context."""
 
     context: MemoryContext

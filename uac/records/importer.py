@@ -516,8 +516,8 @@ def import_records(
     *,
     domain: str,
     collection: str,
-    record_type: str | None = None,
-    replace: bool = False,
+    record_type: str | None,
+    replace: bool,
 ) -> ImportReport:
     """Import a records file into ``domains/<domain>/`` as ``<collection>: list[<Type>]``.
 

@@ -107,11 +107,17 @@ SEARCH_TOOL_ACTIONS = {
     "find_sessions": "find session ids with the search_memory tool (each hit names its session_id)",
 }
 
-MCP = e.Vocabulary(
+
+def tool_vocabulary(name: str, actions: dict[str, str]) -> e.Vocabulary:
+    """How hints read to a model that calls tools: an argument by its own name, facts and
+    sessions found with ``search_memory``, and the other ``actions`` in the words of whoever
+    serves the tools."""
+    return e.Vocabulary(name, option=lambda option: option, actions={**SEARCH_TOOL_ACTIONS, **actions})
+
+
+MCP = tool_vocabulary(
     "mcp",
-    option=lambda name: name,
-    actions={
-        **SEARCH_TOOL_ACTIONS,
+    {
         "doctor": "ask the server's operator to check the project",
         "repair": "ask the server's operator to repair the project's indexes",
         "init": "ask the server's operator to create it",

@@ -45,6 +45,21 @@ def public_json(value: Any, root: Path) -> Any:
     return value
 
 
+def not_text(exc: UnicodeDecodeError | UnicodeEncodeError, label: str) -> InputError:
+    """What is wrong with a body that is not text, both ways: bytes that are not UTF-8 (a JSON
+    body, :func:`~.jsonbody.parse_body`), or text with a lone surrogate, which no UTF-8 file
+    can hold (:func:`body_file`)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return InputError(
+            f"{label} is not UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} cannot be decoded.",
+            hint="Send JSON encoded as UTF-8.",
+        )
+    return InputError(
+        f"{label} holds a lone surrogate at character {exc.start} ({exc.object[exc.start]!r}), which is not text.",
+        hint="Send valid Unicode: a character outside the BMP is a pair of escapes (\\ud83d\\ude00), or write it as UTF-8.",
+    )
+
+
 @contextmanager
 def body_file(data: bytes | str, suffix: str, label: str = "the request body") -> Iterator[Path]:
     """``data`` in a temporary file for the ``with`` block."""
@@ -52,10 +67,7 @@ def body_file(data: bytes | str, suffix: str, label: str = "the request body") -
         try:
             raw = data.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise InputError(
-                f"{label} holds a lone surrogate at character {exc.start} ({data[exc.start]!r}), which is not text.",
-                hint="Send valid Unicode: a character outside the BMP is a pair of escapes (\\ud83d\\ude00), or write it as UTF-8.",
-            ) from None
+            raise not_text(exc, label) from None
     else:
         raw = data
     with tempfile.TemporaryDirectory(prefix="uac-body-") as folder:

@@ -17,7 +17,7 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
 from ... import safejson
-from ...errors import InputError
+from .bodies import not_text
 
 WHERE = "the request body"
 
@@ -38,10 +38,7 @@ def parse_body(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{WHERE} is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded.",
-            hint="Send JSON encoded as UTF-8.",
-        ) from None
+        raise not_text(exc, WHERE) from None
     return safejson.loads(
         text.removeprefix("\ufeff"), WHERE, hint="Send one JSON object (Content-Type: application/json)."
     )

@@ -12,11 +12,12 @@ need.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Callable, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
+from pydantic import BaseModel
 
 from ...errors import DomainNotFound, InputError, JobNotFound
 from ...names import DOMAIN_NAME, ITEM_ID
@@ -34,7 +35,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/v1", responses=ERRORS, route_class=JsonBodyRoute)
+# the routes of each part of the API, under the tag its docs group them by (``router`` holds
+# them all, in this order: the end of this module includes them)
+server_routes = APIRouter(tags=["server"], route_class=JsonBodyRoute)
+project_routes = APIRouter(tags=["projects"], route_class=JsonBodyRoute)
+memorize_routes = APIRouter(tags=["memorize"], route_class=JsonBodyRoute)
+recall_routes = APIRouter(tags=["recall"], route_class=JsonBodyRoute)
+read_routes = APIRouter(tags=["read"], route_class=JsonBodyRoute)
 Access = Depends(project_access)
+Route = TypeVar("Route", bound=Callable[..., Any])
 
 
 def _to_json(value: Any) -> dict[str, Any]:
@@ -52,9 +61,8 @@ def _item_id(value: str, what: str) -> str:
 # --- workspace ------------------------------------------------------------------
 
 
-@router.get(
+@server_routes.get(
     "/health",
-    tags=["server"],
     response_model=m.Health,
     responses={503: {"model": m.ErrorResponse, "description": "The process is broken (server_broken): restart it."}},
     summary="Liveness and a self-check of the search stack (no token needed).",
@@ -78,9 +86,8 @@ async def health(request: Request) -> Any:
     return JSONResponse(public_json(body, served(request).root), status_code=503)
 
 
-@router.get(
+@server_routes.get(
     "/server",
-    tags=["server"],
     response_model=m.ServerStatus,
     dependencies=[Depends(admin_access)],
     summary="The working set of warm projects and the bounds in force (admin token).",
@@ -89,14 +96,13 @@ def server_status(request: Request) -> dict[str, Any]:
     return served(request).status()
 
 
-@router.get("/projects", tags=["projects"], response_model=m.ProjectList, dependencies=[Depends(admin_access)])
+@project_routes.get("/projects", response_model=m.ProjectList, dependencies=[Depends(admin_access)])
 def list_projects(request: Request) -> dict[str, Any]:
     return {"projects": served(request).names()}
 
 
-@router.post(
+@project_routes.post(
     "/projects",
-    tags=["projects"],
     status_code=201,
     response_model=m.CreatedProject,
     dependencies=[Depends(admin_access)],
@@ -111,7 +117,7 @@ def create_project(body: m.CreateProjectRequest, request: Request) -> dict[str, 
     return {"project": body.name, "token": token, "token_id": record.id}
 
 
-@router.get("/projects/{project}", tags=["projects"], response_model=m.ProjectInfo)
+@project_routes.get("/projects/{project}", response_model=m.ProjectInfo)
 async def project_info(request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
         config = memory.project.config
@@ -127,7 +133,7 @@ async def project_info(request: Request, project: str = Access) -> dict[str, Any
     return await served(request).read(project, work)
 
 
-@router.post("/projects/{project}/tokens", tags=["projects"], status_code=201, response_model=m.CreatedToken)
+@project_routes.post("/projects/{project}/tokens", status_code=201, response_model=m.CreatedToken)
 async def create_token(body: m.CreateTokenRequest, request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
     token, record = await workspace.write(
@@ -136,13 +142,13 @@ async def create_token(body: m.CreateTokenRequest, request: Request, project: st
     return {"token": token, "id": record.id, "name": record.name}
 
 
-@router.get("/projects/{project}/tokens", tags=["projects"], response_model=m.TokenList)
+@project_routes.get("/projects/{project}/tokens", response_model=m.TokenList)
 async def list_tokens(request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
     return await workspace.peek(project, lambda: {"tokens": [r.public() for r in workspace.tokens(project).records()]})
 
 
-@router.delete("/projects/{project}/tokens/{token_id}", tags=["projects"], response_model=m.TokenInfo)
+@project_routes.delete("/projects/{project}/tokens/{token_id}", response_model=m.TokenInfo)
 async def revoke_token(token_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     workspace = served(request)
     return await workspace.write(
@@ -153,9 +159,8 @@ async def revoke_token(token_id: str, request: Request, project: str = Access) -
 # --- memorize -----------------------------------------------------------------------
 
 
-@router.post(
+@memorize_routes.post(
     "/projects/{project}/sessions",
-    tags=["memorize"],
     response_model=m.IngestResult,
     summary="Add sessions given as JSON (chat messages, LoCoMo) or as a transcript text.",
 )
@@ -168,9 +173,8 @@ async def add_session(body: m.AddSessionRequest, request: Request, project: str 
     return await workspace.write(project, "ingest", lambda memory: ingest_body(memory, value, body, after))
 
 
-@router.post(
+@memorize_routes.post(
     "/projects/{project}/sessions/upload",
-    tags=["memorize"],
     response_model=m.IngestResult,
     summary="Add sessions from an uploaded file (the raw request body).",
     openapi_extra={
@@ -198,7 +202,7 @@ async def upload_session(
     return await workspace.write(project, "ingest", lambda memory: ingest_body(memory, data, options, after))
 
 
-@router.post("/projects/{project}/records", tags=["memorize"], summary="Import structured records into a domain.")
+@memorize_routes.post("/projects/{project}/records", summary="Import structured records into a domain.")
 async def import_records(body: m.ImportRecordsRequest, request: Request, project: str = Access) -> dict[str, Any]:
     _domain_name(body.domain)
 
@@ -214,9 +218,8 @@ async def import_records(body: m.ImportRecordsRequest, request: Request, project
     return await served(request).write(project, "import-records", work)
 
 
-@router.post(
+@memorize_routes.post(
     "/projects/{project}/compile",
-    tags=["memorize"],
     status_code=202,
     response_model=m.Job,
     summary="Start compiling the facts into typed domain code (a background job).",
@@ -247,14 +250,12 @@ def _job(request: Request, job_id: str, project: str) -> dict[str, Any]:
     return job.to_json()
 
 
-@router.get("/projects/{project}/compile/{job_id}", tags=["memorize"], response_model=m.Job)
+@memorize_routes.get("/projects/{project}/compile/{job_id}", response_model=m.Job)
 async def compile_status(job_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     return await served(request).peek(project, lambda: _job(request, job_id, project))
 
 
-@router.get(
-    "/jobs/{job_id}", tags=["memorize"], response_model=m.Job, summary="A job's status (with its project's token)."
-)
+@memorize_routes.get("/jobs/{job_id}", response_model=m.Job, summary="A job's status (with its project's token).")
 async def job_status(
     job_id: str,
     request: Request,
@@ -272,15 +273,14 @@ async def job_status(
     return await workspace.peek(project, lambda: _job(request, job_id, project))
 
 
-@router.delete("/projects/{project}/facts/{fact_id}", tags=["memorize"], response_model=m.ForgetResult)
+@memorize_routes.delete("/projects/{project}/facts/{fact_id}", response_model=m.ForgetResult)
 async def forget_fact(fact_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     fact = _item_id(fact_id, "fact")
     return await served(request).write(project, "forget", lambda memory: _to_json(memory.forget(fact=fact)))
 
 
-@router.post(
+@memorize_routes.post(
     "/projects/{project}/corrections",
-    tags=["memorize"],
     status_code=201,
     response_model=m.CorrectResult,
     summary="Add a fact the user wrote that supersedes the named facts.",
@@ -292,13 +292,13 @@ async def add_correction(body: m.CorrectRequest, request: Request, project: str 
     )
 
 
-@router.delete("/projects/{project}/sessions/{session_id}", tags=["memorize"], response_model=m.ForgetResult)
+@memorize_routes.delete("/projects/{project}/sessions/{session_id}", response_model=m.ForgetResult)
 async def forget_session(session_id: str, request: Request, project: str = Access) -> dict[str, Any]:
     session = _item_id(session_id, "session")
     return await served(request).write(project, "forget", lambda memory: _to_json(memory.forget(session=session)))
 
 
-@router.delete("/projects/{project}/domains/{domain}", tags=["memorize"], response_model=m.ForgetResult)
+@memorize_routes.delete("/projects/{project}/domains/{domain}", response_model=m.ForgetResult)
 async def forget_domain(
     domain: str, request: Request, project: str = Access, collection: str | None = Query(None, max_length=64)
 ) -> dict[str, Any]:
@@ -312,9 +312,7 @@ async def forget_domain(
 
 
 # exclude_unset: a fact or archive hit has no ``record`` key (the contract's shape); a records hit has one
-@router.post(
-    "/projects/{project}/search", tags=["recall"], response_model=m.SearchResponse, response_model_exclude_unset=True
-)
+@recall_routes.post("/projects/{project}/search", response_model=m.SearchResponse, response_model_exclude_unset=True)
 async def search(body: m.SearchRequest, request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
         hits = memory.search(body.query, k=body.k, channel=body.channel, as_of=body.as_of, happened=body.happened)
@@ -323,15 +321,14 @@ async def search(body: m.SearchRequest, request: Request, project: str = Access)
     return await served(request).search(project, work)
 
 
-@router.post("/projects/{project}/ask", tags=["recall"], response_model=m.AskResponse)
+@recall_routes.post("/projects/{project}/ask", response_model=m.AskResponse)
 async def ask(body: m.AskRequest, request: Request, project: str = Access) -> dict[str, Any]:
     options = body.model_dump(exclude={"question"})
     return await served(request).ask(project, lambda memory: memory.ask(body.question, **options).to_json())
 
 
-@router.post(
+@recall_routes.post(
     "/projects/{project}/repl",
-    tags=["recall"],
     response_model=m.ReplResponse,
     summary="Run Python in the sandbox over the typed state.",
 )
@@ -346,7 +343,7 @@ async def repl(body: m.ReplRequest, request: Request, project: str = Access) -> 
     return await served(request).run_sandbox(project, work)
 
 
-@router.get("/projects/{project}/facts", tags=["recall"], response_model=m.FactList)
+@recall_routes.get("/projects/{project}/facts", response_model=m.FactList)
 async def list_facts(
     request: Request,
     project: str = Access,
@@ -364,21 +361,29 @@ async def list_facts(
 
 #: the most changes one history request returns (the newest; ``total`` says how many matched)
 HISTORY_LIMIT = 1000
+#: where a stretch of the change log starts or ends: a compile id (``c3``) or a date
+ChangeBound = Annotated[str | None, Query(max_length=40)]
+#: only the changes of this domain
+DomainFilter = Annotated[str | None, Query(max_length=64)]
 
 
-@router.get(
+def _change_route(path: str, model: type[BaseModel], summary: str) -> Callable[[Route], Route]:
+    """A route that reads the view's change log."""
+    return read_routes.get(path, response_model=model, summary=summary)
+
+
+@_change_route(
     "/projects/{project}/history",
-    tags=["read"],
-    response_model=m.ChangeList,
-    summary="The changes of the typed view, oldest first, with the sentences of the facts behind them.",
+    m.ChangeList,
+    "The changes of the typed view, oldest first, with the sentences of the facts behind them.",
 )
 async def history(
     request: Request,
     project: str = Access,
-    domain: str | None = Query(None, max_length=64),
+    domain: DomainFilter = None,
     record: str | None = Query(None, max_length=200),
-    since: str | None = Query(None, max_length=40),
-    until: str | None = Query(None, max_length=40),
+    since: ChangeBound = None,
+    until: ChangeBound = None,
     limit: int = Query(200, ge=1, le=HISTORY_LIMIT),
 ) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
@@ -387,27 +392,25 @@ async def history(
     return await served(request).read(project, work)
 
 
-@router.get(
+@_change_route(
     "/projects/{project}/diff",
-    tags=["read"],
-    response_model=m.ChangeDiff,
-    summary="What changed after `since` (up to `until`), grouped by domain and record.",
+    m.ChangeDiff,
+    "What changed after `since` (up to `until`), grouped by domain and record.",
 )
 async def changes_diff(
     request: Request,
     project: str = Access,
     since: str = Query(..., max_length=40),
-    until: str | None = Query(None, max_length=40),
-    domain: str | None = Query(None, max_length=64),
+    until: ChangeBound = None,
+    domain: DomainFilter = None,
 ) -> dict[str, Any]:
     return await served(request).read(project, lambda memory: memory.diff(since, until, domain=domain).to_json())
 
 
-@router.get(
+@_change_route(
     "/projects/{project}/history/domains/{domain}",
-    tags=["read"],
-    response_model=m.DomainAt,
-    summary="A domain's records as they stood after compile `at` (c3) or at a date.",
+    m.DomainAt,
+    "A domain's records as they stood after compile `at` (c3) or at a date.",
 )
 async def domain_at(
     domain: str, request: Request, project: str = Access, at: str = Query(..., max_length=40)
@@ -428,7 +431,7 @@ def _domains(memory: UserMemory) -> list[str]:
     )
 
 
-@router.get("/projects/{project}/manifest", tags=["read"], response_model=m.ManifestResponse)
+@read_routes.get("/projects/{project}/manifest", response_model=m.ManifestResponse)
 async def manifest(request: Request, project: str = Access) -> dict[str, Any]:
     def work(memory: UserMemory) -> dict[str, Any]:
         return {"project": project, "manifest": memory.project.read_text("MANIFEST.md") or ""}
@@ -436,12 +439,12 @@ async def manifest(request: Request, project: str = Access) -> dict[str, Any]:
     return await served(request).read(project, work)
 
 
-@router.get("/projects/{project}/domains", tags=["read"], response_model=m.DomainList)
+@read_routes.get("/projects/{project}/domains", response_model=m.DomainList)
 async def domains(request: Request, project: str = Access) -> dict[str, Any]:
     return await served(request).read(project, lambda memory: {"domains": _domains(memory)})
 
 
-@router.get("/projects/{project}/domains/{domain}", tags=["read"], response_model=m.DomainCode)
+@read_routes.get("/projects/{project}/domains/{domain}", response_model=m.DomainCode)
 async def domain_code(domain: str, request: Request, project: str = Access) -> dict[str, Any]:
     folder = f"domains/{_domain_name(domain)}"
 
@@ -461,9 +464,8 @@ async def domain_code(domain: str, request: Request, project: str = Access) -> d
     return await served(request).read(project, work)
 
 
-@router.get(
+@read_routes.get(
     "/projects/{project}/export",
-    tags=["read"],
     response_class=StreamingResponse,
     responses={
         200: {"content": {"application/gzip": {}}, "description": "The project as a .tar.gz (without .uac/ and auth/)."}
@@ -479,9 +481,7 @@ async def export(request: Request, project: str = Access) -> StreamingResponse:
     )
 
 
-@router.post(
-    "/projects/{project}/doctor", tags=["read"], summary="Check the project's health; repair=true rebuilds the indexes."
-)
+@read_routes.post("/projects/{project}/doctor", summary="Check the project's health; repair=true rebuilds the indexes.")
 async def doctor(request: Request, body: m.DoctorRequest | None = None, project: str = Access) -> dict[str, Any]:
     repair = body.repair if body is not None else False
     workspace = served(request)
@@ -495,3 +495,7 @@ async def doctor(request: Request, body: m.DoctorRequest | None = None, project:
     if repair:
         return await workspace.write(project, "doctor --repair", work)
     return await workspace.fresh(project, work)
+
+
+for part in (server_routes, project_routes, memorize_routes, recall_routes, read_routes):
+    router.include_router(part)

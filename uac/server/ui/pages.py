@@ -303,31 +303,27 @@ async def domain(project: str, domain: str, request: Request) -> Response:
     DOMAIN_NAME.check(domain)
     tables = await _ws(request).read(project, lambda memory: memory.domain_tables(domain))
     params = request.query_params
-    query = params.get("q", "")[:200]
     chosen = params.get("c", "")
-    sort = params.get("sort") or None
-    descending = params.get("dir") == "desc"
     shown = []
     for table in tables.collections:
+        # the filter and the order of the query string are the chosen table's; the others show as they are
         active = table.name == chosen
-        rows = table.view(
-            query=query if active else "", sort=sort if active else None, descending=descending and active
+        query = params.get("q", "")[:200] if active else ""
+        sort = (params.get("sort") or None) if active else None
+        descending = active and params.get("dir") == "desc"
+        rows = table.view(query=query, sort=sort, descending=descending)
+        shown.append(
+            {
+                "table": table,
+                "rows": rows[:PAGE_ROWS],
+                "total": len(rows),
+                "active": active,
+                "query": query,
+                "sort": sort,
+                "descending": descending,
+            }
         )
-        shown.append({"table": table, "rows": rows[:PAGE_ROWS], "total": len(rows), "active": active})
-    return page(
-        "domain.html",
-        **_base(
-            signed,
-            "domains",
-            tables=tables,
-            shown=shown,
-            query=query,
-            chosen=chosen,
-            sort=sort,
-            descending=descending,
-            **_links(project),
-        ),
-    )
+    return page("domain.html", **_base(signed, "domains", tables=tables, shown=shown, **_links(project)))
 
 
 @router.post("/p/{project}/d/{domain}")
