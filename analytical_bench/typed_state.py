@@ -115,6 +115,8 @@ def _same(expected: Any, actual: Any) -> bool:
 
 @dataclass
 class Fidelity:
+    """How many of a case's input records, and of their fields, the typed state holds exactly."""
+
     records: int = 0
     records_exact: int = 0
     fields: int = 0

@@ -47,6 +47,7 @@ from ..extract.states import link_states, statements
 from ..facts.head import LogHead
 from ..facts.log import Supersession
 from ..facts.model import Fact
+from ..fieldjson import fields_json
 from ..llm import ChatResponse, LLMClient, Message, Usage, clean_id, parse_structured, strip_reasoning, system, user
 from ..llm.structured import list_reply_outline, list_reply_schema
 from ..sessions.model import Session
@@ -127,6 +128,18 @@ def _ruled(fact: Fact) -> bool:
 
 
 @dataclass
+class LinkCounts:
+    """The links reconcile wrote, by where they came from."""
+
+    #: the rules: a new employer or home ends the one in force
+    rules: int = 0
+    #: the model's answers
+    model: int = 0
+    #: the extractor's own ``supersedes`` proposals
+    proposed: int = 0
+
+
+@dataclass
 class ReconcileStats:
     """What reconcile did (the ``reconcile`` block of an ingest report)."""
 
@@ -134,10 +147,7 @@ class ReconcileStats:
     facts: int = 0
     asked: int = 0
     calls: int = 0
-    #: links written, by where they came from
-    by_rules: int = 0
-    by_model: int = 0
-    proposed: int = 0
+    links: LinkCounts = field(default_factory=LinkCounts)
     #: links by relation
     relations: dict[str, int] = field(default_factory=dict)
     #: pairs of replies (and extractor proposals) dropped, by reason
@@ -157,19 +167,14 @@ class ReconcileStats:
             self.problems.append(problem[:300])
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "facts": self.facts,
-            "asked": self.asked,
-            "calls": self.calls,
-            "links": {"rules": self.by_rules, "model": self.by_model, "proposed": self.proposed},
-            "relations": dict(sorted(self.relations.items())),
-            "dropped": dict(sorted(self.dropped.items())),
-            "dropped_total": sum(self.dropped.values()),
-            "cut_off": self.cut_off,
-            "unreadable": self.unreadable,
-            "usage": self.usage.report(),
-            "problems": list(self.problems),
-        }
+        out = fields_json(
+            self,
+            links=fields_json(self.links),
+            relations=dict(sorted(self.relations.items())),
+            dropped=dict(sorted(self.dropped.items())),
+            usage=self.usage.report(),
+        )
+        return {**out, "dropped_total": sum(self.dropped.values())}
 
 
 @dataclass(frozen=True)
@@ -499,7 +504,7 @@ class _SessionLinks:
             for old in item.superseded_ids:
                 if self.in_force(old):
                     self.link(old, facts[number].id, "supersedes")
-                    self.reconciler.stats.by_rules += 1
+                    self.reconciler.stats.links.rules += 1
 
     def by_model(self, answer: Answer) -> None:
         reconciler, stats, sid = self.reconciler, self.reconciler.stats, self.session_id
@@ -520,7 +525,7 @@ class _SessionLinks:
                 stats.drop(problem[0], f"session {sid}: {new} {relation} {old}: {problem[1]}")
             elif (old, new) not in self.links:
                 self.link(old, new, relation)
-                stats.by_model += 1
+                stats.links.model += 1
 
     def by_proposals(self, prepared: Prepared, facts: list[Fact]) -> None:
         stats, sid, own = self.reconciler.stats, self.session_id, self.own
@@ -537,4 +542,4 @@ class _SessionLinks:
                     )
                 else:
                     self.link(old, new, "supersedes")
-                    stats.proposed += 1
+                    stats.links.proposed += 1

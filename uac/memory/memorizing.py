@@ -75,7 +75,7 @@ class MemorizePart(MemoryPart):
         from ..errors import InputError
         from ..memorize.ingest import ingest_sessions
         from ..sessions import Session
-        from ..sessions.detect import sessions_from_value
+        from ..sessions.detect import ReadOptions, sessions_from_value
 
         if isinstance(session, Session):
             if read_options:
@@ -93,13 +93,8 @@ class MemorizePart(MemoryPart):
                     hint="It takes format, sample_id and date.",
                 )
             user = self.project.config.user
-            sessions = sessions_from_value(
-                session,
-                label="the session given to add_session",
-                user_name=user.name,
-                timezone=user.timezone,
-                **read_options,
-            )
+            options = ReadOptions(user_name=user.name, timezone=user.timezone, **read_options)
+            sessions = sessions_from_value(session, options, label="the session given to add_session")
             return self._catch_up(
                 ingest_sessions(self.context, sessions, extractor=extractor, format=sessions[0].source), compile
             )

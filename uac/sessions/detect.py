@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,15 +97,22 @@ def load_sessions(
     return read_messages(value, path, date=date, user_name=user_name, timezone=timezone)
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How a session value is read: the options :func:`load_sessions` takes for a file."""
+
+    format: str = "auto"
+    #: the LoCoMo conversation to read
+    sample_id: str | None = None
+    #: the day of a session that says none
+    date: str | None = None
+    user_name: str = "user"
+    #: the project's time zone: message timestamps become calendar days in it
+    timezone: str | None = None
+
+
 def sessions_from_value(
-    value: Any,
-    *,
-    label: str = "the session",
-    format: str = "auto",
-    sample_id: str | None = None,
-    date: str | None = None,
-    user_name: str = "user",
-    timezone: str | None = None,
+    value: Any, options: ReadOptions = ReadOptions(), *, label: str = "the session"
 ) -> list[Session]:
     """Sessions from an in-memory JSON value (a dict or list, as a session file would hold).
 
@@ -114,6 +122,7 @@ def sessions_from_value(
     """
     import json
 
+    format, date = options.format, options.date
     if format not in ("auto", "messages", "locomo"):
         raise InputError(
             f"{label}: format {format!r} does not apply to a JSON value.",
@@ -136,11 +145,11 @@ def sessions_from_value(
     if format == "locomo" or (format == "auto" and looks_like_locomo(parsed)):
         if not looks_like_locomo(parsed):
             raise InputError(f"{label} is not a LoCoMo conversation (no 'conversation' object).")
-        return read_locomo(parsed, path, sample_id=sample_id, date=date)
+        return read_locomo(parsed, path, sample_id=options.sample_id, date=date)
     if not looks_like_messages(parsed):
         raise InputError(
             f"{label} is neither chat messages nor a LoCoMo conversation.",
             hint="Expected {'date': 'YYYY-MM-DD', 'messages': [{'role': 'user', 'content': '...'}]} "
             "or [{'role': ..., 'content': ...}, ...].",
         )
-    return read_messages(parsed, path, date=date, user_name=user_name, timezone=timezone)
+    return read_messages(parsed, path, date=date, user_name=options.user_name, timezone=options.timezone)
