@@ -100,10 +100,13 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
     """Per speaker, how many times they name a place of each country ("back from Hermanus",
     "a weekend in George", "my sister's coming from ottawa"): places the gazetteer places in
     one country, capitalised or, in lower case, as :func:`~uac.extract.places.lookup_lower`
-    accepts them."""
-    from ...extract.places import lookup, lookup_lower
+    accepts them.  A city whose name several countries share ("down to Cambridge", "to
+    Hamilton and back") counts, once the others are counted, for the one of its countries the
+    speaker names most; for none when the speaker names none of them."""
+    from ...extract.places import countries_of, lookup, lookup_lower
 
     named: dict[str, Counter[str]] = {}
+    shared: list[tuple[str, str]] = []
     for fact in facts:
         if not fact.speaker:
             continue
@@ -112,6 +115,13 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
             place = lookup_lower(word) if word[:1].islower() else lookup(word)
             if place is not None and place.country and not place.ambiguous:
                 named.setdefault(fact.speaker, Counter())[place.country] += 1
+            elif place is not None and place.kind == "city" and place.ambiguous:
+                shared.append((fact.speaker, place.name))
+    for speaker, name in shared:
+        counts = named.get(speaker, Counter())
+        candidates = [country for country in countries_of(name) if counts[country]]
+        if candidates:
+            counts[max(candidates, key=lambda c: counts[c])] += 1
     return named
 
 
