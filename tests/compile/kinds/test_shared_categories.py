@@ -163,3 +163,38 @@ def test_trips_told_by_a_countdown_their_end_or_their_nights(line, expected):
 )
 def test_no_trip_from_a_review_a_countdown_to_no_place_or_a_hedge(line):
     assert _trips(line) == []
+
+
+def test_a_countdown_dates_its_trip_and_a_later_look_back_makes_it_done():
+    from tests.compile.kinds.test_trips_chat import _trips as trips_of
+
+    countdown = (DAY, ["4 sleeps till Bali!! we moved it to the end of feb"])
+    back = (
+        dt.date(2025, 3, 23),
+        ["sorry i went quiet, i havent even told you about Bali, it was unreal, 10 nights, Ollie surfed every morning"],
+    )
+    assert trips_of(countdown) == [{"destination": "Bali", "country": "ID", "status": "planned", "nights": None}]
+    assert [t["status"] for t in trips_of(countdown, back)] == ["done"]
+    facts = facts_of("4 sleeps till Bali!!", said_on=DAY)
+    (found,) = [s for f in facts for s in detect(f) if s.kind == "trip"]
+    assert found.fields["start"].start == dt.date(2025, 2, 20)
+
+
+def test_a_dollar_named_by_its_land_after_the_amount():
+    from uac.extract.money import find_amounts, names_us_dollar
+
+    assert [(m.amount, m.currency) for m in find_amounts("bought Blundstones, $260 aussie at the boot place")] == [
+        (260.0, "AUD")
+    ]
+    assert [m.currency for m in find_amounts("$40 kiwi")] == ["NZD"]
+    assert names_us_dollar("$68 US w tip") and not names_us_dollar("gave us $50 and left")
+
+
+def test_a_purchase_takes_its_price_from_the_next_sentence():
+    assert _bought("bought a proper backpack for the new commute.", "Bellroy, $189.", "no more suits") == [
+        ("backpack", 189.0, "USD")
+    ]
+    # a next sentence that does not open with the price gives none
+    assert _bought("bought a proper backpack for the new commute.", "the train was $189 this month.") == [
+        ("backpack", None, None)
+    ]

@@ -760,7 +760,7 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
 _NIGHTS_TOLD = re.compile(rf",\s+(?:(?i:so|and|just|only)\s+)?(?P<nights>(?i:{p.NUMBER}))\s+(?:nights?|nts)\b")
 #: "4 sleeps till Bali!!", "two weeks until Japan": a count of the days left before a trip
 _COUNTDOWN = re.compile(
-    rf"^(?P<n>(?i:{p.NUMBER}))\s+(?i:sleeps|days|weeks|more\s+sleeps|more\s+days)\s+(?i:till|until|til|to)\s+(?P<place>{p.NAME})(?=\s*(?:[,.;!]|$))"
+    rf"^(?P<n>(?i:{p.NUMBER}))\s+(?:(?i:more)\s+)?(?P<unit>(?i:sleeps|days|weeks))\s+(?i:till|until|til|to)\s+(?P<place>{p.NAME})(?=\s*(?:[,.;!]|$))"
 )
 #: "Perth trip wrapped.", "JKT wk over.": a trip told as over, with its place
 _WRAPPED = re.compile(
@@ -777,7 +777,14 @@ def _counted(fact: "Fact") -> list[Sighting]:
     text = p.without_said(p.plain_cached(fact.text, fact.session_date), fact.speaker)
     ahead = _COUNTDOWN.match(text)
     if ahead is not None:
-        return _sighted(fact, ahead.group("place"), _Rule(_COUNTDOWN, "planned"), text[ahead.end() :])
+        found = _sighted(fact, ahead.group("place"), _Rule(_COUNTDOWN, "planned"), text[ahead.end() :])
+        days = p.number(ahead.group("n"))
+        if found and days is not None and fact.session_date is not None and not found[0].fields["_when"]:
+            # "4 sleeps till Bali": the trip starts that many days (weeks) after it was said
+            step = 7 if ahead.group("unit").lower().startswith("week") else 1
+            start = Period.day(fact.session_date + _dt.timedelta(days=int(days) * step))
+            found[0].fields.update(start=start, _when=start)
+        return found
     if p.HEDGES.search(text):
         return []
     over = _WRAPPED.match(text)
@@ -1152,7 +1159,7 @@ def _report(
 
 
 #: "... at the weekend in Leeds ...": a place named in a sentence
-_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})")
+_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})|\b(?P<told>{p.NAME}),\s+it\s+was\b")
 #: a sentence that opens with a place and a word about it: "London debrief: ...", "Oslo was cold"
 _OPENS_WITH_PLACE = re.compile(rf"^(?P<place>{p.NAME})(?=\s+(?:debrief|update|recap|report|diary|was|were)\b|:)")
 
@@ -1186,7 +1193,8 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
             if tense(fact.text) is not False or p.HEDGES.search(fact.text):
                 continue
             text = p.plain_cached(fact.text, said)
-            named = {_place_key(m.group("place")) for m in _IN_PLACE.finditer(text)}
+            # "in Bali", "at Ana's in York", or a place looked back on: "told you about Bali, it was unreal"
+            named = {_place_key(m.group("place") or m.group("told")) for m in _IN_PLACE.finditer(text)}
             opening = _OPENS_WITH_PLACE.match(text[len(f"{fact.speaker} said: ") :] if "said: " in text else text)
             if opening is not None:
                 named.add(_place_key(opening.group("place")))  # "London debrief: the workshop went fine"
