@@ -9,13 +9,14 @@ import datetime as dt
 
 import pytest
 
-from uac.compile.kinds import assemble, detect, doubt, localise, registry
+from uac.compile.kinds import assemble, detect, doubt, registry
 from uac.extract.places import lookup
 from uac.extract.rules import RuleExtractor
 from uac.extract.states import is_question
 from uac.sessions.model import Session, Turn
 
 from .conftest import facts_of
+from .test_meals_jobs_purchases import _localised
 
 TRIP = next(k for k in registry() if k.name == "trip")
 DAY = dt.date(2025, 2, 16)
@@ -28,12 +29,7 @@ def _trips(*lines: str) -> list[tuple]:
 
 
 def _bought(*lines: str) -> list[tuple]:
-    facts = facts_of(*lines)
-    seen: dict[str, list] = {}
-    for fact in facts:
-        for sighting in detect(fact):
-            seen.setdefault(sighting.kind, []).append(sighting)
-    out = localise(seen, facts, None)
+    out = _localised(*lines)
     return [
         (s.fields["item"], s.fields["amount"], s.fields["currency"]) for s in out.get("purchase", []) if not doubt(s)
     ]
