@@ -194,3 +194,24 @@ def test_a_purchase_takes_its_price_from_the_next_sentence():
     assert _bought("bought a proper backpack for the new commute.", "the train was $189 this month.") == [
         ("backpack", None, None)
     ]
+
+
+def _meals(*lines: str) -> list[tuple]:
+    return [
+        (s.fields["place"], s.fields["meal"], s.fields["amount"])
+        for f in facts_of(*lines)
+        for s in detect(f)
+        if s.kind == "meal" and not doubt(s)
+    ]
+
+
+def test_a_meal_told_as_a_fragment_with_who_when_and_its_price():
+    assert _meals("dinner w Wei Jie fri at Casa Lisboa on East Coast Rd, we split, $74 my half.") == [
+        ("Casa Lisboa", "dinner", 74.0)
+    ]
+    assert _meals("lunch w my new team weds at Kotuwa, $42, paid for my own") == [("Kotuwa", "lunch", 42.0)]
+    assert _meals("Dinner at Nopa last night, £40.") == [("Nopa", "dinner", 40.0)]
+    # a fragment with no price, or a time ahead, is no meal had
+    assert _meals("dinner w Ana tomorrow at Nopa, $40 set menu") == []
+    assert _meals("dinner at Nopa next week, it's $40 a head") == []
+    assert _meals("dinner w Ana at Nopa") == []
