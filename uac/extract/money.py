@@ -253,6 +253,8 @@ def _amounts(text: str) -> list[Money]:
             value, currency = _scaled(_digits(g["n1"]), g.get("s1")), currency_code(g["sym"])
             if g.get("code1") and currency_code(g["code1"]) and g["sym"] == "$":
                 currency = currency_code(g["code1"])  # "$86 NZD": the code says which dollar
+            elif g["sym"] == "$" and (land := _LAND_AFTER.match(text, match.end())) is not None:
+                currency = _LAND_DOLLARS[land.group("land").lower()]  # "$260 aussie": the land says which
         elif g.get("code"):
             code = g["code"]
             if not code.isupper():
@@ -282,8 +284,11 @@ def _amounts(text: str) -> list[Money]:
     return out
 
 
-#: "US$40", "40 USD", "US dollars", "American dollars": the US dollar by name, not a bare "$"
-_US_DOLLAR = re.compile(r"US\$|\bUSD\b|\b(?:US|U\.S\.|American)\s+dollars?\b")
+#: the dollars a word after "$40" names, as people write them ("$260 aussie", "$40 kiwi", "$68 US")
+_LAND_DOLLARS = {"aussie": "AUD", "australian": "AUD", "kiwi": "NZD", "canadian": "CAD", "us": "USD", "sing": "SGD"}
+_LAND_AFTER = re.compile(r"\s+(?P<land>(?i:aussie|australian|kiwi|canadian|sing)|US)\b(?!\s+(?:and|to)\b)")
+#: "US$40", "40 USD", "US dollars", "American dollars", "$68 US": the US dollar by name, not a bare "$"
+_US_DOLLAR = re.compile(r"US\$|\bUSD\b|\b(?:US|U\.S\.|American)\s+dollars?\b|\$\s?\d[\d,.]*\s+US\b")
 
 
 def names_us_dollar(text: str) -> bool:

@@ -53,6 +53,9 @@ _IRREGULAR_3SG = {
 }
 _NOT_VERBS = set("""and or but so because if when then that the a an to of in on at for with as not no""".split())
 _CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd": "{n} would"}
+#: contractions of "I" as phones type them, without the apostrophe, that are no other word
+#: ("ill" and "id" are words: they stay as they are)
+_UNMARKED_I = {"im": "i'm", "ive": "i've"}
 _CONTRACTIONS_YOU = {"you're": "{n} is", "you've": "{n} has", "you'll": "{n} will", "you'd": "{n} would"}
 _INVERTED = {
     "am": "is",
@@ -245,6 +248,9 @@ def rewrite_persons(sentence: str, speaker: str, listener: str | None) -> str:
             tokens[i] = f"{speaker} {_d_means(tokens, i)}"
         elif low in _CONTRACTIONS_I:
             tokens[i] = _CONTRACTIONS_I[low].format(n=speaker)
+        elif low in _UNMARKED_I and (token.islower() or i == 0):
+            # "im so tired", "ive started swimming": a phone's "I'm", "I've" without the apostrophe
+            tokens[i] = _CONTRACTIONS_I[_UNMARKED_I[low]].format(n=speaker)
         elif low in ("ourselves", "myself", "yourself", "yourselves"):
             tokens[i] = "themselves" if _has_subject(tokens, i, names) else "oneself"
         elif low == "me":

@@ -154,6 +154,19 @@ NICKNAMES: dict[str, tuple[str, str]] = {
     "Rio": ("Rio de Janeiro", "BR"),
     # the city's own short name (nyc.gov)
     "NYC": ("New York City", "US"),
+    # New Zealand and Australia, as Kiwis and Aussies write them
+    "Welly": ("Wellington", "NZ"),
+    "Chch": ("Christchurch", "NZ"),
+    "Rotovegas": ("Rotorua", "NZ"),
+    "Gizzy": ("Gisborne", "NZ"),
+    "Queenie": ("Queenstown", "NZ"),
+    "Melbs": ("Melbourne", "AU"),
+    "Brissie": ("Brisbane", "AU"),
+    # South-East and East Asia: the short names of cities as their airports and people write them
+    "JKT": ("Jakarta", "ID"),
+    "HCMC": ("Ho Chi Minh City", "VN"),
+    "HK": ("Hong Kong", "HK"),
+    "BKK": ("Bangkok", "TH"),
 }
 
 #: names that are also common words or first names and are no place in a sentence about going somewhere
@@ -326,7 +339,8 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
             return Place(bare, "country", next(iter(country)))
         return Place(bare, "country", None, True)
     rows = tables.cities.get(bare_key)
-    if region and not (rows and (rows[0][1] in region or rows[0][0] >= 100_000)):
+    known = bare in _ALIASES and rows is not None and _city(rows)[1]  # "Bali": the island, not towns abroad
+    if region and (known or not (rows and (rows[0][1] in region or rows[0][0] >= 100_000))):
         # a region, unless a city of the name lies in it ("Kyoto") or is a big one elsewhere ("Portland")
         if len(region) == 1:
             return Place(bare, "region", next(iter(region)))

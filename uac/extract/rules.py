@@ -30,7 +30,7 @@ from .base import ExtractedFact
 from .dates import annotate
 from .persons import rewrite_persons
 from .sentences import is_contentless, split_sentences
-from .states import link_states
+from .states import link_states, report_with_question
 
 _INTERJECTION = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|no|nope|wow|whoa|oh|ah|aw+|haha+|lol|omg|well|so|hey|hi|ok|okay|sure|"
@@ -94,7 +94,7 @@ class RuleExtractor:
                 continue
             text = rewrite_persons(strip_interjections(sentence), turn.speaker, listener)
             text, dates = annotate(text, session.date)
-            question = text.rstrip().endswith("?")
+            question = text.rstrip().endswith("?") and not report_with_question(text)
             if turn.speaker not in text or (question and not text.startswith(turn.speaker)):
                 text = f"{turn.speaker} {'asked' if question else 'said'}: {text}"
             meta = {"extractor": self.name}

@@ -284,7 +284,25 @@ def is_question(text: str) -> bool:
     text = text.strip()
     if re.match(r"^[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)? asked:", text):
         return True
-    return text.endswith("?") and _TAG_QUESTION.search(text) is None
+    return text.endswith("?") and _TAG_QUESTION.search(text) is None and not report_with_question(text)
+
+
+#: the words a question opens with ("What should I pack", "Do you think", "Is it far")
+_ASKS = re.compile(
+    r"^(?:[A-Z][\w'’-]*\s+(?:said|asked):\s+)?(?:(?:ok|okay|so|and|but|also|hey|hi|um|hmm)[,!]?\s+)*"
+    r"(?i:what|where|when|why|how|who|whom|whose|which|is|are|am|was|were|do|does|did|can|could|should|shall|would|"
+    r"will|have|has|had|any|anyone|anybody|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|shouldn't|ur|you)\b"
+)
+#: a message of many clauses is a report when only its end asks: at least this many words and commas
+REPORT_WORDS, REPORT_COMMAS = 25, 2
+
+
+def report_with_question(text: str) -> bool:
+    """ "ok so I did a thing, bought a road bike off Trade Me last night, a 2019 Giant TCR, ... for
+    $1,150 which I reckon is pretty good??": a long run-on report whose last clause asks -- its
+    clauses are statements (it opens with no question word, has three clauses or more and
+    :data:`REPORT_WORDS` words)."""
+    return len(text.split()) >= REPORT_WORDS and text.count(", ") >= REPORT_COMMAS and _ASKS.match(text) is None
 
 
 def strip_dates(text: str) -> str:

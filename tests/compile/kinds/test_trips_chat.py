@@ -203,7 +203,7 @@ def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_make
         ("So we were on Mallorca for the weekend, the wind was insane.", [("Mallorca", "ES", "done", None)]),
         ("We had a long weekend in Ghent, bliss.", [("Ghent", "BE", "done", None)]),
         # a place called off, a place booked, a return after a greeting
-        ("Well. We've pulled the pin on Bali.", [("Bali", None, "cancelled", None)]),
+        ("Well. We've pulled the pin on Bali.", [("Bali", "ID", "cancelled", None)]),
         ("Bad news: we cancelled Vienna.", [("Vienna", "AT", "cancelled", None)]),
         ("Anyway Italy is BOOKED.", [("Italy", "IT", "planned", None)]),
         ("Kia ora from Leeds, back from Wellington since sunday.", [("Wellington", "NZ", "done", None)]),

@@ -12,8 +12,8 @@ They run on the sightings of all facts before they are assembled
   country ("Back from Lisbon ..." then "did a day trip to Sintra") is part of that stay,
   not a trip of its own: its fact stays on the timeline, counted unclear;
 
-* a meal told without its cost takes the amount that opens the next sentence of the
-  same session ("We had dinner at Oaxaca Kitchen last night." then "$94 for the two of
+* a meal or a purchase told without its cost takes the amount that opens the next sentence
+  of the same session ("bought a backpack for the commute." then "Bellroy, $189.") ("We had dinner at Oaxaca Kitchen last night." then "$94 for the two of
   us"; "... at Little Seoul." then "27,50 € for my half"), when that sentence tells no
   record of its own;
 * a home in a city whose name several countries share ("we found a 2 bed in hamilton") lies
@@ -44,7 +44,12 @@ if TYPE_CHECKING:
     from ...facts.model import Fact
 
 #: "$94 for the two of us", "About €30 each": a sentence that opens with an amount
-_OPENS_WITH_AMOUNT = re.compile(r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?:about|around|only|just|like|so|and)\s+)?", re.I)
+#: (or with the make of a thing bought before it: "bought a backpack for the commute." then "Bellroy, $189.")
+_OPENS_WITH_AMOUNT = re.compile(
+    r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?-i:[A-Z][\w&'’-]*)(?:\s+(?-i:[A-Z][\w&'’-]*))?,\s+)?"
+    r"(?:(?:about|around|only|just|like|so|and)\s+)?",
+    re.I,
+)
 
 
 def localise(
@@ -59,7 +64,8 @@ def localise(
         facts, told | {s.fact_id for found in sightings.values() for s in found}
     )
     out["trip"] = _day_trips(trips, facts, order)
-    out["meal"] = [_next_amount(s, facts, order, told) for s in sightings.get("meal", [])]
+    for name in ("meal", "purchase"):
+        out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
     homes: dict[str, list[tuple[int, str]]] = {}
     named = _countries_named(facts)
     out["home"] = [_home_country(s, named) for s in sightings.get("home", [])]
@@ -100,10 +106,13 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
     """Per speaker, how many times they name a place of each country ("back from Hermanus",
     "a weekend in George", "my sister's coming from ottawa"): places the gazetteer places in
     one country, capitalised or, in lower case, as :func:`~uac.extract.places.lookup_lower`
-    accepts them."""
-    from ...extract.places import lookup, lookup_lower
+    accepts them.  A city whose name several countries share ("down to Cambridge", "to
+    Hamilton and back") counts, once the others are counted, for the one of its countries the
+    speaker names most; for none when the speaker names none of them."""
+    from ...extract.places import countries_of, lookup, lookup_lower
 
     named: dict[str, Counter[str]] = {}
+    shared: list[tuple[str, str]] = []
     for fact in facts:
         if not fact.speaker:
             continue
@@ -112,6 +121,13 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
             place = lookup_lower(word) if word[:1].islower() else lookup(word)
             if place is not None and place.country and not place.ambiguous:
                 named.setdefault(fact.speaker, Counter())[place.country] += 1
+            elif place is not None and place.kind == "city" and place.ambiguous:
+                shared.append((fact.speaker, place.name))
+    for speaker, name in shared:
+        counts = named.get(speaker, Counter())
+        candidates = [country for country in countries_of(name) if counts[country]]
+        if candidates:
+            counts[max(candidates, key=lambda c: counts[c])] += 1
     return named
 
 

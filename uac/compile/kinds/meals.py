@@ -266,7 +266,10 @@ _SUBJECT_MEAL = (
 
 _MEAL_AT = (
     r"(?i:(?:(?:and|so|also|then|oh)\s+)?(?:a\s+)?(?:(?:lovely|great|quick|late|long|big|nice|cheap)\s+)?"
-    r"(?:dinner|lunch|brunch|breakfast|drinks|supper)\s+at)\s+(?P<named>{name})"
+    r"(?:dinner|lunch|brunch|breakfast|drinks|supper)"
+    # who with and when, as chats put them before the place: "dinner w Wei Jie fri at", "lunch w my new team weds at"
+    r"(?:\s+(?:w/?|with)\s+(?:[\w'’-]+\s+){{1,3}}?(?:(?:on\s+)?(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\w*\s+|tonight\s+|"
+    r"last\s+night\s+|yesterday\s+)?|\s+)at)\s+(?P<named>{name})"
 )
 
 
@@ -378,7 +381,7 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
     if match is None:
         # "Brunch at Ottoline with Ben was lovely", "dinner at Nopa last night, £40": reported, never wished
         match = re.match(_MEAL_AT.format(name=p.NAME), text)
-        if match is not None and (tense(text) is not False or p.HEDGES.search(text) or re.search(r"\bwould\b", text)):
+        if match is not None and (not _reported(fact, text) or p.HEDGES.search(text) or re.search(r"\bwould\b", text)):
             match = None
     if match is None or person not in fact.text and "said:" not in fact.text:
         return []
@@ -387,6 +390,17 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
         return []
     meal = re.search(r"\b(dinner|lunch|brunch|breakfast)\b", match.group(0), re.I)
     return [_sighting(fact, person, text, place, None, meal.group(1).lower() if meal else None)]
+
+
+def _reported(fact: "Fact", text: str) -> bool:
+    """A meal at a place told as done: in the past, or -- a fragment with no tense -- with the price
+    paid ("dinner w Wei Jie fri at Casa Lisboa, we split, $74 my half") and no time ahead."""
+    from ...extract.money import find_amounts
+
+    said = tense(text)
+    if said is not None:
+        return said is False
+    return bool(find_amounts(text)) and not _dated_ahead(fact) and not _AHEAD.search(text)
 
 
 def _trim(place: str | None) -> str | None:

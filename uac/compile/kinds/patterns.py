@@ -188,7 +188,10 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
 
 
 #: words that open a chat sentence before its subject ("Also I bought ...", "Anyway we flew ...")
-_OPENERS = r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|finally|update|news)"
+_OPENERS = (
+    r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|finally|update|news|in\s+other\s+news|"
+    r"other\s+news|btw|so|and|yeah|lol|haha)"
+)
 
 
 #: a sentence that opens with a past-tense verb (or an adverb and one): "finally ordered ...",
@@ -393,6 +396,9 @@ def one_record_each(kind: "Kind", sightings: list["Sighting"], facts: dict[str, 
     for sighting in sorted(sightings, key=lambda s: order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]
         values = dict(sighting.fields)
-        values.update(said_on=fact.session_date, sources=[fact.id])
-        out.append(Assembled(kind.name, values, [fact.id]))
+        # the sentence after that said what it cost ("Bellroy, $189.") is a source too
+        paid_in = values.pop("_amount_from", None)
+        sources = [fact.id] + ([paid_in] if paid_in is not None and paid_in != fact.id else [])
+        values.update(said_on=fact.session_date, sources=sources)
+        out.append(Assembled(kind.name, values, list(sources)))
     return out

@@ -85,7 +85,7 @@ _STOP = (
 )
 _ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
 _ITEM_TO_STOP = rf"{_ITEM}{_STOP}"
-_BUY = r"(?:bought|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back)"
+_BUY = r"(?:bought|grabbed|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back)"
 _WHERE = re.compile(
     rf"\b(?:at|from|on)\s+(?P<where>(?:the\s+)?{p.NAME}|the\s+(?:[a-z]+\s+)?(?:market|store|shop|mall|supermarket|bakery|"
     rf"flea\s+market|farmers\s+market|thrift\s+store|airport|station|bookstore|pharmacy)|[a-z]+\.(?:com|co\.uk|de|fr))"
@@ -156,7 +156,7 @@ def _item(text: str, person: str) -> str | None:
     words = text.strip().rstrip(".,").split()
     while words and (
         words[0].lower()
-        in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper")
+        in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper", "own")
         or words[0] in (f"{person}'s", f"{person}’s")
     ):
         words = words[1:]
@@ -191,7 +191,7 @@ _MEASURES = set(
 
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
-    r"\b(?:bought|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought)\b",
+    r"\b(?:bought|grabbed|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought)\b",
     re.I,
 )
 
@@ -212,6 +212,15 @@ _BARE_PRICE = re.compile(
 )
 
 
+#: what a later segment of a list of things bought says when its thing was not bought
+_NOT_BOUGHT_AFTER = re.compile(
+    r"\b(?:eyeing|eyed|looked\s+at|looking\s+at|almost|nearly|didn't|did\s+not|left\s+it|walked\s+out|tried\s+on)\b",
+    re.I,
+)
+#: a segment that opens with a preposition ("at JB Hi-Fi, ...") says where, not what
+_PREPOSITION = re.compile(r"^(?:at|from|in|on|off|to|for|with)\b", re.I)
+
+
 def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
     """Every item bought in the clause, each with the amount that follows it; None when
     the clause names no amount (the older rules then read it)."""
@@ -228,6 +237,11 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
     last = 0
     for money in amounts:
         segment = body[last : money.start]
+        last_end = last
+        if last:
+            # "... for $1,899 which I'll be paying off, and a second hand fridge for $350": the next
+            # thing is in the segment's last clause, not in what was said of the one before
+            segment = re.split(r",\s+(?:and\s+)?(?=(?:a|an|the|some|two|three)\s)", segment)[-1]
         last = money.end
         segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;"))
         segment = re.sub(r"^(?:another|an\s+extra)\s+", "", segment)
@@ -235,7 +249,9 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         if re.match(r"^(?:one|it|them|that|this|these|those)\b", item) and "," in segment:
             # "bought one already, the Patagonia down parka": the thing is named after the comma
             item = _ITEM_END.sub("", segment.split(",", 1)[1].strip()).strip()
-        named = _item(item, clause.person) if item else None
+        if last_end and _NOT_BOUGHT_AFTER.search(segment):
+            break  # "..., was eyeing up the Dyson too but $899 for a vacuum is insane": looked at, not bought
+        named = _item(item, clause.person) if item and not _PREPOSITION.match(item) else None
         if named is None:
             if items and items[-1]["amount"] is None:
                 items[-1].update(amount=money.amount, currency=money.currency)
@@ -244,7 +260,10 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
     # "and a standing lamp for 65": a later item priced without a currency takes the one before it
     tail = body[last:]
     match = re.match(
-        r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b",
+        r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+"
+        # "and a side table for 45"; "and goggles for 25": things, one or two words, without "a"
+        r"(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?|(?:[a-z][\w'’-]*\s+)?[a-z][\w'’-]*[a-rt-z]s)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b"
+        r"(?!\s*(?:%|km|k\b|miles|min|mins|minutes|nights|days|hours|hrs|years|yrs|weeks|months|people|of\b))",
         tail,
     )
     if match and items:
@@ -277,7 +296,9 @@ _OPENING_PHRASE = (
 )
 #: a label before a colon that opens a chat's sentence: "Also christmas:", "Update:", "Big news:"
 _LABEL = re.compile(r"^(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+")
-_OPENS_REPORT = re.compile(r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:[a-z]+ed|swam|ran|rode)\b", re.I)
+_OPENS_REPORT = re.compile(
+    r"^(?:(?:just|also|then|and|so|ok|okay)\s+)*(?:(?:has|have|had)\s+)?(?:[a-z]+ed|swam|ran|rode|begun)\b", re.I
+)
 
 
 def _going_on(fact: "Fact") -> list[p.Clause]:

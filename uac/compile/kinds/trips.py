@@ -363,9 +363,16 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             out.append(Sighting(NAME, fact.id, fields, key))
             break
     if said and not out:
-        out = _looking_back(fact) or _recap(fact)
+        out = _looking_back(fact) or _recap(fact) or _counted(fact)
     elif not out and not p.is_question(fact):
-        out.extend(_back_from(fact) or _occasion_ahead(fact) or _sent(fact) or _owned_trips(fact) or _recap(fact))
+        out.extend(
+            _back_from(fact)
+            or _occasion_ahead(fact)
+            or _sent(fact)
+            or _owned_trips(fact)
+            or _recap(fact)
+            or _counted(fact)
+        )
     if not out and not p.is_question(fact):
         out.extend(_back_home_visit(fact))
     return out
@@ -420,7 +427,7 @@ def _sighted(
 
 def _back_from(fact: "Fact") -> list[Sighting]:
     """ "Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
-    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+from\b", fact.text):
+    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+(?:from|fr)\b", fact.text):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     back = _BACK_FROM.pattern.match(text[:1].lower() + text[1:])
@@ -668,7 +675,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
 _BACK_FROM = _Rule(
     re.compile(
-        rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+from\s+{_PLACES}"
+        rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+(?:from|fr)\s+{_PLACES}"
     ),
     "done",
     "end",
@@ -680,7 +687,8 @@ _GREETING = re.compile(
 #: "Anyway Italy is BOOKED": a place booked is a trip planned
 _BOOKED = _Rule(
     re.compile(
-        rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+        rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?:(?i:the\s+)?(?i:flights?|tickets?|trains?|ferry)\s+(?i:to|for)\s+)?"
+        rf"(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
     ),
     "planned",
     "booked",
@@ -724,14 +732,72 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
     hedged = p.HEDGES.search(text) is not None
     for rule, said in ((_BOOKED, text), (_OFF_TO, lowered), (_BACK_FROM, lowered)):
         match = rule.pattern.match(said)
-        if match is not None and not (hedged and rule.status == "planned"):
+        doubted = hedged
+        if rule is _BOOKED and match is not None:
+            # "flights to Japan are booked!! ..., maybe Hakone": a hedge after the booking is of the rest
+            doubted = p.HEDGES.search(re.split(r"[,.;!?]", said[match.end() :], maxsplit=1)[0]) is not None
+        if match is not None and not (doubted and rule.status == "planned"):
             found = _sighted(fact, match.group("place"), rule, text[match.end() :])
             if found:
                 return found
     match = _REVIEW.match(text)
     if match is None or len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
         return []
-    return _sighted(fact, match.group("place"), _Rule(_REVIEW, "done"), text[match.end() :], after="", weak=True)
+    stay = _NIGHTS_TOLD.search(text[match.end() :])
+    # "Manila was ok btw, 3 nights": a place looked back on with the nights spent there is a stay told
+    return _sighted(
+        fact,
+        match.group("place"),
+        _Rule(_REVIEW, "done"),
+        text[match.end() :],
+        after="",
+        nights=stay.group("nights") if stay else None,
+        weak=stay is None,
+    )
+
+
+#: "..., so 4 nights", ", 3 nights,": the nights of a stay, told after a comma
+_NIGHTS_TOLD = re.compile(rf",\s+(?:(?i:so|and|just|only)\s+)?(?P<nights>(?i:{p.NUMBER}))\s+(?:nights?|nts)\b")
+#: "4 sleeps till Bali!!", "two weeks until Japan": a count of the days left before a trip
+_COUNTDOWN = re.compile(
+    rf"^(?P<n>(?i:{p.NUMBER}))\s+(?:(?i:more)\s+)?(?P<unit>(?i:sleeps|days|weeks))\s+(?i:till|until|til|to)\s+(?P<place>{p.NAME})(?=\s*(?:[,.;!]|$))"
+)
+#: "Perth trip wrapped.", "JKT wk over.": a trip told as over, with its place
+_WRAPPED = re.compile(
+    rf"^(?P<place>{p.NAME})\s+(?i:trip|wk|week|weekend|stint|leg)\s+(?i:wrapped|done|over|finished|complete)\b"
+)
+
+
+def _counted(fact: "Fact") -> list[Sighting]:
+    """ "4 sleeps till Bali!!" (planned), "Perth trip wrapped." (done), "Melbs was so fun, ..., so 4
+    nights" (done): a trip told by the time left before it, by its end or by the nights a place
+    looked back on lasted, with a place of the gazetteer (a sentence of the speaker's)."""
+    if not fact.speaker or p.is_question(fact):
+        return []
+    text = p.without_said(p.plain_cached(fact.text, fact.session_date), fact.speaker)
+    ahead = _COUNTDOWN.match(text)
+    if ahead is not None:
+        found = _sighted(fact, ahead.group("place"), _Rule(_COUNTDOWN, "planned"), text[ahead.end() :])
+        days = p.number(ahead.group("n"))
+        if found and days is not None and fact.session_date is not None and not found[0].fields["_when"]:
+            # "4 sleeps till Bali": the trip starts that many days (weeks) after it was said
+            step = 7 if ahead.group("unit").lower().startswith("week") else 1
+            start = Period.day(fact.session_date + _dt.timedelta(days=int(days) * step))
+            found[0].fields.update(start=start, _when=start)
+        return found
+    if p.HEDGES.search(text):
+        return []
+    over = _WRAPPED.match(text)
+    if over is not None:
+        return _sighted(fact, over.group("place"), _Rule(_WRAPPED, "done"), text[over.end() :])
+    review = _REVIEW.match(text)
+    stay = _NIGHTS_TOLD.search(text[review.end() :]) if review is not None else None
+    if review is None or stay is None:
+        return []
+    # "Melbs was so fun, it was Jess's 30th so we flew over ..., so 4 nights": a stay looked back on
+    return _sighted(
+        fact, review.group("place"), _Rule(_REVIEW, "done"), text[review.end() :], nights=stay.group("nights")
+    )
 
 
 #: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
@@ -1093,7 +1159,7 @@ def _report(
 
 
 #: "... at the weekend in Leeds ...": a place named in a sentence
-_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})")
+_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})|\b(?P<told>{p.NAME}),\s+it\s+was\b")
 #: a sentence that opens with a place and a word about it: "London debrief: ...", "Oslo was cold"
 _OPENS_WITH_PLACE = re.compile(rf"^(?P<place>{p.NAME})(?=\s+(?:debrief|update|recap|report|diary|was|were)\b|:)")
 
@@ -1127,7 +1193,8 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
             if tense(fact.text) is not False or p.HEDGES.search(fact.text):
                 continue
             text = p.plain_cached(fact.text, said)
-            named = {_place_key(m.group("place")) for m in _IN_PLACE.finditer(text)}
+            # "in Bali", "at Ana's in York", or a place looked back on: "told you about Bali, it was unreal"
+            named = {_place_key(m.group("place") or m.group("told")) for m in _IN_PLACE.finditer(text)}
             opening = _OPENS_WITH_PLACE.match(text[len(f"{fact.speaker} said: ") :] if "said: " in text else text)
             if opening is not None:
                 named.add(_place_key(opening.group("place")))  # "London debrief: the workshop went fine"
