@@ -63,7 +63,8 @@ def same_item(gold: Any, found: Any) -> bool:
     """Items match when each names the other's head noun (its last word) and the record holds
     at least half of the gold's words ("standing desk" ~ "a new standing desk", not "desk lamp");
     a note the ledger puts in parentheses may be left out ("secondhand bike (blue Raleigh)" ~
-    "secondhand bike")."""
+    "secondhand bike"); a thing named by two or more of the gold's words alone is it too, as
+    people name a thing by its make and model ("Sony XM5 headphones" ~ "Sony XM5")."""
     if isinstance(gold, str) and "(" in gold:
         bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
         if bare and bare != gold and _same_item(bare, found):
@@ -75,6 +76,8 @@ def _same_item(gold: Any, found: Any) -> bool:
     a, b = _words(gold), _words(found)
     if not a or not b:
         return False
+    if len(b) >= 2 and b <= a:
+        return True  # the thing by its make and model, without the noun the ledger adds ("Sony XM5")
     heads = normalize(gold).split()[-1], normalize(found).split()[-1]
     return heads[0] in b and heads[1] in a and len(a & b) * 2 >= len(a)
 

@@ -90,6 +90,15 @@ def test_purchases_check_amount_and_currency_and_nothing_scores_unknown():
     assert not same_item("standing desk", "desk lamp") and not same_item("running shoes", "shoe rack")
 
 
+def test_a_thing_named_by_its_make_and_model_is_the_ledger_s_item():
+    """People name a thing by its make and model; the ledger adds the noun ("Sony XM5
+    headphones"). Two or more words all in the gold's match; one word, or a word the gold
+    lacks, does not."""
+    assert same_item("Sony XM5 headphones", "Sony XM5") and same_item("Seiko Presage watch", "seiko presage")
+    assert not same_item("Sony XM5 headphones", "Sony") and not same_item("Sony XM5 headphones", "Sony XM4")
+    assert not same_item("portable folding plinth", "own plinth")
+
+
 def test_the_offline_view_of_the_kinds_chat_scores_its_trips(tmp_path):
     memory = UserMemory.create(tmp_path / "sam", user_name=USER)
     memory.ingest(KINDS_CHAT, extractor="rules")
