@@ -153,6 +153,38 @@ def test_last_and_next_weekday(base, weekday):
 
 
 @settings(max_examples=200, deadline=None)
+@given(
+    base=days, weekday=st.sampled_from(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
+)
+def test_the_weekday_before_last_and_after_next_are_a_week_past_last_and_next(base, weekday):
+    [last] = find_relative_dates(f"last {weekday}", base)
+    [before] = find_relative_dates(f"the {weekday.lower()} before last", base)
+    [nxt] = find_relative_dates(f"next {weekday}", base)
+    [after] = find_relative_dates(f"the {weekday} after next", base)
+    assert (last.day - before.day).days == 7 and (after.day - nxt.day).days == 7
+    assert before.phrase.startswith("the ") and after.day.strftime("%A") == weekday
+
+
+def test_before_last_and_after_next():
+    """Said on Saturday 1 March 2025: "the thursday before last" is 20 February (before, it was
+    read as a bare Thursday, 27 February, a week late, and after a return said on the 24th)."""
+    base = dt.date(2025, 3, 1)
+    text, _ = annotate("we flew over the thursday before last and got back monday", base)
+    assert (
+        text == "we flew over the thursday before last (on 20 February 2025) and got back monday (on 24 February 2025)"
+    )
+    for phrase, code in (
+        ("the weekend before last", "2025-02-15/2025-02-16"),
+        ("the week before last", "2025-02-15/2025-02-21"),
+        ("the weekend after next", "2025-03-15/2025-03-16"),
+        ("the month after next", "2025-05"),
+        ("the year before last", "2023"),
+    ):
+        [found] = find_relative_dates(f"we went {phrase}", base)
+        assert found.period.code == code, (phrase, found.period.code)
+
+
+@settings(max_examples=200, deadline=None)
 @given(base=days)
 def test_weekends_are_saturdays_around_the_base(base):
     for phrase, low, high in (("last weekend", -13, -1), ("this weekend", -1, 6), ("next weekend", 0, 13)):

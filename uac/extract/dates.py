@@ -92,6 +92,11 @@ _PHRASES: list[tuple[str, str]] = [
     ),
     ("before_yesterday", r"\b(?:the\s+)?day\s+before\s+yesterday\b"),
     ("after_tomorrow", r"\b(?:the\s+)?day\s+after\s+tomorrow\b"),
+    # "the thursday before last", "the weekend after next": one step further than last or next
+    (
+        "two_away",
+        rf"\b(?:the\s+)?(?P<what>{_WEEKDAY_WORD}|weekend|week|month|year)\s+(?P<way>before\s+last|after\s+next)\b",
+    ),
     ("ago", rf"\b{_NUM}\s+{_UNIT}\s+ago\b"),
     ("in_n", rf"\bin\s+{_NUM}\s+{_UNIT}\b"),
     ("rel_weekday", rf"\b{_REL}\s+{_WD}\b"),
@@ -269,6 +274,8 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return _week_around(m)
     if kind in ("ago", "in_n"):
         return _units_away(m, base, -1 if kind == "ago" else 1)
+    if kind == "two_away":
+        return _two_away(m, base)
     if kind == "rel_weekday":
         return _rel_weekday(m, base)
     if kind == "on_weekday":
@@ -333,9 +340,11 @@ def _units_away(m: re.Match[str], base: _dt.date, sign: int) -> Period:
 
 def _rel_weekday(m: re.Match[str], base: _dt.date) -> Period:
     """ "last friday", "next monday", "this friday" (this week's)."""
-    target = WEEKDAYS.index(m["weekday"].lower())
+    return _weekday_away(WEEKDAYS.index(m["weekday"].lower()), base, _direction(m["rel"]))
+
+
+def _weekday_away(target: int, base: _dt.date, direction: int) -> Period:
     current = base.weekday()
-    direction = _direction(m["rel"])
     if direction < 0:
         return Period.day(base - _dt.timedelta(days=(current - target) % 7 or 7))
     if direction > 0:
@@ -354,8 +363,11 @@ def _on_weekday(m: re.Match[str], base: _dt.date, future: bool | None) -> Period
 
 def _rel_weekend(m: re.Match[str], base: _dt.date) -> Period:
     """ "last weekend", "next weekend", "this weekend": its Saturday and Sunday."""
+    return _weekend_away(base, _direction(m["rel"]))
+
+
+def _weekend_away(base: _dt.date, direction: int) -> Period:
     saturday_this_week = base + _dt.timedelta(days=5 - base.weekday())
-    direction = _direction(m["rel"])
     if direction < 0:
         saturday = saturday_this_week - _dt.timedelta(days=7)
     elif direction > 0:
@@ -363,6 +375,22 @@ def _rel_weekend(m: re.Match[str], base: _dt.date) -> Period:
     else:
         saturday = saturday_this_week
     return Period(saturday, saturday + _dt.timedelta(days=1))
+
+
+def _two_away(m: re.Match[str], base: _dt.date) -> Period:
+    """ "the thursday before last" (a week before last Thursday), "the weekend after next",
+    "the week before last", "the month after next": one step further than "last" or "next"."""
+    sign = -1 if m["way"].lower().startswith("before") else 1
+    what = m["what"].lower()
+    week = _dt.timedelta(days=7 * sign)
+    if what in WEEKDAYS:
+        return Period.day(_weekday_away(WEEKDAYS.index(what), base, sign).start + week)
+    if what == "weekend":
+        one = _weekend_away(base, sign)
+        return Period(one.start + week, one.end + week)
+    if what == "week":
+        return Period.week_before(base + week) if sign < 0 else Period.week_of(base + 2 * week)
+    return _unit_period(_shift(base, what, 2 * sign), what)
 
 
 def _rel_month_name(m: re.Match[str], base: _dt.date) -> Period:
