@@ -432,6 +432,49 @@ def test_a_domain_compiled_later_in_the_same_compile_sees_what_the_others_made(p
     assert '{"ref": "holidays/trip-1", "class": "Trip", "destination": "Bristol"' in section
 
 
+def test_the_user_s_own_name_shows_no_record_of_another_domain_or_its_own():
+    """Nearly every fact and record names the user: "Alice ran the parkrun" shares "Alice" with
+    Alice's thesis, which says nothing of it; before, the thesis was shown beside parkrun facts."""
+    thesis = {"title": "Coastal erosion models", "person": "Alice", "note": "Alice finished her thesis in May"}
+    bike = {"item": "road bike", "person": "Alice", "note": "Alice bought a road bike"}
+    cross = CrossIndex(
+        {
+            "education": domain_with("education", "Thesis", "theses", [thesis]),
+            "shopping": domain_with("shopping", "Purchase", "purchases", [bike]),
+        }
+    )
+    ran = ["Alice ran the parkrun in 24 minutes."]
+    assert len(cross.select(ran, exclude="health", budget=1_000)) == 2  # what the name alone finds
+    assert cross.select(ran, exclude="health", budget=1_000, ignore=["Alice"]) == []
+    on_bike = ["Alice ran the parkrun on her new bike in 24 minutes."]
+    shown = cross.select(on_bike, exclude="health", budget=1_000, ignore=["Alice"])
+    assert [ref for ref, _ in shown] == ["shopping/purchase-1"]
+    runs = domain_with(
+        "health", "Run", "runs", [{"event": "parkrun", "person": "Alice"}, {"event": "10k", "person": "Alice"}]
+    )
+    own = select_related(runs, RecordIndex(runs), ["Alice ran a half marathon."], budget=1_000, ignore=["Alice"])
+    assert own == []
+    assert [i for i, _ in select_related(runs, RecordIndex(runs), ran, budget=1_000, ignore=["Alice"])] == ["run-1"]
+
+
+def test_a_compile_does_not_show_another_domain_s_record_for_the_user_s_name_alone(project_dir):
+    from uac.memory import UserMemory
+
+    domains = {"f1": "education", "f2": "health"}
+    provider = ScriptedProvider(handler=handler_for(lambda i: domains[i]))
+    with UserMemory.create(
+        project_dir, user_name="Alice", llm=LLMClient(provider, sleep=lambda _s: None, concurrency=1)
+    ) as memory:
+        memory.compile(
+            facts=[
+                fact("f1", "Alice finished her thesis on coastal erosion."),
+                fact("f2", "Alice ran the parkrun in 24 minutes."),
+            ]
+        )
+    prompt = next(prompt_of(r) for r in provider.requests if domain_of_prompt(prompt_of(r)) == "health")
+    assert "education/" not in prompt
+
+
 def test_a_published_batch_is_found_and_a_reset_forgets_it():
     cross = CrossIndex({})
     assert cross.select(["Bristol"], exclude="relationships", budget=1_000) == []

@@ -514,9 +514,13 @@ class _DomainRun:
         context_ids = self._context_ids(batch, fact_ids, revisit_now)
         texts = [f.text for f in batch]
         # the other domains' records get at most a third of the budget, and only what they use
-        elsewhere = job.cross.select(texts, exclude=job.name, budget=related_chars // 3) if job.cross else []
+        # the user is named by nearly every fact and record: that says nothing of which one
+        user = [self.user_name]
+        elsewhere = (
+            job.cross.select(texts, exclude=job.name, budget=related_chars // 3, ignore=user) if job.cross else []
+        )
         own_budget = related_chars - sum(len(line) + 1 for _, line in elsewhere)
-        related = select_related(work, self.index, texts, must=revisit_now, budget=own_budget)
+        related = select_related(work, self.index, texts, must=revisit_now, budget=own_budget, ignore=user)
         shown_ids = {i for i, _ in related}
         revisit_lines = [
             revisit_line(found[1], _revisit_reason(found[1].sources, job.superseding, facts_by_id, job.relations))

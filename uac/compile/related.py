@@ -69,9 +69,12 @@ def _record_terms(record: Any) -> set[str]:
     return terms
 
 
-def query_terms(texts: Iterable[str]) -> dict[str, float]:
+def query_terms(texts: Iterable[str], ignore: Iterable[str] = ()) -> dict[str, float]:
     """What the facts are about, term -> weight: their words, names (capitalized words)
-    at :data:`NAME_WEIGHT`, and the months their ISO dates name (``@2023-05``)."""
+    at :data:`NAME_WEIGHT`, and the months their ISO dates name (``@2023-05``).
+
+    ``ignore``: names that say nothing of which record a fact is about -- the user's, whom
+    nearly every fact and record names ("Alice ran the parkrun" is not about Alice's thesis)."""
     terms: dict[str, float] = {}
     for text in texts:
         for term in _tokens(text):
@@ -81,6 +84,9 @@ def query_terms(texts: Iterable[str]) -> dict[str, float]:
                 terms[term] = NAME_WEIGHT
         for year, month in _ISO_MONTH.findall(text):
             terms[f"@{year}-{month}"] = NAME_WEIGHT
+    for name in ignore:
+        for term in _tokens(name):
+            terms.pop(term, None)
     return terms
 
 
@@ -115,9 +121,9 @@ class RecordIndex:
             if holders is not None:
                 holders.discard(ident)
 
-    def rank(self, texts: Iterable[str], limit: int = 200) -> list[str]:
-        """Record ids sharing what ``texts`` are about, best first."""
-        return [i for i, _ in self.scored(query_terms(texts), limit)]
+    def rank(self, texts: Iterable[str], limit: int = 200, ignore: Iterable[str] = ()) -> list[str]:
+        """Record ids sharing what ``texts`` are about (``ignore``: see :func:`query_terms`), best first."""
+        return [i for i, _ in self.scored(query_terms(texts, ignore), limit)]
 
     def scored(self, terms: Mapping[str, float], limit: int = 200) -> list[tuple[str, float]]:
         """(record id, score) of the records sharing ``terms`` (see :func:`query_terms`), best first."""
@@ -141,17 +147,18 @@ def select_related(
     *,
     must: Iterable[str] = (),
     budget: int,
+    ignore: Iterable[str] = (),
 ) -> list[tuple[str, str]]:
     """(record id, line) of the records to show with a batch, within ``budget`` characters.
 
     ``must`` (records to revisit) come first, then the records whose ids the facts name,
-    then the best-ranked ones.
+    then the best-ranked ones (``ignore``: names that rank nothing, see :func:`query_terms`).
     """
     chosen: list[tuple[str, str]] = []
     seen: set[str] = set()
     used = 0
     must = [*must, *(i for d, i in named_ids(fact_texts) if d in (None, work.name))]
-    for ident in [*must, *index.rank(fact_texts)]:
+    for ident in [*must, *index.rank(fact_texts, ignore=ignore)]:
         if ident in seen:
             continue
         found = work.find(ident)
@@ -221,17 +228,19 @@ class CrossIndex:
     def exists(self, domain: str, ident: str) -> bool:
         return self.find(domain, ident) is not None
 
-    def select(self, fact_texts: list[str], *, exclude: str, budget: int, limit: int = 50) -> list[tuple[str, str]]:
+    def select(
+        self, fact_texts: list[str], *, exclude: str, budget: int, limit: int = 50, ignore: Iterable[str] = ()
+    ) -> list[tuple[str, str]]:
         """(``domain/id``, line) of the other domains' records best matching ``fact_texts``,
         within ``budget`` characters: records the facts name by id first, then by score
-        across domains."""
+        across domains (``ignore``: names that rank nothing, see :func:`query_terms`)."""
         if budget <= 0:
             return []
         wanted: list[tuple[str, str]] = []
         for domain, ident in named_ids(fact_texts):
             homes = [domain] if domain else [n for n in self.works if n != exclude]
             wanted.extend((n, ident) for n in homes if n != exclude and self.exists(n, ident))
-        terms = query_terms(fact_texts)
+        terms = query_terms(fact_texts, ignore)
         ranked: list[tuple[float, str, str]] = []
         indexes = self.indexes
         with self._lock:  # a publish may change an index meanwhile
