@@ -195,12 +195,13 @@ def test_the_other_domains_records_are_found_by_names_and_ids_within_the_budget(
 
 
 def test_a_name_weighs_more_than_a_plain_word_and_a_month_meets_dated_records():
-    assert query_terms(["the wedding in Bristol on 2024-06-15"]) == {
-        "wed": 1.0,
-        "bristol": 2.0,
-        "2024": 1.0,
-        "06": 1.0,
-        "15": 1.0,
+    # the date counts by its month, not by its year and day numbers
+    assert query_terms(["the wedding in Bristol on 2024-06-15"]) == {"wed": 1.0, "bristol": 2.0, "@2024-06": 2.0}
+    assert query_terms(["a $640 flight on Friday 15 June 2024"]) == {
+        "640": 1.0,
+        "flight": 1.0,
+        "friday": 1.0,
+        "jun": 1.0,
         "@2024-06": 2.0,
     }
     work = DomainWork.empty("travel")
@@ -455,6 +456,42 @@ def test_the_user_s_own_name_shows_no_record_of_another_domain_or_its_own():
     own = select_related(runs, RecordIndex(runs), ["Alice ran a half marathon."], budget=1_000, ignore=["Alice"])
     assert own == []
     assert [i for i, _ in select_related(runs, RecordIndex(runs), ran, budget=1_000, ignore=["Alice"])] == ["run-1"]
+
+
+def test_a_year_or_a_day_number_alone_shows_no_record_and_a_worded_date_meets_its_month():
+    """The Lisbon facts said "(on 18 April 2025)": the year matched a February dinner's date in a
+    one-record domain, and the dinner was shown beside them. A year or day number is no term;
+    "18 April 2025" meets records dated in April 2025, as "2025-04-18" does."""
+    work = DomainWork.empty("food")
+    ops = [
+        {
+            "op": "add_class",
+            "name": "Meal",
+            "fields": [{"name": "venue", "type": "str"}, {"name": "day", "type": "date"}],
+        },
+        {
+            "op": "add",
+            "collection": "meals",
+            "class": "Meal",
+            "values": {"venue": "Sakura Tei", "day": "2025-02-28"},
+            "sources": ["f0"],
+        },
+        {
+            "op": "add",
+            "collection": "meals",
+            "class": "Meal",
+            "values": {"venue": "Tasca", "day": "2025-04-16"},
+            "sources": ["f0"],
+        },
+    ]
+    assert not apply_operations(work, ops, {"f0"}).problems
+    cross = CrossIndex({"food": work})
+    booked = ["Alice booked flights to Lisbon for 14 to 18 April (on 18 April 2025), $640 return."]
+    shown = [ref for ref, _ in cross.select(booked, exclude="travel", budget=1_000, ignore=["Alice"])]
+    assert shown == ["food/meal-2"]
+    assert (
+        cross.select(["Alice said: back on the 28th, in 2025."], exclude="travel", budget=1_000, ignore=["Alice"]) == []
+    )
 
 
 def test_a_compile_does_not_show_another_domain_s_record_for_the_user_s_name_alone(project_dir):

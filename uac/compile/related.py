@@ -26,7 +26,7 @@ import threading
 from collections import defaultdict
 from typing import Any, Iterable, Mapping
 
-from ..dates import Period
+from ..dates import MONTH_NAMES, WEEKDAY_NAMES, Period
 from ..index.tokens import tokenize
 from .shown import record_line, ref_line
 from .working_copy import DomainWork
@@ -34,6 +34,11 @@ from .working_copy import DomainWork
 #: a record id as uac writes them (``trip-3``), alone or qualified (``travel/trip-3``)
 RECORD_ID = re.compile(r"\b(?:(?P<domain>[a-z][a-z0-9_]*)/)?(?P<id>[a-z][a-z0-9_]*-[0-9]+)\b")
 _ISO_MONTH = re.compile(r"\b((?:19|20)[0-9]{2})-(0[1-9]|1[0-2])\b")
+#: a month as the rule extractor writes dates after a phrase ("(on 18 April 2025)", "(in June 2024)")
+_WORDED_MONTH = re.compile(rf"\b({'|'.join(MONTH_NAMES)})\s+((?:19|20)[0-9]{{2}})\b")
+_CALENDAR_WORDS = frozenset(MONTH_NAMES) | frozenset(WEEKDAY_NAMES)
+#: numbers that say when rather than what: a year, a day of the month (the month terms carry dates)
+_WHEN_NUMBER = re.compile(r"(?:19|20)[0-9]{2}|[0-9]{1,2}")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'\-]+")
 #: a name shared with a record weighs this many times a plain word
 NAME_WEIGHT = 2.0
@@ -71,19 +76,26 @@ def _record_terms(record: Any) -> set[str]:
 
 def query_terms(texts: Iterable[str], ignore: Iterable[str] = ()) -> dict[str, float]:
     """What the facts are about, term -> weight: their words, names (capitalized words)
-    at :data:`NAME_WEIGHT`, and the months their ISO dates name (``@2023-05``).
+    at :data:`NAME_WEIGHT`, and the months their dates name (``@2023-05``, from "2023-05-07"
+    or "7 May 2023"); a year or a day number alone is no term (every record of a year
+    shares it: the month terms say when).
 
     ``ignore``: names that say nothing of which record a fact is about -- the user's, whom
     nearly every fact and record names ("Alice ran the parkrun" is not about Alice's thesis)."""
     terms: dict[str, float] = {}
     for text in texts:
         for term in _tokens(text):
-            terms.setdefault(term, 1.0)
+            if not _WHEN_NUMBER.fullmatch(term):
+                terms.setdefault(term, 1.0)
         for name in _NAME.findall(text):
+            if name in _CALENDAR_WORDS:
+                continue  # "June", "Friday": a date, not a name (its month term says it)
             for term in _tokens(name):
                 terms[term] = NAME_WEIGHT
         for year, month in _ISO_MONTH.findall(text):
             terms[f"@{year}-{month}"] = NAME_WEIGHT
+        for month_name, year in _WORDED_MONTH.findall(text):
+            terms[f"@{year}-{MONTH_NAMES.index(month_name) + 1:02d}"] = NAME_WEIGHT
     for name in ignore:
         for term in _tokens(name):
             terms.pop(term, None)
