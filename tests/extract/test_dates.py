@@ -165,6 +165,26 @@ def test_the_weekday_before_last_and_after_next_are_a_week_past_last_and_next(ba
     assert before.phrase.startswith("the ") and after.day.strftime("%A") == weekday
 
 
+def test_a_range_of_days_with_its_month_after_them():
+    """ "the 14th to the 18th of April" was read as 18 April alone (the booking of a trip dated
+    at its last day)."""
+    base = dt.date(2025, 3, 2)
+    text, found = annotate("I booked flights to Lisbon for the 14th to the 18th of April, $640 return.", base)
+    assert "the 14th to the 18th of April (between 14 and 18 April 2025)" in text
+    assert found[0].period.code == "2025-04-14/2025-04-18"
+    for phrase, code in (
+        ("we are in Rome from 3 to 7 May", "2025-05-03/2025-05-07"),
+        ("staying 14-18 April", "2025-04-14/2025-04-18"),
+        ("from the 3rd until the 6th of June", "2025-06-03/2025-06-06"),
+        ("we were there 14-18 April 2024", "2024-04-14/2024-04-18"),
+        ("we were in Porto 20 to 24 February", "2025-02-20/2025-02-24"),
+    ):
+        [found] = find_relative_dates(phrase, base)
+        assert found.period.code == code, (phrase, found.period.code)
+    [single] = find_relative_dates("on 18 to 14 April", base)  # no range backwards: the day alone
+    assert single.period.code == "2025-04-14"
+
+
 def test_before_last_and_after_next():
     """Said on Saturday 1 March 2025: "the thursday before last" is 20 February (before, it was
     read as a bare Thursday, 27 February, a week late, and after a return said on the 24th)."""

@@ -537,6 +537,7 @@ class _DomainRun:
             collections=work.collections(),
             related=related,
             elsewhere=[line for _, line in elsewhere],
+            example_ref=elsewhere[0][0] if elsewhere else None,
             description=work.doc,
             revisit=revisit_lines,
             context_facts=[fact_line(facts_by_id[i]) for i in context_ids],

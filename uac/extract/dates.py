@@ -85,6 +85,12 @@ _PHRASES: list[tuple[str, str]] = [
         "week_around",
         rf"\bthe\s+(?P<side>week|weekend)\s+(?P<dir>before|after|of)\s+{_day_and_month()},?\s+{_YEAR}\b",
     ),
+    # "the 14th to the 18th of April", "from 3 to 7 May", "14-18 April 2025": the days of one month, day first
+    (
+        "day_range",
+        rf"\b(?:from\s+)?(?:the\s+)?{_day_num('first')}\s*(?:-|–|to|until|till)\s*(?:the\s+)?{_day_num('last')}"
+        rf"\s+(?:of\s+)?{_MONTH_NAME}(?:,?\s+{_YEAR})?(?![\w'])",
+    ),
     ("absolute_day", rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b"),
     (
         "nth_weekend",
@@ -270,6 +276,8 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return Period.day(base)
     if kind == "absolute_day":
         return _absolute_day(m)
+    if kind == "day_range":
+        return _day_range(m, base, future)
     if kind == "week_around":
         return _week_around(m)
     if kind in ("ago", "in_n"):
@@ -453,7 +461,15 @@ def _month_day(m: re.Match[str], base: _dt.date, future: bool | None) -> Period 
     """ "March 3rd", "the 3rd of March", "Nov 15-18": this year's, or next year's in a plan
     (last year's in a report) when this year's lies more than a month the wrong way; with no
     tense ("Halifax is Nov 15-18"), the nearest of last, this and next year's."""
-    month, number = _month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"])
+    day = _month_day_of(_month(m["month1"] or m["month2"]), int(m["day1"] or m["day2"]), base, future)
+    if day is None:
+        return None
+    last = _safe_day(day.year, day.month, int(m["last"])) if m["last"] else None
+    return Period(day, last) if last is not None and last > day else Period.day(day)
+
+
+def _month_day_of(month: int, number: int, base: _dt.date, future: bool | None) -> _dt.date | None:
+    """The day ``number`` of ``month`` that a sentence of this tense means (see :func:`_month_day`)."""
     day = _safe_day(base.year, month, number)
     if day is None:
         return None
@@ -464,10 +480,22 @@ def _month_day(m: re.Match[str], base: _dt.date, future: bool | None) -> Period 
         day = _safe_day(base.year + 1, month, number)
     elif not future and day > base + _dt.timedelta(days=31):
         day = _safe_day(base.year - 1, month, number)
-    if day is None:
+    return day
+
+
+def _day_range(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """ "the 14th to the 18th of April": its days, in the year given, else the year a bare
+    month day would be in (:func:`_month_day`)."""
+    month, first, last = _month(m["month"]), int(m["first"]), int(m["last"])
+    if m["year"]:
+        start, end = _safe_day(int(m["year"]), month, first), _safe_day(int(m["year"]), month, last)
+    else:
+        found = _month_day_of(month, first, base, future)
+        start = found
+        end = _safe_day(found.year, month, last) if found is not None else None
+    if start is None or end is None or end <= start:
         return None
-    last = _safe_day(day.year, day.month, int(m["last"])) if m["last"] else None
-    return Period(day, last) if last is not None and last > day else Period.day(day)
+    return Period(start, end)
 
 
 def _absolute_day(m: re.Match[str]) -> Period | None:
