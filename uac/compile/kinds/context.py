@@ -63,6 +63,9 @@ def localise(
     trips = list(sightings.get("trip", [])) + _there(
         facts, told | {s.fact_id for found in sightings.values() for s in found}
     )
+    from .trip_signs import in_turns
+
+    trips += in_turns(facts, told | {s.fact_id for found in sightings.values() for s in found})
     out["trip"] = _day_trips(trips, facts, order)
     for name in ("meal", "purchase"):
         out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]

@@ -430,9 +430,15 @@ def _sighting(
 
 
 def detect(fact: "Fact") -> list[Sighting]:
+    if p.WISHES.search(fact.text):
+        return []  # "would love to have dinner at Noma one day": a wish, no meal
     out = _detect(fact)
     if not out:
         out = _subject_meal(fact)
+    if not out:
+        from .meal_signs import detect as by_signs
+
+        out = by_signs(fact)
     return out
 
 

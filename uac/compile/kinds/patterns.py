@@ -100,11 +100,24 @@ HEDGES = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to)\b", re.I
 )
 
+#: words of a wish or a hypothetical ("would love to", "one day", "if we") -- nothing done or planned
+WISHES = re.compile(
+    r"\b(?:would\s+love|'d\s+love|one\s+day|someday|some\s+day|bucket\s+list|wish(?:es)?\s+(?:i|we|to)|"
+    r"if\s+(?:i|we)|dream\s+(?:trip|of|is))\b",
+    re.I,
+)
+
 #: adverbs between a subject and its verb ("Sam just got back", "Sam now works")
 ADVERBS = (
     r"(?:(?:just|finally|recently|also|actually|already|really|now|then|once|eventually|even|"
     r"still|currently|officially|totally|happily|spontaneously|last|first|originally|\w+ly)\s+)*"
 )
+
+
+def without_dates_written(text: str) -> str:
+    """``text`` without the resolved dates the extractor wrote ("(on 18 May 2024)"), its
+    own date phrases kept ("on saturday")."""
+    return _ANNOTATION.sub("", text)
 
 
 def plain(text: str, base: _dt.date | None) -> str:

@@ -1,0 +1,79 @@
+"""Meals out told in no fixed shape: a venue tied into the sentence and the signs of a meal."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.compile.kinds import assemble, detect, meal_signs, registry
+
+from .conftest import facts_of
+
+MEAL = next(k for k in registry() if k.name == "meal")
+
+
+def _meals(*lines: str, speaker: str = "Kim") -> list[dict]:
+    facts = facts_of(*lines, speaker=speaker, said_on=dt.date(2024, 5, 20))
+    return [a.fields for a in assemble(MEAL, [s for f in facts for s in detect(f)], {f.id: f for f in facts})]
+
+
+@pytest.mark.parametrize(
+    "line, place, amount",
+    [
+        # the venue heads the sentence, a time or a companion after it
+        ("Marigold Room w Tash last night, the lamb shoulder, $64 for both of us", "Marigold Room", 64.0),
+        ("btw Kettle & Fig on saturday for Ro's bday, the duck ragu!!", "Kettle & Fig", None),
+        # someone takes people out, or pays
+        ("the boss took the whole team to Vesuvio Grill and put it on the company card", "Vesuvio Grill", None),
+        ("Nan insisted on Golden Wok the first night, 9 of us, wouldn't let me pay", "Golden Wok", None),
+        # an occasion that is a meal, and where it was
+        ("our end of year do was at Brindle House, the pork belly was unreal", "Brindle House", None),
+        # a verdict on the venue with a dish and its price
+        ("Smokestack was worth the queue, $19 for a brisket sandwich", "Smokestack", 19.0),
+        ("highlights: Sora Izakaya in Shibuya, ¥3,200 for the best yakitori", "Sora Izakaya", None),
+        # typed in lower case
+        ("me and jo went to pepe's cantina for dinner after, $48 my half", "Pepe's Cantina", 48.0),
+    ],
+)
+def test_a_venue_with_the_signs_of_a_meal_is_a_meal_out(line, place, amount):
+    [meal] = _meals(line)
+    assert meal["place"] == place
+    if amount is not None:
+        assert meal["amount"] == amount
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "bought a ramen bowl set at Muji for $30, for my half of the flat",  # a purchase, dish word and all
+        "made a lamb curry at home for the two of us, the recipe from Ottolenghi",  # cooked at home
+        "we'll try Marigold Room next week for dinner",  # a plan
+        "would love to have dinner at Noma one day",  # a wish
+        "should we do dinner at Marigold Room on friday?",  # a question
+        "had breakfast at the Hilton, it came with the room",  # a hotel
+        "lunch at Bondi Beach was a sandwich on the sand, $12",  # a place, not a venue
+        "dinner with Priya at Lisbon was amazing",  # a city of the gazetteer
+        "we went to Tokyo, the ramen, the sushi, 6 nights",  # a trip, not a meal out
+        "Dinner w Tash and Ro on friday, $40 each",  # a meal word opening the sentence is no venue
+    ],
+)
+def test_no_meal_out_without_both_a_venue_and_a_meal(line):
+    assert [meal_signs.detect(f) for f in facts_of(line, speaker="Kim")] == [[]]
+
+
+def test_the_venue_nearest_the_meal_is_the_one_eaten_at():
+    [meal] = _meals("Last day at Brightwater Physio, then Jo and I went to Casa Pintada for a farewell dinner, $58")
+    assert meal["place"] == "Casa Pintada"
+
+
+def test_a_companion_is_no_venue_and_a_place_after_a_name_is_where_it_is():
+    [meal] = _meals("Din Din Palace w Mo tonight at Holland Village, $30, the xiao long bao")
+    assert meal["place"] == "Din Din Palace"
+    assert _meals("Farewell dinner from the firm, Long Beach at Dempsey, chilli crab") == []
+
+
+def test_signs_are_read_in_the_first_person_again():
+    assert meal_signs._first_person("Kim and others split, $74 Kim's half, took Kim to", "Kim") == (
+        "we split, $74 my half, took me to"
+    )

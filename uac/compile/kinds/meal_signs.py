@@ -1,0 +1,276 @@
+"""Meals out told in no fixed shape: a venue and the signs of a meal eaten there.
+
+The rules of :mod:`.meals` read the shapes people write most ("had dinner at X",
+"went to X for lunch").  People also write "Din Tai Fung w Jas tonight at Holland V,
+$58, xiao long bao therapy", "the clinic christmas do was friday at Saan", "the boss
+took the 3 of us to Logan Brown and put it on the company card", "Fergburger was worth
+the 40 min queue, $21.50 for a burger".  No verb or order is common to them; what is
+common is a *venue* tied into the sentence and *signs* that a meal was eaten there.
+This reader, tried only where the shaped rules found nothing, asks for both:
+
+- a venue: a capitalised name right after "at", "@" or "to", at the head of the
+  sentence before a time or a companion ("X last night", "X w Jas tonight"), or
+  before "was" and a verdict ("X was worth", "X on Valentine's was incredible");
+  never a place of the gazetteer, a person (after "with", "w", "and"), a month, a
+  weekday, someone's home ("at Ana's") or a place that is no eatery (an airport, a
+  hotel, a mall);
+- signs of a meal, of two kinds: a meal word ("dinner", "brunch", "the christmas do")
+  is enough alone; otherwise two of: a dish or drink ("the crab curry", "venison",
+  "two glasses of pinot"), an eatery word ("the bill", "the menu"), and the way a
+  shared meal is paid ("my half", "for the two of us", "the boss shouted", "on the
+  company card", "wouldn't let me pay").  An amount of money alone is no sign: a
+  purchase has one too.
+
+A sentence that buys, cooks or orders in, asks, wishes or plans is no meal out
+here; the others are reported meals, with the first amount after the venue as the cost.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...extract.dates import tense
+from ...extract.places import is_place
+from . import patterns as p
+from .meals import FOODS
+from .model import Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+#: words that name a meal, or an occasion people eat at ("the clinic christmas do")
+MEAL_WORDS = re.compile(
+    r"\b(?:dinner|dinners|lunch|lunches|brunch|breakfast|supper|(?:best|worst|last|first|big|good|nice)\s+meal|tea\s+time|(?:christmas|xmas|work|team|office|"
+    r"farewell|leaving|staff|end\s+of\s+year)\s+(?:do|party|drinks)|date\s+night|tasting\s+menu|set\s+menu)\b",
+    re.I,
+)
+#: dishes and drinks, as people name what they ate (a lexicon of food and drink, not of places)
+_DISHES = """
+ramen shoyu tonkotsu udon soba tempura sushi sashimi omakase yakitori katsu gyoza izakaya bento donburi
+dumplings dumpling bao xiao long dim sum wonton noodles noodle pho banh laksa rendang satay nasi goreng roti
+curry curries biryani dosa masala naan tikka korma dal paneer samosa thali jollof suya injera tagine couscous
+mezze meze hummus falafel shawarma kebab kebabs souvlaki gyros moussaka halloumi khachapuri pierogi varenyky
+pasta ragu gnocchi risotto lasagne lasagna carbonara pizza pizzas margherita burrata antipasti tiramisu
+tapas paella jamon jamón croquetas patatas sardines bacalhau pastel pasteis churros ceviche empanadas
+tacos taco burrito burritos nachos quesadilla mole enchiladas
+burger burgers fries chips steak steaks ribeye brisket ribs wings bbq barbecue pulled pork
+crab crabs lobster oysters oyster scallops scallop prawns shrimp mussels clams calamari octopus squid seafood
+fish flounder salmon tuna cod snapper
+lamb duck venison wagyu pork chicken beef veal goat rabbit confit schnitzel bratwurst sausages
+salad soup stew chowder pie pies roast gravy yorkshire
+cheese charcuterie fondue raclette bread croissant croissants pastry pastries pancakes waffles eggs benedict
+cake cakes dessert desserts pudding gelato ice cream cheesecake brownie crumble
+wine pinot prosecco champagne sangria mezcal sake cocktails cocktail margaritas beer beers pint pints
+coffees coffee flat white chai
+indonesian malaysian singaporean filipino nepalese lankan pakistani ukrainian nigerian ethiopian balinese
+""".split()
+DISHES = re.compile(
+    r"\b(?:" + "|".join(sorted({re.escape(w) for w in (*_DISHES, *FOODS)}, key=len, reverse=True)) + r")\b", re.I
+)
+#: what a table, not a shop, has
+_EATERY_WORDS = re.compile(
+    r"\b(?:the\s+bill|bill\s+(?:came|was)|the\s+menu|menu|the\s+food|the\s+chef|waiter|waitress|our\s+table|"
+    r"a\s+table|booked\s+a\s+table|queue|courses|starters?|mains?|restaurant|bistro|eatery|food\s+was|ate|eaten|"
+    r"devoured|stuffed|so\s+full|too\s+full|fine\s+dining|dining)\b",
+    re.I,
+)
+#: how a meal for several is paid, or paid by someone else
+_PAID = re.compile(
+    r"\b(?:my\s+half|my\s+share|my\s+shout|(?:he|she|they|boss|dad|mum|mom|md)\s+shouted|shouted\s+(?:us|we|me|everyone|the)|"
+    r"treated\s+(?:us|we|me|everyone)|on\s+(?:him|her|them|the\s+company|the\s+firm|the\s+house)|company\s+card|"
+    r"for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6)(?:\s+of\s+(?:us|we))?|for\s+both(?:\s+of\s+(?:us|we))?|each|a\s+head|pp|"
+    r"(?:w|with|incl\.?|including|plus)\s+(?:the\s+)?tip|we\s+split|split\s+(?:it|the\s+bill)|"
+    r"(?:two|2|three|3|four|4|five|5|six|6|seven|7|eight|8|nine|9|ten|10|\d+)\s+of\s+(?:us|we)|"
+    r"(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
+    re.I,
+)
+#: someone takes people out: "took the 3 of us to", "shouted us all lunch", "treated me"
+_TREAT = re.compile(
+    r"\b(?:took|taken|takes)\s+(?:me|us|we|everyone|the\s+(?:whole\s+)?(?:team|gang|crew|family|\d+\s+of\s+(?:us|we)|"
+    r"\w+\s+of\s+(?:us|we)))(?:\s+out)?\s+(?:to|for)\b|\btreated\b|\bshouted\b|\bmy\s+shout\b",
+    re.I,
+)
+#: a sentence that is no meal out: buying, cooking, ordering in, a hotel stay
+_NOT_A_MEAL_OUT = re.compile(
+    r"\b(?:bought|buy|buying|purchased|ordered\s+(?:online|from)|delivery|deliveroo|uber\s*eats|takeaway|take-out|"
+    r"takeout|cooked|cooking|recipe|baked|made\s+(?:dinner|lunch|brunch)|at\s+home|checked\s+in|stayed\s+at|"
+    r"staying\s+at|booking|booked\s+(?:flights?|a\s+hotel|an\s+airbnb))\b",
+    re.I,
+)
+#: the last word of a name that is no eatery
+_NO_EATERY = re.compile(
+    r"\b(?:airport|station|terminal|mall|centre|center|market|beach|park|zoo|museum|harbour|harbor|port|hospital|"
+    r"office|gym|campus|hotel|resort|lodge|inn|hostel|airbnb|stadium|arena|church|library|school|university|uni|"
+    r"clinic|airlines?|air|rd|road|ave|avenue|cove|bay|beach|falls|lake|mountain|mt|peak|hill|island|river|valley|"
+    r"gorge|track|trail|reserve|forest|cave|caves|point|lookout|springs|gardens)$",
+    re.I,
+)
+_TIME = (
+    r"(?:last\s+night|tonight|yesterday|today|this\s+(?:morning|evening|week)|on\s+(?:the\s+)?\w+day|\w+day(?:\s+night)?|"
+    r"(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)(?:\s+night)?|for\s+[\w’']+\s+(?:bday|birthday|anniversary))"
+)
+_VERDICT = (
+    r"(?:was|were|is)\s+(?:(?:so|honestly|actually|absolutely|just|really|still)\s+)*(?:worth|incredible|amazing|"
+    r"unreal|insane|great|good|lovely|delicious|perfect|the\s+best|next\s+level|elite|fire|superb|excellent|epic|"
+    r"a\s+vibe|special)"
+)
+_NAME = p.NAME
+
+
+def _venues(text: str) -> list[tuple[int, str]]:
+    """Where a venue is tied into ``text``: (position, name said), in order."""
+    found: list[tuple[int, str]] = []
+    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?P<v>{_NAME})", text):
+        if re.search(rf"(?:^|[,;:]\s*){_NAME}\s+$", text[: match.start()]):
+            continue  # "Long Beach at Dempsey": where the name before it is, not the venue
+        found.append((match.start("v"), match.group("v")))
+    # a name typed in lower case ("at taverna mykonos on the danforth", "to delancey noodle bar")
+    from .meals import LOWER_EATERY
+
+    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?P<v>{LOWER_EATERY.format()})", text):
+        found.append((match.start("v"), match.group("v")))
+    lead = re.match(
+        rf"^(?:(?i:also|and|then|btw|ok|so|oh|anyway|update)[,:\s]+)?(?P<v>{_NAME})\s+(?:{_TIME}|w/?\s|with\s)", text
+    )
+    if lead is not None:
+        found.append((lead.start("v"), lead.group("v")))
+    for match in re.finditer(rf"(?P<v>{_NAME})(?:\s+(?:on|for|in)\s+[\w’'-]+(?:\s+[\w’'-]+)?)?\s+{_VERDICT}", text):
+        found.append((match.start("v"), match.group("v")))
+    # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ..."
+    for match in re.finditer(rf"(?i:\binsisted\s+on|highlights?:|\btried)\s+(?P<v>{_NAME})", text):
+        found.append((match.start("v"), match.group("v")))
+    return sorted(found)
+
+
+def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
+    """The eatery's name, or None when the name is someone, somewhere or no eatery."""
+    if said[:1].islower():
+        from ...extract.words import is_common_word
+        from .meals import _KIN, _lower_name
+
+        said = _LOWER_TAIL.sub("", re.split(r"\s+(?:on|in)\s+", said)[0])
+        words = [w for w in re.split(r"[\s&-]+", said) if w]
+        if not words or all(is_common_word(w) for w in words) or said in p.NOT_NAMES:
+            return None  # "at work", "to bed", "at like 6am": words, no name
+        if len(words) == 1 and (words[0].rstrip("s") in _KIN or words[0].endswith(("'s", "’s"))):
+            return None  # "at grandmas", "at sam's": someone's home
+        said = _lower_name(said) or ""
+    name = p.clean_name(said, person) if said else None
+    if name is None:
+        return None
+    name = re.split(r"\s+(?:on|in)\s+", name, maxsplit=1)[0]  # "Bravas on Cotham Hill": the street is where
+    if name.split()[0].lower() in p.NOT_NAMES or name.lower() in p.NOT_NAMES:
+        return None
+    if _NO_EATERY.search(name) or is_place(name):
+        return None
+    if " " not in name and _is_common(name):
+        return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence
+    before = text[max(0, at - 6) : at].lower()
+    if re.search(r"(?:\bw/?|\bwith|&)\s+$", before):
+        return None  # "w Jas", "with Mia": a companion
+    if name in p.companions(text, person) or re.match(
+        rf"{re.escape(name)}\s+(?:and\s+I|&\s+I|says|said|told)\b", text[at:]
+    ):
+        return None
+    return name
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    """A meal out of the speaker's, told in no shape the other rules read (usually nothing)."""
+    person = fact.speaker
+    if not person or p.is_question(fact):
+        return []
+    raw = _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
+    if p.HEDGES.search(raw) or p.WISHES.search(raw) or _NOT_A_MEAL_OUT.search(raw) or _ahead(fact, raw):
+        return []
+    if _someone_elses(raw):
+        return []
+    meal = MEAL_WORDS.search(raw)
+    marks = _signs(raw)
+    if len(marks) < (2 if meal is None else 0 if tense(raw) is False else 1):
+        return []  # "dinner w Ana at Nopa": no tense and no sign it was had
+    anchors = [m.start() for m in MEAL_WORDS.finditer(raw)] or marks
+    venues = [(at, name) for at, said in _venues(raw) if (name := _venue_name(said, raw, at, person))]
+    if not venues:
+        return []
+    # the head of the sentence is the venue where it names one ("X w Jas at Holland V"); else the
+    # venue nearest the meal
+    at, name = venues[0] if venues[0][0] <= 4 else min(venues, key=lambda v: min(abs(v[0] - a) for a in anchors))
+    from .meals import _sighting
+
+    word = meal.group(0).split()[-1].lower() if meal else None
+    kind = word if word in ("dinner", "lunch", "brunch", "breakfast", "supper") else None
+    return [_sighting(fact, person, raw[at:] if _money_after(raw, at) else raw, name, None, kind)]
+
+
+def _signs(text: str) -> list[int]:
+    """Where the signs of a meal are: each dish, table word, way of paying and treat named
+    (an amount of money counts once, beside a dish)."""
+    from ...extract.money import find_amounts
+
+    marks = sorted({m.start() for sign in (DISHES, _EATERY_WORDS, _PAID, _TREAT) for m in sign.finditer(text)})
+    if DISHES.search(text) and find_amounts(text):
+        marks.append(find_amounts(text)[0].start)
+    return marks
+
+
+#: time words a name typed in lower case runs on into ("plataran thurs night", "ember & oak ytd")
+_LOWER_TAIL = re.compile(
+    r"(?:\s+(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|night|ytd|tonight|today|yesterday|last|this|"
+    r"morning|evening|arvo|nite))+$"
+)
+
+
+def _is_common(word: str) -> bool:
+    from ...extract.words import is_common_word
+
+    return is_common_word(word)
+
+
+#: a meal of someone else's: a person opens the sentence ("my sister had dinner at X", "Ana took
+#: Tom for lunch") and the speaker is not at the table (no "me", "us", "we", "the whole team")
+_OTHER = re.compile(
+    r"^(?:(?:my|our|his|her|their)\s+)?(?:sister|brother|mum|mom|dad|parents|friend|friends|colleague|cousin|aunt|"
+    r"uncle|he|she|they|[A-Z][a-z]+)\s+(?:\w+\s+)?(?:had|went|took|ate|tried|grabbed|got|treated|did)\b"
+)
+_AT_THE_TABLE = re.compile(
+    r"\b(?:me|us|we|i|everyone|everybody|all\s+of\s+us|the\s+(?:whole\s+)?(?:team|gang|crew|family|lot|flat)|"
+    r"\w+\s+of\s+(?:us|we))\b",
+    re.I,
+)
+
+
+def _someone_elses(text: str) -> bool:
+    return _OTHER.match(text) is not None and _AT_THE_TABLE.search(text) is None
+
+
+def _first_person(text: str, person: str) -> str:
+    """The text with the speaker said in the first person again, as the signs are written
+    ("Sam's half" -> "my half", "took Sam to" -> "took me to", "Sam and others split" -> "we split")."""
+    name = re.escape(person)
+    text = re.sub(rf"\b{name}\s+and\s+others\b", "we", text)
+    text = re.sub(rf"\b{name}['’]s\b", "my", text)
+    return re.sub(rf"\b{name}\b", "me", text)
+
+
+def _money_after(text: str, at: int) -> bool:
+    from ...extract.money import find_amounts
+
+    return bool(find_amounts(text[at:]))
+
+
+#: a meal still ahead ("we'll try X", "booked X for the 14th", "dinner at X next week"); not "will
+#: dream about it" or "next level"
+_AHEAD = re.compile(
+    r"\b(?:going\s+to|gonna|tomorrow|planning|plan\s+to|wants?\s+to|wanna|hop(?:e|ing)\s+to|can'?t\s+wait|"
+    r"booked\s+(?:it|a\s+table|us|for)|will\s+(?:have|go|eat|try|book|be|take|do|get|meet)|next\s+(?:week|month|year|time|\w+day))\b|'ll\b",
+    re.I,
+)
+
+
+def _ahead(fact: "Fact", text: str) -> bool:
+    """A plan: said ahead or dated after the day it was said."""
+    from .meals import _dated_ahead
+
+    return bool(_AHEAD.search(text)) or _dated_ahead(fact)

@@ -1,0 +1,176 @@
+"""Trips told in no fixed shape: a place of the gazetteer and the signs of going there.
+
+The rules of :mod:`.trips` read the shapes people write most ("flew to Lisbon", "got back
+from Oslo", "three nights in Rome").  People also write "Tokyo done!! 5 nights wasn't
+enough", "Bintan = exactly what I needed. Fri to Sun, 2 nts", "in Manila 10-13 for work",
+"Da Nang's off, client moved the SteerCo", "Seoul in <4 wks, 4 nights".  What they share
+is a *place* and *signs* of a journey; this reader, tried only where the shaped rules found
+nothing in the sentence, asks for both:
+
+- a place: a city, region or country of the gazetteer (never a name it holds as part of a
+  longer one, "Hanoi Lane"); not where someone lives or moves ("lives in", "moving to"),
+  is back home ("back in Auckland") or comes from ("Priya from Leeds");
+- signs, of four kinds, of which two must be there: the journey (a flight, a drive, a
+  ferry, the airport, a passport), the stay (nights, "nts", a hotel, an airbnb, a villa),
+  the trip itself (a trip, a holiday, a long weekend, a getaway, a recap) and its span
+  ("Fri to Sun", "10-13", "for 4 days"); a place tied to its trip ("X done", "X recap",
+  "X's off", "X in 2 wks", "X was ok") is one of them;
+- a status: cancelled ("X's off", "called off"), planned (said ahead: "booked", "in 2 wks",
+  "next month", a date after the day it was said), done (said in the past, "X done",
+  "back"); a sentence that says none of them is left alone.
+
+Wishes, hedges, questions and other people's trips ("my sister is in Paris for a week") are
+no trip of the speaker's here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...extract.dates import tense
+from ...extract.places import is_place
+from . import patterns as p
+from .model import Sighting
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+_JOURNEY = re.compile(
+    r"\b(?:flew|flight|flights|fly|flying|flies|landed|landing|drove|drive|driving|road\s+trip|train|ferry|ferries|"
+    r"cruise|sailed|layover|airport|jet\s*lag(?:ged)?|passport|visa|boarding|red-?eye|roadie)\b",
+    re.I,
+)
+_STAY = re.compile(
+    r"\b(?:nights?|nts|airbnb|hotel|hostel|resort|villa|bach|cabin|chalet|motel|stayed|staying|checked\s+in|"
+    r"checked\s+out)\b",
+    re.I,
+)
+_TRIP = re.compile(
+    r"\b(?:trip|holiday|hols|vacation|vacay|getaway|long\s+(?:weekend|wknd|wkend)|weekend\s+away|honeymoon|tour|"
+    r"itinerary|sightseeing|recap|back\s+from|back\s+fr|got\s+back|returned\s+from|for\s+work|client|conference|"
+    r"offsite|off-site)\b",
+    re.I,
+)
+_SPAN = re.compile(
+    r"\b(?:(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*\s+(?:to|-|–|til|till|until)\s+"
+    r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*|\d{1,2}\s*[-–]\s*\d{1,2}\b|for\s+(?:a|one|two|three|four|"
+    r"five|six|seven|ten|\d+)\s+(?:days|day|weeks?|wks?)|(?:a|one|two|three|four|five|six|seven|\d+)\s+days?\s+in\b)",
+    re.I,
+)
+#: the place tied to its trip, after it ("X done", "X's off") or before it ("back from X")
+_TIED_AFTER = (
+    r"(?:['’]s\s+off|\s+is\s+off|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
+    r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=))\b"
+)
+_TIED_BEFORE = r"(?:\b(?:back|home|returned)\s+(?:from|fr)|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d)))\s*$"
+_CANCELLED = re.compile(
+    r"['’]s\s+off\b|\bis\s+off\b|\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|bailed|pulled\s+out|"
+    r"not\s+going)\b",
+    re.I,
+)
+_PLANNED = re.compile(
+    r"\b(?:will|going\s+to|gonna|booked|planning|plan\s+is|in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps)|"
+    r"next\s+(?:week|wk|month|year|weekend|wknd|\w+day)|can'?t\s+wait|leaving|countdown|this\s+coming)\b|'ll\b",
+    re.I,
+)
+_DONE = re.compile(
+    r"\b(?:done|recap|debrief|wrapped|back\s+(?:from|fr)|got\s+back|returned|was|were|loved|survived)\b", re.I
+)
+#: a trip only thought of ("could do Osaka", "should we", "thinking Osaka")
+_MAYBE = re.compile(r"\b(?:could|should\s+(?:i|we)|thinking|considering|love\s+to|dream)\b", re.I)
+_NOT_THE_SPEAKERS = re.compile(
+    r"\b(?:lives?|living|lived|based|born|grew\s+up|moved|moving|move|relocat\w+|from)\s+(?:in\s+|to\s+|back\s+to\s+)?$"
+    r"|\b(?:back|home|here)\s+in\s+$",
+    re.I,
+)
+#: someone else's trip: a person or kin opens the sentence and the speaker is not in it
+_OTHER = re.compile(
+    r"^(?:(?:my|our|his|her|their)\s+)?(?:sister|brother|mum|mom|dad|parents|friend|friends|colleague|boss|cousin|"
+    r"aunt|uncle|he|she|they|(?P<name>[A-Z][a-z]+))\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
+    r"moved|moving|off|heading|going|in|back)\b"
+)
+_FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
+
+
+def _first_person(text: str, person: str) -> str:
+    from .meal_signs import _first_person as said_first
+
+    return said_first(text, person)
+
+
+def in_turns(facts: "list[Fact]", told: set[str]) -> list[Sighting]:
+    """The trips the facts no rule has told of tell with the signs of their turn: a sentence
+    and the ones beside it in the same message ("Tokyo done!!" then "5 nights wasn't enough")."""
+    out: list[Sighting] = []
+    for index, fact in enumerate(facts):
+        if fact.id in told or not fact.speaker:
+            continue
+        around = [
+            other
+            for other in (facts[index - 1] if index else None, facts[index + 1] if index + 1 < len(facts) else None)
+            if other is not None and other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
+        ]
+        out.extend(detect(fact, " ".join(_plain(other, fact.speaker) for other in around)))
+    return out
+
+
+def _with_dates(fact: "Fact", person: str) -> str:
+    """The fact's words with its date phrases, without the dates the extractor wrote in."""
+    return _first_person(p.without_said(p.without_dates_written(fact.text), person), person)
+
+
+def _plain(fact: "Fact", person: str) -> str:
+    return _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
+
+
+def detect(fact: "Fact", around: str = "") -> list[Sighting]:
+    """A trip of the speaker's, told in no shape the other rules read (usually nothing); the
+    signs may be in ``around``, the sentences beside it in its message."""
+    from .trips import _Rule, _sighted
+
+    person = fact.speaker
+    if not person or p.is_question(fact):
+        return []
+    text = _plain(fact, person)
+    if p.HEDGES.search(text) or p.WISHES.search(text) or _MAYBE.search(text):
+        return []
+    other = _OTHER.match(text)
+    if other is not None and not _FIRST.search(text) and not (other.group("name") and is_place(other.group("name"))):
+        return []
+    kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP, _SPAN) if sign.search(f"{text} {around}"))
+    dated = _with_dates(fact, person)  # "Osaka in 3 wks": the date phrase ties the place to its trip
+    for match in re.finditer(p.NAME, dated):
+        raw = re.sub(r"['’]s$", "", match.group(0))  # "Da Nang's off"
+        end = match.start() + len(raw)
+        if _NOT_THE_SPEAKERS.search(dated[: match.start()]):
+            continue
+        tied = bool(re.match(_TIED_AFTER, dated[end:], re.I)) or bool(
+            re.search(_TIED_BEFORE, dated[: match.start()], re.I)
+        )
+        if not tied or kinds < 1:
+            continue
+        status = _status(fact, text) or _status(fact, around)
+        if status is None:
+            continue
+        rule = _Rule(re.compile(re.escape(raw)), status, "start" if status != "done" else "start")
+        found = _sighted(fact, raw, rule, dated[end:], nights=_nights(text) or _nights(around))
+        if found:
+            return found
+    return []
+
+
+def _status(fact: "Fact", text: str) -> str | None:
+    if _CANCELLED.search(text):
+        return "cancelled"
+    when = p.when(fact)
+    if _PLANNED.search(text) or (when is not None and fact.session_date is not None and when.start > fact.session_date):
+        return "planned"
+    if tense(text) is False or _DONE.search(text):
+        return "done"
+    return None
+
+
+def _nights(text: str) -> str | None:
+    found = re.search(rf"\b(?P<n>{p.NUMBER})\s*(?:nights?|nts)\b", text, re.I)
+    return found.group("n") if found else None
