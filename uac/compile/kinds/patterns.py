@@ -203,7 +203,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
 #: words that open a chat sentence before its subject ("Also I bought ...", "Anyway we flew ...")
 _OPENERS = (
     r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|finally|update|news|in\s+other\s+news|"
-    r"other\s+news|btw|so|and|yeah|lol|haha)"
+    r"other\s+news|btw|so|and|yeah|lol|haha|unrelated|random(?:ly)?|side\s+note|fun\s+fact|k|um|umm|ugh|omg)"
 )
 
 

@@ -30,6 +30,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
+from ...extract.words import is_common_word
 from . import patterns as p
 from .model import Sighting
 
@@ -153,6 +154,12 @@ def _item(text: str, person: str) -> str | None:
         text = of.group("head")
     # "the keyboard Sam has been staring at": the thing, not the clause about it
     text = re.split(rf"\s+{re.escape(person)}(?:\s+and\s+others)?\s+", text, maxsplit=1)[0] if person else text
+    # "the Yeti cooler the big one", "the dagne dover one it was": the thing, not what is said of it
+    text = _SAID_OF_IT.sub("", text)
+    kept = _ONE_AFTER.sub("", text)
+    named = [w for w in kept.split() if w.lower() not in ("a", "an", "the", "some", "new", "old", "used", "another")]
+    if named and (len(named) > 1 or named[0][:1].isupper() or not is_common_word(named[0])):
+        text = kept  # never "a new one" -> "new": that one is named before (:func:`_antecedent`)
     words = text.strip().rstrip(".,").split()
     while words and (
         words[0].lower()
@@ -164,6 +171,12 @@ def _item(text: str, person: str) -> str | None:
     while len(words) > 1 and words[-1].lower() in _TRAILING:
         words = words[:-1]
     return " ".join(words) or None
+
+
+#: what follows an item's name and says something of it: "the big one", "it was", "which is"
+_SAID_OF_IT = re.compile(r"(?<=\S)\s+(?:it|its|it['’]s|which|that)\b.*$", re.I)
+#: "the Yeti cooler the big one", "the dagne dover one": the make, the word "one" after it
+_ONE_AFTER = re.compile(r"(?<=\S)\s+(?:(?:the|a)\s+(?:[\w-]+\s+)?ones?\b.*|ones?)$", re.I)
 
 
 #: words that end an item's phrase without naming it
@@ -212,6 +225,10 @@ _BARE_PRICE = re.compile(
 )
 
 
+#: a thing priced without a currency before the next thing of the list: "... for 399 and a steam mop"
+_PRICED_BEFORE = re.compile(
+    r"\s+for\s+(?P<n>[1-9]\d{1,2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)\s+and\s+(?=(?:a|an|the|some)\s)"
+)
 #: what a later segment of a list of things bought says when its thing was not bought
 _NOT_BOUGHT_AFTER = re.compile(
     r"\b(?:eyeing|eyed|looked\s+at|looking\s+at|almost|nearly|didn't|did\s+not|left\s+it|walked\s+out|tried\s+on)\b",
@@ -245,6 +262,14 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         last = money.end
         segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;"))
         segment = re.sub(r"^(?:another|an\s+extra)\s+", "", segment)
+        bare = _PRICED_BEFORE.search(segment)
+        if bare is not None:
+            # "a Dyson for 399 and a steam mop for $89": the first thing priced without a currency,
+            # in the one the next is priced in
+            first = _item(_ITEM_END.sub("", segment[: bare.start()]).strip(), clause.person)
+            if first is not None:
+                items.append({"item": first, "amount": p.number(bare.group("n")), "currency": money.currency})
+            segment = segment[bare.end() :]
         item = _ITEM_END.sub("", segment).strip()
         if re.match(r"^(?:one|it|them|that|this|these|those)\b", item) and "," in segment:
             # "bought one already, the Patagonia down parka": the thing is named after the comma
@@ -435,7 +460,7 @@ def _detect(fact: "Fact") -> list[Sighting]:
             item = _item(match.group("item"), clause.person)
             if item is None:
                 continue
-            amount, currency = amount_of(match) if needs_amount else (None, None)
+            amount, currency = amount_of(match) if needs_amount else _later_amount(clause.rest[match.end() :])
             if needs_amount and amount is None:
                 continue
             where = _WHERE.search(clause.rest)
@@ -484,6 +509,18 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     return Sighting(
         NAME, fact.id, {"person": clause.person, "item": item, "currency": None, "when": p.when(fact), **fields}, None
     )
+
+
+def _later_amount(rest: str) -> tuple[float | None, str | None]:
+    """The price told later in the sentence of a thing bought without one ("ordered a waxed
+    jacket from a UK website ..., it was £185 plus shipping"): the one amount of the rest,
+    when nothing else is bought or priced in it."""
+    from ...extract.money import find_amounts
+
+    paid = find_amounts(rest)
+    if len(paid) != 1 or CUE.search(rest[: paid[0].start]) or _NOT_BOUGHT_AFTER.search(rest):
+        return None, None
+    return paid[0].amount, paid[0].currency
 
 
 def _money_in(text: str) -> bool:
