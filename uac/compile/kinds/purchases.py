@@ -158,7 +158,7 @@ def _item(text: str, person: str) -> str | None:
     text = _SAID_OF_IT.sub("", text)
     kept = _ONE_AFTER.sub("", text)
     named = [w for w in kept.split() if w.lower() not in ("a", "an", "the", "some", "new", "old", "used", "another")]
-    if named and (len(named) > 1 or named[0][:1].isupper() or not is_common_word(named[0])):
+    if named and (len(named) > 1 or named[0][:1].isupper() or ("-" not in named[0] and not is_common_word(named[0]))):
         text = kept  # never "a new one" -> "new": that one is named before (:func:`_antecedent`)
     words = text.strip().rstrip(".,").split()
     while words and (
