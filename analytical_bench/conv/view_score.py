@@ -51,7 +51,12 @@ def same_name(gold: Any, found: Any) -> bool:
 
 def same_place(gold: Any, found: Any) -> bool:
     """Places match by name, or by the name before a qualifier the ledger leaves to the country
-    field ("Portland" ~ "Portland, Oregon"; the country is checked apart)."""
+    field ("Portland" ~ "Portland, Oregon"; the country is checked apart); a note the ledger
+    puts in parentheses may be left out ("Alaska (Inside Passage cruise)" ~ "Alaska")."""
+    if isinstance(gold, str) and "(" in gold:
+        bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
+        if bare and bare != gold and same_place(bare, found):
+            return True
     if same_name(gold, found):
         return True
     if found is None or "," in str(gold or ""):

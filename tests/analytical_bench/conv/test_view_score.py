@@ -124,6 +124,12 @@ def test_a_trip_destination_matches_with_its_qualifier():
     assert not same_place("Paris, Texas", "Paris") and not same_place("Portland", "Oregon, Portland")
 
 
+def test_a_ledger_note_in_parentheses_may_be_left_out_of_a_destination():
+    assert same_place("Alaska (Inside Passage cruise)", "Alaska")
+    assert not same_place("Norwegian fjords cruise (from Copenhagen)", "Copenhagen")
+    assert not same_place("Alaska (Inside Passage cruise)", "Juneau")
+
+
 def test_a_ledger_note_in_parentheses_may_be_left_out_of_an_item():
     assert same_item("secondhand bike (blue Raleigh)", "secondhand bike")
     assert same_item("secondhand bike (blue Raleigh)", "blue Raleigh secondhand bike")
