@@ -148,6 +148,21 @@ def test_a_bare_dollar_is_the_users_own_dollar():
     assert _currencies("I bought a bike for $650.") == ["USD"]
 
 
+def test_who_writes_the_us_dollar_as_such_pays_in_the_other_dollar_they_name_most():
+    # more US places than Canadian ones named, no home told: the "US$" elsewhere says "$" is CAD
+    lines = (
+        "Back from Seattle, two nights in Juneau and a day in Skagway.",
+        "The tour in Ketchikan was US$85, worth it.",
+        "Then I drove to Calgary for Fiona's birthday, and on to Edmonton.",
+        "I bought a down parka for $340.",
+    )
+    assert _currencies(*lines) == ["CAD"]
+    # without the US dollar written as such, the places alone do not say it
+    assert _currencies(*lines[:1], *lines[2:]) == ["USD"]
+    # nor with one place of another dollar only
+    assert _currencies(*lines[:2], "Then I drove to Calgary for Fiona's birthday.", lines[3]) == ["USD"]
+
+
 @pytest.mark.parametrize(
     "line, expected",
     [

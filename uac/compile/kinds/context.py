@@ -23,7 +23,10 @@ They run on the sightings of all facts before they are assembled
   own dollar (:func:`uac.extract.money.local_currency`): the project's ``[user]
   currency``, else the currency of the country of the person's home as the home
   sightings tell it -- the home said last before the amount, else the first one said --
-  unless the fact names the US dollar ("US$", "USD").  Nothing changes where neither says;
+  unless the fact names the US dollar ("US$", "USD").  With no home told, the country the
+  person names most places of; and a person who writes the US dollar as such elsewhere
+  ("US$85") uses "$" for the other dollar they name most places of.  Nothing changes where
+  none says;
 * a purchase or meal with no amount the kinds could read takes one written the local way
   of the user's own currency (:func:`uac.extract.money.home_currency`, the same
   ``[user] currency`` or home): "R450", "kr 199", "4 200 rand"
@@ -77,6 +80,8 @@ def localise(
             homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
     for person, country in _country_spoken_of(named).items():
         homes.setdefault(person, [(0, country)])  # no home told: the country the person speaks of most
+    for person, country in _other_dollar(facts, named).items():
+        homes.setdefault(person, [(0, country)])  # "US$85" written: their own "$" is another dollar
     money = _Money(facts, order, homes, currency)
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
@@ -144,6 +149,30 @@ def _country_spoken_of(named: dict[str, Counter[str]]) -> dict[str, str]:
         total = sum(counts.values())
         if total >= MIN_PLACES_FOR_COUNTRY and most * 2 > total:
             out[person] = country
+    return out
+
+
+#: a dollar of another country is the person's own when at least this many places of it are named
+MIN_PLACES_FOR_DOLLAR = 2
+
+
+def _other_dollar(facts: list["Fact"], named: dict[str, Counter[str]]) -> dict[str, str]:
+    """Per speaker who writes the US dollar as such ("US$85", "$68 US", "180 USD"), the country
+    of another dollar they name most places of (at least :data:`MIN_PLACES_FOR_DOLLAR`): who
+    marks the US one uses a bare "$" for their own (a Vancouverite naming Seattle, Juneau and
+    Skagway more often than Calgary still pays in CAD)."""
+    from ...extract.money import local_currency, names_us_dollar
+
+    marking = {fact.speaker for fact in facts if fact.speaker and names_us_dollar(fact.text)}
+    out: dict[str, str] = {}
+    for person in marking:
+        dollars = [
+            (count, country)
+            for country, count in named.get(person, Counter()).items()
+            if count >= MIN_PLACES_FOR_DOLLAR and local_currency(None, country) not in (None, "USD")
+        ]
+        if dollars:
+            out[person] = max(dollars)[1]
     return out
 
 
