@@ -10,7 +10,9 @@ records of the kind, recall matched events over events; with nothing to
 divide by, the figure is ``None`` (unknown), never a perfect score.  Each
 matched pair is then checked field by field (a trip's nights and start month,
 an amount with its currency, whether a job is the current one): those are
-the ``fields`` figures, ``right/checked``.
+the ``fields`` figures, ``right/checked``.  A purchase named otherwise than the ledger names
+it matches by its amount and currency with a word of its item in common
+(:func:`same_purchase_by_price`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,23 @@ def _same_item(gold: Any, found: Any) -> bool:
     return heads[0] in b and heads[1] in a and len(a & b) * 2 >= len(a)
 
 
+def _stems(text: Any) -> set[str]:
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _words(text)}
+
+
+def same_purchase_by_price(event: Event, rec: dict[str, Any]) -> bool:
+    """A purchase named otherwise than the ledger names it is that purchase when it has the
+    ledger's amount in its currency and shares a word with its item ("new hokas", $145 ~
+    "Hoka running shoes", 145 USD; "plinth", 450 NZD ~ "portable folding plinth"): a price
+    and a word together single out one thing a person bought."""
+    gold, found = event.get("amount"), rec.get("amount")
+    if gold is None or not isinstance(found, (int, float)) or abs(float(found) - float(gold)) > 0.01:
+        return False
+    if str(rec.get("currency") or "").upper() != str(event.get("currency") or "").upper():
+        return False
+    return bool(_stems(event.get("item")) & _stems(rec.get("item")))
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
@@ -139,6 +158,8 @@ class KindSpec:
     status_field: str | None = None
     #: field checks on matched pairs: name -> check(event, record fields) -> bool | None (not checkable)
     checks: tuple[tuple[str, Callable[[Event, dict[str, Any]], "bool | None"]], ...] = ()
+    #: a second way a record is the event when its key does not match (a purchase by its price)
+    also_same: "Callable[[Event, dict[str, Any]], bool] | None" = None
 
 
 def _number(event_field: str, record_field: str, tolerance: float = 0.01):
@@ -205,7 +226,16 @@ SPECS: dict[str, KindSpec] = {
     ),
     "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),
     "purchase": KindSpec(
-        "purchase", "item", ("item",), same_item, ("date",), ("when",), 7, None, (("amount", _money),)
+        "purchase",
+        "item",
+        ("item",),
+        same_item,
+        ("date",),
+        ("when",),
+        7,
+        None,
+        (("amount", _money),),
+        same_purchase_by_price,
     ),
     "job": KindSpec(
         "job",
@@ -319,7 +349,11 @@ def score_kind(spec: KindSpec, events: list[Event], records: Iterable[Any], user
     for event in events:
         best: int | None = None
         for i, rec in enumerate(mine):
-            if i in taken or not spec.key_match(event.get(spec.event_key), _key(rec, spec)):
+            if i in taken:
+                continue
+            if not spec.key_match(event.get(spec.event_key), _key(rec, spec)) and not (
+                spec.also_same is not None and spec.also_same(event, rec)
+            ):
                 continue
             if spec.status_field and str(rec.get(spec.status_field)) != str(event.get("status")):
                 continue

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from analytical_bench.conv import parse_ledger, score_view
-from analytical_bench.conv.view_score import same_item, same_place
+from analytical_bench.conv.view_score import same_item, same_place, same_purchase_by_price
 from tests.fixtures.kinds import KINDS_CHAT, USER
 from uac import UserMemory
 from uac.dates import Period
@@ -122,6 +122,17 @@ def test_a_trip_destination_matches_with_its_qualifier():
     assert same_place("Portland", "Portland, Oregon")
     assert same_place("Paris", "Paris, Texas") and same_place("Paris", "paris")
     assert not same_place("Paris, Texas", "Paris") and not same_place("Portland", "Oregon, Portland")
+
+
+def test_a_purchase_named_otherwise_matches_by_its_price_and_a_word():
+    from analytical_bench.conv.ledger import Event
+
+    hokas = Event("b", "purchase", {"item": "Hoka running shoes", "amount": 145, "currency": "USD"}, ("s1",))
+    assert same_purchase_by_price(hokas, {"item": "new hokas", "amount": 145.0, "currency": "USD"})
+    assert not same_purchase_by_price(hokas, {"item": "new hokas", "amount": 140.0, "currency": "USD"})
+    assert not same_purchase_by_price(hokas, {"item": "new hokas", "amount": 145.0, "currency": "CAD"})
+    assert not same_purchase_by_price(hokas, {"item": "rain jacket", "amount": 145.0, "currency": "USD"})
+    assert not same_item("Hoka running shoes", "new hokas")  # by name alone it is not
 
 
 def test_a_ledger_note_in_parentheses_may_be_left_out_of_a_destination():
