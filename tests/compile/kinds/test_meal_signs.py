@@ -32,6 +32,10 @@ def _meals(*lines: str, speaker: str = "Kim") -> list[dict]:
         # a verdict on the venue with a dish and its price
         ("Smokestack was worth the queue, $19 for a brisket sandwich", "Smokestack", 19.0),
         ("highlights: Sora Izakaya in Shibuya, ¥3,200 for the best yakitori", "Sora Izakaya", None),
+        # a venue after "the", a name that opens with an accented capital, a table paid for
+        ("we did a late anniversary dinner at the Copper Stag, $92 for both of us", "Copper Stag", 92.0),
+        ("on the Sunday Ian took all of us to Élan Bistro and paid for the whole table", "Élan Bistro", None),
+        ("we went to Tashi Kitchen after and I had like two plates of dumplings, it was $35", "Tashi Kitchen", 35.0),
         # typed in lower case
         ("me and jo went to pepe's cantina for dinner after, $48 my half", "Pepe's Cantina", 48.0),
     ],

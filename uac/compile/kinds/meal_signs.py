@@ -72,7 +72,7 @@ DISHES = re.compile(
 _EATERY_WORDS = re.compile(
     r"\b(?:the\s+bill|bill\s+(?:came|was)|the\s+menu|menu|the\s+food|the\s+chef|waiter|waitress|our\s+table|"
     r"a\s+table|booked\s+a\s+table|queue|courses|starters?|mains?|restaurant|bistro|eatery|food\s+was|ate|eaten|"
-    r"devoured|stuffed|so\s+full|too\s+full|fine\s+dining|dining)\b",
+    r"devoured|stuffed|so\s+full|too\s+full|fine\s+dining|dining|(?:plates?|bowls?|rounds?)\s+of)\b",
     re.I,
 )
 #: how a meal for several is paid, or paid by someone else
@@ -82,12 +82,12 @@ _PAID = re.compile(
     r"for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6)(?:\s+of\s+(?:us|we))?|for\s+both(?:\s+of\s+(?:us|we))?|each|a\s+head|pp|"
     r"(?:w|with|incl\.?|including|plus)\s+(?:the\s+)?tip|we\s+split|split\s+(?:it|the\s+bill)|"
     r"(?:two|2|three|3|four|4|five|5|six|6|seven|7|eight|8|nine|9|ten|10|\d+)\s+of\s+(?:us|we)|"
-    r"(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
+    r"paid\s+for\s+(?:the\s+)?(?:whole\s+)?table|(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
     re.I,
 )
 #: someone takes people out: "took the 3 of us to", "shouted us all lunch", "treated me"
 _TREAT = re.compile(
-    r"\b(?:took|taken|takes)\s+(?:me|us|we|everyone|the\s+(?:whole\s+)?(?:team|gang|crew|family|\d+\s+of\s+(?:us|we)|"
+    r"\b(?:took|taken|takes)\s+(?:me|us|we|everyone|all\s+of\s+(?:us|we)|the\s+(?:whole\s+)?(?:team|gang|crew|family|\d+\s+of\s+(?:us|we)|"
     r"\w+\s+of\s+(?:us|we)))(?:\s+out)?\s+(?:to|for)\b|\btreated\b|\bshouted\b|\bmy\s+shout\b",
     re.I,
 )
@@ -95,7 +95,8 @@ _TREAT = re.compile(
 _NOT_A_MEAL_OUT = re.compile(
     r"\b(?:bought|buy|buying|purchased|ordered\s+(?:online|from)|delivery|deliveroo|uber\s*eats|takeaway|take-out|"
     r"takeout|cooked|cooking|recipe|baked|made\s+(?:dinner|lunch|brunch)|at\s+home|checked\s+in|stayed\s+at|"
-    r"staying\s+at|booking|booked\s+(?:flights?|a\s+hotel|an\s+airbnb))\b",
+    r"staying\s+at|booking|booked\s+(?:flights?|a\s+hotel|an\s+airbnb)|with\s+the\s+room|room\s+service|"
+    r"(?:breakfast|brunch)\s+(?:was\s+)?included|complimentary)\b",
     re.I,
 )
 #: the last word of a name that is no eatery
@@ -105,6 +106,11 @@ _NO_EATERY = re.compile(
     r"clinic|airlines?|air|rd|road|ave|avenue|cove|bay|beach|falls|lake|mountain|mt|peak|hill|island|river|valley|"
     r"gorge|track|trail|reserve|forest|cave|caves|point|lookout|springs|gardens)$",
     re.I,
+)
+#: hotel chains, whose breakfast is the stay's ("breakfast at the Hilton")
+_HOTELS = set(
+    "hilton marriott hyatt sheraton westin ritz novotel ibis radisson intercontinental fairmont premier travelodge "
+    "holiday hampton courtyard doubletree crowne mercure accor".split()
 )
 _TIME = (
     r"(?:last\s+night|tonight|yesterday|today|this\s+(?:morning|evening|week)|on\s+(?:the\s+)?\w+day|\w+day(?:\s+night)?|"
@@ -121,7 +127,7 @@ _NAME = p.NAME
 def _venues(text: str) -> list[tuple[int, str]]:
     """Where a venue is tied into ``text``: (position, name said), in order."""
     found: list[tuple[int, str]] = []
-    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?P<v>{_NAME})", text):
+    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?:the\s+)?(?P<v>{_NAME})", text):
         if re.search(rf"(?:^|[,;:]\s*){_NAME}\s+$", text[: match.start()]):
             continue  # "Long Beach at Dempsey": where the name before it is, not the venue
         found.append((match.start("v"), match.group("v")))
@@ -162,7 +168,7 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     name = re.split(r"\s+(?:on|in)\s+", name, maxsplit=1)[0]  # "Bravas on Cotham Hill": the street is where
     if name.split()[0].lower() in p.NOT_NAMES or name.lower() in p.NOT_NAMES:
         return None
-    if _NO_EATERY.search(name) or is_place(name):
+    if _NO_EATERY.search(name) or is_place(name) or name.split()[0].lower() in _HOTELS:
         return None
     if " " not in name and _is_common(name):
         return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence

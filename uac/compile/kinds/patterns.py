@@ -248,7 +248,7 @@ NOT_NAMES = set(
 )
 #: lowercase joiners inside a name ("Rio de Janeiro", "Stratford upon Avon")
 _JOINERS = r"(?:de|da|do|dos|del|della|di|la|le|of|upon|am|on|sur|en|&)"
-_WORD = r"(?:[A-Z][\w’'&.-]*[\w&]|[A-Z])(?![\w’'&-])"
+_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w’'&.-]*[\w&]|[A-ZÀ-ÖØ-Þ])(?![\w’'&-])"
 #: one capitalised name: "Lisbon", "New York", "Rio de Janeiro", "Acme Corp", "AT&T"
 NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
 #: a name, "the Alps", or several joined by commas and "and" ("Kyoto and Osaka")
