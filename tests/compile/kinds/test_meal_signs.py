@@ -36,6 +36,13 @@ def _meals(*lines: str, speaker: str = "Kim") -> list[dict]:
         ("we did a late anniversary dinner at the Copper Stag, $92 for both of us", "Copper Stag", 92.0),
         ("on the Sunday Ian took all of us to Élan Bistro and paid for the whole table", "Élan Bistro", None),
         ("we went to Tashi Kitchen after and I had like two plates of dumplings, it was $35", "Tashi Kitchen", 35.0),
+        # typed in lower case, after "the"; a bill shared out with its amount; a hedge of something else
+        ("we took the weans to the wee bao house, £38 for the 4 of us", "Wee Bao House", 38.0),
+        (
+            "had her birthday at casa lucca, £72 for the 3 of us, rory threw a meatball so we're barred probably",
+            "Casa Lucca",
+            72.0,
+        ),
         # typed in lower case
         ("me and jo went to pepe's cantina for dinner after, $48 my half", "Pepe's Cantina", 48.0),
     ],

@@ -85,6 +85,12 @@ _PAID = re.compile(
     r"paid\s+for\s+(?:the\s+)?(?:whole\s+)?table|(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
     re.I,
 )
+#: a bill shared out: "for the 4 of us", "for my half", "each" (with an amount it is a meal's)
+_SHARED = re.compile(
+    r"\b(?:for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6|\d+)\s+of\s+(?:us|we)|for\s+both(?:\s+of\s+(?:us|we))?|"
+    r"for\s+my\s+half|my\s+half|my\s+share|each|a\s+head|pp)\b",
+    re.I,
+)
 #: someone takes people out: "took the 3 of us to", "shouted us all lunch", "treated me"
 _TREAT = re.compile(
     r"\b(?:took|taken|takes)\s+(?:me|us|we|everyone|all\s+of\s+(?:us|we)|the\s+(?:whole\s+)?(?:team|gang|crew|family|\d+\s+of\s+(?:us|we)|"
@@ -134,7 +140,7 @@ def _venues(text: str) -> list[tuple[int, str]]:
     # a name typed in lower case ("at taverna mykonos on the danforth", "to delancey noodle bar")
     from .meals import LOWER_EATERY
 
-    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?P<v>{LOWER_EATERY.format()})", text):
+    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?:the\s+)?(?P<v>{LOWER_EATERY.format()})", text):
         found.append((match.start("v"), match.group("v")))
     lead = re.match(
         rf"^(?:(?i:also|and|then|btw|ok|so|oh|anyway|update)[,:\s]+)?(?P<v>{_NAME})\s+(?:{_TIME}|w/?\s|with\s)", text
@@ -188,13 +194,14 @@ def detect(fact: "Fact") -> list[Sighting]:
     if not person or p.is_question(fact):
         return []
     raw = _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
-    if p.HEDGES.search(raw) or p.WISHES.search(raw) or _NOT_A_MEAL_OUT.search(raw) or _ahead(fact, raw):
-        return []
+    past = tense(raw) is False
+    if (p.HEDGES.search(raw) and not past) or p.WISHES.search(raw) or _NOT_A_MEAL_OUT.search(raw) or _ahead(fact, raw):
+        return []  # a hedge in a report is of something else ("that's us barred probably")
     if _someone_elses(raw):
         return []
     meal = MEAL_WORDS.search(raw)
     marks = _signs(raw)
-    if len(marks) < (2 if meal is None else 0 if tense(raw) is False else 1):
+    if len(marks) < (2 if meal is None else 0 if past else 1):
         return []  # "dinner w Ana at Nopa": no tense and no sign it was had
     anchors = [m.start() for m in MEAL_WORDS.finditer(raw)] or marks
     venues = [(at, name) for at, said in _venues(raw) if (name := _venue_name(said, raw, at, person))]
@@ -216,8 +223,9 @@ def _signs(text: str) -> list[int]:
     from ...extract.money import find_amounts
 
     marks = sorted({m.start() for sign in (DISHES, _EATERY_WORDS, _PAID, _TREAT) for m in sign.finditer(text)})
-    if DISHES.search(text) and find_amounts(text):
-        marks.append(find_amounts(text)[0].start)
+    paid = find_amounts(text)
+    if paid and (DISHES.search(text) or _SHARED.search(text)):
+        marks.append(paid[0].start)  # "£38 for the 4 of us", "$21.50 for a burger"
     return marks
 
 
