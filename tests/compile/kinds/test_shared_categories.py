@@ -131,6 +131,7 @@ def test_purchases_told_with_other_verbs_and_lists():
         ("Perth trip wrapped. thurs to sun, mining client.", [("Perth", "AU", "done", None)]),
         ("JKT wk over. dead.", [("Jakarta", "ID", "done", None)]),
         ("back fr Phuket wed.", [("Phuket", "TH", "done", None)]),
+        ("back fae dublin yesterday, the hen was carnage", [("Dublin", "IE", "done", None)]),
         ("Manila was ok btw, 3 nights, client in BGC.", [("Manila", "PH", "done", 3)]),
         (
             "Melbs was so fun, it was Jess's 30th so 4 of us flew over and got back monday, so 4 nights",

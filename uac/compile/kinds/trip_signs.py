@@ -63,7 +63,7 @@ _TIED_AFTER = (
     r"(?:['’]s\s+off|\s+is\s+off|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
     r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=))\b"
 )
-_TIED_BEFORE = r"(?:\b(?:back|home|returned)\s+(?:from|fr)|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d)))\s*$"
+_TIED_BEFORE = r"(?:\b(?:back|home|returned)\s+(?:from|fr|fae)|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d)))\s*$"
 _CANCELLED = re.compile(
     r"['’]s\s+off\b|\bis\s+off\b|\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|bailed|pulled\s+out|"
     r"not\s+going)\b",
@@ -75,7 +75,7 @@ _PLANNED = re.compile(
     re.I,
 )
 _DONE = re.compile(
-    r"\b(?:done|recap|debrief|wrapped|back\s+(?:from|fr)|got\s+back|returned|was|were|loved|survived)\b", re.I
+    r"\b(?:done|recap|debrief|wrapped|back\s+(?:from|fr|fae)|got\s+back|returned|was|were|loved|survived)\b", re.I
 )
 #: a trip only thought of ("could do Osaka", "should we", "thinking Osaka")
 _MAYBE = re.compile(r"\b(?:could|should\s+(?:i|we)|thinking|considering|love\s+to|dream)\b", re.I)

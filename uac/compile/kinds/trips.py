@@ -427,7 +427,7 @@ def _sighted(
 
 def _back_from(fact: "Fact") -> list[Sighting]:
     """ "Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
-    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+(?:from|fr)\b", fact.text):
+    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+(?:from|fr|fae)\b", fact.text):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     back = _BACK_FROM.pattern.match(text[:1].lower() + text[1:])
@@ -675,7 +675,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
 #: "Maya said: got back from Savannah on Thursday." -- a report without its subject, the speaker's own
 _BACK_FROM = _Rule(
     re.compile(
-        rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+(?:from|fr)\s+{_PLACES}"
+        rf"^(?:(?:just|finally|only)\s+)?(?:(?:got|came|flew|am|been|back)\s+)?(?:back|home)\s+(?:from|fr|fae)\s+{_PLACES}"
     ),
     "done",
     "end",
