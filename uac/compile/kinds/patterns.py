@@ -100,6 +100,14 @@ HEDGES = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to)\b", re.I
 )
 
+
+def word_list(words: str) -> re.Pattern[str]:
+    """Any of ``words`` (whitespace-separated; "_" joins a phrase's words: "road_trip"), as
+    whole words in any case."""
+    alternatives = sorted((w.replace("_", r"\s+") for w in words.split()), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.I)
+
+
 #: words of a wish or a hypothetical ("would love to", "one day", "if we") -- nothing done or planned
 WISHES = re.compile(
     r"\b(?:would\s+love|'d\s+love|one\s+day|someday|some\s+day|bucket\s+list|wish(?:es)?\s+(?:i|we|to)|"

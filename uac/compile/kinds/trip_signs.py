@@ -36,21 +36,16 @@ from .model import Sighting
 if TYPE_CHECKING:
     from ...facts.model import Fact
 
-_JOURNEY = re.compile(
-    r"\b(?:flew|flight|flights|fly|flying|flies|landed|landing|drove|drive|driving|road\s+trip|train|ferry|ferries|"
-    r"cruise|sailed|layover|airport|jet\s*lag(?:ged)?|passport|visa|boarding|red-?eye|roadie)\b",
-    re.I,
+_JOURNEY = p.word_list(
+    "flew flight flights fly flying flies landed landing drove drive driving road_trip train ferry ferries cruise "
+    "sailed layover airport jetlag jet_lag jetlagged jet_lagged passport visa boarding red-eye redeye roadie"
 )
-_STAY = re.compile(
-    r"\b(?:nights?|nts|airbnb|hotel|hostel|resort|villa|bach|cabin|chalet|motel|stayed|staying|checked\s+in|"
-    r"checked\s+out)\b",
-    re.I,
+_STAY = p.word_list(
+    "night nights nts airbnb hotel hostel resort villa bach cabin chalet motel stayed staying checked_in checked_out"
 )
-_TRIP = re.compile(
-    r"\b(?:trip|holiday|hols|vacation|vacay|getaway|long\s+(?:weekend|wknd|wkend)|weekend\s+away|honeymoon|tour|"
-    r"itinerary|sightseeing|recap|back\s+from|back\s+fr|got\s+back|returned\s+from|for\s+work|client|conference|"
-    r"offsite|off-site)\b",
-    re.I,
+_TRIP = p.word_list(
+    "trip holiday hols vacation vacay getaway long_weekend long_wknd long_wkend weekend_away honeymoon tour itinerary "
+    "sightseeing recap back_from back_fr back_fae got_back returned_from for_work client conference offsite off-site"
 )
 _SPAN = re.compile(
     r"\b(?:(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*\s+(?:to|-|–|til|till|until)\s+"
@@ -74,11 +69,9 @@ _PLANNED = re.compile(
     r"next\s+(?:week|wk|month|year|weekend|wknd|\w+day)|can'?t\s+wait|leaving|countdown|this\s+coming)\b|'ll\b",
     re.I,
 )
-_DONE = re.compile(
-    r"\b(?:done|recap|debrief|wrapped|back\s+(?:from|fr|fae)|got\s+back|returned|was|were|loved|survived)\b", re.I
-)
+_DONE = p.word_list("done recap debrief wrapped back_from back_fr back_fae got_back returned was were loved survived")
 #: a trip only thought of ("could do Osaka", "should we", "thinking Osaka")
-_MAYBE = re.compile(r"\b(?:could|should\s+(?:i|we)|thinking|considering|love\s+to|dream)\b", re.I)
+_MAYBE = p.word_list("could should_i should_we thinking considering love_to dream")
 _NOT_THE_SPEAKERS = re.compile(
     r"\b(?:lives?|living|lived|based|born|grew\s+up|moved|moving|move|relocat\w+|from)\s+(?:in\s+|to\s+|back\s+to\s+)?$"
     r"|\b(?:back|home|here)\s+in\s+$",
