@@ -147,7 +147,6 @@ NICKNAMES: dict[str, tuple[str, str]] = {
     "Big Apple": ("New York City", "US"),
     "Philly": ("Philadelphia", "US"),
     "Vegas": ("Las Vegas", "US"),
-    "Frisco": ("San Francisco", "US"),
     "NOLA": ("New Orleans", "US"),
     "Brum": ("Birmingham", "GB"),
     "KL": ("Kuala Lumpur", "MY"),

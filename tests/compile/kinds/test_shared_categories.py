@@ -54,6 +54,17 @@ def test_nicknames_of_new_zealand_australia_and_asia(name, city, country):
     assert place is not None and (place.name, place.country) == (city, country)
 
 
+def test_no_nickname_is_another_citys_own_name():
+    from uac.extract import places
+
+    frisco = lookup("Frisco")  # Frisco, Texas (and a town in Colorado), never San Francisco
+    assert frisco is not None and frisco.name == "Frisco"
+    tables = places._tables()
+    for nickname, (city, _) in places.NICKNAMES.items():
+        rows = tables.cities.get(places.fold(nickname)) or []
+        assert all(row[3] == city for row in rows[:1]), nickname
+
+
 def test_a_well_known_island_is_the_island_not_towns_of_its_name_abroad():
     bali = lookup("Bali")
     assert bali is not None and (bali.kind, bali.country, bali.ambiguous) == ("region", "ID", False)
