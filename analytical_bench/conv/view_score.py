@@ -8,7 +8,7 @@ A record of someone else (``person`` names another person) is neither right
 nor wrong and is left out.  Precision is matched records over the user's
 records of the kind, recall matched events over events; with nothing to
 divide by, the figure is ``None`` (unknown), never a perfect score.  Each
-matched pair is then checked field by field (a trip's nights and start month,
+matched pair is then checked field by field (a trip's nights, start month and country,
 an amount with its currency, whether a job is the current one): those are
 the ``fields`` figures, ``right/checked``.  A purchase named otherwise than the ledger names
 it matches by its amount and currency with a word of its item in common
@@ -196,6 +196,18 @@ def _month_of(event_field: str, record_fields: tuple[str, ...]):
     return check
 
 
+def _code(name: str):
+    """The same ISO code (a trip's country) where the ledger gives one."""
+
+    def check(event: Event, rec: dict[str, Any]) -> bool | None:
+        gold = event.get(name)
+        if not gold:
+            return None
+        return str(rec.get(name) or "").upper() == str(gold).upper()
+
+    return check
+
+
 def _current(event: Event, rec: dict[str, Any]) -> bool | None:
     if "current" in rec:
         return bool(rec["current"]) == event.current
@@ -222,7 +234,11 @@ SPECS: dict[str, KindSpec] = {
         ("start", "end"),
         7,
         "status",
-        (("nights", _number("nights", "nights")), ("start_month", _month_of("start", ("start", "end")))),
+        (
+            ("nights", _number("nights", "nights")),
+            ("start_month", _month_of("start", ("start", "end"))),
+            ("country", _code("country")),
+        ),
     ),
     "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),
     "purchase": KindSpec(

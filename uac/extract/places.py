@@ -299,6 +299,18 @@ def countries_of(name: str) -> list[str]:
     return out
 
 
+def city_sizes(name: str, *, own_name: bool = False) -> dict[str, int]:
+    """Per country holding a city of this name, the people of its biggest one ("Santa Fe" ->
+    {"AR": 489505, "US": 84099}); {} when the gazetteer has none.  ``own_name``: only cities
+    called so, not those the name is another name of ("Victoria" is also Hong Kong)."""
+    key = fold(name.strip().rstrip(".,;!?"))
+    out: dict[str, int] = {}
+    for row in _tables().cities.get(key, []):
+        if not own_name or fold(row[3]) == key:
+            out.setdefault(row[1], int(row[0]))
+    return out
+
+
 def is_nickname(name: str) -> bool:
     """Is ``name`` a nickname of :data:`NICKNAMES` (the record names the city in full)?"""
     text = name.strip()

@@ -454,3 +454,32 @@ def test_a_place_with_someone_at_a_time_gone_by_is_a_trip_taken():
         "Lisbon with Ana last week would be nice",
     ):
         assert _trips((said, [line])) == [], line
+
+
+def _countries_in_context(*lines: str) -> dict[str, str | None]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines, said_on=DAY)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    trips = localise(seen, facts).get("trip", [])
+    return {a.fields["destination"]: a.fields["country"] for a in assemble(TRIP, trips, {f.id: f for f in facts})}
+
+
+def test_a_city_several_countries_hold_is_in_the_travellers_own_when_it_is_big_enough():
+    home = "We moved to Toronto last year."
+    # a Canadian's Victoria is British Columbia's (Hong Kong's is another name of Hong Kong)...
+    assert _countries_in_context(home, "Just back from Victoria, three nights.") == {"Victoria": "CA"}
+    # ... but London, 380,000 people against 7.5 million, stays England's
+    assert _countries_in_context(home, "Just back from London, three nights.") == {"London": "GB"}
+    # an American's Santa Fe is New Mexico's; their Paris stays France's
+    us = "We moved to Denver last year."
+    assert _countries_in_context(us, "Just back from Santa Fe, three nights.") == {"Santa Fe": "US"}
+    assert _countries_in_context(us, "Just back from Paris, three nights.") == {"Paris": "FR"}
+    # a name no city dominates is in the traveller's own country; with none known it stays unknown
+    assert _countries_in_context("We moved to Melbourne last year.", "Just back from Newcastle, three nights.") == {
+        "Newcastle": "AU"
+    }
+    assert _countries_in_context("Just back from Newcastle, three nights.") == {"Newcastle": None}

@@ -62,16 +62,8 @@ def localise(
     bare "$" in the user's own dollar (see the module's text)."""
     order = {fact.id: index for index, fact in enumerate(facts)}
     told = {s.fact_id for found in sightings.values() for s in found if "_doubt" not in s.fields}
+    seen = told | {s.fact_id for found in sightings.values() for s in found}
     out = dict(sightings)
-    trips = list(sightings.get("trip", [])) + _there(
-        facts, told | {s.fact_id for found in sightings.values() for s in found}
-    )
-    from .trip_signs import in_turns
-
-    trips += in_turns(facts, told | {s.fact_id for found in sightings.values() for s in found})
-    out["trip"] = _day_trips(trips, facts, order)
-    for name in ("meal", "purchase"):
-        out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
     homes: dict[str, list[tuple[int, str]]] = {}
     named = _countries_named(facts)
     out["home"] = [_home_country(s, named) for s in sightings.get("home", [])]
@@ -82,6 +74,13 @@ def localise(
         homes.setdefault(person, [(0, country)])  # no home told: the country the person speaks of most
     for person, country in _other_dollar(facts, named).items():
         homes.setdefault(person, [(0, country)])  # "US$85" written: their own "$" is another dollar
+    from .trip_signs import in_turns
+
+    trips = list(sightings.get("trip", [])) + _there(facts, seen) + in_turns(facts, seen)
+    trips = [_trip_country(s, homes, named, order) for s in trips]
+    out["trip"] = _day_trips(trips, facts, order)
+    for name in ("meal", "purchase"):
+        out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
     money = _Money(facts, order, homes, currency)
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
@@ -174,6 +173,44 @@ def _other_dollar(facts: list["Fact"], named: dict[str, Counter[str]]) -> dict[s
         if dollars:
             out[person] = max(dollars)[1]
     return out
+
+
+#: a city of the user's own country is the one meant when it holds at least this many people and
+#: at least this share of the biggest city of the name ("Victoria" for a Canadian, 290,000 against
+#: Hong Kong's; never "London" for one, 380,000 against 8.9 million, nor "Paris" for an American)
+MIN_HOME_CITY, MIN_HOME_SHARE = 50_000, 0.1
+
+
+def _trip_country(
+    sighting: Sighting, homes: dict[str, list[tuple[int, str]]], named: dict[str, Counter[str]], order: dict[str, int]
+) -> Sighting:
+    """A trip to a city whose name several countries hold is in the person's own country when it
+    holds a big enough city of the name (:data:`MIN_HOME_CITY`, :data:`MIN_HOME_SHARE`); a name
+    no city dominates ("Newcastle", "Halifax") is in their own country, or, none known, in the
+    country they name most places of when it holds the name; otherwise the gazetteer's biggest
+    city stays, and an unknown country stays unknown."""
+    from ...extract.places import city_sizes
+
+    fields = sighting.fields
+    name, person = fields.get("destination"), fields.get("person")
+    if not isinstance(name, str) or not person or " and " in name or "," in name:
+        return sighting
+    sizes = city_sizes(name)  # country -> people of its biggest city of the name
+    if len(sizes) < 2:
+        return sighting
+    own = _Money([], order, homes, None).home_country(person, order.get(sighting.fact_id, 0))
+    biggest = max((city_sizes(name, own_name=True) or sizes).values())  # "Victoria": not Hong Kong's people
+    if own in sizes and own != fields.get("country"):
+        if fields.get("country") is None or (sizes[own] >= MIN_HOME_CITY and sizes[own] >= MIN_HOME_SHARE * biggest):
+            return replace(sighting, fields={**fields, "country": own})
+        return sighting
+    if fields.get("country") is None:
+        # no own country known: the one the person names most places of, if it holds the name
+        ranked = named.get(person, Counter()).most_common(2)
+        if ranked and ranked[0][0] in sizes and ranked[0][1] >= MIN_PLACES_FOR_COUNTRY:
+            if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
+                return replace(sighting, fields={**fields, "country": ranked[0][0]})
+    return sighting
 
 
 def _home_country(sighting: Sighting, named: dict[str, Counter[str]]) -> Sighting:
