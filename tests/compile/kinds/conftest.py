@@ -37,6 +37,15 @@ def facts_of(*lines: str, speaker: str = "Sam", listener: str = "Ana", said_on: 
     return out
 
 
+def records_of(kind: str, *lines: str, **kwargs) -> list[dict]:
+    """The fields of the records of ``kind`` the rules assemble from ``lines`` (as :func:`facts_of`)."""
+    from uac.compile.kinds import assemble, detect, registry
+
+    spec = next(k for k in registry() if k.name == kind)
+    facts = facts_of(*lines, **kwargs)
+    return [a.fields for a in assemble(spec, [s for f in facts for s in detect(f)], {f.id: f for f in facts})]
+
+
 def fact_of(line: str, **kwargs) -> Fact:
     [fact] = facts_of(line, **kwargs)
     return fact

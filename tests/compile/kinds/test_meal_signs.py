@@ -6,16 +6,13 @@ import datetime as dt
 
 import pytest
 
-from uac.compile.kinds import assemble, detect, meal_signs, registry
+from uac.compile.kinds import meal_signs
 
-from .conftest import facts_of
-
-MEAL = next(k for k in registry() if k.name == "meal")
+from .conftest import facts_of, records_of
 
 
 def _meals(*lines: str, speaker: str = "Kim") -> list[dict]:
-    facts = facts_of(*lines, speaker=speaker, said_on=dt.date(2024, 5, 20))
-    return [a.fields for a in assemble(MEAL, [s for f in facts for s in detect(f)], {f.id: f for f in facts})]
+    return records_of("meal", *lines, speaker=speaker, said_on=dt.date(2024, 5, 20))
 
 
 @pytest.mark.parametrize(

@@ -227,7 +227,8 @@ def test_no_trip_from_other_verbs_that_say_nothing_of_the_speakers_trip(line):
     assert _trips((DAY, [line])) == []
 
 
-def _trips_in_context(*lines: str) -> list[str]:
+def _localised_trips(*lines: str) -> list[dict]:
+    """The trips of ``lines`` once read in their context (:func:`uac.compile.kinds.localise`)."""
     from uac.compile.kinds import localise
 
     facts = facts_of(*lines, said_on=DAY)
@@ -236,7 +237,11 @@ def _trips_in_context(*lines: str) -> list[str]:
         for sighting in detect(fact):
             seen.setdefault(sighting.kind, []).append(sighting)
     trips = localise(seen, facts).get("trip", [])
-    return [a.fields["destination"] for a in assemble(TRIP, trips, {f.id: f for f in facts})]
+    return [a.fields for a in assemble(TRIP, trips, {f.id: f for f in facts})]
+
+
+def _trips_in_context(*lines: str) -> list[str]:
+    return [trip["destination"] for trip in _localised_trips(*lines)]
 
 
 def test_a_day_trip_inside_a_stay_is_no_trip_of_its_own():
@@ -457,15 +462,7 @@ def test_a_place_with_someone_at_a_time_gone_by_is_a_trip_taken():
 
 
 def _countries_in_context(*lines: str) -> dict[str, str | None]:
-    from uac.compile.kinds import localise
-
-    facts = facts_of(*lines, said_on=DAY)
-    seen: dict[str, list] = {}
-    for fact in facts:
-        for sighting in detect(fact):
-            seen.setdefault(sighting.kind, []).append(sighting)
-    trips = localise(seen, facts).get("trip", [])
-    return {a.fields["destination"]: a.fields["country"] for a in assemble(TRIP, trips, {f.id: f for f in facts})}
+    return {trip["destination"]: trip["country"] for trip in _localised_trips(*lines)}
 
 
 def test_a_city_several_countries_hold_is_in_the_travellers_own_when_it_is_big_enough():
