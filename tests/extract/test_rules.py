@@ -168,3 +168,30 @@ def test_rule_facts_read_like_english_and_carry_periods(locomo_file):
     assert moving.event_date.code == "2023-06"  # the month, not 25 June
     job = later["Caroline started a new job as a counselor last week (the week before 2 July 2023)!"]
     assert job.event_date.code == "2023-06-25/2023-07-01"
+
+
+def test_a_list_items_mark_is_no_part_of_its_sentence():
+    from uac.compile.kinds import detect
+
+    text = "quick update:\n- back from Lisbon, 3 nights\n• bought a Barbour jacket for £250\n(3) Dinner at Barrafina, £45 each"
+    session = Session(
+        "s1", dt.date(2025, 3, 1), "2025-03-01", (Turn("t1", "Olly", text), Turn("t2", "assistant", "Nice!"))
+    )
+    facts = RuleExtractor().extract(session)
+    assert texts(facts)[1:] == [
+        "Olly said: Back from Lisbon, 3 nights.",
+        "Olly said: Bought a Barbour jacket for £250.",
+        "Olly said: Dinner at Barrafina, £45 each.",
+    ]
+    from uac.facts.model import Fact
+
+    kinds = [
+        sorted({s.kind for s in detect(Fact(f"f{i}", f.text, "s1", dt.date(2025, 3, 1), speaker="Olly"))})
+        for i, f in enumerate(facts[1:])
+    ]
+    assert kinds == [["trip"], ["purchase"], ["meal"]]
+    # a number that opens a sentence is no list mark
+    [cold] = RuleExtractor().extract(
+        Session("s2", dt.date(2025, 3, 1), "2025-03-01", (Turn("t1", "Olly", "-5 degrees today, brr."),))
+    )
+    assert "-5 degrees" in cold.text

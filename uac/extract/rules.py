@@ -1,7 +1,7 @@
 """The rule-based extractor: no model, deterministic, offline.
 
-Per turn: split into sentences, drop pure filler ("Hey Mel!", "Thanks!",
-"Wow"), rewrite first person to the speaker and (with two speakers) second
+Per turn: split into sentences, drop the mark of a list item ("- ", "• ", "2) "),
+drop pure filler ("Hey Mel!", "Thanks!", "Wow"), rewrite first person to the speaker and (with two speakers) second
 person to the listener, resolve relative dates against the session date and
 write them into the text, and attribute a sentence that names nobody to its
 speaker ("Caroline said: ...").  One fact per sentence, its turn as evidence;
@@ -38,6 +38,16 @@ _INTERJECTION = re.compile(
     r"(?:[ ,]+[A-Z][a-z]+)?[,!.]+\s+)+",
     re.IGNORECASE,
 )
+
+
+#: a list item's mark before its sentence: "- ", "* ", "• ", "1. ", "2) ", "(3) "
+_LIST_MARK = re.compile(r"^\s*(?:[-*•–—·▪●>]+|\(?\d{1,2}[.)])\s+(?=\S)")
+
+
+def strip_list_mark(sentence: str) -> str:
+    """A sentence without the mark of the list item it is ("- back from Lisbon, 3 nights" ->
+    "back from Lisbon, 3 nights"; "(2) The house sold." -> "The house sold.")."""
+    return _LIST_MARK.sub("", sentence, count=1)
 
 
 def strip_interjections(sentence: str) -> str:
@@ -90,6 +100,7 @@ class RuleExtractor:
         listener = _listener(session, turn.speaker)
         out: list[ExtractedFact] = []
         for sentence in split_sentences(turn.text):
+            sentence = strip_list_mark(sentence)
             if is_contentless(sentence, names):
                 continue
             text = rewrite_persons(strip_interjections(sentence), turn.speaker, listener)
