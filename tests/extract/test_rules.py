@@ -190,6 +190,11 @@ def test_a_list_items_mark_is_no_part_of_its_sentence():
         for i, f in enumerate(facts[1:])
     ]
     assert kinds == [["trip"], ["purchase"], ["meal"]]
+    # nor are the emoji a sentence opens with part of it; a currency sign stays
+    [flew, priced] = RuleExtractor().extract(
+        Session("s3", dt.date(2025, 3, 1), "2025-03-01", (Turn("t1", "Olly", "✈️ back from Lisbon. $40 for the lot."),))
+    )
+    assert (flew.text, priced.text) == ("Olly said: Back from Lisbon.", "Olly said: $40 for the lot.")
     # a number that opens a sentence is no list mark
     [cold] = RuleExtractor().extract(
         Session("s2", dt.date(2025, 3, 1), "2025-03-01", (Turn("t1", "Olly", "-5 degrees today, brr."),))

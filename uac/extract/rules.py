@@ -22,6 +22,7 @@ the state keys go into ``meta`` (``state``, ``state_value``, ``state_event``,
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Sequence
 
 from ..facts.model import Fact
@@ -46,8 +47,20 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*•–—·▪●>]+|\(?\d{1,2}[.)])\s+(?=\S
 
 def strip_list_mark(sentence: str) -> str:
     """A sentence without the mark of the list item it is ("- back from Lisbon, 3 nights" ->
-    "back from Lisbon, 3 nights"; "(2) The house sold." -> "The house sold.")."""
-    return _LIST_MARK.sub("", sentence, count=1)
+    "back from Lisbon, 3 nights"; "(2) The house sold." -> "The house sold.") and without the
+    emoji it opens with ("✈️ back from Lisbon" -> "back from Lisbon")."""
+    return _LIST_MARK.sub("", _strip_leading_symbols(sentence), count=1)
+
+
+def _strip_leading_symbols(sentence: str) -> str:
+    """``sentence`` without the emoji and symbols before its first word (never a currency sign:
+    "$40 for the lot" keeps it)."""
+    index = 0
+    while index < len(sentence) and (
+        unicodedata.category(sentence[index]) in ("So", "Sk", "Mn", "Cf") or sentence[index] in "\ufe0f\u200d "
+    ):
+        index += 1
+    return sentence[index:] if index and index < len(sentence) else sentence
 
 
 def strip_interjections(sentence: str) -> str:
