@@ -85,3 +85,23 @@ def test_signs_are_read_in_the_first_person_again():
     assert meal_signs._first_person("Kim and others split, $74 Kim's half, took Kim to", "Kim") == (
         "we split, $74 my half, took me to"
     )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "dinner at Casa Pintada\u2028last night, $58 for both of us",  # a line separator inside
+        "\u200fdinner at Casa Pintada last night, $58 for both of us",  # a right-to-left mark first
+        "dinner at \x1b[31mCasa Pintada\x1b[0m, $58 \x00for both",  # escape and control characters
+        "\u202eTokyo done!! 5 nights wasn't enough",  # a right-to-left override
+        "🍜🍜🍜",
+    ],
+)
+def test_odd_characters_never_break_the_readers_of_signs(line):
+    from uac.compile.kinds import trip_signs
+
+    facts = facts_of(line, speaker="Kim")
+    for fact in facts:
+        meal_signs.detect(fact)
+    trip_signs.in_turns(facts, set())
+    records_of("meal", line, speaker="Kim")

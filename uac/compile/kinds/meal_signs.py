@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 
 from ...extract.dates import tense
 from ...extract.places import is_place
+from ...extract.words import is_common_word
 from . import patterns as p
-from .meals import FOODS
+from .meals import _KIN, FOODS, LOWER_EATERY, _dated_ahead, _lower_name, _sighting
 from .model import Sighting
 
 if TYPE_CHECKING:
@@ -138,8 +139,6 @@ def _venues(text: str) -> list[tuple[int, str]]:
             continue  # "Long Beach at Dempsey": where the name before it is, not the venue
         found.append((match.start("v"), match.group("v")))
     # a name typed in lower case ("at taverna mykonos on the danforth", "to delancey noodle bar")
-    from .meals import LOWER_EATERY
-
     for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?:the\s+)?(?P<v>{LOWER_EATERY.format()})", text):
         found.append((match.start("v"), match.group("v")))
     lead = re.match(
@@ -158,9 +157,6 @@ def _venues(text: str) -> list[tuple[int, str]]:
 def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     """The eatery's name, or None when the name is someone, somewhere or no eatery."""
     if said[:1].islower():
-        from ...extract.words import is_common_word
-        from .meals import _KIN, _lower_name
-
         said = _LOWER_TAIL.sub("", re.split(r"\s+(?:on|in)\s+", said)[0])
         words = [w for w in re.split(r"[\s&-]+", said) if w]
         if not words or all(is_common_word(w) for w in words) or said in p.NOT_NAMES:
@@ -176,7 +172,7 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
         return None
     if _NO_EATERY.search(name) or is_place(name) or name.split()[0].lower() in _HOTELS:
         return None
-    if " " not in name and _is_common(name):
+    if " " not in name and is_common_word(name):
         return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence
     before = text[max(0, at - 6) : at].lower()
     if re.search(r"(?:\bw/?|\bwith|&)\s+$", before):
@@ -210,8 +206,6 @@ def detect(fact: "Fact") -> list[Sighting]:
     # the head of the sentence is the venue where it names one ("X w Jas at Holland V"); else the
     # venue nearest the meal
     at, name = venues[0] if venues[0][0] <= 4 else min(venues, key=lambda v: min(abs(v[0] - a) for a in anchors))
-    from .meals import _sighting
-
     word = meal.group(0).split()[-1].lower() if meal else None
     kind = word if word in ("dinner", "lunch", "brunch", "breakfast", "supper") else None
     return [_sighting(fact, person, raw[at:] if _money_after(raw, at) else raw, name, None, kind)]
@@ -234,12 +228,6 @@ _LOWER_TAIL = re.compile(
     r"(?:\s+(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|night|ytd|tonight|today|yesterday|last|this|"
     r"morning|evening|arvo|nite))+$"
 )
-
-
-def _is_common(word: str) -> bool:
-    from ...extract.words import is_common_word
-
-    return is_common_word(word)
 
 
 #: a meal of someone else's: a person opens the sentence ("my sister had dinner at X", "Ana took
@@ -285,6 +273,4 @@ _AHEAD = re.compile(
 
 def _ahead(fact: "Fact", text: str) -> bool:
     """A plan: said ahead or dated after the day it was said."""
-    from .meals import _dated_ahead
-
     return bool(_AHEAD.search(text)) or _dated_ahead(fact)

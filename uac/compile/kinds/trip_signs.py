@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from ...extract.dates import tense
 from ...extract.places import is_place
 from . import patterns as p
+from .meal_signs import _first_person
 from .model import Sighting
 
 if TYPE_CHECKING:
@@ -84,12 +85,6 @@ _OTHER = re.compile(
     r"moved|moving|off|heading|going|in|back)\b"
 )
 _FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
-
-
-def _first_person(text: str, person: str) -> str:
-    from .meal_signs import _first_person as said_first
-
-    return said_first(text, person)
 
 
 def in_turns(facts: "list[Fact]", told: set[str]) -> list[Sighting]:
@@ -146,7 +141,7 @@ def detect(fact: "Fact", around: str = "") -> list[Sighting]:
         status = _status(fact, text) or _status(fact, around)
         if status is None:
             continue
-        rule = _Rule(re.compile(re.escape(raw)), status, "start" if status != "done" else "start")
+        rule = _Rule(re.compile(re.escape(raw)), status, "start")
         found = _sighted(fact, raw, rule, dated[end:], nights=_nights(text) or _nights(around))
         if found:
             return found
