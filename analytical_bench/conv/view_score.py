@@ -12,7 +12,8 @@ matched pair is then checked field by field (a trip's nights, start month and co
 an amount with its currency, whether a job is the current one): those are
 the ``fields`` figures, ``right/checked``.  A purchase named otherwise than the ledger names
 it matches by its amount and currency with a word of its item in common
-(:func:`same_purchase_by_price`).
+(:func:`same_purchase_by_price`); an employer the ledger describes matches a record that
+names it by words of the description (:func:`same_employer`).
 """
 
 from __future__ import annotations
@@ -104,6 +105,49 @@ def same_purchase_by_price(event: Event, rec: dict[str, Any]) -> bool:
     if str(rec.get("currency") or "").upper() != str(event.get("currency") or "").upper():
         return False
     return bool(_stems(event.get("item")) & _stems(rec.get("item")))
+
+
+#: kinds of workplace: an employer named by one of these alone ("the hospital") is not singled out
+_WORKPLACES = {
+    "company",
+    "firm",
+    "job",
+    "work",
+    "place",
+    "team",
+    "office",
+    "hospital",
+    "clinic",
+    "practice",
+    "school",
+    "startup",
+    "agency",
+    "department",
+    "unit",
+    "shop",
+    "business",
+    "college",
+    "university",
+    "contract",
+    "in",
+    "at",
+    "on",
+    "with",
+    "for",
+    "and",
+}
+
+
+def same_employer(gold: Any, found: Any) -> bool:
+    """Employers match by name; an employer the ledger describes rather than names ("dental
+    practice in Shawlands", "spine robotics startup in Boulder") is the record's when every word
+    of the record's employer is in the description and one of them is more than a kind of
+    workplace ("practice in shawlands", "health board", "Hamilton" ~ "cardiac ICU of a hospital
+    in Hamilton"; not "the hospital")."""
+    if same_name(gold, found):
+        return True
+    said, described = _words(found), _words(gold)
+    return bool(said) and said <= described and bool(said - _WORKPLACES)
 
 
 def _plain(value: Any) -> Any:
@@ -257,7 +301,7 @@ SPECS: dict[str, KindSpec] = {
         "job",
         "employer",
         ("employer",),
-        same_name,
+        same_employer,
         (),
         (),
         0,

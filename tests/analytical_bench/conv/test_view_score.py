@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from analytical_bench.conv import parse_ledger, score_view
-from analytical_bench.conv.view_score import same_item, same_place, same_purchase_by_price
+from analytical_bench.conv.view_score import same_employer, same_item, same_place, same_purchase_by_price
 from tests.fixtures.kinds import KINDS_CHAT, USER
 from uac import UserMemory
 from uac.dates import Period
@@ -146,3 +146,15 @@ def test_a_ledger_note_in_parentheses_may_be_left_out_of_an_item():
     assert same_item("secondhand bike (blue Raleigh)", "blue Raleigh secondhand bike")
     assert not same_item("scarf (for her mother)", "mother")
     assert not same_item("secondhand bike (blue Raleigh)", "bike rack")
+
+
+def test_an_employer_the_ledger_describes_matches_by_words_of_the_description():
+    assert same_employer("Kestrel", "kestrel") and not same_employer("Kestrel", "Kestrel Labs")
+    assert same_employer("dental practice in Shawlands", "the practice in shawlands")
+    assert same_employer("health board community dental team", "the health board")
+    assert same_employer("cardiac ICU of a hospital in Hamilton", "Hamilton")
+    assert same_employer("provincial transportation ministry (BC)", "the provincial transportation ministry")
+    assert not same_employer("cardiac ICU of a hospital in Hamilton", "the hospital")  # a kind of workplace only
+    assert not same_employer("dental practice in Shawlands", "private clinic in Finnieston")
+    assert not same_employer("dental practice in Shawlands", "the practice in Partick")
+    assert not same_employer("Brightwater Energy", None) and not same_employer("Brightwater Energy", "")

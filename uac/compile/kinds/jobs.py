@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
 from ...extract.states import read_employer, same_value
-from . import job_mentions
+from . import job_mentions, job_signs
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -68,6 +68,8 @@ def detect(fact: "Fact") -> list[Sighting]:
         out.append(Sighting(NAME, fact.id, fields, key))
     if not out:
         out.extend(_passing(fact))
+    if not out:
+        out.extend(_described(fact))
     return out
 
 
@@ -88,6 +90,25 @@ def _passing(fact: "Fact") -> list[Sighting]:
         if mention.event == "mention":
             fields["_support"] = True
         out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{(mention.employer or '').lower()}"))
+    return out
+
+
+def _described(fact: "Fact") -> list[Sighting]:
+    """The speaker's jobs at employers described, not named (:mod:`.job_signs`)."""
+    out = []
+    for job in job_signs.described(fact):
+        period = p.when(fact)
+        fields: dict[str, Any] = {
+            "person": fact.speaker,
+            "employer": job.employer,
+            "role": None,
+            "start": period if job.event == "start" else None,
+            "end": period if job.event == "end" else None,
+            "_event": job.event,
+            "_weak": job.bare,
+            "_bare": job.bare,
+        }
+        out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{job.employer.lower()}"))
     return out
 
 
@@ -119,6 +140,9 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         mine = [j for j in jobs if j["person"] == person]
 
         def matches(job: dict[str, Any]) -> bool:
+            if employer is not None and fields.get("_bare"):
+                # "the practice": the job whose description holds the word ("practice in shawlands")
+                return employer.lower() in str(job["employer"] or "").lower().split()
             if employer is not None:
                 return same_value(job["employer"], employer) or _short_for(job["employer"], employer)
             return fields["role"] is not None and job["role"] == fields["role"]
@@ -140,6 +164,14 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         if event == "mention":
             names.append((person, employer, fields["role"]))
             continue
+        if fields.get("_bare") and event != "end":
+            # "day 3 at the agency": the agency described before ("an agency in Polanco wants to interview me")
+            employer = _described_before(
+                employer, [n for who, n, _ in names if who == person] + [j["employer"] for j in mine]
+            )
+            if employer is None:
+                continue
+            fields = {**fields, "employer": employer, "_bare": False}
         if event == "promotion":
             # a new title where the person works: the job named, else the current one
             target = next((j for j in reversed(mine) if j["current"] and (employer is None or matches(j))), None)
@@ -171,6 +203,12 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     for job in jobs:
         _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _described_before(kind_of_place: str, described: list[str | None]) -> str | None:
+    """The last employer described with the word ("agency in Polanco" for "the agency")."""
+    word = kind_of_place.lower()
+    return next((d for d in reversed(described) if d and word in d.lower().split() and d.lower() != word), None)
 
 
 def _named_in_full(job: dict[str, Any], named: list[tuple[str, str | None]]) -> None:
