@@ -54,16 +54,20 @@ def same_name(gold: Any, found: Any) -> bool:
 
 def same_place(gold: Any, found: Any) -> bool:
     """Places match by name, or by the name before a qualifier the ledger leaves to the country
-    field ("Portland" ~ "Portland, Oregon"; the country is checked apart); a note the ledger
-    puts in parentheses may be left out ("Alaska (Inside Passage cruise)" ~ "Alaska")."""
+    field ("Portland" ~ "Portland, Oregon"; the country is checked apart), or by the wider place
+    the ledger names a town in ("Lanzarote" ~ "Playa Blanca, Lanzarote"); a note the ledger puts
+    in parentheses may be left out ("Alaska (Inside Passage cruise)" ~ "Alaska")."""
     if isinstance(gold, str) and "(" in gold:
         bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
         if bare and bare != gold and same_place(bare, found):
             return True
     if same_name(gold, found):
         return True
-    if found is None or "," in str(gold or ""):
+    if found is None:
         return False
+    if "," in str(gold or ""):
+        # "Playa Blanca, Lanzarote" ~ "Lanzarote": the island, region or country the ledger names the town in
+        return same_name(str(gold).rsplit(",", 1)[1], found) and "," not in str(found)
     return same_name(gold, str(found).split(",", 1)[0])
 
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from uac.compile.kinds import trip_signs
+from uac.compile.kinds import trip_signs, trips
 
 from .conftest import facts_of
 
@@ -49,3 +49,42 @@ def test_no_trip_without_the_signs_or_from_someone_else(line):
 def test_a_sentence_a_rule_told_is_left_to_it():
     facts = facts_of("Hobart done!! 4 nights wasn't enough", speaker="Kim", said_on=SAID)
     assert trip_signs.in_turns(facts, {f.id for f in facts}) == []
+
+
+@pytest.mark.parametrize(
+    "line, found",
+    [
+        # a town the gazetteer does not hold, after a return or a booking, with a stay beside it
+        ("back from kalbarri w jayden. got back sat. 5 nights, best trip we've done", ("Kalbarri", "done", 5)),
+        ("Back from Kalbarri with Jayden. 5 nights, best trip we've done", ("Kalbarri", "done", 5)),
+        ("also booked broome for october. 5 nights. cable beach, camels, the lot", ("Broome", "planned", 5)),
+        # a return from doing something somewhere
+        ("I got back yesterday from shooting a wedding in Valladolid, two nights at a hacienda", ("Valladolid", "done", 2)),
+    ],
+)
+def test_a_return_or_a_booking_with_a_stay_reads_a_town_the_gazetteer_lacks(line, found):
+    facts = facts_of(line, speaker="Mick", said_on=SAID)
+    [sighting] = trip_signs.in_turns(facts, set())
+    assert (sighting.fields["destination"], sighting.fields["status"], sighting.fields["nights"]) == found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "back from work. 2 nights of overtime lol",  # everyday life
+        "back from the gym, then 2 nights of marking",
+        "back from nobu, the flight of sake was unreal",  # no stay: a venue
+        "booked dishoom for friday, 8 of us",
+        "my coworker Dani just got back from Alaska and said the bears were insane so I'm a little scared. 5 nights",
+    ],
+)
+def test_no_town_without_a_stay_and_no_trip_of_a_coworker(line):
+    assert _trips(line) == []
+
+
+def test_a_country_is_no_trip_of_its_own_beside_a_city_a_rule_read():
+    line = "handing my notice in after we get back from Japan. because we're going to Kyoto in June!! we booked it, 5 nights"
+    facts = facts_of(line, speaker="Kim", said_on=SAID)
+    told = {f.id for f in facts if trips.detect(f)}
+    assert [(s.fields["destination"], s.fields["status"]) for s in trip_signs.in_turns(facts, told)] == [("Japan", "planned")]
+    assert trip_signs.in_turns(facts, told, tripped=told) == []

@@ -76,7 +76,8 @@ def localise(
         homes.setdefault(person, [(0, country)])  # "US$85" written: their own "$" is another dollar
     from .trip_signs import in_turns
 
-    trips = list(sightings.get("trip", [])) + _there(facts, seen) + in_turns(facts, seen)
+    tripped = {s.fact_id for s in sightings.get("trip", []) if s.fields.get("destination")}
+    trips = list(sightings.get("trip", [])) + _there(facts, seen) + in_turns(facts, seen, tripped)
     trips = [_trip_country(s, homes, named, order) for s in trips]
     out["trip"] = _day_trips(trips, facts, order)
     for name in ("meal", "purchase"):

@@ -29,7 +29,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...extract.dates import tense
-from ...extract.places import is_place
+from ...extract.places import is_place, lookup
 from . import patterns as p
 from .meal_signs import _first_person
 from .model import Sighting
@@ -59,14 +59,21 @@ _TIED_AFTER = (
     r"(?:['’]s\s+off|\s+is\s+off|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
     r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=))\b"
 )
-_TIED_BEFORE = r"(?:\b(?:back|home|returned)\s+(?:from|fr|fae)|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d)))\s*$"
+_RETURN = (
+    r"\b(?:(?:back|home|returned)\s+(?:\w+\s+)?(?:from|fr|fae)|booked"
+    # "got back yesterday from shooting a wedding in X", "back from a conference in X"
+    r"|back\s+(?:\w+\s+)?from\s+(?:a|an|the|my|our|\w+ing)\s+[^.;!?]{0,40}?\bin)"
+)
+_TIED_BEFORE = rf"(?:{_RETURN}|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d)))\s*$"
+#: a town the gazetteer does not hold, after a return or a booking ("back from kalbarri", "booked Broome")
+_TOWN_AFTER = re.compile(rf"{_RETURN}\s+(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)", re.I)
 _CANCELLED = re.compile(
     r"['’]s\s+off\b|\bis\s+off\b|\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|bailed|pulled\s+out|"
     r"not\s+going)\b",
     re.I,
 )
 _PLANNED = re.compile(
-    r"\b(?:will|going\s+to|gonna|booked|planning|plan\s+is|in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps)|"
+    r"\b(?:(?:after|when|once|until|till|before)\s+(?:\w+\s+){0,3}?get\s+back|will|going\s+to|gonna|booked|planning|plan\s+is|in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps)|"
     r"next\s+(?:week|wk|month|year|weekend|wknd|\w+day)|can'?t\s+wait|leaving|countdown|this\s+coming)\b|'ll\b",
     re.I,
 )
@@ -80,27 +87,48 @@ _NOT_THE_SPEAKERS = re.compile(
 )
 #: someone else's trip: a person or kin opens the sentence and the speaker is not in it
 _OTHER = re.compile(
-    r"^(?:(?:my|our|his|her|their)\s+)?(?:sister|brother|mum|mom|dad|parents|friend|friends|colleague|boss|cousin|"
-    r"aunt|uncle|he|she|they|(?P<name>[A-Z][a-z]+))\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
+    r"^(?:(?:my|our|his|her|their)\s+)?(?:(?:sister|brother|mum|mom|dad|parents|friend|friends|colleague|coworker|"
+    r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)(?:\s+[A-Z][a-z]+)?|he|she|they|"
+    r"(?P<name>[A-Z][a-z]+))\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
     r"moved|moving|off|heading|going|in|back)\b"
 )
 _FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
 
 
-def in_turns(facts: "list[Fact]", told: set[str]) -> list[Sighting]:
+#: how many sentences on each side of a place's, in its message, may hold the signs of its trip
+AROUND = 1
+
+
+def in_turns(facts: "list[Fact]", told: set[str], tripped: "set[str] | None" = None) -> list[Sighting]:
     """The trips the facts no rule has told of tell with the signs of their turn: a sentence
-    and the ones beside it in the same message ("Tokyo done!!" then "5 nights wasn't enough")."""
+    and the ones beside it in the same message ("Tokyo done!!" then "5 nights wasn't enough").
+    A country is no trip of its own where a rule read a trip in the same message (``tripped``:
+    "just back from japan" then "five nights in kyoto and three in osaka")."""
     out: list[Sighting] = []
+    messages = {(f.session_id, f.evidence[:1]) for f in facts if f.id in (tripped or ())}
     for index, fact in enumerate(facts):
         if fact.id in told or not fact.speaker:
             continue
         around = [
             other
-            for other in (facts[index - 1] if index else None, facts[index + 1] if index + 1 < len(facts) else None)
-            if other is not None and other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
+            for other in facts[max(index - AROUND, 0) : index] + facts[index + 1 : index + 1 + AROUND]
+            if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
         ]
-        out.extend(detect(fact, " ".join(_plain(other, fact.speaker) for other in around)))
+        message = [other for other in facts if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]]
+        found = detect(
+            fact,
+            " ".join(_plain(other, fact.speaker) for other in around),
+            " ".join(_plain(other, fact.speaker) for other in message if other is not fact),
+        )
+        if (fact.session_id, fact.evidence[:1]) in messages:
+            found = [s for s in found if not _a_country(s.fields.get("destination"))]
+        out.extend(found)
     return out
+
+
+def _a_country(name: "str | None") -> bool:
+    place = lookup(name) if name else None
+    return place is not None and place.kind == "country"
 
 
 def _with_dates(fact: "Fact", person: str) -> str:
@@ -112,9 +140,10 @@ def _plain(fact: "Fact", person: str) -> str:
     return _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
 
 
-def detect(fact: "Fact", around: str = "") -> list[Sighting]:
+def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
     """A trip of the speaker's, told in no shape the other rules read (usually nothing); the
-    signs may be in ``around``, the sentences beside it in its message."""
+    signs may be in ``around``, the sentences beside it in its message; a return's stay
+    anywhere in the ``message`` ("back from kalbarri w jayden. got back sat. 5 nights")."""
     from .trips import _Rule, _sighted
 
     person = fact.speaker
@@ -124,28 +153,43 @@ def detect(fact: "Fact", around: str = "") -> list[Sighting]:
     if p.HEDGES.search(text) or p.WISHES.search(text) or _MAYBE.search(text):
         return []
     other = _OTHER.match(text)
-    if other is not None and not _FIRST.search(text) and not (other.group("name") and is_place(other.group("name"))):
-        return []
-    kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP, _SPAN) if sign.search(f"{text} {around}"))
+    if other is not None and other.group("name") and is_place(other.group("name")):
+        other = None  # "Lisbon was ...": a place opens the sentence, not a person
+    both = f"{text} {around}"
+    kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP, _SPAN) if sign.search(both))
+    #: a stay or its span beside it: enough for a town the gazetteer does not hold
+    stayed = any(sign.search(f"{text} {message or around}") for sign in (_STAY, _SPAN))
     dated = _with_dates(fact, person)  # "Osaka in 3 wks": the date phrase ties the place to its trip
-    for match in re.finditer(p.NAME, dated):
-        raw = re.sub(r"['’]s$", "", match.group(0))  # "Da Nang's off"
-        end = match.start() + len(raw)
-        if _NOT_THE_SPEAKERS.search(dated[: match.start()]):
-            continue
-        tied = bool(re.match(_TIED_AFTER, dated[end:], re.I)) or bool(
-            re.search(_TIED_BEFORE, dated[: match.start()], re.I)
-        )
+    for start, raw in _names(dated):
+        end = start + len(raw)
+        if other is not None and not _FIRST.search(text[other.end() : max(text.find(raw), other.end())]):
+            continue  # "my coworker Dani just got back from Alaska": the speaker is not who went
+        returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
+        if not returned and _NOT_THE_SPEAKERS.search(dated[:start]):
+            continue  # "Priya from Leeds", but "back from Leeds"
+        tied = returned or bool(re.match(_TIED_AFTER, dated[end:], re.I)) or bool(re.search(_TIED_BEFORE, dated[:start], re.I))
         if not tied or kinds < 1:
             continue
         status = _status(fact, text) or _status(fact, around)
         if status is None:
             continue
         rule = _Rule(re.compile(re.escape(raw)), status, "start")
-        found = _sighted(fact, raw, rule, dated[end:], nights=_nights(text) or _nights(around))
+        nights = _nights(text) or _nights(around) or (_nights(message) if returned else None)
+        found = _sighted(fact, raw, rule, dated[end:], nights=nights, town=returned and stayed)
         if found:
             return found
     return []
+
+
+def _names(dated: str) -> list[tuple[int, str]]:
+    """Where each name of ``dated`` starts, and the name: in capitals ("Da Nang"), or in lower
+    case after a return or a booking ("back from kalbarri", longest first)."""
+    out = [(m.start(), re.sub(r"['’]s$", "", m.group(0))) for m in re.finditer(p.NAME, dated)]  # "Da Nang's off"
+    for m in _TOWN_AFTER.finditer(dated):
+        words = m.group("low").split()
+        if words[0][:1].islower():
+            out.extend((m.start("low"), " ".join(words[:n])) for n in range(len(words), 0, -1))
+    return sorted(out, key=lambda item: item[0])
 
 
 def _status(fact: "Fact", text: str) -> str | None:

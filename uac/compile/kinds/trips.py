@@ -409,17 +409,25 @@ def _sighted(
     nights: str | None = None,
     after: str | None = None,
     weak: bool = False,
+    town: bool = False,
 ) -> list[Sighting]:
     """The speaker's trip to the places ``raw`` names (none when the gazetteer holds none of
-    them), read with ``rule`` from the words ``rest`` after the place (``after``: the words
-    its purpose and companions are read from, ``rest`` when None)."""
+    them, unless ``town``: the cue is strong enough for a town it does not hold), read with
+    ``rule`` from the words ``rest`` after the place (``after``: the words its purpose and
+    companions are read from, ``rest`` when None)."""
     speaker = fact.speaker or ""
     places, country = resolve_places(p.split_names(raw, speaker))
+    unplaced = None
+    if not places and town:
+        found = _town(raw, speaker) if raw[:1].isupper() else _lower_town(raw)
+        places, unplaced = ([found], UNPLACED) if found else ([], None)
     if not places:
         return []
     clause = p.Clause(speaker, False, rest)
     fields = _fields(fact, rule, places, None, nights, clause, rest if after is None else after)
     fields["country"] = country
+    if unplaced:
+        fields["place_note"] = unplaced
     if weak:
         fields["_weak"] = True
     return [Sighting(NAME, fact.id, fields, f"{speaker}|{places[0].lower()}")]
@@ -530,6 +538,25 @@ def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause) -> 
     elif rule.cue != "strong":
         return None
     return _town(raw, clause.person)
+
+
+def _lower_town(raw: str) -> str | None:
+    """A town typed in lower case after a strong cue ("back from kalbarri"): one or two words,
+    the last no word of the dictionary, none a month, a day or a place of everyday life."""
+    from ...extract.words import is_common_word
+
+    words = raw.split()
+    if not 1 <= len(words) <= 2 or not all(re.fullmatch(r"[a-z][a-z'’-]+", w) for w in words):
+        return None
+    if any(w in _NOT_TOWNS or w in p.NOT_NAMES or w in p.MONTH_WORDS or w in p.WEEKDAY_WORDS for w in words):
+        return None
+    if is_common_word(words[-1]) or (len(words) == 2 and is_common_word(words[0]) and not _TOWN_WORD.match(words[0])):
+        return None
+    return " ".join(w[:1].upper() + w[1:] for w in words)
+
+
+#: a first word a town's name may have in common with the dictionary ("port hedland", "lake tekapo")
+_TOWN_WORD = re.compile(r"(?:port|lake|mount|mt|fort|cape|saint|st|san|santa|north|south|east|west|new|old|upper|lower)$")
 
 
 def _town(raw: str, person: str | None) -> str | None:
