@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev to dev11): their ledgers
+"""The hand-written evaluation sets (dev to dev13): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -26,6 +26,8 @@ COUNTS = {
     "dev9": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 30),
     "dev10": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 29),
     "dev11": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 17),
+    "dev12": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 29),
+    "dev13": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 23),
 }
 
 
