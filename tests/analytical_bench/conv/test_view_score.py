@@ -124,7 +124,9 @@ def test_a_trip_destination_matches_with_its_qualifier():
     assert not same_place("Paris, Texas", "Paris") and not same_place("Portland", "Oregon, Portland")
     # the wider place the ledger names a town in
     assert same_place("Playa Blanca, Lanzarote", "Lanzarote") and same_place("Alcúdia, Majorca", "majorca")
-    assert not same_place("Playa Blanca, Lanzarote", "Tenerife") and not same_place("Playa Blanca, Lanzarote", "Lanzarote, Spain")
+    assert not same_place("Playa Blanca, Lanzarote", "Tenerife") and not same_place(
+        "Playa Blanca, Lanzarote", "Lanzarote, Spain"
+    )
 
 
 def test_a_purchase_named_otherwise_matches_by_its_price_and_a_word():

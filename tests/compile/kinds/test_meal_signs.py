@@ -42,6 +42,19 @@ def _meals(*lines: str, speaker: str = "Kim") -> list[dict]:
         ),
         # typed in lower case
         ("me and jo went to pepe's cantina for dinner after, $48 my half", "Pepe's Cantina", 48.0),
+        # the speaker takes someone, with a dish; a name in lower case ends before "the"
+        ("took shell to santorini grill in northbridge last night, the souvlaki is unreal", "Santorini Grill", None),
+        (
+            "took him to finlays the last night, the seafood bbq place, $64 for the two of us, massive feed",
+            "Finlays",
+            64.0,
+        ),
+        # the best meal was somewhere
+        (
+            "best feed was kan eang at the pier in chalong, whole snapper + prawns, 2,100 baht for both of us",
+            "Kan Eang",
+            2100.0,
+        ),
     ],
 )
 def test_a_venue_with_the_signs_of_a_meal_is_a_meal_out(line, place, amount):

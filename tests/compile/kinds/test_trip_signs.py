@@ -59,7 +59,10 @@ def test_a_sentence_a_rule_told_is_left_to_it():
         ("Back from Kalbarri with Jayden. 5 nights, best trip we've done", ("Kalbarri", "done", 5)),
         ("also booked broome for october. 5 nights. cable beach, camels, the lot", ("Broome", "planned", 5)),
         # a return from doing something somewhere
-        ("I got back yesterday from shooting a wedding in Valladolid, two nights at a hacienda", ("Valladolid", "done", 2)),
+        (
+            "I got back yesterday from shooting a wedding in Valladolid, two nights at a hacienda",
+            ("Valladolid", "done", 2),
+        ),
     ],
 )
 def test_a_return_or_a_booking_with_a_stay_reads_a_town_the_gazetteer_lacks(line, found):
@@ -86,5 +89,16 @@ def test_a_country_is_no_trip_of_its_own_beside_a_city_a_rule_read():
     line = "handing my notice in after we get back from Japan. because we're going to Kyoto in June!! we booked it, 5 nights"
     facts = facts_of(line, speaker="Kim", said_on=SAID)
     told = {f.id for f in facts if trips.detect(f)}
-    assert [(s.fields["destination"], s.fields["status"]) for s in trip_signs.in_turns(facts, told)] == [("Japan", "planned")]
+    assert [(s.fields["destination"], s.fields["status"]) for s in trip_signs.in_turns(facts, told)] == [
+        ("Japan", "planned")
+    ]
     assert trip_signs.in_turns(facts, told, tripped=told) == []
+
+
+def test_a_place_before_an_eatery_word_is_the_eatery_not_a_trip():
+    from .conftest import facts_of as said
+
+    facts = said("for her bday we went to boston brewing for lunch, she wouldnt let anyone else pay", speaker="Mick")
+    assert [s for f in facts for s in trips.detect(f) if s.fields.get("destination")] == []
+    facts = said("we went to boston for a week in june", speaker="Mick")
+    assert [s.fields["destination"] for f in facts for s in trips.detect(f)] == ["Boston"]

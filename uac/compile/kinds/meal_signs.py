@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 #: words that name a meal, or an occasion people eat at ("the clinic christmas do")
 MEAL_WORDS = re.compile(
-    r"\b(?:dinner|dinners|lunch|lunches|brunch|breakfast|supper|(?:best|worst|last|first|big|good|nice)\s+meal|tea\s+time|(?:christmas|xmas|work|team|office|"
+    r"\b(?:dinner|dinners|lunch|lunches|brunch|breakfast|brekkie|brekky|supper|(?:best|worst|last|first|big|good|nice)\s+meal|"
+    r"(?:a|best|good|great|massive|huge|big|top|decent|solid)\s+feed|tea\s+time|(?:christmas|xmas|work|team|office|"
     r"farewell|leaving|staff|end\s+of\s+year)\s+(?:do|party|drinks)|date\s+night|tasting\s+menu|set\s+menu)\b",
     re.I,
 )
@@ -95,7 +96,9 @@ _SHARED = re.compile(
 #: someone takes people out: "took the 3 of us to", "shouted us all lunch", "treated me"
 _TREAT = re.compile(
     r"\b(?:took|taken|takes)\s+(?:me|us|we|everyone|all\s+of\s+(?:us|we)|the\s+(?:whole\s+)?(?:team|gang|crew|family|\d+\s+of\s+(?:us|we)|"
-    r"\w+\s+of\s+(?:us|we)))(?:\s+out)?\s+(?:to|for)\b|\btreated\b|\bshouted\b|\bmy\s+shout\b",
+    r"\w+\s+of\s+(?:us|we)))(?:\s+out)?\s+(?:to|for)\b|\btreated\b|\bshouted\b|\bmy\s+shout\b"
+    # the speaker takes someone ("took shell to santorini grill", "took him to finlays"): with a dish, a meal
+    r"|\b(?:took|taken)\s+(?:him|her|them|(?-i:[a-z][a-z]+|[A-Z][a-z]+))\s+(?:out\s+)?(?:to|for)\b",
     re.I,
 )
 #: a sentence that is no meal out: buying, cooking, ordering in, a hotel stay
@@ -148,7 +151,11 @@ def _venues(text: str) -> list[tuple[int, str]]:
         found.append((lead.start("v"), lead.group("v")))
     for match in re.finditer(rf"(?P<v>{_NAME})(?:\s+(?:on|for|in)\s+[\w’'-]+(?:\s+[\w’'-]+)?)?\s+{_VERDICT}", text):
         found.append((match.start("v"), match.group("v")))
-    # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ..."
+    # "best feed was kan eang at the pier", "fave meal was Ember"
+    best = r"(?i:best|fave|favourite|favorite|top)\s+(?i:feed|meal|dinner|lunch|brunch|brekkie|breakfast|food|eats?)\s+(?i:was|were)\s+(?:at\s+)?"
+    for match in re.finditer(rf"{best}(?P<v>{_NAME}|{LOWER_EATERY.format()})", text):
+        found.append((match.start("v"), match.group("v")))
+        # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ..."
     for match in re.finditer(rf"(?i:\binsisted\s+on|highlights?:|\btried)\s+(?P<v>{_NAME})", text):
         found.append((match.start("v"), match.group("v")))
     return sorted(found)

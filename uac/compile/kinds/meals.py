@@ -292,7 +292,7 @@ _TREATED = (
 LOWER_EATERY = (
     r"(?-i:(?!(?:the|a|an|my|our|his|her|their|your|this|that|some|see|get|work|home|school|church|bed|"
     r"hospital|class|lunch|dinner|brunch|breakfast|celebrate)\b)[a-z][\w’'-]*(?:\s+(?:&\s+)?[a-z][\w’'-]*){{0,3}}?)"
-    r"(?=\s+(?:on|in|near|for|with|at|after|before|by|last|this|which|and|to|yesterday|tonight|today|monday|tuesday|"
+    r"(?=\s+(?:on|in|near|for|with|wi|at|after|before|by|last|this|the|was|were|is|w|so|but|then|which|and|to|yesterday|tonight|today|monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)\b|\s*[,.;:!?()]|\s*$)"
 )
 #: what makes "took me to X" (no "out") a meal: a meal, a dish, an eatery, or a tip

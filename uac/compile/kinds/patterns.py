@@ -263,7 +263,12 @@ NAME = rf"(?:{_WORD})(?:\s+(?:{_JOINERS}\s+)?(?:{_WORD}))*"
 PLACES = rf"(?:the\s+)?{NAME}(?:(?:,\s+|,?\s+and\s+)(?:the\s+)?{NAME})*"
 #: one word in lower case, as chats write a place ("back from japan", "a weekend in leipzig"), that
 #: only the gazetteer can tell is one (:func:`~uac.extract.places.lookup_lower`)
-LOWER_NAME = r"(?-i:[a-z][a-z-]{2,})(?![\w'’-])"
+#: words after a name that make it an eatery's ("boston brewing", "santorini grill"), not a place's
+EATERY_AFTER = (
+    r"(?:brewing|brewery|brewhouse|grill|grillhouse|kitchen|bar|cafe|café|bistro|diner|tavern|pub|pizza|pizzeria|"
+    r"burgers?|noodles?|sushi|ramen|taqueria|cantina|deli|bakery|eatery|steakhouse|bbq|smokehouse|canteen)"
+)
+LOWER_NAME = rf"(?-i:[a-z][a-z-]{{2,}})(?![\w'’-])(?!\s+(?i:{EATERY_AFTER})\b)"
 
 
 def clean_name(text: str, person: str | None = None) -> str | None:

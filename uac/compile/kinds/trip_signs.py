@@ -114,7 +114,9 @@ def in_turns(facts: "list[Fact]", told: set[str], tripped: "set[str] | None" = N
             for other in facts[max(index - AROUND, 0) : index] + facts[index + 1 : index + 1 + AROUND]
             if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
         ]
-        message = [other for other in facts if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]]
+        message = [
+            other for other in facts if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
+        ]
         found = detect(
             fact,
             " ".join(_plain(other, fact.speaker) for other in around),
@@ -167,7 +169,11 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
         if not returned and _NOT_THE_SPEAKERS.search(dated[:start]):
             continue  # "Priya from Leeds", but "back from Leeds"
-        tied = returned or bool(re.match(_TIED_AFTER, dated[end:], re.I)) or bool(re.search(_TIED_BEFORE, dated[:start], re.I))
+        tied = (
+            returned
+            or bool(re.match(_TIED_AFTER, dated[end:], re.I))
+            or bool(re.search(_TIED_BEFORE, dated[:start], re.I))
+        )
         if not tied or kinds < 1:
             continue
         status = _status(fact, text) or _status(fact, around)

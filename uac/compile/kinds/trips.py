@@ -556,7 +556,9 @@ def _lower_town(raw: str) -> str | None:
 
 
 #: a first word a town's name may have in common with the dictionary ("port hedland", "lake tekapo")
-_TOWN_WORD = re.compile(r"(?:port|lake|mount|mt|fort|cape|saint|st|san|santa|north|south|east|west|new|old|upper|lower)$")
+_TOWN_WORD = re.compile(
+    r"(?:port|lake|mount|mt|fort|cape|saint|st|san|santa|north|south|east|west|new|old|upper|lower)$"
+)
 
 
 def _town(raw: str, person: str | None) -> str | None:
