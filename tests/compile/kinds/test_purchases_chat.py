@@ -266,3 +266,12 @@ def test_bucks_said_in_rand_are_rand():
     assert _local(line, currency="ZAR") == [("scarf", 200.0, "ZAR")]
     assert _local(line, currency="GBP") == [("scarf", 200.0, "USD")]  # a pound user's bucks stay dollars
     assert _local("got a scarf for 200 dollars", currency="ZAR") == [("scarf", 200.0, "USD")]
+
+
+def test_a_report_after_chat_openers_and_a_bare_price_after_when():
+    from .conftest import records_of
+
+    [caps] = records_of("purchase", "oh also grabbed new steel caps, $189.95", speaker="Mick")
+    assert (caps["item"], caps["amount"]) == ("new steel caps", 189.95)
+    [desk] = records_of("purchase", "ok so finally ordered a standing desk, $340", speaker="Mick")
+    assert (desk["item"], desk["amount"]) == ("standing desk", 340.0)

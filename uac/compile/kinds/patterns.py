@@ -185,8 +185,10 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         # the sentence names nobody: its subject is the speaker only when it opens with a verb
         # ("finally ordered a desk", "got back from Rome": chat drops the "I"), else no one
         rest = text[len(f"{speaker} said: ") :]
-        if _SUBJECTLESS.match(rest):
-            return (Clause(speaker, False, rest[:1].lower() + rest[1:]),)
+        report = _SUBJECTLESS.match(rest)
+        if report:
+            rest = rest[report.start("verb") :] if report.start("verb") and not _ADVERB_OPENS.match(rest) else rest
+            return (Clause(speaker, False, rest[:1].lower() + rest[1:]),)  # "oh also grabbed": from the verb
         return ()
     out: list[Clause] = []
     seen: set[int] = set()
@@ -218,13 +220,17 @@ _OPENERS = (
 #: a sentence that opens with a past-tense verb (or an adverb and one): "finally ordered ...",
 #: "just got back from ...", "spent the weekend in ..." -- the speaker's own report
 _SUBJECTLESS = re.compile(
-    r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally)\s+)*"
-    r"(?:bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
+    r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally|oh|well|anyway|plus|btw|yeah|lol|haha|update|"
+    r"news|um|ugh|omg|k|right|ps|today|yesterday)[,:!]?\s+)*"
+    r"(?P<verb>bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
     r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged|"
-    r"popped|nipped|hopped|headed|caught|took|stayed|slept)\b",
+    r"popped|nipped|hopped|headed|caught|took|stayed|slept|copped|scored)\b",
     re.I,
 )
 
+
+#: an adverb the kinds' rules read themselves ("finally ordered", "just got back")
+_ADVERB_OPENS = re.compile(r"^(?:just|finally|also|then|actually|literally)\s", re.I)
 
 #: the same, for the kinds that read a sentence's report beyond its first clause
 SUBJECTLESS = _SUBJECTLESS

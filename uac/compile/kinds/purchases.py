@@ -220,10 +220,6 @@ _ITEM_END = re.compile(
     r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$",
     re.S,
 )
-_BARE_PRICE = re.compile(
-    r"(?:for|and\s+(?:a|an|the)\s+[\w\s'’-]+?\s+for)\s+(\d[\d,]*(?:\.\d\d)?)\b(?!\s*(?:%|km|k\b|miles|mins|nights|days|hours))"
-)
-
 
 #: a thing priced without a currency before the next thing of the list: "... for 399 and a steam mop"
 _PRICED_BEFORE = re.compile(
@@ -421,7 +417,9 @@ _GOT_LOCAL = _rule(
 #: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least, so never
 #: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
 _BARE = _rule(
-    rf"(?:bought|got|picked\s+up|ordered|purchased)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
+    r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|on\s+\w+day|the\s+other\s+day)(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
     r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+)(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
     r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|because|and|so|which)\b)"
 )
