@@ -145,13 +145,17 @@ _WORKPLACES = {
 def same_employer(gold: Any, found: Any) -> bool:
     """Employers match by name; an employer the ledger describes rather than names ("dental
     practice in Shawlands", "spine robotics startup in Boulder") is the record's when every word
-    of the record's employer is in the description and one of them is more than a kind of
-    workplace ("practice in shawlands", "health board", "Hamilton" ~ "cardiac ICU of a hospital
-    in Hamilton"; not "the hospital")."""
+    of the record's employer is in the description (or every word of the description in the
+    record's) and one of them is more than a kind of workplace ("practice in shawlands",
+    "health board", "Hamilton" ~ "cardiac ICU of a hospital in Hamilton"; not "the hospital")."""
     if same_name(gold, found):
         return True
     said, described = _words(found), _words(gold)
-    return bool(said) and said <= described and bool(said - _WORKPLACES)
+    if not said or not described:
+        return False
+    # the record names it with the description's words, or says more of it ("mid-sized consulting firm")
+    shared = said & described
+    return (said <= described or described <= said) and bool(shared - _WORKPLACES)
 
 
 def _plain(value: Any) -> Any:

@@ -154,12 +154,17 @@ def test_a_ledger_note_in_parentheses_may_be_left_out_of_an_item():
 
 
 def test_an_employer_the_ledger_describes_matches_by_words_of_the_description():
-    assert same_employer("Kestrel", "kestrel") and not same_employer("Kestrel", "Kestrel Labs")
+    assert same_employer("Kestrel", "kestrel") and same_employer("Kestrel", "Kestrel Labs")
+    assert not same_employer("Kestrel Labs", "Kestrel Bank")
     assert same_employer("dental practice in Shawlands", "the practice in shawlands")
     assert same_employer("health board community dental team", "the health board")
     assert same_employer("cardiac ICU of a hospital in Hamilton", "Hamilton")
     assert same_employer("provincial transportation ministry (BC)", "the provincial transportation ministry")
+    assert same_employer(
+        "consulting engineering firm on West Broadway", "a mid-sized consulting engineering firm on West Broadway"
+    )
     assert not same_employer("cardiac ICU of a hospital in Hamilton", "the hospital")  # a kind of workplace only
+    assert not same_employer("hospital", "the big hospital")
     assert not same_employer("dental practice in Shawlands", "private clinic in Finnieston")
     assert not same_employer("dental practice in Shawlands", "the practice in Partick")
     assert not same_employer("Brightwater Energy", None) and not same_employer("Brightwater Energy", "")

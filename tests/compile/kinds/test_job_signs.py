@@ -100,4 +100,43 @@ def test_no_job_is_read(line):
 def test_odd_text_reads_no_job_and_never_fails():
     lines = ["!!!!", "got the  job", "at the \u2028 practice", "\u200f\u202e joined the firm", "🏥🏥🏥", "I joined the"]
     for fact in facts_of(*lines, speaker="Shona"):
-        assert job_signs.described(fact) == []
+        assert [job for job in job_signs.described(fact) if not job.bare] == []
+
+
+@pytest.mark.parametrize(
+    "line, employer, current",
+    [
+        ("yaar I just resigned from Persistent 😅 60 days notice and full drama from my manager", "Persistent", False),
+        ("welp got laid off from Fernwood this morning lmao", "Fernwood", False),
+        ("I was sacked from Zenith Bank today after eleven years.", "Zenith Bank", False),
+        ("handed my notice in at jimmys today. 4 wks and im out", "Jimmys", False),
+        ("omg first shift at starbucks tmrw ☕️😭 is it weird to bring snacks", "Starbucks", True),
+        (
+            "Dear sir, I have joined Infosys Mysore campus as Systems Engineer trainee from today itself.",
+            "Infosys Mysore",
+            True,
+        ),
+        ("I've gone locum as of this month after nine years at Boots.", "Boots", False),
+        ("SIGNED 🎉🎉 backend eng at Loop Health, start the week after next.", "Loop Health", True),
+        ("Today is my last working day in Infosys after serving 90 days notice.", "Infosys", False),
+        ("righto so I chucked in my job at the pub in Paddo yesterday", "pub in Paddo", False),
+        ("Bro I drive for a living apart from my full-time job at TCS.", "TCS", True),
+    ],
+)
+def test_a_job_at_an_employer_named_with_the_verbs_of_work(line, employer, current):
+    jobs = [j for j in _jobs(line) if j["employer"] == employer]
+    assert [(j["employer"], j["current"]) for j in jobs] == [(employer, current)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "joined Tom and the kids for lunch at the beach",  # a person, no work
+        "left Sydney on friday, the flight was fine",  # a place
+        "Tom's three years at Pellucid were rough",  # someone else's
+        "quit Twitter finally, best decision this year",  # an app, no work
+        "five years in Manchester now and I still love it",  # where someone lives
+    ],
+)
+def test_no_job_from_the_verbs_of_work_said_of_something_else(line):
+    assert _jobs(line) == []

@@ -49,12 +49,14 @@ WORKPLACES = (
     "practice|clinic|hospital|surgery|firm|company|startup|start-up|agency|bank|fund|consultancy|fintech|insurer|"
     "brokerage|school|college|university|uni|institute|ministry|council|board|trust|charity|lab|studio|department|"
     "ward|museum|newspaper|magazine|warehouse|factory|airline|authority|foundation|nonprofit|non-profit|publisher|"
-    "dealership|pharmacy|centre|center|mine|outfit|contractor|operator|provider|retailer|office|unit"
+    "dealership|pharmacy|centre|center|mine|outfit|contractor|operator|provider|retailer|office|unit|cafe|café|pub|"
+    "bar|restaurant|hotel|shop|store|supermarket|hospice|plant|salon|gym|library|bakery|studio|nursery|kindergarten"
 )
 #: a kind of workplace alone, which singles out no employer ("the new practice", "a startup")
 _GENERIC = set(
     """practice clinic hospital firm company startup start-up agency school college university uni office unit
-    department business place team""".split()
+    department business place team cafe café pub bar restaurant hotel shop store supermarket hospice plant salon
+    gym library bakery studio nursery kindergarten""".split()
 )
 #: words that describe no employer ("the new firm" is "the firm")
 _EMPTY = {"new", "old", "current", "other", "next", "last", "same", "big", "small", "little"}
@@ -85,84 +87,206 @@ _WHEN_WORDS = (
 _NOT_WORK = re.compile(r"\b(?:plumbing|paint|painting|nose|boob|odd|side|repair|roof|tiling|done|sorted)\b", re.I)
 
 
-#: a described employer, or a name typed in lower case ("with westline"): a word no dictionary has
-_ORGISH = rf"(?:{_DESC}|(?P<name>(?-i:[a-z][a-z0-9&'’-]{{2,}})))"
-_SPAN = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several)"
+#: a named employer ("Zenith Bank", "TCS", "St Aidan's Primary")
+_NAMED = r"(?P<named>(?-i:(?:[A-Z][\w&'’.-]*[\w&]|[A-Z]{2,})(?:\s+(?:of\s+|&\s+|de\s+)?[A-Z][\w&'’.-]*[\w&]){0,4}))"
+#: a described employer, a named one, or a name typed in lower case ("with westline"): a word no dictionary has
+_ORGISH = rf"(?:{_DESC}|{_NAMED}|(?P<name>(?-i:[a-z][a-z0-9&'’-]{{2,}})))"
+_SPAN = (
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"(?:twenty|thirty|forty)-\w+|a\s+few|a\s+couple\s+of|several)"
+)
+#: what a sentence about work says besides the verb ("joined Acme" is work; "joined Tom for lunch" is not)
+WORK_WORDS = re.compile(
+    r"\b(?:jobs?|role|position|work|team|company|firm|contract|notice|salary|offer|manager|boss|colleagues?|shifts?|"
+    r"hired|interview\w*|career|employer|internship|intern|apprentice\w*|grad|graduate|programme|program|office|payroll|"
+    r"hr|probation\w*|onboarding|redundan\w+|promot\w+|as\s+an?\s+\w+|leaving\s+(?:do|card|party)|farewell|"
+    r"resign\w*|retir\w*|locum|freelanc\w*|clients?|staff|per\s+hour|/hr|an\s+hour|a\s+week|roster|pink\s+slip|"
+    r"as\s+(?:an?\s+)?[A-Z][\w-]+)\b",
+    re.I,
+)
+#: openers of a sentence that drops its "I" ("welp got laid off", "ok so finally quit")
+_OPENERS = (
+    r"(?:(?i:ok|okay|so|well|welp|yeah|yep|and|also|then|anyway|update|news|big\s+news|omg|lol|ugh|finally|"
+    r"officially|just|today|yesterday|guess\s+what|righto|right|mate|bro|babe|hey|hi|hello|dear\s+\w+)[,!:.]?\s+)"
+)
+#: the last word of a job's title ("backend eng", "creative lead", "articling student")
+_TITLE_NOUNS = (
+    r"analyst|assistant|engineer|eng|developer|dev|teacher|nurse|manager|designer|tutor|coordinator|officer|consultant|"
+    r"researcher|scientist|intern|lecturer|editor|accountant|architect|administrator|technician|specialist|advisor|"
+    r"adviser|associate|director|writer|producer|planner|pharmacist|therapist|librarian|barista|chef|clerk|programmer|"
+    r"lead|head|student|trainee|apprentice|winemaker|fitter|electrician|driver|cleaner|receptionist|strategist|pm"
+)
+_AUX = (
+    r"(?:(?:has|have|had|is|am|are|was|were|just|finally|officially|already|also|now|recently|will|be|been|'ve|'m)\s+)"
+)
 
 
 def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
-    """(pattern, event, how the employer is said): ``desc`` a description or a lower-case name,
-    ``job`` the words before "job" ("the hamilton job")."""
+    """(pattern, event, how): ``how`` says what the employer must be -- ``any`` (the verb says
+    work), ``work`` (a named employer only with words of work in the sentence: "joined Acme as
+    an analyst", not "joined Tom for lunch"), ``shift`` (a place's name too: "nights at
+    Lakeside"), ``job`` the words before "job" ("the hamilton job")."""
     me = re.escape(person)
-    mine = rf"{me}['’]s"
-    head = rf"(?:\b{mine}\s+|^(?i:and\s+|also\s+|then\s+|ok\s+|so\s+)?)"
+    mine = rf"(?:{me}['’]s|my)"
+    # the speaker as the subject, or a sentence that drops its "I"
+    label = r"(?:[A-Za-z/]{2,12}:\s+)?"  # "Mon: last day at Tabcorp" in a list
+    who = rf"(?:^{label}{_OPENERS}*|\b{me}\s+{_AUX}*)"
+    head = rf"(?:\b{mine}\s+|^{label}{_OPENERS}*)"
+    emp = _ORGISH
+    role = r"(?:as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+)?"
     table = (
+        # -- an end
+        (rf"{who}(?i:resigned|resigning|resign|resigns)\s+(?:from|at)\s+{emp}", "end", "any"),
         (
-            rf"(?:^|\b{me}\s+(?:has\s+|had\s+)?)(?i:handed|handing|hands|gave|given|giving|put|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice(?:\s+in)?\s+(?:at|to)\s+{_DESC}",
+            rf"{who}(?i:quit|quitting|quits)\s+(?:(?:{mine}|the)\s+(?:job|role|position)\s+(?:at|with)\s+)?{emp}",
             "end",
+            "work",
         ),
-        (rf"{head}(?i:last|final)\s+(?:day|shift|swing)\s+(?:at|with|w)\s+{_ORGISH}", "end"),
-        (rf"(?:^|\b{me}\s+)(?i:finish(?:es|ing)?|finished)\s+(?:up\s+)?(?:with|w|at)\s+{_ORGISH}", "end"),
-        (rf"\b{me}\s+(?:has\s+|had\s+)?(?:left|quit|resigned\s+from|retired\s+from|packed\s+in)\s+{_DESC}", "end"),
+        (rf"{who}(?i:left|leaving|leave|leaves)\s+{emp}", "end", "work"),
         (
-            rf"\b{me}\s+(?:was|got|has\s+been|have\s+been|is\s+being)\s+(?:laid\s+off|let\s+go|made\s+redundant|fired)\s+(?:from|at|by)\s+{_DESC}",
+            rf"{who}(?:(?i:got|get|gets|getting|been|being|kena)\s+)?(?i:sacked|fired|laid\s+off|let\s+go|made\s+redundant|"
+            rf"retrenched|terminated)\s+(?:from|at|by)\s+{emp}",
             "end",
+            "any",
         ),
-        (rf"{head}(?i:first\s+(?:day|shift|week|swing)|(?:day|week)\s+\d+)\s+(?:at|with|w)\s+{_ORGISH}", "start"),
+        (rf"{who}(?i:finish(?:es|ing)?|finished|wrapped\s+up)\s+(?:up\s+)?(?:with|w|at)\s+{emp}", "end", "any"),
+        (rf"{who}(?i:retired|retiring|retire|retires)\s+from\s+{emp}", "end", "any"),
         (
-            rf"\b{me}\s+(?:has\s+|have\s+|had\s+)?(?:accepted|took|taken|signed|got|landed|started|starts|is\s+starting)\s+"
-            rf"(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?(?:contract|job|position|role|post)\s+(?:with|at)\s+{_DESC}",
+            rf"{who}(?i:handed|handing|hands|gave|given|giving|put|putting|filed|submitted)\s+(?:in\s+)?(?:{mine}\s+)?"
+            rf"(?i:notice|resignation)(?:\s+in)?\s+(?:at|to|with)\s+{emp}",
+            "end",
+            "any",
+        ),
+        (
+            rf"{who}(?i:chucked|packed|jacked)\s+in\s+(?:(?:{mine}|the)\s+(?:job|role)\s+(?:at|with)\s+)?{emp}",
+            "end",
+            "work",
+        ),
+        (
+            rf"{head}(?i:last|final)\s+(?:working\s+)?(?:day|shift|swing|duty)\s+(?:of\s+(?:{mine}|the)\s+\w+\s+)?(?:at|with|w|in)\s+{emp}",
+            "end",
+            "any",
+        ),
+        # -- a start
+        (rf"{who}(?i:joined|joining|join|joins)\s+{emp}", "start", "work"),
+        (
+            rf"{who}(?i:start|started|starting|starts|begin|began|beginning|begins)\s+(?:(?:a|{mine}|the)\s+)?(?:new\s+)?"
+            rf"(?i:job|role|position|work|internship|apprenticeship|apprentiship|placement|contract|prácticas\s+\w+|[\w-]+\s+programme)"
+            rf"(?:\s+\w+){{0,2}}?\s+(?:at|with|wiv|in)\s+{emp}",
             "start",
+            "any",
         ),
         (
-            rf"\b{me}\s+(?:has\s+|have\s+|had\s+)?(?:accepted|took|taken|said\s+yes\s+to)\s+(?:the|an?)\s+(?:job\s+)?offer\s+from\s+{_DESC}",
+            rf"{who}(?i:start|started|starting|starts|begin|began|beginning|begins)\s+(?:on\s+the\s+[\w\s-]{{1,30}}?\s+)?(?:at|with)\s+{emp}",
             "start",
+            "work",
         ),
+        (rf"{who}(?i:start|started|starting|starts|begin|began|beginning|begins)\s+in\s+{_DESC}", "start", "any"),
         (
-            rf"\b{me}\s+(?:has\s+|have\s+|had\s+)?(?:joined|started\s+at|starts\s+at|is\s+starting\s+at|will\s+start\s+at)\s+{_DESC}",
+            rf"{head}(?i:first)\s+(?:full\s+)?(?:day|week|shift|month|swing)\s+{role}(?:at|with|w)\s+{emp}",
             "start",
+            "any",
         ),
+        (rf"{head}(?i:first\s+(?:day|shift|week|swing)|(?:day|week)\s+\d+)\s+(?:at|with|w)\s+{emp}", "start", "any"),
+        (rf"{who}(?i:signed|signing)\s+(?:on\s+)?with\s+{emp}", "start", "work"),
         (
-            rf"\b{me}\s+(?:has\s+|have\s+)?said\s+yes\s+to\s+{_DESC}(?=[^.;]*\b(?:job|role|offer|contract|teach\w*|start\w*|course)\b)",
+            rf"{who}(?i:accepted|took|taken|accepting|said\s+yes\s+to)\s+(?:the|an?|their|{mine})\s+(?:[\w-]+\s+){{0,3}}?"
+            rf"(?i:offer|job|position|role|contract|post|spot)\s+(?:at|with|from|in)\s+{emp}",
             "start",
+            "any",
         ),
         (
-            rf"(?:\b{me}\s+(?:finally\s+)?|^(?i:news:\s+|ok\s+|so\s+)?)(?i:got|landed|took|accepted)\s+the\s+(?P<org>(?!(?:new|other|dream|first|same|full-time|part-time|whole)\b)"
+            rf"{who}(?i:got|landed|scored|bagged)\s+(?:the|an?|{mine})\s+(?:[\w-]+\s+){{0,3}}?"
+            rf"(?i:job|position|role|contract|post|spot|internship|placement)\s+(?:at|with|in)\s+{emp}",
+            "start",
+            "any",
+        ),
+        (rf"{who}(?:(?i:got|been|was)\s+)?(?i:hired|taken\s+on|kept\s+on)\s+(?:at|by)\s+{emp}", "start", "any"),
+        (rf"{who}(?i:resume|resuming|resumed)\s+(?:\w+\s+){{0,2}}?at\s+{emp}", "start", "work"),
+        # the news as a title at an employer: "staff engineer at loop as of monday", "creative lead at a fintech in
+        # Shoreditch, starting in a fortnight"
+        (
+            rf"(?:^{label}{_OPENERS}*|[—–:]\s+)(?:an?\s+)?(?i:[\w-]+\s+){{0,3}}?(?i:{_TITLE_NOUNS})\s+at\s+{emp},?\s+"
+            rf"(?i:starting|start|from|as\s+of|begins?|beginning)\b",
+            "start",
+            "any",
+        ),
+        (
+            rf"\b{mine}\s+new\s+(?i:job|role|position|company|employer|workplace)(?:,|\s+(?:at|with|is))\s+{emp}",
+            "start",
+            "any",
+        ),
+        (
+            rf"{who}(?:has\s+|have\s+)?said\s+yes\s+to\s+{_DESC}(?=[^.;]*\b(?:job|role|offer|contract|teach\w*|start\w*|course|{_TITLE_NOUNS})\b)",
+            "start",
+            "any",
+        ),
+        (
+            rf"(?:\b{me}\s+(?:finally\s+)?|^{_OPENERS}*)(?i:got|landed|took|accepted)\s+the\s+(?P<org>(?!(?:new|other|dream|first|same|full-time|part-time|whole)\b)"
             rf"[\w-]+(?:\s+[\w-]+)?)\s+(?:job|role|position)\b(?!\s+(?:done|finished|sorted|fixed))",
             "start",
             "job",
         ),
+        # -- a promotion: a new title where the speaker works
         (
-            rf"(?:^|\b{me}\s+(?:has\s+|have\s+)?)(?i:been)\s+(?:with|w|at)\s+{_ORGISH}\s+(?:for\s+)?(?i:{_SPAN})\s+(?i:yrs?|years?|months?)\b",
-            "current",
+            rf"{who}(?:(?i:got|been|was|were)\s+)?(?i:promoted)\s+to\s+[\w-]+(?:\s+[\w-]+){{0,3}}?\s+(?:at|in|with)\s+{emp}",
+            "promotion",
+            "any",
         ),
         (
-            rf"\b{me}\s+(?:is|am|was|has\s+been)\s+(?:working|doing\s+(?:\w+\s+){{1,3}}?)(?:at|for|with)\s+{_DESC}",
-            "current",
+            rf"\b(?i:made|making|gave|given|gied)\s+me\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){{0,2}}?\s+(?:job\s+)?(?:at|of|in)\s+{emp}",
+            "promotion",
+            "any",
         ),
-        (rf"\b{me}\s+(?:works|work)\s+(?:at|for|with)\s+{_DESC}", "current"),
+        # -- the job held now
         (
-            rf"\b{mine}\s+(?:job|boss|manager|team|colleagues?|coworkers?|contract|role|shifts?)\s+(?:at|with)\s+{_DESC}",
+            rf"(?:^|\b{me}\s+(?:has\s+|have\s+)?)(?i:been)\s+(?:with|w|at)\s+{emp}\s+(?:for\s+)?(?i:{_SPAN})\s+(?i:yrs?|years?|months?)\b",
             "current",
+            "any",
         ),
-        (rf"\b{me}\s+(?:is|am|was|has\s+been)\s+(?:an?\s+)?(?P<org>(?i:freelance|self-employed))\b", "current"),
+        (rf"\b(?i:after)\s+(?i:{_SPAN})\s+(?i:years?|yrs)\s+{role}(?:at|with)\s+{emp}", "end", "work"),
+        (rf"(?i:{_SPAN})\s+(?i:years?|yrs)\s+{role}at\s+{emp}", "current", "any"),
+        (rf"(?i:{_SPAN})\s+(?i:years?|yrs)\s+{role}with\s+{emp}", "current", "work"),
+        (rf"{who}(?:(?i:is|am)\s+)?(?i:working|doing\s+(?:\w+\s+){{1,3}}?)(?:at|for|with)\s+{_DESC}", "current", "any"),
+        (rf"{who}(?i:works|work)\s+(?:at|for|with|in)\s+{emp}", "current", "work"),
+        (
+            rf"\b{mine}\s+(?:full-time\s+|part-time\s+|day\s+|night\s+)?(?i:job|boss|manager|team|colleagues?|coworkers?|contract|role|shifts?)"
+            rf"\s+(?:at|with)\s+{emp}",
+            "current",
+            "any",
+        ),
+        (
+            rf"(?:\b{mine}\s+|\b{me}\s+(?:[\w-]+\s+){{0,5}}?)(?i:(?:night|day|graveyard|double|late|early|weekend)\s+)?"
+            rf"(?i:shifts?|a\s+double)\s+(?:at|in)\s+{emp}",
+            "current",
+            "shift",
+        ),
+        (
+            rf"{who}(?:(?i:is|am|was|has\s+been)\s+)?(?:an?\s+)?(?P<org>(?i:freelance|freelancing|self-employed))\b",
+            "current",
+            "any",
+        ),
+        (rf"{who}(?i:going|gone|went)\s+(?P<org>(?i:freelance|self-employed|locum))\b", "start", "any"),
         # no job: a description to come back to ("an agency in Polanco wants to interview me" ... "day 3 at the agency")
         (
             rf"\b(?i:applied|interview\w*|offer\w*|recruiter|job|role|position)\b[^.;]{{0,40}}?\b(?:at|with|from)\s+{_DESC}",
             "mention",
+            "any",
         ),
         (
             rf"{_DESC}\s+(?:saw|wants|asked|offered|called|emailed|rang|messaged|reached\s+out|got\s+in\s+touch)\b",
             "mention",
+            "any",
         ),
     )
-    rules = [(entry[0], entry[1], entry[2] if len(entry) > 2 else "desc") for entry in table]
-    return tuple((re.compile(pattern), event, how) for pattern, event, how in rules)
+    return tuple((re.compile(pattern), event, how) for pattern, event, how in table)
 
 
 _CACHE: "BoundedCache[str, tuple[tuple[re.Pattern[str], str, str], ...]]" = BoundedCache("described job rules", 256)
 _CUE = re.compile(
-    r"\b(?:finish\w*|been|freelance|self-employed|swing|applied|interview\w*|recruiter|saw|wants|asked|offered|called|emailed|"
+    r"\b(?:finish\w*|been|freelanc\w*|self-employed|locum|swing|applied|interview\w*|recruiter|saw|wants|asked|offered|called|emailed|"
+    r"resign\w*|quit\w*|leav\w*|sacked|fired|laid|retrench\w*|terminated|retir\w*|handed|chucked|joined|join\w*|"
+    r"signed|signing|accepted|took|landed|hired|resum\w*|promoted|made\s+me|gave\s+me|gied\s+me|years?|yrs|double|duty|"
     r"rang|messaged|reached|job|role|position|contract|offer|notice|day|shifts?|week|joined|start\w*|left|quit|resigned|retired|packed|laid|"
     r"let\s+go|redundant|fired|said\s+yes|works?|working|doing|boss|manager|team|colleagues?|coworkers?)\b",
     re.I,
@@ -172,6 +296,8 @@ _UNSURE = (
     r"\b(?:maybe|perhaps|might|would|thinking\s+(?:of|about)|considering|hop(?:e|es|ing)\s+to|fingers\s+crossed)\b"
 )
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
+#: another person's, just before a job held ("Tom's three years at", "her shifts at")
+_THEIRS = re.compile(r"\b(?:[A-Z][a-z]+['’]s|(?i:his|her|their))\s+")
 #: a title is not who employs: "got the analyst job" names a role
 _TITLES = re.compile(
     r"\b(?:analyst|assistant|engineer|developer|teacher|nurse|manager|designer|tutor|officer|consultant|lead|"
@@ -198,8 +324,15 @@ def described(fact: "Fact") -> list[Described]:
             break
         for match in pattern.finditer(text):
             groups = match.groupdict()
+            if how == "work" and not (groups.get("org") or WORK_WORDS.search(text)):
+                continue  # "joined Tom for lunch", "left Sydney": no sign of work
+            theirs = _THEIRS.search(text[max(0, match.start() - 25) : match.start() + 1])
+            if event == "current" and theirs and person not in theirs.group(0):
+                continue  # "Tom's three years at Pellucid", "his shifts at Lakeside": someone else's
             if groups.get("name"):
                 found = _lower_name(groups["name"])
+            elif groups.get("named"):
+                found = _named(groups["named"], person, place_ok=how == "shift")
             else:
                 found = _employer(groups["org"], how == "job")
             if found is not None and not (found[1] and event == "mention"):
@@ -207,6 +340,53 @@ def described(fact: "Fact") -> list[Described]:
         if out and event != "mention":
             break
     return out
+
+
+#: words that open no employer's name: a title, a time, a pronoun ("left Monday", "joined Head of Data")
+_NOT_EMPLOYERS = {w.lower() for w in p.NOT_NAMES} | {
+    "head",
+    "senior",
+    "junior",
+    "lead",
+    "chief",
+    "director",
+    "manager",
+    "i",
+    "im",
+    "uni",
+    "school",
+    "work",
+    "home",
+    "christmas",
+    "easter",
+    "zoom",
+    "teams",
+    "slack",
+    "linkedin",
+    "whatsapp",
+    "instagram",
+    "ig",
+    "facebook",
+    "reddit",
+}
+
+
+def _named(said: str, person: str, place_ok: bool = False) -> tuple[str, bool] | None:
+    """A named employer, or None: a person, a place (unless the rule itself says work: "shifts at
+    Lakeside"), a time or a title."""
+    words = said.split()
+    while words and words[-1].lower() in ("in", "on", "of", "de"):
+        words.pop()
+    name = (
+        re.sub(r"['’]s$", "", " ".join(words))
+        if words and not words[-1].endswith(("'s", "’s")) or len(words) > 1
+        else " ".join(words)
+    )
+    if not name or words[0].lower() in _NOT_EMPLOYERS or person in words:
+        return None
+    if is_place(name) and not place_ok:
+        return None  # "five years in Manchester", "left Austin": where, not who
+    return name, False
 
 
 def _lower_name(word: str) -> tuple[str, bool] | None:

@@ -68,8 +68,10 @@ def detect(fact: "Fact") -> list[Sighting]:
         out.append(Sighting(NAME, fact.id, fields, key))
     if not out:
         out.extend(_passing(fact))
-    if not out:
-        out.extend(_described(fact))
+    if all(s.fields.get("_event") == "mention" for s in out):
+        # nothing read but a name ("the assistant winemaker job at Boschendal" names it): the described readers
+        told = _described(fact)
+        out = [*out, *told] if any(s.fields["_event"] != "mention" for s in told) else out or told
     return out
 
 

@@ -256,7 +256,8 @@ NOT_NAMES = set(
     what when where who why how which these those here its also but and so then after before next every
     some many most all one your if since while because although though once just still even only maybe
     perhaps sometimes usually often now recently finally unfortunately luckily thankfully actually honestly
-    glad thanks yes no well oh hey hi wow sorry great nice cool anyway besides plus speaking
+    glad thanks yes no well oh hey hi hello hiya heya howdy hola ciao salut aloha namaste greetings dear yo
+    morning evening afternoon wow sorry great nice cool anyway besides plus speaking
  dad mum god he she they we it this that there the a an my our his her their
     today tomorrow yesterday""".split()
 )
