@@ -146,7 +146,12 @@ _KIN = (
 def _item(text: str, person: str) -> str | None:
     text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
     # "got my mom a scarf", "bought Ana's brother a watch": the gift, not whom it is for
-    text = re.sub(rf"^(?:(?:[A-Z][\w’'-]*['’]s|my|his|her|their|our)\s+)(?:{_KIN})\s+(?=(?:a|an|the|some)\s)", "", text)
+    text = re.sub(
+        rf"^(?:(?:[A-Z][\w’'-]*['’]s|my|his|her|their|our)\s+)(?:(?:little|baby|big|younger|older|eldest|youngest)\s+)?"
+        rf"(?:{_KIN})\s+(?=(?:a|an|the|some)\s)",
+        "",
+        text,
+    )
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
@@ -256,7 +261,10 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
             # thing is in the segment's last clause, not in what was said of the one before
             segment = re.split(r",\s+(?:and\s+)?(?=(?:a|an|the|some|two|three)\s)", segment)[-1]
         last = money.end
-        segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;"))
+        if last_end and _REFERENCE.search(segment):
+            continue  # "$499 down from $899": a price the thing did not cost
+        segment = re.sub(r"^\s*(?:,|and|\+|plus|also|then)\s+", "", segment.strip(" ,;()"))
+        segment = re.sub(r"^(?:one|some|a\s+couple)\s+of\s+(?:those|these|the|them)\s+", "", segment)
         segment = re.sub(r"^(?:another|an\s+extra)\s+", "", segment)
         bare = _PRICED_BEFORE.search(segment)
         if bare is not None:
@@ -294,6 +302,14 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
                 {"item": later, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]}
             )
     return items or None
+
+
+#: a price said for comparison, not paid: "down from", "retail was", "instead of"
+_REFERENCE = re.compile(
+    r"\b(?:down\s+from|reduced\s+from|marked\s+down\s+from|instead\s+of|rather\s+than|retail(?:\s+(?:is|was))?|rrp|"
+    r"originally|normally|usually|which\s+is|which\s+was|vs|versus|compared\s+to|than)\s*(?:like\s+)?$",
+    re.I,
+)
 
 
 #: a clause after a comma that goes on with the same subject: "climbed for two hours, got a harness there for $75"
@@ -482,6 +498,10 @@ def _detect(fact: "Fact") -> list[Sighting]:
             break
     if not out:
         out.extend(_relative(fact))
+    if not out:
+        from .purchase_signs import detect as by_signs
+
+        out.extend(by_signs(fact))
     return out
 
 

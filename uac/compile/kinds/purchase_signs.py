@@ -1,0 +1,228 @@
+"""Purchases told in no fixed shape: a price, the thing it was paid for, and a sign it was bought.
+
+The rules of :mod:`.purchases` read the shapes people write most ("bought a couch for $850",
+"paid £30 for a haircut").  People also write "new runners $180 is that normal for asics",
+"got a lehenga from linking road for 4500 after SO much bargaining, and jhumkas for 800",
+"Christmas gifts so far: Mom -- heated throw, $59.99 (Amazon)", "I went with the Mitsubishi heat
+pump in the end, $3,450 installed".  What they share is a *price* after the thing's name and a
+*sign* that the speaker bought it.  This reader, tried only where the shaped rules read nothing
+in the sentence, asks for both:
+
+- a price: an amount of money in the sentence (:func:`uac.extract.money.find_amounts`), or a
+  bare number of three digits or more right after the thing ("a Nespresso, 3,499 at Liverpool"),
+  which the user's own currency prices (``_bare_amount``);
+- the thing: the words before the price since the last verb of buying, list mark or earlier
+  price, without where or whom it was bought for ("a lehenga from linking road for" -> lehenga);
+- a sign of buying: a verb of getting it in the past ("grabbed", "copped", "nabbed", "went
+  with", "ended up getting", "treated myself to", "came to", "arrived"), or the thing called new
+  ("new runners $180").
+
+Never a purchase here: a question, a wish or a plan ("thinking about", "might", "should I"),
+things looked at, sold, quoted or almost bought, rent, bills and subscriptions, a meal out or a
+trip's cost, or someone else's purchase.  Each price is one purchase, with the first thing
+before it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from . import patterns as p
+from .meal_signs import _EATERY_WORDS, DISHES, MEAL_WORDS, _first_person, _someone_elses
+from .model import Sighting
+from .purchases import _REFERENCE
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+NAME = "purchase"
+
+#: a verb of getting a thing, said of the past
+_BOUGHT = p.word_list(
+    "bought bougth brought purchased got grabbed picked_up ordered copped nabbed snagged scored splurged "
+    "treated_myself treated_me treated_themselves caved went_with ended_up_with ended_up_getting ended_up_buying lifted paid "
+    "came_to cost_me set_me_back arrived invested_in binili comprei compré gift_from_me_to_me"
+)
+#: someone else as the subject of the verb of buying
+_THEIRS = re.compile(
+    r"\b(?:he|she|they|he['’]s|she['’]s|they['’]ve|his|buddy|mate|friend|son|daughter|husband|wife|grandson|"
+    r"granddaughter|neighbou?r|brother|sister|mum|mom|dad|boss|colleague)\b(?:\s+\S+){0,3}\s*$",
+    re.I,
+)
+#: what a meal out has and a thing bought has not (a dish, the bill, the menu)
+MEAL_SIGNS = re.compile(rf"{DISHES.pattern}|{_EATERY_WORDS.pattern}", re.I)
+#: a person named just before the verb: "one guy, Tobi, bought", "Jas's bro also just bought"
+_NAMED_BUYER = re.compile(r"\b[A-Z][a-z]+(?:['’]s\s+\w+)?,?\s+(?:(?:also|just|meanwhile|finally|then|\w+ly)\s+)*$")
+#: "new runners $180": the thing called new is the speaker's new thing
+_NEW = re.compile(r"\b(?:new|brand\s+new)\s+\S", re.I)
+#: a sentence that buys nothing: a plan, a wish, a question to decide, a look, a sale, a quote
+_NOT_BOUGHT = re.compile(
+    r"\b(?:looking\s+at|looked\s+at|eyeing|eyed|thinking|considering|tempted|want|wants|wanted|wanna|wish|"
+    r"should|says|said\s+(?:i|me)|would|might|could|planning|plan\s+to|gonna|going\s+to|will|saving\s+(?:up\s+)?for|"
+    r"almost|nearly|didn'?t|did\s+not|never|sold|selling|sell|quotes?|quoted|estimate|asking|retail\s+(?:is|was)|"
+    r"worth\s+it\s+for|rent|bills?|subscription|salary|wage|deposit|fine|refund(?:ed)?|returned|took\s+(?:it|them)\s+back|"
+    r"sent\s+(?:it|them)\s+back)\b",
+    re.I,
+)
+#: a trip's or an outing's cost, not a thing bought
+_NOT_A_THING = re.compile(
+    r"\b(?:flights?|hotel|airbnb|hostel|nights?|tickets?\s+to|fare|uber|taxi|cab|train|bus|tram|ferry|ride|lift|"
+    r"parking|petrol|gas|fuel|entry|"
+    r"admission|tuition|fees?|lessons?|membership|haircut|massage|for\s+(?:lunch|dinner|brunch|breakfast))\b",
+    re.I,
+)
+#: where the thing's words start: after a verb of buying, a list mark, a clause's joint or an earlier price
+_START = re.compile(
+    rf"(?:{_BOUGHT.pattern}|\b(?:and|plus|also|then|with|\+)\b|[,;:—–()]|\s-\s|^)",
+    re.I,
+)
+#: what follows the thing's name before its price: where, from whom, for whom, when, "it was"
+_TAIL = re.compile(
+    r"\s+(?:for|at|from|off|on|in|with|via|through|to|which|that|it|its|it['’]s|was|were|is|cost|costs|came|"
+    r"yesterday|today|last|this|in\s+the|like|about|around|only|just|approx|roughly)\b.*$"
+    r"|\s*[—–(,:].*$|\s+-\s.*$",
+    re.I | re.S,
+)
+#: words that name no thing bought
+_NO_THING = set(
+    """it one ones them that this these those both all everything something anything nothing total price each
+    half share part portion mine one ones whole lot setup thing things stuff deal bargain sale delivery shipping postage tax tip down
+    bill quote quotes estimate difference extra rest change cash money card""".split()
+)
+#: a bare price right after the thing: "a Nespresso, 3,499 at Liverpool", "the kit, 1150."
+_BARE = re.compile(
+    r"(?:,|—|–|-)\s*(?!(?:19|20)\d\d\b)(?P<n>[1-9]\d{2,}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
+    r"(?![\d,.]*\s*(?:%|km|kg|k\b|m\b|hrs?|hours|mins?|nights?|days?|people|followers|steps|model|edition))"
+)
+
+
+def detect(fact: "Fact") -> list[Sighting]:
+    """The speaker's purchases told in no shape the other rules read (usually none)."""
+    from ...extract.money import find_amounts
+
+    person = fact.speaker
+    if not person or p.is_question(fact):
+        return []
+    text = _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
+    if p.WISHES.search(text) or _NOT_BOUGHT.search(text) or MEAL_WORDS.search(text) or _someone_elses(text):
+        return []
+    verb = _BOUGHT.search(text)
+    if verb is not None and (
+        _THEIRS.search(text[max(0, verb.start() - 30) : verb.start()])
+        or _NAMED_BUYER.search(text[max(0, verb.start() - 40) : verb.start()])
+        or re.match(r"\s+(?:himself|herself)\b", text[verb.end() :])
+        or _another_before(text[: verb.start()])
+    ):
+        return []  # "my grandson ... he's got himself one", "Kiri meanwhile bought himself": someone else's
+    if MEAL_SIGNS.search(text):
+        return []  # "Chengdu Garden, £48, the dumplings": a meal out, not a thing
+    bought = verb is not None
+    prices: list[tuple[int, int, float, str | None]] = [
+        (m.start, m.end, m.amount, m.currency) for m in find_amounts(text)
+    ]
+    if not prices:
+        prices = [(m.start("n"), m.end("n"), float(m.group("n").replace(",", "")), None) for m in _BARE.finditer(text)]
+    out: list[Sighting] = []
+    before = 0
+    for start, end, amount, currency in prices:
+        segment = text[before:start]
+        before = end
+        if _REFERENCE.search(segment):
+            continue  # "$499 down from $899", "which is $399 here": a price not paid
+        item = _thing(segment, person)
+        if item is None or _NOT_A_THING.search(segment):
+            continue
+        if not (bought or _NEW.search(segment)):
+            continue
+        fields: dict[str, Any] = {
+            "person": person,
+            "item": item,
+            "amount": amount,
+            "currency": currency,
+            "when": p.when(fact),
+            "where": None,
+        }
+        if currency is None:
+            fields["_bare_amount"] = True
+        out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{len(out)}"))
+    return out
+
+
+def _another_before(head: str) -> bool:
+    """Someone else named before the verb and the speaker nowhere there ("Tom climbed for an
+    hour, got a new harness"): whose purchase it is stays unclear."""
+    if re.search(r"\b(?:me|my|we|us|our|i)\b", head, re.I):
+        return False
+    return any(
+        m.group(0).lower() not in p.NOT_NAMES and m.group(0).lower() not in _CALLS
+        for m in re.finditer(r"\b[A-Z][a-z]+\b", head)
+    )
+
+
+#: words a chat opens with that name nobody ("Mate grabbed ...", "Sorted. Got ...")
+_CALLS = set(
+    """mate bro bruv babe dude man guys lads lad yo ok okay so well oh also update news sorted righto right
+    honestly basically lol haha ugh omg welp caved finally splurged confession""".split()
+)
+
+
+def _thing(segment: str, person: str) -> str | None:
+    """The thing named last in ``segment`` (the words before a price), or None."""
+    item = _named_in(segment[_last_start(segment) :], person)
+    arrived = re.search(r"\b(?:arrived|came|showed\s+up|turned\s+up)\b[^,;:]*[,;:—–(]?\s*$", segment, re.I)
+    if item is None and arrived is not None:
+        # "the belt bag arrived today, $89": the thing before the verb it came with
+        prefix = segment[: arrived.start()]
+        item = _named_in(prefix[_last_start(prefix) :], person)
+    return item
+
+
+def _last_start(text: str) -> int:
+    """Where the last thing's words in ``text`` start (after a verb of buying, a joint or a mark)."""
+    starts = [m.end() for m in _START.finditer(text) if m.end() < len(text.rstrip())]
+    return starts[-1] if starts else 0
+
+
+def _named_in(words: str, person: str) -> str | None:
+    """The thing ``words`` name, without where, when or for whom it was bought."""
+    from .purchases import _item
+
+    words = _BOUGHT.sub("", words)
+    words = _TAIL.sub("", words.strip())
+    words = re.sub(r"^(?:one|some|a\s+couple)\s+of\s+(?:those|these|the|them)\s+", "", words.strip(), flags=re.I)
+    words = re.sub(r"^(?:treated\s+)?(?:myself|me|themselves|yourself)\s+(?:to\s+)?", "", words.strip(), flags=re.I)
+    words = re.sub(r"^(?:up|on|to|out)\s+", "", words, flags=re.I)
+    tokens = words.split()
+    while tokens and tokens[0].lower().strip(",") in _GLUE:
+        tokens = tokens[1:]
+    while tokens and tokens[-1].lower().strip(",") in _GLUE:
+        tokens = tokens[:-1]
+    item = _item(" ".join(tokens), person) if tokens else None
+    if not item or len(item.split()) > 6:
+        return None
+    names = [w.lower().strip("'’.,!") for w in item.split()]
+    if names[-1] in _NO_THING or all(w in _NO_THING or w in p.NOT_NAMES for w in names):
+        return None
+    if any(w in _CLAUSE for w in names):
+        return None  # "he said 'mamá", "now me has had", "buddy paid": a clause, not a thing
+    if not re.search(r"[A-Za-z]{3}", item) or re.fullmatch(r"[\d\s.,x]+\w?", item) or re.search(r"[()\[\]]", item):
+        return None
+    if item.split()[0] in ("New", "Used", "Brand"):
+        item = item[:1].lower() + item[1:]  # "New runners" opening the sentence
+    return item
+
+
+#: words around a thing's name that are not part of it
+_GLUE = set(
+    """and so then also plus like was were is it that which me i we he she they you my our your his her their
+    just only about around approx roughly basically literally for at from in on to of with""".split()
+)
+#: words that make the words before a price a clause, not a thing's name
+_CLAUSE = set(
+    """said says say thinks think thought reckon reckons has had have paid pays wants want told tells asked
+    retails retail took although though split costs""".split()
+) | set(
+    """
+    me him her them us he she they i we you was were is are been being do does did got get gets""".split()
+)
