@@ -102,3 +102,28 @@ def test_a_place_before_an_eatery_word_is_the_eatery_not_a_trip():
     assert [s for f in facts for s in trips.detect(f) if s.fields.get("destination")] == []
     facts = said("we went to boston for a week in june", speaker="Mick")
     assert [s.fields["destination"] for f in facts for s in trips.detect(f)] == ["Boston"]
+
+
+@pytest.mark.parametrize(
+    "line, found",
+    [
+        ("Did Goa for NYE with batchmates, 3 nights in Calangute. Wallet is crying", ("Calangute", "done")),
+        ("the Ladakh bike trip is cancelled, two guys backed out last minute", ("Ladakh", "cancelled")),
+        (
+            "edinburgh weekend is off, rota changed and nobody would swap. lost the airbnb deposit",
+            ("Edinburgh", "cancelled"),
+        ),
+        ("I returned from business trip in Singapore yesterday, 4 nights", ("Singapore", "done")),
+    ],
+)
+def test_a_place_tied_by_its_stay_or_its_trip(line, found):
+    facts = facts_of(line, speaker="Kim", said_on=SAID)
+    told = {f.id for f in facts if trips.detect(f)}
+    got = [(s.fields["destination"], s.fields["status"]) for s in trip_signs.in_turns(facts, told)]
+    got += [
+        (s.fields["destination"], s.fields["status"])
+        for f in facts
+        for s in trips.detect(f)
+        if s.fields.get("destination")
+    ]
+    assert found in got

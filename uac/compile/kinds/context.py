@@ -77,7 +77,17 @@ def localise(
     from .trip_signs import in_turns
 
     tripped = {s.fact_id for s in sightings.get("trip", []) if s.fields.get("destination")}
-    trips = list(sightings.get("trip", [])) + _there(facts, seen) + in_turns(facts, seen, tripped)
+    # a name the trip rules doubted ("back from Lourdes": no town the gazetteer holds) may still be
+    # read by its signs; the doubt gives way to the trip
+    doubted = {s.fact_id for s in sightings.get("trip", []) if "_doubt" in s.fields}
+    by_signs = in_turns(
+        facts,
+        seen - (doubted - {s.fact_id for found in sightings.values() for s in found if "_doubt" not in s.fields}),
+        tripped,
+    )
+    read = {s.fact_id for s in by_signs}
+    kept = [s for s in sightings.get("trip", []) if not ("_doubt" in s.fields and s.fact_id in read)]
+    trips = kept + _there(facts, seen) + by_signs
     trips = [_trip_country(s, homes, named, order) for s in trips]
     out["trip"] = _day_trips(trips, facts, order)
     for name in ("meal", "purchase"):

@@ -57,14 +57,22 @@ _SPAN = re.compile(
 #: the place tied to its trip, after it ("X done", "X's off") or before it ("back from X")
 _TIED_AFTER = (
     r"(?:['’]s\s+off|\s+is\s+off|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
-    r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=))\b"
+    r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=|"
+    # "a quick Coorg trip", "the Ladakh bike trip is cancelled", "edinburgh weekend is off", "Moab this weekend"
+    r"(?:[\w-]+\s+)?(?:trip|weekend|wknd|getaway|holiday|hols|break|cruise|road\s+trip)|(?:this|next)\s+(?:weekend|week|wknd|month)))\b"
 )
 _RETURN = (
     r"\b(?:(?:back|home|returned)\s+(?:\w+\s+)?(?:from|fr|fae)|booked"
+    # "returned from business trip in Singapore", "just home from a gig weekend in belfast"
+    r"|(?:returned|home)\s+from\s+(?:a|an|the|my|our)?\s*[^.;!?]{0,30}?\bin"
     # "got back yesterday from shooting a wedding in X", "back from a conference in X"
     r"|back\s+(?:\w+\s+)?from\s+(?:a|an|the|my|our|\w+ing)\s+[^.;!?]{0,40}?\bin)"
 )
-_TIED_BEFORE = rf"(?:{_RETURN}|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d)))\s*$"
+_TIED_BEFORE = (
+    rf"(?:{_RETURN}|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d))"
+    # "3 nights in Anjuna", "a gig weekend in belfast", "a week on Orkney", "trip to Prague"
+    rf"|\b(?:{p.NUMBER}|a|two)\s+(?:nights?|nts|days?|weeks?)\s+(?:in|on|at)|\b(?:weekend|week|holiday|trip|break|getaway)\s+(?:in|on|to))\s*$"
+)
 #: a town the gazetteer does not hold, after a return or a booking ("back from kalbarri", "booked Broome")
 _TOWN_AFTER = re.compile(rf"{_RETURN}\s+(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)", re.I)
 _CANCELLED = re.compile(
@@ -191,6 +199,7 @@ def _names(dated: str) -> list[tuple[int, str]]:
     """Where each name of ``dated`` starts, and the name: in capitals ("Da Nang"), or in lower
     case after a return or a booking ("back from kalbarri", longest first)."""
     out = [(m.start(), re.sub(r"['’]s$", "", m.group(0))) for m in re.finditer(p.NAME, dated)]  # "Da Nang's off"
+    out += [(at + 4, raw[4:]) for at, raw in out if raw.startswith("The ") and raw[4:5].isupper()]  # "The Ladakh trip"
     for m in _TOWN_AFTER.finditer(dated):
         words = m.group("low").split()
         if words[0][:1].islower():
