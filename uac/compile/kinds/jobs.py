@@ -75,43 +75,36 @@ def detect(fact: "Fact") -> list[Sighting]:
     return out
 
 
+def _told(fact: "Fact", employer: str | None, role: str | None, event: str, **flags: Any) -> Sighting:
+    """A sighting of the speaker's job, dated by the fact where it starts or ends there."""
+    period = p.when(fact)
+    fields: dict[str, Any] = {
+        "person": fact.speaker,
+        "employer": employer,
+        "role": role,
+        "start": period if event == "start" else None,
+        "end": period if event == "end" else None,
+        "_event": event,
+        "_weak": False,
+        **flags,
+    }
+    return Sighting(NAME, fact.id, fields, f"{fact.speaker}|{(employer or '').lower()}")
+
+
 def _passing(fact: "Fact") -> list[Sighting]:
     """The speaker's job named in passing (:mod:`.job_mentions`)."""
     out = []
     for mention in job_mentions.mentions(fact):
-        period = p.when(fact)
-        fields: dict[str, Any] = {
-            "person": fact.speaker,
-            "employer": mention.employer,
-            "role": mention.role,
-            "start": period if mention.event == "start" else None,
-            "end": period if mention.event == "end" else None,
-            "_event": mention.event,
-            "_weak": False,
-        }
-        if mention.event == "mention":
-            fields["_support"] = True
-        out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{(mention.employer or '').lower()}"))
+        support = {"_support": True} if mention.event == "mention" else {}
+        out.append(_told(fact, mention.employer, mention.role, mention.event, **support))
     return out
 
 
 def _described(fact: "Fact") -> list[Sighting]:
     """The speaker's jobs at employers described, not named (:mod:`.job_signs`)."""
-    out = []
-    for job in job_signs.described(fact):
-        period = p.when(fact)
-        fields: dict[str, Any] = {
-            "person": fact.speaker,
-            "employer": job.employer,
-            "role": None,
-            "start": period if job.event == "start" else None,
-            "end": period if job.event == "end" else None,
-            "_event": job.event,
-            "_weak": job.bare,
-            "_bare": job.bare,
-        }
-        out.append(Sighting(NAME, fact.id, fields, f"{fact.speaker}|{job.employer.lower()}"))
-    return out
+    return [
+        _told(fact, job.employer, None, job.event, _weak=job.bare, _bare=job.bare) for job in job_signs.described(fact)
+    ]
 
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
