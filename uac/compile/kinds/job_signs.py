@@ -121,21 +121,39 @@ _AUX = (
 )
 
 
-def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
-    """(pattern, event, how): ``how`` says what the employer must be -- ``any`` (the verb says
-    work), ``work`` (a named employer only with words of work in the sentence: "joined Acme as
-    an analyst", not "joined Tom for lunch"), ``shift`` (a place's name too: "nights at
-    Lakeside"), ``job`` the words before "job" ("the hamilton job")."""
+@dataclass(frozen=True)
+class _Fragments:
+    """The pieces of the rules for one speaker: the speaker, as subject or possessor, and the employer."""
+
+    me: str
+    mine: str
+    label: str
+    who: str
+    head: str
+    emp: str
+    role: str
+
+
+def _fragments(person: str) -> _Fragments:
     me = re.escape(person)
     mine = rf"(?:{me}['’]s|my)"
-    # the speaker as the subject, or a sentence that drops its "I"
     label = r"(?:[A-Za-z/]{2,12}:\s+)?"  # "Mon: last day at Tabcorp" in a list
-    who = rf"(?:^{label}{_OPENERS}*|\b{me}\s+{_AUX}*)"
-    head = rf"(?:\b{mine}\s+|^{label}{_OPENERS}*)"
-    emp = _ORGISH
-    role = r"(?:as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+)?"
-    table = (
-        # -- an end
+    return _Fragments(
+        me=me,
+        mine=mine,
+        label=label,
+        # the speaker as the subject, or a sentence that drops its "I"
+        who=rf"(?:^{label}{_OPENERS}*|\b{me}\s+{_AUX}*)",
+        head=rf"(?:\b{mine}\s+|^{label}{_OPENERS}*)",
+        emp=_ORGISH,
+        role=r"(?:as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+)?",
+    )
+
+
+def _ends(f: "_Fragments") -> tuple[tuple[str, str, str], ...]:
+    """Leaving: resigned, quit, laid off, finished up, retired, notice handed in, a last day."""
+    who, head, mine, emp = f.who, f.head, f.mine, f.emp
+    return (
         (rf"{who}(?i:resigned|resigning|resign|resigns)\s+(?:from|at)\s+{emp}", "end", "any"),
         (
             rf"{who}(?i:quit|quitting|quits)\s+(?:(?:{mine}|the)\s+(?:job|role|position)\s+(?:at|with)\s+)?{emp}",
@@ -167,7 +185,13 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
             "end",
             "any",
         ),
-        # -- a start
+    )
+
+
+def _starts(f: "_Fragments") -> tuple[tuple[str, str, str], ...]:
+    """Starting: joined, started at, a first day, signed with, an offer taken, hired, a title at a name."""
+    who, head, mine, emp, role, label, me = f.who, f.head, f.mine, f.emp, f.role, f.label, f.me
+    return (
         (rf"{who}(?i:joined|joining|join|joins)\s+{emp}", "start", "work"),
         (
             rf"{who}(?i:start|started|starting|starts|begin|began|beginning|begins)\s+(?:(?:a|{mine}|the)\s+)?(?:new\s+)?"
@@ -227,7 +251,13 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
             "start",
             "job",
         ),
-        # -- a promotion: a new title where the speaker works
+    )
+
+
+def _promotions_and_held(f: "_Fragments") -> tuple[tuple[str, str, str], ...]:
+    """A new title where the speaker works, the job held now, and descriptions to come back to."""
+    who, mine, emp, role, me = f.who, f.mine, f.emp, f.role, f.me
+    return (
         (
             rf"{who}(?:(?i:got|been|was|were)\s+)?(?i:promoted)\s+to\s+[\w-]+(?:\s+[\w-]+){{0,3}}?\s+(?:at|in|with)\s+{emp}",
             "promotion",
@@ -238,7 +268,6 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
             "promotion",
             "any",
         ),
-        # -- the job held now
         (
             rf"(?:^|\b{me}\s+(?:has\s+|have\s+)?)(?i:been)\s+(?:with|w|at)\s+{emp}\s+(?:for\s+)?(?i:{_SPAN})\s+(?i:yrs?|years?|months?)\b",
             "current",
@@ -279,6 +308,15 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
             "any",
         ),
     )
+
+
+def _rules(person: str) -> tuple[tuple[re.Pattern[str], str, str], ...]:
+    """(pattern, event, how): ``how`` says what the employer must be -- ``any`` (the verb says
+    work), ``work`` (a named employer only with words of work in the sentence: "joined Acme as
+    an analyst", not "joined Tom for lunch"), ``shift`` (a place's name too: "nights at
+    Lakeside"), ``job`` the words before "job" ("the hamilton job")."""
+    f = _fragments(person)
+    table = (*_ends(f), *_starts(f), *_promotions_and_held(f))
     return tuple((re.compile(pattern), event, how) for pattern, event, how in table)
 
 

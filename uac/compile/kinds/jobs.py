@@ -131,23 +131,19 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
         fact = facts[sighting.fact_id]
         fields = sighting.fields
-        person, employer, event = fields["person"], fields["employer"], fields["_event"]
+        person, event = fields["person"], fields["_event"]
         mine = [j for j in jobs if j["person"] == person]
-
-        def matches(job: dict[str, Any]) -> bool:
-            if employer is not None and fields.get("_bare"):
-                # "the practice": the job whose description holds the word ("practice in shawlands")
-                return employer.lower() in str(job["employer"] or "").lower().split()
-            if employer is not None:
-                return same_value(job["employer"], employer) or _short_for(job["employer"], employer)
-            return fields["role"] is not None and job["role"] == fields["role"]
-
+        if event == "mention":
+            names.append((person, fields["employer"], fields["role"]))
+            continue
+        if fields.get("_bare") and event != "end":
+            resolved = _resolved(fields, [n for who, n, _ in names if who == person] + [j["employer"] for j in mine])
+            if resolved is None:
+                continue
+            fields = resolved
+        employer = fields["employer"]
         if event == "end":
-            target = next((j for j in reversed(mine) if matches(j)), None)
-            if target is None and employer is None and fields["role"] is None:
-                # "handing my notice in": the job a change in this session closed, else the current one
-                target = next((j for j in reversed(mine) if closed_in.get(id(j)) == fact.session_id), None)
-                target = target or next((j for j in reversed(mine) if j["current"]), None)
+            target = _ended(mine, fields, closed_in, fact.session_id)
             if target is None:
                 if not fields["_weak"] and (employer is not None or fields["role"] is not None):
                     new(fields, fact, False)
@@ -156,20 +152,11 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             target["end"] = fields["end"] or target["end"]
             target["current"] = False
             continue
-        if event == "mention":
-            names.append((person, employer, fields["role"]))
-            continue
-        if fields.get("_bare") and event != "end":
-            # "day 3 at the agency": the agency described before ("an agency in Polanco wants to interview me")
-            employer = _described_before(
-                employer, [n for who, n, _ in names if who == person] + [j["employer"] for j in mine]
-            )
-            if employer is None:
-                continue
-            fields = {**fields, "employer": employer, "_bare": False}
         if event == "promotion":
             # a new title where the person works: the job named, else the current one
-            target = next((j for j in reversed(mine) if j["current"] and (employer is None or matches(j))), None)
+            target = next(
+                (j for j in reversed(mine) if j["current"] and (employer is None or _matches(j, fields))), None
+            )
             if target is None and employer is not None:
                 target = new(fields, fact, True)
             if target is not None:
@@ -177,13 +164,15 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
                 target["role"] = fields["role"] or target["role"]
             continue
         if event == "past":
-            target = next((j for j in reversed(mine) if matches(j)), None)
+            target = next((j for j in reversed(mine) if _matches(j, fields)), None)
             if target is None:
                 new(fields, fact, False)
             else:
                 add(target, fields, fact)
             continue
-        target = next((j for j in reversed(mine) if j["current"] and employer is not None and matches(j)), None)
+        target = next(
+            (j for j in reversed(mine) if j["current"] and employer is not None and _matches(j, fields)), None
+        )
         if target is not None:
             add(target, fields, fact)
         else:
@@ -198,6 +187,36 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     for job in jobs:
         _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _ended(
+    mine: list[dict[str, Any]], fields: dict[str, Any], closed_in: dict[int, str | None], session: str
+) -> dict[str, Any] | None:
+    """The job an end names; "handing my notice in" (none named): the job a change in this
+    session closed, else the current one."""
+    target = next((j for j in reversed(mine) if _matches(j, fields)), None)
+    if target is None and fields["employer"] is None and fields["role"] is None:
+        target = next((j for j in reversed(mine) if closed_in.get(id(j)) == session), None)
+        target = target or next((j for j in reversed(mine) if j["current"]), None)
+    return target
+
+
+def _matches(job: dict[str, Any], fields: dict[str, Any]) -> bool:
+    """Whether the sighting's ``fields`` name ``job``: its employer, or its role where none is named."""
+    employer = fields["employer"]
+    if employer is not None and fields.get("_bare"):
+        # "the practice": the job whose description holds the word ("practice in shawlands")
+        return employer.lower() in str(job["employer"] or "").lower().split()
+    if employer is not None:
+        return same_value(job["employer"], employer) or _short_for(job["employer"], employer)
+    return fields["role"] is not None and job["role"] == fields["role"]
+
+
+def _resolved(fields: dict[str, Any], described: list[str | None]) -> dict[str, Any] | None:
+    """A kind of workplace alone ("day 3 at the agency") as the employer described before it ("an
+    agency in Polanco wants to interview me"); None where nothing was."""
+    employer = _described_before(fields["employer"], described)
+    return None if employer is None else {**fields, "employer": employer, "_bare": False}
 
 
 def _described_before(kind_of_place: str, described: list[str | None]) -> str | None:
