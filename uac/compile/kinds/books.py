@@ -136,8 +136,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     books: dict[str | None, dict[str, Any]] = {}
     #: person -> (the book they told of last, its session)
     latest: dict[str, tuple[str | None, str]] = {}
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
+    for sighting, fact in p.in_order(sightings, facts):
         if "_author" in sighting.fields:
             # the author of the book the person told of last, in this session, if it has none yet
             last, session = latest.get(sighting.fields["person"], (None, None))

@@ -118,8 +118,7 @@ def detect(fact: "Fact") -> list[Sighting]:
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     homes: list[dict[str, Any]] = []
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
+    for sighting, fact in p.in_order(sightings, facts):
         fields = sighting.fields
         person, event = fields["person"], fields["_event"]
         mine = [h for h in homes if h["person"] == person]

@@ -128,8 +128,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         if fact.id not in record["sources"]:
             record["sources"].append(fact.id)
 
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
+    for sighting, fact in p.in_order(sightings, facts):
         fields = sighting.fields
         person, event = fields["person"], fields["_event"]
         mine = [j for j in jobs if j["person"] == person]

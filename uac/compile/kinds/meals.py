@@ -523,8 +523,7 @@ _TWICE = re.compile(r"^(?:\s+(?:in|on|near|by)\s+(?:the\s+)?[\wâ€™'-]+(?:\s+[\wâ
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     meals: list[tuple[str | None, dict[str, Any], str]] = []  # key, fields, session
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
+    for sighting, fact in p.in_order(sightings, facts):
         fields = dict(sighting.fields)
         target = None
         for key, values, session in reversed(meals):

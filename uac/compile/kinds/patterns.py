@@ -380,6 +380,11 @@ def when(fact: "Fact") -> Period | None:
     return fact.event_date
 
 
+def in_order(sightings: "list[Sighting]", facts: "dict[str, Fact]") -> "list[tuple[Sighting, Fact]]":
+    """Each sighting with its fact, in the order the facts were said (:func:`order_key`)."""
+    return sorted(((s, facts[s.fact_id]) for s in sightings), key=lambda pair: order_key(pair[1]))
+
+
 def order_key(fact: "Fact") -> tuple[Any, ...]:
     """Facts in the order they were said: by session date, then position in the log."""
     match = re.search(r"-f(\d+)$", fact.id)
@@ -426,8 +431,7 @@ def one_record_each(kind: "Kind", sightings: list["Sighting"], facts: dict[str, 
     from .model import Assembled
 
     out = []
-    for sighting in sorted(sightings, key=lambda s: order_key(facts[s.fact_id])):
-        fact = facts[sighting.fact_id]
+    for sighting, fact in in_order(sightings, facts):
         values = dict(sighting.fields)
         # the sentence after that said what it cost ("Bellroy, $189.") is a source too
         paid_in = values.pop("_amount_from", None)

@@ -1053,8 +1053,8 @@ def _holding(
 
 def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) -> list[Assembled]:
     trips: list[_Trip] = []
-    for sighting in sorted(sightings, key=lambda s: p.order_key(facts[s.fact_id])):
-        _take(trips, sighting, facts[sighting.fact_id])
+    for sighting, fact in p.in_order(sightings, facts):
+        _take(trips, sighting, fact)
     _been_there(trips, facts)
     out = []
     for trip in trips:
