@@ -107,14 +107,20 @@ def test_signs_are_read_in_the_first_person_again():
         "\u200fdinner at Casa Pintada last night, $58 for both of us",  # a right-to-left mark first
         "dinner at \x1b[31mCasa Pintada\x1b[0m, $58 \x00for both",  # escape and control characters
         "\u202eTokyo done!! 5 nights wasn't enough",  # a right-to-left override
+        "back from kal\u2028barri, 5 nights \x1b[0m",  # a town after a return, broken by a separator
+        "grabbed a \x00robot vacuum\u200f, $499 down from $899",  # a purchase with control characters
+        "resigned from \u202ePersistent\u2028 today",  # an employer behind a right-to-left override
         "🍜🍜🍜",
     ],
 )
 def test_odd_characters_never_break_the_readers_of_signs(line):
-    from uac.compile.kinds import trip_signs
+    from uac.compile.kinds import job_signs, purchase_signs, trip_signs
 
     facts = facts_of(line, speaker="Kim")
     for fact in facts:
         meal_signs.detect(fact)
+        purchase_signs.detect(fact)
+        job_signs.described(fact)
     trip_signs.in_turns(facts, set())
-    records_of("meal", line, speaker="Kim")
+    for kind in ("meal", "purchase", "job", "trip"):
+        records_of(kind, line, speaker="Kim")

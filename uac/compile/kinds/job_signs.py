@@ -30,6 +30,7 @@ from ...caches import BoundedCache
 from ...extract.places import is_place, lookup_lower
 from ...extract.words import is_common_word
 from . import patterns as p
+from .job_mentions import _TITLE_NOUN
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
@@ -68,18 +69,6 @@ _WHERE = (
 _DESC = rf"(?P<org>(?i:the|a|an)\s+(?:(?i:[\w-]+)\s+){{0,3}}?(?i:{WORKPLACES})(?![\w-]){_WHERE})"
 #: words that end a description's place: "in shawlands plus saturday mornings"
 _NOT_WHERE = {"plus", "and", "but", "before", "after", "since", "until", "today", "tomorrow", "yesterday", "now"}
-_NOT_NAMES = {w.lower() for w in p.NOT_NAMES} | {
-    "site",
-    "work",
-    "home",
-    "uni",
-    "camp",
-    "mum",
-    "dad",
-    "him",
-    "her",
-    "them",
-}
 _WHEN_WORDS = (
     set(p.MONTH_WORDS) | set(p.WEEKDAY_WORDS) | {"time", "future", "end", "summer", "winter", "spring", "autumn"}
 )
@@ -111,10 +100,7 @@ _OPENERS = (
 )
 #: the last word of a job's title ("backend eng", "creative lead", "articling student")
 _TITLE_NOUNS = (
-    r"analyst|assistant|engineer|eng|developer|dev|teacher|nurse|manager|designer|tutor|coordinator|officer|consultant|"
-    r"researcher|scientist|intern|lecturer|editor|accountant|architect|administrator|technician|specialist|advisor|"
-    r"adviser|associate|director|writer|producer|planner|pharmacist|therapist|librarian|barista|chef|clerk|programmer|"
-    r"lead|head|student|trainee|apprentice|winemaker|fitter|electrician|driver|cleaner|receptionist|strategist|pm"
+    rf"{_TITLE_NOUN}|eng|dev|lead|head|student|trainee|apprentice|winemaker|fitter|electrician|driver|cleaner|pm"
 )
 _AUX = (
     r"(?:(?:has|have|had|is|am|are|was|were|just|finally|officially|already|also|now|recently|will|be|been|'ve|'m)\s+)"
@@ -337,11 +323,7 @@ _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 #: another person's, just before a job held ("Tom's three years at", "her shifts at")
 _THEIRS = re.compile(r"\b(?:[A-Z][a-z]+['’]s|(?i:his|her|their))\s+")
 #: a title is not who employs: "got the analyst job" names a role
-_TITLES = re.compile(
-    r"\b(?:analyst|assistant|engineer|developer|teacher|nurse|manager|designer|tutor|officer|consultant|lead|"
-    r"director|associate|intern|instructor|lecturer|coordinator|head|senior|junior|principal)\b",
-    re.I,
-)
+_TITLES = re.compile(rf"\b(?:{_TITLE_NOUNS}|senior|junior|principal)\b", re.I)
 
 
 def described(fact: "Fact") -> list[Described]:
@@ -381,32 +363,10 @@ def described(fact: "Fact") -> list[Described]:
 
 
 #: words that open no employer's name: a title, a time, a pronoun ("left Monday", "joined Head of Data")
-_NOT_EMPLOYERS = {w.lower() for w in p.NOT_NAMES} | {
-    "head",
-    "senior",
-    "junior",
-    "lead",
-    "chief",
-    "director",
-    "manager",
-    "i",
-    "im",
-    "uni",
-    "school",
-    "work",
-    "home",
-    "christmas",
-    "easter",
-    "zoom",
-    "teams",
-    "slack",
-    "linkedin",
-    "whatsapp",
-    "instagram",
-    "ig",
-    "facebook",
-    "reddit",
-}
+_NOT_EMPLOYERS = {w.lower() for w in p.NOT_NAMES} | set(
+    """camp chief christmas dad director easter facebook head her him home i ig im instagram junior lead
+    linkedin manager mum reddit school senior site slack teams them uni whatsapp work zoom""".split()
+)
 
 
 def _named(said: str, person: str, place_ok: bool = False) -> tuple[str, bool] | None:
@@ -429,7 +389,7 @@ def _named(said: str, person: str, place_ok: bool = False) -> tuple[str, bool] |
 
 def _lower_name(word: str) -> tuple[str, bool] | None:
     """A name typed in lower case ("westline"): a word no dictionary has, and no place."""
-    if is_common_word(word) or lookup_lower(word) or word in _NOT_NAMES:
+    if is_common_word(word) or lookup_lower(word) or word in _NOT_EMPLOYERS:
         return None
     return word.title(), False
 
