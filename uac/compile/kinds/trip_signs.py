@@ -114,6 +114,10 @@ def in_turns(facts: "list[Fact]", told: set[str], tripped: "set[str] | None" = N
     "just back from japan" then "five nights in kyoto and three in osaka")."""
     out: list[Sighting] = []
     messages = {(f.session_id, f.evidence[:1]) for f in facts if f.id in (tripped or ())}
+    #: the facts of each message, gathered once (a history holds thousands of them)
+    by_message: dict[tuple[str, tuple[str, ...]], list["Fact"]] = {}
+    for fact in facts:
+        by_message.setdefault((fact.session_id, tuple(fact.evidence[:1])), []).append(fact)
     for index, fact in enumerate(facts):
         if fact.id in told or not fact.speaker:
             continue
@@ -122,9 +126,7 @@ def in_turns(facts: "list[Fact]", told: set[str], tripped: "set[str] | None" = N
             for other in facts[max(index - AROUND, 0) : index] + facts[index + 1 : index + 1 + AROUND]
             if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
         ]
-        message = [
-            other for other in facts if other.session_id == fact.session_id and other.evidence[:1] == fact.evidence[:1]
-        ]
+        message = by_message[(fact.session_id, tuple(fact.evidence[:1]))]
         found = detect(
             fact,
             " ".join(_plain(other, fact.speaker) for other in around),
