@@ -71,6 +71,26 @@ def same_place(gold: Any, found: Any) -> bool:
     return same_name(gold, str(found).split(",", 1)[0])
 
 
+def same_trip(event: Event, rec: dict[str, Any]) -> bool:
+    """A trip the ledger names by several places is the record's that names one of them
+    ("Hanoi and Ha Long Bay" ~ "Hanoi", "Tokyo & Kyoto" ~ "Kyoto"); a trip it names by a town
+    and its region is the record's that names the town in the same country ("Playa Blanca,
+    Lanzarote" ~ "Playa Blanca", ES; never "Paris, Texas" ~ "Paris", FR).  The status and the
+    dates are checked as for any trip, and one record matches one event only, so a second
+    place of the same trip stays a wrong record."""
+    gold, found = event.get("destination"), rec.get("destination")
+    if not isinstance(gold, str) or not found:
+        return False
+    bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
+    parts = [x for x in re.split(r"\s+(?:and|&|\+)\s+", bare) if x.strip()]
+    if len(parts) > 1 and any(same_place(part.strip(" ,"), found) for part in parts):
+        return True
+    if "," in bare and same_name(bare.split(",", 1)[0], found):
+        countries = str(event.get("country") or "").upper(), str(rec.get("country") or "").upper()
+        return bool(countries[0]) and countries[0] == countries[1]
+    return False
+
+
 def same_item(gold: Any, found: Any) -> bool:
     """Items match when each names the other's head noun (its last word) and the record holds
     at least half of the gold's words ("standing desk" ~ "a new standing desk", not "desk lamp");
@@ -291,6 +311,7 @@ SPECS: dict[str, KindSpec] = {
             ("start_month", _month_of("start", ("start", "end"))),
             ("country", _code("country")),
         ),
+        same_trip,
     ),
     "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),
     "purchase": KindSpec(

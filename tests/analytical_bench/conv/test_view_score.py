@@ -168,3 +168,20 @@ def test_an_employer_the_ledger_describes_matches_by_words_of_the_description():
     assert not same_employer("dental practice in Shawlands", "private clinic in Finnieston")
     assert not same_employer("dental practice in Shawlands", "the practice in Partick")
     assert not same_employer("Brightwater Energy", None) and not same_employer("Brightwater Energy", "")
+
+
+def test_a_trip_named_by_several_places_or_a_town_and_its_region_matches_one_of_them():
+    from analytical_bench.conv.ledger import Event
+    from analytical_bench.conv.view_score import same_trip
+
+    hanoi = Event("t", "trip", {"destination": "Hanoi and Ha Long Bay", "status": "done"}, ("s1",))
+    assert same_trip(hanoi, {"destination": "Hanoi"}) and same_trip(hanoi, {"destination": "Ha Long Bay"})
+    assert not same_trip(hanoi, {"destination": "Hue"})
+    japan = Event("t", "trip", {"destination": "Tokyo & Kyoto (with Jas)", "status": "done"}, ("s1",))
+    assert same_trip(japan, {"destination": "Kyoto"}) and not same_trip(japan, {"destination": "Osaka"})
+    town = Event("t", "trip", {"destination": "Playa Blanca, Lanzarote", "country": "ES"}, ("s1",))
+    assert same_trip(town, {"destination": "Playa Blanca", "country": "ES"})
+    assert not same_trip(town, {"destination": "Playa Blanca", "country": None})  # no country: not told apart
+    texas = Event("t", "trip", {"destination": "Paris, Texas", "country": "US"}, ("s1",))
+    assert not same_trip(texas, {"destination": "Paris", "country": "FR"})
+    assert not same_trip(Event("t", "trip", {"destination": "Lisbon"}, ("s1",)), {"destination": "Porto"})
