@@ -52,3 +52,40 @@ def test_a_price_after_the_thing_with_a_sign_it_was_bought(line, found):
 def test_no_purchase_from_a_price_that_buys_nothing_of_the_speakers(line):
     for fact in facts_of(line, speaker="Kim"):
         assert purchase_signs.detect(fact) == []
+
+
+@pytest.mark.parametrize(
+    "line, found",
+    [
+        # "it" stands for the thing the sentence named before it
+        ("I waited and the coat went on sale for Black Friday, I bought it for 246€!!", [("coat", 246.0)]),
+        # whom or what it was for, before the thing
+        ("got the mam a nespresso for christmas, 89 euro in argos", [("nespresso", 89.0)]),
+        ("I bought for the shop a new till, it was 430 euros", [("new till", 430.0)]),
+        # "back in the spring" says when, not what
+        ("Grabbed the Model 3 back in the spring, got the guy down to $30,500.", [("Model 3", 30500.0)]),
+    ],
+)
+def test_the_thing_bought_is_named_not_a_word_standing_for_it(line, found):
+    assert _bought(line) == found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Bought it for $40 in the end.",  # nothing names what "it" is: unclear, not a record of "it"
+        "Got two quotes, $3,200 and $4,100 installed, haven't decided yet.",  # quotes, not purchases
+        "Bought a used parka for $120 (the Canada Goose version retails for like $1,500).",  # $1,500 was not paid
+    ],
+)
+def test_no_record_of_a_word_standing_for_a_thing_a_quote_or_a_retail_price(line):
+    assert all(item not in ("it", "two quotes", "and") and amount != 1500.0 for item, amount in _bought(line))
+    assert all(amount != 3200.0 for _, amount in _bought(line))
+
+
+def test_a_thing_not_named_stays_on_the_timeline_unclear():
+    from uac.compile.kinds import detect
+
+    [fact] = facts_of("Bought it for $40 in the end.", speaker="Kim")
+    found = detect(fact)
+    assert found and all("_doubt" in s.fields for s in found if s.kind == "purchase")

@@ -152,6 +152,8 @@ def _item(text: str, person: str) -> str | None:
         "",
         text,
     )
+    # "got the mam a nespresso", "bought for the shop a new till": whom or what it is for, then the thing
+    text = re.sub(r"^(?:for\s+)?(?:the|my|our|his|her|their)\s+[a-z][\w'’-]*\s+(?=(?:a|an|some)\s+\S)", "", text)
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
@@ -197,6 +199,7 @@ _TRAILING = {
     "today",
     "yesterday",
     "afterwards",
+    "back",
 }
 
 
@@ -306,7 +309,7 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
 
 #: a price said for comparison, not paid: "down from", "retail was", "instead of"
 _REFERENCE = re.compile(
-    r"\b(?:down\s+from|reduced\s+from|marked\s+down\s+from|instead\s+of|rather\s+than|retail(?:\s+(?:is|was))?|rrp|"
+    r"\b(?:down\s+from|reduced\s+from|marked\s+down\s+from|instead\s+of|rather\s+than|retail(?:s|\s+(?:is|was))?|retails\s+for|rrp|"
     r"originally|normally|usually|which\s+is|which\s+was|vs|versus|compared\s+to|than)\s*(?:like\s+)?$",
     re.I,
 )
@@ -394,8 +397,45 @@ def detect(fact: "Fact") -> list[Sighting]:
     out = _detect(fact)
     if out and any(s.fields.get("item") for s in out):
         text = p.plain_cached(fact.text, fact.session_date)
-        out = [_named(s, text) for s in out]
+        out = [_unnamed(_named(s, text), text) for s in out]
     return out
+
+
+#: words that stand for a thing named elsewhere, or name none: "bought it for 246€", "paid $650 for my half"
+_STANDS_FOR = set("it them one ones that this these those both half share part portion mine and so".split())
+#: the thing named before it in the sentence: "the coat went on sale ..., I bought it"
+_NAMED_BEFORE = re.compile(
+    r"\b(?:the|a|an|my|our|that|this|those|these)\s+(?P<thing>(?:[\w-]+\s+){0,2}?[a-z][\w-]{2,})"
+    r"(?=\s+(?:went|was|were|is|are|had|has|dropped|came|finally|on|in|at|that|which|i|we|[A-Z]\w*\s+(?:bought|got))\b|\s*[,.;])"
+)
+#: words after a determiner that name no thing bought
+_NOT_THINGS = set(
+    """sale time day week weekend month year end moment guy man woman lady shop store place price deal bill way lot one
+    thing stuff other same last first next morning evening night afternoon website site app""".split()
+)
+
+
+def _unnamed(sighting: Sighting, text: str) -> Sighting:
+    """A purchase whose thing is a word that stands for it ("I bought it for 246€") is named by
+    the thing the sentence names before it ("the coat went on sale ..."); with none, the
+    purchase stays on the timeline, unclear, rather than a record of "it"."""
+    item = sighting.fields.get("item")
+    if isinstance(item, str) and item.lower().split()[-1] in ("quote", "quotes", "estimate", "estimates"):
+        return Sighting(sighting.kind, sighting.fact_id, {"_doubt": "a quote, not a purchase"}, None)
+    if not isinstance(item, str) or item.lower().split()[-1] not in _STANDS_FOR:
+        return sighting
+    if len(item.split()) > 1 and item.lower().split()[-1] in ("one", "ones"):
+        return sighting  # "a new one for €30": a purchase, its thing said before the chat (kept with its price)
+    at = text.find(f" {item}")
+    before = text[: at if at >= 0 else len(text)]
+    things = [
+        m.group("thing")
+        for m in _NAMED_BEFORE.finditer(before)
+        if m.group("thing").split()[-1].lower() not in _NOT_THINGS
+    ]
+    if things:
+        return Sighting(sighting.kind, sighting.fact_id, {**sighting.fields, "item": things[-1]}, sighting.key)
+    return Sighting(sighting.kind, sighting.fact_id, {"_doubt": "the thing bought is not named"}, None)
 
 
 def _named(sighting: Sighting, text: str) -> Sighting:
