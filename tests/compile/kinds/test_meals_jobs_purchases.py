@@ -395,7 +395,7 @@ def test_purchases_and_meals_take_the_users_local_amount():
     facts = facts_of(
         "I bought a desk lamp for R450 yesterday.",
         "I had dinner at Marble with Thandi, R899,99 for the two of us.",
-        "We stayed in Room R2 and I bought a hat there.",
+        "We stayed in Room R2 and I bought a straw hat there.",
     )
     seen: dict[str, list] = {}
     for fact in facts:
@@ -484,3 +484,17 @@ def test_a_phrase_before_the_buyer_is_no_item_and_the_purchase_after_it_is_read(
     assert _purchases("For the trip I might buy a tent for £90.") == []
     # a relative clause still names what was bought: "the running shoes I bought in June"
     assert _purchases("I had to return the running shoes I bought in June, £120.") == [("running shoes", 120.0, "GBP")]
+
+
+def test_a_purchase_with_no_price_and_a_one_word_thing_stays_on_the_timeline_unclear():
+    from uac.compile.kinds import localise
+
+    facts = facts_of("I bought a car last week.", "I bought a secondhand road bike.", "I bought a kettle for $40.")
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    out = localise(seen, facts, "USD")
+    kept = [s.fields["item"] for s in out["purchase"] if not doubt(s)]
+    assert kept == ["secondhand road bike", "kettle"]
+    assert [s.fields["_doubt"] for s in out["purchase"] if doubt(s)] == ["no price, and the thing named by one word"]

@@ -203,8 +203,8 @@ def test_a_purchase_takes_its_price_from_the_next_sentence():
         ("backpack", 189.0, "USD")
     ]
     # a next sentence that does not open with the price gives none
-    assert _bought("bought a proper backpack for the new commute.", "the train was $189 this month.") == [
-        ("backpack", None, None)
+    assert _bought("bought a proper leather backpack for the new commute.", "the train was $189 this month.") == [
+        ("leather backpack", None, None)
     ]
 
 

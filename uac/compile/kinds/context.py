@@ -95,7 +95,20 @@ def localise(
     money = _Money(facts, order, homes, currency)
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
+    out["purchase"] = [_priced_or_named(s) for s in out.get("purchase", [])]
     return out
+
+
+def _priced_or_named(sighting: Sighting) -> Sighting:
+    """A purchase with no price, its thing named by one word ("got a car", "bought one"), says
+    too little to be a record: measured on chats no rule was written for, most such records
+    were wrong.  It stays on the timeline, unclear, with its source."""
+    item = sighting.fields.get("item")
+    if "_doubt" in sighting.fields or sighting.fields.get("amount") is not None or not isinstance(item, str):
+        return sighting
+    if len(item.split()) > 1:
+        return sighting
+    return Sighting(sighting.kind, sighting.fact_id, {"_doubt": "no price, and the thing named by one word"}, None)
 
 
 @dataclass(frozen=True)
