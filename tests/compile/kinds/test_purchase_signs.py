@@ -62,6 +62,7 @@ def test_no_purchase_from_a_price_that_buys_nothing_of_the_speakers(line):
         # whom or what it was for, before the thing
         ("got the mam a nespresso for christmas, 89 euro in argos", [("nespresso", 89.0)]),
         ("I bought for the shop a new till, it was 430 euros", [("new till", 430.0)]),
+        ("for reyes i bought my little brother a lego set, $899 at liverpool", [("lego set", 899.0)]),
         # "back in the spring" says when, not what
         ("Grabbed the Model 3 back in the spring, got the guy down to $30,500.", [("Model 3", 30500.0)]),
     ],

@@ -154,6 +154,12 @@ def _item(text: str, person: str) -> str | None:
     )
     # "got the mam a nespresso", "bought for the shop a new till": whom or what it is for, then the thing
     text = re.sub(r"^(?:for\s+)?(?:the|my|our|his|her|their)\s+[a-z][\w'’-]*\s+(?=(?:a|an|some)\s+\S)", "", text)
+    # "little brother a lego set", the "my" already gone
+    text = re.sub(
+        rf"^(?:(?:little|baby|big|younger|older|eldest|youngest)\s+)?(?:{_KIN}|mam|nan|nana|missus|hubby)\s+(?=(?:a|an|some)\s+\S)",
+        "",
+        text,
+    )
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
     # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
