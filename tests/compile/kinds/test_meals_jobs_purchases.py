@@ -434,6 +434,38 @@ def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_mos
     ) == [(None, None)]
 
 
+def test_a_bare_dollar_is_the_dollar_of_the_country_whose_places_are_named_most():
+    from uac.compile.kinds import localise
+
+    def dollars(*texts: str) -> list:
+        facts = facts_of(*texts)
+        seen: dict[str, list] = {}
+        for fact in facts:
+            for sighting in detect(fact):
+                seen.setdefault(sighting.kind, []).append(sighting)
+        out = localise(seen, facts, None)
+        return [s.fields["currency"] for s in out["purchase"] if not doubt(s)]
+
+    saw = "I bought a new chainsaw for $649."
+    # New Zealand named three times, Australia and England twice each: no country holds most of
+    # the places named, but the "$" is a kiwi's
+    kiwi = ("We took the caravan down to Timaru.", "Two nights in Dunedin.", "Then on to Invercargill.")
+    away = ("We flew to Brisbane at Easter.", "A week in Sydney.", "My brother lives in London.", "He was in Leeds.")
+    assert dollars(*kiwi, *away, saw) == ["NZD"]
+    # as many places in the US as in Canada: the "$" stays the US one
+    north = ("A week in Toronto.", "Then on to Montreal.", "Two nights in Ottawa.")
+    assert dollars(*north, "Back to Chicago.", "Then to Denver.", "A week in Boston.", saw) == ["USD"]
+    # places of a country with no dollar say nothing of the "$"
+    europe = (
+        "A week in Paris.",
+        "Then on to Lyon.",
+        "Two nights in Marseille.",
+        "Then to Madrid.",
+        "A week in Seville.",
+    )
+    assert dollars(*europe, "Then on to Rome.", saw) == ["USD"]
+
+
 def _localised(*texts: str) -> dict[str, list]:
     from uac.compile.kinds import localise
 

@@ -92,7 +92,7 @@ def localise(
     out["trip"] = _day_trips(trips, facts, order)
     for name in ("meal", "purchase"):
         out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
-    money = _Money(facts, order, homes, currency)
+    money = _Money(facts, order, homes, currency, _dollar_spoken_of(named))
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
     out["purchase"] = [_priced_or_named(s) for s in out.get("purchase", [])]
@@ -120,6 +120,8 @@ class _Money:
     order: dict[str, int]
     homes: dict[str, list[tuple[int, str]]]
     currency: str | None
+    #: per person with no home told, the dollar country they name most (see :func:`_dollar_spoken_of`)
+    dollar_homes: dict[str, str]
 
     def home_country(self, person: str, at: int) -> str | None:
         """The country of the person's home said last before ``at``, else the first one said."""
@@ -175,6 +177,36 @@ def _country_spoken_of(named: dict[str, Counter[str]]) -> dict[str, str]:
     return out
 
 
+def _dollar_spoken_of(named: dict[str, Counter[str]]) -> dict[str, str]:
+    """Per speaker, the country of a dollar other than the US one whose places they name most,
+    at least :data:`MIN_PLACES_FOR_COUNTRY` times and more often than places in the US: whose
+    "$" it is when no home is told and no country holds most of the places named (a
+    Christchurch man naming Timaru, Kaikoura, Brisbane and the Gold Coast pays in NZD)."""
+    from ...extract.money import local_currency
+
+    out: dict[str, str] = {}
+    for person, counts in named.items():
+        dollars = [
+            (count, country)
+            for country, count in counts.items()
+            if count >= MIN_PLACES_FOR_COUNTRY
+            and count > counts.get("US", 0)
+            and _a_dollar(local_currency(None, country))
+        ]
+        if dollars:
+            out[person] = max(dollars)[1]
+    return out
+
+
+def _a_dollar(code: str | None) -> bool:
+    """Whether a currency is another country's dollar (the one a bare "$" may mean)."""
+    from babel.numbers import get_currency_name
+
+    if not code or code == "USD":
+        return False
+    return "dollar" in get_currency_name(code, locale="en").lower()
+
+
 #: a dollar of another country is the person's own when at least this many places of it are named
 MIN_PLACES_FOR_DOLLAR = 2
 
@@ -222,7 +254,7 @@ def _trip_country(
     sizes = city_sizes(name)  # country -> people of its biggest city of the name
     if len(sizes) < 2:
         return sighting
-    own = _Money([], order, homes, None).home_country(person, order.get(sighting.fact_id, 0))
+    own = _Money([], order, homes, None, {}).home_country(person, order.get(sighting.fact_id, 0))
     biggest = max((city_sizes(name, own_name=True) or sizes).values())  # "Victoria": not Hong Kong's people
     if own in sizes and own != fields.get("country"):
         if fields.get("country") is None or (sizes[own] >= MIN_HOME_CITY and sizes[own] >= MIN_HOME_SHARE * biggest):
@@ -414,6 +446,8 @@ def _dollar(sighting: Sighting, money: _Money) -> Sighting:
     if source is None or names_us_dollar(source.text):
         return sighting
     country = money.home_country(fields.get("person") or "", at)
+    if country is None:
+        country = money.dollar_homes.get(fields.get("person") or "")
     own = home_currency(money.currency, country)
     if own in BUCKS_ELSEWHERE and _BUCKS.search(source.text) and not re.search(r"\$|\bdollars?\b", source.text):
         return replace(sighting, fields={**fields, "currency": own})  # "two hundred bucks" said in rand
