@@ -410,17 +410,21 @@ def test_purchases_and_meals_take_the_users_local_amount():
         assert [(s.fields["amount"], s.fields["currency"]) for s in out["meal"]] == meals
 
 
-def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_most():
+def _priced(*texts: str) -> list[tuple]:
+    """(amount, currency) of each purchase ``texts`` tell, read against no project currency."""
     from uac.compile.kinds import localise
 
-    def amounts(*texts: str) -> list:
-        facts = facts_of(*texts)
-        seen: dict[str, list] = {}
-        for fact in facts:
-            for sighting in detect(fact):
-                seen.setdefault(sighting.kind, []).append(sighting)
-        out = localise(seen, facts, None)
-        return [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"] if not doubt(s)]
+    facts = facts_of(*texts)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    out = localise(seen, facts, None)
+    return [(s.fields["amount"], s.fields["currency"]) for s in out["purchase"] if not doubt(s)]
+
+
+def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_most():
+    amounts = _priced
 
     lamp = "I bought a desk lamp for R450 yesterday."
     # three places named, all in South Africa: the rand is the user's currency
@@ -435,16 +439,8 @@ def test_a_user_who_never_said_where_home_is_takes_the_country_they_speak_of_mos
 
 
 def test_a_bare_dollar_is_the_dollar_of_the_country_whose_places_are_named_most():
-    from uac.compile.kinds import localise
-
     def dollars(*texts: str) -> list:
-        facts = facts_of(*texts)
-        seen: dict[str, list] = {}
-        for fact in facts:
-            for sighting in detect(fact):
-                seen.setdefault(sighting.kind, []).append(sighting)
-        out = localise(seen, facts, None)
-        return [s.fields["currency"] for s in out["purchase"] if not doubt(s)]
+        return [currency for _, currency in _priced(*texts)]
 
     saw = "I bought a new chainsaw for $649."
     # New Zealand named three times, Australia and England twice each: no country holds most of
