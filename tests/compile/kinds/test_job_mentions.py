@@ -77,14 +77,46 @@ def test_an_offer_accepted_closes_the_old_job_and_notice_ends_that_one():
     assert new["start"] == Period.month(2024, 5)
 
 
-def test_a_last_day_ends_the_job_and_a_promotion_retitles_it():
-    [job] = _jobs(
+def test_a_promotion_is_a_new_position_and_a_last_day_ends_it():
+    before, after = _jobs(
         (dt.date(2023, 2, 1), ["Just over a year at Tallow, my team at Tallow is lovely."]),
         (dt.date(2023, 6, 1), ["I finally got the promotion!", "I was promoted to lead analyst."]),
         (dt.date(2023, 11, 6), ["My last day at Tallow is on Friday."]),
     )
-    assert (job["employer"], job["role"], job["current"]) == ("Tallow", "lead analyst", False)
-    assert job["end"] == Period.day(dt.date(2023, 11, 10))
+    assert (before["employer"], before["role"], before["current"]) == ("Tallow", None, False)
+    assert before["end"] == Period.day(dt.date(2023, 6, 1))
+    assert (after["employer"], after["role"], after["current"]) == ("Tallow", "lead analyst", False)
+    assert (after["start"], after["end"]) == (Period.day(dt.date(2023, 6, 1)), Period.day(dt.date(2023, 11, 10)))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["I work at Halcyon as a project leader.", "And news: made principal!!"],
+        ["I work at Halcyon as a project leader.", "I just made principal."],
+    ],
+)
+def test_made_a_title_is_a_promotion_where_the_speaker_works(lines):
+    before, after = _jobs((dt.date(2025, 1, 3), lines))
+    assert (before["employer"], before["current"]) == ("Halcyon", False)
+    assert (after["employer"], after["role"], after["current"]) == ("Halcyon", "principal", True)
+
+
+@pytest.mark.parametrize("line", ["I made a manager cry today.", "We made lead pipes in shop class.", "made dinner"])
+def test_made_without_a_title_is_no_promotion(line):
+    assert _jobs((dt.date(2025, 1, 3), ["I work at Halcyon.", line])) == [
+        _jobs((dt.date(2025, 1, 3), ["I work at Halcyon."]))[0]
+    ]
+
+
+def test_a_start_at_a_name_beside_a_last_day_is_the_next_job():
+    old, new = _jobs(
+        (dt.date(2025, 5, 18), ["I work at Halcyon.", "Last day at Halcyon 13 June, start at Lintas 1 July."]),
+        (dt.date(2025, 7, 6), ["wk 1 at Lintas done."]),
+    )
+    assert (old["employer"], old["current"], old["end"]) == ("Halcyon", False, Period.day(dt.date(2025, 6, 13)))
+    assert (new["employer"], new["current"]) == ("Lintas", True)
+    assert len(new["sources"]) == 2
 
 
 @pytest.mark.parametrize(

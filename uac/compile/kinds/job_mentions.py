@@ -60,7 +60,7 @@ _TITLED = rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?{_TITLE_NOUN}))"
 #: words without which none of these rules can match (a cheap first look)
 CUE = re.compile(
     rf"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|"
-    r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*|"
+    r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*|begin\w*|made|wk|"
     rf"{_TITLE_NOUN}\s+at)\b|\bon\s+[£$€]?\d",
     re.I,
 )
@@ -72,6 +72,15 @@ _SPAN = r"(?:(?:nearly|almost|over|about|just\s+over|just\s+under)\s+)?(?:\d+|a|
 _OPENER = r"(?:(?i:ok|okay|so|well|wow|honestly|already)\s+)?"
 _WORKPLACE = r"(?:manager|boss|team|colleagues?|coworkers?|office|salary|contract|desk|department|line\s+manager)"
 
+
+#: what follows a start at a name when it is a job's: a date, a day, "as" a role, or the clause's end (the
+#: date written out of the plain text: "start at Lintas 1 July")
+_DATE_AFTER = (
+    r"(?:on\s+|in\s+|from\s+)?(?:\d|next\b|the\s+\d|(?i:mon|tues|wednes|thurs|fri)day\b|(?i:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)\b)|as\s+(?:an?\s+)?[a-z]"
+)
+#: titles a promotion makes someone ("made principal", "made partner", "made leading hand")
+_RANK = r"(?:principal|partner|senior|lead|head|manager|director|associate|supervisor|VP|chief|captain|foreman|leading\s+hand|charge\s+nurse)"
 
 #: words of a sentence about work, beside a yes to a name ("said yes to Acme, teaching there in May")
 _WORK_WORDS = r"(?:teach\w*|job|role|position|offer|contract|instructor|lecturer|hired|shifts?|salary|start(?:s|ing)\s+(?:on|in|at|from|next))"
@@ -104,6 +113,12 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
             "start",
         ),
         (rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}", "start"),
+        # "last day at Halcyon 13 June, start at Lintas 1 July", "I start at Acme on Monday as a tester"
+        (
+            rf"(?:^{_OPENER}|[,;:]\s+(?:(?i:and|then)\s+)?|\b{me}\s+(?:will\s+|(?:is|am)\s+going\s+to\s+)?)"
+            rf"(?i:start|starts|starting|begin|begins|beginning)\s+(?:at|with)\s+{_ORG}(?=\s+(?:{_DATE_AFTER})|\s*(?:[.;!]|$))",
+            "start",
+        ),
         # "Last day at SeaWatch is the 28th", "first day at Acme tomorrow": chat drops the "my"
         (rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:last|final)\s+day\s+(?:at|with)\s+{_ORG}", "end"),
         (rf"^{_OPENER}(?:(?i:and|also|then)\s+)?(?i:first)\s+day\s+(?:at|with)\s+{_ORG}", "start"),
@@ -128,7 +143,18 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
             rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b",
             "promotion",
         ),
+        # "and news: made principal!!", "I just made partner": a new title where the speaker works
+        (
+            rf"(?:^{_OPENER}(?:(?i:and\s+|big\s+)?(?i:news|update)\s*[:!-]+\s*)?|\b{me}\s+(?:just\s+|finally\s+|officially\s+)?)"
+            rf"(?i:made)\s+(?!(?:a|an|the|my|his|her|our|their|some|it|sure)\s)(?P<role>(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN}))(?=[\s,.;!(]|$)",
+            "promotion",
+        ),
         (rf"\b{mine}\s+{_WORKPLACE}\s+(?:at|in)\s+{_ORG}", "current"),
+        # "wk 1 at Lintas done", "first week at Acme": the speaker works there now
+        (
+            rf"(?:^{_OPENER}|[,;:]\s+)(?i:(?:wk|week|month)\s+(?:\d+|one|two|three|four)|(?:first|1st)\s+(?:week|wk|month|shift))\s+(?:at|with)\s+{_ORG}",
+            "current",
+        ),
         (rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}", "current"),
         (
             rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+at\s+{_ORG}",

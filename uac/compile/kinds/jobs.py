@@ -66,8 +66,9 @@ def detect(fact: "Fact") -> list[Sighting]:
         }
         key = f"{clause.person}|{(statement.value or '').lower()}"
         out.append(Sighting(NAME, fact.id, fields, key))
-    if not out:
-        out.extend(_passing(fact))
+    # the jobs named in passing, where no statement named them ("last day at Halcyon 13 June, start at Lintas 1 July")
+    named = {(s.fields.get("employer") or "").lower() for s in out}
+    out.extend(s for s in _passing(fact) if not out or (s.fields["employer"] or "").lower() not in named)
     if all(s.fields.get("_event") == "mention" for s in out):
         # nothing read but a name ("the assistant winemaker job at Boschendal" names it): the described readers
         told = _described(fact)
@@ -159,8 +160,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             if target is None and employer is not None:
                 target = new(fields, fact, True)
             if target is not None:
-                add(target, fields, fact)
-                target["role"] = fields["role"] or target["role"]
+                _promoted(target, fields, fact, new, add)
             continue
         if event == "past":
             target = next((j for j in reversed(mine) if _matches(j, fields)), None)
@@ -186,6 +186,22 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     for job in jobs:
         _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _promoted(job: dict[str, Any], fields: dict[str, Any], fact: "Fact", new: Any, add: Any) -> None:
+    """A new title at ``job``: a new position at the same employer from the day it was told,
+    the old one ended then ("made principal" in January: project leader until then). A
+    promotion told without its title, or to the title the job has, adds to the job."""
+    role = fields["role"]
+    first = not job.get("role") and job["sources"] == [fact.id]  # the job opened by this very promotion
+    if not role or first or (job.get("role") and same_value(role, job["role"])):
+        add(job, fields, fact)
+        job["role"] = role or job["role"]
+        return
+    told = p.when(fact) or (Period.day(fact.session_date) if fact.session_date else None)
+    job["current"] = False
+    job["end"] = job["end"] or told
+    new({**fields, "employer": fields["employer"] or job["employer"], "start": told, "end": None}, fact, True)
 
 
 def _ended(
