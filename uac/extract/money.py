@@ -28,7 +28,7 @@ and its English names ("4 200 rand"); a letter symbol only next to a number, nev
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
@@ -60,6 +60,19 @@ class Money:
 
 _UNITS = {"zero": 0, **CARDINALS, "couple": 2, "few": 3}
 _SCALES = {"hundred": 100, "thousand": 1000, "grand": 1000, "k": 1000, "million": 1_000_000}
+#: the Indian numbering of South Asia: "1.2 lakh" is 120,000, "2 crore" 20,000,000 (of rupees or taka where none is named)
+_SOUTH_ASIAN = {
+    "lakh": 100_000,
+    "lakhs": 100_000,
+    "lac": 100_000,
+    "lacs": 100_000,
+    "crore": 10_000_000,
+    "crores": 10_000_000,
+}
+_SCALES.update(_SOUTH_ASIAN)
+#: the currencies counted in lakhs, and written "Rs" ("Rs 2,400", "Rs.899"): a bare "Rs" or "lakh" is the user's
+#: own where it is one of them, else the Indian rupee
+_RUPEE_LANDS = ("INR", "PKR", "NPR", "LKR", "BDT", "MUR")
 _WORD_NUMBER = (
     r"(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+couple(?:\s+of)?|a\s+few)"
@@ -195,13 +208,13 @@ def _digits(text: str) -> float | None:
     return float(value) if isinstance(value, Decimal) else None
 
 
-_SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽]|[A-Z]{1,3}\$|R\$)"
+_SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽₨]|[A-Z]{1,3}\$|R\$|(?<![A-Za-z])Rs\.?)"
 #: a code is written in capitals: "was 85 dollars" holds no code "was" (the pattern is read ignoring case)
 _CODE = r"(?P<code>(?-i:[A-Z]{3}))"
 
 
 def _scale(name: str) -> str:
-    return rf"(?:\s*(?P<{name}>k|K|m|bn|grand|thousand|million)\b)?"
+    return rf"(?:\s*(?P<{name}>k|K|m|bn|grand|thousand|million|lakhs?|lacs?|crores?)\b)?"
 
 
 _NAME_AFTER = (
@@ -216,7 +229,8 @@ _AMOUNT = re.compile(
     rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
     rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽]|,-)"
     rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}\s*{_NAME_AFTER}(?!\s+of\b)"
-    rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b)",
+    rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b"
+    rf"|(?P<n6>{_DIGITS}|{_WORD_NUMBER})\s*(?P<lakh>lakhs?|lacs?|crores?)\b)",
     re.I,
 )
 _SHARE = re.compile(
@@ -236,11 +250,28 @@ def find_amounts(text: str, local: str | None = None) -> list[Money]:
     currency) also the amounts written with its local symbol or name ("R450", "199 kr",
     "4 200 rand": :func:`local_amounts`)."""
     out = _amounts(text)
+    if local and local.upper() in _RUPEE_LANDS:
+        # "Rs 2,400" in Karachi is in Pakistani rupees, "1.2 lakh" in Dhaka in taka
+        out = [
+            m if m.currency != "INR" or "₹" in text[m.start : m.end] else replace(m, currency=local.upper())
+            for m in out
+        ]
     if local:
+        # "350 kroner" for a Dane, "Rs 500" in Colombo: the name or symbol is also the user's own money's
+        out = [_as_local(m, text, local.upper()) for m in out]
         taken = [(m.start, m.end) for m in out]
         extra = [m for m in local_amounts(text, local) if all(m.end <= a or m.start >= b for a, b in taken)]
         out = sorted(out + extra, key=lambda m: m.start)
     return out
+
+
+def _as_local(money: Money, text: str, local: str) -> Money:
+    if money.currency == local or names_us_dollar(text[money.start : money.end]):
+        return money
+    said = text[money.start : money.end]
+    if any(m.start == 0 and m.end == len(said) for m in local_amounts(said, local)):
+        return replace(money, currency=local)
+    return money
 
 
 def _amounts(text: str) -> list[Money]:
@@ -248,9 +279,11 @@ def _amounts(text: str) -> list[Money]:
     for match in _AMOUNT.finditer(text):
         g = match.groupdict()
         if g.get("sym") or g.get("n1"):
-            if not g.get("sym") or (len(g["sym"]) > 1 and not g["sym"].isupper() and g["sym"] != "R$"):
+            rupees = g.get("sym") and g["sym"].rstrip(".").lower() == "rs"
+            if not g.get("sym") or (len(g["sym"]) > 1 and not g["sym"].isupper() and g["sym"] != "R$" and not rupees):
                 continue
-            value, currency = _scaled(_digits(g["n1"]), g.get("s1")), currency_code(g["sym"])
+            value = _scaled(_digits(g["n1"]), g.get("s1"))
+            currency = "INR" if rupees or g["sym"] == "₨" else currency_code(g["sym"])
             if g.get("code1") and currency_code(g["code1"]) and g["sym"] == "$":
                 currency = currency_code(g["code1"])  # "$86 NZD": the code says which dollar
             elif g["sym"] == "$" and (land := _LAND_AFTER.match(text, match.end())) is not None:
@@ -273,10 +306,14 @@ def _amounts(text: str) -> list[Money]:
             currency = currency_code(name) or currency_code(name.split()[-1])
             if value is not None and name.lower().split()[-1] in _SUBUNIT:
                 value *= _SUBUNIT[name.lower().split()[-1]]
-        else:
+        elif g.get("n5"):
             raw = g["n5"]
             value = _digits(raw) if raw[:1].isdigit() else number_words(raw)
             value, currency = (value * 1000 if value is not None else None), "USD"
+        else:
+            raw = g["n6"]
+            value = _scaled(_digits(raw) if raw[:1].isdigit() else number_words(raw), g["lakh"])
+            currency = "INR"
         if value is None or currency is None or value <= 0:
             continue
         share = _SHARE.match(text, match.end()) is not None
@@ -407,14 +444,14 @@ def local_names(code: str) -> tuple[str, ...]:
 def _local_pattern(code: str) -> re.Pattern[str] | None:
     symbols = [re.escape(s) for s in local_symbols(code)]
     names = [re.escape(n) for n in local_names(code)]
-    if not symbols and not names:
-        return None
     parts = []
     end = r"(?![\w$€£&'’]|[-‐/]\w|[.,]\d)"
     if symbols:
         symbol = "|".join(symbols)
         parts.append(rf"(?<![\w$&])(?P<sym>{symbol})\s?(?P<n1>{_DIGITS}){_scale('s1')}{end}")
-        parts.append(rf"(?<![\w.,'’])(?P<n2>{_DIGITS}){_scale('s2')}\s?(?P<sym2>{symbol}){end}")
+        parts.append(rf"(?<![\w.,'’])(?P<n2>{_DIGITS}){_scale('s2')}(?:,-)?\s?(?P<sym2>{symbol}){end}")
+    # "799,-": the whole amount the way the Nordic and German lands write it, in their own money
+    parts.append(rf"(?<![\w.,'’])(?P<n4>{_DIGITS}),-(?![\d\w])")
     if names:
         parts.append(
             rf"(?<![\w.,'’])(?P<n3>{_DIGITS}|{_WORD_NUMBER}){_scale('s3')}\s*(?P<name>{'|'.join(names)})\b(?!\s+of\b)"
@@ -439,7 +476,7 @@ def local_amounts(text: str, code: str) -> list[Money]:
                 continue  # written as the land writes it: "R450", "kr 199", never "r450"
             if g.get("sym") and _LABEL_BEFORE.search(text[: match.start()]):
                 continue
-        raw = g.get("n1") or g.get("n2") or g.get("n3") or ""
+        raw = g.get("n1") or g.get("n2") or g.get("n3") or g.get("n4") or ""
         scale = g.get("s1") or g.get("s2") or g.get("s3")
         value = _digits(raw) if raw[:1].isdigit() else number_words(raw)
         value = _scaled(value, scale)

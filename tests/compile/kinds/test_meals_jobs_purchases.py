@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from uac.compile.kinds import assemble, detect, doubt, registry
 from uac.dates import Period
 
-from .conftest import fact_of, facts_of
+from .conftest import fact_of, facts_of, records_of
 
 KINDS = {k.name: k for k in registry()}
 
@@ -526,3 +526,28 @@ def test_a_purchase_with_no_price_and_a_one_word_thing_stays_on_the_timeline_unc
     kept = [s.fields["item"] for s in out["purchase"] if not doubt(s)]
     assert kept == ["secondhand road bike", "kettle"]
     assert [s.fields["_doubt"] for s in out["purchase"] if doubt(s)] == ["no price, and the thing named by one word"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Bought a $40 scarf at the market.", [("scarf", 40.0, "USD")]),
+        ("Picked up a £12 paperback.", [("paperback", 12.0, "GBP")]),
+        ("Got a new €30 lamp yesterday.", [("lamp", 30.0, "EUR")]),
+        ("Bought a 40 euro scarf.", [("scarf", 40.0, "EUR")]),
+        ("Bought a new €30 lamp and a $12 mug at IKEA.", [("lamp", 30.0, "EUR"), ("mug", 12.0, "USD")]),
+    ],
+)
+def test_a_price_before_the_thing_prices_the_thing(line, expected):
+    assert [(r["item"], r["amount"], r["currency"]) for r in records_of("purchase", line)] == expected
+
+
+def test_kr_is_the_users_own_krone_and_of_no_land_without_one():
+    home = ("I live in Oslo.", "We spent the weekend in Bergen.", "Then Tromsø for work.")
+    for line, amount in (
+        ("I bought a wool sweater for 450 kr.", 450.0),
+        ("I bought new boots for 1 299,- kr.", 1299.0),
+    ):
+        assert _priced(*home, line) == [(amount, "NOK")]
+        assert _priced(line) == [(None, None)]
+    assert _priced("I paid 350 kroner for a new phone case.") == [(350.0, "NOK")]

@@ -30,6 +30,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
+from ...extract.money import currency_code
 from ...extract.words import is_common_word
 from . import patterns as p
 from .model import Sighting
@@ -57,7 +58,6 @@ _WORDS = {
     "chf": "CHF",
     "francs": "CHF",
     "franc": "CHF",
-    "kr": "SEK",
     "sek": "SEK",
     "nok": "NOK",
     "dkk": "DKK",
@@ -71,7 +71,10 @@ _WORDS = {
     "brl": "BRL",
 }
 _CODE = r"(?:USD|EUR|GBP|JPY|CHF|SEK|NOK|DKK|CAD|AUD|INR|MXN|BRL)"
-_WORD_CURRENCY = r"(?:dollars?|bucks|euros?|pounds?|quid|yen|francs?|rupees|pesos|reais|kr|" + _CODE + r")"
+_WORD_CURRENCY = (
+    r"(?:dollars?|bucks|euros?|pounds?|quid|yen|francs?|rupees|pesos|reais|kroner|kronor|baht|rand|ringgit|zloty|"
+    r"dirhams|" + _CODE + r")"
+)
 _NUM = rf"(?:{p.NUMBER})(?:\s*(?P<k>k|K|grand)\b)?"
 AMOUNT = (
     rf"(?P<amount>(?P<symbol>[$€£¥₹])\s?(?P<n1>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<k1>k|K)\b)?"
@@ -99,6 +102,14 @@ def _rule(body: str) -> re.Pattern[str]:
 
 #: (pattern, needs an amount)
 RULES: tuple[tuple[re.Pattern[str], bool], ...] = (
+    # the price before the thing: "bought a $40 scarf", "picked up a £12 paperback", "got a 40 euro lamp"
+    (
+        _rule(
+            rf"{_BUY}\s+(?:a|an|the|my|our|some|these|those|this|that|two|three|new)\s+(?:(?:new|used|second-?hand|cheap)\s+)?"
+            rf"{AMOUNT}\s+(?!(?:each|apiece|off|from|for|on|in|at|worth|and|or|total|deposit|voucher)\b){_ITEM_TO_STOP}"
+        ),
+        True,
+    ),
     (
         _rule(
             rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}"
@@ -124,7 +135,8 @@ def amount_of(match: re.Match[str]) -> tuple[float | None, str | None]:
     elif g.get("code"):
         value, currency, k = p.number(g["n2"]), g["code"].upper(), None
     elif g.get("word"):
-        value, currency, k = p.number(g["n3"]), _WORDS.get(g["word"].lower(), g["word"].upper()), g.get("k3")
+        word = g["word"].lower()
+        value, currency, k = p.number(g["n3"]), _WORDS.get(word) or currency_code(word) or word.upper(), g.get("k3")
     elif g.get("symbol2"):
         value, currency, k = p.number(g["n4"]), _SYMBOLS[g["symbol2"]], None
     elif g.get("grand"):
@@ -289,6 +301,8 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
             item = _ITEM_END.sub("", segment.split(",", 1)[1].strip()).strip()
         if last_end and _NOT_BOUGHT_AFTER.search(segment):
             break  # "..., was eyeing up the Dyson too but $899 for a vacuum is insane": looked at, not bought
+        if _ATTRIBUTIVE.fullmatch(segment.strip()) and (after := _PRICED_THING.match(body, money.end)) is not None:
+            item, last = after.group("item"), after.end()  # "a new €30 lamp": the thing follows its price
         named = _item(item, clause.person) if item and not _PREPOSITION.match(item) else None
         if named is None:
             if items and items[-1]["amount"] is None:
@@ -311,6 +325,15 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
                 {"item": later, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]}
             )
     return items or None
+
+
+#: what comes before a price that is the thing's adjective ("a new €30 lamp", "two $15 tickets")
+_ATTRIBUTIVE = re.compile(
+    r"(?:(?:a|an|the|my|our|some|these|those|two|three|four|new|used|second-?hand|cheap)\s*)+", re.I
+)
+_PRICED_THING = re.compile(
+    rf"\s+(?!(?:each|apiece|off|from|for|on|in|at|worth|and|or|total|deposit|voucher|a|an|the)\b){_ITEM_TO_STOP}"
+)
 
 
 #: a price said for comparison, not paid: "down from", "retail was", "instead of"

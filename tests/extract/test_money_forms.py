@@ -1,0 +1,56 @@
+"""Amounts written the way South Asian and Nordic chats write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from uac.extract.money import find_amounts
+
+
+def _read(text: str, local: str | None = None) -> list[tuple[float, str]]:
+    return [(m.amount, m.currency) for m in find_amounts(text, local)]
+
+
+@pytest.mark.parametrize(
+    "text, local, expected",
+    [
+        ("a mixer grinder for Rs 2,400", None, [(2400.0, "INR")]),
+        ("ordered a kurta for rs.1500", "INR", [(1500.0, "INR")]),
+        ("Rs. 899 only", None, [(899.0, "INR")]),
+        ("the sofa was 1.2 lakh", None, [(120000.0, "INR")]),
+        ("Rs 1.5 lakh for the bike", None, [(150000.0, "INR")]),
+        ("two lakh rupees", None, [(200000.0, "INR")]),
+        # where the rupee or the lakh is the user's own other money
+        ("Rs 2,400 at the market", "PKR", [(2400.0, "PKR")]),
+        ("a flat for 2 crore", "BDT", [(20000000.0, "BDT")]),
+        ("₹899 phone cover", "PKR", [(899.0, "INR")]),  # the sign names the Indian rupee itself
+    ],
+)
+def test_rupees_and_lakhs(text, local, expected):
+    assert _read(text, local) == expected
+
+
+@pytest.mark.parametrize("text", ["5 yrs 20 days", "3 hrs 15 min", "the Rs in the word", "lakh"])
+def test_no_rupees_in_words_that_end_in_rs(text):
+    assert _read(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, local, expected",
+    [
+        ("new running shoes for 1 299,- kr", "NOK", [(1299.0, "NOK")]),
+        ("ski goggles, 799,-", "NOK", [(799.0, "NOK")]),
+        ("kr 450,- at the café", "NOK", [(450.0, "NOK")]),
+        ("1.299,- kr", "NOK", [(1299.0, "NOK")]),
+        # "kroner" is Danish money to a Dane and Norwegian to anyone else
+        ("350 kroner", "DKK", [(350.0, "DKK")]),
+        ("350 kroner", None, [(350.0, "NOK")]),
+        ("450 kr", None, []),  # a krone of no land known: no amount
+    ],
+)
+def test_nordic_amounts(text, local, expected):
+    assert _read(text, local) == expected
+
+
+def test_a_whole_amount_with_a_dash_needs_the_users_money():
+    assert _read("799,-") == []
