@@ -551,3 +551,21 @@ def test_kr_is_the_users_own_krone_and_of_no_land_without_one():
         assert _priced(*home, line) == [(amount, "NOK")]
         assert _priced(line) == [(None, None)]
     assert _priced("I paid 350 kroner for a new phone case.") == [(350.0, "NOK")]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "ellie's birthday is a week on saturday, got her a micro scooter off amazon, £35, pink obviously",
+            [("micro scooter", 35.0, "GBP")],
+        ),
+        ("the old kettle died so got a new kettle for £25", [("new kettle", 25.0, "GBP")]),
+        # the buying verb has a subject of its own: no purchase of the speaker's
+        ("one guy, Tobi, bought a 3D printer for like 600 euros and prints things", []),
+        ("my sister came over and got a new bag for $40", []),
+        ("the weather was awful so got soaked", []),
+    ],
+)
+def test_a_buying_verb_later_in_a_sentence_without_its_subject_is_the_speakers(line, expected):
+    assert [(r["item"], r["amount"], r["currency"]) for r in records_of("purchase", line)] == expected

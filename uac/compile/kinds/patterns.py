@@ -189,6 +189,10 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         if report:
             rest = rest[report.start("verb") :] if report.start("verb") and not _ADVERB_OPENS.match(rest) else rest
             return (Clause(speaker, False, rest[:1].lower() + rest[1:]),)  # "oh also grabbed": from the verb
+        # "also my old Garmin died so got the Forerunner for 599": a buying verb later, its subject dropped
+        later = _BUYING_LATER.search(rest)
+        if later is not None and not _SOMEONE.search(rest[: later.start()]):
+            return (Clause(speaker, False, rest[later.start("verb") :]),)
         return ()
     out: list[Clause] = []
     seen: set[int] = set()
@@ -228,6 +232,18 @@ _SUBJECTLESS = re.compile(
     re.I,
 )
 
+
+#: a buying verb after a clause's joint, with no subject of its own ("..., got her a scooter off amazon, £35")
+_BUYING_LATER = re.compile(
+    r"(?:[,;]\s+|\s(?:and|so|then)\s+)(?:(?:also|just|finally|then)\s+)?"
+    r"(?P<verb>bought|ordered|got|picked\s+up|grabbed|splurged\s+on|snagged|treated\s+myself\s+to)\s+(?!back\b|home\b|to\b|lost\b|sick\b|stuck\b)"
+)
+#: someone who may be the subject of that verb: a pronoun or kin before it ("my sister flew in and got ...")
+_SOMEONE = re.compile(
+    r"\b(?:he|she|they|we|you|my\s+(?:sister|brother|mum|mom|dad|wife|husband|partner|friend|boss|son|daughter|"
+    r"kids?|parents|bf|gf)|guy|girl|friend|mate|colleague|coworker|co-worker|woman|man|lady|neighbou?r|"
+    r"[A-Z][a-z]+\s+(?:and\s+[A-Z][a-z]+\s+)?(?:[a-z]+ed|went|flew|came|drove|was|is|got|had|took|said))\b|\b[A-Z][a-z]+,?\s*$"
+)
 
 #: an adverb the kinds' rules read themselves ("finally ordered", "just got back")
 _ADVERB_OPENS = re.compile(r"^(?:just|finally|also|then|actually|literally)\s", re.I)
