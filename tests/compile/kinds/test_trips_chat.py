@@ -140,6 +140,12 @@ def test_the_gazetteer_says_which_country_or_state_holds_a_city(outer, inner, he
         ),
         ("Back from Toulouse, three nights, and my French is worse than ever.", [("Toulouse", "FR", "done", 3)]),
         ("Flying out to Bilbao next week to look at flats.", [("Bilbao", "ES", "planned", None)]),
+        # being somewhere for an occasion of work or of friends
+        ("I was in Denver Tuesday to Thursday for a trade show.", [("Denver", "US", "done", None)]),
+        (
+            "We were in Frankfurt on Saturday for Leonie's 30th, stayed over at hers.",
+            [("Frankfurt", "DE", "done", None)],
+        ),
     ],
 )
 def test_trips_as_chats_tell_them(line, expected):
@@ -151,6 +157,7 @@ def test_trips_as_chats_tell_them(line, expected):
     [
         "I was in Rotterdam when I was little.",
         "My sister was in Glasgow for a conference.",
+        "My sister was in Glasgow for a shoot.",
         "My brother drove down to our parents' in Exeter.",
         "Maybe a wedding in Cardiff, flying is too dear though.",
         "Flying out to Bilbao might be cheaper, maybe?",

@@ -58,7 +58,9 @@ _MODAL = (
 #: an occasion a trip is for ("for a conference", "for Ana's wedding")
 _OCCASION = (
     r"(?:conference|wedding|funeral|festival|reunion|summit|convention|workshop|course|training|meeting|stag(?:\s+do)?|"
-    r"hen(?:\s+do)?|bachelor(?:ette)?\s+party|graduation|christening|birthday|work\s+trip|business\s+trip)"
+    r"hen(?:\s+do)?|bachelor(?:ette)?\s+party|graduation|christening|birthday|work\s+trip|business\s+trip|"
+    # "for a trade show", "for a shoot", "for Leonie's 30th"
+    r"trade\s+show|expo|trade\s+fair|shoot|gig|tournament|site\s+visit|client\s+visit|\d{2}(?:st|nd|rd|th))"
 )
 #: someone's family home: "Sam's parents'", "Ana's mum's place", "the in-laws'"
 _FAMILY = (
