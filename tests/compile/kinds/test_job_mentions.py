@@ -228,3 +228,24 @@ def test_a_title_at_a_name_gives_the_full_name_of_a_job_started():
 )
 def test_no_job_from_a_title_alone_or_someone_elses_last_day(line):
     assert _jobs((dt.date(2024, 3, 4), [line])) == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("I've been offered a position at Ahus and I accepted.", ("Ahus", None, True)),
+        ("I'm the sous chef at Bell Street now.", ("Bell Street", "sous chef", True)),
+        ("I've been teaching at Scoil Mhuire for six years.", ("Scoil Mhuire", None, True)),
+        ("Handed in my notice at Wipro today.", ("Wipro", None, False)),
+    ],
+)
+def test_more_ways_chats_tell_a_job(line, expected):
+    assert _one(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["I've been offered a job at Google but I said no.", "My sister is a nurse at Ahus.", "made dinner at Bell Street"],
+)
+def test_an_offer_turned_down_or_someone_elses_job_is_no_job(line):
+    assert _jobs((dt.date(2024, 3, 4), [line])) == []

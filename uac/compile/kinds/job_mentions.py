@@ -61,6 +61,7 @@ _TITLED = rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?{_TITLE_NOUN}))"
 CUE = re.compile(
     rf"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|"
     r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*|begin\w*|made|wk|"
+    r"(?:is|am)\s+(?:now\s+)?(?:the|a|an)\s+[\w\s-]{0,30}?\s+(?:at|with)|been\s+\w+ing\s+(?:at|for|with)|"
     rf"{_TITLE_NOUN}\s+at)\b|\bon\s+[£$€]?\d",
     re.I,
 )
@@ -96,8 +97,24 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     table = (
         (rf"\b{mine}\s+last\s+day\s+(?:at|with)\s+{_ORG}", "end"),
         (
-            rf"\b{me}\s+(?:has\s+|had\s+|is\s+)?(?:handed|handing|hands|handed\s+in|is\s+handing)\s+(?:in\s+)?{mine}\s+notice(?:\s+in)?(?:\s+(?:at|to)\s+{_ORG})?",
+            rf"(?:\b{me}\s+(?:has\s+|had\s+|is\s+)?|^{_OPENER}(?:(?i:just|finally|officially)\s+)?)(?i:handed|handing|hands|handed\s+in|is\s+handing)\s+(?:in\s+)?{mine}\s+notice(?:\s+in)?(?:\s+(?:at|to)\s+{_ORG})?",
             "end",
+        ),
+        # "Kim has been offered a position at Ahus and Kim accepted"
+        (
+            rf"\b{me}\s+(?:has\s+been|have\s+been|was|got|were)\s+offered\s+(?:the|a|an)\s+(?:(?:new\s+)?{_ROLE}\s+)?(?:job|role|position|post)\s+"
+            rf"(?:at|with)\s+{_ORG}[^.;]*?\band\s+(?:{me}\s+)?(?:has\s+)?(?:accepted|said\s+yes|took\s+it)\b",
+            "start",
+        ),
+        # "Kim is the sous chef at Bell Street now", "Kim is now a staff nurse at Ahus"
+        (
+            rf"\b{me}\s+(?:is|am)\s+(?:now\s+)?(?:the|a|an)\s+(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_TITLE_NOUN}|cook|physio|nurse)))\s+(?:at|with)\s+{_ORG}",
+            "current",
+        ),
+        # "Kim has been teaching at Scoil Mhuire for six years"
+        (
+            rf"\b{me}\s+(?:has|have)\s+been\s+(?:teaching|working|nursing|cooking|lecturing)\s+(?:at|for|with)\s+{_ORG}\s+for\s+(?i:{_SPAN})\s+(?i:years?|months?)\b",
+            "current",
         ),
         (
             rf"\b{me}\s+(?:has\s+|have\s+)?(?:gave|given|giving|put|puts|putting)\s+(?:in\s+)?(?:{mine}\s+)?notice\s+(?:in\s+)?(?:at|to)\s+{_ORG}",
