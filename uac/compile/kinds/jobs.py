@@ -68,12 +68,22 @@ def detect(fact: "Fact") -> list[Sighting]:
         out.append(Sighting(NAME, fact.id, fields, key))
     # the jobs named in passing, where no statement named them ("last day at Halcyon 13 June, start at Lintas 1 July")
     named = {(s.fields.get("employer") or "").lower() for s in out}
-    out.extend(s for s in _passing(fact) if not out or (s.fields["employer"] or "").lower() not in named)
-    if all(s.fields.get("_event") == "mention" for s in out):
-        # nothing read but a name ("the assistant winemaker job at Boschendal" names it): the described readers
+    out.extend(s for s in _passing(fact) if not out or (s.fields["employer"] or "").lower() not in named | {""})
+    if all(_named_nothing(s) for s in out):
+        # nothing read but a name ("the assistant winemaker job at Boschendal" names it), or a job without
+        # its employer ("handed my notice in at jimmys"): the described readers
         told = _described(fact)
-        out = [*out, *told] if any(s.fields["_event"] != "mention" for s in told) else out or told
+        if any(s.fields["_event"] != "mention" for s in told):
+            out = [*(s for s in out if s.fields.get("_event") == "mention"), *told]
+        else:
+            out = out or told
     return out
+
+
+def _named_nothing(sighting: Sighting) -> bool:
+    """A sighting that names an employer only, or a job without its employer or title."""
+    fields = sighting.fields
+    return fields.get("_event") == "mention" or (fields.get("employer") is None and fields.get("role") is None)
 
 
 def _told(fact: "Fact", employer: str | None, role: str | None, event: str, **flags: Any) -> Sighting:
