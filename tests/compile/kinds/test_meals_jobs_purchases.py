@@ -569,3 +569,18 @@ def test_kr_is_the_users_own_krone_and_of_no_land_without_one():
 )
 def test_a_buying_verb_later_in_a_sentence_without_its_subject_is_the_speakers(line, expected):
     assert [(r["item"], r["amount"], r["currency"]) for r in records_of("purchase", line)] == expected
+
+
+def test_a_price_in_no_currency_after_for_is_in_the_users_own():
+    home = ("I live in Bengaluru.", "We drove to Mysuru last weekend.", "Then Coorg for two days.")
+    for line, amount in (
+        ("Finally bought the headphones for 2.5k.", 2500.0),
+        ("Bought a new phone for 18k.", 18000.0),
+        ("Ordered a kurta for 1500.", 1500.0),
+        ("Got a used bike, 45k.", 45000.0),
+    ):
+        assert _priced(*home, line) == [(amount, "INR")]
+        assert _priced(line) == []  # no currency known to be the user's: unclear, on the timeline
+    # a year, a count of people, a table: no price
+    for line in ("Bought tickets for 2025.", "Ordered pizza for 12 people.", "Booked a table for 4."):
+        assert [a for a, _ in _priced(*home, line)] in ([], [None])

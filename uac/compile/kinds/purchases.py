@@ -505,8 +505,11 @@ _BARE = _rule(
     rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
     # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
     r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|on\s+\w+day|the\s+other\s+day)(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
-    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+)(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
-    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|because|and|so|which)\b)"
+    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?)"
+    # "18,500", "379", "1500" (never a year), "2.5k"
+    r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
+    r"(?P<thousands>[1-9]\d{0,2}(?:\.\d{1,2})?)\s?k)"
+    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|and|so|which|only|yesterday|today|last|from|at|off|online)\b)"
 )
 
 
@@ -559,10 +562,11 @@ def _detect(fact: "Fact") -> list[Sighting]:
                 fields["where"] = where.group("where")
             out.append(Sighting(NAME, fact.id, fields, None))
             break
-        if not out:
+        if not out or (len(out) == 1 and out[0].fields.get("amount") is None):
+            # "bought the headphones for 2.5k": a price in no currency, the user's own (see _unpriced)
             unpriced = _unpriced(fact, clause)
-            if unpriced is not None:
-                out.append(unpriced)
+            if unpriced is not None and (not out or unpriced.fields.get("_bare_amount")):
+                out[:] = [unpriced]
         if out:
             break
     if not out:
@@ -585,7 +589,9 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
         before = _WHERE.search(clause.rest[: bare.start("bare")])
         place = p.clean_name(before.group("where"), clause.person) if before is not None else None
-        fields = {"amount": p.number(bare.group("bare")), "where": place, "_bare_amount": True}
+        thousands = bare.group("thousands")
+        amount = p.number(thousands) * 1000 if thousands else p.number(bare.group("bare"))
+        fields = {"amount": amount, "where": place, "_bare_amount": True}
     else:
         got = _GOT_LOCAL.match(clause.rest)
         item = _item(got.group("item"), clause.person) if got is not None else None
