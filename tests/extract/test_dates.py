@@ -261,3 +261,14 @@ def test_a_weekday_with_its_day_number_is_that_day(sentence, said, code):
 def test_a_weekday_before_a_time_is_still_the_weekday():
     [found] = find_relative_dates("See you Friday 10.30 at the station.", dt.date(2024, 10, 26))
     assert found.phrase.strip() == "Friday"
+
+
+def test_a_journey_told_in_the_progressive_without_its_subject_points_forward():
+    from uac.extract.dates import find_relative_dates
+
+    said = dt.date(2025, 3, 11)  # a Tuesday
+    for text in ("Heading to the Algarve monday for a week.", "Flying out to Faro on Monday, so excited."):
+        [found] = find_relative_dates(text, said)
+        assert found.period.start == dt.date(2025, 3, 17), text
+    [found] = find_relative_dates("We were heading to the Algarve on Monday when the car broke down.", said)
+    assert found.period.start == dt.date(2025, 3, 10)

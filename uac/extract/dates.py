@@ -147,7 +147,8 @@ _FUTURE = re.compile(
     r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:s|ning|ned)?\s+to|planning|intends?|hopes?\s+to|hoping\s+to|"
     r"wants?|wanna|(?:is|are|am|'m|'re)\s+getting\s+(?:married|engaged)|can't\s+wait|looking\s+forward|upcoming|about\s+to|'ll|next|tomorrow|soon|scheduled|"
     r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
-    r"leaving|travell?ing|driving|visiting)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
+    r"leaving|travell?ing|driving|visiting)|(?<!was\s)(?<!were\s)(?:flying|heading|driving|leaving)\s+(?:out\s+|off\s+|"
+    r"down\s+|up\s+|over\s+|back\s+|home\s+)?(?:to|for)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
     r"(?:last|first)\s+day\b[^.,;]*\bis)\b",
     re.I,
 )

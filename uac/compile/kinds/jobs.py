@@ -10,8 +10,8 @@ a banker"; "worked at IBM" is a past job.  The subject must be the person:
 "Sam's friend works at Initech" is no job of anyone's.  A bare "left X" is a
 job's end only when ``X`` is already known as the person's employer.  Where no such statement is made, the speaker's job
 named in passing counts (:mod:`.job_mentions`: "four years at Kestrel", an
-offer accepted, "my last day at Acme", a promotion -- a new title at the job,
-not a new job); an employer named in full elsewhere ("applied for a job at
+offer accepted, "my last day at Acme", a promotion -- a new position at the same
+employer, the one held ending then); an employer named in full elsewhere ("applied for a job at
 Brightwater Energy") gives the record its full name.
 
 Assembling, per person and in the order things were said: a start or a
