@@ -528,6 +528,11 @@ def test_a_purchase_with_no_price_and_a_one_word_thing_stays_on_the_timeline_unc
     assert [s.fields["_doubt"] for s in out["purchase"] if doubt(s)] == ["no price, and the thing named by one word"]
 
 
+def _bought(line: str) -> list[tuple]:
+    """(item, amount, currency) of each purchase record ``line`` tells."""
+    return [(r["item"], r["amount"], r["currency"]) for r in records_of("purchase", line)]
+
+
 @pytest.mark.parametrize(
     "line, expected",
     [
@@ -539,7 +544,7 @@ def test_a_purchase_with_no_price_and_a_one_word_thing_stays_on_the_timeline_unc
     ],
 )
 def test_a_price_before_the_thing_prices_the_thing(line, expected):
-    assert [(r["item"], r["amount"], r["currency"]) for r in records_of("purchase", line)] == expected
+    assert _bought(line) == expected
 
 
 def test_kr_is_the_users_own_krone_and_of_no_land_without_one():
@@ -568,7 +573,7 @@ def test_kr_is_the_users_own_krone_and_of_no_land_without_one():
     ],
 )
 def test_a_buying_verb_later_in_a_sentence_without_its_subject_is_the_speakers(line, expected):
-    assert [(r["item"], r["amount"], r["currency"]) for r in records_of("purchase", line)] == expected
+    assert _bought(line) == expected
 
 
 def test_a_price_in_no_currency_after_for_is_in_the_users_own():
