@@ -589,8 +589,9 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
         before = _WHERE.search(clause.rest[: bare.start("bare")])
         place = p.clean_name(before.group("where"), clause.person) if before is not None else None
-        thousands = bare.group("thousands")
-        amount = p.number(thousands) * 1000 if thousands else p.number(bare.group("bare"))
+        amount = p.number(bare.group("thousands") or bare.group("bare"))
+        if amount is not None and bare.group("thousands"):
+            amount *= 1000  # "2.5k"
         fields = {"amount": amount, "where": place, "_bare_amount": True}
     else:
         got = _GOT_LOCAL.match(clause.rest)
