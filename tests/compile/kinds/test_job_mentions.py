@@ -116,6 +116,7 @@ def test_a_start_at_a_name_beside_a_last_day_is_the_next_job():
     )
     assert (old["employer"], old["current"], old["end"]) == ("Halcyon", False, Period.day(dt.date(2025, 6, 13)))
     assert (new["employer"], new["current"]) == ("Lintas", True)
+    assert new["start"] == Period.day(dt.date(2025, 7, 1))  # the date said after its name, not the fact's first
     assert len(new["sources"]) == 2
 
 

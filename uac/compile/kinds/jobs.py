@@ -87,8 +87,10 @@ def _named_nothing(sighting: Sighting) -> bool:
 
 
 def _told(fact: "Fact", employer: str | None, role: str | None, event: str, **flags: Any) -> Sighting:
-    """A sighting of the speaker's job, dated by the fact where it starts or ends there."""
-    period = p.when(fact)
+    """A sighting of the speaker's job, dated by the fact where it starts or ends there: by the
+    date said right after its employer when there is one ("last day at Halcyon 13 June, start at
+    Lintas 1 July": Lintas from 1 July), else by the fact's date."""
+    period = _dated_after(fact, employer) or p.when(fact)
     fields: dict[str, Any] = {
         "person": fact.speaker,
         "employer": employer,
@@ -100,6 +102,27 @@ def _told(fact: "Fact", employer: str | None, role: str | None, event: str, **fl
         **flags,
     }
     return Sighting(NAME, fact.id, fields, f"{fact.speaker}|{(employer or '').lower()}")
+
+
+#: how far after an employer's name a date phrase may stand and still be that job's date
+_DATE_NEAR = 25
+
+
+def _dated_after(fact: "Fact", employer: str | None) -> Period | None:
+    from ...extract.dates import find_relative_dates
+
+    if not employer or fact.session_date is None:
+        return None
+    text = p.without_dates_written(fact.text)
+    at = text.find(employer)
+    if at < 0:
+        return None
+    end = at + len(employer)
+    found = find_relative_dates(text, fact.session_date)  # read whole: each clause's tense directs its dates
+    if len(found) < 2:
+        return None  # one date at most: the fact's own
+    near = [d for d in found if end <= d.start <= end + _DATE_NEAR]
+    return near[0].period if near else None
 
 
 def _passing(fact: "Fact") -> list[Sighting]:
