@@ -589,3 +589,19 @@ def test_a_price_in_no_currency_after_for_is_in_the_users_own():
     # a year, a count of people, a table: no price
     for line in ("Bought tickets for 2025.", "Ordered pizza for 12 people.", "Booked a table for 4."):
         assert [a for a, _ in _priced(*home, line)] in ([], [None])
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("We went to Kathmandu Kitchen on Pearl Street after, it was $35 for me.", [("Kathmandu Kitchen", 35.0)]),
+        ("I went to Trattoria Sorrento on Saturday, £72.", [("Trattoria Sorrento", 72.0)]),
+        ("I went to Golden Kitchen on Friday.", [("Golden Kitchen", None)]),
+        # a plan, someone else's, or no eatery word: no meal out
+        ("We're going to Golden Kitchen on Friday.", []),
+        ("My sister went to Boston Brewing.", []),
+        ("I went to Kings Cross Station.", []),
+    ],
+)
+def test_a_name_an_eatery_word_ends_or_opens_is_a_meal_out(line, expected):
+    assert [(r["place"], r["amount"]) for r in records_of("meal", line)] == expected

@@ -125,6 +125,13 @@ RULES: tuple[re.Pattern[str], ...] = (
     _rule(
         rf"[^.;!?]*?\b(?:at|to)\s+(?P<named>{p.NAME}),\s+(?:a|an|the|this|that)\s+(?:[\w-]+\s+){{0,3}}?{_EATERY}\b(?P<past>)"
     ),
+    # "went to Kathmandu Kitchen on pearl street", "went to Trattoria Sorrento on saturday": a name an
+    # eatery word ends or opens is a meal out, told with no meal word
+    _rule(
+        rf"(?:went|headed|popped|nipped)\s+(?:out\s+|down\s+|over\s+)?to\s+(?P<named>(?-i:(?:[A-Z][\w’'&-]*\s+){{1,3}})"
+        rf"(?i:{p.EATERY_AFTER})|(?i:trattoria|caf[eé]|bistro|pizzeria|taqueria|cantina|brasserie|osteria)\s+(?-i:[A-Z][\w’'-]*))"
+        rf"(?![\w’'-])(?P<past>)"
+    ),
     # "went to Nopa for dinner", "went to Nobu for sushi"
     _rule(
         rf"went\s+(?:out\s+)?to\s+(?P<named>{p.NAME})\s+for\s+(?:a\s+|an\s+|some\s+)?(?:(?:late|quick|early|big|nice)\s+)?(?:{_MEAL}|(?P<food>{_FOOD}))\b"
@@ -225,7 +232,7 @@ def _cuisine(text: str | None) -> str | None:
 CUE = re.compile(
     r"\b(?:dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|meal|bite|ate|dined|restaurant|place|spot|caf[eé]|"
     r"bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|brasserie|izakaya|truck|bakery|tavern|canteen|"
-    r"eatery|cantina|house|shop|out|at|menu)\b",
+    rf"eatery|cantina|house|shop|out|at|menu|osteria|{p.EATERY_AFTER})\b",
     re.I,
 )
 
