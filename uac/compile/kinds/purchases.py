@@ -102,14 +102,6 @@ def _rule(body: str) -> re.Pattern[str]:
 
 #: (pattern, needs an amount)
 RULES: tuple[tuple[re.Pattern[str], bool], ...] = (
-    # the price before the thing: "bought a $40 scarf", "picked up a £12 paperback", "got a 40 euro lamp"
-    (
-        _rule(
-            rf"{_BUY}\s+(?:a|an|the|my|our|some|these|those|this|that|two|three|new)\s+(?:(?:new|used|second-?hand|cheap)\s+)?"
-            rf"{AMOUNT}\s+(?!(?:each|apiece|off|from|for|on|in|at|worth|and|or|total|deposit|voucher)\b){_ITEM_TO_STOP}"
-        ),
-        True,
-    ),
     (
         _rule(
             rf"{_BUY}\s+{_ITEM}\s+(?:(?:at|from|on)\s+(?:the\s+)?{p.NAME}\s+)?(?:for|at)\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?{AMOUNT}"
