@@ -13,7 +13,11 @@ an amount with its currency, whether a job is the current one): those are
 the ``fields`` figures, ``right/checked``.  A purchase named otherwise than the ledger names
 it matches by its amount and currency with a word of its item in common
 (:func:`same_purchase_by_price`); an employer the ledger describes matches a record that
-names it by words of the description (:func:`same_employer`).
+names it by words of the description (:func:`same_employer`); a meal's place matches
+without the location the ledger adds ("Jollibee, Al Ghurair Centre" ~ "Jollibee",
+:func:`same_meal_place`), or, described ("a pub"), by its amount and a word
+(:func:`same_meal_by_price`); a workout matches by the sport its activity names
+(:func:`same_activity`).
 """
 
 from __future__ import annotations
@@ -123,12 +127,69 @@ def same_purchase_by_price(event: Event, rec: dict[str, Any]) -> bool:
     ledger's amount in its currency and shares a word with its item ("new hokas", $145 ~
     "Hoka running shoes", 145 USD; "plinth", 450 NZD ~ "portable folding plinth"): a price
     and a word together single out one thing a person bought."""
+    return _same_price(event, rec) and bool(_stems(event.get("item")) & _stems(rec.get("item")))
+
+
+def _same_price(event: Event, rec: dict[str, Any]) -> bool:
     gold, found = event.get("amount"), rec.get("amount")
     if gold is None or not isinstance(found, (int, float)) or abs(float(found) - float(gold)) > 0.01:
         return False
-    if str(rec.get("currency") or "").upper() != str(event.get("currency") or "").upper():
+    return str(rec.get("currency") or "").upper() == str(event.get("currency") or "").upper()
+
+
+#: words that name a kind of eatery, which a record may leave off the ledger's name ("Ravi" ~ "Ravi Restaurant")
+_EATERY_WORDS = {"restaurant", "cafe", "bistro", "pub", "bar", "the"}
+
+
+def same_meal_place(gold: Any, found: Any) -> bool:
+    """A meal's place matches by name, or by the name before the location the ledger adds after
+    a comma or in parentheses ("Jollibee, Al Ghurair Centre" ~ "Jollibee", "the Drovers, Cardiff
+    (leaving drinks)" ~ "The Drovers"), or without a word for a kind of eatery the ledger's name
+    ends or opens with ("Ravi Restaurant, Satwa" ~ "Ravi"); never by the location alone
+    ("Jollibee, Al Ghurair Centre" is not "Al Ghurair Centre")."""
+    if same_name(gold, found):
+        return True
+    if not isinstance(gold, str) or not found:
         return False
-    return bool(_stems(event.get("item")) & _stems(rec.get("item")))
+    name = re.sub(r"\s*\([^)]*\)", "", gold).split(",", 1)[0].strip()
+    if not name or same_name(name, found):
+        return bool(name)
+    said, named = set(normalize(found).split()), set(normalize(name).split())
+    return bool(said) and said < named and not (said & _EATERY_WORDS) and named - said <= _EATERY_WORDS
+
+
+def same_meal_by_price(event: Event, rec: dict[str, Any]) -> bool:
+    """A meal at a place the record describes rather than names is the ledger's when it has the
+    ledger's amount in its currency and shares a word with the ledger's place ("a seafood place",
+    £64 ~ "seafood restaurant by the water, Menai Bridge", 64 GBP); the dates are checked as for
+    any meal."""
+    return _same_price(event, rec) and bool(_stems(event.get("place")) & _stems(rec.get("place")))
+
+
+#: the words of a workout's activity -> the sport they name
+_SPORTS = {
+    **dict.fromkeys(("run", "running", "ran", "jog", "jogging", "parkrun", "10k", "5k", "marathon"), "run"),
+    **dict.fromkeys(("swim", "swimming", "swam", "lengths"), "swim"),
+    **dict.fromkeys(("cycle", "cycling", "bike", "biking", "ride", "cycled"), "cycle"),
+    **dict.fromkeys(("hike", "hiking", "hiked", "trek", "trekking"), "hike"),
+}
+
+
+def _sport(text: Any) -> str | None:
+    for word in normalize(re.sub(r"\([^)]*\)", " ", str(text or ""))).replace("-", " ").split():
+        if word in _SPORTS:
+            return _SPORTS[word]
+    return None
+
+
+def same_activity(gold: Any, found: Any) -> bool:
+    """A workout's activity matches by name or by the sport the ledger's description names first
+    ("running (Marina Walk)", "parkrun at Pontcanna", "run along the Taff" ~ "run"; "bike ride
+    along the river" ~ "cycle"); the day is checked as for any workout."""
+    if same_name(gold, found):
+        return True
+    sport = _sport(gold)
+    return sport is not None and sport == _sport(found)
 
 
 #: kinds of workplace: an employer named by one of these alone ("the hospital") is not singled out
@@ -313,7 +374,9 @@ SPECS: dict[str, KindSpec] = {
         ),
         same_trip,
     ),
-    "meal": KindSpec("meal", "place", ("place",), same_name, ("date",), ("when",), 3, None, (("amount", _money),)),
+    "meal": KindSpec(
+        "meal", "place", ("place",), same_meal_place, ("date",), ("when",), 3, None, (("amount", _money),), same_meal_by_price
+    ),
     "purchase": KindSpec(
         "purchase",
         "item",
@@ -341,7 +404,7 @@ SPECS: dict[str, KindSpec] = {
         "workout",
         "activity",
         ("activity",),
-        same_name,
+        same_activity,
         ("date",),
         ("when",),
         1,

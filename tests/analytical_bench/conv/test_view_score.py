@@ -185,3 +185,37 @@ def test_a_trip_named_by_several_places_or_a_town_and_its_region_matches_one_of_
     texas = Event("t", "trip", {"destination": "Paris, Texas", "country": "US"}, ("s1",))
     assert not same_trip(texas, {"destination": "Paris", "country": "FR"})
     assert not same_trip(Event("t", "trip", {"destination": "Lisbon"}, ("s1",)), {"destination": "Porto"})
+
+
+def test_a_meal_place_matches_without_the_location_the_ledger_adds():
+    from analytical_bench.conv.view_score import same_meal_place
+
+    assert same_meal_place("Jollibee, Al Ghurair Centre", "Jollibee")
+    assert same_meal_place("the Drovers, Cardiff (leaving drinks)", "The Drovers")
+    assert same_meal_place("Ravi Restaurant, Satwa", "Ravi") and same_meal_place("Nopa", "nopa")
+    assert not same_meal_place("Jollibee, Al Ghurair Centre", "Al Ghurair Centre")
+    assert not same_meal_place("Oaxaca Kitchen", "Oaxaca Kitchen Me")
+    assert not same_meal_place("Oaxaca Kitchen", "Oaxaca")  # a kitchen is part of the name
+    assert not same_meal_place("Ravi Restaurant, Satwa", "Restaurant")
+    assert not same_meal_place("Sunday Griddle", "Griddle Here") and not same_meal_place("Nopa", None)
+
+
+def test_a_described_meal_place_matches_by_its_amount_and_a_word():
+    from analytical_bench.conv.ledger import Event
+    from analytical_bench.conv.view_score import same_meal_by_price
+
+    seafood = Event("m", "meal", {"place": "seafood restaurant by the water, Menai Bridge", "amount": 64, "currency": "GBP"}, ("s1",))
+    assert same_meal_by_price(seafood, {"place": "a seafood place", "amount": 64.0, "currency": "GBP"})
+    assert not same_meal_by_price(seafood, {"place": "a seafood place", "amount": 58.0, "currency": "GBP"})
+    assert not same_meal_by_price(seafood, {"place": "a pub", "amount": 64.0, "currency": "GBP"})
+    assert not same_meal_by_price(seafood, {"place": "a seafood place", "amount": 64.0, "currency": "EUR"})
+
+
+def test_a_workout_matches_by_the_sport_its_activity_names():
+    from analytical_bench.conv.view_score import same_activity
+
+    assert same_activity("running (Marina Walk)", "run") and same_activity("parkrun at Pontcanna", "run")
+    assert same_activity("bike ride along the river to Naburn and back", "cycle")
+    assert same_activity("swim at Cardiff International Pool", "swim") and same_activity("yoga", "Yoga")
+    assert not same_activity("running (Marina Walk)", "swim") and not same_activity("Zumba class", "run")
+    assert not same_activity("walk (to the run club)", "run")  # a note in parentheses names no sport
