@@ -375,7 +375,16 @@ SPECS: dict[str, KindSpec] = {
         same_trip,
     ),
     "meal": KindSpec(
-        "meal", "place", ("place",), same_meal_place, ("date",), ("when",), 3, None, (("amount", _money),), same_meal_by_price
+        "meal",
+        "place",
+        ("place",),
+        same_meal_place,
+        ("date",),
+        ("when",),
+        3,
+        None,
+        (("amount", _money),),
+        same_meal_by_price,
     ),
     "purchase": KindSpec(
         "purchase",

@@ -204,7 +204,12 @@ def test_a_described_meal_place_matches_by_its_amount_and_a_word():
     from analytical_bench.conv.ledger import Event
     from analytical_bench.conv.view_score import same_meal_by_price
 
-    seafood = Event("m", "meal", {"place": "seafood restaurant by the water, Menai Bridge", "amount": 64, "currency": "GBP"}, ("s1",))
+    seafood = Event(
+        "m",
+        "meal",
+        {"place": "seafood restaurant by the water, Menai Bridge", "amount": 64, "currency": "GBP"},
+        ("s1",),
+    )
     assert same_meal_by_price(seafood, {"place": "a seafood place", "amount": 64.0, "currency": "GBP"})
     assert not same_meal_by_price(seafood, {"place": "a seafood place", "amount": 58.0, "currency": "GBP"})
     assert not same_meal_by_price(seafood, {"place": "a pub", "amount": 64.0, "currency": "GBP"})
