@@ -447,3 +447,73 @@ def lookup_lower(name: str) -> Place | None:
         if not rows or rows[0][0] < 200_000 and is_english(text):
             return None
     return Place(text.title(), place.kind, place.country, place.ambiguous)
+
+
+#: a place of several words written in lower case is read as one when it is a country or a city
+#: of at least this many people ("new orleans", "mexico city", "sri lanka", "st louis")
+MIN_LOWER_PHRASE_CITY = 100_000
+_PHRASE_WORDS = re.compile(r"[a-z][a-z.'’-]*")
+
+
+def _lower_phrases() -> dict[str, dict[str, str]]:
+    """First word -> {the folded name of several words: the name as the gazetteer writes it}."""
+    global _PHRASES
+    if _PHRASES is None:
+        tables = _tables()
+        named: dict[str, tuple[str, bool]] = {}  # folded name -> (its name, whether it may be all English words)
+        for key, codes in tables.countries.items():
+            own = tables.names.get(next(iter(codes)), "") if len(codes) == 1 else ""
+            if " " in key and own:
+                named[key] = (own if fold(own) == key else key.title(), True)
+        named["new york"] = ("New York", True)  # the city, as people say it; other states stay as written
+        for key, rows in tables.cities.items():
+            if " " in key and rows[0][0] >= MIN_LOWER_PHRASE_CITY and rows[0][3].isascii():
+                named.setdefault(key, (rows[0][3], rows[0][0] >= MIN_ENGLISH_PHRASE_CITY))
+        phrases: dict[str, dict[str, str]] = {}
+        for key, (name, big) in named.items():
+            if len(key.split()) <= 3 and (big or not all(_is_plain_english(w) for w in key.split())):
+                phrases.setdefault(key.split()[0], {})[key] = name
+        _PHRASES = phrases
+    return _PHRASES
+
+
+_PHRASES: "dict[str, dict[str, str]] | None" = None
+#: ... and one whose words are all ordinary English ("mexico city", "salt lake city") only from this
+#: many people, or a country ("new zealand", "south africa"): never "long beach", "green bay"
+MIN_ENGLISH_PHRASE_CITY = 1_000_000
+
+
+def _is_plain_english(word: str) -> bool:
+    from .words import is_common_word as is_english
+
+    return is_english(word) and word not in {"new", "san", "st", "saint", "los", "las", "el", "la", "sri"}
+
+
+def title_places(text: str) -> str:
+    """``text`` with the places of several words it writes in lower case written as the gazetteer
+    does ("got back from new orleans" -> "got back from New Orleans"; "st louis" -> "St. Louis"):
+    countries and cities of :data:`MIN_LOWER_PHRASE_CITY` people at least whose words are not all
+    ordinary English ("long beach", "little rock" stay as written) unless it holds
+    :data:`MIN_ENGLISH_PHRASE_CITY`; of the US states only "new york" (a state in lower case is
+    no destination: "we just went to new mexico" names the region of a trip told by its city)."""
+    if not any(c.islower() for c in text):
+        return text
+    phrases = _lower_phrases()
+    words = list(_PHRASE_WORDS.finditer(text))
+    out, at, i = [], 0, 0
+    while i < len(words):
+        first = words[i]
+        table = phrases.get(fold(first.group()))
+        taken = 0
+        if table and (first.start() == 0 or not text[first.start() - 1].isalpha()):
+            for size in (3, 2):
+                last = words[i + size - 1] if i + size - 1 < len(words) else None
+                if last is None or not text[first.start() : last.end()].islower():
+                    continue
+                span = text[first.start() : last.end()].rstrip(".")
+                if fold(span) in table and re.fullmatch(r"[a-z.'’-]+(?:\s[a-z.'’-]+)+", span):
+                    out.append(text[at : first.start()] + table[fold(span)])
+                    at, taken = first.start() + len(span), size
+                    break
+        i += taken or 1
+    return "".join(out) + text[at:] if out else text

@@ -487,3 +487,44 @@ def test_a_city_several_countries_hold_is_in_the_travellers_own_when_it_is_big_e
         "Newcastle": "AU"
     }
     assert _countries_in_context("Just back from Newcastle, three nights.") == {"Newcastle": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we got back from new orleans on the 20th", "got back from New Orleans on the 20th"),
+        ("driving to st louis that weekend", "driving to St. Louis that weekend"),
+        ("sri lanka is off", "Sri Lanka is off"),
+        ("can u help me plan mexico city. me and rafa", "plan Mexico City. me"),
+    ],
+)
+def test_a_place_of_several_words_in_lower_case_is_written_as_the_gazetteer_does(text, expected):
+    from uac.extract.places import title_places
+
+    assert expected in title_places(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["a long beach walk", "little rock climbing", "we just went to new mexico", "salt lake"]
+)
+def test_ordinary_words_and_states_in_lower_case_stay_as_written(text):
+    from uac.extract.places import title_places
+
+    assert title_places(text) == text
+
+
+def test_a_return_told_after_another_clause_without_its_subject_is_the_speakers():
+    said = dt.date(2024, 9, 10)
+    assert _trips((said, ["sorry im rambling, got back from milwaukee sunday w marisol and my brain is mush"])) == [
+        {"destination": "Milwaukee", "country": "US", "status": "done", "nights": None}
+    ]
+    assert _trips((said, ["Chloe was sick, got back from Rome on sunday"])) == []
+
+
+def test_a_town_the_gazetteer_lacks_is_planned_by_its_dates_and_looked_back_on_as_done():
+    plan = (dt.date(2025, 7, 30), ["Otieno and I are going to Watamu on 15th to 17th August, two nights."])
+    back = (dt.date(2025, 8, 26), ["And Watamu was so relaxing, two nights at a small guesthouse."])
+    assert _trips(plan) == [{"destination": "Watamu", "country": None, "status": "planned", "nights": 2}]
+    assert _trips(plan, back) == [{"destination": "Watamu", "country": None, "status": "done", "nights": 2}]
+    assert _trips(back) == []  # a review alone of a place the gazetteer does not hold makes no trip
+    assert _trips((dt.date(2025, 7, 30), ["I am going to Kroger on saturday"])) == []

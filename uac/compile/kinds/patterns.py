@@ -131,8 +131,12 @@ def without_dates_written(text: str) -> str:
 def plain(text: str, base: _dt.date | None) -> str:
     """``text`` without the resolved dates the extractor wrote and without the date
     phrases themselves ("Sam flew to Porto for a wedding in May (in May 2023)." ->
-    "Sam flew to Porto for a wedding.")."""
-    text = _ANNOTATION.sub("", text)
+    "Sam flew to Porto for a wedding."), with the places of several words it writes in lower case
+    written as the gazetteer does ("back from new orleans" -> "back from New Orleans":
+    :func:`uac.extract.places.title_places`)."""
+    from ...extract.places import title_places
+
+    text = title_places(_ANNOTATION.sub("", text))
     if base is not None:
         found = find_relative_dates(text, base)
         for item in reversed(found):
@@ -193,7 +197,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         later = _BUYING_LATER.search(rest)
         if later is not None and not _SOMEONE.search(rest[: later.start()]):
             return (Clause(speaker, False, rest[later.start("verb") :]),)
-        return ()
+        return _travel_later(rest, speaker)
     out: list[Clause] = []
     seen: set[int] = set()
     if speaker and _SUBJECTLESS.match(text):
@@ -211,6 +215,39 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     opening = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
     if opening and 0 not in seen and opening.group(1).lower() not in NOT_NAMES:
         out.append(Clause(opening.group(1), bool(opening.group(2)), text[opening.end() :]))
+    if speaker:
+        out.extend(_travel_later(text, speaker))
+    return tuple(out)
+
+
+#: a verb of travel after a clause's joint, with no subject of its own ("sorry Sam is rambling, got back
+#: from milwaukee sunday", "work was mad, spent two nights in Oslo"); never "flew to" or "drove to", which
+#: often tell a leg of a trip told by its destination ("back from Valle de Guadalupe ..., flew to Tijuana")
+_TRAVEL_LATER = re.compile(
+    r"(?:[,;]\s+|\s(?:and|so|then)\s+)(?:(?:also|just|finally|then)\s+)?"
+    r"(?P<verb>got\s+back\s+from|came\s+back\s+from|"
+    r"spent\s+(?:the|a|\w+)\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekend)\s+in)\s"
+)
+
+
+#: a sentence's first words that name no one ("Work was mad", "It was a long week")
+_NO_ONE = re.compile(
+    r"(?:It|That|This|Work|Life|Weather|Today|Yesterday|Everything|Things|Week|Traffic|School|Shift|Sorry|Anyway)\b"
+)
+
+
+def _travel_later(text: str, speaker: str) -> tuple[Clause, ...]:
+    """The speaker's travel told after another clause without its subject (:data:`_TRAVEL_LATER`),
+    when nobody else may be its subject (:data:`_SOMEONE`, the speaker's own name aside, and the
+    sentence's first word when it names no one: "Work was mad, got back from Oslo")."""
+    name = re.escape(speaker)
+    out = []
+    for later in _TRAVEL_LATER.finditer(text):
+        before = re.sub(rf"\b{name}(?:\s+and\s+others)?\b", "I", text[: later.start()])
+        if _NO_ONE.match(before):
+            before = before[:1].lower() + before[1:]
+        if not _SOMEONE.search(before):
+            out.append(Clause(speaker, False, text[later.start("verb") :]))
     return tuple(out)
 
 

@@ -207,6 +207,7 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:is|are|am)\s+(?:going|flying|heading|traveling|travelling|driving|off|moving\s+on|popping|nipping|hopping|"
         rf"(?:taking|catching|getting)\s+(?:a|the)\s+{_CARRIER})\s+(?:(?:back|over|down|up|out|across)\s+)?to\s+{_PLACES}",
         "planned",
+        cue="verb",
     ),
     _rule(rf"(?:is|are|am)\s+visiting\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
@@ -325,7 +326,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             activity = groups.get("activity")
             unplaced = None
             if not places and not activity and raw and not meal:
-                town = _by_cue(rule, match, raw, clause)
+                town = _by_cue(rule, match, raw, clause, fact)
                 if town is not None:
                     places, unplaced = [town], UNPLACED
             if not places and not activity:
@@ -526,15 +527,20 @@ _NOT_TOWNS = set(
 )
 
 
-def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause) -> str | None:
+def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause, fact: "Fact") -> str | None:
     """A place the gazetteer does not hold (a small town, an island, a region: "Halls Gap",
     "Usedom", "the Harz") named by a strong cue of travel: a return, a stay told by its
-    length, a flight or a train; "went to X" or "drove to X" only with a stay after it.
+    length, a flight or a train; "went to X", "drove to X" or "are going to X" only with a
+    stay after it or dates that span days ("are going to Watamu on 15th to 17th August").
     The name is one or two or three capitalised words, no venue, organisation, month,
     person or common word; None otherwise."""
     if rule.cue == "verb":
-        if not _LONG_HAUL.search(match.group(0)[: match.start("place")]) and not _STAY_AFTER.match(
-            clause.rest[match.end() :]
+        when = p.when(fact)
+        days = when is not None and when.precision == "range"
+        if (
+            not days
+            and not _LONG_HAUL.search(match.group(0)[: match.start("place")])
+            and not _STAY_AFTER.match(clause.rest[match.end() :])
         ):
             return None
     elif rule.cue != "strong":
@@ -656,8 +662,10 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
 
 
 _REVIEW = re.compile(
-    rf"^(?:The\s+)?(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+(?:so\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
-    r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|"
+    rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)?(?:The\s+)?(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
+    r"(?:so\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
+    r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|relaxing|"
+    r"brilliant|epic|class|sick|chaos|bliss|heaven|"
     r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
     r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best)\b"
 )
@@ -772,7 +780,11 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
             if found:
                 return found
     match = _REVIEW.match(text)
-    if match is None or len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
+    if match is None:
+        return []
+    # a place the gazetteer does not hold ("Watamu was so relaxing") only completes a plan of it
+    placed = len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) == 1
+    if not placed and _town(match.group("place"), fact.speaker) is None:
         return []
     stay = _NIGHTS_TOLD.search(text[match.end() :])
     # "Manila was ok btw, 3 nights": a place looked back on with the nights spent there is a stay told
@@ -783,7 +795,8 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
         text[match.end() :],
         after="",
         nights=stay.group("nights") if stay else None,
-        weak=stay is None,
+        weak=stay is None or not placed,
+        town=not placed,
     )
 
 
