@@ -54,3 +54,17 @@ def test_nordic_amounts(text, local, expected):
 
 def test_a_whole_amount_with_a_dash_needs_the_users_money():
     assert _read("799,-") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "local", "expected"),
+    [
+        ("Skechers slip-ins, 289 dhs", None, [(289.0, "AED")]),
+        ("frankincense for 500 dirham", None, [(500.0, "AED")]),
+        ("6,400 bob for the two of us", "KES", [(6400.0, "KES")]),
+        ("6,400 bob for the two of us", None, []),  # "bob" is a shilling only where shillings are the money
+        ("Ksh 6,500 from a watch shop", "KES", [(6500.0, "KES")]),
+    ],
+)
+def test_dirhams_and_shillings_as_people_write_them(text, local, expected):
+    assert _read(text, local) == expected

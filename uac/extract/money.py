@@ -105,6 +105,8 @@ _SLANG = {
     "baht": "THB",
     "won": "KRW",
     "dirhams": "AED",
+    "dirham": "AED",
+    "dhs": "AED",
     "lira": "TRY",
     "yuan": "CNY",
     "rand": "ZAR",
@@ -220,7 +222,7 @@ def _scale(name: str) -> str:
 _NAME_AFTER = (
     r"(?P<name>(?:US|Canadian|Australian|Swiss|Japanese|Hong\s+Kong|New\s+Zealand|Singapore|Mexican|Brazilian|Danish|"
     r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian)?\s*"
-    r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams|"
+    r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams?|dhs|"
     r"lira|yuan|rand|forint|koruna|dong|laris?|lei|shekels|ringgit|rupiah|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
     r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
 )
@@ -437,7 +439,13 @@ def local_names(code: str) -> tuple[str, ...]:
     from babel.numbers import get_currency_name
 
     words = {get_currency_name(code, count=count, locale="en").split()[-1].lower() for count in (1, 2)}
+    words.update(_LOCAL_SLANG.get(code.upper(), ()))
     return tuple(sorted(w for w in words if w.isalpha() and w not in ("dollar", "dollars") and len(w) > 2))
+
+
+#: what people call their own money where it is the money of the land, beside babel's names: "6,400 bob"
+#: in Nairobi (shillings), "15 quid" in London is read everywhere already
+_LOCAL_SLANG: dict[str, tuple[str, ...]] = {"KES": ("bob",), "UGX": ("bob",), "TZS": ("bob",)}
 
 
 @lru_cache(maxsize=32)

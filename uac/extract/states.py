@@ -195,7 +195,11 @@ _EMPLOYER: tuple[tuple[_Rule, str, bool], ...] = (
         False,
     ),
     (
-        _rule(rf"is\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}", "is a"),
+        _rule(
+            rf"(?:is|has\s+been)\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}",
+            "is a",
+            "been a",
+        ),
         "current",
         False,
     ),

@@ -37,6 +37,9 @@ def _one(line: str) -> tuple:
         ("Marrowby offered me the product designer role and I said yes!", ("Marrowby", "product designer", True)),
         ("I accepted the offer from Junco Health this morning.", ("Junco Health", None, True)),
         ("Pellucid promoted me to team lead.", ("Pellucid", "team lead", True)),
+        ("Marina Crest offered me Staff Nurse in the ER!!!", ("Marina Crest", "staff Nurse in the ER", True)),
+        ("Tallow offered me the lead role, starting in May.", ("Tallow", "lead role", True)),
+        ("I've been a nurse at Noor Al Khaleej Hospital since 2019.", ("Noor Al Khaleej Hospital", "nurse", True)),
     ],
 )
 def test_a_job_named_in_passing(line, expected):
@@ -49,6 +52,7 @@ def test_a_job_named_in_passing(line, expected):
         "I applied for a job at Marrowby last week.",
         "A recruiter from Junco Health rang me about a role.",
         "Marrowby offered me the product designer role but I turned it down.",
+        "Marrowby offered me a job. I said no.",
         "I turned Marrowby down.",
         "My brother's manager at Orrin Labs is awful.",
         "Tom's three years at Pellucid were rough.",
@@ -250,3 +254,9 @@ def test_more_ways_chats_tell_a_job(line, expected):
 )
 def test_an_offer_turned_down_or_someone_elses_job_is_no_job(line):
     assert _jobs((dt.date(2024, 3, 4), [line])) == []
+
+
+def test_a_title_then_its_employer_by_town_then_a_start_is_a_job_starting():
+    [job] = _jobs((dt.date(2025, 3, 23), ["Senior Lecturer in Early Modern History, York, starting 1st September."]))
+    assert (job["employer"], job["start"], job["current"]) == ("York", Period("2025-09-01"), True)
+    assert _jobs((dt.date(2025, 3, 23), ["Lisbon, York, starting to feel like home."])) == []

@@ -275,3 +275,31 @@ def test_a_report_after_chat_openers_and_a_bare_price_after_when():
     assert (caps["item"], caps["amount"]) == ("new steel caps", 189.95)
     [desk] = records_of("purchase", "ok so finally ordered a standing desk, $340", speaker="Mick")
     assert (desk["item"], desk["amount"]) == ("standing desk", 340.0)
+
+
+def _meal_costs(*lines: str, currency: str | None = None) -> list:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return [(s.fields["amount"], s.fields["currency"]) for s in localise(seen, facts, currency).get("meal", [])]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "Akinyi and I had dinner at Mama Oliech on Friday, it came to 2.8k for both of us and I paid.",
+            (2800.0, "KES"),
+        ),
+        ("We went to About Thyme on the Friday, the bill was 9,500 with the wine, my treat.", (9500.0, "KES")),
+        ("We had lunch at Kosewe in town, I paid, 3,400.", (3400.0, "KES")),
+        ("We had dinner at Kosewe, the wait was 40 minutes.", (None, None)),
+    ],
+)
+def test_a_meals_cost_said_without_a_currency_is_in_the_users_own(line, expected):
+    assert _meal_costs(line, currency="KES") == [expected]
+    assert _meal_costs(line) == [(None, None)]  # no currency known to be the user's: no amount

@@ -47,9 +47,10 @@ if TYPE_CHECKING:
     from ...facts.model import Fact
 
 #: "$94 for the two of us", "About €30 each": a sentence that opens with an amount
-#: (or with the make of a thing bought before it: "bought a backpack for the commute." then "Bellroy, $189.")
+#: (or with the make of a thing bought before it: "bought a backpack for the commute." then "Bellroy, $189.",
+#: "Littmann Classic III, 420 dhs")
 _OPENS_WITH_AMOUNT = re.compile(
-    r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?-i:[A-Z][\w&'’-]*)(?:\s+(?-i:[A-Z][\w&'’-]*))?,\s+)?"
+    r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?-i:[A-Z][\w&'’-]*)(?:\s+(?-i:[A-Z][\w&'’-]*)){0,2},\s+)?"
     r"(?:(?:about|around|only|just|like|so|and)\s+)?",
     re.I,
 )
@@ -311,9 +312,12 @@ def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
         return sighting
     local = home_currency(money.currency, money.home_country(fields.get("person") or "", at))
     text = money.facts[at].text if local else ""
-    item = fields.get("item")
+    item = fields.get("item") if sighting.kind == "purchase" else fields.get("place")
     after = text.find(item) + len(item) if isinstance(item, str) and item in text else 0
     paid = [m for m in local_amounts(text, local) if m.start >= after] if local else []
+    cost = _bare_cost(text[after:]) if local and not paid and sighting.kind == "meal" else None
+    if cost is not None:
+        return replace(sighting, fields={**fields, "amount": cost, "currency": local})
     if not paid:
         if fields.get("_local_only"):
             # "got a bike for R2 800" read in no currency of the user's: not a purchase the rules can tell
@@ -321,6 +325,34 @@ def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
         return sighting
     kept = {k: v for k, v in fields.items() if k != "_local_only"}
     return replace(sighting, fields={**kept, "amount": paid[0].amount, "currency": paid[0].currency})
+
+
+#: a meal's cost said with no currency ("the bill was 9,500", "it came to 2.8k for both of us", "I paid,
+#: 3,400", "1,600 for both of us"): in the user's own money, read only where that is known
+_BARE_COST = re.compile(
+    r"(?:\b(?:came\s+to|bill\s+(?:was|came\s+to)|total\s+was|paid,?|(?<!\bit\s)was|cost|set\s+(?:us|me)\s+back)\s+"
+    r"(?:about\s+|around\s+|like\s+|only\s+|just\s+)?(?P<n>{n})(?P<k>k\b)?"
+    r"|(?P<n2>{n})(?P<k2>k\b)?\s+for\s+(?:both\s+of\s+us|the\s+(?:two|three|four)\s+of\s+us|us\s+both|two\b))"
+    r"(?!\s*(?:%|km|kg|k?m\b|mins?\b|minutes|hours?|hrs?|people|guests|am\b|pm\b|nights?|days?|years?|[./:-]\d))".format(
+        n=r"(?<![\d.,])(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d(?:\d{0,3})(?:\.\d)?|[1-9]\.\d)(?![\d,])"
+    ),
+    re.I,
+)
+
+
+def _bare_cost(text: str) -> float | None:
+    """The first cost :data:`_BARE_COST` reads in ``text`` (never a year: "was 2024")."""
+    for match in _BARE_COST.finditer(text):
+        raw = match.group("n") or match.group("n2")
+        value = float(raw.replace(",", ""))
+        if re.fullmatch(r"(?:19|20)\d\d", raw):
+            continue
+        if match.group("k") or match.group("k2"):
+            value *= 1000
+        elif "." in raw:
+            continue  # "was 2.5": no price without its "k"
+        return value
+    return None
 
 
 #: "there" after a verb of travel ("going there", "flew back there") or of a stay ("four nights there")

@@ -88,7 +88,7 @@ _WORK_WORDS = r"(?:teach\w*|job|role|position|offer|contract|instructor|lecturer
 #: not about the speaker: another person's, his, her
 _NOT_MINE = r"(?:(?![A-Z][a-z]+['’]s\b|\b(?:his|her|their)\b)[^.;])"
 #: the name may also be a place's when the rule itself says work ("shifts at Lakeside")
-WORKPLACE_EVENTS = ("shift", "notice")
+WORKPLACE_EVENTS = ("shift", "notice", "titled")
 
 
 def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
@@ -146,6 +146,20 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (
             rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+(?:the\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+{_ORG}",
             "start",
+        ),
+        # "Marina Crest offered me Staff Nurse in the ER!!!", "... offered me the lead role, starting in May": an
+        # offer cheered or dated is taken (one turned down says so: "turned Fernhill down")
+        (
+            rf"\b{_ORG}\s+offered\s+{me}\s+(?:the\s+|a\s+|an\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){{0,5}}?)"
+            rf"(?=\s*!|,?\s+(?:starting|start\s+date|from\s+the\s+\d|and\s+{me}\s+(?:said\s+yes|accepted|took\s+it))\b)",
+            "start",
+        ),
+        # "Senior Lecturer in Early Modern History, York, starting 1st September": the news told as a list,
+        # the title first (the employer may be named by its town)
+        (
+            rf"^(?P<role>(?-i:[A-Z][\w-]*)(?:\s+(?:(?-i:[A-Z][\w-]*)|in|of|and|for)){{1,7}}),\s+{_ORG},\s+"
+            rf"(?:starting|start\s+date|from)\b",
+            "titled",
         ),
         (rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer", "start"),
         (
@@ -260,7 +274,7 @@ def mentions(fact: "Fact") -> list[Mention]:
             groups = match.groupdict()
             groups["org"] = groups.get("org") or groups.get("org2")
             org = _org(groups.get("org"), place_ok=event in WORKPLACE_EVENTS)
-            told = {"shift": "current", "notice": "end"}.get(event, event)
+            told = {"shift": "current", "notice": "end", "titled": "start"}.get(event, event)
             role = " ".join(groups["role"].split()) if groups.get("role") else None
             if role and not role.split()[0].isupper():
                 role = role[:1].lower() + role[1:]  # "Research assistant" opening a sentence; "GIS analyst" kept

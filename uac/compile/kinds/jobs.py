@@ -41,7 +41,7 @@ NAME = "job"
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
     r"\b(?:work\w*|job|joined|start\w*|began|begins|hired|leaving|left|quit\w*|laid|fired|let\s+go|position|role|"
-    r"resigned|retired|switched|moved|is\s+an?|teach\w*|nurses|lectures|tutors|coaches|volunteer\w*)\b",
+    r"resigned|retired|switched|moved|is\s+an?|been\s+an?|teach\w*|nurses|lectures|tutors|coaches|volunteer\w*)\b",
     re.I,
 )
 

@@ -91,7 +91,7 @@ _ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|someth
 _ITEM_TO_STOP = rf"{_ITEM}{_STOP}"
 _BUY = r"(?:bought|grabbed|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back)"
 _WHERE = re.compile(
-    rf"\b(?:at|from|on)\s+(?P<where>(?:the\s+)?{p.NAME}|the\s+(?:[a-z]+\s+)?(?:market|store|shop|mall|supermarket|bakery|"
+    rf"\b(?:at|from|on|sa(?=\s+[A-Z]))\s+(?P<where>(?:the\s+)?{p.NAME}|the\s+(?:[a-z]+\s+)?(?:market|store|shop|mall|supermarket|bakery|"
     rf"flea\s+market|farmers\s+market|thrift\s+store|airport|station|bookstore|pharmacy)|[a-z]+\.(?:com|co\.uk|de|fr))"
 )
 
@@ -235,7 +235,8 @@ _NOT_BOUGHT = re.compile(
 _ITEM_END = re.compile(
     r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|to|but|and\s+it|so)\b.*$"
     r"|\s+the\s+(?:day|night|week|morning|evening|weekend)\s+(?:before|after)\b.*$"
-    r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$",
+    r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$"
+    r"|\s+sa\s+(?=[A-Z]).*$",  # Tagalog "at": "a new suitcase sa Carrefour"
     re.S,
 )
 
