@@ -272,3 +272,38 @@ def test_a_journey_told_in_the_progressive_without_its_subject_points_forward():
         assert found.period.start == dt.date(2025, 3, 17), text
     [found] = find_relative_dates("We were heading to the Algarve on Monday when the car broke down.", said)
     assert found.period.start == dt.date(2025, 3, 10)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "code"),
+    [
+        # said on Friday 9 June 2023: a day of this month, or of the next in a plan, of the last in a report
+        ("We are going on the 22nd.", "2023-06-22"),
+        ("We are going on the 3rd.", "2023-07-03"),
+        ("We got back on the 22nd.", "2023-05-22"),
+        ("We booked it, the 23rd to the 26th.", "2023-06-23/2023-06-26"),
+        ("Khor Fakkan was so relaxing, 2 nights, 17th to 19th.", "2023-05-17/2023-05-19"),
+        ("We have been in Bristol since the 24th.", "2023-05-24"),
+    ],
+)
+def test_a_day_of_the_month_without_its_month(sentence, code):
+    [found] = find_relative_dates(sentence, dt.date(2023, 6, 9))
+    assert found.period.code == code
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "She lives on the 5th floor.",
+        "It was my 22nd birthday.",
+        "Dad insisted on Tek Sen the 1st night.",
+        "I came 2nd in the race.",
+        "Christmas we are going down to my parents', 23rd to 27th.",  # the holiday says the month
+    ],
+)
+def test_an_ordinal_that_is_no_day_of_this_month(sentence):
+    assert all(
+        f.period.precision not in ("day", "range") or "Christmas" in sentence
+        for f in find_relative_dates(sentence, dt.date(2023, 6, 9))
+    )
+    assert not [f for f in find_relative_dates(sentence, dt.date(2023, 6, 9)) if f.period.code.startswith("2023-06")]

@@ -132,6 +132,16 @@ _PHRASES: list[tuple[str, str]] = [
         "weekday_nth",
         rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)",
     ),
+    # "on the 22nd", "from the 23rd to the 26th", "17th to 19th": a day of this month or a next or last one
+    (
+        "bare_nth",
+        r"\b(?:(?:on|from)\s+)?(?:(?P<the>the)\s+)?(?P<first>[0-3]?\d)(?:st|nd|rd|th)"
+        r"(?:\s*(?P<to>-|–|to|until|till)\s*(?:the\s+)?(?P<last>[0-3]?\d)(?:st|nd|rd|th)?)?(?![\w'’-])"
+        r"(?!\s+(?:of\s+)?(?:floor|anniversary|birthday|bday|century|time|place|row|grade|year|percentile|street|st|"
+        r"avenue|ave|minute|round|edition|wedding|attempt|try|marathon|lap|mile|km|day|week|month|centenary|jubilee|"
+        r"night|morning|afternoon|evening|date|stop|leg|half|course|step|thing|game|match|episode|chapter|book|kid|"
+        r"child|son|daughter|one|person|pick|choice|option|place|position|seat|gen|generation|hole|set|shift)s?\b)",
+    ),
     ("on_weekday", rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b"),
     # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
     ("yesterday", r"\b(?:yesterday|(?<!['’]s\s)(?<!\bour\s)(?<!\bmy\s)(?<!\bthe\s)last\s+night)\b"),
@@ -312,7 +322,47 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return _in_month(m, base, future)
     if kind == "month_day":
         return _month_day(m, base, future)
+    if kind == "bare_nth":
+        return _bare_nth(m, base, future)
     return None
+
+
+#: a sentence that names its month or a holiday: its bare ordinals are days of that, not of this month
+_NAMED_TIME = re.compile(
+    rf"{_MONTH_NAME}|\b(?:christmas|xmas|easter|new\s+year|eid|diwali|thanksgiving|memorial\s+day|labou?r\s+day|"
+    r"half[-\s]term|bank\s+holiday|hanukkah|ramadan|carnival|spring\s+break)\b",
+    re.I,
+)
+
+
+def _bare_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """ "on the 22nd", "the 23rd to the 26th", "17th to 19th": the day of this month, or of the next
+    month in a plan (of the last in a report) when this month's lies the wrong way; with no tense,
+    the nearest.  A bare ordinal ("22nd") needs "the" or a second day to be a date."""
+    if not m["the"] and not m["last"]:
+        return None
+    if _NAMED_TIME.search(m.string):
+        return None  # "Christmas at my parents', 23rd to 27th", "memorial day weekend, the 23rd to the 26th"
+    if re.search(r"\bsince\s+$", m.string[: m.start()], re.I):
+        future = False  # "been in Bristol since the 24th": a day gone by
+    first = int(m["first"])
+    last = int(m["last"]) if m["last"] else None
+    if not 1 <= first <= 31 or (last is not None and not first < last <= 31):
+        return None
+    months = [_shift_months(base.replace(day=1), k) for k in (-1, 0, 1)]
+    days = [d for d in (_safe_day(x.year, x.month, first) for x in months) if d is not None]
+    if future is True:
+        ahead = [d for d in days if d >= base]
+        day = ahead[0] if ahead else None
+    elif future is False:
+        behind = [d for d in days if d <= base]
+        day = behind[-1] if behind else None
+    else:
+        day = min(days, key=lambda d: abs((d - base).days)) if days else None
+    if day is None:
+        return None
+    end = _safe_day(day.year, day.month, last) if last is not None else None
+    return Period(day, end) if end is not None else Period.day(day)
 
 
 def _week_around(m: re.Match[str]) -> Period | None:

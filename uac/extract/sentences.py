@@ -8,9 +8,11 @@ from collections.abc import Set as AbstractSet
 #: words that end in a full stop without ending the sentence ("Dr. Lee", "e.g. this")
 _ABBREVIATIONS = set("mr mrs ms dr st jr sr prof vs etc e.g i.e approx no a.m p.m".split())
 #: a sentence ends at its stop, a newline, or a run of emoji before the next words ("first shift at
-#: starbucks tmrw ☕️😭 is it weird to ...": chat ends a thought with emoji, not a full stop)
+#: starbucks tmrw ☕️😭 is it weird to ...": chat ends a thought with emoji, not a full stop), unless a
+#: date follows: "pack for Tbilisi 🇬🇪❄️ Feb 13-18 with Mariel" tells the trip's days
 _BOUNDARY = re.compile(
     r"(?<=[.!?…])[\"')\]]*\s+|\n+|(?<=[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D])\s+(?=[A-Za-z])"
+    r"(?!(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d)"
 )
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 

@@ -528,3 +528,45 @@ def test_a_town_the_gazetteer_lacks_is_planned_by_its_dates_and_looked_back_on_a
     assert _trips(plan, back) == [{"destination": "Watamu", "country": None, "status": "done", "nights": 2}]
     assert _trips(back) == []  # a review alone of a place the gazetteer does not hold makes no trip
     assert _trips((dt.date(2025, 7, 30), ["I am going to Kroger on saturday"])) == []
+
+
+def test_trips_told_in_the_shapes_of_a_chat():
+    plan = dt.date(2024, 6, 9)
+    assert _trips((plan, ["Mariel and I are planning a quick Abu Dhabi overnight on the 22nd, just 1 night."])) == [
+        {"destination": "Abu Dhabi", "country": "AE", "status": "planned", "nights": 1}
+    ]
+    assert _trips(
+        (plan, ["Mariel and I are planning a quick Abu Dhabi overnight on the 22nd."]),
+        (dt.date(2024, 6, 25), ["Btw Abu Dhabi was sooo fun!!"]),
+    ) == [{"destination": "Abu Dhabi", "country": "AE", "status": "done", "nights": None}]
+    assert _trips((dt.date(2025, 10, 26), ["Home from Bergen, which was every bit as wet as promised."])) == [
+        {"destination": "Bergen", "country": "NO", "status": "done", "nights": None}
+    ]
+    assert _trips((plan, ["If we went to Salalah instead we'd need at least 5 days, so Muscat it is."])) == []
+
+
+def _trips_read_in_turns(*sessions) -> list[dict]:
+    """As :func:`_trips`, with the sentences no rule told read by their signs (``localise``)."""
+    from uac.compile.kinds import localise
+
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    found = assemble(TRIP, localise(seen, facts).get("trip", []), {f.id: f for f in facts})
+    return [{k: a.fields[k] for k in ("destination", "status")} for a in found]
+
+
+def test_a_place_called_off_closes_its_plan_and_a_trip_longed_for_is_none():
+    booked = (dt.date(2025, 5, 15), ["And Otieno and I booked Lamu for 13th to 16th June, finally!"])
+    off = (dt.date(2025, 6, 10), ["Pole for my mood, I'm a bit down. Lamu is off. We have an audit that week."])
+    missed = (dt.date(2025, 7, 8), ["Beautiful, but it made me miss the Lamu trip even more."])
+    assert _trips_read_in_turns(booked, off, missed) == [{"destination": "Lamu", "status": "cancelled"}]
+    assert _trips_read_in_turns(off) == []  # called off with no plan of it: nothing to close
+    sadly = (dt.date(2025, 4, 6), ["Sadly Sri Lanka didn't happen, the roster was too short."])
+    booked = (dt.date(2025, 3, 16), ["Mariel and I booked Sri Lanka!"])
+    assert _trips_read_in_turns(booked, sadly) == [{"destination": "Sri Lanka", "status": "cancelled"}]

@@ -56,11 +56,13 @@ _SPAN = re.compile(
 )
 #: the place tied to its trip, after it ("X done", "X's off") or before it ("back from X")
 _TIED_AFTER = (
-    r"(?:['’]s\s+off|\s+is\s+off|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
+    r"(?:['’]s\s+off|\s+is\s+off|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
     r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=|"
     # "a quick Coorg trip", "the Ladakh bike trip is cancelled", "edinburgh weekend is off", "Moab this weekend"
     r"(?:[\w-]+\s+)?(?:trip|weekend|wknd|getaway|holiday|hols|break|cruise|road\s+trip)|(?:this|next)\s+(?:weekend|week|wknd|month)))\b"
 )
+#: a place called off: "Lamu is off", "Da Nang's off", "Sri Lanka didn't happen", "Lisbon fell through"
+_OFF = r"(?:['’]s\s+off|\s+is\s+(?:off|cancell?ed)|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through)\b"
 _RETURN = (
     r"\b(?:(?:back|home|returned)\s+(?:\w+\s+)?(?:from|fr|fae)|booked"
     # "returned from business trip in Singapore", "just home from a gig weekend in belfast"
@@ -77,7 +79,7 @@ _TIED_BEFORE = (
 _TOWN_AFTER = re.compile(rf"{_RETURN}\s+(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)", re.I)
 _CANCELLED = re.compile(
     r"['’]s\s+off\b|\bis\s+off\b|\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|bailed|pulled\s+out|"
-    r"not\s+going)\b",
+    r"not\s+going|didn['’]t\s+happen)\b",
     re.I,
 )
 _PLANNED = re.compile(
@@ -86,8 +88,9 @@ _PLANNED = re.compile(
     re.I,
 )
 _DONE = p.word_list("done recap debrief wrapped back_from back_fr back_fae got_back returned was were loved survived")
-#: a trip only thought of ("could do Osaka", "should we", "thinking Osaka")
-_MAYBE = p.word_list("could should_i should_we thinking considering love_to dream")
+#: a trip only thought of ("could do Osaka", "should we", "thinking Osaka") or longed for ("made me miss the
+#: Lamu trip even more")
+_MAYBE = p.word_list("could should_i should_we thinking considering love_to dream miss missing")
 _NOT_THE_SPEAKERS = re.compile(
     r"\b(?:lives?|living|lived|based|born|grew\s+up|moved|moving|move|relocat\w+|from)\s+(?:in\s+|to\s+|back\s+to\s+)?$"
     r"|\b(?:back|home|here)\s+in\s+$",
@@ -184,17 +187,25 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
             or bool(re.match(_TIED_AFTER, dated[end:], re.I))
             or bool(re.search(_TIED_BEFORE, dated[:start], re.I))
         )
-        if not tied or kinds < 1:
+        # "Lamu is off.": a plan called off, told by the place alone; it only closes a plan of it
+        called_off = not kinds and bool(re.match(_OFF, dated[end:]))
+        if not tied or (kinds < 1 and not called_off):
             continue
-        status = _status(fact, text) or _status(fact, around)
+        status = "cancelled" if called_off else _status(fact, text) or _status(fact, around)
         if status is None:
             continue
         rule = _Rule(re.compile(re.escape(raw)), status, "start")
         nights = _nights(text) or _nights(around) or (_nights(message) if returned else None)
-        found = _sighted(fact, raw, rule, dated[end:], nights=nights, town=returned and stayed)
+        found = _sighted(fact, raw, rule, dated[end:], nights=nights, town=returned and stayed, weak=called_off)
         if found:
             return found
     return []
+
+
+#: words that open a sentence in capitals before a place's name
+_OPENING_WORDS = set(
+    "sadly so also and but anyway unfortunately luckily finally honestly btw ok okay well oh ugh yeah then".split()
+)
 
 
 def _names(dated: str) -> list[tuple[int, str]]:
@@ -202,6 +213,13 @@ def _names(dated: str) -> list[tuple[int, str]]:
     case after a return or a booking ("back from kalbarri", longest first)."""
     out = [(m.start(), re.sub(r"['’]s$", "", m.group(0))) for m in re.finditer(p.NAME, dated)]  # "Da Nang's off"
     out += [(at + 4, raw[4:]) for at, raw in out if raw.startswith("The ") and raw[4:5].isupper()]  # "The Ladakh trip"
+    # "Sadly Sri Lanka didn't happen": an adverb that opens the sentence is not part of the name
+    out += [
+        (at + len(first) + 1, rest)
+        for at, raw in out
+        for first, _, rest in [raw.partition(" ")]
+        if rest and first.lower() in _OPENING_WORDS
+    ]
     for m in _TOWN_AFTER.finditer(dated):
         words = m.group("low").split()
         if words[0][:1].islower():

@@ -219,6 +219,12 @@ RULES: tuple[_Rule, ...] = (
         rf"spend\s+(?:{_NIGHTS}|(?:a|an|the|{p.NUMBER})\s+(?:\w+\s+)?\w+)\s+in)\s+{_PLACES}",
         "planned",
     ),
+    # "are planning a quick Abu Dhabi overnight on the 22nd", "is planning a Khor Fakkan weekend"
+    _rule(
+        rf"(?:is|are)\s+(?:planning|booking|organi[sz]ing)\s+(?:a|an)\s+(?:(?:quick|little|short|long|cheap|girls['’]?|lads['’]?)\s+)?"
+        rf"(?P<place>{p.NAME})\s+(?:overnight|weekend|trip|getaway|break|holiday|vacation|staycation)\b",
+        "planned",
+    ),
     _rule(
         rf"(?:is|are)\s+(?:planning|booking|organi[sz]ing|considering|thinking\s+(?:of|about)|dreaming\s+of|hoping\s+for)\s+"
         rf"(?:going\s+to|{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+to|(?:visiting|flying\s+to|traveling\s+to|travelling\s+to|"
@@ -295,7 +301,7 @@ def _nights(value: str | None) -> int | None:
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
-    r"getaway|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
+    r"getaway|overnight|weekend|staycation|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
     r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
     r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|"
     r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
@@ -437,8 +443,9 @@ def _sighted(
 
 
 def _back_from(fact: "Fact") -> list[Sighting]:
-    """ "Back from Oslo, two nights, and ...": the speaker's return, told without a subject."""
-    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?back\s+(?:from|fr|fae)\b", fact.text):
+    """ "Back from Oslo, two nights, and ...", "Home from Bergen, which was ...": the speaker's return,
+    told without a subject."""
+    if not fact.speaker or not re.match(r"(?i)(?:just\s+|finally\s+)?(?:back|home)\s+(?:from|fr|fae)\b", fact.text):
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     back = _BACK_FROM.pattern.match(text[:1].lower() + text[1:])
@@ -598,7 +605,12 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
     return [
         p.Clause(fact.speaker, bool(m.group(1)), text[m.end() :])
         for m in re.finditer(rf"(?<=[a-z]\s){name}(\s+and\s+others)?\s+(?={verbs})", text)
+        if not _SUPPOSED.search(text[: m.start()])
     ]
+
+
+#: a clause supposed, not told: "If we went to Salalah instead we'd need five days", "unless Sam flew"
+_SUPPOSED = re.compile(r"\b(?i:if|unless|whether|suppose|supposing|imagine|what\s+if|even\s+if)\s+$")
 
 
 #: "Sam's packing list for Lisbon", "Sam is packing for Oslo": a trip ahead
@@ -663,7 +675,7 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
 
 _REVIEW = re.compile(
     rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)?(?:The\s+)?(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
-    r"(?:so\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
+    r"(?:(?i:so+)\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
     r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|relaxing|"
     r"brilliant|epic|class|sick|chaos|bliss|heaven|"
     r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
@@ -727,7 +739,7 @@ _GREETING = re.compile(
 _BOOKED = _Rule(
     re.compile(
         rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?:(?i:the\s+)?(?i:flights?|tickets?|trains?|ferry)\s+(?i:to|for)\s+)?"
-        rf"(?P<place>{p.NAME})\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+        rf"(?P<place>{p.NAME})(?:\s+(?i:flights?|tickets?|trip|hotel))?\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
     ),
     "planned",
     "booked",
@@ -921,7 +933,14 @@ def _fields(
     end: Period | None = None
     if rule.status != "cancelled":
         if rule.dated == "booked":
-            pass
+            # "Baku flights are booked!! Sept 11 to 15": days ahead are the trip's, not the booking's
+            if (
+                period is not None
+                and period.precision == "range"
+                and fact.session_date
+                and period.start > fact.session_date
+            ):
+                start = period
         elif rule.dated == "end":
             end = period
             if end is not None and end.is_day and count:
@@ -942,7 +961,7 @@ def _fields(
         "companions": p.companions(after, clause.person),
         "purpose": purpose,
         "status": rule.status,
-        "_when": period if rule.dated != "booked" else None,
+        "_when": period if rule.dated != "booked" or start is not None else None,
     }
 
 
@@ -1174,7 +1193,13 @@ def _held(
 
 def _plan_came_true(target: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | None) -> None:
     """The plan came true: one done trip, dated by the report of it; the plan's start
-    stays only if the report gives none and its end falls in the plan."""
+    stays only if the report gives none and its end falls in the plan, and the plan's dates
+    stay whole when the report, said once they have begun, dates nothing ("Back from Tbilisi!!!")."""
+    undated = fields.get("start") is None and fields.get("end") is None
+    if undated and target.when is not None and said is not None and target.when.start <= said:
+        _merge(target, fields, fact_id, said, override=True)
+        target.fields["status"] = "done"
+        return
     keep = fields.get("start") is None and _inside(fields.get("end"), target.when)
     target.fields["end"] = None
     if not keep:
