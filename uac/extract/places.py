@@ -468,7 +468,8 @@ def _lower_phrases() -> dict[str, dict[str, str]]:
         named["new york"] = ("New York", True)  # the city, as people say it; other states stay as written
         for key, rows in tables.cities.items():
             if " " in key and rows[0][0] >= MIN_LOWER_PHRASE_CITY and rows[0][3].isascii():
-                named.setdefault(key, (rows[0][3], rows[0][0] >= MIN_ENGLISH_PHRASE_CITY))
+                # "St. Louis" as "St Louis": a name's full stop would end the sentence it is read in
+                named.setdefault(key, (rows[0][3].replace(".", ""), rows[0][0] >= MIN_ENGLISH_PHRASE_CITY))
         phrases: dict[str, dict[str, str]] = {}
         for key, (name, big) in named.items():
             if len(key.split()) <= 3 and (big or not all(_is_plain_english(w) for w in key.split())):
@@ -491,7 +492,7 @@ def _is_plain_english(word: str) -> bool:
 
 def title_places(text: str) -> str:
     """``text`` with the places of several words it writes in lower case written as the gazetteer
-    does ("got back from new orleans" -> "got back from New Orleans"; "st louis" -> "St. Louis"):
+    does ("got back from new orleans" -> "got back from New Orleans"; "st louis" -> "St Louis"):
     countries and cities of :data:`MIN_LOWER_PHRASE_CITY` people at least whose words are not all
     ordinary English ("long beach", "little rock" stay as written) unless it holds
     :data:`MIN_ENGLISH_PHRASE_CITY`; of the US states only "new york" (a state in lower case is

@@ -570,3 +570,14 @@ def test_a_place_called_off_closes_its_plan_and_a_trip_longed_for_is_none():
     sadly = (dt.date(2025, 4, 6), ["Sadly Sri Lanka didn't happen, the roster was too short."])
     booked = (dt.date(2025, 3, 16), ["Mariel and I booked Sri Lanka!"])
     assert _trips_read_in_turns(booked, sadly) == [{"destination": "Sri Lanka", "status": "cancelled"}]
+
+
+def test_a_lower_case_chat_plans_cancels_and_looks_back_on_its_trips():
+    plan = (dt.date(2025, 3, 18), ["oh and marisol and i booked toronto for the long weekend"])
+    off = (dt.date(2025, 5, 20), ["ugh also the worst news, we had to cancel toronto."])
+    assert _trips(plan, off) == [{"destination": "Toronto", "country": "CA", "status": "cancelled", "nights": None}]
+    going = (dt.date(2025, 7, 30), ["we're driving to st louis that weekend for his bday, the 8th to the 10th"])
+    good = (dt.date(2025, 8, 25), ["oh st louis was so good btw, sunny loved the grill."])
+    assert _trips(going, good) == [{"destination": "St Louis", "country": "US", "status": "done", "nights": None}]
+    back = (dt.date(2025, 10, 5), ["oh and minneapolis was last weekend, home sunday, 2 nights."])
+    assert _trips(back) == [{"destination": "Minneapolis", "country": "US", "status": "done", "nights": 2}]

@@ -258,8 +258,9 @@ RULES: tuple[_Rule, ...] = (
     ),
     # "pulled the pin on Bali", "cancelled Vienna": a place called off
     _rule(
-        rf"(?:has\s+|have\s+|had\s+)?(?:cancell?ed|called\s+off|scrapped|pulled\s+the\s+pin\s+on|pulled\s+out\s+of|bailed\s+on|ditched|axed|binned)\s+"
-        rf"(?:(?:the|our|{_OWNER})\s+)?(?P<place>{p.PLACES})(?:\s+{_TRIP_WORD})?(?=\s+(?:after|because|for|in|this|next|as|and|but|so)\b|[,.;!]|$)",
+        rf"(?:has\s+|have\s+|had\s+)?(?:cancell?ed|called\s+off|scrapped|pulled\s+the\s+pin\s+on|pulled\s+out\s+of|bailed\s+on|ditched|axed|binned|"
+        rf"(?:had|have|has)\s+to\s+cancel)\s+"
+        rf"(?:(?:the|our|{_OWNER})\s+)?(?P<place>{p.PLACES}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?(?=\s+(?:after|because|for|in|this|next|as|and|but|so)\b|[,.;!]|$)",
         "cancelled",
     ),
     _rule(
@@ -674,12 +675,14 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
 
 
 _REVIEW = re.compile(
-    rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)?(?:The\s+)?(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
+    rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)*(?:The\s+)?(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
     r"(?:(?i:so+)\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
     r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|relaxing|"
     r"brilliant|epic|class|sick|chaos|bliss|heaven|"
     r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
-    r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best)\b"
+    r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best|humid|freezing|wet|windy|"
+    # "minneapolis was last weekend, home sunday, 2 nights": when it was, looked back on
+    r"last\s+(?:weekend|week|month))\b"
 )
 
 
@@ -792,6 +795,10 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
             if found:
                 return found
     match = _REVIEW.match(text)
+    if match is None:
+        # "minneapolis was last weekend, 2 nights": the date phrase is the review, read with it kept
+        text = p.without_dates_written(fact.text)[len(f"{fact.speaker} said: ") :]
+        match = _REVIEW.match(text)
     if match is None:
         return []
     # a place the gazetteer does not hold ("Watamu was so relaxing") only completes a plan of it
