@@ -493,7 +493,7 @@ def test_a_city_several_countries_hold_is_in_the_travellers_own_when_it_is_big_e
     ("text", "expected"),
     [
         ("we got back from new orleans on the 20th", "got back from New Orleans on the 20th"),
-        ("driving to st louis that weekend", "driving to St. Louis that weekend"),
+        ("driving to st louis that weekend", "driving to St Louis that weekend"),
         ("sri lanka is off", "Sri Lanka is off"),
         ("can u help me plan mexico city. me and rafa", "plan Mexico City. me"),
     ],
