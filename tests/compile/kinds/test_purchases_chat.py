@@ -3,6 +3,8 @@ named before the speaker bought it, a second item priced without its currency.""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from uac.compile.kinds import detect, doubt
@@ -223,7 +225,8 @@ def test_got_with_a_price_in_the_users_own_way_of_writing_it():
 )
 def test_a_price_with_no_currency_is_in_the_users_own(line, expected):
     assert _local(line, currency="AUD") == expected
-    assert _local(line) == []  # no currency known to be the user's: unclear
+    # no currency known to be the user's: bought all the same, its amount unknown (never a number in no currency)
+    assert _local(line) == [(expected[0][0], None, None)]
 
 
 @pytest.mark.parametrize(
@@ -303,3 +306,28 @@ def _meal_costs(*lines: str, currency: str | None = None) -> list:
 def test_a_meals_cost_said_without_a_currency_is_in_the_users_own(line, expected):
     assert _meal_costs(line, currency="KES") == [expected]
     assert _meal_costs(line) == [(None, None)]  # no currency known to be the user's: no amount
+
+
+def test_a_price_named_a_sentence_or_two_later_and_a_gift_bought_before_its_day():
+    told = "ok dont tell anyone lol but i bought a ring. i'm gonna propose to marisol. the ring was $3,400, wow."
+    assert _local(told) == [("ring", 3400.0, "USD")]
+    assert _local("i bought a ring. we saw a film. the car was $3,400.") == []  # another thing's price
+    said = dt.date(2025, 7, 30)
+    [gift] = _localised_on(
+        said, "sunny's bday is aug 8 and i got him a weber kettle, $159, he's been grilling for years."
+    )
+    assert (gift.fields["item"], gift.fields["amount"], gift.fields["when"]) == ("weber kettle", 159.0, None)
+    assert _local("i already bought a suit at nordstrom rack yesterday for 240 but idk", currency="USD") == [
+        ("suit", 240.0, "USD")
+    ]
+
+
+def _localised_on(day, *lines: str) -> list:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines, said_on=day)
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return localise(seen, facts).get("purchase", [])

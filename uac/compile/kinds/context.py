@@ -289,13 +289,14 @@ def _home_country(sighting: Sighting, named: dict[str, Counter[str]]) -> Sightin
 
 def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
     """A price said with no currency ("got a used Subaru, 18,500") is in the user's own
-    currency; where none is known, the purchase is unclear."""
+    currency; where none is known, the thing is bought all the same and its amount unknown
+    (never a number in no currency)."""
     from ...extract.money import home_currency
 
     fields = {k: v for k, v in sighting.fields.items() if k != "_bare_amount"}
     local = home_currency(money.currency, money.home_country(fields.get("person") or "", at or 0))
     if not local:
-        return replace(sighting, fields={"_doubt": "an amount in no currency known to be the user's"}, key=None)
+        return replace(sighting, fields={**fields, "amount": None, "currency": None})
     return replace(sighting, fields={**fields, "currency": local})
 
 
@@ -454,10 +455,51 @@ def _next_amount(sighting: Sighting, facts: list["Fact"], order: dict[str, int],
     opening = _OPENS_WITH_AMOUNT.match(after.text)
     paid = find_amounts(after.text)
     if not paid or opening is None or paid[0].start != opening.end():
-        return sighting
+        return _named_price(sighting, facts, at, told)
     return replace(
         sighting, fields={**fields, "amount": paid[0].amount, "currency": paid[0].currency, "_amount_from": after.id}
     )
+
+
+#: how many sentences after a purchase told without its price may name the thing with its price
+NAMED_PRICE_AHEAD = 2
+
+
+def _named_price(sighting: Sighting, facts: list["Fact"], at: int, told: set[str]) -> Sighting:
+    """ "i bought a ring." ... "the ring was $3,400": a sentence of the same turn, soon after, that
+    names the thing bought (its last word) and opens with its price."""
+    from ...extract.money import find_amounts
+
+    item = sighting.fields.get("item")
+    if sighting.kind != "purchase" or not isinstance(item, str) or not item.split():
+        return sighting
+    fact = facts[at]
+    head = re.escape(item.split()[-1].lower().rstrip("s"))
+    said = re.compile(
+        rf"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:the|that|this|[A-Z][\w'’-]*['’]s)\s+{head}s?\s+"
+        rf"(?:was|were|cost|came\s+to|set\s+\w+\s+back)\s+",
+        re.I,
+    )
+    for after in facts[at + 1 : at + 1 + NAMED_PRICE_AHEAD]:
+        if (
+            after.session_id != fact.session_id
+            or after.speaker != fact.speaker
+            or after.evidence[:1] != fact.evidence[:1]
+        ):
+            break
+        if after.id in told:
+            continue
+        opening = said.match(after.text)
+        paid = find_amounts(after.text)
+        if opening is not None and paid and paid[0].start == opening.end():
+            fields = {
+                **sighting.fields,
+                "amount": paid[0].amount,
+                "currency": paid[0].currency,
+                "_amount_from": after.id,
+            }
+            return replace(sighting, fields=fields)
+    return sighting
 
 
 def _dollar(sighting: Sighting, money: _Money) -> Sighting:

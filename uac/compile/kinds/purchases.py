@@ -27,6 +27,7 @@ purchase named before the speaker; "a couch for £850 from Loaf and a lamp for
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
@@ -89,7 +90,7 @@ _STOP = (
 )
 _ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
 _ITEM_TO_STOP = rf"{_ITEM}{_STOP}"
-_BUY = r"(?:bought|grabbed|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back)"
+_BUY = r"(?:bought|grabbed|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back|had\s+to\s+buy)"
 _WHERE = re.compile(
     rf"\b(?:at|from|on|sa(?=\s+[A-Z]))\s+(?P<where>(?:the\s+)?{p.NAME}|the\s+(?:[a-z]+\s+)?(?:market|store|shop|mall|supermarket|bakery|"
     rf"flea\s+market|farmers\s+market|thrift\s+store|airport|station|bookstore|pharmacy)|[a-z]+\.(?:com|co\.uk|de|fr))"
@@ -148,7 +149,11 @@ _KIN = (
 
 
 def _item(text: str, person: str) -> str | None:
-    text = re.sub(r"^(?:themselves|himself|herself|oneself|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+", "", text.strip())
+    text = re.sub(
+        r"^(?:themselves|himself|herself|oneself|(?:him|her|them|us)(?=\s+(?:a|an|the|some)\s)|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+",
+        "",
+        text.strip(),
+    )
     # "got my mom a scarf", "bought Ana's brother a watch": the gift, not whom it is for
     text = re.sub(
         rf"^(?:(?:[A-Z][\w’'-]*['’]s|my|his|her|their|our)\s+)(?:(?:little|baby|big|younger|older|eldest|youngest)\s+)?"
@@ -420,7 +425,16 @@ def detect(fact: "Fact") -> list[Sighting]:
     if out and any(s.fields.get("item") for s in out):
         text = p.plain_cached(fact.text, fact.session_date)
         out = [_unnamed(_named(s, text), text) for s in out]
-    return out
+    return [_not_ahead(s, fact) for s in out]
+
+
+def _not_ahead(sighting: Sighting, fact: "Fact") -> Sighting:
+    """A thing bought is bought by the day it is told: a date after it is another's ("sunny's bday is aug 8
+    and i got him a weber kettle"), not the purchase's."""
+    when = sighting.fields.get("when")
+    if isinstance(when, Period) and fact.session_date is not None and when.start > fact.session_date:
+        return replace(sighting, fields={**sighting.fields, "when": None})
+    return sighting
 
 
 #: words that stand for a thing named elsewhere, or name none: "bought it for 246€", "paid $650 for my half"
@@ -502,7 +516,8 @@ _BARE = _rule(
     # "18,500", "379", "1500" (never a year), "2.5k"
     r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
     r"(?P<thousands>[1-9]\d{0,2}(?:\.\d{1,2})?)\s?k)"
-    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|and|so|which|only|yesterday|today|last|from|at|off|online)\b)"
+    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|bc|cause|cuz|and|but|so|which|only|yesterday|today|last|"
+    r"from|at|off|online)\b)"
 )
 
 
