@@ -285,3 +285,15 @@ def test_a_home_found_becomes_current_when_the_move_is_told():
 def test_homes_said_in_lower_case_or_as_a_new_place(line, city, current):
     [home] = _records("home", (DAY, [line]))
     assert (home["city"], home["current"]) == (city, current)
+
+
+def test_a_move_from_one_city_to_another_tells_both_homes():
+    said = dt.date(2025, 3, 20)
+    ahead = _records("home", (said, ["I'm moving from Nairobi to Mombasa on 31st March."]))
+    assert [(h["city"], h["current"], h["start"]) for h in ahead] == [
+        ("Nairobi", True, None),
+        ("Mombasa", False, Period("2025-03-31")),
+    ]
+    done = _records("home", (said, ["We moved from Leeds to York in May."]))
+    assert [(h["city"], h["current"]) for h in done] == [("Leeds", False), ("York", True)]
+    assert _records("home", (said, ["My sister is moving from Leeds to York."])) == []

@@ -50,6 +50,11 @@ _LOWER_HOME = re.compile(
 _MOVED = re.compile(
     r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b)"
 )
+#: "is moving from Nairobi to Mombasa", "moved from Leeds to York in May": a home left for another
+_FROM_TO = re.compile(
+    rf"^(?:(?P<ahead>(?:is|are|am)\s+(?:moving|relocating))|(?:has\s+|have\s+)?(?:moved|relocated))\s+(?:house\s+)?"
+    rf"from\s+(?P<old>{p.NAME})\s+to\s+(?P<new>{p.NAME})"
+)
 _SINCE = re.compile(rf"^(?:has|have)\s+been\s+(?:living\s+)?in\s+(?P<place>{p.NAME})\s+since\b")
 
 
@@ -57,6 +62,13 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
     """(person, place, event) of the homes ``fact`` tells."""
     out: list[tuple[str, str, str]] = []
     for clause in p.clauses(fact, CUE):
+        moving = _FROM_TO.match(clause.rest)
+        if moving is not None and lookup(moving.group("old")) is not None:
+            # "is moving from Nairobi to Mombasa on 31st March": the home left and the one ahead
+            ahead = moving.group("ahead") is not None
+            out.append((clause.person, moving.group("old"), "current" if ahead else "past"))
+            out.append((clause.person, moving.group("new"), "planned" if ahead else "start"))
+            continue
         statement = read_home(clause.rest)
         if statement is not None and statement.value is not None:  # read_home always names the place
             out.append((clause.person, statement.value, statement.event))
