@@ -55,6 +55,12 @@ def _meals(*lines: str, speaker: str = "Kim") -> list[dict]:
             "Kan Eang",
             2100.0,
         ),
+        ("The team took me for lunch on Monday at a small Swahili place near the office called Barka.", "Barka", None),
+        (
+            "On the Sunday Otieno, Akinyi and I went to Kosewe in town for fish and ugali, I paid, 3,400.",
+            "Kosewe",
+            None,
+        ),
     ],
 )
 def test_a_venue_with_the_signs_of_a_meal_is_a_meal_out(line, place, amount):

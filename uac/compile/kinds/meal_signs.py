@@ -84,6 +84,7 @@ _PAID = re.compile(
     r"for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6)(?:\s+of\s+(?:us|we))?|for\s+both(?:\s+of\s+(?:us|we))?|each|a\s+head|pp|"
     r"(?:w|with|incl\.?|including|plus)\s+(?:the\s+)?tip|we\s+split|split\s+(?:it|the\s+bill)|"
     r"(?:two|2|three|3|four|4|five|5|six|6|seven|7|eight|8|nine|9|ten|10|\d+)\s+of\s+(?:us|we)|"
+    r"\b(?:I|me)\s+paid(?!\s+(?:for\s+)?(?:the\s+)?(?:tickets?|parking|fuel|petrol|gas|deposit|rent))|my\s+treat|(?:the\s+)?tab\s+(?:was|came)|"
     r"paid\s+for\s+(?:the\s+)?(?:whole\s+)?table|(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
     re.I,
 )
@@ -155,8 +156,9 @@ def _venues(text: str) -> list[tuple[int, str]]:
     best = r"(?i:best|fave|favourite|favorite|top)\s+(?i:feed|meal|dinner|lunch|brunch|brekkie|breakfast|food|eats?)\s+(?i:was|were)\s+(?:at\s+)?"
     for match in re.finditer(rf"{best}(?P<v>{_NAME}|{LOWER_EATERY.format()})", text):
         found.append((match.start("v"), match.group("v")))
-        # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ..."
-    for match in re.finditer(rf"(?i:\binsisted\s+on|highlights?:|\btried)\s+(?P<v>{_NAME})", text):
+        # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ...", "a small
+        # Swahili place near the office called Barka"
+    for match in re.finditer(rf"(?i:\binsisted\s+on|highlights?:|\btried|\bcalled|\bnamed)\s+(?P<v>{_NAME})", text):
         found.append((match.start("v"), match.group("v")))
     return sorted(found)
 
