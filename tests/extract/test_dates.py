@@ -284,6 +284,10 @@ def test_a_journey_told_in_the_progressive_without_its_subject_points_forward():
         ("We booked it, the 23rd to the 26th.", "2023-06-23/2023-06-26"),
         ("Khor Fakkan was so relaxing, 2 nights, 17th to 19th.", "2023-05-17/2023-05-19"),
         ("We have been in Bristol since the 24th.", "2023-05-24"),
+        # days across two months, the second in the next year when it comes first
+        ("We booked Sri Lanka, Jun 30 to Jul 3.", "2023-06-30/2023-07-03"),
+        ("I booked my Christmas flight, Dec 20 to Jan 3.", "2023-12-20/2024-01-03"),
+        ("We are away from 30 June to 3 July 2024.", "2024-06-30/2024-07-03"),
     ],
 )
 def test_a_day_of_the_month_without_its_month(sentence, code):

@@ -91,6 +91,11 @@ _PHRASES: list[tuple[str, str]] = [
         rf"\b(?:from\s+)?(?:the\s+)?{_day_num('first')}\s*(?:-|–|to|until|till)\s*(?:the\s+)?{_day_num('last')}"
         rf"\s+(?:of\s+)?{_MONTH_NAME}(?:,?\s+{_YEAR})?(?![\w'])",
     ),
+    # "Mar 30 to Apr 3", "Dec 20 to Jan 3", "30 March to 3 April": days across two months
+    (
+        "month_span",
+        rf"\b(?:from\s+)?{_day_and_month('a')}\s*(?:-|–|to|until|till)\s*{_day_and_month('b')}(?:,?\s+{_YEAR})?(?![\w'])",
+    ),
     ("absolute_day", rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()},?\s+{_YEAR}\b"),
     (
         "nth_weekend",
@@ -289,6 +294,8 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return _absolute_day(m)
     if kind == "day_range":
         return _day_range(m, base, future)
+    if kind == "month_span":
+        return _month_span(m, base, future)
     if kind == "week_around":
         return _week_around(m)
     if kind in ("ago", "in_n"):
@@ -545,6 +552,23 @@ def _day_range(m: re.Match[str], base: _dt.date, future: bool | None) -> Period 
         start = found
         end = _safe_day(found.year, month, last) if found is not None else None
     if start is None or end is None or end <= start:
+        return None
+    return Period(start, end)
+
+
+def _month_span(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """ "Mar 30 to Apr 3": from a day of one month to a day of a later one (the next year's when the
+    second month comes first: "Dec 20 to Jan 3"), the first day in the year a bare month day is in."""
+    first_month, last_month = _month(m["amonth1"] or m["amonth2"]), _month(m["bmonth1"] or m["bmonth2"])
+    first_day, last_day = int(m["aday1"] or m["aday2"]), int(m["bday1"] or m["bday2"])
+    if m["year"]:
+        start = _safe_day(int(m["year"]), first_month, first_day)
+    else:
+        start = _month_day_of(first_month, first_day, base, future)
+    if start is None or first_month == last_month:
+        return None
+    end = _safe_day(start.year + (1 if last_month < first_month else 0), last_month, last_day)
+    if end is None or end <= start or (end - start).days > 62:
         return None
     return Period(start, end)
 
