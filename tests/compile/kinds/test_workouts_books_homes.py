@@ -297,3 +297,10 @@ def test_a_move_from_one_city_to_another_tells_both_homes():
     done = _records("home", (said, ["We moved from Leeds to York in May."]))
     assert [(h["city"], h["current"]) for h in done] == [("Leeds", False), ("York", True)]
     assert _records("home", (said, ["My sister is moving from Leeds to York."])) == []
+
+
+def test_a_run_told_after_another_thing_the_speaker_did_in_the_same_sentence():
+    said = dt.date(2025, 6, 10)
+    line = "On Saturday I finally bought proper running shoes at City Mall, and on Sunday I ran 6 km on Nyali beach."
+    assert [(w["activity"], w["distance_km"]) for w in _records("workout", (said, [line]))] == [("run", 6.0)]
+    assert _records("workout", (said, ["I bought running shoes and Tom ran 6 km."])) == []

@@ -79,6 +79,15 @@ _GOES_ON = re.compile(
     r"(?:,\s+|\s+and\s+)(?:then\s+)?(?=(?:ran|swam|cycled|hiked|climbed|bouldered|did\s+(?:a|an|my|the)\s|went\s+(?:bouldering|climbing|hiking))\b)"
 )
 
+
+def _goes_on_with(rest: str, person: str) -> "re.Match[str] | None":
+    """ "bought running shoes, ..., and Sam ran 6 km": the speaker named again before the verb of exercise."""
+    return re.search(
+        rf"(?:,\s+|\s+and\s+)(?:then\s+)?{re.escape(person)}\s+(?=(?:ran|swam|cycled|hiked|climbed|bouldered|did\s+(?:a|an|my|the)\s))",
+        rest,
+    )
+
+
 _KM = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>k|km|kms|kilomet(?:er|re)s?|miles?|mi)\b", re.I)
 _MINUTES = re.compile(r"(?<![\w.:])(?P<n>\d+(?:\.\d+)?)\s*(?:mins?|minutes)\b", re.I)
 _HOURS = re.compile(r"(?<![\w.:])(?P<h>\d)\s*h(?:rs?|ours?)?\s*(?P<m>\d{1,2})?\b", re.I)
@@ -155,7 +164,7 @@ def _rest(fact: "Fact") -> str | None:
     text, rest, person = said
     if rest is not None:
         if not _VERB.match(rest):
-            goes_on = _GOES_ON.search(rest)
+            goes_on = _GOES_ON.search(rest) or _goes_on_with(rest, person)
             if goes_on is not None:
                 return rest[goes_on.end() :]
         return rest
