@@ -304,3 +304,10 @@ def test_a_run_told_after_another_thing_the_speaker_did_in_the_same_sentence():
     line = "On Saturday I finally bought proper running shoes at City Mall, and on Sunday I ran 6 km on Nyali beach."
     assert [(w["activity"], w["distance_km"]) for w in _records("workout", (said, [line]))] == [("run", 6.0)]
     assert _records("workout", (said, ["I bought running shoes and Tom ran 6 km."])) == []
+
+
+def test_a_count_of_books_or_someones_thing_is_no_title():
+    said = dt.date(2025, 1, 5)
+    assert _records("book", (said, ["My goals: read 12 books this year."])) == []
+    assert _records("book", (said, ["I read Joy's message twice."])) == []
+    assert [b["title"] for b in _records("book", (said, ["I finished 1984 on the plane."]))] == ["1984"]

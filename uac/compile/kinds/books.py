@@ -76,6 +76,8 @@ def _clean_title(title: str) -> str | None:
         words = words[1:]  # "The Overstory", "A Gentleman in Moscow": the article is the title's
     if not words or words[0].lower() in p.NOT_NAMES or is_place(title):
         return None
+    if re.fullmatch(r"\d{1,3}", title) or (len(words) == 1 and re.search(r"['’]s$", title)):
+        return None  # "read 12 books": a count; "read Joy's message": someone's, no title
     return title
 
 
