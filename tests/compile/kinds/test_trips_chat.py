@@ -581,3 +581,14 @@ def test_a_lower_case_chat_plans_cancels_and_looks_back_on_its_trips():
     assert _trips(going, good) == [{"destination": "St Louis", "country": "US", "status": "done", "nights": None}]
     back = (dt.date(2025, 10, 5), ["oh and minneapolis was last weekend, home sunday, 2 nights."])
     assert _trips(back) == [{"destination": "Minneapolis", "country": "US", "status": "done", "nights": 2}]
+
+
+def test_a_visit_a_stay_booked_and_a_weekend_up_in_a_town_the_gazetteer_lacks():
+    unplaced = {"country": None}
+    visit = (dt.date(2024, 10, 29), ["I'm going up to see my father in Llanrwst in a couple of weeks."])
+    assert _trips(visit) == [{"destination": "Llanrwst", "status": "planned", "nights": None, **unplaced}]
+    booked = (dt.date(2025, 5, 4), ["Tomos and I have booked a cottage in Grasmere for a week at the end of June."])
+    assert _trips(booked) == [{"destination": "Grasmere", "status": "planned", "nights": None, **unplaced}]
+    weekend = (dt.date(2024, 11, 24), ["Context, in case it helps: we were up in Llanrwst last weekend."])
+    assert _trips(weekend) == [{"destination": "Llanrwst", "status": "done", "nights": None, **unplaced}]
+    assert _trips((dt.date(2024, 11, 24), ["we were up in Llanrwst, it was fine."])) == []  # no time away told

@@ -64,8 +64,8 @@ _OCCASION = (
 )
 #: someone's family home: "Sam's parents'", "Ana's mum's place", "the in-laws'"
 _FAMILY = (
-    r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|grandparents|grandma|"
-    r"granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
+    r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|father|mother|grandparents|grandma|"
+    r"grandad|grandpa|grandfather|grandmother|granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?|son|daughter)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
 )
 #: how a journey is made: "took the train", "caught a flight", "is taking the ICE"
 _CARRIER = r"(?:train|bus|coach|ferry|flight|plane|boat|ICE|TGV|overnight\s+train|sleeper|night\s+train)"
@@ -177,7 +177,7 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "we were in Hermanus this weekend!!", "were in Montagu at the weekend, hot springs": a weekend away
     _rule(
-        rf"(?:was|were)\s+(?:away\s+)?(?:in|on)\s+{_PLACES}(?=\s*(?:[,.;!?]|$|(?:at|over|for)\s+))",
+        rf"(?:was|were)\s+(?:away\s+|up\s+|down\s+|over\s+|out\s+)?(?:in|on)\s+{_PLACES}(?=\s*(?:[,.;!?]|$|(?:at|over|for)\s+))",
         "done",
         cue="strong",
         told=_AWAY_TIME,
@@ -197,6 +197,14 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+{_FAMILY}\s+in\s+{_PLACES}",
         "planned",
         family=True,
+    ),
+    # "I'm going up to see my father in Llanrwst (the weekend of the 15th)": a visit to family
+    _rule(
+        rf"(?:is|are|am)\s+(?:going|heading|driving|flying|travell?ing|off)\s+(?:(?:down|up|over|back|out|home)\s+)?to\s+"
+        rf"(?:see|visit|stay\s+with)\s+{_FAMILY}\s+in\s+{_PLACES}",
+        "planned",
+        family=True,
+        cue="strong",
     ),
     _rule(
         rf"(?:is|are|am)\s+(?:staying\s+)?(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True, ahead=True
@@ -242,6 +250,14 @@ RULES: tuple[_Rule, ...] = (
         rf"train\s+tickets?|plane\s+tickets?)\s+(?:to|in|for)\s+{_PLACES}",
         "planned",
         "booked",
+    ),
+    # "booked a cottage in Grasmere for a week": a stay booked, in a town the gazetteer may not hold
+    _rule(
+        rf"(?:booked|has\s+booked|have\s+booked|rented)\s+(?:{_OWNER}\s+)?(?:\w+\s+)?(?:cottage|cabin|chalet|villa|airbnb|"
+        rf"apartment|flat|house|lodge|hut|yurt|glamping\s+pod|campsite|bach)\s+(?:in|on|at|near)\s+{_PLACES}",
+        "planned",
+        "booked",
+        cue="strong",
     ),
     # "booked Porto for my birthday", "we booked iceland for october": a place booked is a trip planned
     _rule(
