@@ -68,3 +68,18 @@ def test_a_whole_amount_with_a_dash_needs_the_users_money():
 )
 def test_dirhams_and_shillings_as_people_write_them(text, local, expected):
     assert _read(text, local) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "local", "expected"),
+    [
+        ("paid 45 quid for the tickets", "EUR", [(45.0, "EUR")]),  # Irish English: a quid is a euro
+        ("paid 45 quid for the tickets", None, [(45.0, "GBP")]),
+        ("gave him a tenner", "EUR", [(10.0, "EUR")]),
+        ("two fivers for the raffle", None, [(10.0, "GBP")]),
+        ("4,500/- for the kurta", "INR", [(4500.0, "INR")]),
+        ("twenty odd euro for a pint and a toastie", "EUR", [(20.0, "EUR")]),
+    ],
+)
+def test_quid_tenners_and_whole_rupees_as_people_say_them(text, local, expected):
+    assert _read(text, local) == expected

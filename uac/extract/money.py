@@ -230,7 +230,7 @@ _AMOUNT = re.compile(
     rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}(?:\s?(?P<code1>(?-i:[A-Z]{{3}}))\b)?"
     rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
     rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽]|,-)"
-    rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}\s*{_NAME_AFTER}(?!\s+of\b)"
+    rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}(?:\s*-?\s*(?:odd|ish))?\s*{_NAME_AFTER}(?!\s+of\b)"
     rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b"
     rf"|(?P<n6>{_DIGITS}|{_WORD_NUMBER})\s*(?P<lakh>lakhs?|lacs?|crores?)\b)",
     re.I,
@@ -245,6 +245,26 @@ def _scaled(value: float | None, scale: str | None) -> float | None:
     if value is None or not scale:
         return value
     return value * _SCALES.get(scale.lower(), {"m": 1_000_000, "bn": 1_000_000_000}.get(scale.lower(), 1))
+
+
+#: "a tenner", "two fivers": ten or five of the money where they are said (a pound's where none is known)
+_NOTES = re.compile(r"\b(?P<count>a|one|two|three|four|five)\s+(?P<note>tenner|fiver)s?\b", re.I)
+#: "4,500/-": a whole amount as South Asia writes it, in rupees (the user's own where they are one of them)
+_WHOLE_RUPEES = re.compile(rf"(?<![\w.,])(?P<n>{_DIGITS})/-")
+
+
+def _notes_and_whole(text: str, local: str | None) -> list[Money]:
+    out = []
+    for match in _NOTES.finditer(text):
+        count = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}[match.group("count").lower()]
+        value = count * (10 if match.group("note").lower() == "tenner" else 5)
+        out.append(Money(float(value), (local or "GBP").upper(), match.start(), match.end(), False))
+    for match in _WHOLE_RUPEES.finditer(text):
+        value = _digits(match.group("n"))
+        code = local.upper() if local and local.upper() in _RUPEE_LANDS else "INR"
+        if value and value >= 10:
+            out.append(Money(value, code, match.start(), match.end(), _SHARE.match(text, match.end()) is not None))
+    return out
 
 
 def find_amounts(text: str, local: str | None = None) -> list[Money]:
@@ -264,7 +284,9 @@ def find_amounts(text: str, local: str | None = None) -> list[Money]:
         taken = [(m.start, m.end) for m in out]
         extra = [m for m in local_amounts(text, local) if all(m.end <= a or m.start >= b for a, b in taken)]
         out = sorted(out + extra, key=lambda m: m.start)
-    return out
+    taken = [(m.start, m.end) for m in out]
+    more = [m for m in _notes_and_whole(text, local) if all(m.end <= a or m.start >= b for a, b in taken)]
+    return sorted(out + more, key=lambda m: m.start) if more else out
 
 
 def _as_local(money: Money, text: str, local: str) -> Money:
@@ -444,8 +466,9 @@ def local_names(code: str) -> tuple[str, ...]:
 
 
 #: what people call their own money where it is the money of the land, beside babel's names: "6,400 bob"
-#: in Nairobi (shillings), "15 quid" in London is read everywhere already
-_LOCAL_SLANG: dict[str, tuple[str, ...]] = {"KES": ("bob",), "UGX": ("bob",), "TZS": ("bob",)}
+#: in Nairobi (shillings), "45 quid" in Galway (euro: Irish English kept the word); "15 quid" in London is
+#: read everywhere already
+_LOCAL_SLANG: dict[str, tuple[str, ...]] = {"KES": ("bob",), "UGX": ("bob",), "TZS": ("bob",), "EUR": ("quid",)}
 
 
 @lru_cache(maxsize=32)

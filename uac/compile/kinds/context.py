@@ -532,6 +532,7 @@ def _dollar(sighting: Sighting, money: _Money) -> Sighting:
 
 
 #: currencies other than dollars that their users call "bucks" (South African English: a rand is
-#: "a buck", as the Dictionary of South African English records); elsewhere "bucks" stays a dollar
-BUCKS_ELSEWHERE = frozenset({"ZAR"})
+#: "a buck", as the Dictionary of South African English records; Indian English says "600 bucks" of
+#: rupees); elsewhere "bucks" stays a dollar
+BUCKS_ELSEWHERE = frozenset({"ZAR", "INR"})
 _BUCKS = re.compile(r"\bbucks?\b", re.I)
