@@ -288,6 +288,9 @@ def test_a_journey_told_in_the_progressive_without_its_subject_points_forward():
         ("We booked Sri Lanka, Jun 30 to Jul 3.", "2023-06-30/2023-07-03"),
         ("I booked my Christmas flight, Dec 20 to Jan 3.", "2023-12-20/2024-01-03"),
         ("We are away from 30 June to 3 July 2024.", "2024-06-30/2024-07-03"),
+        # a week by its ISO number, as the Nordic lands count them
+        ("We will be at the hytte in week 32.", "2023-08-07/2023-08-13"),
+        ("In uke 7 we went skiing.", "2023-02-13/2023-02-19"),
     ],
 )
 def test_a_day_of_the_month_without_its_month(sentence, code):

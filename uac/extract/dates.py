@@ -108,6 +108,13 @@ _PHRASES: list[tuple[str, str]] = [
         "two_away",
         rf"\b(?:the\s+)?(?P<what>{_WEEKDAY_WORD}|weekend|week|month|year)\s+(?P<way>before\s+last|after\s+next)\b",
     ),
+    # "in week 32", "uke 7": a week by its ISO number, as the Nordic lands and Germany count them
+    (
+        "week_number",
+        r"\b(?<!this\s)(?<!last\s)(?<!next\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!that\s)(?<!a\s)(?<!the\s)"
+        r"(?:in\s+|during\s+)?(?i:week|uke|vecka|uge|woche|kw)\s+(?P<week>[1-5]?\d)(?![\w,:]|\.\d)"
+        r"(?!\s*(?:times|x\b|days?|hours?|hrs?|nights?|weeks?|months?|in\s+a\s+row|of\b))",
+    ),
     ("ago", rf"\b{_NUM}\s+{_UNIT}\s+ago\b"),
     ("in_n", rf"\bin\s+{_NUM}\s+{_UNIT}\b"),
     ("rel_weekday", rf"\b{_REL}\s+{_WD}\b"),
@@ -296,6 +303,8 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return _day_range(m, base, future)
     if kind == "month_span":
         return _month_span(m, base, future)
+    if kind == "week_number":
+        return _week_number(m, base, future)
     if kind == "week_around":
         return _week_around(m)
     if kind in ("ago", "in_n"):
@@ -554,6 +563,30 @@ def _day_range(m: re.Match[str], base: _dt.date, future: bool | None) -> Period 
     if start is None or end is None or end <= start:
         return None
     return Period(start, end)
+
+
+def _week_number(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """ "in week 32": Monday to Sunday of that ISO week, this year's, or the next year's in a plan
+    (last year's in a report) when this year's lies the wrong way; with no tense, the nearest."""
+    week = int(m["week"])
+    if not 1 <= week <= 53:
+        return None
+
+    def of(year: int) -> Period | None:
+        try:
+            monday = _dt.date.fromisocalendar(year, week, 1)
+        except ValueError:
+            return None
+        return Period(monday, monday + _dt.timedelta(days=6))
+
+    options = [p for p in (of(base.year - 1), of(base.year), of(base.year + 1)) if p is not None]
+    if future is True:
+        ahead = [p for p in options if p.end >= base]
+        return ahead[0] if ahead else None
+    if future is False:
+        behind = [p for p in options if p.start <= base]
+        return behind[-1] if behind else None
+    return min(options, key=lambda p: abs((p.start - base).days)) if options else None
 
 
 def _month_span(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
