@@ -592,3 +592,13 @@ def test_a_visit_a_stay_booked_and_a_weekend_up_in_a_town_the_gazetteer_lacks():
     weekend = (dt.date(2024, 11, 24), ["Context, in case it helps: we were up in Llanrwst last weekend."])
     assert _trips(weekend) == [{"destination": "Llanrwst", "status": "done", "nights": None, **unplaced}]
     assert _trips((dt.date(2024, 11, 24), ["we were up in Llanrwst, it was fine."])) == []  # no time away told
+
+
+def test_a_friend_who_came_back_from_somewhere_is_no_trip_of_the_speakers():
+    said = (
+        dt.date(2025, 10, 5),
+        ["For the record, I also have a friend who has just come back from Tromsø with photos."],
+    )
+    assert _trips_read_in_turns(said) == []
+    mine = (dt.date(2025, 10, 5), ["Back from Tromsø, 4 nights, the northern lights were unreal."])
+    assert _trips_read_in_turns(mine) == [{"destination": "Tromsø", "status": "done"}]

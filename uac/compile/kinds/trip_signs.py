@@ -103,6 +103,12 @@ _OTHER = re.compile(
     r"(?P<name>[A-Z][a-z]+))\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
     r"moved|moving|off|heading|going|in|back)\b"
 )
+#: someone else the clause before the place is about: "a friend who has just come back from", "my sister, who flew to"
+_WHO_ELSE = re.compile(
+    r"\b(?:friend|friends|sister|brother|colleague|coworker|co-worker|mum|mom|dad|someone|somebody|guy|woman|man|lady|"
+    r"neighbou?r|cousin|couple|people|family|boss|mate|aunt|uncle|he|she|they)\b,?\s+(?:who|that|whose)\b(?![^.;!?]*\b(?:I|me|we|us)\b)",
+    re.I,
+)
 _FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
 
 
@@ -179,6 +185,8 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         end = start + len(raw)
         if other is not None and not _FIRST.search(text[other.end() : max(text.find(raw), other.end())]):
             continue  # "my coworker Dani just got back from Alaska": the speaker is not who went
+        if _WHO_ELSE.search(dated[max(0, start - 80) : start]):
+            continue  # "I have a friend who has just come back from Tromsø": the friend went
         returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
         if not returned and _NOT_THE_SPEAKERS.search(dated[:start]):
             continue  # "Priya from Leeds", but "back from Leeds"
