@@ -331,3 +331,12 @@ def _localised_on(day, *lines: str) -> list:
         for sighting in detect(fact):
             seen.setdefault(sighting.kind, []).append(sighting)
     return localise(seen, facts).get("purchase", [])
+
+
+def test_had_to_buy_after_an_opening_phrase_of_time():
+    line = "In my first week at the new job I had to buy a standing fan from Naivas, 4,800, and it is a lifesaver."
+    assert _local(line, currency="KES") == [("standing fan", 4800.0, "KES")]
+    assert _local("also i had to buy chef coats bc mine are all stained, 3 for $89.97") == [
+        ("chef coats", 89.97, "USD")
+    ]
+    assert _local("I want to buy a standing fan, 4,800.", currency="KES") == []

@@ -212,6 +212,16 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
+    if speaker:
+        # "In Sam's first week at the new job Sam had to buy ...": the subject after an opening phrase of time
+        intro = re.match(
+            rf"^(?:In|On|At|After|Before|During|Over|Last|This|Yesterday|Today|Then)\b[^,.;!?]{{0,60}}?\s({re.escape(speaker)})"
+            r"(\s+and\s+others)?\s+(?=[a-z])",
+            text,
+        )
+        if intro is not None and intro.start(1) not in seen:
+            seen.add(intro.start(1))
+            out.append(Clause(speaker, bool(intro.group(2)), text[intro.end() :]))
     opening = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
     if opening and 0 not in seen and opening.group(1).lower() not in NOT_NAMES:
         out.append(Clause(opening.group(1), bool(opening.group(2)), text[opening.end() :]))

@@ -227,7 +227,7 @@ _MEASURES = set(
 
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
-    r"\b(?:bought|grabbed|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought)\b",
+    r"\b(?:bought|grabbed|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought|buy)\b",
     re.I,
 )
 
@@ -238,7 +238,7 @@ _NOT_BOUGHT = re.compile(
 )
 #: where an item's words end before its amount ("a couch for", "a desk yesterday --", "tiles from a shop near")
 _ITEM_END = re.compile(
-    r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|to|but|and\s+it|so)\b.*$"
+    r"\s+(?:for|at|from|on|in|off|with|yesterday|today|last|this|online|which|that|because|bc|cuz|coz|cause|to|but|and\s+it|so)\b.*$"
     r"|\s+the\s+(?:day|night|week|morning|evening|weekend)\s+(?:before|after)\b.*$"
     r"|\s*[—–:(].*$|\s+-\s.*$|\s*,.*$"
     r"|\s+sa\s+(?=[A-Z]).*$",  # Tagalog "at": "a new suitcase sa Carrefour"
@@ -509,7 +509,7 @@ _GOT_LOCAL = _rule(
 #: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least, so never
 #: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
 _BARE = _rule(
-    rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped|had\s+to\s+buy)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
     # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
     r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|on\s+\w+day|the\s+other\s+day)(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
     r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?)"
