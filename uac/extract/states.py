@@ -278,7 +278,11 @@ _HOME: tuple[tuple[_Rule, str], ...] = (
 
 
 _TAG_QUESTION = re.compile(
-    r",\s*(?:remember|right|you\s+know|no|yeah|ok|okay|huh|eh|isn't\s+it|didn't\s+\w+)\s*\?$", re.I
+    r",\s*(?:remember|right|you\s+know|no|yeah|ok|okay|huh|eh|isn't\s+it|didn't\s+\w+|"
+    # "I bought a padded jacket at Decathlon, 199, is that enough??": the question is of the thing told
+    r"(?:is|was)\s+(?:that|it|this)\s+(?:enough|ok|okay|good|bad|normal|too\s+much|a\s+good\s+(?:deal|price)|worth\s+it|fine|right))"
+    r"\s*\?+$",
+    re.I,
 )
 
 

@@ -340,3 +340,15 @@ def test_had_to_buy_after_an_opening_phrase_of_time():
         ("chef coats", 89.97, "USD")
     ]
     assert _local("I want to buy a standing fan, 4,800.", currency="KES") == []
+
+
+def test_a_price_in_no_currency_is_in_the_one_the_user_writes_most():
+    lines = (
+        "Also finally replaced my shoes, 289 dhs, from Deira City Centre.",
+        "I bought a Samsung A35 for my brother, AED 1,099 from Sharaf DG.",
+        "Bought a stethoscope, 420 dirhams.",
+        "I bought a padded jacket at Decathlon, 199, is that enough??",
+    )
+    assert _local(*lines)[-1] == ("padded jacket", 199.0, "AED")
+    # two amounts are too few to tell: the bare price stays unknown
+    assert _local(*lines[1:])[-1] == ("padded jacket", None, None)

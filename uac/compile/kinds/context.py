@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from . import patterns as p
@@ -93,7 +93,7 @@ def localise(
     out["trip"] = _day_trips(trips, facts, order)
     for name in ("meal", "purchase"):
         out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
-    money = _Money(facts, order, homes, currency, _dollar_spoken_of(named))
+    money = _Money(facts, order, homes, currency, _dollar_spoken_of(named), _currency_written(facts))
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
     out["purchase"] = [_priced_or_named(s) for s in out.get("purchase", [])]
@@ -129,6 +129,39 @@ class _Money:
         known = sorted(self.homes.get(person, []))
         before = [country for index, country in known if index <= at]
         return before[-1] if before else (known[0][1] if known else None)
+
+    #: per person, the currency they write by its name or symbol most (see :func:`_currency_written`)
+    written: dict[str, str] = field(default_factory=dict)
+
+    def own_currency(self, person: str, at: int) -> str | None:
+        """The person's own money: the project's, else their home's, else the one they write most."""
+        from ...extract.money import home_currency
+
+        return home_currency(self.currency, self.home_country(person, at)) or self.written.get(person)
+
+
+#: a person's own money is the one they write by its name or symbol most, when no home says it: at
+#: least this many amounts, more than half of them in it, and never the US dollar (a bare "$" is
+#: every dollar's)
+MIN_AMOUNTS_FOR_CURRENCY = 3
+
+
+def _currency_written(facts: list["Fact"]) -> dict[str, str]:
+    """Per speaker, the currency of most of the amounts they write with a name, code or symbol
+    ("AED 1,099", "289 dhs", "420 dirhams"), where it is clear (:data:`MIN_AMOUNTS_FOR_CURRENCY`)."""
+    from ...extract.money import find_amounts
+
+    counts: dict[str, Counter[str]] = {}
+    for fact in facts:
+        if fact.speaker and any(c.isdigit() for c in fact.text):
+            for money in find_amounts(fact.text):
+                counts.setdefault(fact.speaker, Counter())[money.currency] += 1
+    out: dict[str, str] = {}
+    for person, seen in counts.items():
+        code, most = seen.most_common(1)[0]
+        if code != "USD" and most >= MIN_AMOUNTS_FOR_CURRENCY and most * 2 > sum(seen.values()):
+            out[person] = code
+    return out
 
 
 #: a person with no home told takes the country of the places they name, when it is clear:
@@ -291,10 +324,9 @@ def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
     """A price said with no currency ("got a used Subaru, 18,500") is in the user's own
     currency; where none is known, the thing is bought all the same and its amount unknown
     (never a number in no currency)."""
-    from ...extract.money import home_currency
 
     fields = {k: v for k, v in sighting.fields.items() if k != "_bare_amount"}
-    local = home_currency(money.currency, money.home_country(fields.get("person") or "", at or 0))
+    local = money.own_currency(fields.get("person") or "", at or 0)
     if not local:
         return replace(sighting, fields={**fields, "amount": None, "currency": None})
     return replace(sighting, fields={**fields, "currency": local})
@@ -303,7 +335,7 @@ def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
 def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
     """A purchase or meal told without an amount the kinds could read takes one written the
     local way of the user's currency ("R450", "199 kr", "4 200 rand"): the first after its item."""
-    from ...extract.money import home_currency, local_amounts
+    from ...extract.money import local_amounts
 
     fields = sighting.fields
     at = money.order.get(sighting.fact_id)
@@ -311,7 +343,7 @@ def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
         return _bare_amount(sighting, money, at)
     if "_doubt" in fields or fields.get("amount") is not None or at is None:
         return sighting
-    local = home_currency(money.currency, money.home_country(fields.get("person") or "", at))
+    local = money.own_currency(fields.get("person") or "", at)
     text = money.facts[at].text if local else ""
     item = fields.get("item") if sighting.kind == "purchase" else fields.get("place")
     after = text.find(item) + len(item) if isinstance(item, str) and item in text else 0

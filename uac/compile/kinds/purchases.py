@@ -192,7 +192,13 @@ def _item(text: str, person: str) -> str | None:
     # "a cast iron pan instead", "a new harness there": where or why, not the thing
     while len(words) > 1 and words[-1].lower() in _TRAILING:
         words = words[:-1]
+    if " ".join(words).lower() in _REFUNDS:
+        return None  # "got the £249 back in full": money returned, nothing bought
     return " ".join(words) or None
+
+
+#: what "got ... back" names when money comes back: a refund, not a thing bought
+_REFUNDS = {"back", "refund", "full refund", "money back", "deposit back", "change", "cashback"}
 
 
 #: what follows an item's name and says something of it: "the big one", "it was", "which is"
