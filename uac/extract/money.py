@@ -254,16 +254,17 @@ _WHOLE_RUPEES = re.compile(rf"(?<![\w.,])(?P<n>{_DIGITS})/-")
 
 
 def _notes_and_whole(text: str, local: str | None) -> list[Money]:
+    """The amounts of :data:`_NOTES` and :data:`_WHOLE_RUPEES` in ``text``."""
     out = []
     for match in _NOTES.finditer(text):
         count = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}[match.group("count").lower()]
-        value = count * (10 if match.group("note").lower() == "tenner" else 5)
-        out.append(Money(float(value), (local or "GBP").upper(), match.start(), match.end(), False))
+        notes = count * (10 if match.group("note").lower() == "tenner" else 5)
+        out.append(Money(float(notes), (local or "GBP").upper(), match.start(), match.end(), False))
     for match in _WHOLE_RUPEES.finditer(text):
-        value = _digits(match.group("n"))
+        whole = _digits(match.group("n"))
         code = local.upper() if local and local.upper() in _RUPEE_LANDS else "INR"
-        if value and value >= 10:
-            out.append(Money(value, code, match.start(), match.end(), _SHARE.match(text, match.end()) is not None))
+        if whole and whole >= 10:
+            out.append(Money(whole, code, match.start(), match.end(), _SHARE.match(text, match.end()) is not None))
     return out
 
 
