@@ -602,3 +602,17 @@ def test_a_friend_who_came_back_from_somewhere_is_no_trip_of_the_speakers():
     assert _trips_read_in_turns(said) == []
     mine = (dt.date(2025, 10, 5), ["Back from Tromsø, 4 nights, the northern lights were unreal."])
     assert _trips_read_in_turns(mine) == [{"destination": "Tromsø", "status": "done"}]
+
+
+def test_a_lower_case_place_called_off_and_a_christmas_there_looked_back_on():
+    booked = (dt.date(2026, 1, 12), ["Lanzarote is booked - flights and villa, 14th to the 21st of feb."])
+    off = (dt.date(2026, 2, 5), ["which means lanzarote is off - I cannot be on a sun lounger the week after."])
+    assert _trips_read_in_turns(booked, off) == [{"destination": "Lanzarote", "status": "cancelled"}]
+    plan = (dt.date(2025, 12, 18), ["we're off to sligo on the 23rd so it needs to be sorted by then"])
+    back = (dt.date(2026, 1, 12), ["christmas in sligo was lovely, we came back on the 27th."])
+    assert [t["status"] for t in _trips(plan, back)] == ["done"]
+    away = (
+        dt.date(2026, 2, 5),
+        ["we were in westport the weekend before last - no, the 17th - and it was a great reset"],
+    )
+    assert [t["destination"] for t in _trips(away)] == ["Westport"]

@@ -204,7 +204,8 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
             continue
         rule = _Rule(re.compile(re.escape(raw)), status, "start")
         nights = _nights(text) or _nights(around) or (_nights(message) if returned else None)
-        found = _sighted(fact, raw, rule, dated[end:], nights=nights, town=returned and stayed, weak=called_off)
+        town = called_off or (returned and stayed)  # a place called off only closes a plan of that name
+        found = _sighted(fact, raw, rule, dated[end:], nights=nights, town=town, weak=called_off)
         if found:
             return found
     return []
@@ -222,12 +223,17 @@ def _names(dated: str) -> list[tuple[int, str]]:
     out = [(m.start(), re.sub(r"['’]s$", "", m.group(0))) for m in re.finditer(p.NAME, dated)]  # "Da Nang's off"
     out += [(at + 4, raw[4:]) for at, raw in out if raw.startswith("The ") and raw[4:5].isupper()]  # "The Ladakh trip"
     # "Sadly Sri Lanka didn't happen": an adverb that opens the sentence is not part of the name
-    out += [
-        (at + len(first) + 1, rest)
+    out = [
+        (at + len(first) + 1, rest) if rest and first.lower() in _OPENING_WORDS else (at, raw)
         for at, raw in out
         for first, _, rest in [raw.partition(" ")]
-        if rest and first.lower() in _OPENING_WORDS
     ]
+    # "lanzarote is off": a place in lower case called off (the gazetteer alone decides it is one)
+    for m in re.finditer(rf"(?<![\w'’-])(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)(?={_OFF})", dated):
+        words = m.group("low").split()
+        out.append((m.start("low"), m.group("low")))
+        if len(words) == 2:
+            out.append((m.end("low") - len(words[1]), words[1]))  # "means lanzarote is off": the last word
     for m in _TOWN_AFTER.finditer(dated):
         words = m.group("low").split()
         if words[0][:1].islower():

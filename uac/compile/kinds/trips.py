@@ -177,7 +177,7 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "we were in Hermanus this weekend!!", "were in Montagu at the weekend, hot springs": a weekend away
     _rule(
-        rf"(?:was|were)\s+(?:away\s+|up\s+|down\s+|over\s+|out\s+)?(?:in|on)\s+{_PLACES}(?=\s*(?:[,.;!?]|$|(?:at|over|for)\s+))",
+        rf"(?:was|were)\s+(?:away\s+|up\s+|down\s+|over\s+|out\s+)?(?:in|on)\s+{_PLACES}(?=\s*(?:[,.;!?—–]|\s-\s|$|(?:at|over|for|and)\s+))",
         "done",
         cue="strong",
         told=_AWAY_TIME,
@@ -393,6 +393,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
     elif not out and not p.is_question(fact):
         out.extend(
             _back_from(fact)
+            or _reviewed(fact, p.plain_cached(fact.text, fact.session_date), p.without_dates_written(fact.text))
             or _occasion_ahead(fact)
             or _sent(fact)
             or _owned_trips(fact)
@@ -691,7 +692,10 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
 
 
 _REVIEW = re.compile(
-    rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)*(?:The\s+)?(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
+    rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)*(?:The\s+)?"
+    # "christmas in sligo was lovely", "the week in Kerry was class": the time away, then its place
+    rf"(?:(?i:christmas|xmas|easter|new\s+year|the\s+(?:weekend|week|trip|holiday|break|night|stay))\s+(?i:in|at|on)\s+)?"
+    rf"(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
     r"(?:(?i:so+)\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
     r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|relaxing|"
     r"brilliant|epic|class|sick|chaos|bliss|heaven|"
@@ -810,10 +814,15 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
             found = _sighted(fact, match.group("place"), rule, text[match.end() :])
             if found:
                 return found
+    return _reviewed(fact, text, p.without_dates_written(fact.text)[len(f"{fact.speaker} said: ") :])
+
+
+def _reviewed(fact: "Fact", text: str, dated: str) -> list[Sighting]:
+    """ "Kyoto was wonderful", "christmas in sligo was lovely": a place looked back on (``text`` without
+    its date phrases, ``dated`` with them: "minneapolis was last weekend, 2 nights")."""
     match = _REVIEW.match(text)
     if match is None:
-        # "minneapolis was last weekend, 2 nights": the date phrase is the review, read with it kept
-        text = p.without_dates_written(fact.text)[len(f"{fact.speaker} said: ") :]
+        text = dated
         match = _REVIEW.match(text)
     if match is None:
         return []
