@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev to dev17): their ledgers
+"""The hand-written evaluation sets (dev to dev21): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -32,6 +32,10 @@ COUNTS = {
     "dev15": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 22),
     "dev16": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 23),
     "dev17": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 22),
+    "dev18": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 25),
+    "dev19": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev20": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev21": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
 EVERY_MEAL_PAID = {"dev15", "dev16", "dev17"}
