@@ -147,12 +147,12 @@ _PHRASES: list[tuple[str, str]] = [
     # "on the 22nd", "from the 23rd to the 26th", "17th to 19th": a day of this month or a next or last one
     (
         "bare_nth",
-        r"\b(?:(?:on|from)\s+)?(?:(?P<the>the)\s+)?(?P<first>[0-3]?\d)(?:st|nd|rd|th)"
+        r"\b(?:(?P<prep>on|from)\s+)?(?:(?P<the>the)\s+)?(?P<first>[0-3]?\d)(?:st|nd|rd|th)"
         r"(?:\s*(?P<to>-|–|to|until|till)\s*(?:the\s+)?(?P<last>[0-3]?\d)(?:st|nd|rd|th)?)?(?![\w'’-])"
         r"(?!\s+(?:of\s+)?(?:floor|anniversary|birthday|bday|century|time|place|row|grade|year|percentile|street|st|"
         r"avenue|ave|minute|round|edition|wedding|attempt|try|marathon|lap|mile|km|day|week|month|centenary|jubilee|"
         r"night|morning|afternoon|evening|date|stop|leg|half|course|step|thing|game|match|episode|chapter|book|kid|"
-        r"child|son|daughter|one|person|pick|choice|option|place|position|seat|gen|generation|hole|set|shift)s?\b)",
+        r"child|son|daughter|one|person|pick|choice|option|place|position|seat|gen|generation|hole|set|shift|thought)s?\b)",
     ),
     ("on_weekday", rf"\b(?:on\s+)?{_WD}(?:\s+(?:night|morning|afternoon|evening))?\b"),
     # "Sam's last night in Lisbon", "our last night": the trip's, not yesterday
@@ -354,8 +354,8 @@ _NAMED_TIME = re.compile(
 def _bare_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
     """ "on the 22nd", "the 23rd to the 26th", "17th to 19th": the day of this month, or of the next
     month in a plan (of the last in a report) when this month's lies the wrong way; with no tense,
-    the nearest.  A bare ordinal ("22nd") needs "the" or a second day to be a date."""
-    if not m["the"] and not m["last"]:
+    the nearest.  A bare ordinal ("22nd") needs "the", "on" or a second day to be a date."""
+    if not m["the"] and not m["last"] and not m["prep"]:
         return None
     if _NAMED_TIME.search(m.string):
         return None  # "Christmas at my parents', 23rd to 27th", "memorial day weekend, the 23rd to the 26th"

@@ -616,3 +616,11 @@ def test_a_lower_case_place_called_off_and_a_christmas_there_looked_back_on():
         ["we were in westport the weekend before last - no, the 17th - and it was a great reset"],
     )
     assert [t["destination"] for t in _trips(away)] == ["Westport"]
+
+
+def test_a_return_to_a_town_the_gazetteer_lacks_and_a_plan_after_its_label():
+    back = (dt.date(2025, 2, 25), ["back from coorg since sunday night and still dreaming about that homestay."])
+    assert _trips(back) == [{"destination": "Coorg", "country": None, "status": "done", "nights": None}]
+    assert _trips((dt.date(2025, 2, 25), ["just back from the gym lol"])) == []
+    label = (dt.date(2025, 10, 12), ["now DIWALI: flying to jaipur on 17th, back 23rd. need gift ideas"])
+    assert _trips(label) == [{"destination": "Jaipur", "country": "IN", "status": "planned", "nights": None}]

@@ -701,6 +701,8 @@ _REVIEW = re.compile(
     r"brilliant|epic|class|sick|chaos|bliss|heaven|"
     r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
     r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best|humid|freezing|wet|windy|"
+    # "jaipur was 6 nights, went 17th came back 23rd": the stay it was
+    rf"(?i:{p.NUMBER})\s+nights?|"
     # "minneapolis was last weekend, home sunday, 2 nights": when it was, looked back on
     r"last\s+(?:weekend|week|month))\b"
 )
@@ -795,10 +797,15 @@ def _recap(fact: "Fact") -> list[Sighting]:
     return _sighted(fact, match.group("place"), _Rule(_RECAP, "done"), text[match.end() :], after="", weak=True)
 
 
+#: a label before the news of a sentence: "now DIWALI: ...", "update: ...", "Plans: ..."
+_LABEL = re.compile(r"^(?:[\w'’]+\s+){0,2}[\w'’]+:\s+(?=[a-z])")
+
+
 def _looking_back(fact: "Fact") -> list[Sighting]:
     """ "Kyoto was wonderful" (a sentence that names nobody, "Maya said: Kyoto was
     wonderful.") said by someone who planned to go there: the plan came true.  Weak: it only completes an existing plan, it never makes a trip alone."""
     text = p.plain_cached(fact.text, fact.session_date)[len(f"{fact.speaker} said: ") :]
+    text = _LABEL.sub("", text)  # "now DIWALI: flying to jaipur on 17th": the news after its label
     greeting = _GREETING.match(text)
     if greeting is not None and _BACK_FROM.pattern.match(text[greeting.end() :].lower()):
         text = text[greeting.end() :]  # "Kia ora from Brunswick, back from Wellington since sunday"
@@ -811,7 +818,8 @@ def _looking_back(fact: "Fact") -> list[Sighting]:
             # "flights to Japan are booked!! ..., maybe Hakone": a hedge after the booking is of the rest
             doubted = p.HEDGES.search(re.split(r"[,.;!?]", said[match.end() :], maxsplit=1)[0]) is not None
         if match is not None and not (doubted and rule.status == "planned"):
-            found = _sighted(fact, match.group("place"), rule, text[match.end() :])
+            # a return is cue enough for a town the gazetteer does not hold ("back from coorg since sunday")
+            found = _sighted(fact, match.group("place"), rule, text[match.end() :], town=rule is _BACK_FROM)
             if found:
                 return found
     return _reviewed(fact, text, p.without_dates_written(fact.text)[len(f"{fact.speaker} said: ") :])
