@@ -352,3 +352,25 @@ def test_a_price_in_no_currency_is_in_the_one_the_user_writes_most():
     assert _local(*lines)[-1] == ("padded jacket", 199.0, "AED")
     # two amounts are too few to tell: the bare price stays unknown
     assert _local(*lines[1:])[-1] == ("padded jacket", None, None)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "shopping done this week — got the lehenga from a jaipur label on insta for 38k.",
+            ("lehenga", 38000.0, "INR"),
+        ),
+        (
+            "also treated myself to a keychron keyboard after the race, 9,200, typing on it now",
+            ("keychron keyboard", 9200.0, "INR"),
+        ),
+        ("gifted myself the sony XM5s, 26,990.", ("sony XM5s", 26990.0, "INR")),
+        (
+            "dhanteras shopping with mummy — got her a gold chain, nearly 2 lakh, papa almost fainted",
+            ("gold chain", 200000.0, "INR"),
+        ),
+    ],
+)
+def test_things_bought_after_a_dash_or_as_a_treat(line, expected):
+    assert _local(line, currency="INR") == [expected]

@@ -274,7 +274,7 @@ _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|also|then|and|so|ok|okay|actually|literally|oh|well|anyway|plus|btw|yeah|lol|haha|update|"
     r"news|um|ugh|omg|k|right|ps|today|yesterday)[,:!]?\s+)*"
     r"(?P<verb>bought|ordered|got|picked|paid|spent|flew|drove|went|came|did|had|ran|swam|cycled|finished|read|started|"
-    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|splurged|snagged|"
+    r"moved|visited|booked|tried|grabbed|ate|landed|returned|joined|quit|left|cancelled|treated|gifted|splurged|snagged|"
     r"popped|nipped|hopped|headed|caught|took|stayed|slept|copped|scored)\b",
     re.I,
 )
@@ -282,8 +282,9 @@ _SUBJECTLESS = re.compile(
 
 #: a buying verb after a clause's joint, with no subject of its own ("..., got her a scooter off amazon, £35")
 _BUYING_LATER = re.compile(
-    r"(?:[,;]\s+|\s(?:and|so|then)\s+)(?:(?:also|just|finally|then)\s+)?"
-    r"(?P<verb>bought|ordered|got|picked\s+up|grabbed|splurged\s+on|snagged|treated\s+myself\s+to)\s+(?!back\b|home\b|to\b|lost\b|sick\b|stuck\b)"
+    r"(?:[,;]\s+|\s(?:and|so|then)\s+|\s[—–-]\s+)(?:(?:also|just|finally|then)\s+)?"
+    r"(?P<verb>bought|ordered|got|picked\s+up|grabbed|splurged\s+on|snagged|treated\s+(?:myself|themselves)\s+to|"
+    r"gifted\s+(?:myself|themselves))\s+(?!back\b|home\b|to\b|lost\b|sick\b|stuck\b)"
 )
 #: someone who may be the subject of that verb: a pronoun or kin before it ("my sister flew in and got ...")
 _SOMEONE = re.compile(

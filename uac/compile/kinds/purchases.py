@@ -233,7 +233,8 @@ _MEASURES = set(
 
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
-    r"\b(?:bought|grabbed|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought|buy)\b",
+    r"\b(?:bought|grabbed|purchased|ordered|paid|spent|got|picked|splurged|snagged|scored|shelled|forked|dropped|treated|brought|buy|"
+    r"gifted)\b",
     re.I,
 )
 
@@ -515,7 +516,11 @@ _GOT_LOCAL = _rule(
 #: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least, so never
 #: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
 _BARE = _rule(
-    rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped|had\s+to\s+buy)\s+{_ITEM}(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped|had\s+to\s+buy|"
+    rf"treated\s+(?:\S+|themselves)\s+to|gifted\s+(?:themselves|\S+))\s+{_ITEM}"
+    rf"(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    # "treated myself to a keychron keyboard after the race, 9,200"
+    rf"(?:\s+(?:after|before|for)\s+(?:the|my|a|our)\s+[\w'’-]+)?"
     # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
     r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|on\s+\w+day|the\s+other\s+day)(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
     r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?)"
@@ -599,7 +604,8 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     :func:`uac.compile.kinds.context.localise`."""
     where = _WHERE.search(clause.rest)
     bare = _BARE.match(clause.rest)
-    item = _item(bare.group("item"), clause.person) if bare is not None else None
+    # "got the lehenga from a jaipur label on insta for 38k": the thing, not where it came from
+    item = _item(_ITEM_END.sub("", bare.group("item")).strip(), clause.person) if bare is not None else None
     if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
         before = _WHERE.search(clause.rest[: bare.start("bare")])
         place = p.clean_name(before.group("where"), clause.person) if before is not None else None
