@@ -260,3 +260,14 @@ def test_a_title_then_its_employer_by_town_then_a_start_is_a_job_starting():
     [job] = _jobs((dt.date(2025, 3, 23), ["Senior Lecturer in Early Modern History, York, starting 1st September."]))
     assert (job["employer"], job["start"], job["current"]) == ("York", Period("2025-09-01"), True)
     assert _jobs((dt.date(2025, 3, 23), ["Lisbon, York, starting to feel like home."])) == []
+
+
+def test_a_title_at_its_employer_with_a_start_date_told_in_passing():
+    line = "galway rang friday evening, deputy principal in Coláiste Ard Mhuire, start date monday 25th of august."
+    [job] = _jobs((dt.date(2025, 4, 29), [line]))
+    assert (job["employer"], job["role"], job["start"]) == (
+        "Coláiste Ard Mhuire",
+        "deputy principal",
+        Period("2025-08-25"),
+    )
+    assert _jobs((dt.date(2025, 4, 29), ["my sister is a nurse in Dublin, start of her shift at 7"])) == []

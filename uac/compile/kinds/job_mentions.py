@@ -52,7 +52,8 @@ _TITLE_NOUN = (
     r"(?:analyst|assistant|engineer|developer|teacher|nurse|manager|designer|tutor|coordinator|officer|consultant|"
     r"researcher|scientist|intern|lecturer|editor|accountant|architect|administrator|technician|specialist|advis[eo]r|"
     r"associate|director|writer|producer|planner|paralegal|pharmacist|therapist|librarian|barista|chef|clerk|"
-    r"programmer|surveyor|curator|counsell?or|instructor|receptionist|strategist)"
+    r"programmer|surveyor|curator|counsell?or|instructor|receptionist|strategist|principal|supervisor|foreman|"
+    r"electrician|plumber|mechanic|paramedic|physio|physiotherapist|dentist|hygienist|pilot|driver|cook)"
 )
 #: a title at a name, told alone as a sentence: "research assistant at SeaWatch Trust, the kelp project!!"
 _TITLED = rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?{_TITLE_NOUN}))"
@@ -152,6 +153,11 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (
             rf"\b{_ORG}\s+offered\s+{me}\s+(?:the\s+|a\s+|an\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){{0,5}}?)"
             rf"(?=\s*!|,?\s+(?:starting|start\s+date|from\s+the\s+\d|and\s+{me}\s+(?:said\s+yes|accepted|took\s+it))\b)",
+            "start",
+        ),
+        # "galway rang friday evening, deputy principal in Coláiste Ard Mhuire, start date monday 25th of august"
+        (
+            rf"(?:^|[,;:]\s+){_TITLED}\s+(?:in|at|with)\s+{_ORG},?\s+(?:starting|start\s+date|from\s+(?:the\s+)?\d)\b",
             "start",
         ),
         # "Senior Lecturer in Early Modern History, York, starting 1st September": the news told as a list,
