@@ -121,16 +121,17 @@ def test_one_stays_one_when_the_sentence_names_nothing_before_it():
     assert _bought("I bought a new one for €30.") == [("new one", 30.0, "EUR")]
 
 
-def _localised(*lines: str, currency: str | None = None) -> list:
-    """The purchases of ``lines`` once their amounts are read against the user's currency."""
+def _localised(*lines: str, currency: str | None = None, kind: str = "purchase", **said) -> list:
+    """The sightings of ``kind`` in ``lines`` once their amounts are read against the user's currency
+    (``said``: :func:`facts_of`'s options, ``said_on``)."""
     from uac.compile.kinds import localise
 
-    facts = facts_of(*lines)
+    facts = facts_of(*lines, **said)
     seen: dict[str, list] = {}
     for fact in facts:
         for sighting in detect(fact):
             seen.setdefault(sighting.kind, []).append(sighting)
-    return localise(seen, facts, currency).get("purchase", [])
+    return localise(seen, facts, currency).get(kind, [])
 
 
 def _currencies(*lines: str, currency: str | None = None) -> list[str]:
@@ -281,14 +282,7 @@ def test_a_report_after_chat_openers_and_a_bare_price_after_when():
 
 
 def _meal_costs(*lines: str, currency: str | None = None) -> list:
-    from uac.compile.kinds import localise
-
-    facts = facts_of(*lines)
-    seen: dict[str, list] = {}
-    for fact in facts:
-        for sighting in detect(fact):
-            seen.setdefault(sighting.kind, []).append(sighting)
-    return [(s.fields["amount"], s.fields["currency"]) for s in localise(seen, facts, currency).get("meal", [])]
+    return [(s.fields["amount"], s.fields["currency"]) for s in _localised(*lines, currency=currency, kind="meal")]
 
 
 @pytest.mark.parametrize(
@@ -313,24 +307,12 @@ def test_a_price_named_a_sentence_or_two_later_and_a_gift_bought_before_its_day(
     assert _local(told) == [("ring", 3400.0, "USD")]
     assert _local("i bought a ring. we saw a film. the car was $3,400.") == []  # another thing's price
     said = dt.date(2025, 7, 30)
-    [gift] = _localised_on(
-        said, "sunny's bday is aug 8 and i got him a weber kettle, $159, he's been grilling for years."
-    )
+    line = "sunny's bday is aug 8 and i got him a weber kettle, $159, he's been grilling for years."
+    [gift] = _localised(line, said_on=said)
     assert (gift.fields["item"], gift.fields["amount"], gift.fields["when"]) == ("weber kettle", 159.0, None)
     assert _local("i already bought a suit at nordstrom rack yesterday for 240 but idk", currency="USD") == [
         ("suit", 240.0, "USD")
     ]
-
-
-def _localised_on(day, *lines: str) -> list:
-    from uac.compile.kinds import localise
-
-    facts = facts_of(*lines, said_on=day)
-    seen: dict[str, list] = {}
-    for fact in facts:
-        for sighting in detect(fact):
-            seen.setdefault(sighting.kind, []).append(sighting)
-    return localise(seen, facts).get("purchase", [])
 
 
 def test_had_to_buy_after_an_opening_phrase_of_time():
