@@ -624,3 +624,8 @@ def test_a_return_to_a_town_the_gazetteer_lacks_and_a_plan_after_its_label():
     assert _trips((dt.date(2025, 2, 25), ["just back from the gym lol"])) == []
     label = (dt.date(2025, 10, 12), ["now DIWALI: flying to jaipur on 17th, back 23rd. need gift ideas"])
     assert _trips(label) == [{"destination": "Jaipur", "country": "IN", "status": "planned", "nights": None}]
+
+
+def test_a_friend_named_like_a_town_who_got_back_is_no_trip_of_the_speakers():
+    said = (dt.date(2025, 6, 8), ["Nadia just got back from Cuba and she's still bronzée and insufferable about it."])
+    assert _trips_read_in_turns(said) == []

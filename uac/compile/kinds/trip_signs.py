@@ -174,8 +174,13 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
     if p.HEDGES.search(text) or p.WISHES.search(text) or _MAYBE.search(text):
         return []
     other = _OTHER.match(text)
-    if other is not None and other.group("name") and is_place(other.group("name")):
-        other = None  # "Lisbon was ...": a place opens the sentence, not a person
+    if (
+        other is not None
+        and other.group("name")
+        and is_place(other.group("name"))
+        and re.match(r"(?:['’]s\s+|\s+(?:\w+\s+)?(?:is|was|were|are|in)\b)", text[other.end("name") :])
+    ):
+        other = None  # "Lisbon was ...": a place opens the sentence, not a person ("Nadia just got back" is one)
     both = f"{text} {around}"
     kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP, _SPAN) if sign.search(both))
     #: a stay or its span beside it: enough for a town the gazetteer does not hold
