@@ -271,3 +271,10 @@ def test_a_title_at_its_employer_with_a_start_date_told_in_passing():
         Period("2025-08-25"),
     )
     assert _jobs((dt.date(2025, 4, 29), ["my sister is a nurse in Dublin, start of her shift at 7"])) == []
+
+
+def test_the_employer_first_with_a_capitalised_title_and_a_team_lunch_at_an_eatery():
+    [job] = _jobs((dt.date(2025, 5, 2), ["THEY OFFERED ME!!! Savannah Crest, Finance Manager, start date 1st July."]))
+    assert (job["employer"], job["start"]) == ("Savannah Crest", Period("2025-07-01"))
+    lunch = "Funny enough I had lunch with my team at Calabar Kitchen on Herbert Macaulay on Wednesday."
+    assert _jobs((dt.date(2025, 5, 2), [lunch])) == []

@@ -127,7 +127,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         ),
         (rf"\b{me}\s+(?:said\s+yes|agreed)\s+to\s+{_ORG}(?=[,.;!]?\s[^.]*\b{_WORK_WORDS}\b)", "start"),
         (
-            rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?{_ROLE},\s+)?(?:starting|start(?=\s*[.;!]|\s*$|\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b",
+            rf"^{_ORG},\s+(?:(?:as\s+)?(?:an?\s+)?(?:{_ROLE}|(?P<role2>(?:[A-Z][\w-]*\s+){{0,3}}(?i:{_TITLE_NOUN}))),\s+)?(?:starting|start(?=\s*[.;!]|\s*$|\s+(?:on\s+|in\s+|from\s+)?(?:\d|the\b|next\b|monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december))|{me}\s+starts?|start\s+date)\b",
             "start",
         ),
         (rf"\b{mine}\s+first\s+day\s+(?:at|with)\s+{_ORG}", "start"),
@@ -163,8 +163,8 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         # "Senior Lecturer in Early Modern History, York, starting 1st September": the news told as a list,
         # the title first (the employer may be named by its town)
         (
-            rf"^(?P<role>(?-i:[A-Z][\w-]*)(?:\s+(?:(?-i:[A-Z][\w-]*)|in|of|and|for)){{1,7}}),\s+{_ORG},\s+"
-            rf"(?:starting|start\s+date|from)\b",
+            rf"^(?P<role>(?=[^,]*\b(?i:{_TITLE_NOUN})\b)(?-i:[A-Z][\w-]*)(?:\s+(?:(?-i:[A-Z][\w-]*)|in|of|and|for)){{1,7}}),\s+"
+            rf"(?![^,]*\b(?i:{_TITLE_NOUN})\b){_ORG},\s+(?:starting|start\s+date|from)\b",
             "titled",
         ),
         (rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer", "start"),
@@ -234,6 +234,10 @@ _NOT_ORGS = set(p.NOT_NAMES) | {"work", "home", "uni", "school"}
 _LEADING = _NOT_ORGS | {"week", "weeks", "month", "months", "year", "years", "day", "days", "and", "then"}
 
 
+#: a name that holds an eatery word is where people eat ("Calabar Kitchen", "Brew Bistro")
+_EATERY = re.compile(rf"\s(?i:{p.EATERY_AFTER})\b")
+
+
 def _org(name: str | None, place_ok: bool = False) -> str | None:
     if not name:
         return None
@@ -281,11 +285,15 @@ def mentions(fact: "Fact") -> list[Mention]:
             groups["org"] = groups.get("org") or groups.get("org2")
             org = _org(groups.get("org"), place_ok=event in WORKPLACE_EVENTS)
             told = {"shift": "current", "notice": "end", "titled": "start"}.get(event, event)
+            groups["role"] = groups.get("role") or groups.get("role2")
             role = " ".join(groups["role"].split()) if groups.get("role") else None
             if role and not role.split()[0].isupper():
                 role = role[:1].lower() + role[1:]  # "Research assistant" opening a sentence; "GIS analyst" kept
             if org is None and groups.get("org"):
                 continue
+            if org is not None and event == "current" and _EATERY.search(org):
+                continue  # "lunch with my team at Calabar Kitchen": where they ate, not who employs
+
             if org is None and told in ("current", "start") and role is None:
                 continue
             out.append(Mention(org, role, told))
