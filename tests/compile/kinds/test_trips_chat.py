@@ -629,3 +629,8 @@ def test_a_return_to_a_town_the_gazetteer_lacks_and_a_plan_after_its_label():
 def test_a_friend_named_like_a_town_who_got_back_is_no_trip_of_the_speakers():
     said = (dt.date(2025, 6, 8), ["Nadia just got back from Cuba and she's still bronzée and insufferable about it."])
     assert _trips_read_in_turns(said) == []
+
+
+def test_a_night_at_a_friends_named_like_a_city_is_no_trip_there():
+    said = (dt.date(2026, 4, 29), ["I drove down Saturday the 18th and came back Sunday, one night at Florence's."])
+    assert _trips_read_in_turns(said) == []

@@ -190,6 +190,8 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         end = start + len(raw)
         if other is not None and not _FIRST.search(text[other.end() : max(text.find(raw), other.end())]):
             continue  # "my coworker Dani just got back from Alaska": the speaker is not who went
+        if re.match(r"['’]s\b", dated[end:]) and re.search(r"\b(?:at|to)\s+$", dated[:start]):
+            continue  # "one night at Florence's": a friend's home, not a trip to Florence
         if _WHO_ELSE.search(dated[max(0, start - 80) : start]):
             continue  # "I have a friend who has just come back from Tromsø": the friend went
         returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
