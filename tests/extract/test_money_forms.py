@@ -83,3 +83,18 @@ def test_dirhams_and_shillings_as_people_write_them(text, local, expected):
 )
 def test_quid_tenners_and_whole_rupees_as_people_say_them(text, local, expected):
     assert _read(text, local) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "the tent was 289,99$ and the cooler 74$",
+            [(289.99, "USD"), (74.0, "USD")],
+        ),  # the sign after, as Quebec writes it
+        ("899$ at Best Buy", [(899.0, "USD")]),
+    ],
+)
+def test_a_dollar_sign_after_the_amount(text, expected):
+    # read as a dollar; whose dollar it is, the user's home decides (uac.compile.kinds.context)
+    assert _read(text) == expected

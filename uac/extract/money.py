@@ -229,7 +229,7 @@ _NAME_AFTER = (
 _AMOUNT = re.compile(
     rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}(?:\s?(?P<code1>(?-i:[A-Z]{{3}}))\b)?"
     rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
-    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽]|,-)"
+    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽$]|,-)"
     rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}(?:\s*-?\s*(?:odd|ish))?\s*{_NAME_AFTER}(?!\s+of\b)"
     rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b"
     rf"|(?P<n6>{_DIGITS}|{_WORD_NUMBER})\s*(?P<lakh>lakhs?|lacs?|crores?)\b)",

@@ -356,3 +356,8 @@ def test_a_price_in_no_currency_is_in_the_one_the_user_writes_most():
 )
 def test_things_bought_after_a_dash_or_as_a_treat(line, expected):
     assert _local(line, currency="INR") == [expected]
+
+
+def test_a_price_said_again_in_another_money_is_no_second_thing():
+    line = "I brought back six old azulejo tiles from a little shop near the Sé, 85 euros, so like 136$, lovely."
+    assert [item for item, _, _ in _local(line, currency="CAD")] == ["six old azulejo tiles"]

@@ -194,9 +194,13 @@ def _item(text: str, person: str) -> str | None:
         words = words[:-1]
     if " ".join(words).lower() in _REFUNDS:
         return None  # "got the £249 back in full": money returned, nothing bought
+    if words and all(w.lower().strip(",.") in _FILLERS for w in words):
+        return None  # "85 euros, so like 136$": the same price again, no second thing
     return " ".join(words) or None
 
 
+#: words that name no thing, before a price said again in another money
+_FILLERS = {"so", "like", "about", "around", "roughly", "approx", "or", "which", "is", "thats", "that's", "aka", "ie"}
 #: what "got ... back" names when money comes back: a refund, not a thing bought
 _REFUNDS = {"back", "refund", "full refund", "money back", "deposit back", "change", "cashback"}
 
