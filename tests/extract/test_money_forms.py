@@ -98,3 +98,15 @@ def test_quid_tenners_and_whole_rupees_as_people_say_them(text, local, expected)
 def test_a_dollar_sign_after_the_amount(text, expected):
     # read as a dollar; whose dollar it is, the user's home decides (uac.compile.kinds.context)
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("school shoes ₦18,500", [(18500.0, "NGN")]),
+        ("₱1,200 for the bag", [(1200.0, "PHP")]),
+        ("₵50 for a taxi", [(50.0, "GHS")]),
+    ],
+)
+def test_the_signs_of_more_currencies(text, expected):
+    assert _read(text) == expected

@@ -140,7 +140,25 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
     for code, symbol in english.currency_symbols.items():
         if symbol != code and not symbol.isalpha():
             symbols.setdefault(symbol, code)
-    for locale in ("en_GB", "en_IN", "ja", "ko", "pl", "th", "tr", "ru", "vi", "uk", "he", "fil"):
+    for locale in (
+        "en_GB",
+        "en_IN",
+        "ja",
+        "ko",
+        "pl",
+        "th",
+        "tr",
+        "ru",
+        "vi",
+        "uk",
+        "he",
+        "fil",
+        "en_NG",
+        "en_GH",
+        "bn",
+        "kk",
+        "lo",
+    ):
         try:
             for code, symbol in Locale.parse(locale).currency_symbols.items():
                 if code in codes and len(symbol) == 1 and not symbol.isalnum():
@@ -148,7 +166,18 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
         except (ValueError, LookupError):
             continue
     symbols.update(
-        {"US$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB"}
+        {
+            "US$": "USD",
+            "$": "USD",
+            "€": "EUR",
+            "£": "GBP",
+            "¥": "JPY",
+            "₹": "INR",
+            "₩": "KRW",
+            "₺": "TRY",
+            "₽": "RUB",
+            "₵": "GHS",
+        }
     )
     return symbols, codes
 
@@ -210,7 +239,7 @@ def _digits(text: str) -> float | None:
     return float(value) if isinstance(value, Decimal) else None
 
 
-_SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽₨]|[A-Z]{1,3}\$|R\$|(?<![A-Za-z])Rs\.?)"
+_SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽₨₦₱₴₫₪₵₭₸৳]|[A-Z]{1,3}\$|R\$|(?<![A-Za-z])Rs\.?)"
 #: a code is written in capitals: "was 85 dollars" holds no code "was" (the pattern is read ignoring case)
 _CODE = r"(?P<code>(?-i:[A-Z]{3}))"
 
@@ -229,7 +258,7 @@ _NAME_AFTER = (
 _AMOUNT = re.compile(
     rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}(?:\s?(?P<code1>(?-i:[A-Z]{{3}}))\b)?"
     rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
-    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽$]|,-)"
+    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽$₦₱₫₪₵]|,-)"
     rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}(?:\s*-?\s*(?:odd|ish))?\s*{_NAME_AFTER}(?!\s+of\b)"
     rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b"
     rf"|(?P<n6>{_DIGITS}|{_WORD_NUMBER})\s*(?P<lakh>lakhs?|lacs?|crores?)\b)",
