@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 
 from uac.compile.kinds import assemble, detect, registry
+from uac.dates import Period
 from uac.extract.places import lookup_lower
 
 from .conftest import facts_of
@@ -634,3 +635,12 @@ def test_a_friend_named_like_a_town_who_got_back_is_no_trip_of_the_speakers():
 def test_a_night_at_a_friends_named_like_a_city_is_no_trip_there():
     said = (dt.date(2026, 4, 29), ["I drove down Saturday the 18th and came back Sunday, one night at Florence's."])
     assert _trips_read_in_turns(said) == []
+
+
+def test_a_plan_is_never_dated_before_the_day_it_was_said():
+    from uac.compile.kinds.trips import _ahead_of
+
+    said = dt.date(2025, 12, 28)
+    assert _ahead_of(Period("2025-01"), None, said) == (Period("2026-01"), None)  # "in January", said in December
+    assert _ahead_of(Period("2025-12-03"), None, said) == (None, None)  # a day gone by: no date rather than a past one
+    assert _ahead_of(Period("2026-01-05"), None, said) == (Period("2026-01-05"), None)

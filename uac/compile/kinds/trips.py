@@ -964,6 +964,23 @@ def _activity(activity: str | None) -> str:
     return " ".join(text.split())
 
 
+def _ahead_of(start: Period, end: Period | None, said: _dt.date) -> tuple[Period | None, Period | None]:
+    """A plan's dates, never all before the day it was said: a month or season gone by this year is
+    next year's ("Thessaloniki in January" said on 28 December); any other date gone by is dropped."""
+    if start.end >= said:
+        return start, end
+    if start.precision in ("month", "season"):
+        return Period(_next_year(start.start), _next_year(start.end)), None
+    return None, None
+
+
+def _next_year(day: _dt.date) -> _dt.date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + 1, day=28)
+
+
 def _fields(
     fact: "Fact", rule: _Rule, places: list[str], activity: str | None, nights: str | None, clause: p.Clause, after: str
 ) -> dict[str, Any]:
@@ -989,6 +1006,8 @@ def _fields(
             start = period
             if start is not None and start.is_day and count:
                 end = Period.day(start.start + _dt.timedelta(days=count))
+    if rule.status == "planned" and start is not None and fact.session_date is not None:
+        start, end = _ahead_of(start, end, fact.session_date)
     purpose = _purpose(after)
     if purpose is None and activity:
         purpose = _activity(activity)
