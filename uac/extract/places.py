@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from threading import Lock
 
 __all__ = ["Place", "lookup", "is_place", "is_us_state", "country_name", "contains", "is_common_word"]
@@ -455,30 +456,27 @@ MIN_LOWER_PHRASE_CITY = 100_000
 _PHRASE_WORDS = re.compile(r"[a-z][a-z.'’-]*")
 
 
+@lru_cache(maxsize=1)
 def _lower_phrases() -> dict[str, dict[str, str]]:
     """First word -> {the folded name of several words: the name as the gazetteer writes it}."""
-    global _PHRASES
-    if _PHRASES is None:
-        tables = _tables()
-        named: dict[str, tuple[str, bool]] = {}  # folded name -> (its name, whether it may be all English words)
-        for key, codes in tables.countries.items():
-            own = tables.names.get(next(iter(codes)), "") if len(codes) == 1 else ""
-            if " " in key and own:
-                named[key] = (own if fold(own) == key else key.title(), True)
-        named["new york"] = ("New York", True)  # the city, as people say it; other states stay as written
-        for key, rows in tables.cities.items():
-            if " " in key and rows[0][0] >= MIN_LOWER_PHRASE_CITY and rows[0][3].isascii():
-                # "St. Louis" as "St Louis": a name's full stop would end the sentence it is read in
-                named.setdefault(key, (rows[0][3].replace(".", ""), rows[0][0] >= MIN_ENGLISH_PHRASE_CITY))
-        phrases: dict[str, dict[str, str]] = {}
-        for key, (name, big) in named.items():
-            if len(key.split()) <= 3 and (big or not all(_is_plain_english(w) for w in key.split())):
-                phrases.setdefault(key.split()[0], {})[key] = name
-        _PHRASES = phrases
-    return _PHRASES
+    tables = _tables()
+    named: dict[str, tuple[str, bool]] = {}  # folded name -> (its name, whether it may be all English words)
+    for key, codes in tables.countries.items():
+        own = tables.names.get(next(iter(codes)), "") if len(codes) == 1 else ""
+        if " " in key and own:
+            named[key] = (own if fold(own) == key else key.title(), True)
+    named["new york"] = ("New York", True)  # the city, as people say it; other states stay as written
+    for key, rows in tables.cities.items():
+        if " " in key and rows[0][0] >= MIN_LOWER_PHRASE_CITY and rows[0][3].isascii():
+            # "St. Louis" as "St Louis": a name's full stop would end the sentence it is read in
+            named.setdefault(key, (rows[0][3].replace(".", ""), rows[0][0] >= MIN_ENGLISH_PHRASE_CITY))
+    phrases: dict[str, dict[str, str]] = {}
+    for key, (name, big) in named.items():
+        if len(key.split()) <= 3 and (big or not all(_is_plain_english(w) for w in key.split())):
+            phrases.setdefault(key.split()[0], {})[key] = name
+    return phrases
 
 
-_PHRASES: "dict[str, dict[str, str]] | None" = None
 #: ... and one whose words are all ordinary English ("mexico city", "salt lake city") only from this
 #: many people, or a country ("new zealand", "south africa"): never "long beach", "green bay"
 MIN_ENGLISH_PHRASE_CITY = 1_000_000

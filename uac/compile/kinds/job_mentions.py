@@ -234,10 +234,6 @@ _NOT_ORGS = set(p.NOT_NAMES) | {"work", "home", "uni", "school"}
 _LEADING = _NOT_ORGS | {"week", "weeks", "month", "months", "year", "years", "day", "days", "and", "then"}
 
 
-#: a name that holds an eatery word is where people eat ("Calabar Kitchen", "Brew Bistro")
-_EATERY = re.compile(rf"\s(?i:{p.EATERY_AFTER})\b")
-
-
 def _org(name: str | None, place_ok: bool = False) -> str | None:
     if not name:
         return None
@@ -291,7 +287,7 @@ def mentions(fact: "Fact") -> list[Mention]:
                 role = role[:1].lower() + role[1:]  # "Research assistant" opening a sentence; "GIS analyst" kept
             if org is None and groups.get("org"):
                 continue
-            if org is not None and event == "current" and _EATERY.search(org):
+            if org is not None and event == "current" and p.EATERY_NAME.search(org):
                 continue  # "lunch with my team at Calabar Kitchen": where they ate, not who employs
 
             if org is None and told in ("current", "start") and role is None:

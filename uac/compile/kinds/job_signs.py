@@ -326,10 +326,6 @@ _THEIRS = re.compile(r"\b(?:[A-Z][a-z]+['’]s|(?i:his|her|their))\s+")
 _TITLES = re.compile(rf"\b(?:{_TITLE_NOUNS}|senior|junior|principal)\b", re.I)
 
 
-#: a name that ends in an eatery word is where people eat ("Calabar Kitchen", "Brew Bistro")
-_EATERY_NAME = re.compile(rf"\s(?i:{p.EATERY_AFTER})\b")
-
-
 def described(fact: "Fact") -> list[Described]:
     """The speaker's jobs at employers ``fact`` describes (often none)."""
     person = fact.speaker
@@ -359,7 +355,7 @@ def described(fact: "Fact") -> list[Described]:
                 found = _named(groups["named"], person, place_ok=how == "shift")
             else:
                 found = _employer(groups["org"], how == "job")
-            if found is not None and event == "current" and _EATERY_NAME.search(found[0]):
+            if found is not None and event == "current" and p.EATERY_NAME.search(found[0]):
                 continue  # "lunch with my team at Calabar Kitchen": where they ate, not who employs
             if found is not None and not (found[1] and event == "mention"):
                 out.append(Described(found[0], event, found[1]))

@@ -339,6 +339,8 @@ EATERY_AFTER = (
     r"(?:brewing|brewery|brewhouse|grill|grillhouse|kitchen|bar|cafe|café|bistro|diner|tavern|pub|pizza|pizzeria|"
     r"burgers?|noodles?|sushi|ramen|taqueria|cantina|deli|bakery|eatery|steakhouse|bbq|smokehouse|canteen)"
 )
+#: a name that holds an eatery word is where people eat, not who employs them ("Calabar Kitchen", "Brew Bistro")
+EATERY_NAME = re.compile(rf"\s(?i:{EATERY_AFTER})\b")
 LOWER_NAME = rf"(?-i:[a-z][a-z-]{{2,}})(?![\w'’-])(?!\s+(?i:{EATERY_AFTER})\b)"
 
 
