@@ -14,6 +14,8 @@ _BOUNDARY = re.compile(
     r"(?<=[.!?…])[\"')\]]*\s+|\n+|(?<=[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D])\s+(?=[A-Za-z])"
     r"(?!(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d)"
 )
+#: a face typed in the text ends a thought too: a kaomoji ("(≧▽≦)", "(´∀｀)") or an emoticon (":)", ";D", "^^")
+_FACE = re.compile(r"(\((?=[^()]*[^\x00-\x7f])[^()A-Za-z0-9]{1,12}\)|(?<!\S)(?:[:;]-?[()DPp]+|\^\^|T_T))[ \t]+(?=\S)")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 #: words that carry no fact on their own (greetings, thanks, reactions, glue)
@@ -39,7 +41,7 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (newlines always separate)."""
     pieces: list[str] = []
     buffer = ""
-    for part in _BOUNDARY.split(text):
+    for part in _BOUNDARY.split(_FACE.sub(lambda m: m.group(1) + "\n", text)):
         if not part or not part.strip():
             continue
         candidate = (buffer + " " + part).strip() if buffer else part.strip()

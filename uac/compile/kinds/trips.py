@@ -1095,11 +1095,15 @@ def _merge(trip: _Trip, fields: dict[str, Any], fact_id: str, said: _dt.date | N
 
 
 def _place_key(destination: str) -> str:
-    """A destination as the gazetteer names it, folded ("CDMX" and "Mexico City" are one)."""
+    """A destination as the gazetteer names it, folded ("CDMX" and "Mexico City" are one); a
+    name it does not hold, without a trailing word of kind (:func:`.trip_plans.place_names`)."""
     from ...extract.places import fold, lookup
+    from .trip_plans import place_names
 
     place = lookup(destination) if destination[:1].isupper() else None
-    return fold(place.canonical if place is not None and place.canonical else destination)
+    if place is None:
+        return place_names(destination)[-1]  # "Arima Onsen", later "Arima": one place
+    return fold(place.canonical or destination)
 
 
 def _key(sighting: Sighting) -> str | None:
@@ -1286,50 +1290,27 @@ def _report(
         trips.append(_new(sighting, fields, said))
 
 
-#: "... at the weekend in Leeds ...": a place named in a sentence
-_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})|\b(?P<told>{p.NAME}),\s+it\s+was\b")
-#: a sentence that opens with a place and a word about it: "London debrief: ...", "Oslo was cold"
-_OPENS_WITH_PLACE = re.compile(rf"^(?P<place>{p.NAME})(?=\s+(?:debrief|update|recap|report|diary|was|were)\b|:)")
-
-
 def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
-    """A dated plan whose time has come is done when its person later speaks, in the past
-    tense, of being in its place ("she said at the weekend in Leeds that ..." after the plan
-    for that weekend); nothing else makes a plan done without a report."""
+    """A dated plan whose time has come is done when its person later says it was taken
+    (:mod:`.trip_plans`); nothing else makes a plan done without a report."""
+    from .trip_plans import plans_done
+
     plans = [
         t
         for t in trips
         if t.fields["status"] == "planned"
-        and t.when is not None
         and t.fields.get("destination")
         and t.fields.get("person")
         and t.first_said is not None
     ]
-    if not plans:
-        return
-    for fact in sorted(facts.values(), key=p.order_key):
-        said = fact.session_date
-        if said is None or fact.speaker is None or p.is_question(fact):
-            continue
-        for trip in plans:
-            if trip.when is None or trip.first_said is None:
-                continue
-            if trip.fields["status"] != "planned" or fact.speaker != trip.fields["person"] or said <= trip.first_said:
-                continue
-            if said < trip.when.start or trip.fields["destination"] not in fact.text:
-                continue
-            if tense(fact.text) is not False or p.HEDGES.search(fact.text):
-                continue
-            text = p.plain_cached(fact.text, said)
-            # "in Bali", "at Ana's in York", or a place looked back on: "told you about Bali, it was unreal"
-            named = {_place_key(m.group("place") or m.group("told")) for m in _IN_PLACE.finditer(text)}
-            opening = _OPENS_WITH_PLACE.match(text[len(f"{fact.speaker} said: ") :] if "said: " in text else text)
-            if opening is not None:
-                named.add(_place_key(opening.group("place")))  # "London debrief: the workshop went fine"
-            if _place_key(trip.fields["destination"]) in named:
-                trip.fields["status"] = "done"
-                trip.sources.append(fact.id)
-                trip.last_said = said
+    if plans:
+        plans_done(plans, facts, _taken)
+
+
+def _taken(trip: _Trip, fact: "Fact") -> None:
+    trip.fields["status"] = "done"
+    trip.sources.append(fact.id)
+    trip.last_said = fact.session_date
 
 
 def _new(sighting: Sighting, fields: dict[str, Any], said: _dt.date | None) -> _Trip:

@@ -1,0 +1,90 @@
+"""A plan whose time has come, done by the later words of its person that say it was taken
+("London don finish!", "athlone was grand in the end", "NEW YORK!!!" then "back since
+Tuesday"), and never by a question, a plan said again, someone else or another place."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.compile.offline import _assemble
+from uac.extract.sentences import split_sentences
+
+from .conftest import facts_of
+
+
+def _trips(*sessions, speaker: str = "Sam") -> list[tuple]:
+    facts = []
+    for number, (day, lines, who) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, speaker=who or speaker, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    _, assembled, _ = _assemble(facts)
+    return sorted((a.fields["destination"], a.fields["status"]) for a in assembled["trip"])
+
+
+PLANNED = dt.date(2025, 9, 4)
+LATER = dt.date(2025, 10, 23)
+LONDON = "Big one: I'm going to London in October! Work is sending me for a week of training."
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "London don finish! 🇬🇧 They moved my flight and I came back on Sunday.",
+        "london was grand in the end, one night in a hotel by the river",
+        "LONDON!!! back since Tuesday night and I'm still processing.",
+        "We're back since Saturday and I'm still on London time in my heart.",
+        "London done! monday to thursday last week.",
+    ],
+)
+def test_a_plan_is_done_by_a_later_word_that_it_was_taken(later):
+    assert _trips((PLANNED, [LONDON], None), (LATER, [later], None)) == [("London", "done")]
+
+
+@pytest.mark.parametrize(
+    "later, who",
+    [
+        ("Are you back from London yet, do you think?", None),  # a question
+        ("Got back from Paris on Sunday, London was not the plan after all.", None),
+        ("London was cancelled, the training moved online.", None),
+        ("London was amazing, Tom says, he came back on Sunday.", "Tom"),  # someone else
+        ("Still thinking about London.", None),  # no return, no look back
+    ],
+)
+def test_a_plan_stays_a_plan_without_its_person_saying_it_was_taken(later, who):
+    found = _trips((PLANNED, [LONDON], None), (LATER, [later], who))
+    assert ("London", "done") not in found
+
+
+def test_a_plan_is_not_done_before_its_time():
+    early = dt.date(2025, 9, 20)
+    assert _trips(
+        (PLANNED, [LONDON], None), (early, ["London was the best news, back from the office early."], None)
+    ) == [("London", "planned")]
+
+
+def test_an_undated_plan_is_done_only_by_a_return_from_its_place():
+    plan = "Julien and I are going to LISBON, flights booked."
+    assert _trips((PLANNED, [plan], None), (LATER, ["Lisbon was on my mind all week."], None)) == [
+        ("LISBON", "planned")
+    ]
+    back = "We're back since Saturday and I'm still on Lisbon time in my heart."
+    assert _trips((PLANNED, [plan], None), (LATER, [back], None)) == [("LISBON", "done")]
+
+
+def test_a_place_named_again_without_its_word_of_kind_is_the_same_trip():
+    plan = "My sister Mio and I are going to Arima Onsen on Saturday the 13th, just one night, ryokan booked."
+    later = "We got back from Arima on Sunday evening, the ryokan was so cozy."
+    found = _trips((dt.date(2025, 9, 8), [plan], None), (dt.date(2025, 9, 20), [later], None))
+    assert [status for _, status in found] == ["done"]
+
+
+def test_a_face_typed_in_the_text_ends_a_sentence():
+    assert split_sentences("The concert was AMAZING (≧▽≦) we went to Nagoya Saturday. so fun :) we ate") == [
+        "The concert was AMAZING (≧▽≦)",
+        "we went to Nagoya Saturday.",
+        "so fun :)",
+        "we ate",
+    ]
+    assert split_sentences("It cost (€45) in the end.") == ["It cost (€45) in the end."]

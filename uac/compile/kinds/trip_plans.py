@@ -1,0 +1,163 @@
+"""A plan whose time has come, and the later words that say it was taken.
+
+A trip planned for a day or a month is often never reported in a shape the trip rules
+read: "London don finish! 🇬🇧", "athlone was grand in the end", "NEW YORK!!!" then "back
+since Tuesday night", "We're back since Saturday and I'm still on Lisbon time".  Each
+alone is no trip (a place named, a feeling); after a plan of that place whose time has
+come, said by the person who planned it, it is the plan done.  So the bar is lower here
+than for a trip no plan foretold, and it is still a bar:
+
+- the later sentence is said in a later session by the plan's person, and the plan's time
+  has come on its day; a plan with no date is done only by a return from its place;
+- the sentence names the plan's place, whatever its case ("legoland" for "Legoland
+  Windsor" only where the rest is a word of kind: "Arima" for "Arima Onsen");
+- it tells the plan was taken: the place after in, at or from in the past tense; the
+  place opening the sentence with a word looking back ("was", "done", "recap", "don
+  finish", an exclamation); or a return in the sentence ("back since", "got back", "we're
+  back") with no other place it came back from; a sentence that is only the place
+  exclaimed counts when the next sentence of its message tells the return or looks back;
+- never a question, a hedge, a wish or a trip called off (a plan said again, "Lisbon is in
+  6 days", is said before its time has come, or tells no return).
+
+Nothing else makes a plan done without a report.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...extract.dates import tense
+from ...extract.places import fold
+from . import patterns as p
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
+
+#: "... at the weekend in Leeds ...": a place named in a sentence
+_IN_PLACE = re.compile(rf"\b(?:in|at|from)\s+(?P<place>{p.NAME})|\b(?P<told>{p.NAME}),\s+it\s+was\b")
+#: words of a kind of place that may be left out when it is named again ("Arima Onsen" -> "Arima")
+_KIND_WORDS = {"onsen", "spa", "beach", "island", "islands", "village", "resort"}
+#: what may follow a place that opens a sentence looking back: "Oslo was cold", "London debrief:",
+#: "legoland done!", "London don finish!", "NEW YORK!!!"
+_LOOKED_BACK = re.compile(
+    r"^\s*(?:(?:was|were)\b|(?:done|don\s+finish|finished|over|wrapped|recap|debrief|update|report|diary)\b|[:=]|!)",
+    re.I,
+)
+#: a return told in the sentence
+_RETURN = re.compile(
+    r"\b(?:(?:we|i)\s*(?:['’]re|are|am|['’]m)\s+(?:\w+\s+)?back|back\s+(?:since|home|safe)|got\s+back|came\s+back|got\s+home|"
+    r"flew\s+(?:back|home)|drove\s+(?:back|home)|returned|home\s+since|just\s+back|made\s+it\s+home)\b",
+    re.I,
+)
+#: a return from some other place: "got back from Paris" names where it came back from
+_BACK_FROM = re.compile(r"\b(?:back|home|returned)\s+(?:\w+\s+)?from\s+(?P<place>[\w'’ -]{2,40})", re.I)
+_CALLED_OFF = re.compile(
+    r"\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|postponed|didn['’]t\s+happen|not\s+going|is\s+off)\b",
+    re.I,
+)
+#: a sentence that is the place exclaimed and nothing more: "NEW YORK!!!", "Lisbon 🇵🇹!!"
+_ONLY_PLACE_TAIL = re.compile(r"^[\s!.…\W]*$")
+
+
+def place_names(destination: str) -> list[str]:
+    """The folded names a later sentence may call the place by: its own, and its name without
+    a trailing word of kind or the town it lies in ("Arima Onsen" -> "arima onsen", "arima";
+    "Legoland Windsor" -> "legoland windsor", "legoland")."""
+    from ...extract.places import lookup
+
+    name = fold(destination)
+    words = name.split()
+    out = [name]
+    last = destination.split()[-1]
+    if len(words) > 1 and (
+        words[-1] in _KIND_WORDS or (lookup(last[:1].upper() + last[1:]) is not None and lookup(destination) is None)
+    ):
+        out.append(" ".join(words[:-1]))
+    return out
+
+
+def _named_at(text: str, destination: str) -> "re.Match[str] | None":
+    """Where the place is named in ``text`` (folded, whole words), the longest name first."""
+    folded = fold(text)
+    for name in place_names(destination):
+        found = re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w'’-])", folded)
+        if found is not None:
+            return found
+    return None
+
+
+def _no_plan_words(fact: "Fact", text: str) -> bool:
+    return not (p.is_question(fact) or p.HEDGES.search(text) or p.WISHES.search(text) or _CALLED_OFF.search(text))
+
+
+def _returned_from_it(text: str, destination: str) -> bool:
+    """A return in ``text`` and, if it says where from, from this place."""
+    if not _RETURN.search(text):
+        return False
+    origins = [m.group("place") for m in _BACK_FROM.finditer(text)]
+    return not origins or any(_named_at(origin, destination) for origin in origins)
+
+
+def tells_taken(fact: "Fact", text: str, destination: str, following: str | None, *, undated: bool = False) -> bool:
+    """Does ``text`` (the fact's words, dates plain) tell the plan to ``destination`` was
+    taken?  ``following``: the next sentence of its message, if any; ``undated``: the plan
+    has no date, so only a return from its place tells it ("We're back since Saturday and
+    I'm still on Lisbon time")."""
+    if not _no_plan_words(fact, text):
+        return False
+    if undated:
+        return _returned_from_it(text, destination) and _named_at(text, destination) is not None
+    body = text.split(" said: ", 1)[1] if " said: " in text[:60] else text
+    if tense(text) is False:
+        named = {fold(m.group("place") or m.group("told")) for m in _IN_PLACE.finditer(text)}
+        if any(name in named for name in place_names(destination)):
+            return True
+    folded = fold(body)
+    at = _named_at(folded, destination)
+    if at is None:
+        return False
+    opens = not folded[: at.start()].strip(" \"'“‘-–—,!…")
+    rest = folded[at.end() :]
+    if opens and _LOOKED_BACK.match(rest):
+        return True
+    if _returned_from_it(body, destination):
+        return True
+    if opens and _ONLY_PLACE_TAIL.match(rest) and following:
+        return bool(_RETURN.search(following)) or tense(following) is False
+    return False
+
+
+def trip_sessions(trip: Any, facts: dict[str, "Fact"]) -> set[str]:
+    """The sessions that told the trip so far."""
+    return {facts[i].session_id for i in trip.sources if i in facts}
+
+
+def plans_done(plans: list[Any], facts: dict[str, "Fact"], mark: Any) -> None:
+    """Call ``mark(trip, fact)`` for each plan of ``plans`` (the trips of :mod:`.trips`,
+    planned) that a later fact of its person tells was taken (see the module)."""
+    ordered = sorted(facts.values(), key=p.order_key)
+    for index, fact in enumerate(ordered):
+        said = fact.session_date
+        if said is None or fact.speaker is None:
+            continue
+        text: str | None = None
+        for trip in plans:
+            if trip.fields["status"] != "planned" or trip.first_said is None:
+                continue
+            if fact.speaker != trip.fields.get("person") or fact.session_id in trip_sessions(trip, facts):
+                continue
+            if said <= trip.first_said or (trip.when is not None and said < trip.when.start):
+                continue
+            destination = trip.fields.get("destination")
+            if not destination or _named_at(fact.text, destination) is None:
+                continue
+            text = text if text is not None else p.plain_cached(fact.text, said)
+            nxt = ordered[index + 1] if index + 1 < len(ordered) else None
+            following = (
+                p.plain_cached(nxt.text, said)
+                if nxt is not None and nxt.session_id == fact.session_id and nxt.evidence[:1] == fact.evidence[:1]
+                else None
+            )
+            if tells_taken(fact, text, destination, following, undated=trip.when is None):
+                mark(trip, fact)
