@@ -265,7 +265,7 @@ _AMOUNT = re.compile(
     re.I,
 )
 _SHARE = re.compile(
-    r"\s*(?:each|apiece|for\s+(?:my|our|his|her|their|\w+'s)\s+(?:half|share|part|third)|(?:as\s+)?my\s+(?:half|share))\b",
+    r"\s*(?:each|apiece|for\s+(?:my|our|his|her|their|\w+'s)\s+(?:half|share|part|third)|(?:as\s+)?(?:my|(?-i:[A-Z])\w+['’]s)\s+(?:half|share|part))\b",
     re.I,
 )
 
@@ -282,9 +282,20 @@ _NOTES = re.compile(r"\b(?P<count>a|one|two|three|four|five)\s+(?P<note>tenner|f
 _WHOLE_RUPEES = re.compile(rf"(?<![\w.,])(?P<n>{_DIGITS})/-")
 
 
+#: "280 lucas", "45 lucas my part": thousands of pesos as the River Plate and Chile say it
+_LUCAS = re.compile(r"(?<![\w.,])(?P<n>[1-9]\d{0,3}(?:[.,]\d)?)\s*lucas\b", re.I)
+#: the lands whose own money "lucas" counts in thousands (elsewhere, the Argentine peso's)
+_LUCAS_LANDS = ("ARS", "CLP", "UYU")
+
+
 def _notes_and_whole(text: str, local: str | None) -> list[Money]:
-    """The amounts of :data:`_NOTES` and :data:`_WHOLE_RUPEES` in ``text``."""
+    """The amounts of :data:`_NOTES`, :data:`_WHOLE_RUPEES` and :data:`_LUCAS` in ``text``."""
     out = []
+    for match in _LUCAS.finditer(text):
+        thousands = float(match.group("n").replace(",", "."))
+        code = local.upper() if local and local.upper() in _LUCAS_LANDS else "ARS"
+        share = _SHARE.match(text, match.end()) is not None
+        out.append(Money(thousands * 1000, code, match.start(), match.end(), share))
     for match in _NOTES.finditer(text):
         count = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}[match.group("count").lower()]
         notes = count * (10 if match.group("note").lower() == "tenner" else 5)

@@ -524,15 +524,17 @@ _BARE = _rule(
     rf"treated\s+(?:\S+|themselves)\s+to|gifted\s+(?:themselves|\S+))\s+{_ITEM}"
     rf"(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
     # "treated myself to a keychron keyboard after the race, 9,200"
-    rf"(?:\s+(?:after|before|for)\s+(?:the|my|a|our)\s+[\w'’-]+)?"
+    rf"(?:\s+online)?(?:\s+(?:after|before|for)\s+(?:the|my|a|our)\s+[\w'’-]+(?:\s+(?:place|flat|house|room|trip|race))?)?"
     # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
     r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|on\s+\w+day|the\s+other\s+day)(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
-    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?)"
+    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?"
+    # "bought an air fryer 79k on coupang": a price in thousands needs no comma before it
+    r"|\s+(?=[1-9]\d{0,2}(?:\.\d{1,2})?\s?k\b))"
     # "18,500", "379", "1500" (never a year), "2.5k"
     r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
     r"(?P<thousands>[1-9]\d{0,2}(?:\.\d{1,2})?)\s?k)"
     r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|bc|cause|cuz|and|but|so|which|only|yesterday|today|last|"
-    r"from|at|off|online)\b)"
+    r"from|at|off|on|via|online)\b)"
 )
 
 
