@@ -110,3 +110,28 @@ def test_a_dollar_sign_after_the_amount(text, expected):
 )
 def test_the_signs_of_more_currencies(text, expected):
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, local, expected",
+    [
+        ("a Kindle Paperwhite, 280 lucas at Musimundo", None, [(280000.0, "ARS")]),
+        ("the sofa was 250 lucas", "ARS", [(250000.0, "ARS")]),
+        ("2,5 lucas el almuerzo", "CLP", [(2500.0, "CLP")]),
+        ("38.000 chilean pesos my part", None, [(38000.0, "CLP")]),
+        ("a Columbia fleece, 54.990 CLP", None, [(54990.0, "CLP")]),
+        ("spent 250 USD there", None, [(250.0, "USD")]),
+        ("the monitor was 829,000원", None, [(829000.0, "KRW")]),
+        ("about 500円 each", None, [(500.0, "JPY")]),
+        # a word number starts a word: "chilean" holds no "an"
+        ("chilean pesos are cheap", None, []),
+        ("cost 3 ABC", None, []),  # no such currency
+    ],
+)
+def test_pesos_thousands_codes_and_signs_after_the_number(text, local, expected):
+    assert _read(text, local) == expected
+
+
+def test_a_share_said_as_the_speakers_part():
+    [money] = find_amounts("45 lucas Sam's part, worth it")
+    assert money.share

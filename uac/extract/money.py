@@ -74,7 +74,7 @@ _SCALES.update(_SOUTH_ASIAN)
 #: own where it is one of them, else the Indian rupee
 _RUPEE_LANDS = ("INR", "PKR", "NPR", "LKR", "BDT", "MUR")
 _WORD_NUMBER = (
-    r"(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"(?:(?<![\w'’-])(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+couple(?:\s+of)?|a\s+few)"
     r"(?:[\s-]+(?:and\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
     r"eighty|ninety|hundred|thousand))*)"
@@ -177,6 +177,8 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
             "₺": "TRY",
             "₽": "RUB",
             "₵": "GHS",
+            "원": "KRW",
+            "円": "JPY",
         }
     )
     return symbols, codes
@@ -193,7 +195,23 @@ def _names() -> dict[str, str]:
         if len(name.split()) <= 3:
             out[name.lower()] = code
     out.update(_SLANG)
+    for land, code in _PESO_LANDS.items():
+        out[f"{land} pesos"] = out[f"{land} peso"] = code  # "38.000 chilean pesos"
     return out
+
+
+#: the pesos a land's name says ("chilean pesos"); a bare "pesos" stays the Mexican one
+_PESO_LANDS = {
+    "chilean": "CLP",
+    "argentine": "ARS",
+    "argentinian": "ARS",
+    "colombian": "COP",
+    "uruguayan": "UYU",
+    "philippine": "PHP",
+    "cuban": "CUP",
+    "dominican": "DOP",
+    "mexican": "MXN",
+}
 
 
 def currency_code(text: str) -> str | None:
@@ -250,7 +268,8 @@ def _scale(name: str) -> str:
 
 _NAME_AFTER = (
     r"(?P<name>(?:US|Canadian|Australian|Swiss|Japanese|Hong\s+Kong|New\s+Zealand|Singapore|Mexican|Brazilian|Danish|"
-    r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian)?\s*"
+    r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian|Chilean|Argentine|Argentinian|"
+    r"Colombian|Uruguayan|Philippine|Cuban|Dominican)?\s*"
     r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams?|dhs|"
     r"lira|yuan|rand|forint|koruna|dong|laris?|lei|shekels|ringgit|rupiah|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
     r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
@@ -258,7 +277,9 @@ _NAME_AFTER = (
 _AMOUNT = re.compile(
     rf"(?:{_SYMBOL}\s?(?P<n1>{_DIGITS}){_scale('s1')}(?:\s?(?P<code1>(?-i:[A-Z]{{3}}))\b)?"
     rf"|(?<![A-Za-z]){_CODE}\s?(?P<n2>{_DIGITS}){_scale('s2')}"
-    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽$₦₱₫₪₵]|,-)"
+    rf"|(?P<n3>{_DIGITS})\s?(?P<sym2>[€£¥₹₩₺₽$₦₱₫₪₵원円]|,-)"
+    # "54.990 CLP", "250 USD": a code after the number (any ISO code, written in capitals)
+    rf"|(?<![\w.,])(?P<n7>{_DIGITS}){_scale('s7')}\s?(?P<code7>(?-i:[A-Z]{{3}}))(?![\w])"
     rf"|(?P<n4>{_DIGITS}|{_WORD_NUMBER}){_scale('s4')}(?:\s*-?\s*(?:odd|ish))?\s*{_NAME_AFTER}(?!\s+of\b)"
     rf"|(?P<n5>{_DIGITS}|{_WORD_NUMBER})\s+(?P<grand>grand)\b"
     rf"|(?P<n6>{_DIGITS}|{_WORD_NUMBER})\s*(?P<lakh>lakhs?|lacs?|crores?)\b)",
@@ -359,6 +380,9 @@ def _amounts(text: str) -> list[Money]:
                 continue
             currency = currency_code(code)
             value = _scaled(_digits(g["n2"]), g.get("s2"))
+        elif g.get("n7"):
+            currency = currency_code(g["code7"])
+            value = _scaled(_digits(g["n7"]), g.get("s7"))
         elif g.get("n3"):
             value, currency = _digits(g["n3"]), currency_code(g["sym2"]) if g["sym2"] != ",-" else None
         elif g.get("n4"):

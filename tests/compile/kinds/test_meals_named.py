@@ -8,7 +8,7 @@ import pytest
 
 from uac.compile.kinds import assemble, detect, registry
 
-from .conftest import facts_of
+from .conftest import facts_of, records_of
 
 MEAL = next(k for k in registry() if k.name == "meal")
 
@@ -299,3 +299,34 @@ def test_a_meal_said_with_its_eatery_in_lower_case(line, place, meal, amount):
 )
 def test_no_lower_case_eatery_that_is_a_home_or_a_place(line):
     assert _meals(line) == []
+
+
+@pytest.mark.parametrize(
+    "line, place, amount",
+    [
+        (
+            "took her to an omakase in haeundae, 180 dollars for two, the most I've spent",
+            "omakase place in haeundae",
+            180.0,
+        ),
+        ("we took the kids to a pizza place on friday, €45", "pizza place", 45.0),
+        ("dad took us all out for galbi at this place near their apt, $80", "galbi place", None),  # he paid
+        ("then farewell dinner with Caro and Nico at Miranda, $45 my part, worth it", "Miranda", 45.0),
+        ("fun part: dinner at Liguria with two vets on the thursday, $38 my part", "Liguria", 38.0),
+    ],
+)
+def test_a_meal_out_told_by_who_took_whom_or_by_its_occasion(line, place, amount):
+    [meal] = records_of("meal", line)
+    assert (meal["place"], meal["amount"]) == (place, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my sister took her kids out for pizza in town",
+        "he took me out for a drive to the coast",
+        "we took Ana out for her birthday",
+    ],
+)
+def test_no_meal_taken_out_by_someone_else_or_for_no_dish(line):
+    assert records_of("meal", line) == []

@@ -9,7 +9,7 @@ import pytest
 
 from uac.compile.kinds import detect, doubt
 
-from .conftest import facts_of
+from .conftest import facts_of, records_of
 
 
 def _bought(line: str) -> list[tuple]:
@@ -361,3 +361,15 @@ def test_things_bought_after_a_dash_or_as_a_treat(line, expected):
 def test_a_price_said_again_in_another_money_is_no_second_thing():
     line = "I brought back six old azulejo tiles from a little shop near the Sé, 85 euros, so like 136$, lovely."
     assert [item for item, _, _ in _local(line, currency="CAD")] == ["six old azulejo tiles"]
+
+
+@pytest.mark.parametrize(
+    "line, item, amount",
+    [
+        ("also bought an air fryer 79k on coupang, last night made mandu", "air fryer", 79000.0),
+        ("ordered a mattress online for the busan place, 420k, should arrive the same day.", "mattress", 420000.0),
+    ],
+)
+def test_a_price_in_thousands_with_no_currency_needs_no_comma(line, item, amount):
+    [bought] = records_of("purchase", line)
+    assert (bought["item"], bought["amount"]) == (item, amount)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
@@ -272,7 +273,11 @@ _SUBJECT_MEAL = (
 
 
 _MEAL_AT = (
-    r"(?i:(?:(?:and|so|also|then|oh)\s+)?(?:a\s+)?(?:(?:lovely|great|quick|late|long|big|nice|cheap)\s+)?"
+    # "then farewell dinner with caro and nico at Miranda", "fun part: dinner at Liguria": an occasion's word
+    # or a short label before it
+    r"(?i:(?:[a-z]+(?:\s+[a-z]+)?:\s+)?(?:(?:and|so|also|then|oh)\s+)?(?:a\s+|the\s+|our\s+)?"
+    r"(?:(?:lovely|great|quick|late|long|big|nice|cheap|farewell|goodbye|leaving|birthday|anniversary|celebration|"
+    r"team|work|family|welcome|fancy|romantic|first|last)\s+)?"
     r"(?:dinner|lunch|brunch|breakfast|drinks|supper)"
     # who with and when, as chats put them before the place: "dinner w Wei Jie fri at", "lunch w my new team weds at"
     r"(?:\s+(?:w/?|with)\s+(?:[\w'’-]+\s+){{1,3}}?(?:(?:on\s+)?(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\w*\s+|tonight\s+|"
@@ -399,6 +404,54 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
     return [_sighting(fact, person, text, place, None, meal.group(1).lower() if meal else None)]
 
 
+#: a meal out by what was eaten, someone taking someone out for it: "took her to an omakase in haeundae",
+#: "the team took me out for samgyeopsal in hapjeong", "dad took us all out for galbi sat night"
+_TOOK_OUT_FOR = re.compile(
+    rf"\btook\s+(?P<who>[\w’'-]+(?:\s+and\s+others)?|(?:the|my|our|his|her)\s+[\w’'-]+)(?:\s+all)?\s+"
+    rf"(?:(?P<out>out\s+for)|to)\s+(?:(?:a|an|the|some)\s+)?"
+    rf"(?P<what>(?:{_FOOD}|omakase|tasting\s+menu|hot\s+pot|barbecue|bbq|korean\s+bbq"
+    # "took us all out for galbi": after "out for", any dish but an outing
+    rf"|(?<=for\s)(?!(?:a|an|the|my|his|her|their|our|walk|drive|run|ride|spin|hike|day|night|birthday|anniversary|"
+    rf"shopping|coffee|drinks|dinner|lunch|brunch|breakfast)\b)[a-z]{{4,}})(?:\s+(?:place|restaurant|spot|bar|joint))?)\b"
+    r"(?:\s+(?:(?:sat|sun|fri|mon|tue|wed|thu)\w*\s+night|last\s+night|after|tonight))?"
+    r"(?:\s+(?:in|at|near|by)\s+(?P<where>(?:the\s+)?[\w’'-]+"
+    r"(?:\s+(?!(?:after|before|with|on|last|this|for|and|but|so|then|when|which|who)\b)[\w’'-]+)?))?",
+    re.I,
+)
+
+
+def _took_out_for(fact: "Fact", text: str) -> list[Sighting]:
+    """A meal out told by what was eaten (:data:`_TOOK_OUT_FOR`): the speaker's when they took
+    someone or were taken; its place the dish's place, where it was ("omakase in haeundae").
+    Someone else who took the speaker out paid: no amount."""
+    person = fact.speaker or ""
+    match = _TOOK_OUT_FOR.search(text)
+    if match is None or p.HEDGES.search(text) or _AHEAD.search(text[: match.start()]) or tense(text) is True:
+        return []
+    who = match.group("who")
+    me = who in (person, f"{person} and others") or who.lower() in ("me", "us")
+    lead = text[: match.start()].rstrip()
+    before = re.sub(r"[^\w\s’'-]", " ", lead).split()
+    speaker_took = (
+        not before
+        or lead[-1:]
+        in ",.;:!—–-"  # "soo-ah's bday was saturday, took her to ...": the speaker's, said without a subject
+        or before[-1] in (person, "others")
+        or before[-1].lower() in ("we", "i", "and", "then", "so", "also")
+    )
+    if not me and not speaker_took:
+        return []  # someone took someone else out: not the speaker's meal
+    what = " ".join(match.group("what").lower().split())
+    where = match.group("where")
+    place = f"{what} place" if not re.search(r"(?:place|restaurant|spot|bar|joint)$", what) else what
+    if where and not re.match(r"(?i)(?:the|this|a)\b", where):
+        place = f"{place} in {where}"
+    sighting = _sighting(fact, person, text[match.start() :], place, _cuisine(what), None)
+    if me:
+        sighting = replace(sighting, fields={**sighting.fields, "amount": None, "currency": None})
+    return [sighting]
+
+
 def _reported(fact: "Fact", text: str) -> bool:
     """A meal at a place told as done: in the past, or -- a fragment with no tense -- with the price
     paid ("dinner w Wei Jie fri at Casa Lisboa, we split, $74 my half") and no time ahead."""
@@ -446,6 +499,8 @@ def detect(fact: "Fact") -> list[Sighting]:
         from .meal_signs import detect as by_signs
 
         out = by_signs(fact)
+    if not out and fact.speaker and not p.is_question(fact):
+        out = _took_out_for(fact, p.without_said(p.plain_cached(fact.text, fact.session_date), fact.speaker))
     return out
 
 
