@@ -88,3 +88,29 @@ def test_a_face_typed_in_the_text_ends_a_sentence():
         "we ate",
     ]
     assert split_sentences("It cost (€45) in the end.") == ["It cost (€45) in the end."]
+
+
+def test_a_plan_done_by_a_sentence_that_opens_with_its_place_in_the_past():
+    plan = "ok planning: chuseok i'm going to daejeon oct 4 to 7."
+    later = "chuseok was fine at least. daejeon 4th to 7th, ate my body weight in jeon."
+    found = _trips((dt.date(2025, 9, 21), [plan], None), (dt.date(2025, 10, 15), later.split(". "), None))
+    assert found == [("Daejeon", "done")]
+
+
+@pytest.mark.parametrize(
+    "off", ["jeju got cancelled 😭 typhoon warning", "Jeju is officially off btw", "jeju was cancelled"]
+)
+def test_a_plan_called_off_in_more_words(off):
+    plan = "then soo-ah and I are doing Jeju the 9th to 11th, flights booked."
+    assert _trips((dt.date(2025, 9, 21), [plan], None), (dt.date(2025, 10, 15), [off], None)) == [("Jeju", "cancelled")]
+
+
+def test_someone_else_who_got_back_is_no_trip_of_the_speaker():
+    assert _trips((dt.date(2025, 6, 8), ["Nadia just got back from Cuba and she's still bronzée."], None)) == []
+
+
+def test_a_plan_after_a_label_and_nights_after_the_time_away():
+    plan = "seollal: going to daejeon sat the 14th, back wed the 18th."
+    later = "back in busan. seollal was 4 nights in daejeon, way too much food"
+    found = _trips((dt.date(2026, 1, 25), [plan], None), (dt.date(2026, 2, 22), [later], None))
+    assert found == [("Daejeon", "done")]

@@ -160,6 +160,10 @@ def is_question(fact: "Fact") -> bool:
     return states.is_question(fact.text)
 
 
+#: a label that opens a message before its news ("now DIWALI: flying to jaipur", "seollal: going to daejeon")
+LABEL = re.compile(r"^(?:[\w'’]+\s+){0,2}[\w'’]+:\s+(?=[a-z])")
+
+
 #: adverbs inside a verb group ("Sam is also thinking of", "Sam has just booked"), left out of the text read
 _INNER_ADVERBS = re.compile(
     r"\b(?:also|just|really|actually|finally|even|totally|definitely|seriously|already|still)\s+"
@@ -189,6 +193,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         # the sentence names nobody: its subject is the speaker only when it opens with a verb
         # ("finally ordered a desk", "got back from Rome": chat drops the "I"), else no one
         rest = text[len(f"{speaker} said: ") :]
+        rest = LABEL.sub("", rest)  # "seollal: going to daejeon", "news: bought a bike": the news after its label
         report = _SUBJECTLESS.match(rest)
         if report:
             rest = rest[report.start("verb") :] if report.start("verb") and not _ADVERB_OPENS.match(rest) else rest

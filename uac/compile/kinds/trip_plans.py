@@ -13,7 +13,8 @@ than for a trip no plan foretold, and it is still a bar:
   Windsor" only where the rest is a word of kind: "Arima" for "Arima Onsen");
 - it tells the plan was taken: the place after in, at or from in the past tense; the
   place opening the sentence with a word looking back ("was", "done", "recap", "don
-  finish", an exclamation); or a return in the sentence ("back since", "got back", "we're
+  finish", an exclamation) or in a sentence in the past tense ("daejeon 4th to 7th, ate my
+  body weight in jeon"); or a return in the sentence ("back since", "got back", "we're
   back") with no other place it came back from; a sentence that is only the place
   exclaimed counts when the next sentence of its message tells the return or looks back;
 - never a question, a hedge, a wish or a trip called off (a plan said again, "Lisbon is in
@@ -56,6 +57,8 @@ _CALLED_OFF = re.compile(
     r"\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|postponed|didn['’]t\s+happen|not\s+going|is\s+off)\b",
     re.I,
 )
+#: a place that opens a sentence about someone else: "Daejeon is where my parents went", "Lisbon, Tom says, was ..."
+_OTHER_SUBJECT = re.compile(r"^\s*(?:is|are|has|'s|,?\s*(?:my|his|her|their)\s)", re.I)
 #: a sentence that is the place exclaimed and nothing more: "NEW YORK!!!", "Lisbon 🇵🇹!!"
 _ONLY_PLACE_TAIL = re.compile(r"^[\s!.…\W]*$")
 
@@ -119,8 +122,8 @@ def tells_taken(fact: "Fact", text: str, destination: str, following: str | None
         return False
     opens = not folded[: at.start()].strip(" \"'“‘-–—,!…")
     rest = folded[at.end() :]
-    if opens and _LOOKED_BACK.match(rest):
-        return True
+    if opens and (_LOOKED_BACK.match(rest) or (tense(text) is False and not _OTHER_SUBJECT.match(rest))):
+        return True  # "daejeon 4th to 7th, ate my body weight in jeon": the place, then what was done there
     if _returned_from_it(body, destination):
         return True
     if opens and _ONLY_PLACE_TAIL.match(rest) and following:

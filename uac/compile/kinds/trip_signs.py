@@ -56,13 +56,13 @@ _SPAN = re.compile(
 )
 #: the place tied to its trip, after it ("X done", "X's off") or before it ("back from X")
 _TIED_AFTER = (
-    r"(?:['’]s\s+off|\s+is\s+off|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
+    r"(?:['’]s\s+off|\s+(?:is|was|got)\s+(?:officially\s+)?(?:off|cancell?ed)|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
     r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=|"
     # "a quick Coorg trip", "the Ladakh bike trip is cancelled", "edinburgh weekend is off", "Moab this weekend"
     r"(?:[\w-]+\s+)?(?:trip|weekend|wknd|getaway|holiday|hols|break|cruise|road\s+trip)|(?:this|next)\s+(?:weekend|week|wknd|month)))\b"
 )
 #: a place called off: "Lamu is off", "Da Nang's off", "Sri Lanka didn't happen", "Lisbon fell through"
-_OFF = r"(?:['’]s\s+off|\s+is\s+(?:off|cancell?ed)|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through)\b"
+_OFF = r"(?:['’]s\s+off|\s+(?:is|was|got)\s+(?:officially\s+)?(?:off|cancell?ed)|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through)\b"
 _RETURN = (
     r"\b(?:(?:back|home|returned)\s+(?:\w+\s+)?(?:from|fr|fae)|booked"
     # "returned from business trip in Singapore", "just home from a gig weekend in belfast"
@@ -178,7 +178,10 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         other is not None
         and other.group("name")
         and is_place(other.group("name"))
-        and re.match(r"(?:['’]s\s+|\s+(?:\w+\s+)?(?:is|was|were|are|in)\b)", text[other.end("name") :])
+        and re.match(
+            r"(?:['’]s\s+|\s+(?:\w+\s+)?(?:is|was|were|are|in)\b|\s+got\s+(?:cancell?ed|called\s+off|postponed)\b)",
+            text[other.end("name") :],
+        )
     ):
         other = None  # "Lisbon was ...": a place opens the sentence, not a person ("Nadia just got back" is one)
     both = f"{text} {around}"

@@ -635,7 +635,8 @@ _SUPPOSED = re.compile(r"\b(?i:if|unless|whether|suppose|supposing|imagine|what\
 _PACKING = re.compile(rf"\b(?:packing\s+(?:list\s+)?for|pack\s+for)\s+(?P<place>{p.NAME})")
 #: "Five nights in kyoto and three in osaka": a report of nights spent, each place its own trip
 _NIGHTS_IN = re.compile(
-    rf"^(?i:(?:we|and|so|then|just)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{p.LOWER_NAME})"
+    # "seollal was 4 nights in daejeon": the time away, then its nights
+    rf"^(?i:(?:we|and|so|then|just)\s+)?(?:(?i:the\s+)?[\w'’]+\s+(?i:was|were)\s+)?(?i:spent\s+)?(?P<n1>(?i:{p.NUMBER}))\s+nights?\s+(?P<at>in|on|at)\s+(?P<p1>{p.PLACES}|{p.LOWER_NAME})"
     rf"(?:(?:,\s+|,?\s+and\s+|,?\s+then\s+)(?P<n2>(?i:{p.NUMBER}))(?:\s+nights?)?\s+in\s+(?P<p2>{p.NAME}|{p.LOWER_NAME}))?"
 )
 
@@ -772,7 +773,7 @@ _BOOKED = _Rule(
 #: "Maya said: flying out to Oslo next week to see flats." -- a plan without its subject
 _OFF_TO = _Rule(
     re.compile(
-        rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
+        rf"^(?:(?:so|and|then|also)\s+)?(?:flying|heading|driving|travell?ing|off|going|going\s+home|heading\s+home)\s+(?:(?:out|over|down|up|back)\s+)?to\s+{_PLACES}"
     ),
     "planned",
 )
@@ -798,7 +799,7 @@ def _recap(fact: "Fact") -> list[Sighting]:
 
 
 #: a label before the news of a sentence: "now DIWALI: ...", "update: ...", "Plans: ..."
-_LABEL = re.compile(r"^(?:[\w'’]+\s+){0,2}[\w'’]+:\s+(?=[a-z])")
+_LABEL = p.LABEL
 
 
 def _looking_back(fact: "Fact") -> list[Sighting]:
