@@ -314,3 +314,23 @@ def test_an_ordinal_that_is_no_day_of_this_month(sentence):
         for f in find_relative_dates(sentence, dt.date(2023, 6, 9))
     )
     assert not [f for f in find_relative_dates(sentence, dt.date(2023, 6, 9)) if f.period.code.startswith("2023-06")]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("driving down thursday 17 and back", ("thursday 17", dt.date(2025, 4, 17))),
+        ("going to daejeon sat the 14th", ("sat the 14th", dt.date(2025, 6, 14))),
+        ("back wed 16th", ("wed 16th", dt.date(2025, 4, 16))),
+    ],
+)
+def test_a_weekday_shortened_or_with_a_bare_day_number(text, expected):
+    [found] = find_relative_dates(text, dt.date(2025, 4, 8))
+    assert (found.phrase, found.period.start) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["at Paris Butter on friday, 3 years together", "ran monday 5k", "sat 20 minutes", "sun 2 nights"]
+)
+def test_a_number_after_a_weekday_that_is_no_day_of_the_month(text):
+    assert not any(any(c.isdigit() for c in f.phrase) for f in find_relative_dates(text, dt.date(2025, 4, 8)))

@@ -142,7 +142,11 @@ _PHRASES: list[tuple[str, str]] = [
     # "Friday the 8th", "monday 20th": a weekday with its day number, before the bare weekday
     (
         "weekday_nth",
-        rf"\b(?:on\s+)?{_WD},?\s+(?:the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|(?P<nth2>[0-3]?\d)(?:st|nd|rd|th))(?![\w:]|\.\d)",
+        # "thursday 17", "sat the 14th", "wed 18th": a weekday as chats shorten it, and a bare day number after it
+        rf"\b(?:on\s+)?(?P<weekday>{_WEEKDAY_WORD}|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)"
+        rf"(?:,?\s+the\s+(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?|,?\s+(?P<nth2>[0-3]?\d)(?:st|nd|rd|th)|\s+(?P<nth3>[0-3]?\d))"
+        r"(?![\w:]|\.\d|\s*(?:-|–|to)\s*\d)"
+        r"(?!\s*(?:am|pm|h|hrs?|hours?|mins?|minutes|km|k|miles?|mi|%|people|nights?|days?|weeks?|times|x)\b)",
     ),
     # "on the 22nd", "from the 23rd to the 26th", "17th to 19th": a day of this month or a next or last one
     (
@@ -264,8 +268,11 @@ def _weekday_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Perio
     """ "Friday the 8th": the day of that number, in the nearest month (ahead in a plan, back
     in a report, either otherwise) where it falls on that weekday; when none within a year
     does, the day number wins, in the nearest month that has it."""
-    number = int(m["nth"] or m["nth2"])
-    target = WEEKDAYS.index(m["weekday"].lower())
+    number = int(m["nth"] or m["nth2"] or m["nth3"])
+    if not 1 <= number <= 31:
+        return None
+    said = m["weekday"].lower()
+    target = next(i for i, name in enumerate(WEEKDAYS) if name.startswith(said[:3]))
     steps = (1,) if future else (-1,) if future is False else (1, -1)
     days = []
     for offset in range(12):

@@ -167,6 +167,10 @@ NICKNAMES: dict[str, tuple[str, str]] = {
     "HCMC": ("Ho Chi Minh City", "VN"),
     "HK": ("Hong Kong", "HK"),
     "BKK": ("Bangkok", "TH"),
+    # South America, as its people say them
+    "Mardel": ("Mar del Plata", "AR"),
+    "Floripa": ("Florianópolis", "BR"),
+    "Sampa": ("São Paulo", "BR"),
 }
 
 #: names that are also common words or first names and are no place in a sentence about going somewhere

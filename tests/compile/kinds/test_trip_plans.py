@@ -114,3 +114,12 @@ def test_a_plan_after_a_label_and_nights_after_the_time_away():
     later = "back in busan. seollal was 4 nights in daejeon, way too much food"
     found = _trips((dt.date(2026, 1, 25), [plan], None), (dt.date(2026, 2, 22), [later], None))
     assert found == [("Daejeon", "done")]
+
+
+def test_a_place_whose_name_opens_like_a_month_and_a_subject_after_a_holiday():
+    plan = "Easter finde we're going to Mar del Plata to see my dad, driving down thursday 17."
+    assert _trips((dt.date(2025, 4, 8), [plan], None)) == [("Mar del Plata", "planned")]
+    back = "back from Mardel! it was lindo."
+    assert _trips((dt.date(2025, 4, 8), [plan], None), (dt.date(2025, 4, 24), [back], None)) == [
+        ("Mar del Plata", "done")
+    ]

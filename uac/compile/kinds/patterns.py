@@ -220,7 +220,10 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     if speaker:
         # "In Sam's first week at the new job Sam had to buy ...": the subject after an opening phrase of time
         intro = re.match(
-            rf"^(?:In|On|At|After|Before|During|Over|Last|This|Yesterday|Today|Then)\b[^,.;!?]{{0,60}}?\s({re.escape(speaker)})"
+            rf"^(?:In|On|At|After|Before|During|Over|Last|This|Yesterday|Today|Then|Next|Now|Tomorrow|Tonight|Easter|Christmas|Xmas|"
+            # "Easter finde Sam and others are going to ...", "Next: february Sam and others are going to ..."
+            rf"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|June|July|August|September|October|"
+            rf"November|December)\b[^,.;!?]{{0,60}}?\s({re.escape(speaker)})"
             r"(\s+and\s+others)?\s+(?=[a-z])",
             text,
         )
@@ -357,7 +360,10 @@ def clean_name(text: str, person: str | None = None) -> str | None:
         return None
     words = text.split()
     if words[0].lower() in NOT_NAMES and words[0].lower() != "the":
-        return None
+        from ...extract.places import is_place
+
+        if len(words) == 1 or not is_place(text):
+            return None  # a month or a pronoun, but "Mar del Plata" is a place
     if words[0].lower() == "the" and len(words) == 1:
         return None
     if re.search(r"['’]s?$", text):
