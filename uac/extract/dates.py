@@ -658,6 +658,11 @@ _CLAUSE_END = re.compile(r"[,;:]\s+|\s+(?:and|but|so|then)\s+")
 _AHEAD = re.compile(r"\b(?:starting(?!\s+to\b)|would(?!\s+have\b|'ve\b))\b", re.I)
 
 
+#: a date a present-tense clause starts from ("from January 1st my title is", "as of the 1st")
+_FROM_BEFORE = re.compile(r"\b(?:from|as\s+of|effective)\s+(?:the\s+)?$", re.I)
+_PRESENT = re.compile(r"\b(?:is|are|am|becomes?|starts?|begins?)\b", re.I)
+
+
 def _clause_tense(text: str, start: int, end: int, sentence: bool | None) -> bool | None:
     """The tense of the clause around ``text[start:end]`` ("Ana said yes, Ana starts in
     May": the second clause plans); the sentence's when the clause says neither."""
@@ -667,6 +672,9 @@ def _clause_tense(text: str, start: int, end: int, sentence: bool | None) -> boo
     if _AHEAD.search(text[left:right]):
         return True
     local = tense(text[left:right])
+    clause = text[left:right]
+    if local is None and _FROM_BEFORE.search(text[left:start]) and (sentence is not False or _PRESENT.search(clause)):
+        return True  # "from January 1st my title is ...": a start said in the present points forward
     return sentence if local is None else local
 
 

@@ -278,3 +278,42 @@ def test_the_employer_first_with_a_capitalised_title_and_a_team_lunch_at_an_eate
     assert (job["employer"], job["start"]) == ("Savannah Crest", Period("2025-07-01"))
     lunch = "Funny enough I had lunch with my team at Calabar Kitchen on Herbert Macaulay on Wednesday."
     assert _jobs((dt.date(2025, 5, 2), [lunch])) == []
+
+
+def _jobs_over(*sessions):
+    from uac.compile.offline import _assemble
+
+    facts = []
+    for number, (day, line) in enumerate(sessions, 1):
+        for fact in facts_of(line, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    _, assembled, _ = _assemble(facts)
+    return sorted((a.fields["employer"], a.fields.get("role"), a.fields["current"]) for a in assembled["job"])
+
+
+@pytest.mark.parametrize(
+    "news",
+    [
+        "I got promoted to Associate Producer, starting Feb 2!",
+        "big news: promoted to associate producer from feb 2!!",
+        "they confirmed me and from February 2nd my title is Associate Producer, with a small raise.",
+    ],
+)
+def test_a_promotion_to_a_title_in_capitals_or_told_as_a_title(news):
+    found = _jobs_over((dt.date(2025, 3, 6), "I work as a QA lead at Pixelnest."), (dt.date(2026, 1, 20), news))
+    assert sorted((e, (r or "").lower(), c) for e, r, c in found) == [
+        ("Pixelnest", "associate producer", True),
+        ("Pixelnest", "qa lead", False),
+    ]
+
+
+def test_the_subject_goes_on_after_and_before_a_verb_whose_rules_need_it():
+    from uac.compile.kinds.patterns import carry_subject
+
+    assert carry_subject("Sam moved on the 25th and started at Kumo Creative.") == (
+        "Sam moved on the 25th and Sam started at Kumo Creative."
+    )
+    assert carry_subject("Sam met Ana and she bought a car.") == "Sam met Ana and she bought a car."
+    assert carry_subject("Sam took your advice and joined the pool at a gym.") == (
+        "Sam took your advice and joined the pool at a gym."
+    )

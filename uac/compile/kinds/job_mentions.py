@@ -55,6 +55,10 @@ _TITLE_NOUN = (
     r"programmer|surveyor|curator|counsell?or|instructor|receptionist|strategist|principal|supervisor|foreman|"
     r"electrician|plumber|mechanic|paramedic|physio|physiotherapist|dentist|hygienist|pilot|driver|cook)"
 )
+_PROMOTED_ROLE = (
+    rf"(?P<role>(?:[A-Z][\w-]*\s+){{0,3}}(?i:{_TITLE_NOUN}|lead|head|partner|leader|supervisor)(?![\w-])"
+    r"|[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+)
 #: a title at a name, told alone as a sentence: "research assistant at SeaWatch Trust, the kelp project!!"
 _TITLED = rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?{_TITLE_NOUN}))"
 
@@ -69,6 +73,8 @@ CUE = re.compile(
 
 _ORG = r"(?P<org>(?:[A-Z][\w&'’.-]*[\w&]|[A-Z]{2,})(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'’.-]*[\w&])*)"
 _ROLE = r"(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+#: a title a promotion gives, in lower case or in capitals where a title's word ends it ("Associate Producer",
+#: "Senior Finance Manager", "QA Lead")
 _SPAN = r"(?:(?:nearly|almost|over|about|just\s+over|just\s+under)\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a\s+few|a\s+couple\s+of|several)"
 #: a chat's opening word before the news ("ok two weeks at Acme and ...")
 _OPENER = r"(?:(?i:ok|okay|so|well|wow|honestly|already)\s+)?"
@@ -169,11 +175,17 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         ),
         (rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer", "start"),
         (
-            rf"\b{me}\s+(?:was|got|has\s+been|have\s+been)\s+promoted\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)",
+            rf"(?:\b{me}\s+(?:was|got|has\s+been|have\s+been)\s+|^{_OPENER}(?:(?i:big\s+)?(?i:news|update)\s*[:!-]+\s*)?)(?i:promoted)\s+to\s+"
+            rf"{_PROMOTED_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this|starting)\b|[,.;!]|$)",
             "promotion",
         ),
         (
-            rf"\b{_ORG}\s+promoted\s+{me}\s+to\s+{_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this)\b|[,.;!]|$)",
+            rf"\b{_ORG}\s+promoted\s+{me}\s+to\s+{_PROMOTED_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this|starting)\b|[,.;!]|$)",
+            "promotion",
+        ),
+        # "from January 1st my title is Senior Finance Manager": a new title where the speaker works
+        (
+            rf"\b{mine}\s+(?:new\s+)?(?:job\s+)?title\s+(?:is|will\s+be|becomes)\s+(?:now\s+)?{_PROMOTED_ROLE}(?=\s+(?:at|from|with|starting)\b|[,.;!]|$)",
             "promotion",
         ),
         (

@@ -143,7 +143,31 @@ def plain(text: str, base: _dt.date | None) -> str:
             text = text[: item.start] + text[item.end :]
     text = _INNER_ADVERBS.sub("", text)
     text = _SPACES.sub(" ", text)
-    return re.sub(r"\s+([,.!?;])", r"\1", text).strip()
+    return carry_subject(re.sub(r"\s+([,.!?;])", r"\1", text).strip())
+
+
+#: "Sam moved on the 25th and started at Kumo Creative": the subject goes on after "and" with a verb of
+#: the past, and is written again so each verb's rules find it ("... and Sam started at Kumo Creative")
+_CARRIED = re.compile(
+    r"^(?P<subj>(?-i:[A-Z][\w’'-]+)(?:\s+and\s+others)?)\s+(?:(?:just|finally|also)\s+)?"
+    r"(?P<v1>[a-z]+ed|went|got|bought|flew|took|had|made|ran|came|left|did|saw|met|ate|drove|spent|found|sold|gave)\b"
+    r"(?P<mid>[^.;!?]{0,90}?)(?P<joint>,?\s+(?:and|and\s+then|then)\s+)"
+    # the verbs whose rules need their subject: a job started, a thing bought, a meal had (a workout's
+    # and a trip's rules read "... and hiked", "... and flew" themselves)
+    r"(?=(?:started|began|bought|ordered|had)\b)"
+)
+_OTHER_SUBJECT_IN = re.compile(
+    r"\b(?:he|she|they|we|I|it|you)\b|\b(?-i:[A-Z][a-z]+)\s+(?:and\s+others\s+)?(?:[a-z]+ed|went|got)\b"
+)
+
+
+def carry_subject(text: str) -> str:
+    """``text`` with its first subject written again after "and" before a second verb of the past
+    (:data:`_CARRIED`), when no other subject comes between."""
+    match = _CARRIED.match(text)
+    if match is None or _OTHER_SUBJECT_IN.search(match.group("mid")) or match.group("subj").lower() in NOT_NAMES:
+        return text
+    return f"{text[: match.end()]}{match.group('subj')} {text[match.end() :]}"
 
 
 @dataclass(frozen=True)
