@@ -334,3 +334,8 @@ def test_a_weekday_shortened_or_with_a_bare_day_number(text, expected):
 )
 def test_a_number_after_a_weekday_that_is_no_day_of_the_month(text):
     assert not any(any(c.isdigit() for c in f.phrase) for f in find_relative_dates(text, dt.date(2025, 4, 8)))
+
+
+def test_units_from_a_day_named():
+    [found] = [f for f in find_relative_dates("doing jeonju two weeks from tomorrow", dt.date(2025, 3, 27))]
+    assert found.period.start == dt.date(2025, 4, 11)

@@ -116,6 +116,8 @@ _PHRASES: list[tuple[str, str]] = [
         r"(?!\s*(?:times|x\b|days?|hours?|hrs?|nights?|weeks?|months?|in\s+a\s+row|of\b))",
     ),
     ("ago", rf"\b{_NUM}\s+{_UNIT}\s+ago\b"),
+    # "two weeks from tomorrow", "a month from today": that many units from the day named
+    ("n_from", rf"\b(?:in\s+)?{_NUM}\s+{_UNIT}\s+from\s+(?P<anchor>tomorrow|today|now)\b"),
     ("in_n", rf"\bin\s+{_NUM}\s+{_UNIT}\b"),
     ("rel_weekday", rf"\b{_REL}\s+{_WD}\b"),
     ("rel_weekend", rf"\b{_REL}\s+weekend\b"),
@@ -314,6 +316,15 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return _week_number(m, base, future)
     if kind == "week_around":
         return _week_around(m)
+    if kind == "n_from":
+        anchor = base + _dt.timedelta(days=1) if m["anchor"].lower() == "tomorrow" else base
+        amount, approx = _number(m["num"])
+        day = _shift(anchor, m["unit"].lower(), amount)
+        return (
+            Period.day(day)
+            if m["unit"].lower() in ("day", "week") and not approx
+            else _unit_period(day, m["unit"].lower())
+        )
     if kind in ("ago", "in_n"):
         return _units_away(m, base, -1 if kind == "ago" else 1)
     if kind == "two_away":

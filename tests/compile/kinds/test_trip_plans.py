@@ -123,3 +123,26 @@ def test_a_place_whose_name_opens_like_a_month_and_a_subject_after_a_holiday():
     assert _trips((dt.date(2025, 4, 8), [plan], None), (dt.date(2025, 4, 24), [back], None)) == [
         ("Mar del Plata", "done")
     ]
+
+
+@pytest.mark.parametrize(
+    "line, place",
+    [
+        ("I am going to the EAHP congress in Copenhagen in March, the 18th to the 21st.", "Copenhagen"),
+        ("we're off to a wedding in Kilkenny on the 28th.", "Kilkenny"),
+        ("soo-ah and i are doing jeonju two weeks from tomorrow, friday to monday so three nights.", "Jeonju"),
+    ],
+)
+def test_a_plan_to_an_event_away_or_to_a_place_done(line, place):
+    assert _trips((dt.date(2025, 2, 16), [line], None)) == [(place, "planned")]
+
+
+def test_no_trip_to_an_event_at_a_venue():
+    assert _trips((dt.date(2025, 2, 16), ["I'm going to the wedding at the Ritz."], None)) == []
+
+
+def test_a_plan_done_by_news_after_a_label():
+    plan = "I am going to the EAHP congress in Copenhagen in March, the 18th to the 21st."
+    later = "First: Copenhagen was great. The poster got many good questions."
+    found = _trips((dt.date(2025, 2, 16), [plan], None), (dt.date(2025, 4, 8), [later], None))
+    assert found == [("Copenhagen", "done")]

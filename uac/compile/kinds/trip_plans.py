@@ -59,6 +59,8 @@ _CALLED_OFF = re.compile(
 )
 #: a place that opens a sentence about someone else: "Daejeon is where my parents went", "Lisbon, Tom says, was ..."
 _OTHER_SUBJECT = re.compile(r"^\s*(?:is|are|has|'s|,?\s*(?:my|his|her|their)\s)", re.I)
+#: a label before the news: "First: Copenhagen was great", "update: london done"
+_LABEL = re.compile(r"^(?:[\w'’]+\s+){0,2}[\w'’]+:\s+")
 #: a sentence that is the place exclaimed and nothing more: "NEW YORK!!!", "Lisbon 🇵🇹!!"
 _ONLY_PLACE_TAIL = re.compile(r"^[\s!.…\W]*$")
 
@@ -112,6 +114,7 @@ def tells_taken(fact: "Fact", text: str, destination: str, following: str | None
     if undated:
         return _returned_from_it(text, destination) and _named_at(text, destination) is not None
     body = text.split(" said: ", 1)[1] if " said: " in text[:60] else text
+    body = _LABEL.sub("", body)  # "First: Copenhagen was great"
     if tense(text) is False:
         named = {fold(m.group("place") or m.group("told")) for m in _IN_PLACE.finditer(text)}
         if any(name in named for name in place_names(destination)):

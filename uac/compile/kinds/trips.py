@@ -220,7 +220,18 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"(?:is|are|am)\s+visiting\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
     # "Jess and I are doing Namibia after Christmas!", "are going home to PE for the break"
-    _rule(rf"(?:is|are|am)\s+doing\s+{_PLACES}(?=\s+(?:in|after|for|over|this|next|at)\b|[,.;!]|$)", "planned"),
+    _rule(
+        rf"(?:is|are|am)\s+doing\s+{_PLACES}(?=\s+(?:in|after|for|over|this|next|at|on|from|with|w|the|two|three|"
+        rf"friday|saturday|sunday|monday|tuesday|wednesday|thursday|\d+)\b|[,.;!]|$)",
+        "planned",
+    ),
+    # "is going to the EAHP congress in Copenhagen", "are off to a wedding in Kilkenny": an event away
+    _rule(
+        rf"(?:is|are|am)\s+(?:going|heading|flying|driving|off|travell?ing)\s+(?:(?:up|down|over|out)\s+)?to\s+"
+        rf"(?:the|a|an|[A-Z][\w’'-]*['’]s|{p.NAME}['’]s)\s+(?:[\w’'-]+\s+){{0,3}}?(?P<event>congress|conference|wedding|festival|"
+        rf"concert|gig|summit|workshop|training|course|retreat|interview|tournament|offsite|onsite|reunion)\s+(?:in|at)\s+{_PLACES}",
+        "planned",
+    ),
     _rule(rf"(?:is|are|am)\s+(?:going|heading|flying|driving)\s+home\s+to\s+{_PLACES}", "planned", family=True),
     _rule(
         rf"{_MODAL}\s+(?:finally\s+|also\s+|maybe\s+|really\s+)?(?:{_GO}\s+(?:back\s+)?to|visit|explore|"
