@@ -146,3 +146,25 @@ def test_a_plan_done_by_news_after_a_label():
     later = "First: Copenhagen was great. The poster got many good questions."
     found = _trips((dt.date(2025, 2, 16), [plan], None), (dt.date(2025, 4, 8), [later], None))
     assert found == [("Copenhagen", "done")]
+
+
+def test_a_future_said_of_someone_met_is_no_plan_and_a_return_by_a_pronoun_is_someone_elses():
+    plan = "I'm off to athlone for a two day leadership thing on the 20th, overnight"
+    later = (
+        "athlone was grand in the end, one night in the hodson bay, but I met a DP who's going to be a great contact."
+    )
+    found = _trips((dt.date(2025, 11, 4), [plan], None), (dt.date(2025, 11, 26), [later], None))
+    assert found == [("Athlone", "done")]
+    assert (
+        _trips(
+            (dt.date(2025, 9, 4), ["Saw Kemi briefly, she's just back from Accra, 8 nights with her friends."], None)
+        )
+        == []
+    )
+
+
+def test_a_trip_named_by_its_nickname_is_named_in_full():
+    plan = "mike and me are going to the AHR expo in vegas feb 1 to the 4th, first time for me."
+    later = "back from vegas wednesday. expo was huge."
+    found = _trips((dt.date(2026, 1, 7), [plan], None), (dt.date(2026, 2, 9), later.split(". "), None))
+    assert found == [("Las Vegas", "done")]

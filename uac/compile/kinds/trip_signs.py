@@ -109,6 +109,12 @@ _WHO_ELSE = re.compile(
     r"neighbou?r|cousin|couple|people|family|boss|mate|aunt|uncle|he|she|they)\b,?\s+(?:who|that|whose)\b(?![^.;!?]*\b(?:I|me|we|us)\b)",
     re.I,
 )
+#: someone else, by a pronoun, just before the place: "she's just back from", "he got back from", "they flew to"
+_SHE_WENT = re.compile(
+    r"\b(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+was|\s+were|\s+are|\s+has|\s+had|\s+just|\s+got|\s+flew|\s+went)\b"
+    r"[^.;!?,]{0,25}$",
+    re.I,
+)
 _FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
 
 
@@ -197,6 +203,8 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
             continue  # "one night at Florence's": a friend's home, not a trip to Florence
         if _WHO_ELSE.search(dated[max(0, start - 80) : start]):
             continue  # "I have a friend who has just come back from Tromsø": the friend went
+        if _SHE_WENT.search(dated[max(0, start - 40) : start]):
+            continue  # "Saw Kemi briefly, she's just back from Accra": she went
         returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
         if not returned and _NOT_THE_SPEAKERS.search(dated[:start]):
             continue  # "Priya from Leeds", but "back from Leeds"
@@ -251,9 +259,16 @@ def _names(dated: str) -> list[tuple[int, str]]:
     return sorted(out, key=lambda item: item[0])
 
 
+#: a future said of someone or something else, not of the trip: "a DP who's going to be a great contact"
+_OTHERS_FUTURE = re.compile(
+    r"\b(?:who|which|that|he|she)(?:['’]s|['’]ll|\s+is|\s+are|\s+will)\s+(?:going\s+to|gonna)?\s*\w+", re.I
+)
+
+
 def _status(fact: "Fact", text: str) -> str | None:
     if _CANCELLED.search(text):
         return "cancelled"
+    text = _OTHERS_FUTURE.sub(" ", text)
     when = p.when(fact)
     if _PLANNED.search(text) or (when is not None and fact.session_date is not None and when.start > fact.session_date):
         return "planned"

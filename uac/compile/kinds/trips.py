@@ -229,7 +229,8 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:is|are|am)\s+(?:going|heading|flying|driving|off|travell?ing)\s+(?:(?:up|down|over|out)\s+)?to\s+"
         rf"(?:the|a|an|[A-Z][\w’'-]*['’]s|{p.NAME}['’]s)\s+(?:[\w’'-]+\s+){{0,3}}?(?P<event>congress|conference|wedding|festival|"
-        rf"concert|gig|summit|workshop|training|course|retreat|interview|tournament|offsite|onsite|reunion)\s+(?:in|at)\s+{_PLACES}",
+        rf"concert|gig|summit|workshop|training|course|retreat|interview|tournament|offsite|onsite|reunion|expo|convention|"
+        rf"trade\s+show|fair|hackathon)\s+(?:in|at)\s+{_PLACES}",
         "planned",
     ),
     _rule(rf"(?:is|are|am)\s+(?:going|heading|flying|driving)\s+home\s+to\s+{_PLACES}", "planned", family=True),
@@ -1168,10 +1169,28 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     out = []
     for trip in trips:
         values = {k: v for k, v in trip.fields.items() if not k.startswith("_")}
+        values["destination"] = _full_name(values.get("destination"))
         values["said_on"] = trip.first_said
         values["sources"] = list(trip.sources)
         out.append(Assembled(kind.name, values, list(trip.sources)))
     return out
+
+
+def _full_name(destination: Any) -> Any:
+    """A destination said by its nickname, as the gazetteer names it ("vegas" -> "Las Vegas")."""
+    from ...extract.places import NICKNAMES, lookup, lookup_lower
+
+    if not isinstance(destination, str) or not destination:
+        return destination
+    if (
+        destination in NICKNAMES
+        or destination.upper() in NICKNAMES
+        or destination.lower() in {n.lower() for n in NICKNAMES}
+    ):
+        place = lookup(destination) or lookup_lower(destination.lower())
+        if place is not None and place.name:
+            return place.name
+    return destination
 
 
 def _take(trips: list[_Trip], sighting: Sighting, fact: "Fact") -> None:
