@@ -310,7 +310,21 @@ def report_with_question(text: str) -> bool:
     $1,150 which I reckon is pretty good??": a long run-on report whose last clause asks -- its
     clauses are statements (it opens with no question word, has three clauses or more and
     :data:`REPORT_WORDS` words)."""
-    return len(text.split()) >= REPORT_WORDS and text.count(", ") >= REPORT_COMMAS and _ASKS.match(text) is None
+    if _ASKS.match(text) is not None:
+        return False
+    return (len(text.split()) >= REPORT_WORDS and text.count(", ") >= REPORT_COMMAS) or _REPORT_FIRST.match(
+        text
+    ) is not None
+
+
+#: a report told first, a question after it: "Also Sam bought a winter coat at Beams, 24,900円, Tokyo wind is
+#: colder than Osaka??" -- someone's deed in the past opens it, a comma ends it before the asking
+_REPORT_FIRST = re.compile(
+    r"^(?:[A-Z][\w'’-]*\s+said:\s+)?(?:(?:ok|okay|so|and|also|anyway|btw|well|oh)[,!]?\s+)*"
+    r"(?:(?-i:[A-Z])[\w'’-]*(?:\s+and\s+others)?\s+)?(?:(?:just|finally|already)\s+)?"
+    r"(?:bought|got|ordered|had|went|flew|drove|booked|paid|spent|picked\s+up|grabbed|ran|did)\b[^?]{8,}?,\s",
+    re.I,
+)
 
 
 def strip_dates(text: str) -> str:

@@ -101,7 +101,11 @@ def test_a_long_report_that_only_asks_at_its_end_is_a_report():
         "do you think, given the weather, the wind and the rain and the ferry times, that we should fly "
         "to Rome next week or wait a bit longer and go in the summer?"
     )
-    assert is_question("bought a bike for $400, a bargain, right or not??")
+    assert is_question("should I buy a bike for $400, a bargain, right or not??")
+    # a deed told first, then the asking about it: the deed is a report
+    assert not is_question("bought a bike for $400, a bargain, right or not??")
+    assert not is_question("Also Sam bought a winter coat at Beams, 24,900円, Tokyo wind is colder than Osaka??")
+    assert is_question("Sam bought a coat?")
     session = Session("s1", DAY, DAY.isoformat(), (Turn("D1:1", "Sam", report),))
     assert "asked:" not in RuleExtractor().extract(session)[0].text
 
