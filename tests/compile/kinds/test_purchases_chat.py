@@ -373,3 +373,12 @@ def test_a_price_said_again_in_another_money_is_no_second_thing():
 def test_a_price_in_thousands_with_no_currency_needs_no_comma(line, item, amount):
     [bought] = records_of("purchase", line)
     assert (bought["item"], bought["amount"]) == (item, amount)
+
+
+def test_a_second_thing_priced_like_the_first_after_and():
+    found = records_of("purchase", "got the lehenga from a jaipur label on insta for 38k and matching juttis 2,200.")
+    assert [(b["item"], b["amount"]) for b in found] == [("lehenga", 38000.0), ("matching juttis", 2200.0)]
+    found = records_of("purchase", "this weekend got brody a marucci bat for $299 and addie new adidas cleats for 85.")
+    assert [(b["item"], b["amount"]) for b in found] == [("marucci bat", 299.0), ("new adidas cleats", 85.0)]
+    found = records_of("purchase", "I bought a couch for £850 and 2 kids 5 years old were there.")
+    assert [b["item"] for b in found] == ["couch"]

@@ -150,7 +150,8 @@ _KIN = (
 
 def _item(text: str, person: str) -> str | None:
     text = re.sub(
-        r"^(?:themselves|himself|herself|oneself|(?:him|her|them|us)(?=\s+(?:a|an|the|some)\s)|[A-Z][a-z]+(?=\s+(?:a|an|the|some)\s))\s+",
+        # "got brody a marucci bat": whom it is for, in capitals or not, before the thing
+        r"^(?:themselves|himself|herself|oneself|(?:him|her|them|us)(?=\s+(?:a|an|the|some)\s)|(?-i:[A-Za-z][a-z]+)(?=\s+(?:a|an|some)\s))\s+",
         "",
         text.strip(),
     )
@@ -269,6 +270,20 @@ _NOT_BOUGHT_AFTER = re.compile(
 _PREPOSITION = re.compile(r"^(?:at|from|in|on|off|to|for|with)\b", re.I)
 
 
+#: "and a standing lamp for 65", "and matching juttis 2,200", "and a bed frame, another 340": one more thing
+#: after the last price of a list, priced without a currency
+_AND_PRICED = re.compile(
+    r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+"
+    # "and a side table for 45"; "and goggles for 25": things, one or two words, without "a"
+    # "and addie new adidas cleats for 85": whom it is for, first; "and matching juttis 2,200", "and a bed
+    # frame, another 340": the price after a comma or a space, two digits at least
+    r"(?:(?-i:[a-z][a-z]+)\s+(?=new\b|a\b|an\b|the\b|some\b))?"
+    r"(?P<item>(?:a|an|the|some|new)\s+[\w'’ -]+?|(?:[a-z][\w'’-]*\s+)?[a-z][\w'’-]*[a-rt-z]s)"
+    r"(?:\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)|(?:,\s+(?:another\s+)?|\s+)(?P<n2>[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{1,5}(?:\.\d\d)?))\b"
+    r"(?P<k>k\b)?(?!\s*(?:%|km|miles|min|mins|minutes|nights|days|hours|hrs|years|yrs|weeks|months|people|of\b))"
+)
+
+
 def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
     """Every item bought in the clause, each with the amount that follows it; None when
     the clause names no amount (the older rules then read it)."""
@@ -320,19 +335,14 @@ def _several(fact: "Fact", clause: p.Clause) -> list[dict[str, Any]] | None:
         items.append({"item": named, "amount": money.amount, "currency": money.currency})
     # "and a standing lamp for 65": a later item priced without a currency takes the one before it
     tail = body[last:]
-    match = re.match(
-        r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+"
-        # "and a side table for 45"; "and goggles for 25": things, one or two words, without "a"
-        r"(?P<item>(?:a|an|the|some)\s+[\w'’ -]+?|(?:[a-z][\w'’-]*\s+)?[a-z][\w'’-]*[a-rt-z]s)\s+for\s+(?P<n>\d[\d,]*(?:\.\d\d)?)\b"
-        r"(?!\s*(?:%|km|k\b|miles|min|mins|minutes|nights|days|hours|hrs|years|yrs|weeks|months|people|of\b))",
-        tail,
-    )
+    match = _AND_PRICED.match(tail)
     if match and items:
         later = _item(match.group("item"), clause.person)
         if later:
-            items.append(
-                {"item": later, "amount": float(match.group("n").replace(",", "")), "currency": items[-1]["currency"]}
-            )
+            amount = float((match.group("n") or match.group("n2")).replace(",", ""))
+            if match.group("k"):
+                amount *= 1000
+            items.append({"item": later, "amount": amount, "currency": items[-1]["currency"]})
     return items or None
 
 
@@ -591,7 +601,7 @@ def _detect(fact: "Fact") -> list[Sighting]:
             # "bought the headphones for 2.5k": a price in no currency, the user's own (see _unpriced)
             unpriced = _unpriced(fact, clause)
             if unpriced is not None and (not out or unpriced.fields.get("_bare_amount")):
-                out[:] = [unpriced]
+                out[:] = [unpriced, *_and_bare(fact, clause, unpriced)]
         if out:
             break
     if not out:
@@ -629,6 +639,21 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     return Sighting(
         NAME, fact.id, {"person": clause.person, "item": item, "currency": None, "when": p.when(fact), **fields}, None
     )
+
+
+def _and_bare(fact: "Fact", clause: p.Clause, first: Sighting) -> list[Sighting]:
+    """The thing bought after the first one priced with no currency ("got the lehenga ... for 38k and
+    matching juttis 2,200"), priced the same way (:data:`_AND_PRICED`)."""
+    bare = _BARE.match(clause.rest)
+    if bare is None or not first.fields.get("_bare_amount"):
+        return []
+    match = _AND_PRICED.match(clause.rest[bare.end() :])
+    later = _item(match.group("item"), clause.person) if match is not None else None
+    if match is None or later is None:
+        return []
+    amount = float((match.group("n") or match.group("n2")).replace(",", "")) * (1000 if match.group("k") else 1)
+    fields = {**first.fields, "item": later, "amount": amount, "where": None}
+    return [Sighting(NAME, fact.id, fields, f"{fact.id}#2")]
 
 
 def _later_amount(rest: str) -> tuple[float | None, str | None]:
