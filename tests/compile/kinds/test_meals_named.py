@@ -330,3 +330,29 @@ def test_a_meal_out_told_by_who_took_whom_or_by_its_occasion(line, place, amount
 )
 def test_no_meal_taken_out_by_someone_else_or_for_no_dish(line):
     assert records_of("meal", line) == []
+
+
+@pytest.mark.parametrize(
+    "line, place, amount",
+    [
+        ("dinner in the Clew Bay Bistro was 78 dollars and we climbed nothing.", "Clew Bay Bistro", 78.0),
+        (
+            "Mio took me for yakiniku on Saturday to celebrate, at Matsusaka-ya in Tenma, she paid.",
+            "Matsusaka-ya",
+            None,
+        ),
+        (
+            "also took the kids to buffalo wild wings after the game saturday, $62 for the 4 of us",
+            "Buffalo Wild Wings",
+            62.0,
+        ),
+    ],
+)
+def test_a_meal_in_a_named_eatery_or_taken_to_one_by_its_food(line, place, amount):
+    [meal] = records_of("meal", line)
+    assert (meal["place"], meal["amount"]) == (place, amount)
+
+
+@pytest.mark.parametrize("line", ["dinner in Lisbon was lovely, $40.", "my sister took her kids to the pizza kitchen"])
+def test_no_meal_in_a_town_or_someone_elses(line):
+    assert records_of("meal", line) == []

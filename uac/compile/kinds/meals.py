@@ -278,10 +278,11 @@ _MEAL_AT = (
     r"(?i:(?:[a-z]+(?:\s+[a-z]+)?:\s+)?(?:(?:and|so|also|then|oh)\s+)?(?:a\s+|the\s+|our\s+)?"
     r"(?:(?:lovely|great|quick|late|long|big|nice|cheap|farewell|goodbye|leaving|birthday|anniversary|celebration|"
     r"team|work|family|welcome|fancy|romantic|first|last)\s+)?"
-    r"(?:dinner|lunch|brunch|breakfast|drinks|supper)"
+    r"(?:dinner|lunch|brunch|breakfast|drinks|supper|date\s+night)"
     # who with and when, as chats put them before the place: "dinner w Wei Jie fri at", "lunch w my new team weds at"
     r"(?:\s+(?:w/?|with)\s+(?:[\w'’-]+\s+){{1,3}}?(?:(?:on\s+)?(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\w*\s+|tonight\s+|"
-    r"last\s+night\s+|yesterday\s+)?|\s+)at)\s+(?P<named>{name})"
+    # "dinner in Marseille on dominick street", "dinner in the Clew Bay Bistro": in a named place (see _subject_meal)
+    r"last\s+night\s+|yesterday\s+)?|\s+)(?P<prep>at|in))\s+(?:the\s+)?(?P<named>{name})"
 )
 
 
@@ -395,6 +396,8 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
         match = re.match(_MEAL_AT.format(name=p.NAME), text)
         if match is not None and (not _reported(fact, text) or p.HEDGES.search(text) or re.search(r"\bwould\b", text)):
             match = None
+        if match is not None and match.group("prep").lower() == "in" and not _named_eatery_in(match, text):
+            match = None
     if match is None or person not in fact.text and "said:" not in fact.text:
         return []
     place = _trim(p.clean_name(match.group("named"), person))
@@ -408,7 +411,7 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
 #: "the team took me out for samgyeopsal in hapjeong", "dad took us all out for galbi sat night"
 _TOOK_OUT_FOR = re.compile(
     rf"\btook\s+(?P<who>[\w’'-]+(?:\s+and\s+others)?|(?:the|my|our|his|her)\s+[\w’'-]+)(?:\s+all)?\s+"
-    rf"(?:(?P<out>out\s+for)|to)\s+(?:(?:a|an|the|some)\s+)?"
+    rf"(?:(?P<out>(?:out\s+)?for)|to)\s+(?:(?:a|an|the|some)\s+)?"
     rf"(?P<what>(?:{_FOOD}|omakase|tasting\s+menu|hot\s+pot|barbecue|bbq|korean\s+bbq"
     # "took us all out for galbi": after "out for", any dish but an outing
     rf"|(?<=for\s)(?!(?:a|an|the|my|his|her|their|our|walk|drive|run|ride|spin|hike|day|night|birthday|anniversary|"
@@ -420,11 +423,31 @@ _TOOK_OUT_FOR = re.compile(
 )
 
 
+#: the eatery named later in the sentence of a meal told by its dish: "..., at Matsusaka-ya in Tenma"
+_NAMED_LATER = re.compile(rf"[^.;!?]{{0,50}}?,?\s+at\s+(?P<named>{p.NAME})")
+#: "took the kids to buffalo wild wings", "took everyone to organ stop pizza": an eatery in lower case by its food
+_TOOK_TO_EATERY = re.compile(
+    r"\btook\s+(?P<who>[\w’'-]+(?:\s+and\s+others)?|(?:the|my|our)\s+[\w’'-]+)\s+to\s+"
+    r"(?P<named>(?!(?:a|an|the|some|this|that|our|my)\s)(?-i:[a-z][\w’'-]*\s+){1,3}?(?:pizza|wings|burgers?|grill|diner|kitchen|bbq|tacos|cafe|café|bistro|pub|sushi|"
+    r"ramen|noodles?|steakhouse|taqueria))\b",
+    re.I,
+)
+
+
 def _took_out_for(fact: "Fact", text: str) -> list[Sighting]:
     """A meal out told by what was eaten (:data:`_TOOK_OUT_FOR`): the speaker's when they took
     someone or were taken; its place the dish's place, where it was ("omakase in haeundae").
     Someone else who took the speaker out paid: no amount."""
     person = fact.speaker or ""
+    eatery = _TOOK_TO_EATERY.search(text)
+    if eatery is not None and not p.HEDGES.search(text) and tense(text) is not True:
+        lead = text[: eatery.start()].rstrip()
+        if (
+            not lead
+            or lead[-1:] in ",.;:!"
+            or lead.split()[-1] in (person, "others", "also", "and", "then", "so", "Also")
+        ):
+            return [_sighting(fact, person, text[eatery.start() :], _title(eatery.group("named")), None, None)]
     match = _TOOK_OUT_FOR.search(text)
     if match is None or p.HEDGES.search(text) or _AHEAD.search(text[: match.start()]) or tense(text) is True:
         return []
@@ -446,10 +469,22 @@ def _took_out_for(fact: "Fact", text: str) -> list[Sighting]:
     place = f"{what} place" if not re.search(r"(?:place|restaurant|spot|bar|joint)$", what) else what
     if where and not re.match(r"(?i)(?:the|this|a)\b", where):
         place = f"{place} in {where}"
+    named = _NAMED_LATER.match(text, match.end())
+    if named is not None and not is_place(named.group("named")):
+        place = named.group("named")  # "took me for yakiniku on Saturday to celebrate, at Matsusaka-ya"
     sighting = _sighting(fact, person, text[match.start() :], place, _cuisine(what), None)
     if me:
         sighting = replace(sighting, fields={**sighting.fields, "amount": None, "currency": None})
     return [sighting]
+
+
+def _named_eatery_in(match: "re.Match[str]", text: str) -> bool:
+    """ "dinner in X" names an eatery, not the town the dinner was in: its name holds an eatery's word
+    ("the Clew Bay Bistro") or it is on a street ("Marseille on dominick street")."""
+    name = match.group("named")
+    if re.search(rf"\b(?i:{_EATERY}|{p.EATERY_AFTER}|inn)\b", name):
+        return True
+    return bool(re.match(r"\s+on\s+[\w'’-]+\s+(?i:street|st|road|rd|avenue|ave|lane|square)\b", text[match.end() :]))
 
 
 def _reported(fact: "Fact", text: str) -> bool:
