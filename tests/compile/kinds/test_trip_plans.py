@@ -168,3 +168,8 @@ def test_a_trip_named_by_its_nickname_is_named_in_full():
     later = "back from vegas wednesday. expo was huge."
     found = _trips((dt.date(2026, 1, 7), [plan], None), (dt.date(2026, 2, 9), later.split(". "), None))
     assert found == [("Las Vegas", "done")]
+
+
+def test_a_town_the_gazetteer_lacks_with_who_went_before_its_stay():
+    line = "last weekend we went to Ericeira with Rui and Joana, one night in a surf house."
+    assert _trips((dt.date(2025, 5, 14), [line], None)) == [("Ericeira", "done")]

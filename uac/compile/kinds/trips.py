@@ -545,7 +545,8 @@ UNPLACED = "not in the gazetteer: named by a travel cue, country unknown"
 #: "headed" also go to the shops, so they need a stay told after the place
 _LONG_HAUL = re.compile(rf"(?:flew|sailed|jetted|(?:took|caught|got)\s+(?:a|the)\s+{_CARRIER})\b")
 _STAY_AFTER = re.compile(
-    rf"^\s*(?:,\s*)?(?:for\s+{_STAY}|,?\s*{_NIGHTS}\b|(?:for|over)\s+(?:the\s+)?(?:Easter|Christmas|New\s+Year|half[-\s]term|"
+    # "went to Ericeira with Rui and Joana, one night in a surf house": who with, before the stay
+    rf"^\s*(?:(?:with|w/?)\s+[\w’'-]+(?:(?:,\s+|\s+and\s+|\s+&\s+)[\w’'-]+){{0,3}})?\s*(?:,\s*)?(?:for\s+{_STAY}|,?\s*{_NIGHTS}\b|(?:for|over)\s+(?:the\s+)?(?:Easter|Christmas|New\s+Year|half[-\s]term|"
     rf"school\s+holidays|holidays|long\s+weekend)\b)"
 )
 #: words that make a name a venue, an organisation or a street, never a town
