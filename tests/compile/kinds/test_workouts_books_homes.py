@@ -311,3 +311,26 @@ def test_a_count_of_books_or_someones_thing_is_no_title():
     assert _records("book", (said, ["My goals: read 12 books this year."])) == []
     assert _records("book", (said, ["I read Joy's message twice."])) == []
     assert [b["title"] for b in _records("book", (said, ["I finished 1984 on the plane."]))] == ["1984"]
+
+
+@pytest.mark.parametrize(
+    "line, city",
+    [
+        ("Hello from Porto!! I moved on saturday, the 6th. The mudança was a nightmare", "Porto"),
+        ("Greetings from Abuja! We moved in on the 28th, truck arrived a day late", "Abuja"),
+        ("hello from pune!! moved in on the 2nd, the flat is tiny but the balcony is great.", "Pune"),
+    ],
+)
+def test_a_move_told_from_the_new_home(line, city):
+    from uac.compile.offline import _assemble
+
+    facts = facts_of(line, said_on=dt.date(2025, 9, 10))
+    _, assembled, _ = _assemble(facts)
+    assert [(h.fields["city"], h.fields["current"]) for h in assembled["home"]] == [(city, True)]
+
+
+def test_a_greeting_from_a_place_without_a_move_is_no_home():
+    from uac.compile.offline import _assemble
+
+    _, assembled, _ = _assemble(facts_of("Hello from Porto!! The food here is great.", said_on=dt.date(2025, 9, 10)))
+    assert assembled["home"] == []

@@ -84,7 +84,7 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
         ) is not None:
             # "we live in leipzig now": a city in lower case, as the gazetteer alone accepts it
             out.append((clause.person, city.name, "start" if lower.group("now") or lower.group("moved") else "current"))
-        elif clause.group and _MOVED.match(clause.rest):
+        elif _MOVED.match(clause.rest) and (clause.group or clause.person == fact.speaker):
             out.append((clause.person, "", "moved"))
     if not out and fact.speaker and not p.is_question(fact):
         text = p.plain_cached(fact.text, fact.session_date)
@@ -136,6 +136,17 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         mine = [h for h in homes if h["person"] == person]
         if event == "moved":
             found = next((h for h in reversed(mine) if h["_planned"]), None)
+            greeted = _greeted_from(fact, facts) if found is None else None
+            if found is None and greeted is not None:
+                # "Hello from Porto!! I moved on saturday, the 6th": the new home is where the message is sent from
+                fields = {**fields, "city": greeted.name, "country": greeted.country, "end": None}
+                target = {**_record(fields, fact), "current": True}
+                homes.append(target)
+                for home in mine:
+                    if home["current"]:
+                        home["current"] = False
+                        home["end"] = home["end"] or target["start"]
+                continue
             if found is None:
                 continue
             found.update(_planned=False, current=True, start=fields["start"] or found["start"])
@@ -177,6 +188,28 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         record = {k: v for k, v in home.items() if not k.startswith("_")}
         out.append(Assembled(kind.name, record, list(record["sources"])))
     return out
+
+
+#: a message sent from its place: "Hello from Porto!!", "greetings from salthill", "reporting live from busan"
+_FROM_HERE = re.compile(
+    r"(?i:\b(?:hello|hi|hey|greetings|reporting\s+live|kia\s+ora|hola|ol[áa]|bonjour|hallo|hei)\s+from)\s+"
+    rf"(?P<place>{p.NAME}|(?-i:[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?))"
+)
+
+
+def _greeted_from(fact: "Fact", facts: dict[str, "Fact"]):
+    """The place the message of ``fact`` greets from (:data:`_FROM_HERE`), a city or town of the
+    gazetteer, or None."""
+    message = [f for f in facts.values() if f.session_id == fact.session_id and f.evidence[:1] == fact.evidence[:1]]
+    for other in message:
+        found = _FROM_HERE.search(other.text)
+        if found is None:
+            continue
+        raw = found.group("place")
+        place = lookup(raw) if raw[:1].isupper() else lookup_lower(raw.split()[0])
+        if place is not None and place.kind == "city":
+            return place
+    return None
 
 
 def _record(fields: dict[str, Any], fact: "Fact") -> dict[str, Any]:
