@@ -177,6 +177,8 @@ _FUTURE = re.compile(
     r"thinking\s+(?:of|about)\s+\w+ing|considering\s+\w+ing|off\s+to|(?:am|is|are|'m|'re)\s+(?:flying|heading|going|"
     r"leaving|travell?ing|driving|visiting)|(?<!was\s)(?<!were\s)(?:flying|heading|driving|leaving)\s+(?:out\s+|off\s+|"
     r"down\s+|up\s+|over\s+|back\s+|home\s+)?(?:to|for)|booked|planned|we're\s+doing|countdown|can't\s+wait|starts?|begins?|"
+    # "Akinyi and I leave for Diani on Thursday": a departure in the present is one ahead
+    r"leaves?\s+for(?=\s+(?-i:[A-Z]))|"
     r"(?:last|first)\s+day\b[^.,;]*\bis)\b",
     re.I,
 )

@@ -173,3 +173,14 @@ def test_a_trip_named_by_its_nickname_is_named_in_full():
 def test_a_town_the_gazetteer_lacks_with_who_went_before_its_stay():
     line = "last weekend we went to Ericeira with Rui and Joana, one night in a surf house."
     assert _trips((dt.date(2025, 5, 14), [line], None)) == [("Ericeira", "done")]
+
+
+def test_leaving_for_a_place_and_a_place_done_overnight():
+    assert _trips((dt.date(2024, 11, 10), ["By the way, Akinyi and I leave for Mombasa on Thursday!"], None)) == [
+        ("Mombasa", "planned")
+    ]
+    assert _trips((dt.date(2024, 11, 10), ["I leave for work at 8."], None)) == []
+    found = _trips(
+        (dt.date(2024, 11, 10), ["Mariel and I did Hatta overnight on the 5th-6th, we stayed in a dome tent"], None)
+    )
+    assert found == [("Hatta", "done")]

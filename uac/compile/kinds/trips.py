@@ -225,6 +225,14 @@ RULES: tuple[_Rule, ...] = (
         rf"friday|saturday|sunday|monday|tuesday|wednesday|thursday|\d+)\b|[,.;!]|$)",
         "planned",
     ),
+    # "Akinyi and I leave for Diani on Thursday!", "we're leaving for Lisbon tomorrow"
+    _rule(rf"(?:leave|leaves|(?:is|are|am)\s+leaving)\s+for\s+{_PLACES}", "planned", cue="verb"),
+    # "Mariel and I did Hatta overnight on the 5th-6th", "did Bergen for the weekend": a stay done
+    _rule(
+        rf"did\s+{_PLACES}\s+(?=overnight\b|for\s+(?:the|a)\s+(?:weekend|night|long\s+weekend)\b|(?:last|this)\s+weekend\b)",
+        "done",
+        cue="strong",
+    ),
     # "is going to the EAHP congress in Copenhagen", "are off to a wedding in Kilkenny": an event away
     _rule(
         rf"(?:is|are|am)\s+(?:going|heading|flying|driving|off|travell?ing)\s+(?:(?:up|down|over|out)\s+)?to\s+"
@@ -332,7 +340,7 @@ CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|overnight|weekend|staycation|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
     r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
-    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|"
+    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|"
     r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
 )
