@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev to dev27): their ledgers
+"""The hand-written evaluation sets (dev to dev29): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -42,6 +42,8 @@ COUNTS = {
     "dev25": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev26": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev27": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev28": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev29": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
 EVERY_MEAL_PAID = {"dev15", "dev16", "dev17"}

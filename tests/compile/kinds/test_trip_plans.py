@@ -184,3 +184,11 @@ def test_leaving_for_a_place_and_a_place_done_overnight():
         (dt.date(2024, 11, 10), ["Mariel and I did Hatta overnight on the 5th-6th, we stayed in a dome tent"], None)
     )
     assert found == [("Hatta", "done")]
+
+
+def test_someone_elses_return_to_the_place_makes_no_plan_done():
+    plan = "we booked flights to London for November, the 14th to the 18th, Piotr has a sofa bed in Walthamstow."
+    found = _trips(
+        (dt.date(2025, 9, 7), [plan], None), (dt.date(2026, 1, 18), ["Piotr flew back to London on the 2nd."], None)
+    )
+    assert found == [("London", "planned")]

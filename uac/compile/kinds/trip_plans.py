@@ -96,12 +96,25 @@ def _no_plan_words(fact: "Fact", text: str) -> bool:
     return not (p.is_question(fact) or p.HEDGES.search(text) or p.WISHES.search(text) or _CALLED_OFF.search(text))
 
 
-def _returned_from_it(text: str, destination: str) -> bool:
-    """A return in ``text`` and, if it says where from, from this place."""
-    if not _RETURN.search(text):
+def _returned_from_it(text: str, destination: str, speaker: str | None = None) -> bool:
+    """A return in ``text`` of the speaker (not "Piotr flew back to London", "she got back") and, if it
+    says where from, from this place."""
+    back = _RETURN.search(text)
+    if back is None:
+        return False
+    before = text[: back.start()]
+    someone = [n for n in _NAMED_SUBJECT.findall(before) if n not in (speaker, "I", "We")]
+    if someone or _PRONOUN_SUBJECT.search(before):
         return False
     origins = [m.group("place") for m in _BACK_FROM.finditer(text)]
     return not origins or any(_named_at(origin, destination) for origin in origins)
+
+
+#: someone else who did the returning: a name, or he, she or they, just before the return
+_NAMED_SUBJECT = re.compile(r"(?-i:\b([A-Z][a-z]+))(?:\s+and\s+others)?\s+(?:just\s+|finally\s+)?$")
+_PRONOUN_SUBJECT = re.compile(
+    r"\b(?:he|she|they)(?:['’]s|['’]re)?\s+(?:just\s+|finally\s+|is\s+|are\s+|was\s+)?$", re.I
+)
 
 
 def tells_taken(fact: "Fact", text: str, destination: str, following: str | None, *, undated: bool = False) -> bool:
@@ -112,7 +125,7 @@ def tells_taken(fact: "Fact", text: str, destination: str, following: str | None
     if not _no_plan_words(fact, text):
         return False
     if undated:
-        return _returned_from_it(text, destination) and _named_at(text, destination) is not None
+        return _returned_from_it(text, destination, fact.speaker) and _named_at(text, destination) is not None
     body = text.split(" said: ", 1)[1] if " said: " in text[:60] else text
     body = _LABEL.sub("", body)  # "First: Copenhagen was great"
     if tense(text) is False:
@@ -127,7 +140,7 @@ def tells_taken(fact: "Fact", text: str, destination: str, following: str | None
     rest = folded[at.end() :]
     if opens and (_LOOKED_BACK.match(rest) or (tense(text) is False and not _OTHER_SUBJECT.match(rest))):
         return True  # "daejeon 4th to 7th, ate my body weight in jeon": the place, then what was done there
-    if _returned_from_it(body, destination):
+    if _returned_from_it(body, destination, fact.speaker):
         return True
     if opens and _ONLY_PLACE_TAIL.match(rest) and following:
         return bool(_RETURN.search(following)) or tense(following) is False
