@@ -339,3 +339,21 @@ def test_a_number_after_a_weekday_that_is_no_day_of_the_month(text):
 def test_units_from_a_day_named():
     [found] = [f for f in find_relative_dates("doing jeonju two weeks from tomorrow", dt.date(2025, 3, 27))]
     assert found.period.start == dt.date(2025, 4, 11)
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [
+        ("I have a course in Nijmegen a week on Thursday", dt.date(2026, 3, 5)),
+        ("a week tomorrow we fly", dt.date(2026, 3, 4)),
+        ("see you Thursday week", dt.date(2026, 3, 5)),
+    ],
+)
+def test_a_week_on_a_day_and_days_at_christmas(text, day):
+    [found] = find_relative_dates(text, dt.date(2026, 2, 24))
+    assert found.period.start == day
+
+
+def test_days_at_christmas_are_in_december():
+    [found] = find_relative_dates("Christmas we go to my mum in Zwolle, 25th to 27th.", dt.date(2025, 12, 2))
+    assert (found.period.start, found.period.end) == (dt.date(2025, 12, 25), dt.date(2025, 12, 27))

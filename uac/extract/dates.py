@@ -116,6 +116,11 @@ _PHRASES: list[tuple[str, str]] = [
         r"(?!\s*(?:times|x\b|days?|hours?|hrs?|nights?|weeks?|months?|in\s+a\s+row|of\b))",
     ),
     ("ago", rf"\b{_NUM}\s+{_UNIT}\s+ago\b"),
+    # "a week on Thursday", "a week tomorrow", "Thursday week": the day named, a week later
+    (
+        "week_on",
+        rf"\ba\s+week\s+(?:on\s+{_WD}|(?P<tomorrow>tomorrow|today))\b|\b{_WD.replace('weekday', 'weekday2')}\s+week\b(?!\s*(?:end|day|night))",
+    ),
     # "two weeks from tomorrow", "a month from today": that many units from the day named
     ("n_from", rf"\b(?:in\s+)?{_NUM}\s+{_UNIT}\s+from\s+(?P<anchor>tomorrow|today|now)\b"),
     ("in_n", rf"\bin\s+{_NUM}\s+{_UNIT}\b"),
@@ -318,6 +323,12 @@ def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -
         return _week_number(m, base, future)
     if kind == "week_around":
         return _week_around(m)
+    if kind == "week_on":
+        if m["tomorrow"]:
+            return Period.day(base + _dt.timedelta(days=8 if m["tomorrow"].lower() == "tomorrow" else 7))
+        target = WEEKDAYS.index((m["weekday"] or m["weekday2"]).lower())
+        ahead = (target - base.weekday()) % 7 or 7
+        return Period.day(base + _dt.timedelta(days=ahead + 7))
     if kind == "n_from":
         anchor = base + _dt.timedelta(days=1) if m["anchor"].lower() == "tomorrow" else base
         amount, approx = _number(m["num"])
@@ -377,8 +388,10 @@ def _bare_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Period |
     the nearest.  A bare ordinal ("22nd") needs "the", "on" or a second day to be a date."""
     if not m["the"] and not m["last"] and not m["prep"]:
         return None
-    if _NAMED_TIME.search(m.string):
-        return None  # "Christmas at my parents', 23rd to 27th", "memorial day weekend, the 23rd to the 26th"
+    named = [x.group(0).lower() for x in _NAMED_TIME.finditer(m.string)]
+    christmas = bool(named) and all(x in ("christmas", "xmas") for x in named)
+    if named and not christmas:
+        return None  # "Easter at my parents', 23rd to 27th", "memorial day weekend, the 23rd to the 26th"
     if re.search(r"\bsince\s+$", m.string[: m.start()], re.I):
         future = False  # "been in Bristol since the 24th": a day gone by
     first = int(m["first"])
@@ -386,6 +399,9 @@ def _bare_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Period |
     if not 1 <= first <= 31 or (last is not None and not first < last <= 31):
         return None
     months = [_shift_months(base.replace(day=1), k) for k in (-1, 0, 1)]
+    if christmas:
+        # "Christmas we go to my mum in Zwolle, 25th to 27th": the days of a December
+        months = [_dt.date(base.year + k, 12, 1) for k in (-1, 0, 1)]
     days = [d for d in (_safe_day(x.year, x.month, first) for x in months) if d is not None]
     if future is True:
         ahead = [d for d in days if d >= base]

@@ -192,3 +192,38 @@ def test_someone_elses_return_to_the_place_makes_no_plan_done():
         (dt.date(2025, 9, 7), [plan], None), (dt.date(2026, 1, 18), ["Piotr flew back to London on the 2nd."], None)
     )
     assert found == [("London", "planned")]
+
+
+@pytest.mark.parametrize(
+    "plan, later, place",
+    [
+        ("Anyway. Christmas we go to my mum in Zwolle, 25th to 27th.", "Christmas at mum's was lovely.", "Zwolle"),
+        (
+            "And for Joost's 45th in January I'm planning Berlin, just us two, Friday 16 to Monday 19 January.",
+            "",
+            "Berlin",
+        ),
+        ("Also I have a course in Nijmegen a week on Thursday, sleeping over one night.", "", "Nijmegen"),
+        (
+            "Marloes and I do a goodbye weekend in Ghent, 19 to 21 September, two nights.",
+            "Ghent update: in the end only one night, not two.",
+            "Ghent",
+        ),
+        (
+            "we're going to Wrocław the weekend of the 6th to see flats.",
+            "The Wrocław weekend: we saw all five flats on Saturday.",
+            "Wrocław",
+        ),
+    ],
+)
+def test_plans_in_the_present_and_their_reports(plan, later, place):
+    said, after = dt.date(2025, 12, 2), dt.date(2026, 2, 24)
+    if "Ghent" in plan:
+        said, after = dt.date(2025, 9, 3), dt.date(2025, 9, 29)
+    sessions = [(said, [plan], None)] + ([(after, [later], None)] if later else [])
+    assert _trips(*sessions) == [(place, "done" if later else "planned")]
+
+
+def test_no_plan_in_a_habit_or_a_meeting_gone_by():
+    assert _trips((dt.date(2025, 12, 2), ["we go to Lidl every saturday"], None)) == []
+    assert _trips((dt.date(2025, 12, 2), ["I had an interview in Porto yesterday."], None)) == []

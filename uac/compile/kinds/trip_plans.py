@@ -42,7 +42,7 @@ _KIND_WORDS = {"onsen", "spa", "beach", "island", "islands", "village", "resort"
 #: what may follow a place that opens a sentence looking back: "Oslo was cold", "London debrief:",
 #: "legoland done!", "London don finish!", "NEW YORK!!!"
 _LOOKED_BACK = re.compile(
-    r"^\s*(?:(?:was|were)\b|(?:done|don\s+finish|finished|over|wrapped|recap|debrief|update|report|diary)\b|[:=]|!)",
+    r"^\s*(?:(?:weekend|trip|holiday|visit|break|itself)\s*(?=[:!]|was\b|were\b))?\s*(?:(?:was|were)\b|(?:done|don\s+finish|finished|over|wrapped|recap|debrief|update|report|diary)\b|[:=]|!)",
     re.I,
 )
 #: a return told in the sentence
@@ -127,7 +127,9 @@ def tells_taken(fact: "Fact", text: str, destination: str, following: str | None
     if undated:
         return _returned_from_it(text, destination, fact.speaker) and _named_at(text, destination) is not None
     body = text.split(" said: ", 1)[1] if " said: " in text[:60] else text
-    body = _LABEL.sub("", body)  # "First: Copenhagen was great"
+    label = _LABEL.match(body)
+    if label is not None and _named_at(label.group(0), destination) is None:
+        body = body[label.end() :]  # "First: Copenhagen was great", but "Ghent update: in the end only one night"
     if tense(text) is False:
         named = {fold(m.group("place") or m.group("told")) for m in _IN_PLACE.finditer(text)}
         if any(name in named for name in place_names(destination)):
@@ -136,7 +138,7 @@ def tells_taken(fact: "Fact", text: str, destination: str, following: str | None
     at = _named_at(folded, destination)
     if at is None:
         return False
-    opens = not folded[: at.start()].strip(" \"'“‘-–—,!…")
+    opens = folded[: at.start()].strip(" \"'“‘-–—,!…") in ("", "the", "our", "my")  # "The Wrocław weekend: ..."
     rest = folded[at.end() :]
     if opens and (_LOOKED_BACK.match(rest) or (tense(text) is False and not _OTHER_SUBJECT.match(rest))):
         return True  # "daejeon 4th to 7th, ate my body weight in jeon": the place, then what was done there

@@ -225,6 +225,27 @@ RULES: tuple[_Rule, ...] = (
         rf"friday|saturday|sunday|monday|tuesday|wednesday|thursday|\d+)\b|[,.;!]|$)",
         "planned",
     ),
+    # "Christmas we go to my mum in Zwolle, 25th to 27th": the present of a plan, told with its dates ahead
+    _rule(
+        rf"(?:go|goes|fly|flies|drive|drives|head|heads)\s+(?:(?:up|down|over|back)\s+)?to\s+(?:{_FAMILY})\s+in\s+{_PLACES}",
+        "planned",
+        ahead=True,
+        family=True,
+    ),
+    _rule(
+        rf"(?:go|goes|fly|flies|drive|drives|head|heads)\s+(?:(?:up|down|over|back)\s+)?to\s+{_PLACES}",
+        "planned",
+        ahead=True,
+    ),
+    # "I'm planning Berlin, just us two, Friday 16 to Monday 19 January"
+    _rule(rf"(?:is|are|am)\s+planning\s+{_PLACES}(?=\s*[,.;!]|\s+(?:for|in|on|next|this|from)\b)", "planned"),
+    # "I have a course in Nijmegen a week on Thursday", "has a conference in Lisbon next month": an event away, ahead
+    _rule(
+        rf"(?:has|have|had|got)\s+(?:a|an|the|{_OWNER})\s+(?:[\w’'-]+\s+){{0,3}}?(?:course|conference|congress|training|"
+        rf"workshop|interview|wedding|summit|retreat|offsite|onsite)\s+in\s+{_PLACES}",
+        "planned",
+        ahead=True,
+    ),
     # "Akinyi and I leave for Diani on Thursday!", "we're leaving for Lisbon tomorrow"
     _rule(rf"(?:leave|leaves|(?:is|are|am)\s+leaving)\s+for\s+{_PLACES}", "planned", cue="verb"),
     # "Mariel and I did Hatta overnight on the 5th-6th", "did Bergen for the weekend": a stay done
@@ -340,7 +361,7 @@ CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|overnight|weekend|staycation|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
     r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
-    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|"
+    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|plann\w*|course|conference|congress|training|workshop|interview|"
     r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
 )
@@ -427,7 +448,9 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
 
 #: "Christmas at mum and dad's was lovely", "the weekend at Ana's parents' was chaos": a family visit, looked back on
 _FAMILY_BACK = re.compile(
-    rf"\bat\s+(?:(?:{_FAMILY})|(?:[A-Z][\w’'-]*['’]s\s+)?(?:mum|mom)\s+and\s+dad['’]s)\s+(?:was|were)\b"
+    rf"\bat\s+(?:(?:{_FAMILY})|(?:[A-Z][\w’'-]*['’]s\s+)?(?:mum|mom)\s+and\s+dad['’]s"
+    # "Christmas at mum's was lovely": a parent's home named without its owner
+    r"|(?:mum|mom|mam|dad|nan|gran|grandma|oma|opa|nana)['’]s|(?:parents|grandparents|in-laws)['’])\s+(?:was|were)\b"
     rf"|\b(?:stayed|was|were)\s+(?:at|with)\s+(?:(?:{_FAMILY})|(?:mum|mom)\s+and\s+dad['’]s?)\b"
 )
 
@@ -640,7 +663,10 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
         return []
     text = p.plain_cached(fact.text, fact.session_date)
     name = re.escape(fact.speaker)
-    verbs = r"(?:went|flew|drove|got\s+back|came\s+back|spent|visited|(?:is|are)\s+(?:going|flying|heading|driving))\b"
+    verbs = (
+        r"(?:went|flew|drove|got\s+back|came\s+back|spent|visited|(?:is|are)\s+(?:going|flying|heading|driving|planning|leaving)"
+        r"|(?:has|have)\s+(?:a|an)\s|leaves?\s+for)\b"
+    )
     return [
         p.Clause(fact.speaker, bool(m.group(1)), text[m.end() :])
         for m in re.finditer(rf"(?<=[a-z]\s){name}(\s+and\s+others)?\s+(?={verbs})", text)
