@@ -445,8 +445,8 @@ def lookup_lower(name: str) -> Place | None:
     if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
         return None
     place = lookup(text.title())
-    if place is None or place.kind == "region":
-        return None
+    if place is None or (place.kind == "region" and (is_english(text) or is_us_state(text.title()) or place.ambiguous)):
+        return None  # "goa", "bali", "tuscany" are regions people go to; "maine", "georgia" stay words
     if place.kind == "city":
         rows = _tables().cities.get(fold(text)) or []
         if not rows or rows[0][0] < 200_000 and is_english(text):

@@ -227,3 +227,11 @@ def test_plans_in_the_present_and_their_reports(plan, later, place):
 def test_no_plan_in_a_habit_or_a_meeting_gone_by():
     assert _trips((dt.date(2025, 12, 2), ["we go to Lidl every saturday"], None)) == []
     assert _trips((dt.date(2025, 12, 2), ["I had an interview in Porto yesterday."], None)) == []
+
+
+def test_a_region_in_lower_case_before_its_trip():
+    plan = "also meera and i are planning a last goa trip before i move!! second weekend of july, 11th to 13th."
+    found = _trips((dt.date(2025, 6, 20), [plan], None), (dt.date(2025, 7, 27), ["goa got cancelled btw"], None))
+    assert found == [("Goa", "cancelled")]
+    other = "sydney from my team is planning an actual australia trip for christmas."
+    assert _trips((dt.date(2025, 9, 9), [other], None)) == []

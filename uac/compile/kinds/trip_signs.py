@@ -29,7 +29,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...extract.dates import tense
-from ...extract.places import is_place, lookup
+from ...extract.places import is_place, lookup, lookup_lower
 from . import patterns as p
 from .meal_signs import _first_person
 from .model import Sighting
@@ -115,6 +115,8 @@ _SHE_WENT = re.compile(
     r"[^.;!?,]{0,25}$",
     re.I,
 )
+#: the speaker as a subject (not "my team"): "meera and me are planning"
+_ME = re.compile(r"\b(?:i|we|me|us)\b", re.I)
 _FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
 
 
@@ -252,6 +254,15 @@ def _names(dated: str) -> list[tuple[int, str]]:
         out.append((m.start("low"), m.group("low")))
         if len(words) == 2:
             out.append((m.end("low") - len(words[1]), words[1]))  # "means lanzarote is off": the last word
+    # "a last goa trip", "our kerala holiday": a place in lower case before its trip, as the gazetteer holds it
+    for m in re.finditer(
+        r"(?<![\w'’-])(?P<low>[a-z][a-z'’-]{2,})(?=\s+(?:trip|holiday|getaway|weekend|break)\b)", dated
+    ):
+        before = dated[max(0, m.start() - 60) : m.start()]
+        if lookup_lower(m.group("low")) is not None and _ME.search(before) and not _WHO_ELSE.search(before):
+            out.append(
+                (m.start("low"), m.group("low"))
+            )  # the speaker's own: "meera and i are planning a last goa trip"
     for m in _TOWN_AFTER.finditer(dated):
         words = m.group("low").split()
         if words[0][:1].islower():
