@@ -235,3 +235,13 @@ def test_a_region_in_lower_case_before_its_trip():
     assert found == [("Goa", "cancelled")]
     other = "sydney from my team is planning an actual australia trip for christmas."
     assert _trips((dt.date(2025, 9, 9), [other], None)) == []
+
+
+def test_a_plan_called_off_by_its_name_alone_then_not_going():
+    plan = "last night I booked us four nights in Lisbon: Thursday the 20th to Monday the 24th, flights from Bristol."
+    off = "2. Lisbon. Obviously we're not going. I've told Tomos everything."
+    found = _trips((dt.date(2025, 1, 12), [plan], None), (dt.date(2025, 2, 16), [off], None))
+    assert found == [("Lisbon", "cancelled")]
+    # the name alone, then something else: the plan stands
+    found = _trips((dt.date(2025, 1, 12), [plan], None), (dt.date(2025, 2, 16), ["2. Lisbon. We're so excited."], None))
+    assert found == [("Lisbon", "planned")]

@@ -117,6 +117,14 @@ _SHE_WENT = re.compile(
 )
 #: the speaker as a subject (not "my team"): "meera and me are planning"
 _ME = re.compile(r"\b(?:i|we|me|us)\b", re.I)
+#: a sentence that is a place and nothing more: "Lisbon.", "2. Lisbon."
+_PLACE_ALONE = re.compile(rf"^\s*(?:\d+[.)]\s*)?(?P<place>{p.NAME})\s*[.!:]*\s*$")
+#: the next sentence calls it off: "Obviously we're not going.", "Not happening.", "Cancelled."
+_NOT_GOING = re.compile(
+    r"^\s*(?:(?:so|sadly|obviously|well|yeah|and)\s+)*(?:(?:me|we|I|us)(?:\s+and\s+others)?\s+(?:are|am|is|['’]re|['’]m)\s+not\s+going|"
+    r"not\s+(?:going|happening)|cancell?ed|called\s+off|off)\b",
+    re.I,
+)
 _FIRST = re.compile(r"\b(?:me|my|we|us|our|i)\b", re.I)
 
 
@@ -192,6 +200,17 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         )
     ):
         other = None  # "Lisbon was ...": a place opens the sentence, not a person ("Nadia just got back" is one)
+    alone = _PLACE_ALONE.match(text)
+    if (
+        alone is not None
+        and is_place(alone.group("place"))
+        and _NOT_GOING.match(around.split(". ")[-1] if around else "")
+    ):
+        # "2. Lisbon." then "Obviously we're not going.": a plan of the place called off, told by its name alone
+        from .trips import _Rule as _R
+
+        rule = _R(re.compile(re.escape(alone.group("place"))), "cancelled", "start")
+        return _sighted(fact, alone.group("place"), rule, "", town=True, weak=True)
     both = f"{text} {around}"
     kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP, _SPAN) if sign.search(both))
     #: a stay or its span beside it: enough for a town the gazetteer does not hold
