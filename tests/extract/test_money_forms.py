@@ -135,3 +135,11 @@ def test_pesos_thousands_codes_and_signs_after_the_number(text, local, expected)
 def test_a_share_said_as_the_speakers_part():
     [money] = find_amounts("45 lucas Sam's part, worth it")
     assert money.share
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("180 zł my part", [(180.0, "PLN")]), ("2 450 zł", [(2450.0, "PLN")]), ("99 złotych", [(99.0, "PLN")])],
+)
+def test_zloty_as_poles_write_it(text, expected):
+    assert _read(text) == expected

@@ -102,6 +102,10 @@ _SLANG = {
     "kronor": "SEK",
     "krona": "SEK",
     "zloty": "PLN",
+    "zlotys": "PLN",
+    "zł": "PLN",
+    "złoty": "PLN",
+    "złotych": "PLN",
     "baht": "THB",
     "won": "KRW",
     "dirhams": "AED",
@@ -271,7 +275,7 @@ _NAME_AFTER = (
     r"Norwegian|Swedish|Indian|Thai|Turkish|Polish|Czech|Hungarian|South\s+African|Egyptian|Chilean|Argentine|Argentinian|"
     r"Colombian|Uruguayan|Philippine|Cuban|Dominican)?\s*"
     r"(?:quid|bucks?|dollars?|euros?|pounds?|yen|francs?|rupees|pesos|reais|kroner|kronor|krona|zloty|baht|won|dirhams?|dhs|"
-    r"lira|yuan|rand|forint|koruna|dong|laris?|lei|shekels|ringgit|rupiah|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
+    r"lira|yuan|rand|forint|koruna|dong|laris?|lei|shekels|ringgit|rupiah|zł(?!\w)|złoty|złotych|zlotys|pence|cents|p|eur|usd|gbp|EUR|USD|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|INR|MXN|BRL|"
     r"PLN|CZK|HUF|THB|KRW|TRY|CNY|ZAR|AED|NZD|SGD|HKD))\b"
 )
 _AMOUNT = re.compile(

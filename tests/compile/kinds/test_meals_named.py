@@ -356,3 +356,8 @@ def test_a_meal_in_a_named_eatery_or_taken_to_one_by_its_food(line, place, amoun
 @pytest.mark.parametrize("line", ["dinner in Lisbon was lovely, $40.", "my sister took her kids to the pizza kitchen"])
 def test_no_meal_in_a_town_or_someone_elses(line):
     assert records_of("meal", line) == []
+
+
+def test_a_meal_with_its_day_before_the_place():
+    [meal] = records_of("meal", "Dinner on Saturday at Ogień on Zabłocie, eight of us, 180 zł my part.")
+    assert (meal["place"], meal["amount"], meal["currency"]) == ("Ogień", 180.0, "PLN")

@@ -279,6 +279,8 @@ _MEAL_AT = (
     r"(?:(?:lovely|great|quick|late|long|big|nice|cheap|farewell|goodbye|leaving|birthday|anniversary|celebration|"
     r"team|work|family|welcome|fancy|romantic|first|last)\s+)?"
     r"(?:dinner|lunch|brunch|breakfast|drinks|supper|date\s+night)"
+    # "Dinner on Saturday at Ogień", "lunch yesterday at X": when, before the place
+    r"(?:\s+(?:on\s+(?:the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|last\s+night|yesterday|tonight|(?:on\s+)?friday\s+night))?"
     # who with and when, as chats put them before the place: "dinner w Wei Jie fri at", "lunch w my new team weds at"
     r"(?:\s+(?:w/?|with)\s+(?:[\w'’-]+\s+){{1,3}}?(?:(?:on\s+)?(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\w*\s+|tonight\s+|"
     # "dinner in Marseille on dominick street", "dinner in the Clew Bay Bistro": in a named place (see _subject_meal)
