@@ -26,6 +26,7 @@ Nothing else makes a plan done without a report.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...extract.dates import tense
@@ -82,14 +83,16 @@ def place_names(destination: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _place_pattern(destination: str) -> "re.Pattern[str]":
+    """The names of :func:`place_names` as one pattern of whole words, the longest first."""
+    names = "|".join(re.escape(name) for name in place_names(destination))
+    return re.compile(rf"(?<![\w'’-])(?:{names})(?![\w'’-])")
+
+
 def _named_at(text: str, destination: str) -> "re.Match[str] | None":
     """Where the place is named in ``text`` (folded, whole words), the longest name first."""
-    folded = fold(text)
-    for name in place_names(destination):
-        found = re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w'’-])", folded)
-        if found is not None:
-            return found
-    return None
+    return _place_pattern(destination).search(fold(text))
 
 
 def _no_plan_words(fact: "Fact", text: str) -> bool:
@@ -163,15 +166,19 @@ def plans_done(plans: list[Any], facts: dict[str, "Fact"], mark: Any) -> None:
         if said is None or fact.speaker is None:
             continue
         text: str | None = None
+        folded: str | None = None  # the fact's words folded once, however many plans it is read for
         for trip in plans:
             if trip.fields["status"] != "planned" or trip.first_said is None:
                 continue
-            if fact.speaker != trip.fields.get("person") or fact.session_id in trip_sessions(trip, facts):
+            if fact.speaker != trip.fields.get("person"):
                 continue
             if said <= trip.first_said or (trip.when is not None and said < trip.when.start):
                 continue
             destination = trip.fields.get("destination")
-            if not destination or _named_at(fact.text, destination) is None:
+            if not destination:
+                continue
+            folded = folded if folded is not None else fold(fact.text)
+            if _place_pattern(destination).search(folded) is None or fact.session_id in trip_sessions(trip, facts):
                 continue
             text = text if text is not None else p.plain_cached(fact.text, said)
             nxt = ordered[index + 1] if index + 1 < len(ordered) else None

@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
@@ -1211,17 +1212,20 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     return out
 
 
+@lru_cache(maxsize=1)
+def _lower_nicknames() -> frozenset[str]:
+    from ...extract.places import NICKNAMES
+
+    return frozenset(n.lower() for n in NICKNAMES)
+
+
 def _full_name(destination: Any) -> Any:
     """A destination said by its nickname, as the gazetteer names it ("vegas" -> "Las Vegas")."""
     from ...extract.places import NICKNAMES, lookup, lookup_lower
 
     if not isinstance(destination, str) or not destination:
         return destination
-    if (
-        destination in NICKNAMES
-        or destination.upper() in NICKNAMES
-        or destination.lower() in {n.lower() for n in NICKNAMES}
-    ):
+    if destination in NICKNAMES or destination.upper() in NICKNAMES or destination.lower() in _lower_nicknames():
         place = lookup(destination) or lookup_lower(destination.lower())
         if place is not None and place.name:
             return place.name
