@@ -316,14 +316,32 @@ def city_sizes(name: str, *, own_name: bool = False) -> dict[str, int]:
     return out
 
 
+def town_sizes(name: str) -> dict[str, int]:
+    """Per country holding a small town of this name (:mod:`uac.extract.towns`, the places the
+    main tables lack), the people of its biggest one ("Tobermory" -> {"CA": 1427, "GB": 1000});
+    {} when there is none or the name is made of ordinary English words."""
+    from . import towns
+
+    text = name.strip().rstrip(".,;!?")
+    if not _may_be_town(text):
+        return {}
+    out: dict[str, int] = {}
+    for row in towns.rows(fold(text)):
+        out.setdefault(row[1], int(row[0]))
+    return out
+
+
 def is_nickname(name: str) -> bool:
     """Is ``name`` a nickname of :data:`NICKNAMES` (the record names the city in full)?"""
     text = name.strip()
     return text in NICKNAMES or (text.upper() in NICKNAMES and text.upper().isalpha())
 
 
-def lookup(name: str, qualifier: str | None = None) -> Place | None:
+def lookup(name: str, qualifier: str | None = None, *, towns: bool = False) -> Place | None:
     """The place ``name`` stands for, or None when the gazetteer knows no such place.
+
+    ``towns``: a name the main tables lack may be a small town of :mod:`uac.extract.towns`
+    ("Ericeira", "Sedona"), unless it is made of ordinary English words.
 
     ``qualifier``: what follows a comma ("Texas" in "Paris, Texas"), a region or a
     country that picks one of several places; when it does, the place's name
@@ -365,7 +383,23 @@ def lookup(name: str, qualifier: str | None = None) -> Place | None:
         code, ambiguous = _city(rows)
         canonical = rows[0][3] if not ambiguous and fold(rows[0][3]) != bare_key else None
         return Place(bare, "city", code, ambiguous, canonical)
+    if towns and _may_be_town(bare):
+        from . import towns as small
+
+        rows = small.rows(bare_key)
+        if rows:
+            code, ambiguous = _city(rows)
+            return Place(bare, "city", code, ambiguous)
     return None
+
+
+def _may_be_town(name: str) -> bool:
+    """May a name the main tables lack be a small town's?  Not when it is one ordinary English
+    word ("Chase", "Grace", "Jack" are towns too) or several ("Olive Branch", "Big Lake")."""
+    from .words import is_common_word as is_english
+
+    words = re.findall(r"[A-Za-z]+", name)
+    return bool(words) and not all(is_english(w) for w in words)
 
 
 def contains(outer: str, inner: str) -> bool:

@@ -256,12 +256,11 @@ def test_a_day_trip_inside_a_stay_is_no_trip_of_its_own():
     assert _trips_in_context("Just back from lisbon, five nights.", "Did a day trip to Sintra which was pretty.") == [
         "Lisbon"
     ]
-    # a day trip from home, or to another country, is a trip
-    assert _trips_in_context("Did a day trip to Sintra which was pretty.") == ["Sintra"]
-    assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == [
-        "Lisbon",
-        "Seville",
-    ]
+    # a day out from home is no trip either (no night away), nor one to another country
+    assert _trips_in_context("Did a day trip to Sintra which was pretty.") == []
+    assert _trips_in_context("Just back from lisbon, five nights.", "We did a day trip to Seville too.") == ["Lisbon"]
+    # a day trip said so stays one beside a stay told in the same sentence
+    assert "Sintra" not in _trips_in_context("Did a day trip to Sintra and then three nights in Porto.")
 
 
 def _noted(line: str) -> list[tuple]:

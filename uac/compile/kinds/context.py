@@ -285,6 +285,10 @@ def _trip_country(
     name, person = fields.get("destination"), fields.get("person")
     if not isinstance(name, str) or not person or " and " in name or "," in name:
         return sighting
+    from .trips import UNPLACED
+
+    if fields.get("place_note") == UNPLACED:
+        return _small_town(sighting, name, person, homes, order)
     sizes = city_sizes(name)  # country -> people of its biggest city of the name
     if len(sizes) < 2:
         return sighting
@@ -301,6 +305,35 @@ def _trip_country(
             if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
                 return replace(sighting, fields={**fields, "country": ranked[0][0]})
     return sighting
+
+
+#: a small town abroad gives its country to a trip named by a strong cue from this many people
+MIN_TOWN_ABROAD = 5_000
+
+
+def _small_town(
+    sighting: Sighting, name: str, person: str, homes: dict[str, list[tuple[int, str]]], order: dict[str, int]
+) -> Sighting:
+    """A town the main gazetteer lacks, named by a strong cue ("three nights in Tofino"): its
+    country from the small towns' table (:func:`uac.extract.places.town_sizes`) -- the person's
+    own when it holds a town of the name, else the only one or one five times bigger than the
+    others when it has :data:`MIN_TOWN_ABROAD` people ("Kal", Kalgoorlie to its miners, is no
+    Hungarian village); the note that it is not in the gazetteer goes.  No such town: it stays
+    unplaced."""
+    from ...extract.places import town_sizes
+
+    sizes = town_sizes(name)
+    if not sizes:
+        return sighting
+    own = _Money([], order, homes, None, {}).home_country(person, order.get(sighting.fact_id, 0))
+    ranked = sorted(sizes.items(), key=lambda item: -item[1])
+    if own is not None and own in sizes:
+        country = own
+    elif ranked[0][1] >= MIN_TOWN_ABROAD and (len(ranked) == 1 or ranked[0][1] >= 5 * max(ranked[1][1], 1)):
+        country = ranked[0][0]
+    else:
+        return sighting
+    return replace(sighting, fields={**sighting.fields, "country": country, "place_note": None})
 
 
 def _home_country(sighting: Sighting, named: dict[str, Counter[str]]) -> Sighting:
@@ -451,13 +484,45 @@ def _there(facts: list["Fact"], told: set[str]) -> list[Sighting]:
 _DAY_TRIP = re.compile(r"\bday[\s-]+trips?\b", re.I)
 
 
+#: a stay told in the sentence: it was no day out ("drove to Porto and back on Sunday, 3 nights")
+_A_STAY = re.compile(r"\b(?:nights?|nts|overnight|slept|stayed|hotel|airbnb|hostel|cabin|camping|camped)\b", re.I)
+
+
+def day_out(text: str, place: str) -> bool:
+    """Does ``text`` tell ``place`` as a day out, no night away?  "a day trip to Sintra", "a Nara
+    day trip", "wanted to do a day in Cefalù"; and, unless the sentence tells a stay too, "drove
+    over to Bukowina for the thermal baths for a few hours", "cycled to Winsum and back"."""
+    name = re.escape(place.split(",")[0].strip())
+    if not name:
+        return False
+    said = re.search(
+        rf"\bday[\s-]*trips?\s+(?:\w+\s+){{0,2}}?(?:to|in|at|around|on)\s+(?:the\s+)?{name}\b"
+        rf"|\b{name}\s+day[\s-]*trips?\b|\b(?:a|one|the)\s+day\s+(?:out\s+)?(?:in|at|on|to)\s+(?:the\s+)?{name}\b",
+        text,
+        re.I,
+    )
+    if said is not None:
+        return True
+    back = re.search(
+        rf"\b{name}\b[^.;!?]{{0,50}}?\b(?:for\s+the\s+day|for\s+(?:a\s+)?(?:few|couple\s+(?:of\s+)?)\s*hours"
+        r"|and\s+back\s+(?:again|the\s+same\s+day|in\s+(?:a|one)\s+day|on\s+the\s+same\s+day)"
+        r"|and\s+back(?=\s*(?:[,.;!?]|$)|\s+(?:along|via|through|by|on\s+the)\b))",
+        text,
+        re.I,
+    )
+    return back is not None and _A_STAY.search(text) is None
+
+
 def _day_trips(trips: list[Sighting], facts: list["Fact"], order: dict[str, int]) -> list[Sighting]:
     out = []
     for sighting in trips:
         at = order.get(sighting.fact_id)
         fact = facts[at] if at is not None else None
         country = sighting.fields.get("country")
-        if fact is not None and country and _DAY_TRIP.search(fact.text):
+        destination = sighting.fields.get("destination")
+        if fact is not None and isinstance(destination, str) and day_out(fact.text, destination):
+            sighting = Sighting(sighting.kind, sighting.fact_id, {"_doubt": "a day out, no night away"}, None)
+        elif fact is not None and country and _DAY_TRIP.search(fact.text):
             stays = [
                 other
                 for other in trips

@@ -387,7 +387,8 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             groups = match.groupdict()
             raw = groups.get("place") or groups.get("place2")
             places = p.split_names(raw, clause.person) if raw else []
-            places, country = resolve_places(places)
+            # a rule with a cue of travel may name a small town ("went down to Raglan"; see _by_cue)
+            places, country = resolve_places(places, towns=bool(rule.cue))
             activity = groups.get("activity")
             unplaced = None
             if not places and not activity and raw and not meal:
@@ -767,10 +768,11 @@ _WITH_WHEN = re.compile(
 _RECAP = re.compile(rf"^(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
 
 
-def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
+def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
-    country they share (None when they lie in several, or it is ambiguous)."""
+    country they share (None when they lie in several, or it is ambiguous).  ``towns``: a
+    capitalised name may be a small town of :mod:`uac.extract.towns` too."""
     from ...extract.places import is_nickname, is_us_state, lookup, lookup_lower
 
     out: list[str] = []
@@ -788,7 +790,7 @@ def resolve_places(names: list[str]) -> tuple[list[str], str | None]:
                 index += 2
                 continue
         lower = name[:1].islower() and not name.startswith("the ")
-        place = lookup_lower(name) if lower else lookup(name)
+        place = lookup_lower(name) if lower else lookup(name, towns=towns)
         if place is not None:
             out.append(place.name if lower or is_nickname(name) else name)
             countries.append(place.country)

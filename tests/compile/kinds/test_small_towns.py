@@ -1,0 +1,79 @@
+"""Trips to towns the main gazetteer lacks get their country from the small towns' table, and a
+day out ("a day trip to Sintra", "cycled to Winsum and back") is no trip."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from uac.compile.kinds.context import day_out
+from uac.compile.offline import _assemble
+
+from .conftest import facts_of
+
+SAID = dt.date(2025, 5, 6)
+
+
+def _trips(*lines: str, speaker: str = "Sam") -> list[dict]:
+    _, assembled, _ = _assemble(facts_of(*lines, speaker=speaker, said_on=SAID))
+    return [a.fields for a in assembled["trip"]]
+
+
+@pytest.mark.parametrize(
+    ("line", "town", "country"),
+    [
+        ("Just got back from Ericeira on Sunday, the surf was huge.", "Ericeira", "PT"),
+        ("We spent three nights in Vimmerby last week, the kids loved it.", "Vimmerby", "SE"),
+    ],
+)
+def test_a_small_town_named_by_a_strong_cue_gets_its_country(line, town, country):
+    [trip] = _trips(line)  # a town this size abroad: its country (Sam has no home told)
+    assert trip["destination"] == town
+    assert trip["country"] == country
+    assert trip["place_note"] is None
+
+
+def test_a_small_town_in_the_speakers_own_country_gets_it_whatever_its_size():
+    trips = _trips("I live in Calgary with my husband.", "We spent three nights in Tofino last week.")
+    [trip] = [t for t in trips if t["destination"] == "Tofino"]
+    assert trip["country"] == "CA"
+
+
+def test_a_tiny_town_abroad_of_a_nickname_gives_no_country():
+    # "Kal" (Kalgoorlie) is also a Hungarian village: too small to be the trip's country
+    trips = _trips("Got back from Kal on Sunday, three nights of work.")
+    assert trips and trips[0]["country"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("We did a day trip to Sintra which was pretty but crowded.", "Sintra"),
+        ("a quick Nara day trip on the Tuesday", "Nara"),
+        ("Mira wanted to do a day in Cefalù but we never made it", "Cefalù"),
+        ("On Sunday we drove over to Bukowina for the thermal baths for a few hours", "Bukowina"),
+        ("Sunday I cycled to Winsum and back along the Reitdiep, 41 km", "Winsum"),
+    ],
+)
+def test_a_day_out_is_told(text, place):
+    assert day_out(text, place)
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("went to Porto and back on Sunday, 3 nights at my aunt's", "Porto"),
+        ("flew to Lisbon on Friday and back Monday", "Lisbon"),
+        ("a day trip to Sintra from our hotel in Lisbon", "Lisbon"),
+    ],
+)
+def test_a_stay_is_no_day_out(text, place):
+    assert not day_out(text, place)
+
+
+def test_a_day_out_makes_no_trip_and_the_stay_around_it_stays():
+    trips = _trips(
+        "Drove to Porto on Friday for three nights with Ana.", "On Sunday we drove over to Braga for a few hours."
+    )
+    assert [t["destination"] for t in trips] == ["Porto"]
