@@ -143,3 +143,20 @@ def test_a_share_said_as_the_speakers_part():
 )
 def test_zloty_as_poles_write_it(text, expected):
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, local, expected",
+    [
+        ("1.250 TL for a kilo", "TRY", [(1250.0, "TRY")]),
+        ("a cabin suitcase, 2.100tl on trendyol", "TRY", [(2100.0, "TRY")]),
+        ("one hotel wanted 35 bin per night", "TRY", [(35000.0, "TRY")]),
+        ("paid 2,5 bin for it", "TRY", [(2500.0, "TRY")]),
+        ("the sofa is ₺27.999", None, [(27999.0, "TRY")]),
+        # "TL" and "bin" are Turkey's: elsewhere neither is money
+        ("2 TL Zucker", None, []),
+        ("44 bin bags", "GBP", []),
+    ],
+)
+def test_the_lira_as_turkey_writes_it(text, local, expected):
+    assert _read(text, local) == expected

@@ -518,8 +518,16 @@ def local_symbols(code: str) -> tuple[str, ...]:
     if "$" in symbols and code[:2].isalpha():
         # a dollar its land writes "$": English tells it by the country ("N$" for NAD, "S$" for SGD)
         symbols.update({code[:2] + "$", code[0] + "$"})
+    symbols.update(_LOCAL_SIGNS.get(code, ()))
     symbols = {s for s in symbols if s and s not in ("$", code) and not s[-1].isdigit()}
     return tuple(sorted(symbols, key=lambda s: (-len(s), s)))
+
+
+#: the signs a land writes for its money that CLDR does not list: "1.250 TL", "2.100tl" (Turkey's lira
+#: before the ₺ of 2012, and still on every price tag)
+_LOCAL_SIGNS: dict[str, tuple[str, ...]] = {"TRY": ("TL", "tl")}
+#: the land's own word for a thousand after a number: "44 bin" in Turkey is 44,000 lira
+_LOCAL_THOUSANDS: dict[str, tuple[str, ...]] = {"TRY": ("bin",)}
 
 
 @lru_cache(maxsize=32)
@@ -556,6 +564,11 @@ def _local_pattern(code: str) -> re.Pattern[str] | None:
         parts.append(
             rf"(?<![\w.,'’])(?P<n3>{_DIGITS}|{_WORD_NUMBER}){_scale('s3')}\s*(?P<name>{'|'.join(names)})\b(?!\s+of\b)"
         )
+    thousands = _LOCAL_THOUSANDS.get(code, ())
+    if thousands:
+        parts.append(
+            rf"(?<![\w.,'’])(?P<n5>\d{{1,3}}(?:[.,]\d)?)\s+(?:{'|'.join(thousands)})\b(?!\s+\w+\s+(?:people|kişi))"
+        )
     return re.compile("|".join(parts), re.I)
 
 
@@ -576,9 +589,9 @@ def local_amounts(text: str, code: str) -> list[Money]:
                 continue  # written as the land writes it: "R450", "kr 199", never "r450"
             if g.get("sym") and _LABEL_BEFORE.search(text[: match.start()]):
                 continue
-        raw = g.get("n1") or g.get("n2") or g.get("n3") or g.get("n4") or ""
-        scale = g.get("s1") or g.get("s2") or g.get("s3")
-        value = _digits(raw) if raw[:1].isdigit() else number_words(raw)
+        raw = g.get("n1") or g.get("n2") or g.get("n3") or g.get("n4") or g.get("n5") or ""
+        scale = g.get("s1") or g.get("s2") or g.get("s3") or ("thousand" if g.get("n5") else None)
+        value = _digits(raw.replace(",", ".") if g.get("n5") else raw) if raw[:1].isdigit() else number_words(raw)
         value = _scaled(value, scale)
         if value is None or value <= 0:
             continue

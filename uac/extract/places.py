@@ -463,22 +463,29 @@ _ENGLISH_WORDS = set(
 )
 
 
-def lookup_lower(name: str) -> Place | None:
+def lookup_lower(name: str, *, towns: bool = False) -> Place | None:
     """A place written in lower case ("back from japan", "five nights in kyoto"): a
     country, or a city of at least 200,000 people, whose name is not also an English
     word ("nice", "reading", "turkey"); a smaller city ("sudbury", "varadero") only when
     its name is no ordinary English word (:func:`uac.extract.words.is_common_word`:
     not "can", "wedding", "holiday"); a nickname of :data:`NICKNAMES` ("nyc",
-    "joburg") that is no English word either; else None."""
+    "joburg") that is no English word either; else None.  Any alphabet's letters count
+    ("ayvalık", "kraków").  ``towns``: a town of four letters or more of the small towns'
+    table (:mod:`uac.extract.towns`) too, when its name is no English word."""
     from .words import is_common_word as is_english
 
     text = name.strip().rstrip(".,;!?")
     nickname = next((n for n in NICKNAMES if n.lower() == text and " " not in n), None)
     if nickname is not None and not is_english(text):
         return lookup(nickname)  # "booked nyc", "back from joburg"
-    if not re.fullmatch(r"[a-z][a-z-]{2,}", text) or text in _ENGLISH_WORDS:
+    # "ayvalık", "şirince", "kraków": letters of any alphabet, all in lower case
+    if len(text) < 3 or text != text.lower() or not re.fullmatch(r"(?:[^\W\d_]|-)+", text) or text in _ENGLISH_WORDS:
         return None
     place = lookup(text.title())
+    if place is None and towns and len(text) >= 4 and not is_english(text):
+        # a small town of the table ("sapanca"), only where a cue of travel asks
+        place = lookup(text.title(), towns=True)
+        return Place(text.title(), place.kind, place.country, place.ambiguous) if place is not None else None
     if place is None or (place.kind == "region" and (is_english(text) or is_us_state(text.title()) or place.ambiguous)):
         return None  # "goa", "bali", "tuscany" are regions people go to; "maine", "georgia" stay words
     if place.kind == "city":

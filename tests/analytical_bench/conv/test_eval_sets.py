@@ -44,6 +44,8 @@ COUNTS = {
     "dev27": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev28": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev29": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev30": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev31": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
 EVERY_MEAL_PAID = {"dev15", "dev16", "dev17"}

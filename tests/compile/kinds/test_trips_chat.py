@@ -275,15 +275,25 @@ def _noted(line: str) -> list[tuple]:
         # a strong cue names a place the gazetteer does not hold: a stay, a return, a flight or a train
         ("I survived camp!!! three nights at Halls Gap, one kid lost a shoe.", "Halls Gap"),
         ("happy new year! we got back from the Prom on Monday.", "Prom"),
-        ("We had a week in Noosa for Easter, five nights.", "Noosa"),
-        ("So we were on Usedom for the weekend, Friday to Sunday.", "Usedom"),
-        ("We took the train to Whitby on Friday.", "Whitby"),
-        # "went to" alone is weak: a stay told after the place makes it strong
-        ("Jo, Mel and I went to Daylesford for the long weekend.", "Daylesford"),
     ],
 )
 def test_a_place_by_its_cue_where_the_gazetteer_is_silent(line, destination):
     assert _noted(line) == [(destination, None, "done", "not in the gazetteer: named by a travel cue, country unknown")]
+
+
+@pytest.mark.parametrize(
+    "line, destination, country",
+    [
+        # the small towns' table knows them: the place, its country (before the traveller's own decides)
+        ("We had a week in Noosa for Easter, five nights.", "Noosa", "AU"),
+        ("So we were on Usedom for the weekend, Friday to Sunday.", "Usedom", "DE"),
+        ("We took the train to Whitby on Friday.", "Whitby", "CA"),
+        # "went to" alone is weak: a stay told after the place makes it strong
+        ("Jo, Mel and I went to Daylesford for the long weekend.", "Daylesford", "AU"),
+    ],
+)
+def test_a_place_by_its_cue_that_only_the_small_towns_know(line, destination, country):
+    assert _noted(line) == [(destination, country, "done", None)]
 
 
 @pytest.mark.parametrize(
@@ -357,7 +367,7 @@ def test_no_trip_for_there(lines):
         ("We were in Montagu at the weekend, hot springs.", [("Montagu", "ZA", "done", None)]),
         ("We were in Whitstable over Easter.", [("Whitstable", "GB", "done", None)]),
         # a night away
-        ("Stayed over in Franschhoek last Saturday for Jess's 30th!!", [("Franschhoek", None, "done", None)]),
+        ("Stayed over in Franschhoek last Saturday for Jess's 30th!!", [("Franschhoek", "ZA", "done", None)]),
         # a drive told with the holiday it was for
         ("We drove up to the Cederberg for Easter, camping.", [("Cederberg", None, "done", None)]),
         # family visited and to visit
@@ -524,8 +534,8 @@ def test_a_return_told_after_another_clause_without_its_subject_is_the_speakers(
 def test_a_town_the_gazetteer_lacks_is_planned_by_its_dates_and_looked_back_on_as_done():
     plan = (dt.date(2025, 7, 30), ["Otieno and I are going to Watamu on 15th to 17th August, two nights."])
     back = (dt.date(2025, 8, 26), ["And Watamu was so relaxing, two nights at a small guesthouse."])
-    assert _trips(plan) == [{"destination": "Watamu", "country": None, "status": "planned", "nights": 2}]
-    assert _trips(plan, back) == [{"destination": "Watamu", "country": None, "status": "done", "nights": 2}]
+    assert _trips(plan) == [{"destination": "Watamu", "country": "KE", "status": "planned", "nights": 2}]
+    assert _trips(plan, back) == [{"destination": "Watamu", "country": "KE", "status": "done", "nights": 2}]
     assert _trips(back) == []  # a review alone of a place the gazetteer does not hold makes no trip
     assert _trips((dt.date(2025, 7, 30), ["I am going to Kroger on saturday"])) == []
 
@@ -586,11 +596,11 @@ def test_a_lower_case_chat_plans_cancels_and_looks_back_on_its_trips():
 def test_a_visit_a_stay_booked_and_a_weekend_up_in_a_town_the_gazetteer_lacks():
     unplaced = {"country": None}
     visit = (dt.date(2024, 10, 29), ["I'm going up to see my father in Llanrwst in a couple of weeks."])
-    assert _trips(visit) == [{"destination": "Llanrwst", "status": "planned", "nights": None, **unplaced}]
+    assert _trips(visit) == [{"destination": "Llanrwst", "status": "planned", "nights": None, "country": "GB"}]
     booked = (dt.date(2025, 5, 4), ["Tomos and I have booked a cottage in Grasmere for a week at the end of June."])
     assert _trips(booked) == [{"destination": "Grasmere", "status": "planned", "nights": None, **unplaced}]
     weekend = (dt.date(2024, 11, 24), ["Context, in case it helps: we were up in Llanrwst last weekend."])
-    assert _trips(weekend) == [{"destination": "Llanrwst", "status": "done", "nights": None, **unplaced}]
+    assert _trips(weekend) == [{"destination": "Llanrwst", "status": "done", "nights": None, "country": "GB"}]
     assert _trips((dt.date(2024, 11, 24), ["we were up in Llanrwst, it was fine."])) == []  # no time away told
 
 

@@ -285,11 +285,12 @@ def _trip_country(
     name, person = fields.get("destination"), fields.get("person")
     if not isinstance(name, str) or not person or " and " in name or "," in name:
         return sighting
+    from ...extract.places import lookup
     from .trips import UNPLACED
 
-    if fields.get("place_note") == UNPLACED:
-        return _small_town(sighting, name, person, homes, order)
     sizes = city_sizes(name)  # country -> people of its biggest city of the name
+    if fields.get("place_note") == UNPLACED or (not sizes and lookup(name) is None):
+        return _small_town(sighting, name, person, homes, order)
     if len(sizes) < 2:
         return sighting
     own = _Money([], order, homes, None, {}).home_country(person, order.get(sighting.fact_id, 0))
@@ -318,8 +319,8 @@ def _small_town(
     country from the small towns' table (:func:`uac.extract.places.town_sizes`) -- the person's
     own when it holds a town of the name, else the only one or one five times bigger than the
     others when it has :data:`MIN_TOWN_ABROAD` people ("Kal", Kalgoorlie to its miners, is no
-    Hungarian village); the note that it is not in the gazetteer goes.  No such town: it stays
-    unplaced."""
+    Hungarian village); the note that it is not in the gazetteer goes.  No such town: a trip named
+    by its cue alone stays unplaced, one the table named ("went down to Raglan") has no country."""
     from ...extract.places import town_sizes
 
     sizes = town_sizes(name)
@@ -331,8 +332,10 @@ def _small_town(
         country = own
     elif ranked[0][1] >= MIN_TOWN_ABROAD and (len(ranked) == 1 or ranked[0][1] >= 5 * max(ranked[1][1], 1)):
         country = ranked[0][0]
+    elif sighting.fields.get("place_note") is not None:
+        return sighting  # named by a cue alone: it stays unplaced
     else:
-        return sighting
+        return replace(sighting, fields={**sighting.fields, "country": None})
     return replace(sighting, fields={**sighting.fields, "country": country, "place_note": None})
 
 

@@ -97,7 +97,10 @@ _SPACES = re.compile(r"\s{2,}")
 
 #: words that soften a plan ("maybe", "thinking of") -- it stays planned, never done
 HEDGES = re.compile(
-    r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to)\b", re.I
+    r"\b(?:maybe|perhaps|possibly|probably|might|may|thinking (?:of|about)|considering|hop(?:e|es|ing) to"
+    # "and say I'm going to Córdoba, ...": a case supposed
+    r"|say\s+(?:i|we|\w+(?:\s+and\s+others)?)\s*(?:is|are|am|'m|m|were)\s+(?:going|moving|leaving|flying))\b",
+    re.I,
 )
 
 
@@ -245,6 +248,8 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         # "In Sam's first week at the new job Sam had to buy ...": the subject after an opening phrase of time
         intro = re.match(
             rf"^(?:In|On|At|After|Before|During|Over|Last|This|Yesterday|Today|Then|Next|Now|Tomorrow|Tonight|Easter|Christmas|Xmas|"
+            # "Black Friday Sam got ...", "Memorial Day weekend Sam and others drove ...": the days people shop and travel
+            rf"Black|Boxing|Cyber|Thanksgiving|Halloween|Memorial|Labou?r|Presidents|Valentine['’]s|Mother['’]s|Father['’]s|"
             # "Easter finde Sam and others are going to ...", "Next: february Sam and others are going to ..."
             rf"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|June|July|August|September|October|"
             rf"November|December)\b[^,.;!?]{{0,60}}?\s({re.escape(speaker)})"
@@ -373,7 +378,7 @@ EATERY_AFTER = (
 )
 #: a name that holds an eatery word is where people eat, not who employs them ("Calabar Kitchen", "Brew Bistro")
 EATERY_NAME = re.compile(rf"\s(?i:{EATERY_AFTER})\b")
-LOWER_NAME = rf"(?-i:[a-z][a-z-]{{2,}})(?![\w'’-])(?!\s+(?i:{EATERY_AFTER})\b)"
+LOWER_NAME = rf"(?-i:(?![A-ZÀ-ÖØ-Þ])[^\W\d_](?:[^\W\d_]|-){{2,}})(?![\w'’-])(?!\s+(?i:{EATERY_AFTER})\b)"
 
 
 def clean_name(text: str, person: str | None = None) -> str | None:

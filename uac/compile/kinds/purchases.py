@@ -88,7 +88,7 @@ _STOP = (
     r"(?=\s+(?:for|at|from|on|in|with|yesterday|today|last|this|and|but|because|bc|cuz|coz|to|online|off|which|that|so|when|after|"
     r"while|since|during)\b|[,.;!?()]|$)"
 )
-_ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
+_ITEM = r"(?P<item>(?!(?:into|it|them|that|this|one(?!\s+of\s+(?:those|these|the)\s)|some|nothing|anything|something|time|attention|a\s+visit)\b)[\w'’-]+(?:\s+[\w'’-]+){0,5}?)"
 _ITEM_TO_STOP = rf"{_ITEM}{_STOP}"
 _BUY = r"(?:bought|grabbed|purchased|ordered|splurged\s+on|treated\s+(?:\S+|themselves)\s+to|snagged|scored|got|picked\s+up|paid\s+for|brought\s+back|had\s+to\s+buy)"
 _WHERE = re.compile(
@@ -171,6 +171,12 @@ def _item(text: str, person: str) -> str | None:
         text,
     )
     text = re.sub(r"^(?:a\s+)?(?:lot|lots|bunch)\s+of\s+", "", text)
+    # "one of those air fryers": the kind of thing, one of it ("air fryer")
+    one_of = re.match(r"^one\s+of\s+(?:those|these|the)\s+(?P<kind>.*\w)(?P<s>s)$", text)
+    text = re.sub(r"^one\s+of\s+(?:those|these|the)\s+", "", text)
+    if one_of is not None and not one_of.group("kind").endswith("s"):
+        kind = one_of.group("kind")
+        text = kind[:-2] + "y" if kind.endswith("ie") else kind  # "canopies": a canopy
     # "a little print of the canal houses": the print; "a pair of boots" keeps its "of"
     of = re.match(r"^(?P<head>.*?\S)\s+of\s+(?:the|a|an|my|our|their|his|her)\s+\S.*$", text.strip())
     if of and of.group("head").split()[-1].lower() not in _MEASURES:
@@ -527,7 +533,8 @@ _GOT_LOCAL = _rule(
 
 #: a price said with no currency: "got a used Subaru Outback, 18,500, because ...", "got the Sony
 #: headphones because they were 379 on sale" -- in the user's own currency, if one is known
-#: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least, so never
+#: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least (or two with
+#: their cents, "89.99"), so never
 #: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
 _BARE = _rule(
     rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped|had\s+to\s+buy|"
@@ -536,15 +543,18 @@ _BARE = _rule(
     # "treated myself to a keychron keyboard after the race, 9,200"
     rf"(?:\s+online)?(?:\s+(?:after|before|for)\s+(?:the|my|a|our)\s+[\w'’-]+(?:\s+(?:place|flat|house|room|trip|race))?)?"
     # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
-    r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|on\s+\w+day|the\s+other\s+day)(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
+    r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|the\s+other\s+day)"
+    r"(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
     r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?"
     # "bought an air fryer 79k on coupang": a price in thousands needs no comma before it
     r"|\s+(?=[1-9]\d{0,2}(?:\.\d{1,2})?\s?k\b))"
     # "18,500", "379", "1500" (never a year), "2.5k"
-    r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
+    # "27.999", "6.750": thousands marked by a dot, as most of Europe and Turkey write them
+    # "89.99": two digits with their cents are a price too
+    r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d\.\d\d|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|[1-9]\d{0,2}(?:\.\d{3})+(?:,\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
     r"(?P<thousands>[1-9]\d{0,2}(?:\.\d{1,2})?)\s?k)"
-    r"(?=\s*(?:[,.;!]|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|bc|cause|cuz|and|but|so|which|only|yesterday|today|last|"
-    r"from|at|off|on|via|online)\b)"
+    r"(?=\s*(?:[,.;!](?!\d)|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|bc|cause|cuz|and|but|so|which|only|yesterday|today|last|"
+    r"from|at|off|on|via|online|lol|haha|lmao|tbh|tho|though|btw)\b)"
 )
 
 
@@ -625,7 +635,10 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
         before = _WHERE.search(clause.rest[: bare.start("bare")])
         place = p.clean_name(before.group("where"), clause.person) if before is not None else None
-        amount = p.number(bare.group("thousands") or bare.group("bare"))
+        said = bare.group("thousands") or bare.group("bare")
+        if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d\d)?", said):
+            said = said.replace(".", "").replace(",", ".")  # "27.999": thousands by a dot
+        amount = p.number(said)
         if amount is not None and bare.group("thousands"):
             amount *= 1000  # "2.5k"
         fields = {"amount": amount, "where": place, "_bare_amount": True}

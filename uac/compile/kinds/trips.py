@@ -361,7 +361,7 @@ def _nights(value: str | None) -> int | None:
 CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|overnight|weekend|staycation|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
-    r"dr[io]ve|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
+    r"dr[io]ve|driv\w*|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
     r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|plann\w*|course|conference|congress|training|workshop|interview|"
     r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
@@ -488,7 +488,9 @@ def _sighted(
     ``rule`` from the words ``rest`` after the place (``after``: the words its purpose and
     companions are read from, ``rest`` when None)."""
     speaker = fact.speaker or ""
-    places, country = resolve_places(p.split_names(raw, speaker))
+    # a booking or a plan without its subject: cues of travel enough for a small town of the
+    # table ("bozcaada is booked!!", "flying out to Tofino on Friday")
+    places, country = resolve_places(p.split_names(raw, speaker), towns=rule in (_BOOKED, _OFF_TO))
     unplaced = None
     if not places and town:
         found = _town(raw, speaker) if raw[:1].isupper() else _lower_town(raw)
@@ -790,7 +792,7 @@ def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str],
                 index += 2
                 continue
         lower = name[:1].islower() and not name.startswith("the ")
-        place = lookup_lower(name) if lower else lookup(name, towns=towns)
+        place = lookup_lower(name, towns=towns) if lower else lookup(name, towns=towns)
         if place is not None:
             out.append(place.name if lower or is_nickname(name) else name)
             countries.append(place.country)
@@ -815,7 +817,7 @@ _GREETING = re.compile(
 _BOOKED = _Rule(
     re.compile(
         rf"^(?:(?i:anyway|ok|okay|so|and|also|well|right)[,!]?\s+)*(?:(?i:the\s+)?(?i:flights?|tickets?|trains?|ferry)\s+(?i:to|for)\s+)?"
-        rf"(?P<place>{p.NAME})(?:\s+(?i:flights?|tickets?|trip|hotel))?\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
+        rf"(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+(?i:flights?|tickets?|trip|hotel))?\s+(?i:is|are)\s+(?:(?i:all|officially|finally|now)\s+)?(?i:booked)\b"
     ),
     "planned",
     "booked",
