@@ -130,3 +130,29 @@ def test_odd_characters_never_break_the_readers_of_signs(line):
     trip_signs.in_turns(facts, set())
     for kind in ("meal", "purchase", "job", "trip"):
         records_of(kind, line, speaker="Kim")
+
+
+@pytest.mark.parametrize(
+    "line, place, amount",
+    [
+        # an eatery called by its owner's name, with a bill paid: no one's home
+        ("we went to Stella's in Bellevue on the 29th, him me and Maddie, burgers, $38 total", "Stella's", 38.0),
+        # an eatery named after a place, and the town it is in
+        ("Galentines was Friday, me Carla and Deb at La Mesa in Papillion, we split it so $30 each", "La Mesa", 30.0),
+    ],
+)
+def test_a_venue_by_its_owner_or_after_a_place(line, place, amount):
+    [meal] = _meals(line, speaker="Dana")
+    assert (meal["place"], meal["amount"]) == (place, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "we went to Stella's on the 29th, him me and Maddie, so nice to see her place",  # a home, no bill
+        "Soo-ah's bday was saturday, took her out, 180k for two",  # someone's birthday, no venue
+        "we stopped at La Mesa on the way, burgers, $38 total",  # a place, with no town it lies in
+    ],
+)
+def test_a_possessive_or_a_place_without_its_signs_is_no_venue(line):
+    assert not any(m["place"] in ("Stella's", "La Mesa", "Soo-ah's") for m in _meals(line, speaker="Dana"))

@@ -84,6 +84,8 @@ _PAID = re.compile(
     r"for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6)(?:\s+of\s+(?:us|we))?|for\s+both(?:\s+of\s+(?:us|we))?|each|a\s+head|pp|"
     r"(?:w|with|incl\.?|including|plus)\s+(?:the\s+)?tip|we\s+split|split\s+(?:it|the\s+bill)|"
     r"(?:two|2|three|3|four|4|five|5|six|6|seven|7|eight|8|nine|9|ten|10|\d+)\s+of\s+(?:us|we)|"
+    # "burgers, 38 total", "52 bucks for me and Maddie": a bill told whole, or for who sat at the table
+    r"(?<=\d)\s+total|\d(?:\s*(?:bucks|dollars|quid|euros?))?\s+(?:in\s+)?total|for\s+me\s+and\s+(?-i:[A-Z])\w+|"
     r"\b(?:I|me)\s+paid(?!\s+(?:for\s+)?(?:the\s+)?(?:tickets?|parking|fuel|petrol|gas|deposit|rent))|my\s+treat|(?:the\s+)?tab\s+(?:was|came)|"
     r"paid\s+for\s+(?:the\s+)?(?:whole\s+)?table|(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
     re.I,
@@ -92,6 +94,12 @@ _PAID = re.compile(
 _SHARED = re.compile(
     r"\b(?:for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6|\d+)\s+of\s+(?:us|we)|for\s+both(?:\s+of\s+(?:us|we))?|"
     r"for\s+my\s+half|my\s+half|my\s+share|each|a\s+head|pp)\b",
+    re.I,
+)
+#: a bill: an amount shared, told whole or split ("38 total", "30 each", "23 bucks for the two of us")
+_PAID_BILL = re.compile(
+    r"\d(?:[\d.,]*)(?:\s*(?:bucks|dollars|quid|euros?|k))?\s+(?:in\s+)?(?:total|each|for\s+(?:the\s+)?(?:two|2|three|3|four|4|both)\b"
+    r"|for\s+me\s+and\s+(?-i:[A-Z]))|\bsplit\s+it\b|\bwe\s+split\b|\bbill\s+(?:was|came)",
     re.I,
 )
 #: someone takes people out: "took the 3 of us to", "shouted us all lunch", "treated me"
@@ -174,13 +182,23 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
             return None  # "at grandmas", "at sam's": someone's home
         said = _lower_name(said) or ""
     name = p.clean_name(said, person) if said else None
+    if (
+        name is None
+        and said
+        and re.fullmatch(r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*['’]s", said)
+        and re.search(r"(?:\bat|\bto|@)\s+(?:the\s+)?$", text[:at])
+        and _PAID_BILL.search(text)
+    ):
+        name = said  # "we went to Stella's ..., burgers, 38 total": a bill paid is had at no one's home
     if name is None:
         return None
     name = re.split(r"\s+(?:on|in)\s+", name, maxsplit=1)[0]  # "Bravas on Cotham Hill": the street is where
     if name.split()[0].lower() in p.NOT_NAMES or name.lower() in p.NOT_NAMES:
         return None
-    if _NO_EATERY.search(name) or is_place(name) or name.split()[0].lower() in _HOTELS:
+    if _NO_EATERY.search(name) or name.split()[0].lower() in _HOTELS:
         return None
+    if is_place(name) and not _placed_in(text, at + len(said), name):
+        return None  # "at La Mesa in Papillion" is an eatery named after a place; "at La Mesa" a place
     if " " not in name and is_common_word(name):
         return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence
     before = text[max(0, at - 6) : at].lower()
@@ -191,6 +209,15 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     ):
         return None
     return name
+
+
+def _placed_in(text: str, end: int, name: str) -> bool:
+    """Is the name followed by another place it lies in ("La Mesa in Papillion", "Lisboa on
+    Main Street")?  Then it names a venue after a place."""
+    after = re.match(rf"\s+(?:in|on)\s+(?P<where>{_NAME})", text[end:])
+    return after is not None and after.group("where") != name and (
+        is_place(after.group("where")) or after.group("where").split()[-1] in ("Street", "St", "Road", "Avenue", "Ave")
+    )
 
 
 def detect(fact: "Fact") -> list[Sighting]:
