@@ -77,3 +77,24 @@ def test_a_day_out_makes_no_trip_and_the_stay_around_it_stays():
         "Drove to Porto on Friday for three nights with Ana.", "On Sunday we drove over to Braga for a few hours."
     )
     assert [t["destination"] for t in trips] == ["Porto"]
+
+
+def test_a_place_looked_back_on_is_a_trip_when_the_next_words_tell_the_return():
+    trips = _trips(
+        "eskişehir was good! we went on thursday and came back on sunday as planned.",
+        "her dad and i watched football the whole time.",
+        speaker="Emre",
+    )
+    assert [(t["destination"], t["status"]) for t in trips] == [("Eskişehir", "done")]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("Lisbon was great.", "We watched a lot of movies at home."),  # no return told: it only completes a plan
+        ("Wedding was perfect.", "We came home on the Sunday."),  # a word, though Berlin has a Wedding
+        ("Porto was lovely.", "Is it worth coming back in winter?"),  # a question
+    ],
+)
+def test_a_look_back_without_its_return_makes_no_trip(lines):
+    assert _trips(*lines) == []

@@ -89,6 +89,7 @@ def localise(
     read = {s.fact_id for s in by_signs}
     kept = [s for s in sightings.get("trip", []) if not ("_doubt" in s.fields and s.fact_id in read)]
     trips = kept + _there(facts, seen) + by_signs
+    trips = [_told_back(s, facts, order) for s in trips]
     trips = [_trip_country(s, homes, named, order) for s in trips]
     out["trip"] = _day_trips(trips, facts, order)
     for name in ("meal", "purchase"):
@@ -305,6 +306,48 @@ def _trip_country(
         if ranked and ranked[0][0] in sizes and ranked[0][1] >= MIN_PLACES_FOR_COUNTRY:
             if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
                 return replace(sighting, fields={**fields, "country": ranked[0][0]})
+    return sighting
+
+
+#: the speaker's own return or stay, told right after a place looked back on: "eskişehir was good!"
+#: then "we went on thursday and came back on sunday as planned"
+_BACK_OR_STAYED = re.compile(
+    r"^(?:(?:and|so|we|i|it)\b[^.;!?]{0,40}?\b)?(?:came|got|drove|flew|went)\s+(?:back|home)\b"
+    r"|\b(?:and|then)\s+(?:came|got|drove|flew)\s+(?:back|home)\b"
+    r"|^(?:we|i)\s+(?:stayed|slept)\b[^.;!?]{0,40}?\b(?:in|at)\s+(?:a|an|the|our)\b"
+    r"|^(?:we|i)\s+(?:stayed|spent)\s+(?:fri|sat|sun|mon|tue|wed|thu|\w+day|\d|two|three|four|five|a\s+week)",
+    re.I,
+)
+#: how many of the speaker's next sentences in the same session may tell the return
+BACK_TOLD_WITHIN = 2
+
+
+def _told_back(sighting: Sighting, facts: list["Fact"], order: dict[str, int]) -> Sighting:
+    """A place looked back on ("şirince was cute but sooo hot", weak: it only completes a plan) is a
+    trip taken when one of the speaker's next sentences of the session tells their return or stay
+    there ("we stayed fri-sun in a stone house"; :data:`_BACK_OR_STAYED`), naming no other place."""
+    from ...extract.places import is_place
+    from ...extract.words import is_common_word
+
+    fields = sighting.fields
+    at = order.get(sighting.fact_id)
+    if not fields.get("_weak") or fields.get("status") != "done" or fields.get("_family_back") or at is None:
+        return sighting
+    destination = fields.get("destination")
+    if not isinstance(destination, str) or any(is_common_word(w) for w in destination.lower().split()):
+        return sighting  # "Wedding was perfect.": a word opening the sentence, though Berlin has a Wedding
+    fact = facts[at]
+    for later in facts[at + 1 : at + 1 + BACK_TOLD_WITHIN]:
+        if later.session_id != fact.session_id or later.speaker != fact.speaker:
+            break
+        said = p.without_said(later.text, later.speaker or "")
+        said = re.sub(rf"^{re.escape(later.speaker or '')}(?:\s+and\s+others)?\s+", "we ", said)
+        if p.is_question(later) or not _BACK_OR_STAYED.search(said):
+            continue
+        if any(is_place(w) and w != fields.get("destination") for w in re.findall(r"\b[A-Z][a-zà-ÿ]+\b", said[3:])):
+            return sighting  # "we came back via Porto": another place's
+        kept = {k: v for k, v in fields.items() if k != "_weak"}
+        return replace(sighting, fields=kept)
     return sighting
 
 

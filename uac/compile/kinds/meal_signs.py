@@ -215,8 +215,13 @@ def _placed_in(text: str, end: int, name: str) -> bool:
     """Is the name followed by another place it lies in ("La Mesa in Papillion", "Lisboa on
     Main Street")?  Then it names a venue after a place."""
     after = re.match(rf"\s+(?:in|on)\s+(?P<where>{_NAME})", text[end:])
-    return after is not None and after.group("where") != name and (
-        is_place(after.group("where")) or after.group("where").split()[-1] in ("Street", "St", "Road", "Avenue", "Ave")
+    return (
+        after is not None
+        and after.group("where") != name
+        and (
+            is_place(after.group("where"))
+            or after.group("where").split()[-1] in ("Street", "St", "Road", "Avenue", "Ave")
+        )
     )
 
 
