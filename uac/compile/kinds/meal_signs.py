@@ -186,6 +186,7 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
         name is None
         and said
         and re.fullmatch(r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*['’]s", said)
+        and said.split()[0].lower().rstrip("'’s") not in _KIN  # "at Auntie Mei's": her home
         and re.search(r"(?:\bat|\bto|@)\s+(?:the\s+)?$", text[:at])
         and _PAID_BILL.search(text)
     ):
