@@ -325,8 +325,10 @@ def town_sizes(name: str) -> dict[str, int]:
     text = name.strip().rstrip(".,;!?")
     if not _may_be_town(text):
         return {}
+    rows = towns.rows(fold(text))
+    exact = [r for r in rows if r[3].casefold() == text.casefold()]
     out: dict[str, int] = {}
-    for row in towns.rows(fold(text)):
+    for row in exact if exact and not text.isascii() else rows:  # "Kaş": Turkey's, not Sudan's Kas
         out.setdefault(row[1], int(row[0]))
     return out
 
@@ -387,6 +389,9 @@ def lookup(name: str, qualifier: str | None = None, *, towns: bool = False) -> P
         from . import towns as small
 
         rows = small.rows(bare_key)
+        exact = [r for r in rows if r[3].casefold() == bare.casefold()]
+        if exact and not bare.isascii():
+            rows = exact  # "Kaş" is Turkey's, not Sudan's Kas nor Denmark's Kås
         if rows:
             code, ambiguous = _city(rows)
             return Place(bare, "city", code, ambiguous)
@@ -398,7 +403,7 @@ def _may_be_town(name: str) -> bool:
     word ("Chase", "Grace", "Jack" are towns too) or several ("Olive Branch", "Big Lake")."""
     from .words import is_common_word as is_english
 
-    words = re.findall(r"[A-Za-z]+", name)
+    words = re.findall(r"[^\W\d_]+", name)
     return bool(words) and not all(is_english(w) for w in words)
 
 
@@ -470,8 +475,9 @@ def lookup_lower(name: str, *, towns: bool = False) -> Place | None:
     its name is no ordinary English word (:func:`uac.extract.words.is_common_word`:
     not "can", "wedding", "holiday"); a nickname of :data:`NICKNAMES` ("nyc",
     "joburg") that is no English word either; else None.  Any alphabet's letters count
-    ("ayvalık", "kraków").  ``towns``: a town of four letters or more of the small towns'
-    table (:mod:`uac.extract.towns`) too, when its name is no English word."""
+    ("ayvalık", "kraków").  ``towns``: a town of the small towns' table (:mod:`uac.extract.towns`)
+    too, when its name is no English word, of four letters or more or with a letter beyond a to z
+    ("kaş")."""
     from .words import is_common_word as is_english
 
     text = name.strip().rstrip(".,;!?")
@@ -482,7 +488,7 @@ def lookup_lower(name: str, *, towns: bool = False) -> Place | None:
     if len(text) < 3 or text != text.lower() or not re.fullmatch(r"(?:[^\W\d_]|-)+", text) or text in _ENGLISH_WORDS:
         return None
     place = lookup(text.title())
-    if place is None and towns and len(text) >= 4 and not is_english(text):
+    if place is None and towns and (len(text) >= 4 or not text.isascii()) and not is_english(text):
         # a small town of the table ("sapanca"), only where a cue of travel asks
         place = lookup(text.title(), towns=True)
         return Place(text.title(), place.kind, place.country, place.ambiguous) if place is not None else None

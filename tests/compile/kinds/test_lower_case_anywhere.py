@@ -71,3 +71,39 @@ def test_a_bare_price_with_a_dot_for_thousands():
     assert _local("I live in Izmir.", "got a new desk chair on trendyol, 6.750 because my back hurts") == [
         ("new desk chair", 6750.0, "TRY")
     ]
+
+
+def test_a_small_town_with_its_letters_is_that_town_not_another_spelled_alike():
+    # "Kaş" is Turkey's; folded it is also Sudan's Kas and Denmark's Kås
+    assert lookup_lower("kaş", towns=True).country == "TR"
+    assert _trips("we're going to kaş with deniz!") == [("Kaş", "TR", "planned")]
+
+
+def test_a_recap_of_a_small_town_makes_its_plan_done():
+    facts = facts_of("we're going to kaş with deniz!", speaker="Emre", said_on=SAID)
+    later = [
+        f.replace(id=f"s2-{f.id.split('-')[1]}", session_id="s2")
+        for f in facts_of(
+            "kaş recap: PERFECT. the kayak tour was 3 hours.", speaker="Emre", said_on=dt.date(2025, 6, 16)
+        )
+    ]
+    _, assembled, _ = _assemble(facts + later)
+    assert [(a.fields["destination"], a.fields["status"]) for a in assembled["trip"]] == [("Kaş", "done")]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "before that we had a company offsite in sapanca, 24-26 july, team building stuff",
+            [("Sapanca", "TR", "done")],
+        ),
+        ("the girls and I have Vegas booked for end of June, the 24th to the 27th", [("Las Vegas", "US", "planned")]),
+        (
+            "We did Memorial Day weekend out at Lake McConaughy with the Hendersons.",
+            [("Lake McConaughy", None, "done")],
+        ),
+    ],
+)
+def test_an_event_away_a_place_booked_and_a_weekend_done(line, expected):
+    assert _trips(line) == expected

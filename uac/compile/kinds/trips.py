@@ -247,6 +247,22 @@ RULES: tuple[_Rule, ...] = (
         "planned",
         ahead=True,
     ),
+    # "we had a company offsite in sapanca, 24-26 july": the event away, done (never an interview or a
+    # meeting, an hour's errand: "I had an interview in Porto yesterday")
+    _rule(
+        rf"had\s+(?:a|an|the|{_OWNER})\s+(?:[\w’'-]+\s+){{0,3}}?(?:course|conference|congress|training|"
+        rf"workshop|wedding|summit|retreat|offsite|onsite|tournament)\s+in\s+{_PLACES}",
+        "done",
+        cue="strong",
+    ),
+    # "the girls and I have Vegas booked for end of April": a place booked, ahead
+    _rule(rf"(?:has|have|got)\s+{_PLACES}\s+(?:all\s+|finally\s+)?booked\b", "planned", dated="start", cue="strong"),
+    # "We did Memorial Day weekend out at Lake McConaughy", "did a long weekend in Galway": a time away, done
+    _rule(
+        rf"did\s+(?:[\w’'-]+\s+){{0,3}}?(?:weekend|week|trip|getaway|break)\s+(?:(?:out|up|down|away)\s+)?(?:at|in|on|to)\s+{_PLACES}",
+        "done",
+        cue="strong",
+    ),
     # "Akinyi and I leave for Diani on Thursday!", "we're leaving for Lisbon tomorrow"
     _rule(rf"(?:leave|leaves|(?:is|are|am)\s+leaving)\s+for\s+{_PLACES}", "planned", cue="verb"),
     # "Mariel and I did Hatta overnight on the 5th-6th", "did Bergen for the weekend": a stay done
@@ -362,7 +378,7 @@ CUE = re.compile(
     r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
     r"getaway|overnight|weekend|staycation|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
     r"dr[io]ve|driv\w*|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
-    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|plann\w*|course|conference|congress|training|workshop|interview|"
+    r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|plann\w*|course|conference|congress|training|workshop|interview|offsite|onsite|retreat|summit|tournament|"
     r"(?:had|did)\s+\w+\s+(?:\w+\s+)?(?:nights?|days?|weeks?|weekends?|fortnight))\b",
     re.I,
 )
@@ -482,6 +498,7 @@ def _sighted(
     after: str | None = None,
     weak: bool = False,
     town: bool = False,
+    towns: bool = False,
 ) -> list[Sighting]:
     """The speaker's trip to the places ``raw`` names (none when the gazetteer holds none of
     them, unless ``town``: the cue is strong enough for a town it does not hold), read with
@@ -490,7 +507,7 @@ def _sighted(
     speaker = fact.speaker or ""
     # a booking or a plan without its subject: cues of travel enough for a small town of the
     # table ("bozcaada is booked!!", "flying out to Tofino on Friday")
-    places, country = resolve_places(p.split_names(raw, speaker), towns=rule in (_BOOKED, _OFF_TO))
+    places, country = resolve_places(p.split_names(raw, speaker), towns=towns or rule in (_BOOKED, _OFF_TO))
     unplaced = None
     if not places and town:
         found = _town(raw, speaker) if raw[:1].isupper() else _lower_town(raw)
@@ -767,7 +784,7 @@ _WITH_WHEN = re.compile(
     r"(?i:last|this\s+past)\s+(?i:weekend|week|night|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
 )
 #: "Nyc recap bc ...", "Lisbon debrief:": a recap of a place is told once back from it
-_RECAP = re.compile(rf"^(?P<place>{p.NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
+_RECAP = re.compile(rf"^(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
 
 
 def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str], str | None]:
@@ -845,9 +862,12 @@ def _recap(fact: "Fact") -> list[Sighting]:
         if match is None or tense(raw) is not False or p.HEDGES.search(raw) or re.search(r"\bwould\b", raw):
             return []
         return _sighted(fact, match.group("place"), _Rule(_WITH_WHEN, "done"), text, after=text)
-    if len(resolve_places(p.split_names(match.group("place"), fact.speaker))[0]) != 1:
+    # a recap is told of a place gone to: a small town of the table too ("kaş recap: PERFECT")
+    if len(resolve_places(p.split_names(match.group("place"), fact.speaker), towns=True)[0]) != 1:
         return []
-    return _sighted(fact, match.group("place"), _Rule(_RECAP, "done"), text[match.end() :], after="", weak=True)
+    return _sighted(
+        fact, match.group("place"), _Rule(_RECAP, "done"), text[match.end() :], after="", weak=True, towns=True
+    )
 
 
 #: a label before the news of a sentence: "now DIWALI: ...", "update: ...", "Plans: ..."
