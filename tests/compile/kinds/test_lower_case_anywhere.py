@@ -107,3 +107,21 @@ def test_a_recap_of_a_small_town_makes_its_plan_done():
 )
 def test_an_event_away_a_place_booked_and_a_weekend_done(line, expected):
     assert _trips(line) == expected
+
+
+def test_a_bare_price_with_a_sign_in_letters_is_read_in_the_users_own_signs():
+    line = "also gift for deniz. i got her a swatch last weekend, 6.750tl, the blue one she was looking at."
+    assert _local("I live in Istanbul.", line) == [("swatch", 6750.0, "TRY")]
+    assert _local("I live in Berlin.", line) == []  # "tl" is no sign of the euro: no amount the rules can tell
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ok so I finally got my tax refund yesterday, 2,340, and I want to be smart with it",
+        "got my first paycheck on friday, 1,850 after tax",
+        "I got a bonus, 500, at work",
+    ],
+)
+def test_money_coming_in_is_no_purchase(line):
+    assert _local("I live in Omaha.", line) == []

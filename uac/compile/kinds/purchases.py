@@ -189,7 +189,11 @@ def _item(text: str, person: str) -> str | None:
     named = [w for w in kept.split() if w.lower() not in ("a", "an", "the", "some", "new", "old", "used", "another")]
     if named and (len(named) > 1 or named[0][:1].isupper() or ("-" not in named[0] and not is_common_word(named[0]))):
         text = kept  # never "a new one" -> "new": that one is named before (:func:`_antecedent`)
-    words = text.strip().rstrip(".,").split()
+    text = text.strip().rstrip(".,")
+    for own in (f"{person}'s ", f"{person}’s "):  # "Dana Kowalczyk's tax refund": a full name of several words
+        if person and text.startswith(own):
+            text = text[len(own) :]
+    words = text.split()
     while words and (
         words[0].lower()
         in ("a", "an", "the", "some", "their", "his", "her", "my", "these", "those", "this", "that", "proper", "own")
@@ -199,8 +203,8 @@ def _item(text: str, person: str) -> str | None:
     # "a cast iron pan instead", "a new harness there": where or why, not the thing
     while len(words) > 1 and words[-1].lower() in _TRAILING:
         words = words[:-1]
-    if " ".join(words).lower() in _REFUNDS:
-        return None  # "got the £249 back in full": money returned, nothing bought
+    if " ".join(words).lower() in _REFUNDS or (words and words[-1].lower() in _MONEY_IN):
+        return None  # "got the £249 back in full", "got my tax refund, 2,340": money coming in, nothing bought
     if words and all(w.lower().strip(",.") in _FILLERS for w in words):
         return None  # "85 euros, so like 136$": the same price again, no second thing
     return " ".join(words) or None
@@ -210,6 +214,29 @@ def _item(text: str, person: str) -> str | None:
 _FILLERS = {"so", "like", "about", "around", "roughly", "approx", "or", "which", "is", "thats", "that's", "aka", "ie"}
 #: what "got ... back" names when money comes back: a refund, not a thing bought
 _REFUNDS = {"back", "refund", "full refund", "money back", "deposit back", "change", "cashback"}
+#: the last word of money someone receives ("my tax refund", "a bonus", "my first paycheck")
+_MONEY_IN = {
+    "refund",
+    "paycheck",
+    "paycheque",
+    "payslip",
+    "bonus",
+    "raise",
+    "salary",
+    "wage",
+    "wages",
+    "tips",
+    "allowance",
+    "payout",
+    "reimbursement",
+    "rebate",
+    "cashback",
+    "stimulus",
+    "inheritance",
+    "scholarship",
+    "grant",
+    "stipend",
+}
 
 
 #: what follows an item's name and says something of it: "the big one", "it was", "which is"
@@ -553,6 +580,8 @@ _BARE = _rule(
     # "89.99": two digits with their cents are a price too
     r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d\.\d\d|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|[1-9]\d{0,2}(?:\.\d{3})+(?:,\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
     r"(?P<thousands>[1-9]\d{0,2}(?:\.\d{1,2})?)\s?k)"
+    # "6.750tl", "450 lei": a sign in letters after the number -- the user's own money's, or no amount
+    r"(?P<sign>(?<=\d)\s?(?!k\b|and\b|on\b|at\b|so\b|lol\b)[^\W\d_]{1,4}\.?(?=[\s,.;!]|$))?"
     r"(?=\s*(?:[,.;!](?!\d)|$)|\s+(?:on\s+sale|in\s+the\s+sale|because|bc|cause|cuz|and|but|so|which|only|yesterday|today|last|"
     r"from|at|off|on|via|online|lol|haha|lmao|tbh|tho|though|btw)\b)"
 )
@@ -642,6 +671,8 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
         if amount is not None and bare.group("thousands"):
             amount *= 1000  # "2.5k"
         fields = {"amount": amount, "where": place, "_bare_amount": True}
+        if bare.group("sign"):
+            fields = {"amount": None, "where": place, "_local_only": True}  # read in the user's own signs
     else:
         got = _GOT_LOCAL.match(clause.rest)
         item = _item(got.group("item"), clause.person) if got is not None else None
