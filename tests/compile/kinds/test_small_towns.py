@@ -54,6 +54,7 @@ def test_a_tiny_town_abroad_of_a_nickname_gives_no_country():
         ("Mira wanted to do a day in Cefalù but we never made it", "Cefalù"),
         ("On Sunday we drove over to Bukowina for the thermal baths for a few hours", "Bukowina"),
         ("Sunday I cycled to Winsum and back along the Reitdiep, 41 km", "Winsum"),
+        ("I'm going to London on Wednesday for a day at the National Archives in Kew.", "London"),
     ],
 )
 def test_a_day_out_is_told(text, place):
@@ -65,6 +66,7 @@ def test_a_day_out_is_told(text, place):
     [
         ("went to Porto and back on Sunday, 3 nights at my aunt's", "Porto"),
         ("flew to Lisbon on Friday and back Monday", "Lisbon"),
+        ("going to Leeds for a day or two next week", "Leeds"),
         ("a day trip to Sintra from our hotel in Lisbon", "Lisbon"),
     ],
 )

@@ -537,7 +537,8 @@ _A_STAY = re.compile(r"\b(?:nights?|nts|overnight|slept|stayed|hotel|airbnb|host
 def day_out(text: str, place: str) -> bool:
     """Does ``text`` tell ``place`` as a day out, no night away?  "a day trip to Sintra", "a Nara
     day trip", "wanted to do a day in Cefalù"; and, unless the sentence tells a stay too, "drove
-    over to Bukowina for the thermal baths for a few hours", "cycled to Winsum and back"."""
+    over to Bukowina for the thermal baths for a few hours", "cycled to Winsum and back", "going
+    to London on Wednesday for a day at the National Archives"."""
     name = re.escape(place.split(",")[0].strip())
     if not name:
         return False
@@ -550,7 +551,7 @@ def day_out(text: str, place: str) -> bool:
     if said is not None:
         return True
     back = re.search(
-        rf"\b{name}\b[^.;!?]{{0,50}}?\b(?:for\s+the\s+day|for\s+(?:a\s+)?(?:few|couple\s+(?:of\s+)?)\s*hours"
+        rf"\b{name}\b[^.;!?]{{0,50}}?\b(?:for\s+(?:the|a|one)\s+day\b(?!\s+or\b)|for\s+(?:a\s+)?(?:few|couple\s+(?:of\s+)?)\s*hours"
         r"|and\s+back\s+(?:again|the\s+same\s+day|in\s+(?:a|one)\s+day|on\s+the\s+same\s+day)"
         r"|and\s+back(?=\s*(?:[,.;!?]|$)|\s+(?:along|via|through|by|on\s+the)\b))",
         text,

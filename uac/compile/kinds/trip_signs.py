@@ -98,7 +98,9 @@ _NOT_THE_SPEAKERS = re.compile(
 )
 #: someone else's trip: a person or kin opens the sentence and the speaker is not in it
 _OTHER = re.compile(
-    r"^(?:(?:my|our|his|her|their)\s+)?(?:(?:sister|brother|mum|mom|dad|parents|friend|friends|colleague|coworker|"
+    r"^(?:(?:my|our|his|her|their)\s+)?(?:(?:sister|brother|mum|mom|mam|mother|dad|father|parents|wife|husband|partner|"
+    r"girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|grandma|grandpa|gran|granny|nan|nana|niece|nephew|in-laws|"
+    r"friend|friends|colleague|coworker|"
     r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)(?:\s+[A-Z][a-z]+)?|he|she|they|"
     r"(?P<name>[A-Z][a-z]+))\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
     r"moved|moving|off|heading|going|in|back)\b"

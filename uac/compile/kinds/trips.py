@@ -292,13 +292,14 @@ RULES: tuple[_Rule, ...] = (
         "planned",
     ),
     _rule(
-        rf"(?:is|are)\s+(?:planning|booking|organi[sz]ing|considering|thinking\s+(?:of|about)|dreaming\s+of|hoping\s+for)\s+"
+        # (never "is thinking about a trip to X", "considering", "dreaming of": a wish or a hedge, no plan)
+        rf"(?:is|are)\s+(?:planning|booking|organi[sz]ing)\s+"
         rf"(?:going\s+to|{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+to|(?:visiting|flying\s+to|traveling\s+to|travelling\s+to|"
         rf"heading\s+to))\s+{_PLACES}",
         "planned",
     ),
     _rule(
-        rf"(?:is|are)\s+(?:planning|thinking\s+(?:of|about)|considering|hoping)\s+(?:on\s+|to\s+)?(?:going\s+|go\s+)?{_ACTIVITY}"
+        rf"(?:is|are)\s+planning\s+(?:on\s+|to\s+)?(?:going\s+|go\s+)?{_ACTIVITY}"
         rf"(?:\s+(?:in|to|at|near|around)\s+{_PLACES})?",
         "planned",
     ),
