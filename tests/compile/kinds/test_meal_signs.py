@@ -156,3 +156,41 @@ def test_a_venue_by_its_owner_or_after_a_place(line, place, amount):
 )
 def test_a_possessive_or_a_place_without_its_signs_is_no_venue(line):
     assert not any(m["place"] in ("Stella's", "La Mesa", "Soo-ah's") for m in _meals(line, speaker="Dana"))
+
+
+@pytest.mark.parametrize(
+    "line, place, amount",
+    [
+        # the venue's own name says it is an eatery, in a report
+        (
+            "We celebrated Friday at the Omaha Steakhouse, me and Maddie and Jen, $140 with tip.",
+            "Omaha Steakhouse",
+            140.0,
+        ),
+        # the eatery eaten by its name, cooking said not to have happened
+        (
+            "we had Runza last night because I didn't feel like cooking, 23 bucks for the two of us",
+            "Runza",
+            23.0,
+        ),
+    ],
+)
+def test_an_eatery_by_its_name_alone(line, place, amount):
+    [meal] = _meals(line, speaker="Dana")
+    assert (meal["place"], meal["amount"]) == (place, amount)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "we had Covid last week, the whole house",
+        "we had Pasta Night last night, cooked it myself, 12 bucks for the two of us",
+    ],
+)
+def test_something_had_that_is_no_eatery(line):
+    assert _meals(line, speaker="Dana") == []
+
+
+def test_a_meal_at_a_place_described_then_named_in_lower_case():
+    line = "on saturday we drove over to cunda, walked around, dinner at a fish place by the water called ada balık, 2.800 for both of us"
+    assert [m["place"] for m in _meals(line, speaker="Emre")] == ["Ada Balık"]

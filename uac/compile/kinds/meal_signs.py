@@ -118,6 +118,24 @@ _NOT_A_MEAL_OUT = re.compile(
     r"(?:breakfast|brunch)\s+(?:was\s+)?included|complimentary)\b",
     re.I,
 )
+#: cooking said not to have happened: "didn't feel like cooking", "too dead to cook" -- so they ate out
+_NO_COOKING = re.compile(
+    r"(?:didn['’]?t|did\s+not|don['’]?t|couldn['’]?t|not|too\s+\w+\s+to|no\s+energy\s+(?:for|to)|refused?\s+to|refuses\s+to)\s+"
+    r"(?:feel\s+like\s+|want\s+to\s+|be\s+bothered\s+|be\s+bothered\s+to\s+)?$",
+    re.I,
+)
+
+
+def _not_out(text: str) -> bool:
+    """Does the sentence buy, cook or order in (:data:`_NOT_A_MEAL_OUT`), other than cooking said
+    not to have happened?"""
+    for match in _NOT_A_MEAL_OUT.finditer(text):
+        if match.group(0).lower().startswith("cook") and _NO_COOKING.search(text[: match.start()]):
+            continue
+        return True
+    return False
+
+
 #: the last word of a name that is no eatery
 _NO_EATERY = re.compile(
     r"\b(?:airport|station|terminal|mall|centre|center|market|beach|park|zoo|museum|harbour|harbor|port|hospital|"
@@ -152,6 +170,13 @@ def _venues(text: str) -> list[tuple[int, str]]:
         found.append((match.start("v"), match.group("v")))
     # a name typed in lower case ("at taverna mykonos on the danforth", "to delancey noodle bar")
     for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?:the\s+)?(?P<v>{LOWER_EATERY.format()})", text):
+        found.append((match.start("v"), match.group("v")))
+    # "we had Runza last night ..., 23 bucks for the two of us": the eatery eaten, by its name
+    for match in re.finditer(
+        rf"\b(?:we|I|me)\s+(?:\w+\s+)?(?:had|got|grabbed)\s+(?P<v>{_NAME})(?=\s*,|\s+(?:because|bc|cause|since|after|"
+        rf"for\s+(?:dinner|lunch|tea|supper)|{_TIME})\b)",
+        text,
+    ):
         found.append((match.start("v"), match.group("v")))
     lead = re.match(
         rf"^(?:(?i:also|and|then|btw|ok|so|oh|anyway|update)[,:\s]+)?(?P<v>{_NAME})\s+(?:{_TIME}|w/?\s|with\s)", text
@@ -233,16 +258,19 @@ def detect(fact: "Fact") -> list[Sighting]:
         return []
     raw = _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
     past = tense(raw) is False
-    if (p.HEDGES.search(raw) and not past) or p.WISHES.search(raw) or _NOT_A_MEAL_OUT.search(raw) or _ahead(fact, raw):
+    if (p.HEDGES.search(raw) and not past) or p.WISHES.search(raw) or _not_out(raw) or _ahead(fact, raw):
         return []  # a hedge in a report is of something else ("that's us barred probably")
     if _someone_elses(raw):
         return []
     meal = MEAL_WORDS.search(raw)
     marks = _signs(raw)
+    venues = [(at, name) for at, said in _venues(raw) if (name := _venue_name(said, raw, at, person))]
+    if any(p.EATERY_NAME.search(f" {name}") for _, name in venues) and past:
+        marks = sorted({*marks, -1})  # "We celebrated Friday at the Omaha Steakhouse": its name says it is one
     if len(marks) < (2 if meal is None else 0 if past else 1):
         return []  # "dinner w Ana at Nopa": no tense and no sign it was had
-    anchors = [m.start() for m in MEAL_WORDS.finditer(raw)] or marks
-    venues = [(at, name) for at, said in _venues(raw) if (name := _venue_name(said, raw, at, person))]
+    marks = [m for m in marks if m >= 0]
+    anchors = [m.start() for m in MEAL_WORDS.finditer(raw)] or marks or [0]
     if not venues:
         return []
     # the head of the sentence is the venue where it names one ("X w Jas at Holland V"); else the

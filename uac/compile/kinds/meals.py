@@ -164,8 +164,11 @@ def _place(match: re.Match[str], after: str, person: str, people: Sequence[str] 
             named = _lower_eatery_at(after)  # "had dinner at salt & anchor on friday"
     if described:
         called = _CALLED.search(after)
+        lower = _CALLED_LOWER.search(after) if called is None else None
         if called is not None and p.clean_name(called.group("named"), person):
             named = called.group("named")  # "a new place called Zuni"
+        elif lower is not None and _lower_name(lower.group("said")) and not is_place(_title(lower.group("said"))):
+            named = _lower_name(lower.group("said"))  # "a fish place by the water called ada balık"
         elif re.search(r"\b(?:place|spot|joint)$", described) and _cuisine(kind) is None:
             described = None  # "visited this place", "went to a quiet spot": no eatery named
     if described and not named:
@@ -349,6 +352,10 @@ _NO_EATERY = re.compile(
 )
 
 
+#: a name typed in lower case after "called" ("a fish place by the water called ada balık, 2.800 ...")
+_CALLED_LOWER = re.compile(rf"\b(?:called|named)\s+(?P<said>{LOWER_EATERY.format()})")
+
+
 def _lower_name(said: str) -> str | None:
     """A name typed in lower case as it is written with capitals ("willow & oak" -> "Willow &
     Oak"); None for a place of the gazetteer ("montreal") or a word that opens no name ("see")."""
@@ -400,13 +407,39 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
             match = None
         if match is not None and match.group("prep").lower() == "in" and not _named_eatery_in(match, text):
             match = None
-    if match is None or person not in fact.text and "said:" not in fact.text:
+    if match is None:
+        return _called_meal(fact, text)
+    if person not in fact.text and "said:" not in fact.text:
         return []
     place = _trim(p.clean_name(match.group("named"), person))
     if place is None or _NOT_OUT.search(match.group(0)):
         return []
     meal = re.search(r"\b(dinner|lunch|brunch|breakfast)\b", match.group(0), re.I)
     return [_sighting(fact, person, text, place, None, meal.group(1).lower() if meal else None)]
+
+
+#: a meal at a place described, then named: "..., dinner at a fish place by the water called ada balık, 2.800
+#: for both of us", "lunch at this tiny spot called Mama Rosa"
+_CALLED_MEAL = re.compile(
+    rf"\b(?P<meal>(?i:dinner|lunch|brunch|breakfast))\s+at\s+(?i:a|an|the|this|that)\s+(?:[\w’'-]+\s+){{0,3}}?(?i:{_EATERY})\b"
+    rf"[^,.;!?]{{0,40}}?\b(?:called|named)\s+(?:(?P<named>{p.NAME})|(?P<said>{LOWER_EATERY.format()}))"
+)
+
+
+def _called_meal(fact: "Fact", text: str) -> list[Sighting]:
+    """A meal at a place described, then named, anywhere in a report of the speaker's (see
+    :data:`_CALLED_MEAL`); never a wish, a hedge or a plan."""
+    person = fact.speaker or ""
+    match = _CALLED_MEAL.search(text)
+    if match is None or not _reported(fact, text) or p.HEDGES.search(text) or re.search(r"\bwould\b", text):
+        return []
+    if match.group("named"):
+        place = _trim(p.clean_name(match.group("named"), person))
+    else:
+        place = _lower_name(match.group("said"))
+    if place is None or is_place(place):
+        return []
+    return [_sighting(fact, person, text[match.start() :], place, None, match.group("meal").lower())]
 
 
 #: a meal out by what was eaten, someone taking someone out for it: "took her to an omakase in haeundae",
