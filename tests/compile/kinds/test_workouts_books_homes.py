@@ -275,6 +275,13 @@ def test_a_home_found_becomes_current_when_the_move_is_told():
     assert _records("home", moved) == []
 
 
+def test_a_lease_signed_is_a_home_found():
+    signed = (dt.date(2025, 7, 8), ["ALSO we signed a lease on a townhouse in Papillion!! moving Aug 16, 3 bed."])
+    assert [(h["city"], h["current"]) for h in _records("home", signed)] == [("Papillion", False)]
+    moved = (dt.date(2025, 8, 21), ["moved Saturday, Tyler and his buddies, everything done by 3."])
+    assert [(h["city"], h["current"]) for h in _records("home", signed, moved)] == [("Papillion", True)]
+
+
 @pytest.mark.parametrize(
     "line, city, current",
     [

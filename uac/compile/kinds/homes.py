@@ -33,14 +33,17 @@ if TYPE_CHECKING:
 NAME = "home"
 
 CUE = re.compile(
-    r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment)\b", re.I
+    r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment|lease|townhouse|townhome|condo|duplex)\b",
+    re.I,
 )
 
 _YEARS_IN = re.compile(rf"^(?i:(?:(?:nearly|almost|over|about)\s+)?(?:{p.NUMBER})\s+years\s+in)\s+(?P<place>{p.NAME})")
 #: a home found or signed for: not lived in yet
-_HOME_NOUN = r"(?:rental|flat|house|apartment|place|home|condo|unit)"
+_HOME_NOUN = r"(?:rental|flat|house|apartment|place|home|condo|unit|townhouse|townhome|duplex|studio|cottage|bungalow)"
 _FOUND = re.compile(
-    rf"^(?:got|found|signed\s+for|signed\s+the\s+lease\s+on|rented|bought)\s+(?:the|a|an|our|my)\s+(?:new\s+)?{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})"
+    # "we signed a lease on a townhouse in Papillion!! moving Aug 16"
+    rf"^(?:got|found|signed\s+for|signed\s+(?:the|a)\s+lease\s+(?:on|for)|rented|bought)\s+(?:the|a|an|our|my)\s+"
+    rf"(?:new\s+|(?:\w+-)?bed(?:room)?\s+|little\s+|small\s+)*{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})"
 )
 #: a home said in lower case: "live in leipzig now", "moved to bristol"
 _LOWER_HOME = re.compile(
