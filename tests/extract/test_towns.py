@@ -45,6 +45,11 @@ def test_another_name_of_several_words_finds_the_place():
     assert lookup("Galway", towns=True).country == "IE"  # the installed table calls it "Gaillimh"
 
 
+@pytest.mark.parametrize(("name", "country"), [("Fort William", "GB"), ("Margaret River", "AU"), ("Gulf Shores", "US")])
+def test_a_town_of_english_words_with_a_word_of_its_kind(name, country):
+    assert lookup(name, towns=True).country == country
+
+
 def test_the_table_is_asked_only_when_the_caller_allows_it():
     assert lookup("Ericeira") is None
     assert lookup("Lisbon", towns=True).country == "PT"  # the main table answers first

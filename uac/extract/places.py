@@ -404,7 +404,16 @@ def _may_be_town(name: str) -> bool:
     from .words import is_common_word as is_english
 
     words = re.findall(r"[^\W\d_]+", name)
+    if len(words) > 1 and any(w.lower() in _TOWN_WORDS for w in words):
+        return True  # "Fort William", "Margaret River", "Gulf Shores", "Jackson Hole": a town by its word of kind
     return bool(words) and not all(is_english(w) for w in words)
+
+
+#: words of a town's name that say what kind of place it is ("Fort William", "Gulf Shores")
+_TOWN_WORDS = set(
+    "fort port lake mount mt cape river springs falls bay beach shores hole harbour harbor creek ridge heights "
+    "island isle glen hills".split()
+)
 
 
 def contains(outer: str, inner: str) -> bool:
