@@ -100,3 +100,30 @@ def test_a_place_looked_back_on_is_a_trip_when_the_next_words_tell_the_return():
 )
 def test_a_look_back_without_its_return_makes_no_trip(lines):
     assert _trips(*lines) == []
+
+
+def test_a_place_looked_back_on_with_its_stay_in_the_same_sentence_is_a_trip():
+    trips = _trips("Khor Fakkan was so relaxing, 2 nights, 17th to 19th, we went kayaking.", speaker="Joy")
+    assert [(t["destination"], t["status"]) for t in trips] == [("Khor Fakkan", "done")]
+
+
+def _sessions(*sessions: tuple[dt.date, str], speaker: str = "Anneke") -> list[tuple]:
+    facts = []
+    for number, (day, line) in enumerate(sessions, 1):
+        for fact in facts_of(line, speaker=speaker, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    _, assembled, _ = _assemble(facts)
+    return sorted((a.fields["destination"], a.fields["status"]) for a in assembled["trip"])
+
+
+def test_a_place_named_shortened_completes_the_plan_of_its_full_name():
+    plan = (
+        dt.date(2026, 4, 28),
+        "We leave for Schiermonnikoog on Saturday, three nights in a holiday house, back Tuesday.",
+    )
+    back = (dt.date(2026, 5, 19), "Back from Schier since Tuesday, three nights of wind and bikes.")
+    assert _sessions(plan, back) == [("Schiermonnikoog", "done")]
+    # a shortening that is a place of its own is that place ("Porto" is no shortened "Portofino")
+    other = (dt.date(2026, 5, 19), "Back from Porto since Tuesday, two nights.")
+    portofino = (dt.date(2026, 4, 28), "We leave for Portofino on Saturday, three nights.")
+    assert _sessions(portofino, other) == [("Porto", "done"), ("Portofino", "planned")]

@@ -318,6 +318,14 @@ _BACK_OR_STAYED = re.compile(
     r"|^(?:we|i)\s+(?:stayed|spent)\s+(?:fri|sat|sun|mon|tue|wed|thu|\w+day|\d|two|three|four|five|a\s+week)",
     re.I,
 )
+#: ... or in the same sentence, after the place: "Khor Fakkan was so relaxing, 2 nights, 17th to 19th",
+#: "udaipur was MAGICAL. ... back sunday", "Mina Clavero ... was perfect, saturday to monday, 2 nights in cabañas"
+_STAY_TOLD = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|a\s+couple\s+of)\s+(?:nights?|nts)\b"
+    r"|\b(?:fri|sat|sun|mon|tue|wed|thu)\w*\s+(?:to|til|till|until|-)\s+(?:fri|sat|sun|mon|tue|wed|thu)\w*\b"
+    r"|\b(?:back|home)\s+(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:came|got|flew|drove)\s+(?:back|home)\b",
+    re.I,
+)
 #: how many of the speaker's next sentences in the same session may tell the return
 BACK_TOLD_WITHIN = 2
 
@@ -337,12 +345,16 @@ def _told_back(sighting: Sighting, facts: list["Fact"], order: dict[str, int]) -
     if not isinstance(destination, str) or any(is_common_word(w) for w in destination.lower().split()):
         return sighting  # "Wedding was perfect.": a word opening the sentence, though Berlin has a Wedding
     fact = facts[at]
+    own = p.without_said(fact.text, fact.speaker or "")
+    place_at = own.lower().find(destination.lower().split()[0])
+    if place_at >= 0 and _STAY_TOLD.search(own[place_at:]) and not p.is_question(fact):
+        return replace(sighting, fields={k: v for k, v in fields.items() if k != "_weak"})
     for later in facts[at + 1 : at + 1 + BACK_TOLD_WITHIN]:
         if later.session_id != fact.session_id or later.speaker != fact.speaker:
             break
         said = p.without_said(later.text, later.speaker or "")
         said = re.sub(rf"^{re.escape(later.speaker or '')}(?:\s+and\s+others)?\s+", "we ", said)
-        if p.is_question(later) or not _BACK_OR_STAYED.search(said):
+        if p.is_question(later) or not (_BACK_OR_STAYED.search(said) or _STAY_TOLD.search(said)):
             continue
         if any(is_place(w) and w != fields.get("destination") for w in re.findall(r"\b[A-Z][a-zà-ÿ]+\b", said[3:])):
             return sighting  # "we came back via Porto": another place's

@@ -1269,6 +1269,10 @@ def _take(trips: list[_Trip], sighting: Sighting, fact: "Fact") -> None:
         return
     key = _key(sighting)
     same = [t for t in trips if t.key == key]
+    if not same:
+        same = _shortened(trips, key, fields.get("destination"))
+        if same:  # the plan keeps its full name ("Schiermonnikoog", not "Schier") and its country
+            fields = {k: v for k, v in fields.items() if k not in ("destination", "country", "place_note")}
     if not same and not fields.get("_weak") and _held(trips, key, fields, when, fact.id, said):
         return
     plans = [t for t in same if t.fields["status"] == "planned"]
@@ -1293,6 +1297,29 @@ def _take(trips: list[_Trip], sighting: Sighting, fact: "Fact") -> None:
         _plan_came_true(target, fields, fact.id, said)
     else:
         _report(trips, sighting, same, fields, when, fact.id, said)
+
+
+#: a place named shortened has at least this many letters ("Schier" for Schiermonnikoog)
+MIN_SHORTENED = 5
+
+
+def _shortened(trips: list[_Trip], key: str | None, destination: Any) -> list[_Trip]:
+    """The one plan of the person whose place this name shortens ("Schier" for Schiermonnikoog,
+    "Szklarska" for Szklarska Poręba, "Estes" for Estes Park), when the name is no place of the
+    gazetteer itself; [] otherwise."""
+    from ...extract.places import lookup
+
+    if not key or "|" not in key or not isinstance(destination, str) or lookup(destination) is not None:
+        return []
+    person, name = key.split("|", 1)
+    if len(name) < MIN_SHORTENED:
+        return []
+    longer = [
+        t
+        for t in trips
+        if t.key and t.key != key and t.key.startswith(f"{person}|{name}") and t.fields["status"] == "planned"
+    ]
+    return longer if len(longer) == 1 else []
 
 
 def _undated(fields: dict[str, Any]) -> dict[str, Any]:
