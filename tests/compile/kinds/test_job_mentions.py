@@ -317,3 +317,23 @@ def test_the_subject_goes_on_after_and_before_a_verb_whose_rules_need_it():
     assert carry_subject("Sam took your advice and joined the pool at a gym.") == (
         "Sam took your advice and joined the pool at a gym."
     )
+
+
+@pytest.mark.parametrize(
+    "news, role",
+    [
+        ("I got promoted!!!!! team lead, it started last Monday, I'm over 6 coordinators now.", "team lead"),
+        ("abi i got promoted!!! mobile team lead since monday. 4 people under me", "mobile team lead"),
+    ],
+)
+def test_a_title_told_alone_after_the_news_of_a_promotion(news, role):
+    before, after = _jobs(
+        (dt.date(2025, 6, 11), ["I started at Prairie Logistics on Monday as a logistics coordinator."]),
+        (dt.date(2025, 11, 11), [news]),
+    )
+    assert (before["employer"], before["current"]) == ("Prairie Logistics", False)
+    assert (after["employer"], after["role"], after["current"]) == ("Prairie Logistics", role, True)
+
+
+def test_a_title_and_a_time_without_a_job_of_the_speaker_is_nothing():
+    assert _jobs((dt.date(2025, 11, 11), ["team lead since monday, lol"])) == []

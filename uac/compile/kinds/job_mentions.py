@@ -192,6 +192,14 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
             rf"\b(?:{me}\s+(?:finally\s+)?got|{_ORG}\s+(?:came\s+back\s+with|gave\s+{me}))\s+(?:the|a|{mine})\s+promotion\b",
             "promotion",
         ),
+        # "I got promoted!!!!! team lead, it started last Monday", "mobile team lead since monday": the title
+        # told alone after the news, as a sentence of its own, with when it began
+        (
+            rf"^(?:{_OPENER}(?:(?i:and\s+|big\s+)?(?i:news|update)\s*[:!-]+\s*)?)?"
+            rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN})))"
+            rf"(?=\s*,?\s+(?i:it\s+started|since|as\s+of|starting|effective)\b)",
+            "promotion",
+        ),
         # "and news: made principal!!", "I just made partner": a new title where the speaker works
         (
             rf"(?:^{_OPENER}(?:(?i:and\s+|big\s+)?(?i:news|update)\s*[:!-]+\s*)?|\b{me}\s+(?:just\s+|finally\s+|officially\s+)?)"
