@@ -194,3 +194,23 @@ def test_something_had_that_is_no_eatery(line):
 def test_a_meal_at_a_place_described_then_named_in_lower_case():
     line = "on saturday we drove over to cunda, walked around, dinner at a fish place by the water called ada balık, 2.800 for both of us"
     assert [m["place"] for m in _meals(line, speaker="Emre")] == ["Ada Balık"]
+
+
+@pytest.mark.parametrize(
+    "line, place, speaker",
+    [
+        (
+            "got home friday and saturday was aoife's birthday - dinner in Marseille on dominick street, 120 euro",
+            "Marseille",
+            "Seán",
+        ),
+        ("best meal was this bibimbap place called namwon-jip, 26k for both of us and i paid", "Namwon-Jip", "Ji-ho"),
+        (
+            "The best meal was at an Indian restaurant called Bombay on Linnégatan, 890 SEK for the three of us",
+            "Bombay",
+            "Ingrid",
+        ),
+    ],
+)
+def test_the_best_meal_called_by_its_name_and_a_meal_after_a_dash(line, place, speaker):
+    assert [m["place"] for m in _meals(line, speaker=speaker)] == [place]

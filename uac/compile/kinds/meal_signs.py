@@ -186,7 +186,12 @@ def _venues(text: str) -> list[tuple[int, str]]:
     for match in re.finditer(rf"(?P<v>{_NAME})(?:\s+(?:on|for|in)\s+[\w’'-]+(?:\s+[\w’'-]+)?)?\s+{_VERDICT}", text):
         found.append((match.start("v"), match.group("v")))
     # "best feed was kan eang at the pier", "fave meal was Ember"
-    best = r"(?i:best|fave|favourite|favorite|top)\s+(?i:feed|meal|dinner|lunch|brunch|brekkie|breakfast|food|eats?)\s+(?i:was|were)\s+(?:at\s+)?"
+    # "the best was shin shin ramen near tenjin, 980 yen", "best meal was this bibimbap place called namwon-jip"
+    best = (
+        r"(?i:best|fave|favourite|favorite|top)\s+(?:(?i:feed|meal|dinner|lunch|brunch|brekkie|breakfast|food|eats?)\s+)?"
+        r"(?i:was|were)\s+(?:at\s+)?(?:(?i:this|that|a|an|the)\s+(?:[\w’'-]+\s+){0,3}?(?i:place|restaurant|spot|caf[eé]|bar|stall)"
+        r"\s+(?i:called|named)\s+)?"
+    )
     for match in re.finditer(rf"{best}(?P<v>{_NAME}|{LOWER_EATERY.format()})", text):
         found.append((match.start("v"), match.group("v")))
         # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ...", "a small
@@ -223,7 +228,8 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
         return None
     if _NO_EATERY.search(name) or name.split()[0].lower() in _HOTELS:
         return None
-    if is_place(name) and not _placed_in(text, at + len(said), name):
+    called = re.search(r"\b(?:called|named)\s+$", text[:at]) is not None  # "an Indian restaurant called Bombay"
+    if is_place(name) and not called and not _placed_in(text, at + len(said), name):
         return None  # "at La Mesa in Papillion" is an eatery named after a place; "at La Mesa" a place
     if " " not in name and is_common_word(name):
         return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence

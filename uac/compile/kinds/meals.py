@@ -403,6 +403,12 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
     if match is None:
         # "Brunch at Ottoline with Ben was lovely", "dinner at Nopa last night, £40": reported, never wished
         match = re.match(_MEAL_AT.format(name=p.NAME), text)
+        if match is None:
+            # "saturday was aoife's birthday - dinner in Marseille on dominick street, 120 euro": after a dash
+            dash = re.search(r"\s[-–—]\s+(?=(?i:dinner|lunch|brunch|breakfast|supper|drinks)\b)", text)
+            if dash is not None:
+                match = re.match(_MEAL_AT.format(name=p.NAME), text[dash.end() :])
+                text = text[dash.end() :] if match is not None else text
         if match is not None and (not _reported(fact, text) or p.HEDGES.search(text) or re.search(r"\bwould\b", text)):
             match = None
         if match is not None and match.group("prep").lower() == "in" and not _named_eatery_in(match, text):
