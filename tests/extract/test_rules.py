@@ -141,6 +141,9 @@ def test_split_sentences_keeps_abbreviations():
         ("We'd already booked it.", "Ann and others had already booked it."),
         ("I'd love to go.", "Ann would love to go."),
         ("I'd need a car.", "Ann would need a car."),
+        # a word of any alphabet is one word: "Tjøme" ends in no "me", "Émile" holds no "mile"
+        ("We went to Tjøme and I love it.", "Ann and others went to Tjøme and Ann loves it."),
+        ("Émile and I swam at Malmö.", "Émile and Ann swam at Malmö."),
     ],
 )
 def test_rewrite_persons(sentence, expected):

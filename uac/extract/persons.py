@@ -107,7 +107,8 @@ _BARE_VERBS = set(
     train study check pick set""".split()
 )
 
-_TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\s+|[^A-Za-z\s]")
+#: a word of any alphabet ("Tjøme" is one word: its "me" is no pronoun), a run of spaces, or one other character
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\s+|[^\w\s]|[\d_]")
 
 
 def _third_person(verb: str) -> str:

@@ -127,3 +127,15 @@ def test_a_place_named_shortened_completes_the_plan_of_its_full_name():
     other = (dt.date(2026, 5, 19), "Back from Porto since Tuesday, two nights.")
     portofino = (dt.date(2026, 4, 28), "We leave for Portofino on Saturday, three nights.")
     assert _sessions(portofino, other) == [("Porto", "done"), ("Portofino", "planned")]
+
+
+def test_a_stay_at_a_cabin_on_a_small_island_is_a_trip_and_no_meal():
+    _, assembled, _ = _assemble(
+        facts_of(
+            "Last weekend we were at the hytte on Tjøme, two nights, we swam, ate crab on the brygge.",
+            speaker="Ingrid",
+            said_on=dt.date(2025, 6, 18),
+        )
+    )
+    assert [(a.fields["destination"], a.fields["nights"]) for a in assembled["trip"]] == [("Tjøme", 2)]
+    assert assembled["meal"] == []

@@ -228,6 +228,12 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
         return None
     if _NO_EATERY.search(name) or name.split()[0].lower() in _HOTELS:
         return None
+    if re.match(
+        r"\s+(?:on|in)\s+\S+(?:\s+\S+)?,?\s+(?:\d+|one|two|three|four|five|six|seven|a\s+couple\s+of)\s+nights?\b",
+        text[at + len(said) :],
+        re.I,
+    ):
+        return None  # "we were at the hytte on Tjøme, two nights": where they stayed, not where they ate
     called = re.search(r"\b(?:called|named)\s+$", text[:at]) is not None  # "an Indian restaurant called Bombay"
     if is_place(name) and not called and not _placed_in(text, at + len(said), name):
         return None  # "at La Mesa in Papillion" is an eatery named after a place; "at La Mesa" a place

@@ -118,7 +118,9 @@ def _rule(
 #: Hermanus this weekend", "were in Montagu at the weekend", "were in Oban over Easter")
 _AWAY_TIME = re.compile(
     r"\b(?:this|last|the|that|at\s+the|over\s+the|for\s+the)\s+(?:long\s+|bank\s+holiday\s+)?weekend\b|"
-    r"\b(?:over|for|at)\s+(?:the\s+)?(?:Easter|Christmas|New\s+Year|half[-\s]term|school\s+holidays)\b",
+    r"\b(?:over|for|at)\s+(?:the\s+)?(?:Easter|Christmas|New\s+Year|half[-\s]term|school\s+holidays)\b|"
+    # "we were at the hytte on Tjøme, two nights": the nights away
+    r"\b(?:\d+|one|two|three|four|five|six|seven|a\s+couple\s+of)\s+nights?\b",
     re.I,
 )
 
@@ -178,7 +180,8 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"(?:had|did)\s+{_STAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "we were in Hermanus this weekend!!", "were in Montagu at the weekend, hot springs": a weekend away
     _rule(
-        rf"(?:was|were)\s+(?:away\s+|up\s+|down\s+|over\s+|out\s+)?(?:in|on)\s+{_PLACES}(?=\s*(?:[,.;!?—–]|\s-\s|$|(?:at|over|for|and)\s+))",
+        rf"(?:was|were)\s+(?:away\s+|up\s+|down\s+|over\s+|out\s+)?(?:at\s+(?:the|a|our|my)\s+[\w’'-]+\s+)?(?:in|on)\s+{_PLACES}"
+        rf"(?=\s*(?:[,.;!?—–]|\s-\s|$|(?:at|over|for|and)\s+))",
         "done",
         cue="strong",
         told=_AWAY_TIME,
