@@ -274,6 +274,13 @@ RULES: tuple[_Rule, ...] = (
         "done",
         cue="strong",
     ),
+    # "did Puerto for New Year's, five nights in a cabaña", "ended up doing mahabaleshwar with kavya, 1 night":
+    # a place done, with the nights told after it
+    _rule(
+        rf"(?:did|ended\s+up\s+doing)\s+{_PLACES}(?=[^.;!?]{{0,60}}?\b(?:\d+|one|two|three|four|five|six|seven)\s+nights?\b)",
+        "done",
+        cue="strong",
+    ),
     # "is going to the EAHP congress in Copenhagen", "are off to a wedding in Kilkenny": an event away
     _rule(
         rf"(?:is|are|am)\s+(?:going|heading|flying|driving|off|travell?ing)\s+(?:(?:up|down|over|out)\s+)?to\s+"
