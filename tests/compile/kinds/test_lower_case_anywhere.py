@@ -104,7 +104,7 @@ def test_a_recap_of_a_small_town_makes_its_plan_done():
             [("Lake McConaughy", None, "done")],
         ),
         ("valentine's weekend i ended up doing mahabaleshwar with kavya, 1 night.", [("Mahabaleshwar", "IN", "done")]),
-        ("Emilio and I did Oaxaca for New Year's, five nights in a cabaña.", [("Oaxaca", "MX", "done")]),
+        ("Emilio and I did Oaxaca at Easter, five nights in a cabaña.", [("Oaxaca", "MX", "done")]),
     ],
 )
 def test_an_event_away_a_place_booked_and_a_weekend_done(line, expected):
