@@ -277,7 +277,9 @@ RULES: tuple[_Rule, ...] = (
     # "did Puerto for New Year's, five nights in a cabaña", "ended up doing mahabaleshwar with kavya, 1 night":
     # a place done, with the nights told after it
     _rule(
-        rf"(?:did|ended\s+up\s+doing)\s+{_PLACES}(?=[^.;!?]{{0,60}}?\b(?:\d+|one|two|three|four|five|six|seven)\s+nights?\b)",
+        rf"(?:did|ended\s+up\s+doing)\s+{_PLACES}(?=[^.;!?]{{0,60}}?\b(?:\d+|one|two|three|four|five|six|seven)\s+nights?\b)"
+        # (never where the nights name another place: "Did Goa for NYE, 3 nights in Calangute" is Calangute)
+        rf"(?![^.;!?]{{0,60}}?\bnights?\s+(?:in|at|on)\s+(?-i:[A-Z]))",
         "done",
         cue="strong",
     ),
