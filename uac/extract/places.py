@@ -320,17 +320,23 @@ def town_sizes(name: str) -> dict[str, int]:
     """Per country holding a small town of this name (:mod:`uac.extract.towns`, the places the
     main tables lack), the people of its biggest one ("Tobermory" -> {"CA": 1427, "GB": 1000});
     {} when there is none or the name is made of ordinary English words."""
-    from . import towns
-
-    text = name.strip().rstrip(".,;!?")
-    if not _may_be_town(text):
-        return {}
-    rows = towns.rows(fold(text))
-    exact = [r for r in rows if r[3].casefold() == text.casefold()]
     out: dict[str, int] = {}
-    for row in exact if exact and not text.isascii() else rows:  # "Kaş": Turkey's, not Sudan's Kas
+    for row in _town_rows(name.strip().rstrip(".,;!?")):
         out.setdefault(row[1], int(row[0]))
     return out
+
+
+def _town_rows(name: str) -> list[tuple[int, str, str, str]]:
+    """The small towns ``name`` may be (:func:`uac.extract.towns.rows`), most populous first; a
+    name typed with letters beyond a to z is the town spelled so ("Kaş" is Turkey's, not Sudan's
+    Kas nor Denmark's Kås); [] for a name made of ordinary English words (:func:`_may_be_town`)."""
+    from . import towns
+
+    if not _may_be_town(name):
+        return []
+    rows = towns.rows(fold(name))
+    exact = [r for r in rows if r[3].casefold() == name.casefold()]
+    return exact if exact and not name.isascii() else rows
 
 
 def is_nickname(name: str) -> bool:
@@ -385,16 +391,10 @@ def lookup(name: str, qualifier: str | None = None, *, towns: bool = False) -> P
         code, ambiguous = _city(rows)
         canonical = rows[0][3] if not ambiguous and fold(rows[0][3]) != bare_key else None
         return Place(bare, "city", code, ambiguous, canonical)
-    if towns and _may_be_town(bare):
-        from . import towns as small
-
-        rows = small.rows(bare_key)
-        exact = [r for r in rows if r[3].casefold() == bare.casefold()]
-        if exact and not bare.isascii():
-            rows = exact  # "Kaş" is Turkey's, not Sudan's Kas nor Denmark's Kås
-        if rows:
-            code, ambiguous = _city(rows)
-            return Place(bare, "city", code, ambiguous)
+    rows = _town_rows(bare) if towns else []
+    if rows:
+        code, ambiguous = _city(rows)
+        return Place(bare, "city", code, ambiguous)
     return None
 
 
