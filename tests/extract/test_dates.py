@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from uac.dates import Period
 from uac.extract.dates import annotate, find_relative_dates
 
 MONDAY = dt.date(2023, 5, 8)  # 8 May 2023 was a Monday
@@ -357,3 +358,22 @@ def test_a_week_on_a_day_and_days_at_christmas(text, day):
 def test_days_at_christmas_are_in_december():
     [found] = find_relative_dates("Christmas we go to my mum in Zwolle, 25th to 27th.", dt.date(2025, 12, 2))
     assert (found.period.start, found.period.end) == (dt.date(2025, 12, 25), dt.date(2025, 12, 27))
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [
+        ("from 1 march I'm on the new team", dt.date(2026, 3, 1)),
+        ("we fly on 3 may, can't wait", dt.date(2026, 5, 3)),
+        ("the 6th of may works for me", dt.date(2026, 5, 6)),
+        ("march 3rd we go", dt.date(2026, 3, 3)),
+    ],
+)
+def test_march_and_may_in_lower_case_beside_a_day_are_months(text, day):
+    [found] = find_relative_dates(text, dt.date(2026, 2, 19))
+    assert found.period == Period.day(day)
+
+
+@pytest.mark.parametrize("text", ["we march 10 miles with the scouts", "you may 2x the recipe", "it may 5 times a day"])
+def test_march_and_may_as_verbs_beside_a_number_are_no_dates(text):
+    assert find_relative_dates(text, dt.date(2026, 2, 19)) == []

@@ -67,11 +67,17 @@ def _day_num(name: str = "day") -> str:
     return rf"(?P<{name}>[0-3]?\d)(?:st|nd|rd|th)?(?!\d)"
 
 
+#: no measure after the number ("we march 10 miles")
+_NO_UNIT = r"(?!\s*(?:miles?|km|k\b|kilomet\w+|minutes?|mins?|hours?|hrs?|people|times|steps|laps|blocks|kg|lbs?)\b)"
+
+
 def _day_and_month(prefix: str = "") -> str:
-    """``6 May``, ``6th of May`` or ``May 6th`` (group names ``day1``/``month1`` or ``day2``/``month2``)."""
+    """``6 May``, ``6th of May`` or ``May 6th`` (group names ``day1``/``month1`` or ``day2``/``month2``).
+    Beside a day's number "march" in lower case is the month ("from 1 march", "march 3rd"), and so
+    is "may" after one ("on 6 may"; "may 6" may be a verb before a number)."""
     return (
-        rf"(?:{_day_num(prefix + 'day1')}\s+(?:of\s+)?{_month_name(prefix + 'month1')}"
-        rf"|{_month_name(prefix + 'month2')}\s+{_day_num(prefix + 'day2')})"
+        rf"(?:{_day_num(prefix + 'day1')}\s+(?:of\s+)?(?P<{prefix}month1>(?-i:{_MONTH_WORDS}|{_LOWER_MONTHS}|march|may))(?![a-z])"
+        rf"|(?P<{prefix}month2>(?-i:{_MONTH_WORDS}|{_LOWER_MONTHS}|march))(?![a-z])\s+{_day_num(prefix + 'day2')}{_NO_UNIT})"
     )
 
 
