@@ -15,7 +15,7 @@ from uac import UserMemory
 
 #: events per kind, and distractors, in each set
 COUNTS = {
-    "dev": ({"trip": 12, "meal": 11, "purchase": 16, "job": 2, "workout": 8, "book": 6, "home": 2}, 28),
+    "dev": ({"trip": 12, "meal": 11, "purchase": 16, "job": 3, "workout": 8, "book": 6, "home": 2}, 28),
     "dev2": ({"trip": 12, "meal": 10, "purchase": 12, "job": 3, "workout": 8, "book": 3, "home": 2}, 22),
     "dev3": ({"trip": 10, "meal": 8, "purchase": 10, "job": 3, "workout": 6, "book": 4, "home": 2}, 32),
     "dev4": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 30),

@@ -337,3 +337,64 @@ def test_a_title_told_alone_after_the_news_of_a_promotion(news, role):
 
 def test_a_title_and_a_time_without_a_job_of_the_speaker_is_nothing():
     assert _jobs((dt.date(2025, 11, 11), ["team lead since monday, lol"])) == []
+
+
+@pytest.mark.parametrize(
+    "news, role, since",
+    [
+        (
+            "My boss called me in on Friday, I'm being promoted to Shift Supervisor from 1st September!",
+            "Shift Supervisor",
+            Period.day(dt.date(2025, 9, 1)),
+        ),
+        ("ok news: i'm getting promoted to associate producer, starts feb 2.", "associate producer", None),
+        ("Turns out I'll be promoted to senior designer from October 1!!", "senior designer", None),
+        ("From 1 october I'm project lead, with a small raise.", "project lead", None),
+        ("senior UX designer from october 1st!!", "senior UX designer", None),
+    ],
+)
+def test_a_promotion_told_ahead_starts_on_the_day_it_takes_effect(news, role, since):
+    said = dt.date(2025, 8, 26)
+    before, after = _jobs(
+        (dt.date(2025, 2, 3), ["I work as a UX designer at Kestrel Freight."]),
+        (said, [news]),
+    )
+    told = [d for d in (since,) if d] or [after["start"]]
+    assert after["start"] == told[0] and after["start"].start > said  # the day it takes effect, not the day said
+    assert (before["employer"], before["current"], before["end"]) == ("Kestrel Freight", False, after["start"])
+    assert (after["employer"], after["role"], after["current"]) == ("Kestrel Freight", role, True)
+
+
+@pytest.mark.parametrize(
+    "news, role",
+    [
+        ("I'M A CHARGE NURSE NOW!!!! can't believe it", "charge nurse"),
+        ("I'm now the team lead on nights, six people under me.", "team lead"),
+        ("so yeah I'm officially the deputy manager now lol", "deputy manager"),
+    ],
+)
+def test_a_new_title_told_as_what_the_speaker_is_now(news, role):
+    before, after = _jobs(
+        (dt.date(2025, 2, 3), ["I work as a staff nurse at Marina Crest Hospital."]),
+        (dt.date(2025, 4, 6), [news]),
+    )
+    assert (before["role"], before["current"]) == ("staff nurse", False)
+    assert (after["employer"], after["role"], after["current"]) == ("Marina Crest Hospital", role, True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm a nurse and I love it.",
+        "my sister is a manager now, she loves it.",
+        "I'm the lead singer now in Ana's band.",
+        "Am I a manager now?",
+        "From what Ana said, I'm the lead on this one.",
+    ],
+)
+def test_no_new_title_from_what_someone_is_or_a_question(line):
+    jobs = _jobs(
+        (dt.date(2025, 2, 3), ["I work as a staff nurse at Marina Crest Hospital."]),
+        (dt.date(2025, 4, 6), [line]),
+    )
+    assert [(j["role"], j["current"]) for j in jobs] == [("staff nurse", True)]

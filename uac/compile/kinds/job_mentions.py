@@ -36,6 +36,7 @@ from ...extract.places import is_place
 from . import patterns as p
 
 if TYPE_CHECKING:
+    from ...dates import Period
     from ...facts.model import Fact
 
 
@@ -45,6 +46,8 @@ class Mention:
     role: str | None
     #: start, current, end, promotion, or mention (a name only: no job)
     event: str
+    #: the day a promotion takes effect, told after its title ("promoted to supervisor from 1st September")
+    since: "Period | None" = None
 
 
 #: the last word of a job's title ("research assistant", "GIS analyst", "junior developer")
@@ -66,7 +69,7 @@ _TITLED = rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?{_TITLE_NOUN}))"
 CUE = re.compile(
     rf"\b(?:applied|interview\w*|recruiter|job|role|position|years?|months?|weeks?|days?|manager|boss|team|colleagues?|"
     r"office|salary|offer\w*|notice|promot\w*|shifts?|said\s+yes|start\w*|begin\w*|made|wk|"
-    r"(?:is|am)\s+(?:now\s+)?(?:the|a|an)\s+[\w\s-]{0,30}?\s+(?:at|with)|been\s+\w+ing\s+(?:at|for|with)|"
+    r"(?:is|am)\s+(?:now\s+)?(?:the|a|an)\s+[\w\s-]{0,30}?\s+(?:at|with|now|na)|(?:is|am)\s+now\s+(?:the|a|an)|been\s+\w+ing\s+(?:at|for|with)|"
     rf"{_TITLE_NOUN}\s+at)\b|\bon\s+[£$€]?\d",
     re.I,
 )
@@ -86,6 +89,12 @@ _WORKPLACE = r"(?:manager|boss|team|colleagues?|coworkers?|office|salary|contrac
 _DATE_AFTER = (
     r"(?:on\s+|in\s+|from\s+)?(?:\d|next\b|the\s+\d|(?i:mon|tues|wednes|thurs|fri)day\b|(?i:january|february|march|"
     r"april|may|june|july|august|september|october|november|december)\b)|as\s+(?:an?\s+)?[a-z]"
+)
+#: a day told as a promotion's start: a number, a weekday, a month, "next ..." (the plain text has lost the dates
+#: the extractor resolved: "From 1 march I'm project lead" reads "From Sam is project lead")
+_A_DAY = (
+    r"(?:(?:the\s+)?[0-3]?\d(?:st|nd|rd|th)?\b|(?i:next|this)\s+\w+|(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+[0-3]?\d\b|(?i:january|february|april|june|july|august|september|october|november|december)\b)"
 )
 #: titles a promotion makes someone ("made principal", "made partner", "made leading hand")
 _RANK = r"(?:principal|partner|senior|lead|head|manager|director|associate|supervisor|VP|chief|captain|foreman|leading\s+hand|charge\s+nurse)"
@@ -175,7 +184,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         ),
         (rf"\b{me}\s+(?:accepted|said\s+yes\s+to|took)\s+{_ORG}['’]s\s+(?:job\s+)?offer", "start"),
         (
-            rf"(?:\b{me}\s+(?:was|got|has\s+been|have\s+been)\s+|^{_OPENER}(?:(?i:big\s+)?(?i:news|update)\s*[:!-]+\s*)?)(?i:promoted)\s+to\s+"
+            rf"(?:\b{me}\s+(?i:was|got|has\s+(?:just\s+)?been|have\s+been|is\s+being|is\s+getting|will\s+be|is\s+going\s+to\s+be)\s+|^{_OPENER}(?:(?i:big\s+)?(?i:news|update)\s*[:!-]+\s*)?)(?i:promoted)\s+to\s+"
             rf"{_PROMOTED_ROLE}(?=\s+(?:at|in|on|from|with|after|today|yesterday|last|this|starting)\b|[,.;!]|$)",
             "promotion",
         ),
@@ -197,7 +206,21 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         (
             rf"^(?:{_OPENER}(?:(?i:and\s+|big\s+)?(?i:news|update)\s*[:!-]+\s*)?)?"
             rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN})))"
-            rf"(?=\s*,?\s+(?i:it\s+started|since|as\s+of|starting|effective)\b)",
+            rf"(?=\s*,?\s+(?:(?i:it\s+started|since|as\s+of|starting|effective)\b|(?i:from)(?:\s+{_A_DAY}|\s*(?:[!.,;]|$))))",
+            "promotion",
+        ),
+        # "I'm a charge nurse now!!", "I'm now the team lead": a new title where the speaker works
+        (
+            rf"\b{me}\s+(?i:is|am)\s+(?:(?i:now)\s+(?:(?i:officially)\s+)?(?i:a|an|the)\s+(?:(?i:new)\s+)?"
+            rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN})))(?=[\s,.;!(]|$)"
+            rf"|(?:(?i:officially)\s+)?(?i:a|an|the)\s+(?:(?i:new)\s+)?"
+            rf"(?P<role2>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN})))(?=\s+(?i:now|na)\b))",
+            "promotion",
+        ),
+        # "From 1 march I'm project lead", "from Monday I'll be the new head of year": a new title from a day
+        (
+            rf"^{_OPENER}(?i:from|starting|as\s+of)(?:\s+{_A_DAY}[^,;.]{{0,12}}?)?,?\s+{me}\s+(?:is|will\s+be|becomes)\s+(?:(?:the|a|an)\s+)?(?:new\s+)?"
+            rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN})))(?=[\s,.;!(]|$)",
             "promotion",
         ),
         # "and news: made principal!!", "I just made partner": a new title where the speaker works
@@ -303,8 +326,11 @@ def mentions(fact: "Fact") -> list[Mention]:
             told = {"shift": "current", "notice": "end", "titled": "start"}.get(event, event)
             groups["role"] = groups.get("role") or groups.get("role2")
             role = " ".join(groups["role"].split()) if groups.get("role") else None
-            if role and not role.split()[0].isupper():
-                role = role[:1].lower() + role[1:]  # "Research assistant" opening a sentence; "GIS analyst" kept
+            if role and not role.split()[0].isupper() and not all(w[:1].isupper() for w in role.split()):
+                # "Research assistant" opening a sentence; "GIS analyst" and "Operations Supervisor" kept
+                role = role[:1].lower() + role[1:]
+            if role and role.isupper() and len(role) > 4:
+                role = role.lower()  # "I'M A CHARGE NURSE NA!!!!"
             if org is None and groups.get("org"):
                 continue
             if org is not None and event == "current" and p.EATERY_NAME.search(org):
@@ -312,5 +338,24 @@ def mentions(fact: "Fact") -> list[Mention]:
 
             if org is None and told in ("current", "start") and role is None:
                 continue
-            out.append(Mention(org, role, told))
+            since = _since(fact.text) if event == "promotion" else None
+            out.append(Mention(org, role, told, since))
     return out
+
+
+#: a date the extractor resolved after a word that says a title takes effect then: "from 1st September (on 1
+#: September 2025)", "starts feb 2 (on 2 February 2026)", "as of yesterday (on 14 July 2025)"
+_FROM_DATE = re.compile(
+    r"\b(?:from|starting|starts|start|as\s+of|effective|since)\s+[^()]{1,25}?\((?:on|in|from)\s+(?P<when>[^()]+?)\)", re.I
+)
+
+
+def _since(text: str) -> "Period | None":
+    """The day a promotion takes effect, as the fact's text tells it (first such date; None: not told)."""
+    from ...dates import read_period
+
+    for match in _FROM_DATE.finditer(text):
+        period = read_period(match.group("when"))
+        if period is not None:
+            return period
+    return None

@@ -129,8 +129,10 @@ def _passing(fact: "Fact") -> list[Sighting]:
     """The speaker's job named in passing (:mod:`.job_mentions`)."""
     out = []
     for mention in job_mentions.mentions(fact):
-        support = {"_support": True} if mention.event == "mention" else {}
-        out.append(_told(fact, mention.employer, mention.role, mention.event, **support))
+        flags: dict[str, Any] = {"_support": True} if mention.event == "mention" else {}
+        if mention.since is not None:
+            flags["_since"] = mention.since
+        out.append(_told(fact, mention.employer, mention.role, mention.event, **flags))
     return out
 
 
@@ -231,7 +233,7 @@ def _promoted(job: dict[str, Any], fields: dict[str, Any], fact: "Fact", new: An
         add(job, fields, fact)
         job["role"] = role or job["role"]
         return
-    told = p.when(fact) or (Period.day(fact.session_date) if fact.session_date else None)
+    told = fields.get("_since") or p.when(fact) or (Period.day(fact.session_date) if fact.session_date else None)
     job["current"] = False
     job["end"] = job["end"] or told
     new({**fields, "employer": fields["employer"] or job["employer"], "start": told, "end": None}, fact, True)
