@@ -800,6 +800,10 @@ _WITH_WHEN = re.compile(
 _RECAP = re.compile(rf"^(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
 
 
+#: names of a time of year, never a trip's place alone ("Spring break", "Summer hols"; "Spring, Texas" is one)
+_SEASONS = {"spring", "summer", "autumn", "fall", "winter"}
+
+
 def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str], str | None]:
     """The names that are places (by the gazetteer of :mod:`uac.extract.places`), a name
     qualified by the next one joined to it ("Paris", "Texas" -> "Paris, Texas"), and the
@@ -821,6 +825,9 @@ def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str],
                 countries.append(place.country)
                 index += 2
                 continue
+        if name.lower() in _SEASONS:
+            index += 1
+            continue  # "Spring break is march 14-22": a time of year, not Spring, Texas
         lower = name[:1].islower() and not name.startswith("the ")
         place = lookup_lower(name, towns=towns) if lower else lookup(name, towns=towns)
         if place is not None:
