@@ -653,3 +653,39 @@ def test_a_plan_is_never_dated_before_the_day_it_was_said():
     assert _ahead_of(Period("2025-01"), None, said) == (Period("2026-01"), None)  # "in January", said in December
     assert _ahead_of(Period("2025-12-03"), None, said) == (None, None)  # a day gone by: no date rather than a past one
     assert _ahead_of(Period("2026-01-05"), None, said) == (Period("2026-01-05"), None)
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # going to a place without "to", as Malaysian, Singaporean and Indian English say it
+        ("Farah and I going Penang this weekend, flying Friday night!", [("Penang", "MY", "planned", None)]),
+        # someone taken away, the stay told
+        ("took my sister Hani to Ipoh, Fri to Sun, 2 nights.", [("Ipoh", "MY", "done", 2)]),
+        # a rail line named by its letters
+        ("Last month I took the KTM down to Seremban, 1 night, so peaceful.", [("Seremban", "MY", "done", 1)]),
+        # a holiday spent away
+        ("we spent Christmas in Lisbon with my parents, four nights.", [("Lisbon", "PT", "done", 4)]),
+        # sent on a work trip, the company's subject before it
+        ("hospital sending me to Kota Kinabalu for a course next month", [("Kota Kinabalu", "MY", "planned", None)]),
+        # the nights told after a comma of the speaker's own report in the past
+        ("Eid recap: drove down on the Thursday, came back Monday, 4 nights in Ipoh.", [("Ipoh", "MY", "done", 4)]),
+    ],
+)
+def test_trips_told_the_ways_of_other_englishes(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "we're going crazy with the wedding prep",
+        "I'm going Dutch with Ana tonight, 2 drinks max",
+        "took Ana to Zara on Saturday",
+        "Spring break is march 14-22, any ideas?",
+        "Raya recap: so much food, Mak cooked for 3 days.",
+        "we're booking the hotel, 4 nights in Rome.",
+    ],
+)
+def test_no_trip_from_a_going_a_taking_a_season_or_a_holiday_named_alone(line):
+    assert [t["destination"] for t in _trips((DAY, [line]))] == []

@@ -120,7 +120,7 @@ WISHES = re.compile(
 
 #: adverbs between a subject and its verb ("Sam just got back", "Sam now works")
 ADVERBS = (
-    r"(?:(?:just|finally|recently|also|actually|already|really|now|then|once|eventually|even|"
+    r"(?:(?i:just|finally|recently|also|actually|already|really|now|then|once|eventually|even|"
     r"still|currently|officially|totally|happily|spontaneously|last|first|originally|\w+ly)\s+)*"
 )
 
@@ -252,7 +252,9 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
             rf"Black|Boxing|Cyber|Thanksgiving|Halloween|Memorial|Labou?r|Presidents|Valentine['’]s|Mother['’]s|Father['’]s|"
             # "Easter finde Sam and others are going to ...", "Next: february Sam and others are going to ..."
             rf"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|June|July|August|September|October|"
-            rf"November|December)\b[^,.;!?]{{0,60}}?\s({re.escape(speaker)})"
+            rf"November|December|"
+            # "Two weekends ago Sam took the train ...": a time ago
+            rf"(?:One|Two|Three|Four|Five|A|A\s+couple\s+of|A\s+few)\s+(?:days?|weeks?|weekends?|months?)\s+ago)\b[^,.;!?]{{0,60}}?\s({re.escape(speaker)})"
             r"(\s+and\s+others)?\s+(?=[a-z])",
             text,
         )

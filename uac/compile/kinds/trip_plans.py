@@ -43,7 +43,7 @@ _KIND_WORDS = {"onsen", "spa", "beach", "island", "islands", "village", "resort"
 #: what may follow a place that opens a sentence looking back: "Oslo was cold", "London debrief:",
 #: "legoland done!", "London don finish!", "NEW YORK!!!"
 _LOOKED_BACK = re.compile(
-    r"^\s*(?:(?:weekend|trip|holiday|visit|break|itself)\s*(?=[:!]|was\b|were\b))?\s*(?:(?:was|were)\b|(?:done|don\s+finish|finished|over|wrapped|recap|debrief|update|report|diary)\b|[:=]|!)",
+    r"^\s*(?:(?:weekend|trip|holiday|visit|break|itself)\s*(?=[:!]|was\b|were\b))?\s*(?:(?:was|were)\b|(?:done|don\s+finish|finished|over|wrapped|recap|debrief|update|report|review|diary)\b|[:=]|!)",
     re.I,
 )
 #: a return told in the sentence

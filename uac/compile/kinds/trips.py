@@ -63,13 +63,20 @@ _OCCASION = (
     # "for a trade show", "for a shoot", "for Leonie's 30th"
     r"trade\s+show|expo|trade\s+fair|shoot|gig|tournament|site\s+visit|client\s+visit|\d{2}(?:st|nd|rd|th))"
 )
+#: a holiday of the year, spent somewhere: "spent Christmas in Leeds", "spent Natal in Santos", "spent Raya in Jasin"
+_HOLIDAY = (
+    r"(?:Christmas|Xmas|Easter|New\s+Year(?:['’]s(?:\s+Eve)?)?|NYE|Thanksgiving|Diwali|Deepavali|Eid|(?:Hari\s+)?Raya(?:\s+Haji)?|"
+    r"Natal|Navidad|R[ée]veillon|CNY|Chinese\s+New\s+Year|Lunar\s+New\s+Year|Songkran|Hanukkah|Passover|Carnival|Carnaval|"
+    r"Ostern|Weihnachten|Pâques|No[ëe]l|Seollal|Chuseok|Golden\s+Week|Bayram|(?:the\s+)?(?:long\s+|bank\s+holiday\s+)?weekend|"
+    r"(?:the\s+)?(?:school\s+)?holidays|half[-\s]term|spring\s+break)"
+)
 #: someone's family home: "Sam's parents'", "Ana's mum's place", "the in-laws'"
 _FAMILY = (
     r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|father|mother|grandparents|grandma|"
     r"grandad|grandpa|grandfather|grandmother|granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?|son|daughter)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
 )
 #: how a journey is made: "took the train", "caught a flight", "is taking the ICE"
-_CARRIER = r"(?:train|bus|coach|ferry|flight|plane|boat|ICE|TGV|overnight\s+train|sleeper|night\s+train)"
+_CARRIER = r"(?:train|bus|coach|ferry|flight|plane|boat|ICE|TGV|overnight\s+train|sleeper|night\s+train|(?-i:[A-Z]{2,4})(?=\s+(?:over|out|down|up|back|across|to)\b))"
 #: short hops: "popped over to Berlin", "nipped up to Leeds"
 _HOPPED = r"(?:popped|nipped|hopped|zipped|jetted|whizzed)"
 #: how long a stay was: "for the weekend", "a week", "the long weekend", "a few days", "three nights"
@@ -169,6 +176,18 @@ RULES: tuple[_Rule, ...] = (
         "done",
         cue="strong",
     ),
+    # "we spent Natal in Santos, 23rd to 27th", "spent Raya in Jasin": a holiday spent away
+    _rule(rf"spent\s+{_HOLIDAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
+    # "took my sister Hani to Kuantan, Fri 8th to Sun 10th, 2 nights": someone taken away, the stay told
+    _rule(
+        rf"took\s+(?:[A-Z][\w’'-]*['’]s\s+(?:[a-z]+\s+){{1,2}}?(?:[A-Z][\w-]+\s+)?|the\s+(?:kids|boys|girls|family)\s+|[A-Z][\w-]+\s+)to\s+{_PLACES}",
+        "done",
+        cue="strong",
+        told=re.compile(
+            r"\b(?:\d+|one|two|three|four|five|six|seven|a\s+couple\s+of)\s+nights?\b|\bovernight\b|\bfor\s+the\s+weekend\b",
+            re.I,
+        ),
+    ),
     _rule(
         rf"(?:had|took|went\s+on|made|enjoyed|did)\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in|of|around|through)\s+{_PLACES}",
         "done",
@@ -220,6 +239,14 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:taking|catching|getting)\s+(?:a|the)\s+{_CARRIER})\s+(?:(?:back|over|down|up|out|across)\s+)?to\s+{_PLACES}",
         "planned",
         cue="verb",
+    ),
+    # "Farah and I going Bangkok, flying Sat 14 Feb": going to a place without "to", as Malaysian, Singaporean
+    # and Indian English say it (a place of the gazetteer, its time or its journey after it)
+    _rule(
+        rf"(?:(?:is|are|am)\s+)?going\s+{_PLACES}(?=\s+(?:this|next|on|in|for|from|the|with|w|tomorrow|again|\d)\b|[,.;!]|$)",
+        "planned",
+        cue="verb",
+        told=re.compile(r"\b(?:nights?|weekend|flying|flight|driving|trip|holiday|\d{1,2}(?:st|nd|rd|th)?\b)", re.I),
     ),
     _rule(rf"(?:is|are|am)\s+visiting\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
@@ -560,7 +587,7 @@ def _back_from(fact: "Fact") -> list[Sighting]:
 #: "work sends me to London, monday the 20th to thursday the 23rd", "they're sending me to Joburg in
 #: June", "my boss sent me to Oslo": a trip someone else sends the speaker on, planned unless said in
 #: the past ("sent")
-_SENT = r"\b(?:(?P<ahead>sends|is\s+sending|are\s+sending|['’]re\s+sending|['’]s\s+sending|will\s+send)|sent)\s+{me}\s+(?:off\s+|over\s+|up\s+|down\s+|out\s+)?to\s+"
+_SENT = r"\b(?:(?P<ahead>sends|is\s+sending|are\s+sending|['’]re\s+sending|['’]s\s+sending|will\s+send|sending)|sent)\s+{me}\s+(?:off\s+|over\s+|up\s+|down\s+|out\s+)?to\s+"
 
 
 def _sent(fact: "Fact") -> list[Sighting]:
@@ -722,6 +749,13 @@ _NIGHTS_IN = re.compile(
 )
 
 
+#: where nights told later in a sentence start: after a comma, a semicolon or a colon
+_NIGHTS_LATER = re.compile(rf"[,;:]\s+(?=(?i:{p.NUMBER})\s+nights?\s+(?:in|on|at)\s+)")
+
+
+_NIGHTS_IN_LATER = re.compile(_NIGHTS_IN.pattern.removeprefix("^"))
+
+
 def _packing(fact: "Fact") -> list[Sighting]:
     if not fact.speaker or "pack" not in fact.text or fact.speaker not in fact.text:
         return []
@@ -747,6 +781,11 @@ def _nights_in(fact: "Fact") -> list[Sighting]:
     elif text.startswith(f"{fact.speaker} and others "):
         text = text[len(f"{fact.speaker} and others ") :]
     match = _NIGHTS_IN.match(text)
+    if match is None and re.match(rf"{re.escape(fact.speaker)}(?:\s+said:)?\s", fact.text) and tense(text) is False:
+        # "Raya recap: drove down Thursday 19th, back Monday 23rd, 4 nights in Jasin": the nights told after a
+        # comma of the speaker's own report in the past
+        later = _NIGHTS_LATER.search(text)
+        match = _NIGHTS_IN_LATER.match(text, later.end()) if later is not None else None
     if match is None or tense(text) is True or p.HEDGES.search(text):
         return []
     out = []
@@ -801,7 +840,25 @@ _RECAP = re.compile(rf"^(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s
 
 
 #: names of a time of year, never a trip's place alone ("Spring break", "Summer hols"; "Spring, Texas" is one)
-_SEASONS = {"spring", "summer", "autumn", "fall", "winter"}
+_SEASONS = {"spring", "summer", "autumn", "fall", "winter"} | {
+    # and a holiday's name ("Raya recap": Hari Raya, not Raya in India)
+    "raya",
+    "eid",
+    "diwali",
+    "deepavali",
+    "christmas",
+    "xmas",
+    "easter",
+    "thanksgiving",
+    "ramadan",
+    "hanukkah",
+    "songkran",
+    "cny",
+    "nye",
+    "seollal",
+    "chuseok",
+    "bayram",
+}
 
 
 def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str], str | None]:
