@@ -572,6 +572,21 @@ def _local_pattern(code: str) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.I)
 
 
+#: the speaker's share told before its number: "RM1,700, my half 850", "$96, my share was 48"
+_SHARE_FIRST = (
+    rf"\b(?:my|our|{{me}}['’]s)\s+(?:half|share|part|cut)\s*(?:was\s+|is\s+|came\s+to\s+|=\s*|:\s*)?(?:[^\W\d_]{{1,3}}\$?\s?|[$€£¥₹])?"
+    rf"(?P<n>{_DIGITS})(?![\d])"
+)
+
+
+def share_told_first(text: str, speaker: str | None = None) -> float | None:
+    """The speaker's share of a price said before its number ("my half 850", "Sam's share was 48"
+    where the extractor wrote the speaker's name for "my"), else None."""
+    me = re.escape(speaker) if speaker else "(?!)"
+    match = re.search(_SHARE_FIRST.replace("{me}", me), text, re.I)
+    return _digits(match.group("n")) if match is not None else None
+
+
 def local_amounts(text: str, code: str) -> list[Money]:
     """The amounts in ``text`` written the local way of the currency ``code``: its symbols
     (:func:`local_symbols`) before or after a number and its names (:func:`local_names`) after

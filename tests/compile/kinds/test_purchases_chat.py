@@ -382,3 +382,27 @@ def test_a_second_thing_priced_like_the_first_after_and():
     assert [(b["item"], b["amount"]) for b in found] == [("marucci bat", 299.0), ("new adidas cleats", 85.0)]
     found = records_of("purchase", "I bought a couch for £850 and 2 kids 5 years old were there.")
     assert [b["item"] for b in found] == ["couch"]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("ALSO bought a desk lamp for £45, finally.", [("desk lamp", 45.0, "GBP")]),
+        # the speaker's share told before its number
+        ("Hani and I bought Mum a washing machine for £1,700, my half 850.", [("washing machine", 850.0, "GBP")]),
+        ("bought a couch for $900, my share was 450", [("couch", 450.0, "USD")]),
+        # someone else's share is not the speaker's amount
+        ("bought a couch for $900, Ana's share was 450", [("couch", 900.0, "USD")]),
+    ],
+)
+def test_an_adverb_in_capitals_and_the_speakers_share_told_first(line, expected):
+    assert _bought(line) == expected
+
+
+def test_got_with_a_price_signed_the_users_way_before_the_number():
+    line = "also got new glasses, RM450 at the optical shop on Burma Road."
+    assert _local(line, currency="MYR") == [("new glasses", 450.0, "MYR")]
+    assert _local(line, currency="GBP") == []  # "RM" is no sign of the user's money: no amount to tell
+    assert _local("Hani and I bought Mak a new Samsung washing machine, RM1,700, my half 850.", currency="MYR") == [
+        ("new Samsung washing machine", 850.0, "MYR")
+    ]

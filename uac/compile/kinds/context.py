@@ -426,7 +426,7 @@ def _bare_amount(sighting: Sighting, money: _Money, at: int | None) -> Sighting:
 def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
     """A purchase or meal told without an amount the kinds could read takes one written the
     local way of the user's currency ("R450", "199 kr", "4 200 rand"): the first after its item."""
-    from ...extract.money import local_amounts
+    from ...extract.money import local_amounts, share_told_first
 
     fields = sighting.fields
     at = money.order.get(sighting.fact_id)
@@ -448,7 +448,9 @@ def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
             return replace(sighting, fields={"_doubt": "an amount in no currency known to be the user's"}, key=None)
         return sighting
     kept = {k: v for k, v in fields.items() if k != "_local_only"}
-    return replace(sighting, fields={**kept, "amount": paid[0].amount, "currency": paid[0].currency})
+    mine = share_told_first(text[after:], fields.get("person"))  # "RM1,700, my half 850": what the speaker paid
+    amount = mine if mine is not None and mine < paid[0].amount else paid[0].amount
+    return replace(sighting, fields={**kept, "amount": amount, "currency": paid[0].currency})
 
 
 #: a meal's cost said with no currency ("the bill was 9,500", "it came to 2.8k for both of us", "I paid,

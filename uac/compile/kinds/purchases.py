@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
-from ...extract.money import currency_code
+from ...extract.money import currency_code, share_told_first
 from ...extract.words import is_common_word
 from . import patterns as p
 from .model import Sighting
@@ -479,7 +479,22 @@ def detect(fact: "Fact") -> list[Sighting]:
     if out and any(s.fields.get("item") for s in out):
         text = p.plain_cached(fact.text, fact.session_date)
         out = [_unnamed(_named(s, text), text) for s in out]
+        if len(out) == 1:
+            out = [_my_share(out[0], text)]
     return [_not_ahead(s, fact) for s in out]
+
+
+def _my_share(sighting: Sighting, text: str) -> Sighting:
+    """One thing bought whose price is followed by the speaker's share of it ("a washing machine for
+    $1,700, my half 850"): the amount is what the speaker paid."""
+    amount, item = sighting.fields.get("amount"), sighting.fields.get("item")
+    if not isinstance(amount, (int, float)) or not isinstance(item, str):
+        return sighting
+    at = text.find(item)
+    mine = share_told_first(text[at + len(item) :] if at >= 0 else text, sighting.fields.get("person"))
+    if mine is None or not 0 < mine < amount:
+        return sighting
+    return replace(sighting, fields={**sighting.fields, "amount": mine})
 
 
 def _not_ahead(sighting: Sighting, fact: "Fact") -> Sighting:
@@ -575,6 +590,8 @@ _BARE = _rule(
     r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?"
     # "bought an air fryer 79k on coupang": a price in thousands needs no comma before it
     r"|\s+(?=[1-9]\d{0,2}(?:\.\d{1,2})?\s?k\b))"
+    # "got new glasses, RM450": a sign in letters before the number -- the user's own money's, or no amount
+    r"(?P<presign>(?-i:[A-Z][A-Za-z]{0,2})\$?\s?(?=\d))?"
     # "18,500", "379", "1500" (never a year), "2.5k"
     # "27.999", "6.750": thousands marked by a dot, as most of Europe and Turkey write them
     # "89.99": two digits with their cents are a price too
@@ -671,7 +688,7 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
         if amount is not None and bare.group("thousands"):
             amount *= 1000  # "2.5k"
         fields = {"amount": amount, "where": place, "_bare_amount": True}
-        if bare.group("sign"):
+        if bare.group("sign") or bare.group("presign"):
             fields = {"amount": None, "where": place, "_local_only": True}  # read in the user's own signs
     else:
         got = _GOT_LOCAL.match(clause.rest)
