@@ -167,6 +167,9 @@ def _assemble(
         kind.name: list(kind_rules.assemble(kind, sightings[kind.name], by_id)) if sightings[kind.name] else []
         for kind in registry
     }
+    from .kinds.trip_days import date_within_trips
+
+    date_within_trips(assembled, by_id)  # "Friday morning" told in a trip's report: that Friday of the trip
     seen = {name: {s.fact_id for s in found if not s.fields.get("_support")} for name, found in sightings.items()}
     doubts = {
         name: {s.fact_id: str(kind_rules.doubt(s)) for s in found if kind_rules.doubt(s)}
