@@ -346,7 +346,8 @@ def mentions(fact: "Fact") -> list[Mention]:
 #: a date the extractor resolved after a word that says a title takes effect then: "from 1st September (on 1
 #: September 2025)", "starts feb 2 (on 2 February 2026)", "as of yesterday (on 14 July 2025)"
 _FROM_DATE = re.compile(
-    r"\b(?:from|starting|starts|start|as\s+of|effective|since)\s+[^()]{1,25}?\((?:on|in|from)\s+(?P<when>[^()]+?)\)", re.I
+    r"\b(?:from|starting|starts|start|as\s+of|effective|since)\s+[^()]{1,25}?\((?:on|in|from)\s+(?P<when>[^()]+?)\)",
+    re.I,
 )
 
 
