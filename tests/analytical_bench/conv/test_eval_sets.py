@@ -46,6 +46,8 @@ COUNTS = {
     "dev29": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev30": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev31": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
+    "dev32": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 36),
+    "dev33": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 32),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
 EVERY_MEAL_PAID = {"dev15", "dev16", "dev17"}
