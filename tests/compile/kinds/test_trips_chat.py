@@ -689,3 +689,17 @@ def test_trips_told_the_ways_of_other_englishes(line, expected):
 )
 def test_no_trip_from_a_going_a_taking_a_season_or_a_holiday_named_alone(line):
     assert [t["destination"] for t in _trips((DAY, [line]))] == []
+
+
+def test_the_speaker_with_their_own_people_and_a_plan_told_with_its_days():
+    said = dt.date(2025, 12, 14)
+    company = (said, ["me and my 2 besties Farah and Mei Ling going Ipoh the weekend after next, 1 night only."])
+    assert _trips(company) == [{"destination": "Ipoh", "country": "MY", "status": "planned", "nights": 1}]
+    # a town the gazetteer lacks, named by going there with a weekend and a night away
+    town = (said, ["me and my 2 besties going Bukit Tinggi the weekend after next, Sat go, Sun back, 1 night only."])
+    assert [t["destination"] for t in _trips(town)] == ["Bukit Tinggi"]
+    assert _trips((said, ["me and my sister are going to Sakura Tei this weekend, so excited"])) == []
+    # "we all go X" with its days is a plan; without them, a habit
+    plan = (said, ["Mak and Hani come up after Christmas, then we all go Langkawi 1 to 6 Jan, 5 nights."])
+    assert [(t["destination"], t["status"], t["nights"]) for t in _trips(plan)] == [("Langkawi", "planned", 5)]
+    assert _trips((said, ["we go Langkawi every year, it's tradition"])) == []

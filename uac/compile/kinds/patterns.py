@@ -261,6 +261,16 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         if intro is not None and intro.start(1) not in seen:
             seen.add(intro.start(1))
             out.append(Clause(speaker, bool(intro.group(2)), text[intro.end() :]))
+    if speaker:
+        # "Sam and Sam's 2 besties Farah and Mei Ling going to ...": the speaker with their own people, then the verb
+        company = re.match(
+            rf"^({re.escape(speaker)})\s+and\s+{re.escape(speaker)}['’]s\s+[^,.;:!?]{{1,50}}?\s+"
+            r"(?=(?:going|went|flew|drove|headed|took|spent|are|were|had|did|booked|visited|got\s+back)\b)",
+            text,
+        )
+        if company is not None:  # (the clause "and Sam's 2 besties ..." read at 0 tells nothing)
+            seen.add(0)
+            out.append(Clause(speaker, True, text[company.end() :]))
     opening = re.match(r"^([A-Z][a-z]+)(\s+and\s+others)?\s+(?=[a-z])", text)
     if opening and 0 not in seen and opening.group(1).lower() not in NOT_NAMES:
         out.append(Clause(opening.group(1), bool(opening.group(2)), text[opening.end() :]))

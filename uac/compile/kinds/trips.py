@@ -243,7 +243,7 @@ RULES: tuple[_Rule, ...] = (
     # "Farah and I going Bangkok, flying Sat 14 Feb": going to a place without "to", as Malaysian, Singaporean
     # and Indian English say it (a place of the gazetteer, its time or its journey after it)
     _rule(
-        rf"(?:(?:is|are|am)\s+)?going\s+{_PLACES}(?=\s+(?:this|next|on|in|for|from|the|with|w|tomorrow|again|\d)\b|[,.;!]|$)",
+        rf"(?:(?:is|are|am)\s+)?(?:going|(?:all\s+|both\s+)?go)\s+{_PLACES}(?=\s+(?:this|next|on|in|for|from|the|with|w|tomorrow|again|\d)\b|[,.;!]|$)",
         "planned",
         cue="verb",
         told=re.compile(r"\b(?:nights?|weekend|flying|flight|driving|trip|holiday|\d{1,2}(?:st|nd|rd|th)?\b)", re.I),
@@ -657,6 +657,11 @@ _NOT_TOWNS = set(
 )
 
 
+_A_NIGHT = re.compile(
+    r"\b(?:\d+|one|two|three|a)\s+nights?\b|\b(?:overnight|hotel|airbnb|homestay|chalet|cabin|camping)\b", re.I
+)
+
+
 def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause, fact: "Fact") -> str | None:
     """A place the gazetteer does not hold (a small town, an island, a region: "Halls Gap",
     "Usedom", "the Harz") named by a strong cue of travel: a return, a stay told by its
@@ -666,7 +671,11 @@ def _by_cue(rule: _Rule, match: "re.Match[str]", raw: str, clause: p.Clause, fac
     person or common word; None otherwise."""
     if rule.cue == "verb":
         when = p.when(fact)
-        days = when is not None and when.precision == "range"
+        # dates that span days, or a weekend with a night away told ("going Bukit Tinggi the weekend after
+        # next, ..., 1 night only")
+        days = when is not None and (
+            when.precision == "range" or when.precision == "weekend" and _A_NIGHT.search(clause.rest[match.end() :])
+        )
         if (
             not days
             and not _LONG_HAUL.search(match.group(0)[: match.start("place")])
