@@ -703,3 +703,11 @@ def test_the_speaker_with_their_own_people_and_a_plan_told_with_its_days():
     plan = (said, ["Mak and Hani come up after Christmas, then we all go Langkawi 1 to 6 Jan, 5 nights."])
     assert [(t["destination"], t["status"], t["nights"]) for t in _trips(plan)] == [("Langkawi", "planned", 5)]
     assert _trips((said, ["we go Langkawi every year, it's tradition"])) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Farah dah booked Bali for her honeymoon in December, so happy for her", "Farah booked Bali for her honeymoon."],
+)
+def test_a_friends_booking_is_no_trip_of_the_speakers_nor_a_trip_to_her_name(line):
+    assert _trips_read_in_turns((DAY, [line])) == []

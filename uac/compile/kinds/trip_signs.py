@@ -102,8 +102,12 @@ _OTHER = re.compile(
     r"girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|grandma|grandpa|gran|granny|nan|nana|niece|nephew|in-laws|"
     r"friend|friends|colleague|coworker|"
     r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)(?:\s+[A-Z][a-z]+)?|he|she|they|"
-    r"(?P<name>[A-Z][a-z]+))\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
-    r"moved|moving|off|heading|going|in|back)\b"
+    # a name, or a word opening the sentence and the name after it ("Also kavya just got back from bali"; "Also
+    # booked broome" names no one)
+    r"(?P<name>(?!{openers}\b)[A-Z][a-z]+)|(?-i:{openers})\s+\w+)\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
+    r"moved|moving|off|heading|going|in|back|booked|planned|took|did|visited|spent|drove)\b".format(
+        openers="(?:Also|Just|Finally|So|And|But|Then|Anyway|Ok|Okay|Well|Oh|Btw|Yeah|Yes|Honestly|Sadly|Luckily|Actually)"
+    )
 )
 #: someone else the clause before the place is about: "a friend who has just come back from", "my sister, who flew to"
 _WHO_ELSE = re.compile(
