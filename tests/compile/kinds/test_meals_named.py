@@ -361,3 +361,26 @@ def test_no_meal_in_a_town_or_someone_elses(line):
 def test_a_meal_with_its_day_before_the_place():
     [meal] = records_of("meal", "Dinner on Saturday at Ogień on Zabłocie, eight of us, 180 zł my part.")
     assert (meal["place"], meal["amount"], meal["currency"]) == ("Ogień", 180.0, "PLN")
+
+
+def _local_meals(*lines: str, currency: str) -> list[tuple]:
+    from uac.compile.kinds import localise
+
+    facts = facts_of(*lines, speaker="Rafael", said_on=dt.date(2026, 3, 3))
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    return [(s.fields["place"], s.fields["meal"], s.fields["amount"]) for s in localise(seen, facts, currency)["meal"]]
+
+
+def test_an_eatery_opening_the_report_then_the_meal_had_there():
+    line = "Mercado Central for lunch on saturday like you said, fígado com jiló and a cold beer, 45 reais."
+    assert _local_meals(line, currency="BRL") == [("Mercado Central", "lunch", 45.0)]
+    assert _local_meals("Mercado Central for lunch tomorrow?", currency="BRL") == []
+    assert _local_meals("Lisbon for lunch on saturday was great.", currency="EUR") == []
+
+
+def test_a_bill_for_both_of_us_in_the_users_money_after_the_extractor_named_us():
+    line = "best dinner was Tragaluz on saturday, 260 for both of us, I paid because Ju did all the driving."
+    assert _local_meals(line, currency="BRL") == [("Tragaluz", "dinner", 260.0)]

@@ -458,7 +458,8 @@ def _local_amount(sighting: Sighting, money: _Money) -> Sighting:
 _BARE_COST = re.compile(
     r"(?:\b(?:came\s+to|bill\s+(?:was|came\s+to)|total\s+was|paid,?|(?<!\bit\s)was|cost|set\s+(?:us|me)\s+back)\s+"
     r"(?:about\s+|around\s+|like\s+|only\s+|just\s+)?(?P<n>{n})(?P<k>k\b)?"
-    r"|(?P<n2>{n})(?P<k2>k\b)?\s+for\s+(?:both\s+of\s+us|the\s+(?:two|three|four)\s+of\s+us|us\s+both|two\b))"
+    # "for both of us" as the extractor writes it: "for both of Rafael and others"
+    r"|(?P<n2>{n})(?P<k2>k\b)?\s+for\s+(?:(?:both|the\s+(?:two|three|four))\s+of\s+(?:us|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+and\s+others)|us\s+both|two\b))"
     r"(?!\s*(?:%|km|kg|k?m\b|mins?\b|minutes|hours?|hrs?|people|guests|am\b|pm\b|nights?|days?|years?|[./:-]\d))".format(
         n=r"(?<![\d.,])(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d(?:\d{0,3})(?:\.\d)?|[1-9]\.\d)(?![\d,])"
     ),

@@ -414,7 +414,7 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
         if match is not None and match.group("prep").lower() == "in" and not _named_eatery_in(match, text):
             match = None
     if match is None:
-        return _called_meal(fact, text)
+        return _called_meal(fact, text) or _named_for_meal(fact, text)
     if person not in fact.text and "said:" not in fact.text:
         return []
     place = _trim(p.clean_name(match.group("named"), person))
@@ -430,6 +430,23 @@ _CALLED_MEAL = re.compile(
     rf"\b(?P<meal>(?i:dinner|lunch|brunch|breakfast))\s+at\s+(?i:a|an|the|this|that)\s+(?:[\w’'-]+\s+){{0,3}}?(?i:{_EATERY})\b"
     rf"[^,.;!?]{{0,40}}?\b(?:called|named)\s+(?:(?P<named>{p.NAME})|(?P<said>{LOWER_EATERY.format()}))"
 )
+
+
+#: an eatery opening the report, then the meal had there: "Mercado Central for lunch on saturday like you
+#: said, ..., 45 reais"
+_NAMED_FOR_MEAL = re.compile(rf"^(?P<named>{p.NAME})\s+for\s+(?P<meal>(?i:dinner|lunch|brunch|breakfast|supper))\b")
+
+
+def _named_for_meal(fact: "Fact", text: str) -> list[Sighting]:
+    """A meal told by its place first (:data:`_NAMED_FOR_MEAL`) in a report of the speaker's; never a
+    city ("Lisbon for lunch"), a wish, a hedge or a plan."""
+    match = _NAMED_FOR_MEAL.match(text)
+    if match is None or not _reported(fact, text) or p.HEDGES.search(text) or re.search(r"\bwould\b", text):
+        return []
+    place = _trim(p.clean_name(match.group("named"), fact.speaker or ""))
+    if place is None or is_place(place):
+        return []
+    return [_sighting(fact, fact.speaker or "", text, place, None, match.group("meal").lower())]
 
 
 def _called_meal(fact: "Fact", text: str) -> list[Sighting]:
