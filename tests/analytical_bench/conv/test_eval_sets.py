@@ -48,6 +48,8 @@ COUNTS = {
     "dev31": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 26),
     "dev32": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 36),
     "dev33": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 32),
+    "dev34": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 8, "book": 4, "home": 2}, 30),
+    "dev35": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 8, "book": 4, "home": 2}, 33),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
 EVERY_MEAL_PAID = {"dev15", "dev16", "dev17"}
@@ -107,7 +109,7 @@ def test_a_session_of_each_chat_is_dated_and_alternates_user_and_assistant():
     for name in COUNTS:
         for session in _sessions(name).values():
             roles = [m["role"] for m in session["messages"]]
-            assert 4 <= len(roles) <= 14, session["session_id"]
+            assert 2 <= len(roles) <= 14, session["session_id"]  # a question and its answer at least
             assert roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:])), session["session_id"]
             assert session["date"][:2] == "20"
 

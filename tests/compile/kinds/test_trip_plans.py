@@ -67,10 +67,10 @@ def test_a_plan_is_not_done_before_its_time():
 def test_an_undated_plan_is_done_only_by_a_return_from_its_place():
     plan = "Julien and I are going to LISBON, flights booked."
     assert _trips((PLANNED, [plan], None), (LATER, ["Lisbon was on my mind all week."], None)) == [
-        ("LISBON", "planned")
+        ("Lisbon", "planned")
     ]
     back = "We're back since Saturday and I'm still on Lisbon time in my heart."
-    assert _trips((PLANNED, [plan], None), (LATER, [back], None)) == [("LISBON", "done")]
+    assert _trips((PLANNED, [plan], None), (LATER, [back], None)) == [("Lisbon", "done")]
 
 
 def test_a_place_named_again_without_its_word_of_kind_is_the_same_trip():

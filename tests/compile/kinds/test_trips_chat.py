@@ -711,3 +711,53 @@ def test_the_speaker_with_their_own_people_and_a_plan_told_with_its_days():
 )
 def test_a_friends_booking_is_no_trip_of_the_speakers_nor_a_trip_to_her_name(line):
     assert _trips_read_in_turns((DAY, [line])) == []
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("We were at my parents in Písek from Friday to Monday, me and Ondra.", [("Písek", "CZ", "done", None)]),
+        ("On Wednesday and Thursday I was on a work trip in Brno, so tiring.", [("Brno", "CZ", "done", None)]),
+        (
+            "the weekend before last we were at Kuba's family chata in Chocerady on the Sázava, Friday to Sunday.",
+            [("Chocerady", "CZ", "done", None)],
+        ),
+        ("Back from MMEA Midwinter in Minneapolis.", [("Minneapolis", "US", "done", None)]),
+        ("And SWEDEN IS BOOKED.", [("Sweden", "SE", "planned", None)]),
+    ],
+)
+def test_stays_told_as_where_one_was_an_event_in_a_place_and_a_place_in_capitals(line, expected):
+    assert [tuple(t.values()) for t in _trips((DAY, [line]))] == expected
+
+
+def test_no_stay_from_a_dinner_at_family_and_a_trip_taken_is_never_dated_months_ahead():
+    assert _trips((DAY, ["We were at my parents in Písek for dinner."])) == []
+    said = (dt.date(2026, 1, 11), ["Christmas in Písek was really nice, we came back on the 27th as planned."])
+    [trip] = _localised_after(said)
+    assert (trip["destination"], trip["status"]) == ("Písek", "done")
+    assert trip["start"] is None or trip["start"].end <= dt.date(2026, 1, 11)
+
+
+def _localised_after(*sessions) -> list[dict]:
+    from uac.compile.kinds import localise
+
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    seen: dict[str, list] = {}
+    for fact in facts:
+        for sighting in detect(fact):
+            seen.setdefault(sighting.kind, []).append(sighting)
+    trips = localise(seen, facts).get("trip", [])
+    return [a.fields for a in assemble(TRIP, trips, {f.id: f for f in facts})]
+
+
+def test_a_trip_taken_months_ahead_of_its_telling_is_last_years_and_one_going_on_keeps_its_end():
+    from uac.compile.kinds.trips import _behind
+
+    said = dt.date(2026, 1, 11)
+    assert _behind(Period("2026-12-27"), None, said) == (Period("2025-12-27"), None)
+    assert _behind(Period("2026-01-08"), Period("2026-01-15"), said) == (Period("2026-01-08"), Period("2026-01-15"))
+    assert _behind(Period("2025-12-20"), Period("2025-12-27"), said) == (Period("2025-12-20"), Period("2025-12-27"))
+    assert _behind(Period("2027-03-01"), None, said) == (None, None)  # a year back is still ahead: no date

@@ -176,6 +176,29 @@ RULES: tuple[_Rule, ...] = (
         "done",
         cue="strong",
     ),
+    # "We were at my parents in Písek from Friday to Monday": a stay at family, its time told
+    _rule(
+        rf"(?:was|were)\s+(?:at|with)\s+{_FAMILY}\s+in\s+{_PLACES}",
+        "done",
+        family=True,
+        cue="strong",
+        told=re.compile(
+            r"\b(?:from\s+\w+day\b[^.;]{0,40}?\bto\b|nights?\b|weekend\b|overnight\b|\d{1,2}(?:st|nd|rd|th)?\s*(?:-|–|to)\s*\d)",
+            re.I,
+        ),
+    ),
+    # "I was on a work trip in Most", "we were on a road trip to Utah"
+    _rule(
+        rf"(?:was|were)\s+on\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+{_PLACES}", "done", cue="strong"
+    ),
+    # "we were at Kuba's family chata in Chocerady on the Sázava, Friday to Sunday": someone's place away
+    _rule(
+        rf"(?:was|were)\s+at\s+(?:[A-Z][\w’'-]*['’]s|the|a|our)\s+(?:[a-z]+\s+)?(?:chata|chalupa|cabin|cottage|hytte|dacha|bach|"
+        rf"lake\s+house|beach\s+house|holiday\s+home|summer\s+house|villa|farm)\s+(?:in|on|at|near)\s+{_PLACES}",
+        "done",
+        cue="strong",
+        told=re.compile(r"\b(?:\w+day\b[^.;]{0,40}?\bto\s+\w+day|nights?\b|weekend\b|overnight\b)", re.I),
+    ),
     # "we spent Natal in Santos, 23rd to 27th", "spent Raya in Jasin": a holiday spent away
     _rule(rf"spent\s+{_HOLIDAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "took my sister Hani to Kuantan, Fri 8th to Sun 10th, 2 nights": someone taken away, the stay told
@@ -448,6 +471,11 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             activity = groups.get("activity")
             unplaced = None
             if not places and not activity and raw and not meal:
+                # "Back from MMEA Midwinter in Minneapolis": an event named, then the place it was in
+                held = re.match(rf"\s+(?:in|at)\s+(?P<where>{p.NAME})", clause.rest[match.end() :])
+                if held is not None and rule.cue:
+                    places, country = resolve_places(p.split_names(held.group("where"), clause.person))
+            if not places and not activity and raw and not meal:
                 town = _by_cue(rule, match, raw, clause, fact)
                 if town is not None:
                     places, unplaced = [town], UNPLACED
@@ -549,6 +577,10 @@ def _sighted(
     # table ("bozcaada is booked!!", "flying out to Tofino on Friday")
     places, country = resolve_places(p.split_names(raw, speaker), towns=towns or rule in (_BOOKED, _OFF_TO))
     unplaced = None
+    held = re.match(rf"\s+(?:in|at)\s+(?P<where>{p.NAME})", rest) if not places else None
+    if held is not None:
+        # "Back from MMEA Midwinter in Minneapolis": an event named, then the place it was in
+        places, country = resolve_places(p.split_names(held.group("where"), speaker))
     if not places and town:
         found = _town(raw, speaker) if raw[:1].isupper() else _lower_town(raw)
         places, unplaced = ([found], UNPLACED) if found else ([], None)
@@ -845,7 +877,10 @@ _WITH_WHEN = re.compile(
     r"(?i:last|this\s+past)\s+(?i:weekend|week|night|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
 )
 #: "Nyc recap bc ...", "Lisbon debrief:": a recap of a place is told once back from it
-_RECAP = re.compile(rf"^(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b")
+_RECAP = re.compile(
+    # "Thanksgiving in Fargo recap: ...": a holiday spent at a place, recapped
+    rf"^(?:{_HOLIDAY}\s+(?:in|at)\s+)?(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?i:recap|debrief|report)\b"
+)
 
 
 #: names of a time of year, never a trip's place alone ("Spring break", "Summer hols"; "Spring, Texas" is one)
@@ -897,7 +932,12 @@ def resolve_places(names: list[str], *, towns: bool = False) -> tuple[list[str],
         lower = name[:1].islower() and not name.startswith("the ")
         place = lookup_lower(name, towns=towns) if lower else lookup(name, towns=towns)
         if place is not None:
-            out.append(place.name if lower or is_nickname(name) else name)
+            # "SWEDEN IS BOOKED": a name in capitals is the gazetteer's
+            if name.isupper() and len(name) > 3:
+                cased = lookup_lower(name.lower(), towns=towns)
+                out.append(cased.name if cased is not None and not cased.name.isupper() else name.title())
+            else:
+                out.append(place.name if lower or is_nickname(name) else name)
             countries.append(place.country)
         index += 1
     known = {c for c in countries}
@@ -1133,6 +1173,29 @@ def _ahead_of(start: Period, end: Period | None, said: _dt.date) -> tuple[Period
     return None, None
 
 
+#: a trip taken may still be going on: its end this long after the day told stays as told
+_IN_PROGRESS = _dt.timedelta(days=30)
+
+
+def _behind(start: Period | None, end: Period | None, said: _dt.date) -> tuple[Period | None, Period | None]:
+    """A trip taken is over by the last day it was told of (or goes on for some days more): dates well
+    after it ("we came back on the 27th" said on 11 January, read as next December's) are last year's
+    when that puts them before the day, else they are dropped (never a trip done months ahead)."""
+    if all(day is None or day.end <= said + _IN_PROGRESS for day in (start, end)):
+        return start, end  # over, or still going on ("in Lisbon till Sunday")
+    back = [None if day is None else Period(_years_back(day.start), _years_back(day.end)) for day in (start, end)]
+    if all(day is None or day.end <= said for day in back):
+        return back[0], back[1]
+    return None, None
+
+
+def _years_back(day: _dt.date) -> _dt.date:
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - 1, day=28)
+
+
 def _next_year(day: _dt.date) -> _dt.date:
     try:
         return day.replace(year=day.year + 1)
@@ -1315,6 +1378,8 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     out = []
     for trip in trips:
         values = {k: v for k, v in trip.fields.items() if not k.startswith("_")}
+        if values.get("status") == "done" and trip.last_said is not None:
+            values["start"], values["end"] = _behind(values.get("start"), values.get("end"), trip.last_said)
         values["destination"] = _full_name(values.get("destination"))
         values["said_on"] = trip.first_said
         values["sources"] = list(trip.sources)
