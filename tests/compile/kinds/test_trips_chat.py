@@ -557,18 +557,7 @@ def test_trips_told_in_the_shapes_of_a_chat():
 
 def _trips_read_in_turns(*sessions) -> list[dict]:
     """As :func:`_trips`, with the sentences no rule told read by their signs (``localise``)."""
-    from uac.compile.kinds import localise
-
-    facts = []
-    for number, (day, lines) in enumerate(sessions, 1):
-        for fact in facts_of(*lines, said_on=day):
-            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
-    seen: dict[str, list] = {}
-    for fact in facts:
-        for sighting in detect(fact):
-            seen.setdefault(sighting.kind, []).append(sighting)
-    found = assemble(TRIP, localise(seen, facts).get("trip", []), {f.id: f for f in facts})
-    return [{k: a.fields[k] for k in ("destination", "status")} for a in found]
+    return [{k: trip[k] for k in ("destination", "status")} for trip in _localised_after(*sessions)]
 
 
 def test_a_place_called_off_closes_its_plan_and_a_trip_longed_for_is_none():
@@ -739,6 +728,7 @@ def test_no_stay_from_a_dinner_at_family_and_a_trip_taken_is_never_dated_months_
 
 
 def _localised_after(*sessions) -> list[dict]:
+    """The fields of the trips of ``sessions`` ((day, lines) each) once read in their context."""
     from uac.compile.kinds import localise
 
     facts = []
