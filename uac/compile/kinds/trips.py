@@ -470,11 +470,8 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
             places, country = resolve_places(places, towns=bool(rule.cue))
             activity = groups.get("activity")
             unplaced = None
-            if not places and not activity and raw and not meal:
-                # "Back from MMEA Midwinter in Minneapolis": an event named, then the place it was in
-                held = re.match(rf"\s+(?:in|at)\s+(?P<where>{p.NAME})", clause.rest[match.end() :])
-                if held is not None and rule.cue:
-                    places, country = resolve_places(p.split_names(held.group("where"), clause.person))
+            if not places and not activity and raw and not meal and rule.cue:
+                places, country = _held_in(clause.rest[match.end() :], clause.person)
             if not places and not activity and raw and not meal:
                 town = _by_cue(rule, match, raw, clause, fact)
                 if town is not None:
@@ -556,6 +553,13 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
     return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|@family")]
 
 
+def _held_in(after: str, person: str) -> tuple[list[str], str | None]:
+    """The place an event named was held in, told right after it ("Back from MMEA Midwinter in
+    Minneapolis"): the places of the gazetteer and their country, else none."""
+    held = re.match(rf"\s+(?:in|at)\s+(?P<where>{p.NAME})", after)
+    return resolve_places(p.split_names(held.group("where"), person)) if held is not None else ([], None)
+
+
 def _sighted(
     fact: "Fact",
     raw: str,
@@ -577,10 +581,8 @@ def _sighted(
     # table ("bozcaada is booked!!", "flying out to Tofino on Friday")
     places, country = resolve_places(p.split_names(raw, speaker), towns=towns or rule in (_BOOKED, _OFF_TO))
     unplaced = None
-    held = re.match(rf"\s+(?:in|at)\s+(?P<where>{p.NAME})", rest) if not places else None
-    if held is not None:
-        # "Back from MMEA Midwinter in Minneapolis": an event named, then the place it was in
-        places, country = resolve_places(p.split_names(held.group("where"), speaker))
+    if not places:
+        places, country = _held_in(rest, speaker)
     if not places and town:
         found = _town(raw, speaker) if raw[:1].isupper() else _lower_town(raw)
         places, unplaced = ([found], UNPLACED) if found else ([], None)
