@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping
 
+from uac.extract.places import PLAIN_LETTERS, lookup
+
 from .ledger import Event, Ledger
 
 _ARTICLES = {"a", "an", "the", "my", "our", "some", "new", "pair", "of", "set"}
@@ -39,7 +41,7 @@ def normalize(text: Any) -> str:
     """Casefolded words without accents, punctuation or leading articles."""
     if text is None:
         return ""
-    plain = unicodedata.normalize("NFKD", str(text))
+    plain = unicodedata.normalize("NFKD", str(text).translate(PLAIN_LETTERS))  # "Nam Định" ~ "Nam Dinh"
     plain = "".join(c for c in plain if not unicodedata.combining(c)).casefold()
     words = re.findall(r"[\w]+", plain)
     while words and words[0] in _ARTICLES:
@@ -65,7 +67,7 @@ def same_place(gold: Any, found: Any) -> bool:
         bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
         if bare and bare != gold and same_place(bare, found):
             return True
-    if same_name(gold, found):
+    if same_name(gold, found) or _one_city(gold, found):
         return True
     if found is None:
         return False
@@ -73,6 +75,16 @@ def same_place(gold: Any, found: Any) -> bool:
         # "Playa Blanca, Lanzarote" ~ "Lanzarote": the island, region or country the ledger names the town in
         return same_name(str(gold).rsplit(",", 1)[1], found) and "," not in str(found)
     return same_name(gold, str(found).split(",", 1)[0])
+
+
+def _one_city(gold: Any, found: Any) -> bool:
+    """Two names the gazetteer holds for one city ("Saigon" ~ "Ho Chi Minh City", "Cuzco" ~ "Cusco")."""
+    if not isinstance(gold, str) or not isinstance(found, str):
+        return False
+    a, b = lookup(gold), lookup(found)
+    if a is None or b is None or a.kind != "city" or b.kind != "city" or a.country != b.country:
+        return False
+    return same_name(a.canonical or a.name, b.canonical or b.name)
 
 
 def same_trip(event: Event, rec: dict[str, Any]) -> bool:

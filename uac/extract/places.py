@@ -211,9 +211,33 @@ _LOCK = Lock()
 _TABLES: "_Tables | None" = None
 
 
+#: letters that carry no accent to strip but are written plain without one: "Tromso" is Tromsø,
+#: "Nam Dinh" is Nam Định, "Lodz" is Łódź
+PLAIN_LETTERS = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "ł": "l",
+        "Ł": "L",
+        "æ": "ae",
+        "Æ": "Ae",
+        "œ": "oe",
+        "Œ": "Oe",
+        "ß": "ss",
+        "ı": "i",
+        "þ": "th",
+        "Þ": "Th",
+    }
+)
+
+
 def fold(text: str) -> str:
     """Casefolded, without accents and dots ("Zürich" -> "zurich", "U.S." -> "us")."""
-    plain = unicodedata.normalize("NFKD", text)
+    plain = unicodedata.normalize("NFKD", text.translate(PLAIN_LETTERS))
     plain = "".join(c for c in plain if not unicodedata.combining(c))
     return " ".join(plain.replace(".", "").replace("’", "'").casefold().split())
 

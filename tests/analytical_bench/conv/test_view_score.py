@@ -129,6 +129,12 @@ def test_a_trip_destination_matches_with_its_qualifier():
     )
 
 
+def test_two_names_of_one_city_and_letters_written_plain_are_one_place():
+    assert same_place("Ho Chi Minh City", "Saigon") and same_place("Cusco", "Cuzco")
+    assert same_place("Nam Định", "Nam Dinh") and same_place("Tromsø", "Tromso")
+    assert not same_place("Hanoi", "Saigon") and not same_place("Georgia", "Atlanta")
+
+
 def test_a_purchase_named_otherwise_matches_by_its_price_and_a_word():
     from analytical_bench.conv.ledger import Event
 
