@@ -262,7 +262,11 @@ def _promotions_and_held(f: "_Fragments") -> tuple[tuple[str, str, str], ...]:
         (rf"\b(?i:after)\s+(?i:{_SPAN})\s+(?i:years?|yrs)\s+{role}(?:at|with)\s+{emp}", "end", "work"),
         (rf"(?i:{_SPAN})\s+(?i:years?|yrs)\s+{role}at\s+{emp}", "current", "any"),
         (rf"(?i:{_SPAN})\s+(?i:years?|yrs)\s+{role}with\s+{emp}", "current", "work"),
-        (rf"{who}(?:(?i:is|am)\s+)?(?i:working|doing\s+(?:\w+\s+){{1,3}}?)(?:at|for|with)\s+{_DESC}", "current", "any"),
+        (
+            rf"{who}(?:(?i:is|am)\s+)?(?i:working|teaching|nursing|lecturing|doing\s+(?:\w+\s+){{1,3}}?)(?:at|for|with)\s+{_DESC}",
+            "current",
+            "any",
+        ),
         (rf"{who}(?i:works|work)\s+(?:at|for|with|in)\s+{emp}", "current", "work"),
         (
             rf"\b{mine}\s+(?:full-time\s+|part-time\s+|day\s+|night\s+)?(?i:job|boss|manager|team|colleagues?|coworkers?|contract|role|shifts?)"
@@ -321,7 +325,7 @@ _UNSURE = (
 )
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 #: another person's, just before a job held ("Tom's three years at", "her shifts at")
-_THEIRS = re.compile(r"\b(?:[A-Z][a-z]+['’]s|(?i:his|her|their))\s+")
+_THEIRS = re.compile(r"\b(?:[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+['’]s|(?i:his|her|their))\s+")
 #: a title is not who employs: "got the analyst job" names a role
 _TITLES = re.compile(rf"\b(?:{_TITLE_NOUNS}|senior|junior|principal)\b", re.I)
 

@@ -101,11 +101,13 @@ _OTHER = re.compile(
     r"^(?:(?:my|our|his|her|their)\s+)?(?:(?:sister|brother|mum|mom|mam|mother|dad|father|parents|wife|husband|partner|"
     r"girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|grandma|grandpa|gran|granny|nan|nana|niece|nephew|in-laws|"
     r"friend|friends|colleague|coworker|"
-    r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)(?:\s+[A-Z][a-z]+)?|he|she|they|"
+    r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)"
+    # "my cousin Hương", "my cousin chị Hương": a kin word, a short honorific in lower case, a name
+    r"(?:\s+(?:[a-zß-öø-ÿĀ-ɏḀ-ỿ]{{1,4}}\s+)?[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)?|he|she|they|"
     # a name, or a word opening the sentence and the name after it ("Also kavya just got back from bali"; "Also
     # booked broome" names no one)
-    r"(?P<name>(?!{openers}\b)[A-Z][a-z]+)|(?-i:{openers})\s+\w+)\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
-    r"moved|moving|off|heading|going|in|back|booked|planned|took|did|visited|spent|drove)\b".format(
+    r"(?P<name>(?!{openers}\b)[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)|(?-i:{openers})\s+\w+)\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
+    r"moved|moving|off|heading|going|in|back|booked|planned|took|did|visited|spent|drove|came|left|returned|arrived)\b".format(
         openers="(?:Also|Just|Finally|So|And|But|Then|Anyway|Ok|Okay|Well|Oh|Btw|Yeah|Yes|Honestly|Sadly|Luckily|Actually)"
     )
 )
@@ -247,7 +249,8 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         status = "cancelled" if called_off else _status(fact, text) or _status(fact, around)
         if status is None:
             continue
-        rule = _Rule(re.compile(re.escape(raw)), status, "start")
+        # "got back from green lake saturday": the day of a return is the trip's end
+        rule = _Rule(re.compile(re.escape(raw)), status, "end" if returned else "start")
         nights = _nights(text) or _nights(around) or (_nights(message) if returned else None)
         town = called_off or (returned and stayed)  # a place called off only closes a plan of that name
         found = _sighted(fact, raw, rule, dated[end:], nights=nights, town=town, weak=called_off)
