@@ -525,9 +525,11 @@ def local_symbols(code: str) -> tuple[str, ...]:
 
 #: the signs a land writes for its money that CLDR does not list: "1.250 TL", "2.100tl" (Turkey's lira
 #: before the ₺ of 2012, and still on every price tag)
-_LOCAL_SIGNS: dict[str, tuple[str, ...]] = {"TRY": ("TL", "tl")}
+_LOCAL_SIGNS: dict[str, tuple[str, ...]] = {"TRY": ("TL", "tl"), "VND": ("đ", "VNĐ", "vnđ")}
 #: the land's own word for a thousand after a number: "44 bin" in Turkey is 44,000 lira
 _LOCAL_THOUSANDS: dict[str, tuple[str, ...]] = {"TRY": ("bin",)}
+#: the land's own word for a million: "1.2 triệu", "2tr", "14tr5" (14.5 million) in Vietnam
+_LOCAL_MILLIONS: dict[str, tuple[str, ...]] = {"VND": ("triệu", "trieu", "tr")}
 
 
 @lru_cache(maxsize=32)
@@ -569,6 +571,11 @@ def _local_pattern(code: str) -> re.Pattern[str] | None:
         parts.append(
             rf"(?<![\w.,'’])(?P<n5>\d{{1,3}}(?:[.,]\d)?)\s+(?:{'|'.join(thousands)})\b(?!\s+\w+\s+(?:people|kişi))"
         )
+    millions = _LOCAL_MILLIONS.get(code, ())
+    if millions:
+        parts.append(
+            rf"(?<![\w.,'’])(?P<n7>\d{{1,4}}(?:[.,]\d{{1,3}})?)\s*(?:{'|'.join(millions)})(?P<tail7>\d{{1,3}})?(?![\w])"
+        )
     return re.compile("|".join(parts), re.I)
 
 
@@ -604,10 +611,15 @@ def local_amounts(text: str, code: str) -> list[Money]:
                 continue  # written as the land writes it: "R450", "kr 199", never "r450"
             if g.get("sym") and _LABEL_BEFORE.search(text[: match.start()]):
                 continue
-        raw = g.get("n1") or g.get("n2") or g.get("n3") or g.get("n4") or g.get("n5") or ""
-        scale = g.get("s1") or g.get("s2") or g.get("s3") or ("thousand" if g.get("n5") else None)
-        value = _digits(raw.replace(",", ".") if g.get("n5") else raw) if raw[:1].isdigit() else number_words(raw)
-        value = _scaled(value, scale)
+        if g.get("n7"):  # "14tr5": 14.5 million
+            whole = float(g["n7"].replace(",", "."))
+            tail = g.get("tail7") or ""
+            value: float | None = (whole + (int(tail) / 10 ** len(tail) if tail else 0)) * 1_000_000
+        else:
+            raw = g.get("n1") or g.get("n2") or g.get("n3") or g.get("n4") or g.get("n5") or ""
+            scale = g.get("s1") or g.get("s2") or g.get("s3") or ("thousand" if g.get("n5") else None)
+            value = _digits(raw.replace(",", ".") if g.get("n5") else raw) if raw[:1].isdigit() else number_words(raw)
+            value = _scaled(value, scale)
         if value is None or value <= 0:
             continue
         share = _SHARE.match(text, match.end()) is not None

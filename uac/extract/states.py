@@ -122,7 +122,7 @@ def _words(rest: str) -> str:
 
 _AS_ROLE = rf"(?:\s+as\s+{_ROLE})?"
 #: the present of the verbs of a trade done at one workplace
-_TRADE_VERBS = r"teaches|is\s+teaching|has\s+taught|nurses|lectures|tutors|coaches|volunteers|is\s+volunteering"
+_TRADE_VERBS = r"teaches|is\s+teaching|has\s+taught|has\s+been\s+teaching|has\s+been\s+nursing|nurses|lectures|tutors|coaches|volunteers|is\s+volunteering"
 _ORG = rf"(?P<org>{NAME})"
 _ANY_ORG = rf"(?P<org>{NAME}|{_LOWER_ORG})"
 

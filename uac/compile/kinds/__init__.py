@@ -21,6 +21,7 @@ first source) and cites its sources (fact ids).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from .context import localise
@@ -67,6 +68,9 @@ def _rules(name: str) -> Any:
     }[name]
 
 
+_BOUGHT = re.compile(r"\b(?:bought|purchased)\b", re.I)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     """What ``fact`` says about records of the known kinds (often nothing).
 
@@ -79,7 +83,11 @@ def detect(fact: "Fact") -> list[Sighting]:
     found = meals.detect(fact)
     found += trips.detect(fact, meal=bool(found))
     found += jobs.detect(fact)
-    found += purchases.detect(fact)
+    # "got pad thai at Thipsamai, 300 baht": the meal's bill, not also a purchase of the dish
+    bills = {s.fields.get("amount") for s in found if s.kind == "meal" and s.fields.get("amount")}
+    if _BOUGHT.search(fact.text):
+        bills = set()  # "ate at Cafe Javas ..., and bought a bark-cloth handbag for $25": a thing bought too
+    found += [s for s in purchases.detect(fact) if not bills or s.fields.get("amount") not in bills]
     found += workouts.detect(fact)
     found += books.detect(fact)
     found += homes.detect(fact)

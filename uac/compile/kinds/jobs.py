@@ -46,6 +46,9 @@ CUE = re.compile(
 )
 
 
+_SINCE = re.compile(r"\b(?:has|have)\s+been\s+\w+ing\s+(?:at|for|with)\b[^.;]*?\bsince\b", re.I)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     out: list[Sighting] = []
     for clause in p.clauses(fact, CUE):
@@ -59,7 +62,8 @@ def detect(fact: "Fact") -> list[Sighting]:
             "person": clause.person,
             "employer": statement.value,
             "role": statement.role,
-            "start": period if statement.event in ("start", "planned") else None,
+            # "has been teaching at Sunflower since August 2023": the job's start
+            "start": period if statement.event in ("start", "planned") or _SINCE.search(fact.text) else None,
             "end": period if statement.event == "end" else None,
             "_event": statement.event,
             "_weak": statement.weak,

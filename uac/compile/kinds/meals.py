@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
 from ...extract.dates import tense
-from ...extract.places import is_place
+from ...extract.places import is_place, lookup
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -83,6 +83,8 @@ _NOT_OUT = re.compile(
 _AT_PLACE = re.compile(rf"\b(?:at|in|from)\s+{_PLACE}")
 _APPOSITION = re.compile(rf"^[^,.;]*,\s+(?:[a-z][\w\s]{{0,20}}?,\s+)?(?P<named>{p.NAME})\s*(?=,|$|\.|\s+[-—])")
 _CALLED = re.compile(rf"\b(?:called|named)\s+(?P<named>{p.NAME})")
+#: "dinner in Lisbon at Cervejaria Ramiro": the eatery after the town
+_AT_NAMED = re.compile(rf"^(?:\w+\s+){{0,3}}?in\s+{p.NAME}\s+at\s+(?P<named>{p.NAME})")
 
 _PAST = (
     r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
@@ -563,12 +565,30 @@ def _trim(place: str | None) -> str | None:
     return re.split(r"\s+(?:on|in)\s+", place, maxsplit=1)[0] if re.search(r"\s(?:on|in)\s", place) else place
 
 
+def _at_the_table(text: str, speaker: str) -> bool:
+    """The speaker eats too, where the rule extractor wrote "us" and "I" as the speaker's name."""
+    me = re.escape(speaker)
+    return (
+        re.search(rf"\b(?:of|with|and)\s+{me}\b|\b{me}\s+(?:and\s+others\s+)?(?:had|ate|got|tried)\b", text) is not None
+    )
+
+
 def _sighting(
     fact: "Fact", person: str, scope: str, place: str | None, cuisine: str | None, meal: str | None
 ) -> Sighting:
     from ...extract.money import find_amounts
 
     paid = find_amounts(scope)
+    if fact.speaker and person != fact.speaker and _at_the_table(fact.text, fact.speaker):
+        person = fact.speaker  # "Léa got her seafood dinner at X, 142,50$ for the three of us": ours too
+    called = _CALLED.search(scope) or _AT_NAMED.search(scope)
+    if (
+        place
+        and called is not None
+        and lookup(place, towns=True) is not None
+        and p.clean_name(called.group("named"), person)
+    ):
+        place = called.group("named")  # "dinner in Percé at a little place called Chez Mamie Homard": the eatery
     fields: dict[str, Any] = {
         "person": person,
         "place": place,
