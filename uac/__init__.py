@@ -74,6 +74,8 @@ if TYPE_CHECKING:
     from .dates import Period
     from .doctor import DoctorReport
     from .export import ExportReport
+    from .extract.places import fold as fold_place_name
+    from .extract.places import lookup as lookup_place
     from .facts.model import Fact
     from .index.embeddings import Embedder, get_embedder
     from .index.search import SearchHit, rrf
@@ -177,6 +179,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "rrf": ("uac.index.search", "rrf"),
     # the kinds of records the offline compiler writes (name, domain, collection, class)
     "offline_kinds": ("uac.compile.kinds", "registry"),
+    # the gazetteer the offline kinds read places with (a place by name; a name folded for comparing)
+    "lookup_place": ("uac.extract.places", "lookup"),
+    "fold_place_name": ("uac.extract.places", "fold"),
     # the LoCoMo dataset
     "LocomoConversation": ("uac.sessions.locomo", "LocomoConversation"),
     "LocomoQuestion": ("uac.sessions.locomo", "LocomoQuestion"),
@@ -232,6 +237,8 @@ __all__ = [
     "Fact",
     "Period",
     "offline_kinds",
+    "lookup_place",
+    "fold_place_name",
     "SearchHit",
     "AskOptions",
     "Answer",

@@ -25,12 +25,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping
 
-from uac.extract.places import PLAIN_LETTERS, lookup
+from uac import fold_place_name, lookup_place
 
 from .ledger import Event, Ledger
 
@@ -41,9 +40,7 @@ def normalize(text: Any) -> str:
     """Casefolded words without accents, punctuation or leading articles."""
     if text is None:
         return ""
-    plain = unicodedata.normalize("NFKD", str(text).translate(PLAIN_LETTERS))  # "Nam Định" ~ "Nam Dinh"
-    plain = "".join(c for c in plain if not unicodedata.combining(c)).casefold()
-    words = re.findall(r"[\w]+", plain)
+    words = re.findall(r"[\w]+", fold_place_name(str(text)))  # accents and letters such as đ, ø folded
     while words and words[0] in _ARTICLES:
         words = words[1:]
     return " ".join(words)
@@ -81,7 +78,7 @@ def _one_city(gold: Any, found: Any) -> bool:
     """Two names the gazetteer holds for one city ("Saigon" ~ "Ho Chi Minh City", "Cuzco" ~ "Cusco")."""
     if not isinstance(gold, str) or not isinstance(found, str):
         return False
-    a, b = lookup(gold), lookup(found)
+    a, b = lookup_place(gold), lookup_place(found)
     if a is None or b is None or a.kind != "city" or b.kind != "city" or a.country != b.country:
         return False
     return same_name(a.canonical or a.name, b.canonical or b.name)

@@ -48,11 +48,13 @@ _VERB = re.compile(
 )
 #: "..., Andy Weir, that book is so fun": a writer's name of two or three words after a comma
 _COMMA_AUTHOR = re.compile(
-    r"^[^.;!?]*?,\s+(?P<author>[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+(?:\s+[A-Z][\w'’.-]+){1,2})\s*(?=,|\s+[—–-]|[.!]|$)"
+    r"^[^.;!?]*?,\s+(?P<author>" + p.CAPITALISED + r"(?:\s+[A-Z][\w'’.-]+){1,2})\s*(?=,|\s+[—–-]|[.!]|$)"
 )
 #: "Susanna Clarke is a genius": the author of the book just told of, in a sentence of its own
 _AUTHOR_NEXT = re.compile(
-    r"^(?P<author>[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+(?:\s+[A-Z][\w'’.-]+){1,2})\s+(?:(?:is|was)\s+(?:(?:a|an|such\s+a|so|just|really|an\s+absolute)\s+)*"
+    r"^(?P<author>"
+    + p.CAPITALISED
+    + r"(?:\s+[A-Z][\w'’.-]+){1,2})\s+(?:(?:is|was)\s+(?:(?:a|an|such\s+a|so|just|really|an\s+absolute)\s+)*"
     r"(?:genius|brilliant|amazing|incredible|wonderful|fantastic|master|legend|talented|gifted|unreal|the\s+best)\b|"
     r"(?:can|really\s+can)\s+(?:really\s+)?write\b|writes\s+(?:so|like|beautifully|brilliantly)\b)"
 )

@@ -102,7 +102,7 @@ _RANK = r"(?:principal|partner|senior|lead|head|manager|director|associate|super
 #: words of a sentence about work, beside a yes to a name ("said yes to Acme, teaching there in May")
 _WORK_WORDS = r"(?:teach\w*|job|role|position|offer|contract|instructor|lecturer|hired|shifts?|salary|start(?:s|ing)\s+(?:on|in|at|from|next))"
 #: not about the speaker: another person's, his, her
-_NOT_MINE = r"(?:(?![A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+['’]s\b|\b(?:his|her|their)\b)[^.;])"
+_NOT_MINE = r"(?:(?!" + p.CAPITALISED + r"['’]s\b|\b(?:his|her|their)\b)[^.;])"
 #: the name may also be a place's when the rule itself says work ("shifts at Lakeside")
 WORKPLACE_EVENTS = ("shift", "notice", "titled")
 
@@ -272,7 +272,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 #: the rules compiled for one speaker's name (one set per person a project talks about)
 _CACHE: "BoundedCache[str, tuple[tuple[re.Pattern[str], str], ...]]" = BoundedCache("job rules by speaker", 256)
-_OTHERS = re.compile(r"\b(?:[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+['’]s|his|her|their)\b")
+_OTHERS = re.compile(r"\b(?:" + p.CAPITALISED + r"['’]s|his|her|their)\b")
 _NOT_ORGS = set(p.NOT_NAMES) | {"work", "home", "uni", "school"}
 _LEADING = _NOT_ORGS | {"week", "weeks", "month", "months", "year", "years", "day", "days", "and", "then"}
 

@@ -325,7 +325,7 @@ _UNSURE = (
 )
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 #: another person's, just before a job held ("Tom's three years at", "her shifts at")
-_THEIRS = re.compile(r"\b(?:[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+['’]s|(?i:his|her|their))\s+")
+_THEIRS = re.compile(r"\b(?:" + p.CAPITALISED + r"['’]s|(?i:his|her|their))\s+")
 #: a title is not who employs: "got the analyst job" names a role
 _TITLES = re.compile(rf"\b(?:{_TITLE_NOUNS}|senior|junior|principal)\b", re.I)
 

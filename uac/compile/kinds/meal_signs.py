@@ -107,7 +107,7 @@ _TREAT = re.compile(
     r"\b(?:took|taken|takes)\s+(?:me|us|we|everyone|all\s+of\s+(?:us|we)|the\s+(?:whole\s+)?(?:team|gang|crew|family|\d+\s+of\s+(?:us|we)|"
     r"\w+\s+of\s+(?:us|we)))(?:\s+out)?\s+(?:to|for)\b|\btreated\b|\bshouted\b|\bmy\s+shout\b"
     # the speaker takes someone ("took shell to santorini grill", "took him to finlays"): with a dish, a meal
-    r"|\b(?:took|taken)\s+(?:him|her|them|(?-i:[a-z][a-z]+|[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+))\s+(?:out\s+)?(?:to|for)\b",
+    r"|\b(?:took|taken)\s+(?:him|her|them|(?-i:[a-z][a-z]+|" + p.CAPITALISED + r"))\s+(?:out\s+)?(?:to|for)\b",
     re.I,
 )
 #: a sentence that is no meal out: buying, cooking, ordering in, a hotel stay
@@ -316,7 +316,7 @@ _LOWER_TAIL = re.compile(
 #: Tom for lunch") and the speaker is not at the table (no "me", "us", "we", "the whole team")
 _OTHER = re.compile(
     r"^(?:(?:my|our|his|her|their)\s+)?(?:sister|brother|mum|mom|dad|parents|friend|friends|colleague|cousin|aunt|"
-    r"uncle|he|she|they|[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)\s+(?:\w+\s+)?(?:had|went|took|ate|tried|grabbed|got|treated|did)\b"
+    r"uncle|he|she|they|" + p.CAPITALISED + r")\s+(?:\w+\s+)?(?:had|went|took|ate|tried|grabbed|got|treated|did)\b"
 )
 _AT_THE_TABLE = re.compile(
     r"\b(?:me|us|we|i|everyone|everybody|all\s+of\s+us|the\s+(?:whole\s+)?(?:team|gang|crew|family|lot|flat)|"

@@ -27,6 +27,13 @@ from ...extract import states
 from ...extract.dates import find_relative_dates
 from ...extract.numbers import CARDINALS
 
+#: the letters of a name in any Latin script, capital and lower case: "Lucía", "Hương", "Łukasz",
+#: "Đức" (ASCII alone reads them as no name, and their trips as the speaker's)
+UPPER_LETTERS = "A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ"
+LOWER_LETTERS = "a-zß-öø-ÿĀ-ɏḀ-ỿ"
+#: one capitalised word of a person's name
+CAPITALISED = f"[{UPPER_LETTERS}][{LOWER_LETTERS}]+"
+
 if TYPE_CHECKING:
     from ...facts.model import Fact
     from .model import Assembled, Kind, Sighting
@@ -160,7 +167,7 @@ _CARRIED = re.compile(
     r"(?=(?:started|began|bought|ordered|had)\b)"
 )
 _OTHER_SUBJECT_IN = re.compile(
-    r"\b(?:he|she|they|we|I|it|you)\b|\b(?-i:[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)\s+(?:and\s+others\s+)?(?:[a-z]+ed|went|got)\b"
+    r"\b(?:he|she|they|we|I|it|you)\b|\b(?-i:" + CAPITALISED + r")\s+(?:and\s+others\s+)?(?:[a-z]+ed|went|got)\b"
 )
 
 
@@ -271,7 +278,7 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         if company is not None:  # (the clause "and Sam's 2 besties ..." read at 0 tells nothing)
             seen.add(0)
             out.append(Clause(speaker, True, text[company.end() :]))
-    opening = re.match(r"^([A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)(\s+and\s+others)?\s+(?=[a-z])", text)
+    opening = re.match(r"^(" + CAPITALISED + r")(\s+and\s+others)?\s+(?=[a-z])", text)
     if opening and 0 not in seen and opening.group(1).lower() not in NOT_NAMES:
         out.append(Clause(opening.group(1), bool(opening.group(2)), text[opening.end() :]))
     if speaker:
@@ -339,7 +346,12 @@ _BUYING_LATER = re.compile(
 _SOMEONE = re.compile(
     r"\b(?:he|she|they|we|you|my\s+(?:sister|brother|mum|mom|dad|wife|husband|partner|friend|boss|son|daughter|"
     r"kids?|parents|bf|gf)|guy|girl|friend|mate|colleague|coworker|co-worker|woman|man|lady|neighbou?r|"
-    r"[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+\s+(?:and\s+[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+\s+)?(?:[a-z]+ed|went|flew|came|drove|was|is|got|had|took|said))\b|\b[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+,?\s*$"
+    + CAPITALISED
+    + r"\s+(?:and\s+"
+    + CAPITALISED
+    + r"\s+)?(?:[a-z]+ed|went|flew|came|drove|was|is|got|had|took|said))\b|\b"
+    + CAPITALISED
+    + r",?\s*$"
 )
 
 #: an adverb the kinds' rules read themselves ("finally ordered", "just got back")

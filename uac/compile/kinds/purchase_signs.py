@@ -57,7 +57,7 @@ _THEIRS = re.compile(
 MEAL_SIGNS = re.compile(rf"{DISHES.pattern}|{_EATERY_WORDS.pattern}", re.I)
 #: a person named just before the verb: "one guy, Tobi, bought", "Jas's bro also just bought"
 _NAMED_BUYER = re.compile(
-    r"\b[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+(?:['’]s\s+\w+)?,?\s+(?:(?:also|just|meanwhile|finally|then|\w+ly)\s+)*$"
+    r"\b" + p.CAPITALISED + r"(?:['’]s\s+\w+)?,?\s+(?:(?:also|just|meanwhile|finally|then|\w+ly)\s+)*$"
 )
 #: a sentence that buys nothing: a plan, a wish, a question to decide, a look, a sale, a quote
 _NOT_BOUGHT = re.compile(
@@ -159,7 +159,7 @@ def _another_before(head: str) -> bool:
         return False
     return any(
         m.group(0).lower() not in p.NOT_NAMES and m.group(0).lower() not in _CALLS
-        for m in re.finditer(r"\b[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+\b", head)
+        for m in re.finditer(r"\b" + p.CAPITALISED + r"\b", head)
     )
 
 

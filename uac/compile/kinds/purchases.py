@@ -406,8 +406,12 @@ _BOUGHT_AFTER = re.compile(
     r",\s+(?:and\s+)?(?:so\s+)?(?=(?:bought|ordered|purchased)\s+(?:a|an|the|some|two|three|new)\b)"
 )
 _SOMEONE_ELSE = re.compile(
-    r"\b(?:he|she|they|his|her|their|[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+['’]s|guy|girl|man|woman|friend|colleague|boss|mum|mom|dad|brother|"
-    r"sister|partner|husband|wife|boyfriend|girlfriend)\b|(?<![Ii]n\s)(?<![Aa]t\s)(?<![Tt]o\s)(?<!from\s)(?<!near\s)(?<=\s)[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+\b"
+    r"\b(?:he|she|they|his|her|their|"
+    + p.CAPITALISED
+    + r"['’]s|guy|girl|man|woman|friend|colleague|boss|mum|mom|dad|brother|"
+    r"sister|partner|husband|wife|boyfriend|girlfriend)\b|(?<![Ii]n\s)(?<![Aa]t\s)(?<![Tt]o\s)(?<!from\s)(?<!near\s)(?<=\s)"
+    + p.CAPITALISED
+    + r"\b"
 )
 #: a phrase of place or purpose before the speaker buys: "For the new place I ordered ...", "At the
 #: market we got ..."
@@ -455,7 +459,11 @@ def _going_on(fact: "Fact") -> list[p.Clause]:
 _ONE = re.compile(r"^(?:(?P<adj>[a-z][\w-]*)\s+)?ones?$")
 _NEEDED = re.compile(
     r"\b(?:(?:need|needs|needed|want|wants|wanted|replace|replaced|replacing)\s+(?:a|an|the|some)\s+(?:new\s+)?(?P<a>[a-z][\w-]*)"
-    r"|(?:[Tt]he|[Oo]ur|[Mm]y|[Tt]heir|[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+'s|[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+’s)\s+(?:old\s+)?(?P<b>[a-z][\w-]*)\s+(?:died|dying|broke|broken|gave\s+up|packed\s+in|fell\s+apart|"
+    r"|(?:[Tt]he|[Oo]ur|[Mm]y|[Tt]heir|"
+    + p.CAPITALISED
+    + r"'s|"
+    + p.CAPITALISED
+    + r"’s)\s+(?:old\s+)?(?P<b>[a-z][\w-]*)\s+(?:died|dying|broke|broken|gave\s+up|packed\s+in|fell\s+apart|"
     r"(?:is|are|was|were)\s+(?:dead|ancient|broken|falling\s+apart|worn\s+out|knackered|done)))\b"
 )
 

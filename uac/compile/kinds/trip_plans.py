@@ -114,9 +114,7 @@ def _returned_from_it(text: str, destination: str, speaker: str | None = None) -
 
 
 #: someone else who did the returning: a name, or he, she or they, just before the return
-_NAMED_SUBJECT = re.compile(
-    r"(?-i:\b([A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+))(?:\s+and\s+others)?\s+(?:just\s+|finally\s+)?$"
-)
+_NAMED_SUBJECT = re.compile(r"(?-i:\b(" + p.CAPITALISED + r"))(?:\s+and\s+others)?\s+(?:just\s+|finally\s+)?$")
 _PRONOUN_SUBJECT = re.compile(
     r"\b(?:he|she|they)(?:['’]s|['’]re)?\s+(?:just\s+|finally\s+|is\s+|are\s+|was\s+)?$", re.I
 )

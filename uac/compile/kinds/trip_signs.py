@@ -103,12 +103,14 @@ _OTHER = re.compile(
     r"friend|friends|colleague|coworker|"
     r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)"
     # "my cousin Hương", "my cousin chị Hương": a kin word, a short honorific in lower case, a name
-    r"(?:\s+(?:[a-zß-öø-ÿĀ-ɏḀ-ỿ]{{1,4}}\s+)?[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)?|he|she|they|"
+    r"(?:\s+(?:[{low}]{{1,4}}\s+)?{cap})?|he|she|they|"
     # a name, or a word opening the sentence and the name after it ("Also kavya just got back from bali"; "Also
     # booked broome" names no one)
-    r"(?P<name>(?!{openers}\b)[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)|(?-i:{openers})\s+\w+)\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
+    r"(?P<name>(?!{openers}\b){cap})|(?-i:{openers})\s+\w+)\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
     r"moved|moving|off|heading|going|in|back|booked|planned|took|did|visited|spent|drove|came|left|returned|arrived)\b".format(
-        openers="(?:Also|Just|Finally|So|And|But|Then|Anyway|Ok|Okay|Well|Oh|Btw|Yeah|Yes|Honestly|Sadly|Luckily|Actually)"
+        cap=p.CAPITALISED,
+        low=p.LOWER_LETTERS,
+        openers="(?:Also|Just|Finally|So|And|But|Then|Anyway|Ok|Okay|Well|Oh|Btw|Yeah|Yes|Honestly|Sadly|Luckily|Actually)",
     )
 )
 #: someone else the clause before the place is about: "a friend who has just come back from", "my sister, who flew to"

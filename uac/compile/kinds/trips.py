@@ -546,7 +546,7 @@ def _back_home_visit(fact: "Fact") -> list[Sighting]:
     text = p.without_said(text, fact.speaker)
     if not _FAMILY_BACK.search(text) or tense(text) is not False or p.HEDGES.search(text):
         return []
-    owner = re.search(r"\b([A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)['’]s\s+(?:parents|family|folks|mum|mom|dad)", text)
+    owner = re.search(r"\b(" + p.CAPITALISED + r")['’]s\s+(?:parents|family|folks|mum|mom|dad)", text)
     if owner is not None and owner.group(1) != fact.speaker and fact.speaker not in text[: owner.start()]:
         return []  # "at Tom's parents' was ..." told by someone with Tom: still theirs; told of Tom alone: not
     fields = {"person": fact.speaker, "status": "done", "_family_back": True, "_weak": True, "_when": None}
@@ -653,7 +653,7 @@ def _sent(fact: "Fact") -> list[Sighting]:
 
 #: "my cousin's wedding in Leeds, driving up on the Friday": an occasion somewhere, and the journey to it ahead
 _OCCASION_AHEAD = re.compile(
-    rf"\b(?P<purpose>{_OCCASION})\s+in\s+(?P<place>{p.PLACES})[,;]?\s+(?:and\s+)?(?:(?:[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+(?:\s+and\s+others)?)\s+"
+    rf"\b(?P<purpose>{_OCCASION})\s+in\s+(?P<place>{p.PLACES})[,;]?\s+(?:and\s+)?(?:(?:{p.CAPITALISED}(?:\s+and\s+others)?)\s+"
     rf"(?:is|are|am)\s+)?(?:flying|driving|heading|travell?ing|taking\s+the\s+train|getting\s+the\s+train)\b"
 )
 
@@ -1115,7 +1115,7 @@ def _counted(fact: "Fact") -> list[Sighting]:
 
 #: "Calvin's upcoming trip to Boston", "Tim's trip to the UK", "John's Rocky Mountains trip"
 _OWNED = re.compile(
-    rf"\b(?P<owner>[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][a-zß-öø-ÿĀ-ɏḀ-ỿ]+)['’]s\s+(?:(?P<adj>upcoming|next|planned|recent|last|first|solo|big|family|"
+    rf"\b(?P<owner>{p.CAPITALISED})['’]s\s+(?:(?P<adj>upcoming|next|planned|recent|last|first|solo|big|family|"
     rf"weekend|short|long|road|camping|business|work)\s+)*(?:(?P<named>{p.NAME})\s+)?{_TRIP_WORD}"
     rf"(?:\s+(?:to|in)\s+(?P<place>{p.PLACES}))?"
 )
