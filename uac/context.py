@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from .facts.log import FactLog, LogState
+from .facts.log import FactLog, LogState, project_log
 from .project import Project
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ class MemoryContext(OnProject):
 
     def fact_log(self) -> FactLog:
         """The project's fact log; its head (:mod:`uac.facts.head`) is saved beside the indexes."""
-        return FactLog(self.project.paths.facts, head_path=self.project.paths.internal / "index" / "log-head.json")
+        return project_log(self.project)
 
     def read_log(self) -> LogState:
         """The folded fact log (cached by file identity inside :class:`FactLog`)."""

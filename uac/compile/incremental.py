@@ -61,6 +61,7 @@ from ..view import store
 from ..view.changes import offer
 from ..view.manifest import write_manifest
 from .duplicates import find_duplicates
+from .ended import ended_facts
 from .ledger import EMPTY_STATE_HASH as EMPTY_HASH
 from .ledger import Ledger, ledger_domains, load_ledger, prune_ledgers, save_ledger
 from .llm_shared import batch_facts, fact_line
@@ -958,27 +959,6 @@ def _relations(log_state: "LogState") -> dict[str, str]:
         else:
             relations.pop(sup.fact_id, None)
     return relations
-
-
-def ended_facts(log_state: "LogState", current: dict[str, "Fact"]) -> dict[str, "Fact"]:
-    """The facts no longer in force whose line of replacements ends in one of ``current``
-    (the old job of the current one, the plan a cancellation ended, a value since corrected):
-    compiled with them, so the view keeps the record of their time.  Facts ended by facts
-    outside ``current`` (a compile of a subset) are left out."""
-    out: dict[str, "Fact"] = {}
-    facts = log_state.facts
-    for fact in facts.values():
-        if not fact.superseded_by or fact.id in current:
-            continue
-        newer, steps = fact.superseded_by, 0
-        while newer not in current and steps < 64:
-            later = facts.get(newer)
-            if later is None or not later.superseded_by:
-                break
-            newer, steps = later.superseded_by, steps + 1
-        if newer in current:
-            out[fact.id] = fact
-    return out
 
 
 def _count(job: DomainJob, facts_by_id: dict[str, "Fact"]) -> None:

@@ -203,8 +203,12 @@ def compile_offline(project: "Project", facts: list["Fact"]) -> CompileReport:
     routing = route_offline(facts, stored_vectors(project, facts))
     report.routed_by_keywords = routing.by_keywords
     report.routed_by_meaning = routing.by_meaning
-    order = {fact.id: index for index, fact in enumerate(facts)}
-    registry, assembled, seen_and_doubts = _assemble(facts, project.config.user.currency or None)
+    from .ended import past_states
+
+    # the kinds read the past jobs and homes too, which later states superseded (the timeline does not)
+    told = past_states(project, facts) + facts
+    order = {fact.id: index for index, fact in enumerate(told)}
+    registry, assembled, seen_and_doubts = _assemble(told, project.config.user.currency or None)
     kinds_by_domain: dict[str, list["kind_rules.Kind"]] = {}
     for kind in registry:
         kinds_by_domain.setdefault(kind.domain, []).append(kind)
