@@ -88,7 +88,8 @@ def same_trip(event: Event, rec: dict[str, Any]) -> bool:
     """A trip the ledger names by several places is the record's that names one of them
     ("Hanoi and Ha Long Bay" ~ "Hanoi", "Tokyo & Kyoto" ~ "Kyoto"); a trip it names by a town
     and its region is the record's that names the town in the same country ("Playa Blanca,
-    Lanzarote" ~ "Playa Blanca", ES; never "Paris, Texas" ~ "Paris", FR).  The status and the
+    Lanzarote" ~ "Playa Blanca", ES; never "Paris, Texas" ~ "Paris", FR); a record that names
+    the country the ledger's place lies in is that trip ("Jamaica" ~ "Montego Bay", JM).  The status and the
     dates are checked as for any trip, and one record matches one event only, so a second
     place of the same trip stays a wrong record."""
     gold, found = event.get("destination"), rec.get("destination")
@@ -101,7 +102,10 @@ def same_trip(event: Event, rec: dict[str, Any]) -> bool:
     if "," in bare and same_name(bare.split(",", 1)[0], found):
         countries = str(event.get("country") or "").upper(), str(rec.get("country") or "").upper()
         return bool(countries[0]) and countries[0] == countries[1]
-    return False
+    # "Jamaica" ~ "Montego Bay", JM: the country the ledger's town lies in (as the island of "Playa Blanca,
+    # Lanzarote" above)
+    place = lookup_place(found) if isinstance(found, str) else None
+    return place is not None and place.kind == "country" and place.country == str(event.get("country") or "").upper()
 
 
 def same_item(gold: Any, found: Any) -> bool:

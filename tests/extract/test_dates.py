@@ -377,3 +377,24 @@ def test_march_and_may_in_lower_case_beside_a_day_are_months(text, day):
 @pytest.mark.parametrize("text", ["we march 10 miles with the scouts", "you may 2x the recipe", "it may 5 times a day"])
 def test_march_and_may_as_verbs_beside_a_number_are_no_dates(text):
     assert find_relative_dates(text, dt.date(2026, 2, 19)) == []
+
+
+@pytest.mark.parametrize(
+    "text, said, first, last",
+    [
+        (
+            "I'm flying to charlotte for onboarding, sunday to thursday.",
+            dt.date(2025, 11, 2),
+            "9 November",
+            "13 November",
+        ),
+        ("we drove up friday to sunday, 2 nights", dt.date(2025, 11, 12), "7 November", "9 November"),
+        # told in the past on Wednesday 12 November: the week before, not a Friday to come
+        ("we went tuesday till friday, 3 nights", dt.date(2025, 11, 12), "4 November", "7 November"),
+    ],
+)
+def test_a_span_s_end_told_by_its_weekday_is_the_first_such_day_after_its_start(text, said, first, last):
+    days = [r.period for r in find_relative_dates(text, said)]
+    assert len(days) == 2 and days[0].start < days[1].start <= days[0].start + dt.timedelta(days=6)
+    written, _ = annotate(text, said)
+    assert first in written and last in written

@@ -23,6 +23,7 @@ precision (a month stays a month).
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as _dt
 import re
 from dataclasses import dataclass
@@ -736,6 +737,34 @@ def find_relative_dates(text: str, base: _dt.date) -> list[RelativeDate]:
             found.append(RelativeDate(span[0], span[1], match.group(0), period, kind in _ABSOLUTE))
             taken.append(span)
     found.sort(key=lambda r: r.start)
+    return _weekday_ends(text, found, base, sentence)
+
+
+#: "sunday to thursday", "fri - sun": a span whose end is told by its weekday alone
+_SPAN_JOINT = re.compile(r"\s*(?:to|till|til|until|thru|through|-|–)\s*$", re.I)
+_BARE_WEEKDAY = re.compile(r"^(?:on\s+)?(?:the\s+)?(mon|tue|wed|thu|fri|sat|sun)[a-z]*$", re.I)
+
+
+def _weekday_ends(text: str, found: list[RelativeDate], base: _dt.date, past: bool | None) -> list[RelativeDate]:
+    """A span's end told by a weekday alone is the first such day after its start: "sunday (16
+    November) to thursday" ends on the 20th, whichever way the sentence's tense pointed each; a
+    span told in the past that would end after the day it was said is the week before ("we went
+    tuesday till friday", said on a Wednesday: the Tuesday and Friday of the week before)."""
+    for index in range(1, len(found)):
+        first, then = found[index - 1], found[index]
+        bare = _BARE_WEEKDAY.match(then.phrase.strip())
+        if bare is None or not first.period.is_day or not then.period.is_day:
+            continue
+        if not _SPAN_JOINT.fullmatch(text[first.end : then.start]):
+            continue
+        target = next(i for i, name in enumerate(WEEKDAYS) if name.startswith(bare.group(1).lower()))
+        day = first.period.start + _dt.timedelta(days=(target - first.period.start.weekday()) % 7 or 7)
+        if past is False and day > base:
+            week = _dt.timedelta(days=7)
+            found[index - 1] = dataclasses.replace(first, period=Period.day(first.period.start - week))
+            day -= week
+        if day != then.period.start:
+            found[index] = dataclasses.replace(then, period=Period.day(day))
     return found
 
 

@@ -135,6 +135,16 @@ def test_two_names_of_one_city_and_letters_written_plain_are_one_place():
     assert not same_place("Hanoi", "Saigon") and not same_place("Georgia", "Atlanta")
 
 
+def test_a_trip_named_by_the_country_of_the_ledger_s_town_is_that_trip():
+    from analytical_bench.conv.ledger import Event
+    from analytical_bench.conv.view_score import same_trip
+
+    montego = Event("t", "trip", {"status": "done", "destination": "Montego Bay", "country": "JM"}, ("s1",))
+    assert same_trip(montego, {"destination": "Jamaica", "country": "JM"})
+    assert not same_trip(montego, {"destination": "Cuba", "country": "CU"})
+    assert not same_trip(montego, {"destination": "Kingston", "country": "JM"})  # another town is another trip
+
+
 def test_a_purchase_named_otherwise_matches_by_its_price_and_a_word():
     from analytical_bench.conv.ledger import Event
 

@@ -124,3 +124,15 @@ def test_a_return_s_day_is_the_trip_s_end():
     )
     assert trip["destination"] == "Green Lake" and trip["nights"] == 3
     assert trip["end"].start > trip["start"].start
+
+
+def test_an_interjection_before_someone_else_s_return_keeps_it_theirs():
+    line = "Lol my coworker marisol just got back from cancun and she brought everybody a lil bottle of tequila."
+    assert _records("trip", line, speaker="Keisha", currency="USD") == []
+
+
+def test_the_speaker_run_into_a_place_s_name_is_not_part_of_it():
+    [trip] = _records(
+        "trip", "Since we are back from the Engadin I was a different person.", speaker="Lukas Brunner", currency="CHF"
+    )
+    assert trip["destination"] == "Engadin"

@@ -423,6 +423,12 @@ def clean_name(text: str, person: str | None = None) -> str | None:
         return None
     if person and text in (person, f"{person} and others"):
         return None
+    if person and len(words) > 1:
+        # "back from the Engadin Lukas Brunner was a different person": the speaker the extractor wrote for
+        # "I", run into the name before it for want of a comma
+        cut = re.sub(rf"(?<=[^\W\d_])(?<!\band)\s+{re.escape(person)}(?:\s+and\s+others)?$", "", text)
+        if cut != text:
+            return clean_name(cut, person)
     return text
 
 

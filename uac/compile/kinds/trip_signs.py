@@ -98,7 +98,8 @@ _NOT_THE_SPEAKERS = re.compile(
 )
 #: someone else's trip: a person or kin opens the sentence and the speaker is not in it
 _OTHER = re.compile(
-    r"^(?:(?:my|our|his|her|their)\s+)?(?:(?:sister|brother|mum|mom|mam|mother|dad|father|parents|wife|husband|partner|"
+    # "Lol my coworker marisol just got back from cancun": an interjection before it
+    r"^(?:(?i:lol|lmao|omg|ugh|haha\w*|wow|ngl|tbh|welp|ha)[,!.]*\s+)*(?:(?:my|our|his|her|their)\s+)?(?:(?:sister|brother|mum|mom|mam|mother|dad|father|parents|wife|husband|partner|"
     r"girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|grandma|grandpa|gran|granny|nan|nana|niece|nephew|in-laws|"
     r"friend|friends|colleague|coworker|"
     r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)"
