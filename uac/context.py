@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from .facts.log import FactLog, LogState, project_log
+from .facts.log import FactLog, LogState
 from .project import Project
 
 if TYPE_CHECKING:
@@ -165,3 +165,8 @@ class MemoryContext(OnProject):
     def sandbox_state(self) -> dict[str, dict[str, object]]:
         """domain -> top-level name -> loaded value: what the sandbox and the STATE channel read."""
         return {name: dict(loaded.values) for name, loaded in self.load_view().items()}
+
+
+def project_log(project: Project) -> FactLog:
+    """The fact log of ``project``; its head (:mod:`uac.facts.head`) is saved beside the indexes."""
+    return FactLog(project.paths.facts, head_path=project.paths.internal / "index" / "log-head.json")

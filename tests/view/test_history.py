@@ -244,14 +244,13 @@ def test_offline_compiles_and_imports_are_logged(tmp_path):
         write_session(tmp_path / "b.json", "2024-04-01", ["I now work at Globex as a chef."]), extractor="rules"
     )
     memory.compile(mode="offline")
-    work = [
-        (c.change.compile, c.change.mode, c.change.kind, (c.change.new or c.change.old or {}).get("employer"))
-        for c in memory.history(domain="work").changes
-    ]
-    assert work == [
-        ("c1", "offline", "added", "Acme Labs"),
-        ("c2", "offline", "added", "Globex"),
-        ("c2", "offline", "retired", "Acme Labs"),
+    changed = [c.change for c in memory.history(domain="work").changes]
+    employer = {c.record: c.new["employer"] for c in changed if c.kind == "added"}
+    # the job left stays in the view, no longer current (the offline kinds read the fact Globex superseded)
+    assert [(c.compile, c.mode, c.kind, c.field, employer[c.record]) for c in changed] == [
+        ("c1", "offline", "added", None, "Acme Labs"),
+        ("c2", "offline", "updated", "current", "Acme Labs"),
+        ("c2", "offline", "added", None, "Globex"),
     ]
     books = tmp_path / "books.csv"
     books.write_text("title,year\nDune,1965\n")

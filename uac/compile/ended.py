@@ -47,7 +47,7 @@ def ended_facts(log_state: "LogState", current: dict[str, "Fact"]) -> dict[str, 
 def past_states(project: "Project", facts: "list[Fact]") -> "list[Fact]":
     """The employer and home facts a later state of ``facts`` superseded (directly or through
     others, never through a correction), in log order."""
-    from ..facts.log import project_log
+    from ..context import project_log
 
     state = project_log(project).read()
     current = {fact.id: fact for fact in facts}

@@ -43,7 +43,6 @@ from ..fsutil import (
 from .model import Fact
 
 if TYPE_CHECKING:
-    from ..project import Project
     from .head import LogHead
 
 log = logging.getLogger(__name__)
@@ -488,8 +487,3 @@ class FactLog:
             if problem:
                 problems.append(f"line {number}: {problem}")
         return problems
-
-
-def project_log(project: "Project") -> FactLog:
-    """The fact log of ``project``; its head (:mod:`uac.facts.head`) is saved beside the indexes."""
-    return FactLog(project.paths.facts, head_path=project.paths.internal / "index" / "log-head.json")
