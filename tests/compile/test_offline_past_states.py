@@ -25,13 +25,17 @@ def _jobs(memory):
     return {job.employer: job for job in memory.state["work"].jobs}
 
 
-def test_a_job_a_later_state_ended_stays_in_the_view_with_its_start(memory, tmp_path):
+def _two_jobs(memory, tmp_path) -> None:
     chat = _chat(
         tmp_path / "chat.jsonl",
         ("s1", "2026-02-01", "I've been teaching at Sunflower English Centre since August 2023, mostly IELTS."),
         ("s2", "2026-08-12", "Big news: I started at Riverside International School on Monday!"),
     )
     memory.ingest(chat, extractor="rules", compile=False)
+
+
+def test_a_job_a_later_state_ended_stays_in_the_view_with_its_start(memory, tmp_path):
+    _two_jobs(memory, tmp_path)
     valid = memory.facts()
     assert not any("since August 2023" in f.text for f in valid)  # the extractor ended it
     assert [f.text for f in past_states(memory.project, valid)] == [
@@ -54,11 +58,7 @@ def test_a_fact_a_correction_superseded_is_no_history(memory, tmp_path):
 
 
 def test_a_compile_of_facts_that_ended_nothing_reads_no_history(memory, tmp_path):
-    chat = _chat(
-        tmp_path / "chat.jsonl",
-        ("s1", "2026-02-01", "I've been teaching at Sunflower English Centre since August 2023."),
-        ("s2", "2026-06-20", "My last day at Sunflower English Centre will be 31 July."),
-    )
-    memory.ingest(chat, extractor="rules", compile=False)
-    unrelated = [f for f in memory.facts() if "last day" not in f.text]
+    _two_jobs(memory, tmp_path)
+    assert past_states(memory.project, memory.facts())  # the new job's fact ended the old one
+    unrelated = [f for f in memory.facts() if "Riverside" not in f.text]
     assert past_states(memory.project, unrelated) == []
