@@ -406,3 +406,30 @@ def test_got_with_a_price_signed_the_users_way_before_the_number():
     assert _local("Hani and I bought Mak a new Samsung washing machine, RM1,700, my half 850.", currency="MYR") == [
         ("new Samsung washing machine", 850.0, "MYR")
     ]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # thousands set apart by a space, the price after when and where, with no "for"
+        (
+            "also I just got new cycling shoes on Saturday R1 899 at Cycle Lab so those are staying home",
+            [("new cycling shoes", 1899.0, "ZAR")],
+        ),
+        ("I got my suit yesterday at Markham, R3 500 which is more than I wanted", [("suit", 3500.0, "ZAR")]),
+        ("got a cooler box at Builders for the drive, R1 100.", [("cooler box", 1100.0, "ZAR")]),
+        # two things, each with its own price
+        (
+            "the place still looks empty but I got a couch from Coricraft R8 999 and a fridge from Game R7 499 so at least I can sit",
+            [("couch", 8999.0, "ZAR"), ("fridge", 7499.0, "ZAR")],
+        ),
+    ],
+)
+def test_got_with_a_local_price_set_apart_by_spaces(line, expected):
+    assert _local(line, currency="ZAR") == expected
+    assert _local(line) == []  # "R1 899" is the rand's way of writing only where the user's money is
+
+
+def test_a_number_set_apart_by_spaces_is_no_price_without_a_sign():
+    # "got 2 600 ..." names no money: spaces group thousands only after a sign in letters
+    assert _local("got new tyres at the garage, 2 600 km ago", currency="ZAR") == []

@@ -181,7 +181,16 @@ def test_a_family_visit_looked_back_on_before_it_was_due_or_of_someone_else_leav
     assert (
         _trips(plan, (dt.date(2023, 11, 20), ["The weekend at mum and dad's was so nice."]))[0]["status"] == "planned"
     )
-    assert _trips(plan, (dt.date(2024, 1, 4), ["The weekend at Ana's parents' was so nice."]))[0]["status"] == "planned"
+    # someone else's weekend reports nothing: said after December, the plan is only presumed done
+    facts = [
+        fact.replace(id=f"s{n}-{fact.id.split('-')[1]}", session_id=f"s{n}")
+        for n, (day, lines) in enumerate(
+            (plan, (dt.date(2024, 1, 4), ["The weekend at Ana's parents' was so nice."])), 1
+        )
+        for fact in facts_of(*lines, speaker="Sam", said_on=day)
+    ]
+    [trip] = assemble(TRIP, [s for f in facts for s in detect(f)], {f.id: f for f in facts})
+    assert (trip.fields["status"], trip.fields["presumed"], len(trip.sources)) == ("done", True, 1)
 
 
 def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_makes_it_done():
@@ -203,7 +212,7 @@ def test_a_stay_with_family_ahead_is_a_plan_and_being_spoken_of_there_later_make
     "line, expected",
     [
         # travel verbs by family, with their tense
-        ("Popped over to Berlin for a night on friday to see the old crew.", [("Berlin", "DE", "done", None)]),
+        ("Popped over to Berlin for a night on friday to see the old crew.", [("Berlin", "DE", "done", 1)]),
         ("I'm taking the train down to Freiburg tomorrow to visit my sister.", [("Freiburg", "DE", "planned", None)]),
         ("We caught the ferry across to Tallinn on Saturday.", [("Tallinn", "EE", "done", None)]),
         # a stay told by its length

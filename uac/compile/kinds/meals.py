@@ -78,7 +78,7 @@ _DESCRIBED = (
 )
 _PLACE = rf"(?:(?P<named>{p.NAME})|{_DESCRIBED})"
 _NOT_OUT = re.compile(
-    r"\b(?:at|in)\s+(?:home|work|the\s+office|school|[A-Z][\w’'-]*['’]s?\s+(?:place|house|home|apartment|flat|parents))\b"
+    rf"\b(?:at|in)\s+(?:home|work|the\s+office|school|(?:{p.OWNER}|[A-Z][\w’'-]*['’])\s+(?:place|house|home|apartment|flat|parents))\b"
 )
 _AT_PLACE = re.compile(rf"\b(?:at|in|from)\s+{_PLACE}")
 _APPOSITION = re.compile(rf"^[^,.;]*,\s+(?:[a-z][\w\s]{{0,20}}?,\s+)?(?P<named>{p.NAME})\s*(?=,|$|\.|\s+[-—])")

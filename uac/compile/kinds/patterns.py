@@ -33,6 +33,9 @@ UPPER_LETTERS = "A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ"
 LOWER_LETTERS = "a-zß-öø-ÿĀ-ɏḀ-ỿ"
 #: one capitalised word of a person's name
 CAPITALISED = f"[{UPPER_LETTERS}][{LOWER_LETTERS}]+"
+#: a named owner, of one to four capitalised words: "Ana's", "Fiona MacLeod's" (the extractor writes
+#: the speaker's whole name for "my": "driving up to Fiona MacLeod's dad's in Inverness")
+OWNER = rf"(?:[{UPPER_LETTERS}][\w’'-]*\s+){{0,3}}[{UPPER_LETTERS}][\w’'-]*['’]s"
 
 if TYPE_CHECKING:
     from ...facts.model import Fact

@@ -157,7 +157,7 @@ def _item(text: str, person: str) -> str | None:
     )
     # "got my mom a scarf", "bought Ana's brother a watch": the gift, not whom it is for
     text = re.sub(
-        rf"^(?:(?:[A-Z][\w’'-]*['’]s|my|his|her|their|our)\s+)(?:(?:little|baby|big|younger|older|eldest|youngest)\s+)?"
+        rf"^(?:(?:{p.OWNER}|my|his|her|their|our)\s+)(?:(?:little|baby|big|younger|older|eldest|youngest)\s+)?"
         rf"(?:{_KIN})\s+(?=(?:a|an|the|some)\s)",
         "",
         text,
@@ -305,6 +305,11 @@ _PREPOSITION = re.compile(r"^(?:at|from|in|on|off|to|for|with)\b", re.I)
 
 #: "and a standing lamp for 65", "and matching juttis 2,200", "and a bed frame, another 340": one more thing
 #: after the last price of a list, priced without a currency
+#: a second thing after one priced in letters and digits: "... and a fridge from Game R7 499"
+_AND_LOCAL = re.compile(
+    r"^\s+and\s+(?P<item>(?:a|an|the|some|new)\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}?)"
+    r"(?:\s+(?:from|at|off)\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}?)?,?\s+(?-i:[A-Z][A-Za-z]{0,2})\$?\s?[1-9]"
+)
 _AND_PRICED = re.compile(
     r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+"
     # "and a side table for 45"; "and goggles for 25": things, one or two words, without "a"
@@ -586,16 +591,21 @@ _GOT_LOCAL = _rule(
 #: (``_bare_amount``: :func:`uac.compile.kinds.context.localise`); three digits at least (or two with
 #: their cents, "89.99"), so never
 #: a count, an age or minutes ("got a cat, 12"), nor a year, nor a journey ("got the train, 145")
+#: where a thing was got: "off a guy on Marketplace", "from Coricraft", "at Markham"
+_FROM_PLACE = r"(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+)"
 _BARE = _rule(
     rf"(?:bought|got|picked\s+up|ordered|purchased|grabbed|snagged|scored|copped|had\s+to\s+buy|"
     rf"treated\s+(?:\S+|themselves)\s+to|gifted\s+(?:themselves|\S+))\s+{_ITEM}"
-    rf"(?:\s+(?:off|from|at|on)\s+(?:[\w'’-]+\s+){{0,3}}?[\w'’-]+)?"
+    rf"{_FROM_PLACE}?"
     # "treated myself to a keychron keyboard after the race, 9,200"
     rf"(?:\s+online)?(?:\s+(?:after|before|for)\s+(?:the|my|a|our)\s+[\w'’-]+(?:\s+(?:place|flat|house|room|trip|race))?)?"
     # "picked up the kit from total tools yesterday arvo, 1150": when it was, before the price
     r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|the\s+other\s+day)"
     r"(?:\s+(?:arvo|morning|afternoon|night|evening))?)?"
-    r"(?:,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?"
+    # "got my suit yesterday at Markham, R3 500": where, after when
+    rf"{_FROM_PLACE}?"
+    # "got new cycling shoes on Saturday R1 899": a price in letters and digits needs no comma before it
+    r"(?:\s+(?=(?-i:[A-Z][A-Za-z]{0,2})\$?\s?[1-9])|,\s+|\s+because\s+(?:it|they)\s+(?:was|were)\s+|\s+for\s+(?:only\s+|just\s+|about\s+|around\s+|like\s+)?"
     # "bought an air fryer 79k on coupang": a price in thousands needs no comma before it
     r"|\s+(?=[1-9]\d{0,2}(?:\.\d{1,2})?\s?k\b))"
     # "got new glasses, RM450": a sign in letters before the number -- the user's own money's, or no amount
@@ -603,7 +613,8 @@ _BARE = _rule(
     # "18,500", "379", "1500" (never a year), "2.5k"
     # "27.999", "6.750": thousands marked by a dot, as most of Europe and Turkey write them
     # "89.99": two digits with their cents are a price too
-    r"(?P<bare>[1-9]\d{2}(?:\.\d\d)?|[1-9]\d\.\d\d|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|[1-9]\d{0,2}(?:\.\d{3})+(?:,\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
+    # "R1 899", "R285 000": thousands set apart by a space, only after a sign in letters
+    r"(?P<bare>(?(presign)[1-9]\d{0,2}(?:\s\d{3})+(?![\d,.]\d)|(?!))|[1-9]\d{2}(?:\.\d\d)?|[1-9]\d\.\d\d|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|[1-9]\d{0,2}(?:\.\d{3})+(?:,\d\d)?|(?!(?:19|20)\d\d\b)[1-9]\d{3,5}|"
     r"(?P<thousands>[1-9]\d{0,2}(?:\.\d{1,2})?)\s?k)"
     # "6.750tl", "450 lei": a sign in letters after the number -- the user's own money's, or no amount
     r"(?P<sign>(?<=\d)\s?(?!k\b|and\b|on\b|at\b|so\b|lol\b)[^\W\d_]{1,4}\.?(?=[\s,.;!]|$))?"
@@ -687,9 +698,9 @@ def _unpriced(fact: "Fact", clause: p.Clause) -> Sighting | None:
     # "got the lehenga from a jaipur label on insta for 38k": the thing, not where it came from
     item = _item(_ITEM_END.sub("", bare.group("item")).strip(), clause.person) if bare is not None else None
     if bare is not None and item is not None and not _money_in(clause.rest) and not _JOURNEY.search(item):
-        before = _WHERE.search(clause.rest[: bare.start("bare")])
+        before = _WHERE.search(clause.rest[: bare.start("presign") if bare.group("presign") else bare.start("bare")])
         place = p.clean_name(before.group("where"), clause.person) if before is not None else None
-        said = bare.group("thousands") or bare.group("bare")
+        said = re.sub(r"\s", "", bare.group("thousands") or bare.group("bare"))
         if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d\d)?", said):
             said = said.replace(".", "").replace(",", ".")  # "27.999": thousands by a dot
         amount = p.number(said)
@@ -714,6 +725,14 @@ def _and_bare(fact: "Fact", clause: p.Clause, first: Sighting) -> list[Sighting]
     """The thing bought after the first one priced with no currency ("got the lehenga ... for 38k and
     matching juttis 2,200"), priced the same way (:data:`_AND_PRICED`)."""
     bare = _BARE.match(clause.rest)
+    if bare is not None and first.fields.get("_local_only") and bare.group("presign"):
+        # "got a couch from Coricraft R8 999 and a fridge from Game R7 499": the next thing, its price
+        # read in the user's own signs like the first's (the first amount after its item)
+        local = _AND_LOCAL.match(clause.rest[bare.end() :])
+        later = _item(local.group("item"), clause.person) if local is not None else None
+        if later is None:
+            return []
+        return [Sighting(NAME, fact.id, {**first.fields, "item": later, "where": None}, f"{fact.id}#2")]
     if bare is None or not first.fields.get("_bare_amount"):
         return []
     match = _AND_PRICED.match(clause.rest[bare.end() :])

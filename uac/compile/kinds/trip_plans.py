@@ -20,11 +20,16 @@ than for a trip no plan foretold, and it is still a bar:
 - never a question, a hedge, a wish or a trip called off (a plan said again, "Lisbon is in
   6 days", is said before its time has come, or tells no return).
 
-Nothing else makes a plan done without a report.
+A plan whose last day has passed by the latest session, with no report and no word
+that called it off, is presumed done (:func:`plan_over`): the record says ``done`` with
+``presumed`` true, so a count of trips taken holds it and a reader can tell it from a
+trip reported.  A report of the place with no date of its own, first said after the plan
+and within :data:`REPORT_DAYS` of its last day, is that plan's report (one trip, not two).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -189,3 +194,27 @@ def plans_done(plans: list[Any], facts: dict[str, "Fact"], mark: Any) -> None:
             )
             if tells_taken(fact, text, destination, following, undated=trip.when is None):
                 mark(trip, fact)
+
+
+#: how long after a plan's last day an undated report of its place is still its report
+REPORT_DAYS = 60
+
+
+def last_day(fields: dict[str, Any]) -> "_dt.date | None":
+    """The last day of a trip's own dates: its end, else its start and nights (never the day
+    a sentence dated, which may be the booking's: "last night I booked four nights in Lisbon")."""
+    end, start, nights = fields.get("end"), fields.get("start"), fields.get("nights")
+    if end is not None:
+        return end.end
+    if start is not None:
+        return start.end + _dt.timedelta(days=nights) if isinstance(nights, int) else start.end
+    return None
+
+
+def plan_over(fields: dict[str, Any], first_said: "_dt.date | None", as_of: "_dt.date | None") -> bool:
+    """Has a dated plan's time passed by ``as_of`` (the latest session's day)?  Only a plan
+    whose days were ahead when it was first said (``first_said``)."""
+    last = last_day(fields)
+    if last is None or first_said is None or as_of is None:
+        return False
+    return first_said <= last < as_of

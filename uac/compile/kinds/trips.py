@@ -48,7 +48,7 @@ STATUSES = ("done", "planned", "cancelled")
 _PLACES = rf"(?P<place>{p.PLACES}|{p.LOWER_NAME}(?:\s+and\s+{p.LOWER_NAME})?)"
 _NIGHTS = rf"(?P<nights>{p.NUMBER})\s+nights?"
 _TRIP_WORD = r"(?:trip|vacation|holiday|getaway|honeymoon|tour|road\s+trip|break|visit)"
-_OWNER = r"(?:a|an|the|their|this|that|[A-Z][\w’'-]*['’]s)"
+_OWNER = rf"(?:a|an|the|their|this|that|{p.OWNER})"
 _ACTIVITY = r"(?P<activity>camping|backpacking|skiing|on\s+a\s+road\s+trip|on\s+a\s+cruise|a\s+road\s+trip|a\s+cruise)"
 #: a plan, not a wish: "would love to", "wants to", "might", "could" say what someone would like, and make no trip
 _MODAL = (
@@ -72,7 +72,7 @@ _HOLIDAY = (
 )
 #: someone's family home: "Sam's parents'", "Ana's mum's place", "the in-laws'"
 _FAMILY = (
-    r"(?:(?:[A-Z][\w’'-]*['’]s|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|father|mother|grandparents|grandma|"
+    rf"(?:(?:{p.OWNER}|the|our|his|her|their)\s+)(?:parents|family|folks|mum|mom|dad|father|mother|grandparents|grandma|"
     r"grandad|grandpa|grandfather|grandmother|granny|nan|gran|in-laws|sister|brother|aunt|auntie|uncle|cousins?|son|daughter)(?:['’]s|['’])?(?:\s+(?:place|house|home|flat))?"
 )
 #: how a journey is made: "took the train", "caught a flight", "is taking the ICE"
@@ -193,7 +193,7 @@ RULES: tuple[_Rule, ...] = (
     ),
     # "we were at Kuba's family chata in Chocerady on the Sázava, Friday to Sunday": someone's place away
     _rule(
-        rf"(?:was|were)\s+at\s+(?:[A-Z][\w’'-]*['’]s|the|a|our)\s+(?:[a-z]+\s+)?(?:chata|chalupa|cabin|cottage|hytte|dacha|bach|"
+        rf"(?:was|were)\s+at\s+(?:{p.OWNER}|the|a|our)\s+(?:[a-z]+\s+)?(?:chata|chalupa|cabin|cottage|hytte|dacha|bach|"
         rf"lake\s+house|beach\s+house|holiday\s+home|summer\s+house|villa|farm)\s+(?:in|on|at|near)\s+{_PLACES}",
         "done",
         cue="strong",
@@ -203,7 +203,7 @@ RULES: tuple[_Rule, ...] = (
     _rule(rf"spent\s+{_HOLIDAY}\s+(?:in|on|at)\s+{_PLACES}", "done", cue="strong"),
     # "took my sister Hani to Kuantan, Fri 8th to Sun 10th, 2 nights": someone taken away, the stay told
     _rule(
-        rf"took\s+(?:[A-Z][\w’'-]*['’]s\s+(?:[a-z]+\s+){{1,2}}?(?:[A-Z][\w-]+\s+)?|the\s+(?:kids|boys|girls|family)\s+|[A-Z][\w-]+\s+)to\s+{_PLACES}",
+        rf"took\s+(?:{p.OWNER}\s+(?:[a-z]+\s+){{1,2}}?(?:[A-Z][\w-]+\s+)?|the\s+(?:kids|boys|girls|family)\s+|[A-Z][\w-]+\s+)to\s+{_PLACES}",
         "done",
         cue="strong",
         told=re.compile(
@@ -230,7 +230,7 @@ RULES: tuple[_Rule, ...] = (
     ),
     # "was in Oslo last week for a conference, two nights": being somewhere, for an occasion or some nights
     _rule(
-        rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|[A-Z][\w’'-]*['’]s)\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))",
+        rf"(?:was|were)\s+(?:away\s+)?in\s+{_PLACES}(?=[^.;!?]*?(?:\bfor\s+(?:a|an|the|{p.OWNER})\s+(?:[\w-]+\s+){{0,3}}?{_OCCASION}\b|,\s+{_NIGHTS}\b))",
         "done",
     ),
     # family visited: "drove down to Sam's parents' in Truro", "are going to Sam's mum's in Leeds"
@@ -336,7 +336,7 @@ RULES: tuple[_Rule, ...] = (
     # "is going to the EAHP congress in Copenhagen", "are off to a wedding in Kilkenny": an event away
     _rule(
         rf"(?:is|are|am)\s+(?:going|heading|flying|driving|off|travell?ing)\s+(?:(?:up|down|over|out)\s+)?to\s+"
-        rf"(?:the|a|an|[A-Z][\w’'-]*['’]s|{p.NAME}['’]s)\s+(?:[\w’'-]+\s+){{0,3}}?(?P<event>congress|conference|wedding|festival|"
+        rf"(?:the|a|an|{p.OWNER}|{p.NAME}['’]s)\s+(?:[\w’'-]+\s+){{0,3}}?(?P<event>congress|conference|wedding|festival|"
         rf"concert|gig|summit|workshop|training|course|retreat|interview|tournament|offsite|onsite|reunion|expo|convention|"
         rf"trade\s+show|fair|hackathon)\s+(?:in|at)\s+{_PLACES}",
         "planned",
@@ -413,7 +413,7 @@ _DURATION = re.compile(
     re.I,
 )
 _PURPOSE = re.compile(
-    r"\bfor\s+(?P<purpose>(?:a|an|the|[A-Z][\w’'-]*['’]s|their|work|business|pleasure|fun|vacation|holiday|[a-z]+ing)\b[^,.;!?()]*?)"
+    rf"\bfor\s+(?P<purpose>(?:a|an|the|{p.OWNER}|their|work|business|pleasure|fun|vacation|holiday|[a-z]+ing)\b[^,.;!?()]*?)"
     r"(?=\s+(?:with|in|on|at|last|next|this|and|but|from|to|because|while|after|before)\b|[,.;!?()]|$)"
 )
 
@@ -531,7 +531,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
 
 #: "Christmas at mum and dad's was lovely", "the weekend at Ana's parents' was chaos": a family visit, looked back on
 _FAMILY_BACK = re.compile(
-    rf"\bat\s+(?:(?:{_FAMILY})|(?:[A-Z][\w’'-]*['’]s\s+)?(?:mum|mom)\s+and\s+dad['’]s"
+    rf"\bat\s+(?:(?:{_FAMILY})|(?:{p.OWNER}\s+)?(?:mum|mom)\s+and\s+dad['’]s"
     # "Christmas at mum's was lovely": a parent's home named without its owner
     r"|(?:mum|mom|mam|dad|nan|gran|grandma|oma|opa|nana)['’]s|(?:parents|grandparents|in-laws)['’])\s+(?:was|were)\b"
     rf"|\b(?:stayed|was|were)\s+(?:at|with)\s+(?:(?:{_FAMILY})|(?:mum|mom)\s+and\s+dad['’]s?)\b"
@@ -1226,6 +1226,10 @@ def _fields(
 ) -> dict[str, Any]:
     period = p.when(fact)
     count = _nights(nights)
+    if count is None and rule.status != "cancelled":
+        # "flying to Lisbon on 14 May for four nights": the nights told after the date
+        told = _FOR_NIGHTS.match(p.without_dates_written(after))
+        count = _nights(told.group("n")) if told is not None else None
     start: Period | None = None
     end: Period | None = None
     if rule.status != "cancelled":
@@ -1246,6 +1250,8 @@ def _fields(
             start = period
             if start is not None and start.is_day and count:
                 end = Period.day(start.start + _dt.timedelta(days=count))
+            elif start is not None and start.is_day:
+                end = _stay_until(fact.text, start.start)
     if rule.status == "planned" and start is not None and fact.session_date is not None:
         start, end = _ahead_of(start, end, fact.session_date)
     purpose = _purpose(after)
@@ -1262,6 +1268,29 @@ def _fields(
         "status": rule.status,
         "_when": period if rule.dated != "booked" or start is not None else None,
     }
+
+
+#: the nights of a stay told after its place and date: " on 14 May for four nights"
+_FOR_NIGHTS = re.compile(rf"^[^,.;!?]{{0,40}}?\bfor\s+(?:(?:just|only|about)\s+)?(?P<n>{p.NUMBER})\s+nights?\b", re.I)
+#: the last day of a stay told after its first: "on Monday ... and we're staying till Thursday (on 9 April
+#: 2026)", "from the 3rd, back on the 7th"
+_UNTIL = re.compile(
+    r"\b(?:till|until|til|through|thru|back\s+on|back)\s+(?:the\s+)?(?:[\w'’]+\s+){0,2}?\((?:on)\s+(?P<when>[^()]+)\)",
+    re.I,
+)
+#: a stay told this way lasts at most this long
+_STAY_DAYS = 31
+
+
+def _stay_until(text: str, first: _dt.date) -> Period | None:
+    """The day a stay that began on ``first`` ends, told after "till" or "back" in ``text``."""
+    from ...dates import read_period
+
+    for match in _UNTIL.finditer(text):
+        told = read_period(match.group("when"))
+        if isinstance(told, Period) and told.is_day and first < told.start <= first + _dt.timedelta(days=_STAY_DAYS):
+            return told
+    return None
 
 
 # -- assembling -------------------------------------------------------------------------------
@@ -1396,7 +1425,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     out = []
     for trip in trips:
         values = {k: v for k, v in trip.fields.items() if not k.startswith("_")}
-        if values.get("status") == "done" and trip.last_said is not None:
+        if values.get("status") == "done" and not values.get("presumed") and trip.last_said is not None:
             values["start"], values["end"] = _behind(values.get("start"), values.get("end"), trip.last_said)
         values["destination"] = _full_name(values.get("destination"))
         values["said_on"] = trip.first_said
@@ -1595,6 +1624,48 @@ def _been_there(trips: list[_Trip], facts: dict[str, "Fact"]) -> None:
     ]
     if plans:
         plans_done(plans, facts, _taken)
+        _presume_passed(trips, plans, facts)
+
+
+def _presume_passed(trips: list[_Trip], plans: list[_Trip], facts: dict[str, "Fact"]) -> None:
+    """A plan still planned whose dates passed before the latest session is presumed done
+    (:func:`.trip_plans.plan_over`), or folded into the undated report of its place said
+    after it (one trip)."""
+    from .trip_plans import REPORT_DAYS, last_day, plan_over
+
+    as_of = max((f.session_date for f in facts.values() if f.session_date is not None), default=None)
+    for plan in plans:
+        if plan.fields["status"] != "planned" or not plan_over(plan.fields, plan.first_said, as_of):
+            continue
+        last = last_day(plan.fields)
+        twin = next(
+            (
+                t
+                for t in trips
+                if t is not plan
+                and t.key == plan.key
+                and t.fields["status"] == "done"
+                and (
+                    _near(t.when, plan.when, _SLACK)
+                    if t.when is not None
+                    else t.first_said is not None
+                    and last is not None
+                    and plan.first_said is not None
+                    and plan.first_said <= t.first_said <= last + _dt.timedelta(days=REPORT_DAYS)
+                )
+            ),
+            None,
+        )
+        if twin is None:
+            plan.fields["status"] = "done"
+            plan.fields["presumed"] = True
+            continue
+        _merge(twin, plan.fields, plan.sources[0], plan.first_said, override=False)
+        twin.sources.extend(s for s in plan.sources if s not in twin.sources)
+        twin.first_said = min(d for d in (twin.first_said, plan.first_said) if d is not None)
+        twin.last_said = max(d for d in (twin.last_said, plan.last_said) if d is not None)
+        twin.when = twin.when or plan.when
+        trips.remove(plan)
 
 
 def _taken(trip: _Trip, fact: "Fact") -> None:
@@ -1627,6 +1698,7 @@ CLASS = p.record_class(
         "companions": list[str],
         "purpose": str,
         "place_note": str,
+        "presumed": bool,
     },
     "A trip someone took, plans or called off (offline rules): where (and its country, ISO code), when, with whom, why.",
 )

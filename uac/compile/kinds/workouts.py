@@ -63,7 +63,7 @@ _LOOSE = ("run", "climbing", "hike", "swim")
 _VERB = re.compile(
     rf"^(?:just\s+|finally\s+|also\s+)?(?:(?P<verb>ran|jogged|swam|cycled|rode|climbed|hiked|bouldered)\b"
     rf"|went\s+(?P<went>bouldering|climbing|hiking|running|swimming|cycling|for\s+a\s+(?:run|swim|hike|ride|bike\s+ride))\b"
-    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|[A-Z][\w’'-]*['’]s|\d+[- ]?(?:min(?:ute)?s?|hours?|h))\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
+    rf"|did\s+(?:(?:a|an|the|my|first|second|third|last|local|big|ever|{p.OWNER}|\d+[- ]?(?:min(?:ute)?s?|hours?|h))\s+|(?-i:{p.NAME})\s+)*?(?:(?P<cls>{_CLASSES})|(?P<race>{_RACE}))"
     rf"|(?:finished|completed)\s+(?:(?:a|an|the|my|first|second|third|last|local|big)\s+|(?-i:{p.NAME})\s+)*?(?P<race2>{_RACE}))",
     re.I,
 )

@@ -1,0 +1,72 @@
+"""A plan whose days passed with no report is presumed done, and told apart from a trip reported."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from uac.compile.offline import _assemble
+
+from .conftest import facts_of
+
+
+def _trips(*sessions: tuple[dt.date, list[str]], speaker: str = "Sam") -> list[dict]:
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, speaker=speaker, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    _, assembled, _ = _assemble(facts)  # as the offline compile reads them (the nights told by context too)
+    return [a.fields for a in assembled["trip"]]
+
+
+PLAN = (dt.date(2025, 5, 2), ["We're flying to Lisbon on 14 May for four nights."])
+
+
+def test_a_plan_whose_days_passed_is_presumed_done_with_its_own_dates():
+    [trip] = _trips(PLAN, (dt.date(2025, 6, 20), ["Can you help me write a cover letter?"]))
+    assert (trip["status"], trip.get("presumed", False)) == ("done", True)
+    assert (str(trip["start"]), str(trip["end"])) == ("14 May 2025", "18 May 2025")
+
+
+def test_a_plan_still_ahead_or_under_way_at_the_last_session_stays_planned():
+    [trip] = _trips(PLAN, (dt.date(2025, 5, 16), ["Packing list help please."]))
+    assert (trip["status"], trip.get("presumed", False)) == ("planned", False)
+    [trip] = _trips(PLAN)  # nothing said after the plan
+    assert trip["status"] == "planned"
+
+
+def test_a_plan_called_off_stays_cancelled():
+    [trip] = _trips(
+        PLAN,
+        (dt.date(2025, 5, 10), ["We cancelled the Lisbon trip, my dad is in hospital."]),
+        (dt.date(2025, 7, 1), ["Dad is home again."]),
+    )
+    assert trip["status"] == "cancelled"
+
+
+def test_a_plan_reported_is_done_and_not_presumed():
+    [trip] = _trips(PLAN, (dt.date(2025, 5, 25), ["Back from Lisbon, it was lovely."]))
+    assert (trip["status"], trip.get("presumed", False)) == ("done", False)
+
+
+def test_a_plan_without_dates_of_its_own_is_never_presumed():
+    # "last night I booked ...": the day the sentence dates is the booking's, not the trip's
+    [trip] = _trips(
+        (dt.date(2025, 1, 12), ["Last night I booked us four nights in Lisbon, flights from Bristol."]),
+        (dt.date(2025, 9, 1), ["Can you help me plan a budget?"]),
+    )
+    assert trip["status"] == "planned"
+
+
+def test_a_family_visit_of_a_speaker_with_two_names_and_the_day_the_stay_ends():
+    [trip] = _trips(
+        (
+            dt.date(2026, 4, 4),
+            [
+                "I'm driving up to my dad's in Inverness on Monday with Callum (16, lives on his phone) "
+                "and we're staying till Thursday."
+            ],
+        ),
+        speaker="Fiona MacLeod",
+    )
+    assert (trip["destination"], trip["status"]) == ("Inverness", "planned")
+    assert (str(trip["start"]), str(trip["end"])) == ("6 April 2026", "9 April 2026")
