@@ -66,12 +66,18 @@ def same_place(gold: Any, found: Any) -> bool:
             return True
     if same_name(gold, found) or _one_city(gold, found):
         return True
+    if isinstance(gold, str) and isinstance(found, str) and (_ISLE.match(gold) or _ISLE.match(found)):
+        # "Isle of Skye" ~ "Skye": an island named without the word for one
+        return same_name(_ISLE.sub("", gold), _ISLE.sub("", found))
     if found is None:
         return False
     if "," in str(gold or ""):
         # "Playa Blanca, Lanzarote" ~ "Lanzarote": the island, region or country the ledger names the town in
         return same_name(str(gold).rsplit(",", 1)[1], found) and "," not in str(found)
     return same_name(gold, str(found).split(",", 1)[0])
+
+
+_ISLE = re.compile(r"^(?:the\s+)?(?:isle|island)\s+of\s+", re.I)
 
 
 def _one_city(gold: Any, found: Any) -> bool:

@@ -135,6 +135,11 @@ def test_two_names_of_one_city_and_letters_written_plain_are_one_place():
     assert not same_place("Hanoi", "Saigon") and not same_place("Georgia", "Atlanta")
 
 
+def test_an_island_named_without_the_word_for_one_is_that_island():
+    assert same_place("Isle of Skye", "Skye") and same_place("Arran", "Isle of Arran")
+    assert not same_place("Isle of Skye", "Isle of Arran") and not same_place("Isle of Man", "Manchester")
+
+
 def test_a_trip_named_by_the_country_of_the_ledger_s_town_is_that_trip():
     from analytical_bench.conv.ledger import Event
     from analytical_bench.conv.view_score import same_trip

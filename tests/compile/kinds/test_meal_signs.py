@@ -214,3 +214,44 @@ def test_a_meal_at_a_place_described_then_named_in_lower_case():
 )
 def test_the_best_meal_called_by_its_name_and_a_meal_after_a_dash(line, place, speaker):
     assert [m["place"] for m in _meals(line, speaker=speaker)] == [place]
+
+
+def _local_meals(*lines: str, speaker: str = "Sipho", currency: str | None = "ZAR") -> list[tuple]:
+    from uac.compile.offline import _assemble
+
+    _, assembled, _ = _assemble(facts_of(*lines, speaker=speaker, said_on=dt.date(2026, 2, 25)), currency)
+    return [(a.fields["place"], a.fields["amount"], a.fields["currency"]) for a in assembled["meal"]]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a bill for two in the signs of the user's money is a sign of a meal, beside the venue
+        (
+            "Saturday night we went to Ile Maurice to celebrate, R1 200 for two but the view eish worth it.",
+            ("Ile Maurice", 1200.0, "ZAR"),
+        ),
+        (
+            "the one night Thabo and I went to Kloof Street House like you said, R780 for the two of us and I claimed it back lol",
+            ("Kloof Street House", 780.0, "ZAR"),
+        ),
+    ],
+)
+def test_a_bill_shared_in_local_signs_is_a_meal_out(line, expected):
+    assert _local_meals(line) == [expected]
+
+
+def test_a_local_price_alone_is_no_sign_of_a_meal():
+    # a price and a venue, but no dish, no table and no bill shared: a purchase or a ticket as well
+    assert _local_meals("Saturday we went to Gold Reef City, R450 and the rides were closed.") == []
+
+
+def test_the_name_a_meal_was_had_in_and_a_name_after_the():
+    found = _meals("Kirsty wore it all night, including in Fade Street Social, where we had dinner, €65 each.")
+    assert [(m["place"], m["amount"]) for m in found] == [("Fade Street Social", 65.0)]
+    found = _meals("We had fish and chips at the Bay on Saturday, £11 for a haddock supper.")
+    assert [(m["place"], m["amount"]) for m in found] == [("Bay", 11.0)]
+    # "the Italian restaurant" stays a description, and "dinner in Lisbon" names no venue
+    found = _meals("We had dinner at the Italian restaurant on Saturday, £30.")
+    assert [m["place"] for m in found] == ["the Italian restaurant"]
+    assert _meals("dinner in Lisbon was lovely, $40.") == []

@@ -70,3 +70,28 @@ def test_a_family_visit_of_a_speaker_with_two_names_and_the_day_the_stay_ends():
     )
     assert (trip["destination"], trip["status"]) == ("Inverness", "planned")
     assert (str(trip["start"]), str(trip["end"])) == ("6 April 2026", "9 April 2026")
+
+
+def test_a_stay_on_ones_own_ends_on_the_weekday_after_its_start():
+    [trip] = _trips(
+        (
+            dt.date(2026, 10, 10),
+            ["I'm going up to Inverness on my own next Saturday for the October week, staying till the Wednesday."],
+        ),
+        speaker="Fiona MacLeod",
+    )
+    assert trip["destination"] == "Inverness"
+    assert (str(trip["start"]), str(trip["end"])) == ("17 October 2026", "21 October 2026")
+
+
+def test_a_return_home_from_an_island_the_gazetteer_lacks_and_a_plan_looked_back_on():
+    [trip] = _trips(
+        (dt.date(2026, 6, 14), ["Home from Arran and I have slept for what feels like eleven hours."]),
+        speaker="Fiona MacLeod",
+    )
+    assert (trip["destination"], trip["status"]) == ("Arran", "done")
+    [trip] = _trips(
+        (dt.date(2026, 9, 20), ["My friend and I are flying to Dublin for her hen weekend, 2nd to 4th October."]),
+        (dt.date(2026, 10, 10), ["Dublin was a riot."]),
+    )
+    assert (trip["status"], trip.get("presumed", False)) == ("done", False)

@@ -93,6 +93,8 @@ _PAID = re.compile(
 #: a bill shared out: "for the 4 of us", "for my half", "each" (with an amount it is a meal's)
 _SHARED = re.compile(
     r"\b(?:for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6|\d+)\s+of\s+(?:us|we)|for\s+both(?:\s+of\s+(?:us|we))?|"
+    # "R1 200 for two"
+    r"(?<=\d\s)for\s+(?:two|three|four|five|six)\b|"
     r"for\s+my\s+half|my\s+half|my\s+share|each|a\s+head|pp)\b",
     re.I,
 )
@@ -198,6 +200,11 @@ def _venues(text: str) -> list[tuple[int, str]]:
         # Swahili place near the office called Barka"
     for match in re.finditer(rf"(?i:\binsisted\s+on|highlights?:|\btried|\bcalled|\bnamed)\s+(?P<v>{_NAME})", text):
         found.append((match.start("v"), match.group("v")))
+    # "including in Fade Street Social, where we had dinner": the name the meal was had in
+    for match in re.finditer(
+        rf"\b(?:in|at)\s+(?:the\s+)?(?P<v>{_NAME}),\s+where\s+(?:we|I|\w+\s+and\s+I)\s+(?:had|ate|grabbed)\b", text
+    ):
+        found.append((match.start("v"), match.group("v")))
     return sorted(found)
 
 
@@ -237,8 +244,9 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     called = re.search(r"\b(?:called|named)\s+$", text[:at]) is not None  # "an Indian restaurant called Bombay"
     if is_place(name) and not called and not _placed_in(text, at + len(said), name):
         return None  # "at La Mesa in Papillion" is an eatery named after a place; "at La Mesa" a place
-    if " " not in name and is_common_word(name):
-        return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence
+    after_at = re.search(r"\bat\s+$", text[:at]) is not None
+    if " " not in name and is_common_word(name) and not (after_at and _placed_in(text, at + len(said), name)):
+        return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence (not "at Marble in Rosebank")
     before = text[max(0, at - 6) : at].lower()
     if re.search(r"(?:\bw/?|\bwith|&)\s+$", before):
         return None  # "w Jas", "with Mia": a companion
@@ -299,10 +307,15 @@ def _signs(text: str) -> list[int]:
     from ...extract.money import find_amounts
 
     marks = sorted({m.start() for sign in (DISHES, _EATERY_WORDS, _PAID, _TREAT) for m in sign.finditer(text)})
-    paid = find_amounts(text)
+    paid = [m.start for m in find_amounts(text)] or [m.start() for m in _LOCAL_PRICE.finditer(text)]
     if paid and (DISHES.search(text) or _SHARED.search(text)):
-        marks.append(paid[0].start)  # "£38 for the 4 of us", "$21.50 for a burger"
-    return marks
+        marks.append(paid[0])  # "£38 for the 4 of us", "$21.50 for a burger", "R780 for the two of us"
+    return sorted(set(marks))
+
+
+#: a price in the signs of a local currency, which only the user's currency reads (:mod:`.context`):
+#: "R780", "R1 200", "RM45", "K250" -- a sign here only beside a dish or a bill shared
+_LOCAL_PRICE = re.compile(r"(?<![\w$€£¥])(?-i:[A-Z][A-Za-z]?)\s?[1-9]\d{0,2}(?:[ ,.]\d{3})*(?:[.,]\d\d)?(?![\w.,]\d)")
 
 
 #: time words a name typed in lower case runs on into ("plataran thurs night", "ember & oak ytd")

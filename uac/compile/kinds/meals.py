@@ -76,7 +76,9 @@ _DESCRIBED = (
     rf"(?P<described>(?:a|an|the|this|that)\s+(?:(?:new|little|great|fancy|local|nice|cozy|tiny|cute|small|"
     rf"amazing|popular|famous|cheap|good|lovely|fantastic|hip|trendy)\s+)*(?:(?P<kind>[A-Za-z-]+(?:\s+[A-Za-z-]+)?)\s+)??{_EATERY})"
 )
-_PLACE = rf"(?:(?P<named>{p.NAME})|{_DESCRIBED})"
+#: "at the Bay", "at the Shore": a name after "the" (not "the Italian restaurant", described)
+_THE_NAMED = rf"(?:the\s+(?=[A-Z])(?!{p.NAME}\s+{_EATERY}\b))?"
+_PLACE = rf"(?:{_THE_NAMED}(?P<named>{p.NAME})|{_DESCRIBED})"
 _NOT_OUT = re.compile(
     rf"\b(?:at|in)\s+(?:home|work|the\s+office|school|(?:{p.OWNER}|[A-Z][\w’'-]*['’])\s+(?:place|house|home|apartment|flat|parents))\b"
 )

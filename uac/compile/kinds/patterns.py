@@ -438,7 +438,12 @@ def clean_name(text: str, person: str | None = None) -> str | None:
 def split_names(text: str, person: str | None = None) -> list[str]:
     """ "Kyoto and Osaka" -> ["Kyoto", "Osaka"]; names that are no names dropped."""
     parts = re.split(r",\s+and\s+|,\s+|\s+and\s+", text)
+    # "Inverness on Fiona MacLeod's (own)": a name read on past "on" into someone's
+    parts = [_ON_SOMEONE.sub("", p) for p in parts]
     return [name for name in (clean_name(p, person) for p in parts) if name]
+
+
+_ON_SOMEONE = re.compile(rf"(?<=\S)\s+on\s+{OWNER}$")
 
 
 _PEOPLE_STOP = (

@@ -577,15 +577,20 @@ def _sighted(
     ``rule`` from the words ``rest`` after the place (``after``: the words its purpose and
     companions are read from, ``rest`` when None)."""
     speaker = fact.speaker or ""
+    if speaker:
+        raw = re.sub(rf"^{re.escape(speaker)}['’]s\s+", "", raw)  # "back from Aiko's Osaka weekend": her own
     # a booking or a plan without its subject: cues of travel enough for a small town of the
     # table ("bozcaada is booked!!", "flying out to Tofino on Friday")
-    places, country = resolve_places(p.split_names(raw, speaker), towns=towns or rule in (_BOOKED, _OFF_TO))
+    names = p.split_names(raw, speaker)
+    places, country = resolve_places(names, towns=towns or rule in (_BOOKED, _OFF_TO))
     unplaced = None
     if not places:
         places, country = _held_in(rest, speaker)
     if not places and town and raw.islower():
         places, country, rest = _two_words(raw, rest)
     if not places and town:
+        # "Home from Arran and Fiona MacLeod has slept": the one name before the speaker's
+        raw = names[0] if len(names) == 1 else raw
         found = _town(raw, speaker) if raw[:1].isupper() else _lower_town(raw)
         places, unplaced = ([found], UNPLACED) if found else ([], None)
     if not places:
@@ -625,12 +630,14 @@ def _back_from(fact: "Fact") -> list[Sighting]:
         return []
     rest = text[back.end() :]
     nights = re.match(rf"^,\s+{_NIGHTS}\b", rest)
+    # a return is cue enough for a town the gazetteer does not hold ("Home from Arran and I have slept")
     return _sighted(
         fact,
         back.group("place"),
         _BACK_FROM,
         rest,
         nights=nights.group("nights") if nights else None,
+        town=True,
     )
 
 
@@ -876,9 +883,9 @@ _REVIEW = re.compile(
     # "christmas in sligo was lovely", "the week in Kerry was class": the time away, then its place
     rf"(?:(?i:christmas|xmas|easter|new\s+year|the\s+(?:weekend|week|trip|holiday|break|night|stay))\s+(?i:in|at|on)\s+)?"
     rf"(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
-    r"(?:(?i:so+)\s+|really\s+|absolutely\s+|just\s+|truly\s+)?"
+    r"(?:(?i:so+)\s+|really\s+|absolutely\s+|just\s+|truly\s+|actually\s+|honestly\s+|pretty\s+|properly\s+)?"
     r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|relaxing|"
-    r"brilliant|epic|class|sick|chaos|bliss|heaven|"
+    r"brilliant|epic|class|sick|chaos|bliss|heaven|magic|grand|lekker|unreal|wild|mental|a\s+riot|a\s+laugh|a\s+triumph|peaceful|"
     r"perfect|breathtaking|gorgeous|nice|good|fine|ok|okay|busy|exhausting|hot|cold|rainy|crowded|expensive|"
     r"disappointing|terrible|a\s+blast|a\s+dream|the\s+best|humid|freezing|wet|windy|"
     # "jaipur was 6 nights, went 17th came back 23rd": the stay it was
@@ -1288,9 +1295,18 @@ def _stay_until(text: str, first: _dt.date) -> Period | None:
 
     for match in _UNTIL.finditer(text):
         told = read_period(match.group("when"))
-        if isinstance(told, Period) and told.is_day and first < told.start <= first + _dt.timedelta(days=_STAY_DAYS):
-            return told
+        if not isinstance(told, Period) or not told.is_day:
+            continue
+        day = told.start
+        if day <= first and _WEEKDAY_NAMED.search(match.group(0)):
+            # "next Saturday ..., staying till the Wednesday": the first Wednesday after the start
+            day += _dt.timedelta(days=7 * ((first - day).days // 7 + 1))
+        if first < day <= first + _dt.timedelta(days=_STAY_DAYS):
+            return Period.day(day)
     return None
+
+
+_WEEKDAY_NAMED = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
 
 
 # -- assembling -------------------------------------------------------------------------------
