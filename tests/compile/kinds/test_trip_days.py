@@ -65,3 +65,18 @@ def test_days_after_a_return_told_in_the_session_are_days_at_home():
     )
     [meal] = _records(PLAN, said)["meal"]
     assert meal.fields["when"] == Period.day(dt.date(2025, 7, 4))
+
+
+def test_the_way_back_of_days_told_whole_is_no_return_home():
+    plan = (dt.date(2026, 8, 3), ["Work is sending me to Munich for a training, 17 to 22 August."])
+    report = (
+        dt.date(2026, 8, 30),
+        [
+            "Munich was amazing!",
+            "Flew out Monday the 17th and back on Saturday the 22nd, 5 nights in the hotel.",
+            "Training covered the new firmware.",
+            "Also we went to Augustiner on the Tuesday, €38 for me, that pork knuckle.",
+        ],
+    )
+    [meal] = _records(plan, report)["meal"]
+    assert meal.fields["when"] == Period.day(dt.date(2026, 8, 18))  # the trip's Tuesday, not the 25th

@@ -154,6 +154,9 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     #: (person, employer, role) named where no job is told ("applied for a job at Brightwater Energy",
     #: "GIS analyst at Boland Spatial")
     names: list[tuple[str, str, str | None]] = []
+    #: person -> a promotion told before any job of theirs was (its fields and fact)
+    promoted: dict[str, tuple[dict[str, Any], "Fact"]] = {}
+    as_of = max((f.session_date for f in facts.values() if f.session_date is not None), default=None)
 
     def new(fields: dict[str, Any], fact: "Fact", is_open: bool) -> dict[str, Any]:
         record = {k: v for k, v in fields.items() if not k.startswith("_")}
@@ -192,14 +195,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             target["current"] = False
             continue
         if event == "promotion":
-            # a new title where the person works: the job named, else the current one
-            target = next(
-                (j for j in reversed(mine) if j["current"] and (employer is None or _matches(j, fields))), None
-            )
-            if target is None and employer is not None:
-                target = new(fields, fact, True)
-            if target is not None:
-                _promoted(target, fields, fact, new, add)
+            _promotion(mine, fields, fact, new, add, promoted)
             continue
         if event == "past":
             target = next((j for j in reversed(mine) if _matches(j, fields)), None)
@@ -215,6 +211,12 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             add(target, fields, fact)
         else:
             target = new(fields, fact, True)
+            if event == "current":
+                if person in promoted:  # a new title there, told before: the old one ended then
+                    earlier, told_in = promoted.pop(person)
+                    _promoted(target, {**earlier, "employer": target["employer"]}, told_in, new, add)
+                    target = jobs[-1]  # the new position (or the job itself, the title added)
+                _current_before(target, mine, fact, as_of)
         if event in ("start", "planned"):
             for job in mine:
                 if job is not target and job["current"]:
@@ -225,6 +227,44 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     for job in jobs:
         _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
     return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+
+
+def _promotion(
+    mine: list[dict[str, Any]],
+    fields: dict[str, Any],
+    fact: "Fact",
+    new: Any,
+    add: Any,
+    promoted: dict[str, tuple[dict[str, Any], "Fact"]],
+) -> None:
+    """A new title where the person works: the job named, else the current one; told before any
+    job of theirs ("getting promoted to Senior Engineer"), kept in ``promoted`` for the workplace
+    told later."""
+    employer = fields["employer"]
+    target = next((j for j in reversed(mine) if j["current"] and (employer is None or _matches(j, fields))), None)
+    if target is None and employer is not None:
+        target = new(fields, fact, True)
+    if target is not None:
+        _promoted(target, fields, fact, new, add)
+    elif not mine and fields["role"]:
+        promoted[fields["person"]] = (fields, fact)
+
+
+def _current_before(job: dict[str, Any], mine: list[dict[str, Any]], fact: "Fact", as_of: Any) -> None:
+    """A workplace told as the person's ("telling my boss at Rockline") after a new job was
+    told to start later: it is the job the new one ends, over once that start has passed by
+    the latest session (``as_of``)."""
+    said = fact.session_date
+    ahead = [
+        j["start"]
+        for j in mine
+        if j["current"] and isinstance(j.get("start"), Period) and said is not None and j["start"].start > said
+    ]
+    if not ahead:
+        return
+    start = min(ahead, key=lambda period: period.start)
+    job["end"] = job["end"] or start
+    job["current"] = as_of is None or as_of < start.start
 
 
 def _promoted(job: dict[str, Any], fields: dict[str, Any], fact: "Fact", new: Any, add: Any) -> None:

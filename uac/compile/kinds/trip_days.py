@@ -11,7 +11,9 @@ a purchase or a workout of a person is moved to the day of the trip when:
   at most :data:`NEAR` sentences before the record's, and ended before that day and no more
   than :data:`WITHIN_DAYS` before it ("We celebrated Friday at the Omaha Steakhouse", told
   further on, is a dinner at home), and that sentence tells no return ("Back from Enugu since
-  the 15th. Friday I had dinner with Emeka at The Lagos Grill": the Friday after, at home);
+  the 15th. Friday I had dinner with Emeka at The Lagos Grill": the Friday after, at home)
+  other than the way back of the days it tells whole ("flew out Monday the 17th and back on
+  Saturday the 22nd");
 - the trip's days hold that weekday exactly once (a fortnight away has two Fridays: the
   date stays as it was).
 
@@ -62,6 +64,14 @@ _RETURN = re.compile(
 )
 
 
+#: the trip's days told whole, its way out and back: "flew out Monday the 17th and back on Saturday the
+#: 22nd" (the days of the trip, not a return the days after it follow)
+_OUT_AND_BACK = re.compile(
+    r"\b(?:flew|drove|went|headed|set)\s+(?:out|off|up|down|over)\b[^.;!?]{0,60}?\band\s+(?:flew\s+|drove\s+|came\s+)?back\s+on\b",
+    re.I,
+)
+
+
 def _order(fact_id: str) -> int:
     """The place of a fact in its session's log ("s3-f12" -> 12)."""
     match = re.search(r"-f(\d+)$", fact_id)
@@ -94,7 +104,7 @@ def date_within_trips(assembled: dict[str, list["Assembled"]], facts: dict[str, 
             told = {
                 (facts[s].session_id, _order(s))
                 for s in trip.sources
-                if s in facts and not _RETURN.search(facts[s].text)
+                if s in facts and (not _RETURN.search(facts[s].text) or _OUT_AND_BACK.search(facts[s].text))
             }
             trips.append((trip.fields.get("person"), span, told))
     if not trips:

@@ -1,0 +1,50 @@
+"""Jobs whose workplace is named only after the news: a promotion told first, the old job after an offer."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from uac.compile.offline import _assemble
+from uac.dates import Period
+
+from .conftest import facts_of
+
+
+def _jobs(*sessions: tuple[dt.date, list[str]], speaker: str = "Sipho") -> list[dict]:
+    facts = []
+    for number, (day, lines) in enumerate(sessions, 1):
+        for fact in facts_of(*lines, speaker=speaker, said_on=day):
+            facts.append(fact.replace(id=f"s{number}-{fact.id.split('-')[1]}", session_id=f"s{number}"))
+    _, assembled, _ = _assemble(facts)
+    return sorted(
+        ({k: a.fields.get(k) for k in ("employer", "role", "start", "end", "current")} for a in assembled["job"]),
+        key=lambda j: (str(j["start"] or ""), str(j["employer"])),
+    )
+
+
+PROMOTED = (
+    dt.date(2025, 11, 10),
+    ["Work told me today I'm getting promoted to Senior Electrical Engineer from 1 December!!"],
+)
+OFFER = (dt.date(2026, 1, 22), ["Project engineer at Sunveld Energy starting 1 April."])
+BOSS = (dt.date(2026, 1, 22), ["Now the hard part, telling my boss at Rockline."])
+
+
+def test_a_promotion_told_before_the_workplace_is_a_new_title_there():
+    jobs = _jobs(PROMOTED, (dt.date(2025, 12, 20), ["My boss at Rockline gave me Friday off."]))
+    assert [(j["employer"], j["role"], j["current"]) for j in jobs] == [
+        ("Rockline", None, False),
+        ("Rockline", "Senior Electrical Engineer", True),
+    ]
+    assert jobs[0]["end"] == jobs[1]["start"] == Period.day(dt.date(2025, 12, 1))
+
+
+def test_the_workplace_told_after_an_offer_starting_later_is_the_job_it_ends():
+    later = (dt.date(2026, 5, 3), ["First month at the new job done!"])
+    jobs = {(j["employer"], j["role"]): j for j in _jobs(PROMOTED, OFFER, BOSS, later)}
+    senior = jobs[("Rockline", "Senior Electrical Engineer")]
+    assert (senior["end"], senior["current"]) == (Period.day(dt.date(2026, 4, 1)), False)
+    assert jobs[("Sunveld Energy", "project engineer")]["current"] is True
+    # told before the new start has come, the old job is still the current one, ending then
+    jobs = {(j["employer"], j["role"]): j for j in _jobs(PROMOTED, OFFER, BOSS)}
+    assert jobs[("Rockline", "Senior Electrical Engineer")]["current"] is True
