@@ -48,3 +48,38 @@ def test_the_workplace_told_after_an_offer_starting_later_is_the_job_it_ends():
     # told before the new start has come, the old job is still the current one, ending then
     jobs = {(j["employer"], j["role"]): j for j in _jobs(PROMOTED, OFFER, BOSS)}
     assert jobs[("Rockline", "Senior Electrical Engineer")]["current"] is True
+
+
+def test_a_title_won_with_no_employer_is_a_new_title_where_one_works_dated_by_its_start():
+    jobs = _jobs(
+        (dt.date(2026, 3, 1), ["I've been a senior data engineer at Lumenpay 4 years this March."]),
+        (dt.date(2026, 7, 12), ["I got the lead data engineer role!!", "Still at Lumenpay, just more meetings lol."]),
+        (dt.date(2026, 8, 19), ["I start as lead data engineer on the 1st and I need a 30/60/90 day plan."]),
+        speaker="Daniel",
+    )
+    assert [(j["employer"], j["role"], j["current"]) for j in jobs] == [
+        ("Lumenpay", "senior data engineer", False),
+        ("Lumenpay", "lead data engineer", True),
+    ]
+    assert jobs[0]["end"] == jobs[1]["start"] == Period.day(dt.date(2026, 9, 1))
+
+
+def test_a_title_won_that_was_applied_for_elsewhere_is_that_new_job():
+    jobs = _jobs(
+        (dt.date(2026, 3, 1), ["I've been a senior data engineer at Lumenpay 4 years this March."]),
+        (dt.date(2026, 4, 2), ["I applied for a project lead role at Kestrel Grid."]),
+        (dt.date(2026, 5, 2), ["I got the project lead role!!"]),
+        speaker="Daniel",
+    )
+    assert {(j["employer"], j["role"], j["current"]) for j in jobs} == {
+        ("Lumenpay", "senior data engineer", False),
+        ("Kestrel Grid", "project lead", True),
+    }
+
+
+def test_a_job_told_without_its_subject_after_someone_elses_news_is_theirs():
+    line = "Big news: Chi got the Manchester job!! Lead pharmacist at Wythenshawe Hospital, starting 1st March."
+    assert _jobs((dt.date(2027, 1, 10), [line]), speaker="Daniel") == []
+    # the speaker's own news, told the same way, stays theirs
+    mine = "Big news: I got the Manchester job!! Lead pharmacist at Wythenshawe Hospital, starting 1st March."
+    assert "Wythenshawe Hospital" in [j["employer"] for j in _jobs((dt.date(2027, 1, 10), [mine]), speaker="Daniel")]

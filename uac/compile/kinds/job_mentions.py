@@ -223,6 +223,19 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
             rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}?(?:{_RANK}|{_TITLE_NOUN})))(?=[\s,.;!(]|$)",
             "promotion",
         ),
+        # "I got the lead data engineer role!!": a title won, no employer named -- a new title where the
+        # speaker works, or the job applied for where the role was named beside its employer (:mod:`.jobs`)
+        (
+            rf"\b{me}\s+(?:(?i:finally|just|actually|officially)\s+)?got\s+the\s+"
+            rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?(?:{_RANK}|{_TITLE_NOUN})))\s+(?i:role|job|position|post)\b(?!\s+(?:at|with|in)\s+[A-Z])",
+            "promotion",
+        ),
+        # "I start as lead data engineer on the 1st": the day a title takes effect
+        (
+            rf"\b{me}\s+(?:starts|start|is\s+starting|will\s+start)\s+as\s+(?:(?:an?|the)\s+)?(?:new\s+)?"
+            rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}(?:{_RANK}|{_TITLE_NOUN})))(?=[\s,.;!(]|$)(?!\s+(?:at|with)\s+[A-Z])",
+            "promotion",
+        ),
         # "and news: made principal!!", "I just made partner": a new title where the speaker works
         (
             rf"(?:^{_OPENER}(?:(?i:and\s+|big\s+)?(?i:news|update)\s*[:!-]+\s*)?|\b{me}\s+(?:just\s+|finally\s+|officially\s+)?)"
@@ -259,6 +272,12 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         # no job by itself, the employer's full name and the role
         (
             rf"^(?:(?i:a|an|as\s+an?|as)\s+)?{_TITLED}\s+at\s+{_ORG}(?=\s*(?:[,.;!]|$)|\s+in\s+[A-Z])",
+            "mention",
+        ),
+        # no job, the employer and the role applied for ("applied for a project lead role at Kestrel Grid")
+        (
+            rf"\b{me}\s+(?:has\s+|had\s+)?applied\s+for\s+(?:a|an|the)\s+(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,3}}?(?:{_RANK}|{_TITLE_NOUN})))"
+            rf"\s+(?i:job|role|position|post)\s+(?:at|with)\s+{_ORG}",
             "mention",
         ),
         # no job, only the employer's full name ("applied for a job at Brightwater Energy")
@@ -346,7 +365,8 @@ def mentions(fact: "Fact") -> list[Mention]:
 #: a date the extractor resolved after a word that says a title takes effect then: "from 1st September (on 1
 #: September 2025)", "starts feb 2 (on 2 February 2026)", "as of yesterday (on 14 July 2025)"
 _FROM_DATE = re.compile(
-    r"\b(?:from|starting|starts|start|as\s+of|effective|since)\s+[^()]{1,25}?\((?:on|in|from)\s+(?P<when>[^()]+?)\)",
+    r"\b(?:(?:starts|start|starting)\s+as\s+[^()]{1,40}?|(?:from|starting|starts|start|as\s+of|effective|since)\s+[^()]{1,25}?)"
+    r"\((?:on|in|from)\s+(?P<when>[^()]+?)\)",
     re.I,
 )
 

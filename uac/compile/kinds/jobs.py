@@ -154,8 +154,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
     #: (person, employer, role) named where no job is told ("applied for a job at Brightwater Energy",
     #: "GIS analyst at Boland Spatial")
     names: list[tuple[str, str, str | None]] = []
-    #: person -> a promotion told before any job of theirs was (its fields and fact)
-    promoted: dict[str, tuple[dict[str, Any], "Fact"]] = {}
+    promoted: dict[str, tuple[dict[str, Any], "Fact"]] = {}  # person -> a promotion told before any job
     as_of = max((f.session_date for f in facts.values() if f.session_date is not None), default=None)
 
     def new(fields: dict[str, Any], fact: "Fact", is_open: bool) -> dict[str, Any]:
@@ -164,13 +163,8 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         jobs.append(record)
         return record
 
-    def add(record: dict[str, Any], fields: dict[str, Any], fact: "Fact") -> None:
-        for name in ("employer", "role", "start", "end"):
-            if record.get(name) is None and fields.get(name) is not None:
-                record[name] = fields[name]
-        if fact.id not in record["sources"]:
-            record["sources"].append(fact.id)
-
+    add = _add
+    sightings = [s for s in sightings if not _after_someone_elses_news(facts.get(s.fact_id), facts)]
     for sighting, fact in p.in_order(sightings, facts):
         fields = sighting.fields
         person, event = fields["person"], fields["_event"]
@@ -183,6 +177,7 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             if resolved is None:
                 continue
             fields = resolved
+        fields, event = _as_applied(fields, event, [(n, r) for who, n, r in names if who == person])
         employer = fields["employer"]
         if event == "end":
             target = _ended(mine, fields, closed_in, fact.session_id)
@@ -226,7 +221,52 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
                         job["end"] = fields["start"]
     for job in jobs:
         _named_in_full(job, [(n, r) for who, n, r in names if who == job["person"]])
-    return [Assembled(kind.name, job, list(job["sources"])) for job in jobs]
+    return [
+        Assembled(kind.name, {k: v for k, v in job.items() if not k.startswith("_")}, list(job["sources"]))
+        for job in jobs
+    ]
+
+
+#: someone else's new job told: "Chi got the Manchester job!!", "Tom accepted the offer"
+_THEIR_NEWS = re.compile(
+    rf"\b(?P<who>{p.CAPITALISED})\s+(?:finally\s+|just\s+)?(?:got|landed|accepted|took|was\s+offered|has\s+been\s+offered)\s+"
+    r"(?:the|a|an|her|his|their)\b[^.;!?]{0,40}?\b(?:job|role|offer|position|post|promotion)\b"
+)
+
+
+def _after_someone_elses_news(fact: "Fact | None", facts: dict[str, "Fact"]) -> bool:
+    """A sentence without its subject ("Lead pharmacist at Wythenshawe Hospital, starting 1st March")
+    right after someone else's news of a job ("Chi got the Manchester job!!") is that person's job."""
+    if fact is None or not fact.speaker or not fact.text.startswith(f"{fact.speaker} said: "):
+        return False
+    number = re.search(r"-f(\d+)$", fact.id)
+    before = facts.get(f"{fact.id[: number.start()]}-f{int(number.group(1)) - 1}") if number else None
+    if before is None or before.session_id != fact.session_id:
+        return False
+    news = _THEIR_NEWS.search(before.text)
+    return news is not None and news.group("who") not in fact.speaker.split()
+
+
+def _add(record: dict[str, Any], fields: dict[str, Any], fact: "Fact") -> None:
+    """Fill the job's gaps from a sighting of it, and keep its source."""
+    for name in ("employer", "role", "start", "end"):
+        if record.get(name) is None and fields.get(name) is not None:
+            record[name] = fields[name]
+    if fact.id not in record["sources"]:
+        record["sources"].append(fact.id)
+
+
+def _as_applied(fields: dict[str, Any], event: str, named: list[tuple[str, str | None]]) -> tuple[dict[str, Any], str]:
+    """A title won with no employer named ("I got the project engineer role!!") is the job the
+    person named beside its employer before ("applied for a project engineer job at Sunveld"):
+    a start there; any other stays a new title where they work."""
+    role = fields.get("role")
+    if event != "promotion" or fields.get("employer") is not None or not role:
+        return fields, event
+    employers = {n for n, r in named if r and same_value(r, role)}
+    if len(employers) != 1:
+        return fields, event
+    return {**fields, "employer": employers.pop(), "_event": "start"}, "start"
 
 
 def _promotion(
@@ -276,11 +316,16 @@ def _promoted(job: dict[str, Any], fields: dict[str, Any], fact: "Fact", new: An
     if not role or first or (job.get("role") and same_value(role, job["role"])):
         add(job, fields, fact)
         job["role"] = role or job["role"]
+        since = fields.get("_since")
+        if since is not None and job.get("_previous") is not None:
+            # "I start as lead data engineer on the 1st", after "I got the lead role": the day it takes effect
+            job["start"] = job["_previous"]["end"] = since
         return
     told = fields.get("_since") or p.when(fact) or (Period.day(fact.session_date) if fact.session_date else None)
     job["current"] = False
     job["end"] = job["end"] or told
-    new({**fields, "employer": fields["employer"] or job["employer"], "start": told, "end": None}, fact, True)
+    record = new({**fields, "employer": fields["employer"] or job["employer"], "start": told, "end": None}, fact, True)
+    record["_previous"] = job
 
 
 def _ended(
