@@ -90,3 +90,12 @@ def test_a_thing_not_named_stays_on_the_timeline_unclear():
     [fact] = facts_of("Bought it for $40 in the end.", speaker="Kim")
     found = detect(fact)
     assert found and all("_doubt" in s.fields for s in found if s.kind == "purchase")
+
+
+def test_a_make_named_after_the_thing_keeps_the_thing():
+    line = (
+        "Also I finally bit the bullet and bought new walking boots yesterday, Meindls from Tiso on Rose Street, £165."
+    )
+    assert _bought(line) == [("Meindls new walking boots", 165.0)]
+    # the make alone, with no thing before it, stays the make
+    assert _bought("Finally bought Meindls from Tiso on Rose Street, £165.") == [("Meindls", 165.0)]

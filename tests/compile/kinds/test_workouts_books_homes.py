@@ -341,3 +341,35 @@ def test_a_greeting_from_a_place_without_a_move_is_no_home():
 
     _, assembled, _ = _assemble(facts_of("Hello from Porto!! The food here is great.", said_on=dt.date(2025, 9, 10)))
     assert assembled["home"] == []
+
+
+def test_a_lease_signed_and_its_moving_in_day_passed_is_presumed_lived_in():
+    lease = (
+        dt.date(2027, 1, 10),
+        ["Bigger news: I've signed a lease on a flat in Stirling.", "Moving in on Saturday 27th February."],
+    )
+    [home] = _records("home", lease, (dt.date(2027, 3, 7), ["Can you help with a letter?"]), speaker="Fiona MacLeod")
+    assert (home["city"], home["start"], home["current"], home["presumed"]) == (
+        "Stirling",
+        Period("2027-02-27"),
+        True,
+        True,
+    )
+    [home] = _records("home", lease, speaker="Fiona MacLeod")  # nothing said after the day: not lived in yet
+    assert (home["current"], home.get("presumed", False)) == (False, False)
+
+
+def test_a_move_told_by_its_movers_and_a_home_lived_in_since_a_year():
+    said = (
+        dt.date(2026, 4, 22),
+        [
+            "ok i need a moving checklist, i been in my apartment in east point since 2018 and i got so much stuff.",
+            "movers quoted me 2,800 from east point to charlotte and relocation covers up to 6k.",
+        ],
+    )
+    homes = _records("home", said, speaker="Keisha")
+    assert [(h["city"], h["start"], h["current"]) for h in homes] == [
+        ("East Point", Period("2018"), True),
+        ("Charlotte", None, False),
+    ]
+    assert _records("home", (dt.date(2026, 4, 22), ["My sister's movers quoted her 900 from Leeds to York."])) == []

@@ -42,7 +42,7 @@ _YEARS_IN = re.compile(rf"^(?i:(?:(?:nearly|almost|over|about)\s+)?(?:{p.NUMBER}
 _HOME_NOUN = r"(?:rental|flat|house|apartment|place|home|condo|unit|townhouse|townhome|duplex|studio|cottage|bungalow)"
 _FOUND = re.compile(
     # "we signed a lease on a townhouse in Papillion!! moving Aug 16"
-    rf"^(?:got|found|signed\s+for|signed\s+(?:the|a)\s+lease\s+(?:on|for)|rented|bought)\s+(?:the|a|an|our|my)\s+"
+    rf"^(?:(?:has|have|just|finally)\s+)*(?:got|found|signed\s+for|signed\s+(?:the|a)\s+lease\s+(?:on|for)|rented|bought)\s+(?:the|a|an|our|my)\s+"
     rf"(?:new\s+|(?:\w+-)?bed(?:room)?\s+|little\s+|small\s+)*{_HOME_NOUN}\s+in\s+(?P<place>{p.NAME})"
 )
 #: a home said in lower case: "live in leipzig now", "moved to bristol"
@@ -51,7 +51,21 @@ _LOWER_HOME = re.compile(
 )
 #: "moved on the 18th", "moved in last week", "have moved": a move that names no place
 _MOVED = re.compile(
-    r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b)"
+    r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b"
+    # "Moved a week past Saturday, on the 27th", "moved into the flat"
+    r"|\s+(?:a|one|two|three)\s+(?:weeks?|days?)\b|\s+in(?:to)?\s+(?:the|our|my)\b)"
+)
+#: "Moving in on Saturday 27th February": the day a home found is moved into, ahead
+_MOVING_IN = re.compile(r"^(?:(?:is|are|am)\s+)?moving\s+in\s+(?:on|this|next|at|in)\b", re.I)
+#: "movers quoted R14 500 from Joburg to Durban", "the move from east point to charlotte": a move ahead
+_MOVE_BETWEEN = re.compile(
+    r"\b(?i:movers?|moving|move|removals?|relocation|relocating|van)\b[^.;!?]{0,60}?\bfrom\s+"
+    rf"(?P<old>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\s+to\s+(?P<new>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\b"
+)
+#: "been in my apartment in east point since 2018": the home lived in since then
+_HOME_SINCE = re.compile(
+    rf"\b(?:has|have|had|beens?|is)\s+(?:been\s+)?(?:living\s+)?in\s+{p.OWNER}\s+(?:little\s+|old\s+)?(?:{_HOME_NOUN})\s+in\s+"
+    rf"(?P<place>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\s+since\b"
 )
 #: "is moving from Nairobi to Mombasa", "moved from Leeds to York in May": a home left for another
 _FROM_TO = re.compile(
@@ -89,6 +103,8 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             out.append((clause.person, city.name, "start" if lower.group("now") or lower.group("moved") else "current"))
         elif _MOVED.match(clause.rest) and (clause.group or clause.person == fact.speaker):
             out.append((clause.person, "", "moved"))
+        elif _MOVING_IN.match(clause.rest) and (clause.group or clause.person == fact.speaker):
+            out.append((clause.person, "", "moving"))
     if not out and fact.speaker and not p.is_question(fact):
         text = p.plain_cached(fact.text, fact.session_date)
         new = re.search(
@@ -97,11 +113,54 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
         if new is not None:
             out.append((fact.speaker, new.group("place"), "start"))
     if not out and fact.speaker and not p.is_question(fact):
+        out.extend(_told_in_passing(fact))
+    if not out and fact.speaker and not p.is_question(fact):
         text = p.plain_cached(fact.text, fact.session_date)
         years = _YEARS_IN.match(text)
         if years is not None and fact.speaker in text:
             out.append((fact.speaker, re.sub(r"\s+(?:and|but)$", "", years.group("place")), "current"))
     return out
+
+
+def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
+    """A move or a home told beside other news: "movers quoted R14 500 from Joburg to Durban" (the
+    home left, the one ahead), "been in my apartment in east point since 2018" (lived in since)."""
+    text = p.plain_cached(fact.text, fact.session_date)
+    person = fact.speaker or ""
+    between = _MOVE_BETWEEN.search(text)
+    subject = (
+        re.search(r"(?P<who>\S+(?:\s+\S+)?)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+$", text[: between.start()])
+        if between
+        else None
+    )
+    if (
+        subject is not None
+        and not subject.group("who").endswith(person.split()[-1])
+        and "and others" not in subject.group("who")
+    ):
+        between = None  # "Sam's sister is moving from Leeds to York": someone else's move
+    if between is not None and re.search(
+        rf"\b(?:his|her|their|him|them)\b|{p.OWNER}\s+\w+['’]s\b", text[max(0, between.start() - 30) : between.end()]
+    ):
+        between = None  # "my sister's movers quoted her 900 from Leeds to York": whose move is not the speaker's
+    if between is not None and not p.HEDGES.search(text):
+        old, new = _city(between.group("old")), _city(between.group("new"))
+        if old and new and old != new:
+            return [(person, old, "current"), (person, new, "planned")]
+    if re.match(r"(?i:moving\s+in)\b", p.without_said(text, person)) and p.when(fact) is not None:
+        return [(person, "", "moving")]  # "Moving in on Saturday 27th February", its subject left out
+    since = _HOME_SINCE.search(p.without_dates_written(fact.text))  # "since 2018" kept
+    if since is not None and since.group(0).find(person) >= 0 and (city := _city(since.group("place"))):
+        return [(person, city, "start")]
+    return []
+
+
+def _city(name: str) -> str | None:
+    """The gazetteer's name of a place said in any case ("east point" -> "East Point"), else None."""
+    place = lookup(name) if name[:1].isupper() else (lookup(name.title()) or lookup_lower(name))
+    if place is None and " " in name and name[:1].islower():
+        return _city(name.split()[0])  # "to charlotte and ...": the one word
+    return place.name if place is not None else None
 
 
 def detect(fact: "Fact") -> list[Sighting]:
@@ -110,7 +169,7 @@ def detect(fact: "Fact") -> list[Sighting]:
     out = []
     for person, value, event in _statements(fact):
         period = p.when(fact)
-        if event == "moved":
+        if event in ("moved", "moving"):
             # the move into the home found before (assembled with it, or nothing)
             out.append(
                 Sighting(NAME, fact.id, {"person": person, "start": period, "_event": event, "_support": True}, None)
@@ -137,6 +196,13 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
         fields = sighting.fields
         person, event = fields["person"], fields["_event"]
         mine = [h for h in homes if h["person"] == person]
+        if event == "moving":
+            # "Moving in on Saturday 27th February": the day the home found is to be moved into
+            found = next((h for h in reversed(mine) if h["_planned"]), None)
+            if found is not None and fields["start"] is not None:
+                found["start"] = fields["start"]
+                found["sources"].append(fact.id)
+            continue
         if event == "moved":
             found = next((h for h in reversed(mine) if h["_planned"]), None)
             greeted = _greeted_from(fact, facts) if found is None else None
@@ -186,11 +252,30 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
             if home is not target and home["current"]:
                 home["current"] = False
                 home["end"] = home["end"] or target["start"]
+    _presume_moved(homes, facts)
     out = []
     for home in homes:
         record = {k: v for k, v in home.items() if not k.startswith("_")}
         out.append(Assembled(kind.name, record, list(record["sources"])))
     return out
+
+
+def _presume_moved(homes: list[dict[str, Any]], facts: dict[str, "Fact"]) -> None:
+    """A home found with the day it is to be moved into, that day passed before the latest
+    session and no move told: presumed lived in from then (``presumed``), the home before it
+    left that day."""
+    as_of = max((f.session_date for f in facts.values() if f.session_date is not None), default=None)
+    for home in homes:
+        start = home.get("start")
+        if not home["_planned"] or not isinstance(start, Period) or as_of is None or home["said_on"] is None:
+            continue
+        if not (home["said_on"] <= start.start < as_of) or start.days > 7:
+            continue
+        home.update(_planned=False, current=True, presumed=True)
+        for other in homes:
+            if other is not home and other["person"] == home["person"] and other["current"]:
+                other["current"] = False
+                other["end"] = other["end"] or start
 
 
 #: a message sent from its place: "Hello from Porto!!", "greetings from salthill", "reporting live from busan"
@@ -223,7 +308,7 @@ def _record(fields: dict[str, Any], fact: "Fact") -> dict[str, Any]:
 
 CLASS = p.record_class(
     "Home",
-    {"city": str, "person": str, "country": str, "start": Period, "end": Period, "current": bool},
+    {"city": str, "person": str, "country": str, "start": Period, "end": Period, "current": bool, "presumed": bool},
     "A home someone lives or lived in (offline rules): city, country (ISO code), start, end, whether it is current.",
 )
 DESCRIPTION = (

@@ -138,6 +138,7 @@ def detect(fact: "Fact") -> list[Sighting]:
             continue
         if not bought or verb is None or verb.start() >= start:
             continue  # the verb of buying comes before the price it paid
+        item = _with_its_kind(item, text[verb.end() : start], person)
         fields: dict[str, Any] = {
             "person": person,
             "item": item,
@@ -168,6 +169,20 @@ _CALLS = set(
     """mate bro bruv babe dude man guys lads lad yo ok okay so well oh also update news sorted righto right
     honestly basically lol haha ugh omg welp caved finally splurged confession""".split()
 )
+
+
+def _with_its_kind(item: str, after_verb: str, person: str) -> str:
+    """A make named after the thing ("bought new walking boots yesterday, Meindls from Tiso, £165"):
+    the make and the thing ("Meindls new walking boots"), not the make alone."""
+    if not all(w[:1].isupper() for w in item.split()):
+        return item
+    first = after_verb.split(",", 1)[0]
+    if first.strip() == after_verb.strip():
+        return item
+    thing = _named_in(first, person)
+    if thing is None or not thing[:1].islower() or item.lower() in thing.lower():
+        return item
+    return f"{item} {thing}"
 
 
 def _thing(segment: str, person: str) -> str | None:
