@@ -95,3 +95,11 @@ def test_a_return_home_from_an_island_the_gazetteer_lacks_and_a_plan_looked_back
         (dt.date(2026, 10, 10), ["Dublin was a riot."]),
     )
     assert (trip["status"], trip.get("presumed", False)) == ("done", False)
+
+
+def test_a_return_told_weeks_after_the_plan_began_is_its_report():
+    [trip] = _trips(
+        (dt.date(2026, 7, 12), ["Flights to Lagos booked for the four of us, flying out 20th December!"]),
+        (dt.date(2027, 1, 10), ["Back from Lagos since Monday. 16 nights and it felt like 5."]),
+    )
+    assert (trip["destination"], trip["status"], trip.get("purpose")) == ("Lagos", "done", None)

@@ -413,7 +413,7 @@ _DURATION = re.compile(
     re.I,
 )
 _PURPOSE = re.compile(
-    rf"\bfor\s+(?P<purpose>(?:a|an|the|{p.OWNER}|their|work|business|pleasure|fun|vacation|holiday|[a-z]+ing)\b[^,.;!?()]*?)"
+    rf"\bfor\s+(?!(?:the\s+)?(?:two|three|four|five|six|seven|eight|\d+|all|both)\s+of\b)(?P<purpose>(?:a|an|the|{p.OWNER}|their|work|business|pleasure|fun|vacation|holiday|[a-z]+ing)\b[^,.;!?()]*?)"
     r"(?=\s+(?:with|in|on|at|last|next|this|and|but|from|to|because|while|after|before)\b|[,.;!?()]|$)"
 )
 
@@ -1340,6 +1340,17 @@ def _inside(day: Period | None, period: Period | None) -> bool:
     return day is not None and period is not None and day in period
 
 
+def _stay_of(fields: dict[str, Any], when: Period | None) -> Period | None:
+    """The days a return tells: its end and the nights before it (a month where none are told),
+    else the period that dated the sighting."""
+    end, nights = fields.get("end"), fields.get("nights")
+    if not isinstance(end, Period) or fields.get("start") is not None or fields.get("status") != "done":
+        return when
+    # a return with no nights told: a stay of up to a month before it ("back from Lagos since Monday")
+    days = nights if isinstance(nights, int) and 0 < nights < 60 else _STAY_DAYS
+    return Period(end.start - _dt.timedelta(days=days), end.end)
+
+
 def _plan_matches(plan: _Trip, when: Period | None) -> bool:
     near = _near(plan.when, when, _SLACK)
     return True if near is None else near
@@ -1489,7 +1500,7 @@ def _take(trips: list[_Trip], sighting: Sighting, fact: "Fact") -> None:
     if not same and not fields.get("_weak") and _held(trips, key, fields, when, fact.id, said):
         return
     plans = [t for t in same if t.fields["status"] == "planned"]
-    target = next((t for t in reversed(plans) if _plan_matches(t, when)), None)
+    target = next((t for t in reversed(plans) if _plan_matches(t, _stay_of(fields, when))), None)
     if status == "cancelled":
         if target is not None:
             _merge(target, _undated(fields), fact.id, said, override=False)
