@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev to dev29): their ledgers
+"""The hand-written evaluation sets (dev to dev43): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -54,11 +54,15 @@ COUNTS = {
     "dev37": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 28),
     "dev38": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 27),
     "dev39": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 30),
+    "dev40": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 40),
+    "dev41": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 31),
+    "dev42": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 31),
+    "dev43": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 39),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
-EVERY_MEAL_PAID = {"dev15", "dev16", "dev17", "dev37", "dev38"}
+EVERY_MEAL_PAID = {"dev15", "dev16", "dev17", "dev37", "dev38", "dev40", "dev41"}
 #: sets whose writers were not asked for a returned purchase (every purchase was kept)
-NOTHING_RETURNED = {"dev36", "dev37", "dev38", "dev39"}
+NOTHING_RETURNED = {"dev36", "dev37", "dev38", "dev39", "dev40", "dev41", "dev42", "dev43"}
 #: sets whose every price is in the user's own money (Keisha paid for Jamaica in dollars)
 ONE_CURRENCY = {"dev38"}
 
