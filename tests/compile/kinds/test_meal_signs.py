@@ -255,3 +255,10 @@ def test_the_name_a_meal_was_had_in_and_a_name_after_the():
     found = _meals("We had dinner at the Italian restaurant on Saturday, £30.")
     assert [m["place"] for m in found] == ["the Italian restaurant"]
     assert _meals("dinner in Lisbon was lovely, $40.") == []
+
+
+def test_a_meal_opening_a_clause_after_a_comma_names_its_eatery():
+    line = (
+        "we were in westport the weekend before last, dinner in the Clew Bay Bistro was 78 quid and we climbed nothing."
+    )
+    assert [(m["place"], m["amount"]) for m in _meals(line)] == [("Clew Bay Bistro", 78.0)]

@@ -409,7 +409,8 @@ def _subject_meal(fact: "Fact") -> list[Sighting]:
         match = re.match(_MEAL_AT.format(name=p.NAME), text)
         if match is None:
             # "saturday was aoife's birthday - dinner in Marseille on dominick street, 120 euro": after a dash
-            dash = re.search(r"\s[-–—]\s+(?=(?i:dinner|lunch|brunch|breakfast|supper|drinks)\b)", text)
+            # "..., dinner in the Clew Bay Bistro was 78 quid": after a comma, the meal opening a clause
+            dash = re.search(r"(?:\s[-–—]|[,;])\s+(?=(?i:dinner|lunch|brunch|breakfast|supper|drinks)\b)", text)
             if dash is not None:
                 match = re.match(_MEAL_AT.format(name=p.NAME), text[dash.end() :])
                 text = text[dash.end() :] if match is not None else text
