@@ -83,3 +83,20 @@ def test_a_job_told_without_its_subject_after_someone_elses_news_is_theirs():
     # the speaker's own news, told the same way, stays theirs
     mine = "Big news: I got the Manchester job!! Lead pharmacist at Wythenshawe Hospital, starting 1st March."
     assert "Wythenshawe Hospital" in [j["employer"] for j in _jobs((dt.date(2027, 1, 10), [mine]), speaker="Daniel")]
+
+
+def test_jobs_as_irish_english_tells_them():
+    jobs = _jobs(
+        (dt.date(2025, 7, 8), ["Six years in Hegarty's now and Saturdays never get easier lol."]),
+        (
+            dt.date(2025, 8, 27),
+            ["Also big news maybe — my boss called me in Monday and offered me supervising pharmacist from October."],
+        ),
+        (dt.date(2026, 3, 5), ["O'Donovan's offered me the pharmacist manager role, start the 30th of March."]),
+        speaker="Aoife",
+    )
+    assert [(j["employer"], j["role"], j["start"], j["current"]) for j in jobs] == [
+        ("Hegarty", None, None, False),
+        ("O'Donovan", "pharmacist manager", Period.day(dt.date(2026, 3, 30)), True),
+        ("Hegarty", "supervising pharmacist", Period.month(2025, 10), False),
+    ]

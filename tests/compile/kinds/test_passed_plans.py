@@ -103,3 +103,22 @@ def test_a_return_told_weeks_after_the_plan_began_is_its_report():
         (dt.date(2027, 1, 10), ["Back from Lagos since Monday. 16 nights and it felt like 5."]),
     )
     assert (trip["destination"], trip["status"], trip.get("purpose")) == ("Lagos", "done", None)
+
+
+def test_trips_given_someone_or_told_without_their_subject():
+    [trip] = _trips(
+        (
+            dt.date(2025, 10, 23),
+            ["Cian's birthday is the 8th of November and I'm bringing him to Killarney for the weekend."],
+        ),
+    )
+    assert (trip["destination"], trip["status"]) == ("Killarney", "planned")
+    [trip] = _trips(
+        (dt.date(2025, 8, 13), ["Doing a mini road trip this weekend, Cork to Dingle with Cian, back Sunday evening."]),
+    )
+    assert (trip["destination"], trip["status"]) == ("Dingle", "planned")
+    [trip] = _trips(
+        (dt.date(2025, 9, 16), ["I'm going up to Dublin for a course on the 14th and 15th of October."]),
+        (dt.date(2025, 10, 23), ["Dublin course was grand by the way, long days but I learned loads."]),
+    )
+    assert (trip["destination"], trip["status"]) == ("Dublin", "done")

@@ -27,6 +27,7 @@ gazetteer knows it).
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -167,8 +168,14 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         # offer cheered or dated is taken (one turned down says so: "turned Fernhill down")
         (
             rf"\b{_ORG}\s+offered\s+{me}\s+(?:the\s+|a\s+|an\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){{0,5}}?)"
-            rf"(?=\s*!|,?\s+(?:starting|start\s+date|from\s+the\s+\d|and\s+{me}\s+(?:said\s+yes|accepted|took\s+it))\b)",
+            rf"(?=\s*!|,?\s+(?:starting|start\s+date|from\s+the\s+\d|start(?=\s+(?:on\s+)?the\b)|and\s+{me}\s+(?:said\s+yes|accepted|took\s+it))\b)",
             "start",
+        ),
+        # "my boss called me in Monday and offered me supervising pharmacist from October": a new title there
+        (
+            rf"\b{mine}\s+(?:boss|manager|line\s+manager|area\s+manager|director)\b[^.;!?]{{0,40}}?\boffered\s+{me}\s+(?:the\s+|a\s+)?"
+            rf"(?P<role>(?i:(?:[a-z][\w-]*\s+){{0,2}}(?:{_RANK}|{_TITLE_NOUN})))(?:\s+(?i:role|job|position|post))?(?=\s+(?:from|starting)\b)",
+            "promotion",
         ),
         # "galway rang friday evening, deputy principal in Coláiste Ard Mhuire, start date monday 25th of august"
         (
@@ -250,7 +257,7 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         ),
         (rf"\b{me}\s+(?:is|am)\s+(?:on|earning|making|paid)\s+[£$€]?\d[\w.,]*\s+at\s+{_ORG}", "current"),
         (
-            rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+at\s+{_ORG}",
+            rf"(?:^{_OPENER}|[,;:]\s+|\b{me}\s+(?:has\s+been|is|was|had)\s+)(?i:{_SPAN})\s+(?i:years?|months?)\s+(?:at|in)\s+{_ORG}",
             "current",
         ),
         # "with" a one-word name is a partner as often as an employer ("5 years with Mira yesterday"):
@@ -345,6 +352,8 @@ def mentions(fact: "Fact") -> list[Mention]:
             told = {"shift": "current", "notice": "end", "titled": "start"}.get(event, event)
             groups["role"] = groups.get("role") or groups.get("role2")
             role = " ".join(groups["role"].split()) if groups.get("role") else None
+            if role and role.count(" ") >= 2:
+                role = re.sub(r"\s+(?i:role|job|position|post)$", "", role)  # "the pharmacist manager role"
             if role and not role.split()[0].isupper() and not all(w[:1].isupper() for w in role.split()):
                 # "Research assistant" opening a sentence; "GIS analyst" and "Operations Supervisor" kept
                 role = role[:1].lower() + role[1:]
@@ -357,7 +366,7 @@ def mentions(fact: "Fact") -> list[Mention]:
 
             if org is None and told in ("current", "start") and role is None:
                 continue
-            since = _since(fact.text) if event == "promotion" else None
+            since = _since(fact.text, fact.session_date) if event == "promotion" else None
             out.append(Mention(org, role, told, since))
     return out
 
@@ -371,12 +380,36 @@ _FROM_DATE = re.compile(
 )
 
 
-def _since(text: str) -> "Period | None":
-    """The day a promotion takes effect, as the fact's text tells it (first such date; None: not told)."""
-    from ...dates import read_period
+def _since(text: str, said: "_dt.date | None" = None) -> "Period | None":
+    """The day a promotion takes effect, as the fact's text tells it (first such date; None: not told);
+    a month named bare after "from" ("offered me supervising pharmacist from October") is the next
+    such month from the day it was said (``said``)."""
+    from ...dates import Period, read_period
 
     for match in _FROM_DATE.finditer(text):
         period = read_period(match.group("when"))
         if period is not None:
             return period
+    month = _FROM_MONTH.search(text)
+    if month is not None and said is not None:
+        number = MONTH_NAMES.index(month.group("month").lower()) + 1
+        return Period.month(said.year + (number < said.month), number)
     return None
+
+
+MONTH_NAMES = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+#: "from October" left without a date by the extractor
+_FROM_MONTH = re.compile(r"\b(?:from|starting|as\s+of)\s+(?P<month>(?i:" + "|".join(MONTH_NAMES) + r"))\b(?!\s*\()")

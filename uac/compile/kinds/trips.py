@@ -271,6 +271,21 @@ RULES: tuple[_Rule, ...] = (
         cue="verb",
         told=re.compile(r"\b(?:nights?|weekend|flying|flight|driving|trip|holiday|\d{1,2}(?:st|nd|rd|th)?\b)", re.I),
     ),
+    # "I'm bringing him to Killarney for the weekend, Friday 7th to Sunday 9th": a trip given someone, ahead
+    _rule(
+        rf"(?:is|are|am)\s+(?:bringing|taking|whisking)\s+(?:him|her|them|the\s+(?:kids|boys|girls|family)|{p.OWNER}\s+\w+|"
+        rf"(?-i:[A-Z][\w'’-]+))\s+(?:away\s+|off\s+|up\s+|down\s+)?to\s+{_PLACES}",
+        "planned",
+        ahead=True,
+        cue="verb",
+    ),
+    # "Doing a mini road trip this weekend, Cork to Dingle": a road trip from one place to another
+    _rule(
+        rf"(?:(?:is|are|am)\s+)?(?:doing|going\s+on)\s+a\s+(?:[\w-]+\s+){{0,2}}?road\s*trip\b[^.;!?]{{0,40}}?,?\s+{p.NAME}\s+to\s+{_PLACES}",
+        "planned",
+        ahead=True,
+        cue="verb",
+    ),
     _rule(rf"(?:is|are|am)\s+visiting\s+{_FAMILY}\s+in\s+{_PLACES}", "planned", family=True),
     _rule(rf"(?:is|are)\s+visiting\s+{_PLACES}", "planned"),
     # "Jess and I are doing Namibia after Christmas!", "are going home to PE for the break"
@@ -456,7 +471,7 @@ def detect(fact: "Fact", *, meal: bool = False) -> list[Sighting]:
         out.extend(_nights_in(fact))
     if out:
         return out
-    for clause in list(p.clauses(fact, CUE)) + (_anywhere(fact) if not said else []):
+    for clause in list(p.clauses(fact, CUE)) + (_anywhere(fact) if not said else []) + _no_subject(fact):
         if out:
             break
         for rule in RULES:
@@ -801,6 +816,21 @@ def _anywhere(fact: "Fact") -> list[p.Clause]:
     ]
 
 
+def _no_subject(fact: "Fact") -> list[p.Clause]:
+    """ "Doing a mini road trip this weekend, Cork to Dingle": a plan told without its subject, the speaker's."""
+    if not fact.speaker or p.is_question(fact):
+        return []
+    body = p.without_said(p.plain_cached(fact.text, fact.session_date), fact.speaker)
+    lead = _NO_SUBJECT.match(body)
+    if lead is None:
+        return []
+    return [p.Clause(fact.speaker, False, "is " + body[lead.end() :][:1].lower() + body[lead.end() + 1 :])]
+
+
+#: a sentence opening on the verb of a trip ahead, its subject left out
+_NO_SUBJECT = re.compile(r"^(?:(?i:so|and|also|then|oh|ok)[,!]?\s+)?(?=(?i:doing|going|heading|driving|flying)\s)")
+
+
 #: a clause supposed, not told: "If we went to Salalah instead we'd need five days", "unless Sam flew"
 _SUPPOSED = re.compile(r"\b(?i:if|unless|whether|suppose|supposing|imagine|what\s+if|even\s+if)\s+$")
 
@@ -882,7 +912,7 @@ _REVIEW = re.compile(
     rf"^(?:(?i:and|but|oh|also|btw|so|ok|anyway)[,!]?\s+)*(?:The\s+)?"
     # "christmas in sligo was lovely", "the week in Kerry was class": the time away, then its place
     rf"(?:(?i:christmas|xmas|easter|new\s+year|the\s+(?:weekend|week|trip|holiday|break|night|stay))\s+(?i:in|at|on)\s+)?"
-    rf"(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?\s+(?:was|were)\s+"
+    rf"(?P<place>{p.NAME}|{p.LOWER_NAME})(?:\s+(?:{_TRIP_WORD}|course|conference|training|hen|stag|wedding|weekend|thing))?\s+(?:was|were)\s+"
     r"(?:(?i:so+)\s+|really\s+|absolutely\s+|just\s+|truly\s+|actually\s+|honestly\s+|pretty\s+|properly\s+)?"
     r"(?:wonderful|amazing|great|beautiful|incredible|fantastic|awesome|lovely|fun|stunning|unforgettable|magical|relaxing|"
     r"brilliant|epic|class|sick|chaos|bliss|heaven|magic|grand|lekker|unreal|wild|mental|a\s+riot|a\s+laugh|a\s+triumph|peaceful|"
