@@ -433,3 +433,12 @@ def test_got_with_a_local_price_set_apart_by_spaces(line, expected):
 def test_a_number_set_apart_by_spaces_is_no_price_without_a_sign():
     # "got 2 600 ..." names no money: spaces group thousands only after a sign in letters
     assert _local("got new tyres at the garage, 2 600 km ago", currency="ZAR") == []
+
+
+def test_a_price_in_no_currency_after_where_and_when_and_a_thing_named_after_its_price():
+    line = "also we bought a sofa for the new place, Harvey Norman on Saturday, 1,249 — so 1.2k near enough — delivered later."
+    assert _local(line, currency="EUR") == [("sofa", 1249.0, "EUR")]
+    line = "Got him a new one in Maxi Zoo yesterday, 65 euro for a dog bed, the cheek of it."
+    assert _local(line, currency="EUR") == [("dog bed", 65.0, "EUR")]
+    # a distance is no price
+    assert _local("I bought a bike, a Trek, then rode 120 km on it.", currency="EUR") == [("Trek bike", None, None)]

@@ -533,6 +533,13 @@ _NOT_THINGS = set(
 )
 
 
+#: the thing named after its price: "65 euro for a dog bed", "€30 for the lot"
+_PRICED_FOR = re.compile(
+    r"^[^.;!?]{0,60}?\d[\d.,]*\s*(?:euros?|quid|pounds|dollars|bucks|k)?\s+for\s+(?:a|an|the|some|two|new)\s+"
+    r"(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=[\s,.;!]|$)"
+)
+
+
 def _unnamed(sighting: Sighting, text: str) -> Sighting:
     """A purchase whose thing is a word that stands for it ("I bought it for 246€") is named by
     the thing the sentence names before it ("the coat went on sale ..."); with none, the
@@ -542,6 +549,12 @@ def _unnamed(sighting: Sighting, text: str) -> Sighting:
         return Sighting(sighting.kind, sighting.fact_id, {"_doubt": "a quote, not a purchase"}, None)
     if not isinstance(item, str) or item.lower().split()[-1] not in _STANDS_FOR:
         return sighting
+    named_after = _PRICED_FOR.search(text[text.find(item) + len(item) :]) if item in text else None
+    if named_after is not None and named_after.group("thing").split()[-1].lower() not in _NOT_THINGS:
+        # "got him a new one in Maxi Zoo yesterday, 65 euro for a dog bed": the thing named with its price
+        return Sighting(
+            sighting.kind, sighting.fact_id, {**sighting.fields, "item": named_after.group("thing")}, sighting.key
+        )
     if len(item.split()) > 1 and item.lower().split()[-1] in ("one", "ones"):
         return sighting  # "a new one for €30": a purchase, its thing said before the chat (kept with its price)
     at = text.find(f" {item}")
@@ -670,6 +683,11 @@ def _detect(fact: "Fact") -> list[Sighting]:
             }
             if fields["where"] is None and where and where.group("where")[:1].islower():
                 fields["where"] = where.group("where")
+            if amount is None and not needs_amount:
+                # "bought a sofa for the new place, Harvey Norman on Saturday, 1,249": a price in no currency
+                bare = _later_bare(clause.rest[match.end() :])
+                if bare is not None:
+                    fields.update(amount=bare, _bare_amount=True)
             out.append(Sighting(NAME, fact.id, fields, None))
             break
         if not out or (len(out) == 1 and out[0].fields.get("amount") is None):
@@ -754,6 +772,22 @@ def _later_amount(rest: str) -> tuple[float | None, str | None]:
     if len(paid) != 1 or CUE.search(rest[: paid[0].start]) or _NOT_BOUGHT_AFTER.search(rest):
         return None, None
     return paid[0].amount, paid[0].currency
+
+
+#: a price told later with no currency, after a comma: ", 1,249", ", 850 —" (never a year, a count with
+#: its unit, nor two of them)
+_LATER_BARE = re.compile(
+    r",\s+(?!(?:19|20)\d\d\b)(?P<n>[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?|[1-9]\d{2,4}(?:\.\d\d)?)"
+    r"(?![\d,.]*\s*(?:%|km|kg|k\b|m\b|mins?|minutes|hours?|hrs?|nights?|days?|people|miles|steps|sq|am|pm))(?=\s|[,.;!—–-]|$)"
+)
+
+
+def _later_bare(rest: str) -> float | None:
+    """The one bare price of ``rest`` (:data:`_LATER_BARE`) when nothing else is bought or priced in it."""
+    found = list(_LATER_BARE.finditer(rest))
+    if len(found) != 1 or _money_in(rest) or CUE.search(rest[: found[0].start()]) or _NOT_BOUGHT_AFTER.search(rest):
+        return None
+    return float(found[0].group("n").replace(",", ""))
 
 
 def _money_in(text: str) -> bool:
