@@ -262,3 +262,18 @@ def test_a_meal_opening_a_clause_after_a_comma_names_its_eatery():
         "we were in westport the weekend before last, dinner in the Clew Bay Bistro was 78 quid and we climbed nothing."
     )
     assert [(m["place"], m["amount"]) for m in _meals(line)] == [("Clew Bay Bistro", 78.0)]
+
+
+@pytest.mark.parametrize(
+    "line, place",
+    [
+        ("The girls and I were out in Market Lane on Friday, 42 euro each and half of that was wine.", "Market Lane"),
+        ("The francesinha in Café Santiago nearly killed me, 31 euro for the two of us with beers.", "Café Santiago"),
+    ],
+)
+def test_a_venue_after_in_where_a_meal_or_a_night_out_comes_just_before(line, place):
+    assert [m["place"] for m in _meals(line)] == [place]
+
+
+def test_a_neighbourhood_after_in_is_no_venue():
+    assert _meals("Walked around Kazimierz all afternoon, 45 zł for two tickets to the museum and a coffee.") == []

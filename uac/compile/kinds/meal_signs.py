@@ -165,10 +165,25 @@ _NAME = p.NAME
 
 def _venues(text: str) -> list[tuple[int, str]]:
     """Where a venue is tied into ``text``: (position, name said), in order."""
+    return _venues_in(text)
+
+
+#: what is eaten, or a night out, just before "in" a venue's name: "the francesinha in", "were out in"
+_EATEN_IN = re.compile(
+    r"(?:\bout|\b(?:dinner|lunch|brunch|breakfast|supper|do|party|meal)\b(?:\s+\w+){0,2}|"
+    r"\b(?:francesinha|pizza|burger|curry|ramen|tapas|steak|pints?|coffee|chips|sushi|tacos))\s*$",
+    re.I,
+)
+
+
+def _venues_in(text: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
-    for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?:the\s+)?(?P<v>{_NAME})", text):
+    # "out in Market Lane on Friday", "the francesinha in Café Santiago": "in" a venue, as Irish English says it
+    for match in re.finditer(rf"(?:\bat|@|\bto|\b(?P<in>in))\s+(?:the\s+)?(?P<v>{_NAME})", text):
         if re.search(rf"(?:^|[,;:]\s*){_NAME}\s+$", text[: match.start()]):
             continue  # "Long Beach at Dempsey": where the name before it is, not the venue
+        if match.group("in") and not _EATEN_IN.search(text[max(0, match.start() - 30) : match.start()]):
+            continue  # "in Kazimierz", "in Plagwitz": where, unless a meal or a night out comes just before it
         found.append((match.start("v"), match.group("v")))
     # a name typed in lower case ("at taverna mykonos on the danforth", "to delancey noodle bar")
     for match in re.finditer(rf"(?:\bat|@|\bto)\s+(?:the\s+)?(?P<v>{LOWER_EATERY.format()})", text):
