@@ -384,7 +384,7 @@ def _since(text: str, said: "_dt.date | None" = None) -> "Period | None":
     """The day a promotion takes effect, as the fact's text tells it (first such date; None: not told);
     a month named bare after "from" ("offered me supervising pharmacist from October") is the next
     such month from the day it was said (``said``)."""
-    from ...dates import Period, read_period
+    from ...dates import MONTH_NAMES, Period, read_period
 
     for match in _FROM_DATE.finditer(text):
         period = read_period(match.group("when"))
@@ -392,24 +392,13 @@ def _since(text: str, said: "_dt.date | None" = None) -> "Period | None":
             return period
     month = _FROM_MONTH.search(text)
     if month is not None and said is not None:
-        number = MONTH_NAMES.index(month.group("month").lower()) + 1
+        number = MONTH_NAMES.index(month.group("month").capitalize()) + 1
         return Period.month(said.year + (number < said.month), number)
     return None
 
 
-MONTH_NAMES = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
 #: "from October" left without a date by the extractor
-_FROM_MONTH = re.compile(r"\b(?:from|starting|as\s+of)\s+(?P<month>(?i:" + "|".join(MONTH_NAMES) + r"))\b(?!\s*\()")
+_FROM_MONTH = re.compile(
+    r"\b(?:from|starting|as\s+of)\s+(?P<month>(?i:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december))\b(?!\s*\()"
+)

@@ -303,13 +303,13 @@ _NOT_BOUGHT_AFTER = re.compile(
 _PREPOSITION = re.compile(r"^(?:at|from|in|on|off|to|for|with)\b", re.I)
 
 
-#: "and a standing lamp for 65", "and matching juttis 2,200", "and a bed frame, another 340": one more thing
-#: after the last price of a list, priced without a currency
 #: a second thing after one priced in letters and digits: "... and a fridge from Game R7 499"
 _AND_LOCAL = re.compile(
     r"^\s+and\s+(?P<item>(?:a|an|the|some|new)\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}?)"
     r"(?:\s+(?:from|at|off)\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}?)?,?\s+(?-i:[A-Z][A-Za-z]{0,2})\$?\s?[1-9]"
 )
+#: "and a standing lamp for 65", "and matching juttis 2,200", "and a bed frame, another 340": one more thing
+#: after the last price of a list, priced without a currency
 _AND_PRICED = re.compile(
     r"^\s*(?:(?:from|at|on|in)\s+[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*\s+)?(?:,\s*)?and\s+"
     # "and a side table for 45"; "and goggles for 25": things, one or two words, without "a"
