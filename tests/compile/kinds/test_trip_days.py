@@ -80,3 +80,14 @@ def test_the_way_back_of_days_told_whole_is_no_return_home():
     )
     [meal] = _records(plan, report)["meal"]
     assert meal.fields["when"] == Period.day(dt.date(2026, 8, 18))  # the trip's Tuesday, not the 25th
+
+
+def test_a_weekday_told_further_on_in_the_message_of_the_trip_report_is_the_trips():
+    plan = (dt.date(2026, 8, 3), ["Work is sending me to Munich for a training, 17 to 22 August."])
+    message = (
+        "Munich was amazing! Can you help me write a short trip report for my manager? "
+        "Flew out Monday the 17th and back on Saturday the 22nd. Training covered the new firmware and the grid code. "
+        "The trainer was from Stuttgart. Also we went to Augustiner on the Tuesday, €38 for me, that pork knuckle."
+    )
+    [meal] = _records(plan, (dt.date(2026, 8, 30), [message]))["meal"]
+    assert meal.fields["when"] == Period.day(dt.date(2026, 8, 18))

@@ -8,7 +8,7 @@ a purchase or a workout of a person is moved to the day of the trip when:
 - its date is one day, written by the extractor for a weekday said alone ("on Saturday",
   "Friday morning"; never "last Friday", "this Saturday" or a day of the month);
 - a trip of the same person, taken, with its first and last day, is told in the same session,
-  at most :data:`NEAR` sentences before the record's, and ended before that day and no more
+  at most :data:`NEAR` sentences before the record's (or earlier in the same message), and ended before that day and no more
   than :data:`WITHIN_DAYS` before it ("We celebrated Friday at the Omaha Steakhouse", told
   further on, is a dinner at home), and that sentence tells no return ("Back from Enugu since
   the 15th. Friday I had dinner with Emeka at The Lagos Grill": the Friday after, at home)
@@ -102,7 +102,7 @@ def date_within_trips(assembled: dict[str, list["Assembled"]], facts: dict[str, 
         if trip.fields.get("status") == "done" and span is not None:
             # a return told in the session ("Back from Enugu since the 15th") says the days after it were at home
             told = {
-                (facts[s].session_id, _order(s))
+                (facts[s].session_id, _order(s), facts[s].evidence[:1])
                 for s in trip.sources
                 if s in facts and (not _RETURN.search(facts[s].text) or _OUT_AND_BACK.search(facts[s].text))
             }
@@ -126,7 +126,11 @@ def date_within_trips(assembled: dict[str, list["Assembled"]], facts: dict[str, 
                 (first, last)
                 for person, (first, last), told in trips
                 if person == record.fields.get("person")
-                and any(session == fact.session_id and 0 <= at - order <= NEAR for session, order in told)
+                and any(
+                    session == fact.session_id
+                    and (0 <= at - order <= NEAR or (turn == fact.evidence[:1] and at > order))
+                    for session, order, turn in told
+                )
                 and last < when.start <= last + _dt.timedelta(days=WITHIN_DAYS)
             ]
             if not candidates:
