@@ -91,6 +91,10 @@ def test_phrases(phrase, code, rendered):
         # a month in lower case, as chats write it (never "may" or "march": words too)
         ("we're off the first weekend of august", "2023-08-05/2023-08-06"),
         ("back in october, it was grim", "2022-10"),
+        # "march" and "may" in lower case only before a year or after "since", "until", "end of"
+        ("i been a paralegal here since march 2019", "2019-03"),
+        ("it was may 2021 i think", "2021-05"),
+        ("we're here until may", "2024-05"),
     ],
 )
 def test_directions_follow_the_tense(sentence, code):
@@ -100,6 +104,7 @@ def test_directions_follow_the_tense(sentence, code):
 
 def test_words_that_only_look_like_dates():
     assert find_relative_dates("I may march on and read a book at 3 pm.", MONDAY) == []
+    assert find_relative_dates("the march in may was long, since may be the last", MONDAY) == []
     assert find_relative_dates("Mayday is a song.", MONDAY) == []
 
 

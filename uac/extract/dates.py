@@ -83,6 +83,9 @@ def _day_and_month(prefix: str = "") -> str:
 
 
 _MONTH_NAME = _month_name()
+#: "march" and "may" in lower case are the months before a year ("since march 2019") or after a
+#: word that only dates ("since may", "until march", "end of may"); never "in march", "by may"
+_MONTH_ANY_CASE = rf"(?P<month>(?-i:{_MONTH_WORDS}|{_LOWER_MONTHS}|march|may))(?![a-z])"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
 
@@ -137,7 +140,7 @@ _PHRASES: list[tuple[str, str]] = [
     ("rel_month_name", rf"\b{_REL}\s+{_MONTH_NAME}"),
     ("rel_unit", rf"\b{_REL}\s+(?P<unit>week|month|year)\b"),
     ("season_year", rf"\b(?:in\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b"),
-    ("month_year", rf"\b(?:in\s+)?{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b"),
+    ("month_year", rf"\b(?:in\s+)?{_MONTH_ANY_CASE},?\s+(?:of\s+)?{_YEAR}\b"),
     (
         "month_day",
         rf"\b(?:on\s+)?(?:{_WEEKDAY_WORD},?\s+)?{_day_and_month()}"
@@ -146,7 +149,8 @@ _PHRASES: list[tuple[str, str]] = [
     ),
     (
         "in_month",
-        rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])",
+        rf"\b(?P<prep>in|during|since|for|until|till|by|early|late|mid|end\s+of|beginning\s+of)\s+(?:-\s*)?{_MONTH_NAME}(?![\w'])"
+        rf"|\b(?P<prep2>since|until|till|end\s+of|beginning\s+of)\s+(?-i:(?P<month3>march|may))\b(?!\s+(?:be|have|not|go|come|need)\b)",
     ),
     (
         "in_season",
@@ -557,9 +561,9 @@ def _nth_weekend(m: re.Match[str], base: _dt.date, future: bool | None) -> Perio
 
 def _in_month(m: re.Match[str], base: _dt.date, future: bool | None) -> Period:
     """ "in March", "until May": the month ahead in a plan or after "for/until/till/by", back in a report."""
-    month = _month(m["month"])
+    month = _month(m["month"] or m["month3"])
     year = base.year
-    forward = future or (m["prep"] or "").lower() in ("for", "until", "till", "by")
+    forward = future or (m["prep"] or m["prep2"] or "").lower() in ("for", "until", "till", "by")
     if forward and month < base.month:
         year += 1
     elif future is False and not forward and month > base.month:

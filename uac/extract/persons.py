@@ -50,6 +50,10 @@ _IRREGULAR_3SG = {
     "go": "goes",
     "'m": " is",
     "'ve": " has",
+    # "i been a paralegal since 2019", "i done the shopping": the auxiliary dropped, as people type
+    "been": "has been",
+    "done": "has done",
+    "seen": "has seen",
 }
 _NOT_VERBS = set("""and or but so because if when then that the a an to of in on at for with as not no""".split())
 _CONTRACTIONS_I = {"i'm": "{n} is", "i've": "{n} has", "i'll": "{n} will", "i'd": "{n} would"}

@@ -154,6 +154,16 @@ _EMPLOYER: tuple[tuple[_Rule, str, bool], ...] = (
         "start",
         False,
     ),
+    # "started as instructor at SBB in May", "began as a junior designer with Arup"
+    (
+        _rule(
+            rf"(?:started|began)\s+(?:out\s+)?as\s+(?:an?\s+|the\s+)?(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|with|for)\s+{_ORG}",
+            "started",
+            "began",
+        ),
+        "start",
+        False,
+    ),
     (_rule(rf"joined\s+{_ORG}{_AS_ROLE}(?!\s+(?:for|and|at|on|to|in\s+(?:a|an|the))\b)", "joined"), "start", False),
     (
         _rule(
@@ -196,7 +206,7 @@ _EMPLOYER: tuple[tuple[_Rule, str, bool], ...] = (
     ),
     (
         _rule(
-            rf"(?:is|has\s+been)\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}",
+            rf"(?:is|(?:has\s+)?been)\s+(?:a|an)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+(?:at|for|with)\s+{_ORG}",
             "is a",
             "been a",
         ),

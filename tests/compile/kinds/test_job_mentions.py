@@ -138,6 +138,14 @@ def test_a_start_at_a_name_beside_a_last_day_is_the_next_job():
             "I said yes to Westbrook College, I'm teaching a night class there from September.",
             ("Westbrook College", None, True),
         ),
+        # the auxiliary dropped, as people type it; a start told with its title first
+        ("i been a paralegal at Harmon & Pruitt since march 2019", ("Harmon & Pruitt", "paralegal", True)),
+        ("I only started as an instructor at SBB in May.", ("SBB", "instructor", True)),
+        # an offer with the pay and a start date after the title is taken
+        (
+            "GIRL I GOT THE OFFER 😭 Crestline offered me contracts manager, 78k, start date nov 17.",
+            ("Crestline", "contracts manager", True),
+        ),
     ],
 )
 def test_a_job_told_as_people_tell_it_in_a_chat(line, expected):
@@ -398,3 +406,12 @@ def test_no_new_title_from_what_someone_is_or_a_question(line):
         (dt.date(2025, 4, 6), [line]),
     )
     assert [(j["role"], j["current"]) for j in jobs] == [("staff nurse", True)]
+
+
+def test_a_job_held_since_a_month_in_lower_case_starts_then():
+    [job] = _jobs((dt.date(2025, 7, 27), ["i been a paralegal at Harmon & Pruitt here in East Point since march 2019"]))
+    assert job["start"] == Period.month(2019, 3)
+
+
+def test_someone_else_who_started_as_a_title_has_no_job_of_the_speakers():
+    assert _jobs((dt.date(2025, 7, 27), ["She started as a nurse at Mercy in May."])) == []

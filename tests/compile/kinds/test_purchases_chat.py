@@ -442,3 +442,37 @@ def test_a_price_in_no_currency_after_where_and_when_and_a_thing_named_after_its
     assert _local(line, currency="EUR") == [("dog bed", 65.0, "EUR")]
     # a distance is no price
     assert _local("I bought a bike, a Trek, then rode 120 km on it.", currency="EUR") == [("Trek bike", None, None)]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # a new thing with its price and no verb, and the next thing of the same list
+        (
+            "Also a new mattress, £349, because I am not sleeping on the old one, and a kettle and toaster "
+            "from Argos for 40 quid.",
+            [("mattress", 349.0, "GBP"), ("kettle and toaster", 40.0, "GBP")],
+        ),
+        ("my new running shoes from Decathlon, £60, are great", [("running shoes", 60.0, "GBP")]),
+        # the thing named before the speaker's verb, a time after it
+        (
+            "I gave her gold earrings I picked up the week before from a jeweller in Hatton Garden, £180.",
+            [("gold earrings", 180.0, "GBP")],
+        ),
+    ],
+)
+def test_things_bought_told_without_a_verb_before_them(line, expected):
+    assert _bought(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "My new flat, £1,200 a month, is tiny.",
+        "Tom's new bike, £900, is mad.",
+        "a new job, £45k, and a long commute",
+        "The new menu, £35 a head, is too much.",
+    ],
+)
+def test_a_new_thing_priced_is_no_purchase_when_it_is_a_rate_a_job_or_someone_elses(line):
+    assert _bought(line) == []

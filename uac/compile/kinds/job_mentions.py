@@ -168,7 +168,8 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         # offer cheered or dated is taken (one turned down says so: "turned Fernhill down")
         (
             rf"\b{_ORG}\s+offered\s+{me}\s+(?:the\s+|a\s+|an\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){{0,5}}?)"
-            rf"(?=\s*!|,?\s+(?:starting|start\s+date|from\s+the\s+\d|start(?=\s+(?:on\s+)?the\b)|and\s+{me}\s+(?:said\s+yes|accepted|took\s+it))\b)",
+            # "offered me contracts manager, 78k, start date nov 17": the pay told between
+            rf"(?=\s*!|(?:,\s*(?:[A-Z]{{0,3}}[$£€₹]?\s?\d[\d.,]*\s?k?|[$£€₹]\d[\d.,]*\s?k?)(?:\s+(?:a\s+year|base|salary|plus\s+\w+))?)?,?\s+(?:starting|start\s+date|from\s+the\s+\d|start(?=\s+(?:on\s+)?the\b)|and\s+{me}\s+(?:said\s+yes|accepted|took\s+it))\b)",
             "start",
         ),
         # "my boss called me in Monday and offered me supervising pharmacist from October": a new title there

@@ -46,7 +46,9 @@ CUE = re.compile(
 )
 
 
-_SINCE = re.compile(r"\b(?:has|have)\s+been\s+\w+ing\s+(?:at|for|with)\b[^.;]*?\bsince\b", re.I)
+_SINCE = re.compile(
+    r"\b(?:has|have)\s+been\s+(?:\w+ing|(?:a|an|the)\s+[\w\s-]{1,30}?)\s+(?:at|for|with)\b[^.;]*?\bsince\b", re.I
+)
 
 
 def detect(fact: "Fact") -> list[Sighting]:

@@ -124,6 +124,8 @@ def detect(fact: "Fact") -> list[Sighting]:
     prices: list[tuple[int, int, float, str | None]] = [
         (m.start, m.end, m.amount, m.currency) for m in find_amounts(text)
     ]
+    if verb is None:
+        return _new_things(fact, text, prices)
     if not prices:
         prices = [(m.start("n"), m.end("n"), float(m.group("n").replace(",", "")), None) for m in _BARE.finditer(text)]
     out: list[Sighting] = []
@@ -149,6 +151,59 @@ def detect(fact: "Fact") -> list[Sighting]:
         }
         if currency is None:
             fields["_bare_amount"] = True
+        out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{len(out)}"))
+    return out
+
+
+#: a new thing with its price straight after it and no verb: "Also a new mattress, £349, because",
+#: "my new boots from Sportsmans, R1 300, gave me blisters"; the thing opens the sentence or a list
+_NEW_PRICED = re.compile(
+    r"(?:^|\b(?:also|and|plus)\s+|[,;:]\s*)(?:a|my|the)\s+(?:brand[\s-]+)?new\s+"
+    r"(?P<thing>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}?)"
+    r"(?:\s+(?:from|off|at)\s+(?:the\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,2}?)?\s*[,(—–-]?\s*$",
+    re.I,
+)
+#: the next thing of the same list, priced: "..., and a kettle and toaster from Argos for 40 quid"
+_AND_PRICED = re.compile(
+    r"(?:^|[,;]\s*|\s)(?:and|plus)\s+(?:a|an|some|the)\s+(?P<thing>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,4}?)"
+    r"(?:\s+(?:from|off|at)\s+(?:the\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,2}?)?\s+(?:for\s+)?$",
+    re.I,
+)
+#: things a new one of is no purchase: a job, a home, people, a plan
+_NOT_NEW_THINGS = re.compile(
+    r"\b(?:job|role|position|post|boss|manager|team|colleagues?|office|flat|apartment|place|house|home|room|"
+    r"neighbou?rs?|landlord|lease|contract|salary|rate|price|rent|plan|phone\s+plan|policy|school|baby|puppy|"
+    r"kitten|partner|girlfriend|boyfriend|year|season|term|series|episode|menu|record)s?\b",
+    re.I,
+)
+
+
+def _new_things(fact: "Fact", text: str, prices: list[tuple[int, int, float, str | None]]) -> list[Sighting]:
+    """Things bought told with no verb: a new thing with its price ("a new mattress, £349"), and
+    the things priced after it in the same list ("and a kettle and toaster from Argos for 40 quid")."""
+    person = fact.speaker or ""
+    out: list[Sighting] = []
+    before = 0
+    for start, end, amount, currency in prices:
+        segment = text[before:start]
+        before = end
+        shape = _NEW_PRICED if not out else _AND_PRICED
+        match = shape.search(segment)
+        if match is None or _NOT_NEW_THINGS.search(match.group("thing")) or _NOT_A_THING.search(segment):
+            break
+        if re.match(r"\s*(?:a|an|per|/)\s*(?:month|week|year|night|pm|pw|pcm|mo)\b|\s*each\b", text[end:], re.I):
+            break  # "a new flat, £1,200 a month": a rate, not a thing bought
+        item = _named_in(match.group("thing"), person)
+        if item is None:
+            break
+        fields: dict[str, Any] = {
+            "person": person,
+            "item": item,
+            "amount": amount,
+            "currency": currency,
+            "when": p.when(fact),
+            "where": None,
+        }
         out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{len(out)}"))
     return out
 

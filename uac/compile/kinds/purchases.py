@@ -540,11 +540,31 @@ _PRICED_FOR = re.compile(
 )
 
 
+#: a time read as the thing: "earrings I picked up the week before, £180" read "week before"
+_A_TIME = set("the a week day month year weekend night morning before after earlier other last previous".split())
+#: the thing named just before the speaker's verb of buying: "gave her gold earrings Sam picked up"
+_THING_THEN_BOUGHT = (
+    r"(?:\b(?:a|an|the|some|my|her|his|their)\s+|\b(?:gave|give|giving)\s+(?:him|her|them|\w+)\s+)"
+    r"(?P<thing>(?:[\w'’-]+\s+){{0,2}}?[a-z][\w'’-]+)\s+(?:that\s+)?{person}\s+(?:had\s+|just\s+)?"
+    r"(?:picked\s+up|bought|got|ordered|grabbed)\s*$"
+)
+
+
 def _unnamed(sighting: Sighting, text: str) -> Sighting:
     """A purchase whose thing is a word that stands for it ("I bought it for 246€") is named by
     the thing the sentence names before it ("the coat went on sale ..."); with none, the
     purchase stays on the timeline, unclear, rather than a record of "it"."""
     item = sighting.fields.get("item")
+    if isinstance(item, str) and item.split() and all(w.lower() in _A_TIME for w in item.split()):
+        at = text.find(f" {item}")
+        person = re.escape(str(sighting.fields.get("person") or "I"))
+        head = re.sub(r"\s+(?:the|a)$", "", text[:at]) if at >= 0 else ""
+        thing = re.search(_THING_THEN_BOUGHT.format(person=person), head)
+        if thing is None:
+            return Sighting(sighting.kind, sighting.fact_id, {"_doubt": "the thing bought is not named"}, None)
+        return Sighting(
+            sighting.kind, sighting.fact_id, {**sighting.fields, "item": thing.group("thing")}, sighting.key
+        )
     if isinstance(item, str) and item.lower().split()[-1] in ("quote", "quotes", "estimate", "estimates"):
         return Sighting(sighting.kind, sighting.fact_id, {"_doubt": "a quote, not a purchase"}, None)
     if not isinstance(item, str) or item.lower().split()[-1] not in _STANDS_FOR:
