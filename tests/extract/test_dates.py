@@ -403,3 +403,22 @@ def test_a_span_s_end_told_by_its_weekday_is_the_first_such_day_after_its_start(
     assert len(days) == 2 and days[0].start < days[1].start <= days[0].start + dt.timedelta(days=6)
     written, _ = annotate(text, said)
     assert first in written and last in written
+
+
+@pytest.mark.parametrize(
+    "sentence, said_on, day",
+    [
+        ("suya with my dad on Boxing Day was the best", dt.date(2027, 1, 10), "2026-12-26"),
+        ("we're going out on Valentine's", dt.date(2027, 1, 10), "2027-02-14"),
+        ("we went out on valentines day", dt.date(2027, 3, 1), "2027-02-14"),
+        ("Christmas Eve at mum's was lovely", dt.date(2027, 1, 3), "2026-12-24"),
+        ("Hogmanay 2025 in Edinburgh was wild", dt.date(2027, 1, 3), "2025-12-31"),
+    ],
+)
+def test_a_holiday_on_a_fixed_day_is_that_day(sentence, said_on, day):
+    [found] = find_relative_dates(sentence, said_on)
+    assert found.period.code == day
+
+
+def test_a_holiday_weekend_is_not_the_holiday_itself():
+    assert [d.phrase for d in find_relative_dates("valentine's weekend we went to Bath", dt.date(2027, 3, 1))] == []

@@ -89,6 +89,32 @@ _MONTH_ANY_CASE = rf"(?P<month>(?-i:{_MONTH_WORDS}|{_LOWER_MONTHS}|march|may))(?
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
 
+#: holidays on a fixed day of the year, as people name them: (month, day)
+_FIXED_HOLIDAYS = {
+    r"christmas\s+day": (12, 25),
+    r"christmas\s+eve": (12, 24),
+    r"boxing\s+day": (12, 26),
+    r"new\s+year['’]?s\s+eve|hogmanay": (12, 31),
+    r"new\s+year['’]?s\s+day": (1, 1),
+    r"valentine['’]?s(?:\s+day)?": (2, 14),
+    r"st\.?\s+patrick['’]?s\s+day|paddy['’]?s\s+day": (3, 17),
+    r"halloween": (10, 31),
+    r"bonfire\s+night|guy\s+fawkes\s+night": (11, 5),
+    r"(?:the\s+)?(?:fourth|4th)\s+of\s+july": (7, 4),
+}
+_FIXED_HOLIDAY_WORDS = "|".join(rf"(?i:{k})" for k in _FIXED_HOLIDAYS)
+
+
+def _fixed_holiday(m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:
+    """ "on Boxing Day": the holiday's day this year, or the next one in a plan and the last one
+    in a report when this year's lies the wrong way (with no tense, the nearest)."""
+    said = m["holiday"]
+    month, day = next(v for k, v in _FIXED_HOLIDAYS.items() if re.fullmatch(k, said, re.I))
+    if m["year"]:
+        return Period.day(_dt.date(int(m["year"]), month, day))
+    return Period.day(_month_day_of(month, day, base, future) or _dt.date(base.year, month, day))
+
+
 # order matters: longer phrases first; a later pattern never overlaps an earlier match
 _PHRASES: list[tuple[str, str]] = [
     (
@@ -110,6 +136,11 @@ _PHRASES: list[tuple[str, str]] = [
     (
         "nth_weekend",
         rf"\b(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+weekend\s+(?:of|in)\s+{_MONTH_NAME}(?![\w'])",
+    ),
+    # "on Boxing Day", "Christmas Eve", "Valentine's": a holiday on a fixed day of the year
+    (
+        "fixed_holiday",
+        rf"\b(?:on\s+)?(?P<holiday>{_FIXED_HOLIDAY_WORDS})(?:,?\s+{_YEAR})?(?![\w'’]|\s+(?:weekend|week)\b)",
     ),
     ("before_yesterday", r"\b(?:the\s+)?day\s+before\s+yesterday\b"),
     ("after_tomorrow", r"\b(?:the\s+)?day\s+after\s+tomorrow\b"),
@@ -308,7 +339,7 @@ def _weekday_nth(m: re.Match[str], base: _dt.date, future: bool | None) -> Perio
 
 
 #: kinds resolved apart from :func:`_resolve`
-_RESOLVERS = {"weekday_nth": _weekday_nth}
+_RESOLVERS = {"weekday_nth": _weekday_nth, "fixed_holiday": _fixed_holiday}
 
 
 def _resolve(kind: str, m: re.Match[str], base: _dt.date, future: bool | None) -> Period | None:

@@ -277,3 +277,46 @@ def test_a_venue_after_in_where_a_meal_or_a_night_out_comes_just_before(line, pl
 
 def test_a_neighbourhood_after_in_is_no_venue():
     assert _meals("Walked around Kazimierz all afternoon, 45 zł for two tickets to the museum and a coffee.") == []
+
+
+@pytest.mark.parametrize(
+    "line, place",
+    [
+        # a common word after "at", placed in a suburb the gazetteer lacks, with a bill shared
+        (
+            "oh and we did Naledi's birthday on Saturday at Marble in Rosebank, bill was £1,450 for the two of us.",
+            "Marble",
+        ),
+        # a small town's name that is an eatery's: a dish and a bill shared, no journey
+        (
+            "Iain took me to Fishers on Friday night, £110 for the two of us with a bottle of wine, the scallops were incredible.",
+            "Fishers",
+        ),
+        # an eatery done or found
+        ("on Saturday we did Chaf Pozi in Soweto after the game, £350 for my share with drinks.", "Chaf Pozi"),
+        ("Last Sunday we found Barbakan deli in Chorlton, brunch was £31 for us and the twins.", "Barbakan deli"),
+        # someone's name with "'s" gone to for a dish; the dish, then where it came from
+        (
+            "after the interview I went to Gounden's for bunny chow, quarter mutton £95, best thing in months.",
+            "Gounden's",
+        ),
+        (
+            "Best food was suya from Glover Court in Ikoyi with my dad on Boxing Day, £125 for a mountain of it.",
+            "Glover Court",
+        ),
+    ],
+)
+def test_a_meal_told_by_its_venue_and_its_bill(line, place):
+    assert [m["place"] for m in records_of("meal", line)] == [place]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "He took me to Paris for the weekend, €300 for the two of us with the wine.",
+        "we tried Zumba on Tuesday, £10 each",
+        "we did Rome in three days, €300 each for the hotel",
+    ],
+)
+def test_a_town_a_class_or_a_city_done_is_no_meal(line):
+    assert records_of("meal", line) == []

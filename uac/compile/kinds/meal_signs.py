@@ -31,7 +31,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...extract.dates import tense
-from ...extract.places import is_place
+from ...extract.places import city_sizes, is_place
 from ...extract.words import is_common_word
 from . import patterns as p
 from .meals import _KIN, FOODS, LOWER_EATERY, _dated_ahead, _lower_name, _sighting
@@ -66,9 +66,18 @@ cake cakes dessert desserts pudding gelato ice cream cheesecake brownie crumble
 wine pinot prosecco champagne sangria mezcal sake cocktails cocktail margaritas beer beers pint pints
 coffees coffee flat white chai
 indonesian malaysian singaporean filipino nepalese lankan pakistani ukrainian nigerian ethiopian balinese
+mutton daal dhal flammkuchen bibimbap bulgogi kimchi japchae tteokbokki kedgeree haggis toastie sarnie sandwich
+sandwiches bagel bagels shakshuka arepas pupusas pozole tamales birria carnitas elote asado parrilla choripán
+milanesa feijoada moqueca picanha coxinha açaí pastrami cheesesteak poutine smørrebrød
 """.split()
+#: dishes of several words (each word alone names something else: "tom", "pad", "full")
+_DISH_PHRASES = """bunny chow|pad thai|tom yum|som tam|full english|fry-up|cullen skink|bangers and mash|al pastor|
+pão de queijo|fish soup""".replace("\n", "").split("|")
 DISHES = re.compile(
-    r"\b(?:" + "|".join(sorted({re.escape(w) for w in (*_DISHES, *FOODS)}, key=len, reverse=True)) + r")\b", re.I
+    r"\b(?:"
+    + "|".join(sorted({re.escape(w) for w in (*_DISHES, *FOODS, *_DISH_PHRASES)}, key=len, reverse=True))
+    + r")\b",
+    re.I,
 )
 #: what a table, not a shop, has
 _EATERY_WORDS = re.compile(
@@ -176,6 +185,10 @@ _EATEN_IN = re.compile(
 )
 
 
+#: what was eaten or drunk, a meal, a table or a tip: what makes a thing done or found an eatery
+_TABLE_TOLD = re.compile(rf"{DISHES.pattern}|{MEAL_WORDS.pattern}|{_EATERY_WORDS.pattern}|\b(?:drinks|tip)\b", re.I)
+
+
 def _venues_in(text: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     # "out in Market Lane on Friday", "the francesinha in Café Santiago": "in" a venue, as Irish English says it
@@ -195,6 +208,16 @@ def _venues_in(text: str) -> list[tuple[int, str]]:
         text,
     ):
         found.append((match.start("v"), match.group("v")))
+    # "on Saturday we did Chaf Pozi in Soweto after the game, R350 for my share", "we found Barbakan deli in
+    # Chorlton, brunch was £31": an eatery done or found, in capitals or lower case
+    for match in re.finditer(
+        rf"\b(?:we|I|me)\s+(?:\w+\s+)?(?:did|found|tried)\s+(?:the\s+)?"
+        rf"(?P<v>(?:{_NAME})(?:\s+(?:deli|caf[eé]|bistro|kitchen|grill|diner|bakery|pub|bar))?|{LOWER_EATERY.format()})"
+        rf"(?=\s*[,(]|\s+(?:in|on|near|for|after|with|w|and|{_TIME})\b)",
+        text,
+    ):
+        if _TABLE_TOLD.search(text):
+            found.append((match.start("v"), match.group("v")))  # never "we tried Zumba on Tuesday, £10 each"
     lead = re.match(
         rf"^(?:(?i:also|and|then|btw|ok|so|oh|anyway|update)[,:\s]+)?(?P<v>{_NAME})\s+(?:{_TIME}|w/?\s|with\s)", text
     )
@@ -211,10 +234,17 @@ def _venues_in(text: str) -> list[tuple[int, str]]:
     )
     for match in re.finditer(rf"{best}(?P<v>{_NAME}|{LOWER_EATERY.format()})", text):
         found.append((match.start("v"), match.group("v")))
+    # "Best food was suya from Glover Court in Ikoyi": the dish, then where it came from
+    for match in re.finditer(rf"{best}(?:[a-z][\w'’-]*\s+){{1,3}}?(?:from|at)\s+(?:the\s+)?(?P<v>{_NAME})", text):
+        if DISHES.search(match.group(0)):
+            found.append((match.start("v"), match.group("v")))
         # "insisted on Tek Sen the 1st night", "highlights: Menya Kaze in Ebisu, ¥1,400 for ...", "a small
         # Swahili place near the office called Barka"
-    for match in re.finditer(rf"(?i:\binsisted\s+on|highlights?:|\btried|\bcalled|\bnamed)\s+(?P<v>{_NAME})", text):
-        found.append((match.start("v"), match.group("v")))
+    for match in re.finditer(
+        rf"(?i:\binsisted\s+on|highlights?:|\b(?P<tried>tried)|\bcalled|\bnamed)\s+(?P<v>{_NAME})", text
+    ):
+        if not match.group("tried") or _TABLE_TOLD.search(text):
+            found.append((match.start("v"), match.group("v")))
     # "including in Fade Street Social, where we had dinner": the name the meal was had in
     for match in re.finditer(
         rf"\b(?:in|at)\s+(?:the\s+)?(?P<v>{_NAME}),\s+where\s+(?:we|I|\w+\s+and\s+I)\s+(?:had|ate|grabbed)\b", text
@@ -240,9 +270,14 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
         and re.fullmatch(r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*['’]s", said)
         and said.split()[0].lower().rstrip("'’s") not in _KIN  # "at Auntie Mei's": her home
         and re.search(r"(?:\bat|\bto|@)\s+(?:the\s+)?$", text[:at])
-        and _PAID_BILL.search(text)
+        and (
+            _PAID_BILL.search(text)
+            or re.match(rf"\s+for\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:{DISHES.pattern})", text[at + len(said) :], re.I)
+        )
     ):
-        name = said  # "we went to Stella's ..., burgers, 38 total": a bill paid is had at no one's home
+        # "we went to Stella's ..., burgers, 38 total": a bill paid is had at no one's home; "went to
+        # Gounden's for bunny chow": nor is a dish gone out for
+        name = said
     if name is None:
         return None
     name = re.split(r"\s+(?:on|in)\s+", name, maxsplit=1)[0]  # "Bravas on Cotham Hill": the street is where
@@ -257,10 +292,14 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     ):
         return None  # "we were at the hytte on Tjøme, two nights": where they stayed, not where they ate
     called = re.search(r"\b(?:called|named)\s+$", text[:at]) is not None  # "an Indian restaurant called Bombay"
-    if is_place(name) and not called and not _placed_in(text, at + len(said), name):
+    if is_place(name) and not called and not _placed_in(text, at + len(said), name) and not _eaten_at_town(name, text):
         return None  # "at La Mesa in Papillion" is an eatery named after a place; "at La Mesa" a place
     after_at = re.search(r"\bat\s+$", text[:at]) is not None
-    if " " not in name and is_common_word(name) and not (after_at and _placed_in(text, at + len(said), name)):
+    if (
+        " " not in name
+        and is_common_word(name)
+        and not (after_at and _placed_in(text, at + len(said), name, anywhere=_SHARED.search(text) is not None))
+    ):
         return None  # "Dinner w Wei Jie", "Lunch at ...": a word that opens the sentence (not "at Marble in Rosebank")
     before = text[max(0, at - 6) : at].lower()
     if re.search(r"(?:\bw/?|\bwith|&)\s+$", before):
@@ -272,18 +311,37 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     return name
 
 
-def _placed_in(text: str, end: int, name: str) -> bool:
+def _placed_in(text: str, end: int, name: str, *, anywhere: bool = False) -> bool:
     """Is the name followed by another place it lies in ("La Mesa in Papillion", "Lisboa on
-    Main Street")?  Then it names a venue after a place."""
+    Main Street")?  Then it names a venue after a place.  With ``anywhere`` (a bill shared is
+    told), any name after "in" will do: a suburb the gazetteer lacks ("at Marble in Rosebank")."""
     after = re.match(rf"\s+(?:in|on)\s+(?P<where>{_NAME})", text[end:])
     return (
         after is not None
         and after.group("where") != name
         and (
-            is_place(after.group("where"))
+            anywhere
+            or is_place(after.group("where"))
             or after.group("where").split()[-1] in ("Street", "St", "Road", "Avenue", "Ave")
         )
     )
+
+
+#: words of a journey: a sentence with one is of a trip, where a town is a town
+_JOURNEY_WORDS = re.compile(
+    r"(?:flew|flight|drove|drive|road\s+trip|trip|nights?|hotel|airbnb|weekend\s+(?:away|in)|holiday|stayed|train)",
+    re.I,
+)
+
+
+def _eaten_at_town(name: str, text: str) -> bool:
+    """A small town's name that is an eatery's here: a dish and a bill shared are told, and no
+    journey ("Iain took me to Fishers ..., £110 for the two of us with a bottle of wine, the
+    scallops": Fishers, Indiana, is a town of 77,000; "took me to Paris" stays a place)."""
+    sizes = city_sizes(name)
+    if not sizes or max(sizes.values()) >= 150_000:
+        return False
+    return bool(DISHES.search(text) and _SHARED.search(text) and not _JOURNEY_WORDS.search(text))
 
 
 def detect(fact: "Fact") -> list[Sighting]:
