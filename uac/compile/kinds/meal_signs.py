@@ -329,7 +329,7 @@ def _placed_in(text: str, end: int, name: str, *, anywhere: bool = False) -> boo
 
 #: words of a journey: a sentence with one is of a trip, where a town is a town
 _JOURNEY_WORDS = re.compile(
-    r"(?:flew|flight|drove|drive|road\s+trip|trip|nights?|hotel|airbnb|weekend\s+(?:away|in)|holiday|stayed|train)",
+    r"\b(?:flew|flight|drove|drive|road\s+trip|trip|nights?|hotel|airbnb|weekend\s+(?:away|in)|holiday|stayed|train)\b",
     re.I,
 )
 
