@@ -22,7 +22,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
-from ...extract.places import lookup, lookup_lower
+from ...extract.dates import tense
+from ...extract.places import lookup, lookup_lower, title_places
 from ...extract.states import read_home, same_value
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
 NAME = "home"
 
 CUE = re.compile(
-    r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment|lease|townhouse|townhome|condo|duplex)\b",
+    r"\b(?:mov\w*|relocat\w*|liv\w*|settled|years\s+in|been\s+in|new\s+place|rental|flat|house|apartment|lease|townhouse|townhome|condo|duplex|"
+    r"rent|landlord|landlady|mortgage|neighbou?rs?|back\s+home)\b",
     re.I,
 )
 
@@ -61,6 +63,10 @@ _MOVING_IN = re.compile(r"^(?:(?:is|are|am)\s+)?moving\s+in\s+(?:on|this|next|at
 _MOVE_BETWEEN = re.compile(
     r"\b(?i:movers?|moving|move|removals?|relocation|relocating|van)\b[^.;!?]{0,60}?\bfrom\s+"
     rf"(?P<old>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\s+to\s+(?P<new>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\b"
+    # "moving checklist pls: Hanoi to Da Nang, flying on the 2nd": the two towns without "from"
+    rf"|\b(?i:moving|move|relocation|relocating)(?:\s+(?i:checklist|list|plan|planning|day|date|help|admin|logistics|"
+    rf"pls|please|stuff|update|question|budget))*\s*[,:(—–-]?\s*(?:📦\s*)?(?P<old2>{p.NAME})\s+(?:to|->|→)\s+"
+    rf"(?P<new2>{p.NAME})\b"
 )
 #: "been in my apartment in east point since 2018": the home lived in since then
 _HOME_SINCE = re.compile(
@@ -88,7 +94,10 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             continue
         statement = read_home(clause.rest)
         if statement is not None and statement.value is not None:  # read_home always names the place
-            out.append((clause.person, statement.value, statement.event))
+            event = statement.event
+            if event == "current" and re.search(r"\bsince\b", fact.text) and p.when(fact) is not None:
+                event = "start"  # "have lived in Zurich since 2017": lived in from then
+            out.append((clause.person, statement.value, event))
             continue
         since = _SINCE.match(clause.rest)
         found = _FOUND.match(clause.rest)
@@ -144,7 +153,8 @@ def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
     ):
         between = None  # "my sister's movers quoted her 900 from Leeds to York": whose move is not the speaker's
     if between is not None and not p.HEDGES.search(text):
-        old, new = _city(between.group("old")), _city(between.group("new"))
+        old = _city(between.group("old") or between.group("old2"))
+        new = _city(between.group("new") or between.group("new2"))
         if old and new and old != new:
             return [(person, old, "current"), (person, new, "planned")]
     if re.match(r"(?i:moving\s+in)\b", p.without_said(text, person)) and p.when(fact) is not None:
@@ -152,7 +162,34 @@ def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
     since = _HOME_SINCE.search(p.without_dates_written(fact.text))  # "since 2018" kept
     if since is not None and since.group(0).find(person) >= 0 and (city := _city(since.group("place"))):
         return [(person, city, "start")]
-    return []
+    return _home_named(fact, text, person)
+
+
+#: the speaker's own home named with where it is, in the present: "our rent in Zurich is 2'150",
+#: "the landlord of my flat in Leith" ("back home in Lagos" is where one comes from: no home now)
+_HOME_NAMED = (
+    r"(?:\b(?P<own>{me}['’]s|{me}\s+and\s+others['’])\s+(?:(?:little|old|tiny|current|rented)\s+)?"
+    r"(?:rent|landlord|landlady|lease|mortgage|neighbou?rs?|flat|house|apartment|condo|place)\s+(?:here\s+|now\s+)?in"
+    r")\s+(?P<place>{name})"
+)
+#: a present told of it: "is", "are", "has", "costs", "wants"
+_NOW = re.compile(r"\b(?:is|are|has|have|costs?|wants?|goes|needs?|gets?|feels?|looks?)\b")
+
+
+def _home_named(fact: "Fact", text: str, person: str) -> list[tuple[str, str, str]]:
+    """The speaker's home named in passing in the present (:data:`_HOME_NAMED`): lived in now, a
+    home kept only when no other is open (``lived``), never a move."""
+    if not person or p.HEDGES.search(text) or tense(text) is True:
+        return []
+    me = re.escape(person)
+    found = re.search(_HOME_NAMED.format(me=me, name=p.NAME), text)
+    if found is None or not _NOW.search(text[found.end() :]):
+        return []
+    city = _city(found.group("place"))
+    place = lookup(city) if city else None
+    if place is None or place.kind != "city":
+        return []  # "our flat in Leith" names a district, "our house in Spain" a country: no city told
+    return [(person, city, "lived")]
 
 
 def _city(name: str) -> str | None:
@@ -227,6 +264,13 @@ def assemble(kind: Kind, sightings: list[Sighting], facts: dict[str, "Fact"]) ->
                     home["end"] = home["end"] or target["start"]
             continue
         same = next((h for h in reversed(mine) if same_value(h["city"], fields["city"])), None)
+        if event == "lived":
+            # "our rent in Zurich is 2'150": the home now, where no other is open (never a move)
+            if same is not None and same["current"]:
+                same["sources"].append(fact.id)
+            elif not any(h["current"] or h["_planned"] for h in mine):
+                homes.append({**_record(fields, fact), "current": True})
+            continue
         if same is not None and (event == "past" or same["current"] or same["_planned"]):
             if fact.id not in same["sources"]:
                 same["sources"].append(fact.id)
@@ -294,6 +338,10 @@ def _greeted_from(fact: "Fact", facts: dict[str, "Fact"]):
         if found is None:
             continue
         raw = found.group("place")
+        # "hello from da nang": the two words lower case, else the first ("greetings from salthill today")
+        titled = title_places(raw)
+        if titled != raw and titled[:1].isupper():
+            raw = titled
         place = lookup(raw) if raw[:1].isupper() else lookup_lower(raw.split()[0])
         if place is not None and place.kind == "city":
             return place
