@@ -160,3 +160,14 @@ def test_zloty_as_poles_write_it(text, expected):
 )
 def test_the_lira_as_turkey_writes_it(text, local, expected):
     assert _read(text, local) == expected
+
+
+def test_egypts_own_signs_where_it_is_the_users_money():
+    from uac.extract.money import find_amounts
+
+    assert [(m.amount, m.currency) for m in find_amounts("E£120 for the taxi")] == [(120.0, "EGP")]
+    for text, amount in (("it was LE 300", 300.0), ("got it for 300 L.E.", 300.0), ("came to 1,200 egp", 1200.0)):
+        assert [(m.amount, m.currency) for m in find_amounts(text, "EGP")] == [(amount, "EGP")]
+        assert find_amounts(text) == []  # a letter sign is read only where it is the user's own
+    assert [(m.amount, m.currency) for m in find_amounts("cost me 850 pounds", "EGP")] == [(850.0, "EGP")]
+    assert find_amounts("Le Bon was 300", "EGP") == []

@@ -172,6 +172,7 @@ def _currency_tables() -> tuple[dict[str, str], set[str]]:
     symbols.update(
         {
             "US$": "USD",
+            "E£": "EGP",
             "$": "USD",
             "€": "EUR",
             "£": "GBP",
@@ -261,7 +262,7 @@ def _digits(text: str) -> float | None:
     return float(value) if isinstance(value, Decimal) else None
 
 
-_SYMBOL = r"(?P<sym>[$€£¥₹₩₺₽₨₦₱₴₫₪₵₭₸৳]|[A-Z]{1,3}\$|R\$|(?<![A-Za-z])Rs\.?)"
+_SYMBOL = r"(?P<sym>(?<![A-Za-z])E£|[$€£¥₹₩₺₽₨₦₱₴₫₪₵₭₸৳]|[A-Z]{1,3}\$|R\$|(?<![A-Za-z])Rs\.?)"
 #: a code is written in capitals: "was 85 dollars" holds no code "was" (the pattern is read ignoring case)
 _CODE = r"(?P<code>(?-i:[A-Z]{3}))"
 
@@ -518,14 +519,19 @@ def local_symbols(code: str) -> tuple[str, ...]:
     if "$" in symbols and code[:2].isalpha():
         # a dollar its land writes "$": English tells it by the country ("N$" for NAD, "S$" for SGD)
         symbols.update({code[:2] + "$", code[0] + "$"})
-    symbols.update(_LOCAL_SIGNS.get(code, ()))
     symbols = {s for s in symbols if s and s not in ("$", code) and not s[-1].isdigit()}
+    symbols.update(_LOCAL_SIGNS.get(code, ()))  # "egp" in lower case is a local sign where the code is read already
     return tuple(sorted(symbols, key=lambda s: (-len(s), s)))
 
 
 #: the signs a land writes for its money that CLDR does not list: "1.250 TL", "2.100tl" (Turkey's lira
 #: before the ₺ of 2012, and still on every price tag)
-_LOCAL_SIGNS: dict[str, tuple[str, ...]] = {"TRY": ("TL", "tl"), "VND": ("đ", "VNĐ", "vnđ")}
+_LOCAL_SIGNS: dict[str, tuple[str, ...]] = {
+    "TRY": ("TL", "tl"),
+    "VND": ("đ", "VNĐ", "vnđ"),
+    # Egypt's pound on price tags and in chat: "LE 300", "300 L.E.", "E£120", "1,200 egp"
+    "EGP": ("LE", "L.E.", "L.E", "E£", "egp"),
+}
 #: the land's own word for a thousand after a number: "44 bin" in Turkey is 44,000 lira
 _LOCAL_THOUSANDS: dict[str, tuple[str, ...]] = {"TRY": ("bin",)}
 #: the land's own word for a million: "1.2 triệu", "2tr", "14tr5" (14.5 million) in Vietnam
@@ -547,7 +553,13 @@ def local_names(code: str) -> tuple[str, ...]:
 #: what people call their own money where it is the money of the land, beside babel's names: "6,400 bob"
 #: in Nairobi (shillings), "45 quid" in Galway (euro: Irish English kept the word); "15 quid" in London is
 #: read everywhere already
-_LOCAL_SLANG: dict[str, tuple[str, ...]] = {"KES": ("bob",), "UGX": ("bob",), "TZS": ("bob",), "EUR": ("quid",)}
+_LOCAL_SLANG: dict[str, tuple[str, ...]] = {
+    "KES": ("bob",),
+    "UGX": ("bob",),
+    "TZS": ("bob",),
+    "EUR": ("quid",),
+    "EGP": ("geneh", "gineih", "guineh", "genih"),  # Egyptian Arabic's word for the pound, written in Latin
+}
 
 
 @lru_cache(maxsize=32)

@@ -476,3 +476,31 @@ def test_things_bought_told_without_a_verb_before_them(line, expected):
 )
 def test_a_new_thing_priced_is_no_purchase_when_it_is_a_rate_a_job_or_someone_elses(line):
     assert _bought(line) == []
+
+
+def test_a_pound_is_the_users_own_where_their_land_calls_its_money_so():
+    # "pounds" in Cairo are Egyptian; Egypt's own signs ("LE 300", "E£120", "1,200 egp") are read there
+    assert _local("We moved to Cairo last year.", "I bought a new kettle yesterday for 850 pounds.") == [
+        ("new kettle", 850.0, "EGP")
+    ]
+    assert _local("We moved to Cairo last year.", "Got a desk lamp for LE 300.") == [("desk lamp", 300.0, "EGP")]
+    assert _local("I bought a new kettle for 850 pounds.", currency="EGP") == [("new kettle", 850.0, "EGP")]
+    # a Londoner's pounds, and a pound sign in Cairo, stay sterling
+    assert _local("We moved to London last year.", "I bought a new kettle for 85 pounds.") == [
+        ("new kettle", 85.0, "GBP")
+    ]
+    assert _local("We moved to Cairo last year.", "I bought a kettle at Heathrow for £40.") == [("kettle", 40.0, "GBP")]
+
+
+def test_a_country_named_far_more_often_than_any_other_is_home_when_none_is_told():
+    lines = (
+        "Traffic in Cairo was mad today.",
+        "We drove from Cairo to Alexandria for the weekend.",
+        "My cousin in Giza says hi.",
+        "Alexandria was windy.",
+        "Back in Cairo now.",
+        "Work sent me to Paris in May, to Rome in June, to Lisbon in July,",
+        "then to Vienna, to Madrid, to Berlin, to Prague and to Athens.",
+        "I bought a new kettle yesterday for 850 pounds.",
+    )
+    assert _local(*lines) == [("new kettle", 850.0, "EGP")]

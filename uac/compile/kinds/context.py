@@ -30,7 +30,9 @@ They run on the sightings of all facts before they are assembled
 * a purchase or meal with no amount the kinds could read takes one written the local way
   of the user's own currency (:func:`uac.extract.money.home_currency`, the same
   ``[user] currency`` or home): "R450", "kr 199", "4 200 rand"
-  (:func:`uac.extract.money.local_amounts`), the first one after its item.
+  (:func:`uac.extract.money.local_amounts`), the first one after its item; and one read in the
+  currency a name means first ("850 pounds" as GBP) is in the user's own where their land calls
+  its money so ("pounds" in Cairo are EGP, "quid" in Galway EUR).
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ def localise(
         out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
     money = _Money(facts, order, homes, currency, _dollar_spoken_of(named), _currency_written(facts))
     for name in ("purchase", "meal"):
-        out[name] = [_dollar(_local_amount(s, money), money) for s in out.get(name, [])]
+        out[name] = [_dollar(_own_named(_local_amount(s, money), money), money) for s in out.get(name, [])]
     out["purchase"] = [_priced_or_named(s) for s in out.get("purchase", [])]
     return out
 
@@ -201,15 +203,22 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
 
 def _country_spoken_of(named: dict[str, Counter[str]]) -> dict[str, str]:
     """Per speaker, the one country most of the places they name are in, when at least
-    :data:`MIN_PLACES_FOR_COUNTRY` are named and more than half lie in it; the currency of
-    a user who never said where home is."""
+    :data:`MIN_PLACES_FOR_COUNTRY` are named and more than half lie in it, or (a traveller
+    naming a place or two of many lands) it is named :data:`DOMINANT_COUNTRY` times as often
+    as any other; the currency of a user who never said where home is."""
     out: dict[str, str] = {}
     for person, counts in named.items():
-        country, most = counts.most_common(1)[0]
+        (country, most), *rest = counts.most_common(2)
         total = sum(counts.values())
-        if total >= MIN_PLACES_FOR_COUNTRY and most * 2 > total:
+        runner_up = rest[0][1] if rest else 0
+        if total >= MIN_PLACES_FOR_COUNTRY and (most * 2 > total or most >= DOMINANT_COUNTRY * runner_up):
             out[person] = country
     return out
+
+
+#: a country named this many times as often as the next one is the speaker's, though more than half of
+#: the places they name lie elsewhere (ten places in Egypt, two in each of four other lands)
+DOMINANT_COUNTRY = 4
 
 
 def _dollar_spoken_of(named: dict[str, Counter[str]]) -> dict[str, str]:
@@ -658,6 +667,27 @@ def _named_price(sighting: Sighting, facts: list["Fact"], at: int, told: set[str
                 "_amount_from": after.id,
             }
             return replace(sighting, fields=fields)
+    return sighting
+
+
+def _own_named(sighting: Sighting, money: _Money) -> Sighting:
+    """An amount read in the currency a name means first ("850 pounds" is GBP, "45 quid" too) is in
+    the user's own where their land calls its money so ("pounds" in Cairo, "quid" in Galway): the
+    amount as :func:`~uac.extract.money.local_amounts` reads it in their currency, same number."""
+    from ...extract.money import local_amounts
+
+    fields = sighting.fields
+    amount, currency = fields.get("amount"), fields.get("currency")
+    at = money.order.get(sighting.fact_id)
+    if "_doubt" in fields or amount is None or not currency or currency == "USD" or at is None:
+        return sighting  # a bare "$" is the dollars' (see :func:`_dollar`)
+    own = money.own_currency(fields.get("person") or "", at)
+    if not own or own == currency:
+        return sighting
+    source = money.facts[money.order[fields["_amount_from"]]] if fields.get("_amount_from") in money.order else None
+    text = (source or money.facts[at]).text
+    if any(abs(m.amount - amount) < 0.005 for m in local_amounts(text, own)):
+        return replace(sighting, fields={**fields, "currency": own})
     return sighting
 
 
