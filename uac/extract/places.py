@@ -535,8 +535,8 @@ def lookup_lower(name: str, *, towns: bool = False) -> Place | None:
 
 
 #: a place of several words written in lower case is read as one when it is a country or a city
-#: of at least this many people ("new orleans", "mexico city", "sri lanka", "st louis")
-MIN_LOWER_PHRASE_CITY = 100_000
+#: of at least this many people ("new orleans", "myrtle beach", "montego bay", "st louis")
+MIN_LOWER_PHRASE_CITY = 20_000
 _PHRASE_WORDS = re.compile(r"[a-z][a-z.'’-]*")
 
 

@@ -1,4 +1,4 @@
-"""The hand-written evaluation sets (dev to dev43): their ledgers
+"""The hand-written evaluation sets (dev to dev49): their ledgers
 load, name only sessions that exist, quote their distractors from those sessions, hold the
 events they are meant to, and every session ingests with the rules extractor."""
 
@@ -58,9 +58,15 @@ COUNTS = {
     "dev41": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 31),
     "dev42": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 6, "book": 4, "home": 2}, 31),
     "dev43": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 39),
+    "dev44": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 46),
+    "dev45": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 39),
+    "dev46": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 41),
+    "dev47": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 48),
+    "dev48": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 45),
+    "dev49": ({"trip": 12, "meal": 9, "purchase": 12, "job": 3, "workout": 7, "book": 4, "home": 2}, 56),
 }
 #: sets written without a meal someone else paid for (every meal out has its cost)
-EVERY_MEAL_PAID = {"dev15", "dev16", "dev17", "dev37", "dev38", "dev40", "dev41"}
+EVERY_MEAL_PAID = {"dev15", "dev16", "dev17", "dev37", "dev38", "dev40", "dev41", "dev44", "dev45", "dev46", "dev49"}
 #: sets whose writers were not asked for a returned purchase (every purchase was kept)
 NOTHING_RETURNED = {"dev36", "dev37", "dev38", "dev39", "dev40", "dev41", "dev42", "dev43"}
 #: sets whose every price is in the user's own money (Keisha paid for Jamaica in dollars)

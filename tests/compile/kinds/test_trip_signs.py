@@ -127,3 +127,38 @@ def test_a_place_tied_by_its_stay_or_its_trip(line, found):
         if s.fields.get("destination")
     ]
     assert found in got
+
+
+@pytest.mark.parametrize(
+    "line, found",
+    [
+        # a place the gazetteer holds, written in lower case anywhere, with a span or a stay
+        ("asheville w jaylen was the 9th to the 11th and it was so good", [("Asheville", "done")]),
+        ("other news: nashik last weekend, 3rd-4th, one night at their resort", [("Nashik", "done")]),
+        # "doing" or "did" a town with its trip's signs
+        ("me, tasha and monique are doing new orleans next month, 3 nights", [("New Orleans", "planned")]),
+        ("we did Porto last weekend, two nights in a guesthouse", [("Porto", "done")]),
+    ],
+)
+def test_a_lower_case_place_or_a_town_done_with_its_trips_signs(line, found):
+    assert _trips(line) == found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "we did Emerald Lake on the Friday, 3.6 miles round trip",  # a walk, not a town
+        "sydney from my team is planning an actual australia trip for christmas.",  # someone else's
+        "My sister and her husband are in Rome next month, 4 nights",  # someone else's, with their partner
+        "my sister and her husband are doing rome next month, 4 nights",
+    ],
+)
+def test_no_trip_from_a_walk_done_or_someone_elses_news_in_lower_case(line):
+    assert _trips(line) == []
+
+
+def test_a_town_of_two_words_in_lower_case_is_read_whole():
+    from .conftest import records_of
+
+    [trip] = records_of("trip", "also we got back from myrtle beach on the 12th, jaylen loved it", said_on=SAID)
+    assert trip["destination"] == "Myrtle Beach" and trip["country"] == "US"

@@ -760,3 +760,13 @@ def test_a_trip_taken_months_ahead_of_its_telling_is_last_years_and_one_going_on
     assert _behind(Period("2026-01-08"), Period("2026-01-15"), said) == (Period("2026-01-08"), Period("2026-01-15"))
     assert _behind(Period("2025-12-20"), Period("2025-12-27"), said) == (Period("2025-12-20"), Period("2025-12-27"))
     assert _behind(Period("2027-03-01"), None, said) == (None, None)  # a year back is still ahead: no date
+
+
+def test_a_small_town_at_home_wins_over_a_small_city_of_its_name_abroad():
+    # Keswick, Cumbria (5,000 people) for someone in Bristol, not Keswick, Ontario (21,000)
+    trips = _localised_trips("We moved to Bristol years ago.", "Back from a week in Keswick, home on Saturday.")
+    assert [(t["destination"], t["country"]) for t in trips] == [("Keswick", "GB")]
+    # with no home told, the gazetteer's city stays; a big city abroad stays abroad
+    assert [t["country"] for t in _localised_trips("Back from a week in Keswick, home on Saturday.")] == ["CA"]
+    trips = _localised_trips("We moved to Bristol years ago.", "Back from a week in Perth, home on Saturday.")
+    assert [t["country"] for t in trips] == ["AU"]

@@ -281,6 +281,10 @@ def _other_dollar(facts: list["Fact"], named: dict[str, Counter[str]]) -> dict[s
 MIN_HOME_CITY, MIN_HOME_SHARE = 50_000, 0.1
 
 
+#: a small town of the name in the person's own country wins over a city abroad of fewer people than this
+MAX_ABROAD_FOR_HOME_TOWN = 50_000
+
+
 def _trip_country(
     sighting: Sighting, homes: dict[str, list[tuple[int, str]]], named: dict[str, Counter[str]], order: dict[str, int]
 ) -> Sighting:
@@ -301,9 +305,15 @@ def _trip_country(
     sizes = city_sizes(name)  # country -> people of its biggest city of the name
     if fields.get("place_note") == UNPLACED or (not sizes and lookup(name) is None):
         return _small_town(sighting, name, person, homes, order)
+    own = _Money([], order, homes, None, {}).home_country(person, order.get(sighting.fact_id, 0))
+    if own and own not in sizes and max(sizes.values(), default=0) < MAX_ABROAD_FOR_HOME_TOWN:
+        from ...extract.places import town_sizes
+
+        if own in town_sizes(name):
+            # "a week in Keswick" said in Bristol: the Cumbrian town, not the Ontario city of the name
+            return replace(sighting, fields={**fields, "country": own})
     if len(sizes) < 2:
         return sighting
-    own = _Money([], order, homes, None, {}).home_country(person, order.get(sighting.fact_id, 0))
     biggest = max((city_sizes(name, own_name=True) or sizes).values())  # "Victoria": not Hong Kong's people
     if own in sizes and own != fields.get("country"):
         if fields.get("country") is None or (sizes[own] >= MIN_HOME_CITY and sizes[own] >= MIN_HOME_SHARE * biggest):

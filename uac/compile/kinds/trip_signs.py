@@ -29,7 +29,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...extract.dates import tense
-from ...extract.places import is_place, lookup, lookup_lower
+from ...extract.places import is_place, lookup, lookup_lower, title_places
 from . import patterns as p
 from .meal_signs import _first_person
 from .model import Sighting
@@ -51,15 +51,19 @@ _TRIP = p.word_list(
 _SPAN = re.compile(
     r"\b(?:(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*\s+(?:to|-|–|til|till|until)\s+"
     r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*|\d{1,2}\s*[-–]\s*\d{1,2}\b|for\s+(?:a|one|two|three|four|"
-    r"five|six|seven|ten|\d+)\s+(?:days|day|weeks?|wks?)|(?:a|one|two|three|four|five|six|seven|\d+)\s+days?\s+in\b)",
+    r"five|six|seven|ten|\d+)\s+(?:days|day|weeks?|wks?)|(?:a|one|two|three|four|five|six|seven|\d+)\s+days?\s+in\b"
+    # "13th to 17th", "the 9th to the 11th", "18th-19th", "may 14 to the 19th"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s*(?:to|-|–|til|till|until)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)",
     re.I,
 )
 #: the place tied to its trip, after it ("X done", "X's off") or before it ("back from X")
 _TIED_AFTER = (
+    # "asheville w jaylen was the 9th to the 11th": who went with the speaker, between the place and its verb
+    r"(?:\s+(?:w/?|with)\s+[\w'’-]+(?:\s+(?:and|&)\s+[\w'’-]+)?(?=\s+(?:was|were)\b))?"
     r"(?:['’]s\s+off|\s+(?:is|was|got)\s+(?:officially\s+)?(?:off|cancell?ed)|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through|\s+(?:done|recap|debrief|wrapped|trip|was|were|booked|is\s+booked|"
     r"in\s+(?:<\s*)?\d+\s*(?:wks?|weeks?|days?|sleeps|nights?)|=|"
     # "a quick Coorg trip", "the Ladakh bike trip is cancelled", "edinburgh weekend is off", "Moab this weekend"
-    r"(?:[\w-]+\s+)?(?:trip|weekend|wknd|getaway|holiday|hols|break|cruise|road\s+trip)|(?:this|next)\s+(?:weekend|week|wknd|month)))\b"
+    r"(?:[\w-]+\s+)?(?:trip|weekend|wknd|getaway|holiday|hols|break|cruise|road\s+trip)|(?:this|next|last)\s+(?:weekend|week|wknd|month)))\b"
 )
 #: a place called off: "Lamu is off", "Da Nang's off", "Sri Lanka didn't happen", "Lisbon fell through"
 _OFF = r"(?:['’]s\s+off|\s+(?:is|was|got)\s+(?:officially\s+)?(?:off|cancell?ed)|\s+(?:didn['’]t|did\s+not|never)\s+happen|\s+fell\s+through)\b"
@@ -73,7 +77,9 @@ _RETURN = (
 _TIED_BEFORE = (
     rf"(?:{_RETURN}|\b(?:in|to)\s+(?=\S+\s+(?:for\s+work|for\s+a|\d))"
     # "3 nights in Anjuna", "a gig weekend in belfast", "a week on Orkney", "trip to Prague"
-    rf"|\b(?:{p.NUMBER}|a|two)\s+(?:nights?|nts|days?|weeks?)\s+(?:in|on|at)|\b(?:weekend|week|holiday|trip|break|getaway)\s+(?:in|on|to))\s*$"
+    rf"|\b(?:{p.NUMBER}|a|two)\s+(?:nights?|nts|days?|weeks?)\s+(?:in|on|at)|\b(?:weekend|week|holiday|trip|break|getaway)\s+(?:in|on|to)"
+    # "we did lonavala", "we're finally doing savannah", "me and monique are doing new orleans"
+    r"|\b(?:we|i|me|us)\b(?:[^.;!?]{0,40}?(?:['’]re|\s+are|\s+were|\s+am|['’]m))?\s+(?:finally\s+|also\s+|just\s+)?(?:doing|did))\s*$"
 )
 #: a town the gazetteer does not hold, after a return or a booking ("back from kalbarri", "booked Broome")
 _TOWN_AFTER = re.compile(rf"{_RETURN}\s+(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)", re.I)
@@ -104,7 +110,7 @@ _OTHER = re.compile(
     r"friend|friends|colleague|coworker|"
     r"co-worker|workmate|mate|boss|cousin|aunt|uncle|neighbou?r|flatmate|roommate)"
     # "my cousin Hương", "my cousin chị Hương": a kin word, a short honorific in lower case, a name
-    r"(?:\s+(?:[{low}]{{1,4}}\s+)?{cap})?|he|she|they|"
+    r"(?:\s+(?:[{low}]{{1,4}}\s+)?{cap})?(?:\s+and\s+(?:his|her|their)\s+\w+)?|he|she|they|"
     # a name, or a word opening the sentence and the name after it ("Also kavya just got back from bali"; "Also
     # booked broome" names no one)
     r"(?P<name>(?!{openers}\b){cap})|(?-i:{openers})\s+\w+)\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|are|were|has|had|went|just|got|flew|"
@@ -174,6 +180,12 @@ def in_turns(facts: "list[Fact]", told: set[str], tripped: "set[str] | None" = N
     return out
 
 
+def _a_town_or_land(name: str) -> bool:
+    """Whether the gazetteer holds ``name`` as a city or a country (not a lake, a canyon, a region)."""
+    place = lookup(name) if name[:1].isupper() else lookup_lower(name)
+    return place is not None and place.kind in ("city", "country")
+
+
 def _a_country(name: "str | None") -> bool:
     place = lookup(name) if name else None
     return place is not None and place.kind == "country"
@@ -223,10 +235,11 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         rule = _R(re.compile(re.escape(alone.group("place"))), "cancelled", "start")
         return _sighted(fact, alone.group("place"), rule, "", town=True, weak=True)
     both = f"{text} {around}"
-    kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP, _SPAN) if sign.search(both))
+    dated = _with_dates(fact, person)  # "Osaka in 3 wks": the date phrase ties the place to its trip
+    kinds = sum(1 for sign in (_JOURNEY, _STAY, _TRIP) if sign.search(both))
+    kinds += bool(_SPAN.search(f"{dated} {around}"))  # "the 9th to the 11th": a span is a date phrase
     #: a stay or its span beside it: enough for a town the gazetteer does not hold
     stayed = any(sign.search(f"{text} {message or around}") for sign in (_STAY, _SPAN))
-    dated = _with_dates(fact, person)  # "Osaka in 3 wks": the date phrase ties the place to its trip
     for start, raw in _names(dated):
         end = start + len(raw)
         if other is not None and not _FIRST.search(text[other.end() : max(text.find(raw), other.end())]):
@@ -240,11 +253,10 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
         if not returned and _NOT_THE_SPEAKERS.search(dated[:start]):
             continue  # "Priya from Leeds", but "back from Leeds"
-        tied = (
-            returned
-            or bool(re.match(_TIED_AFTER, dated[end:], re.I))
-            or bool(re.search(_TIED_BEFORE, dated[:start], re.I))
-        )
+        before = re.search(_TIED_BEFORE, dated[:start], re.I)
+        if before is not None and re.search(r"(?:doing|did)\s*$", before.group(0)) and not _a_town_or_land(raw):
+            before = None  # "we did Emerald Lake on the Friday": a walk done, not a journey to a town
+        tied = returned or bool(re.match(_TIED_AFTER, dated[end:], re.I)) or before is not None
         # "Lamu is off.": a plan called off, told by the place alone; it only closes a plan of it
         called_off = not kinds and bool(re.match(_OFF, dated[end:]))
         if not tied or (kinds < 1 and not called_off):
@@ -266,6 +278,10 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
 _OPENING_WORDS = set(
     "sadly so also and but anyway unfortunately luckily finally honestly btw ok okay well oh ugh yeah then".split()
 )
+
+
+#: the words that may open a sentence before its place: "other news: nashik last weekend", "btw goa was"
+_OPENER = re.compile(r"\s*(?:(?:other\s+news|also|and|btw|oh|ok|okay|so|anyway|update|news)\s*[:,!.-]*\s*)+", re.I)
 
 
 def _names(dated: str) -> list[tuple[int, str]]:
@@ -294,6 +310,29 @@ def _names(dated: str) -> list[tuple[int, str]]:
             out.append(
                 (m.start("low"), m.group("low"))
             )  # the speaker's own: "meera and i are planning a last goa trip"
+    # "chennai was so nice btw, 13th to 17th", "we did lonavala on 18th-19th": a place the gazetteer holds,
+    # in lower case, anywhere (its trip's signs and its tie decide, as for a name in capitals)
+    titled = title_places(dated)
+    if len(titled) == len(dated):
+        for m in re.finditer(r"(?<![\w'’-])[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}(?![\w'’-])", titled):
+            if dated[m.start() : m.end()].islower():
+                out.append((m.start(), m.group(0)))  # "myrtle beach" as "Myrtle Beach"
+    for m in re.finditer(r"(?<![\w'’-])[a-z][a-z'’-]{2,}(?![\w'’-])", dated):
+        if lookup_lower(m.group(0)) is not None:
+            out.append((m.start(), m.group(0)))
+    # ... where it opens the sentence ("goa was mad fun") or the speaker is named before it ("we did
+    # lonavala"), never in someone else's news ("sydney from my team is planning an australia trip")
+    out = [
+        (at, raw)
+        for at, raw in out
+        if not raw[:1].islower()
+        and dated[at : at + len(raw)] == raw
+        or not dated[:at].strip(" ,.!:-")
+        or _OPENER.fullmatch(dated[:at])
+        or _ME.search(dated[:at])
+        or re.search(_RETURN + r"\s*$", dated[:at], re.I)
+        or re.match(_OFF, dated[at + len(raw) :])
+    ]
     for m in _TOWN_AFTER.finditer(dated):
         words = m.group("low").split()
         if words[0][:1].islower():
@@ -316,6 +355,13 @@ def _status(fact: "Fact", text: str) -> str | None:
         return "planned"
     if tense(text) is False or _DONE.search(text):
         return "done"
+    if (
+        when is not None
+        and fact.session_date is not None
+        and when.end < fact.session_date
+        and re.search(r"\b(?:last|ago|yesterday)\b", fact.text, re.I)
+    ):
+        return "done"  # "nashik last weekend, 3rd-4th, one night at their resort": said to be past
     return None
 
 
