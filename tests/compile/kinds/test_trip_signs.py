@@ -138,6 +138,14 @@ def test_a_place_tied_by_its_stay_or_its_trip(line, found):
         # "doing" or "did" a town with its trip's signs
         ("me, tasha and monique are doing new orleans next month, 3 nights", [("New Orleans", "planned")]),
         ("we did Porto last weekend, two nights in a guesthouse", [("Porto", "done")]),
+        ("before bali i'm doing bangkok w my brother, 1st to 3rd next month", [("Bangkok", "planned")]),
+        # a journey told without its "to", a stay with its days, a plan called off after "and"
+        (
+            "no parkrun on the 2nd though, going hobart with aisha 1st to 3rd next month, 2 nights",
+            [("Hobart", "planned")],
+        ),
+        ("Other news, we were in Maribor the weekend 12.–13.10., Brigitte and me.", [("Maribor", "done")]),
+        ("and gokarna is cancelled, her leave got rejected", [("Gokarna", "cancelled")]),
     ],
 )
 def test_a_lower_case_place_or_a_town_done_with_its_trips_signs(line, found):
@@ -151,6 +159,8 @@ def test_a_lower_case_place_or_a_town_done_with_its_trips_signs(line, found):
         "sydney from my team is planning an actual australia trip for christmas.",  # someone else's
         "My sister and her husband are in Rome next month, 4 nights",  # someone else's, with their partner
         "my sister and her husband are doing rome next month, 4 nights",
+        "me and arjun, 1st to 3rd next month, 2 nights, flying pune to kochi",  # the town left is no trip
+        "my sister is going paris for 3 nights",
     ],
 )
 def test_no_trip_from_a_walk_done_or_someone_elses_news_in_lower_case(line):

@@ -52,6 +52,7 @@ _SPAN = re.compile(
     r"\b(?:(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*\s+(?:to|-|–|til|till|until)\s+"
     r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\w*|\d{1,2}\s*[-–]\s*\d{1,2}\b|for\s+(?:a|one|two|three|four|"
     r"five|six|seven|ten|\d+)\s+(?:days|day|weeks?|wks?)|(?:a|one|two|three|four|five|six|seven|\d+)\s+days?\s+in\b"
+    r"|\b\d{1,2}\.\s*[-–]\s*\d{1,2}\.(?:\d{1,2}\.)?"  # "18.–19.10.": days as German and Czech write them
     # "13th to 17th", "the 9th to the 11th", "18th-19th", "may 14 to the 19th"
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s*(?:to|-|–|til|till|until)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)",
     re.I,
@@ -79,7 +80,11 @@ _TIED_BEFORE = (
     # "3 nights in Anjuna", "a gig weekend in belfast", "a week on Orkney", "trip to Prague"
     rf"|\b(?:{p.NUMBER}|a|two)\s+(?:nights?|nts|days?|weeks?)\s+(?:in|on|at)|\b(?:weekend|week|holiday|trip|break|getaway)\s+(?:in|on|to)"
     # "we did lonavala", "we're finally doing savannah", "me and monique are doing new orleans"
-    r"|\b(?:we|i|me|us)\b(?:[^.;!?]{0,40}?(?:['’]re|\s+are|\s+were|\s+am|['’]m))?\s+(?:finally\s+|also\s+|just\s+)?(?:doing|did))\s*$"
+    r"|\b(?:we|i|me|us)\b(?:[^.;!?]{0,40}?(?:['’]re|\s+are|\s+were|\s+am|\s+is|['’]m))?\s+(?:finally\s+|also\s+|just\s+)?(?:doing|did)"
+    # "going hobart with aisha 17th to 19th", "went sydney for easter, 3 nights": a journey told without its "to"
+    r"|\b(?:went|going|goin|gone|heading|headed|flying)"
+    # "we were in Maribor the weekend 18.–19.10.": a stay told with its days
+    r"|\b(?:we|i)\s+(?:were|was)\s+(?:in|at))\s*$"
 )
 #: a town the gazetteer does not hold, after a return or a booking ("back from kalbarri", "booked Broome")
 _TOWN_AFTER = re.compile(rf"{_RETURN}\s+(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)", re.I)
@@ -223,6 +228,10 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         )
     ):
         other = None  # "Lisbon was ...": a place opens the sentence, not a person ("Nadia just got back" is one)
+    elif other is not None and not other.group("name"):
+        opened = re.match(r"\w+\s+(?P<word>[a-z][\w'’-]+)\s", other.group(0))
+        if opened is not None and lookup_lower(opened.group("word")) is not None:
+            other = None  # "and gokarna is cancelled": the word after "and" is a place, not a person
     alone = _PLACE_ALONE.match(text)
     if (
         alone is not None
@@ -253,6 +262,10 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         returned = bool(re.search(rf"{_RETURN}\s*$", dated[:start], re.I))
         if not returned and _NOT_THE_SPEAKERS.search(dated[:start]):
             continue  # "Priya from Leeds", but "back from Leeds"
+        if re.match(r"\s+(?:to|->|→)\s+\w", dated[end:]) and re.search(
+            r"\b(?:fly|flying|flew|drive|driving|drove|going|went|from)\s+$", dated[:start], re.I
+        ):
+            continue  # "flying pune to kochi": the town left, not the one gone to
         before = re.search(_TIED_BEFORE, dated[:start], re.I)
         if before is not None and re.search(r"(?:doing|did)\s*$", before.group(0)) and not _a_town_or_land(raw):
             before = None  # "we did Emerald Lake on the Friday": a walk done, not a journey to a town
@@ -331,6 +344,7 @@ def _names(dated: str) -> list[tuple[int, str]]:
         or _OPENER.fullmatch(dated[:at])
         or _ME.search(dated[:at])
         or re.search(_RETURN + r"\s*$", dated[:at], re.I)
+        or re.search(_TIED_BEFORE, dated[:at], re.I)
         or re.match(_OFF, dated[at + len(raw) :])
     ]
     for m in _TOWN_AFTER.finditer(dated):
