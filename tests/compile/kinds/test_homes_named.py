@@ -55,3 +55,20 @@ def test_have_lived_since_a_year_starts_the_home_then():
     [home] = records_of("home", "I have lived in Zurich since 2017 and still love it.")
     assert home["city"] == "Zurich" and home["current"] is True
     assert str(home["start"]).startswith("2017")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Moving to Melbourne next month.",  # the subject left out
+        "We're moving to melbourne next month.",  # the city in lower case
+    ],
+)
+def test_a_move_ahead_without_its_subject_or_in_lower_case(line):
+    [home] = records_of("home", line)
+    assert home["city"] == "Melbourne" and home["current"] is False and str(home["start"]) == "July 2023"
+
+
+def test_a_move_only_wished_or_of_a_town_unknown_is_no_home():
+    assert records_of("home", "Moving to Melbourne would be nice one day.") == []
+    assert records_of("home", "Moving to the coast next month.") == []

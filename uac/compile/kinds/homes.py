@@ -49,8 +49,11 @@ _FOUND = re.compile(
 )
 #: a home said in lower case: "live in leipzig now", "moved to bristol"
 _LOWER_HOME = re.compile(
-    r"^(?:(?P<moved>moved|have\s+moved|has\s+moved)\s+to|(?:now\s+)?lives?\s+in|(?:is|are)\s+living\s+in)\s+(?P<place>[a-z][a-z-]{2,})(?P<now>\s+now)?\b"
+    r"^(?:(?P<moved>moved|have\s+moved|has\s+moved)\s+to|(?:now\s+)?lives?\s+in|(?:is|are)\s+living\s+in|"
+    r"(?P<moving>(?:is|are)\s+(?:moving|relocating)\s+to))\s+(?P<place>[a-z][a-z-]{2,})(?P<now>\s+now)?\b"
 )
+#: "Moving to Melbourne next month.": a move ahead told without its subject, the speaker's
+_MOVING_TO = re.compile(rf"^(?i:moving|relocating)\s+(?:back\s+)?to\s+(?P<place>{p.NAME}|[a-z][a-z'’-]{{2,}})\b")
 #: "moved on the 18th", "moved in last week", "have moved": a move that names no place
 _MOVED = re.compile(
     r"^(?:(?:has|have|finally|just)\s+)*moved(?:\s+(?:in|house|over))?(?=\s*$|\s*[,.!;]|\s+(?:on|last|this|yesterday|and|at)\b"
@@ -109,7 +112,8 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             city := lookup_lower(lower.group("place"))
         ) is not None:
             # "we live in leipzig now": a city in lower case, as the gazetteer alone accepts it
-            out.append((clause.person, city.name, "start" if lower.group("now") or lower.group("moved") else "current"))
+            event = "start" if lower.group("now") or lower.group("moved") else "current"
+            out.append((clause.person, city.name, "planned" if lower.group("moving") else event))
         elif _MOVED.match(clause.rest) and (clause.group or clause.person == fact.speaker):
             out.append((clause.person, "", "moved"))
         elif _MOVING_IN.match(clause.rest) and (clause.group or clause.person == fact.speaker):
@@ -157,6 +161,14 @@ def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
         new = _city(between.group("new") or between.group("new2"))
         if old and new and old != new:
             return [(person, old, "current"), (person, new, "planned")]
+    ahead = _MOVING_TO.match(p.without_said(text, person))
+    when = p.when(fact)
+    if ahead is not None and when is not None and fact.session_date is not None and when.end >= fact.session_date:
+        place = (
+            lookup(ahead.group("place")) if ahead.group("place")[:1].isupper() else lookup_lower(ahead.group("place"))
+        )
+        if place is not None and place.kind == "city" and not p.HEDGES.search(text):
+            return [(person, place.name, "planned")]  # "Moving to Melbourne next month."
     if re.match(r"(?i:moving\s+in)\b", p.without_said(text, person)) and p.when(fact) is not None:
         return [(person, "", "moving")]  # "Moving in on Saturday 27th February", its subject left out
     since = _HOME_SINCE.search(p.without_dates_written(fact.text))  # "since 2018" kept
