@@ -199,7 +199,7 @@ def _home_named(fact: "Fact", text: str, person: str) -> list[tuple[str, str, st
         return []
     city = _city(found.group("place"))
     place = lookup(city) if city else None
-    if place is None or place.kind != "city":
+    if city is None or place is None or place.kind != "city":
         return []  # "our flat in Leith" names a district, "our house in Spain" a country: no city told
     return [(person, city, "lived")]
 
