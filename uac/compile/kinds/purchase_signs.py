@@ -141,14 +141,7 @@ def detect(fact: "Fact") -> list[Sighting]:
         if not bought or verb is None or verb.start() >= start:
             continue  # the verb of buying comes before the price it paid
         item = _with_its_kind(item, text[verb.end() : start], person)
-        fields: dict[str, Any] = {
-            "person": person,
-            "item": item,
-            "amount": amount,
-            "currency": currency,
-            "when": p.when(fact),
-            "where": None,
-        }
+        fields = _bought(fact, person, item, amount, currency)
         if currency is None:
             fields["_bare_amount"] = True
         out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{len(out)}"))
@@ -196,16 +189,13 @@ def _new_things(fact: "Fact", text: str, prices: list[tuple[int, int, float, str
         item = _named_in(match.group("thing"), person)
         if item is None:
             break
-        fields: dict[str, Any] = {
-            "person": person,
-            "item": item,
-            "amount": amount,
-            "currency": currency,
-            "when": p.when(fact),
-            "where": None,
-        }
-        out.append(Sighting(NAME, fact.id, fields, f"{fact.id}#{len(out)}"))
+        out.append(Sighting(NAME, fact.id, _bought(fact, person, item, amount, currency), f"{fact.id}#{len(out)}"))
     return out
+
+
+def _bought(fact: "Fact", person: str, item: str, amount: float, currency: str | None) -> dict[str, Any]:
+    """The fields of a purchase these signs read: when the fact dates it, where never told."""
+    return {"person": person, "item": item, "amount": amount, "currency": currency, "when": p.when(fact), "where": None}
 
 
 def _another_before(head: str) -> bool:
