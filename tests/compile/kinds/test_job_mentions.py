@@ -415,3 +415,23 @@ def test_a_job_held_since_a_month_in_lower_case_starts_then():
 
 def test_someone_else_who_started_as_a_title_has_no_job_of_the_speakers():
     assert _jobs((dt.date(2025, 7, 27), ["She started as a nurse at Mercy in May."])) == []
+
+
+def test_a_rank_of_a_field_at_its_employer_with_a_start_is_a_job_starting():
+    line = "Head of Geography at Llandaff Vale High School, starting 1st September."
+    [job] = _jobs((dt.date(2026, 3, 22), [line]))
+    assert (job["employer"], job["role"].lower(), job["start"]) == (
+        "Llandaff Vale High School",
+        "head of geography",
+        Period("2026-09-01"),
+    )
+    # an advert is no job
+    assert (
+        _jobs(
+            (
+                dt.date(2026, 1, 11),
+                ["There's a Head of Geography advertised at Llandaff Vale High, closing date the 30th."],
+            )
+        )
+        == []
+    )

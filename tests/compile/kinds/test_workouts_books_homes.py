@@ -373,3 +373,50 @@ def test_a_move_told_by_its_movers_and_a_home_lived_in_since_a_year():
         ("Charlotte", None, False),
     ]
     assert _records("home", (dt.date(2026, 4, 22), ["My sister's movers quoted her 900 from Leeds to York."])) == []
+
+
+@pytest.mark.parametrize(
+    "line, title, author",
+    [
+        # a title in lower case with its author, as chats write it
+        ("oh and i finally finished the women by kristin hannah last night.", "The Women", "Kristin Hannah"),
+        (
+            "random but finally finished atomic habits by james clear, took me since august lol.",
+            "Atomic Habits",
+            "James Clear",
+        ),
+        ("also finished that legacy book by james kerr on the drive down", "Legacy", "James Kerr"),
+        # in quotes, the author after "from"
+        ('I finished last week "Der Trafikant" from Robert Seethaler.', "Der Trafikant", "Robert Seethaler"),
+        # a title in quotes that holds a word of time
+        (
+            'And I finished "Tomorrow, and Tomorrow, and Tomorrow" by Gabrielle Zevin on the bus this week.',
+            "Tomorrow, and Tomorrow, and Tomorrow",
+            "Gabrielle Zevin",
+        ),
+        # alone in lower case where the sentence is about reading
+        ("finished boy swallows universe on the flight back, such a good book", "Boy Swallows Universe", None),
+        ("at least i finished palace of illusions on the trip, in the hammock itself", "Palace of Illusions", None),
+    ],
+)
+def test_books_in_lower_case_or_in_quotes(line, title, author):
+    assert [(b["title"], b["author"]) for b in _records("book", (dt.date(2026, 5, 19), [line]))] == [(title, author)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "i finished my shift at 7 and went to bed",
+        "finished the report on the plane",
+        "finished the half marathon in 2:10, brutal",
+        "my sister finished the women by kristin hannah",
+        "Tom finished the women by kristin hannah",
+        "just finished the first draft of my thesis on the plane",
+        "I want to finish the women by kristin hannah",
+        "also i finished kitchen prep again on the drive back from the dunes",
+        "I actually finished the book for once, Lessons in Chemistry",
+        "finished tomorrow and tomorrow and tomorrow on the plane back",
+    ],
+)
+def test_no_book_from_work_a_race_or_someone_elses_reading(line):
+    assert _records("book", (dt.date(2026, 5, 19), [line])) == []

@@ -101,13 +101,111 @@ def _writer(name: str, person: str | None) -> str | None:
     return name
 
 
+#: "finished", the speaker's (the extractor wrote "I" as the name, or left the subject out)
+_FINISHED = re.compile(r"\b(?:finished|finishing)\s+(?:reading\s+)?", re.I)
+#: "finished "Der Trafikant" from Robert Seethaler", "finished “Die Wand”": a title in quotes
+_QUOTED = re.compile(r"^(?:[^\"“”.;!?]{0,20}?)[\"“](?P<title>[^\"“”]{2,60})[\"”]")
+#: "finished atomic habits by james clear": a title in lower case and its author
+_LOWER_BY = re.compile(
+    r"^(?:that\s+|the\s+book\s+)?(?P<title>[a-z][\w'’,-]*(?:\s+[\w'’,-]+){0,7}?)(?:\s+book)?\s+by\s+"
+    r"(?P<author>[a-zA-Z][\w'’.-]+(?:\s+[a-zA-Z][\w'’.-]+){1,2}?)"
+    r"(?=\s*(?:[,.;!?(]|$|\s+(?:on|and|bc|because|while|in|at|so|it|took|now|which|over|during|this|last|the|again)\b))"
+)
+#: ... or alone, up to where its sentence goes on ("finished convenience store woman on the flight home")
+_LOWER_ALONE = re.compile(
+    r"^(?P<title>[a-z][\w'’-]*(?:\s+[\w'’-]+){0,6}?)(?=\s*(?:[,.;!?(]|$)|\s+(?:on|in|over|during|while|at|bc|because|and\s+(?:it|i|now)|"
+    r"like|such|so|you|u|it|which|just|finally|last|again)\b)"
+)
+#: a sentence about reading, where a title in lower case may stand alone
+_READING = re.compile(
+    r"\b(?:book|novel|read|reading|kindle|audiobook|chapter|last\s+page|author|plane|flight|beach|hammock)\b", re.I
+)
+_OPENERS = frozenset("also and so finally just then oh ok okay btw random anyway but well yes yeah".split())
+#: the words of reading itself, beside the places people read in
+_READ_WORDS = re.compile(r"\b(?:book|novel|read|reading|kindle|audiobook|chapter|last\s+page|author)\b", re.I)
+_SMALL_WORDS = frozenset("a an and as at by for from in of on or the to with".split())
+#: words a thing finished opens with that is no book: work, a course, a race, someone's
+_NOT_A_BOOK = frozenset(
+    """my our his her their your work shift uni school it them that this everything dinner lunch breakfast packing
+    the_report the_course the_race the_marathon the_season the_series the_show painting cleaning""".split()
+)
+
+
+def _lower_or_quoted(fact: "Fact", said: p.Said) -> list[Sighting]:
+    """A book told in a chat's own way: its title in quotes, or in lower case with its author
+    ("finished the women by kristin hannah"), or in lower case alone where the sentence is about
+    reading ("finished convenience store woman on the flight home")."""
+    text = p.without_said(said.text, said.person)
+    found = _FINISHED.search(text)
+    if found is None or p.HEDGES.search(text) or _NOT.search(text[: found.start()]):
+        return []
+    before = text[max(0, found.start() - 30) : found.start()]
+    other = re.search(
+        r"\b(?:he|she|they|his|her|their)\b|(?:\b\w+['’]s\s+\w+|" + p.CAPITALISED + r")\s+(?:has\s+|just\s+|also\s+)?$",
+        before,
+    )
+    if other is not None and other.group(0).split()[0].lower() in _OPENERS:
+        other = None  # "Also finished ...": a word opening the sentence, not a person
+    if other is not None and (
+        said.person not in before or re.search(r"['’]s\s+\w+\s+(?:has\s+|just\s+|also\s+)?$", before)
+    ):
+        return []  # "Tom finished Piranesi", "my sister finished ...", "she just finished it": someone else's reading
+    after = text[found.end() :]
+    author = None
+    written = p.without_said(p.without_dates_written(fact.text), said.person)  # "Tomorrow" is a title in quotes
+    told = _FINISHED.search(written)
+    quoted = _QUOTED.match(written[told.end() :]) if told is not None else None
+    if quoted is not None and told is not None:
+        after = written[told.end() :]
+    if quoted is not None:
+        title = quoted.group("title").strip(" ,.")
+        by = re.match(rf"\s*(?:,\s*)?(?:by|from|of)\s+(?P<by>{_PERSON_NAME})", after[quoted.end() :])
+        author = by.group("by").rstrip(".,;!") if by else None
+    elif (lower := _LOWER_BY.match(after)) is not None:
+        title, author = lower.group("title"), _writer(_titled(lower.group("author").rstrip(".,;!")), fact.speaker)
+        if author is None:
+            return []  # "by the lake": no writer, so no title either
+    elif _READING.search(text) and (alone := _LOWER_ALONE.match(after)) is not None:
+        title = alone.group("title")
+        if re.search(r"\b(?:my|our|his|her|their|your)\b", title) or (
+            title.split()[0] in ("the", "a", "an") and not _READ_WORDS.search(text)
+        ):
+            return []  # "finished the first draft of my thesis on the plane": a thing of one's own, no book
+    else:
+        return []
+    words = title.lower().split()
+    if not words or words[0] in _NOT_A_BOOK or "_".join(words[:2]) in _NOT_A_BOOK:
+        return []
+    if (
+        all(w.strip(",") in _SMALL_WORDS for w in words)
+        or re.search(r"\b(?:book|novel|one)\b", title.lower())
+        or said.person in title
+    ):
+        return []  # "the book for once", "the Pallasmaa book": no title; "and, and": a title the dates took
+    if author is None and " by " in f" {title.lower()} ":
+        return []  # "james by percival everett over the break": its author not read, its title unsure
+    if author is None and is_place(title.title()):
+        return []  # "finished lisbon on the plane" names no book; "legacy by james kerr" does
+    if author is not None and _writer(author, fact.speaker) is None:
+        author = None
+    title = _titled(title) if title.islower() else title
+    fields: dict[str, Any] = {"person": fact.speaker, "title": title, "author": author, "finished": p.when(fact)}
+    return [Sighting(NAME, fact.id, fields, f"{fact.speaker}|{title.lower()}")]
+
+
+def _titled(words: str) -> str:
+    """ "sea of poppies" -> "Sea of Poppies": a title or a name in lower case as it is printed."""
+    out = [w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words.split())]
+    return " ".join(out)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     said = p.speaker_words(fact)
     if said is None:
         return []
     rest = _rest(said) if CUE.search(fact.text) is not None else None
     if rest is None or (match := _VERB.match(rest)) is None:
-        return _author_next(fact, said)
+        return _author_next(fact, said) or (_lower_or_quoted(fact, said) if CUE.search(fact.text) else [])
     if _NOT.search(rest[: match.start("title")]) or tense(rest[: match.start("title")]) is True:
         return []
     verb = " ".join(match.group("verb").lower().split())

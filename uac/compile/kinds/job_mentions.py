@@ -183,6 +183,13 @@ def _rules(person: str) -> tuple[tuple[re.Pattern[str], str], ...]:
             rf"(?:^|[,;:]\s+){_TITLED}\s+(?:in|at|with)\s+{_ORG},?\s+(?:starting|start\s+date|from\s+(?:the\s+)?\d)\b",
             "start",
         ),
+        # "Head of Geography at Llandaff Vale High School, starting 1st September.": the news, a rank of a field
+        (
+            rf"^{_OPENER}(?P<role>(?:(?i:deputy|assistant|acting)\s+)?(?i:head|director|chief|lead|manager)\s+of\s+"
+            rf"(?-i:[A-Z][\w-]*)(?:\s+(?:and\s+)?(?-i:[A-Z][\w-]*)){{0,2}})\s+(?:in|at|with)\s+{_ORG},?\s+"
+            rf"(?:starting|start\s+date|from\s+(?:the\s+)?\d)\b",
+            "start",
+        ),
         # "Senior Lecturer in Early Modern History, York, starting 1st September": the news told as a list,
         # the title first (the employer may be named by its town)
         (
