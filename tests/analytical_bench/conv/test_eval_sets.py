@@ -133,12 +133,12 @@ def test_a_session_of_each_chat_is_dated_and_alternates_user_and_assistant():
 
 
 @pytest.mark.slow
-def test_every_session_of_every_set_ingests_with_the_rules_extractor(tmp_path):
-    for name in COUNTS:
-        memory = UserMemory.create(tmp_path / name, user_name=load_ledger(ledger_path(SETS[name])).user)
-        try:
-            report = memory.ingest(sessions_path(SETS[name]), extractor="rules")
-        finally:
-            memory.close()
-        assert sorted(report.sessions_added) == sorted(_sessions(name)), name
-        assert report.facts_appended > 0 and report.extractor == "rules"
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_every_session_of_every_set_ingests_with_the_rules_extractor(tmp_path, name):
+    memory = UserMemory.create(tmp_path / name, user_name=load_ledger(ledger_path(SETS[name])).user)
+    try:
+        report = memory.ingest(sessions_path(SETS[name]), extractor="rules")
+    finally:
+        memory.close()
+    assert sorted(report.sessions_added) == sorted(_sessions(name)), name
+    assert report.facts_appended > 0 and report.extractor == "rules"
