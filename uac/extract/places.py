@@ -501,6 +501,12 @@ _ENGLISH_WORDS = set(
 )
 
 
+def lookup_as_written(name: str) -> Place | None:
+    """The place ``name`` stands for as it was written: in capitals by :func:`lookup`, in lower
+    case by the stricter :func:`lookup_lower` ("nice" is a word, "Nice" a city)."""
+    return lookup(name) if name[:1].isupper() else lookup_lower(name)
+
+
 def lookup_lower(name: str, *, towns: bool = False) -> Place | None:
     """A place written in lower case ("back from japan", "five nights in kyoto"): a
     country, or a city of at least 200,000 people, whose name is not also an English

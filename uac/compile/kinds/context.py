@@ -179,7 +179,7 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
     accepts them.  A city whose name several countries share ("down to Cambridge", "to
     Hamilton and back") counts, once the others are counted, for the one of its countries the
     speaker names most; for none when the speaker names none of them."""
-    from ...extract.places import countries_of, lookup, lookup_lower
+    from ...extract.places import countries_of, lookup_as_written
 
     named: dict[str, Counter[str]] = {}
     shared: list[tuple[str, str]] = []
@@ -188,7 +188,7 @@ def _countries_named(facts: list["Fact"]) -> dict[str, Counter[str]]:
             continue
         for match in _NAMED.finditer(fact.text):
             word = match.group("place")
-            place = lookup_lower(word) if word[:1].islower() else lookup(word)
+            place = lookup_as_written(word)
             if place is not None and place.country and not place.ambiguous:
                 named.setdefault(fact.speaker, Counter())[place.country] += 1
             elif place is not None and place.kind == "city" and place.ambiguous:

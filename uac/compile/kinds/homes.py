@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
 from ...extract.dates import tense
-from ...extract.places import lookup, lookup_lower, title_places
+from ...extract.places import lookup, lookup_as_written, lookup_lower, title_places
 from ...extract.states import read_home, same_value
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
@@ -164,9 +164,7 @@ def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
     ahead = _MOVING_TO.match(p.without_said(text, person))
     when = p.when(fact)
     if ahead is not None and when is not None and fact.session_date is not None and when.end >= fact.session_date:
-        place = (
-            lookup(ahead.group("place")) if ahead.group("place")[:1].isupper() else lookup_lower(ahead.group("place"))
-        )
+        place = lookup_as_written(ahead.group("place"))
         if place is not None and place.kind == "city" and not p.HEDGES.search(text):
             return [(person, place.name, "planned")]  # "Moving to Melbourne next month."
     if re.match(r"(?i:moving\s+in)\b", p.without_said(text, person)) and p.when(fact) is not None:

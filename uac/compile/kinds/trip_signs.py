@@ -29,7 +29,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...extract.dates import tense
-from ...extract.places import is_place, lookup, lookup_lower, title_places
+from ...extract.places import is_place, lookup, lookup_as_written, lookup_lower, title_places
 from . import patterns as p
 from .meal_signs import _first_person
 from .model import Sighting
@@ -187,7 +187,7 @@ def in_turns(facts: "list[Fact]", told: set[str], tripped: "set[str] | None" = N
 
 def _a_town_or_land(name: str) -> bool:
     """Whether the gazetteer holds ``name`` as a city or a country (not a lake, a canyon, a region)."""
-    place = lookup(name) if name[:1].isupper() else lookup_lower(name)
+    place = lookup_as_written(name)
     return place is not None and place.kind in ("city", "country")
 
 
