@@ -34,7 +34,7 @@ from ...extract.dates import tense
 from ...extract.places import city_sizes, is_place
 from ...extract.words import is_common_word
 from . import patterns as p
-from .meals import _KIN, FOODS, LOWER_EATERY, _dated_ahead, _lower_name, _sighting
+from .meals import _KIN, FOODS, LOWER_EATERY, LOWER_TIME_TAIL, _dated_ahead, _lower_name, _sighting
 from .model import Sighting
 
 if TYPE_CHECKING:
@@ -83,28 +83,31 @@ DISHES = re.compile(
 _EATERY_WORDS = re.compile(
     r"\b(?:the\s+bill|bill\s+(?:came|was)|the\s+menu|menu|the\s+food|the\s+chef|waiter|waitress|our\s+table|"
     r"a\s+table|booked\s+a\s+table|queue|courses|starters?|mains?|restaurant|bistro|eatery|food\s+was|ate|eaten|"
-    r"devoured|stuffed|so\s+full|too\s+full|fine\s+dining|dining|(?:plates?|bowls?|rounds?)\s+of)\b",
+    r"devoured|stuffed|so\s+full|too\s+full|fine\s+dining|dining|(?:plates?|bowls?|rounds?)\s+of|"
+    r"cantina|fonda|taqueria|comedor|chop\s+bar|dhaba|mamak|hawker|izakaya|trattoria|osteria|brasserie|bistro|tavern|pub)\b",
     re.I,
 )
 #: how a meal for several is paid, or paid by someone else
 _PAID = re.compile(
-    r"\b(?:my\s+half|my\s+share|my\s+shout|(?:he|she|they|boss|dad|mum|mom|md)\s+shouted|shouted\s+(?:us|we|me|everyone|the)|"
+    r"\b(?:my\s+half|my\s+share|my\s+part|my\s+cut|my\s+shout|worth\s+every\s+(?:penny|cent|rupee|dollar|euro|pound|peso|baht|yen|rand)|(?:he|she|they|boss|dad|mum|mom|md)\s+shouted|shouted\s+(?:us|we|me|everyone|the)|"
     r"treated\s+(?:us|we|me|everyone)|on\s+(?:him|her|them|the\s+company|the\s+firm|the\s+house)|company\s+card|"
-    r"for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6)(?:\s+of\s+(?:us|we))?|for\s+both(?:\s+of\s+(?:us|we))?|each|a\s+head|pp|"
+    r"for\s+(?:the\s+|all\s+)?(?:two|2|three|3|four|4|five|5|six|6)(?:\s+of\s+(?:us|we))?|for\s+both(?:\s+of\s+(?:us|we))?|each|a\s+head|pp|"
     r"(?:w|with|incl\.?|including|plus)\s+(?:the\s+)?tip|we\s+split|split\s+(?:it|the\s+bill)|"
     r"(?:two|2|three|3|four|4|five|5|six|6|seven|7|eight|8|nine|9|ten|10|\d+)\s+of\s+(?:us|we)|"
     # "burgers, 38 total", "52 bucks for me and Maddie": a bill told whole, or for who sat at the table
     r"(?<=\d)\s+total|\d(?:\s*(?:bucks|dollars|quid|euros?))?\s+(?:in\s+)?total|for\s+me\s+and\s+(?-i:[A-Z])\w+|"
+    # "650 for me and it was worth every peso", "280 for my side": the speaker's part of a bill
+    r"(?<=\d)\s+for\s+(?:me|my\s+side|my\s+part)\b(?!\s+and\s+(?-i:[a-z]))|"
     r"\b(?:I|me)\s+paid(?!\s+(?:for\s+)?(?:the\s+)?(?:tickets?|parking|fuel|petrol|gas|deposit|rent))|my\s+treat|(?:the\s+)?tab\s+(?:was|came)|"
     r"paid\s+for\s+(?:the\s+)?(?:whole\s+)?table|(?:wouldn'?t|would\s+not|didn'?t)\s+let\s+(?:me|us|we|anyone)\s+pay|insisted\s+on\s+paying|picked\s+up\s+the\s+(?:bill|tab))\b",
     re.I,
 )
 #: a bill shared out: "for the 4 of us", "for my half", "each" (with an amount it is a meal's)
 _SHARED = re.compile(
-    r"\b(?:for\s+(?:the\s+)?(?:two|2|three|3|four|4|five|5|six|6|\d+)\s+of\s+(?:us|we)|for\s+both(?:\s+of\s+(?:us|we))?|"
+    r"\b(?:for\s+(?:the\s+|all\s+)?(?:two|2|three|3|four|4|five|5|six|6|\d+)\s+of\s+(?:us|we)|for\s+both(?:\s+of\s+(?:us|we))?|"
     # "R1 200 for two"
     r"(?<=\d\s)for\s+(?:two|three|four|five|six)\b|"
-    r"for\s+my\s+half|my\s+half|my\s+share|each|a\s+head|pp)\b",
+    r"for\s+my\s+half|my\s+half|my\s+share|my\s+part|each|a\s+head|pp)\b",
     re.I,
 )
 #: a bill: an amount shared, told whole or split ("38 total", "30 each", "23 bucks for the two of us")
@@ -167,7 +170,8 @@ _TIME = (
 _VERDICT = (
     r"(?:was|were|is)\s+(?:(?:so|honestly|actually|absolutely|just|really|still)\s+)*(?:worth|incredible|amazing|"
     r"unreal|insane|great|good|lovely|delicious|perfect|the\s+best|next\s+level|elite|fire|superb|excellent|epic|"
-    r"a\s+vibe|special)"
+    r"a\s+vibe|special|extraordinary|outstanding|phenomenal|stunning|brilliant|fantastic|wonderful|divine|"
+    r"spectacular|everything|a\s+triumph|top\s+notch|immaculate|banging|mint)"
 )
 _NAME = p.NAME
 
@@ -223,6 +227,17 @@ def _venues_in(text: str) -> list[tuple[int, str]]:
     )
     if lead is not None:
         found.append((lead.start("v"), lead.group("v")))
+    # "olde pink house saturday night was everything", "thalassa NYE dinner was insane": an eatery typed in
+    # lower case at the head, its verdict after (two words, or one with the meal it was)
+    low = re.match(
+        rf"^(?:(?i:also|and|then|btw|ok|so|oh|anyway|update)[,:\s]+)?(?P<v>(?-i:[A-Za-z][a-z’'-]*"
+        rf"(?:\s+(?!(?:for|at|in|on|with|and|to|of|was|were|is|the)\b)[a-z][\w’'-]*){{0,2}}?))"
+        rf"\s+(?:(?i:{_TIME})\s+|(?i:nye|christmas|xmas|bday|birthday|anniversary)\s+)?"
+        rf"(?P<meal>(?:for\s+)?(?i:dinner|lunch|brunch|breakfast|brekkie|supper|meal|feed)\s+)?{_VERDICT}",
+        text,
+    )
+    if low is not None and (low.group("meal") or " " in low.group("v")):
+        found.append((low.start("v"), low.group("v")))
     for match in re.finditer(rf"(?P<v>{_NAME})(?:\s+(?:on|for|in)\s+[\w’'-]+(?:\s+[\w’'-]+)?)?\s+{_VERDICT}", text):
         found.append((match.start("v"), match.group("v")))
     # "best feed was kan eang at the pier", "fave meal was Ember"
@@ -255,24 +270,38 @@ def _venues_in(text: str) -> list[tuple[int, str]]:
 
 def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     """The eatery's name, or None when the name is someone, somewhere or no eatery."""
+    if at == 0 and " " in said and said[1:] == said[1:].lower():
+        said = (
+            said[:1].lower() + said[1:]
+        )  # "Olde pink house was everything": typed in lower case, the head capitalised
     if said[:1].islower():
-        said = _LOWER_TAIL.sub("", re.split(r"\s+(?:on|in)\s+", said)[0])
+        said = LOWER_TIME_TAIL.sub("", re.split(r"\s+(?:on|in)\s+", said)[0])
         words = [w for w in re.split(r"[\s&-]+", said) if w]
-        if not words or all(is_common_word(w) for w in words) or said in p.NOT_NAMES:
+        if (
+            not words
+            or said in p.NOT_NAMES
+            or (all(map(is_common_word, words)) and not _named_in_words(words, text, at))
+        ):
             return None  # "at work", "to bed", "at like 6am": words, no name
         if len(words) == 1 and (words[0].rstrip("s") in _KIN or words[0].endswith(("'s", "’s"))):
             return None  # "at grandmas", "at sam's": someone's home
-        said = _lower_name(said) or ""
+        titled = " ".join(w[:1].upper() + w[1:] for w in said.split())
+        # "we did franklin on the friday, $85 for both of us with beers": a small town's name an eatery's here
+        said = _lower_name(said) or (titled if _eaten_at_town(titled, text) else "")
     name = p.clean_name(said, person) if said else None
     if (
         name is None
         and said
         and re.fullmatch(r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*['’]s", said)
         and said.split()[0].lower().rstrip("'’s") not in _KIN  # "at Auntie Mei's": her home
-        and re.search(r"(?:\bat|\bto|@)\s+(?:the\s+)?$", text[:at])
+        and re.search(r"(?:\bat|\bto|@|\b(?:did|tried|found))\s+(?:the\s+)?$", text[:at])
         and (
             _PAID_BILL.search(text)
-            or re.match(rf"\s+for\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:{DISHES.pattern})", text[at + len(said) :], re.I)
+            or re.match(
+                rf"\s+for\s+(?:a\s+|an\s+|some\s+|the\s+)?(?:{DISHES.pattern}|{MEAL_WORDS.pattern})",
+                text[at + len(said) :],
+                re.I,
+            )
         )
     ):
         # "we went to Stella's ..., burgers, 38 total": a bill paid is had at no one's home; "went to
@@ -281,6 +310,8 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     if name is None:
         return None
     name = re.split(r"\s+(?:on|in)\s+", name, maxsplit=1)[0]  # "Bravas on Cotham Hill": the street is where
+    if re.match(r"The\s+[A-Z]", name):
+        name = name[4:]  # "The Kitchin was extraordinary": the article is no part of the name
     if name.split()[0].lower() in p.NOT_NAMES or name.lower() in p.NOT_NAMES:
         return None
     if _NO_EATERY.search(name) or name.split()[0].lower() in _HOTELS:
@@ -309,6 +340,56 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
     ):
         return None
     return name
+
+
+#: words that open a description, never a name ("the local pub", "a new place", "the usual spot")
+_DESCRIBING = set(
+    "local usual new old same nearest nearby other little small best first last next good nice cheap fancy "
+    "some any every our my his her their the a an this that hotel airport station office".split()
+)
+#: the last word of an eatery's name typed in lower case: "crab shack", "copper kitchen", "hurricanes grill"
+_EATERY_TAIL = re.compile(
+    rf"(?i:{p.EATERY_AFTER}|shack|house|foods|kitchens|grille|room|rooms|table|garden|brasserie|trattoria|"
+    r"osteria|izakaya|dhaba|canteen|tea\s+room|coffee|roasters|bakehouse|chippy|pantry|larder)$"
+)
+
+
+#: what comes before "at" an eatery typed in common words: a meal, or eating, going or sitting there
+_EATING_BEFORE = re.compile(
+    rf"{MEAL_WORDS.pattern}|\b(?:had|ate|eaten|did|went|go|going|met|grabbed|got|sat|booked|celebrated|drinks|coffee|"
+    rf"feed|meal|brekkie|out)\b",
+    re.I,
+)
+
+
+def _named_in_words(words: list[str], text: str, at: int) -> bool:
+    """Is a name typed in lower case of common words only an eatery's ("crab shack", "biscuit
+    head", "fork and brewer")?  Two words or more, no word of a description first ("the local
+    pub"), and either an eatery's word last or a bill shared out in the sentence ("34 for both
+    of us", "my half was 58"), and where "to" comes before it, a going or a taking ("took mama to big
+    bad breakfast", never "decided not to think about"); "at work", "to the park" stay words."""
+    from ...extract.money import share_told_first
+
+    if len(words) < 2 or words[0].lower() in _DESCRIBING or _NO_EATERY.search(words[-1]):
+        return False
+    before = text[max(0, at - 60) : at]
+    if MEAL_WORDS.fullmatch(" ".join(words)):
+        return False  # "with Callum at tea time": the meal, not where
+    if re.search(r"\bat\s+(?:the\s+)?$", before) and not _EATING_BEFORE.search(before):
+        return False  # "I looked at business class for 30 seconds, $9,000 each": no meal had there
+    if re.search(r"\bto\s+(?:the\s+)?$", before) and not re.search(
+        r"\b(?:went|go|going|goes|took|taken|take|headed|popped|came|come|dragged)\b(?:\s+[\w’'-]+){0,5}\s+to\s+(?:the\s+)?$",
+        before,
+        re.I,
+    ):
+        return False
+    if _EATERY_TAIL.search(" ".join(words)):
+        return True
+    shared = any(
+        m.group(0).lower() not in ("each", "pp", "a head") or re.search(r"\d\s*(?:\w+\s+)?$", text[: m.start()])
+        for m in _SHARED.finditer(text)
+    )  # "each way" is no bill; "30 each" is
+    return bool(shared or _PAID_BILL.search(text) or share_told_first(text) is not None)
 
 
 def _placed_in(text: str, end: int, name: str, *, anywhere: bool = False) -> bool:
@@ -391,13 +472,6 @@ def _signs(text: str) -> list[int]:
 _LOCAL_PRICE = re.compile(r"(?<![\w$€£¥])(?-i:[A-Z][A-Za-z]?)\s?[1-9]\d{0,2}(?:[ ,.]\d{3})*(?:[.,]\d\d)?(?![\w.,]\d)")
 
 
-#: time words a name typed in lower case runs on into ("plataran thurs night", "ember & oak ytd")
-_LOWER_TAIL = re.compile(
-    r"(?:\s+(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|night|ytd|tonight|today|yesterday|last|this|"
-    r"morning|evening|arvo|nite))+$"
-)
-
-
 #: a meal of someone else's: a person opens the sentence ("my sister had dinner at X", "Ana took
 #: Tom for lunch") and the speaker is not at the table (no "me", "us", "we", "the whole team")
 _OTHER = re.compile(
@@ -411,8 +485,19 @@ _AT_THE_TABLE = re.compile(
 )
 
 
+#: words a chat opens with that are nobody ("Already got a jacket", "Finally had dinner at ...")
+_OPENING_WORDS = set(
+    "already also finally honestly unrelated anyway btw ok okay so then just yesterday today tonight and but update "
+    "literally actually basically".split()
+)
+
+
 def _someone_elses(text: str) -> bool:
-    return _OTHER.match(text) is not None and _AT_THE_TABLE.search(text) is None
+    match = _OTHER.match(text)
+    if match is None or _AT_THE_TABLE.search(text) is not None:
+        return False
+    first = text.split(maxsplit=1)[0].lower().strip(",")
+    return not (first in _OPENING_WORDS or first.endswith("ly"))
 
 
 def _first_person(text: str, person: str) -> str:
@@ -439,6 +524,28 @@ _AHEAD = re.compile(
 )
 
 
+#: someone else who wants or plans: "half the team wants to do it every month" is their wish, not a plan of this meal
+_THEIR_WISH = re.compile(
+    r"\b(?:he|she|they|everyone|everybody|team|kids|(?-i:[A-Z][a-z]+)|(?:my|his|her|their)\s+\w+)\s+(?:now\s+|also\s+|already\s+)?$",
+    re.I,
+)
+
+
+_THEY_SAID = re.compile(
+    r"\b(?:they|he|she|everyone|everybody|(?-i:[A-Z][a-z]+))\s+(?:said|say|says|reckon|reckons|think|thinks|joked|told\s+me)\b",
+    re.I,
+)
+
+
 def _ahead(fact: "Fact", text: str) -> bool:
-    """A plan: said ahead or dated after the day it was said."""
-    return bool(_AHEAD.search(text)) or _dated_ahead(fact)
+    """A plan: said ahead or dated after the day it was said; a wish of someone else's later in
+    the sentence ("..., and now half the team wants to do it every month") is none."""
+    for match in _AHEAD.finditer(text):
+        wish = re.match(r"(?:wants?|wanna|hop)", match.group(0), re.I) is not None
+        before = text[max(0, match.start() - 50) : match.start()]
+        if wish and match.start() > 0 and _THEIR_WISH.search(before[-30:]):
+            continue
+        if _THEY_SAID.search(before):
+            continue  # "..., and they said i'll get 'tapatía-ized' in a month": words reported, no plan of the meal
+        return True
+    return _dated_ahead(fact)

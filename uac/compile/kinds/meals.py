@@ -64,9 +64,7 @@ FOODS = (
 FOODS = [word for word in FOODS if word not in ("and", "dim", "sum", "hot", "pot", "ice", "cream")]
 _FOOD_PHRASES = ("dim sum", "hot pot", "fish and chips", "ice cream")
 _FOOD = r"(?:" + "|".join(sorted({*(re.escape(f) for f in _FOOD_PHRASES), *FOODS}, key=len, reverse=True)) + r")"
-_MEAL = (
-    r"(?P<meal>dinner|lunch|brunch|breakfast|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"
-)
+_MEAL = r"(?P<meal>dinner|lunch|brunch|breakfast|brekkie|brekky|supper|drinks|coffee|dessert|(?:a\s+)?meal|a\s+bite|a\s+bite\s+to\s+eat)"
 _EATERY = (
     r"(?:restaurant|place|spot|caf[eé]|bistro|diner|bar|pub|joint|taqueria|pizzeria|steakhouse|trattoria|"
     r"brasserie|izakaya|food\s+truck|bakery|tavern|canteen|eatery|cantina|noodle\s+house|sushi\s+bar|ramen\s+shop)"
@@ -88,9 +86,7 @@ _CALLED = re.compile(rf"\b(?:called|named)\s+(?P<named>{p.NAME})")
 #: "dinner in Lisbon at Cervejaria Ramiro": the eatery after the town
 _AT_NAMED = re.compile(rf"^(?:\w+\s+){{0,3}}?in\s+{p.NAME}\s+at\s+(?P<named>{p.NAME})")
 
-_PAST = (
-    r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
-)
+_PAST = r"(?:had|grabbed|got|enjoyed|shared|split|ordered|tried|ate|devoured|did|went\s+(?:out\s+)?for|went\s+out\s+to\s+eat)"
 
 
 def _rule(body: str) -> re.Pattern[str]:
@@ -365,21 +361,35 @@ def _lower_name(said: str) -> str | None:
     Oak"); None for a place of the gazetteer ("montreal") or a word that opens no name ("see")."""
     from ...extract.places import lookup_lower
 
-    if lookup_lower(said) is not None or said.split()[0] in p.NOT_NAMES:
+    said = re.sub(r"(?:\s+(?:for|on|at|in|with|to|the|and|of|w))+$", "", said)  # "alcalde for [valentine's]"
+    if not said or lookup_lower(said) is not None or said.split()[0] in p.NOT_NAMES:
         return None
     return _title(said)
 
 
+#: time words a name typed in lower case runs on into ("the crab shack thurs", "ember & oak ytd")
+LOWER_TIME_TAIL = re.compile(
+    r"(?:\s+(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|night|ytd|tonight|today|yesterday|last|this|"
+    r"morning|evening|arvo|nite))+$"
+)
+#: the first words of a description after "the" ("the local pub", "the new place"), never a name
+_DESCRIBED_FIRST = set("local usual new old same nearest nearby other little best only hotel".split())
+
+
 def _lower_eatery_at(after: str) -> str | None:
     """The eatery named in lower case right after a meal ("[had dinner] at salt & anchor on
-    friday"), as its name is written with capitals; None for a place of the gazetteer ("at
-    montreal"), a word that is no name, or home, work and the like."""
+    friday", "[had lunch with him] at the crab shack thurs"), as its name is written with
+    capitals; None for a place of the gazetteer ("at montreal"), a word that is no name, a kind
+    of place after "the" ("at the pub", "at the local pub"), or home, work and the like."""
     match = re.match(
-        rf"\s+(?:with\s+[\w’'-]+(?:\s+and\s+[\w’'-]+)?\s+)?(?:out\s+)?at\s+(?P<said>{LOWER_EATERY.format()})", after
+        rf"\s+(?:with\s+[\w’'-]+(?:\s+and\s+[\w’'-]+)?\s+)?(?:out\s+)?at\s+(?P<the>the\s+)?(?P<said>{LOWER_EATERY.format()})",
+        after,
     )
     if match is None:
         return None
-    said = match.group("said")
+    said = LOWER_TIME_TAIL.sub("", match.group("said"))
+    if not said or (match.group("the") and (" " not in said or said.split()[0] in _DESCRIBED_FIRST)):
+        return None
     if _NOT_OUT.search(match.group(0)) or _NO_EATERY.search(said):
         return None
     if said.split()[0].rstrip("'’s") in _KIN or (" " not in said and said.endswith(("'s", "’s"))):
@@ -596,7 +606,7 @@ def _sighting(
         "person": person,
         "place": place,
         "cuisine": cuisine,
-        "meal": meal,
+        "meal": "breakfast" if meal in ("brekkie", "brekky") else meal,
         "when": p.when(fact),
         "companions": p.companions(scope, person),
         "amount": paid[0].amount if paid else None,
