@@ -47,6 +47,25 @@ _BOUGHT = p.word_list(
     "treated_me treated_themselves caved went_with ended_up_with ended_up_getting ended_up_buying invested_in "
     "binili comprei compré"
 )
+#: "got" that names a purchase: a new or second-hand thing ("got new hokas yesterday, 140 bucks", "got a
+#: new chilly bin for 120"), or a thing got from or at a shop ("got a ski jacket from kathmandu saturday,
+#: 180 on sale", "got him a bike saturday tho, dicks sporting goods, 189"); never a quote, a ticket, a
+#: raise or a call ("got two quotes", "got a parking ticket, $80")
+_GOT = re.compile(
+    r"\b(?:got|get)\s+(?:(?P<for>him|her|them|mum|mom|dad|(?-i:[A-Z][a-z]+)|(?-i:[a-z]{3,}))\s+(?=(?:a|an|some)\s)|myself\s+)?"
+    r"(?:(?:a|an|some|the|my|two|2|a\s+couple\s+of)\s+)?(?:(?P<new>(?:brand[\s-]+)?new|second[\s-]?hand|used|proper|real)\s+"
+    r"|(?(for)|(?!))"
+    r"|(?=(?:[\w'’&-]+\s+){1,4}?(?:from|at|off)\s|(?:[\w'’&-]+\s+){1,3}?(?:yesterday|today|on\s+\w+day|\w+day)\b))",
+    re.I,
+)
+#: what "got" names that is no thing bought: a quote, a ticket, a raise, a call, a lift, an illness
+_GOT_NOTHING = re.compile(
+    r"\b(?:quotes?|tickets?|refund|raise|bonus|fine|deal|job|role|offer|discount|calls?|emails?|texts?|message|"
+    r"letter|promotion|results?|cold|flu|covid|lift|ride|table|seats?|spot|upgrade|chance|feeling|sense|idea|news|"
+    r"time|reply|answer|invite|invitation|puncture|flat|scratch|dent|parking|speeding|vaccine|jab|shot|haircut|"
+    r"massage|interview|place|room|visa|license|licence|loan|mortgage|pay|paid|salary|rise)\b",
+    re.I,
+)
 #: someone else as the subject of the verb of buying
 _THEIRS = re.compile(
     r"\b(?:he|she|they|he['’]s|she['’]s|they['’]ve|his|buddy|mate|friend|son|daughter|husband|wife|grandson|"
@@ -77,7 +96,7 @@ _NOT_A_THING = re.compile(
 )
 #: where the thing's words start: after a verb of buying, a list mark, a clause's joint or an earlier price
 _START = re.compile(
-    rf"(?:{_BOUGHT.pattern}|\b(?:and|plus|also|then|with|\+)\b|[,;:—–()]|\s-\s|^)",
+    rf"(?:{_BOUGHT.pattern}|\b(?:got|get)\b|\b(?:and|plus|also|then|with|\+)\b|[,;:—–()]|\s-\s|^)",
     re.I,
 )
 #: what follows the thing's name before its price: where, from whom, for whom, when, "it was"
@@ -100,6 +119,23 @@ _BARE = re.compile(
 )
 
 
+#: a bare price after "for": "got a new chilly bin for 120 and a gazebo for 189" (never "for 2 weeks",
+#: "for 10 years", "for 3 of us")
+_BARE_FOR = re.compile(
+    r"\bfor\s+(?!(?:19|20)\d\d\b)(?P<n>[1-9]\d{1,}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
+    r"(?![\d,.]*\s*(?:%|km|kg|k\b|m\b|hrs?|hours|mins?|minutes|nights?|days?|weeks?|months?|years?|yrs?|people|"
+    r"of\s+us|kids|followers|steps|model|edition|pieces|pcs|inch|in\b|cm|mm|l\b|litres?|liters?|gb|tb|th\b|st\b|nd\b|rd\b))"
+)
+
+
+#: a bare price straight after the thing a verb of buying named, before the next thing, the shop or the
+#: sentence's end: "bought a new gas cylinder 380 and a blender 650 at melcom"
+_BARE_AFTER = re.compile(
+    r"(?<=[a-z])\s+(?!(?:19|20)\d\d\b)(?P<n>[1-9]\d{2,}(?:\.\d\d)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d\d)?)"
+    r"(?=\s+(?:and|at|from|off|in|on|plus)\b|\s*[,.;!]|\s*$)"
+)
+
+
 def detect(fact: "Fact") -> list[Sighting]:
     """The speaker's purchases told in no shape the other rules read (usually none)."""
     from ...extract.money import find_amounts
@@ -110,10 +146,10 @@ def detect(fact: "Fact") -> list[Sighting]:
     text = _first_person(p.without_said(p.plain_cached(fact.text, fact.session_date), person), person)
     if p.WISHES.search(text) or _NOT_BOUGHT.search(text) or MEAL_WORDS.search(text) or _someone_elses(text):
         return []
-    verb = _BOUGHT.search(text)
+    verb = _BOUGHT.search(text) or _GOT.search(text)
     if verb is not None and (
         _THEIRS.search(text[max(0, verb.start() - 30) : verb.start()])
-        or _NAMED_BUYER.search(text[max(0, verb.start() - 40) : verb.start()])
+        or _named_buyer(text[max(0, verb.start() - 40) : verb.start()])
         or re.match(r"\s+(?:himself|herself)\b", text[verb.end() :])
         or _another_before(text[: verb.start()])
     ):
@@ -127,19 +163,24 @@ def detect(fact: "Fact") -> list[Sighting]:
     if verb is None:
         return _new_things(fact, text, prices)
     if not prices:
-        prices = [(m.start("n"), m.end("n"), float(m.group("n").replace(",", "")), None) for m in _BARE.finditer(text)]
+        bare = [*_BARE.finditer(text), *_BARE_FOR.finditer(text)]
+        if not bare and verb.re is _BOUGHT:
+            bare = list(_BARE_AFTER.finditer(text))
+        prices = sorted((m.start("n"), m.end("n"), float(m.group("n").replace(",", "")), None) for m in bare)
     out: list[Sighting] = []
     before = 0
     for start, end, amount, currency in prices:
-        segment = text[before:start]
+        segment, before_segment = text[before:start], before
         before = end
         if _REFERENCE.search(segment):
             continue  # "$499 down from $899", "which is $399 here": a price not paid
-        item = _thing(segment, person)
+        item = _got_thing(segment, verb, before_segment, person) or _thing(segment, person)
         if item is None or _NOT_A_THING.search(segment):
             continue
         if not bought or verb is None or verb.start() >= start:
             continue  # the verb of buying comes before the price it paid
+        if verb.re is _GOT and _GOT_NOTHING.search(item):
+            continue  # "got a parking ticket, $80": no thing bought
         item = _with_its_kind(item, text[verb.end() : start], person)
         fields = _bought(fact, person, item, amount, currency)
         if currency is None:
@@ -198,13 +239,26 @@ def _bought(fact: "Fact", person: str, item: str, amount: float, currency: str |
     return {"person": person, "item": item, "amount": amount, "currency": currency, "when": p.when(fact), "where": None}
 
 
+def _named_buyer(head: str) -> bool:
+    """A person named just before the verb (:data:`_NAMED_BUYER`), not a word the chat opens with
+    ("Already got a jacket", "Unrelated but picked up")."""
+    match = _NAMED_BUYER.search(head)
+    if match is None:
+        return False
+    word = match.group(0).split()[0].strip(",").lower()
+    return not (word in _CALLS or re.search(r"(?:ly|[a-z]{4}ed)$", word))
+
+
 def _another_before(head: str) -> bool:
     """Someone else named before the verb and the speaker nowhere there ("Tom climbed for an
     hour, got a new harness"): whose purchase it is stays unclear."""
     if re.search(r"\b(?:me|my|we|us|our|i)\b", head, re.I):
         return False
     return any(
-        m.group(0).lower() not in p.NOT_NAMES and m.group(0).lower() not in _CALLS
+        m.group(0).lower() not in p.NOT_NAMES
+        and m.group(0).lower() not in _CALLS
+        # "Unrelated but picked up ...", "Honestly grabbed ...": the head's capital on an adverb
+        and not (m.start() == 0 and re.search(r"(?:ly|[a-z]{4}ed)$", m.group(0)))
         for m in re.finditer(r"\b" + p.CAPITALISED + r"\b", head)
     )
 
@@ -212,7 +266,8 @@ def _another_before(head: str) -> bool:
 #: words a chat opens with that name nobody ("Mate grabbed ...", "Sorted. Got ...")
 _CALLS = set(
     """mate bro bruv babe dude man guys lads lad yo ok okay so well oh also update news sorted righto right
-    honestly basically lol haha ugh omg welp caved finally splurged confession""".split()
+    honestly basically lol haha ugh omg welp caved finally splurged confession already anyway btw meanwhile
+    yesterday today tonight""".split()
 )
 
 
@@ -228,6 +283,16 @@ def _with_its_kind(item: str, after_verb: str, person: str) -> str:
     if thing is None or not thing[:1].islower() or item.lower() in thing.lower():
         return item
     return f"{item} {thing}"
+
+
+def _got_thing(segment: str, verb: "re.Match[str] | None", at: int, person: str) -> str | None:
+    """The thing right after "got" in ``segment``, up to its first comma ("got him a bike tho, dicks
+    sporting goods, 189": the bike, not the shop named after it), or None."""
+    if verb is None or verb.re is not _GOT or not at <= verb.start() < at + len(segment):
+        return None
+    head = segment[verb.end() - at :].split(",", 1)[0]
+    head = head.split(":", 1)[1] if ":" in head else head  # "got him a present already: a framed OS map"
+    return _named_in(re.sub(r"\s+(?:tho|though|btw|lol)\s*$", "", head), person) if "," in segment else None
 
 
 def _thing(segment: str, person: str) -> str | None:
@@ -279,7 +344,7 @@ def _named_in(words: str, person: str) -> str | None:
 #: words around a thing's name that are not part of it
 _GLUE = set(
     """and so then also plus like was were is it that which me i we he she they you my our your his her their
-    just only about around approx roughly basically literally for at from in on to of with""".split()
+    just only about around approx roughly basically literally already for at from in on to of with""".split()
 )
 #: words that make the words before a price a clause, not a thing's name
 _CLAUSE = set(

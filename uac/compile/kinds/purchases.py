@@ -205,6 +205,8 @@ def _item(text: str, person: str) -> str | None:
         words = words[:-1]
     if " ".join(words).lower() in _REFUNDS or (words and words[-1].lower() in _MONEY_IN):
         return None  # "got the £249 back in full", "got my tax refund, 2,340": money coming in, nothing bought
+    if words and (words[-1].lower() in _NO_GOODS or " ".join(words[-2:]).lower() in _NO_GOODS):
+        return None  # "got a new job at Acme, $90k", "got a parking ticket, $80": nothing bought
     if words and all(w.lower().strip(",.") in _FILLERS for w in words):
         return None  # "85 euros, so like 136$": the same price again, no second thing
     return " ".join(words) or None
@@ -212,6 +214,22 @@ def _item(text: str, person: str) -> str | None:
 
 #: words that name no thing, before a price said again in another money
 _FILLERS = {"so", "like", "about", "around", "roughly", "approx", "or", "which", "is", "thats", "that's", "aka", "ie"}
+#: what "got" names that is no thing bought: work, a lift, a penalty, a mishap
+_NO_GOODS = {
+    "job",
+    "role",
+    "position",
+    "promotion",
+    "lift",
+    "ride",
+    "fine",
+    "puncture",
+    "parking ticket",
+    "speeding ticket",
+    "parking fine",
+    "flat tyre",
+    "flat tire",
+}
 #: what "got ... back" names when money comes back: a refund, not a thing bought
 _REFUNDS = {"back", "refund", "full refund", "money back", "deposit back", "change", "cashback"}
 #: the last word of money someone receives ("my tax refund", "a bonus", "my first paycheck")
