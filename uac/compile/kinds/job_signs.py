@@ -79,7 +79,17 @@ _NOT_WORK = re.compile(r"\b(?:plumbing|paint|painting|nose|boob|odd|side|repair|
 #: a named employer ("Zenith Bank", "TCS", "St Aidan's Primary")
 _NAMED = r"(?P<named>(?-i:(?:[A-Z][\w&'’.-]*[\w&]|[A-Z]{2,})(?:\s+(?:of\s+|&\s+|de\s+)?[A-Z][\w&'’.-]*[\w&]){0,4}))"
 #: a described employer, a named one, or a name typed in lower case ("with westline"): a word no dictionary has
-_ORGISH = rf"(?:{_DESC}|{_NAMED}|(?P<name>(?-i:[a-z][a-z0-9&'’-]{{2,}})))"
+#: the words a firm's name typed in lower case ends with ("kahu construction", "melcom group")
+_FIRM_WORDS = (
+    r"construction|builders|building|electrical|plumbing|motors|logistics|freight|transport|holdings|group|ltd|limited|"
+    r"inc|llc|pty|engineering|consulting|solutions|systems|services|labs|media|insurance|partners|associates|legal|"
+    r"dental|medical|health|healthcare|foods|brewing|energy|mining|shipping|technologies|tech|digital|studios"
+)
+_LOWER_WORD = r"[a-zà-öø-ÿ][a-zà-öø-ÿ0-9&'’-]"
+_ORGISH = (
+    rf"(?:{_DESC}|{_NAMED}|(?P<name>(?-i:{_LOWER_WORD}{{2,}}(?:(?:\s+{_LOWER_WORD}+){{0,2}}?\s+(?:{_FIRM_WORDS}|hospital|clinic|"
+    rf"bank|university|college))?)(?![\wà-ÿ])))"
+)
 _SPAN = (
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
     r"(?:twenty|thirty|forty)-\w+|a\s+few|a\s+couple\s+of|several)"
@@ -212,6 +222,8 @@ def _starts(f: "_Fragments") -> tuple[tuple[str, str, str], ...]:
             "any",
         ),
         (rf"{who}(?:(?i:got|been|was)\s+)?(?i:hired|taken\s+on|kept\s+on)\s+(?:at|by)\s+{emp}", "start", "any"),
+        # "i got the offer from atlantic terminal services": the offer waited for ("got an offer" may be one of several)
+        (rf"{who}(?i:got)\s+the\s+(?:(?i:job)\s+)?(?i:offer)\s+(?:from|at|with)\s+{emp}", "start", "any"),
         (rf"{who}(?i:resume|resuming|resumed)\s+(?:\w+\s+){{0,2}}?at\s+{emp}", "start", "work"),
         # the news as a title at an employer: "staff engineer at loop as of monday", "creative lead at a fintech in
         # Shoreditch, starting in a fortnight"
@@ -268,6 +280,13 @@ def _promotions_and_held(f: "_Fragments") -> tuple[tuple[str, str, str], ...]:
             "any",
         ),
         (rf"{who}(?i:works|work)\s+(?:at|for|with|in)\s+{emp}", "current", "work"),
+        # "i'm a ux designer at konfío": a title held at a name typed in lower case
+        (
+            rf"\b{me}\s+(?:is|am)\s+(?:now\s+)?(?:an?\s+)(?i:[\w-]+\s+){{0,3}}?(?i:{_TITLE_NOUNS})\s+(?:at|with|for)\s+"
+            rf"(?P<name>(?-i:{_LOWER_WORD}{{2,}}(?:\s+{_LOWER_WORD}+){{0,2}}?))(?=\s+(?:so|and|but|in|since|for)\b|[,.;!?]|$)",
+            "current",
+            "any",
+        ),
         (
             rf"\b{mine}\s+(?:full-time\s+|part-time\s+|day\s+|night\s+)?(?i:job|boss|manager|team|colleagues?|coworkers?|contract|role|shifts?)"
             rf"\s+(?:at|with)\s+{emp}",
@@ -316,7 +335,8 @@ _CUE = re.compile(
     r"resign\w*|quit\w*|leav\w*|sacked|fired|laid|retrench\w*|terminated|retir\w*|handed|chucked|joined|join\w*|"
     r"signed|signing|accepted|took|landed|hired|resum\w*|promoted|made\s+me|gave\s+me|gied\s+me|years?|yrs|double|duty|"
     r"rang|messaged|reached|job|role|position|contract|offer|notice|day|shifts?|week|joined|start\w*|left|quit|resigned|retired|packed|laid|"
-    r"let\s+go|redundant|fired|said\s+yes|works?|working|doing|boss|manager|team|colleagues?|coworkers?)\b",
+    r"let\s+go|redundant|fired|said\s+yes|works?|working|doing|boss|manager|team|colleagues?|coworkers?)\b"
+    rf"|\b(?:is|am)\s+an?\s+(?:[\w-]+\s+){{0,3}}?(?:{_TITLE_NOUNS})\s+(?:at|with|for)\b",
     re.I,
 )
 #: a job not (yet) had: "maybe", "thinking of", "would", "hoping to"
@@ -336,7 +356,7 @@ def described(fact: "Fact") -> list[Described]:
     if not person or person not in fact.text or p.is_question(fact) or not _CUE.search(fact.text):
         return []
     text = p.without_said(p.plain_cached(fact.text, fact.session_date), person)
-    if p.WISHES.search(text) or re.search(rf"\b(?:if|when|whether)\s+{re.escape(person)}\b|{_UNSURE}", text, re.I):
+    if p.WISHES.search(text) or re.search(rf"\b(?:if|when|whether)\s+{re.escape(person)}\b", text, re.I):
         return []
     rules = _CACHE.get(person)
     if rules is None:
@@ -348,6 +368,8 @@ def described(fact: "Fact") -> list[Described]:
             break
         for match in pattern.finditer(text):
             groups = match.groupdict()
+            if re.search(_UNSURE, _up_to_clause_end(text, match.end()), re.I):
+                continue  # "maybe joining Acme"; not "been at kahu 9 yrs ... but honestly been thinking about ..."
             if how == "work" and not (groups.get("org") or WORK_WORDS.search(text)):
                 continue  # "joined Tom for lunch", "left Sydney": no sign of work
             theirs = _THEIRS.search(text[max(0, match.start() - 25) : match.start() + 1])
@@ -366,6 +388,16 @@ def described(fact: "Fact") -> list[Described]:
         if out and event != "mention":
             break
     return out
+
+
+#: where a clause ends: another clause of its own follows ("..., but honestly been thinking about going out")
+_CLAUSE_END = re.compile(r",?\s+(?:but|although|though|while)\s+|;\s+|\s+[-–—]\s+|,\s+and\s+(?:now\s+)?(?=\w+\s+\w+)")
+
+
+def _up_to_clause_end(text: str, at: int) -> str:
+    """The sentence up to the end of the clause that runs at ``at``."""
+    end = _CLAUSE_END.search(text, at)
+    return text[: end.start()] if end is not None else text
 
 
 #: words that open no employer's name: a title, a time, a pronoun ("left Monday", "joined Head of Data")
@@ -393,11 +425,18 @@ def _named(said: str, person: str, place_ok: bool = False) -> tuple[str, bool] |
     return name, False
 
 
-def _lower_name(word: str) -> tuple[str, bool] | None:
-    """A name typed in lower case ("westline"): a word no dictionary has, and no place."""
-    if is_common_word(word) or lookup_lower(word) or word in _NOT_EMPLOYERS:
+_FIRM_END = re.compile(rf"\s(?:{_FIRM_WORDS}|hospital|clinic|bank|university|college)$")
+
+
+def _lower_name(said: str) -> tuple[str, bool] | None:
+    """A name typed in lower case ("westline", "kahu construction"): its first word one no
+    dictionary has, and no place."""
+    words = said.split()
+    if words[0] in _NOT_EMPLOYERS or lookup_lower(words[0]) and len(words) == 1:
         return None
-    return word.title(), False
+    if is_common_word(words[0]) and not (len(words) > 1 and _FIRM_END.search(said)):
+        return None  # "westline" is a name; "atlantic" alone a word, "atlantic terminal services" a firm's name
+    return " ".join(w[:1].upper() + w[1:] for w in words), False
 
 
 def _employer(said: str, named_job: bool = False) -> tuple[str, bool] | None:

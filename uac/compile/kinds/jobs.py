@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dates import Period
 from ...extract.states import read_employer, same_value
-from . import job_mentions, job_signs
+from . import job_cv, job_mentions, job_signs
 from . import patterns as p
 from .model import Assembled, Kind, Sighting
 
@@ -52,6 +52,9 @@ _SINCE = re.compile(
 
 
 def detect(fact: "Fact") -> list[Sighting]:
+    line = job_cv.cv_line(fact)
+    if line is not None:
+        return [_from_cv(fact, line)]
     out: list[Sighting] = []
     for clause in p.clauses(fact, CUE):
         if clause.group:
@@ -75,6 +78,10 @@ def detect(fact: "Fact") -> list[Sighting]:
     # the jobs named in passing, where no statement named them ("last day at Halcyon 13 June, start at Lintas 1 July")
     named = {(s.fields.get("employer") or "").lower() for s in out}
     out.extend(s for s in _passing(fact) if not out or (s.fields["employer"] or "").lower() not in named | {""})
+    past = job_cv.past_job(fact)
+    if past is not None and past.employer.lower() not in {(s.fields.get("employer") or "").lower() for s in out}:
+        # "since I joined konfío in march 2022, before that I was a junior designer at ogilvy from 2018 until feb 2022"
+        out = [s for s in out if not _named_nothing(s)] + [_from_cv(fact, past)]
     if all(_named_nothing(s) for s in out):
         # nothing read but a name ("the assistant winemaker job at Boschendal" names it), or a job without
         # its employer ("handed my notice in at jimmys"): the described readers
@@ -84,6 +91,21 @@ def detect(fact: "Fact") -> list[Sighting]:
         else:
             out = out or told
     return out
+
+
+def _from_cv(fact: "Fact", line: "job_cv.CvLine | job_cv.PastJob") -> Sighting:
+    """A job told as a CV line, held now from its start or past with its start and end, or told as
+    past ("back when I was a yard hand at carters")."""
+    fields: dict[str, Any] = {
+        "person": fact.speaker,
+        "employer": line.employer,
+        "role": line.role,
+        "start": line.start,
+        "end": line.end,
+        "_event": "start" if isinstance(line, job_cv.CvLine) and line.end is None else "past",
+        "_weak": False,
+    }
+    return Sighting(NAME, fact.id, fields, f"{fact.speaker}|{line.employer.lower()}")
 
 
 def _named_nothing(sighting: Sighting) -> bool:
