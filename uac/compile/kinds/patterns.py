@@ -323,7 +323,10 @@ def _travel_later(text: str, speaker: str) -> tuple[Clause, ...]:
 #: words that open a chat sentence before its subject ("Also I bought ...", "Anyway we flew ...")
 _OPENERS = (
     r"(?i:also|anyway|plus|oh|ok|okay|well|meanwhile|honestly|luckily|finally|update|news|in\s+other\s+news|"
-    r"other\s+news|btw|by\s+the\s+way|so|and|yeah|lol|haha|unrelated|random(?:ly)?|side\s+note|fun\s+fact|k|um|umm|ugh|omg)"
+    r"other\s+news|btw|by\s+the\s+way|so|and|yeah|lol|haha|unrelated|random(?:ly)?|side\s+note|fun\s+fact|k|um|umm|ugh|omg|"
+    # "sad news I had to cancel miami", "unfortunately we ...": news told before its subject
+    r"(?:sad|bad|good|great|big|happy|exciting|quick|some|the)\s+news|sadly|unfortunately|annoyingly|fyi|quick\s+update|"
+    r"guess\s+what)"
 )
 
 

@@ -89,7 +89,7 @@ _TIED_BEFORE = (
 #: a town the gazetteer does not hold, after a return or a booking ("back from kalbarri", "booked Broome")
 _TOWN_AFTER = re.compile(rf"{_RETURN}\s+(?P<low>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)", re.I)
 _CANCELLED = re.compile(
-    r"['’]s\s+off\b|\bis\s+off\b|\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|bailed|pulled\s+out|"
+    r"['’]s\s+off\b|\b(?:is|was|were)\s+off\b|\b(?:cancel(?:l)?ed|called\s+off|scrapped|fell\s+through|bailed|pulled\s+out|"
     r"not\s+going|didn['’]t\s+happen)\b",
     re.I,
 )
@@ -267,8 +267,8 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         ):
             continue  # "flying pune to kochi": the town left, not the one gone to
         before = re.search(_TIED_BEFORE, dated[:start], re.I)
-        if before is not None and re.search(r"(?:doing|did)\s*$", before.group(0)) and not _a_town_or_land(raw):
-            before = None  # "we did Emerald Lake on the Friday": a walk done, not a journey to a town
+        if before is not None and _done_there(before.group(0), raw, text):
+            before = None
         tied = returned or bool(re.match(_TIED_AFTER, dated[end:], re.I)) or before is not None
         # "Lamu is off.": a plan called off, told by the place alone; it only closes a plan of it
         called_off = not kinds and bool(re.match(_OFF, dated[end:]))
@@ -285,6 +285,19 @@ def detect(fact: "Fact", around: str = "", message: str = "") -> list[Sighting]:
         if found:
             return found
     return []
+
+
+def _done_there(tie: str, raw: str, text: str) -> bool:
+    """Is a place "done" ("we did X") no journey: a walk ("we did Emerald Lake on the Friday": no
+    town), or a meal ("we did franklin on the friday, $85 for both of us with beers")?"""
+    return bool(re.search(r"(?:doing|did)\s*$", tie)) and (not _a_town_or_land(raw) or _a_meal_told(text))
+
+
+def _a_meal_told(text: str) -> bool:
+    """Does the sentence tell a meal had: a bill shared out beside a dish or drink?"""
+    from .meal_signs import _PAID_BILL, _SHARED, DISHES
+
+    return bool(DISHES.search(text) and (_SHARED.search(text) or _PAID_BILL.search(text)))
 
 
 #: words that open a sentence in capitals before a place's name

@@ -412,7 +412,8 @@ RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:has\s+|have\s+|had\s+)?(?:cancell?ed|called\s+off|scrapped|pulled\s+the\s+pin\s+on|pulled\s+out\s+of|bailed\s+on|ditched|axed|binned|"
         rf"(?:had|have|has)\s+to\s+cancel)\s+"
-        rf"(?:(?:the|our|{_OWNER})\s+)?(?P<place>{p.PLACES}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?(?=\s+(?:after|because|for|in|this|next|as|and|but|so)\b|[,.;!]|$)",
+        rf"(?:(?:the|our|{_OWNER})\s+)?(?P<place>{p.PLACES}|{p.LOWER_NAME})(?:\s+{_TRIP_WORD})?"
+        rf"(?=\s+(?:after|because|bc|cos|for|in|this|next|as|and|but|so|w|with|too|again|now|last|today|yesterday)\b|[,.;!]|$)",
         "cancelled",
     ),
     _rule(
