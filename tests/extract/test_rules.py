@@ -203,3 +203,21 @@ def test_a_list_items_mark_is_no_part_of_its_sentence():
         Session("s2", dt.date(2025, 3, 1), "2025-03-01", (Turn("t1", "Olly", "-5 degrees today, brr."),))
     )
     assert "-5 degrees" in cold.text
+
+
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        # a bracket that opens a sentence and never closes, or wraps it whole, is no part of it
+        (
+            "(we went to Puerto Vallarta, 3 nights with Diego.",
+            "Sam and others went to Puerto Vallarta, 3 nights with Diego.",
+        ),
+        ("(writing this from the café).", "Sam said: Writing this from the café."),
+        # brackets inside the sentence stay
+        ("(sorry) I was late (again).", "(sorry) Sam was late (again)."),
+    ],
+)
+def test_a_sentence_told_in_brackets_is_read_without_them(said, fact):
+    session = Session("s1", dt.date(2025, 3, 1), "2025-03-01", (Turn("t1", "Sam", said),))
+    assert texts(RuleExtractor().extract(session)) == [fact]

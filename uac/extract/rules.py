@@ -47,9 +47,23 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*•–—·▪●>]+|\(?\d{1,2}[.)])\s+(?=\S
 
 def strip_list_mark(sentence: str) -> str:
     """A sentence without the mark of the list item it is ("- back from Lisbon, 3 nights" ->
-    "back from Lisbon, 3 nights"; "(2) The house sold." -> "The house sold.") and without the
-    emoji it opens with ("✈️ back from Lisbon" -> "back from Lisbon")."""
-    return _LIST_MARK.sub("", _strip_leading_symbols(sentence), count=1)
+    "back from Lisbon, 3 nights"; "(2) The house sold." -> "The house sold."), without the
+    emoji it opens with ("✈️ back from Lisbon" -> "back from Lisbon") and without the brackets
+    it is told in (:func:`_unbracketed`)."""
+    return _unbracketed(_LIST_MARK.sub("", _strip_leading_symbols(sentence), count=1))
+
+
+def _unbracketed(sentence: str) -> str:
+    """A sentence told in brackets without them: "(we went to puerto vallarta at the beginning of
+    the month, ..." (the bracket never closed) or "(writing this from the café)" -> its words."""
+    if not sentence.startswith("("):
+        return sentence
+    if ")" not in sentence:
+        return sentence[1:].lstrip()
+    if sentence.rstrip(" .!?").endswith(")") and sentence.count("(") == 1:
+        end = sentence.rstrip(" .!?")
+        return (end[1:-1] + sentence[len(end) :]).strip()
+    return sentence
 
 
 def _strip_leading_symbols(sentence: str) -> str:
