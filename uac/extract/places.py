@@ -501,6 +501,10 @@ _ENGLISH_WORDS = set(
 )
 
 
+#: words of :data:`_ENGLISH_WORDS` that are places people travel to, read so after a cue of travel
+_WORDS_THAT_ARE_DESTINATIONS = set("nice split chile china turkey jordan florence austin bath".split())
+
+
 def lookup_as_written(name: str) -> Place | None:
     """The place ``name`` stands for as it was written: in capitals by :func:`lookup`, in lower
     case by the stricter :func:`lookup_lower` ("nice" is a word, "Nice" a city)."""
@@ -524,8 +528,10 @@ def lookup_lower(name: str, *, towns: bool = False) -> Place | None:
     if nickname is not None and not is_english(text):
         return lookup(nickname)  # "booked nyc", "back from joburg"
     # "ayvalık", "şirince", "kraków": letters of any alphabet, all in lower case
-    if len(text) < 3 or text != text.lower() or not re.fullmatch(r"(?:[^\W\d_]|-)+", text) or text in _ENGLISH_WORDS:
+    if len(text) < 3 or text != text.lower() or not re.fullmatch(r"(?:[^\W\d_]|-)+", text):
         return None
+    if text in _ENGLISH_WORDS and not (towns and text in _WORDS_THAT_ARE_DESTINATIONS):
+        return None  # "nice", "austin"; but "flew to austin", "two nights in nice" where a cue of travel asks
     place = lookup(text.title())
     if place is None and towns and (len(text) >= 4 or not text.isascii()) and not is_english(text):
         # a small town of the table ("sapanca"), only where a cue of travel asks

@@ -346,3 +346,40 @@ def test_a_place_done_with_a_bill_shared_and_beers_is_no_trip():
         said_on=dt.date(2025, 12, 18),
     )
     assert [t["destination"] for t in view["trip"]] == ["Porto"]
+
+
+@pytest.mark.parametrize(
+    "line, said_on, found",
+    [
+        # a stay away told by why
+        ("sorry i've been MIA, i was in bogotá for work!!", dt.date(2026, 6, 21), ("Bogotá", "done")),
+        ("we were in Leeds for the weekend", dt.date(2026, 6, 21), ("Leeds", "done")),
+        (
+            "but from the 13th to the 16th i'll be in kumasi for work, mon to thu.",
+            dt.date(2025, 10, 4),
+            ("Kumasi", "planned"),
+        ),
+        # the speaker and one person typed in lower case, then the verb
+        ("me and abena went to Kumasi last weekend", dt.date(2026, 6, 21), ("Kumasi", "done")),
+        # "fly to" in the present, dated ahead: a word that is a name too is the city after it
+        (
+            "heyyy so mariana and i fly to austin a week from today, thursday the 4th",
+            dt.date(2025, 11, 27),
+            ("Austin", "planned"),
+        ),
+    ],
+)
+def test_trips_told_in_lower_case(line, said_on, found):
+    assert [(t["destination"], t["status"]) for t in _view(line, said_on=said_on)["trip"]] == [found]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I was in London for a year as a student",
+        "we go to march on saturday",
+        "i had dinner with austin on friday",
+    ],
+)
+def test_no_trip_from_a_stay_of_years_a_month_or_a_friend(line):
+    assert _view(line, said_on=dt.date(2026, 6, 21))["trip"] == []

@@ -26,6 +26,7 @@ from ...dialect.types import TypeSpec
 from ...extract import states
 from ...extract.dates import find_relative_dates
 from ...extract.numbers import CARDINALS
+from ...extract.words import is_common_word
 
 #: the letters of a name in any Latin script, capital and lower case: "Lucía", "Hương", "Łukasz",
 #: "Đức" (ASCII alone reads them as no name, and their trips as the speaker's)
@@ -254,6 +255,11 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
         for match in pattern.finditer(text):
             seen.add(match.start(1))
             out.append(Clause(speaker, bool(match.group(2)), text[match.end() :]))
+            # "me and abena went to cape coast" (written "Sam and abena went ..."): the speaker with one
+            # person typed in lower case, then the verb
+            pair = _WITH_ONE.match(text, match.end())
+            if pair is not None and not match.group(2) and not is_common_word(pair.group("who")):
+                out.append(Clause(speaker, True, text[pair.end() :]))
     if speaker:
         # "In Sam's first week at the new job Sam had to buy ...": the subject after an opening phrase of time
         intro = re.match(
@@ -287,6 +293,12 @@ def _clauses(text: str, said_on: _dt.date | None, speaker: str | None) -> tuple[
     if speaker:
         out.extend(_travel_later(text, speaker))
     return tuple(out)
+
+
+_WITH_ONE = re.compile(
+    r"and\s+(?P<who>(?-i:[a-z][\w'’-]{2,}))\s+(?=(?:went|go|going|flew|drove|headed|took|spent|are|were|had|did|booked|"
+    r"visited|got|came|stayed|left|ate|tried|grabbed|bought)\b)"
+)
 
 
 #: a verb of travel after a clause's joint, with no subject of its own ("sorry Sam is rambling, got back

@@ -187,6 +187,21 @@ RULES: tuple[_Rule, ...] = (
             re.I,
         ),
     ),
+    # "I was in bogotá for work", "we were in Lisbon for a wedding": a stay away, told by why
+    _rule(
+        rf"(?:was|were)\s+in\s+{_PLACES}\s+(?:for\s+(?:work|a\s+(?:conference|wedding|work\s+trip|meeting|course|"
+        rf"training|few\s+days|week|weekend|couple\s+of\s+days)|the\s+(?:weekend|week|conference|wedding))|on\s+business)\b",
+        "done",
+        cue="strong",
+    ),
+    # "from the 13th to the 16th I'll be in kumasi for work": a stay away ahead
+    _rule(
+        rf"(?:will\s+be|(?:is|are|am)\s+going\s+to\s+be)\s+in\s+{_PLACES}\s+(?:for\s+(?:work|a\s+(?:conference|wedding|"
+        rf"work\s+trip|meeting|course|training|few\s+days|week|weekend|couple\s+of\s+days)|the\s+(?:weekend|week|conference|"
+        rf"wedding))|on\s+business)\b",
+        "planned",
+        cue="strong",
+    ),
     # "I was on a work trip in Most", "we were on a road trip to Utah"
     _rule(
         rf"(?:was|were)\s+on\s+{_OWNER}\s+(?:\w+\s+){{0,2}}?{_TRIP_WORD}\s+(?:to|in)\s+{_PLACES}", "done", cue="strong"
@@ -305,6 +320,7 @@ RULES: tuple[_Rule, ...] = (
         rf"(?:go|goes|fly|flies|drive|drives|head|heads)\s+(?:(?:up|down|over|back)\s+)?to\s+{_PLACES}",
         "planned",
         ahead=True,
+        cue="verb",
     ),
     # "I'm planning Berlin, just us two, Friday 16 to Monday 19 January"
     _rule(rf"(?:is|are|am)\s+planning\s+{_PLACES}(?=\s*[,.;!]|\s+(?:for|in|on|next|this|from)\b)", "planned"),
@@ -454,7 +470,8 @@ def _nights(value: str | None) -> int | None:
 
 #: words without which no rule of this kind can match (a cheap first look)
 CUE = re.compile(
-    r"\b(?:back|fl[eoy]\w*|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|trip|vacation|holiday|"
+    r"\b(?:back|fl[eoy]\w*|flies|will\s+be\s+in|going\s+to\s+be\s+in|went|go|goes|going|head\w*|travel\w*|visit\w*|spen[dt]|stay\w*|"
+    r"trip|vacation|holiday|"
     r"getaway|overnight|nights?|weekend|staycation|honeymoon|tour\w*|camping|backpacking|skiing|cruise|book\w*|cancel\w*|called\s+off|scrapped|off\s+to|"
     r"dr[io]ve|driv\w*|sailed|cycled|took|returned|bought|explor\w*|break|won't|isn't|aren't|can't|not|(?:was|were)\s+(?:away\s+)?(?:in|on)|parents|family|folks|in-laws|"
     r"doing|slept|popp\w*|nipp\w*|hopp\w*|zipped|jetted|caught|catching|taking|pulled|bailed|ditched|axed|binned|leav\w*|plann\w*|course|conference|congress|training|workshop|interview|offsite|onsite|retreat|summit|tournament|"
