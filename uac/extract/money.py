@@ -433,7 +433,8 @@ def local_currency(configured: str | None = None, country: str | None = None) ->
     """The currency a bare "$", "dollars" or "bucks" means for this user: ``configured`` (the
     project's ``[user] currency``) if it is a dollar, else the currency of ``country`` (an ISO
     country code: the user's home) if that is a dollar (its symbol holds "$": AUD, CAD, NZD,
-    MXN...); None when neither says (the "$" stays USD).  A pound or euro user's "$" is USD."""
+    MXN, and SGD or JMD, whose own signs are "S$" and "J$"); None when neither says (the "$"
+    stays USD).  A pound or euro user's "$" is USD."""
     from babel.numbers import get_territory_currencies
 
     symbols = _english_symbols()
@@ -444,7 +445,8 @@ def local_currency(configured: str | None = None, country: str | None = None) ->
         except (ValueError, LookupError):
             pass
     for code in candidates:
-        if "$" in symbols.get(code, ""):
+        # "A$", "NZ$"; and the lands whose own sign is "$" where English writes the code ("S$" for SGD, "J$")
+        if "$" in symbols.get(code, "") or any("$" in sign for sign in local_symbols(code)):
             return code
         if configured and code == configured.upper():
             return None  # the user's own currency is no dollar: their "$" is the US one

@@ -313,6 +313,8 @@ def test_a_dollar_sign_with_a_code_after_it_is_that_dollar():
         local_currency(None, "GB"),
         local_currency("EUR", "AU"),
     ) == ("AUD", "CAD", None, None)
+    # a land whose own sign is "$" though English writes its code: Singapore's, Colombia's, Jamaica's
+    assert [local_currency(None, c) for c in ("SG", "CO", "JM", "IN")] == ["SGD", "COP", "JMD", None]
     assert names_us_dollar("US$40") and names_us_dollar("40 USD") and not names_us_dollar("$40")
 
 

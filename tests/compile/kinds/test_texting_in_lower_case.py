@@ -383,3 +383,65 @@ def test_trips_told_in_lower_case(line, said_on, found):
 )
 def test_no_trip_from_a_stay_of_years_a_month_or_a_friend(line):
     assert _view(line, said_on=dt.date(2026, 6, 21))["trip"] == []
+
+
+def _said_over_days(days: list[tuple[dt.date, str]], currency: str | None = None) -> dict[str, list[dict]]:
+    """The offline view of one line a session, each session on its own day, as the extractor writes them."""
+    from uac.compile.offline import _assemble
+    from uac.extract.rules import RuleExtractor
+    from uac.facts.model import Fact
+    from uac.sessions.model import Session, Turn
+
+    facts = []
+    for n, (day, line) in enumerate(days):
+        session = Session(f"s{n}", day, day.isoformat(), (Turn("t1", "Mei", line),))
+        for i, f in enumerate(RuleExtractor().extract(session)):
+            facts.append(Fact(f"s{n}-f{i}", f.text, f"s{n}", day, speaker="Mei", event_date=f.event_date))
+    _, assembled, _ = _assemble(facts, currency)
+    return {kind: [a.fields for a in found] for kind, found in assembled.items()}
+
+
+def test_prices_before_a_move_told_ahead_are_in_the_old_lands_money():
+    view = _said_over_days(
+        [
+            (dt.date(2025, 7, 1), "back in singapore after a week in penang. the heat in singapore is a lot"),
+            (dt.date(2025, 7, 6), "also just bought new hokas (clifton 10) at running lab, $219 so i better use them"),
+            (dt.date(2025, 12, 16), "moving to melbourne next month"),
+            (dt.date(2025, 12, 20), "bought a big samsonite today at taka for $420"),
+            (dt.date(2026, 2, 15), "got a zojirushi at jb hi-fi this week, $199"),
+        ]
+    )
+    found = [(p["item"], p["currency"]) for p in view["purchase"]]
+    assert found == [("new hokas", "SGD"), ("big samsonite", "SGD"), ("zojirushi", "AUD")]
+
+
+def test_a_move_told_ahead_with_no_land_named_before_it_leaves_the_dollar_unplaced():
+    view = _said_over_days(
+        [
+            (dt.date(2025, 7, 6), "also just bought new hokas (clifton 10) at running lab, $219 so i better use them"),
+            (dt.date(2025, 12, 16), "moving to melbourne next month"),
+            (dt.date(2026, 2, 15), "got a zojirushi at jb hi-fi this week, $199"),
+        ]
+    )
+    assert [p["currency"] for p in view["purchase"]] == ["USD", "AUD"]
+
+
+@pytest.mark.parametrize(
+    "line, said_on, found",
+    [
+        # a suburb left for a town, the day between
+        ("moving sat 18 april dansoman to tema comm 25.", dt.date(2026, 3, 29), [("Tema", False)]),
+        # the home left after years in it, told with the move
+        (
+            "we moved into the baner flat on 30th, after almost 10 years in bengaluru (since 2016!!), things are settling.",
+            dt.date(2026, 6, 10),
+            [("Bengaluru", False)],
+        ),
+    ],
+)
+def test_homes_told_in_lower_case(line, said_on, found):
+    assert [(h["city"], h["current"]) for h in records_of("home", line, said_on=said_on)] == found
+
+
+def test_years_somewhere_with_no_move_is_no_home_left():
+    assert records_of("home", "after 10 years in London I finally changed jobs", said_on=dt.date(2026, 6, 10)) == []

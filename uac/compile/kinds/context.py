@@ -70,9 +70,19 @@ def localise(
     homes: dict[str, list[tuple[int, str]]] = {}
     named = _countries_named(facts)
     out["home"] = [_home_country(s, named) for s in sightings.get("home", [])]
+    moves: dict[str, set[int]] = {}
     for home in out["home"]:
         if home.fields.get("country") and home.fields.get("person"):
-            homes.setdefault(home.fields["person"], []).append((order.get(home.fact_id, 0), home.fields["country"]))
+            at = _moved_in_at(home, facts, order)
+            homes.setdefault(home.fields["person"], []).append((at, home.fields["country"]))
+            if at != order.get(home.fact_id, 0):
+                moves.setdefault(home.fields["person"], set()).add(at)
+    for person, at in ((who, min(where)) for who, where in moves.items()):
+        # a move told ahead with no home before it: until the move, the land the person named most before it
+        if not any(index < at for index, _ in homes[person]):
+            spoken = _countries_named(facts[:at]).get(person, Counter()).most_common(1)
+            if spoken and spoken[0][1] >= 2 and spoken[0][0] not in {c for _, c in homes[person]}:
+                homes[person].append((0, spoken[0][0]))
     for person, country in _country_spoken_of(named).items():
         homes.setdefault(person, [(0, country)])  # no home told: the country the person speaks of most
     for person, country in _other_dollar(facts, named).items():
@@ -100,7 +110,7 @@ def localise(
             _day_of_the_trip(_next_amount(s, facts, order, told), out["trip"], by_id, order)
             for s in sightings.get(name, [])
         ]
-    money = _Money(facts, order, homes, currency, _dollar_spoken_of(named), _currency_written(facts))
+    money = _Money(facts, order, homes, currency, _dollar_spoken_of(named), _currency_written(facts), moves)
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_own_named(_local_amount(s, money), money), money) for s in out.get(name, [])]
     out["purchase"] = [_priced_or_named(s) for s in out.get("purchase", [])]
@@ -149,6 +159,21 @@ def _day_of_the_trip(
     return replace(sighting, fields={**sighting.fields, "when": Period.day(day)})
 
 
+def _moved_in_at(home: Sighting, facts: list["Fact"], order: dict[str, int]) -> int:
+    """Where a home starts to count for money: where it was said, or, for a move told ahead
+    ("moving to melbourne next month"), the first fact said on or after the day it begins."""
+    from ...dates import Period
+
+    said = order.get(home.fact_id, 0)
+    start = home.fields.get("start")
+    if home.fields.get("_event") != "planned" or not isinstance(start, Period):
+        return said
+    return next(
+        (i for i, fact in enumerate(facts) if i > said and fact.session_date and fact.session_date >= start.start),
+        len(facts),
+    )
+
+
 def _priced_or_named(sighting: Sighting) -> Sighting:
     """A purchase with no price, its thing named by one word ("got a car", "bought one"), says
     too little to be a record: measured on chats no rule was written for, most such records
@@ -174,13 +199,19 @@ class _Money:
     dollar_homes: dict[str, str]
 
     def home_country(self, person: str, at: int) -> str | None:
-        """The country of the person's home said last before ``at``, else the first one said."""
+        """The country of the person's home said last before ``at``, else the first one said
+        (never a home moved to later: prices said before a move are not in the new home's money)."""
         known = sorted(self.homes.get(person, []))
         before = [country for index, country in known if index <= at]
-        return before[-1] if before else (known[0][1] if known else None)
+        if before:
+            return before[-1]
+        first = known[0] if known else None
+        return first[1] if first is not None and first[0] not in self.moves.get(person, ()) else None
 
     #: per person, the currency they write by its name or symbol most (see :func:`_currency_written`)
     written: dict[str, str] = field(default_factory=dict)
+    #: per person, where a move told ahead takes effect (the first fact said on or after its day)
+    moves: dict[str, set[int]] = field(default_factory=dict)
 
     def own_currency(self, person: str, at: int) -> str | None:
         """The person's own money: the project's, else their home's, else the one they write most."""
