@@ -68,8 +68,8 @@ _MOVE_BETWEEN = re.compile(
     rf"(?P<old>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\s+to\s+(?P<new>{p.NAME}|[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?)\b"
     # "moving checklist pls: Hanoi to Da Nang, flying on the 2nd": the two towns without "from"
     rf"|\b(?i:moving|move|relocation|relocating)(?:\s+(?i:checklist|list|plan|planning|day|date|help|admin|logistics|"
-    rf"pls|please|stuff|update|question|budget))*\s*[,:(—–-]?\s*(?:📦\s*)?(?P<old2>{p.NAME})\s+(?:to|->|→)\s+"
-    rf"(?P<new2>{p.NAME})\b"
+    rf"pls|please|stuff|update|question|budget|mon|tue|tues|wed|thu|thurs|fri|sat|sun))*\s*[,:(—–-]?\s*(?:📦\s*)?(?P<old2>{p.NAME}|(?-i:[a-z][a-z'’-]{{2,}}))\s+(?:to|->|→)\s+"
+    rf"(?P<new2>{p.NAME}|(?-i:[a-z][a-z'’-]{{2,}}(?:\s+[a-z][a-z'’-]+)?))\b"
 )
 #: "been in my apartment in east point since 2018": the home lived in since then
 _HOME_SINCE = re.compile(
@@ -118,6 +118,8 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
             out.append((clause.person, "", "moved"))
         elif _MOVING_IN.match(clause.rest) and (clause.group or clause.person == fact.speaker):
             out.append((clause.person, "", "moving"))
+    if all(event == "moved" for _, _, event in out) and not p.is_question(fact):
+        out.extend(_years_before_a_move(fact))
     if not out and fact.speaker and not p.is_question(fact):
         text = p.plain_cached(fact.text, fact.session_date)
         new = re.search(
@@ -133,6 +135,24 @@ def _statements(fact: "Fact") -> list[tuple[str, str, str]]:
         if years is not None and fact.speaker in text:
             out.append((fact.speaker, re.sub(r"\s+(?:and|but)$", "", years.group("place")), "current"))
     return out
+
+
+def _years_before_a_move(fact: "Fact") -> list[tuple[str, str, str]]:
+    """The home left after years in it, told with the move ("we moved into the baner flat on 30th,
+    after almost 10 years in bengaluru"): a past home of the speaker's."""
+    text = p.plain_cached(fact.text, fact.session_date)
+    left = _AFTER_YEARS_IN.search(text)
+    if left is None or not fact.speaker or not re.search(r"\bmov(?:ed|ing|e)\b", text, re.I) or p.HEDGES.search(text):
+        return []
+    city = _city(left.group("place"))
+    return [(fact.speaker, city, "past")] if city is not None else []
+
+
+#: the years lived in a town before a move: "after almost 10 years in bengaluru"
+_AFTER_YEARS_IN = re.compile(
+    r"\bafter\s+(?:almost\s+|nearly\s+|over\s+|about\s+|like\s+)?(?:\d+|a\s+few|\w+)\s+(?:years?|yrs)\s+in\s+"
+    rf"(?P<place>{p.NAME}|(?-i:[a-z][a-z'’-]{{2,}}))"
+)
 
 
 def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
@@ -161,6 +181,8 @@ def _told_in_passing(fact: "Fact") -> list[tuple[str, str, str]]:
         new = _city(between.group("new") or between.group("new2"))
         if old and new and old != new:
             return [(person, old, "current"), (person, new, "planned")]
+        if new and not old and between.group("old2") and between.group("old2")[:1].islower():
+            return [(person, new, "planned")]  # "moving sat dansoman to tema comm 25": a suburb left for a town
     ahead = _MOVING_TO.match(p.without_said(text, person))
     when = p.when(fact)
     if ahead is not None and when is not None and fact.session_date is not None and when.end >= fact.session_date:
@@ -334,7 +356,8 @@ def _presume_moved(homes: list[dict[str, Any]], facts: dict[str, "Fact"]) -> Non
 
 #: a message sent from its place: "Hello from Porto!!", "greetings from salthill", "reporting live from busan"
 _FROM_HERE = re.compile(
-    r"(?i:\b(?:hello|hi|hey|greetings|reporting\s+live|kia\s+ora|hola|ol[áa]|bonjour|hallo|hei)\s+from)\s+"
+    r"(?i:\b(?:hello|hi|hey|greetings|reporting\s+live|kia\s+ora|hola|ol[áa]|bonjour|hallo|hei|servus|ciao|salut|"
+    r"namaste|howzit)\s+(?:from|desde|de|aus|da))\s+"
     rf"(?P<place>{p.NAME}|(?-i:[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+)?))"
 )
 
