@@ -104,59 +104,13 @@ def localise(
     trips = [_told_back(s, facts, order) for s in trips]
     trips = [_trip_country(s, homes, named, order) for s in trips]
     out["trip"] = _day_trips(trips, facts, order)
-    by_id = {fact.id: fact for fact in facts}
     for name in ("meal", "purchase"):
-        out[name] = [
-            _day_of_the_trip(_next_amount(s, facts, order, told), out["trip"], by_id, order)
-            for s in sightings.get(name, [])
-        ]
+        out[name] = [_next_amount(s, facts, order, told) for s in sightings.get(name, [])]
     money = _Money(facts, order, homes, currency, _dollar_spoken_of(named), _currency_written(facts), moves)
     for name in ("purchase", "meal"):
         out[name] = [_dollar(_own_named(_local_amount(s, money), money), money) for s in out.get(name, [])]
     out["purchase"] = [_priced_or_named(s) for s in out.get("purchase", [])]
     return out
-
-
-#: a weekday told with its article ("on the Wednesday night", "on the friday"): a day of a stay told
-_THE_WEEKDAY = re.compile(r"\bthe\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
-
-def _day_of_the_trip(
-    sighting: Sighting, trips: list[Sighting], facts: dict[str, "Fact"], order: dict[str, int]
-) -> Sighting:
-    """A meal or purchase on "the Wednesday", told after a trip the same person reports earlier in
-    the same session, is on that weekday of the trip ("We got back from Amsterdam last Friday ...
-    We had a rijsttafel at Blauw on the Wednesday night": the Wednesday before that Friday), not
-    on the last Wednesday before the day it was said, which fell after the trip had ended."""
-    import datetime as _dt
-
-    from ...dates import Period
-
-    when, fact = sighting.fields.get("when"), facts.get(sighting.fact_id)
-    if fact is None or not isinstance(when, Period) or when.start != when.end:
-        return sighting
-    said = _THE_WEEKDAY.search(fact.text)
-    if said is None or _WEEKDAYS.index(said.group("day").lower()) != when.start.weekday():
-        return sighting
-    at = order.get(fact.id, 0)
-    earlier = [
-        t
-        for t in trips
-        if t.fields.get("person") == sighting.fields.get("person")
-        and t.fields.get("status") == "done"
-        and (told := facts.get(t.fact_id)) is not None
-        and told.session_id == fact.session_id
-        and order.get(t.fact_id, 0) <= at
-    ]
-    if not earlier:
-        return sighting
-    trip = max(earlier, key=lambda t: order.get(t.fact_id, 0))
-    ended = trip.fields.get("end") or trip.fields.get("_when")
-    if not isinstance(ended, Period) or when.start <= ended.end:
-        return sighting
-    day = ended.end - _dt.timedelta(days=(ended.end.weekday() - when.start.weekday()) % 7)
-    return replace(sighting, fields={**sighting.fields, "when": Period.day(day)})
 
 
 def _moved_in_at(home: Sighting, facts: list["Fact"], order: dict[str, int]) -> int:

@@ -7,13 +7,15 @@ a purchase or a workout of a person is moved to the day of the trip when:
 
 - its date is one day, written by the extractor for a weekday said alone ("on Saturday",
   "Friday morning"; never "last Friday", "this Saturday" or a day of the month);
-- a trip of the same person, taken, with its first and last day, is told in the same session,
+- a trip of the same person, taken, with its first and last day (or, for a weekday said with
+  "the", its last day alone: the week before it holds each weekday once), is told in the same session,
   at most :data:`NEAR` sentences before the record's (or earlier in the same message), and ended before that day and no more
   than :data:`WITHIN_DAYS` before it ("We celebrated Friday at the Omaha Steakhouse", told
   further on, is a dinner at home), and that sentence tells no return ("Back from Enugu since
   the 15th. Friday I had dinner with Emeka at The Lagos Grill": the Friday after, at home)
   other than the way back of the days it tells whole ("flew out Monday the 17th and back on
-  Saturday the 22nd");
+  Saturday the 22nd"), unless the weekday is said with "the", as of a day of the trip told ("We
+  got back from Amsterdam last Friday ... a rijsttafel at Blauw on the Wednesday night");
 - the trip's days hold that weekday exactly once (a fortnight away has two Fridays: the
   date stays as it was).
 
@@ -48,13 +50,15 @@ _WEEKDAY = re.compile(
 )
 
 
-def _weekday_said(fact: "Fact", day: _dt.date) -> int | None:
-    """The weekday (0 = Monday) said alone in ``fact`` and written as ``day``, else None."""
+def _weekday_said(fact: "Fact", day: _dt.date) -> tuple[int, bool] | None:
+    """The weekday (0 = Monday) said alone in ``fact`` and written as ``day``, and whether it was
+    said with "the" ("on the Wednesday night"), else None."""
     for match in _WEEKDAY.finditer(fact.text):
         told = read_period(match.group("when"))
         if isinstance(told, Period) and told.start == told.end == day:
             weekday = _DAYS.index(match.group("day").lower())
-            return weekday if weekday == day.weekday() else None
+            the = re.search(r"\bthe\s+$", fact.text[: match.start()], re.I) is not None
+            return (weekday, the) if weekday == day.weekday() else None
     return None
 
 
@@ -98,15 +102,25 @@ def date_within_trips(assembled: dict[str, list["Assembled"]], facts: dict[str, 
     """Move the records dated by a weekday of a trip to that day (see the module); returns how many."""
     trips = []
     for trip in assembled.get("trip", []):
-        span = _span(trip.fields)
+        span, guessed = _span(trip.fields), False
+        end = trip.fields.get("end")
+        if span is None and isinstance(end, Period) and end.start == end.end:
+            # "We got back from Amsterdam last Friday": its days unknown, the week before its end holds
+            # each weekday once -- read only for a weekday said with "the" ("on the Wednesday night")
+            span, guessed = (end.end - _dt.timedelta(days=6), end.end), True
         if trip.fields.get("status") == "done" and span is not None:
             # a return told in the session ("Back from Enugu since the 15th") says the days after it were at home
             told = {
-                (facts[s].session_id, _order(s), facts[s].evidence[:1])
+                (
+                    facts[s].session_id,
+                    _order(s),
+                    facts[s].evidence[:1],
+                    not _RETURN.search(facts[s].text) or bool(_OUT_AND_BACK.search(facts[s].text)),
+                )
                 for s in trip.sources
-                if s in facts and (not _RETURN.search(facts[s].text) or _OUT_AND_BACK.search(facts[s].text))
+                if s in facts
             }
-            trips.append((trip.fields.get("person"), span, told))
+            trips.append((trip.fields.get("person"), span, told, guessed))
     if not trips:
         return 0
     moved = 0
@@ -118,18 +132,21 @@ def date_within_trips(assembled: dict[str, list["Assembled"]], facts: dict[str, 
             fact = facts.get(record.sources[0])
             if fact is None:
                 continue
-            weekday = _weekday_said(fact, when.start)
-            if weekday is None:
+            said = _weekday_said(fact, when.start)
+            if said is None:
                 continue
+            weekday, the = said
             at = _order(fact.id)
             candidates = [
                 (first, last)
-                for person, (first, last), told in trips
+                for person, (first, last), told, guessed in trips
                 if person == record.fields.get("person")
+                and (the or not guessed)
                 and any(
                     session == fact.session_id
+                    and (away or the)  # "on the Wednesday" after a return told is still the trip's Wednesday
                     and (0 <= at - order <= NEAR or (turn == fact.evidence[:1] and at > order))
-                    for session, order, turn in told
+                    for session, order, turn, away in told
                 )
                 and last < when.start <= last + _dt.timedelta(days=WITHIN_DAYS)
             ]
