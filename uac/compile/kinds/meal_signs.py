@@ -34,7 +34,7 @@ from ...extract.dates import tense
 from ...extract.places import city_sizes, is_place
 from ...extract.words import is_common_word
 from . import patterns as p
-from .meals import _KIN, FOODS, LOWER_EATERY, LOWER_TIME_TAIL, _dated_ahead, _lower_name, _sighting
+from .meals import _KIN, FOODS, LOWER_EATERY, LOWER_TIME_TAIL, _dated_ahead, _lower_name, _sighting, _title
 from .model import Sighting
 
 if TYPE_CHECKING:
@@ -285,9 +285,8 @@ def _venue_name(said: str, text: str, at: int, person: str) -> str | None:
             return None  # "at work", "to bed", "at like 6am": words, no name
         if len(words) == 1 and (words[0].rstrip("s") in _KIN or words[0].endswith(("'s", "’s"))):
             return None  # "at grandmas", "at sam's": someone's home
-        titled = " ".join(w[:1].upper() + w[1:] for w in said.split())
         # "we did franklin on the friday, $85 for both of us with beers": a small town's name an eatery's here
-        said = _lower_name(said) or (titled if _eaten_at_town(titled, text) else "")
+        said = _lower_name(said) or (_title(said) if _eaten_at_town(_title(said), text) else "")
     name = p.clean_name(said, person) if said else None
     if (
         name is None

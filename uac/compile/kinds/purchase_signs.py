@@ -239,6 +239,10 @@ def _bought(fact: "Fact", person: str, item: str, amount: float, currency: str |
     return {"person": person, "item": item, "amount": amount, "currency": currency, "when": p.when(fact), "where": None}
 
 
+#: the ending of an adverb or participle a chat opens with in capitals ("Honestly", "Unrelated"): no name
+_AN_ADVERB = re.compile(r"(?:ly|[a-z]{4}ed)$")
+
+
 def _named_buyer(head: str) -> bool:
     """A person named just before the verb (:data:`_NAMED_BUYER`), not a word the chat opens with
     ("Already got a jacket", "Unrelated but picked up")."""
@@ -246,7 +250,7 @@ def _named_buyer(head: str) -> bool:
     if match is None:
         return False
     word = match.group(0).split()[0].strip(",").lower()
-    return not (word in _CALLS or re.search(r"(?:ly|[a-z]{4}ed)$", word))
+    return not (word in _CALLS or _AN_ADVERB.search(word))
 
 
 def _another_before(head: str) -> bool:
@@ -258,7 +262,7 @@ def _another_before(head: str) -> bool:
         m.group(0).lower() not in p.NOT_NAMES
         and m.group(0).lower() not in _CALLS
         # "Unrelated but picked up ...", "Honestly grabbed ...": the head's capital on an adverb
-        and not (m.start() == 0 and re.search(r"(?:ly|[a-z]{4}ed)$", m.group(0)))
+        and not (m.start() == 0 and _AN_ADVERB.search(m.group(0)))
         for m in re.finditer(r"\b" + p.CAPITALISED + r"\b", head)
     )
 
